@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { Lazy } from '../../program.js';
+import { examples } from '../help-text.js';
+
+/** Account and access: credits, auth. */
+export function registerAccount(program: Command, lazy: Lazy): void {
+  program
+    .command('credits')
+    .description('Show the credit balance (GET /public/v1/accounts/credits/, free)')
+    .addHelpText('after', examples([
+      ['creators credits', 'balance as a table on a terminal'],
+      ['creators credits --json', 'machine-readable'],
+      ["creators credits --json | jq '.credits_available'", 'just the number'],
+    ]))
+    .action(lazy(() => import('./credits.js')));
+
+  const auth = program.command('auth').description('Inspect the credential in effect');
+  auth
+    .command('status')
+    .description('Show base URL, profile, which credential is used and where it came from, and check it live')
+    .addHelpText('after', examples([
+      ['creators auth status', 'human summary'],
+      ['creators auth status --json', 'for scripts; exit 4 when not authenticated'],
+    ]))
+    .action(lazy(() => import('./auth-status.js')));
+}

@@ -1,0 +1,6 @@
+import type { Context } from '../../lib/context.js';
+
+/** `creators config path`. */
+export async function run(ctx: Context): Promise<void> {
+  ctx.io.stdout.write(`${(await ctx.config()).path}\n`);
+}

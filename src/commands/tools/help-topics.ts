@@ -1,0 +1,54 @@
+/** The `creators help <topic>` pages. Scripts rely on the exit codes: changing one is a breaking change. */
+export const HELP_TOPICS: Record<string, string> = {
+  'exit-codes': `Exit codes
+
+  0    success
+  1    other error (network, server, unexpected)
+  2    usage error: bad flags, bad input file, a prompt needed without a terminal
+  3    partial success: some rows or items failed, the rest were written
+  4    not authenticated, credential rejected (401), or login failed
+  5    credits: balance exhausted, batch paused for credits, daily Discovery limit,
+       or the --max-credits guard refused to start
+  6    rate-limited or Discovery fair-use cap reached, and waiting was not possible
+       or not allowed
+  7    remote job failed
+  8    still pending when --timeout ran out
+  130  interrupted (Ctrl-C)
+
+In --format json/jsonl, errors are one JSON object on stderr:
+  {"error":{"code":"...","message":"...","status":401,"retry_after":null}}
+`,
+  environment: `Environment variables
+
+  CREATORS_BASE_URL      API origin (default https://api-dashboard.influencers.club)
+  CREATORS_API_KEY       bearer credential; a leading "Bearer " is stripped
+  CREATORS_PROFILE       profile name (default "default")
+  CREATORS_FORMAT        default output format: table, json, jsonl, csv, tsv
+  CREATORS_MAX_CREDITS   refuse commands whose worst-case cost is higher
+  CREATORS_DEBUG=1       log HTTP traffic to stderr (secrets redacted)
+  CREATORS_CONFIG_DIR    directory of config.json (default $XDG_CONFIG_HOME/creators)
+  CREATORS_RATE_LIMIT    requests per minute this process stays under (default 300)
+  XDG_CONFIG_HOME        base of the config directory (default ~/.config)
+  NO_COLOR               no ANSI colour
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+                         proxy settings, upper or lower case
+
+Precedence: command-line flag > environment > profile setting > default.
+`,
+  formatting: `Output formats (--format, or --json, or the extension of -o)
+
+  table  readable columns on a terminal (numbers humanised, long text cut to the
+         width). Piped with --format table: tab-separated rows, no header.
+  json   the API's records; a list command prints one JSON array.
+  jsonl  one JSON record per line, streamed.
+  csv    RFC 4180, header row first; nested objects become dot-path columns
+         (profile.username), lists are joined with "; " (JSON when they hold objects).
+  tsv    as csv, tab-separated.
+
+Default: table when stdout is a terminal, json otherwise.
+--fields a,b.c keeps those dot paths, in that order, in every format.
+-o file writes to a temporary file next to it and renames it when complete, so a
+failed or interrupted run never leaves a half-written file.
+Data goes to stdout; progress, notices, warnings and errors go to stderr.
+`,
+};

@@ -1,0 +1,48 @@
+import type { Context } from '../../lib/context.js';
+import { parseIntegerOption } from '../../lib/options.js';
+
+/**
+ * `creators sandbox`: the local API in the foreground until Ctrl-C (or SIGTERM), then exit 0. On a terminal it prints
+ * how to use it; piped, it prints one JSON line `{base_url, api_key}` for scripts.
+ */
+export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
+  const port = parseIntegerOption(opts.port, '--port', 0) ?? 0;
+  const seed = parseIntegerOption(opts.seed, '--seed') ?? 42;
+  const rateLimit = parseIntegerOption(opts.rateLimit, '--rate-limit', 1) ?? 300;
+  const credits = Number(opts.credits ?? 1000);
+  if (!Number.isFinite(credits) || credits < 0) {
+    const { UsageError } = await import('../../lib/errors.js');
+    throw new UsageError(`Invalid --credits '${String(opts.credits)}': expected a number, 0 or more.`);
+  }
+  // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
+  const { startSandbox } = await import('../../sandbox/server.js');
+  const sandbox = await startSandbox({
+    port,
+    seed,
+    rateLimit,
+    credits,
+    trial: Boolean(opts.trial),
+    log: ctx.debug ? (line: string) => ctx.io.stderr.write(`[sandbox] ${line}\n`) : undefined,
+  });
+  if (ctx.io.stdoutIsTTY) {
+    ctx.io.stdout.write(
+      `Sandbox API listening on ${sandbox.url}\n\n` +
+        `  export CREATORS_BASE_URL=${sandbox.url}\n` +
+        `  export CREATORS_API_KEY=${sandbox.apiKey}\n\n` +
+        `Seed ${seed}, ${rateLimit} requests/minute, ${credits} credits. Press Ctrl-C to stop.\n`,
+    );
+  } else {
+    ctx.io.stdout.write(`${JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey })}\n`);
+  }
+  try {
+    await new Promise<void>((resolve) => {
+      const signal = ctx.deps.signal;
+      if (!signal) return;
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await sandbox.close();
+  }
+  ctx.notice('Sandbox stopped.');
+}

@@ -1,0 +1,79 @@
+import { UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { pathSegment } from '../http/url.js';
+import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
+
+/** CLI kind -> classifier route. `locations` is per platform. */
+export const DICTIONARY_KINDS: Record<string, string> = {
+  languages: 'discovery/classifier/languages',
+  locations: 'discovery/classifier/locations/{platform}',
+  brands: 'discovery/classifier/brands',
+  'yt-topics': 'discovery/classifier/yt-topics',
+  games: 'discovery/classifier/games',
+  'audience-brand-categories': 'discovery/classifier/audience-brand-categories',
+  'audience-brand-names': 'discovery/classifier/audience-brand-names',
+  'audience-interests': 'discovery/classifier/audience-interests',
+  'audience-locations': 'discovery/classifier/audience-locations',
+  niches: 'discovery/classifier/niche',
+  'sub-niches': 'discovery/classifier/sub-niche',
+};
+
+export interface DictionaryQuery {
+  kind: string;
+  platform?: string | undefined;
+  search?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  exact?: boolean | undefined;
+}
+
+/** Checks the query before anything is sent, and returns the request path and query string. */
+export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Record<string, string | undefined> } {
+  const route = DICTIONARY_KINDS[q.kind];
+  if (!route) {
+    throw new UsageError(`Unknown dictionary kind '${q.kind}'.`, {
+      hint: `Kinds: ${Object.keys(DICTIONARY_KINDS).join(', ')}.`,
+    });
+  }
+  let path = route;
+  if (route.includes('{platform}')) {
+    if (!q.platform) {
+      throw new UsageError(`'${q.kind}' needs a platform.`, { hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.` });
+    }
+    path = route.replace('{platform}', pathSegment(checkPlatform(q.platform, DISCOVERY_PLATFORMS), 'platform'));
+  }
+  if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100)) {
+    throw new UsageError(`Invalid --limit '${q.limit}': expected a whole number from 1 to 100.`);
+  }
+  if (q.offset !== undefined && (!Number.isInteger(q.offset) || q.offset < 0)) {
+    throw new UsageError(`Invalid --offset '${q.offset}': expected a whole number, 0 or more.`);
+  }
+  const search = q.search?.trim();
+  return {
+    path,
+    query: {
+      search: search || undefined,
+      limit: q.limit === undefined ? undefined : String(q.limit),
+      offset: q.offset === undefined ? undefined : String(q.offset),
+      exact: q.exact === undefined ? undefined : String(q.exact),
+    },
+  };
+}
+
+/** Lists dictionary entries (free). Accepts a bare array or an envelope (`results`, `data`, `items`). */
+export async function listDictionary(http: HttpClient, q: DictionaryQuery): Promise<Record<string, unknown>[]> {
+  const { path, query } = dictionaryRequest(q);
+  const res = await http.request<unknown>({ method: 'GET', path, query });
+  return entriesOf(res.data);
+}
+
+/** The entries of a list response, each as a record (bare strings become `{value}`). */
+export function entriesOf(data: unknown): Record<string, unknown>[] {
+  let list: unknown = data;
+  if (list && typeof list === 'object' && !Array.isArray(list)) {
+    const env = list as Record<string, unknown>;
+    list = env.results ?? env.data ?? env.items ?? env.entries ?? [list];
+  }
+  if (!Array.isArray(list)) return [];
+  return list.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { value: e }));
+}

@@ -1,0 +1,149 @@
+import { chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import type { Deps } from './deps.js';
+import { UsageError } from './errors.js';
+
+/**
+ * Per-profile settings and credentials, stored through `conf` in
+ * `$XDG_CONFIG_HOME/creators/config.json` (or `CREATORS_CONFIG_DIR`) with mode 0600.
+ *
+ * Layout: `{ "profiles": { "<name>": { "base-url": ..., "api-key": ..., "oauth": {...} } } }`.
+ */
+
+/** A user-settable key: its description, whether it is secret, and how to check its value. */
+export interface ConfigKeySpec {
+  description: string;
+  secret?: boolean;
+  validate?: (value: string) => string | undefined;
+}
+
+const positiveNumber = (value: string): string | undefined =>
+  Number.isFinite(Number(value)) && Number(value) > 0 ? undefined : 'must be a positive number';
+
+export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
+  'base-url': {
+    description: 'API origin (default https://api-dashboard.influencers.club)',
+    validate: (v) => (/^https?:\/\/[^\s/]+/i.test(v) ? undefined : 'must be an http(s) URL'),
+  },
+  'api-key': { description: 'API key used as the bearer credential', secret: true },
+  format: {
+    description: 'default output format: table, json, jsonl, csv or tsv',
+    validate: (v) => (['table', 'json', 'jsonl', 'csv', 'tsv'].includes(v) ? undefined : 'must be one of table, json, jsonl, csv, tsv'),
+  },
+  platform: { description: 'default platform for commands that take --platform' },
+  'max-credits': { description: 'refuse commands whose worst-case cost exceeds this', validate: positiveNumber },
+  timeout: { description: 'per-request timeout in seconds', validate: positiveNumber },
+  retries: {
+    description: 'retry budget for safe requests',
+    validate: (v) => (/^\d+$/.test(v) ? undefined : 'must be a whole number'),
+  },
+  'rate-limit': { description: 'requests per minute this process stays under (default 300)', validate: positiveNumber },
+  'page-base': {
+    description: 'first Discovery page number on the wire: 0 or 1',
+    validate: (v) => (v === '0' || v === '1' ? undefined : 'must be 0 or 1'),
+  },
+};
+
+export type ProfileData = Record<string, unknown>;
+
+/** The directory holding config.json. */
+export function configDirectory(deps: Pick<Deps, 'env' | 'configDir'>): string {
+  if (deps.configDir) return deps.configDir;
+  if (deps.env.CREATORS_CONFIG_DIR) return deps.env.CREATORS_CONFIG_DIR;
+  const xdg = deps.env.XDG_CONFIG_HOME || join(deps.env.HOME || homedir(), '.config');
+  return join(xdg, 'creators');
+}
+
+interface ConfLike {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+  readonly path: string;
+  readonly store: Record<string, unknown>;
+}
+
+/** Profiles over a conf store. Created lazily by the context: `--help` never loads conf. */
+export class ConfigStore {
+  private constructor(
+    private readonly conf: ConfLike,
+    readonly profile: string,
+  ) {}
+
+  static async open(deps: Pick<Deps, 'env' | 'configDir'>, profile: string): Promise<ConfigStore> {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(profile)) {
+      throw new UsageError(`Invalid profile name '${profile}'.`, {
+        hint: 'Use letters, digits, dot, dash or underscore.',
+      });
+    }
+    const cwd = configDirectory(deps);
+    const { default: Conf } = await import('conf');
+    let conf: ConfLike;
+    try {
+      conf = new Conf({ projectName: 'creators', projectSuffix: '', cwd, configFileMode: 0o600 }) as unknown as ConfLike;
+    } catch (err) {
+      throw new UsageError(`Cannot read the config file in ${cwd}: ${(err as Error).message}`, {
+        hint: 'Fix or remove the file, or point CREATORS_CONFIG_DIR elsewhere.',
+      });
+    }
+    // conf leaves the directory 0755; credentials live here, so keep it private.
+    try {
+      chmodSync(dirname(conf.path), 0o700);
+    } catch {
+      // The directory may belong to someone else (a shared XDG dir); the file itself is still 0600.
+    }
+    return new ConfigStore(conf, profile);
+  }
+
+  get path(): string {
+    return this.conf.path;
+  }
+
+  private key(name: string): string {
+    // conf treats dots as path separators; profile names may contain dots, so escape them.
+    return `profiles.${this.profile.replace(/\./g, '\\.')}.${name.replace(/\./g, '\\.')}`;
+  }
+
+  /** A value of the current profile. */
+  get(name: string): unknown {
+    return this.conf.get(this.key(name));
+  }
+
+  set(name: string, value: unknown): void {
+    this.conf.set(this.key(name), value);
+  }
+
+  unset(name: string): void {
+    this.conf.delete(this.key(name));
+  }
+
+  /** All values of the current profile. */
+  all(): ProfileData {
+    const profiles = (this.conf.store.profiles ?? {}) as Record<string, ProfileData>;
+    return { ...(profiles[this.profile] ?? {}) };
+  }
+
+  /** Names of every stored profile. */
+  profiles(): string[] {
+    return Object.keys((this.conf.store.profiles ?? {}) as Record<string, unknown>);
+  }
+}
+
+/** Checks a key and value for `config set`; returns the value to store. */
+export function validateConfigValue(key: string, value: string): string {
+  const spec = CONFIG_KEYS[key];
+  if (!spec) {
+    throw new UsageError(`Unknown config key '${key}'.`, {
+      hint: `Known keys: ${Object.keys(CONFIG_KEYS).join(', ')}.`,
+    });
+  }
+  const problem = spec.validate?.(value);
+  if (problem) throw new UsageError(`Invalid value for '${key}': ${problem}.`);
+  return value;
+}
+
+/** `abcd…wxyz` style masking for secrets shown in status output. */
+export function maskSecret(secret: string): string {
+  if (secret.length <= 8) return '****';
+  return `${secret.slice(0, 4)}…${secret.slice(-4)}`;
+}

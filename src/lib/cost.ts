@@ -1,0 +1,112 @@
+import type { Context } from './context.js';
+import { CreditsError, UsageError } from './errors.js';
+import { redactValue } from './http/redact.js';
+
+/**
+ * Prices in thousandths of a credit (integers, so sums never drift). Where the service's sources
+ * disagree (email enrichment: 0.05 vs 0.1 basic, 2 advanced) the higher price is used, because
+ * these figures bound the worst case.
+ */
+export const PRICE_MILLI = {
+  discoveryPerCreator: 10,
+  discoveryPerCreatorWithFilterValues: 30,
+  similarPerCreator: 10,
+  enrichRaw: 30,
+  enrichProfile: 200,
+  enrichAnalytics: 800,
+  enrichFull: 1000,
+  enrichEmailBasic: 100,
+  enrichEmailAdvanced: 2000,
+  postDetails: 30,
+  monitoringPerCreatorDay: 300,
+} as const;
+
+/** `1234` -> `1.234`; trailing zeros trimmed. */
+export function formatCredits(milli: number): string {
+  return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
+}
+
+export interface PlannedRequest {
+  method: string;
+  url: string;
+  body?: unknown;
+  /** Worst-case cost in thousandths of a credit; null when it cannot be known. */
+  worstCaseMilli: number | null;
+  /** What the cost is made of, e.g. `50 creators x 2 pages x 0.01`. */
+  costBasis?: string;
+}
+
+/** The `--max-credits` budget (flag > CREATORS_MAX_CREDITS > profile), in thousandths; undefined when unset. */
+export async function maxCreditsMilli(ctx: Context): Promise<number | undefined> {
+  const raw = ctx.globals.maxCredits ?? ctx.deps.env.CREATORS_MAX_CREDITS ?? (await ctx.setting('max-credits'));
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid --max-credits '${raw}': expected a number, 0 or more.`);
+  return Math.round(n * 1000);
+}
+
+/**
+ * The money gate every billable command passes before sending: enforces `--max-credits` (exit 5,
+ * nothing sent) and answers `--dry-run` by printing the plan. Returns true when the command may send.
+ */
+export async function guardCost(ctx: Context, plan: PlannedRequest): Promise<boolean> {
+  const budget = await maxCreditsMilli(ctx);
+  if (budget !== undefined && plan.worstCaseMilli !== null && plan.worstCaseMilli > budget) {
+    throw new CreditsError(
+      `Worst-case cost ${formatCredits(plan.worstCaseMilli)} credits exceeds --max-credits ${formatCredits(budget)}; nothing was sent.`,
+      { code: 'max_credits_exceeded', hint: plan.costBasis ? `Cost basis: ${plan.costBasis}.` : undefined },
+    );
+  }
+  if (!ctx.dryRun) return true;
+  const output = await ctx.output();
+  const body = plan.body === undefined ? undefined : redactValue(plan.body);
+  if (output.format === 'json' || output.format === 'jsonl') {
+    const record = {
+      dry_run: true,
+      method: plan.method,
+      url: plan.url,
+      body: body ?? null,
+      worst_case_credits: plan.worstCaseMilli === null ? null : plan.worstCaseMilli / 1000,
+      cost_basis: plan.costBasis ?? null,
+    };
+    ctx.io.stdout.write(`${JSON.stringify(record, null, output.format === 'json' ? 2 : undefined)}\n`);
+  } else {
+    const cost = plan.worstCaseMilli === null ? 'unknown' : `${formatCredits(plan.worstCaseMilli)} credits`;
+    ctx.io.stdout.write(
+      `Dry run: nothing was sent.\n${plan.method} ${plan.url}\n` +
+        (body !== undefined ? `${JSON.stringify(body, null, 2)}\n` : '') +
+        `Worst-case cost: ${cost}${plan.costBasis ? ` (${plan.costBasis})` : ''}\n`,
+    );
+  }
+  return false;
+}
+
+/**
+ * Worst-case cost of one raw request to a known route (for `creators api`): free reads are 0,
+ * per-request prices are exact, Discovery is `paging.limit x price`; unknown writes are null.
+ */
+export function estimateRouteCost(method: string, apiPathname: string, body: unknown, query: Record<string, unknown> = {}): { milli: number | null; basis?: string } {
+  if (method === 'GET' || method === 'HEAD') return { milli: 0 };
+  const p = apiPathname.replace(/^\/public\/v1\//, '').replace(/\/$/, '');
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const fixed: Record<string, number> = {
+    'creators/enrich/handle/raw': PRICE_MILLI.enrichRaw,
+    'creators/enrich/handle/profile': PRICE_MILLI.enrichProfile,
+    'creators/enrich/handle/analytics': PRICE_MILLI.enrichAnalytics,
+    'creators/enrich/handle/full': PRICE_MILLI.enrichFull,
+    'creators/enrich/email': PRICE_MILLI.enrichEmailBasic,
+    'creators/enrich/email/advanced': PRICE_MILLI.enrichEmailAdvanced,
+    'creators/content/details': PRICE_MILLI.postDetails,
+  };
+  if (method === 'POST' && fixed[p] !== undefined) return { milli: fixed[p], basis: `1 request x ${formatCredits(fixed[p])}` };
+  if (method === 'POST' && (p === 'discovery' || p === 'discovery/creators/similar')) {
+    const paging = (b.paging ?? {}) as Record<string, unknown>;
+    const limit = Number(paging.limit ?? 50);
+    const withValues = String(query.return_filter_values ?? '') === 'true';
+    const price = p === 'discovery' && withValues ? PRICE_MILLI.discoveryPerCreatorWithFilterValues : PRICE_MILLI.discoveryPerCreator;
+    const n = Number.isFinite(limit) && limit > 0 ? limit : 50;
+    return { milli: n * price, basis: `${n} creators x ${formatCredits(price)}` };
+  }
+  if (/^(discovery\/exclusion-lists|accounts\/tokens|oauth)(\/|$)/.test(p)) return { milli: 0 };
+  return { milli: null };
+}

@@ -1,0 +1,58 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+
+/**
+ * The streams a command may touch, with their terminal-ness. Production wires process.std*,
+ * tests pass in-memory streams; nothing below main.ts touches `process.stdout` directly.
+ */
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width in columns, when known. */
+  columns?: number | undefined;
+}
+
+/**
+ * Everything from the outside world a command needs, injected once (house style: one context).
+ * Members that cost something to build (the HTTP dispatcher) are created lazily by their users.
+ */
+export interface Deps {
+  io: Io;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects when `signal` aborts. Tests pass one that returns at once. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** undici dispatcher override (a MockAgent in tests). Default: a keep-alive Agent, or a proxy agent. */
+  dispatcher?: Dispatcher | undefined;
+  /** Directory holding config.json; overrides XDG (tests isolate the store here). */
+  configDir?: string | undefined;
+  /** Opens a URL in a browser. */
+  openBrowser?: ((url: string) => Promise<void>) | undefined;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The default `sleep`: a timer that an AbortSignal can cut short. */
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason ?? new Error('aborted'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

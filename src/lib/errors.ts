@@ -1,0 +1,121 @@
+/**
+ * Typed errors. Each carries the exit code of the contract (see `creators help exit-codes`);
+ * `src/main.ts` is the only place that turns them into an exit status and a printed message.
+ */
+
+export const EXIT = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  PARTIAL: 3,
+  AUTH: 4,
+  CREDITS: 5,
+  RATE_LIMIT: 6,
+  JOB_FAILED: 7,
+  PENDING: 8,
+  INTERRUPTED: 130,
+} as const;
+
+export interface CliErrorOptions {
+  /** Machine-readable code printed in JSON error mode, e.g. `usage`, `http_500`, `daily_limit_exceeded`. */
+  code?: string;
+  /** HTTP status when the error came from the API. */
+  status?: number;
+  /** Seconds the server asked us to wait, when it said so. */
+  retryAfter?: number;
+  /** A second line telling the user what to do next. */
+  hint?: string;
+  cause?: unknown;
+}
+
+export class CliError extends Error {
+  readonly exitCode: number;
+  readonly code: string;
+  readonly status: number | undefined;
+  readonly retryAfter: number | undefined;
+  readonly hint: string | undefined;
+
+  constructor(message: string, exitCode: number, options: CliErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.code = options.code ?? 'error';
+    this.status = options.status;
+    this.retryAfter = options.retryAfter;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad flags, bad input file, a prompt needed without a terminal. Exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.USAGE, { code: 'usage', ...options });
+  }
+}
+
+/** Some rows or items failed; the rest were written. Exit 3. */
+export class PartialFailure extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.PARTIAL, { code: 'partial_failure', ...options });
+  }
+}
+
+/** No credential, a rejected credential (401) or a failed login. Exit 4. */
+export class AuthError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.AUTH, { code: 'unauthenticated', ...options });
+  }
+}
+
+/** Balance exhausted, daily Discovery limit, batch paused for credits, `--max-credits` guard. Exit 5. */
+export class CreditsError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.CREDITS, { code: 'credits', ...options });
+  }
+}
+
+/** Rate-limited or fair-use cap reached, and waiting was not possible or not allowed. Exit 6. */
+export class RateLimitError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.RATE_LIMIT, { code: 'rate_limited', ...options });
+  }
+}
+
+/** A remote job (batch) ended in failure. Exit 7. */
+export class RemoteJobFailed extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.JOB_FAILED, { code: 'job_failed', ...options });
+  }
+}
+
+/** Still pending when `--timeout` ran out. Exit 8. */
+export class PendingError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.PENDING, { code: 'pending', ...options });
+  }
+}
+
+/** Ctrl-C. Exit 130. */
+export class InterruptedError extends CliError {
+  constructor(message = 'Interrupted.', options: CliErrorOptions = {}) {
+    super(message, EXIT.INTERRUPTED, { code: 'interrupted', ...options });
+  }
+}
+
+/** The API answered with an error status that has no more specific class. Exit 1. */
+export class ApiError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.ERROR, { code: options.status ? `http_${options.status}` : 'api_error', ...options });
+  }
+}
+
+/** The request never got an answer: refused, reset, timed out, DNS. Exit 1. */
+export class NetworkError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.ERROR, { code: 'network_error', ...options });
+  }
+}
+
+export function isCliError(err: unknown): err is CliError {
+  return err instanceof CliError;
+}

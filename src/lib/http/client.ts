@@ -1,0 +1,312 @@
+import type { Dispatcher } from 'undici';
+import { ApiError, CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
+import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
+import { Pacer } from './pacer.js';
+import { redactText, redactUrl } from './redact.js';
+import { buildUrl, type Query } from './url.js';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method: Method;
+  /** API path; `/public/v1/` and the trailing slash are added when missing. */
+  path: string;
+  query?: Query;
+  /** JSON body. */
+  body?: unknown;
+  /** A body that is not JSON (multipart, form), with its content type. */
+  rawBody?: { data: string | Buffer | NodeJS.ReadableStream; contentType: string; length?: number };
+  /** Sends no Authorization header (OAuth register, presigned downloads). */
+  noAuth?: boolean;
+  /** Per-request timeout in ms (default from `--timeout`). */
+  timeoutMs?: number;
+  /** `json` (default) parses the body, `text` returns it as a string, `stream` hands back the open body. */
+  responseType?: 'json' | 'text' | 'stream';
+  /** Absolute URL (a `next` link, a download URL); skips base URL and path rules. Auth only on the API origin. */
+  absoluteUrl?: string;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: T;
+  url: string;
+}
+
+export interface HttpClientOptions {
+  baseUrl: URL;
+  /** Bearer credential; resolved lazily so commands that fail early never read the store. */
+  credential?: () => Promise<string | undefined>;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  retries: number;
+  rateLimitPerMinute: number;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Traffic log line writer for `--debug`; undefined when debug is off. */
+  debug?: ((line: string) => void) | undefined;
+  /** User-visible notices (waits); silenced by `--quiet`. */
+  notice?: ((line: string) => void) | undefined;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal | undefined;
+  userAgent?: string;
+}
+
+/** The longest wait done without asking: beyond it the command stops with the wait in the message. */
+export const MAX_SILENT_WAIT_S = 60;
+
+/** Errors raised before a byte left: the server never saw the request, so replaying it is safe. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * The HTTP core: base URL and paths, bearer auth, JSON in and out, pacing, retries of safe
+ * requests with backoff and jitter, error decoding and the redacted debug log. Commands and
+ * lib/api never do any of this themselves.
+ */
+export class HttpClient {
+  private readonly pacer: Pacer;
+  private readonly random: () => number;
+
+  constructor(private readonly opts: HttpClientOptions) {
+    this.pacer = new Pacer(opts.rateLimitPerMinute, opts.now, opts.sleep);
+    this.random = opts.random ?? Math.random;
+  }
+
+  get baseUrl(): URL {
+    return this.opts.baseUrl;
+  }
+
+  /** Sends a request, retrying only what is safe to retry, and returns the decoded response. */
+  async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
+    const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
+    const idempotent = req.method === 'GET' || req.method === 'HEAD';
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent ?? 'creators-cli',
+      ...req.headers,
+    };
+    let credential: string | undefined;
+    // Credentials go only to the API's own origin: never to a presigned download host.
+    if (!req.noAuth && url.origin === this.opts.baseUrl.origin) {
+      credential = await this.opts.credential?.();
+      if (credential) headers.authorization = `Bearer ${credential}`;
+    }
+    let body: string | Buffer | NodeJS.ReadableStream | undefined;
+    if (req.rawBody) {
+      body = req.rawBody.data;
+      headers['content-type'] = req.rawBody.contentType;
+      if (req.rawBody.length !== undefined) headers['content-length'] = String(req.rawBody.length);
+    } else if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json';
+    }
+    // A streamed body cannot be sent twice.
+    const replayable = typeof body !== 'object' || Buffer.isBuffer(body);
+
+    const attempts = this.opts.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      this.checkInterrupted();
+      await this.pacer.acquire(this.opts.signal);
+      const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent);
+      if (outcome.kind === 'ok') return outcome.response;
+      const { error, retryable } = outcome;
+      if (!retryable || !replayable || attempt >= attempts) {
+        if (error instanceof RateLimitError && error.code === 'rate_limited' && attempt >= attempts && attempts > 1) {
+          throw new RateLimitError(`${error.message} (gave up after ${attempt} attempts)`, {
+            status: error.status,
+            retryAfter: error.retryAfter,
+            hint: error.hint,
+          });
+        }
+        throw error;
+      }
+      const waitMs =
+        outcome.retryAfter !== undefined
+          ? outcome.retryAfter * 1000
+          : Math.min(8_000, 500 * 2 ** (attempt - 1)) * (0.5 + this.random() * 0.5);
+      if (waitMs > MAX_SILENT_WAIT_S * 1000) {
+        const secs = Math.ceil(waitMs / 1000);
+        throw new RateLimitError(`${error.message}; the server asks to wait ${secs} s, longer than ${MAX_SILENT_WAIT_S} s.`, {
+          status: error.status,
+          retryAfter: secs,
+          hint: `Try again after ${new Date(this.opts.now() + waitMs).toISOString()}.`,
+        });
+      }
+      if (error.status === 429) this.pacer.delay(waitMs);
+      if (waitMs >= 2000) {
+        this.opts.notice?.(`${error.message}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
+      }
+      this.opts.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
+      try {
+        await this.opts.sleep(waitMs, this.opts.signal);
+      } catch {
+        this.checkInterrupted();
+      }
+    }
+  }
+
+  private checkInterrupted(): void {
+    if (this.opts.signal?.aborted) throw new InterruptedError();
+  }
+
+  private async attempt<T>(
+    req: RequestOptions,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | Buffer | NodeJS.ReadableStream | undefined,
+    credential: string | undefined,
+    idempotent: boolean,
+  ): Promise<
+    | { kind: 'ok'; response: HttpResponse<T> }
+    | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined }
+  > {
+    const { request } = await import('undici');
+    const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signals = [timeout, this.opts.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const started = this.opts.now();
+    const secrets = credential ? [credential] : [];
+    if (this.opts.debug) {
+      const shown = typeof body === 'string' ? ` ${truncate(redactText(body, secrets), 2000)}` : body ? ' <stream>' : '';
+      this.opts.debug(`> ${req.method} ${redactUrl(url.href)}${shown}`);
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: req.method,
+        headers,
+        body: body as string | Buffer | undefined,
+        dispatcher: this.opts.dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      return this.networkFailure(err, req, url, idempotent, timeout.aborted, timeoutMs, started);
+    }
+
+    const status = res.statusCode;
+    const flatHeaders = res.headers as Record<string, string | string[] | undefined>;
+    if (req.responseType === 'stream' && status < 300) {
+      this.opts.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms (streaming)`);
+      return { kind: 'ok', response: { status, headers: flatHeaders, data: res.body as unknown as T, url: url.href } };
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      return this.networkFailure(err, req, url, idempotent, timeout.aborted, timeoutMs, started);
+    }
+    this.opts.debug?.(
+      `< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms ${Buffer.byteLength(text)} B` +
+        (text ? ` ${truncate(redactText(text, secrets), 2000)}` : ''),
+    );
+    const contentType = String(flatHeaders['content-type'] ?? '');
+    let parsed: unknown = undefined;
+    let parseFailed = false;
+    if (text && (contentType.includes('json') || /^\s*[[{]/.test(text))) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parseFailed = contentType.includes('json');
+      }
+    }
+
+    if (status >= 200 && status < 300) {
+      if (req.responseType === 'text') {
+        return { kind: 'ok', response: { status, headers: flatHeaders, data: text as T, url: url.href } };
+      }
+      if (parseFailed) {
+        return {
+          kind: 'error',
+          error: new ApiError(
+            `The server sent a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes).`,
+            { status, code: 'malformed_response' },
+          ),
+          retryable: idempotent,
+        };
+      }
+      const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
+      return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
+    }
+
+    const retryAfter = retryAfterSeconds(parsed, headerValue(flatHeaders['retry-after']), this.opts.now());
+    const error = errorFromResponse({ status, body: parsed, rawText: text, retryAfter, nowMs: this.opts.now() });
+    // 429 (per-minute) and 503 mean the server did not do the work: safe to replay for any method.
+    // The daily limit and the fair-use cap do not lift within a retry budget.
+    const refusedUnstarted = (status === 429 && !isDailyLimit(parsed) && !isFairUseCap(parsed, text)) || status === 503;
+    const transient = status === 500 || status === 502 || status === 504 || status === 408;
+    if (transient && !idempotent) {
+      return {
+        kind: 'error',
+        error: new ApiError(`${error.message}`, {
+          status,
+          code: error.code,
+          hint: 'The request may have been processed (and charged); it was not retried automatically. Check `creators credits` before trying again.',
+        }),
+        retryable: false,
+      };
+    }
+    return { kind: 'error', error, retryable: refusedUnstarted || (transient && idempotent), retryAfter };
+  }
+
+  private networkFailure(
+    err: unknown,
+    req: RequestOptions,
+    url: URL,
+    idempotent: boolean,
+    timedOut: boolean,
+    timeoutMs: number,
+    started: number,
+  ): { kind: 'error'; error: CliError; retryable: boolean } {
+    if (this.opts.signal?.aborted || req.signal?.aborted) {
+      return { kind: 'error', error: new InterruptedError(), retryable: false };
+    }
+    const code = errorCodeOf(err);
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    const target = `${url.protocol}//${url.host}`;
+    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${code ?? (err as Error).message}`);
+    let message: string;
+    if (timedOut) message = `Request timed out after ${Math.round(timeoutMs / 1000)} s (${req.method} ${url.pathname}).`;
+    else if (code === 'ECONNREFUSED') message = `Cannot connect to ${target}: connection refused.`;
+    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Cannot resolve host '${url.hostname}'.`;
+    else message = `Network error talking to ${target}: ${code ?? (err as Error).message}.`;
+    const retryable = notSent || idempotent;
+    const hint =
+      !retryable
+        ? 'The request may have reached the server (and been charged); it was not retried automatically. Check `creators credits` before trying again.'
+        : code === 'ECONNREFUSED'
+          ? 'Is the base URL right? (--base-url or CREATORS_BASE_URL)'
+          : undefined;
+    return { kind: 'error', error: new NetworkError(message, { code: code ? code.toLowerCase() : 'network_error', hint, cause: err }), retryable };
+  }
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function errorCodeOf(err: unknown): string | undefined {
+  let e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === 'string' && e.code !== 'UND_ERR_ABORTED') return e.code;
+    if (Array.isArray(e.errors) && e.errors.length > 0) e = e.errors[0] as typeof e;
+    else e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

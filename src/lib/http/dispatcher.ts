@@ -1,0 +1,23 @@
+import type { Dispatcher } from 'undici';
+
+/**
+ * The default dispatcher: a keep-alive Agent, or undici's EnvHttpProxyAgent when a proxy is
+ * configured (HTTPS_PROXY/HTTP_PROXY, lower or upper case, with NO_PROXY honoured). Reads the
+ * injected environment rather than process.env so tests control it.
+ */
+export async function createDispatcher(env: Record<string, string | undefined>): Promise<Dispatcher> {
+  const undici = await import('undici');
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
+  const noProxy = env.NO_PROXY ?? env.no_proxy;
+  const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
+  if (httpsProxy || httpProxy) {
+    return new undici.EnvHttpProxyAgent({
+      ...keepAlive,
+      ...(httpProxy ? { httpProxy } : {}),
+      ...(httpsProxy ? { httpsProxy } : {}),
+      ...(noProxy !== undefined ? { noProxy } : {}),
+    });
+  }
+  return new undici.Agent(keepAlive);
+}

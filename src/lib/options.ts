@@ -1,0 +1,51 @@
+import { UsageError } from './errors.js';
+
+/** Parses a whole-number flag value; a usage error names the flag when it is not one. */
+export function parseIntegerOption(raw: unknown, flag: string, min = Number.MIN_SAFE_INTEGER): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const text = String(raw).trim();
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n)) {
+    throw new UsageError(`Invalid ${flag} '${String(raw)}': expected a whole number.`);
+  }
+  if (n < min) throw new UsageError(`Invalid ${flag} '${String(raw)}': must be ${min} or more.`);
+  return n;
+}
+
+/**
+ * Types a `key=value` value: numbers, `true`/`false`, `null`, comma lists become arrays
+ * (of typed items); anything else stays a string. `"quoted"` values are kept as strings.
+ */
+export function typedValue(raw: string): unknown {
+  const v = raw.trim();
+  if (/^".*"$/s.test(v)) return v.slice(1, -1);
+  if (v.includes(',')) return v.split(',').map((part) => typedValue(part)).filter((x) => x !== '');
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (v === 'null') return null;
+  if (/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(v) && !/^-?0\d/.test(v)) return Number(v);
+  return v;
+}
+
+/**
+ * Builds an object from repeated `key=value` pairs; dot paths nest (`a.b=1` -> `{a:{b:1}}`).
+ * A pair without `=` or with an empty key is a usage error naming the flag.
+ */
+export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const key = eq > 0 ? pair.slice(0, eq).trim() : '';
+    if (eq <= 0 || !key || key.split('.').some((part) => part === '')) {
+      throw new UsageError(`Malformed ${flag} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`);
+    }
+    const path = key.split('.');
+    let node = target;
+    for (const part of path.slice(0, -1)) {
+      const next = node[part];
+      if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[path[path.length - 1] as string] = typedValue(pair.slice(eq + 1));
+  }
+  return target;
+}

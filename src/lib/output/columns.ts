@@ -1,0 +1,93 @@
+/**
+ * Which columns a csv/tsv/table output has, and what goes in each cell (raw for machine formats,
+ * humanised for a terminal table).
+ */
+import { cellText, flattenRecord, getPath, toCell, type FlatRecord, type FlatValue } from './flatten.js';
+import { humanCount, humanDate, percent, toNumber } from './humanize.js';
+import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
+
+/** A resolved column. `inferred` columns are flattened keys, read from the flattened record. */
+export interface Column {
+  path: string;
+  header: string;
+  kind: ColumnSpec['kind'] | undefined;
+  inferred: boolean;
+}
+
+/** How many leading records are buffered to learn the columns of a streamed csv/tsv/table output. */
+export const INFER_SAMPLE = 100;
+
+/**
+ * The columns given up front: `--fields` (header = the path, kind borrowed from a matching spec) or,
+ * when `useSpecs`, the command's column specs. `undefined` means: infer from the records.
+ */
+export function explicitColumns(
+  settings: Pick<OutputSettings, 'fields'>,
+  specs: readonly ColumnSpec[] | undefined,
+  useSpecs: boolean,
+): Column[] | undefined {
+  const fields = settings.fields?.filter((field) => field !== '');
+  if (fields !== undefined && fields.length > 0) {
+    return fields.map((path) => ({
+      path,
+      header: path,
+      kind: specs?.find((spec) => spec.path === path)?.kind,
+      inferred: false,
+    }));
+  }
+  if (useSpecs && specs !== undefined && specs.length > 0) {
+    return specs.map((spec) => ({ path: spec.path, header: spec.header ?? spec.path, kind: spec.kind, inferred: false }));
+  }
+  return undefined;
+}
+
+/** The union of the flattened keys of the sample, in order of first appearance. */
+export function inferColumns(sample: readonly FlatRecord[]): Column[] {
+  const seen = new Set<string>();
+  for (const flat of sample) for (const key of Object.keys(flat)) seen.add(key);
+  return [...seen].map((path) => ({ path, header: path, kind: undefined, inferred: true }));
+}
+
+/** A record with its flattened form computed at most once. */
+export class Row {
+  private flatCache: FlatRecord | undefined;
+  constructor(readonly record: DataRecord) {}
+  get flat(): FlatRecord {
+    this.flatCache ??= flattenRecord(this.record);
+    return this.flatCache;
+  }
+  /** The raw cell value of a column (not humanised). */
+  raw(column: Column): FlatValue {
+    if (column.inferred) return Object.prototype.hasOwnProperty.call(this.flat, column.path) ? (this.flat[column.path] ?? null) : null;
+    return toCell(getPath(this.record, column.path));
+  }
+  /** The cell as a terminal table shows it: humanised per the column kind. */
+  display(column: Column): string {
+    if (column.inferred) return cellText(this.raw(column));
+    return displayValue(getPath(this.record, column.path), column.kind);
+  }
+}
+
+/** A value humanised for a terminal table according to its column kind. */
+export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefined): string {
+  if (value === null || value === undefined) return '';
+  switch (kind) {
+    case 'count':
+      return toNumber(value) === undefined ? cellText(toCell(value)) : humanCount(value);
+    case 'percent':
+      return toNumber(value) === undefined ? cellText(toCell(value)) : percent(value);
+    case 'date':
+      return typeof value === 'object' && !(value instanceof Date) ? cellText(toCell(value)) : humanDate(value);
+    case 'bool':
+      if (value === true || value === 'true') return 'yes';
+      if (value === false || value === 'false') return 'no';
+      return cellText(toCell(value));
+    default:
+      return cellText(toCell(value));
+  }
+}
+
+/** True for kinds whose cells read best right-aligned. */
+export function isNumericKind(kind: ColumnSpec['kind'] | undefined): boolean {
+  return kind === 'count' || kind === 'number' || kind === 'percent';
+}

@@ -1,0 +1,46 @@
+/** Printing an error for the user (text) or for a script (one JSON line), always on stderr. */
+import type { Io } from '../deps.js';
+import { colors } from './color.js';
+import type { OutputSettings } from './types.js';
+
+/** What `printError` needs to know about an error; `CliError` from `lib/errors.ts` fits. */
+export interface PrintableError {
+  message: string;
+  code: string;
+  status?: number | undefined;
+  /** Seconds the server asked to wait. */
+  retryAfter?: number | undefined;
+  /** A second line telling the user what to do next. */
+  hint?: string | undefined;
+}
+
+/**
+ * Writes an error to `io.stderr`. In `json`/`jsonl` format: exactly one line
+ * `{"error":{"code","message","status","retry_after"}}` (`null` when absent), for scripts to parse.
+ * Otherwise `error: <message>` (red `error:` with colour), the hint on the next line when there is one,
+ * and the stack only when `debugStack` is given (`--debug`).
+ */
+export function printError(
+  io: Io,
+  settings: Pick<OutputSettings, 'format' | 'color'> & Partial<OutputSettings>,
+  err: PrintableError,
+  debugStack?: string,
+): void {
+  if (settings.format === 'json' || settings.format === 'jsonl') {
+    const body = {
+      error: {
+        code: err.code,
+        message: err.message,
+        status: err.status ?? null,
+        retry_after: err.retryAfter ?? null,
+      },
+    };
+    io.stderr.write(`${JSON.stringify(body)}\n`);
+    return;
+  }
+  const c = colors(settings.color);
+  let text = `${c.red('error:')} ${err.message}\n`;
+  if (err.hint) text += `${err.hint}\n`;
+  if (debugStack) text += `${c.dim(debugStack)}\n`;
+  io.stderr.write(text);
+}

@@ -1,0 +1,185 @@
+/**
+ * Dot paths into records: reading one value, flattening a record to dot-path columns for csv/tsv/table,
+ * and keeping only `--fields` for json/jsonl. Pure functions, no dependencies.
+ */
+import type { DataRecord } from './types.js';
+
+/** A value that fits in one csv/tsv/table cell. `null` means an empty cell. */
+export type FlatValue = string | number | boolean | null;
+
+/** A record flattened to dot-path keys (`profile.username`). */
+export type FlatRecord = Record<string, FlatValue>;
+
+const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
+
+function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {
+  return typeof value === 'object' && value !== null;
+}
+
+/** True for a plain `{...}` object (not an array, not a Date or other class instance). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Reads the value at a dot path (`profile.username`, `posts.0.id`). Numeric segments index arrays.
+ * A key that itself contains dots (as CSV input columns like `profile.username` do) is matched literally
+ * before the path is split, longest literal key first. Returns `undefined` when the path is missing.
+ */
+export function getPath(record: unknown, path: string): unknown {
+  if (path === '') return record;
+  return walk(record, path.split('.'));
+}
+
+function walk(value: unknown, segments: string[]): unknown {
+  if (segments.length === 0) return value;
+  if (!isContainer(value)) return undefined;
+  for (let take = segments.length; take >= 1; take--) {
+    const key = segments.slice(0, take).join('.');
+    if (Array.isArray(value)) {
+      // Only a plain non-negative integer indexes an array; `length` or `1.5` do not.
+      if (take === 1 && /^\d+$/.test(key) && Number(key) < value.length) {
+        return walk(value[Number(key)], segments.slice(1));
+      }
+    } else if (hasOwn(value, key)) {
+      return walk(value[key], segments.slice(take));
+    }
+  }
+  return undefined;
+}
+
+function isPrimitiveLike(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function');
+}
+
+/**
+ * Turns one value into a cell: primitives stay, `null`/`undefined` become `null` (an empty cell),
+ * arrays of primitives are joined with `; `, arrays holding objects and objects become JSON text.
+ */
+export function toCell(value: unknown): FlatValue {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'bigint':
+      return value.toString();
+    case 'function':
+    case 'symbol':
+      return null;
+    default:
+      break;
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (Array.isArray(value)) {
+    if (value.every(isPrimitiveLike)) return value.map((item) => cellText(toCell(item))).join('; ');
+    return JSON.stringify(value);
+  }
+  return JSON.stringify(value);
+}
+
+/** The text of a cell: `null` is the empty string. */
+export function cellText(value: FlatValue): string {
+  return value === null ? '' : String(value);
+}
+
+/**
+ * Flattens a record for csv/tsv/table: nested objects become dot-path keys (`profile.username`),
+ * arrays of primitives are joined with `; `, arrays containing objects become their JSON text,
+ * `null`/`undefined` become `null` (an empty cell). An empty nested object keeps its key with an
+ * empty cell so the column does not vanish. Key order follows the record.
+ */
+export function flattenRecord(record: DataRecord): FlatRecord {
+  const out: FlatRecord = {};
+  flattenInto(out, '', record);
+  return out;
+}
+
+function flattenInto(out: FlatRecord, prefix: string, value: Record<string, unknown>): void {
+  const keys = Object.keys(value);
+  if (keys.length === 0 && prefix !== '') {
+    define(out, prefix, null);
+    return;
+  }
+  for (const key of keys) {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    const child = value[key];
+    if (isPlainObject(child)) flattenInto(out, path, child);
+    else define(out, path, toCell(child));
+  }
+}
+
+/**
+ * Keeps only the given dot paths of a record, rebuilding the nesting, for json/jsonl `--fields`:
+ * fields `profile.username,user_id` give `{profile: {username}, user_id}`, keys in the order of the fields.
+ *
+ * Choices: a path missing from the record is omitted (not written as `null`), so the output never
+ * claims the API sent a null it did not send; a path through an array keeps the array shape with the
+ * element at its index (`posts.0.id` gives `{posts: [{id}]}`); when both a path and one of its
+ * prefixes are asked for, the prefix wins (it already contains the longer path). The input is never
+ * modified: selected values are shared, and containers are new.
+ */
+export function selectFields(record: DataRecord, fields: readonly string[]): DataRecord {
+  const out: DataRecord = {};
+  // Containers this function built; anything else in `out` is a value shared with the record.
+  const built = new WeakSet<object>([out]);
+  for (const field of fields) {
+    if (field === '') continue;
+    const value = getPath(record, field);
+    if (value === undefined) continue;
+    setPath(out, built, record, field.split('.'), value);
+  }
+  return out;
+}
+
+function setPath(
+  out: DataRecord,
+  built: WeakSet<object>,
+  source: unknown,
+  segments: string[],
+  value: unknown,
+): void {
+  let target: Record<string, unknown> | unknown[] = out;
+  let from: unknown = source;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const key = segments[i] as string;
+    // A literal dotted key in the source (`profile.username` as one key) is copied as that one key.
+    const rest = segments.slice(i).join('.');
+    if (isContainer(from) && !Array.isArray(from) && hasOwn(from, rest)) {
+      assign(target, rest, value);
+      return;
+    }
+    from = walk(from, [key]);
+    const existing = read(target, key);
+    if (isContainer(existing)) {
+      // A value copied whole by a shorter field already holds this path.
+      if (!built.has(existing)) return;
+      target = existing;
+      continue;
+    }
+    const next: Record<string, unknown> | unknown[] = Array.isArray(from) ? [] : {};
+    built.add(next);
+    assign(target, key, next);
+    target = next;
+  }
+  assign(target, segments[segments.length - 1] as string, value);
+}
+
+function read(target: Record<string, unknown> | unknown[], key: string): unknown {
+  if (Array.isArray(target)) return target[Number(key)];
+  return hasOwn(target, key) ? target[key] : undefined;
+}
+
+function assign(target: Record<string, unknown> | unknown[], key: string, value: unknown): void {
+  if (Array.isArray(target)) target[Number(key)] = value;
+  else define(target, key, value);
+}
+
+/** Sets an own property even for a key named `__proto__` (JSON can carry one; plain `=` would set the prototype). */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -1,0 +1,118 @@
+/**
+ * Human-friendly renderings for terminal tables: 12.3k counts, percentages, dates, and truncation by
+ * display width. Only the `table` format on a terminal uses these; machine formats print raw values.
+ */
+
+/**
+ * Reads a number from a number or a numeric string (the API sends some numbers as strings, like
+ * `"11849.48"`). Returns `undefined` for anything else, including `''`, `NaN` and infinities.
+ */
+export function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    // Number('') is 0 and Number('0x10') is 16: accept plain decimal notation only.
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) return undefined;
+    const parsed = Number(text);
+    return Number.isFinite(parsed) ? parsed : undefined;
+  }
+  return undefined;
+}
+
+const UNITS = ['', 'k', 'M', 'B', 'T'] as const;
+
+/**
+ * A short count: `999` -> `999`, `12345` -> `12.3k`, `1234567` -> `1.2M`, `1.5e9` -> `1.5B`.
+ * One decimal at most, dropped when it is zero (`12000` -> `12k`); rounding that reaches 1000 moves to the
+ * next unit (`999950` -> `1M`). Numeric strings are read as numbers; other values come back as text,
+ * `null`/`undefined` as `''`.
+ */
+export function humanCount(value: unknown): string {
+  const num = toNumber(value);
+  if (num === undefined) return value === null || value === undefined ? '' : String(value);
+  const sign = num < 0 ? '-' : '';
+  let abs = Math.abs(num);
+  let unit = 0;
+  while (abs >= 1000 && unit < UNITS.length - 1) {
+    abs /= 1000;
+    unit++;
+  }
+  let rounded = Math.round(abs * 10) / 10;
+  if (rounded >= 1000 && unit < UNITS.length - 1) {
+    rounded = Math.round(rounded / 100) / 10;
+    unit++;
+  }
+  const text = rounded.toFixed(1).replace(/\.0$/, '');
+  return text === '0' ? '0' : `${sign}${text}${UNITS[unit]}`;
+}
+
+/**
+ * A percentage with at most `digits` decimals (trailing zeros dropped): `percent(3.456)` -> `3.46%`.
+ * The API's `*_percent` fields are already in percent units; pass `{ fraction: true }` for a 0..1 ratio
+ * (`percent(0.0345, { fraction: true })` -> `3.45%`). Non-numeric values come back as text.
+ */
+export function percent(value: unknown, options: { fraction?: boolean; digits?: number } = {}): string {
+  const num = toNumber(value);
+  if (num === undefined) return value === null || value === undefined ? '' : String(value);
+  const scaled = options.fraction ? num * 100 : num;
+  const text = scaled.toFixed(options.digits ?? 2).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return `${text === '-0' ? '0' : text}%`;
+}
+
+/**
+ * A date for a table: ISO timestamps become `YYYY-MM-DD HH:MM` (UTC), epoch numbers (seconds or
+ * milliseconds) likewise, a bare `YYYY-MM-DD` stays. Anything unparseable comes back unchanged.
+ */
+export function humanDate(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  const num = toNumber(value);
+  let date: Date;
+  if (num !== undefined) date = new Date(num < 1e12 ? num * 1000 : num);
+  else if (typeof value === 'string') date = new Date(value);
+  else if (value instanceof Date) date = value;
+  else return String(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return date.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+// East Asian wide/fullwidth ranges and emoji take two terminal columns.
+const WIDE =
+  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
+// Combining marks, zero-width characters and variation selectors take none.
+const ZERO = /^[\p{Mn}\p{Me}\u200B-\u200F\u2060\uFE00-\uFE0F]$/u;
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Terminal columns a single code point takes (approximate; good enough for table layout). */
+function charWidth(char: string): number {
+  const code = char.codePointAt(0) ?? 0;
+  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
+  if (ZERO.test(char)) return 0;
+  return WIDE.test(char) ? 2 : 1;
+}
+
+/** Terminal columns the text takes, ignoring ANSI colour codes; wide CJK and emoji count as two. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text.replace(ANSI, '')) width += charWidth(char);
+  return width;
+}
+
+/**
+ * Cuts text to at most `width` terminal columns, ending with `…` when something was cut.
+ * Line breaks and tabs become spaces first, so a cell stays on one line.
+ */
+export function truncate(text: string, width: number): string {
+  const flat = text.replace(/\r\n|[\r\n\t]/g, ' ');
+  if (displayWidth(flat) <= width) return flat;
+  if (width <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const char of flat) {
+    const w = charWidth(char);
+    if (used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  return `${out}…`;
+}

@@ -1,0 +1,13 @@
+/**
+ * The output library: printers (table, json/jsonl, csv/tsv), flattening, humanising, the atomic file
+ * sink, colours, spinner and error printing. Importing this module loads no heavy dependency:
+ * cli-table3, csv-stringify and ora are imported inside the functions that use them.
+ */
+export * from './types.js';
+export { cellText, flattenRecord, getPath, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
+export { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from './humanize.js';
+export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink } from './sink.js';
+export { isTerminalTable, printItem, printList, printText } from './printers.js';
+export { colors, type Colors, type Paint } from './color.js';
+export { createSpinner, type Spinner } from './spinner.js';
+export { printError, type PrintableError } from './errors-print.js';

@@ -1,0 +1,229 @@
+/**
+ * Printers: records and a column spec in, text out through a sink. Machine formats (json, jsonl, csv,
+ * tsv) stream; a terminal table buffers (it needs every row to size its columns). Nothing here knows
+ * about HTTP. The sink is committed only after everything was written, so with `-o` a failed run leaves
+ * no file behind.
+ */
+import type { Io } from '../deps.js';
+import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, Row } from './columns.js';
+import { rowEncoder, tabLine } from './delimited.js';
+import { cellText, flattenRecord, selectFields, toCell, getPath } from './flatten.js';
+import { openSink, type Sink } from './sink.js';
+import { renderTable } from './table.js';
+import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
+
+/** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
+export function isTerminalTable(io: Io, settings: OutputSettings): boolean {
+  const toStdout = !settings.outputPath || settings.outputPath === '-';
+  return settings.format === 'table' && io.stdoutIsTTY && toStdout;
+}
+
+/** Opens the sink, runs `body`, commits; on any error aborts the sink and rethrows the error unchanged. */
+async function withSink<T>(io: Io, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
+  const sink = await openSink(io, settings);
+  try {
+    const result = await body(sink);
+    await sink.commit();
+    return result;
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}
+
+function keepFields(record: DataRecord, settings: OutputSettings): DataRecord {
+  const fields = settings.fields?.filter((field) => field !== '');
+  return fields !== undefined && fields.length > 0 ? selectFields(record, fields) : record;
+}
+
+/** Pretty JSON of a record indented by two more spaces, as an element of a pretty-printed array. */
+function arrayElement(record: unknown): string {
+  return (JSON.stringify(record, null, 2) ?? 'null').replace(/^/gm, '  ');
+}
+
+/**
+ * Prints a list of records and returns how many there were.
+ * - `json`: one JSON array, streamed record by record (byte-identical to `JSON.stringify(list, null, 2)`);
+ * - `jsonl`: one compact record per line;
+ * - `csv`/`tsv`: header then flattened rows. Columns are `--fields` when given, else the union of the
+ *   flattened keys of the first 100 records (buffered, then streamed): a key that first appears later
+ *   is left out, with a warning on stderr (unless `--quiet`). An empty list without `--fields` prints nothing;
+ * - `table` on a terminal: a bordered table of `columns` (or `--fields`), humanised and fitted to the
+ *   width; an empty list prints nothing and returns 0 (the caller prints a notice);
+ * - `table` otherwise (piped or `-o`): tab-separated raw rows, no header, no borders (like `gh`).
+ * If `records` throws, the sink is aborted (no file appears with `-o`) and the error is rethrown as is.
+ */
+export async function printList(
+  io: Io,
+  settings: OutputSettings,
+  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+  columns: ColumnSpec[],
+): Promise<number> {
+  return withSink(io, settings, async (sink) => {
+    switch (settings.format) {
+      case 'json':
+        return printJsonArray(sink, settings, records);
+      case 'jsonl': {
+        let count = 0;
+        for await (const record of records) {
+          await sink.write(`${JSON.stringify(keepFields(record, settings))}\n`);
+          count++;
+        }
+        return count;
+      }
+      case 'table':
+        if (isTerminalTable(io, settings)) return printTerminalTable(io, sink, settings, records, columns);
+        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, true), false);
+      default:
+        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true);
+    }
+  });
+}
+
+async function printJsonArray(
+  sink: Sink,
+  settings: OutputSettings,
+  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+): Promise<number> {
+  let count = 0;
+  for await (const record of records) {
+    await sink.write(`${count === 0 ? '[\n' : ',\n'}${arrayElement(keepFields(record, settings))}`);
+    count++;
+  }
+  await sink.write(count === 0 ? '[]\n' : '\n]\n');
+  return count;
+}
+
+async function printDelimited(
+  io: Io,
+  sink: Sink,
+  settings: OutputSettings,
+  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+  fixed: Column[] | undefined,
+  header: boolean,
+): Promise<number> {
+  const encode = await rowEncoder(settings.format === 'csv' ? 'csv' : 'tsv');
+  const line = (row: Row, cols: Column[]): string => encode(cols.map((col) => cellText(row.raw(col))));
+  let cols = fixed;
+  // Without --fields the columns are learnt from a buffered sample; then the sample is written out.
+  const sample: Row[] = [];
+  const known = new Set<string>();
+  const dropped = new Set<string>();
+  const settle = async (): Promise<void> => {
+    const inferred = inferColumns(sample.map((row) => row.flat));
+    cols = inferred;
+    for (const col of inferred) known.add(col.path);
+    if (header) await sink.write(encode(inferred.map((col) => col.header)));
+    for (const row of sample.splice(0)) await sink.write(line(row, inferred));
+  };
+
+  if (cols !== undefined && header) await sink.write(encode(cols.map((col) => col.header)));
+  let count = 0;
+  for await (const record of records) {
+    count++;
+    const row = new Row(record);
+    if (cols === undefined) {
+      sample.push(row);
+      if (sample.length >= INFER_SAMPLE) await settle();
+      continue;
+    }
+    if (fixed === undefined) {
+      for (const [key, value] of Object.entries(row.flat)) {
+        if (!known.has(key) && value !== null && value !== '') dropped.add(key);
+      }
+    }
+    await sink.write(line(row, cols));
+  }
+  if (cols === undefined && sample.length > 0) await settle();
+  if (dropped.size > 0 && !settings.quiet) warnDropped(io, [...dropped]);
+  return count;
+}
+
+/** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */
+function warnDropped(io: Io, names: string[]): void {
+  const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
+  io.stderr.write(
+    `warning: fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; ` +
+      'name them with --fields, or use --format jsonl\n',
+  );
+}
+
+async function printTerminalTable(
+  io: Io,
+  sink: Sink,
+  settings: OutputSettings,
+  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+  specs: ColumnSpec[],
+): Promise<number> {
+  const rows: Row[] = [];
+  for await (const record of records) rows.push(new Row(record));
+  if (rows.length === 0) return 0;
+  const cols = explicitColumns(settings, specs, true) ?? inferColumns(rows.slice(0, INFER_SAMPLE).map((row) => row.flat));
+  const text = await renderTable({
+    head: cols.map((col) => col.header),
+    rows: rows.map((row) => cols.map((col) => row.display(col))),
+    alignRight: cols.map((col) => isNumericKind(col.kind)),
+    width: io.columns,
+    color: settings.color,
+  });
+  await sink.write(text);
+  return rows.length;
+}
+
+/**
+ * Prints one record: `json` pretty, `jsonl` one line, `csv`/`tsv` header and one row (all flattened
+ * keys, or `--fields`); `table` on a terminal a two-column key/value table of `columns` (humanised),
+ * `--fields`, or else every flattened key; `table` piped or to a file `key<TAB>value` lines, raw.
+ */
+export async function printItem(
+  io: Io,
+  settings: OutputSettings,
+  record: DataRecord,
+  columns?: ColumnSpec[],
+): Promise<void> {
+  await withSink(io, settings, async (sink) => {
+    switch (settings.format) {
+      case 'json':
+        await sink.write(`${JSON.stringify(keepFields(record, settings), null, 2)}\n`);
+        return;
+      case 'jsonl':
+        await sink.write(`${JSON.stringify(keepFields(record, settings))}\n`);
+        return;
+      case 'csv':
+      case 'tsv': {
+        const row = new Row(record);
+        const cols = explicitColumns(settings, columns, false) ?? inferColumns([row.flat]);
+        const encode = await rowEncoder(settings.format);
+        await sink.write(encode(cols.map((col) => col.header)) + encode(cols.map((col) => cellText(row.raw(col)))));
+        return;
+      }
+      default:
+        await sink.write(await keyValueText(io, settings, record, columns));
+    }
+  });
+}
+
+async function keyValueText(
+  io: Io,
+  settings: OutputSettings,
+  record: DataRecord,
+  specs: ColumnSpec[] | undefined,
+): Promise<string> {
+  const terminal = isTerminalTable(io, settings);
+  const cols = explicitColumns(settings, specs, true);
+  const pairs: [string, string][] =
+    cols === undefined
+      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, cellText(value)])
+      : cols.map((col) => [col.header, terminal ? new Row(record).display(col) : cellText(toCell(getPath(record, col.path)))]);
+  if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
+  if (pairs.length === 0) return '';
+  return renderTable({ rows: pairs, width: io.columns, color: settings.color });
+}
+
+/**
+ * Prints raw text (a completion script, a non-JSON API body) to the sink, exactly as given: no newline
+ * is added. With `-o`, the file is written atomically like any other output.
+ */
+export async function printText(io: Io, settings: OutputSettings, text: string): Promise<void> {
+  await withSink(io, settings, (sink) => sink.write(text));
+}

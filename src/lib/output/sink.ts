@@ -1,0 +1,189 @@
+/**
+ * Where data goes: stdout, or a file written atomically (temporary file in the same folder, fsync,
+ * rename over the target), so a failed or interrupted run never leaves a half file behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp, unlinkSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+
+import type { Io } from '../deps.js';
+import type { OutputSettings } from './types.js';
+
+export { formatFromPath } from './format-from-path.js';
+
+/** An open destination for data. Write through `write` (honours backpressure) or `stream`. */
+export interface Sink {
+  stream: Writable;
+  /** Writes a chunk and resolves once the stream can take more (waits for 'drain'). */
+  write(chunk: string): Promise<void>;
+  /** Finishes the output: for a file, flush, fsync and rename over the target. stdout is left open. */
+  commit(): Promise<void>;
+  /** Gives up: for a file, close and delete the temporary file; the target is untouched. Never throws. */
+  abort(): Promise<void>;
+}
+
+/** An output file that could not be opened, written or put in place; the message names the path. */
+export class OutputFileError extends Error {
+  readonly path: string;
+  /** The system error code (`EACCES`, `ENOENT`...) when there was one. */
+  readonly code: string | undefined;
+
+  constructor(message: string, filePath: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'OutputFileError';
+    this.path = filePath;
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/**
+ * Writes a chunk to a stream, resolving when the stream accepts more: after 'drain' when its buffer
+ * is full. Rejects when the stream errors or closes while we wait (a closed pipe must not hang us).
+ */
+export function writeChunk(stream: Writable, chunk: string): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) {
+    return Promise.reject(stream.errored ?? new Error('write after the output stream was closed'));
+  }
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const done = (err?: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      stream.off('drain', onDrain);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = (): void => done();
+    const onError = (err: Error): void => done(err);
+    const onClose = (): void => done(stream.errored ?? new Error('the output stream closed early'));
+    stream.on('error', onError);
+    stream.on('close', onClose);
+    if (stream.write(chunk)) done();
+    else stream.once('drain', onDrain);
+  });
+}
+
+// Temporary files not yet committed or aborted. If the process ends abruptly (an unhandled signal
+// path, a crash), a single 'exit' listener removes them so no `.tmp` file is left in the user's folder.
+const pendingTemps = new Set<string>();
+let exitHookInstalled = false;
+
+function trackTemp(tempPath: string): void {
+  pendingTemps.add(tempPath);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const temp of pendingTemps) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+function reason(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'no such directory';
+    case 'ENOTDIR':
+      return 'a parent is not a directory';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on device';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * Opens the destination of data. With `settings.outputPath`, data goes to a temporary file
+ * `.<name>.<pid>.<random>.tmp` beside the target; `commit()` flushes, fsyncs and renames it over the
+ * target (keeping an existing target's permissions); `abort()` deletes it and leaves any existing target
+ * as it was. Without an output path the sink is `io.stdout`, which commit and abort leave open.
+ * Throws `OutputFileError` (message names the path) when the file cannot be created.
+ */
+export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath'>): Promise<Sink> {
+  const target = settings.outputPath;
+  if (target === undefined || target === '' || target === '-') {
+    return {
+      stream: io.stdout,
+      write: (chunk) => writeChunk(io.stdout, chunk),
+      commit: async () => {},
+      abort: async () => {},
+    };
+  }
+  return openFileSink(path.resolve(target), target);
+}
+
+async function openFileSink(target: string, shown: string): Promise<Sink> {
+  const dir = path.dirname(target);
+  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(temp, 'wx', 0o666);
+  } catch (err) {
+    throw new OutputFileError(`cannot write ${shown}: ${reason(err)}`, shown, err);
+  }
+  trackTemp(temp);
+  // autoClose off: the handle must stay open after 'finish' so commit can fsync it.
+  const stream = handle.createWriteStream({ autoClose: false, encoding: 'utf8' });
+  // Errors surface through write/commit; this listener keeps an error from crashing the process.
+  stream.on('error', () => {});
+  let state: 'open' | 'committed' | 'aborted' = 'open';
+
+  const cleanup = async (): Promise<void> => {
+    if (!stream.destroyed) stream.destroy();
+    await handle.close().catch(() => {});
+    await fsp.unlink(temp).catch(() => {});
+    pendingTemps.delete(temp);
+  };
+
+  return {
+    stream,
+    write: (chunk) => writeChunk(stream, chunk),
+    async commit() {
+      if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
+      state = 'committed';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          if (stream.errored) {
+            reject(stream.errored);
+            return;
+          }
+          stream.once('error', reject);
+          stream.end(() => resolve());
+        });
+        await handle.sync();
+        const existing = await fsp.stat(target).catch(() => undefined);
+        if (existing?.isFile()) await handle.chmod(existing.mode & 0o7777);
+        // A FileHandle's close() waits until every stream made from it is destroyed.
+        stream.destroy();
+        await handle.close();
+        await fsp.rename(temp, target);
+        pendingTemps.delete(temp);
+      } catch (err) {
+        await cleanup();
+        throw new OutputFileError(`cannot write ${shown}: ${reason(err)}`, shown, err);
+      }
+    },
+    async abort() {
+      if (state !== 'open') return;
+      state = 'aborted';
+      await cleanup();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** Output formats of the contract (`--format`). */
+export type Format = 'table' | 'json' | 'jsonl' | 'csv' | 'tsv';
+
+export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'csv', 'tsv'];
+
+/** Everything a printer needs to know about where and how to print; resolved once from flags/env/config. */
+export interface OutputSettings {
+  format: Format;
+  /** True when the user asked for the format (flag, env, config, `-o` extension) rather than it being defaulted. */
+  formatExplicit: boolean;
+  /** `--fields`: dot paths to keep, in order. */
+  fields?: string[] | undefined;
+  /** `-o/--output`: write data to this file atomically instead of stdout. */
+  outputPath?: string | undefined;
+  /** ANSI colour allowed (on a terminal, no `--no-color`, no NO_COLOR). */
+  color: boolean;
+  /** `--quiet`: no spinners, progress or notices. */
+  quiet: boolean;
+}
+
+/** A table column: a dot path into the record, a header and how to show the value on a terminal. */
+export interface ColumnSpec {
+  path: string;
+  header?: string;
+  /** `count` humanises (12.3k), `percent` adds %, `number` keeps the number, `text` truncates. */
+  kind?: 'text' | 'number' | 'count' | 'percent' | 'date' | 'bool';
+}
+
+export type DataRecord = Record<string, unknown>;

@@ -1,0 +1,124 @@
+import { CommanderError, type Command } from 'commander';
+import { realSleep, type Deps } from './lib/deps.js';
+import { Context } from './lib/context.js';
+import { CliError, EXIT, InterruptedError, UsageError } from './lib/errors.js';
+import { buildProgram } from './program.js';
+
+/**
+ * Runs the CLI for `argv` (without node and script) and returns the exit code.
+ * This is the one place where typed errors become exit codes and printed messages.
+ */
+export async function main(argv: string[], deps: Deps): Promise<number> {
+  const program = buildProgram(deps);
+  let commanderMessage = '';
+  // Commander copies settings to subcommands only at creation, so apply them to the whole tree.
+  const configure = (cmd: Command): void => {
+    cmd.exitOverride();
+    cmd.showSuggestionAfterError(true);
+    cmd.configureOutput({
+      writeOut: (s) => deps.io.stdout.write(s),
+      writeErr: (s) => deps.io.stderr.write(s),
+      outputError: (s) => {
+        commanderMessage = s;
+      },
+    });
+    cmd.commands.forEach(configure);
+  };
+  configure(program);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.OK;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        return EXIT.OK;
+      }
+      const text = (commanderMessage || err.message).replace(/^error:\s*/i, '').trim();
+      const usage = new UsageError(text.split('\n')[0] ?? text, {
+        hint: text.includes('\n') ? text.split('\n').slice(1).join(' ').trim() : "See 'creators --help'.",
+      });
+      return report(usage, deps, argv);
+    }
+    return report(err, deps, argv);
+  }
+}
+
+/** Prints an error the way the contract says (one line, JSON in json modes) and returns its exit code. */
+async function report(err: unknown, deps: Deps, argv: string[]): Promise<number> {
+  const cliError =
+    err instanceof CliError
+      ? err
+      : deps.signal?.aborted
+        ? new InterruptedError()
+        : new CliError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, EXIT.ERROR, { code: 'internal' });
+  // Global options as far as they can be read without commander (it may have failed to parse).
+  const ctx = new Context(deps, {
+    json: argv.includes('--json'),
+    format: flagValue(argv, '--format'),
+    output: flagValue(argv, '-o') ?? flagValue(argv, '--output'),
+    color: !argv.includes('--no-color'),
+    debug: argv.includes('--debug'),
+  });
+  const format = ctx.quickFormat();
+  const { printError } = await import('./lib/output/errors-print.js');
+  const debugStack = ctx.debug ? ((err as Error)?.stack ?? undefined) : undefined;
+  printError(
+    deps.io,
+    { format: format ?? 'table', formatExplicit: true, color: ctx.stderrColor, quiet: ctx.quiet },
+    {
+      message: cliError.message,
+      code: cliError.code,
+      status: cliError.status,
+      retryAfter: cliError.retryAfter,
+      hint: cliError.hint,
+    },
+    debugStack,
+  );
+  return cliError.exitCode;
+}
+
+function flagValue(argv: string[], flag: string): string | undefined {
+  const i = argv.indexOf(flag);
+  if (i >= 0 && i + 1 < argv.length) return argv[i + 1];
+  const eq = argv.find((a) => a.startsWith(`${flag}=`));
+  return eq?.slice(flag.length + 1);
+}
+
+/** The production entry: real process streams, environment and Ctrl-C handling. */
+export async function run(): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.INTERRUPTED);
+    controller.abort(new InterruptedError());
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  // A closed pipe (`creators ... | head`) is not an error worth a stack trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(EXIT.OK);
+  });
+  const deps: Deps = {
+    io: {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stdinIsTTY: Boolean(process.stdin.isTTY),
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
+      columns: process.stdout.columns,
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    now: () => Date.now(),
+    sleep: realSleep,
+    signal: controller.signal,
+  };
+  try {
+    return await main(process.argv.slice(2), deps);
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import type { Deps } from './lib/deps.js';
+import { Context, type GlobalOptions } from './lib/context.js';
+import { registerAccount } from './commands/account/index.js';
+import { registerConfig } from './commands/config/index.js';
+import { registerDiscovery } from './commands/discovery/index.js';
+import { registerTools } from './commands/tools/index.js';
+import { examples } from './commands/help-text.js';
+
+/** A command module: `run(ctx, args, opts)`; loaded only when its command runs. */
+export type CommandModule = {
+  run: (ctx: Context, args: string[], opts: Record<string, unknown>, command: Command) => Promise<void>;
+};
+
+/** Wraps a dynamic import into a commander action: builds the context, then runs the verb. */
+export type Lazy = (load: () => Promise<CommandModule>) => (...args: unknown[]) => Promise<void>;
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/**
+ * The whole commander tree, declared up front. Every action body is a dynamic import, so
+ * `--help` and `--version` load commander and nothing else.
+ */
+export function buildProgram(deps: Deps): Command {
+  const program = new Command('creators');
+  program
+    .description(
+      'Command-line client for the Creator Discovery, Enrichment and Monitoring API.\n' +
+        'Search and enrich social-media creators, export CSVs, and watch credits, from a terminal, a script or CI.',
+    )
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('--base-url <url>', 'API origin (env CREATORS_BASE_URL)'))
+    .addOption(new Option('--api-key <key>', 'bearer credential (env CREATORS_API_KEY)'))
+    .addOption(new Option('--profile <name>', 'named set of settings and credentials (env CREATORS_PROFILE)'))
+    .addOption(new Option('--format <fmt>', 'output format: table, json, jsonl, csv, tsv (env CREATORS_FORMAT)'))
+    .option('--json', 'same as --format json')
+    .option('--fields <paths>', 'columns to keep, in order, as dot paths (e.g. profile.username,user_id)')
+    .option('-o, --output <file>', 'write data to a file atomically; format from the extension')
+    .option('--quiet', 'no spinners, progress or notices')
+    .option('--no-color', 'no ANSI colour (also NO_COLOR)')
+    .option('--debug', 'log HTTP traffic to stderr, secrets redacted (env CREATORS_DEBUG=1)')
+    .option('--timeout <s>', 'per-request timeout in seconds (default 30)')
+    .option('--retries <n>', 'retry budget for safe requests (default 3)')
+    .option('--dry-run', 'print what would be sent and its worst-case cost; send nothing')
+    .addOption(new Option('--max-credits <n>', 'refuse to start when the worst-case cost exceeds n (env CREATORS_MAX_CREDITS)'))
+    .option('-y, --yes', 'answer yes to confirmations')
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: false })
+    .addHelpText('after', examples([
+      ['creators credits', 'show the credit balance'],
+      ['creators dict languages --search port', 'look up filter values'],
+      ['creators sandbox', 'run the local sandbox API (no account needed)'],
+      ['creators api accounts/credits', 'call any endpoint'],
+      ['creators help exit-codes', 'what each exit status means'],
+    ]) + '\nHelp topics: exit-codes, environment, formatting (creators help <topic>).\n');
+
+  const lazy: Lazy = (load) => async (...actionArgs: unknown[]) => {
+    const command = actionArgs[actionArgs.length - 1] as Command;
+    const opts = actionArgs[actionArgs.length - 2] as Record<string, unknown>;
+    const positional = actionArgs.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
+    const globals = command.optsWithGlobals() as GlobalOptions;
+    const ctx = new Context(deps, globals);
+    const mod = await load();
+    await mod.run(ctx, positional, opts, command);
+  };
+
+  registerAccount(program, lazy);
+  registerDiscovery(program, lazy);
+  registerConfig(program, lazy);
+  registerTools(program, lazy);
+  return program;
+}

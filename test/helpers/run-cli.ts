@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { main } from '../../src/main.js';
+import type { Deps } from '../../src/lib/deps.js';
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Pretend stdout/stderr are terminals. */
+  tty?: boolean;
+  stdoutTTY?: boolean;
+  stderrTTY?: boolean;
+  columns?: number;
+  dispatcher?: Dispatcher;
+  configDir?: string;
+  cwd?: string;
+  signal?: AbortSignal;
+  /** Records sleeps instead of waiting. */
+  sleeps?: number[];
+  now?: () => number;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON. */
+  json<T = unknown>(): T;
+  /** The JSON error object printed on stderr in json modes. */
+  errorJson(): { error: { code: string; message: string; status: number | null; retry_after: number | null } };
+}
+
+/** A fresh, empty config directory: every test gets its own store. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'creators-cfg-'));
+}
+
+/**
+ * Runs the CLI in-process through `main(argv, deps)` with in-memory io, an isolated config
+ * directory, a clock and a sleep that returns at once (the waits are recorded in `sleeps`).
+ */
+export async function runCli(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const sleeps = options.sleeps ?? [];
+  let clock = options.now ? undefined : Date.parse('2026-11-22T10:00:00Z');
+  const deps: Deps = {
+    io: {
+      stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+      stdout,
+      stderr,
+      stdinIsTTY: options.stdin === undefined && Boolean(options.tty),
+      stdoutIsTTY: options.stdoutTTY ?? Boolean(options.tty),
+      stderrIsTTY: options.stderrTTY ?? Boolean(options.tty),
+      columns: options.columns ?? 100,
+    },
+    env: { HOME: '/nonexistent-home', ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+    now: options.now ?? (() => clock as number),
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      if (clock !== undefined) clock += ms;
+    },
+    dispatcher: options.dispatcher,
+    configDir: options.configDir ?? tempConfigDir(),
+    signal: options.signal,
+  };
+  const code = await main(argv, deps);
+  await new Promise((r) => setImmediate(r));
+  return {
+    code,
+    stdout: out,
+    stderr: err,
+    json<T>() {
+      return JSON.parse(out) as T;
+    },
+    errorJson() {
+      const line = err.trim().split('\n').pop() ?? '';
+      return JSON.parse(line);
+    },
+  };
+}

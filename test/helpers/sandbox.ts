@@ -1,0 +1,26 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export type StartedSandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** Starts a sandbox on a random port for the current test file and stops it afterwards. */
+export function useSandbox(options: SandboxOptions = {}): { get(): StartedSandbox } {
+  let sandbox: StartedSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return {
+    get() {
+      if (!sandbox) throw new Error('sandbox not started');
+      return sandbox;
+    },
+  };
+}
+
+/** Environment pointing the CLI at a sandbox. */
+export function sandboxEnv(sandbox: StartedSandbox, extra: Record<string, string> = {}): Record<string, string> {
+  return { CREATORS_BASE_URL: sandbox.url, CREATORS_API_KEY: sandbox.apiKey, ...extra };
+}

@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { printItem, printList } from '../../../src/lib/output/printers.js';
+import type { ColumnSpec, DataRecord } from '../../../src/lib/output/types.js';
+import { columns, creators, settings, slowly } from './fixtures.js';
+import { memoryIo } from './memory-io.js';
+
+const ESC = '\x1b[';
+
+describe('printList table', () => {
+  it('renders a bordered, humanised table on a terminal', async () => {
+    const io = memoryIo({ stdoutIsTTY: true, columns: 80 });
+    expect(await printList(io, settings('table'), creators, columns)).toBe(2);
+    expect(io.out()).toBe(
+      [
+        '┌──────────┬───────────┬───────┐',
+        '│ USERNAME │ FOLLOWERS │    ER │',
+        '├──────────┼───────────┼───────┤',
+        '│ alice    │     12.3k │ 3.46% │',
+        '│ bob      │      1.2M │  0.5% │',
+        '└──────────┴───────────┴───────┘',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('truncates long text so the table fits the terminal width', async () => {
+    const long = { name: 'n', bio: 'lorem ipsum '.repeat(20), note: 'x'.repeat(50) };
+    const cols: ColumnSpec[] = [{ path: 'name' }, { path: 'bio' }, { path: 'note' }];
+    const io = memoryIo({ stdoutIsTTY: true, columns: 60 });
+    await printList(io, settings('table'), [long], cols);
+    const lines = io.out().trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(lines[3]).toContain('…');
+    expect(lines[3]?.startsWith('│ n    │ lorem ipsum')).toBe(true);
+    const wide = memoryIo({ stdoutIsTTY: true }); // default width 100
+    await printList(wide, settings('table'), [long], cols);
+    for (const line of wide.out().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
+  });
+
+  it('uses --fields as the table columns, keeping kinds of matching specs', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    await printList(io, settings('table', { fields: ['user_id', 'profile.followers'] }), creators, columns);
+    expect(io.out()).toBe(
+      [
+        '┌─────────┬───────────────────┐',
+        '│ user_id │ profile.followers │',
+        '├─────────┼───────────────────┤',
+        '│ u1      │             12.3k │',
+        '│ u2      │              1.2M │',
+        '└─────────┴───────────────────┘',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('has no ANSI codes without colour, and has them with colour', async () => {
+    const plain = memoryIo({ stdoutIsTTY: true });
+    await printList(plain, settings('table', { color: false }), creators, columns);
+    expect(plain.out()).not.toContain(ESC);
+    const colored = memoryIo({ stdoutIsTTY: true });
+    await printList(colored, settings('table', { color: true }), creators, columns);
+    expect(colored.out()).toContain(ESC);
+  });
+
+  it('prints nothing for an empty list on a terminal', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    expect(await printList(io, settings('table'), slowly([]), columns)).toBe(0);
+    expect(io.out()).toBe('');
+  });
+
+  it('prints raw tab-separated rows without header when piped', async () => {
+    const io = memoryIo({ stdoutIsTTY: false });
+    await printList(io, settings('table'), creators, columns);
+    expect(io.out()).toBe('alice\t12345\t3.456\nbob\t1234567\t0.5\n');
+    const fields = memoryIo();
+    await printList(fields, settings('table', { fields: ['user_id', 'profile.full_name'] }), creators, columns);
+    expect(fields.out()).toBe('u1\tAlice, "Al" Smith\nu2\tBob Jones\n');
+  });
+
+  it('prints plain rows to a file even when stdout is a terminal', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'creators-print-'));
+    try {
+      const target = path.join(dir, 'out.txt');
+      const io = memoryIo({ stdoutIsTTY: true });
+      await printList(io, settings('table', { outputPath: target }), creators, columns);
+      expect(fs.readFileSync(target, 'utf8')).toBe('alice\t12345\t3.456\nbob\t1234567\t0.5\n');
+      expect(io.out()).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+
+describe('printItem', () => {
+  const record = creators[0] as DataRecord;
+
+  it('prints pretty JSON, or one line for jsonl', async () => {
+    const json = memoryIo();
+    await printItem(json, settings('json'), record, columns);
+    expect(json.out()).toBe(`${JSON.stringify(record, null, 2)}\n`);
+    const jsonl = memoryIo();
+    await printItem(jsonl, settings('jsonl', { fields: ['user_id'] }), record, columns);
+    expect(jsonl.out()).toBe('{"user_id":"u1"}\n');
+  });
+
+  it('prints a header and one row for csv/tsv', async () => {
+    const csv = memoryIo();
+    await printItem(csv, settings('csv', { fields: ['user_id', 'profile.full_name'] }), record);
+    expect(csv.out()).toBe('user_id,profile.full_name\nu1,"Alice, ""Al"" Smith"\n');
+    const tsv = memoryIo();
+    await printItem(tsv, settings('tsv'), { a: 1, b: { c: null } });
+    expect(tsv.out()).toBe('a\tb.c\n1\t\n');
+  });
+
+  it('prints a key/value table on a terminal', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    await printItem(io, settings('table'), record, columns);
+    expect(io.out()).toBe(
+      [
+        '┌───────────┬───────┐',
+        '│ USERNAME  │ alice │',
+        '│ FOLLOWERS │ 12.3k │',
+        '│ ER        │ 3.46% │',
+        '└───────────┴───────┘',
+        '',
+      ].join('\n'),
+    );
+    const all = memoryIo({ stdoutIsTTY: true });
+    await printItem(all, settings('table'), { id: 7, nested: { ok: true } });
+    expect(all.out()).toBe(['┌───────────┬──────┐', '│ id        │ 7    │', '│ nested.ok │ true │', '└───────────┴──────┘', ''].join('\n'));
+  });
+
+  it('prints key<TAB>value lines when piped, raw, honouring --fields', async () => {
+    const io = memoryIo();
+    await printItem(io, settings('table'), record);
+    expect(io.out()).toBe(
+      'user_id\tu1\nprofile.username\talice\nprofile.full_name\tAlice, "Al" Smith\n' +
+        'profile.followers\t12345\nprofile.engagement_percent\t3.456\ntags\tfitness; travel\n',
+    );
+    const fields = memoryIo();
+    await printItem(fields, settings('table', { fields: ['profile.followers', 'user_id'] }), record, columns);
+    expect(fields.out()).toBe('profile.followers\t12345\nuser_id\tu1\n');
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+
+import { printList } from '../../../src/lib/output/printers.js';
+import type { DataRecord } from '../../../src/lib/output/types.js';
+import { columns, creators, settings, slowly } from './fixtures.js';
+import { memoryIo } from './memory-io.js';
+
+describe('printList json and jsonl', () => {
+  it('streams a JSON array identical to a pretty-printed one', async () => {
+    const io = memoryIo();
+    const count = await printList(io, settings('json'), slowly(creators), columns);
+    expect(count).toBe(2);
+    expect(io.out()).toBe(`${JSON.stringify(creators, null, 2)}\n`);
+    expect(JSON.parse(io.out())).toEqual(creators);
+  });
+
+  it('prints [] for an empty list', async () => {
+    const io = memoryIo();
+    expect(await printList(io, settings('json'), [], columns)).toBe(0);
+    expect(io.out()).toBe('[]\n');
+  });
+
+  it('prints one compact record per line for jsonl', async () => {
+    const io = memoryIo();
+    await printList(io, settings('jsonl'), creators, columns);
+    const lines = io.out().split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(creators);
+  });
+
+  it('applies --fields to json and jsonl, rebuilding nesting', async () => {
+    const fields = ['profile.username', 'user_id', 'nope'];
+    const json = memoryIo();
+    await printList(json, settings('json', { fields }), creators, columns);
+    expect(JSON.parse(json.out())).toEqual([
+      { profile: { username: 'alice' }, user_id: 'u1' },
+      { profile: { username: 'bob' }, user_id: 'u2' },
+    ]);
+    const jsonl = memoryIo();
+    await printList(jsonl, settings('jsonl', { fields }), creators, columns);
+    expect(jsonl.out()).toBe('{"profile":{"username":"alice"},"user_id":"u1"}\n{"profile":{"username":"bob"},"user_id":"u2"}\n');
+  });
+});
+
+
+describe('printList csv and tsv', () => {
+  it('writes a header and flattened rows with RFC 4180 quoting', async () => {
+    const io = memoryIo();
+    await printList(io, settings('csv'), creators, columns);
+    expect(io.out()).toBe(
+      'user_id,profile.username,profile.full_name,profile.followers,profile.engagement_percent,tags\n' +
+        'u1,alice,"Alice, ""Al"" Smith",12345,3.456,fitness; travel\n' +
+        'u2,bob,"Bob\nJones",1234567,0.5,\n',
+    );
+  });
+
+  it('writes tsv with tabs and line breaks in values replaced by spaces', async () => {
+    const io = memoryIo();
+    await printList(io, settings('tsv'), [{ a: 'x\ty', b: 'line1\r\nline2', c: true }], columns);
+    expect(io.out()).toBe('a\tb\tc\nx y\tline1 line2\ttrue\n');
+  });
+
+  it('uses --fields as the columns, in order, including missing ones', async () => {
+    const io = memoryIo();
+    await printList(io, settings('csv', { fields: ['profile.followers', 'user_id', 'nope', 'tags'] }), creators, columns);
+    expect(io.out()).toBe('profile.followers,user_id,nope,tags\n12345,u1,,fitness; travel\n1234567,u2,,\n');
+    const tsv = memoryIo();
+    await printList(tsv, settings('tsv', { fields: ['user_id'] }), creators, columns);
+    expect(tsv.out()).toBe('user_id\nu1\nu2\n');
+  });
+
+  it('takes the columns from the union of the first 100 records and warns about later keys', async () => {
+    const records: DataRecord[] = [{ a: 1 }, { b: 2 }];
+    for (let i = 0; i < 100; i++) records.push({ a: i, late: i === 99 ? 'x' : null });
+    const io = memoryIo();
+    expect(await printList(io, settings('csv'), records, [])).toBe(102);
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines[0]).toBe('a,b,late');
+    expect(lines[1]).toBe('1,,');
+    expect(lines[2]).toBe(',2,');
+    expect(lines).toHaveLength(103);
+    expect(io.err()).toBe(''); // `late` was in the sample (as null)
+
+    const later: DataRecord[] = Array.from({ length: 101 }, (_, i) => (i === 100 ? { a: i, extra: 'x' } : { a: i }));
+    const warned = memoryIo();
+    await printList(warned, settings('csv'), later, []);
+    expect(warned.out().split('\n')[0]).toBe('a');
+    expect(warned.err()).toMatch(/^warning: .*left out: extra;/);
+    const quiet = memoryIo();
+    await printList(quiet, settings('csv', { quiet: true }), later, []);
+    expect(quiet.err()).toBe('');
+  });
+
+  it('prints nothing for an empty list without --fields, and the header with --fields', async () => {
+    const io = memoryIo();
+    expect(await printList(io, settings('csv'), [], columns)).toBe(0);
+    expect(io.out()).toBe('');
+    const withFields = memoryIo();
+    await printList(withFields, settings('csv', { fields: ['a', 'b'] }), [], columns);
+    expect(withFields.out()).toBe('a,b\n');
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+
+import { createSpinner } from '../../../src/lib/output/spinner.js';
+import { memoryIo } from './memory-io.js';
+
+const on = { quiet: false, color: false };
+
+describe('createSpinner', () => {
+  it('writes nothing at all when stderr is not a terminal', async () => {
+    const io = memoryIo({ stdoutIsTTY: true, stderrIsTTY: false });
+    const spinner = createSpinner(io, on, 'Searching');
+    await spinner.ready;
+    spinner.update('Page 2');
+    spinner.succeed('Done');
+    spinner.fail('Nope');
+    spinner.stop();
+    expect(io.err()).toBe('');
+    expect(io.out()).toBe('');
+  });
+
+  it('writes nothing with --quiet, even on a terminal', async () => {
+    const io = memoryIo({ stdoutIsTTY: true, stderrIsTTY: true });
+    const spinner = createSpinner(io, { quiet: true, color: false }, 'Searching');
+    await spinner.ready;
+    spinner.succeed('Done');
+    expect(io.err()).toBe('');
+    expect(io.out()).toBe('');
+  });
+
+  it('spins on stderr only, and prints the final line', async () => {
+    const io = memoryIo({ stdoutIsTTY: true, stderrIsTTY: true });
+    const spinner = createSpinner(io, on, 'Searching');
+    await spinner.ready;
+    expect(io.err()).toContain('Searching');
+    spinner.update('Page 2 of 3');
+    spinner.succeed('Found 42 creators');
+    expect(io.err().endsWith('✔ Found 42 creators\n')).toBe(true);
+    expect(io.err()).not.toContain('\x1b[3'); // no colour codes with colour off
+    expect(io.out()).toBe('');
+    const before = io.err();
+    spinner.fail('ignored after the end');
+    expect(io.err()).toBe(before);
+  });
+
+  it('shows nothing when stopped before ora has loaded, but still prints a final line', async () => {
+    const io = memoryIo({ stderrIsTTY: true });
+    const quick = createSpinner(io, on, 'Quick');
+    quick.stop();
+    await quick.ready;
+    expect(io.err()).toBe('');
+    const failed = createSpinner(io, { quiet: false, color: true }, 'Uploading');
+    failed.fail();
+    await failed.ready;
+    expect(io.err()).toBe('\x1b[31m✖\x1b[39m Uploading\n');
+  });
+});

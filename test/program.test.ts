@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { runCli } from './helpers/run-cli.js';
+
+describe('the command tree', () => {
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const res = await runCli(['--version']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  it('--help lists the command groups, the global options and examples', async () => {
+    const res = await runCli(['--help']);
+    expect(res.code).toBe(0);
+    for (const word of ['credits', 'auth', 'dict', 'config', 'api', 'sandbox', 'completion', 'help']) {
+      expect(res.stdout).toMatch(new RegExp(`^  ${word}\\b`, 'm'));
+    }
+    for (const flag of ['--base-url', '--api-key', '--profile', '--format', '--json', '--fields', '--output', '--quiet', '--no-color', '--debug', '--timeout', '--retries', '--dry-run', '--max-credits', '--yes']) {
+      expect(res.stdout).toContain(flag);
+    }
+    expect(res.stdout).toContain('Examples:');
+  });
+
+  it('every command has a description and examples in its help', async () => {
+    const paths = [['credits'], ['auth', 'status'], ['dict'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'list'], ['config', 'path'], ['api'], ['sandbox'], ['completion'], ['help']];
+    for (const path of paths) {
+      const res = await runCli([...path, '--help']);
+      expect(res.code, path.join(' ')).toBe(0);
+      expect(res.stdout, path.join(' ')).toContain('Examples:');
+      expect(res.stdout.split('\n')[2]?.trim().length, path.join(' ')).toBeGreaterThan(10);
+    }
+  });
+
+  it.each(['exit-codes', 'environment', 'formatting'])('help %s prints the topic', async (topic) => {
+    const res = await runCli(['help', topic]);
+    expect(res.code).toBe(0);
+    expect(res.stdout.length).toBeGreaterThan(200);
+  });
+
+  it('help exit-codes documents every code', async () => {
+    const res = await runCli(['help', 'exit-codes']);
+    for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '130']) expect(res.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
+  });
+
+  it('help <command> prints that command\'s help', async () => {
+    const res = await runCli(['help', 'dict']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Usage: creators dict');
+  });
+
+  it('an unknown command is a usage error (exit 2) with a one-line message', async () => {
+    const res = await runCli(['serch']);
+    expect(res.code).toBe(2);
+    expect(res.stderr.split('\n')[0]).toMatch(/^error: unknown command 'serch'/);
+  });
+
+  it('an unknown option is a usage error (exit 2)', async () => {
+    const res = await runCli(['credits', '--bogus']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: unknown option '--bogus'/);
+  });
+
+  it('an unknown --format is a usage error (exit 2)', async () => {
+    const res = await runCli(['credits', '--format', 'xml'], { env: { CREATORS_API_KEY: 'k', CREATORS_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: Unknown format 'xml'\.\nUse one of: table, json, jsonl, csv, tsv\.\n$/);
+  });
+
+  it.each(['bash', 'zsh', 'fish'])('completion %s prints a script naming the commands', async (shell) => {
+    const res = await runCli(['completion', shell]);
+    expect(res.code).toBe(0);
+    for (const word of ['credits', 'dict', 'config', '--format']) expect(res.stdout).toContain(word);
+  });
+
+  it('completion for an unknown shell is a usage error', async () => {
+    const res = await runCli(['completion', 'tcsh']);
+    expect(res.code).toBe(2);
+  });
+});
