@@ -38,7 +38,7 @@ export async function run(ctx: Context, [path = '']: string[], opts: Record<stri
 
   const http = await ctx.http();
   const url = buildUrl(http.baseUrl, path, query);
-  const cost = estimateRouteCost(method, url.pathname.slice(http.baseUrl.pathname.length), body, query);
+  const cost = estimateRouteCost(method, url.pathname.slice(http.baseUrl.pathname.replace(/\/$/, '').length), body, query);
   if (cost.milli === null && !ctx.dryRun && method !== 'DELETE') {
     ctx.warn(`The cost of ${method} ${url.pathname} is not known in advance; --max-credits cannot bound it.`);
   }

@@ -11,12 +11,12 @@ export function registerTools(program: Command, lazy: Lazy): void {
     .description('Call any endpoint with the same auth, retries, debug log and output handling')
     .argument('<path>', 'API path, e.g. accounts/credits or /public/v1/discovery/')
     .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with -f/--input)'))
-    .option('-f, --field <key=value>', 'body field (query parameter for GET); dot paths nest, values typed', collect)
+    .option('-f, --field <key=value>', 'body field, or query parameter with -X GET; dot paths nest, values typed', collect)
     .option('--input <file>', 'request body as JSON from a file, or - for stdin')
     .option('--paginate', 'follow next links, next_token cursors and offset pages, streaming every item')
     .addHelpText('after', examples([
       ['creators api accounts/credits', 'GET a path'],
-      ['creators api discovery/classifier/brands -f search=nike -f limit=5', 'query parameters on a GET'],
+      ['creators api discovery/classifier/brands -X GET -f search=nike -f limit=5', 'query parameters on a GET'],
       ['creators api discovery/exclusion-lists -X POST -f name=competitors -f platform=instagram', 'a JSON body'],
       ['creators api social/listening/events --paginate --format jsonl', 'every page, one record per line'],
       ['creators api discovery/ --input body.json --dry-run', 'see the request without sending it'],

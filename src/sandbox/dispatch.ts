@@ -1,0 +1,93 @@
+/**
+ * One request through the sandbox, in the order Django REST framework runs its checks:
+ * route (404) -> authentication (401) -> trial permission (403) -> throttle (429) -> method (405)
+ * -> body parsing (400) -> handler. Successful authenticated replies count toward the trial.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mediaType, parseBody, readBody, tooLarge } from './body.js';
+import { authenticate, checkTrial, recordTrialUse, throttle } from './guards.js';
+import { ApiError, detail, methodNotAllowed, notFound, send, type Reply } from './respond.js';
+import type { Router } from './router.js';
+import { isoNow, type ApiKeyRecord, type SandboxState } from './state.js';
+
+export interface DispatchContext {
+  state: SandboxState;
+  router: Router;
+  baseUrl: () => string;
+}
+
+export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = Date.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  let reply: Reply;
+  try {
+    reply = await handle(ctx, req, method);
+  } catch (err) {
+    if (err instanceof ApiError) {
+      reply = err.reply;
+    } else {
+      const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      ctx.state.log(`sandbox: unhandled error on ${method} ${req.url ?? ''}: ${why}`);
+      reply = detail(500, 'A server error occurred.');
+    }
+  }
+  try {
+    send(res, reply);
+  } catch (err) {
+    // The client went away mid-reply; nothing left to tell it.
+    ctx.state.log(`sandbox: could not send reply: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  ctx.state.log(`${method} ${req.url ?? ''} ${reply.status} ${Date.now() - started}ms`);
+}
+
+async function handle(ctx: DispatchContext, req: IncomingMessage, method: string): Promise<Reply> {
+  const { state, router } = ctx;
+  const baseUrl = ctx.baseUrl();
+  const raw = await readBody(req);
+  if (raw === undefined) return tooLarge();
+  // Concatenated, not resolved: a target like `//host/x` must stay a path on this server.
+  const url = URL.canParse(baseUrl + (req.url ?? '/')) ? new URL(baseUrl + (req.url ?? '/')) : undefined;
+  if (!url) return notFound();
+
+  const resolution = router.resolve(method, url.pathname);
+  if (resolution.kind === 'not_found') return notFound();
+  const needsAuth = resolution.kind === 'found' ? resolution.route.auth : resolution.auth;
+
+  let credential: ApiKeyRecord | undefined;
+  if (needsAuth) {
+    const auth = authenticate(state, req.headers.authorization);
+    if (!auth.ok) return auth.reply;
+    credential = auth.credential;
+    const refused = checkTrial(state) ?? throttle(state, credential.account);
+    if (refused) return refused;
+    credential.last_used_at = isoNow(state);
+  }
+  if (resolution.kind === 'method_not_allowed') return methodNotAllowed(method, resolution.allowed);
+
+  const contentType = mediaType(req.headers['content-type']);
+  const parsed = resolution.route.body === 'raw' ? { ok: true as const, body: undefined } : parseBody(raw, contentType);
+  if (!parsed.ok) return parsed.reply;
+
+  let reply: Reply;
+  try {
+    reply = await resolution.route.handler({
+      state,
+      method,
+      path: url.pathname,
+      url,
+      params: resolution.params,
+      query: url.searchParams,
+      headers: req.headers,
+      body: parsed.body,
+      rawBody: raw,
+      contentType,
+      credential,
+      baseUrl,
+    });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    reply = err.reply;
+  }
+  if (credential) recordTrialUse(state, reply.status);
+  return reply;
+}

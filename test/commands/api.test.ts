@@ -1,0 +1,121 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+
+describe('creators api', () => {
+  it('GETs a path with -f as query parameters', async () => {
+    const res = await runCli(['api', 'discovery/classifier/brands', '-X', 'GET', '-f', 'search=a', '-f', 'limit=2', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(res.code).toBe(0);
+    const list = res.json<unknown[]>();
+    expect(list).toHaveLength(2);
+  });
+
+  it('POSTs typed, nested -f fields as JSON', async () => {
+    const { agent, pool, env } = mockApi();
+    let sent: unknown;
+    pool
+      .intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'POST' })
+      .reply(201, (opts) => {
+        sent = JSON.parse(String(opts.body));
+        return { id: 1 };
+      }, JSON_HEADERS);
+    const res = await runCli(['api', 'discovery/exclusion-lists', '-f', 'name=vips', '-f', 'platform=instagram', '-f', 'meta.count=3', '-f', 'meta.on=true', '-f', 'tags=a,b', '--json'], {
+      env,
+      dispatcher: agent,
+    });
+    expect(res.code).toBe(0);
+    expect(sent).toEqual({ name: 'vips', platform: 'instagram', meta: { count: 3, on: true }, tags: ['a', 'b'] });
+    expect(res.json()).toEqual({ id: 1 });
+  });
+
+  it('refuses a malformed -f (exit 2) without sending', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'discovery/', '-f', 'no-equals-sign'], { env, dispatcher: agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: Malformed -f 'no-equals-sign': expected key=value/);
+  });
+
+  it('refuses an unreadable --input file (exit 2)', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'discovery/', '--input', '/nonexistent/body.json'], { env, dispatcher: agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe("error: Cannot read --input file '/nonexistent/body.json': no such file.\n");
+  });
+
+  it('refuses malformed JSON in --input (exit 2)', async () => {
+    const { agent, env } = mockApi();
+    const dir = mkdtempSync(join(tmpdir(), 'creators-api-'));
+    writeFileSync(join(dir, 'body.json'), '{"platform": ');
+    const res = await runCli(['api', 'discovery/', '--input', join(dir, 'body.json')], { env, dispatcher: agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/is not valid JSON/);
+  });
+
+  it('reads --input from stdin', async () => {
+    const { agent, pool, env } = mockApi();
+    let sent: unknown;
+    pool.intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'POST' }).reply(201, (o) => {
+      sent = JSON.parse(String(o.body));
+      return { id: 2 };
+    }, JSON_HEADERS);
+    const res = await runCli(['api', 'discovery/exclusion-lists', '--input', '-', '--json'], { env, dispatcher: agent, stdin: '{"name":"x","platform":"tiktok"}' });
+    expect(res.code).toBe(0);
+    expect(sent).toEqual({ name: 'x', platform: 'tiktok' });
+  });
+
+  it('--dry-run prints the request and worst-case cost and sends nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'creators/enrich/handle/full', '-f', 'handle=nasa', '-f', 'platform=instagram', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    const plan = res.json<Record<string, unknown>>();
+    expect(plan).toMatchObject({ dry_run: true, method: 'POST', url: 'https://api.test/public/v1/creators/enrich/handle/full/', worst_case_credits: 1 });
+  });
+
+  it('--max-credits refuses a request whose worst case is higher (exit 5), sending nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'discovery', '--input', '-', '--max-credits', '0.2'], {
+      env,
+      dispatcher: agent,
+      stdin: JSON.stringify({ platform: 'instagram', paging: { limit: 50, page: 0 } }),
+    });
+    expect(res.code).toBe(5);
+    expect(res.stderr).toMatch(/^error: Worst-case cost 0\.5 credits exceeds --max-credits 0\.2; nothing was sent\./);
+  });
+
+  it('refuses an unknown method (exit 2)', async () => {
+    const res = await runCli(['api', 'accounts/credits', '-X', 'FETCH']);
+    expect(res.code).toBe(2);
+  });
+
+  it('--paginate follows next links and streams every item as jsonl', async () => {
+    const { agent, pool, env } = mockApi();
+    pool.intercept({ path: '/public/v1/social/listening/events/', method: 'GET' }).reply(
+      200,
+      { count: 3, next: 'https://api.test/public/v1/social/listening/events/?page=2', previous: null, results: [{ id: 1 }, { id: 2 }] },
+      JSON_HEADERS,
+    );
+    pool
+      .intercept({ path: '/public/v1/social/listening/events/?page=2', method: 'GET' })
+      .reply(200, { count: 3, next: null, previous: 'x', results: [{ id: 3 }] }, JSON_HEADERS);
+    const res = await runCli(['api', 'social/listening/events', '--paginate', '--format', 'jsonl'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([1, 2, 3]);
+  });
+
+  it('--paginate follows offset pages', async () => {
+    const { agent, pool, env } = mockApi();
+    pool.intercept({ path: '/public/v1/discovery/exclusion-lists/4/entries/', method: 'GET' }).reply(200, { total: 3, offset: 0, limit: 2, handles: ['a', 'b'] }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/public/v1/discovery/exclusion-lists/4/entries/?offset=2&limit=2', method: 'GET' })
+      .reply(200, { total: 3, offset: 2, limit: 2, handles: ['c'] }, JSON_HEADERS);
+    const res = await runCli(['api', 'discovery/exclusion-lists/4/entries', '--paginate', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json()).toEqual([{ value: 'a' }, { value: 'b' }, { value: 'c' }]);
+  });
+});
