@@ -29,7 +29,7 @@ const commands = [
   ['auth', 'status'],
   ['dict', 'languages', '--limit', '5'],
   ['dict', 'locations', '--platform', 'instagram', '--search', 'new', '--limit', '5', '--format', 'csv'],
-  ['dict', 'brands', '--search', 'sport', '--limit', '3', '--no-exact', '--json'],
+  ['dict', 'brands', '--search', 'nike', '--limit', '3', '--json'],
   ['api', 'discovery/classifier/niche', '--fields', 'name', '--format', 'jsonl'],
   ['dict', 'locations'],
 ];
@@ -40,7 +40,7 @@ for (const args of commands) {
   console.log(`$ creators ${args.join(' ')}`);
   const res = spawnSync(process.execPath, [bin, ...args], { env: runEnv, encoding: 'utf8' });
   process.stdout.write(res.stdout.split('\n').slice(0, 14).join('\n').trimEnd() + '\n');
-  if (res.stderr.trim()) process.stdout.write(res.stderr.replace(/^/gm, '  (stderr) ').trimEnd() + '\n');
+  if (res.stderr.trim()) process.stdout.write(res.stderr.trimEnd().replace(/^/gm, '  (stderr) ') + '\n');
   console.log(`  (exit ${res.status})\n`);
   // The last command is a deliberate usage error, to show the message and exit code 2.
   const expected = args[0] === 'dict' && args[1] === 'locations' && args.length === 2 ? 2 : 0;

@@ -84,3 +84,38 @@ describe('creators dict', () => {
     expect(res.stderr).toMatch(/--limit/);
   });
 });
+
+describe('creators dict aliases and output', () => {
+  it('accepts the API path names niche and sub-niche', async () => {
+    const a = await runCli(['dict', 'niche', '--json'], { env: sandboxEnv(sb.get()) });
+    const b = await runCli(['dict', 'niches', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(a.code).toBe(0);
+    expect(a.json()).toEqual(b.json());
+  });
+
+  it('prints a bordered table on a terminal, and plain tab-separated rows when table is asked for through a pipe', async () => {
+    const tty = await runCli(['dict', 'languages', '--limit', '2'], { env: sandboxEnv(sb.get()), tty: true });
+    expect(tty.code).toBe(0);
+    const plain = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toContain('┌');
+    expect(plain).toMatch(/│ abbr │ name +│/);
+    expect(plain).toMatch(/│ en +│ English +│/);
+    const piped = await runCli(['dict', 'languages', '--limit', '2', '--format', 'table'], { env: sandboxEnv(sb.get()) });
+    expect(piped.stdout).toBe('en\tEnglish\nes\tSpanish\n');
+  });
+
+  it('has no ANSI colour with NO_COLOR or --no-color, even on a terminal', async () => {
+    for (const extra of [{ env: { NO_COLOR: '1' }, args: [] }, { env: {}, args: ['--no-color'] }]) {
+      const res = await runCli(['dict', 'languages', '--limit', '2', ...extra.args], { env: { ...sandboxEnv(sb.get()), ...extra.env }, tty: true });
+      expect(res.stdout).toContain('English');
+      expect(res.stdout).not.toContain('\x1b[');
+    }
+  });
+
+  it('an empty result on a terminal prints nothing to stdout and a notice to stderr', async () => {
+    const res = await runCli(['dict', 'brands', '--search', 'zzzzzz-no-such-brand'], { env: sandboxEnv(sb.get()), tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe('No entries found.\n');
+  });
+});

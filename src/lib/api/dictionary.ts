@@ -18,6 +18,9 @@ export const DICTIONARY_KINDS: Record<string, string> = {
   'sub-niches': 'discovery/classifier/sub-niche',
 };
 
+/** The API's own path names, accepted as aliases. */
+const KIND_ALIASES: Record<string, string> = { niche: 'niches', 'sub-niche': 'sub-niches', topics: 'yt-topics' };
+
 export interface DictionaryQuery {
   kind: string;
   platform?: string | undefined;
@@ -29,7 +32,8 @@ export interface DictionaryQuery {
 
 /** Checks the query before anything is sent, and returns the request path and query string. */
 export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Record<string, string | undefined> } {
-  const route = DICTIONARY_KINDS[q.kind];
+  const kind = KIND_ALIASES[q.kind] ?? q.kind;
+  const route = DICTIONARY_KINDS[kind];
   if (!route) {
     throw new UsageError(`Unknown dictionary kind '${q.kind}'.`, {
       hint: `Kinds: ${Object.keys(DICTIONARY_KINDS).join(', ')}.`,
@@ -38,7 +42,7 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
   let path = route;
   if (route.includes('{platform}')) {
     if (!q.platform) {
-      throw new UsageError(`'${q.kind}' needs a platform.`, { hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.` });
+      throw new UsageError(`'${kind}' needs a platform.`, { hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.` });
     }
     path = route.replace('{platform}', pathSegment(checkPlatform(q.platform, DISCOVERY_PLATFORMS), 'platform'));
   }
