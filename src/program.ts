@@ -2,9 +2,13 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Deps } from './lib/deps.js';
 import { Context, type GlobalOptions } from './lib/context.js';
+import { registerAccess } from './commands/access/index.js';
 import { registerAccount } from './commands/account/index.js';
+import { registerBatch } from './commands/batch/index.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerDiscovery } from './commands/discovery/index.js';
+import { registerEnrich } from './commands/enrich/index.js';
+import { registerListening } from './commands/listening/index.js';
 import { registerTools } from './commands/tools/index.js';
 import { examples } from './commands/help-text.js';
 
@@ -70,7 +74,11 @@ export function buildProgram(deps: Deps): Command {
   };
 
   registerAccount(program, lazy);
+  registerAccess(program, lazy);
   registerDiscovery(program, lazy);
+  registerEnrich(program, lazy);
+  registerBatch(program, lazy);
+  registerListening(program, lazy);
   registerConfig(program, lazy);
   registerTools(program, lazy);
   return program;

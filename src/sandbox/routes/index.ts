@@ -4,10 +4,30 @@
  */
 import type { Router } from '../router.js';
 import * as account from './account.js';
+import * as batch from './batch.js';
+import * as content from './content.js';
 import * as control from './control.js';
 import * as dictionaries from './dictionaries.js';
+import * as discovery from './discovery.js';
+import * as enrichment from './enrichment.js';
+import * as exclusions from './exclusions.js';
+import * as keys from './keys.js';
+import * as listening from './listening.js';
+import * as oauth from './oauth.js';
 
-export const ROUTE_MODULES: ReadonlyArray<{ register(router: Router): void }> = [account, dictionaries, control];
+export const ROUTE_MODULES: ReadonlyArray<{ register(router: Router): void }> = [
+  account,
+  dictionaries,
+  discovery,
+  exclusions,
+  enrichment,
+  content,
+  batch,
+  listening,
+  keys,
+  oauth,
+  control,
+];
 
 export function registerRoutes(router: Router): void {
   for (const mod of ROUTE_MODULES) mod.register(router);

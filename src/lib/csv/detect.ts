@@ -1,0 +1,61 @@
+import { UsageError } from '../errors.js';
+
+export type ValueKind = 'handle' | 'email';
+
+export interface ColumnChoice {
+  index: number;
+  name: string;
+  kind: ValueKind;
+}
+
+const HANDLE_HEADERS = ['handle', 'handles', 'username', 'usernames', 'user_name', 'instagram', 'profile', 'url'];
+const EMAIL_HEADERS = ['email', 'emails', 'e-mail', 'email_address'];
+
+/** A value "looks like an email" when it has an `@` with a `.` after it. */
+export function looksLikeEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  return at > 0 && value.indexOf('.', at) > at + 1;
+}
+
+const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLowerCase();
+
+/**
+ * Picks the column holding handles or emails. `explicit` (`--column`) wins and must exist; otherwise
+ * a recognised header (email/handle names, case-insensitive); otherwise the column whose first values
+ * are mostly emails; otherwise the first column, as handles. `want` restricts the kind when the command
+ * knows it (enrich email wants emails).
+ */
+export function detectColumn(header: readonly string[], sample: readonly (readonly string[])[], want?: ValueKind, explicit?: string): ColumnChoice {
+  const names = header.map(norm);
+  const kindOf = (index: number): ValueKind => {
+    if (want) return want;
+    if (EMAIL_HEADERS.includes(names[index] ?? '')) return 'email';
+    if (HANDLE_HEADERS.includes(names[index] ?? '')) return 'handle';
+    const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+    return values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length ? 'email' : 'handle';
+  };
+  if (explicit !== undefined) {
+    const index = names.indexOf(norm(explicit));
+    if (index < 0) {
+      throw new UsageError(`Column '${explicit}' is not in the input.`, { hint: `Columns: ${header.join(', ') || '(none)'}.` });
+    }
+    return { index, name: header[index] ?? explicit, kind: kindOf(index) };
+  }
+  const byHeader = (list: string[]): number => names.findIndex((n) => list.includes(n));
+  const order = want === 'email' ? [EMAIL_HEADERS] : want === 'handle' ? [HANDLE_HEADERS] : [EMAIL_HEADERS, HANDLE_HEADERS];
+  for (const list of order) {
+    const index = byHeader(list);
+    if (index >= 0) return { index, name: header[index] ?? '', kind: kindOf(index) };
+  }
+  for (let index = 0; index < header.length; index++) {
+    const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+    if (values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length && want !== 'handle') {
+      return { index, name: header[index] ?? '', kind: 'email' };
+    }
+  }
+  if (header.length === 0) throw new UsageError('The input has no columns.');
+  if (want === 'email') {
+    throw new UsageError('No email column found in the input.', { hint: 'Name it with --column.' });
+  }
+  return { index: 0, name: header[0] ?? '', kind: kindOf(0) };
+}

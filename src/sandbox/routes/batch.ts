@@ -1,0 +1,6 @@
+/** Sandbox routes: batch. */
+import type { Router } from '../router.js';
+
+export function register(_router: Router): void {
+  // Routes of this module are registered here.
+}
