@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { detectColumn, looksLikeEmail } from '../../../src/lib/csv/detect.js';
+
+describe('detectColumn', () => {
+  it('prefers a recognised header, case-insensitively and with quotes stripped', () => {
+    expect(detectColumn(['name', '"Email"'], [['a', 'a@b.co']])).toEqual({ index: 1, name: '"Email"', kind: 'email' });
+    expect(detectColumn(['id', 'Handle'], [['1', 'nasa']])).toEqual({ index: 1, name: 'Handle', kind: 'handle' });
+  });
+
+  it('finds an email column by content', () => {
+    expect(detectColumn(['a', 'b'], [['x', 'p@q.io'], ['y', 'r@s.io']]).index).toBe(1);
+  });
+
+  it('falls back to the first column as handles', () => {
+    expect(detectColumn(['who', 'n'], [['nasa', '1']])).toEqual({ index: 0, name: 'who', kind: 'handle' });
+  });
+
+  it('honours --column and refuses an unknown one', () => {
+    expect(detectColumn(['a', 'b'], [], undefined, 'B').index).toBe(1);
+    expect(() => detectColumn(['a', 'b'], [], undefined, 'c')).toThrow(/Column 'c' is not in the input/);
+  });
+
+  it('refuses a file without an email column when emails are wanted', () => {
+    expect(() => detectColumn(['who'], [['nasa']], 'email')).toThrow(/No email column/);
+  });
+
+  it('recognises emails', () => {
+    expect(looksLikeEmail('a@b.co')).toBe(true);
+    expect(looksLikeEmail('@nasa')).toBe(false);
+    expect(looksLikeEmail('a@b')).toBe(false);
+  });
+});

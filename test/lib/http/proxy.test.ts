@@ -1,0 +1,69 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+
+/** A tiny forward proxy on loopback that counts what passes through it (CONNECT and absolute-form). */
+let proxy: Server;
+let proxied: string[] = [];
+let proxyUrl = '';
+
+beforeAll(async () => {
+  proxy = createServer((req, res) => {
+    proxied.push(`${req.method} ${req.url}`);
+    const target = new URL(req.url ?? '');
+    const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  proxy.on('connect', (req, socket, head) => {
+    proxied.push(`CONNECT ${req.url}`);
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+});
+
+const sb = useSandbox();
+
+describe('proxy settings', () => {
+  it('sends requests through HTTP_PROXY', async () => {
+    proxied = [];
+    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl } });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.json<{ credits_available: number }>().credits_available).toBeGreaterThan(0);
+    const port = new URL(sb.get().url).port;
+    expect(proxied.some((line) => line.includes(`127.0.0.1:${port}`))).toBe(true);
+  });
+
+  it('bypasses the proxy for hosts in NO_PROXY', async () => {
+    proxied = [];
+    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), http_proxy: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(res.code).toBe(0);
+    expect(proxied).toEqual([]);
+  });
+
+  it('without proxy variables, connects directly', async () => {
+    proxied = [];
+    const res = await runCli(['credits', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(res.code).toBe(0);
+    expect(proxied).toEqual([]);
+  });
+});

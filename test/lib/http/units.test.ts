@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { apiPath, buildUrl, parseBaseUrl, pathSegment } from '../../../src/lib/http/url.js';
+import { maskEmails, redactText, redactUrl, redactValue } from '../../../src/lib/http/redact.js';
+import { Pacer } from '../../../src/lib/http/pacer.js';
+import { retryAfterSeconds } from '../../../src/lib/http/decode-error.js';
+
+describe('paths', () => {
+  it.each([
+    ['accounts/credits', '/public/v1/accounts/credits/'],
+    ['/accounts/credits/', '/public/v1/accounts/credits/'],
+    ['/public/v1/discovery', '/public/v1/discovery/'],
+    ['public/v1/discovery/', '/public/v1/discovery/'],
+    ['social/listening/events?page=2', '/public/v1/social/listening/events/?page=2'],
+  ])('%s -> %s', (input, expected) => {
+    expect(apiPath(input)).toBe(expected);
+  });
+
+  it('keeps a base path prefix (a proxy mount) and adds the query', () => {
+    const url = buildUrl(parseBaseUrl('https://gw.example.com/api/'), 'accounts/credits', { a: 1, b: ['x', 'y'], c: undefined });
+    expect(url.href).toBe('https://gw.example.com/api/public/v1/accounts/credits/?a=1&b=x&b=y');
+  });
+
+  it.each(['../x', 'a/b', 'x?y', '', 'a b'])('refuses the path segment %j', (value) => {
+    expect(() => pathSegment(value, 'id')).toThrow(/Invalid id/);
+  });
+
+  it('accepts normal ids', () => {
+    expect(pathSegment('bch_97912db6fec544b9aafc4ab8ef057e8b', 'batch id')).toBe('bch_97912db6fec544b9aafc4ab8ef057e8b');
+  });
+});
+
+describe('redaction', () => {
+  it('masks email local parts', () => {
+    expect(maskEmails('write to jane.doe@example.com or a@b.io')).toBe('write to j***@example.com or a***@b.io');
+  });
+
+  it('redacts secret query parameters and emails in URLs', () => {
+    const out = redactUrl('https://x.test/cb?code=abc123&state=s1&email=jane%40example.com');
+    expect(out).toContain('code=REDACTED');
+    expect(out).toContain('state=s1');
+    expect(out).not.toContain('abc123');
+    expect(out).toContain('j***@example.com');
+  });
+
+  it('redacts secret keys at any depth', () => {
+    expect(redactValue({ a: { token: 'tkn', refresh_token: 'r', list: [{ code_verifier: 'v' }] }, name: 'ok' })).toEqual({
+      a: { token: 'REDACTED', refresh_token: 'REDACTED', list: [{ code_verifier: 'REDACTED' }] },
+      name: 'ok',
+    });
+  });
+
+  it('redacts form bodies and literal secrets', () => {
+    expect(redactText('grant_type=refresh_token&refresh_token=rt_secret&client_id=c1')).toBe('grant_type=refresh_token&refresh_token=REDACTED&client_id=c1');
+    expect(redactText('plain text with sk_live_123456 inside', ['sk_live_123456'])).toBe('plain text with REDACTED inside');
+  });
+});
+
+describe('pacer', () => {
+  it('spaces requests evenly under the per-minute limit, and delays everyone after a 429', async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const pacer = new Pacer(300, () => now, async (ms) => {
+      sleeps.push(ms);
+      now += ms;
+    });
+    for (let i = 0; i < 301; i++) await pacer.acquire();
+    // 300 intervals of 60000/300 ms with a 2 % margin: just over a minute for 301 requests.
+    expect(now).toBeGreaterThanOrEqual(60_000);
+    expect(now).toBeLessThan(62_000);
+    expect(Math.max(...sleeps)).toBeLessThanOrEqual(205);
+    pacer.delay(5_000);
+    const before = now;
+    await pacer.acquire();
+    expect(now - before).toBeGreaterThanOrEqual(5_000);
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads the body first, then the header in seconds or as a date', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(retryAfterSeconds({ retry_after: 12 }, '3', now)).toBe(12);
+    expect(retryAfterSeconds({ retry_after: '4' }, undefined, now)).toBe(4);
+    expect(retryAfterSeconds({}, '3', now)).toBe(3);
+    expect(retryAfterSeconds(undefined, 'Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds({}, undefined, now)).toBeUndefined();
+  });
+});
