@@ -87,10 +87,16 @@ function flagValue(argv: string[], flag: string): string | undefined {
 /** The production entry: real process streams, environment and Ctrl-C handling. */
 export async function run(): Promise<number> {
   const controller = new AbortController();
-  let interrupts = 0;
+  let firstInterruptAt: number | undefined;
   const onSigint = (): void => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(EXIT.INTERRUPTED);
+    // A second Ctrl-C forces the exit. A repeat within a second is not counted: `conf` loads
+    // `atomically`, whose exit hook (when-exit) re-raises the signal it caught at once, and that
+    // echo must not cut short the clean stop (committing output files) the first one started.
+    if (firstInterruptAt !== undefined) {
+      if (Date.now() - firstInterruptAt > 1000) process.exit(EXIT.INTERRUPTED);
+      return;
+    }
+    firstInterruptAt = Date.now();
     controller.abort(new InterruptedError());
   };
   process.on('SIGINT', onSigint);

@@ -97,7 +97,10 @@ export class Context {
     const store = await this.config();
     const oauth = store.get('oauth') as { access_token?: string; expires_at?: number } | undefined;
     if (oauth?.access_token) {
-      return { value: oauth.access_token, source: 'login', kind: 'oauth', expiresAt: oauth.expires_at };
+      // Refreshed through the token store when about to expire; skipped when bound to another base URL.
+      const { freshLogin } = await import('./auth/session.js');
+      const login = await freshLogin(this);
+      if (login) return { value: login.access_token, source: 'login', kind: 'oauth', expiresAt: login.expires_at };
     }
     const stored = store.get('api-key');
     if (typeof stored === 'string' && strip(stored)) return { value: strip(stored), source: 'profile', kind: 'api-key' };
@@ -139,7 +142,21 @@ export class Context {
       notice: (line) => this.notice(line),
       signal: this.deps.signal,
       userAgent: 'creators-cli',
+      onUnauthorized: (rejected) => this.refreshAfter401(rejected),
     });
+  }
+
+  /**
+   * After a 401: one forced refresh, only when the rejected credential is the stored login's access
+   * token (an API key from a flag, env or the profile is never swapped for something else).
+   */
+  private async refreshAfter401(rejected: string): Promise<string | undefined> {
+    const current = await this.credential();
+    if (current?.source !== 'login') return undefined;
+    if (current.value !== rejected) return current.value;
+    const { freshLogin } = await import('./auth/session.js');
+    const login = await freshLogin(this, { rejected });
+    return login && login.access_token !== rejected ? login.access_token : undefined;
   }
 
   /** Output settings: format from flag > `-o` extension > env > profile > terminal default. */

@@ -46,6 +46,8 @@ import { dispatch } from './dispatch.js';
 import { Router } from './router.js';
 import { registerRoutes } from './routes/index.js';
 import { createState, generateApiKey, type SandboxState } from './state.js';
+import { configureBatch } from './batch/jobs.js';
+import { startFileHost } from './batch/files.js';
 
 export interface SandboxOptions {
   /** Default 0: a free port picked by the OS. */
@@ -66,12 +68,18 @@ export interface SandboxOptions {
   dailyDiscoveryLimit?: number;
   /** Unique creators per billing period. Default 100000. */
   fairUseCap?: number;
+  /** First Discovery page number on the wire (`paging.page`): 0 (default, as the official clients send) or 1. */
+  pageBase?: 0 | 1;
   /** Clock in epoch milliseconds. Default Date.now. */
   now?: () => number;
   /** Receives one line per request and any internal error. Default: silent. */
   log?: (line: string) => void;
   /** Extra routes on top of the built-in modules (tests, experiments). */
   routes?: (router: Router) => void;
+  /** Batch rows processed per second of sandbox time. Default 20. */
+  batchRowsPerSecond?: number;
+  /** Lifetime of batch download URLs, in seconds. Default 300. */
+  batchDownloadTtlSeconds?: number;
 }
 
 export interface Sandbox {
@@ -106,7 +114,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     trial: options.trial ?? false,
     dailyDiscoveryLimit: options.dailyDiscoveryLimit ?? 500,
     fairUseCap: options.fairUseCap ?? 100_000,
+    pageBase: options.pageBase ?? 0,
   });
+  configureBatch(state, { rowsPerSecond: options.batchRowsPerSecond, downloadTtlSeconds: options.batchDownloadTtlSeconds });
   const router = buildRouter(options.routes);
   let url = '';
   const server: Server = createServer((req, res) => {
@@ -121,6 +131,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Batch download URLs point at a second listener: another origin, like cloud storage.
+  const fileHost = await startFileHost(state, host);
 
   let closing: Promise<void> | undefined;
   return {
@@ -132,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.close((err) => (err ? reject(err) : resolve()));
         // Keep-alive sockets would otherwise hold close() open for seconds.
         server.closeAllConnections();
-      });
+      }).finally(() => fileHost.close());
       return closing;
     },
   };

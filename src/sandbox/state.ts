@@ -34,6 +34,8 @@ export interface SandboxConfig {
   dailyDiscoveryLimit: number;
   /** Unique creators Discovery may return per billing period before the fair-use 429. */
   fairUseCap: number;
+  /** Number of the first Discovery page on the wire (`paging.page`): 0 (official clients) or 1 (FAQ). */
+  pageBase: number;
 }
 
 export interface SandboxState {
@@ -69,6 +71,8 @@ export interface StateOptions {
   trial: boolean;
   dailyDiscoveryLimit: number;
   fairUseCap: number;
+  /** Default 0. */
+  pageBase?: number;
 }
 
 /** The sandbox account every credential belongs to unless a feature says otherwise. */
@@ -88,6 +92,7 @@ export function createState(options: StateOptions): SandboxState {
       trialAllowance: TRIAL_ALLOWANCE,
       dailyDiscoveryLimit: options.dailyDiscoveryLimit,
       fairUseCap: options.fairUseCap,
+      pageBase: options.pageBase ?? 0,
     },
     apiKeys: new Map(),
     ledger: createLedger(options.credits),
@@ -156,6 +161,7 @@ export interface ConfigPatch {
   trialUsed?: number;
   dailyDiscoveryLimit?: number;
   fairUseCap?: number;
+  pageBase?: number;
 }
 
 /** Applies a patch. Turning `trial` on starts a fresh allowance unless `trialUsed` says otherwise. */
@@ -169,6 +175,7 @@ export function configure(state: SandboxState, patch: ConfigPatch): void {
   if (patch.trialUsed !== undefined) state.trial.used = patch.trialUsed;
   if (patch.dailyDiscoveryLimit !== undefined) state.config.dailyDiscoveryLimit = patch.dailyDiscoveryLimit;
   if (patch.fairUseCap !== undefined) state.config.fairUseCap = patch.fairUseCap;
+  if (patch.pageBase !== undefined) state.config.pageBase = patch.pageBase;
 }
 
 /** The knobs as `/_sandbox/config` reports them. */
@@ -182,5 +189,6 @@ export function describeConfig(state: SandboxState): Record<string, unknown> {
     trialUsed: state.trial.used,
     dailyDiscoveryLimit: state.config.dailyDiscoveryLimit,
     fairUseCap: state.config.fairUseCap,
+    pageBase: state.config.pageBase,
   };
 }

@@ -21,6 +21,10 @@ export interface RunOptions {
   /** Records sleeps instead of waiting. */
   sleeps?: number[];
   now?: () => number;
+  /** Called with each sleep's duration (e.g. to move a shared sandbox clock, or to press Ctrl-C). */
+  onSleep?: (ms: number) => void;
+  /** Browser opener double (`creators login`). */
+  openBrowser?: Deps['openBrowser'];
 }
 
 export interface RunResult {
@@ -66,11 +70,13 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     now: options.now ?? (() => clock as number),
     sleep: async (ms: number) => {
       sleeps.push(ms);
+      options.onSleep?.(ms);
       if (clock !== undefined) clock += ms;
     },
     dispatcher: options.dispatcher,
     configDir: options.configDir ?? tempConfigDir(),
     signal: options.signal,
+    openBrowser: options.openBrowser,
   };
   const code = await main(argv, deps);
   await new Promise((r) => setImmediate(r));

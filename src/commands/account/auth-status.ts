@@ -1,44 +1,67 @@
-import type { Context } from '../../lib/context.js';
+import type { Context, ResolvedCredential } from '../../lib/context.js';
 import { getCredits } from '../../lib/api/account.js';
+import { readLogin } from '../../lib/auth/token-store.js';
 import { maskSecret } from '../../lib/config.js';
 import { AuthError, CliError } from '../../lib/errors.js';
 import { printItem } from '../../lib/output/index.js';
 
 /**
  * `creators auth status`: which credential is in effect and where it came from, checked live
- * against the credits endpoint (free). Exit 4 when there is no valid credential.
+ * against the credits endpoint (free). For a login: the access-token expiry and whether it can be
+ * refreshed (a token close to expiry is refreshed first). Exit 4 when there is no valid credential.
  */
 export async function run(ctx: Context): Promise<void> {
   const output = await ctx.output();
   const baseUrl = (await ctx.baseUrl()).href.replace(/\/$/, '');
-  const credential = await ctx.credential();
+  let failure: CliError | undefined;
+  let credential: ResolvedCredential | undefined;
+  try {
+    credential = await ctx.credential();
+  } catch (err) {
+    // A login whose refresh failed: report it, with the stored (dead) token's details.
+    if (!(err instanceof AuthError)) throw err;
+    failure = err;
+  }
+  const login = readLogin(await ctx.config());
+  const fromLogin = credential?.source === 'login' || (failure !== undefined && login !== undefined);
+  const expiresAt = credential?.expiresAt ?? (fromLogin ? login?.expires_at : undefined);
   const status: Record<string, unknown> = {
     base_url: baseUrl,
     profile: ctx.profileName,
     authenticated: false,
-    credential_source: credential?.source ?? null,
-    credential_kind: credential?.kind ?? null,
-    credential: credential ? maskSecret(credential.value) : null,
-    expires_at: credential?.expiresAt ? new Date(credential.expiresAt).toISOString() : null,
+    credential_source: credential?.source ?? (fromLogin ? 'login' : null),
+    credential_kind: credential?.kind ?? (fromLogin ? 'oauth' : null),
+    credential: credential ? maskSecret(credential.value) : fromLogin && login ? maskSecret(login.access_token) : null,
+    expires_at: expiresAt ? new Date(expiresAt).toISOString() : null,
+    expired: expiresAt ? expiresAt <= ctx.deps.now() : null,
+    refreshable: fromLogin ? Boolean(login?.refresh_token && login.client_id) : null,
     live_check: 'skipped',
     credits_available: null,
   };
-  let failure: CliError | undefined;
-  if (!credential) {
+  if (!credential && !failure) {
     failure = new AuthError('Not authenticated: no API key or login for this profile.', {
       hint: 'Pass --api-key, set CREATORS_API_KEY, `creators config set api-key <key>`, or run `creators login`.',
     });
-  } else {
+  } else if (credential) {
     try {
       const credits = await getCredits(await ctx.http());
       status.authenticated = true;
       status.live_check = 'ok';
       status.credits_available = credits.credits_available;
+      // The live check may have refreshed the login: show the token now in effect.
+      const after = await ctx.credential();
+      if (after && after.value !== credential.value) {
+        status.credential = maskSecret(after.value);
+        status.expires_at = after.expiresAt ? new Date(after.expiresAt).toISOString() : null;
+        status.expired = after.expiresAt ? after.expiresAt <= ctx.deps.now() : null;
+      }
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
       status.live_check = err instanceof AuthError ? 'rejected' : `failed: ${err.message}`;
       failure = err;
     }
+  } else {
+    status.live_check = 'refresh failed';
   }
   await printItem(ctx.io, output, status, [
     { path: 'base_url', header: 'Base URL' },
@@ -46,6 +69,7 @@ export async function run(ctx: Context): Promise<void> {
     { path: 'credential_source', header: 'Credential from' },
     { path: 'credential', header: 'Credential' },
     { path: 'expires_at', header: 'Expires' },
+    { path: 'refreshable', header: 'Refreshable', kind: 'bool' },
     { path: 'live_check', header: 'Live check' },
     { path: 'credits_available', header: 'Credits available', kind: 'number' },
   ]);

@@ -14,7 +14,7 @@ export function registerAccount(program: Command, lazy: Lazy): void {
     ]))
     .action(lazy(() => import('./credits.js')));
 
-  const auth = program.command('auth').description('Inspect the credential in effect');
+  const auth = program.command('auth').description('Inspect or print the credential in effect');
   auth
     .command('status')
     .description('Show base URL, profile, which credential is used and where it came from, and check it live')
@@ -23,4 +23,12 @@ export function registerAccount(program: Command, lazy: Lazy): void {
       ['creators auth status --json', 'for scripts; exit 4 when not authenticated'],
     ]))
     .action(lazy(() => import('./auth-status.js')));
+  auth
+    .command('token')
+    .description('Print the access token or API key in effect (refreshing a login first if needed)')
+    .addHelpText('after', examples([
+      ['creators auth token', 'the bearer credential, for other tools'],
+      ['curl -H "Authorization: Bearer $(creators auth token)" "$CREATORS_BASE_URL/public/v1/accounts/credits/"', 'use it with curl'],
+    ]))
+    .action(lazy(() => import('./auth-token.js')));
 }

@@ -53,6 +53,12 @@ export interface HttpClientOptions {
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   userAgent?: string;
+  /**
+   * Called once when a request sent with `credential` gets a 401: returns a fresh credential to
+   * replay the request with (an OAuth refresh), or undefined to report the 401 as is. A 401 means
+   * the server did not process the request, so the one replay is safe for any method.
+   */
+  onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
 }
 
 /** The longest wait done without asking: beyond it the command stops with the wait in the message. */
@@ -114,12 +120,24 @@ export class HttpClient {
     const replayable = typeof body !== 'object' || Buffer.isBuffer(body);
 
     const attempts = this.opts.retries + 1;
+    let reauthorized = false;
     for (let attempt = 1; ; attempt++) {
       this.checkInterrupted();
       await this.pacer.acquire(this.opts.signal);
       const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent);
       if (outcome.kind === 'ok') return outcome.response;
       const { error, retryable } = outcome;
+      if (error.status === 401 && credential && this.opts.onUnauthorized && !reauthorized && replayable) {
+        reauthorized = true;
+        const fresh = await this.opts.onUnauthorized(credential);
+        if (fresh && fresh !== credential) {
+          this.opts.debug?.(`401 on ${req.method} ${redactUrl(url.href)}: credential refreshed, replaying once`);
+          credential = fresh;
+          headers.authorization = `Bearer ${fresh}`;
+          attempt--; // the replay does not use up the retry budget
+          continue;
+        }
+      }
       if (!retryable || !replayable || attempt >= attempts) {
         if (error instanceof RateLimitError && error.code === 'rate_limited' && attempt >= attempts && attempts > 1) {
           throw new RateLimitError(`${error.message} (gave up after ${attempt} attempts)`, {

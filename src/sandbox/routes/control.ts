@@ -24,6 +24,7 @@ const SETTINGS: Record<keyof ConfigPatch, Check> = {
   trialUsed: nonNegativeInt,
   dailyDiscoveryLimit: nonNegativeNumber,
   fairUseCap: nonNegativeInt,
+  pageBase: (v) => (v === 0 || v === 1 ? undefined : 'Must be 0 or 1.'),
 };
 
 /** Validates the whole patch before applying any of it. */

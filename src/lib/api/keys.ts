@@ -1,0 +1,54 @@
+import type { HttpClient } from '../http/client.js';
+import { pathSegment } from '../http/url.js';
+
+/** An API key as the service returns it (api-contract §12); unknown fields are kept. */
+export interface ApiKey extends Record<string, unknown> {
+  id: number;
+  name?: string;
+  token?: string;
+  scopes?: string[];
+  active?: boolean;
+  expires_at?: string | null;
+  created_at?: string;
+  last_used_at?: string | null;
+}
+
+/** Writable fields of a key; `expires_at: null` removes the expiry. */
+export interface KeyChanges {
+  name?: string;
+  active?: boolean;
+  expires_at?: string | null;
+}
+
+const PATH = 'accounts/tokens';
+
+/** A list body: a bare array, or a paged object with `results` (tolerated). */
+export function listBody<T>(data: unknown): T[] {
+  if (Array.isArray(data)) return data as T[];
+  const results = (data as { results?: unknown } | null)?.results;
+  return Array.isArray(results) ? (results as T[]) : [];
+}
+
+/** `GET /public/v1/accounts/tokens/`: every key, inactive ones included. */
+export async function listKeys(http: HttpClient): Promise<ApiKey[]> {
+  return listBody<ApiKey>((await http.request({ method: 'GET', path: PATH })).data);
+}
+
+/** `POST /public/v1/accounts/tokens/`: a new long-lived key, value included. */
+export async function createKey(http: HttpClient, changes: KeyChanges): Promise<ApiKey> {
+  return (await http.request<ApiKey>({ method: 'POST', path: PATH, body: changes })).data;
+}
+
+/** `PATCH /public/v1/accounts/tokens/{id}/`. */
+export async function updateKey(http: HttpClient, id: string, changes: KeyChanges): Promise<ApiKey> {
+  return (await http.request<ApiKey>({ method: 'PATCH', path: keyPath(id), body: changes })).data;
+}
+
+/** `DELETE /public/v1/accounts/tokens/{id}/`: permanent. */
+export async function deleteKey(http: HttpClient, id: string): Promise<void> {
+  await http.request({ method: 'DELETE', path: keyPath(id) });
+}
+
+export function keyPath(id: string): string {
+  return `${PATH}/${pathSegment(id, 'key id')}`;
+}

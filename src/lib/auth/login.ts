@@ -1,0 +1,186 @@
+import { createInterface } from 'node:readline';
+import type { Context } from '../context.js';
+import { AuthError, InterruptedError, UsageError } from '../errors.js';
+import { startCallbackServer, type CallbackParams, type CallbackServer } from './callback-server.js';
+import { authorizeUrl, describeOAuthError, exchangeCode, registerClient } from './oauth.js';
+import { challengeFor, createState, createVerifier } from './pkce.js';
+import { loginFromTokens, readClient, saveClient, saveLogin, type StoredLogin } from './token-store.js';
+
+export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+export interface LoginOptions {
+  /** Fixed listener port; random (or the registered client's) when undefined. */
+  port?: number | undefined;
+  /** Print the URL and read the pasted redirect instead of opening a browser. */
+  noBrowser: boolean;
+  timeoutMs: number;
+}
+
+/**
+ * True when a browser on this machine can plausibly be opened: not over SSH, and on Linux only
+ * with a display. An injected opener (tests) counts as a display.
+ */
+export function canOpenBrowser(env: Record<string, string | undefined>, injected: boolean, platform = process.platform): boolean {
+  if (env.SSH_CONNECTION || env.SSH_TTY) return false;
+  if (injected) return true;
+  if (platform === 'linux' || platform === 'freebsd' || platform === 'openbsd') return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  return true;
+}
+
+/** The production opener: `open`, loaded lazily. A missing helper (xdg-open ENOENT) rejects. */
+async function openWithSystem(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child = await open(url);
+  // Without this listener an ENOENT from spawn would be an uncaught 'error' event.
+  child.on('error', () => {});
+  if (child.pid === undefined) throw new Error('no browser could be started');
+}
+
+/**
+ * The whole `creators login` flow: a loopback listener, client registration once per base URL,
+ * PKCE + state, the browser (or a pasted redirect), the code exchange, and the tokens saved in
+ * the profile. Every failure is an AuthError (exit 4) with the reason in plain words.
+ */
+export async function login(ctx: Context, opts: LoginOptions): Promise<StoredLogin> {
+  const store = await ctx.config();
+  const base = await ctx.baseUrl();
+  const http = await ctx.http();
+  const saved = readClient(store, base.href);
+  const savedPort = saved ? Number(new URL(saved.redirect_uri).port) || undefined : undefined;
+
+  let server: CallbackServer;
+  if (opts.port !== undefined) server = await startCallbackServer(opts.port);
+  else {
+    // Reuse the registered redirect URI's port so the client registered once keeps matching exactly.
+    server = await startCallbackServer(savedPort).catch(() => startCallbackServer(0));
+  }
+  const cleanups: Array<() => void> = [];
+  try {
+    let clientId = saved?.redirect_uri === server.redirectUri ? saved.client_id : undefined;
+    if (!clientId) {
+      const client = await registerClient(http, server.redirectUri);
+      clientId = client.client_id;
+      saveClient(store, base.href, { client_id: clientId, redirect_uri: server.redirectUri, registered_at: new Date(ctx.deps.now()).toISOString() });
+    }
+    const verifier = createVerifier();
+    const state = createState();
+    const url = authorizeUrl(base, { clientId, redirectUri: server.redirectUri, challenge: challengeFor(verifier), state });
+
+    const sources: Array<Promise<{ params: CallbackParams; pasted: boolean }>> = [
+      server.received.then((params) => ({ params, pasted: false })),
+    ];
+    const err = ctx.io.stderr;
+    const askPaste = (): void => {
+      err.write('After approving, the browser is sent back to this machine. If that page does not load (another machine),\n' +
+        'paste the full address from its address bar here, or just the code, then press Enter:\n');
+      sources.push(readPasted(ctx, cleanups).then((params) => ({ params, pasted: true })));
+    };
+    const browser = !opts.noBrowser && canOpenBrowser(ctx.deps.env, ctx.deps.openBrowser !== undefined);
+    if (browser) {
+      err.write(`Opening the browser to log in. If it does not open, visit:\n\n  ${url}\n\n`);
+      const opener = ctx.deps.openBrowser ?? openWithSystem;
+      // Not awaited: a test double (or a slow browser) may only finish once we answer its redirect.
+      const opened = opener(url).then(
+        () => true,
+        () => false,
+      );
+      void opened.then((ok) => {
+        if (!ok && !ctx.quiet) err.write('Could not open a browser; open the URL above yourself.\n');
+      });
+      ctx.notice('Waiting for the browser (Ctrl-C to cancel)...');
+    } else {
+      err.write(`Open this URL in a browser to log in:\n\n  ${url}\n\n`);
+      askPaste();
+    }
+
+    const { params, pasted } = await race(sources, ctx, opts.timeoutMs, cleanups);
+    const fail = (message: string, code: string): AuthError => {
+      server.finish(false, `${message} You can close this tab.`);
+      return new AuthError(`Login failed: ${message}`, { code, hint: 'Run `creators login` again.' });
+    };
+    const error = params.get('error');
+    if (error) {
+      const description = params.get('error_description');
+      throw fail(`${error}: ${describeOAuthError(error)}${description ? ` (${description})` : ''}.`, error);
+    }
+    // A bare pasted code carries no state; PKCE still binds it to this attempt's verifier.
+    if (!(pasted && !params.has('state')) && params.get('state') !== state) {
+      throw fail('the state in the redirect does not match this login attempt (a stale or forged redirect).', 'state_mismatch');
+    }
+    const code = params.get('code');
+    if (!code) throw fail('the redirect carried no authorization code.', 'missing_code');
+    let tokens;
+    try {
+      tokens = await exchangeCode(http, { clientId, code, verifier, redirectUri: server.redirectUri });
+    } catch (e) {
+      server.finish(false, 'The code could not be exchanged for tokens. See the terminal.');
+      throw e;
+    }
+    const login = loginFromTokens(tokens, ctx.deps.now(), { base_url: base.href, client_id: clientId });
+    saveLogin(store, login);
+    server.finish(true, 'The creators CLI is logged in. You can close this tab.');
+    return login;
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+    await server.close();
+  }
+}
+
+/** Waits for the first callback, with the login timeout (a real timer: it waits for a person) and Ctrl-C. */
+function race<T>(sources: Array<Promise<T>>, ctx: Context, timeoutMs: number, cleanups: Array<() => void>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const minutes = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} minute(s)` : `${Math.round(timeoutMs / 1000)} s`;
+    const timer = setTimeout(
+      () => reject(new AuthError(`Login timed out after ${minutes} without an answer from the browser.`, { code: 'login_timeout', hint: 'Run `creators login` again (with --no-browser to paste the redirect by hand).' })),
+      timeoutMs,
+    );
+    const signal = ctx.deps.signal;
+    const onAbort = (): void => reject(new InterruptedError('Login cancelled.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    cleanups.push(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
+    for (const source of sources) source.then(resolve, reject);
+  });
+}
+
+/**
+ * Lines pasted on stdin: a full redirect URL (`http://127.0.0.1:PORT/callback?code=...&state=...`),
+ * just its query, or a bare code. Anything else is reported and the next line is awaited. EOF
+ * means nothing will be pasted: the listener may still answer.
+ */
+function readPasted(ctx: Context, cleanups: Array<() => void>): Promise<CallbackParams> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+    cleanups.push(() => rl.close());
+    rl.on('line', (line) => {
+      const params = parsePasted(line);
+      if (params) resolve(params);
+      else if (line.trim()) ctx.io.stderr.write('That is neither the redirect address nor a code; paste it again:\n');
+    });
+  });
+}
+
+/** Parses a pasted redirect URL, query string or bare code; undefined when it is none of them. */
+export function parsePasted(line: string): CallbackParams | undefined {
+  const text = line.trim();
+  if (!text) return undefined;
+  if (text.includes('?') || text.includes('=')) {
+    const query = text.slice(text.indexOf('?') + 1);
+    const params = new URLSearchParams(query);
+    return params.has('code') || params.has('error') ? params : undefined;
+  }
+  if (/^[A-Za-z0-9._~+/-]{8,512}$/.test(text)) return new URLSearchParams({ code: text });
+  return undefined;
+}
+
+/** Checks `--port`: 1-65535. */
+export function parsePort(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw);
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 65535) throw new UsageError(`Invalid --port '${text}': expected a port number from 1 to 65535.`);
+  return n;
+}

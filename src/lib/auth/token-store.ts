@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ConfigStore } from '../config.js';
+import { AuthError, CliError } from '../errors.js';
+import type { TokenResponse } from './oauth.js';
+
+/** The profile key holding the login's tokens. */
+export const LOGIN_KEY = 'oauth';
+/** The profile key holding registered clients, one per base URL. */
+export const CLIENTS_KEY = 'oauth-clients';
+/** Refresh this long before the access token expires, so a request never starts with a dying token. */
+export const REFRESH_MARGIN_MS = 60_000;
+/** A lock older than this (wall clock) is taken to be left over from a crashed process. */
+export const STALE_LOCK_MS = 30_000;
+
+/** What a login leaves in the profile. `expires_at` is in ms since the epoch. */
+export interface StoredLogin {
+  access_token: string;
+  refresh_token?: string | undefined;
+  token_type?: string | undefined;
+  scope?: string | undefined;
+  expires_at?: number | undefined;
+  /** The base URL the tokens belong to: they are never sent anywhere else. */
+  base_url?: string | undefined;
+  client_id?: string | undefined;
+  obtained_at?: number | undefined;
+}
+
+export interface StoredClient {
+  client_id: string;
+  redirect_uri: string;
+  registered_at?: string;
+}
+
+/** The login of the profile, read from disk (conf re-reads the file on every get). */
+export function readLogin(store: ConfigStore): StoredLogin | undefined {
+  const value = store.get(LOGIN_KEY) as StoredLogin | undefined;
+  return value && typeof value === 'object' && typeof value.access_token === 'string' && value.access_token ? value : undefined;
+}
+
+/** Replaces the whole login in one write (conf writes to a temp file and renames it: atomic). */
+export function saveLogin(store: ConfigStore, login: StoredLogin): void {
+  store.set(LOGIN_KEY, login);
+}
+
+export function clearLogin(store: ConfigStore): boolean {
+  const had = readLogin(store) !== undefined;
+  store.unset(LOGIN_KEY);
+  return had;
+}
+
+/** The login record built from a token response. */
+export function loginFromTokens(tokens: TokenResponse, now: number, base: Partial<StoredLogin>): StoredLogin {
+  return {
+    ...base,
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token ?? base.refresh_token,
+    token_type: tokens.token_type ?? 'Bearer',
+    scope: tokens.scope ?? base.scope,
+    expires_at: typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? now + tokens.expires_in * 1000 : undefined,
+    obtained_at: now,
+  };
+}
+
+/** The client registered for `baseUrl` on this profile, if any. */
+export function readClient(store: ConfigStore, baseUrl: string): StoredClient | undefined {
+  const all = store.get(CLIENTS_KEY) as Record<string, StoredClient> | undefined;
+  const client = all?.[baseUrl];
+  return client && typeof client.client_id === 'string' ? client : undefined;
+}
+
+export function saveClient(store: ConfigStore, baseUrl: string, client: StoredClient): void {
+  const all = { ...((store.get(CLIENTS_KEY) as Record<string, StoredClient> | undefined) ?? {}) };
+  all[baseUrl] = client;
+  store.set(CLIENTS_KEY, all);
+}
+
+export interface RefreshDeps {
+  store: ConfigStore;
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  signal?: AbortSignal | undefined;
+  /** Calls the token endpoint with the refresh grant. */
+  refresh(login: StoredLogin): Promise<TokenResponse>;
+}
+
+function expiring(login: StoredLogin, now: number): boolean {
+  return login.expires_at !== undefined && login.expires_at - now <= REFRESH_MARGIN_MS;
+}
+
+/**
+ * The login with a usable access token: refreshed when it expires within a minute, or when
+ * `rejected` (the token a 401 came back for) is still the stored one. Refreshing happens under a
+ * lock file and re-reads the store first, because the server kills the old access token and
+ * refresh token on refresh: two processes refreshing with the same refresh token would leave the
+ * loser with a dead pair. The loser instead waits for the lock and picks up the winner's tokens.
+ */
+export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: string } = {}): Promise<StoredLogin> {
+  const current = readLogin(deps.store);
+  if (!current) throw new AuthError('Not logged in.', { hint: 'Run `creators login`.' });
+  const forced = opts.rejected !== undefined && opts.rejected === current.access_token;
+  if (!forced && (opts.rejected !== undefined || !expiring(current, deps.now()))) return current;
+  if (!current.refresh_token || !current.client_id) {
+    throw new AuthError('The login has expired and cannot be refreshed.', { hint: 'Run `creators login` again.' });
+  }
+  return withLock(lockPath(deps.store), deps, async () => {
+    const latest = readLogin(deps.store);
+    if (!latest) throw new AuthError('Not logged in (the login was removed meanwhile).', { hint: 'Run `creators login`.' });
+    // Someone else refreshed while we waited: their tokens are the live ones.
+    if (latest.access_token !== current.access_token && !expiring(latest, deps.now())) return latest;
+    try {
+      const tokens = await deps.refresh(latest);
+      const next = loginFromTokens(tokens, deps.now(), latest);
+      saveLogin(deps.store, next);
+      return next;
+    } catch (err) {
+      if (err instanceof AuthError) {
+        // A process that ignored the lock (an older version) may have rotated the pair under us.
+        const again = readLogin(deps.store);
+        if (again && again.access_token !== latest.access_token) return again;
+        throw new AuthError(`The login has expired or was revoked: ${err.message}`, { code: err.code, status: err.status, hint: 'Run `creators login` again.' });
+      }
+      // Network trouble: a token that is merely close to expiry still works for now.
+      if (err instanceof CliError && !forced && latest.expires_at !== undefined && latest.expires_at > deps.now()) return latest;
+      throw err;
+    }
+  });
+}
+
+/** The lock file next to config.json, one per profile. */
+export function lockPath(store: ConfigStore): string {
+  return join(dirname(store.path), `.oauth-${store.profile}.lock`);
+}
+
+interface LockInfo {
+  id: string;
+  pid: number;
+  host: string;
+  at: number;
+}
+
+/**
+ * Runs `fn` holding an O_EXCL lock file. Staleness uses the wall clock and the holder's pid, not
+ * the injected clock: the lock is shared with other processes that live in real time.
+ */
+export async function withLock<T>(path: string, deps: Pick<RefreshDeps, 'sleep' | 'signal'>, fn: () => Promise<T>): Promise<T> {
+  const mine: LockInfo = { id: randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), at: Date.now() };
+  const started = Date.now();
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      try {
+        writeSync(fd, JSON.stringify(mine));
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (isStale(path)) {
+      removeIf(path, () => isStale(path));
+      continue;
+    }
+    if (Date.now() - started > 2 * STALE_LOCK_MS) {
+      throw new AuthError('Timed out waiting for another creators process to refresh the login.', { hint: `If none is running, remove ${path}.` });
+    }
+    await deps.sleep(50, deps.signal);
+    // Let the holder's I/O run even when the injected sleep returns at once (tests).
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  try {
+    return await fn();
+  } finally {
+    removeIf(path, () => readLock(path)?.id === mine.id);
+  }
+}
+
+function readLock(path: string): LockInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+function isStale(path: string): boolean {
+  const info = readLock(path);
+  if (!info) {
+    // Unreadable: being written right now, or junk. Judge by the file's age.
+    try {
+      return Date.now() - statSync(path).mtimeMs > STALE_LOCK_MS;
+    } catch {
+      return false;
+    }
+  }
+  if (Date.now() - info.at > STALE_LOCK_MS) return true;
+  if (info.host === hostname() && info.pid !== process.pid) {
+    try {
+      process.kill(info.pid, 0);
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+  return false;
+}
+
+function removeIf(path: string, check: () => boolean): void {
+  try {
+    if (check()) unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { mockApi } from '../../helpers/mock-api.js';
+import { configureOAuth } from '../../../src/sandbox/oauth/store.js';
+import { browserDouble } from './browser-double.js';
+
+const sb = useSandbox({ seed: 9 });
+
+type Key = { id: number; name: string; token: string; active: boolean; expires_at: string | null };
+
+describe('creators keys', () => {
+  it('creates, lists (masked), updates and deletes a key', async () => {
+    const env = sandboxEnv(sb.get());
+    const created = await runCli(['keys', 'create', '--name', 'ci', '--expires-at', '2027-01-31', '--json'], { env });
+    expect(created.code).toBe(0);
+    const key = created.json<Key>();
+    expect(key).toMatchObject({ name: 'ci', active: true, expires_at: '2027-01-31T00:00:00.000Z' });
+    expect(key.token).toMatch(/^sbx_…[0-9a-f]{4}$/);
+    expect(created.stderr).toContain('--show-token');
+    const real = [...sb.get().state.apiKeys.values()].find((k) => k.id === key.id)!.token;
+
+    for (const format of ['json', 'jsonl', 'csv', 'tsv', 'table']) {
+      const list = await runCli(['keys', 'list', '--format', format], { env });
+      expect(list.code).toBe(0);
+      expect(list.stdout).not.toContain(real);
+      expect(list.stdout).not.toContain(sb.get().apiKey);
+    }
+    const table = await runCli(['keys', 'list'], { env, tty: true });
+    expect(table.stdout).toContain('ci');
+    expect(table.stdout).not.toContain(real);
+    const shown = await runCli(['keys', 'list', '--json', '--show-token'], { env });
+    expect(shown.json<Key[]>().find((k) => k.id === key.id)?.token).toBe(real);
+
+    const updated = await runCli(['keys', 'update', String(key.id), '--inactive', '--name', 'old', '--expires-at', 'none', '--json'], { env });
+    expect(updated.code).toBe(0);
+    expect(updated.json()).toMatchObject({ id: key.id, name: 'old', active: false, expires_at: null });
+
+    const refused = await runCli(['keys', 'delete', String(key.id)], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Confirmation needed/);
+    expect(sb.get().state.apiKeys.has(real)).toBe(true);
+    const deleted = await runCli(['keys', 'delete', String(key.id), '--yes'], { env });
+    expect(deleted.code).toBe(0);
+    expect(deleted.stderr).toContain(`Deleted API key ${key.id}.`);
+    expect(sb.get().state.apiKeys.has(real)).toBe(false);
+    const gone = await runCli(['keys', 'delete', String(key.id), '--yes'], { env });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/HTTP 404/);
+  });
+
+  it('--dry-run shows the request and sends nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['keys', 'delete', '4', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ dry_run: true, method: 'DELETE', url: 'https://api.test/public/v1/accounts/tokens/4/' });
+  });
+
+  const bad: Array<[string[], RegExp]> = [
+    [['keys', 'update', '0', '--active'], /Invalid key id '0'/],
+    [['keys', 'update', '../x', '--active'], /Invalid key id/],
+    [['keys', 'delete', '1.5', '--yes'], /Invalid key id/],
+    [['keys', 'update', '3'], /Nothing to change/],
+    [['keys', 'update', '3', '--active', '--inactive'], /cannot be used together/],
+    [['keys', 'update', '3', '--expires-at', 'tomorrow'], /Invalid --expires-at 'tomorrow'/],
+    [['keys', 'create', '--expires-at', 'none'], /Invalid --expires-at 'none'/],
+    [['apps', 'revoke', 'abc', '--yes'], /Invalid app id 'abc'/],
+  ];
+  for (const [argv, message] of bad) {
+    it(`refuses ${argv.join(' ')} with exit 2, sending nothing`, async () => {
+      const { agent, env } = mockApi();
+      const res = await runCli(argv, { env, dispatcher: agent });
+      expect(res.stderr).toMatch(message);
+      expect(res.code).toBe(2);
+    });
+  }
+});
+
+describe('creators apps', () => {
+  it('lists the CLI after a login and revokes it, which kills its tokens', async () => {
+    configureOAuth(sb.get().state, { autoApprove: 'approve' });
+    const env = { CREATORS_BASE_URL: sb.get().url };
+    const { tempConfigDir } = await import('../../helpers/run-cli.js');
+    const configDir = tempConfigDir();
+    expect((await runCli(['login'], { env, configDir, openBrowser: browserDouble().opener })).code).toBe(0);
+    const list = await runCli(['apps', 'list', '--json'], { env, configDir });
+    expect(list.code).toBe(0);
+    const apps = list.json<Array<{ id: number; client_name: string }>>();
+    expect(apps).toHaveLength(1);
+    expect(apps[0]?.client_name).toBe('creators CLI');
+    const revoked = await runCli(['apps', 'revoke', String(apps[0]?.id), '--yes'], { env, configDir });
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toContain('Revoked app');
+    // The token used for the revoke is dead now, and so is the refresh token.
+    const after = await runCli(['apps', 'list'], { env, configDir });
+    expect(after.code).toBe(4);
+    const empty = await runCli(['apps', 'list', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(empty.json()).toEqual([]);
+  });
+});

@@ -1,0 +1,209 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
+import { useSandbox } from '../../helpers/sandbox.js';
+import { configureOAuth, oauthState } from '../../../src/sandbox/oauth/store.js';
+import { browserDouble } from './browser-double.js';
+import { runInteractive } from './interactive.js';
+
+const sb = useSandbox({ seed: 7 });
+
+function stored(configDir: string, profile = 'default'): Record<string, any> {
+  const file = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
+  return file.profiles?.[profile] ?? {};
+}
+
+describe('creators login (browser)', () => {
+  let configDir: string;
+  let env: Record<string, string>;
+  beforeEach(() => {
+    configDir = tempConfigDir();
+    env = { CREATORS_BASE_URL: sb.get().url };
+    configureOAuth(sb.get().state, { autoApprove: null, accessTokenTtl: 3600 });
+  });
+
+  it('logs in through the consent page and then works as the credential', async () => {
+    const browser = browserDouble();
+    const res = await runCli(['login'], { env, configDir, openBrowser: browser.opener });
+    await browser.done();
+    expect(res.stderr).toContain('Logged in to');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    const url = new URL(browser.opened[0] as string);
+    expect(url.pathname).toBe('/public/v1/oauth/authorize/');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('scope')).toBe('all');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(browser.pages[0]?.body).toContain('Logged in');
+
+    const profile = stored(configDir);
+    expect(profile.oauth.access_token).toMatch(/^sbx_oat_/);
+    expect(profile.oauth.refresh_token).toMatch(/^sbx_ort_/);
+    // The fake clock of runCli starts at 10:00 and only moves with (instant) pacing sleeps.
+    expect(profile.oauth.expires_at - Date.parse('2026-11-22T11:00:00Z')).toBeGreaterThanOrEqual(0);
+    expect(profile.oauth.expires_at - Date.parse('2026-11-22T11:00:00Z')).toBeLessThan(5000);
+    expect(profile['oauth-clients'][`${sb.get().url}/`].client_id).toBe(url.searchParams.get('client_id'));
+    expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
+    // No secret reaches the terminal.
+    for (const secret of [profile.oauth.access_token, profile.oauth.refresh_token, browser.redirects[0]?.searchParams.get('code')]) {
+      expect(res.stderr).not.toContain(secret);
+    }
+
+    const credits = await runCli(['credits', '--json'], { env, configDir });
+    expect(credits.code).toBe(0);
+    const status = await runCli(['auth', 'status', '--json'], { env, configDir });
+    expect(status.code).toBe(0);
+    expect(status.json()).toMatchObject({
+      authenticated: true,
+      credential_source: 'login',
+      credential_kind: 'oauth',
+      expires_at: expect.stringMatching(/^2026-11-22T11:00:0/),
+      expired: false,
+      refreshable: true,
+      live_check: 'ok',
+    });
+    expect(status.stdout).not.toContain(profile.oauth.access_token);
+    const token = await runCli(['auth', 'token'], { env, configDir });
+    expect(token.stdout).toBe(`${profile.oauth.access_token}\n`);
+  });
+
+  it('registers once per base URL and reuses the client and its port', async () => {
+    const clients = oauthState(sb.get().state).clients;
+    const first = browserDouble();
+    expect((await runCli(['login'], { env, configDir, openBrowser: first.opener })).code).toBe(0);
+    const count = clients.size;
+    const second = browserDouble();
+    expect((await runCli(['login'], { env, configDir, openBrowser: second.opener })).code).toBe(0);
+    expect(clients.size).toBe(count);
+    const a = new URL(first.opened[0] as string).searchParams;
+    const b = new URL(second.opened[0] as string).searchParams;
+    expect(b.get('client_id')).toBe(a.get('client_id'));
+    expect(b.get('redirect_uri')).toBe(a.get('redirect_uri'));
+    expect(b.get('state')).not.toBe(a.get('state'));
+  });
+
+  it('denied consent: exit 4 with access_denied, nothing stored', async () => {
+    const browser = browserDouble({ decision: 'deny' });
+    const res = await runCli(['login'], { env, configDir, openBrowser: browser.opener });
+    expect(res.code).toBe(4);
+    expect(res.stderr).toMatch(/Login failed: access_denied: access was denied in the browser/);
+    expect(stored(configDir).oauth).toBeUndefined();
+    await browser.done();
+    expect(browser.pages[0]?.body).toContain('Login failed');
+  });
+
+  it('a redirect with the wrong state is refused (exit 4) and the code is not exchanged', async () => {
+    const browser = browserDouble({ tamper: (u) => (u.searchParams.set('state', 'forged'), u) });
+    const res = await runCli(['login', '--json'], { env, configDir, openBrowser: browser.opener });
+    expect(res.code).toBe(4);
+    expect(res.errorJson().error.code).toBe('state_mismatch');
+    expect(res.errorJson().error.message).toMatch(/state in the redirect does not match/);
+    const code = browser.redirects[0]?.searchParams.get('code') as string;
+    expect(oauthState(sb.get().state).codes.get(code)?.used).toBe(false);
+  });
+
+  it('a code already redeemed elsewhere gives invalid_grant (exit 4)', async () => {
+    const browser = browserDouble({
+      tamper: async (u) => {
+        // Someone else redeems the code first (with the wrong verifier, burning it).
+        const q = new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: u.searchParams.get('code') as string,
+          code_verifier: 'x'.repeat(43),
+          client_id: new URL(browser.opened[0] as string).searchParams.get('client_id') as string,
+          redirect_uri: `${u.origin}${u.pathname}`,
+        });
+        await fetch(`${sb.get().url}/public/v1/oauth/token/`, { method: 'POST', body: q });
+        return u;
+      },
+    });
+    const res = await runCli(['login'], { env, configDir, openBrowser: browser.opener });
+    expect(res.code).toBe(4);
+    expect(res.stderr).toMatch(/Could not exchange the authorization code \(HTTP 400\): invalid_grant/);
+    expect(stored(configDir).oauth).toBeUndefined();
+  });
+
+  it('times out with a clear message when the browser never comes back', async () => {
+    const res = await runCli(['login', '--login-timeout', '0.05'], { env, configDir, openBrowser: async () => {} });
+    expect(res.code).toBe(4);
+    expect(res.stderr).toMatch(/Login timed out after 0 s|Login timed out/);
+  });
+
+  it('prints the URL and keeps waiting when the browser cannot be opened', async () => {
+    const browser = browserDouble({ fail: true });
+    const res = await runCli(['login', '--login-timeout', '0.05'], { env, configDir, openBrowser: browser.opener });
+    expect(res.stderr).toContain(browser.opened[0]);
+    expect(res.stderr).toContain('Could not open a browser');
+    expect(res.code).toBe(4);
+  });
+
+  it('over SSH the browser is not opened: the URL is printed and a paste is awaited', async () => {
+    const browser = browserDouble();
+    const res = await runCli(['login', '--login-timeout', '0.05'], { env: { ...env, SSH_TTY: '/dev/pts/1' }, configDir, openBrowser: browser.opener });
+    expect(browser.opened).toEqual([]);
+    expect(res.stderr).toMatch(/Open this URL in a browser to log in:\n\n {2}http:\/\/127\.0\.0\.1:\d+\/public\/v1\/oauth\/authorize\/\?/);
+    expect(res.stderr).toContain('paste the full address');
+    expect(res.code).toBe(4);
+  });
+
+  it('rejects a bad --port before anything is sent (exit 2)', async () => {
+    const res = await runCli(['login', '--port', '70000'], { env, configDir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/Invalid --port '70000'/);
+  });
+
+  it('--debug never shows the code, verifier or tokens', async () => {
+    const browser = browserDouble();
+    const res = await runCli(['login', '--debug'], { env, configDir, openBrowser: browser.opener });
+    expect(res.code).toBe(0);
+    const oauth = stored(configDir).oauth;
+    expect(res.stderr).toContain('[debug] > POST');
+    expect(res.stderr).toMatch(/code_verifier=REDACTED/);
+    for (const secret of [oauth.access_token, oauth.refresh_token, browser.redirects[0]?.searchParams.get('code')]) {
+      expect(res.stderr).not.toContain(secret);
+    }
+  });
+});
+
+describe('creators login --no-browser (pasted redirect)', () => {
+  it('accepts the pasted redirect URL', async () => {
+    configureOAuth(sb.get().state, { autoApprove: 'approve' });
+    const configDir = tempConfigDir();
+    const run = runInteractive(['login', '--no-browser'], { env: { CREATORS_BASE_URL: sb.get().url }, configDir });
+    const [url] = await run.waitFor(/http:\/\/\S+\/oauth\/authorize\/\S+/);
+    const res = await fetch(url, { redirect: 'manual' });
+    const location = res.headers.get('location') as string;
+    // The browser is on another machine: the loopback page never loads, the address is pasted.
+    run.stdin.write(`${location}\n`);
+    expect(await run.done).toBe(0);
+    expect(stored(configDir).oauth.access_token).toMatch(/^sbx_oat_/);
+  });
+
+  it('accepts a bare code', async () => {
+    configureOAuth(sb.get().state, { autoApprove: 'approve' });
+    const configDir = tempConfigDir();
+    const run = runInteractive(['login', '--no-browser'], { env: { CREATORS_BASE_URL: sb.get().url }, configDir });
+    const [url] = await run.waitFor(/http:\/\/\S+\/oauth\/authorize\/\S+/);
+    const location = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location') as string);
+    run.stdin.write('not a code!\n');
+    await run.waitFor(/neither the redirect address nor a code/);
+    run.stdin.write(`${location.searchParams.get('code')}\n`);
+    expect(await run.done).toBe(0);
+    expect(stored(configDir).oauth.refresh_token).toMatch(/^sbx_ort_/);
+  });
+
+  it('a pasted redirect with another state is refused', async () => {
+    configureOAuth(sb.get().state, { autoApprove: 'approve' });
+    const configDir = tempConfigDir();
+    const run = runInteractive(['login', '--no-browser'], { env: { CREATORS_BASE_URL: sb.get().url }, configDir });
+    const [url] = await run.waitFor(/http:\/\/\S+\/oauth\/authorize\/\S+/);
+    const location = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location') as string);
+    location.searchParams.set('state', 'other');
+    run.stdin.write(`${location.href}\n`);
+    expect(await run.done).toBe(4);
+    expect(run.stderr()).toMatch(/state in the redirect does not match/);
+  });
+});
