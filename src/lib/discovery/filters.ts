@@ -1,0 +1,110 @@
+import { UsageError } from '../errors.js';
+import { assignPairs } from '../options.js';
+
+/**
+ * The follower-count filter key differs per platform (api-contract §3.1); OnlyFans has none. The real
+ * API silently ignores a follower filter under the wrong key, so the CLI maps it instead.
+ */
+export const FOLLOWER_KEY: Record<string, string | undefined> = {
+  instagram: 'number_of_followers',
+  tiktok: 'number_of_followers',
+  twitter: 'number_of_followers',
+  youtube: 'number_of_subscribers',
+  twitch: 'followers',
+  onlyfans: undefined,
+};
+
+const FOLLOWER_KEYS = ['number_of_followers', 'number_of_subscribers', 'followers'];
+
+/** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */
+const FORBIDDEN: Record<string, string> = {
+  exclude_previous: "'exclude_previous' was removed from the API (it answers 400).",
+  exclude_all: "'exclude_all' is deprecated.",
+};
+
+/** At most this many handles in `exclude_handles`. */
+export const MAX_EXCLUDE_HANDLES = 10_000;
+
+export interface FilterInput {
+  platform: string;
+  /** A whole filters object from `--filters <file|->`. */
+  base?: unknown;
+  /** `--filter key=value` pairs (dot paths nest, values typed). */
+  pairs?: readonly string[];
+  aiSearch?: string | undefined;
+  minFollowers?: number | undefined;
+  maxFollowers?: number | undefined;
+  excludeHandles?: readonly string[] | undefined;
+  excludeLists?: readonly number[] | undefined;
+  excludeDefaultList?: boolean;
+  excludeAllLists?: boolean;
+}
+
+export interface BuiltFilters {
+  filters: Record<string, unknown>;
+  /** Things the user should know (a remapped follower key). */
+  warnings: string[];
+}
+
+/**
+ * Builds the `filters` object from every way the CLI accepts them, in order: the `--filters` object,
+ * then `--filter` pairs, then the dedicated flags. Everything is checked here, before any request:
+ * forbidden keys, `ai_search` length (3-150), follower bounds and their per-platform key.
+ */
+export function buildFilters(input: FilterInput): BuiltFilters {
+  const warnings: string[] = [];
+  if (input.base !== undefined && (input.base === null || typeof input.base !== 'object' || Array.isArray(input.base))) {
+    throw new UsageError('--filters must hold a JSON object of filters.', { hint: 'e.g. {"number_of_followers": {"min": 10000}}' });
+  }
+  const filters = assignPairs(input.pairs ?? [], '--filter', structuredClone((input.base as Record<string, unknown>) ?? {}));
+  for (const [key, why] of Object.entries(FORBIDDEN)) {
+    if (key in filters) throw new UsageError(`${why} It is never sent.`, { hint: 'Use --exclude-handles, --exclude-list, --exclude-default-list or --exclude-all-lists.' });
+  }
+  if (input.aiSearch !== undefined) filters.ai_search = input.aiSearch;
+  if (filters.ai_search !== undefined) {
+    const text = typeof filters.ai_search === 'string' ? filters.ai_search.trim() : '';
+    if (text.length < 3 || text.length > 150) throw new UsageError('--ai-search must be 3 to 150 characters.');
+    filters.ai_search = text;
+  }
+  mapFollowers(input, filters, warnings);
+  if (input.excludeHandles && input.excludeHandles.length > 0) {
+    if (input.excludeHandles.length > MAX_EXCLUDE_HANDLES) {
+      throw new UsageError(`Too many handles to exclude: ${input.excludeHandles.length} (the API takes at most ${MAX_EXCLUDE_HANDLES}).`, {
+        hint: 'Put them in an exclusion list (creators exclusions add) and use --exclude-list.',
+      });
+    }
+    filters.exclude_handles = [...input.excludeHandles];
+  }
+  if (input.excludeLists && input.excludeLists.length > 0) filters.exclude_list = [...new Set(input.excludeLists)];
+  if (input.excludeDefaultList) filters.exclude_default_list = true;
+  if (input.excludeAllLists) filters.exclude_all_lists = true;
+  return { filters, warnings };
+}
+
+function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warnings: string[]): void {
+  const key = FOLLOWER_KEY[input.platform];
+  const wantsBounds = input.minFollowers !== undefined || input.maxFollowers !== undefined;
+  const foreign = FOLLOWER_KEYS.filter((k) => k !== key && k in filters);
+  if (!key && (wantsBounds || foreign.length > 0)) {
+    throw new UsageError(`${input.platform} has no follower-count filter.`, { hint: 'Drop --min-followers/--max-followers and follower filters.' });
+  }
+  if (!key) return;
+  for (const k of foreign) {
+    // Another platform's key would be ignored by the API (unfiltered results, full price): move it.
+    if (!(key in filters)) {
+      filters[key] = filters[k];
+      warnings.push(`'${k}' is not a ${input.platform} filter; sent as '${key}'.`);
+    } else {
+      warnings.push(`'${k}' is not a ${input.platform} filter and '${key}' is already set; '${k}' was dropped.`);
+    }
+    delete filters[k];
+  }
+  if (!wantsBounds) return;
+  const { minFollowers: min, maxFollowers: max } = input;
+  if (min !== undefined && max !== undefined && min > max) throw new UsageError(`--min-followers ${min} is above --max-followers ${max}.`);
+  const current = filters[key];
+  const range: Record<string, unknown> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as object) } : {};
+  if (min !== undefined) range.min = min;
+  if (max !== undefined) range.max = max;
+  filters[key] = range;
+}

@@ -1,0 +1,120 @@
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { formatCredits } from '../cost.js';
+import type { DiscoveryAccount, DiscoveryPage } from '../api/discovery.js';
+
+/** At most 50 creators per page (api-contract §3). */
+export const MAX_PAGE_LIMIT = 50;
+/** A query can reach at most this many results. */
+export const RESULT_CAP = 10_000;
+
+/**
+ * The number of the first page on the wire: CREATORS_PAGE_BASE > `page-base` setting > 0, the base
+ * both official clients send (the FAQ says 1; the setting exists for a server that agrees with it).
+ */
+export async function pageBase(ctx: Context): Promise<0 | 1> {
+  const raw = ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')) ?? '0';
+  if (raw.trim() === '0') return 0;
+  if (raw.trim() === '1') return 1;
+  throw new UsageError(`Invalid page base '${raw}': use 0 or 1 (CREATORS_PAGE_BASE or \`creators config set page-base\`).`);
+}
+
+export interface PagePlan {
+  /** Creators per page (1-50). */
+  limit: number;
+  /** 1-based page to start from, as the user counts. */
+  page: number;
+  all: boolean;
+  /** Stop after this many creators (with `all`). */
+  maxResults?: number | undefined;
+  /** Price per creator returned, in thousandths of a credit. */
+  priceMilli: number;
+}
+
+/** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
+export function maxPages(plan: PagePlan): number {
+  if (!plan.all) return 1;
+  const reachable = RESULT_CAP - (plan.page - 1) * plan.limit;
+  const wanted = Math.min(plan.maxResults ?? RESULT_CAP, reachable);
+  return Math.max(1, Math.ceil(wanted / plan.limit));
+}
+
+/** The worst case: pages x limit x price, with the words for `--dry-run` and `--max-credits`. */
+export function worstCase(plan: PagePlan): { milli: number; basis: string } {
+  const pages = maxPages(plan);
+  return {
+    milli: pages * plan.limit * plan.priceMilli,
+    basis: `${plan.limit} creators x ${pages} page${pages === 1 ? '' : 's'} x ${formatCredits(plan.priceMilli)}`,
+  };
+}
+
+/** What a run did, filled in as pages arrive (for the summary line, also after an error). */
+export interface RunTally {
+  pages: number;
+  /** Creators returned by the server (and so charged), including any not printed. */
+  returned: number;
+  printed: number;
+  spentMilli: number;
+  creditsLeft?: string | number | undefined;
+  total?: number | undefined;
+  /** Why `--all` stopped. */
+  stop?: 'end' | 'max-results' | 'cap' | 'repeat' | undefined;
+}
+
+export function newTally(): RunTally {
+  return { pages: 0, returned: 0, printed: 0, spentMilli: 0 };
+}
+
+function identity(a: DiscoveryAccount): string | undefined {
+  const profile = a.profile as Record<string, unknown> | undefined;
+  const id = a.user_id ?? profile?.username;
+  return id === undefined || id === null ? undefined : String(id);
+}
+
+/**
+ * Streams the creators of one page, or (`all`) of page after page, as they arrive. `fetchPage`
+ * receives the wire page number (user page - 1 + base). Stops at the end of the result set (a short
+ * or empty page, or `total` reached), at `maxResults`, or at the 10,000-result cap. A creator already
+ * seen is not printed twice; a page of nothing but repeats (a server counting pages from another
+ * base) stops the run with `stop: 'repeat'` instead of paying for the same page again and again.
+ */
+export async function* discoveryRecords(
+  plan: PagePlan,
+  base: 0 | 1,
+  fetchPage: (wirePage: number) => Promise<DiscoveryPage>,
+  tally: RunTally,
+  onPage?: (page: DiscoveryPage, index: number) => void,
+): AsyncGenerator<DiscoveryAccount> {
+  const seen = new Set<string>();
+  const pages = maxPages(plan);
+  for (let i = 0; i < pages; i++) {
+    const userPage = plan.page + i;
+    const page = await fetchPage(userPage - 1 + base);
+    const accounts = page.accounts;
+    tally.pages++;
+    tally.returned += accounts.length;
+    tally.spentMilli += accounts.length * plan.priceMilli;
+    if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+    if (typeof page.total === 'number') tally.total = page.total;
+    onPage?.(page, i);
+    let fresh = 0;
+    for (const account of accounts) {
+      const id = identity(account);
+      if (id !== undefined) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      fresh++;
+      if (plan.maxResults !== undefined && tally.printed >= plan.maxResults) break;
+      tally.printed++;
+      yield account;
+    }
+    if (!plan.all) return;
+    const reached = userPage * plan.limit;
+    if (accounts.length > 0 && fresh === 0) return void (tally.stop = 'repeat');
+    if (plan.maxResults !== undefined && tally.printed >= plan.maxResults) return void (tally.stop = 'max-results');
+    if (accounts.length < plan.limit || (tally.total !== undefined && reached >= tally.total)) return void (tally.stop = 'end');
+    if (reached >= RESULT_CAP) return void (tally.stop = 'cap');
+  }
+  if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
+}

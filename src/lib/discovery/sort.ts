@@ -1,0 +1,36 @@
+import { UsageError } from '../errors.js';
+
+/** `sort.sort_by` values the API accepts (api-contract §3). */
+export const SORT_FIELDS = ['relevancy', 'engagement_rate', 'number_of_followers', 'growth_rate'] as const;
+const GROWTH_PLATFORMS = ['instagram', 'tiktok', 'youtube'];
+
+export interface SortSpec {
+  sort_by: string;
+  sort_order: 'asc' | 'desc';
+}
+
+/**
+ * Checks `--sort`/`--order` against the platform's rules before anything is sent: `relevancy` only
+ * descending, `growth_rate` only on Instagram/TikTok/YouTube, `number_of_followers` not on OnlyFans.
+ * Returns undefined when no sort was asked for (the API then ranks by relevancy).
+ */
+export function checkSort(platform: string, by: string | undefined, order: string | undefined): SortSpec | undefined {
+  if (by === undefined) {
+    if (order !== undefined) throw new UsageError('--order needs --sort.', { hint: `e.g. --sort engagement_rate --order ${order}` });
+    return undefined;
+  }
+  const field = by.trim().toLowerCase();
+  if (!(SORT_FIELDS as readonly string[]).includes(field)) {
+    throw new UsageError(`Unknown sort '${by}'.`, { hint: `Use one of: ${SORT_FIELDS.join(', ')}.` });
+  }
+  const dir = (order ?? 'desc').trim().toLowerCase();
+  if (dir !== 'asc' && dir !== 'desc') throw new UsageError(`Invalid --order '${order}': use asc or desc.`);
+  if (field === 'relevancy' && dir !== 'desc') throw new UsageError('relevancy can only be sorted in descending order.');
+  if (field === 'growth_rate' && !GROWTH_PLATFORMS.includes(platform)) {
+    throw new UsageError(`Sorting by growth_rate is not available on ${platform}.`, { hint: `It works on ${GROWTH_PLATFORMS.join(', ')}.` });
+  }
+  if (field === 'number_of_followers' && platform === 'onlyfans') {
+    throw new UsageError('Sorting by number_of_followers is not available on onlyfans.');
+  }
+  return { sort_by: field, sort_order: dir };
+}
