@@ -1,6 +1,57 @@
-/** Sandbox routes: content. */
-import type { Router } from '../router.js';
+/**
+ * Sandbox routes: post details (api-contract.md §8.2).
+ *
+ *   POST /public/v1/creators/content/details/  {platform, post_id, content_type, pagination_token?}
+ *
+ * `content_type` (alias `type`, which the docs also name) is `data` (default), `comments`,
+ * `transcript` or `audio`; YouTube has no `audio` (400). Answers `{"result": {...}, "credits_cost": 0.03}`;
+ * comments come 25 a page as `result.comments`, with the cursor for the next page in top-level
+ * `next_token` (null on the last page), sent back as `pagination_token`. An unknown post (ids
+ * beginning with `missing`) and an empty comments page answer `{"result": null, "credits_cost": 0,
+ * "status": "not_found"}`-style replies and cost nothing.
+ */
+import { audio, commentsPage, CONTENT_PLATFORMS, CONTENT_TYPES, decodeCursor, encodeCursor, postData, transcript } from '../enrichment/posts.js';
+import { BodyReader } from '../enrichment/validate.js';
+import { PRICES_MILLI } from '../ledger.js';
+import { errorText, fieldError, json, type Reply } from '../respond.js';
+import type { RouteContext, Router } from '../router.js';
+import { found, notFoundResult } from './enrichment.js';
 
-export function register(_router: Router): void {
-  // Routes of this module are registered here.
+const ROUTE = '/public/v1/creators/content/details/';
+
+function details(ctx: RouteContext): Reply {
+  const body = new BodyReader(ctx.body);
+  const platform = body.choice('platform', CONTENT_PLATFORMS);
+  const postId = body.string('post_id', true, 100);
+  if (postId && !/^[A-Za-z0-9_-]+$/.test(postId)) body.errors.post_id = ['Enter the platform post id, not a URL.'];
+  const kindField = body.has('content_type') || !body.has('type') ? 'content_type' : 'type';
+  const kind = body.choice(kindField, CONTENT_TYPES, 'data');
+  const token = body.string('pagination_token', false, 200);
+  body.done();
+  if (!platform || !postId || !kind) return notFoundResult('No data found.');
+  if (platform === 'youtube' && kind === 'audio') return errorText(400, 'Audio is not available for YouTube posts.');
+  if (postId.toLowerCase().startsWith('missing')) return notFoundResult(`No ${platform} post found with id '${postId}'.`);
+  const seed = ctx.state.seed;
+  const price = PRICES_MILLI.contentDetails;
+  switch (kind) {
+    case 'comments': {
+      const offset = token === undefined ? 0 : decodeCursor(token);
+      if (offset === undefined) throw fieldError('pagination_token', 'Invalid pagination token.');
+      const page = commentsPage(seed, platform, postId, offset);
+      if (page.comments.length === 0) return json({ result: null, credits_cost: 0, status: 'not_found', message: 'No comments.', next_token: null });
+      const reply = found(ctx, ROUTE, price, { post_id: postId, platform, comments: page.comments }, `comments ${platform}:${postId}`);
+      (reply.body as Record<string, unknown>).next_token = page.next === null ? null : encodeCursor(page.next);
+      return reply;
+    }
+    case 'transcript':
+      return found(ctx, ROUTE, price, transcript(seed, platform, postId), `transcript ${platform}:${postId}`);
+    case 'audio':
+      return found(ctx, ROUTE, price, audio(seed, platform, postId), `audio ${platform}:${postId}`);
+    default:
+      return found(ctx, ROUTE, price, postData(seed, platform, postId), `data ${platform}:${postId}`);
+  }
+}
+
+export function register(router: Router): void {
+  router.post(ROUTE, details);
 }

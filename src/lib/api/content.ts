@@ -1,0 +1,102 @@
+import { UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { readOutcome, type EnrichOutcome } from './enrichment.js';
+
+export const CONTENT_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
+export type ContentKind = 'data' | 'comments' | 'transcript' | 'audio';
+export const CONTENT_KINDS: readonly ContentKind[] = ['data', 'comments', 'transcript', 'audio'];
+
+const ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * A post reference reduced to the platform's post id: the API wants the id, not a URL
+ * (api-contract.md §8.2). Known URL forms: Instagram `/p/<id>/`, `/reel/<id>/` (and `/reels/`, `/tv/`);
+ * TikTok `/@user/video/<id>`; YouTube `watch?v=<id>`, `youtu.be/<id>`, `/shorts/<id>`. The platform
+ * is taken from the URL's host when not given; a URL of another form, or one that contradicts
+ * `--platform`, is a usage error (nothing sent).
+ */
+export function parsePostRef(value: string, platform?: string): { platform: string | undefined; postId: string } {
+  const text = value.trim();
+  if (ID.test(text)) return { platform, postId: text };
+  let url: URL;
+  try {
+    url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
+  } catch {
+    throw new UsageError(`Invalid post id '${value}': only letters, digits, '-' and '_' are allowed, or give the post URL.`);
+  }
+  const host = url.hostname.toLowerCase().replace(/^(www\.|m\.|vm\.)/, '');
+  const parts = url.pathname.split('/').filter(Boolean);
+  let found: { platform: string; postId: string | undefined } | undefined;
+  if (host === 'instagram.com' || host === 'instagr.am') {
+    const i = parts.findIndex((p) => ['p', 'reel', 'reels', 'tv'].includes(p));
+    found = { platform: 'instagram', postId: i >= 0 ? parts[i + 1] : undefined };
+  } else if (host === 'tiktok.com') {
+    const i = parts.indexOf('video');
+    found = { platform: 'tiktok', postId: i >= 0 ? parts[i + 1] : undefined };
+  } else if (host === 'youtube.com' || host === 'music.youtube.com') {
+    const id = parts[0] === 'watch' ? (url.searchParams.get('v') ?? undefined) : parts[0] === 'shorts' || parts[0] === 'live' ? parts[1] : undefined;
+    found = { platform: 'youtube', postId: id };
+  } else if (host === 'youtu.be') {
+    found = { platform: 'youtube', postId: parts[0] };
+  }
+  if (!found || !found.postId || !ID.test(found.postId)) {
+    throw new UsageError(`Cannot find a post id in '${value}'.`, {
+      hint: 'Give the post id itself, or a URL like instagram.com/p/<id>/, tiktok.com/@user/video/<id>, youtube.com/watch?v=<id>, youtu.be/<id>.',
+    });
+  }
+  if (platform && platform !== found.platform) {
+    throw new UsageError(`The URL is a ${found.platform} post but --platform is ${platform}.`);
+  }
+  return { platform: found.platform, postId: found.postId };
+}
+
+export interface DetailsRequest {
+  platform: string;
+  postId: string;
+  kind: ContentKind;
+  paginationToken?: string | undefined;
+}
+
+export function detailsBody(req: DetailsRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { platform: req.platform, post_id: req.postId, content_type: req.kind };
+  if (req.paginationToken) body.pagination_token = req.paginationToken;
+  return body;
+}
+
+export interface DetailsPage extends EnrichOutcome {
+  /** The comments cursor for the next page (`next_token`, top level or inside `result`), if any. */
+  nextToken: string | undefined;
+}
+
+/** `POST /public/v1/creators/content/details/` (0.03 credits when data comes back). */
+export async function postDetails(http: HttpClient, req: DetailsRequest): Promise<DetailsPage> {
+  const res = await http.request({ method: 'POST', path: 'creators/content/details', body: detailsBody(req) });
+  const outcome = readOutcome(res.data);
+  const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
+  const token = body.next_token ?? outcome.result?.next_token;
+  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined };
+}
+
+/** The comments of a details answer: `result.comments`, or a top-level/`data` list as some clients see it. */
+export function commentsOf(page: DetailsPage): Record<string, unknown>[] {
+  const body = (page.response && typeof page.response === 'object' ? page.response : {}) as Record<string, unknown>;
+  const data = body.data as Record<string, unknown> | undefined;
+  const list = page.result?.comments ?? body.comments ?? data?.comments ?? [];
+  return Array.isArray(list) ? list.map((c) => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { value: c })) : [];
+}
+
+/**
+ * Comment pages one after another, following `next_token` -> `pagination_token`, at most `maxPages`
+ * (every page is a billed request). Stops when a page has no cursor or repeats one.
+ */
+export async function* commentPages(http: HttpClient, req: DetailsRequest, maxPages = Infinity): AsyncGenerator<DetailsPage> {
+  let token = req.paginationToken;
+  const seen = new Set<string>();
+  for (let n = 0; n < maxPages; n++) {
+    const page = await postDetails(http, { ...req, paginationToken: token });
+    yield page;
+    if (!page.nextToken || seen.has(page.nextToken)) return;
+    seen.add(page.nextToken);
+    token = page.nextToken;
+  }
+}

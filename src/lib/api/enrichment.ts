@@ -1,0 +1,121 @@
+import { PRICE_MILLI } from '../cost.js';
+import { UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { DISCOVERY_PLATFORMS, SOCIAL_PLATFORMS } from '../platforms.js';
+
+export type HandleMode = 'raw' | 'profile' | 'analytics' | 'full';
+export type EmailMode = 'basic' | 'advanced';
+export const HANDLE_MODES: readonly HandleMode[] = ['raw', 'profile', 'analytics', 'full'];
+export const EMAIL_MODES: readonly EmailMode[] = ['basic', 'advanced'];
+
+/** Platforms each handle mode accepts (api-contract.md §7): analytics only the six, full not linkedin. */
+export const MODE_PLATFORMS: Record<HandleMode, readonly string[]> = {
+  raw: SOCIAL_PLATFORMS,
+  profile: SOCIAL_PLATFORMS,
+  analytics: DISCOVERY_PLATFORMS,
+  full: SOCIAL_PLATFORMS.filter((p) => p !== 'linkedin'),
+};
+
+/** Worst-case price of one request per mode, in thousandths (email basic: the higher of the two published prices). */
+export const MODE_PRICE_MILLI: Record<HandleMode | EmailMode, number> = {
+  raw: PRICE_MILLI.enrichRaw,
+  profile: PRICE_MILLI.enrichProfile,
+  analytics: PRICE_MILLI.enrichAnalytics,
+  full: PRICE_MILLI.enrichFull,
+  basic: PRICE_MILLI.enrichEmailBasic,
+  advanced: PRICE_MILLI.enrichEmailAdvanced,
+};
+
+export interface HandleOptions {
+  mode: HandleMode;
+  platform: string;
+  /** `must_have` | `preferred`; profile and full only. */
+  emailRequired?: 'must_have' | 'preferred' | undefined;
+  /** analytics and full; always sent explicitly (default false) because the default changed in 2026. */
+  includeLookalikes?: boolean | undefined;
+  /** full only; sent explicitly (default false). */
+  includeAudienceData?: boolean | undefined;
+}
+
+export interface EmailOptions {
+  mode: EmailMode;
+  minFollowers?: number | undefined;
+  excludePlatforms?: readonly string[] | undefined;
+}
+
+/** What one enrichment call came back with. `not_found` is a normal answer that costs nothing. */
+export interface EnrichOutcome {
+  status: 'ok' | 'not_found';
+  /** The `result` object (per-platform blocks and general keys), or null when nothing was found. */
+  result: Record<string, unknown> | null;
+  /** Credits the server says it charged (0 when not found or not reported). */
+  creditsCost: number;
+  /** The whole response body, unknown fields included. */
+  response: unknown;
+}
+
+export function handlePath(mode: HandleMode): string {
+  return `creators/enrich/handle/${mode}`;
+}
+
+export function emailPath(mode: EmailMode): string {
+  return mode === 'advanced' ? 'creators/enrich/email/advanced' : 'creators/enrich/email';
+}
+
+/** Trims a handle and checks its length (1-200, as the official client does); the API normalises the rest. */
+export function cleanHandle(raw: string): string {
+  const handle = raw.trim();
+  if (!handle) throw new UsageError('Empty handle.');
+  if (handle.length > 200) throw new UsageError(`Handle too long (${handle.length} characters, at most 200).`);
+  return handle;
+}
+
+/** Lower-cases an address and checks its form (`x@y.z`), as the official client does before sending. */
+export function cleanEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`Invalid email address '${raw.trim()}'.`);
+  return email;
+}
+
+/** The request body of a handle mode: only the fields that mode takes (api-contract.md §7). */
+export function handleBody(handle: string, o: HandleOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { handle, platform: o.platform };
+  if (o.mode === 'profile' || o.mode === 'full') body.email_required = o.emailRequired ?? 'preferred';
+  if (o.mode === 'analytics' || o.mode === 'full') body.include_lookalikes = o.includeLookalikes ?? false;
+  if (o.mode === 'full') body.include_audience_data = o.includeAudienceData ?? false;
+  return body;
+}
+
+export function emailBody(email: string, o: EmailOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { email };
+  if (o.mode === 'advanced') {
+    if (o.minFollowers !== undefined) body.min_followers = o.minFollowers;
+    if (o.excludePlatforms && o.excludePlatforms.length > 0) body.exclude_platforms = [...o.excludePlatforms];
+  }
+  return body;
+}
+
+/**
+ * Reads an enrichment answer. Found: `{result: {...}, credits_cost}` (the official fixture). Not found:
+ * `result` null or empty, or `status: "not_found"` (the sandbox's choice; the real shape is unpublished).
+ */
+export function readOutcome(data: unknown): EnrichOutcome {
+  const body = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const raw = body.result;
+  const result = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const cost = Number(body.credits_cost ?? 0);
+  const notFound = body.status === 'not_found' || result === null || Object.keys(result).length === 0;
+  return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: Number.isFinite(cost) ? cost : 0, response: data };
+}
+
+/** `POST /public/v1/creators/enrich/handle/<mode>/`. */
+export async function enrichHandle(http: HttpClient, handle: string, options: HandleOptions): Promise<EnrichOutcome> {
+  const res = await http.request({ method: 'POST', path: handlePath(options.mode), body: handleBody(handle, options) });
+  return readOutcome(res.data);
+}
+
+/** `POST /public/v1/creators/enrich/email/` (basic) or `.../email/advanced/`. */
+export async function enrichEmail(http: HttpClient, email: string, options: EmailOptions): Promise<EnrichOutcome> {
+  const res = await http.request({ method: 'POST', path: emailPath(options.mode), body: emailBody(email, options) });
+  return readOutcome(res.data);
+}

@@ -1,0 +1,83 @@
+/**
+ * What a bulk enrichment writes per row. Output keeps every input column, in input order, then the
+ * result columns, then `credits_cost`, `status` and `error`.
+ *
+ * csv/tsv need their columns before the first row is written, while the service's result layout
+ * varies per creator (and full results nest audience data hundreds of fields deep). So the result
+ * columns are a FIXED, documented list per command and platform (identity and headline metrics of
+ * the platform block), plus `result_json`, which holds the whole `result` as compact JSON: every
+ * field the service returned is in the file, and the header never depends on the data. json/jsonl
+ * keep `result` nested, unflattened.
+ */
+import { getPath, toCell, type ColumnSpec, type DataRecord } from '../output/index.js';
+
+export type RowStatus = 'ok' | 'not_found' | 'error' | 'skipped';
+
+export interface RowOutcome {
+  /** The input row's cells, in input order. */
+  cells: string[];
+  status: RowStatus;
+  error: string | null;
+  creditsMilli: number;
+  result: Record<string, unknown> | null;
+}
+
+export const TRAILING_COLUMNS = ['credits_cost', 'status', 'error'] as const;
+
+/** The fixed result columns of `enrich handle` for a platform. */
+export function handleResultColumns(platform: string): string[] {
+  const p = `result.${platform}`;
+  return [`${p}.username`, `${p}.userid`, `${p}.full_name`, `${p}.follower_count`, `${p}.engagement_percent`, 'result.email', 'result_json'];
+}
+
+/** The fixed result columns of `enrich email`: the address's name and its accounts on the six Discovery platforms. */
+export function emailResultColumns(): string[] {
+  const platforms = ['instagram', 'youtube', 'tiktok', 'twitch', 'twitter', 'onlyfans'];
+  return ['result.email', 'result.full_name', 'result.platforms', ...platforms.flatMap((p) => [`result.${p}.username`, `result.${p}.follower_count`]), 'result_json'];
+}
+
+/** Terminal table columns: the value, the status and a few headline fields. */
+export function tableColumns(valueColumn: string, kind: 'handle' | 'email', platform?: string): ColumnSpec[] {
+  const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn }, { path: 'status', header: 'status' }];
+  const mid: ColumnSpec[] =
+    kind === 'handle' && platform
+      ? [
+          { path: `result.${platform}.full_name`, header: 'name' },
+          { path: `result.${platform}.follower_count`, header: 'followers', kind: 'count' },
+          { path: `result.${platform}.engagement_percent`, header: 'engagement', kind: 'percent' },
+          { path: 'result.email', header: 'email' },
+        ]
+      : [
+          { path: 'result.full_name', header: 'name' },
+          { path: 'result.platforms', header: 'platforms' },
+        ];
+  return [...head, ...mid, { path: 'credits_cost', header: 'credits', kind: 'number' }, { path: 'error', header: 'error' }];
+}
+
+function inputObject(header: readonly string[], cells: readonly string[]): DataRecord {
+  const out: DataRecord = {};
+  header.forEach((name, i) => Object.defineProperty(out, name, { value: cells[i] ?? '', enumerable: true, writable: true, configurable: true }));
+  return out;
+}
+
+/** The json/jsonl record: input columns, then `result` nested, `credits_cost`, `status`, `error`. */
+export function nestedRecord(header: readonly string[], row: RowOutcome): DataRecord {
+  return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error };
+}
+
+/**
+ * The csv/tsv record: keys are the literal column names (`result.instagram.username`), so the
+ * printer's dot-path lookup finds them as they are; `result_json` is the whole result.
+ */
+export function flatRecord(header: readonly string[], resultColumns: readonly string[], row: RowOutcome): DataRecord {
+  const out = inputObject(header, row.cells);
+  const wrapped = { result: row.result };
+  for (const col of resultColumns) {
+    const value = col === 'result_json' ? (row.result ? JSON.stringify(row.result) : null) : toCell(getPath(wrapped, col));
+    Object.defineProperty(out, col, { value, enumerable: true, writable: true, configurable: true });
+  }
+  out.credits_cost = row.creditsMilli / 1000;
+  out.status = row.status;
+  out.error = row.error;
+  return out;
+}

@@ -1,0 +1,110 @@
+/**
+ * The concurrent row runner: items stream in from an async source, a few workers process them at
+ * once (sharing one HttpClient, whose pacer keeps the whole process under the rate limit), and
+ * results come out in input order. Memory is bounded by the window (a few rows), whatever the
+ * input size: the source is only read when a slot is free.
+ */
+import { InterruptedError } from '../errors.js';
+
+export interface RunnerOptions<I, O> {
+  items: AsyncIterable<I>;
+  /** Rows worked on at once (default 4). */
+  concurrency?: number;
+  /**
+   * Processes one item. Per-item failures should be caught and returned as a value (a row with
+   * status `error`); a throw means the run cannot go on (interrupted, credential rejected, out of
+   * credits) and stops it.
+   */
+  work: (item: I, index: number) => Promise<O>;
+  /** Aborted on Ctrl-C: no new item is started. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs `work` over `items` concurrently and yields the results in input order. It never throws
+ * from the iteration itself: when the run must stop (a throw from `work` or from the source, or the
+ * signal), no new item starts, items already in flight settle, those that succeeded are still
+ * yielded (in order), and the reason is left in `stopped` for the caller to throw after it has
+ * committed its output. `dropped` counts the items that were queued or in flight but produced no row.
+ */
+export class OrderedRunner<I, O> {
+  stopped: unknown = undefined;
+  dropped = 0;
+  started = 0;
+  private readonly concurrency: number;
+
+  constructor(private readonly opts: RunnerOptions<I, O>) {
+    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 4));
+  }
+
+  private stop(reason: unknown): void {
+    this.stopped ??= reason;
+  }
+
+  async *run(): AsyncGenerator<O> {
+    const source = this.opts.items[Symbol.asyncIterator]();
+    const queue: Promise<{ ok: true; value: O } | { ok: false; error: unknown }>[] = [];
+    // Free worker slots; a slot is taken by the item's work and released when it settles.
+    let free = this.concurrency;
+    const waiters: (() => void)[] = [];
+    const acquire = async (): Promise<void> => {
+      if (free > 0) {
+        free--;
+        return;
+      }
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    const release = (): void => {
+      const next = waiters.shift();
+      if (next) next();
+      else free++;
+    };
+    let exhausted = false;
+    const signal = this.opts.signal;
+    const onAbort = (): void => this.stop(signal?.reason instanceof InterruptedError ? signal.reason : new InterruptedError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    try {
+      for (;;) {
+        // Keep up to twice the workers queued, so a slow head row does not idle the others.
+        while (!exhausted && this.stopped === undefined && queue.length < this.concurrency * 2) {
+          let next: IteratorResult<I>;
+          try {
+            next = await source.next();
+          } catch (err) {
+            this.stop(err);
+            break;
+          }
+          if (next.done) {
+            exhausted = true;
+            break;
+          }
+          const index = this.started++;
+          const item = next.value;
+          queue.push(
+            (async () => {
+              await acquire();
+              try {
+                if (this.stopped !== undefined) throw this.stopped;
+                return { ok: true as const, value: await this.opts.work(item, index) };
+              } catch (error) {
+                this.stop(error);
+                return { ok: false as const, error };
+              } finally {
+                release();
+              }
+            })(),
+          );
+        }
+        const head = queue.shift();
+        if (!head) break;
+        const settled = await head;
+        if (settled.ok) yield settled.value;
+        else this.dropped++;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (this.stopped !== undefined && !exhausted) await source.return?.().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Where the values of a bulk enrichment come from: arguments, or a CSV file / stdin with a detected
+ * or named column. Files are read twice (a counting pass for the `rows x price` worst case, then the
+ * run); stdin is read once, unless the cost must be known first (`--dry-run` or a `--max-credits`
+ * budget without `--max-rows`), in which case it is spooled to a private temporary file.
+ */
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { detectColumn, type ValueKind } from '../csv/detect.js';
+import { countValues, openInputStream, readCsv, spoolStdin } from '../csv/read.js';
+
+export interface BulkSource {
+  /** Column names of the output's input part. */
+  header: string[];
+  /** Index of the value column in `header`. */
+  valueIndex: number;
+  /** Rows in input order. */
+  rows: AsyncIterable<string[]>;
+  /** Non-blank values to enrich, when known before starting (arguments, files, spooled stdin). */
+  count: number | undefined;
+  /** The first non-blank value, for the `--dry-run` example body. */
+  firstValue: string | undefined;
+  /** True for `--input` (the output then defaults to CSV). */
+  fromFile: boolean;
+  /** Removes temporary files; always call it. */
+  cleanup: () => Promise<void>;
+}
+
+export interface SourceOptions {
+  values: readonly string[];
+  input?: string | undefined;
+  column?: string | undefined;
+  kind: ValueKind;
+  /** Stop after this many rows (bounds the cost of a stdin run without counting it). */
+  maxRows?: number | undefined;
+  /** True when the worst case must be known before sending (dry run or a budget). */
+  needCount: boolean;
+}
+
+async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined): AsyncGenerator<T> {
+  if (max === undefined) {
+    yield* rows;
+    return;
+  }
+  let n = 0;
+  if (max <= 0) return;
+  for await (const row of rows) {
+    yield row;
+    if (++n >= max) return;
+  }
+}
+
+/** Opens the source; every check that can fail on bad input happens here, before anything is sent. */
+export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<BulkSource> {
+  if (o.input !== undefined && o.values.length > 0) {
+    throw new UsageError(`Give the ${o.kind}s as arguments or with --input, not both.`);
+  }
+  if (o.input === undefined) {
+    if (o.column !== undefined) throw new UsageError('--column needs --input.');
+    if (o.values.length === 0) throw new UsageError(`No ${o.kind} given.`, { hint: `Pass one or more ${o.kind}s, or --input <file.csv|->.` });
+    const values = o.maxRows !== undefined ? o.values.slice(0, o.maxRows) : o.values;
+    return {
+      header: [o.kind],
+      valueIndex: 0,
+      rows: (async function* () {
+        for (const v of values) yield [v];
+      })(),
+      count: values.filter((v) => v.trim() !== '').length,
+      firstValue: values.find((v) => v.trim() !== ''),
+      fromFile: false,
+      cleanup: async () => {},
+    };
+  }
+
+  let path = o.input;
+  let cleanup = async (): Promise<void> => {};
+  if (path === '-' && o.needCount && o.maxRows === undefined) {
+    const spooled = await spoolStdin(ctx);
+    path = spooled.path;
+    cleanup = spooled.cleanup;
+  }
+  try {
+    const shown = o.input;
+    const input = await readCsv(await openInputStream(ctx, path), shown, o.kind);
+    const choice = detectColumn(input.header, input.sample, o.kind, o.column);
+    let count: number | undefined;
+    if (path !== '-') {
+      const counted = await countValues(ctx, path, choice.index, o.kind);
+      count = o.maxRows !== undefined ? Math.min(counted.values, o.maxRows) : counted.values;
+    } else if (o.maxRows !== undefined) {
+      count = o.maxRows;
+    }
+    return {
+      header: input.header,
+      valueIndex: choice.index,
+      rows: limit(input.rows, o.maxRows),
+      count,
+      firstValue: input.sample.map((r) => r[choice.index] ?? '').find((v) => v.trim() !== ''),
+      fromFile: true,
+      cleanup,
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}

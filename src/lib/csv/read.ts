@@ -1,0 +1,136 @@
+/**
+ * Streaming CSV input: rows come out of csv-parse one at a time, so a file of any size is never
+ * held in memory. Also the helpers a bulk command needs before it spends anything: a counting pass
+ * over a file (the `rows x price` worst case) and spooling stdin to a temporary file when the count
+ * must be known first.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { looksLikeEmail } from './detect.js';
+
+/** How many data rows are read ahead to detect the value column by content. */
+export const SAMPLE_ROWS = 5;
+
+export interface CsvInput {
+  /** Column names, unique (a repeated name gets `_2`, `_3`...). */
+  header: string[];
+  /** True when the file had no header row and `header` was made up (`column1`...). */
+  headerSynthesized: boolean;
+  /** The first rows, for column detection; they are also the first rows `rows` yields. */
+  sample: string[][];
+  /** Every data row, in order, sample included. Each row is padded/cut to the header's width. */
+  rows: AsyncIterable<string[]>;
+}
+
+/** Opens a file path (or `-` for stdin) as a byte stream; an unreadable file is a usage error. */
+export async function openInputStream(ctx: Context, source: string, flag = '--input'): Promise<Readable> {
+  if (source === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads standard input, but it is a terminal.`, { hint: 'Pipe the CSV in, or give a file.' });
+    return ctx.io.stdin;
+  }
+  const path = resolve(ctx.deps.cwd, source);
+  const stream = createReadStream(path);
+  await new Promise<void>((ok, fail) => {
+    stream.once('open', () => ok());
+    stream.once('error', (err: NodeJS.ErrnoException) => {
+      const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
+      fail(new UsageError(`Cannot read ${flag} file '${source}': ${why}.`));
+    });
+  });
+  return stream;
+}
+
+/** Turns csv-parse's errors into usage errors naming the line. */
+function csvError(err: unknown, source: string): UsageError {
+  const e = err as { message?: string; lines?: number };
+  return new UsageError(`${source === '-' ? 'standard input' : `'${source}'`} is not valid CSV: ${e.message ?? String(err)}`);
+}
+
+async function* parseRows(stream: Readable, source: string): AsyncGenerator<string[]> {
+  const { parse } = await import('csv-parse');
+  const parser = stream.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
+  stream.once('error', (err) => parser.destroy(err));
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) yield record;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw csvError(err, source);
+  }
+}
+
+/** A first row that is data rather than a header: an email, an `@handle` or a URL. */
+function looksLikeData(row: readonly string[]): boolean {
+  return row.some((cell) => looksLikeEmail(cell) || /^@\w/.test(cell.trim()) || /^https?:\/\//i.test(cell.trim()));
+}
+
+function uniqueNames(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((raw, i) => {
+    const name = raw.trim() || `column${i + 1}`;
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name}_${n}`;
+  });
+}
+
+/**
+ * Reads a CSV stream: the first row is the header unless it looks like data (an email, `@handle` or
+ * URL), in which case columns are named `column1`... (a one-column file is named by `kindHint`).
+ */
+export async function readCsv(stream: Readable, source: string, kindHint?: string): Promise<CsvInput> {
+  const it = parseRows(stream, source)[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) throw new UsageError(`${source === '-' ? 'Standard input' : `'${source}'`} holds no rows.`);
+  let header = first.value;
+  const sample: string[][] = [];
+  const synthesized = looksLikeData(header);
+  if (synthesized) {
+    sample.push(header);
+    header = header.length === 1 && kindHint ? [kindHint] : header.map((_, i) => `column${i + 1}`);
+  }
+  header = uniqueNames(header);
+  const width = header.length;
+  const fit = (row: string[]): string[] => (row.length === width ? row : row.length > width ? row.slice(0, width) : [...row, ...Array<string>(width - row.length).fill('')]);
+  while (sample.length < SAMPLE_ROWS) {
+    const next = await it.next();
+    if (next.done) break;
+    sample.push(next.value);
+  }
+  const buffered = sample.map(fit);
+  async function* rows(): AsyncGenerator<string[]> {
+    yield* buffered;
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield fit(next.value);
+    }
+  }
+  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows() };
+}
+
+/** Counts data rows with a non-blank value in column `index`, streaming the file once. */
+export async function countValues(ctx: Context, source: string, index: number, kindHint?: string): Promise<{ rows: number; values: number }> {
+  const input = await readCsv(await openInputStream(ctx, source), source, kindHint);
+  let rows = 0;
+  let values = 0;
+  for await (const row of input.rows) {
+    rows++;
+    if ((row[index] ?? '').trim() !== '') values++;
+  }
+  return { rows, values };
+}
+
+/** Copies stdin to a private temporary file so it can be read twice; `cleanup` removes it. */
+export async function spoolStdin(ctx: Context): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  if (ctx.io.stdinIsTTY) throw new UsageError('--input - reads standard input, but it is a terminal.', { hint: 'Pipe the CSV in, or give a file.' });
+  const dir = await mkdtemp(join(tmpdir(), 'creators-stdin-'));
+  const path = join(dir, 'input.csv');
+  await pipeline(ctx.io.stdin, createWriteStream(path, { mode: 0o600 }));
+  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,217 @@
+/**
+ * Enrichment records built from the synthetic creators, one builder per tier. The layout follows
+ * the official full-tier fixture (api-contract.md §7): `result` holds a block keyed by platform plus
+ * general keys (`email`, `other_links`, `lookalikes`...). Field lists for raw, profile and analytics
+ * are not published; these are the sandbox's choice and are documented in the README.
+ */
+import type { Creator } from '../data/creators.js';
+import { isDiscoveryPlatform } from '../platforms.js';
+import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../random.js';
+import type { SandboxState } from '../state.js';
+import { normalizeHandle } from '../handles.js';
+
+export type HandleMode = 'raw' | 'profile' | 'analytics' | 'full';
+
+/** Platforms per mode (api-contract.md §7). */
+export const SOCIAL_PLATFORMS = [
+  'instagram', 'youtube', 'tiktok', 'onlyfans', 'twitter', 'snapchat', 'discord', 'pinterest', 'facebook', 'linkedin', 'twitch',
+] as const;
+export const ANALYTICS_PLATFORMS = ['instagram', 'youtube', 'tiktok', 'twitch', 'twitter', 'onlyfans'] as const;
+export const MODE_PLATFORMS: Record<HandleMode, readonly string[]> = {
+  raw: SOCIAL_PLATFORMS,
+  profile: SOCIAL_PLATFORMS,
+  analytics: ANALYTICS_PLATFORMS,
+  full: SOCIAL_PLATFORMS.filter((p) => p !== 'linkedin'),
+};
+/** Audience data exists for these only (api-contract.md §7). */
+const AUDIENCE_PLATFORMS = new Set(['instagram', 'tiktok', 'youtube']);
+
+export interface HandleOptions {
+  emailRequired: 'must_have' | 'preferred';
+  includeLookalikes: boolean;
+  includeAudienceData: boolean;
+}
+
+/**
+ * The creator behind a handle. Discovery platforms use the synthetic store (unknown handles are
+ * not found); the scraper-only platforms (snapchat, discord...) synthesise a small profile from the
+ * handle itself, except handles beginning with `missing`, which are never found anywhere.
+ */
+export function findCreator(state: SandboxState, platform: string, handle: string): Creator | undefined {
+  const clean = normalizeHandle(handle);
+  if (!clean || clean.startsWith('missing')) return undefined;
+  if (isDiscoveryPlatform(platform)) return state.creators.find(platform, handle);
+  return scraperOnlyCreator(state, platform, clean);
+}
+
+function scraperOnlyCreator(state: SandboxState, platform: string, handle: string): Creator {
+  // Borrow a deterministic Instagram creator for the person, then re-badge it for this platform.
+  const list = state.creators.list('instagram');
+  const base = list[hash32(`${platform}:${handle}`) % list.length] as Creator;
+  return {
+    ...base,
+    user_id: String(hash32(`${state.seed}:${platform}:${handle}`)),
+    platform: base.platform,
+    profile: { ...base.profile, username: handle, followers: Math.round(base.profile.followers / 3) },
+    url: `https://${platform}.com/${handle}`,
+  };
+}
+
+function rngFor(state: SandboxState, platform: string, creator: Creator, purpose: string): Rng {
+  return streamFor(state.seed, `${purpose}:${platform}:${creator.user_id}`);
+}
+
+function mediaCount(creator: Creator): number {
+  const m = creator.metrics as unknown as Record<string, unknown>;
+  const n = m.number_of_posts ?? m.number_of_videos ?? m.number_of_tweets ?? m.number_of_photos;
+  return typeof n === 'number' ? n : 0;
+}
+
+/** Raw tier: platform data "as scraped", with the platform's own field names. */
+export function rawRecord(platform: string, creator: Creator): Record<string, unknown> {
+  return {
+    [platform]: {
+      userid: creator.user_id,
+      username: creator.profile.username,
+      full_name: creator.profile.full_name,
+      biography: creator.profile.bio,
+      follower_count: creator.profile.followers,
+      media_count: mediaCount(creator),
+      is_verified: creator.is_verified,
+      is_private: creator.is_private,
+      is_business_account: creator.type === 'business',
+      external_url: creator.link_in_bio,
+      profile_pic_url: creator.profile.picture,
+    },
+  };
+}
+
+/** Profile tier: identity, contact and vetting data (service-spec.md, single enrichment). */
+export function profileRecord(platform: string, creator: Creator): Record<string, unknown> {
+  const [first] = creator.profile.full_name.split(' ');
+  return {
+    [platform]: {
+      username: creator.profile.username,
+      userid: creator.user_id,
+      full_name: creator.profile.full_name,
+      biography: creator.profile.bio,
+      profile_picture: creator.profile.picture,
+      profile_url: creator.url,
+      follower_count: creator.profile.followers,
+      media_count: mediaCount(creator),
+      is_verified: creator.is_verified,
+      is_business: creator.type === 'business',
+      niche_class: creator.niche,
+      niche_sub_class: creator.sub_niche,
+    },
+    email: creator.email,
+    first_name: creator.type === 'business' ? null : first,
+    gender: creator.gender,
+    location: creator.location,
+    language: creator.language,
+    other_platforms: creator.other_platforms,
+  };
+}
+
+function analyticsBlock(platform: string, creator: Creator, rng: Rng): Record<string, unknown> {
+  const followers = creator.profile.followers;
+  const interactions = (followers * creator.profile.engagement_percent) / 100;
+  return {
+    username: creator.profile.username,
+    userid: creator.user_id,
+    full_name: creator.profile.full_name,
+    profile_picture: creator.profile.picture,
+    follower_count: followers,
+    engagement_percent: creator.profile.engagement_percent,
+    likes_median: Math.round(interactions * 0.9),
+    comments_median: Math.round(interactions * 0.04),
+    posting_frequency_recent_months: creator.posting_frequency,
+    follower_growth_percent: creator.growth_rate,
+    income: creator.income,
+    hashtags: creator.hashtags,
+    tagged: pickSome(rng, ['studio', 'friends', 'collab', 'crew'], intBetween(rng, 0, 2)).map((w) => ({
+      username: `${w}_${creator.profile.username}`.slice(0, 30),
+      userid: String(hash32(`${w}:${creator.user_id}`)),
+    })),
+    brands_found: creator.brands,
+    brand_affinity: creator.brands.map((name) => ({ name, interest: [creator.niche] })),
+    post_data: posts(platform, creator, rng, 3),
+  };
+}
+
+function posts(platform: string, creator: Creator, rng: Rng, count: number): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const base = Date.UTC(2026, 9, 30);
+  for (let i = 0; i < count; i++) {
+    const id = `${creator.user_id.slice(-6)}${i}${intBetween(rng, 100, 999)}`;
+    const likes = Math.round(((creator.profile.followers * creator.profile.engagement_percent) / 100) * (0.6 + rng()));
+    out.push({
+      post_id: id,
+      created_at: new Date(base - i * 3 * 86_400_000).toISOString(),
+      caption: `${creator.sub_niche} #${creator.hashtags[0] ?? 'post'}`,
+      post_url: `https://www.${platform}.com/p/${id}/`,
+      media: [{ media_id: `${id}_1`, type: rng() < 0.5 ? 'image' : 'video', url: `https://cdn.sandbox.invalid/${platform}/${id}.jpg` }],
+      engagement: { likes, comments: Math.round(likes * 0.04) },
+    });
+  }
+  return out;
+}
+
+function audience(creator: Creator, rng: Rng): Record<string, unknown> {
+  const slice = (share: number): Record<string, unknown> => ({
+    success: true,
+    data: {
+      audience_credibility: round(0.6 + rng() * 0.35, 3),
+      audience_geo: {
+        countries: [
+          { id: 1, name: creator.location.country, code: creator.location.country_code, weight: round(0.4 + share * 0.2, 3) },
+          { id: 2, name: 'United States', code: 'US', weight: round(0.15 + rng() * 0.1, 3) },
+        ],
+        cities: creator.location.city ? [{ id: 1, name: creator.location.city, weight: round(0.1 + rng() * 0.1, 3), country: creator.location.country_code }] : [],
+        states: [],
+      },
+      audience_brand_affinity: creator.brands.slice(0, 3).map((name, i) => ({ id: i + 1, name, interest: [], weight: round(rng() * 0.2, 3), affinity: round(0.8 + rng(), 2) })),
+      notable_users: [],
+      audience_lookalikes: [],
+    },
+  });
+  return { audience_followers: slice(1), audience_likers: slice(0.5), audience_commenters: rng() < 0.1 ? { success: false, error: 'empty_audience' } : slice(0.2) };
+}
+
+function lookalikes(state: SandboxState, platform: string, creator: Creator, rng: Rng): Record<string, unknown>[] {
+  if (!isDiscoveryPlatform(platform)) return [];
+  const list = state.creators.list(platform);
+  return pickSome(rng, list, 3)
+    .filter((c) => c.user_id !== creator.user_id)
+    .map((c) => ({ username: c.profile.username, profile_url: c.url, engagement_percent: c.profile.engagement_percent, follower_count: c.profile.followers }));
+}
+
+/** Analytics tier: performance data; lookalikes only when asked for. */
+export function analyticsRecord(state: SandboxState, platform: string, creator: Creator, lookalikesWanted: boolean): Record<string, unknown> {
+  const rng = rngFor(state, platform, creator, 'analytics');
+  const block = analyticsBlock(platform, creator, rng);
+  if (AUDIENCE_PLATFORMS.has(platform)) block.audience = audience(creator, rng);
+  const result: Record<string, unknown> = { [platform]: block };
+  if (lookalikesWanted) result.lookalikes = lookalikes(state, platform, creator, rng);
+  return result;
+}
+
+/** Full tier: profile plus analytics; audience and lookalikes only when asked for. */
+export function fullRecord(state: SandboxState, platform: string, creator: Creator, options: HandleOptions): Record<string, unknown> {
+  const rng = rngFor(state, platform, creator, 'full');
+  const profile = profileRecord(platform, creator);
+  const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(platform, creator, rng) };
+  if (options.includeAudienceData && AUDIENCE_PLATFORMS.has(platform)) {
+    block.audience = audience(creator, rng);
+    if (platform === 'instagram') {
+      block.sponsored_posts = creator.has_done_brand_deals ? posts(platform, creator, rng, 1) : [];
+      block.past_sponsors = creator.brands.map((handle) => ({ handle, post_count: intBetween(rng, 1, 6), post_ids: [] }));
+    }
+  }
+  const result: Record<string, unknown> = { ...profile, [platform]: block, other_links: creator.link_in_bio ? [creator.link_in_bio] : [] };
+  if (options.includeAudienceData && AUDIENCE_PLATFORMS.has(platform)) {
+    result.audience_interests = [creator.niche, creator.sub_niche];
+  }
+  if (options.includeLookalikes) result.lookalikes = lookalikes(state, platform, creator, rng);
+  return result;
+}

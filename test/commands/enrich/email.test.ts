@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { csvObjects, parseCsv, tempFile } from './helpers.js';
+
+const sb = useSandbox({ seed: 31, credits: 1000 });
+
+function recordingApi() {
+  const api = mockApi();
+  const calls: { path: string; body: Record<string, unknown> }[] = [];
+  api.pool
+    .intercept({ path: (p) => p.startsWith('/public/v1/creators/enrich/email/'), method: 'POST' })
+    .reply(200, (opts) => {
+      calls.push({ path: opts.path, body: JSON.parse(String(opts.body)) });
+      return { result: { email: 'x', instagram: { username: 'x' } }, credits_cost: 0.05 };
+    }, JSON_HEADERS)
+    .persist();
+  return { ...api, calls };
+}
+
+describe('enrich email', () => {
+  it('basic sends only the lowercased email', async () => {
+    const api = recordingApi();
+    const res = await runCli(['enrich', 'email', ' Ann@Example.COM ', '--json'], { env: api.env, dispatcher: api.agent });
+    expect(res.code).toBe(0);
+    expect(api.calls).toEqual([{ path: '/public/v1/creators/enrich/email/', body: { email: 'ann@example.com' } }]);
+  });
+
+  it('advanced sends min_followers and exclude_platforms as an array', async () => {
+    const api = recordingApi();
+    const res = await runCli(['enrich', 'email', 'a@b.co', '--mode', 'advanced', '--min-followers', '5000', '--exclude-platforms', 'TikTok, youtube'], { env: api.env, dispatcher: api.agent });
+    expect(res.code).toBe(0);
+    expect(api.calls).toEqual([{ path: '/public/v1/creators/enrich/email/advanced/', body: { email: 'a@b.co', min_followers: 5000, exclude_platforms: ['tiktok', 'youtube'] } }]);
+  });
+
+  it.each([
+    [['not-an-email'], /Invalid email address 'not-an-email'/],
+    [['a@b.co', '--min-followers', '10'], /apply to --mode advanced/],
+    [['a@b.co', '--mode', 'advanced', '--min-followers', 'many'], /--min-followers/],
+    [['a@b.co', '--mode', 'advanced', '--exclude-platforms', 'myspace'], /Unknown platform in --exclude-platforms 'myspace'/],
+    [[], /No email given/],
+  ])('refuses %j with exit 2, sending nothing', async (argv, message) => {
+    const api = recordingApi();
+    const res = await runCli(['enrich', 'email', ...argv], { env: api.env, dispatcher: api.agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('worst case uses 0.1 for basic (the higher published price); the sandbox charges 0.05', async () => {
+    const creator = sb.get().state.creators.list('tiktok').find((c) => c.email)!;
+    const dry = await runCli(['enrich', 'email', creator.email!, 'x@example.com', '--dry-run', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(dry.json()).toMatchObject({ worst_case_credits: 0.2, cost_basis: '2 emails x 0.1' });
+    const before = sb.get().state.ledger.usedMilli;
+    const res = await runCli(['enrich', 'email', creator.email!, '--json'], { env: sandboxEnv(sb.get()) });
+    expect(res.code).toBe(0);
+    const rec = res.json<Record<string, any>>();
+    expect(rec.result.tiktok.username).toBe(creator.profile.username);
+    expect(rec.credits_cost).toBe(0.05);
+    expect(sb.get().state.ledger.usedMilli - before).toBe(50);
+  });
+
+  it('a CSV of emails: detected column, bad and unknown rows reported, exit 3', async () => {
+    const creators = sb.get().state.creators.list('instagram').filter((c) => c.email).slice(0, 2);
+    const { dir, path } = tempFile('leads.csv', `name,work_email\nA,${creators[0]!.email}\nB,nobody@nowhere.example\nC,broken\nD,${creators[1]!.email!.toUpperCase()}\n`);
+    const res = await runCli(['enrich', 'email', '--input', path], { env: sandboxEnv(sb.get()), cwd: dir });
+    expect(res.code).toBe(3);
+    const [header] = parseCsv(res.stdout);
+    expect(header!.slice(0, 5)).toEqual(['name', 'work_email', 'result.email', 'result.full_name', 'result.platforms']);
+    expect(header!.slice(-4)).toEqual(['result_json', 'credits_cost', 'status', 'error']);
+    const rows = csvObjects(res.stdout);
+    expect(rows.map((r) => r.status)).toEqual(['ok', 'not_found', 'error', 'ok']);
+    expect(rows[2]!.error).toMatch(/Invalid email address 'broken'/);
+    expect(rows[3]!['result.email']).toBe(creators[1]!.email);
+  });
+});

@@ -1,0 +1,51 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readCsv } from '../../../src/lib/csv/read.js';
+
+const stream = (text: string) => Readable.from([Buffer.from(text)]);
+
+async function all(rows: AsyncIterable<string[]>): Promise<string[][]> {
+  const out: string[][] = [];
+  for await (const r of rows) out.push(r);
+  return out;
+}
+
+describe('readCsv', () => {
+  it('takes the first row as the header, pads short rows, cuts long ones, keeps quoted newlines', async () => {
+    const input = await readCsv(stream('\uFEFFa,b,c\n1,"x\ny",3\n4\n5,6,7,8\n'), 'in.csv');
+    expect(input.header).toEqual(['a', 'b', 'c']);
+    expect(input.headerSynthesized).toBe(false);
+    expect(await all(input.rows)).toEqual([['1', 'x\ny', '3'], ['4', '', ''], ['5', '6', '7']]);
+  });
+
+  it('names repeated or blank header cells uniquely', async () => {
+    const input = await readCsv(stream('name,name,\n1,2,3\n'), 'in.csv');
+    expect(input.header).toEqual(['name', 'name_2', 'column3']);
+  });
+
+  it('treats a first row of data (email, @handle, URL) as data, naming a single column by the kind', async () => {
+    const emails = await readCsv(stream('a@b.co\nc@d.co\n'), '-', 'email');
+    expect(emails.header).toEqual(['email']);
+    expect(emails.headerSynthesized).toBe(true);
+    expect(await all(emails.rows)).toEqual([['a@b.co'], ['c@d.co']]);
+    const two = await readCsv(stream('@ann,x\n@bob,y\n'), '-', 'handle');
+    expect(two.header).toEqual(['column1', 'column2']);
+  });
+
+  it('streams: the sample is the first rows and the rest is read on demand', async () => {
+    const lines = Array.from({ length: 50_000 }, (_, i) => `h${i}`).join('\n');
+    const input = await readCsv(stream(`handle\n${lines}\n`), 'big.csv');
+    expect(input.sample).toHaveLength(5);
+    let n = 0;
+    for await (const _ of input.rows) n++;
+    expect(n).toBe(50_000);
+  });
+
+  it('an empty input or malformed CSV is a usage error', async () => {
+    await expect(readCsv(stream(''), 'empty.csv')).rejects.toThrow(/holds no rows/);
+    await expect(readCsv(stream('a\n"oops\n'), 'bad.csv')).rejects.toThrow(/'bad.csv' is not valid CSV/);
+    // Past the sample, the error surfaces while the rows are read.
+    const late = await readCsv(stream(`a\n${'x\n'.repeat(20)}"oops\n`), 'late.csv');
+    await expect(all(late.rows)).rejects.toThrow(/'late.csv' is not valid CSV/);
+  });
+});
