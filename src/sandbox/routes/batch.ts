@@ -1,6 +1,211 @@
-/** Sandbox routes: batch. */
-import type { Router } from '../router.js';
+/**
+ * Sandbox routes: batch enrichment (api-contract §9) and its `/_sandbox/batch` control surface.
+ *
+ *   POST /public/v1/enrichment/batch/                    multipart: file (one column `handle` or `email`,
+ *        at most 10 MB), enrichment_mode, platform, email_required, include_lookalikes,
+ *        include_audience_data, metadata -> {batch_id, status: "validating", created_at, ...}
+ *   GET  /public/v1/enrichment/batch/:id/status/         status record (credits_used as a string)
+ *   GET  /public/v1/enrichment/batch/:id/                results: CSV, or `?format=json` [{input_value, status, enrichment_data}]
+ *   GET  /public/v1/enrichment/batch/:id/download/       {download_url (file host, another origin), filename,
+ *        expires_in, expires_at, batch_id, total_results, invalid_records}
+ *   POST /public/v1/enrichment/batch/:id/resume/         continue a paused or failed job (free)
+ *   GET|POST /_sandbox/batch                             settings, `advanceSeconds`, fault injection
+ */
+import { boundaryOf, parseMultipart, type FormPart } from '../batch/multipart.js';
+import { advance, batchNow, batchWorld, configureBatch, hasResults, resume, type BatchJob } from '../batch/jobs.js';
+import { presign, resultsCsv } from '../batch/files.js';
+import { resultRow } from '../batch/results.js';
+import { parseJson } from '../body.js';
+import { ApiError, errorText, fieldError, fieldErrors, json, notFound, type Reply } from '../respond.js';
+import type { RouteContext, Router } from '../router.js';
+import { randomBytes } from 'node:crypto';
 
-export function register(_router: Router): void {
-  // Routes of this module are registered here.
+const MODES = ['raw', 'full', 'basic', 'advanced'];
+const PLATFORMS = ['instagram', 'youtube', 'tiktok', 'twitter', 'twitch', 'onlyfans'];
+/** The documented file limit. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+function findJob(ctx: RouteContext): BatchJob {
+  const job = batchWorld(ctx.state).jobs.get(ctx.params.id ?? '');
+  // Another account's batch is as invisible as an unknown one.
+  if (!job || job.account !== ctx.credential?.account) throw new ApiError(notFound());
+  advance(ctx.state, job);
+  return job;
+}
+
+function bool(part: FormPart | undefined, field: string): boolean | null {
+  if (!part) return null;
+  const v = part.data.toString('utf8').trim().toLowerCase();
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw fieldError(field, 'Must be a valid boolean.');
+}
+
+/** Reads the one-column CSV: header `handle` or `email`, one value per line (quotes allowed). */
+function readValues(data: Buffer, kind: 'handle' | 'email'): string[] {
+  const lines = data.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+  const head = (lines.shift() ?? '').trim().replace(/^"|"$/g, '').toLowerCase();
+  if (head.includes(',')) throw fieldError('file', 'The CSV must have exactly one column.');
+  if (head !== kind) throw fieldError('file', `The CSV column must be headed '${kind}' for this enrichment mode.`);
+  const values = lines.map((l) => l.trim().replace(/^"(.*)"$/, '$1').replace(/""/g, '"')).filter((v) => v !== '');
+  if (values.length === 0) throw fieldError('file', 'The CSV has no rows.');
+  return values;
+}
+
+function create(ctx: RouteContext): Reply {
+  const boundary = ctx.contentType === 'multipart/form-data' ? boundaryOf(String(ctx.headers['content-type'])) : undefined;
+  const parts = boundary ? parseMultipart(ctx.rawBody, boundary) : undefined;
+  if (!parts) throw fieldError('file', 'No file was submitted. Send multipart/form-data with a CSV file.');
+  const field = (name: string): FormPart | undefined => parts.find((p) => p.name === name);
+  const text = (name: string): string | undefined => field(name)?.data.toString('utf8').trim();
+  const refused = ['min_followers', 'exclude_platforms'].filter((n) => field(n));
+  if (refused.length > 0) {
+    throw new ApiError(fieldErrors(400, Object.fromEntries(refused.map((n) => [n, ['Not supported for batch enrichment.']]))));
+  }
+  const mode = text('enrichment_mode') ?? '';
+  if (!MODES.includes(mode)) throw fieldError('enrichment_mode', mode ? `"${mode}" is not a valid choice.` : 'This field is required.');
+  const kind = mode === 'raw' || mode === 'full' ? 'handle' : 'email';
+  const platform = text('platform') || null;
+  if (kind === 'handle' && !platform) throw fieldError('platform', 'This field is required for raw and full enrichment.');
+  if (platform && !PLATFORMS.includes(platform)) throw fieldError('platform', `"${platform}" is not a valid choice.`);
+  const emailRequired = text('email_required') || null;
+  if (emailRequired && !['must_have', 'preferred'].includes(emailRequired)) {
+    throw fieldError('email_required', `"${emailRequired}" is not a valid choice.`);
+  }
+  let metadata: Record<string, unknown> | null = null;
+  if (text('metadata')) {
+    const parsed = parseJson(Buffer.from(text('metadata') as string));
+    if (!parsed.ok || typeof parsed.body !== 'object' || parsed.body === null || Array.isArray(parsed.body)) {
+      throw fieldError('metadata', 'Must be a JSON object.');
+    }
+    metadata = parsed.body as Record<string, unknown>;
+  }
+  const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
+  if (!file) throw fieldError('file', 'No file was submitted.');
+  if (file.data.length > MAX_FILE_BYTES) throw fieldError('file', 'File too large. The maximum is 10 MB.');
+  const values = readValues(file.data, kind);
+  const now = batchNow(ctx.state);
+  const job: BatchJob = {
+    id: `bch_${randomBytes(16).toString('hex')}`,
+    account: ctx.credential?.account ?? '',
+    ctx: { seed: ctx.state.seed, kind, mode, platform: kind === 'handle' ? platform : null },
+    emailRequired,
+    includeLookalikes: bool(field('include_lookalikes'), 'include_lookalikes'),
+    includeAudienceData: bool(field('include_audience_data'), 'include_audience_data'),
+    metadata,
+    values,
+    outcomes: [],
+    status: 'validating',
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    mark: now,
+    successCount: 0,
+    failedCount: 0,
+    creditsMilli: 0,
+    statusMessage: null,
+    failTriggered: false,
+  };
+  batchWorld(ctx.state).jobs.set(job.id, job);
+  return json({
+    batch_id: job.id,
+    status: job.status,
+    created_at: iso(now),
+    enrichment_mode: mode,
+    platform: job.ctx.platform,
+    total_rows: values.length,
+    metadata,
+  });
+}
+
+function statusRecord(ctx: RouteContext, job: BatchJob): Record<string, unknown> {
+  const rps = batchWorld(ctx.state).settings.rowsPerSecond;
+  const left = job.values.length - job.outcomes.length;
+  const record: Record<string, unknown> = {
+    batch_id: job.id,
+    status: job.status,
+    total_rows: job.values.length,
+    processed_rows: job.outcomes.length,
+    success_count: job.successCount,
+    failed_count: job.failedCount,
+    started_at: iso(job.startedAt),
+    metadata: job.metadata ?? {},
+    credits_used: (job.creditsMilli / 1000).toFixed(3),
+    estimated_completion: job.status === 'processing' || job.status === 'queued' || job.status === 'validating'
+      ? iso(Math.round(Math.max(job.mark, job.createdAt) + (left * 1000) / rps))
+      : null,
+  };
+  if (job.statusMessage) record.status_message = job.statusMessage;
+  return record;
+}
+
+function notReady(job: BatchJob): ApiError {
+  return new ApiError(errorText(400, `Batch results are not ready (status: ${job.status}).`));
+}
+
+export function register(router: Router): void {
+  router.post('/public/v1/enrichment/batch/', create, { body: 'raw' });
+  router.get('/public/v1/enrichment/batch/:id/status/', (ctx) => json(statusRecord(ctx, findJob(ctx))));
+  router.get('/public/v1/enrichment/batch/:id/', (ctx) => {
+    const job = findJob(ctx);
+    const format = ctx.query.get('format') ?? 'csv';
+    if (format !== 'csv' && format !== 'json') throw fieldError('format', `"${format}" is not a valid choice.`);
+    if (!hasResults(job)) throw notReady(job);
+    if (format === 'json') return json(job.outcomes.map((o, i) => resultRow(job.ctx, job.values[i] as string, o)));
+    return { status: 200, raw: resultsCsv(job), contentType: 'text/csv' };
+  });
+  router.get('/public/v1/enrichment/batch/:id/download/', (ctx) => {
+    if (!batchWorld(ctx.state).settings.downloadRoute) return notFound();
+    const job = findJob(ctx);
+    if (!hasResults(job)) throw notReady(job);
+    const link = presign(ctx.state, job);
+    return json({
+      download_url: link.url,
+      filename: link.filename,
+      expires_in: link.expiresIn,
+      expires_at: iso(link.expiresAt),
+      batch_id: job.id,
+      total_results: job.outcomes.length,
+      invalid_records: job.failedCount,
+    });
+  });
+  router.post('/public/v1/enrichment/batch/:id/resume/', (ctx) => {
+    const job = findJob(ctx);
+    if (!resume(ctx.state, job)) {
+      throw new ApiError(errorText(400, `Only a paused or failed batch can be resumed (status: ${job.status}).`));
+    }
+    return json({ batch_id: job.id, status: job.status, message: 'Batch resumed.' });
+  });
+
+  const describe = (ctx: RouteContext): Reply => {
+    const world = batchWorld(ctx.state);
+    return json({
+      ...world.settings,
+      offsetSeconds: world.offsetMs / 1000,
+      fileOrigin: world.fileOrigin,
+      jobs: [...world.jobs.values()].map((job) => ({ batch_id: job.id, status: job.status, rows: job.values.length })),
+    });
+  };
+  router.get('/_sandbox/batch', describe);
+  router.post(
+    '/_sandbox/batch',
+    (ctx) => {
+      const parsed = parseJson(ctx.rawBody.length > 0 ? ctx.rawBody : Buffer.from('{}'));
+      if (!parsed.ok) return parsed.reply;
+      const body = parsed.body as Record<string, unknown>;
+      const numbers = ['rowsPerSecond', 'queueSeconds', 'downloadTtlSeconds', 'dropDownloads', 'advanceSeconds'];
+      const errors: Record<string, string[]> = {};
+      for (const [k, v] of Object.entries(body ?? {})) {
+        if (numbers.includes(k) ? typeof v !== 'number' || !(v >= 0) : k === 'dropAfterBytes' ? v !== null && typeof v !== 'number' : ['downloadRoute', 'rangeRequests'].includes(k) ? typeof v !== 'boolean' : true) {
+          errors[k] = ['Invalid or unknown setting.'];
+        }
+      }
+      if (Object.keys(errors).length > 0) return fieldErrors(400, errors);
+      configureBatch(ctx.state, body);
+      return describe(ctx);
+    },
+    { body: 'raw' },
+  );
 }

@@ -1,0 +1,159 @@
+/**
+ * Downloading batch results, streamed to an atomic file. CSV goes through the short-lived
+ * `/download/` URL (another host: no Authorization header), falling back to the result route when
+ * `/download/` is missing; JSON always uses the result route (`?format=json`). An interrupted
+ * transfer resumes with a Range request when the host allows it, otherwise restarts from zero in a
+ * fresh temporary file; an expired URL (403/400 from the storage host) is asked for again. The
+ * target only ever appears complete.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
+import { getDownloadLink, openDownloadUrl, openResults, type DownloadLink } from '../api/batch.js';
+import { OutputFileError, type Sink } from '../output/sink.js';
+
+export interface DownloadOptions {
+  id: string;
+  format: 'csv' | 'json';
+  /** Opens a fresh destination (an atomic file sink, or stdout). */
+  openSink: () => Promise<Sink>;
+  /** False for stdout: bytes already written cannot be taken back, so only a Range resume is possible. */
+  restartable: boolean;
+  /** Transfer attempts in all (interruptions and expired links). Default 5. */
+  attempts?: number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal | undefined;
+  notice: (line: string) => void;
+  timeoutMs?: number | undefined;
+}
+
+export interface DownloadResult {
+  bytes: number;
+  source: 'download_url' | 'results_route';
+  filename?: string | undefined;
+  attempts: number;
+}
+
+/** Writes a chunk, waiting for 'drain' when the destination is busy; write errors are output errors. */
+async function writeBuffer(stream: Writable, chunk: Buffer): Promise<void> {
+  if (stream.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const done = (err?: Error): void => {
+      stream.off('drain', onDrain);
+      stream.off('error', done);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = (): void => done();
+    stream.once('drain', onDrain);
+    stream.once('error', done);
+  });
+}
+
+function header(res: HttpResponse<unknown>, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Downloads the results of batch `o.id` into a sink opened by `o.openSink`, committing it at the end. */
+export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promise<DownloadResult> {
+  const attempts = o.attempts ?? 5;
+  let source: DownloadResult['source'] = o.format === 'csv' ? 'download_url' : 'results_route';
+  let link: DownloadLink | undefined;
+  let sink = await o.openSink();
+  let written = 0;
+  let resumable = false;
+  let etag: string | undefined;
+  let lastError: unknown;
+
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      if (o.signal?.aborted) throw new InterruptedError();
+      if (source === 'download_url' && !link) {
+        try {
+          link = await getDownloadLink(http, o.id);
+        } catch (err) {
+          // No /download/ route on this server (older deployments): the result route serves CSV too.
+          if (!(err instanceof CliError && err.status === 404)) throw err;
+          o.notice(`No download link for batch ${o.id} (HTTP 404); using the result route instead.`);
+          source = 'results_route';
+        }
+      }
+      const headers: Record<string, string> = {};
+      if (written > 0 && resumable) {
+        headers.range = `bytes=${written}-`;
+        if (etag) headers['if-range'] = etag;
+      }
+      const res =
+        source === 'download_url' && link
+          ? await openDownloadUrl(http, link.download_url, headers, o.timeoutMs)
+          : await openResults(http, o.id, o.format, o.timeoutMs);
+      if (written > 0 && res.status !== 206) {
+        // The host sent the whole file again: start over in a fresh temporary file.
+        if (!o.restartable) {
+          res.data.destroy();
+          throw new NetworkError(`The download of batch ${o.id} was interrupted after ${written} bytes already written to stdout and cannot be resumed.`, {
+            hint: `Download it to a file instead: creators batch download ${o.id} -o results.${o.format}`,
+          });
+        }
+        await sink.abort();
+        sink = await o.openSink();
+        written = 0;
+      }
+      resumable = header(res, 'accept-ranges') === 'bytes';
+      etag = header(res, 'etag') ?? etag;
+      const expected = res.status === 206 ? Number(/\/(\d+)$/.exec(header(res, 'content-range') ?? '')?.[1]) : Number(header(res, 'content-length') ?? NaN);
+      for await (const chunk of res.data as Readable) {
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+        try {
+          await writeBuffer(sink.stream, buf);
+        } catch (err) {
+          throw new OutputFileError(`cannot write the results: ${(err as Error).message}`, '', err);
+        }
+        written += buf.length;
+      }
+      if (Number.isFinite(expected) && written !== expected) {
+        throw new Error(`the transfer ended after ${written} of ${expected} bytes`);
+      }
+      await sink.commit();
+      return { bytes: written, source, filename: link?.filename as string | undefined, attempts: attempt };
+    } catch (err) {
+      lastError = err;
+      if (err instanceof InterruptedError || o.signal?.aborted) {
+        await sink.abort();
+        throw new InterruptedError(`Download of batch ${o.id} interrupted; no partial file was left.`, {
+          hint: `Download it again with: creators batch download ${o.id}`,
+        });
+      }
+      if (err instanceof OutputFileError) {
+        await sink.abort();
+        throw err;
+      }
+      if (err instanceof CliError && err.status !== undefined) {
+        // The storage host refuses an expired presigned URL with 403 (S3) or 400: ask for a new one.
+        if (source === 'download_url' && link && (err.status === 403 || err.status === 400)) {
+          o.notice(`The download link of batch ${o.id} has expired; asking for a new one.`);
+          link = undefined;
+          continue;
+        }
+        await sink.abort();
+        throw err;
+      }
+      if (attempt >= attempts || (!o.restartable && !resumable && written > 0)) break;
+      const how = written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
+      o.notice(`Download of batch ${o.id} interrupted (${(err as Error).message}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
+      try {
+        await o.sleep(Math.min(8000, 500 * 2 ** (attempt - 1)), o.signal);
+      } catch {
+        await sink.abort();
+        throw new InterruptedError(`Download of batch ${o.id} interrupted; no partial file was left.`);
+      }
+    }
+  }
+  await sink.abort();
+  const why = lastError instanceof Error ? lastError.message : String(lastError);
+  throw new NetworkError(`Download of batch ${o.id} failed: ${why}. No partial file was left.`, {
+    hint: `The results stay on the server; try again with: creators batch download ${o.id}`,
+    cause: lastError,
+  });
+}

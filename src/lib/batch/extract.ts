@@ -1,0 +1,183 @@
+/**
+ * Turns the user's CSV into what the batch route takes: one column headed `handle` or `email`,
+ * blanks removed, duplicates dropped (and counted), written to temporary part files of at most
+ * `maxPartBytes` each (the service refuses files over 10 MB). The input is streamed: it is read once,
+ * hashed on the way (for the `batch run` journal), and never held in memory whole.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { detectColumn, looksLikeEmail, type ValueKind } from '../csv/detect.js';
+
+/** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
+export const MAX_PART_BYTES = 10_000_000;
+
+/** Rows read before the column is chosen (detection looks at the first values). */
+const SAMPLE_ROWS = 20;
+
+export interface BatchPart {
+  path: string;
+  rows: number;
+  bytes: number;
+}
+
+export interface Extraction {
+  kind: ValueKind;
+  /** The input column the values came from. */
+  column: string;
+  parts: BatchPart[];
+  /** Unique non-blank values kept. */
+  rows: number;
+  blanks: number;
+  duplicates: number;
+  /** sha256 of the input bytes, hex. */
+  inputSha256: string;
+  /** Removes the temporary part files. Never throws. */
+  cleanup(): Promise<void>;
+}
+
+export interface ExtractOptions {
+  kind: ValueKind;
+  column?: string | undefined;
+  maxPartBytes?: number;
+}
+
+/** Quotes a value for CSV when it needs it (RFC 4180). */
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Opens `source` (a path, or `-` for stdin) as a byte stream; unreadable input is a usage error. */
+async function openInput(ctx: Context, source: string): Promise<Readable> {
+  if (source === '-') {
+    if (ctx.io.stdinIsTTY) {
+      throw new UsageError("'-' reads standard input, but it is a terminal.", { hint: 'Pipe the CSV in, or give a file.' });
+    }
+    return ctx.io.stdin;
+  }
+  const path = resolve(ctx.deps.cwd, source);
+  const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
+    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EACCES' ? 'permission denied' : err.message;
+    throw new UsageError(`Cannot read input file '${source}': ${why}.`);
+  });
+  if (info.isDirectory()) throw new UsageError(`Cannot read input file '${source}': it is a directory.`);
+  return createReadStream(path);
+}
+
+/**
+ * Reads the input CSV, picks the column (`--column`, else a `handle`/`email` header, else by content),
+ * and writes the unique values into part files. Throws a usage error for empty or unreadable input.
+ */
+export async function extractBatchInput(ctx: Context, source: string, options: ExtractOptions): Promise<Extraction> {
+  const input = await openInput(ctx, source);
+  const hash = createHash('sha256');
+  const { parse } = await import('csv-parse');
+  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  input.on('data', (chunk: Buffer | string) => hash.update(chunk));
+  input.on('error', (err) => parser.destroy(err));
+  input.pipe(parser);
+
+  const dir = await mkdtemp(join(tmpdir(), 'creators-batch-'));
+  const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true }).catch(() => {});
+  const limit = options.maxPartBytes ?? MAX_PART_BYTES;
+  const parts: BatchPart[] = [];
+  const seen = new Set<string>();
+  let current: { handle: FileHandle; part: BatchPart; buffer: string[]; pending: number } | undefined;
+  let blanks = 0;
+  let duplicates = 0;
+  let header = '';
+
+  const flush = async (): Promise<void> => {
+    if (!current || current.buffer.length === 0) return;
+    await current.handle.write(current.buffer.join(''));
+    current.buffer = [];
+    current.pending = 0;
+  };
+  const closePart = async (): Promise<void> => {
+    if (!current) return;
+    await flush();
+    await current.handle.close();
+    current = undefined;
+  };
+  const add = async (value: string): Promise<void> => {
+    const line = `${csvCell(value)}\n`;
+    const size = Buffer.byteLength(line);
+    if (current && current.part.bytes + size > limit) await closePart();
+    if (!current) {
+      const part: BatchPart = { path: join(dir, `part-${parts.length + 1}.csv`), rows: 0, bytes: Buffer.byteLength(header) };
+      parts.push(part);
+      current = { handle: await open(part.path, 'w', 0o600), part, buffer: [header], pending: 0 };
+    }
+    current.buffer.push(line);
+    current.pending += size;
+    current.part.bytes += size;
+    current.part.rows += 1;
+    if (current.pending > 256 * 1024) await flush();
+  };
+
+  let choice: { index: number; name: string; kind: ValueKind } | undefined;
+  const sample: string[][] = [];
+  const take = async (row: string[]): Promise<void> => {
+    const raw = (row[choice!.index] ?? '').trim();
+    if (raw === '') {
+      blanks += 1;
+      return;
+    }
+    // The service normalises handles (case, leading @) the same way, so those count as duplicates too.
+    const key = options.kind === 'handle' ? raw.toLowerCase().replace(/^@+/, '') : raw.toLowerCase();
+    if (seen.has(key)) {
+      duplicates += 1;
+      return;
+    }
+    seen.add(key);
+    await add(raw);
+  };
+  const choose = async (): Promise<void> => {
+    const [first = [], ...rest] = sample;
+    choice = detectColumn(first, rest, options.kind, options.column);
+    // A header-less list of emails: the first row is data, not a header.
+    const headerless = options.column === undefined && options.kind === 'email' && looksLikeEmail(first[choice.index] ?? '');
+    header = `${options.kind}\n`;
+    for (const row of headerless ? sample : rest) await take(row);
+  };
+
+  try {
+    for await (const row of parser as AsyncIterable<string[]>) {
+      if (choice) await take(row);
+      else {
+        sample.push(row);
+        if (sample.length > SAMPLE_ROWS) await choose();
+      }
+    }
+    if (!choice) {
+      if (sample.length === 0) throw new UsageError(`The input '${source}' is empty.`);
+      await choose();
+    }
+    await closePart();
+  } catch (err) {
+    await current?.handle.close().catch(() => {});
+    await cleanup();
+    if (err instanceof UsageError) throw err;
+    const code = (err as { code?: string }).code;
+    throw new UsageError(`Cannot read input '${source}' as CSV: ${(err as Error).message}`, { code: code?.startsWith('CSV_') ? 'bad_csv' : 'usage' });
+  }
+  if (parts.length === 0) {
+    await cleanup();
+    throw new UsageError(`No ${options.kind === 'email' ? 'emails' : 'handles'} in column '${choice!.name}' of '${source}'.`);
+  }
+  return {
+    kind: options.kind,
+    column: choice!.name,
+    parts,
+    rows: seen.size,
+    blanks,
+    duplicates,
+    inputSha256: hash.digest('hex'),
+    cleanup,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Waiting for a batch: an async iterator over status readings, with an injected clock and sleep so
+ * tests run instantly. It ends after the first final reading (done, failed, paused for credits);
+ * `--timeout` and Ctrl-C end it with errors that say how to pick the job up again.
+ */
+import { CreditsError, InterruptedError, PendingError, RemoteJobFailed } from '../errors.js';
+import { formatCredits } from '../cost.js';
+import { progressText, type BatchStatus } from './status.js';
+
+/** The docs ask for polls every 30-60 s. */
+export const DEFAULT_INTERVAL_S = 30;
+
+export interface PollOptions {
+  id: string;
+  intervalMs: number;
+  /** Overall wait limit; undefined waits forever. */
+  timeoutMs?: number | undefined;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal | undefined;
+  /** How to pick the job up again, for the timeout and Ctrl-C messages. */
+  again?: string | undefined;
+}
+
+function interrupted(o: PollOptions): InterruptedError {
+  return new InterruptedError(`Stopped waiting; batch ${o.id} keeps running on the server.`, {
+    hint: `Pick it up again with: ${o.again ?? `creators batch poll ${o.id}`} (then creators batch download ${o.id}).`,
+  });
+}
+
+/**
+ * Yields each status reading of batch `o.id` and returns after a final one. Throws PendingError
+ * (exit 8) when `timeoutMs` runs out first, InterruptedError (exit 130) on Ctrl-C.
+ */
+export async function* pollBatch(read: () => Promise<BatchStatus>, o: PollOptions): AsyncGenerator<BatchStatus, void> {
+  const deadline = o.timeoutMs === undefined ? undefined : o.now() + o.timeoutMs;
+  for (;;) {
+    if (o.signal?.aborted) throw interrupted(o);
+    let status: BatchStatus;
+    try {
+      status = await read();
+    } catch (err) {
+      if (err instanceof InterruptedError || o.signal?.aborted) throw interrupted(o);
+      throw err;
+    }
+    yield status;
+    if (status.phase !== 'pending') return;
+    const left = deadline === undefined ? Infinity : deadline - o.now();
+    if (left <= 0) {
+      throw new PendingError(`Batch ${o.id} is still ${status.status} after ${Math.round((o.timeoutMs ?? 0) / 1000)} s: ${progressText(status)}.`, {
+        hint: `It keeps running on the server. Wait again with: ${o.again ?? `creators batch poll ${o.id}`}`,
+      });
+    }
+    try {
+      await o.sleep(Math.min(o.intervalMs, left), o.signal);
+    } catch {
+      throw interrupted(o);
+    }
+  }
+}
+
+/** Turns a final status into the command's outcome: nothing for done, exit 7 for failed, exit 5 for paused. */
+export function checkFinal(s: BatchStatus, again?: string): void {
+  if (s.phase === 'done') return;
+  const why = typeof s.status_message === 'string' && s.status_message ? `: ${s.status_message.replace(/\.$/, '')}` : '';
+  if (s.phase === 'failed') {
+    throw new RemoteJobFailed(`Batch ${s.batch_id} failed${why}.`, {
+      hint: `Its partial results, if any: creators batch download ${s.batch_id}. To retry it: creators batch resume ${s.batch_id}.`,
+    });
+  }
+  if (s.phase === 'paused') {
+    const used = s.credits_used !== null ? ` after ${formatCredits(Math.round(s.credits_used * 1000))} credits` : '';
+    throw new CreditsError(`Batch ${s.batch_id} is paused for insufficient credits${used} (${progressText(s)})${why}.`, {
+      code: 'paused_insufficient_credits',
+      hint: `Top up, then continue it with: ${again ?? `creators batch resume ${s.batch_id}`} (resuming is free).`,
+    });
+  }
+}

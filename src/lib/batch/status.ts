@@ -1,0 +1,70 @@
+/**
+ * The batch status vocabulary. Sources disagree (api-contract §17.8): the create response says
+ * processing/finished/failed/validating, the status endpoint queued/processing/finished/failed/
+ * paused_insufficient_credits, the prose queued/running/completed/failed. All of them map here.
+ */
+import { toNumber } from '../api/account.js';
+
+export type BatchPhase = 'pending' | 'done' | 'failed' | 'paused';
+
+const PHASES: Record<string, BatchPhase> = {
+  queued: 'pending',
+  pending: 'pending',
+  validating: 'pending',
+  processing: 'pending',
+  running: 'pending',
+  in_progress: 'pending',
+  finished: 'done',
+  completed: 'done',
+  complete: 'done',
+  done: 'done',
+  failed: 'failed',
+  error: 'failed',
+  cancelled: 'failed',
+  canceled: 'failed',
+  paused_insufficient_credits: 'paused',
+  paused: 'paused',
+  interrupted: 'paused',
+};
+
+/** The phase of a status word; an unknown word counts as still running (the poll keeps waiting). */
+export function batchPhase(status: unknown): BatchPhase {
+  const word = String(status ?? '').trim().toLowerCase();
+  return PHASES[word] ?? 'pending';
+}
+
+/** A status record with the fields we rely on read tolerantly; every other field is kept. */
+export interface BatchStatus extends Record<string, unknown> {
+  batch_id: string;
+  status: string;
+  phase: BatchPhase;
+  total_rows: number | null;
+  processed_rows: number | null;
+  credits_used: number | null;
+}
+
+/** Normalises a status response: numbers from numbers or strings (`credits_used` is a string). */
+export function normaliseStatus(data: unknown, id: string): BatchStatus {
+  const raw = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const status = String(raw.status ?? raw.state ?? 'unknown');
+  return {
+    ...raw,
+    batch_id: String(raw.batch_id ?? raw.id ?? id),
+    status,
+    phase: batchPhase(status),
+    total_rows: toNumber(raw.total_rows),
+    processed_rows: toNumber(raw.processed_rows),
+    credits_used: toNumber(raw.credits_used),
+  };
+}
+
+/** `1,200/5,000 rows (24%), 36 credits used` — the progress line of spinners and notices. */
+export function progressText(s: BatchStatus): string {
+  const parts: string[] = [s.status];
+  if (s.total_rows !== null && s.processed_rows !== null) {
+    const pct = s.total_rows > 0 ? ` (${Math.floor((s.processed_rows / s.total_rows) * 100)}%)` : '';
+    parts.push(`${s.processed_rows.toLocaleString('en-US')}/${s.total_rows.toLocaleString('en-US')} rows${pct}`);
+  }
+  if (s.credits_used !== null) parts.push(`${s.credits_used} credits used`);
+  return parts.join(', ');
+}

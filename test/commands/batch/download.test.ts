@@ -1,0 +1,152 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { batchWorld, configureBatch } from '../../../src/sandbox/batch/jobs.js';
+import { resultsCsv } from '../../../src/sandbox/batch/files.js';
+import { runCli, type RunOptions } from '../../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { tempDir, testClock, writeCsv } from './helpers.js';
+
+const clock = testClock();
+const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1000 });
+const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
+const world = () => batchWorld(sb.get().state);
+
+async function finishedBatch(values: string[]): Promise<string> {
+  const file = writeCsv(tempDir(), 'in.csv', ['handle', ...values]);
+  const up = await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram'], opts());
+  const id = up.stdout.trim();
+  expect((await runCli(['batch', 'poll', id, '--interval', '5'], opts())).code).toBe(0);
+  return id;
+}
+const expected = (id: string): string => resultsCsv(world().jobs.get(id)!).toString();
+const values = Array.from({ length: 200 }, (_, i) => `dl_user_${i}`);
+
+beforeEach(() => {
+  configureBatch(sb.get().state, { downloadRoute: true, dropDownloads: 0, dropAfterBytes: null, rangeRequests: true, downloadTtlSeconds: 300 });
+  world().fileRequests.length = 0;
+});
+
+describe('creators batch download', () => {
+  it('streams the CSV from the download URL (another origin, no Authorization header) to an atomic file', async () => {
+    const id = await finishedBatch(values);
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(0);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
+    expect(res.stderr).toContain('via the download URL');
+    expect(world().fileRequests.length).toBe(1);
+    expect(world().fileRequests[0]!.headers.authorization).toBeUndefined();
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+  });
+
+  it('writes CSV to stdout without -o', async () => {
+    const id = await finishedBatch(['one', 'two']);
+    const res = await runCli(['batch', 'download', id], opts());
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(expected(id));
+  });
+
+  it('JSON through ?format=json, from --json or a .json file name', async () => {
+    const id = await finishedBatch(['alpha', 'notfound_x']);
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'r.json')], opts());
+    expect(res.code).toBe(0);
+    const rows = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(rows[1]).toEqual({ input_value: 'notfound_x', status: 'not_found', enrichment_data: null });
+    const piped = await runCli(['batch', 'download', id, '--json'], opts());
+    expect(JSON.parse(piped.stdout)).toEqual(rows);
+    expect(world().fileRequests.length).toBe(0);
+    const table = await runCli(['batch', 'download', id, '--format', 'tsv'], opts());
+    expect(table.code).toBe(2);
+  });
+
+  it('falls back to the result route when /download/ is missing (404)', async () => {
+    const id = await finishedBatch(values.slice(0, 10));
+    configureBatch(sb.get().state, { downloadRoute: false });
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('using the result route instead');
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
+  });
+
+  it('resumes a download cut mid-stream with a Range request', async () => {
+    const id = await finishedBatch(values);
+    configureBatch(sb.get().state, { dropDownloads: 1, dropAfterBytes: 1000 });
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('resuming at byte 1000');
+    expect(world().fileRequests.map((r) => r.headers.range)).toEqual([undefined, 'bytes=1000-']);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
+  });
+
+  it('restarts from zero when the host cannot resume, leaving no partial file', async () => {
+    const id = await finishedBatch(values);
+    configureBatch(sb.get().state, { dropDownloads: 2, rangeRequests: false });
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('restarting from the beginning');
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+  });
+
+  it('a download that keeps failing exits 1 and leaves no file at all', async () => {
+    const id = await finishedBatch(values);
+    configureBatch(sb.get().state, { dropDownloads: 10, rangeRequests: false });
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`Download of batch ${id} failed`);
+    expect(res.stderr).toContain('No partial file was left');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('asks for a new URL when the old one has expired', async () => {
+    const id = await finishedBatch(values);
+    // The first transfer is cut; the retry's back-off (not the pacer's short waits) outlasts the link.
+    configureBatch(sb.get().state, { dropDownloads: 1, downloadTtlSeconds: 1 });
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts({ onSleep: (ms) => clock.advance(ms >= 500 ? ms + 5000 : ms) }));
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('has expired; asking for a new one');
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
+    const paths = new Set(world().fileRequests.map((r) => r.path));
+    expect(paths.size).toBe(2);
+  });
+
+  it('refuses results that are not ready (exit 1) and writes nothing', async () => {
+    const file = writeCsv(tempDir(), 'in.csv', ['handle', 'x']);
+    const id = (await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram'], opts())).stdout.trim();
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('not ready (status: validating)');
+    expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('Ctrl-C during a download leaves no partial file (exit 130)', async () => {
+    const id = await finishedBatch(values);
+    configureBatch(sb.get().state, { dropDownloads: 1 });
+    const controller = new AbortController();
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts({ signal: controller.signal, onSleep: () => controller.abort() }));
+    expect(res.code).toBe(130);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('streams a large result to disk', async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => `large_result_creator_${i}`);
+    const id = await finishedBatch(many);
+    const dir = tempDir();
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'big.csv')], opts());
+    expect(res.code).toBe(0);
+    const text = readFileSync(join(dir, 'big.csv'), 'utf8');
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(text.trimEnd().split('\n')).toHaveLength(20_001);
+    expect(text).toBe(expected(id));
+  });
+});

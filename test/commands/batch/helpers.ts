@@ -1,0 +1,34 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const T0 = Date.parse('2026-11-22T10:00:00Z');
+
+/** A clock shared by the sandbox (`now`) and the CLI (`now` + `onSleep`): CLI sleeps move sandbox time. */
+export interface TestClock {
+  t: number;
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+export function testClock(): TestClock {
+  const c: TestClock = {
+    t: T0,
+    now: () => c.t,
+    advance: (ms: number) => {
+      c.t += ms;
+    },
+  };
+  return c;
+}
+
+export function tempDir(prefix = 'creators-batch-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a CSV file from lines and returns its path. */
+export function writeCsv(dir: string, name: string, lines: string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}

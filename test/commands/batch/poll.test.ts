@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
+import { runCli, type RunOptions } from '../../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { tempDir, testClock, writeCsv } from './helpers.js';
+
+const clock = testClock();
+const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
+const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
+
+async function upload(values: string[], flags = ['--mode', 'raw', '--platform', 'instagram']): Promise<string> {
+  const file = writeCsv(tempDir(), 'in.csv', ['handle', ...values]);
+  const res = await runCli(['batch', 'upload', file, ...flags], opts());
+  expect(res.code).toBe(0);
+  return res.stdout.trim();
+}
+
+describe('creators batch status / poll / resume', () => {
+  it('status prints the record (credits_used as a number) and a table on a terminal', async () => {
+    const id = await upload(['s1', 's2']);
+    const json = await runCli(['batch', 'status', id, '--json'], opts());
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({ batch_id: id, status: 'validating', total_rows: 2, processed_rows: 0, credits_used: 0 });
+    expect(json.json<Record<string, unknown>>().phase).toBeUndefined();
+    const table = await runCli(['batch', 'status', id], opts({ tty: true }));
+    expect(table.stdout).toContain('Total rows');
+    expect(table.stdout).toContain(id);
+  });
+
+  it('poll waits every 30 s by default and exits 0 when finished, printing the final record', async () => {
+    const id = await upload(['p1', 'p2', 'p3']);
+    const sleeps: number[] = [];
+    const res = await runCli(['batch', 'poll', id, '--json'], opts({ sleeps }));
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ batch_id: id, status: 'finished', processed_rows: 3 });
+    expect(sleeps.length).toBeGreaterThan(0);
+    expect(sleeps.every((ms) => ms === 30_000)).toBe(true);
+    expect(res.stderr).toContain(`Batch ${id}: finished, 3/3 rows (100%)`);
+  });
+
+  it('--interval sets the wait between checks', async () => {
+    const id = await upload(['i1', 'i2', 'i3', 'i4', 'i5']);
+    const sleeps: number[] = [];
+    const res = await runCli(['batch', 'poll', id, '--interval', '2', '--quiet', '--json'], opts({ sleeps }));
+    expect(res.code).toBe(0);
+    expect(sleeps.length).toBeGreaterThan(2);
+    expect(sleeps.every((ms) => ms === 2000)).toBe(true);
+    expect(res.stderr).toBe('');
+  });
+
+  it('exit 7 when the job fails, naming resume', async () => {
+    const id = await upload(['f1', '__fail__', 'f2']);
+    const res = await runCli(['batch', 'poll', id, '--interval', '5', '--json'], opts());
+    expect(res.code).toBe(7);
+    expect(res.errorJson().error).toMatchObject({ code: 'job_failed' });
+    expect(res.errorJson().error.message).toContain(`Batch ${id} failed: Row 2 could not be processed.`);
+    const resumed = await runCli(['batch', 'resume', id, '--json'], opts());
+    expect(resumed.code).toBe(0);
+    expect(resumed.json()).toMatchObject({ batch_id: id, status: 'processing' });
+    const again = await runCli(['batch', 'poll', id, '--interval', '5'], opts());
+    expect(again.code).toBe(0);
+  });
+
+  it('exit 5 when paused for credits; resume (free) then finishes', async () => {
+    const state = sb.get().state;
+    state.ledger.balanceMilli = 1000;
+    const id = await upload(['c1', 'c2', 'c3', 'c4', 'c5', 'c6'], ['--mode', 'full', '--platform', 'youtube']);
+    const res = await runCli(['batch', 'poll', id, '--interval', '5'], opts());
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain(`Batch ${id} is paused for insufficient credits after 1 credits`);
+    expect(res.stderr).toContain(`creators batch resume ${id}`);
+    state.ledger.balanceMilli = 100_000;
+    const used = state.ledger.usedMilli;
+    const resumed = await runCli(['batch', 'resume', id], opts({ tty: true }));
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe(`Batch ${id} resumed (status processing).\n`);
+    expect(state.ledger.usedMilli).toBe(used);
+    expect((await runCli(['batch', 'poll', id, '--interval', '5'], opts())).code).toBe(0);
+  });
+
+  it('resume of a finished job is an error from the server (exit 1)', async () => {
+    const id = await upload(['r1']);
+    expect((await runCli(['batch', 'poll', id, '--interval', '5'], opts())).code).toBe(0);
+    const res = await runCli(['batch', 'resume', id], opts());
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Only a paused or failed batch can be resumed (status: finished)');
+  });
+
+  it('exit 8 at --timeout, saying the job keeps running and how to wait again', async () => {
+    const id = await upload(Array.from({ length: 50 }, (_, i) => `t${i}`));
+    const sleeps: number[] = [];
+    const res = await runCli(['batch', 'poll', id, '--interval', '4', '--timeout', '10'], opts({ sleeps }));
+    expect(res.code).toBe(8);
+    expect(sleeps).toEqual([4000, 4000, 2000]);
+    expect(res.stderr).toMatch(new RegExp(`error: Batch ${id} is still processing after 10 s: processing, \\d+/50 rows`));
+    expect(res.stderr).toContain(`Wait again with: creators batch poll ${id}`);
+  });
+
+  it('Ctrl-C stops waiting with exit 130; the job keeps running', async () => {
+    const id = await upload(Array.from({ length: 20 }, (_, i) => `k${i}`));
+    const controller = new AbortController();
+    let n = 0;
+    const res = await runCli(['batch', 'poll', id, '--interval', '3'], opts({ signal: controller.signal, onSleep: (ms) => (clock.advance(ms), ++n === 2 && controller.abort()) }));
+    expect(res.code).toBe(130);
+    expect(res.stderr).toContain(`Stopped waiting; batch ${id} keeps running on the server.`);
+    expect(res.stderr).toContain(`creators batch poll ${id}`);
+    const status = batchWorld(sb.get().state).jobs.get(id);
+    expect(status?.status).toBe('processing');
+  });
+
+  it('refuses a bad id or interval with exit 2', async () => {
+    const { agent, env } = mockApi();
+    expect((await runCli(['batch', 'poll', '../x'], { env, dispatcher: agent })).code).toBe(2);
+    const bad = await runCli(['batch', 'poll', 'bch_1', '--interval', '0'], { env, dispatcher: agent });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Invalid --interval '0'");
+  });
+
+  it('understands every status word: running, completed, queued, paused_insufficient_credits', async () => {
+    const { agent, pool, env } = mockApi();
+    const path = '/public/v1/enrichment/batch/bch_1/status/';
+    for (const status of ['queued', 'validating', 'running']) pool.intercept({ path }).reply(200, { batch_id: 'bch_1', status, total_rows: 4, processed_rows: 1, credits_used: '0.03' }, JSON_HEADERS);
+    pool.intercept({ path }).reply(200, { batch_id: 'bch_1', status: 'completed', total_rows: 4, processed_rows: 4, credits_used: '0.12' }, JSON_HEADERS);
+    const res = await runCli(['batch', 'poll', 'bch_1', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ status: 'completed', credits_used: 0.12 });
+    pool.intercept({ path }).reply(200, { batch_id: 'bch_1', status: 'paused_insufficient_credits', status_message: 'Out of credits.' }, JSON_HEADERS);
+    const paused = await runCli(['batch', 'poll', 'bch_1'], { env, dispatcher: agent });
+    expect(paused.code).toBe(5);
+    expect(paused.stderr).toContain('Out of credits');
+  });
+});
