@@ -1,0 +1,7 @@
+import type { Context } from '../../../lib/context.js';
+import { deleteKind } from '../verbs.js';
+
+/** `creators listening campaigns archive` (DELETE archives): confirms unless --yes. */
+export async function run(ctx: Context, args: string[]): Promise<void> {
+  await deleteKind(ctx, 'campaign', args, 'Archive');
+}

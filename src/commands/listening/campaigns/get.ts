@@ -1,0 +1,7 @@
+import type { Context } from '../../../lib/context.js';
+import { getKind } from '../verbs.js';
+
+/** `creators listening campaigns get`. */
+export async function run(ctx: Context, args: string[]): Promise<void> {
+  await getKind(ctx, 'campaign', args);
+}

@@ -1,0 +1,124 @@
+/** Helpers shared by the listening and events verbs: columns, creator arguments, printing. */
+import type { Context } from '../../lib/context.js';
+import { buildBody } from '../../lib/body.js';
+import { formatCredits, guardCost, PRICE_MILLI } from '../../lib/cost.js';
+import { UsageError } from '../../lib/errors.js';
+import type { HttpClient } from '../../lib/http/client.js';
+import { readAllText } from '../../lib/input.js';
+import { checkPlatform, DISCOVERY_PLATFORMS } from '../../lib/platforms.js';
+import { isTerminalTable, printItem, printList, type ColumnSpec, type DataRecord } from '../../lib/output/index.js';
+import type { ListeningKind } from '../../lib/api/listening.js';
+
+export const SUBSCRIPTION_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'name', header: 'Name' },
+  { path: 'status', header: 'Status' },
+  { path: 'event_types', header: 'Event types' },
+  { path: 'creators_count', header: 'Creators', kind: 'count' },
+  { path: 'webhook_url', header: 'Webhook' },
+  { path: 'created_at', header: 'Created', kind: 'date' },
+];
+
+export const CAMPAIGN_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'name', header: 'Name' },
+  { path: 'status', header: 'Status' },
+  { path: 'days', header: 'Days', kind: 'number' },
+  { path: 'start_date', header: 'Start', kind: 'date' },
+  { path: 'end_date', header: 'End', kind: 'date' },
+  { path: 'creators_count', header: 'Creators', kind: 'count' },
+  { path: 'posts_count', header: 'Posts', kind: 'count' },
+];
+
+export const EVENT_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'date_occurance', header: 'Occurred', kind: 'date' },
+  { path: 'event_type', header: 'Type' },
+  { path: 'creator.platform', header: 'Platform' },
+  { path: 'creator.platform_id', header: 'Creator' },
+  { path: 'delivery_status', header: 'Delivery' },
+  { path: 'retries', header: 'Retries', kind: 'number' },
+  { path: 'latency_seconds', header: 'Latency s', kind: 'number' },
+];
+
+export const COLUMNS: Record<ListeningKind, ColumnSpec[]> = { subscription: SUBSCRIPTION_COLUMNS, campaign: CAMPAIGN_COLUMNS };
+export const LABEL: Record<ListeningKind, string> = { subscription: 'subscription', campaign: 'campaign' };
+
+/** The `--body`/`--set` flags of a verb, as commander hands them over. */
+export function bodyFlags(opts: Record<string, unknown>): { body?: string; set?: string[] } {
+  return { body: opts.body as string | undefined, set: opts.set as string[] | undefined };
+}
+
+export { buildBody };
+
+/**
+ * Creator references from arguments and `--file` (one per line; blanks and `#` lines skipped):
+ * `handle` with `--platform` (or the profile's `platform` setting), or `platform:handle`.
+ */
+export async function creatorRefs(ctx: Context, values: string[], opts: Record<string, unknown>, required: boolean): Promise<{ platform: string; platform_id: string }[]> {
+  const all = [...values];
+  if (typeof opts.file === 'string') {
+    const text = await readAllText(ctx, opts.file, '--file');
+    all.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  }
+  const rawPlatform = (opts.platform as string | undefined) ?? (await ctx.setting('platform'));
+  const platform = rawPlatform === undefined ? undefined : checkPlatform(rawPlatform, DISCOVERY_PLATFORMS);
+  const refs = all.map((value) => {
+    const m = /^([a-z]+):(.+)$/i.exec(value.trim());
+    if (m && (DISCOVERY_PLATFORMS as readonly string[]).includes((m[1] as string).toLowerCase())) {
+      return { platform: (m[1] as string).toLowerCase(), platform_id: (m[2] as string).trim() };
+    }
+    if (!platform) {
+      throw new UsageError(`No platform for creator '${value}'.`, { hint: 'Give --platform <p>, or write it as platform:handle (e.g. instagram:nasa).' });
+    }
+    return { platform, platform_id: value.trim() };
+  });
+  if (required && refs.length === 0 && opts.body === undefined) {
+    throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
+  }
+  return refs;
+}
+
+/**
+ * Passes the money gate for work that starts monitoring: `creators x days x 0.3` (one day when the
+ * duration is open-ended), shown on stderr first. Returns false under --dry-run.
+ */
+export async function guardMonitoring(
+  ctx: Context,
+  http: HttpClient,
+  plan: { method: string; path: string; body: unknown; creators: number; days: number | undefined },
+): Promise<boolean> {
+  const days = plan.days ?? 1;
+  const milli = plan.creators * days * PRICE_MILLI.monitoringPerCreatorDay;
+  const basis = `${plan.creators} creator(s) x ${days} day(s) x 0.3${plan.days === undefined ? ' (per day while monitored)' : ''}`;
+  if (plan.creators > 0 && !ctx.dryRun) ctx.notice(`Estimated monitoring cost: ${basis} = ${formatCredits(milli)} credits (at most; a creator already monitored costs nothing more).`);
+  const url = `${http.baseUrl.href.replace(/\/$/, '')}/public/v1/${plan.path}`;
+  return guardCost(ctx, { method: plan.method, url, body: plan.body, worstCaseMilli: milli, costBasis: basis });
+}
+
+/**
+ * Prints a record with a nested list (subscription details, campaign overview): on a terminal the
+ * scalar fields as a key/value table and the list as a table below it; in any other format the
+ * whole record, untouched.
+ */
+export async function printWithRows(ctx: Context, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
+  const output = await ctx.output();
+  const rows = record[listKey];
+  if (!isTerminalTable(ctx.io, output) || output.fields || !Array.isArray(rows)) {
+    await printItem(ctx.io, output, record);
+    return;
+  }
+  const summary = Object.fromEntries(Object.entries(record).filter(([k, v]) => k !== listKey && !Array.isArray(v)));
+  await printItem(ctx.io, output, summary);
+  if (rows.length > 0) {
+    ctx.io.stdout.write(`\n${listKey}:\n`);
+    await printList(ctx.io, output, rows as DataRecord[], rowColumns);
+  }
+}
+
+/** The id argument, checked for path safety by the API layer; positive integers are the norm. */
+export function idArg(args: string[], what: string): string {
+  const id = (args[0] ?? '').trim();
+  if (!id) throw new UsageError(`Missing ${what} id.`);
+  return id;
+}

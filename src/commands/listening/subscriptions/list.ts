@@ -1,0 +1,7 @@
+import type { Context } from '../../../lib/context.js';
+import { listKind } from '../verbs.js';
+
+/** `creators listening subscriptions list`. */
+export async function run(ctx: Context): Promise<void> {
+  await listKind(ctx, 'subscription');
+}

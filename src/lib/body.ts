@@ -1,0 +1,31 @@
+import type { Context } from './context.js';
+import { UsageError } from './errors.js';
+import { readJson } from './input.js';
+import { assignPairs } from './options.js';
+
+/** The flags every body-taking command shares: `--body <file|->` and repeated `--set key=value`. */
+export interface BodyFlags {
+  body?: string | undefined;
+  set?: string[] | undefined;
+}
+
+/**
+ * Builds a JSON request body for routes whose fields the spec does not name. Layers, later wins:
+ * the `--body` file (or stdin with `-`, a JSON object), then `--set key=value` pairs (typed values,
+ * dot paths nest, as `--filter` does), then the command's own flags (`fields`, undefined ones skipped).
+ * Unknown keys are sent as given: the CLI passes them through rather than guessing the server's schema.
+ */
+export async function buildBody(ctx: Context, flags: BodyFlags, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  let body: Record<string, unknown> = {};
+  if (flags.body !== undefined) {
+    const parsed = await readJson(ctx, flags.body, '--body');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new UsageError(`--body '${flags.body}' must hold a JSON object, e.g. {"name": "Launch watch"}.`);
+    }
+    body = parsed as Record<string, unknown>;
+  }
+  assignPairs(flags.set ?? [], '--set', body);
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) body[key] = value;
+  return body;
+}
+

@@ -1,0 +1,81 @@
+/**
+ * `events tail --forward-to <url>`: POSTs each event's JSON to a local webhook receiver. A failed
+ * delivery (connection error, timeout, non-2xx) is retried with exponential backoff and each failure
+ * is reported on stderr; when the attempts run out the caller gets a ForwardError and must not move
+ * the cursor past the event. The receiver gets no credential: the API key never leaves for another origin.
+ */
+import type { Dispatcher } from 'undici';
+import { CliError, EXIT, InterruptedError } from '../errors.js';
+
+export interface ForwardDeps {
+  dispatcher?: Dispatcher | undefined;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  signal?: AbortSignal | undefined;
+  /** Told about each failed attempt and the wait before the next. */
+  onRetry(message: string): void;
+}
+
+export interface ForwardOptions {
+  /** Attempts in all (default 5). */
+  attempts?: number;
+  /** First backoff in ms (default 1000), doubled each time, at most 30 s. */
+  backoffMs?: number;
+  timeoutMs?: number;
+}
+
+/** The forward of one event failed after every attempt. Exit 1. */
+export class ForwardError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.ERROR, { code: 'forward_failed', ...(hint ? { hint } : {}) });
+  }
+}
+
+/** Checks a `--forward-to` value: an absolute http(s) URL. */
+export function parseForwardUrl(raw: string): URL | undefined {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** POSTs `event` as JSON to `url`; resolves with the receiver's status once it answers 2xx. */
+export async function forwardEvent(url: URL, event: Record<string, unknown>, deps: ForwardDeps, opts: ForwardOptions = {}): Promise<number> {
+  const attempts = opts.attempts ?? 5;
+  const { request } = await import('undici');
+  const payload = JSON.stringify(event);
+  let lastProblem = '';
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    if (deps.signal?.aborted) throw new InterruptedError();
+    try {
+      const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), deps.signal].filter((s): s is AbortSignal => s !== undefined);
+      const res = await request(url, {
+        method: 'POST',
+        body: payload,
+        headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)' },
+        signal: AbortSignal.any(signals),
+        ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+      });
+      await res.body.dump();
+      if (res.statusCode >= 200 && res.statusCode < 300) return res.statusCode;
+      lastProblem = `HTTP ${res.statusCode}`;
+    } catch (err) {
+      if (deps.signal?.aborted) throw new InterruptedError();
+      const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+      lastProblem = (err as Error).name === 'TimeoutError' ? 'timed out' : (code ?? (err as Error).message);
+    }
+    if (attempt === attempts) break;
+    const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));
+    deps.onRetry(`forward of event ${String(event.id)} to ${url.origin} failed (${lastProblem}); attempt ${attempt + 1} of ${attempts} in ${Math.ceil(wait / 1000)} s`);
+    try {
+      await deps.sleep(wait, deps.signal);
+    } catch {
+      throw new InterruptedError();
+    }
+  }
+  throw new ForwardError(
+    `Could not forward event ${String(event.id)} to ${url.href}: ${lastProblem} after ${attempts} attempts.`,
+    'The cursor stays before this event, so it is forwarded again on the next run.',
+  );
+}

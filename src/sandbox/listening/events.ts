@@ -1,0 +1,127 @@
+/** `GET events/`, `GET events/{id}/`, `GET usage/` and the `/_sandbox/listening` control routes. */
+import { parseJson } from '../body.js';
+import { normalizeHandle } from '../handles.js';
+import { toCredits } from '../ledger.js';
+import { intParam, stringParam } from '../params.js';
+import { ApiError, errorText, fieldErrors, json, type Reply } from '../respond.js';
+import type { RouteContext } from '../router.js';
+import { dailyMilli } from './billing.js';
+import { idParam, page } from './common.js';
+import { deliveryOf, eventView } from './delivery.js';
+import { syncListening } from './generator.js';
+import { campaignRunning, EVENT_TYPES, listening, listeningNow, monitoredCreators } from './model.js';
+import { CAMPAIGN_LIMIT } from './campaigns.js';
+import { CREATOR_LIMIT, SUBSCRIPTION_LIMIT } from './subscriptions.js';
+
+export function listEvents(ctx: RouteContext): Reply {
+  const now = syncListening(ctx.state);
+  const ls = listening(ctx.state);
+  const subscription = intParam(ctx.query, 'subscription_id', undefined, { min: 1 });
+  const type = stringParam(ctx.query, 'event_type');
+  const creatorRaw = stringParam(ctx.query, 'creator');
+  if (type !== undefined && !(EVENT_TYPES as readonly string[]).includes(type)) {
+    // The spec lists 422 for the events list; an unknown event type is the sandbox's case for it.
+    throw new ApiError(fieldErrors(422, { event_type: [`Select a valid choice. ${type} is not one of the available choices: ${EVENT_TYPES.join(', ')}.`] }));
+  }
+  const creator = creatorRaw === undefined ? undefined : normalizeHandle(creatorRaw);
+  const matching = ls.events.filter(
+    (e) =>
+      (subscription === undefined || e.subscription_id === subscription) &&
+      (type === undefined || e.event_type === type) &&
+      (creator === undefined || e.creator.platform_id === creator),
+  );
+  const ordered = ls.order === 'desc' ? [...matching].reverse() : matching;
+  return json(page(ctx, ordered, (e) => eventView(ctx.state.seed, e, now, ls.deliveryFailureRate)));
+}
+
+export function getEvent(ctx: RouteContext): Reply {
+  const now = syncListening(ctx.state);
+  const ls = listening(ctx.state);
+  const id = idParam(ctx, 'id', 'Event');
+  const event = ls.events[id - 1];
+  if (!event) throw new ApiError(errorText(404, 'Event not found.'));
+  const delivery = deliveryOf(ctx.state.seed, event, now, ls.deliveryFailureRate);
+  return json({ ...eventView(ctx.state.seed, event, now, ls.deliveryFailureRate), delivery_history: delivery.history });
+}
+
+export function usage(ctx: RouteContext): Reply {
+  const now = syncListening(ctx.state);
+  const ls = listening(ctx.state);
+  const subs = [...ls.subscriptions.values()];
+  const camps = [...ls.campaigns.values()];
+  const paused = subs.some((s) => s.paused_reason === 'insufficient_credits') || camps.some((c) => c.paused_reason === 'insufficient_credits');
+  return json({
+    active_subscriptions: subs.filter((s) => s.status === 'active').length,
+    paused_subscriptions: subs.filter((s) => s.status === 'paused').length,
+    subscription_limit: SUBSCRIPTION_LIMIT,
+    active_campaigns: camps.filter((c) => campaignRunning(c, now)).length,
+    archived_campaigns: camps.filter((c) => c.status === 'archived').length,
+    campaign_limit: CAMPAIGN_LIMIT,
+    monitored_creators: monitoredCreators(ls, now).size,
+    creator_limit: CREATOR_LIMIT,
+    credits_per_creator_day: 0.3,
+    estimated_daily_credits: toCredits(dailyMilli(ls, now)),
+    billing_day: ls.billing.day ?? null,
+    billed_creators_today: ls.billing.creators.size,
+    monitoring_status: paused ? 'paused_insufficient_credits' : 'active',
+  });
+}
+
+function controlView(ctx: RouteContext): Record<string, unknown> {
+  const ls = listening(ctx.state);
+  return {
+    now: new Date(listeningNow(ctx.state)).toISOString(),
+    offset_ms: ls.offsetMs,
+    events: ls.events.length,
+    order: ls.order,
+    delivery_failure_rate: ls.deliveryFailureRate,
+    billing: { day: ls.billing.day ?? null, creators: ls.billing.creators.size },
+  };
+}
+
+function controlBody(ctx: RouteContext): Record<string, unknown> {
+  const parsed = parseJson(ctx.rawBody.length > 0 ? ctx.rawBody : Buffer.from('{}'));
+  if (!parsed.ok) throw new ApiError(parsed.reply);
+  const b = parsed.body;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new ApiError(fieldErrors(400, { non_field_errors: ['Expected a JSON object.'] }));
+  return b as Record<string, unknown>;
+}
+
+export function controlState(ctx: RouteContext): Reply {
+  syncListening(ctx.state);
+  return json(controlView(ctx));
+}
+
+/** `POST /_sandbox/listening/advance {"seconds"|"minutes"|"hours"|"days": n}`: moves listening time forward. */
+export function controlAdvance(ctx: RouteContext): Reply {
+  const b = controlBody(ctx);
+  const units: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+  let ms = 0;
+  for (const [k, v] of Object.entries(b)) {
+    const unit = units[k];
+    if (unit === undefined || typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw new ApiError(fieldErrors(400, { [k]: ['Expected seconds, minutes, hours or days as a non-negative number.'] }));
+    }
+    ms += Math.round(v * unit);
+  }
+  syncListening(ctx.state);
+  listening(ctx.state).offsetMs += ms;
+  syncListening(ctx.state);
+  return json(controlView(ctx));
+}
+
+/** `POST /_sandbox/listening/config {"order": "asc"|"desc", "delivery_failure_rate": 0..1}`. */
+export function controlConfig(ctx: RouteContext): Reply {
+  const b = controlBody(ctx);
+  const ls = listening(ctx.state);
+  if (b.order !== undefined) {
+    if (b.order !== 'asc' && b.order !== 'desc') throw new ApiError(fieldErrors(400, { order: ['Use asc or desc.'] }));
+    ls.order = b.order;
+  }
+  if (b.delivery_failure_rate !== undefined) {
+    const r = b.delivery_failure_rate;
+    if (typeof r !== 'number' || r < 0 || r > 1) throw new ApiError(fieldErrors(400, { delivery_failure_rate: ['Expected a number from 0 to 1.'] }));
+    ls.deliveryFailureRate = r;
+  }
+  return json(controlView(ctx));
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { sandboxEnv } from '../../helpers/sandbox.js';
+import { call, L, useClockedSandbox } from './helpers.js';
+
+const sb = useClockedSandbox({ seed: 9, credits: 500 });
+const env = (): Record<string, string> => sandboxEnv(sb.get());
+
+describe('creators listening campaigns', () => {
+  it('create --days shows creators x days x 0.3 first and honours --max-credits (exit 5, nothing sent)', async () => {
+    const argv = ['listening', 'campaigns', 'create', '--name', 'Spring', '--days', '30', '--platform', 'instagram', 'c_a', 'c_b', 'c_c'];
+    const refused = await runCli([...argv, '--max-credits', '20'], { env: env() });
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('Estimated monitoring cost: 3 creator(s) x 30 day(s) x 0.3 = 27 credits');
+    expect(refused.stderr).toContain('Worst-case cost 27 credits exceeds --max-credits 20');
+    expect((await call(sb.get(), 'GET', `${L}/campaign/`)).body.count).toBe(0);
+    const ok = await runCli([...argv, '--max-credits', '30', '--json'], { env: env() });
+    expect(ok.code).toBe(0);
+    expect(ok.json<Record<string, unknown>>()).toMatchObject({ name: 'Spring', days: 30, creators_count: 3, status: 'active' });
+  });
+
+  it('update --days estimates from the campaign\'s creators; --dry-run sends nothing', async () => {
+    const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Extend', days: 5, creators: ['tiktok:e1', 'tiktok:e2'] });
+    const id = String(c.body.id);
+    const dry = await runCli(['listening', 'campaigns', 'update', id, '--days', '60', '--dry-run', '--json'], { env: env() });
+    expect(dry.code).toBe(0);
+    expect(dry.json<Record<string, unknown>>()).toMatchObject({ dry_run: true, method: 'PATCH', worst_case_credits: 36, body: { days: 60 } });
+    expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.days).toBe(5);
+    const done = await runCli(['listening', 'campaigns', 'update', id, '--days', '60', '--json'], { env: env() });
+    expect(done.json<Record<string, unknown>>().days).toBe(60);
+    expect(done.stderr).toContain('2 creator(s) x 60 day(s) x 0.3 = 36 credits');
+    const bad = await runCli(['listening', 'campaigns', 'update', id, '--days', '0'], { env: env() });
+    expect(bad.code).toBe(2);
+  });
+
+  it('creators add/remove, overview, content, archive (confirmed)', async () => {
+    const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Feed', days: 10, creators: ['youtube:f1'] });
+    const id = String(c.body.id);
+    const add = await runCli(['listening', 'campaigns', 'add-creators', id, '--platform', 'youtube', 'f2', 'f3', '--json'], { env: env() });
+    expect(add.json<Record<string, unknown>>()).toMatchObject({ added: 2, creators_count: 3 });
+    const noYes = await runCli(['listening', 'campaigns', 'remove-creators', id, 'youtube:f3'], { env: env() });
+    expect(noYes.code).toBe(2);
+    const rm = await runCli(['listening', 'campaigns', 'remove-creators', id, 'youtube:f3', '--yes', '--json'], { env: env() });
+    expect(rm.json<Record<string, unknown>>()).toMatchObject({ removed: 1, creators_count: 2 });
+    sb.advance(8 * 3_600_000);
+    const overview = await runCli(['listening', 'campaigns', 'overview', id, '--json'], { env: env() });
+    const o = overview.json<{ totals: { posts: number }; posts: unknown[] }>();
+    expect(o.totals.posts).toBeGreaterThan(0);
+    const table = await runCli(['listening', 'campaigns', 'overview', id], { env: env(), tty: true });
+    expect(table.stdout).toContain('posts:');
+    const content = await runCli(['listening', 'campaigns', 'content', id, '--format', 'jsonl'], { env: env() });
+    expect(content.stdout.trim().split('\n')).toHaveLength(o.totals.posts);
+    const creators = await runCli(['listening', 'campaigns', 'creators', id, '--json'], { env: env() });
+    expect(creators.json<unknown[]>()).toHaveLength(2);
+    const archive = await runCli(['listening', 'campaigns', 'archive', id, '--yes', '--json'], { env: env() });
+    expect(archive.code).toBe(0);
+    expect(archive.json<Record<string, unknown>>().status).toBe('archived');
+    const list = await runCli(['listening', 'campaigns', 'list', '--json'], { env: env() });
+    expect(list.json<{ id: number; status: string }[]>().find((x) => String(x.id) === id)?.status).toBe('archived');
+  });
+
+  it('--body - reads the body from stdin; a non-object body is a usage error', async () => {
+    const res = await runCli(['listening', 'campaigns', 'create', '--body', '-', '--json'], { env: env(), stdin: '{"name": "Piped", "brief": {"goal": "awareness"}}' });
+    expect(res.code).toBe(0);
+    expect(res.json<Record<string, unknown>>()).toMatchObject({ name: 'Piped', brief: { goal: 'awareness' } });
+    const bad = await runCli(['listening', 'campaigns', 'create', '--body', '-'], { env: env(), stdin: '[1, 2]' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('must hold a JSON object');
+  });
+
+  it('usage prints the counts (free)', async () => {
+    const res = await runCli(['listening', 'usage', '--json'], { env: env() });
+    expect(res.code).toBe(0);
+    expect(res.json<Record<string, unknown>>()).toMatchObject({ credits_per_creator_day: 0.3, monitored_creators: expect.any(Number) });
+  });
+});
