@@ -54,9 +54,15 @@ export function tableColumns(valueColumn: string, kind: 'handle' | 'email', plat
   return [...head, ...mid, { path: 'credits_cost', header: 'credits', kind: 'number' }, { path: 'error', header: 'error' }];
 }
 
+/** Sets an own data property; defineProperty only for `__proto__`, which plain assignment would not create (and is slow for every cell). */
+function setOwn(out: DataRecord, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
+}
+
 function inputObject(header: readonly string[], cells: readonly string[]): DataRecord {
   const out: DataRecord = {};
-  header.forEach((name, i) => Object.defineProperty(out, name, { value: cells[i] ?? '', enumerable: true, writable: true, configurable: true }));
+  header.forEach((name, i) => setOwn(out, name, cells[i] ?? ''));
   return out;
 }
 
@@ -74,7 +80,7 @@ export function flatRecord(header: readonly string[], resultColumns: readonly st
   const wrapped = { result: row.result };
   for (const col of resultColumns) {
     const value = col === 'result_json' ? (row.result ? JSON.stringify(row.result) : null) : toCell(getPath(wrapped, col));
-    Object.defineProperty(out, col, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(out, col, value);
   }
   out.credits_cost = row.creditsMilli / 1000;
   out.status = row.status;

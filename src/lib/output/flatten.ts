@@ -30,24 +30,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function getPath(record: unknown, path: string): unknown {
   if (path === '') return record;
-  return walk(record, path.split('.'));
+  return walk(record, path);
 }
 
-function walk(value: unknown, segments: string[]): unknown {
-  if (segments.length === 0) return value;
+/**
+ * Walks `rest` (the dot path still to follow) from `value`. Candidate keys are the path's prefixes at
+ * dot boundaries, longest first, taken as substrings rather than split-and-joined: this runs for every
+ * cell of every csv row, so it allocates as little as it can.
+ */
+function walk(value: unknown, rest: string): unknown {
   if (!isContainer(value)) return undefined;
-  for (let take = segments.length; take >= 1; take--) {
-    const key = segments.slice(0, take).join('.');
+  let key = rest;
+  for (;;) {
+    let child: unknown;
+    let found = false;
     if (Array.isArray(value)) {
-      // Only a plain non-negative integer indexes an array; `length` or `1.5` do not.
-      if (take === 1 && /^\d+$/.test(key) && Number(key) < value.length) {
-        return walk(value[Number(key)], segments.slice(1));
+      // Only a plain non-negative integer (one segment) indexes an array; `length` or `1.5` do not.
+      if (/^\d+$/.test(key) && Number(key) < value.length) {
+        child = value[Number(key)];
+        found = true;
       }
     } else if (hasOwn(value, key)) {
-      return walk(value[key], segments.slice(take));
+      child = value[key];
+      found = true;
     }
+    if (found) return key.length === rest.length ? child : walk(child, rest.slice(key.length + 1));
+    const dot = key.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    key = key.slice(0, dot);
   }
-  return undefined;
 }
 
 function isPrimitiveLike(value: unknown): boolean {
@@ -153,7 +164,7 @@ function setPath(
       assign(target, rest, value);
       return;
     }
-    from = walk(from, [key]);
+    from = walk(from, key);
     const existing = read(target, key);
     if (isContainer(existing)) {
       // A value copied whole by a shorter field already holds this path.

@@ -103,6 +103,8 @@ async function printDelimited(
   header: boolean,
 ): Promise<number> {
   const encode = await rowEncoder(settings.format === 'csv' ? 'csv' : 'tsv');
+  const batch = new LineBatch(sink);
+  const write = (text: string): Promise<void> => batch.add(text);
   const line = (row: Row, cols: Column[]): string => encode(cols.map((col) => cellText(row.raw(col))));
   let cols = fixed;
   // Without --fields the columns are learnt from a buffered sample; then the sample is written out.
@@ -113,11 +115,11 @@ async function printDelimited(
     const inferred = inferColumns(sample.map((row) => row.flat));
     cols = inferred;
     for (const col of inferred) known.add(col.path);
-    if (header) await sink.write(encode(inferred.map((col) => col.header)));
-    for (const row of sample.splice(0)) await sink.write(line(row, inferred));
+    if (header) await write(encode(inferred.map((col) => col.header)));
+    for (const row of sample.splice(0)) await write(line(row, inferred));
   };
 
-  if (cols !== undefined && header) await sink.write(encode(cols.map((col) => col.header)));
+  if (cols !== undefined && header) await write(encode(cols.map((col) => col.header)));
   let count = 0;
   for await (const record of records) {
     count++;
@@ -132,11 +134,58 @@ async function printDelimited(
         if (!known.has(key) && value !== null && value !== '') dropped.add(key);
       }
     }
-    await sink.write(line(row, cols));
+    await write(line(row, cols));
   }
   if (cols === undefined && sample.length > 0) await settle();
+  await batch.flush();
   if (dropped.size > 0 && !settings.quiet) warnDropped(io, [...dropped]);
   return count;
+}
+
+/**
+ * Joins delimited lines into larger writes: one write per row costs more than formatting the row.
+ * Lines are held only while rows arrive back to back (a CPU-bound burst); a flush is scheduled with
+ * setImmediate, which runs as soon as the loop waits for input, so a slow source (paging) still
+ * streams each row out when it comes. 64 KB of held text is written at once, honouring backpressure.
+ */
+class LineBatch {
+  private pending = '';
+  private scheduled = false;
+  private failed: unknown = undefined;
+  private inFlight: Promise<void> = Promise.resolve();
+
+  constructor(private readonly sink: Sink) {}
+
+  async add(text: string): Promise<void> {
+    if (this.failed !== undefined) throw this.failed;
+    this.pending += text;
+    if (this.pending.length >= 65_536) return this.flush();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        // Errors surface on the next add() or flush().
+        this.flush().catch(() => undefined);
+      });
+    }
+  }
+
+  /** Writes what is held; resolves once the sink can take more. */
+  flush(): Promise<void> {
+    const text = this.pending;
+    this.pending = '';
+    this.inFlight = this.inFlight.then(async () => {
+      if (this.failed !== undefined) throw this.failed;
+      if (text === '') return;
+      try {
+        await this.sink.write(text);
+      } catch (err) {
+        this.failed = err;
+        throw err;
+      }
+    });
+    return this.inFlight;
+  }
 }
 
 /** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */

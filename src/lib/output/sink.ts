@@ -140,7 +140,7 @@ async function openFileSink(target: string, shown: string): Promise<Sink> {
   }
   trackTemp(temp);
   // autoClose off: the handle must stay open after 'finish' so commit can fsync it.
-  const stream = handle.createWriteStream({ autoClose: false, encoding: 'utf8' });
+  const stream = handle.createWriteStream({ autoClose: false, encoding: 'utf8', highWaterMark: 1024 * 1024 });
   // Errors surface through write/commit; this listener keeps an error from crashing the process.
   stream.on('error', () => {});
   let state: 'open' | 'committed' | 'aborted' = 'open';

@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search]`: the performance budgets
+// of issue 8, each measured side by side with its baseline in the same run. Needs `npm run build`.
+// Generated inputs go to a temporary directory that is removed at the end.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { bundleOptions } from '../scripts/build.mjs';
+import { benchEnv, fmtMb, fmtMs, line, measure, median, writeCsv } from './lib.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(root, 'bin/creators.js');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((a) => a.startsWith('--only'));
+const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',') : undefined;
+const want = (name) => only === undefined || only.includes(name);
+const MB = 1024 * 1024;
+
+const sizes = quick
+  ? { startupRuns: 11, csvRows: 100_000, rssRows: [100_000, 1_000_000], downloadBytes: [20 * MB, 200 * MB], handles: 500, searchResults: 2_000 }
+  : { startupRuns: 31, csvRows: 1_000_000, rssRows: [1_000_000, 10_000_000], downloadBytes: [100 * MB, 1024 * MB], handles: 2_000, searchResults: 10_000 };
+
+if (!existsSync(join(root, 'dist/main.js'))) {
+  console.error('bench: dist/ is missing; run `npm run build` first.');
+  process.exit(2);
+}
+const tmp = await mkdtemp(join(tmpdir(), 'creators-bench-'));
+const out = (s) => process.stdout.write(`${s}\n`);
+const note = (s) => process.stderr.write(`  .. ${s}\n`);
+out(`creators bench (${quick ? 'quick' : 'full'}; node ${process.version}; NODE_EXTRA_CA_CERTS unset for every child)`);
+
+/** Starts `creators sandbox` (JSON line on stdout) with its request log on stderr, timestamped on arrival. */
+async function startSandbox(flags) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--debug', ...flags], { env: benchEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = [];
+  let pending = '';
+  child.stderr.on('data', (c) => {
+    pending += c;
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    const at = performance.now();
+    for (const l of lines) {
+      const m = /^\[sandbox\] (\S+) (\S+) (\d{3}) (\d+)ms$/.exec(l);
+      if (m) log.push({ at, method: m[1], url: m[2], status: Number(m[3]), ms: Number(m[4]) });
+    }
+  });
+  let first = '';
+  for await (const c of child.stdout) {
+    first += c;
+    if (first.includes('\n')) break;
+  }
+  const { base_url: baseUrl, api_key: apiKey } = JSON.parse(first);
+  return {
+    baseUrl,
+    apiKey,
+    log,
+    env: (extra = {}) => benchEnv({ CREATORS_BASE_URL: baseUrl, CREATORS_API_KEY: apiKey, CREATORS_CONFIG_DIR: join(tmp, 'config'), ...extra }),
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    },
+  };
+}
+
+async function benchStartup() {
+  const cases = [
+    ['--version', ['--version']],
+    ['--help', ['--help']],
+    ['search --help', ['search', '--help']],
+  ];
+  const base = [];
+  const times = cases.map(() => []);
+  // Interleaved rounds, so a busy moment on a shared machine hits every side alike.
+  for (let i = 0; i < sizes.startupRuns; i++) {
+    base.push((await measure(process.execPath, ['-e', ''], { rss: false })).ms);
+    for (const [j, [, argv]] of cases.entries()) {
+      const r = await measure(process.execPath, [BIN, ...argv], { rss: false });
+      if (r.code !== 0) throw new Error(`creators ${argv.join(' ')} exited ${r.code}: ${r.stderr}`);
+      times[j].push(r.ms);
+    }
+  }
+  const b = median(base);
+  for (const [j, [name]] of cases.entries()) {
+    const t = median(times[j]);
+    out(line(`start-up: creators ${name}`, t / b, `${fmtMs(t)} vs node -e "" ${fmtMs(b)}, median of ${sizes.startupRuns}`, t / b <= 1.5, '<= 1.5x'));
+  }
+  // For reference: the same help through commander (a terminal width the snapshot does not cover).
+  const viaCommander = [];
+  for (let i = 0; i < Math.min(11, sizes.startupRuns); i++) {
+    viaCommander.push((await measure(process.execPath, ['-e', "process.stdout.isTTY=true;process.stdout.columns=97;process.argv=[process.argv[0],'creators','search','--help'];import('./bin/creators.js')"], { rss: false, env: benchEnv() })).ms);
+  }
+  out(`  (reference: search --help rendered by commander, no snapshot: ${fmtMs(median(viaCommander))})`);
+}
+
+async function benchCsv() {
+  const harness = join(root, 'bench/.build');
+  await build({ ...bundleOptions, sourcemap: false, absWorkingDir: root, entryPoints: ['bench/csv-path.ts', 'bench/csv-bare.mjs'], outdir: harness });
+  const input = join(tmp, 'in.csv');
+  note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
+  await writeCsv(input, sizes.csvRows);
+  const size = (await stat(input)).size;
+  const bare = await measure(process.execPath, [join(harness, 'csv-bare.js'), input, join(tmp, 'bare.csv')]);
+  const cli = await measure(process.execPath, [join(harness, 'csv-path.js'), input, join(tmp, 'cli.csv')]);
+  for (const r of [bare, cli]) if (r.code !== 0) throw new Error(`csv harness failed: ${r.stderr}`);
+  const rate = (r) => sizes.csvRows / (r.ms / 1000);
+  out(
+    line(
+      `csv: CLI path vs csv-parse->stringify`,
+      rate(cli) / rate(bare),
+      `${Math.round(rate(cli)).toLocaleString('en-US')} vs ${Math.round(rate(bare)).toLocaleString('en-US')} rows/s over ${sizes.csvRows.toLocaleString('en-US')} rows (${fmtMb(size / 1024)}); peak RSS ${fmtMb(cli.peakKb)} vs ${fmtMb(bare.peakKb)}`,
+      rate(cli) / rate(bare) >= 0.8,
+      '>= 0.8x',
+    ),
+  );
+  await rm(join(tmp, 'bare.csv'), { force: true });
+  for (const rows of sizes.rssRows) {
+    let file = input;
+    if (rows !== sizes.csvRows) {
+      file = join(tmp, `rss-${rows}.csv`);
+      note(`generating ${rows.toLocaleString('en-US')} rows`);
+      await writeCsv(file, rows);
+    }
+    const bytes = (await stat(file)).size;
+    const r = await measure(process.execPath, [join(harness, 'csv-path.js'), file, join(tmp, 'cli.csv')]);
+    if (r.code !== 0) throw new Error(`csv harness failed: ${r.stderr}`);
+    out(line(`csv: peak RSS, ${fmtMb(bytes / 1024)} input`, r.peakKb / 1024 / 150, `${fmtMb(r.peakKb)} of a 150 MB budget; ${rows.toLocaleString('en-US')} rows in ${fmtMs(r.ms)}`, r.peakKb / 1024 < 150, '< 150 MB'));
+    if (file !== input) await rm(file, { force: true });
+    await rm(join(tmp, 'cli.csv'), { force: true });
+  }
+  await rm(input, { force: true });
+}
+
+/**
+ * A local file host serving a generated CSV of `bytes` bytes with Content-Length (like the sandbox's),
+ * and the API's batch download route pointing at it. The sandbox's own file host renders each result
+ * file as one in-memory string, which V8 caps at ~512 MB, so it cannot serve 1 GB (see the README).
+ */
+async function fileHost() {
+  const row = Buffer.from('creator_000000,Creator Name,12345,2.5,creator@example.com,"{""platform"":""instagram"",""followers"":12345}",0.03,ok,\n');
+  const block = Buffer.concat(Array.from({ length: Math.ceil((1 * MB) / row.length) }, () => row));
+  const server = createServer((req, res) => {
+    const m = /^\/public\/v1\/enrichment\/batch\/([^/]+)\/download\/$/.exec(req.url ?? '');
+    if (m) {
+      const bytes = Number(m[1].replace('bench-', ''));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ download_url: `http://127.0.0.1:${server.address().port}/files/${bytes}/results.csv`, filename: 'results.csv', expires_in: 300, batch_id: m[1], total_results: 0, invalid_records: 0 }));
+    }
+    const f = /^\/files\/(\d+)\/results\.csv$/.exec(req.url ?? '');
+    if (!f) return res.writeHead(404).end();
+    const total = Number(f[1]);
+    res.writeHead(200, { 'content-type': 'text/csv', 'content-length': total });
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(block.length, total - sent);
+        sent += n;
+        if (!res.write(n === block.length ? block : block.subarray(0, n))) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function benchDownload() {
+  const host = await fileHost();
+  const curl = ['/usr/bin/curl', '/usr/local/bin/curl'].find((p) => existsSync(p));
+  try {
+    const env = benchEnv({ CREATORS_BASE_URL: host.url, CREATORS_API_KEY: 'sbx_bench', CREATORS_CONFIG_DIR: join(tmp, 'config') });
+    const results = [];
+    for (const bytes of sizes.downloadBytes) {
+      const target = join(tmp, 'download.csv');
+      const cli = await measure(process.execPath, [BIN, 'batch', 'download', `bench-${bytes}`, '-o', target, '--quiet'], { env });
+      if (cli.code !== 0) throw new Error(`batch download exited ${cli.code}: ${cli.stderr}`);
+      const got = (await stat(target)).size;
+      if (got !== bytes) throw new Error(`batch download wrote ${got} bytes, expected ${bytes}`);
+      await rm(target, { force: true });
+      const url = `${host.url}/files/${bytes}/results.csv`;
+      const base = curl
+        ? await measure(curl, ['-s', '-o', target, url])
+        : await measure(process.execPath, ['-e', `fetch(${JSON.stringify(url)}).then(async r=>{const {Readable}=await import('node:stream');const {pipeline}=await import('node:stream/promises');await pipeline(Readable.fromWeb(r.body),(await import('node:fs')).createWriteStream(${JSON.stringify(target)}))})`]);
+      await rm(target, { force: true });
+      results.push({ bytes, cli, base });
+    }
+    const big = results[results.length - 1];
+    const tput = (r) => big.bytes / MB / (r.ms / 1000);
+    const baseName = curl ? 'curl -o' : 'a node stream copy (no curl here)';
+    out(line(`download: batch download vs ${curl ? 'curl -o' : 'node copy'}`, tput(big.cli) / tput(big.base), `${tput(big.cli).toFixed(0)} vs ${tput(big.base).toFixed(0)} MB/s for ${fmtMb(big.bytes / 1024)} (${baseName}); wall ${fmtMs(big.cli.ms)} vs ${fmtMs(big.base.ms)}`, tput(big.cli) / tput(big.base) >= 0.8, '>= 0.8x'));
+    const small = results[0];
+    out(line(`download: peak RSS ${fmtMb(big.bytes / 1024)} vs ${fmtMb(small.bytes / 1024)}`, big.cli.peakKb / small.cli.peakKb, `${fmtMb(big.cli.peakKb)} vs ${fmtMb(small.cli.peakKb)} (flat: within 1.25x)`, big.cli.peakKb / small.cli.peakKb <= 1.25, 'flat'));
+  } finally {
+    await host.close();
+  }
+}
+
+async function benchEnrich() {
+  const limit = 3000;
+  const sb = await startSandbox(['--rate-limit', String(limit), '--credits', '1000000']);
+  try {
+    const input = join(tmp, 'handles.csv');
+    await writeFile(input, `handle\n${Array.from({ length: sizes.handles }, (_, i) => `bench_creator_${i}`).join('\n')}\n`);
+    const r = await measure(process.execPath, [BIN, 'enrich', 'handle', '--platform', 'instagram', '--input', input, '-o', join(tmp, 'enriched.csv'), '--quiet'], { env: sb.env({ CREATORS_RATE_LIMIT: String(limit) }) });
+    if (r.code !== 0 && r.code !== 3) throw new Error(`enrich handle exited ${r.code}: ${r.stderr}`);
+    const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
+    const n429 = sb.log.filter((e) => e.status === 429).length;
+    const span = (calls[calls.length - 1].at - calls[0].at) / 60_000;
+    const perMin = (calls.length - 1) / span;
+    out(line('rate: enrich handle --input', perMin / limit, `${Math.round(perMin)}/min of ${limit}/min over ${calls.length} requests (${fmtMs(r.ms)} wall incl. counting pass); ${n429} x 429`, perMin / limit >= 0.9 && n429 === 0, '>= 0.9x, no 429'));
+  } finally {
+    await sb.stop();
+  }
+}
+
+async function benchSearch() {
+  const perPage = 50;
+  const sb = await startSandbox(['--rate-limit', '100000', '--credits', '1000000']);
+  try {
+    await fetch(`${sb.baseUrl}/_sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ dailyDiscoveryLimit: 1_000_000 }) }).catch(() => undefined);
+    const env = sb.env({ CREATORS_RATE_LIMIT: '100000' });
+    const run = async (max) => {
+      const from = sb.log.length;
+      const target = join(tmp, `search-${max}.jsonl`);
+      const r = await measure(process.execPath, [BIN, 'search', '--platform', 'instagram', '--all', '--limit', String(perPage), '--max-results', String(max), '-o', target, '--quiet'], { env });
+      if (r.code !== 0) throw new Error(`search exited ${r.code}: ${r.stderr}`);
+      const calls = sb.log.slice(from).filter((e) => e.url.includes('/discovery/'));
+      await rm(target, { force: true });
+      return { ...r, calls, serverMs: calls.reduce((s, e) => s + e.ms, 0) };
+    };
+    const small = await run(sizes.searchResults / 10);
+    const big = await run(sizes.searchResults);
+    out(line(`paging: search --all ${sizes.searchResults.toLocaleString('en-US')}`, big.ms / big.serverMs, `wall ${fmtMs(big.ms)} vs ${fmtMs(big.serverMs)} of sandbox response time over ${big.calls.length} pages`, big.ms / big.serverMs <= 1.2, '<= 1.2x'));
+    out(line(`paging: peak RSS ${sizes.searchResults} vs ${sizes.searchResults / 10}`, big.peakKb / small.peakKb, `${fmtMb(big.peakKb)} vs ${fmtMb(small.peakKb)} (flat: within 1.25x)`, big.peakKb / small.peakKb <= 1.25, 'flat'));
+  } finally {
+    await sb.stop();
+  }
+}
+
+try {
+  if (want('startup')) await benchStartup();
+  if (want('csv')) await benchCsv();
+  if (want('download')) await benchDownload();
+  if (want('enrich')) await benchEnrich();
+  if (want('search')) await benchSearch();
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+}

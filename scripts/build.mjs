@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// `npm run build`: bundles src/main.ts into dist/ with esbuild, then writes the help snapshot.
+//
+// - ESM with code splitting: every lazily imported command module (and the sandbox) becomes its own
+//   chunk, so a command parses only what it runs. Types are checked by `npm run typecheck`; esbuild
+//   only strips them.
+// - Chunks stay flat in dist/ because program.ts finds ../package.json relative to its own file.
+// - The help snapshot (dist/help/): commander plus the whole command tree cost ~25 ms to load and build,
+//   more than bare Node's whole start-up, so `--help` of each command is rendered here once, at the
+//   widths where it can be known in advance, and bin/creators.js prints it without loading the CLI.
+// - The build goes to dist.tmp/ and replaces dist/ at the end, so a concurrent `node bin/creators.js`
+//   never sees a half-written tree.
+import { build } from 'esbuild';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * esbuild cannot see the named exports of a CommonJS package, so `await import('undici')` in a split
+ * ESM bundle yields only `default` (`undici.Agent is not a constructor`). This plugin puts an ESM
+ * facade in front of such packages, re-exporting every name the package has when the build runs.
+ */
+export function cjsNamedExports(packages) {
+  const require = createRequire(import.meta.url);
+  return {
+    name: 'cjs-named-exports',
+    setup(b) {
+      const filter = new RegExp(`^(${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+      b.onResolve({ filter }, (args) => (args.namespace === 'cjs-named' ? undefined : { path: args.path, namespace: 'cjs-named' }));
+      b.onLoad({ filter: /.*/, namespace: 'cjs-named' }, (args) => {
+        const names = Object.keys(require(args.path)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+        const contents = [`import real from ${JSON.stringify(args.path)};`, 'export default real;', ...names.map((n) => `export const ${n} = real.${n};`)].join('\n');
+        return { contents, loader: 'js', resolveDir: root };
+      });
+    },
+  };
+}
+
+/** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
+export const bundleOptions = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  splitting: true,
+  sourcemap: true,
+  // commander, undici and cli-table3 are CommonJS: inside an ESM bundle their `require('node:...')`
+  // calls need a real `require`, or they die with "Dynamic require of ... is not supported".
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  chunkNames: 'chunk-[hash]',
+  logLevel: 'warning',
+  legalComments: 'none',
+  plugins: [cjsNamedExports(['undici'])],
+};
+
+/** Width of help when stdout is not a terminal (commander's default). */
+export const PIPE_WIDTH = 80;
+const NO_WRAP = 100_000;
+
+/** Renders `creators <path> --help` through the built CLI at a given terminal width. */
+async function renderHelp(main, path, width) {
+  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
+  Object.defineProperty(process.stdout, 'columns', { value: width, configurable: true });
+  let out = '';
+  let err = '';
+  const sink = (add) => ({ write: (s) => (add(String(s)), true) });
+  const deps = {
+    io: { stdin: process.stdin, stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false },
+    env: {},
+    cwd: root,
+    now: () => Date.now(),
+    sleep: async () => {},
+  };
+  const code = await main([...path, '--help'], deps);
+  if (code !== 0 || err !== '') throw new Error(`help snapshot: 'creators ${path.join(' ')} --help' exited ${code}: ${err}`);
+  return out;
+}
+
+/** Subcommand names listed in a help text's "Commands:" section (first name of `name|alias`; not commander's implicit `help [command]`). */
+function subcommands(text) {
+  const section = text.split(/\nCommands:\n/)[1];
+  if (!section) return [];
+  const names = [];
+  for (const line of section.split('\n')) {
+    if (line === '' || !line.startsWith('  ')) break;
+    const m = /^ {2}(\S+)( \S+)?/.exec(line);
+    if (!m || (m[1] === 'help' && m[2] === ' [command]')) continue;
+    names.push(m[1].split('|')[0]);
+  }
+  return names;
+}
+
+/**
+ * Writes dist/help/<words joined by '.'>.json = {pipe, wide, wideFrom}: the text at 80 columns (stdout
+ * not a terminal, or a terminal exactly 80 wide) and the unwrapped text with the smallest terminal width
+ * at which commander wraps nothing (checked by rendering it at that width). Other widths are not
+ * snapshotted: the launcher falls back to commander there.
+ */
+export async function writeHelpSnapshot(outdir) {
+  const { main } = await import(pathToFileURL(`${outdir}/main.js`).href);
+  const saved = { isTTY: process.stdout.isTTY, columns: process.stdout.columns };
+  const dir = `${outdir}/help`;
+  await mkdir(dir, { recursive: true });
+  let count = 0;
+  try {
+    const queue = [[]];
+    while (queue.length > 0) {
+      const path = queue.shift();
+      const pipe = await renderHelp(main, path, PIPE_WIDTH);
+      const wide = await renderHelp(main, path, NO_WRAP);
+      const wideFrom = Math.max(...wide.split('\n').map((line) => line.length));
+      const entry = { pipe };
+      if ((await renderHelp(main, path, wideFrom)) === wide) Object.assign(entry, { wide, wideFrom });
+      await writeFile(`${dir}/${path.length === 0 ? '_' : path.join('.')}.json`, JSON.stringify(entry));
+      count++;
+      for (const name of subcommands(wide)) queue.push([...path, name]);
+    }
+  } finally {
+    Object.defineProperty(process.stdout, 'isTTY', { value: saved.isTTY, configurable: true });
+    Object.defineProperty(process.stdout, 'columns', { value: saved.columns, configurable: true });
+  }
+  return count;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const staging = `${root}dist.tmp`;
+  await rm(staging, { recursive: true, force: true });
+  await build({ ...bundleOptions, absWorkingDir: root, entryPoints: ['src/main.ts'], outdir: staging });
+  await writeHelpSnapshot(staging);
+  await rm(`${root}dist.old`, { recursive: true, force: true });
+  await rename(`${root}dist`, `${root}dist.old`).catch((e) => {
+    if (e.code !== 'ENOENT') throw e;
+  });
+  await rename(staging, `${root}dist`);
+  await rm(`${root}dist.old`, { recursive: true, force: true });
+}

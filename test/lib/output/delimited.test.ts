@@ -1,0 +1,21 @@
+import { stringify } from 'csv-stringify/sync';
+import { describe, expect, it } from 'vitest';
+import { csvCell, rowEncoder } from '../../../src/lib/output/delimited.js';
+
+/** The csv encoder quotes cells itself (speed); it must write exactly what csv-stringify writes. */
+describe('csv row encoder', () => {
+  it('matches csv-stringify on tricky cells', async () => {
+    const encode = await rowEncoder('csv');
+    const alphabet = ['a', ' ', ',', '"', '\n', '\r', '\t', '=', 'é', '😀', ';', "'", '\\'];
+    let seed = 7;
+    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let i = 0; i < 2000; i++) {
+      const cells = Array.from({ length: 1 + rnd(4) }, () => Array.from({ length: rnd(6) }, () => alphabet[rnd(alphabet.length)]).join(''));
+      expect(encode(cells)).toBe(stringify([cells], { eof: true, record_delimiter: 'unix' }));
+    }
+  });
+
+  it('quotes a comma, a quote or a newline, and leaves a lone carriage return as is', () => {
+    expect([csvCell('a,b'), csvCell('say "hi"'), csvCell('l1\nl2'), csvCell('x\ry'), csvCell('')]).toEqual(['"a,b"', '"say ""hi"""', '"l1\nl2"', 'x\ry', '']);
+  });
+});
