@@ -25,6 +25,8 @@ export interface CliErrorOptions {
   retryAfter?: number;
   /** A second line telling the user what to do next. */
   hint?: string;
+  /** A request that may have been processed (and charged) failed and was not retried: JSON errors say so. */
+  maybeCharged?: boolean;
   cause?: unknown;
 }
 
@@ -34,6 +36,7 @@ export class CliError extends Error {
   readonly status: number | undefined;
   readonly retryAfter: number | undefined;
   readonly hint: string | undefined;
+  readonly maybeCharged: boolean | undefined;
 
   constructor(message: string, exitCode: number, options: CliErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +46,7 @@ export class CliError extends Error {
     this.status = options.status;
     this.retryAfter = options.retryAfter;
     this.hint = options.hint;
+    this.maybeCharged = options.maybeCharged;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mediaType, parseBody, readBody, tooLarge } from './body.js';
+import { applyFaults } from './faults/inject.js';
 import { authenticate, checkTrial, recordTrialUse, throttle } from './guards.js';
 import { ApiError, detail, methodNotAllowed, notFound, send, type Reply } from './respond.js';
 import type { Router } from './router.js';
@@ -19,6 +20,11 @@ export interface DispatchContext {
 export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = Date.now();
   const method = (req.method ?? 'GET').toUpperCase();
+  // Injected faults (faults/): a before-fault answers or drops the request here, unprocessed.
+  if (await applyFaults(ctx.state, 'api', req, res)) {
+    ctx.state.log(`${method} ${req.url ?? ''} fault ${Date.now() - started}ms`);
+    return;
+  }
   let reply: Reply;
   try {
     reply = await handle(ctx, req, method);

@@ -17,6 +17,7 @@
  *   GET  /public/v1/discovery/classifier/sub-niche/            [{id, name, slug, niche, niche_id}]
  *        (dictionaries: `search`, `offset`, `limit` 1-100; brands also `exact`; all free)
  *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth
+ *   GET|POST|DELETE /_sandbox/faults                            fault injection (faults/, routes/faults.ts)
  *
  * Sandbox-only choices, where the real service publishes nothing:
  *   - Error bodies: DRF `{"detail": ...}` for 401/403/404/405/429 and JSON parse errors; the
@@ -48,6 +49,8 @@ import { registerRoutes } from './routes/index.js';
 import { createState, generateApiKey, type SandboxState } from './state.js';
 import { configureBatch } from './batch/jobs.js';
 import { startFileHost } from './batch/files.js';
+import { setFaults } from './faults/engine.js';
+import { parseFaultSpec, type FaultRule } from './faults/rules.js';
 
 export interface SandboxOptions {
   /** Default 0: a free port picked by the OS. */
@@ -80,6 +83,8 @@ export interface SandboxOptions {
   batchRowsPerSecond?: number;
   /** Lifetime of batch download URLs, in seconds. Default 300. */
   batchDownloadTtlSeconds?: number;
+  /** Fault injection from the start: a spec string or rules (faults/rules.ts); change later via `/_sandbox/faults`. */
+  faults?: string | FaultRule[];
 }
 
 export interface Sandbox {
@@ -116,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     fairUseCap: options.fairUseCap ?? 100_000,
     pageBase: options.pageBase ?? 0,
   });
+  if (options.faults !== undefined) setFaults(state, parseFaultSpec(options.faults));
   configureBatch(state, { rowsPerSecond: options.batchRowsPerSecond, downloadTtlSeconds: options.batchDownloadTtlSeconds });
   const router = buildRouter(options.routes);
   let url = '';

@@ -31,10 +31,12 @@ export function registerTools(program: Command, lazy: Lazy): void {
     .option('--rate-limit <n>', 'requests per minute before 429', '300')
     .option('--credits <n>', 'starting balance', '1000')
     .option('--trial', 'behave like a trial account (30 successful requests)')
+    .option('--faults <spec>', "inject faults: 'kind[:arg] [METHOD] [/path*] [count=n|p=0.1]; ...' (see /_sandbox/faults)")
     .addHelpText('after', examples([
       ['creators sandbox --port 8787', 'then in another shell:'],
       ['CREATORS_BASE_URL=http://127.0.0.1:8787 CREATORS_API_KEY=<key> creators credits', 'use it'],
       ['creators sandbox --rate-limit 30 --credits 5', 'practise limits and empty balances'],
+      ["creators sandbox --faults '503 GET * p=0.2; drop-after POST /public/v1/discovery/ count=1'", 'a chaotic API (seeded by --seed)'],
     ]))
     .action(lazy(() => import('./sandbox.js')));
 

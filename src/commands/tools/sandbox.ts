@@ -16,12 +16,24 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
   }
   // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
   const { startSandbox } = await import('../../sandbox/server.js');
+  let faults: ReturnType<typeof import('../../sandbox/faults/rules.js').parseFaultSpec> | undefined;
+  if (opts.faults !== undefined) {
+    const { parseFaultSpec, FaultSpecError } = await import('../../sandbox/faults/rules.js');
+    try {
+      faults = parseFaultSpec(String(opts.faults));
+    } catch (err) {
+      if (!(err instanceof FaultSpecError)) throw err;
+      const { UsageError } = await import('../../lib/errors.js');
+      throw new UsageError(`Invalid --faults: ${err.message}`);
+    }
+  }
   const sandbox = await startSandbox({
     port,
     seed,
     rateLimit,
     credits,
     trial: Boolean(opts.trial),
+    ...(faults ? { faults } : {}),
     log: ctx.debug ? (line: string) => ctx.io.stderr.write(`[sandbox] ${line}\n`) : undefined,
   });
   if (ctx.io.stdoutIsTTY) {
@@ -31,6 +43,10 @@ export async function run(ctx: Context, _args: string[], opts: Record<string, un
         `  export CREATORS_API_KEY=${sandbox.apiKey}\n\n` +
         `Seed ${seed}, ${rateLimit} requests/minute, ${credits} credits. Press Ctrl-C to stop.\n`,
     );
+    if (faults?.length) {
+      const { describeRule } = await import('../../sandbox/faults/rules.js');
+      ctx.io.stdout.write(`Faults (counts at ${sandbox.url}/_sandbox/faults):\n${faults.map((f) => `  ${describeRule(f)}\n`).join('')}`);
+    }
   } else {
     ctx.io.stdout.write(`${JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey })}\n`);
   }

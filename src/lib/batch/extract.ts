@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { detectColumn, looksLikeEmail, type ValueKind } from '../csv/detect.js';
+import { utf8Guard } from '../csv/utf8.js';
 
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
 export const MAX_PART_BYTES = 10_000_000;
@@ -80,7 +81,9 @@ export async function extractBatchInput(ctx: Context, source: string, options: E
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
   input.on('data', (chunk: Buffer | string) => hash.update(chunk));
   input.on('error', (err) => parser.destroy(err));
-  input.pipe(parser);
+  const guard = utf8Guard(source);
+  guard.on('error', (err) => parser.destroy(err));
+  input.pipe(guard).pipe(parser);
 
   const dir = await mkdtemp(join(tmpdir(), 'creators-batch-'));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true }).catch(() => {});

@@ -3,7 +3,7 @@
  * tests run instantly. It ends after the first final reading (done, failed, paused for credits);
  * `--timeout` and Ctrl-C end it with errors that say how to pick the job up again.
  */
-import { CreditsError, InterruptedError, PendingError, RemoteJobFailed } from '../errors.js';
+import { ApiError, CreditsError, InterruptedError, NetworkError, PendingError, RateLimitError, RemoteJobFailed } from '../errors.js';
 import { formatCredits } from '../cost.js';
 import { progressText, type BatchStatus } from './status.js';
 
@@ -22,6 +22,15 @@ export interface PollOptions {
   again?: string | undefined;
 }
 
+/** Consecutive failed readings tolerated before the poll gives up (each after the HTTP core's own retries). */
+export const MAX_FAILED_READINGS = 10;
+
+/** A reading that failed for a passing reason (network, 5xx, throttling, a garbled body): the job is unaffected. */
+function passing(err: unknown): boolean {
+  if (err instanceof NetworkError || err instanceof RateLimitError) return true;
+  return err instanceof ApiError && (err.status === undefined || err.status >= 500 || err.status === 408 || err.code === 'malformed_response');
+}
+
 function interrupted(o: PollOptions): InterruptedError {
   return new InterruptedError(`Stopped waiting; batch ${o.id} keeps running on the server.`, {
     hint: `Pick it up again with: ${o.again ?? `creators batch poll ${o.id}`} (then creators batch download ${o.id}).`,
@@ -34,14 +43,26 @@ function interrupted(o: PollOptions): InterruptedError {
  */
 export async function* pollBatch(read: () => Promise<BatchStatus>, o: PollOptions): AsyncGenerator<BatchStatus, void> {
   const deadline = o.timeoutMs === undefined ? undefined : o.now() + o.timeoutMs;
+  let failures = 0;
   for (;;) {
     if (o.signal?.aborted) throw interrupted(o);
     let status: BatchStatus;
     try {
       status = await read();
+      failures = 0;
     } catch (err) {
       if (err instanceof InterruptedError || o.signal?.aborted) throw interrupted(o);
-      throw err;
+      // Status reads are free and the job runs on regardless: a passing failure is waited out, as
+      // `events tail` does, until the deadline or too many in a row.
+      failures++;
+      const left = deadline === undefined ? Infinity : deadline - o.now();
+      if (!passing(err) || failures >= MAX_FAILED_READINGS || left <= 0) throw err;
+      try {
+        await o.sleep(Math.min(o.intervalMs, left), o.signal);
+      } catch {
+        throw interrupted(o);
+      }
+      continue;
     }
     yield status;
     if (status.phase !== 'pending') return;

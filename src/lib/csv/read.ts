@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { looksLikeEmail } from './detect.js';
+import { utf8Guard } from './utf8.js';
 
 /** How many data rows are read ahead to detect the value column by content. */
 export const SAMPLE_ROWS = 5;
@@ -54,8 +55,10 @@ function csvError(err: unknown, source: string): UsageError {
 
 async function* parseRows(stream: Readable, source: string): AsyncGenerator<string[]> {
   const { parse } = await import('csv-parse');
-  const parser = stream.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
+  const guard = utf8Guard(source);
+  const parser = stream.pipe(guard).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
   stream.once('error', (err) => parser.destroy(err));
+  guard.once('error', (err) => parser.destroy(err));
   try {
     for await (const record of parser as AsyncIterable<string[]>) yield record;
   } catch (err) {

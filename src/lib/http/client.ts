@@ -250,7 +250,9 @@ export class HttpClient {
           kind: 'error',
           error: new ApiError(
             `The server sent a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes).`,
-            { status, code: 'malformed_response' },
+            idempotent
+              ? { status, code: 'malformed_response' }
+              : { status, code: 'malformed_response', maybeCharged: true, hint: 'The request was processed (and may have been charged); it was not retried automatically. Check `creators credits` before trying again.' },
           ),
           retryable: idempotent,
         };
@@ -271,6 +273,7 @@ export class HttpClient {
         error: new ApiError(`${error.message}`, {
           status,
           code: error.code,
+          maybeCharged: true,
           hint: 'The request may have been processed (and charged); it was not retried automatically. Check `creators credits` before trying again.',
         }),
         retryable: false,
@@ -307,7 +310,8 @@ export class HttpClient {
         : code === 'ECONNREFUSED'
           ? 'Is the base URL right? (--base-url or CREATORS_BASE_URL)'
           : undefined;
-    return { kind: 'error', error: new NetworkError(message, { code: code ? code.toLowerCase() : 'network_error', hint, cause: err }), retryable };
+    const options = { code: code ? code.toLowerCase() : 'network_error', hint, cause: err, ...(retryable ? {} : { maybeCharged: true }) };
+    return { kind: 'error', error: new NetworkError(message, options), retryable };
   }
 }
 

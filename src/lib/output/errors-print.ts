@@ -12,11 +12,14 @@ export interface PrintableError {
   retryAfter?: number | undefined;
   /** A second line telling the user what to do next. */
   hint?: string | undefined;
+  /** The request may have been processed (and charged) although it failed; it was not retried. */
+  maybeCharged?: boolean | undefined;
 }
 
 /**
  * Writes an error to `io.stderr`. In `json`/`jsonl` format: exactly one line
- * `{"error":{"code","message","status","retry_after"}}` (`null` when absent), for scripts to parse.
+ * `{"error":{"code","message","status","retry_after"}}` (`null` when absent), plus
+ * `maybe_charged: true` and the hint when a billable request may have been processed, for scripts to parse.
  * Otherwise `error: <message>` (red `error:` with colour), the hint on the next line when there is one,
  * and the stack only when `debugStack` is given (`--debug`).
  */
@@ -33,6 +36,8 @@ export function printError(
         message: err.message,
         status: err.status ?? null,
         retry_after: err.retryAfter ?? null,
+        // A billable request that failed after it may have reached the server: scripts must not blindly re-run it.
+        ...(err.maybeCharged ? { maybe_charged: true, hint: err.hint ?? null } : {}),
       },
     };
     io.stderr.write(`${JSON.stringify(body)}\n`);

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxState } from '../state.js';
+import { applyFaults } from '../faults/inject.js';
 import { batchNow, batchWorld, type BatchJob } from './jobs.js';
 import { csvHeader, csvLine } from './results.js';
 
@@ -26,6 +27,13 @@ function linkTable(state: SandboxState): Map<string, Link> {
     links.set(state, table);
   }
   return table;
+}
+
+/** Fault hook: expires the link a request is using, as if its lifetime ran out mid-transfer. */
+function expireLinkOf(state: SandboxState, target: string | undefined): void {
+  const m = /^\/batch-results\/([0-9a-f]{32})\//.exec(target ?? '');
+  const link = m ? linkTable(state).get(m[1] as string) : undefined;
+  if (link) link.expiresAt = batchNow(state) - 1;
 }
 
 /** The whole results CSV of a job as it stands (finished, or partial when paused). */
@@ -95,8 +103,9 @@ function serve(state: SandboxState, req: IncomingMessage, res: ServerResponse): 
 
 /** Starts the file host on `host`, port 0, and records its origin for `/download/`. */
 export async function startFileHost(state: SandboxState, host: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     try {
+      if (await applyFaults(state, 'files', req, res, { expire: () => expireLinkOf(state, req.url) })) return;
       serve(state, req, res);
     } catch (err) {
       state.log(`sandbox file host: ${err instanceof Error ? err.message : String(err)}`);

@@ -11,6 +11,7 @@ import * as dictionaries from './dictionaries.js';
 import * as discovery from './discovery.js';
 import * as enrichment from './enrichment.js';
 import * as exclusions from './exclusions.js';
+import * as faults from './faults.js';
 import * as keys from './keys.js';
 import * as listening from './listening.js';
 import * as oauth from './oauth.js';
@@ -27,6 +28,7 @@ export const ROUTE_MODULES: ReadonlyArray<{ register(router: Router): void }> = 
   keys,
   oauth,
   control,
+  faults,
 ];
 
 export function registerRoutes(router: Router): void {
