@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
+import { SOCIAL_PLATFORMS } from './platforms.js';
 
 /**
  * Per-profile settings and credentials, stored through `conf` in
@@ -20,6 +21,8 @@ export interface ConfigKeySpec {
 
 const positiveNumber = (value: string): string | undefined =>
   Number.isFinite(Number(value)) && Number(value) > 0 ? undefined : 'must be a positive number';
+const nonNegativeNumber = (value: string): string | undefined =>
+  value.trim() !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 ? undefined : 'must be a number, 0 or more';
 
 export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
   'base-url': {
@@ -31,8 +34,12 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
     description: 'default output format: table, json, jsonl, csv or tsv',
     validate: (v) => (['table', 'json', 'jsonl', 'csv', 'tsv'].includes(v) ? undefined : 'must be one of table, json, jsonl, csv, tsv'),
   },
-  platform: { description: 'default platform for commands that take --platform' },
-  'max-credits': { description: 'refuse commands whose worst-case cost exceeds this', validate: positiveNumber },
+  platform: {
+    description: 'default platform for commands that take --platform',
+    validate: (v) => (SOCIAL_PLATFORMS.includes(v.toLowerCase() as (typeof SOCIAL_PLATFORMS)[number]) ? undefined : `must be one of ${SOCIAL_PLATFORMS.join(', ')}`),
+  },
+  'max-credits': { description: 'refuse commands whose worst-case cost exceeds this (0: free commands only)', validate: nonNegativeNumber },
+  'confirm-above': { description: 'on a terminal, ask before runs whose worst case exceeds this many credits (default 10)', validate: nonNegativeNumber },
   timeout: { description: 'per-request timeout in seconds', validate: positiveNumber },
   retries: {
     description: 'retry budget for safe requests',
@@ -142,8 +149,12 @@ export function validateConfigValue(key: string, value: string): string {
   return value;
 }
 
-/** `abcd…wxyz` style masking for secrets shown in status output. */
+/**
+ * `abcd…wxyz` style masking for secrets shown in status output. At most a quarter of the value
+ * is ever shown, so a short secret shows almost nothing.
+ */
 export function maskSecret(secret: string): string {
-  if (secret.length <= 8) return '****';
-  return `${secret.slice(0, 4)}…${secret.slice(-4)}`;
+  if (secret.length < 16) return '****';
+  const keep = Math.min(4, Math.floor(secret.length / 8));
+  return `${secret.slice(0, keep)}…${secret.slice(-keep)}`;
 }

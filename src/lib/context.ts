@@ -5,6 +5,7 @@ import type { HttpClient } from './http/client.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from './http/url.js';
 import { FORMATS, type Format, type OutputSettings } from './output/types.js';
 import { formatFromPath } from './output/format-from-path.js';
+import { checkOutputPath } from './output/preflight.js';
 import { resolve } from 'node:path';
 
 /** The global options of the contract, as commander hands them over (camelCase). */
@@ -125,8 +126,12 @@ export class Context {
   private async buildHttp(): Promise<HttpClient> {
     const baseUrl = await this.baseUrl();
     const timeoutS = await this.numberOption(this.globals.timeout, 'timeout', 30, '--timeout');
-    const retries = Math.floor(await this.numberOption(this.globals.retries, 'retries', 3, '--retries'));
-    const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit');
+    if (timeoutS <= 0) throw new UsageError(`Invalid --timeout '${this.globals.timeout ?? timeoutS}': expected a number of seconds above 0.`);
+    const retries = await this.numberOption(this.globals.retries, 'retries', 3, '--retries');
+    if (!Number.isInteger(retries)) throw new UsageError(`Invalid --retries '${this.globals.retries ?? retries}': expected a whole number.`);
+    // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
+    const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
+    if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
     const [{ HttpClient }, { createDispatcher }] = await Promise.all([import('./http/client.js'), import('./http/dispatcher.js')]);
     const dispatcher = this.deps.dispatcher ?? (await createDispatcher(this.deps.env));
     return new HttpClient({
@@ -179,6 +184,7 @@ export class Context {
       color: colourAllowed(g, this.deps.env) && this.io.stdoutIsTTY && (!g.output || g.output === '-'),
       quiet: this.quiet,
     };
+    if (settings.outputPath) checkOutputPath(settings.outputPath);
     this.outputSettings = settings;
     return settings;
   }

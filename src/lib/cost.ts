@@ -1,6 +1,24 @@
 import type { Context } from './context.js';
 import { CreditsError, UsageError } from './errors.js';
 import { redactValue } from './http/redact.js';
+import { confirm } from './prompt.js';
+
+/** Above this worst case (credits), an interactive run asks first; `confirm-above` changes it. */
+export const DEFAULT_CONFIRM_ABOVE = 10;
+
+/**
+ * On a terminal, a run whose worst case is above the threshold asks before sending (`--yes` answers).
+ * Scripts are not asked: without a terminal, `--max-credits` is their guard.
+ */
+async function confirmExpensive(ctx: Context, plan: PlannedRequest): Promise<boolean> {
+  if (ctx.yes || plan.worstCaseMilli === null || !ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) return true;
+  const raw = await ctx.setting('confirm-above');
+  const threshold = raw === undefined ? DEFAULT_CONFIRM_ABOVE : Number(raw);
+  if (!(plan.worstCaseMilli > Math.round(threshold * 1000))) return true;
+  const ok = await confirm(ctx, `This may cost up to ${formatCredits(plan.worstCaseMilli)} credits${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
+  if (!ok) ctx.notice('Nothing was sent.');
+  return ok;
+}
 
 /**
  * Prices in thousandths of a credit (integers, so sums never drift). Where the service's sources
@@ -18,6 +36,10 @@ export const PRICE_MILLI = {
   enrichEmailBasic: 100,
   enrichEmailAdvanced: 2000,
   postDetails: 30,
+  /** Creator posts: 0.15 in the newest official client, 0.03 in older material. */
+  creatorPosts: 150,
+  connectedSocials: 500,
+  audienceOverlap: 1000,
   monitoringPerCreatorDay: 300,
 } as const;
 
@@ -51,15 +73,22 @@ export async function maxCreditsMilli(ctx: Context): Promise<number | undefined>
  */
 export async function guardCost(ctx: Context, plan: PlannedRequest): Promise<boolean> {
   const budget = await maxCreditsMilli(ctx);
+  if (budget !== undefined && plan.worstCaseMilli === null && !ctx.dryRun) {
+    // An unknown worst case is not a bounded one: under a budget, refuse rather than hope.
+    throw new CreditsError(
+      `The cost of ${plan.method} ${new URL(plan.url).pathname} cannot be known in advance, so --max-credits ${formatCredits(budget)} cannot bound it; nothing was sent.`,
+      { code: 'max_credits_unbounded', hint: 'Run it without --max-credits (and CREATORS_MAX_CREDITS unset) to send it anyway.' },
+    );
+  }
   if (budget !== undefined && plan.worstCaseMilli !== null && plan.worstCaseMilli > budget) {
     throw new CreditsError(
       `Worst-case cost ${formatCredits(plan.worstCaseMilli)} credits exceeds --max-credits ${formatCredits(budget)}; nothing was sent.`,
       { code: 'max_credits_exceeded', hint: plan.costBasis ? `Cost basis: ${plan.costBasis}.` : undefined },
     );
   }
-  if (!ctx.dryRun) return true;
+  if (!ctx.dryRun) return confirmExpensive(ctx, plan);
   const output = await ctx.output();
-  const body = plan.body === undefined ? undefined : redactValue(plan.body);
+  const body = plan.body === undefined ? undefined : redactValue(plan.body, 0, false);
   if (output.format === 'json' || output.format === 'jsonl') {
     const record = {
       dry_run: true,
@@ -97,6 +126,9 @@ export function estimateRouteCost(method: string, apiPathname: string, body: unk
     'creators/enrich/email': PRICE_MILLI.enrichEmailBasic,
     'creators/enrich/email/advanced': PRICE_MILLI.enrichEmailAdvanced,
     'creators/content/details': PRICE_MILLI.postDetails,
+    'creators/content/posts': PRICE_MILLI.creatorPosts,
+    'creators/socials': PRICE_MILLI.connectedSocials,
+    'creators/audience/overlap': PRICE_MILLI.audienceOverlap,
   };
   if (method === 'POST' && fixed[p] !== undefined) return { milli: fixed[p], basis: `1 request x ${formatCredits(fixed[p])}` };
   if (method === 'POST' && (p === 'discovery' || p === 'discovery/creators/similar')) {
@@ -107,6 +139,17 @@ export function estimateRouteCost(method: string, apiPathname: string, body: unk
     const n = Number.isFinite(limit) && limit > 0 ? limit : 50;
     return { milli: n * price, basis: `${n} creators x ${formatCredits(price)}` };
   }
-  if (/^(discovery\/exclusion-lists|accounts\/tokens|oauth)(\/|$)/.test(p)) return { milli: 0 };
+  if (method === 'DELETE') return { milli: 0 };
+  if (/^(discovery\/exclusion-lists|accounts\/tokens|oauth|discovery\/classifier)(\/|$)/.test(p)) return { milli: 0 };
+  // Monitoring: creators x days x 0.3 when the body says both; one day per creator otherwise.
+  if (/^social\/listening\/(subscription|campaign)(\/\d+(\/creators)?)?$/.test(p)) {
+    const creators = Array.isArray(b.creators) ? b.creators.length : Array.isArray(b.handles) ? b.handles.length : 0;
+    const days = Number(b.days ?? 1);
+    const d = Number.isFinite(days) && days > 0 ? Math.ceil(days) : 1;
+    // A PATCH may resume or extend monitoring of creators the body does not list.
+    if (creators === 0 && method === 'POST' && b.days === undefined) return { milli: 0, basis: 'no creators added' };
+    if (creators === 0) return { milli: null };
+    return { milli: creators * d * PRICE_MILLI.monitoringPerCreatorDay, basis: `${creators} creators x ${d} days x 0.3` };
+  }
   return { milli: null };
 }

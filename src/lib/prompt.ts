@@ -12,8 +12,11 @@ export async function confirm(ctx: Context, question: string): Promise<boolean> 
     throw new UsageError(`Confirmation needed: ${question}`, { hint: 'Run it again with --yes to confirm without a prompt.' });
   }
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
+  // End of input (Ctrl-D) closes the interface without answering the question: that is a "no".
+  // Without this the pending question never settles and Node exits with code 13.
+  const closed = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
   try {
-    const answer = await rl.question(`${question} [y/N] `);
+    const answer = await Promise.race([rl.question(`${question} [y/N] `), closed]);
     return /^(y|yes)$/i.test(answer.trim());
   } finally {
     rl.close();

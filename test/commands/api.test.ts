@@ -119,3 +119,57 @@ describe('creators api', () => {
     expect(res.json()).toEqual([{ value: 'a' }, { value: 'b' }, { value: 'c' }]);
   });
 });
+
+describe('creators api and --max-credits on routes whose cost is not known', () => {
+  it('refuses an unpriced write under a budget (exit 5), sending nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'some/new/route', '-f', 'x=1', '--max-credits', '5'], { env, dispatcher: agent });
+    expect(res.code).toBe(5);
+    expect(res.stderr).toMatch(/^error: The cost of POST \/public\/v1\/some\/new\/route\/ cannot be known in advance, so --max-credits 5 cannot bound it; nothing was sent\./);
+  });
+
+  it('prices a campaign from its creators and days, and refuses it over budget', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'social/listening/campaign', '-f', 'name=x', '-f', 'days=365', '-f', 'creators=instagram:nasa,instagram:esa', '--max-credits', '0', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(5);
+    expect(res.errorJson().error.message).toContain('Worst-case cost 219 credits exceeds --max-credits 0');
+  });
+
+  it('still sends an unpriced write without a budget, with a warning', async () => {
+    const { agent, pool, env } = mockApi();
+    pool.intercept({ path: '/public/v1/some/new/route/', method: 'POST' }).reply(200, { ok: true }, JSON_HEADERS);
+    const res = await runCli(['api', 'some/new/route', '-f', 'x=1', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('warning: The cost of POST /public/v1/some/new/route/ is not known in advance.');
+  });
+
+  it('--dry-run shows the body as it would be sent (emails not masked, secrets redacted)', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'creators/enrich/email', '-f', 'email=jane.doe@example.com', '-f', 'token=abc', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json<{ body: Record<string, string> }>().body).toEqual({ email: 'jane.doe@example.com', token: 'REDACTED' });
+  });
+});
+
+describe('confirmation before expensive runs', () => {
+  const args = ['api', 'discovery', '--input', '-', '--json'];
+  const body = JSON.stringify({ platform: 'instagram', paging: { limit: 50, page: 0 } });
+
+  it('is not asked without a terminal (scripts rely on --max-credits)', async () => {
+    const { agent, pool, env } = mockApi();
+    pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, { accounts: [] }, JSON_HEADERS);
+    const res = await runCli([...args], { env, dispatcher: agent, stdin: body });
+    expect(res.code).toBe(0);
+  });
+
+  it('on a terminal, a worst case above confirm-above asks, and "no" sends nothing', async () => {
+    const { agent, env } = mockApi();
+    const configDir = (await import('../helpers/run-cli.js')).tempConfigDir();
+    await runCli(['config', 'set', 'confirm-above', '0.1'], { configDir });
+    // stdin is the terminal here: the body comes from -f fields instead.
+    const res = await runCli(['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=50'], { env, dispatcher: agent, tty: true, configDir, stdin: 'n\n', stdinTTY: true });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain('This may cost up to 0.5 credits (50 creators x 0.01). Continue? [y/N] ');
+    expect(res.stderr).toContain('Nothing was sent.');
+  });
+});

@@ -35,7 +35,7 @@ describe('creators config', () => {
     const list = await runCli(['config', 'list', '--format', 'csv'], { configDir });
     expect(list.stdout).not.toContain('abcdefghijklmnop');
     const get = await runCli(['config', 'get', 'api-key'], { configDir });
-    expect(get.stdout).toBe('sk_l…mnop\n');
+    expect(get.stdout).toBe('sk_…nop\n');
   });
 
   it('reads a secret from stdin with "-"', async () => {
@@ -86,5 +86,38 @@ describe('creators config', () => {
     pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, { credits_available: 4, credits_used: 6 }, JSON_HEADERS);
     const res = await runCli(['credits'], { configDir, dispatcher: agent, env });
     expect(res.stdout).toBe('credits_available,credits_used\n4,6\n');
+  });
+});
+
+describe('config values and numeric options', () => {
+  it('accepts max-credits 0 (free commands only) and checks the platform', async () => {
+    const configDir = tempConfigDir();
+    expect((await runCli(['config', 'set', 'max-credits', '0'], { configDir })).code).toBe(0);
+    const bad = await runCli(['config', 'set', 'platform', 'myspace'], { configDir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Invalid value for 'platform': must be one of instagram/);
+  });
+
+  it('masks short secrets completely', async () => {
+    const configDir = tempConfigDir();
+    await runCli(['config', 'set', 'api-key', 'secret123'], { configDir });
+    expect((await runCli(['config', 'get', 'api-key'], { configDir })).stdout).toBe('****\n');
+  });
+
+  it.each([
+    [['--timeout', '0'], /Invalid --timeout '0'/],
+    [['--retries', '1.5'], /Invalid --retries '1.5': expected a whole number/],
+  ])('refuses %j (exit 2)', async (flags, message) => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['credits', ...flags], { env, dispatcher: agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+  });
+
+  it('refuses a rate limit of 0: pacing cannot be switched off', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['credits'], { env: { ...env, CREATORS_RATE_LIMIT: '0' }, dispatcher: agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/Invalid rate limit '0'/);
   });
 });

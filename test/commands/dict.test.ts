@@ -119,3 +119,16 @@ describe('creators dict aliases and output', () => {
     expect(res.stderr).toBe('No entries found.\n');
   });
 });
+
+describe('-o that cannot be written', () => {
+  it.each([
+    ['/nonexistent-dir/x.csv', /Cannot write -o \/nonexistent-dir\/x\.csv: the folder \/nonexistent-dir does not exist\./],
+    ['/tmp', /Cannot write -o \/tmp: it is a folder\./],
+  ])('%s is a usage error (exit 2) found before anything is sent', async (target, message) => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['dict', 'languages', '-o', target], { env, dispatcher: agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr).not.toContain('Unexpected');
+  });
+});

@@ -13,14 +13,24 @@ describe('discovery commands through bin/creators.js', () => {
   it('search --all -o file.csv: streamed to an atomic CSV, charged exactly what was returned', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'creators-disc-out-'));
     const before = sb.get().state.ledger.usedMilli;
-    const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '--limit', '25', '-o', join(dir, 'out.csv')], env());
+    const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '-o', join(dir, 'out.csv')], env());
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const lines = readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n');
     expect(lines[0]).toContain('profile.username');
     expect(lines).toHaveLength(61);
     expect(readdirSync(dir)).toEqual(['out.csv']);
-    // 3 pages of 25: 75 creators returned and charged, 60 written.
+    // 2 pages of 30: exactly the 60 asked for returned, charged and written.
+    expect(sb.get().state.ledger.usedMilli - before).toBe(600);
+  });
+
+  it('with an explicit --limit, every paid creator is written and the notice says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creators-disc-out-'));
+    const before = sb.get().state.ledger.usedMilli;
+    const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '--limit', '25', '-o', join(dir, 'out.csv')], env());
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('Returned 75 creators, 15 more than --max-results 60: pages of 25 are paid in full, so the extra ones were kept, not thrown away.\n');
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(76);
     expect(sb.get().state.ledger.usedMilli - before).toBe(750);
   });
 

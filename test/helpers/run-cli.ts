@@ -13,6 +13,8 @@ export interface RunOptions {
   tty?: boolean;
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
+  /** Pretend stdin is a terminal (for prompts answered from `stdin`). */
+  stdinTTY?: boolean;
   columns?: number;
   dispatcher?: Dispatcher;
   configDir?: string;
@@ -31,6 +33,8 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout and stderr interleaved as a terminal would show them. */
+  combined: string;
   /** stdout parsed as JSON. */
   json<T = unknown>(): T;
   /** The JSON error object printed on stderr in json modes. */
@@ -51,8 +55,15 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  let combined = '';
+  stdout.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+    combined += c.toString('utf8');
+  });
+  stderr.on('data', (c: Buffer) => {
+    err += c.toString('utf8');
+    combined += c.toString('utf8');
+  });
   const sleeps = options.sleeps ?? [];
   let clock = options.now ? undefined : Date.parse('2026-11-22T10:00:00Z');
   const deps: Deps = {
@@ -60,7 +71,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
       stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
       stdout,
       stderr,
-      stdinIsTTY: options.stdin === undefined && Boolean(options.tty),
+      stdinIsTTY: options.stdinTTY ?? (options.stdin === undefined && Boolean(options.tty)),
       stdoutIsTTY: options.stdoutTTY ?? Boolean(options.tty),
       stderrIsTTY: options.stderrTTY ?? Boolean(options.tty),
       columns: options.columns ?? 100,
@@ -84,6 +95,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     code,
     stdout: out,
     stderr: err,
+    combined,
     json<T>() {
       return JSON.parse(out) as T;
     },

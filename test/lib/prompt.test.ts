@@ -40,3 +40,10 @@ describe('confirm', () => {
     expect(await confirm(ctxWith('nope\n', true).ctx, 'Delete?')).toBe(false);
   });
 });
+
+describe('confirm at end of input', () => {
+  it('treats Ctrl-D (end of input, no answer) as no instead of hanging', async () => {
+    const { ctx } = ctxWith('', true);
+    expect(await confirm(ctx, 'Delete?')).toBe(false);
+  });
+});

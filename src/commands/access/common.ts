@@ -2,15 +2,11 @@ import type { Context } from '../../lib/context.js';
 import { maskSecret } from '../../lib/config.js';
 import { guardCost } from '../../lib/cost.js';
 import { UsageError } from '../../lib/errors.js';
-import { buildUrl, pathSegment } from '../../lib/http/url.js';
+import { buildUrl } from '../../lib/http/url.js';
 import type { ColumnSpec } from '../../lib/output/index.js';
 
-/** Key and app ids are positive integers; checked before anything is sent. */
-export function positiveId(raw: string | undefined, what: string): string {
-  const value = (raw ?? '').trim();
-  if (!/^[1-9]\d{0,17}$/.test(value)) throw new UsageError(`Invalid ${what} '${raw ?? ''}': expected a positive integer.`);
-  return pathSegment(value, what);
-}
+/** Key and app ids are positive integers, checked before anything is sent (shared with listening/events). */
+export { positiveId } from '../../lib/ids.js';
 
 /** An ISO 8601 date or date-time, normalised to UTC ISO; `none` (when allowed) means no expiry. */
 export function parseExpiry(raw: unknown, allowNone: boolean): string | null | undefined {

@@ -26,7 +26,12 @@ export function registerAccess(program: Command, lazy: Lazy): void {
     ]))
     .action(lazy(() => import('./logout.js')));
 
-  const keys = program.command('keys').description('Manage API keys (/public/v1/accounts/tokens/)');
+  const keys = program.command('keys').description('Manage API keys (/public/v1/accounts/tokens/)')
+    .addHelpText('after', examples([
+      ['creators keys list', 'every key, values masked'],
+      ['creators keys create --name ci --show-token', 'a new key, printed once in full'],
+      ['creators keys delete 3 --yes', 'delete a key in a script'],
+    ]));
   const showToken = (): Option => new Option('--show-token', 'print key values in full (masked otherwise)');
   keys
     .command('list')
@@ -74,7 +79,11 @@ export function registerAccess(program: Command, lazy: Lazy): void {
     ]))
     .action(lazy(() => import('./keys-delete.js')));
 
-  const apps = program.command('apps').description('Connected OAuth apps (/public/v1/oauth/apps/)');
+  const apps = program.command('apps').description('Connected OAuth apps (/public/v1/oauth/apps/)')
+    .addHelpText('after', examples([
+      ['creators apps list', 'the apps authorized to act for the account'],
+      ['creators apps revoke 2 --yes', "revoke one app's access"],
+    ]));
   apps
     .command('list')
     .alias('ls')

@@ -14,7 +14,11 @@ export function registerAccount(program: Command, lazy: Lazy): void {
     ]))
     .action(lazy(() => import('./credits.js')));
 
-  const auth = program.command('auth').description('Inspect or print the credential in effect');
+  const auth = program.command('auth').description('Inspect or print the credential in effect')
+    .addHelpText('after', examples([
+      ['creators auth status', 'which credential is used, and is it valid'],
+      ['creators auth token', 'print the bearer credential for other tools'],
+    ]));
   auth
     .command('status')
     .description('Show base URL, profile, which credential is used and where it came from, and check it live')

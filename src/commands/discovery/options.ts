@@ -19,5 +19,11 @@ export function addDiscoveryOptions(cmd: Command): Command {
     .option('--limit <n>', 'creators per page, 1 to 50 (default 20; 50 with --all)')
     .option('--page <n>', 'page to fetch (or start from with --all), counting from 1', '1')
     .option('--all', 'follow pages to the end of the results, streaming them out')
-    .addOption(new Option('--max-results <n>', 'stop after this many creators (implies --all)'));
+    .addOption(
+      new Option(
+        '--max-results <n>',
+        'stop after this many creators (implies --all). Pages are paid in full, so without --limit the page size is picked to add up to n ' +
+          '(120 = 40 x 3); when no size fits (101 = 34 x 3 = 102), or with --limit/--page, the few extra creators already paid for are printed too, with a notice',
+      ),
+    );
 }

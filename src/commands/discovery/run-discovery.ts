@@ -3,7 +3,7 @@ import { DISCOVERY_PATHS, postDiscoveryPage, type DiscoveryKind, type DiscoveryP
 import { formatCredits, guardCost } from '../../lib/cost.js';
 import { checkExclusionLists, readExcludeHandles } from '../../lib/discovery/exclusions.js';
 import { buildFilters } from '../../lib/discovery/filters.js';
-import { discoveryRecords, MAX_PAGE_LIMIT, newTally, pageBase, RESULT_CAP, worstCase, type PagePlan, type RunTally } from '../../lib/discovery/paging.js';
+import { choosePageLimit, discoveryRecords, MAX_PAGE_LIMIT, newTally, pageBase, RESULT_CAP, worstCase, type PagePlan, type RunTally } from '../../lib/discovery/paging.js';
 import { UsageError } from '../../lib/errors.js';
 import { buildUrl } from '../../lib/http/url.js';
 import { readJson } from '../../lib/input.js';
@@ -35,10 +35,15 @@ export async function parseCommon(ctx: Context, opts: Record<string, unknown>, a
   const maxResults = parseIntegerOption(opts.maxResults, '--max-results', 1);
   const all = Boolean(opts.all) || maxResults !== undefined;
   const page = parseIntegerOption(opts.page, '--page', 1) ?? 1;
-  let limit = parseIntegerOption(opts.limit, '--limit', 1) ?? (all ? MAX_PAGE_LIMIT : 20);
+  const explicitLimit = parseIntegerOption(opts.limit, '--limit', 1);
+  let limit = explicitLimit ?? (all ? MAX_PAGE_LIMIT : 20);
   if (limit > MAX_PAGE_LIMIT) throw new UsageError(`Invalid --limit ${limit}: at most ${MAX_PAGE_LIMIT} creators per page.`, { hint: 'Use --all to get more, page after page.' });
-  // Asking for fewer than a page: fetch (and pay for) no more than that.
-  if (all && maxResults !== undefined && maxResults < limit && page === 1) limit = maxResults;
+  if (maxResults !== undefined && page === 1) {
+    // Every page is paid in full and shares one limit: pick the one whose pages add up to
+    // --max-results (120 -> 40 x 3). An explicit --limit is kept, only shrunk to a smaller --max-results.
+    if (explicitLimit === undefined) limit = choosePageLimit(maxResults);
+    else if (maxResults < limit) limit = maxResults;
+  }
   if ((page - 1) * limit >= RESULT_CAP) throw new UsageError(`--page ${page} starts beyond the ${RESULT_CAP}-result cap of a query.`);
   const listIds = ((opts.excludeList as string[] | undefined) ?? []).map((v) => parseIntegerOption(v, '--exclude-list', 1) as number);
   if (opts.filters === '-' && opts.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
@@ -80,9 +85,10 @@ export async function runDiscovery(ctx: Context, run: DiscoveryRun): Promise<voi
   const bodyFor = (wirePage: number): Record<string, unknown> => ({ ...run.body, paging: { limit: run.plan.limit, page: wirePage } });
   const url = buildUrl(http.baseUrl, DISCOVERY_PATHS[run.kind], run.returnFilterValues ? { return_filter_values: 'true' } : undefined);
   const cost = worstCase(run.plan);
+  // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
+  await verifyExclusionLists(ctx, run.platform, run.listIds);
   const send = await guardCost(ctx, { method: 'POST', url: url.href, body: bodyFor(run.plan.page - 1 + base), worstCaseMilli: cost.milli, costBasis: cost.basis });
   if (!send) return;
-  await checkExclusionLists(http, run.platform, run.listIds);
 
   const output = await ctx.output();
   const tally = newTally();
@@ -98,9 +104,28 @@ export async function runDiscovery(ctx: Context, run: DiscoveryRun): Promise<voi
     } else if (tally.stop === 'cap') {
       ctx.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
     }
+    const extra = run.plan.maxResults === undefined ? 0 : tally.printed - run.plan.maxResults;
+    if (extra > 0) {
+      ctx.notice(
+        `Returned ${tally.printed} creators, ${extra} more than --max-results ${run.plan.maxResults}: pages of ${run.plan.limit} are paid in full, so the extra ${extra === 1 ? 'one was' : 'ones were'} kept, not thrown away.`,
+      );
+    }
   } finally {
     summary(ctx, tally);
   }
+}
+
+/**
+ * The free exclusion-list check (one GET). A dry run without any credential cannot make it, so it
+ * says so instead of implying the ids are fine; anything else behaves as in the real run.
+ */
+async function verifyExclusionLists(ctx: Context, platform: string, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  if (ctx.dryRun && (await ctx.credential()) === undefined) {
+    ctx.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
+    return;
+  }
+  await checkExclusionLists(await ctx.http(), platform, ids);
 }
 
 /** `Spent 0.5 credits on 50 creators (1 page); 999.5 credits left.` on a terminal, unless --quiet. */

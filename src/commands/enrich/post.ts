@@ -38,7 +38,8 @@ export async function run(ctx: Context, [ref = '']: string[], opts: Record<strin
     method: 'POST',
     url: buildUrl(http.baseUrl, 'creators/content/details').href,
     body: detailsBody(req),
-    worstCaseMilli: maxPages === undefined ? null : maxPages * price,
+    // Bounded by the budget's page count when --max-pages is not given.
+    worstCaseMilli: maxPages !== undefined ? maxPages * price : budgetPages !== undefined ? budgetPages * price : null,
     costBasis: maxPages === undefined
       ? `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${budgetPages} pages to stay within --max-credits` : ''}`
       : `${maxPages} request${maxPages === 1 ? '' : 's'} x ${formatCredits(price)}`,

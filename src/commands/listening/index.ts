@@ -5,7 +5,13 @@ import { withBody, withCreators, withEventFilters } from './register-helpers.js'
 
 /** Social listening: subscriptions, campaigns, usage, and the top-level `events` group. */
 export function registerListening(program: Command, lazy: Lazy): void {
-  const listening = program.command('listening').description('Social listening: subscriptions and campaigns that watch creators (monitoring: 0.3 credits per creator per day)');
+  const listening = program.command('listening').description('Social listening: subscriptions and campaigns that watch creators (monitoring: 0.3 credits per creator per day)')
+    .addHelpText('after', examples([
+      ['creators listening subscriptions create --name launch --platform instagram nasa esa', 'watch two creators (0.6 credits per day)'],
+      ['creators listening campaigns create --name spring --days 30 --platform tiktok c1 --max-credits 10', 'a 30-day campaign, 9 credits at most'],
+      ['creators listening usage', 'limits and monitored creators (free)'],
+      ['creators events tail', 'print new events as they appear (free)'],
+    ]));
   registerSubscriptions(listening, lazy);
   registerCampaigns(listening, lazy);
   listening
@@ -20,7 +26,13 @@ export function registerListening(program: Command, lazy: Lazy): void {
 }
 
 function registerSubscriptions(listening: Command, lazy: Lazy): void {
-  const subs = listening.command('subscriptions').alias('subs').description('Subscriptions: watch creators for new posts, bio changes and follower milestones');
+  const subs = listening.command('subscriptions').alias('subs').description('Subscriptions: watch creators for new posts, bio changes and follower milestones')
+    .addHelpText('after', examples([
+      ['creators listening subscriptions list', 'every subscription (free)'],
+      ['creators listening subscriptions create --name launch --platform instagram nasa esa', 'start watching (0.3 credits per creator per day)'],
+      ['creators listening subs add-creators 3 instagram:nasa --max-credits 1', 'add a creator, within a budget'],
+      ['creators listening subscriptions delete 3 --yes', 'stop and delete'],
+    ]));
   subs.command('list').alias('ls').description('List subscriptions (every page)')
     .addHelpText('after', examples([['creators listening subscriptions list', 'table on a terminal'], ['creators listening subs ls --format csv -o subs.csv', 'CSV file']]))
     .action(lazy(() => import('./subscriptions/list.js')));
@@ -73,7 +85,13 @@ function registerSubscriptions(listening: Command, lazy: Lazy): void {
 }
 
 function registerCampaigns(listening: Command, lazy: Lazy): void {
-  const camps = listening.command('campaigns').description('Campaigns: follow creators\' content for a period, with overview analytics');
+  const camps = listening.command('campaigns').description('Campaigns: follow creators\' content for a period, with overview analytics')
+    .addHelpText('after', examples([
+      ['creators listening campaigns create --name spring --days 30 --platform instagram nasa esa', '2 x 30 x 0.3 = 18 credits at most'],
+      ['creators listening campaigns add-creators 2 --platform instagram nasa --max-credits 5', 'priced for the days the campaign has left'],
+      ['creators listening campaigns overview 2', 'analytics (free)'],
+      ['creators listening campaigns content 2 --format csv -o posts.csv', 'the content feed as CSV'],
+    ]));
   camps.command('list').alias('ls').description('List campaigns (every page)')
     .addHelpText('after', examples([['creators listening campaigns list', 'table'], ['creators listening campaigns ls --json', 'JSON array']]))
     .action(lazy(() => import('./campaigns/list.js')));
@@ -129,10 +147,15 @@ function registerCampaigns(listening: Command, lazy: Lazy): void {
 }
 
 function registerEvents(program: Command, lazy: Lazy): void {
-  const events = program.command('events').description('Social listening events: list, read with delivery history, tail (free)');
+  const events = program.command('events').description('Social listening events: list, read with delivery history, tail (free)')
+    .addHelpText('after', examples([
+      ['creators events list --subscription 3 --all --format jsonl', 'every event of a subscription'],
+      ['creators events get 42', 'one event and its delivery attempts'],
+      ['creators events tail --once --cursor-file ~/.events.cursor >> events.jsonl', 'cron: only what is new'],
+    ]));
   withEventFilters(events.command('list').alias('ls').description('List events, one page (1-based) or --all')
     .option('--page <n>', 'page number, from 1')
-    .option('--page-size <n>', 'events per page (server default 10)')
+    .option('--page-size <n>', 'events per page, 1-100 (server default 10)')
     .option('--all', 'follow every page from --page on'))
     .addHelpText('after', examples([
       ['creators events list', 'the first page'],
@@ -147,7 +170,7 @@ function registerEvents(program: Command, lazy: Lazy): void {
     .option('--interval <s>', 'seconds between polls (default 10)')
     .option('--once', 'print what is new and exit (for cron)')
     .option('--cursor-file <path>', 'remember the last event handled here, across runs')
-    .option('--forward-to <url>', 'POST each event as JSON to this URL first (retried; never dropped)')
+    .option('--forward-to <url>', 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped)')
     .option('--backlog <n|all>', 'without a cursor: how many existing events to start with (default 10)'))
     .addHelpText('after', examples([
       ['creators events tail', 'watch on a terminal; Ctrl-C to stop'],

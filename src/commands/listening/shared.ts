@@ -4,6 +4,7 @@ import { buildBody } from '../../lib/body.js';
 import { formatCredits, guardCost, PRICE_MILLI } from '../../lib/cost.js';
 import { UsageError } from '../../lib/errors.js';
 import type { HttpClient } from '../../lib/http/client.js';
+import { positiveId } from '../../lib/ids.js';
 import { readAllText } from '../../lib/input.js';
 import { checkPlatform, DISCOVERY_PLATFORMS } from '../../lib/platforms.js';
 import { isTerminalTable, printItem, printList, type ColumnSpec, type DataRecord } from '../../lib/output/index.js';
@@ -80,18 +81,30 @@ export async function creatorRefs(ctx: Context, values: string[], opts: Record<s
 }
 
 /**
- * Passes the money gate for work that starts monitoring: `creators x days x 0.3` (one day when the
- * duration is open-ended), shown on stderr first. Returns false under --dry-run.
+ * Passes the money gate for work that starts monitoring, shown on stderr first. With a known
+ * duration the estimate is `creators x days x 0.3` (`daysNote` says where the days came from);
+ * open-ended monitoring (subscriptions, campaigns without an end) is priced per day, and
+ * --max-credits is checked against one day's cost. Returns false under --dry-run.
  */
 export async function guardMonitoring(
   ctx: Context,
   http: HttpClient,
-  plan: { method: string; path: string; body: unknown; creators: number; days: number | undefined },
+  plan: { method: string; path: string; body: unknown; creators: number; days: number | undefined; daysNote?: string | undefined },
 ): Promise<boolean> {
-  const days = plan.days ?? 1;
-  const milli = plan.creators * days * PRICE_MILLI.monitoringPerCreatorDay;
-  const basis = `${plan.creators} creator(s) x ${days} day(s) x 0.3${plan.days === undefined ? ' (per day while monitored)' : ''}`;
-  if (plan.creators > 0 && !ctx.dryRun) ctx.notice(`Estimated monitoring cost: ${basis} = ${formatCredits(milli)} credits (at most; a creator already monitored costs nothing more).`);
+  const perDay = PRICE_MILLI.monitoringPerCreatorDay;
+  let milli: number;
+  let basis: string;
+  let notice: string;
+  if (plan.days === undefined) {
+    milli = plan.creators * perDay;
+    basis = `${plan.creators} creator(s) x 0.3 per day, open-ended (one day checked)`;
+    notice = `${plan.creators} creator(s) x 0.3 = ${formatCredits(milli)} credits per day while monitored (open-ended: --max-credits is checked against one day`;
+  } else {
+    milli = plan.creators * plan.days * perDay;
+    basis = `${plan.creators} creator(s) x ${plan.days} day(s) x 0.3${plan.daysNote ? ` (${plan.daysNote})` : ''}`;
+    notice = `${basis} = ${formatCredits(milli)} credits (at most`;
+  }
+  if (plan.creators > 0 && !ctx.dryRun) ctx.notice(`Estimated monitoring cost: ${notice}; a creator already monitored costs nothing more).`);
   const url = `${http.baseUrl.href.replace(/\/$/, '')}/public/v1/${plan.path}`;
   return guardCost(ctx, { method: plan.method, url, body: plan.body, worstCaseMilli: milli, costBasis: basis });
 }
@@ -116,9 +129,7 @@ export async function printWithRows(ctx: Context, record: DataRecord, listKey: s
   }
 }
 
-/** The id argument, checked for path safety by the API layer; positive integers are the norm. */
+/** The id argument: a positive integer, checked before anything is sent (exit 2 otherwise). */
 export function idArg(args: string[], what: string): string {
-  const id = (args[0] ?? '').trim();
-  if (!id) throw new UsageError(`Missing ${what} id.`);
-  return id;
+  return positiveId(args[0], `${what} id`);
 }

@@ -7,6 +7,7 @@ import { getOne, listAll, listeningPath, send, type ListeningKind } from '../../
 import { guardCost } from '../../lib/cost.js';
 import { confirm } from '../../lib/prompt.js';
 import { printItem, printList, type ColumnSpec } from '../../lib/output/index.js';
+import { campaignDuration } from './campaigns/fields.js';
 import { bodyFlags, buildBody, COLUMNS, creatorRefs, guardMonitoring, idArg, LABEL } from './shared.js';
 
 const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
@@ -53,13 +54,17 @@ export async function listCreators(ctx: Context, kind: ListeningKind, args: stri
 /** `... add-creators <id> [handle...]`: starts monitoring them (billed per creator per day). */
 export async function addCreators(ctx: Context, kind: ListeningKind, args: string[], opts: Record<string, unknown>): Promise<void> {
   const [rawId, ...handles] = args;
-  const path = listeningPath(kind, idArg([rawId ?? ''], LABEL[kind]), 'creators');
+  const id = idArg([rawId ?? ''], LABEL[kind]);
+  const path = listeningPath(kind, id, 'creators');
   const refs = await creatorRefs(ctx, handles, opts, true);
   const body = await buildBody(ctx, bodyFlags(opts), { creators: refs.length > 0 ? refs : undefined });
   const output = await ctx.output();
   const http = await ctx.http();
   const n = Array.isArray(body.creators) ? body.creators.length : 0;
-  if (!(await guardMonitoring(ctx, http, { method: 'POST', path, body, creators: n, days: undefined }))) return;
+  // Creators added to a campaign are monitored (and billed daily) until it ends: a free read of
+  // the campaign gives the days left. Subscriptions are open-ended: priced per day.
+  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(http, listeningPath(kind, id)), id, ctx.deps.now()) : {};
+  if (!(await guardMonitoring(ctx, http, { method: 'POST', path, body, creators: n, days: duration.days, daysNote: duration.note }))) return;
   const result = await send(http, 'POST', path, body);
   if (result) await printItem(ctx.io, output, result);
 }

@@ -39,11 +39,9 @@ export async function run(ctx: Context, [path = '']: string[], opts: Record<stri
   const http = await ctx.http();
   const url = buildUrl(http.baseUrl, path, query);
   const cost = estimateRouteCost(method, url.pathname.slice(http.baseUrl.pathname.replace(/\/$/, '').length), body, query);
-  if (cost.milli === null && !ctx.dryRun && method !== 'DELETE') {
-    ctx.warn(`The cost of ${method} ${url.pathname} is not known in advance; --max-credits cannot bound it.`);
-  }
   const plan = { method, url: url.href, body, worstCaseMilli: cost.milli, costBasis: cost.basis };
   if (!(await guardCost(ctx, plan))) return;
+  if (cost.milli === null) ctx.warn(`The cost of ${method} ${url.pathname} is not known in advance.`);
 
   const output = await ctx.output();
   if (opts.paginate) {

@@ -28,6 +28,7 @@ In --format json/jsonl, errors are one JSON object on stderr:
   CREATORS_DEBUG=1       log HTTP traffic to stderr (secrets redacted)
   CREATORS_CONFIG_DIR    directory of config.json (default $XDG_CONFIG_HOME/creators)
   CREATORS_RATE_LIMIT    requests per minute this process stays under (default 300)
+  CREATORS_PAGE_BASE     first Discovery page number on the wire: 0 (default) or 1
   XDG_CONFIG_HOME        base of the config directory (default ~/.config)
   NO_COLOR               no ANSI colour
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY

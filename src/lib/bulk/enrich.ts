@@ -90,7 +90,9 @@ export async function runEnrichment(ctx: Context, job: EnrichJob, o: BulkOptions
     // CSV in, CSV out: with --input the default (not asked for) format is csv.
     if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
     const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0 };
-    const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY && !ctx.quiet, job.label, source.count, ctx.deps.now);
+    // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
+    const rowsToTerminal = ctx.io.stdoutIsTTY && !output.outputPath && output.format !== 'table';
+    const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY && !ctx.quiet && !rowsToTerminal, job.label, source.count, ctx.deps.now);
     const runner = new OrderedRunner<string[], RowOutcome>({
       items: source.rows,
       concurrency: o.concurrency,
@@ -107,7 +109,12 @@ export async function runEnrichment(ctx: Context, job: EnrichJob, o: BulkOptions
       },
     });
     const valueColumn = source.header[source.valueIndex] ?? job.kind;
-    const { records, columns, settings } = shapeOutput(output, source.header, job, valueColumn, runner.run());
+    // A terminal table is drawn once every row is in: clear the progress line before that.
+    const rowsThenClear = (async function* () {
+      yield* runner.run();
+      progress.finish();
+    })();
+    const { records, columns, settings } = shapeOutput(output, source.header, job, valueColumn, rowsThenClear);
     let written: number;
     try {
       written = await printList(ctx.io, settings, records, columns);
@@ -158,8 +165,9 @@ function shapeOutput(
 /** One value as an argument: errors are the command's errors (their own exit codes), the record is printed as an object. */
 async function runSingle(ctx: Context, job: EnrichJob, http: HttpClient, raw: string): Promise<void> {
   const value = job.clean(raw);
-  const outcome = await job.send(http, value);
+  // Output settings first: an -o that cannot be written fails before anything is paid for.
   const output = await ctx.output();
+  const outcome = await job.send(http, value);
   const row: RowOutcome = { cells: [raw], status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result };
   if (outcome.status === 'not_found') ctx.notice(`No data found for '${value}' (not charged).`);
   const record = nestedRecord([job.kind], row);

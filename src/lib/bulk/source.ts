@@ -37,16 +37,20 @@ export interface SourceOptions {
   needCount: boolean;
 }
 
-async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined): AsyncGenerator<T> {
+async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncGenerator<T> {
   if (max === undefined) {
     yield* rows;
     return;
   }
   let n = 0;
-  if (max <= 0) return;
   for await (const row of rows) {
+    // A row beyond the limit exists: say so rather than drop the rest of the input silently.
+    if (n >= max) {
+      onCut?.();
+      return;
+    }
     yield row;
-    if (++n >= max) return;
+    n++;
   }
 }
 
@@ -59,6 +63,7 @@ export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<Bu
     if (o.column !== undefined) throw new UsageError('--column needs --input.');
     if (o.values.length === 0) throw new UsageError(`No ${o.kind} given.`, { hint: `Pass one or more ${o.kind}s, or --input <file.csv|->.` });
     const values = o.maxRows !== undefined ? o.values.slice(0, o.maxRows) : o.values;
+    if (values.length < o.values.length) ctx.warn(`--max-rows ${o.maxRows}: ${o.values.length - values.length} of ${o.values.length} values were not enriched.`);
     return {
       header: [o.kind],
       valueIndex: 0,
@@ -93,7 +98,7 @@ export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<Bu
     return {
       header: input.header,
       valueIndex: choice.index,
-      rows: limit(input.rows, o.maxRows),
+      rows: limit(input.rows, o.maxRows, () => ctx.warn(`Stopped after ${o.maxRows} rows (--max-rows); the rest of ${shown} was not read or enriched.`)),
       count,
       firstValue: input.sample.map((r) => r[choice.index] ?? '').find((v) => v.trim() !== ''),
       fromFile: true,

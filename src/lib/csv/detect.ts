@@ -26,6 +26,24 @@ const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLower
  * knows it (enrich email wants emails).
  */
 export function detectColumn(header: readonly string[], sample: readonly (readonly string[])[], want?: ValueKind, explicit?: string): ColumnChoice {
+  const choice = pickColumn(header, sample, want, explicit);
+  if (want === 'handle') refuseEmailsAsHandles(choice, sample);
+  return choice;
+}
+
+/** Sending addresses as handles wastes a paid run: a handle mode given an email column is a usage error. */
+function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly string[])[]): void {
+  const values = sample.map((row) => row[choice.index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+  const emailHeader = EMAIL_HEADERS.includes(norm(choice.name));
+  const mostlyEmails = values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length;
+  if (emailHeader || mostlyEmails) {
+    throw new UsageError(`Column '${choice.name}' holds email addresses, but this mode enriches handles.`, {
+      hint: 'Use a column of handles (--column), or enrich by email (enrich email, batch --mode basic|advanced).',
+    });
+  }
+}
+
+function pickColumn(header: readonly string[], sample: readonly (readonly string[])[], want?: ValueKind, explicit?: string): ColumnChoice {
   const names = header.map(norm);
   const kindOf = (index: number): ValueKind => {
     if (want) return want;

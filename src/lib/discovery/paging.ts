@@ -25,10 +25,32 @@ export interface PagePlan {
   /** 1-based page to start from, as the user counts. */
   page: number;
   all: boolean;
-  /** Stop after this many creators (with `all`). */
+  /** Stop after the page that brings the count to this many creators (with `all`). */
   maxResults?: number | undefined;
   /** Price per creator returned, in thousandths of a credit. */
   priceMilli: number;
+}
+
+/**
+ * The page size for `--max-results n` (from page 1, no `--limit`): every page of a run shares one
+ * `paging.limit` and each is paid in full, so pick the limit (1-50) whose pages cover n with the
+ * fewest creators paid beyond n, trying ceil(n/50) and one more page; on a tie, fewer pages. n=120
+ * gives 40 x 3 (none extra), n=101 gives 34 x 3 (1 extra), n=104 gives 26 x 4 (none extra).
+ */
+export function choosePageLimit(maxResults: number): number {
+  const wanted = Math.min(maxResults, RESULT_CAP);
+  if (wanted <= MAX_PAGE_LIMIT) return wanted;
+  const fewest = Math.ceil(wanted / MAX_PAGE_LIMIT);
+  let best = { limit: MAX_PAGE_LIMIT, surplus: Infinity };
+  for (const tried of [fewest, fewest + 1]) {
+    const limit = Math.ceil(wanted / tried);
+    const pages = Math.ceil(wanted / limit);
+    // Pages past the 10,000-result cap could not be fetched (never the case with the fewest pages).
+    if (pages * limit > RESULT_CAP) continue;
+    const surplus = pages * limit - wanted;
+    if (surplus < best.surplus) best = { limit, surplus };
+  }
+  return best.limit;
 }
 
 /** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
@@ -74,7 +96,9 @@ function identity(a: DiscoveryAccount): string | undefined {
 /**
  * Streams the creators of one page, or (`all`) of page after page, as they arrive. `fetchPage`
  * receives the wire page number (user page - 1 + base). Stops at the end of the result set (a short
- * or empty page, or `total` reached), at `maxResults`, or at the 10,000-result cap. A creator already
+ * or empty page, or `total` reached), after the page that reaches `maxResults` (a page is paid in
+ * full, so all its creators are yielded, possibly a few more than `maxResults`; see
+ * `choosePageLimit`), or at the 10,000-result cap. A creator already
  * seen is not printed twice; a page of nothing but repeats (a server counting pages from another
  * base) stops the run with `stop: 'repeat'` instead of paying for the same page again and again.
  */
@@ -105,7 +129,7 @@ export async function* discoveryRecords(
         seen.add(id);
       }
       fresh++;
-      if (plan.maxResults !== undefined && tally.printed >= plan.maxResults) break;
+      // No cut at maxResults inside a page: its creators are already paid for, so they are all yielded.
       tally.printed++;
       yield account;
     }

@@ -1,7 +1,8 @@
 /**
  * `events tail --forward-to <url>`: POSTs each event's JSON to a local webhook receiver. A failed
- * delivery (connection error, timeout, non-2xx) is retried with exponential backoff and each failure
- * is reported on stderr; when the attempts run out the caller gets a ForwardError and must not move
+ * delivery (connection error, timeout, non-2xx) is tried again with exponential backoff, up to
+ * FORWARD_ATTEMPTS attempts in all (the first try and 4 retries, waiting 1, 2, 4, 8 s), and each
+ * failure is reported on stderr; when the attempts run out the caller gets a ForwardError and must not move
  * the cursor past the event. The receiver gets no credential: the API key never leaves for another origin.
  */
 import type { Dispatcher } from 'undici';
@@ -15,8 +16,11 @@ export interface ForwardDeps {
   onRetry(message: string): void;
 }
 
+/** Attempts in all, the first try included (the README and `--help` say "up to 5 attempts"). */
+export const FORWARD_ATTEMPTS = 5;
+
 export interface ForwardOptions {
-  /** Attempts in all (default 5). */
+  /** Attempts in all, the first try included (default FORWARD_ATTEMPTS). */
   attempts?: number;
   /** First backoff in ms (default 1000), doubled each time, at most 30 s. */
   backoffMs?: number;
@@ -42,7 +46,7 @@ export function parseForwardUrl(raw: string): URL | undefined {
 
 /** POSTs `event` as JSON to `url`; resolves with the receiver's status once it answers 2xx. */
 export async function forwardEvent(url: URL, event: Record<string, unknown>, deps: ForwardDeps, opts: ForwardOptions = {}): Promise<number> {
-  const attempts = opts.attempts ?? 5;
+  const attempts = opts.attempts ?? FORWARD_ATTEMPTS;
   const { request } = await import('undici');
   const payload = JSON.stringify(event);
   let lastProblem = '';

@@ -17,7 +17,16 @@ const SECRET_KEYS = new Set([
   'client_secret',
   'password',
   'subject_token',
+  // Presigned storage links work as bearer credentials for as long as they live.
+  'x-amz-signature',
+  'x-amz-credential',
+  'x-amz-security-token',
+  'signature',
+  'sig',
 ]);
+
+/** Values that are URLs whose query string is a credential (presigned download links). */
+const SECRET_URL_KEYS = new Set(['download_url', 'url_signed', 'presigned_url']);
 
 const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
 
@@ -39,15 +48,21 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** A copy of a JSON value with secret keys replaced and emails masked. */
-export function redactValue(value: unknown, depth = 0): unknown {
+/**
+ * A copy of a JSON value with secret keys replaced and (unless `emails` is false) emails masked.
+ * The debug log masks emails; a dry run shows the body as it would be sent, secrets aside.
+ */
+export function redactValue(value: unknown, depth = 0, emails = true): unknown {
   if (depth > 20) return '…';
-  if (typeof value === 'string') return maskEmails(value);
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (typeof value === 'string') return emails ? maskEmails(value) : value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1, emails));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] = SECRET_KEYS.has(k.toLowerCase()) && v !== null && v !== '' ? 'REDACTED' : redactValue(v, depth + 1);
+      const key = k.toLowerCase();
+      if (SECRET_KEYS.has(key) && v !== null && v !== '') out[k] = 'REDACTED';
+      else if (SECRET_URL_KEYS.has(key) && typeof v === 'string') out[k] = redactUrl(v);
+      else out[k] = redactValue(v, depth + 1, emails);
     }
     return out;
   }

@@ -100,12 +100,14 @@ describe('creators search --all', () => {
         expect(Number(m![3])).toBe(Math.ceil(ids.length / 4));
       });
 
-      it('stops at --max-results', async () => {
+      it('stops at the page that reaches --max-results, printing all of that paid page', async () => {
         const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--max-results', '20', '--limit', '7', '--json'], { env: e() });
         expect(res.code).toBe(0);
         const list = res.json<Account[]>();
-        expect(list).toHaveLength(20);
-        expect(new Set(list.map((a) => a.user_id)).size).toBe(20);
+        // 3 pages of 7 are paid for: all 21 are printed, not 20 with one thrown away.
+        expect(list).toHaveLength(21);
+        expect(new Set(list.map((a) => a.user_id)).size).toBe(21);
+        expect(res.stderr).toMatch(/^Returned 21 creators, 1 more than --max-results 20/);
       });
     });
   }

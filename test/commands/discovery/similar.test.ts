@@ -49,8 +49,10 @@ describe('creators similar', () => {
     const res = await runCli(['similar', ref.profile.username, '--platform', 'tiktok', '--min-followers', '1000', '--all', '--limit', '10', '--max-results', '35', '--json'], { env: env() });
     expect(res.code).toBe(0);
     const list = res.json<Account[]>();
-    expect(list).toHaveLength(35);
-    expect(new Set(list.map((a) => a.user_id)).size).toBe(35);
+    // 4 pages of 10 (the explicit --limit) are paid for, so all 40 are printed.
+    expect(list).toHaveLength(40);
+    expect(new Set(list.map((a) => a.user_id)).size).toBe(40);
+    expect(res.stderr).toMatch(/^Returned 40 creators, 5 more than --max-results 35: pages of 10 are paid in full/);
   });
 
   it('an unknown reference creator is the server error (exit 1), nothing charged', async () => {

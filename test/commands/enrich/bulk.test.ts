@@ -118,5 +118,46 @@ describe('bulk enrichment', () => {
     expect(res.stdout).toMatch(/ann.*ok/);
     expect(res.stdout).toMatch(/missing_x.*not_found/);
     expect(res.stdout).not.toMatch(/bob/);
+    expect(res.stderr).toContain('--max-rows 2: 1 of 3 values were not enriched.');
+  });
+
+  it('--max-rows on a CSV says that the rest of the input was not read', async () => {
+    const api = scriptedApi();
+    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--max-rows', '1', '--format', 'csv'], {
+      env: api.env,
+      dispatcher: api.agent,
+      stdin: 'handle\nann\nbob\n',
+    });
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim().split('\n')).toHaveLength(2);
+    expect(res.stderr).toContain('Stopped after 1 rows (--max-rows); the rest of - was not read or enriched.');
+  });
+
+  it('on a terminal, the progress line is cleared before the table is drawn', async () => {
+    const api = scriptedApi();
+    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'table', '--no-color'], {
+      env: api.env,
+      dispatcher: api.agent,
+      stdin: 'handle\nann\nbob\n',
+      stdoutTTY: true,
+      stderrTTY: true,
+    });
+    expect(res.code).toBe(0);
+    const beforeTable = res.combined.slice(0, res.combined.indexOf('┌'));
+    // Whatever progress was drawn, the last thing before the table is the clearing sequence (or nothing).
+    expect(beforeTable === '' || beforeTable.endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('rows streaming to a terminal get no progress line glued to them', async () => {
+    const api = scriptedApi();
+    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'csv'], {
+      env: api.env,
+      dispatcher: api.agent,
+      stdin: 'handle\nann\nbob\n',
+      stdoutTTY: true,
+      stderrTTY: true,
+    });
+    expect(res.code).toBe(0);
+    expect(res.stderr).not.toContain('\r');
   });
 });

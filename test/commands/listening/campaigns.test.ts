@@ -73,4 +73,39 @@ describe('creators listening campaigns', () => {
     expect(res.code).toBe(0);
     expect(res.json<Record<string, unknown>>()).toMatchObject({ credits_per_creator_day: 0.3, monitored_creators: expect.any(Number) });
   });
+
+  it('add-creators prices the days the campaign has left, so --max-credits refuses (exit 5, nothing sent)', async () => {
+    // Created at the test clock's "now" (2026-11-22 10:00): 10 days, ends 2026-12-02.
+    const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Left', days: 10, creators: ['instagram:a1'] });
+    const id = String(c.body.id);
+    const now = (): number => sb.now();
+    const argv = ['listening', 'campaigns', 'add-creators', id, 'instagram:b1', 'instagram:b2'];
+    const refused = await runCli([...argv, '--max-credits', '1'], { env: env(), now });
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain(`Estimated monitoring cost: 2 creator(s) x 10 day(s) x 0.3 (days left in campaign ${id}, ends 2026-12-02) = 6 credits`);
+    expect(refused.stderr).toContain('Worst-case cost 6 credits exceeds --max-credits 1');
+    expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.creators_count).toBe(1);
+    // Four days on, six are left.
+    sb.advance(4 * 86_400_000);
+    const dry = await runCli([...argv, '--dry-run', '--json'], { env: env(), now });
+    expect(dry.json<Record<string, unknown>>()).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 3.6 });
+    expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.creators_count).toBe(1);
+    const ok = await runCli([...argv, '--max-credits', '3.6', '--json'], { env: env(), now });
+    expect(ok.code).toBe(0);
+    expect(ok.json<Record<string, unknown>>()).toMatchObject({ added: 2, creators_count: 3 });
+  });
+
+  it('add-creators to an open-ended campaign is priced per day; resume prices the days left', async () => {
+    const now = (): number => sb.now();
+    const open = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Open' });
+    const add = await runCli(['listening', 'campaigns', 'add-creators', String(open.body.id), 'instagram:o1', '--dry-run', '--json'], { env: env(), now });
+    expect(add.json<Record<string, unknown>>()).toMatchObject({ worst_case_credits: 0.3, cost_basis: '1 creator(s) x 0.3 per day, open-ended (one day checked)' });
+    const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Resume', days: 5, creators: ['youtube:r1', 'youtube:r2'] });
+    const id = String(c.body.id);
+    await call(sb.get(), 'PATCH', `${L}/campaign/${id}/`, { status: 'paused' });
+    const resume = await runCli(['listening', 'campaigns', 'update', id, '--resume', '--max-credits', '2'], { env: env(), now });
+    expect(resume.code).toBe(5);
+    expect(resume.stderr).toContain('2 creator(s) x 5 day(s) x 0.3 (days left in campaign');
+    expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.status).toBe('paused');
+  });
 });

@@ -30,3 +30,14 @@ describe('detectColumn', () => {
     expect(looksLikeEmail('a@b')).toBe(false);
   });
 });
+
+describe('handle modes and email columns', () => {
+  it('refuses an email column for a handle mode, detected or named', () => {
+    expect(() => detectColumn(['email'], [['a@b.co']], 'handle')).toThrow(/Column 'email' holds email addresses, but this mode enriches handles/);
+    expect(() => detectColumn(['who'], [['a@b.co'], ['c@d.io']], 'handle', 'who')).toThrow(/holds email addresses/);
+  });
+
+  it('accepts handles that start with @', () => {
+    expect(detectColumn(['who'], [['@nasa'], ['@esa']], 'handle').index).toBe(0);
+  });
+});

@@ -85,3 +85,14 @@ describe('Retry-After', () => {
     expect(retryAfterSeconds({}, undefined, now)).toBeUndefined();
   });
 });
+
+describe('presigned links in the debug log', () => {
+  it('redacts the signature of a download URL, in URLs and in JSON bodies', () => {
+    const link = 'http://127.0.0.1:9/batch-results/x.csv?X-Amz-Expires=300&X-Amz-Signature=8531a18a31df8781308e4cb66ea5e0af';
+    expect(redactUrl(link)).not.toContain('8531a18a');
+    expect(redactUrl(link)).toContain('X-Amz-Expires=300');
+    const body = redactText(JSON.stringify({ download_url: link, filename: 'x.csv' }));
+    expect(body).not.toContain('8531a18a');
+    expect(body).toContain('x.csv');
+  });
+});

@@ -1,15 +1,23 @@
 import type { Context } from '../../../lib/context.js';
 import { getEventsPage, type ListeningRecord } from '../../../lib/api/listening.js';
+import { UsageError } from '../../../lib/errors.js';
 import { parseIntegerOption } from '../../../lib/options.js';
 import { printList } from '../../../lib/output/index.js';
 import { EVENT_COLUMNS } from '../shared.js';
 import { eventFilters } from './filters.js';
 
+/** The largest `page_size` the events route accepts. */
+const MAX_PAGE_SIZE = 100;
+
 /** `creators events list`: one page of events (1-based), or every page from it with --all. Free. */
 export async function run(ctx: Context, _args: string[], opts: Record<string, unknown>): Promise<void> {
   const filters = eventFilters(opts);
   const page = parseIntegerOption(opts.page, '--page', 1) ?? 1;
-  const pageSize = parseIntegerOption(opts.pageSize, '--page-size', 1);
+  const pageSize = parseIntegerOption(opts.pageSize, '--page-size');
+  // The service refuses page_size outside 1-100 (HTTP 400); checked here, so nothing is sent.
+  if (pageSize !== undefined && (pageSize < 1 || pageSize > MAX_PAGE_SIZE)) {
+    throw new UsageError(`Invalid --page-size '${String(opts.pageSize)}': must be between 1 and ${MAX_PAGE_SIZE}.`);
+  }
   const output = await ctx.output();
   const http = await ctx.http();
   let more: { count: number | undefined; next: string | null } | undefined;

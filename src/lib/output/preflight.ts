@@ -1,0 +1,32 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+
+/**
+ * Checks, before anything is sent, that `-o` can be written: its folder exists, is a folder and is
+ * writable, and the target is not a folder. A paid result must never be fetched only to be lost
+ * because the file cannot be created.
+ */
+export function checkOutputPath(target: string): void {
+  const dir = path.dirname(target);
+  const fail = (why: string): never => {
+    throw new UsageError(`Cannot write -o ${target}: ${why}.`, { hint: 'Choose a file in an existing, writable folder; nothing was sent.' });
+  };
+  let dirStat;
+  try {
+    dirStat = statSync(dir);
+  } catch {
+    return fail(`the folder ${dir} does not exist`);
+  }
+  if (!dirStat.isDirectory()) fail(`${dir} is not a folder`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    fail(`the folder ${dir} is not writable`);
+  }
+  try {
+    if (statSync(target).isDirectory()) fail('it is a folder');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+  }
+}
