@@ -132,3 +132,11 @@ describe('-o that cannot be written', () => {
     expect(res.stderr).not.toContain('Unexpected');
   });
 });
+
+describe('empty lists as csv', () => {
+  it('still write the header row of the command\'s columns', async () => {
+    const res = await runCli(['config', 'list', '--format', 'csv']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('key,value\n');
+  });
+});

@@ -31,6 +31,7 @@ export function registerTools(program: Command, lazy: Lazy): void {
     .option('--rate-limit <n>', 'requests per minute before 429', '300')
     .option('--credits <n>', 'starting balance', '1000')
     .option('--trial', 'behave like a trial account (30 successful requests)')
+    .option('--page-base <n>', 'first Discovery page number it accepts: 0 (default) or 1')
     .option('--faults <spec>', "inject faults: 'kind[:arg] [METHOD] [/path*] [count=n|p=0.1]; ...' (see /_sandbox/faults)")
     .addHelpText('after', examples([
       ['creators sandbox --port 8787', 'then in another shell:'],

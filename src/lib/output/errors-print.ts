@@ -18,8 +18,8 @@ export interface PrintableError {
 
 /**
  * Writes an error to `io.stderr`. In `json`/`jsonl` format: exactly one line
- * `{"error":{"code","message","status","retry_after"}}` (`null` when absent), plus
- * `maybe_charged: true` and the hint when a billable request may have been processed, for scripts to parse.
+ * `{"error":{"code","message","status","retry_after"}}` (`null` when absent), plus `hint` when there
+ * is one and `maybe_charged: true` when a billable request may have been processed, for scripts to parse.
  * Otherwise `error: <message>` (red `error:` with colour), the hint on the next line when there is one,
  * and the stack only when `debugStack` is given (`--debug`).
  */
@@ -36,8 +36,10 @@ export function printError(
         message: err.message,
         status: err.status ?? null,
         retry_after: err.retryAfter ?? null,
+        // What to do next, when there is something to say.
+        ...(err.hint ? { hint: err.hint } : {}),
         // A billable request that failed after it may have reached the server: scripts must not blindly re-run it.
-        ...(err.maybeCharged ? { maybe_charged: true, hint: err.hint ?? null } : {}),
+        ...(err.maybeCharged ? { maybe_charged: true } : {}),
       },
     };
     io.stderr.write(`${JSON.stringify(body)}\n`);

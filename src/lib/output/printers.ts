@@ -75,7 +75,7 @@ export async function printList(
         if (isTerminalTable(io, settings)) return printTerminalTable(io, sink, settings, records, columns);
         return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, true), false);
       default:
-        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true);
+        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, columns);
     }
   });
 }
@@ -101,6 +101,7 @@ async function printDelimited(
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   fixed: Column[] | undefined,
   header: boolean,
+  specs: readonly ColumnSpec[] = [],
 ): Promise<number> {
   const encode = await rowEncoder(settings.format === 'csv' ? 'csv' : 'tsv');
   const batch = new LineBatch(sink);
@@ -137,6 +138,8 @@ async function printDelimited(
     await write(line(row, cols));
   }
   if (cols === undefined && sample.length > 0) await settle();
+  // An empty list still gets its header when the command knows its columns: CI jobs parse the file.
+  if (cols === undefined && sample.length === 0 && header && specs.length > 0) await write(encode(specs.map((spec) => spec.path)));
   await batch.flush();
   if (dropped.size > 0 && !settings.quiet) warnDropped(io, [...dropped]);
   return count;

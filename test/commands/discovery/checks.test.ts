@@ -115,6 +115,7 @@ describe('each kind of 429 has its own message and exit code', () => {
         message: 'Daily Discovery credit limit reached: Daily Discovery credit limit of 0.25 credits reached.',
         status: 429,
         retry_after: 7200,
+        hint: expect.stringMatching(/^Discovery is available again after /),
       });
       const table = await runCli(['search', '--platform', 'instagram'], { env: sandboxEnv(s), now: () => Date.parse('2026-11-22T22:00:00Z') });
       expect(table.code).toBe(5);

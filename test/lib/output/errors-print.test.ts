@@ -20,7 +20,7 @@ describe('printError', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe('');
     expect(JSON.parse(lines[0] as string)).toEqual({
-      error: { code: 'daily_limit_exceeded', message: rateLimited.message, status: 429, retry_after: 3600 },
+      error: { code: 'daily_limit_exceeded', message: rateLimited.message, status: 429, retry_after: 3600, hint: rateLimited.hint },
     });
     expect(io.out()).toBe('');
   });

@@ -91,10 +91,13 @@ describe('printList csv and tsv', () => {
     expect(quiet.err()).toBe('');
   });
 
-  it('prints nothing for an empty list without --fields, and the header with --fields', async () => {
+  it('prints the column spec as header for an empty list (nothing without a spec), and --fields when given', async () => {
     const io = memoryIo();
     expect(await printList(io, settings('csv'), [], columns)).toBe(0);
-    expect(io.out()).toBe('');
+    expect(io.out()).toBe(`${columns.map((c) => c.path).join(',')}\n`);
+    const bare = memoryIo();
+    await printList(bare, settings('csv'), [], []);
+    expect(bare.out()).toBe('');
     const withFields = memoryIo();
     await printList(withFields, settings('csv', { fields: ['a', 'b'] }), [], columns);
     expect(withFields.out()).toBe('a,b\n');
