@@ -157,7 +157,7 @@ export class HttpClient {
         throw new RateLimitError(`${error.message}; the server asks to wait ${secs} s, longer than ${MAX_SILENT_WAIT_S} s.`, {
           status: error.status,
           retryAfter: secs,
-          hint: `Try again after ${new Date(this.opts.now() + waitMs).toISOString()}.`,
+          hint: `Try again after ${new Date(Math.ceil((this.opts.now() + waitMs) / 1000) * 1000).toISOString()}.`,
         });
       }
       if (error.status === 429) this.pacer.delay(waitMs);

@@ -115,7 +115,7 @@ export function errorFromResponse(res: DecodedResponse): CliError {
     });
   }
   if (status === 429 && isDailyLimit(body)) {
-    const when = res.retryAfter !== undefined ? new Date(res.nowMs + res.retryAfter * 1000).toISOString() : undefined;
+    const when = res.retryAfter !== undefined ? new Date(Math.ceil(res.nowMs / 1000 + res.retryAfter) * 1000).toISOString() : undefined;
     return new CreditsError(`Daily Discovery credit limit reached: ${message}`, {
       ...base,
       code: 'daily_limit_exceeded',
