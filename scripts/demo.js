@@ -23,27 +23,35 @@ const first = await new Promise((resolve, reject) => {
 const { base_url: baseUrl, api_key: apiKey } = JSON.parse(first);
 const runEnv = { ...env, CREATORS_BASE_URL: baseUrl, CREATORS_API_KEY: apiKey, COLUMNS: '110' };
 
+const run = (args) => spawnSync(process.execPath, [bin, ...args], { env: runEnv, encoding: 'utf8' });
+// A real handle from the sandbox's synthetic creators, for the enrichment step.
+const found = JSON.parse(run(['search', '--platform', 'instagram', '--min-followers', '50000', '--limit', '1', '--json', '--quiet']).stdout);
+const handle = found[0]?.profile?.username ?? 'nasa';
+
+// [args, expected exit code]
 const commands = [
-  ['credits'],
-  ['credits', '--json'],
-  ['auth', 'status'],
-  ['dict', 'languages', '--limit', '5'],
-  ['dict', 'locations', '--platform', 'instagram', '--search', 'new', '--limit', '5', '--format', 'csv'],
-  ['dict', 'brands', '--search', 'nike', '--limit', '3', '--json'],
-  ['api', 'discovery/classifier/niche', '--fields', 'name', '--format', 'jsonl'],
-  ['dict', 'locations'],
+  [['credits'], 0],
+  [['search', '--platform', 'instagram', '--min-followers', '10000', '--filter', 'engagement_percent.min=3', '--limit', '5', '--format', 'csv',
+    '--fields', 'profile.username,profile.full_name,profile.followers,profile.engagement_percent'], 0],
+  [['search', '--platform', 'youtube', '--query', 'fitness creators in Spain', '--limit', '3', '--fields', 'profile.username,profile.followers', '--format', 'jsonl'], 0],
+  [['search', '--platform', 'tiktok', '--all', '--max-results', '120', '--dry-run'], 0],
+  [['similar', handle, '--platform', 'instagram', '--limit', '3', '--fields', 'profile.username,similarity_score', '--format', 'csv'], 0],
+  [['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw', '--fields', 'handle,status,credits_cost', '--json'], 0],
+  [['dict', 'languages', '--limit', '5', '--format', 'csv'], 0],
+  [['auth', 'status', '--fields', 'base_url,credential_source,live_check,credits_available', '--json'], 0],
+  [['credits', '--json'], 0],
+  // A deliberate usage error, to show the message and exit code 2: nothing is sent.
+  [['search', '--platform', 'myspace'], 2],
 ];
 
 let failures = 0;
 console.log(`Sandbox running at ${baseUrl}\n`);
-for (const args of commands) {
-  console.log(`$ creators ${args.join(' ')}`);
-  const res = spawnSync(process.execPath, [bin, ...args], { env: runEnv, encoding: 'utf8' });
-  process.stdout.write(res.stdout.split('\n').slice(0, 14).join('\n').trimEnd() + '\n');
+for (const [args, expected] of commands) {
+  console.log(`$ creators ${args.map((a) => (/[\s,=]/.test(a) && !a.startsWith('--') ? `'${a}'` : a)).join(' ')}`);
+  const res = run(args);
+  if (res.stdout.trim()) process.stdout.write(res.stdout.split('\n').slice(0, 16).join('\n').trimEnd() + '\n');
   if (res.stderr.trim()) process.stdout.write(res.stderr.trimEnd().replace(/^/gm, '  (stderr) ') + '\n');
   console.log(`  (exit ${res.status})\n`);
-  // The last command is a deliberate usage error, to show the message and exit code 2.
-  const expected = args[0] === 'dict' && args[1] === 'locations' && args.length === 2 ? 2 : 0;
   if (res.status !== expected) failures += 1;
 }
 server.kill('SIGTERM');
