@@ -103,7 +103,7 @@ export async function waitForBatch(
     throw err;
   }
   const final = last as BatchStatus;
-  if (final.phase === 'done') spinner.succeed(`Batch ${id} ${final.status}: ${progressText(final)}`);
+  if (final.phase === 'done') spinner.succeed(`Batch ${id}: ${progressText(final)}`);
   else spinner.fail(`Batch ${id}: ${progressText(final)}`);
   if (o.check !== false) checkFinal(final, o.again);
   return final;

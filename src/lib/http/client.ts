@@ -162,7 +162,7 @@ export class HttpClient {
       }
       if (error.status === 429) this.pacer.delay(waitMs);
       if (waitMs >= 2000) {
-        this.opts.notice?.(`${error.message}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
+        this.opts.notice?.(`${error.message.replace(/\.$/, '')}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
       }
       this.opts.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
       try {

@@ -116,17 +116,17 @@ export function errorFromResponse(res: DecodedResponse): CliError {
   }
   if (status === 429 && isDailyLimit(body)) {
     const when = res.retryAfter !== undefined ? new Date(Math.ceil(res.nowMs / 1000 + res.retryAfter) * 1000).toISOString() : undefined;
-    return new CreditsError(`Daily Discovery credit limit reached: ${message}`, {
+    return new CreditsError(/daily/i.test(message) ? message : `Daily Discovery credit limit reached: ${message}`, {
       ...base,
       code: 'daily_limit_exceeded',
       hint: when ? `Discovery is available again after ${when}.` : 'Discovery is available again tomorrow.',
     });
   }
   if (status === 429 && isFairUseCap(body, rawText)) {
-    return new RateLimitError(`Discovery fair-use cap reached: ${message}`, {
+    return new RateLimitError(/fair[- ]use/i.test(message) ? message : `Discovery fair-use cap reached: ${message}`, {
       ...base,
       code: 'fair_use_cap_reached',
-      hint: 'Discovery search and similar stay unavailable until the subscription renews.',
+      hint: /renew/i.test(message) ? undefined : 'Discovery search and similar stay unavailable until the subscription renews.',
     });
   }
   if (status === 429) {

@@ -112,7 +112,7 @@ describe('each kind of 429 has its own message and exit code', () => {
       expect(res.stderr).toContain('Spent 0.2 credits on 20 creators (2 pages)');
       expect(res.errorJson().error).toEqual({
         code: 'daily_limit_exceeded',
-        message: 'Daily Discovery credit limit reached: Daily Discovery credit limit of 0.25 credits reached.',
+        message: 'Daily Discovery credit limit of 0.25 credits reached.',
         status: 429,
         retry_after: 7200,
         hint: expect.stringMatching(/^Discovery is available again after /),

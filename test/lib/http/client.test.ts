@@ -118,7 +118,8 @@ describe('HTTP core through `creators credits`', () => {
       .reply(429, { error_code: 'fair_use_cap_reached', detail: 'Fair-use cap reached.' }, JSON_HEADERS);
     const res = await runCli(['api', 'discovery', '-f', 'platform=instagram'], { env, dispatcher: agent });
     expect(res.code).toBe(6);
-    expect(res.stderr).toContain('fair-use cap');
+    // The server's message says what happened; the hint adds that it lasts until renewal, once.
+    expect(res.stderr).toBe('error: Fair-use cap reached.\nDiscovery search and similar stay unavailable until the subscription renews.\n');
   });
 
   it('retries a 500 on a GET, then reports exit 1', async () => {
