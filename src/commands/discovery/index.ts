@@ -1,22 +1,11 @@
 import { Option, type Command } from 'commander';
 import type { Lazy } from '../../program.js';
+import { DICTIONARY_KINDS } from '../../lib/api/dictionary.js';
 import { examples } from '../help-text.js';
 import { registerExclusions } from './exclusions/index.js';
 import { addDiscoveryOptions } from './options.js';
 
-const KINDS = [
-  'languages',
-  'locations',
-  'brands',
-  'yt-topics',
-  'games',
-  'audience-brand-categories',
-  'audience-brand-names',
-  'audience-interests',
-  'audience-locations',
-  'niches',
-  'sub-niches',
-];
+const KINDS = Object.keys(DICTIONARY_KINDS);
 
 /** Discovery: search, similar, dictionaries and exclusion lists. */
 export function registerDiscovery(program: Command, lazy: Lazy): void {
