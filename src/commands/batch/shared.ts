@@ -49,6 +49,7 @@ export function reportExtraction(ctx: Context, source: string, x: Extraction): v
     x.blanks > 0 ? `${x.blanks} blank${x.blanks === 1 ? '' : 's'} removed` : '',
     x.parts.length > 1 ? `split into ${x.parts.length} batches of at most 10 MB` : '',
   ].filter(Boolean);
+  if (x.guessedColumn) ctx.warn(`No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`);
   ctx.notice(`Read ${x.rows} unique ${x.kind === 'email' ? 'emails' : 'handles'} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`);
 }
 

@@ -15,8 +15,11 @@ export const HELP_TOPICS: Record<string, string> = {
   8    still pending when --timeout ran out
   130  interrupted (Ctrl-C)
 
-In --format json/jsonl, errors are one JSON object on stderr:
+With --json, --format json/jsonl or CREATORS_FORMAT=json/jsonl, errors are one JSON
+object on stderr (a pipe alone keeps them as text):
   {"error":{"code":"...","message":"...","status":401,"retry_after":null}}
+plus "hint" when there is one and "maybe_charged": true when a billable request
+failed after it may have been processed.
 `,
   environment: `Environment variables
 

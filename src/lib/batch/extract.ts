@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { detectColumn, looksLikeEmail, type ValueKind } from '../csv/detect.js';
+import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
 import { utf8Guard } from '../csv/utf8.js';
 
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
@@ -31,6 +31,8 @@ export interface Extraction {
   kind: ValueKind;
   /** The input column the values came from. */
   column: string;
+  /** True when no header or content said which column: the first one was taken. */
+  guessedColumn?: boolean;
   parts: BatchPart[];
   /** Unique non-blank values kept. */
   rows: number;
@@ -123,7 +125,7 @@ export async function extractBatchInput(ctx: Context, source: string, options: E
     if (current.pending > 256 * 1024) await flush();
   };
 
-  let choice: { index: number; name: string; kind: ValueKind } | undefined;
+  let choice: ColumnChoice | undefined;
   const sample: string[][] = [];
   const take = async (row: string[]): Promise<void> => {
     const raw = (row[choice!.index] ?? '').trim();
@@ -176,6 +178,7 @@ export async function extractBatchInput(ctx: Context, source: string, options: E
   return {
     kind: options.kind,
     column: choice!.name,
+    guessedColumn: choice!.guessed === true,
     parts,
     rows: seen.size,
     blanks,

@@ -88,6 +88,7 @@ export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<Bu
     const shown = o.input;
     const input = await readCsv(await openInputStream(ctx, path), shown, o.kind);
     const choice = detectColumn(input.header, input.sample, o.kind, o.column);
+    if (choice.guessed) ctx.warn(`No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`);
     let count: number | undefined;
     if (path !== '-') {
       const counted = await countValues(ctx, path, choice.index, o.kind);

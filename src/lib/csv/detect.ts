@@ -6,9 +6,34 @@ export interface ColumnChoice {
   index: number;
   name: string;
   kind: ValueKind;
+  /** No header or content said so: the first column was taken. Callers say so, with --column as the way out. */
+  guessed?: boolean;
 }
 
-const HANDLE_HEADERS = ['handle', 'handles', 'username', 'usernames', 'user_name', 'instagram', 'profile', 'url'];
+const HANDLE_HEADERS = [
+  'handle',
+  'handles',
+  'username',
+  'usernames',
+  'user_name',
+  'user',
+  'account',
+  'creator',
+  'influencer',
+  'profile',
+  'profile_url',
+  'url',
+  'link',
+  'channel',
+  'ig',
+  'instagram',
+  'tiktok',
+  'youtube',
+  'twitter',
+  'x',
+  'twitch',
+  'onlyfans',
+];
 const EMAIL_HEADERS = ['email', 'emails', 'e-mail', 'email_address'];
 
 /** A value "looks like an email" when it has an `@` with a `.` after it. */
@@ -75,5 +100,11 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
   if (want === 'email') {
     throw new UsageError('No email column found in the input.', { hint: 'Name it with --column.' });
   }
-  return { index: 0, name: header[0] ?? '', kind: kindOf(0) };
+  // Handles by content: a column whose first values start with @ or are profile URLs.
+  for (let index = 0; index < header.length; index++) {
+    const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+    const handleLike = values.filter((v) => /^@[\w.]+$/.test(v.trim()) || /^https?:\/\/(www\.)?[a-z]+\.[a-z]+\/@?[\w.]+/i.test(v.trim()));
+    if (values.length > 0 && handleLike.length * 2 > values.length) return { index, name: header[index] ?? '', kind: 'handle' };
+  }
+  return { index: 0, name: header[0] ?? '', kind: kindOf(0), guessed: true };
 }

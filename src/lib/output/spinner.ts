@@ -43,6 +43,10 @@ const noop: Spinner = {
 export function createSpinner(io: Io, settings: Pick<OutputSettings, 'quiet' | 'color'>, text: string): Spinner {
   if (!io.stderrIsTTY || settings.quiet) return noop;
   const c = colors(settings.color);
+  // Some ptys (script, containers, CI) report a width of 0: ora then divides by zero and spins the CPU
+  // forever. Such a terminal gets no animation, only the final line.
+  const width = (io.stderr as { columns?: unknown }).columns;
+  if (width !== undefined && !(typeof width === 'number' && width > 0)) return finalLineOnly(io, c, text);
   let current = text;
   let stopped = false;
   let spinner: OraLike | undefined;
@@ -80,5 +84,25 @@ export function createSpinner(io: Io, settings: Pick<OutputSettings, 'quiet' | '
     succeed: (final) => finish(c.green('✔'), final ?? current),
     fail: (final) => finish(c.red('✖'), final ?? current),
     ready,
+  };
+}
+
+/** A spinner that never animates: `succeed`/`fail` still print their final line. */
+function finalLineOnly(io: Io, c: ReturnType<typeof colors>, text: string): Spinner {
+  let current = text;
+  let stopped = false;
+  const finish = (symbol: string, final: string | undefined): void => {
+    if (stopped) return;
+    stopped = true;
+    if (final !== undefined) io.stderr.write(`${symbol} ${final}\n`);
+  };
+  return {
+    update(next) {
+      current = next;
+    },
+    stop: () => finish('', undefined),
+    succeed: (final) => finish(c.green('✔'), final ?? current),
+    fail: (final) => finish(c.red('✖'), final ?? current),
+    ready: Promise.resolve(),
   };
 }

@@ -160,4 +160,14 @@ describe('bulk enrichment', () => {
     expect(res.code).toBe(0);
     expect(res.stderr).not.toContain('\r');
   });
+
+  it('says so when it had to guess the column (the first one)', async () => {
+    const api = scriptedApi();
+    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'csv'], {
+      env: api.env,
+      dispatcher: api.agent,
+      stdin: 'name,notes\nann,likes cats\n',
+    });
+    expect(res.stderr).toContain("warning: No handle column recognised in -: using the first column, 'name'. Name the right one with --column.");
+  });
 });

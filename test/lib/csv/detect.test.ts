@@ -12,7 +12,7 @@ describe('detectColumn', () => {
   });
 
   it('falls back to the first column as handles', () => {
-    expect(detectColumn(['who', 'n'], [['nasa', '1']])).toEqual({ index: 0, name: 'who', kind: 'handle' });
+    expect(detectColumn(['who', 'n'], [['nasa', '1']])).toEqual({ index: 0, name: 'who', kind: 'handle', guessed: true });
   });
 
   it('honours --column and refuses an unknown one', () => {
@@ -39,5 +39,13 @@ describe('handle modes and email columns', () => {
 
   it('accepts handles that start with @', () => {
     expect(detectColumn(['who'], [['@nasa'], ['@esa']], 'handle').index).toBe(0);
+  });
+});
+
+describe('guessing the handle column', () => {
+  it('recognises platform names and handle-like content, and marks a bare first-column guess', () => {
+    expect(detectColumn(['name', 'ig'], [['Ann', 'ann.paws']], 'handle')).toEqual({ index: 1, name: 'ig', kind: 'handle' });
+    expect(detectColumn(['name', 'who'], [['Ann', '@ann.paws'], ['Bob', '@bob']], 'handle')).toMatchObject({ index: 1 });
+    expect(detectColumn(['name', 'notes'], [['Ann', 'likes cats']], 'handle')).toMatchObject({ index: 0, guessed: true });
   });
 });

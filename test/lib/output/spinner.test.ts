@@ -54,3 +54,18 @@ describe('createSpinner', () => {
     expect(io.err()).toBe('\x1b[31m✖\x1b[39m Uploading\n');
   });
 });
+
+describe('a terminal that reports a width of 0', () => {
+  it('gets no animation (ora would loop forever), only the final line', async () => {
+    const { PassThrough } = await import('node:stream');
+    const stderr = Object.assign(new PassThrough(), { columns: 0, isTTY: true });
+    let text = '';
+    stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true };
+    const spinner = createSpinner(io, { quiet: false, color: false }, 'Polling');
+    await spinner.ready;
+    spinner.update('50%');
+    spinner.succeed('done');
+    expect(text).toBe('✔ done\n');
+  });
+});
