@@ -28,7 +28,12 @@ export function errorMessageFromBody(body: unknown, rawText = ''): string | unde
     const text = flattenErrorValue(body);
     if (text) return text;
   }
-  const trimmed = rawText.trim();
+  let trimmed = rawText.trim();
+  // A proxy's HTML error page: its title (or its text), not its markup.
+  if (/^<(!doctype|html|head|body|\?xml)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1];
+    trimmed = (title ?? trimmed.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  }
   if (trimmed) return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
   return undefined;
 }
@@ -43,7 +48,7 @@ export function flattenErrorValue(value: unknown, prefix = ''): string {
   if (Array.isArray(value)) {
     const parts = value.map((v) => flattenErrorValue(v)).filter(Boolean);
     if (parts.length === 0) return '';
-    return prefix ? `${prefix}: ${parts.join(' ')}` : parts.join(' ');
+    return prefix ? `${prefix}: ${parts.join('; ')}` : parts.join('; ');
   }
   if (typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)

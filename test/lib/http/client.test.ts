@@ -224,3 +224,23 @@ describe('--debug traffic log', () => {
     expect(res.json<{ result: { email: string } }>().result.email).toBe('jane.doe@example.com');
   });
 });
+
+describe('error bodies that read poorly raw', () => {
+  it('separates the messages of a list', async () => {
+    const { agent, pool, env } = mockApi();
+    pool.intercept({ path: '/public/v1/discovery/exclusion-lists/1/', method: 'GET' }).reply(400, { error: ['first problem', 'second problem'] }, JSON_HEADERS);
+    const res = await runCli(['api', 'discovery/exclusion-lists/1'], { env, dispatcher: agent });
+    expect(res.stderr).toBe('error: Request failed (HTTP 400): first problem; second problem\n');
+  });
+
+  it('shows the text of an HTML error page, not its markup', async () => {
+    const { agent, pool, env } = mockApi();
+    pool
+      .intercept({ path: CREDITS, method: 'GET' })
+      .reply(502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad gateway</h1></body></html>', { headers: { 'content-type': 'text/html' } })
+      .times(4);
+    const res = await runCli(['credits'], { env, dispatcher: agent });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('error: Server error (HTTP 502): 502 Bad Gateway\n');
+  });
+});
