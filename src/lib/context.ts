@@ -1,5 +1,7 @@
 import type { Deps, Io } from './deps.js';
-import type { ConfigStore } from './config.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { configDirectory, type ConfigStore } from './config.js';
 import { UsageError } from './errors.js';
 import type { HttpClient } from './http/client.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from './http/url.js';
@@ -52,6 +54,7 @@ export class Context {
   /** ANSI colour allowed on stderr. */
   readonly stderrColor: boolean;
   private configPromise: Promise<ConfigStore> | undefined;
+  private configFileSeen: boolean | undefined;
   private httpPromise: Promise<HttpClient> | undefined;
   private outputSettings: OutputSettings | undefined;
 
@@ -75,8 +78,20 @@ export class Context {
     return this.configPromise;
   }
 
-  /** A profile setting, or undefined; never opens the store when `fallback` settles it. */
+  /**
+   * Whether a config file exists. Without one there is nothing to read, and conf (tens of ms to load)
+   * is not loaded just to find that out: CI runs configured by environment start faster.
+   */
+  private hasConfigFile(): boolean {
+    // Only a "yes" is remembered: a command may create the file (login, config set) and read it back.
+    if (this.configFileSeen || this.configPromise) return true;
+    this.configFileSeen = existsSync(join(configDirectory(this.deps), 'config.json'));
+    return this.configFileSeen;
+  }
+
+  /** A profile setting, or undefined (without opening the store when there is no config file). */
   async setting(key: string): Promise<string | undefined> {
+    if (!this.hasConfigFile()) return undefined;
     const value = (await this.config()).get(key);
     return value === undefined || value === null ? undefined : String(value);
   }
@@ -95,6 +110,7 @@ export class Context {
     }
     const envKey = this.deps.env.CREATORS_API_KEY;
     if (envKey !== undefined && strip(envKey)) return { value: strip(envKey), source: 'env', kind: 'api-key' };
+    if (!this.hasConfigFile()) return undefined;
     const store = await this.config();
     const oauth = store.get('oauth') as { access_token?: string; expires_at?: number } | undefined;
     if (oauth?.access_token) {

@@ -111,34 +111,68 @@ export async function* discoveryRecords(
 ): AsyncGenerator<DiscoveryAccount> {
   const seen = new Set<string>();
   const pages = maxPages(plan);
-  for (let i = 0; i < pages; i++) {
-    const userPage = plan.page + i;
-    const page = await fetchPage(userPage - 1 + base);
-    const accounts = page.accounts;
-    tally.pages++;
-    tally.returned += accounts.length;
-    tally.spentMilli += accounts.length * plan.priceMilli;
-    if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
-    if (typeof page.total === 'number') tally.total = page.total;
-    onPage?.(page, i);
-    let fresh = 0;
-    for (const account of accounts) {
-      const id = identity(account);
-      if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
+  // The next page of the plan is requested while this one is being written (pipelining hides the
+  // client's share of the time). It is always a page the run would fetch next anyway, within the
+  // planned (and guarded) worst case; if the run stops early, its spend is still counted below.
+  let next: Promise<DiscoveryPage> | undefined = fetchPage(plan.page - 1 + base);
+  let inFlight: Promise<DiscoveryPage> | undefined;
+  try {
+    for (let i = 0; i < pages && next !== undefined; i++) {
+      const userPage = plan.page + i;
+      const page = await next;
+      next = undefined;
+      const accounts = page.accounts;
+      tally.pages++;
+      tally.returned += accounts.length;
+      tally.spentMilli += accounts.length * plan.priceMilli;
+      if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+      if (typeof page.total === 'number') tally.total = page.total;
+      onPage?.(page, i);
+      const fresh: DiscoveryAccount[] = [];
+      for (const account of accounts) {
+        const id = identity(account);
+        if (id !== undefined) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
+        fresh.push(account);
       }
-      fresh++;
+      const printedAfter = tally.printed + fresh.length;
+      const reached = userPage * plan.limit;
+      let stop: RunTally['stop'];
+      if (!plan.all) stop = undefined;
+      else if (accounts.length > 0 && fresh.length === 0) stop = 'repeat';
+      else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
+      else if (accounts.length < plan.limit || (tally.total !== undefined && reached >= tally.total)) stop = 'end';
+      else if (reached >= RESULT_CAP) stop = 'cap';
+      const more = plan.all && stop === undefined && i + 1 < pages;
+      if (more) {
+        next = fetchPage(userPage + base);
+        inFlight = next;
+        // Awaited in the loop or in `finally`; never an unhandled rejection meanwhile.
+        next.catch(() => {});
+      }
       // No cut at maxResults inside a page: its creators are already paid for, so they are all yielded.
-      tally.printed++;
-      yield account;
+      for (const account of fresh) {
+        tally.printed++;
+        yield account;
+      }
+      inFlight = undefined;
+      if (!plan.all) return;
+      if (stop !== undefined) return void (tally.stop = stop);
     }
-    if (!plan.all) return;
-    const reached = userPage * plan.limit;
-    if (accounts.length > 0 && fresh === 0) return void (tally.stop = 'repeat');
-    if (plan.maxResults !== undefined && tally.printed >= plan.maxResults) return void (tally.stop = 'max-results');
-    if (accounts.length < plan.limit || (tally.total !== undefined && reached >= tally.total)) return void (tally.stop = 'end');
-    if (reached >= RESULT_CAP) return void (tally.stop = 'cap');
+    if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
+  } finally {
+    // The run stopped while the next page was on its way (Ctrl-C, a write error): it may be charged,
+    // so it is counted in the spend the summary reports.
+    if (inFlight !== undefined) {
+      const page = await inFlight.catch(() => undefined);
+      if (page) {
+        tally.pages++;
+        tally.returned += page.accounts.length;
+        tally.spentMilli += page.accounts.length * plan.priceMilli;
+        if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+      }
+    }
   }
-  if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
 }
