@@ -78,3 +78,12 @@ describe('the command tree', () => {
     expect(res.code).toBe(2);
   });
 });
+
+describe('conflicting format flags', () => {
+  it('--json with another --format is a usage error (exit 2)', async () => {
+    const res = await runCli(['config', 'list', '--json', '--format', 'csv']);
+    expect(res.code).toBe(2);
+    // --json asked for JSON, so the error itself comes as JSON.
+    expect(res.errorJson().error).toMatchObject({ code: 'usage', message: '--json and --format csv ask for two formats.' });
+  });
+});

@@ -184,6 +184,9 @@ export class Context {
   async output(): Promise<OutputSettings> {
     if (this.outputSettings) return this.outputSettings;
     const g = this.globals;
+    if (g.json && g.format !== undefined && g.format !== 'json') {
+      throw new UsageError(`--json and --format ${g.format} ask for two formats.`, { hint: 'Keep one of them.' });
+    }
     let format: string | undefined = g.json ? 'json' : g.format;
     let explicit = format !== undefined;
     if (!format && g.output) format = formatFromPath(g.output);
