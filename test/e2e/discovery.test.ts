@@ -24,14 +24,14 @@ describe('discovery commands through bin/creators.js', () => {
     expect(sb.get().state.ledger.usedMilli - before).toBe(600);
   });
 
-  it('with an explicit --limit, every paid creator is written and the notice says so', async () => {
+  it('with an explicit --limit, exactly --max-results are bought and written (the last request is smaller)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'creators-disc-out-'));
     const before = sb.get().state.ledger.usedMilli;
     const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '--limit', '25', '-o', join(dir, 'out.csv')], env());
     expect(res.code).toBe(0);
-    expect(res.stderr).toBe('Returned 75 creators, 15 more than --max-results 60: pages of 25 are paid in full, so the extra ones were kept, not thrown away.\n');
-    expect(readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(76);
-    expect(sb.get().state.ledger.usedMilli - before).toBe(750);
+    expect(res.stderr).toBe('');
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(61);
+    expect(sb.get().state.ledger.usedMilli - before).toBe(600);
   });
 
   it('exclusions round trip, then search leaves the handles out', async () => {

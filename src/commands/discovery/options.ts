@@ -22,8 +22,8 @@ export function addDiscoveryOptions(cmd: Command): Command {
     .addOption(
       new Option(
         '--max-results <n>',
-        'stop after this many creators (implies --all). Pages are paid in full, so without --limit the page size is picked to add up to n ' +
-          '(120 = 40 x 3); when no size fits (101 = 34 x 3 = 102), or with --limit/--page, the few extra creators already paid for are printed too, with a notice',
+        'stop after exactly this many creators (implies --all); without --limit the page size is picked to add up to n (120 = 40 x 3), ' +
+          'otherwise the last creators are fetched in smaller pages so that no more than n are bought',
       ),
     );
 }

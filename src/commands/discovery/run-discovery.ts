@@ -82,7 +82,7 @@ export interface DiscoveryRun {
 export async function runDiscovery(ctx: Context, run: DiscoveryRun): Promise<void> {
   const base = await pageBase(ctx);
   const http = await ctx.http();
-  const bodyFor = (wirePage: number): Record<string, unknown> => ({ ...run.body, paging: { limit: run.plan.limit, page: wirePage } });
+  const bodyFor = (wirePage: number, limit = run.plan.limit): Record<string, unknown> => ({ ...run.body, paging: { limit, page: wirePage } });
   const url = buildUrl(http.baseUrl, DISCOVERY_PATHS[run.kind], run.returnFilterValues ? { return_filter_values: 'true' } : undefined);
   const cost = worstCase(run.plan);
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
@@ -95,7 +95,7 @@ export async function runDiscovery(ctx: Context, run: DiscoveryRun): Promise<voi
   const onPage = (page: DiscoveryPage, index: number): void => {
     if (index === 0 && page.applied_filters !== undefined) ctx.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
   };
-  const records = discoveryRecords(run.plan, base, (wire) => postDiscoveryPage(http, run.kind, bodyFor(wire), run.returnFilterValues), tally, onPage);
+  const records = discoveryRecords(run.plan, base, (wire, limit) => postDiscoveryPage(http, run.kind, bodyFor(wire, limit), run.returnFilterValues), tally, onPage);
   try {
     const count = await printList(ctx.io, output, records, run.columns);
     if (count === 0 && output.format === 'table') ctx.notice('No creators found.');

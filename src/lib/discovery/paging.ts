@@ -32,25 +32,29 @@ export interface PagePlan {
 }
 
 /**
- * The page size for `--max-results n` (from page 1, no `--limit`): every page of a run shares one
- * `paging.limit` and each is paid in full, so pick the limit (1-50) whose pages cover n with the
- * fewest creators paid beyond n, trying ceil(n/50) and one more page; on a tie, fewer pages. n=120
- * gives 40 x 3 (none extra), n=101 gives 34 x 3 (1 extra), n=104 gives 26 x 4 (none extra).
+ * The page size for `--max-results n` (from page 1, no `--limit`): the largest size (1-50) that splits
+ * n into the fewest equal pages when one exists (120 = 40 x 3, 51 = 17 x 3), else 50, the rest being
+ * fetched by `nextLimit`'s smaller aligned requests (101 = 50 + 50 + 1). Either way exactly n are bought.
  */
 export function choosePageLimit(maxResults: number): number {
   const wanted = Math.min(maxResults, RESULT_CAP);
   if (wanted <= MAX_PAGE_LIMIT) return wanted;
   const fewest = Math.ceil(wanted / MAX_PAGE_LIMIT);
-  let best = { limit: MAX_PAGE_LIMIT, surplus: Infinity };
-  for (const tried of [fewest, fewest + 1]) {
-    const limit = Math.ceil(wanted / tried);
-    const pages = Math.ceil(wanted / limit);
-    // Pages past the 10,000-result cap could not be fetched (never the case with the fewest pages).
-    if (pages * limit > RESULT_CAP) continue;
-    const surplus = pages * limit - wanted;
-    if (surplus < best.surplus) best = { limit, surplus };
-  }
-  return best.limit;
+  return wanted % fewest === 0 ? wanted / fewest : MAX_PAGE_LIMIT;
+}
+
+/**
+ * The page size of the next request. Whole pages of the plan's size while they fit; then, so that
+ * exactly `remaining` more creators are bought, smaller pages at aligned offsets: a page of size d at
+ * offset o is `page = o / d`, so d must divide o (page 50 with limit 1 is creator 51). With
+ * `remaining` undefined (no `--max-results`) it is always the plan's size.
+ */
+export function nextLimit(offset: number, remaining: number | undefined, limit: number): number {
+  if (remaining === undefined || (remaining >= limit && offset % limit === 0)) return limit;
+  const target = Math.max(1, Math.min(remaining, limit));
+  if (offset === 0) return target;
+  for (let d = target; d > 1; d--) if (offset % d === 0) return d;
+  return 1;
 }
 
 /** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
@@ -63,6 +67,14 @@ export function maxPages(plan: PagePlan): number {
 
 /** The worst case: pages x limit x price, with the words for `--dry-run` and `--max-credits`. */
 export function worstCase(plan: PagePlan): { milli: number; basis: string } {
+  if (plan.all && plan.maxResults !== undefined) {
+    // The tail is fetched in smaller aligned pages, so exactly this many creators can be bought.
+    const wanted = Math.min(plan.maxResults, RESULT_CAP - (plan.page - 1) * plan.limit);
+    return {
+      milli: wanted * plan.priceMilli,
+      basis: `${wanted} creators x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
+    };
+  }
   const pages = maxPages(plan);
   return {
     milli: pages * plan.limit * plan.priceMilli,
@@ -105,21 +117,31 @@ function identity(a: DiscoveryAccount): string | undefined {
 export async function* discoveryRecords(
   plan: PagePlan,
   base: 0 | 1,
-  fetchPage: (wirePage: number) => Promise<DiscoveryPage>,
+  fetchPage: (wirePage: number, limit: number) => Promise<DiscoveryPage>,
   tally: RunTally,
   onPage?: (page: DiscoveryPage, index: number) => void,
 ): AsyncGenerator<DiscoveryAccount> {
   const seen = new Set<string>();
-  const pages = maxPages(plan);
-  // The next page of the plan is requested while this one is being written (pipelining hides the
-  // client's share of the time). It is always a page the run would fetch next anyway, within the
+  // Requests are bounded: whole pages, plus at most a few aligned tail requests.
+  const maxRequests = maxPages(plan) + 64;
+  const remaining = (printed: number): number | undefined => (plan.all && plan.maxResults !== undefined ? plan.maxResults - printed : undefined);
+  const request = (offset: number, printed: number): { limit: number; page: Promise<DiscoveryPage> } => {
+    const limit = nextLimit(offset, remaining(printed), plan.limit);
+    const page = fetchPage(offset / limit + base, limit);
+    // Awaited in the loop or in `finally`; never an unhandled rejection meanwhile.
+    page.catch(() => {});
+    return { limit, page };
+  };
+  let offset = (plan.page - 1) * plan.limit;
+  // The next request of the plan is sent while this page is being written (pipelining hides the
+  // client's share of the time). It is always what the run would fetch next anyway, within the
   // planned (and guarded) worst case; if the run stops early, its spend is still counted below.
-  let next: Promise<DiscoveryPage> | undefined = fetchPage(plan.page - 1 + base);
+  let next: { limit: number; page: Promise<DiscoveryPage> } | undefined = request(offset, 0);
   let inFlight: Promise<DiscoveryPage> | undefined;
   try {
-    for (let i = 0; i < pages && next !== undefined; i++) {
-      const userPage = plan.page + i;
-      const page = await next;
+    for (let i = 0; i < maxRequests && next !== undefined; i++) {
+      const { limit } = next;
+      const page = await next.page;
       next = undefined;
       const accounts = page.accounts;
       tally.pages++;
@@ -138,19 +160,16 @@ export async function* discoveryRecords(
         fresh.push(account);
       }
       const printedAfter = tally.printed + fresh.length;
-      const reached = userPage * plan.limit;
+      offset += limit;
       let stop: RunTally['stop'];
       if (!plan.all) stop = undefined;
       else if (accounts.length > 0 && fresh.length === 0) stop = 'repeat';
       else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
-      else if (accounts.length < plan.limit || (tally.total !== undefined && reached >= tally.total)) stop = 'end';
-      else if (reached >= RESULT_CAP) stop = 'cap';
-      const more = plan.all && stop === undefined && i + 1 < pages;
-      if (more) {
-        next = fetchPage(userPage + base);
-        inFlight = next;
-        // Awaited in the loop or in `finally`; never an unhandled rejection meanwhile.
-        next.catch(() => {});
+      else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
+      else if (offset >= RESULT_CAP) stop = 'cap';
+      if (plan.all && stop === undefined && i + 1 < maxRequests) {
+        next = request(offset, printedAfter);
+        inFlight = next.page;
       }
       // No cut at maxResults inside a page: its creators are already paid for, so they are all yielded.
       for (const account of fresh) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choosePageLimit, maxPages, worstCase } from '../../../src/lib/discovery/paging.js';
+import { choosePageLimit, nextLimit, worstCase } from '../../../src/lib/discovery/paging.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
@@ -12,30 +12,35 @@ const usedMilli = () => sb.get().state.ledger.usedMilli;
 /** The `paging` objects of the Discovery POSTs in a --debug log. */
 const pagings = (stderr: string) => [...stderr.matchAll(/> POST \S+discovery\/\S* .*"paging":(\{[^}]*\})/g)].map((m) => JSON.parse(m[1]!) as { limit: number; page: number });
 
-describe('--max-results: pages that add up to what was asked for', () => {
+describe('--max-results: exactly what was asked for', () => {
   it.each([
-    [7, 7], [50, 50], [51, 17], [100, 50], [101, 34], [104, 26], [120, 40], [149, 50], [500, 50], [9_999, 50], [10_000, 50], [20_000, 50],
-  ])('n=%i -> limit %i, with at most one page more than the fewest and the least surplus', (n, limit) => {
+    [7, 7], [50, 50], [51, 50], [100, 50], [101, 50], [104, 50], [120, 40], [149, 50], [150, 50], [500, 50], [9_999, 50], [10_000, 50], [20_000, 50],
+  ])('n=%i -> page size %i (equal pages when they exist, else 50 and a smaller tail)', (n, limit) => {
     expect(choosePageLimit(n)).toBe(limit);
-    const pages = maxPages({ limit, page: 1, all: true, maxResults: n, priceMilli: 10 });
-    expect(pages).toBeLessThanOrEqual(Math.ceil(Math.min(n, 10_000) / 50) + 1);
-    expect(pages * limit).toBeLessThanOrEqual(10_000);
-    expect(pages * limit).toBeGreaterThanOrEqual(Math.min(n, 10_000));
   });
 
-  it('surplus is never more than the fewest-pages choice, for every n up to 600', () => {
-    for (let n = 1; n <= 600; n++) {
-      const limit = choosePageLimit(n);
-      const paid = maxPages({ limit, page: 1, all: true, maxResults: n, priceMilli: 10 }) * limit;
-      const fewest = Math.ceil(n / 50);
-      expect(paid - n, `n=${n}`).toBeLessThanOrEqual(fewest * Math.ceil(n / fewest) - n);
+  it('the tail requests land on aligned offsets and add up to exactly n, for every n and page size', () => {
+    for (const limit of [7, 20, 34, 50]) {
+      for (let n = 1; n <= 400; n++) {
+        let offset = 0;
+        let requests = 0;
+        while (offset < n) {
+          const size = nextLimit(offset, n - offset, limit);
+          expect(offset % size, `limit=${limit} n=${n} offset=${offset}`).toBe(0);
+          expect(size).toBeLessThanOrEqual(Math.min(limit, n - offset));
+          offset += size;
+          requests++;
+        }
+        expect(offset).toBe(n);
+        expect(requests).toBeLessThanOrEqual(Math.floor(n / limit) + 8);
+      }
     }
   });
 
   it('120 costs exactly 120 creators: 40 x 3, the dry run says the same, nothing thrown away', async () => {
     const dry = await runCli(['search', '--platform', 'instagram', '--max-results', '120', '--dry-run', '--json'], { env: env() });
     const plan = dry.json<{ worst_case_credits: number; cost_basis: string; body: { paging: unknown } }>();
-    expect(plan).toMatchObject({ worst_case_credits: 1.2, cost_basis: '40 creators x 3 pages x 0.01', body: { paging: { limit: 40, page: 0 } } });
+    expect(plan).toMatchObject({ worst_case_credits: 1.2, cost_basis: '120 creators x 0.01, in pages of 40', body: { paging: { limit: 40, page: 0 } } });
     const before = usedMilli();
     const res = await runCli(['search', '--platform', 'instagram', '--max-results', '120', '--format', 'jsonl', '--debug'], { env: env() });
     expect(res.code).toBe(0);
@@ -45,30 +50,34 @@ describe('--max-results: pages that add up to what was asked for', () => {
     expect(res.stderr).not.toMatch(/more than --max-results/);
   });
 
-  it('101 pays for 102 (34 x 3): the dry run worst case is what the run pays, and the paid extra one is printed', async () => {
+  it('101 buys exactly 101: two pages of 50, then one creator at page 100 of size 1; the dry run says the same', async () => {
     const dry = await runCli(['search', '--platform', 'instagram', '--max-results', '101', '--dry-run', '--json'], { env: env() });
-    expect(dry.json<{ worst_case_credits: number }>().worst_case_credits).toBe(1.02);
+    expect(dry.json<{ worst_case_credits: number }>().worst_case_credits).toBe(1.01);
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'instagram', '--max-results', '101', '--json'], { env: env() });
+    const res = await runCli(['search', '--platform', 'instagram', '--max-results', '101', '--json', '--debug'], { env: env() });
     expect(res.code).toBe(0);
     const list = res.json<Account[]>();
-    expect(list).toHaveLength(102);
-    expect(new Set(list.map((a) => a.user_id)).size).toBe(102);
-    expect(usedMilli() - before).toBe(1020);
-    expect(res.stderr).toBe('Returned 102 creators, 1 more than --max-results 101: pages of 34 are paid in full, so the extra one was kept, not thrown away.\n');
+    expect(list).toHaveLength(101);
+    expect(new Set(list.map((a) => a.user_id)).size).toBe(101);
+    expect(pagings(res.stderr)).toEqual([{ limit: 50, page: 0 }, { limit: 50, page: 1 }, { limit: 1, page: 100 }]);
+    expect(usedMilli() - before).toBe(1010);
+    // The same creators as one unbroken listing: the tail is aligned, nothing skipped or repeated.
+    const whole = (await runCli(['search', '--platform', 'instagram', '--max-results', '150', '--json'], { env: env() })).json<Account[]>();
+    expect(list.map((a) => a.user_id)).toEqual(whole.slice(0, 101).map((a) => a.user_id));
   });
 
-  it('an explicit --limit is kept: every paid creator is printed and the notice says how many more', async () => {
+  it('an explicit --limit is kept for whole pages; the tail is smaller so no more than asked are bought', async () => {
     const ref = (await runCli(['search', '--platform', 'instagram', '--limit', '1', '--json'], { env: env() })).json<{ profile: { username: string } }[]>()[0]!.profile.username;
     const before = usedMilli();
     const res = await runCli(['similar', ref, '--platform', 'instagram', '--max-results', '20', '--limit', '7', '--json', '--debug'], { env: env() });
     expect(res.code).toBe(0);
-    expect(res.json<Account[]>()).toHaveLength(21);
-    expect(pagings(res.stderr).map((p) => p.limit)).toEqual([7, 7, 7]);
-    expect(usedMilli() - before).toBe(210);
-    expect(res.stderr).toContain('Returned 21 creators, 1 more than --max-results 20: pages of 7 are paid in full, so the extra one was kept');
+    expect(res.json<Account[]>()).toHaveLength(20);
+    // Offsets 0, 7, 14, then 16: each page size divides its offset (page x limit = offset).
+    expect(pagings(res.stderr)).toEqual([{ limit: 7, page: 0 }, { limit: 7, page: 1 }, { limit: 2, page: 7 }, { limit: 4, page: 4 }]);
+    expect(usedMilli() - before).toBe(200);
+    expect(res.stderr).not.toMatch(/more than --max-results/);
     const dry = await runCli(['similar', ref, '--platform', 'instagram', '--max-results', '20', '--limit', '7', '--dry-run', '--json'], { env: env() });
-    expect(dry.json<{ worst_case_credits: number }>().worst_case_credits).toBe(0.21);
+    expect(dry.json<{ worst_case_credits: number }>().worst_case_credits).toBe(0.2);
   });
 
   it('--all without --max-results stays at 50 a page; the worst case is the 10,000 cap', () => {

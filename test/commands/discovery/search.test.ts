@@ -100,14 +100,13 @@ describe('creators search --all', () => {
         expect(Number(m![3])).toBe(Math.ceil(ids.length / 4));
       });
 
-      it('stops at the page that reaches --max-results, printing all of that paid page', async () => {
+      it('stops at exactly --max-results: the last request is smaller, nothing is paid for and dropped', async () => {
         const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--max-results', '20', '--limit', '7', '--json'], { env: e() });
         expect(res.code).toBe(0);
         const list = res.json<Account[]>();
-        // 3 pages of 7 are paid for: all 21 are printed, not 20 with one thrown away.
-        expect(list).toHaveLength(21);
-        expect(new Set(list.map((a) => a.user_id)).size).toBe(21);
-        expect(res.stderr).toMatch(/^Returned 21 creators, 1 more than --max-results 20/);
+        expect(list).toHaveLength(20);
+        expect(new Set(list.map((a) => a.user_id)).size).toBe(20);
+        expect(res.stderr).toBe('');
       });
     });
   }
@@ -147,13 +146,13 @@ describe('creators search: cost before sending', () => {
     expect(usedMilli()).toBe(before);
   });
 
-  it('worst case for --all: the 10,000 cap or --max-results in whole pages, x0.03 with filter values', async () => {
+  it('worst case for --all: the 10,000 cap in whole pages, or exactly --max-results, x0.03 with filter values', async () => {
     const all = await runCli(['search', '--platform', 'instagram', '--all', '--dry-run', '--json'], { env: env() });
     expect(all.json<{ worst_case_credits: number }>().worst_case_credits).toBe(100);
     const max = await runCli(['search', '--platform', 'instagram', '--max-results', '120', '--limit', '50', '--return-filter-values', '--dry-run', '--json'], { env: env() });
     const plan = max.json<{ worst_case_credits: number; cost_basis: string; url: string }>();
-    expect(plan.worst_case_credits).toBe(4.5);
-    expect(plan.cost_basis).toBe('50 creators x 3 pages x 0.03');
+    expect(plan.worst_case_credits).toBe(3.6);
+    expect(plan.cost_basis).toBe('120 creators x 0.03, in pages of 50 and a smaller last request');
     expect(plan.url).toMatch(/\/public\/v1\/discovery\/\?return_filter_values=true$/);
   });
 
