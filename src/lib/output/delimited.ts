@@ -18,8 +18,12 @@ export function tabLine(cells: readonly string[]): string {
  * Done here because csv-stringify's per-call set-up costs more than the row when called once per row.
  */
 export function csvCell(cell: string): string {
-  return cell.includes('"') || cell.includes(',') || cell.includes('\n') ? `"${cell.replaceAll('"', '""')}"` : cell;
+  // RFC 4180: a field holding a quote, a comma, or a line break of either kind is quoted. A bare CR left
+  // unquoted is read as a row break by Excel and many parsers.
+  return NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
 }
+
+const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
  * The encoder for a format: `csv` quotes fields holding a comma, quote or line break (quotes doubled),

@@ -11,11 +11,11 @@ describe('csv row encoder', () => {
     const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
     for (let i = 0; i < 2000; i++) {
       const cells = Array.from({ length: 1 + rnd(4) }, () => Array.from({ length: rnd(6) }, () => alphabet[rnd(alphabet.length)]).join(''));
-      expect(encode(cells)).toBe(stringify([cells], { eof: true, record_delimiter: 'unix' }));
+      expect(encode(cells)).toBe(stringify([cells], { eof: true, record_delimiter: 'unix', quoted_match: /\r/ }));
     }
   });
 
-  it('quotes a comma, a quote or a newline, and leaves a lone carriage return as is', () => {
-    expect([csvCell('a,b'), csvCell('say "hi"'), csvCell('l1\nl2'), csvCell('x\ry'), csvCell('')]).toEqual(['"a,b"', '"say ""hi"""', '"l1\nl2"', 'x\ry', '']);
+  it('quotes a comma, a quote, a newline and a lone carriage return (RFC 4180)', () => {
+    expect([csvCell('a,b'), csvCell('say "hi"'), csvCell('l1\nl2'), csvCell('x\ry'), csvCell('')]).toEqual(['"a,b"', '"say ""hi"""', '"l1\nl2"', '"x\ry"', '']);
   });
 });
