@@ -85,6 +85,9 @@ export async function extractBatchInput(ctx: Context, source: string, options: E
   input.on('error', (err) => parser.destroy(err));
   const guard = utf8Guard(source);
   guard.on('error', (err) => parser.destroy(err));
+  // The parser may fail (bad UTF-8) before the loop below iterates it, while a temp dir is being made:
+  // without a listener that 'error' would be an uncaught exception. The iterator still throws it.
+  parser.on('error', () => {});
   input.pipe(guard).pipe(parser);
 
   const dir = await mkdtemp(join(tmpdir(), 'creators-batch-'));

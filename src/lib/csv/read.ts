@@ -59,6 +59,8 @@ async function* parseRows(stream: Readable, source: string): AsyncGenerator<stri
   const parser = stream.pipe(guard).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
   stream.once('error', (err) => parser.destroy(err));
   guard.once('error', (err) => parser.destroy(err));
+  // An error before the loop reads the parser must not be an uncaught 'error' event; the loop rethrows it.
+  parser.on('error', () => {});
   try {
     for await (const record of parser as AsyncIterable<string[]>) yield record;
   } catch (err) {
