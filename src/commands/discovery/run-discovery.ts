@@ -107,7 +107,8 @@ export async function runDiscovery(ctx: Context, run: DiscoveryRun): Promise<voi
     const extra = run.plan.maxResults === undefined ? 0 : tally.printed - run.plan.maxResults;
     if (extra > 0) {
       ctx.notice(
-        `Returned ${tally.printed} creators, ${extra} more than --max-results ${run.plan.maxResults}: pages of ${run.plan.limit} are paid in full, so the extra ${extra === 1 ? 'one was' : 'ones were'} kept, not thrown away.`,
+        // Requests are sized to add up to --max-results; only a server sending more than asked gets here.
+        `The server returned ${tally.printed} creators, ${extra} more than --max-results ${run.plan.maxResults}; they were paid for, so they were kept.`,
       );
     }
   } finally {

@@ -147,3 +147,15 @@ describe('--order without --sort', () => {
     expect(res.stderr.split('\n').slice(1).join('\n')).not.toMatch(/sideways/);
   });
 });
+
+describe('a server that sends more than was asked for', () => {
+  it('keeps the paid extra creators and says so', async () => {
+    const { agent, pool, env: mockEnv } = mockApi();
+    const account = (n: number) => ({ user_id: `u${n}`, profile: { username: `c${n}`, followers: 1000, engagement_percent: 1 } });
+    pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, { total: 3, limit: 2, credits_left: '9', accounts: [account(1), account(2), account(3)] }, JSON_HEADERS);
+    const res = await runCli(['search', '--platform', 'instagram', '--max-results', '2', '--json'], { env: mockEnv, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json<Account[]>()).toHaveLength(3);
+    expect(res.stderr).toBe('The server returned 3 creators, 1 more than --max-results 2; they were paid for, so they were kept.\n');
+  });
+});

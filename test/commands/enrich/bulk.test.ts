@@ -144,8 +144,9 @@ describe('bulk enrichment', () => {
     });
     expect(res.code).toBe(0);
     const beforeTable = res.combined.slice(0, res.combined.indexOf('┌'));
-    // Whatever progress was drawn, the last thing before the table is the clearing sequence (or nothing).
-    expect(beforeTable === '' || beforeTable.endsWith('\r\x1b[2K')).toBe(true);
+    // The first row always draws the progress line; the last thing before the table is its clearing.
+    expect(beforeTable).toContain('enrich handle:');
+    expect(beforeTable.endsWith('\r\x1b[2K')).toBe(true);
   });
 
   it('rows streaming to a terminal get no progress line glued to them', async () => {
