@@ -1,9 +1,10 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
+import { ApiError, CliError, InterruptedError, RateLimitError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
 import { Pacer } from './pacer.js';
 import { redactText, redactUrl } from './redact.js';
 import { buildUrl, type Query } from './url.js';
+import { networkFailure, NOT_REPLAYED_HINT } from './network-error.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -64,15 +65,6 @@ export interface HttpClientOptions {
 /** The longest wait done without asking: beyond it the command stops with the wait in the message. */
 export const MAX_SILENT_WAIT_S = 60;
 
-/** Errors raised before a byte left: the server never saw the request, so replaying it is safe. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 /**
  * The HTTP core: base URL and paths, bearer auth, JSON in and out, pacing, retries of safe
@@ -173,6 +165,17 @@ export class HttpClient {
     }
   }
 
+  /** Logs a network failure under --debug and hands it to the retry loop. */
+  private failed(
+    f: ReturnType<typeof networkFailure>,
+    req: RequestOptions,
+    url: URL,
+    started: number,
+  ): { kind: 'error'; error: CliError; retryable: boolean } {
+    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${f.code ?? f.error.message}`);
+    return { kind: 'error', error: f.error, retryable: f.retryable };
+  }
+
   private checkInterrupted(): void {
     if (this.opts.signal?.aborted) throw new InterruptedError();
   }
@@ -211,7 +214,7 @@ export class HttpClient {
         bodyTimeout: timeoutMs,
       });
     } catch (err) {
-      return this.networkFailure(err, req, url, idempotent, timeout.aborted, timeoutMs, started);
+      return this.failed(networkFailure(err, { req, url, idempotent, timedOut: timeout.aborted, timeoutMs, interrupted: Boolean(this.opts.signal?.aborted || req.signal?.aborted) }), req, url, started);
     }
 
     const status = res.statusCode;
@@ -224,7 +227,7 @@ export class HttpClient {
     try {
       text = await res.body.text();
     } catch (err) {
-      return this.networkFailure(err, req, url, idempotent, timeout.aborted, timeoutMs, started);
+      return this.failed(networkFailure(err, { req, url, idempotent, timedOut: timeout.aborted, timeoutMs, interrupted: Boolean(this.opts.signal?.aborted || req.signal?.aborted) }), req, url, started);
     }
     this.opts.debug?.(
       `< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms ${Buffer.byteLength(text)} B` +
@@ -252,7 +255,7 @@ export class HttpClient {
             `The server sent a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes).`,
             idempotent
               ? { status, code: 'malformed_response' }
-              : { status, code: 'malformed_response', maybeCharged: true, hint: 'The request was processed (and may have been charged); it was not retried automatically. Check `creators credits` before trying again.' },
+              : { status, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT },
           ),
           retryable: idempotent,
         };
@@ -274,59 +277,17 @@ export class HttpClient {
           status,
           code: error.code,
           maybeCharged: true,
-          hint: 'The request may have been processed (and charged); it was not retried automatically. Check `creators credits` before trying again.',
+          hint: NOT_REPLAYED_HINT,
         }),
         retryable: false,
       };
     }
     return { kind: 'error', error, retryable: refusedUnstarted || (transient && idempotent), retryAfter };
   }
-
-  private networkFailure(
-    err: unknown,
-    req: RequestOptions,
-    url: URL,
-    idempotent: boolean,
-    timedOut: boolean,
-    timeoutMs: number,
-    started: number,
-  ): { kind: 'error'; error: CliError; retryable: boolean } {
-    if (this.opts.signal?.aborted || req.signal?.aborted) {
-      return { kind: 'error', error: new InterruptedError(), retryable: false };
-    }
-    const code = errorCodeOf(err);
-    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
-    const target = `${url.protocol}//${url.host}`;
-    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${code ?? (err as Error).message}`);
-    let message: string;
-    if (timedOut) message = `Request timed out after ${Math.round(timeoutMs / 1000)} s (${req.method} ${url.pathname}).`;
-    else if (code === 'ECONNREFUSED') message = `Cannot connect to ${target}: connection refused.`;
-    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Cannot resolve host '${url.hostname}'.`;
-    else message = `Network error talking to ${target}: ${code ?? (err as Error).message}.`;
-    const retryable = notSent || idempotent;
-    const hint =
-      !retryable
-        ? 'The request may have reached the server (and been charged); it was not retried automatically. Check `creators credits` before trying again.'
-        : code === 'ECONNREFUSED'
-          ? 'Is the base URL right? (--base-url or CREATORS_BASE_URL)'
-          : undefined;
-    const options = { code: code ? code.toLowerCase() : 'network_error', hint, cause: err, ...(retryable ? {} : { maybeCharged: true }) };
-    return { kind: 'error', error: new NetworkError(message, options), retryable };
-  }
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
-}
-
-function errorCodeOf(err: unknown): string | undefined {
-  let e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
-  for (let depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === 'string' && e.code !== 'UND_ERR_ABORTED') return e.code;
-    if (Array.isArray(e.errors) && e.errors.length > 0) e = e.errors[0] as typeof e;
-    else e = e.cause as typeof e;
-  }
-  return undefined;
 }
 
 function truncate(s: string, n: number): string {
