@@ -2,6 +2,7 @@
  * Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width by truncating the
  * widest columns first.
  */
+import { colors } from './color.js';
 import { displayWidth, truncate } from './humanize.js';
 
 /** Terminal width assumed when the io does not know it. */
@@ -50,6 +51,7 @@ export function fitWidths(natural: readonly number[], total: number): number[] {
  */
 export async function renderTable(input: TableInput): Promise<string> {
   const { default: Table } = await import('cli-table3');
+  const paint = colors(input.color);
   const head = input.head?.map((cell) => truncate(cell, Number.MAX_SAFE_INTEGER));
   const rows = input.rows.map((row) => row.map((cell) => truncate(cell, Number.MAX_SAFE_INTEGER)));
   const count = head?.length ?? rows[0]?.length ?? 0;
@@ -59,12 +61,14 @@ export async function renderTable(input: TableInput): Promise<string> {
   );
   const widths = fitWidths(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS);
   const table = new Table({
-    ...(head === undefined ? {} : { head: head.map((cell, i) => truncate(cell, widths[i] ?? MIN_COLUMN)) }),
+    // Headers are painted here, not through cli-table3's `style`: that goes through @colors/colors, which
+    // decides on its own (CI=1, TERM=dumb, no TTY on the real stdout) and would ignore our --color decision.
+    ...(head === undefined ? {} : { head: head.map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_COLUMN))) }),
     colWidths: widths.map((w) => w + 2),
     colAligns: widths.map((_, i) => (input.alignRight?.[i] ? 'right' : 'left')),
     wordWrap: false,
     // compact: no rule between rows, only under the header (denser, like most CLI tables).
-    style: { compact: true, ...(input.color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] }) },
+    style: { compact: true, head: [], border: [] },
   });
   for (const row of rows) table.push(widths.map((w, i) => truncate(row[i] ?? '', w)));
   return `${table.toString()}\n`;

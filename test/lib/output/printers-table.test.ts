@@ -65,6 +65,7 @@ describe('printList table', () => {
     const colored = memoryIo({ stdoutIsTTY: true });
     await printList(colored, settings('table', { color: true }), creators, columns);
     expect(colored.out()).toContain(ESC);
+    expect(colored.out()).toContain('\x1b[36mUSERNAME\x1b[39m');
   });
 
   it('prints nothing for an empty list on a terminal', async () => {
