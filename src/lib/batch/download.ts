@@ -6,7 +6,7 @@
  * fresh temporary file; an expired URL (403/400 from the storage host) is asked for again. The
  * target only ever appears complete.
  */
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { CliError, InterruptedError, NetworkError } from '../errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { getDownloadLink, openDownloadUrl, openResults, type DownloadLink } from '../api/batch.js';
@@ -32,22 +32,6 @@ export interface DownloadResult {
   source: 'download_url' | 'results_route';
   filename?: string | undefined;
   attempts: number;
-}
-
-/** Writes a chunk, waiting for 'drain' when the destination is busy; write errors are output errors. */
-async function writeBuffer(stream: Writable, chunk: Buffer): Promise<void> {
-  if (stream.write(chunk)) return;
-  await new Promise<void>((resolve, reject) => {
-    const done = (err?: Error): void => {
-      stream.off('drain', onDrain);
-      stream.off('error', done);
-      if (err) reject(err);
-      else resolve();
-    };
-    const onDrain = (): void => done();
-    stream.once('drain', onDrain);
-    stream.once('error', done);
-  });
 }
 
 function header(res: HttpResponse<unknown>, name: string): string | undefined {
@@ -106,7 +90,7 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
       for await (const chunk of res.data as Readable) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
         try {
-          await writeBuffer(sink.stream, buf);
+          await sink.writeBytes(buf);
         } catch (err) {
           throw new OutputFileError(`cannot write the results: ${(err as Error).message}`, '', err);
         }

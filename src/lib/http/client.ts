@@ -115,7 +115,9 @@ export class HttpClient {
     let reauthorized = false;
     for (let attempt = 1; ; attempt++) {
       this.checkInterrupted();
-      await this.pacer.acquire(this.opts.signal);
+      // The rate limit is the API's: a file host (a presigned download URL) is not paced, so a download
+      // does not wait a slot behind the request that fetched its link.
+      if (url.origin === this.opts.baseUrl.origin) await this.pacer.acquire(this.opts.signal);
       const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent);
       if (outcome.kind === 'ok') return outcome.response;
       const { error, retryable } = outcome;

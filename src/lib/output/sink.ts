@@ -18,6 +18,12 @@ export interface Sink {
   stream: Writable;
   /** Writes a chunk and resolves once the stream can take more (waits for 'drain'). */
   write(chunk: string): Promise<void>;
+  /**
+   * Writes raw bytes (a download). To a file this is a direct write on the descriptor, with the data
+   * flushed to disk in the background as it grows, so `commit` has little left to sync; to stdout it is
+   * `write` with backpressure. Rejects with the system error when the bytes cannot be written.
+   */
+  writeBytes(chunk: Buffer): Promise<void>;
   /** Finishes the output: for a file, flush, fsync and rename over the target. stdout is left open. */
   commit(): Promise<void>;
   /** Gives up: for a file, close and delete the temporary file; the target is untouched. Never throws. */
@@ -43,7 +49,7 @@ export class OutputFileError extends Error {
  * Writes a chunk to a stream, resolving when the stream accepts more: after 'drain' when its buffer
  * is full. Rejects when the stream errors or closes while we wait (a closed pipe must not hang us).
  */
-export function writeChunk(stream: Writable, chunk: string): Promise<void> {
+export function writeChunk(stream: Writable, chunk: string | Buffer): Promise<void> {
   if (stream.destroyed || stream.writableEnded) {
     return Promise.reject(stream.errored ?? new Error('write after the output stream was closed'));
   }
@@ -122,11 +128,25 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
     return {
       stream: io.stdout,
       write: (chunk) => writeChunk(io.stdout, chunk),
+      writeBytes: (chunk) => writeChunk(io.stdout, chunk),
       commit: async () => {},
       abort: async () => {},
     };
   }
   return openFileSink(path.resolve(target), target);
+}
+
+/** `writeBytes` gathers chunks into writes of this size (1 MB measured fastest: 256 KB, 512 KB, 2 MB were slower). */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+/** How many bytes `writeBytes` writes before it flushes them to disk in the background. */
+const BACKGROUND_SYNC_BYTES = 64 * 1024 * 1024;
+
+/** Writes every byte of `buffers` at the file's current position (a short write is continued). */
+async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): Promise<void> {
+  const { bytesWritten } = await handle.writev(buffers);
+  if (bytesWritten >= total) return;
+  const rest = Buffer.concat(buffers).subarray(bytesWritten);
+  for (let done = 0; done < rest.length; ) done += (await handle.write(rest, done, rest.length - done)).bytesWritten;
 }
 
 async function openFileSink(target: string, shown: string): Promise<Sink> {
@@ -144,8 +164,51 @@ async function openFileSink(target: string, shown: string): Promise<Sink> {
   // Errors surface through write/commit; this listener keeps an error from crashing the process.
   stream.on('error', () => {});
   let state: 'open' | 'committed' | 'aborted' = 'open';
+  // writeBytes: chunks gathered for the next write, the write in flight (at most one, so memory stays
+  // ~2 MB), bytes written since the last background flush, that flush, and the first failure of either.
+  let gathered: Buffer[] = [];
+  let gatheredBytes = 0;
+  let writing: Promise<void> | undefined;
+  let unsynced = 0;
+  let syncing: Promise<void> | undefined;
+  let bytesError: unknown;
+
+  /** Starts writing what is gathered once the previous write is done; resolves when it has started. */
+  const flushGathered = async (): Promise<void> => {
+    await writing;
+    if (bytesError !== undefined) throw bytesError;
+    if (gatheredBytes === 0) return;
+    const batch = gathered;
+    const size = gatheredBytes;
+    gathered = [];
+    gatheredBytes = 0;
+    writing = writeAll(handle, batch, size)
+      .then(() => {
+        unsynced += size;
+        if (unsynced < BACKGROUND_SYNC_BYTES || syncing !== undefined) return;
+        // Flush what is written so far while the transfer goes on: the fsync before the rename then has
+        // only the tail left (one fsync of 1 GB at the end took ~0.4 s here).
+        unsynced = 0;
+        syncing = handle
+          .datasync()
+          .catch((err: unknown) => {
+            bytesError ??= err;
+          })
+          .finally(() => {
+            syncing = undefined;
+          });
+      })
+      .catch((err: unknown) => {
+        bytesError ??= err;
+      })
+      .finally(() => {
+        writing = undefined;
+      });
+  };
 
   const cleanup = async (): Promise<void> => {
+    await writing;
+    await syncing;
     if (!stream.destroyed) stream.destroy();
     await handle.close().catch(() => {});
     await fsp.unlink(temp).catch(() => {});
@@ -155,10 +218,27 @@ async function openFileSink(target: string, shown: string): Promise<Sink> {
   return {
     stream,
     write: (chunk) => writeChunk(stream, chunk),
+    async writeBytes(chunk) {
+      if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
+      if (bytesError !== undefined) throw bytesError;
+      // Bytes given to `write` go first (they are queued in the stream).
+      if (stream.writableLength > 0) {
+        await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(0), (err) => (err ? reject(err) : resolve())));
+      }
+      // Network chunks (~64 KB) are gathered into 1 MB writes, and the next 1 MB is received while the
+      // previous one is written: the stream's one-chunk-at-a-time writes ran at half of curl's rate.
+      gathered.push(chunk);
+      gatheredBytes += chunk.length;
+      if (gatheredBytes >= WRITE_BATCH_BYTES) await flushGathered();
+    },
     async commit() {
       if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
       state = 'committed';
       try {
+        await flushGathered();
+        await writing;
+        await syncing;
+        if (bytesError !== undefined) throw bytesError;
         await new Promise<void>((resolve, reject) => {
           if (stream.errored) {
             reject(stream.errored);

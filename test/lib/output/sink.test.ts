@@ -117,6 +117,54 @@ describe('openSink to a file', () => {
     expect(fs.statSync(target).size).toBe(line.length * 2000);
   });
 
+  it('writeBytes keeps every byte in order, after what went through write, in chunks of any size', async () => {
+    const target = path.join(dir, 'results.csv');
+    const sink = await openSink(memoryIo(), { outputPath: target });
+    await sink.write('header\n');
+    const parts: Buffer[] = [];
+    // ~5 MB in chunks from 1 byte to 1.5 MB: several gathered writes, one chunk larger than a write.
+    const sizes = [1, 65_536, 7, 1_500_000, 65_536, 300_000, 2_000_000, 12, 999_999];
+    sizes.forEach((size, n) => parts.push(Buffer.alloc(size, String.fromCharCode(97 + n))));
+    for (const part of parts) await sink.writeBytes(part);
+    expect(fs.existsSync(target)).toBe(false);
+    await sink.commit();
+    expect(entries()).toEqual(['results.csv']);
+    expect(fs.readFileSync(target).equals(Buffer.concat([Buffer.from('header\n'), ...parts]))).toBe(true);
+  });
+
+  it('writeBytes past the background flush threshold (64 MB) still commits exactly what was written', async () => {
+    const target = path.join(dir, 'big.csv');
+    const sink = await openSink(memoryIo(), { outputPath: target });
+    const block = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < 66; i++) {
+      block.fill(i);
+      await sink.writeBytes(Buffer.from(block));
+    }
+    await sink.commit();
+    const fd = fs.openSync(target, 'r');
+    try {
+      expect(fs.fstatSync(fd).size).toBe(66 * 1024 * 1024);
+      const probe = Buffer.alloc(1);
+      for (const i of [0, 31, 64, 65]) {
+        fs.readSync(fd, probe, 0, 1, i * 1024 * 1024 + 4242);
+        expect(probe[0]).toBe(i);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('abort during writeBytes (a write in flight) deletes the temporary file and keeps the old target', async () => {
+    const target = path.join(dir, 'results.csv');
+    fs.writeFileSync(target, 'previous');
+    const sink = await openSink(memoryIo(), { outputPath: target });
+    for (let i = 0; i < 3; i++) await sink.writeBytes(Buffer.alloc(1024 * 1024 + 1, 120));
+    await sink.abort();
+    expect(entries()).toEqual(['results.csv']);
+    expect(fs.readFileSync(target, 'utf8')).toBe('previous');
+    await expect(sink.writeBytes(Buffer.from('late'))).rejects.toThrow(/already aborted/);
+  });
+
   it('fails with a message naming the path when the folder does not exist', async () => {
     const target = path.join(dir, 'no', 'such', 'out.csv');
     const err = await openSink(memoryIo(), { outputPath: target }).catch((e: unknown) => e);
