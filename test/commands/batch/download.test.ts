@@ -43,8 +43,9 @@ describe('creators batch download', () => {
   it('does not pace the request to the file host behind the API request that fetched its link', async () => {
     const id = await finishedBatch(['one', 'two']);
     const sleeps: number[] = [];
-    // At 300 requests/min API requests leave ~204 ms apart; the presigned file host is not the API.
-    const res = await runCli(['batch', 'download', id, '-o', join(tempDir(), 'out.csv')], opts({ sleeps }));
+    // At 10 requests/min (no burst) API requests leave ~6 s apart; the presigned file host is not the API.
+    const env = { ...sandboxEnv(sb.get()), CREATORS_RATE_LIMIT: '10' };
+    const res = await runCli(['batch', 'download', id, '-o', join(tempDir(), 'out.csv')], opts({ sleeps, env }));
     expect(res.code).toBe(0);
     expect(world().fileRequests.length).toBe(1);
     expect(sleeps).toEqual([]);

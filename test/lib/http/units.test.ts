@@ -56,22 +56,61 @@ describe('redaction', () => {
 });
 
 describe('pacer', () => {
-  it('spaces requests evenly under the per-minute limit, and delays everyone after a 429', async () => {
-    let now = 0;
-    const sleeps: number[] = [];
-    const pacer = new Pacer(300, () => now, async (ms) => {
-      sleeps.push(ms);
-      now += ms;
+  const paced = (perMinute: number) => {
+    const clock = { now: 0, sleeps: [] as number[] };
+    const pacer = new Pacer(perMinute, () => clock.now, async (ms) => {
+      clock.sleeps.push(ms);
+      clock.now += ms;
     });
-    for (let i = 0; i < 301; i++) await pacer.acquire();
-    // 300 intervals of 60000/300 ms with a 2 % margin: just over a minute for 301 requests.
-    expect(now).toBeGreaterThanOrEqual(60_000);
-    expect(now).toBeLessThan(62_000);
-    expect(Math.max(...sleeps)).toBeLessThanOrEqual(205);
-    pacer.delay(5_000);
-    const before = now;
+    return { pacer, clock };
+  };
+
+  it('lets a burst of 5 leave at once, then spaces requests evenly under the per-minute limit', async () => {
+    const { pacer, clock } = paced(300);
+    const sent: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      await pacer.acquire();
+      sent.push(clock.now);
+    }
+    expect(sent.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(sent[5]).toBeGreaterThan(200);
+    // No 60-second window ever holds more than the limit (a sliding-window server never says 429)...
+    let most = 0;
+    for (let i = 0, j = 0; i < sent.length; i++) {
+      while ((sent[i] as number) - (sent[j] as number) >= 60_000) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    expect(most).toBeLessThanOrEqual(300);
+    // ...and the steady rate stays close to it.
+    expect(most).toBeGreaterThanOrEqual(290);
+    expect(Math.max(...clock.sleeps)).toBeLessThanOrEqual(210);
+  });
+
+  it('refills the burst after a pause, and has none at 10 requests/min or less', async () => {
+    const { pacer, clock } = paced(300);
+    for (let i = 0; i < 10; i++) await pacer.acquire();
+    clock.now += 60_000;
+    const before = clock.sleeps.length;
+    for (let i = 0; i < 5; i++) await pacer.acquire();
+    expect(clock.sleeps.length).toBe(before);
+    const slow = paced(10);
+    await slow.pacer.acquire();
+    await slow.pacer.acquire();
+    expect(slow.clock.sleeps).toEqual([6120]);
+  });
+
+  it('after a 429 delays everyone, with no burst after the wait', async () => {
+    const { pacer, clock } = paced(300);
     await pacer.acquire();
-    expect(now - before).toBeGreaterThanOrEqual(5_000);
+    pacer.delay(5_000);
+    const sent: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await pacer.acquire();
+      sent.push(clock.now);
+    }
+    expect(sent[0]).toBeGreaterThanOrEqual(5_000);
+    expect((sent[1] as number) - (sent[0] as number)).toBeGreaterThan(200);
+    expect((sent[2] as number) - (sent[1] as number)).toBeGreaterThan(200);
   });
 });
 
