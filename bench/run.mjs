@@ -97,6 +97,19 @@ async function benchStartup() {
     viaCommander.push((await measure(process.execPath, ['-e', "process.stdout.isTTY=true;process.stdout.columns=97;process.argv=[process.argv[0],'creators','search','--help'];import('./bin/creators.js')"], { rss: false, env: benchEnv() })).ms);
   }
   out(`  (reference: search --help rendered by commander, no snapshot: ${fmtMs(median(viaCommander))})`);
+  // For reference: a command that makes one request (start-up, undici, the request, exit).
+  const sb = await startSandbox(['--rate-limit', '100000']);
+  try {
+    const oneRequest = [];
+    for (let i = 0; i < Math.min(11, sizes.startupRuns); i++) {
+      const r = await measure(process.execPath, [BIN, 'credits', '--json'], { rss: false, env: sb.env() });
+      if (r.code !== 0) throw new Error(`creators credits exited ${r.code}: ${r.stderr}`);
+      oneRequest.push(r.ms);
+    }
+    out(`  (reference: creators credits, one request to the sandbox: ${fmtMs(median(oneRequest))})`);
+  } finally {
+    await sb.stop();
+  }
 }
 
 async function benchCsv() {
