@@ -79,11 +79,35 @@ export function flatRecord(header: readonly string[], resultColumns: readonly st
   const out = inputObject(header, row.cells);
   const wrapped = { result: row.result };
   for (const col of resultColumns) {
-    const value = col === 'result_json' ? (row.result ? JSON.stringify(row.result) : null) : toCell(getPath(wrapped, col));
+    const value = col === 'result_json' ? (row.result ? JSON.stringify(row.result) : null) : toCell(resultValue(wrapped, col));
     setOwn(out, col, value);
   }
   out.credits_cost = row.creditsMilli / 1000;
   out.status = row.status;
   out.error = row.error;
   return out;
+}
+
+/** Each result column's path split at its dots, once per run rather than once per cell. */
+const splitPaths = new Map<string, string[]>();
+
+/**
+ * The value of a result column: property by property along its dot path when every step is an own
+ * key of a plain object (the service's usual shape), else the full dot-path lookup (`getPath`), which
+ * also matches keys that contain dots and array indexes.
+ */
+function resultValue(wrapped: { result: unknown }, path: string): unknown {
+  let parts = splitPaths.get(path);
+  if (parts === undefined) {
+    parts = path.split('.');
+    splitPaths.set(path, parts);
+  }
+  let value: unknown = wrapped;
+  for (const part of parts) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, part)) {
+      return getPath(wrapped, path);
+    }
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
 }

@@ -59,6 +59,9 @@ export class Row {
   /** The raw cell value of a column (not humanised). */
   raw(column: Column): FlatValue {
     if (column.inferred) return Object.prototype.hasOwnProperty.call(this.flat, column.path) ? (this.flat[column.path] ?? null) : null;
+    // A key that is the whole path (the usual case for csv records built with their columns' names)
+    // is read directly: this runs for every cell of every row.
+    if (Object.prototype.hasOwnProperty.call(this.record, column.path)) return toCell(this.record[column.path]);
     return toCell(getPath(this.record, column.path));
   }
   /** The cell as a terminal table shows it: humanised per the column kind. */
