@@ -8,7 +8,12 @@ export type RowEncoder = (cells: readonly string[]) => string;
 
 /** A tab-separated line; tabs and line breaks inside values become spaces so every row stays one line. */
 export function tabLine(cells: readonly string[]): string {
-  return `${cells.map((cell) => cell.replace(/\r\n|[\t\r\n]/g, ' ')).join('\t')}\n`;
+  return `${cells.map(tabCell).join('\t')}\n`;
+}
+
+/** One tab-separated cell: tabs and line breaks become spaces. */
+export function tabCell(cell: string): string {
+  return cell.replace(/\r\n|[\t\r\n]/g, ' ');
 }
 
 /**
@@ -32,6 +37,25 @@ const NEEDS_QUOTES = /[",\r\n]/;
 export async function rowEncoder(format: 'csv' | 'tsv' | 'table'): Promise<RowEncoder> {
   if (format !== 'csv') return tabLine;
   return csvLine;
+}
+
+/**
+ * Encodes one row of raw cell values straight to a line (csv or tab-separated), without an array of
+ * cell texts in between: this runs for every row of a csv export. Numbers and booleans never need
+ * quoting, so only strings are checked; `null` is an empty cell.
+ */
+export function valueLineEncoder(format: 'csv' | 'tsv'): (values: ArrayLike<string | number | boolean | null>) => string {
+  const cell = format === 'csv' ? csvCell : tabCell;
+  const sep = format === 'csv' ? ',' : '\t';
+  return (values) => {
+    let line = '';
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      const text = value === null || value === undefined ? '' : typeof value === 'string' ? cell(value) : String(value);
+      line += i === 0 ? text : sep + text;
+    }
+    return `${line}\n`;
+  };
 }
 
 /** A csv line; a plain loop, as this runs for every row (map + join allocated an array per row). */

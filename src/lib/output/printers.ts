@@ -6,8 +6,8 @@
  */
 import type { Io } from '../deps.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, Row } from './columns.js';
-import { rowEncoder, tabLine } from './delimited.js';
-import { cellText, flattenRecord, selectFields, toCell, getPath } from './flatten.js';
+import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
+import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { openSink, type Sink } from './sink.js';
 import { renderTable } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
@@ -103,10 +103,17 @@ async function printDelimited(
   header: boolean,
   specs: readonly ColumnSpec[] = [],
 ): Promise<number> {
-  const encode = await rowEncoder(settings.format === 'csv' ? 'csv' : 'tsv');
+  const format = settings.format === 'csv' ? 'csv' : 'tsv';
+  const encode = await rowEncoder(format);
+  const encodeValues = valueLineEncoder(format);
   const batch = new LineBatch(sink);
   const write = (text: string): Promise<void> => batch.add(text);
-  const line = (row: Row, cols: Column[]): string => encode(cols.map((col) => cellText(row.raw(col))));
+  const values: FlatValue[] = [];
+  const line = (row: Row, cols: Column[]): string => {
+    values.length = cols.length;
+    for (let i = 0; i < cols.length; i++) values[i] = row.raw(cols[i] as Column);
+    return encodeValues(values);
+  };
   let cols = fixed;
   // Without --fields the columns are learnt from a buffered sample; then the sample is written out.
   const sample: Row[] = [];

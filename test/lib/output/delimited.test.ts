@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { csvCell, rowEncoder } from '../../../src/lib/output/delimited.js';
+import { csvCell, rowEncoder, tabLine, valueLineEncoder } from '../../../src/lib/output/delimited.js';
 
 /** The csv encoder quotes cells itself (speed); it must write exactly what csv-stringify writes. */
 describe('csv row encoder', () => {
@@ -17,5 +17,16 @@ describe('csv row encoder', () => {
 
   it('quotes a comma, a quote, a newline and a lone carriage return (RFC 4180)', () => {
     expect([csvCell('a,b'), csvCell('say "hi"'), csvCell('l1\nl2'), csvCell('x\ry'), csvCell('')]).toEqual(['"a,b"', '"say ""hi"""', '"l1\nl2"', '"x\ry"', '']);
+  });
+});
+
+describe('value line encoder (rows written straight from raw values)', () => {
+  it('writes what the text encoders write for the same cells, for csv and tsv', async () => {
+    const values = ['a,b', 'say "hi"', 12345, 2.5, -0.03, true, false, null, 'tab\there', 'l1\r\nl2', '', 'plain'];
+    const texts = values.map((v) => (v === null ? '' : String(v)));
+    expect(valueLineEncoder('csv')(values)).toBe((await rowEncoder('csv'))(texts));
+    expect(valueLineEncoder('tsv')(values)).toBe(tabLine(texts));
+    expect(valueLineEncoder('csv')([null, 1, null])).toBe(',1,\n');
+    expect(valueLineEncoder('tsv')([])).toBe('\n');
   });
 });
