@@ -12,7 +12,6 @@ export class Pacer {
   private tat = Number.NEGATIVE_INFINITY;
   private readonly intervalMs: number;
   private readonly toleranceMs: number;
-  readonly burst: number;
 
   constructor(
     perMinute: number,
@@ -20,9 +19,9 @@ export class Pacer {
     private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
   ) {
     // 5 at 300/min; 1 (no burst) at 10/min or less.
-    this.burst = perMinute > 0 ? Math.max(1, Math.min(5, Math.floor(perMinute / 10))) : 1;
-    this.intervalMs = perMinute > 0 ? (60_000 / Math.max(1, perMinute - (this.burst - 1))) * 1.02 : 0;
-    this.toleranceMs = (this.burst - 1) * this.intervalMs;
+    const burst = perMinute > 0 ? Math.max(1, Math.min(5, Math.floor(perMinute / 10))) : 1;
+    this.intervalMs = perMinute > 0 ? (60_000 / Math.max(1, perMinute - (burst - 1))) * 1.02 : 0;
+    this.toleranceMs = (burst - 1) * this.intervalMs;
   }
 
   /** Waits for this caller's slot. Slots are handed out in call order. */

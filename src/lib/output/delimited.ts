@@ -7,9 +7,7 @@
 export type RowEncoder = (cells: readonly string[]) => string;
 
 /** A tab-separated line; tabs and line breaks inside values become spaces so every row stays one line. */
-export function tabLine(cells: readonly string[]): string {
-  return `${cells.map(tabCell).join('\t')}\n`;
-}
+export const tabLine: RowEncoder = valueLineEncoder('tsv');
 
 /** One tab-separated cell: tabs and line breaks become spaces. */
 export function tabCell(cell: string): string {
@@ -35,8 +33,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * per RFC 4180, with `\n` line ends like most Unix tools; anything else is tab-separated.
  */
 export async function rowEncoder(format: 'csv' | 'tsv' | 'table'): Promise<RowEncoder> {
-  if (format !== 'csv') return tabLine;
-  return csvLine;
+  return valueLineEncoder(format === 'csv' ? 'csv' : 'tsv');
 }
 
 /**
@@ -56,11 +53,4 @@ export function valueLineEncoder(format: 'csv' | 'tsv'): (values: ArrayLike<stri
     }
     return `${line}\n`;
   };
-}
-
-/** A csv line; a plain loop, as this runs for every row (map + join allocated an array per row). */
-function csvLine(cells: readonly string[]): string {
-  let line = '';
-  for (let i = 0; i < cells.length; i++) line += i === 0 ? csvCell(cells[i] as string) : `,${csvCell(cells[i] as string)}`;
-  return `${line}\n`;
 }

@@ -103,16 +103,14 @@ async function printDelimited(
   header: boolean,
   specs: readonly ColumnSpec[] = [],
 ): Promise<number> {
-  const format = settings.format === 'csv' ? 'csv' : 'tsv';
-  const encode = await rowEncoder(format);
-  const encodeValues = valueLineEncoder(format);
+  const encode = valueLineEncoder(settings.format === 'csv' ? 'csv' : 'tsv');
   const batch = new LineBatch(sink);
   const write = (text: string): Promise<void> => batch.add(text);
   const values: FlatValue[] = [];
   const line = (row: Row, cols: Column[]): string => {
     values.length = cols.length;
     for (let i = 0; i < cols.length; i++) values[i] = row.raw(cols[i] as Column);
-    return encodeValues(values);
+    return encode(values);
   };
   let cols = fixed;
   // Without --fields the columns are learnt from a buffered sample; then the sample is written out.

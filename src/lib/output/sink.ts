@@ -19,9 +19,10 @@ export interface Sink {
   /** Writes a chunk and resolves once the stream can take more (waits for 'drain'). */
   write(chunk: string): Promise<void>;
   /**
-   * Writes raw bytes (a download). To a file this is a direct write on the descriptor, with the data
-   * flushed to disk in the background as it grows, so `commit` has little left to sync; to stdout it is
-   * `write` with backpressure. Rejects with the system error when the bytes cannot be written.
+   * Writes raw bytes (a download). To a file, chunks are gathered into 1 MB writes made while the next
+   * chunks arrive, and flushed to disk in the background as the file grows, so `commit` has little left
+   * to sync; to stdout it is `write` with backpressure. Rejects with the system error of a failed write.
+   * Once used, do not go back to `write`/`stream` before `commit`: gathered bytes are not in the stream.
    */
   writeBytes(chunk: Buffer): Promise<void>;
   /** Finishes the output: for a file, flush, fsync and rename over the target. stdout is left open. */

@@ -26,6 +26,7 @@ describe('value line encoder (rows written straight from raw values)', () => {
     const texts = values.map((v) => (v === null ? '' : String(v)));
     expect(valueLineEncoder('csv')(values)).toBe((await rowEncoder('csv'))(texts));
     expect(valueLineEncoder('tsv')(values)).toBe(tabLine(texts));
+    expect(tabLine(texts)).toBe('a,b\tsay "hi"\t12345\t2.5\t-0.03\ttrue\tfalse\t\ttab here\tl1 l2\t\tplain\n');
     expect(valueLineEncoder('csv')([null, 1, null])).toBe(',1,\n');
     expect(valueLineEncoder('tsv')([])).toBe('\n');
   });
