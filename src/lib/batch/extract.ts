@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
-import { utf8Guard } from '../csv/utf8.js';
+import { parseBatches } from '../csv/read.js';
 
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
 export const MAX_PART_BYTES = 10_000_000;
@@ -79,16 +79,14 @@ async function openInput(ctx: Context, source: string): Promise<Readable> {
 export async function extractBatchInput(ctx: Context, source: string, options: ExtractOptions): Promise<Extraction> {
   const input = await openInput(ctx, source);
   const hash = createHash('sha256');
-  const { parse } = await import('csv-parse');
-  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
-  input.on('data', (chunk: Buffer | string) => hash.update(chunk));
-  input.on('error', (err) => parser.destroy(err));
-  const guard = utf8Guard(source);
-  guard.on('error', (err) => parser.destroy(err));
-  // The parser may fail (bad UTF-8) before the loop below iterates it, while a temp dir is being made:
-  // without a listener that 'error' would be an uncaught exception. The iterator still throws it.
-  parser.on('error', () => {});
-  input.pipe(guard).pipe(parser);
+  // Hashed as read: the batch journal keys on the input's bytes.
+  const hashed = (async function* (): AsyncGenerator<Buffer | string> {
+    for await (const chunk of input as AsyncIterable<Buffer | string>) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  })();
+  const batches = parseBatches(hashed, source, { relaxQuotes: true });
 
   const dir = await mkdtemp(join(tmpdir(), 'creators-batch-'));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true }).catch(() => {});
@@ -155,11 +153,13 @@ export async function extractBatchInput(ctx: Context, source: string, options: E
   };
 
   try {
-    for await (const row of parser as AsyncIterable<string[]>) {
-      if (choice) await take(row);
-      else {
-        sample.push(row);
-        if (sample.length > SAMPLE_ROWS) await choose();
+    for await (const batch of batches) {
+      for (const row of batch) {
+        if (choice) await take(row);
+        else {
+          sample.push(row);
+          if (sample.length > SAMPLE_ROWS) await choose();
+        }
       }
     }
     if (!choice) {
@@ -171,8 +171,7 @@ export async function extractBatchInput(ctx: Context, source: string, options: E
     await current?.handle.close().catch(() => {});
     await cleanup();
     if (err instanceof UsageError) throw err;
-    const code = (err as { code?: string }).code;
-    throw new UsageError(`Cannot read input '${source}' as CSV: ${(err as Error).message}`, { code: code?.startsWith('CSV_') ? 'bad_csv' : 'usage' });
+    throw new UsageError(`Cannot read input '${source}': ${(err as Error).message}`);
   }
   if (parts.length === 0) {
     await cleanup();

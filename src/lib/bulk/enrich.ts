@@ -9,9 +9,9 @@ import { formatCredits, guardCost } from '../cost.js';
 import { AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { buildUrl } from '../http/url.js';
-import { printItem, printList, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
+import { printItem, type ColumnSpec } from '../output/index.js';
 import { ProgressLine } from './progress.js';
-import { flatRecord, nestedRecord, TRAILING_COLUMNS, type RowOutcome } from './records.js';
+import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { OrderedRunner } from './runner.js';
 import { openBulkSource, type SourceOptions } from './source.js';
 
@@ -114,10 +114,9 @@ export async function runEnrichment(ctx: Context, job: EnrichJob, o: BulkOptions
       yield* runner.run();
       progress.finish();
     })();
-    const { records, columns, settings } = shapeOutput(output, source.header, job, valueColumn, rowsThenClear);
     let written: number;
     try {
-      written = await printList(ctx.io, settings, records, columns);
+      written = await printOutcomes(ctx.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear);
     } finally {
       progress.finish();
     }
@@ -146,22 +145,6 @@ function safeBody(job: EnrichJob, value: string): Record<string, unknown> | unde
   }
 }
 
-function shapeOutput(
-  output: OutputSettings,
-  header: string[],
-  job: EnrichJob,
-  valueColumn: string,
-  rows: AsyncIterable<RowOutcome>,
-): { records: AsyncIterable<DataRecord>; columns: ColumnSpec[]; settings: OutputSettings } {
-  const nested = output.format === 'json' || output.format === 'jsonl';
-  const fixed = [...header, ...job.resultColumns, ...TRAILING_COLUMNS];
-  const settings = nested || output.fields || output.format === 'table' ? output : { ...output, fields: fixed };
-  const records = (async function* () {
-    for await (const row of rows) yield nested || output.format === 'table' ? nestedRecord(header, row) : flatRecord(header, job.resultColumns, row);
-  })();
-  return { records, columns: job.tableColumns(valueColumn), settings };
-}
-
 /** One value as an argument: errors are the command's errors (their own exit codes), the record is printed as an object. */
 async function runSingle(ctx: Context, job: EnrichJob, http: HttpClient, raw: string): Promise<void> {
   const value = job.clean(raw);
@@ -172,8 +155,7 @@ async function runSingle(ctx: Context, job: EnrichJob, http: HttpClient, raw: st
   if (outcome.status === 'not_found') ctx.notice(`No data found for '${value}' (not charged).`);
   const record = nestedRecord([job.kind], row);
   if (output.format === 'csv' || output.format === 'tsv') {
-    const fields = output.fields ?? [job.kind, ...job.resultColumns, ...TRAILING_COLUMNS];
-    await printList(ctx.io, { ...output, fields }, [flatRecord([job.kind], job.resultColumns, row)], []);
+    await printOutcomes(ctx.io, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
     await printItem(ctx.io, output, record, job.tableColumns(job.kind).filter((c) => c.path !== 'error'));
   } else {

@@ -9,7 +9,8 @@
  * field the service returned is in the file, and the header never depends on the data. json/jsonl
  * keep `result` nested, unflattened.
  */
-import { getPath, toCell, type ColumnSpec, type DataRecord } from '../output/index.js';
+import type { Io } from '../deps.js';
+import { getPath, printList, printRows, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings } from '../output/index.js';
 
 export type RowStatus = 'ok' | 'not_found' | 'error' | 'skipped';
 
@@ -71,37 +72,64 @@ export function nestedRecord(header: readonly string[], row: RowOutcome): DataRe
   return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error };
 }
 
-/**
- * The csv/tsv record: keys are the literal column names (`result.instagram.username`), so the
- * printer's dot-path lookup finds them as they are; `result_json` is the whole result.
- */
-export function flatRecord(header: readonly string[], resultColumns: readonly string[], row: RowOutcome): DataRecord {
-  const out = inputObject(header, row.cells);
-  const wrapped = { result: row.result };
-  for (const col of resultColumns) {
-    const value = col === 'result_json' ? (row.result ? JSON.stringify(row.result) : null) : toCell(resultValue(wrapped, col));
-    setOwn(out, col, value);
-  }
-  out.credits_cost = row.creditsMilli / 1000;
-  out.status = row.status;
-  out.error = row.error;
-  return out;
+/** The csv/tsv columns of a run: input columns, result columns, then `credits_cost`, `status`, `error`. */
+export function flatColumns(header: readonly string[], resultColumns: readonly string[]): string[] {
+  return [...header, ...resultColumns, ...TRAILING_COLUMNS];
 }
 
-/** Each result column's path split at its dots, once per run rather than once per cell. */
-const splitPaths = new Map<string, string[]>();
+/**
+ * The csv/tsv row maker of a run: a row's values in `flatColumns` order. Input cells are kept as they
+ * are (an input column named like a result column keeps its own value); `result_json` is the whole
+ * result. Each result column's path is split once here, not once per cell.
+ */
+export function flatValues(header: readonly string[], resultColumns: readonly string[]): (row: RowOutcome) => FlatValue[] {
+  const width = header.length;
+  const readers = resultColumns.map((column): ((result: Record<string, unknown> | null) => FlatValue) => {
+    if (column === 'result_json') return (result) => (result ? JSON.stringify(result) : null);
+    const parts = column.split('.');
+    return (result) => toCell(resultValue({ result }, column, parts));
+  });
+  return (row) => {
+    const values: FlatValue[] = new Array<FlatValue>(width + readers.length + TRAILING_COLUMNS.length);
+    const cells = row.cells;
+    let at = 0;
+    for (; at < width; at++) values[at] = cells[at] ?? '';
+    for (const read of readers) values[at++] = read(row.result);
+    values[at++] = row.creditsMilli / 1000;
+    values[at++] = row.status;
+    values[at] = row.error;
+    return values;
+  };
+}
 
 /**
- * The value of a result column: property by property along its dot path when every step is an own
- * key of a plain object (the service's usual shape), else the full dot-path lookup (`getPath`), which
- * also matches keys that contain dots and array indexes.
+ * Prints a run's rows in the output format: csv/tsv as flat rows of `flatColumns` (no object per row),
+ * json/jsonl and tables as `nestedRecord`s (`tableColumns` for a terminal table). Returns the row count.
  */
-function resultValue(wrapped: { result: unknown }, path: string): unknown {
-  let parts = splitPaths.get(path);
-  if (parts === undefined) {
-    parts = path.split('.');
-    splitPaths.set(path, parts);
+export async function printOutcomes(
+  io: Io,
+  output: OutputSettings,
+  header: readonly string[],
+  resultColumns: readonly string[],
+  tableColumns: ColumnSpec[],
+  rows: AsyncIterable<RowOutcome> | Iterable<RowOutcome>,
+): Promise<number> {
+  const format = output.format;
+  if (format === 'csv' || format === 'tsv') {
+    return printRows(io, { ...output, format }, flatColumns(header, resultColumns), rows, flatValues(header, resultColumns));
   }
+  const records = (async function* (): AsyncGenerator<DataRecord> {
+    for await (const row of rows) yield nestedRecord(header, row);
+  })();
+  return printList(io, output, records, tableColumns);
+}
+
+/**
+ * The value of a result column: property by property along its dot path (`parts`) when every step is
+ * an own key of a plain object (the service's usual shape), else the full dot-path lookup (`getPath`),
+ * which also matches keys that contain dots and array indexes.
+ */
+function resultValue(wrapped: { result: unknown }, path: string, parts: readonly string[]): unknown {
   let value: unknown = wrapped;
   for (const part of parts) {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, part)) {

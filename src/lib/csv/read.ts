@@ -1,5 +1,5 @@
 /**
- * Streaming CSV input: rows come out of csv-parse one at a time, so a file of any size is never
+ * Streaming CSV input: rows come out of the parser (parse.ts) a chunk's worth at a time, so a file of any size is never
  * held in memory. Also the helpers a bulk command needs before it spends anything: a counting pass
  * over a file (the `rows x price` worst case) and spooling stdin to a temporary file when the count
  * must be known first.
@@ -13,7 +13,8 @@ import { pipeline } from 'node:stream/promises';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { looksLikeEmail } from './detect.js';
-import { utf8Guard } from './utf8.js';
+import { CsvParser, CsvSyntaxError, type CsvParseOptions } from './parse.js';
+import { firstInvalidByte, notUtf8 } from './utf8.js';
 
 /** How many data rows are read ahead to detect the value column by content. */
 export const SAMPLE_ROWS = 5;
@@ -47,59 +48,41 @@ export async function openInputStream(ctx: Context, source: string, flag = '--in
   return stream;
 }
 
-/** Turns csv-parse's errors into usage errors naming the line. */
-function csvError(err: unknown, source: string): UsageError {
-  const e = err as { message?: string; lines?: number };
-  return new UsageError(`${source === '-' ? 'standard input' : `'${source}'`} is not valid CSV: ${e.message ?? String(err)}`);
+/** Names the source in messages: a path in quotes, or standard input. */
+function named(source: string): string {
+  return source === '-' ? 'standard input' : `'${source}'`;
 }
 
 /**
- * The parsed records of a CSV stream, a batch at a time: everything csv-parse has ready is taken with
- * `read()` in one go, so the per-row cost is a function call rather than a promise (an async iterator
- * over the parser settled one promise per row, which was a good part of the CSV path's time).
+ * The parsed records of a CSV stream, a batch per chunk read: the bytes are decoded once (strictly:
+ * invalid UTF-8 is refused, since a mangled handle or email is still a billable request) and parsed by
+ * `CsvParser`, so the per-row cost is a few slices rather than a promise or a stream event.
  */
-async function* parseBatches(stream: Readable, source: string): AsyncGenerator<string[][]> {
-  const { parse } = await import('csv-parse');
-  const guard = utf8Guard(source);
-  const parser = stream.pipe(guard).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
-  let failure: unknown;
-  let ended = false;
-  let wake: (() => void) | undefined;
-  const settle = (): void => {
-    wake?.();
-    wake = undefined;
-  };
-  stream.once('error', (err) => parser.destroy(err));
-  guard.once('error', (err) => parser.destroy(err));
-  // An error before the loop reads the parser is kept for the loop, never an uncaught 'error' event.
-  parser.on('error', (err) => {
-    failure ??= err;
-    settle();
-  });
-  parser.on('end', () => {
-    ended = true;
-    settle();
-  });
-  parser.on('readable', settle);
-  try {
-    for (;;) {
-      if (failure !== undefined) throw failure;
-      const batch: string[][] = [];
-      for (let record = parser.read() as string[] | null; record !== null; record = parser.read() as string[] | null) batch.push(record);
-      if (batch.length > 0) {
-        yield batch;
-        continue;
-      }
-      if (ended) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+export async function* parseBatches(stream: AsyncIterable<Buffer | string>, source: string, options: CsvParseOptions = {}): AsyncGenerator<string[][]> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parser = new CsvParser(options);
+  let offset = 0;
+  const decode = (bytes?: Uint8Array): string => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+    } catch {
+      throw notUtf8(source, offset + (bytes ? firstInvalidByte(bytes) : 0));
     }
+  };
+  try {
+    for await (const chunk of stream) {
+      const text = typeof chunk === 'string' ? chunk : decode(chunk);
+      if (typeof chunk !== 'string') offset += chunk.length;
+      const batch = parser.push(text);
+      if (batch.length > 0) yield batch;
+    }
+    const last = parser.end(parser.push(decode()));
+    if (last.length > 0) yield last;
   } catch (err) {
+    if (err instanceof CsvSyntaxError) throw new UsageError(`${named(source)} is not valid CSV: ${err.message}`, { code: 'bad_csv' });
     if (err instanceof UsageError) throw err;
-    throw csvError(err, source);
-  } finally {
-    if (!ended) parser.destroy();
+    const e = err as NodeJS.ErrnoException;
+    throw new UsageError(`Cannot read ${named(source)}: ${e.code ?? e.message ?? String(err)}.`);
   }
 }
 

@@ -1,36 +1,13 @@
 /**
- * A pass-through that insists its bytes are UTF-8. csv-parse would otherwise decode invalid bytes to
- * U+FFFD silently, and a mangled handle or email is still a billable request.
+ * CSV input must be UTF-8: decoding invalid bytes to U+FFFD silently would turn a mangled handle or
+ * email into a billable request. The reader decodes strictly and reports where the file goes wrong.
  */
-import { Transform } from 'node:stream';
 import { UsageError } from '../errors.js';
 
-/** Fails the stream with a UsageError naming `source` and the byte offset of the first invalid sequence. */
-export function utf8Guard(source: string): Transform {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let offset = 0;
-  const fail = (at = offset): UsageError =>
-    new UsageError(`${source === '-' ? 'Standard input' : `'${source}'`} is not valid UTF-8 (byte ${at}).`, {
-      hint: 'Save the file as UTF-8 (for example: iconv -f latin1 -t utf-8 in.csv > out.csv).',
-    });
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      try {
-        decoder.decode(chunk, { stream: true });
-      } catch {
-        return done(fail(offset + firstInvalidByte(chunk)));
-      }
-      offset += chunk.length;
-      done(null, chunk);
-    },
-    flush(done) {
-      try {
-        decoder.decode();
-      } catch {
-        return done(fail());
-      }
-      done();
-    },
+/** The usage error for invalid UTF-8 at byte `at` of `source`. */
+export function notUtf8(source: string, at: number): UsageError {
+  return new UsageError(`${source === '-' ? 'Standard input' : `'${source}'`} is not valid UTF-8 (byte ${at}).`, {
+    hint: 'Save the file as UTF-8 (for example: iconv -f latin1 -t utf-8 in.csv > out.csv).',
   });
 }
 

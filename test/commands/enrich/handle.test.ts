@@ -136,6 +136,21 @@ describe('enrich handle: against the sandbox', () => {
     expect(readdirSync(dir).sort()).toEqual(['in.csv', 'out.csv']);
   });
 
+  it('an input column named like an output column keeps its own value (re-enriching an earlier output)', async () => {
+    const hs = handles(1, 25);
+    const { dir, path } = tempFile('in.csv', `handle,status,error\n${hs[0]},earlier,old error\n`);
+    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', path, '--format', 'csv'], { env: sandboxEnv(sb.get()), cwd: dir });
+    expect(res.code).toBe(0);
+    const [header, row] = parseCsv(res.stdout);
+    expect(header!.slice(0, 3)).toEqual(['handle', 'status', 'error']);
+    expect(header!.slice(-3)).toEqual(['credits_cost', 'status', 'error']);
+    expect(row!.slice(0, 3)).toEqual([hs[0], 'earlier', 'old error']);
+    expect(row!.slice(-2)).toEqual(['ok', '']);
+    // --fields names the run's own column when a name appears twice.
+    const picked = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', path, '--format', 'csv', '--fields', 'handle,status'], { env: sandboxEnv(sb.get()), cwd: dir });
+    expect(parseCsv(picked.stdout)).toEqual([['handle', 'status'], [hs[0], 'ok']]);
+  });
+
   it('detects the handle column by content when no header name matches, and --column names it', async () => {
     const hs = handles(2, 30);
     const { dir, path } = tempFile('in.csv', `who,mail\n${hs[0]},a@example.com\n${hs[1]},b@example.com\n`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { printList } from '../../../src/lib/output/printers.js';
+import { printList, printRows } from '../../../src/lib/output/printers.js';
 import type { DataRecord } from '../../../src/lib/output/types.js';
 import { columns, creators, settings, slowly } from './fixtures.js';
 import { memoryIo } from './memory-io.js';
@@ -101,5 +101,26 @@ describe('printList csv and tsv', () => {
     const withFields = memoryIo();
     await printList(withFields, settings('csv', { fields: ['a', 'b'] }), [], columns);
     expect(withFields.out()).toBe('a,b\n');
+  });
+});
+
+describe('printRows (csv/tsv rows of known columns)', () => {
+  const rows = [
+    ['alice', 'a,b', 3, null],
+    ['bob', 'say "hi"', 1.5, true],
+  ];
+  it('writes the header then one line per row, csv quoted or tab-separated', async () => {
+    const csv = memoryIo();
+    expect(await printRows(csv, settings('csv') as never, ['name', 'note', 'n', 'flag'], rows, (row) => row)).toBe(2);
+    expect(csv.out()).toBe('name,note,n,flag\nalice,"a,b",3,\nbob,"say ""hi""",1.5,true\n');
+    const tsv = memoryIo();
+    await printRows(tsv, settings('tsv') as never, ['name', 'note', 'n', 'flag'], rows, (row) => row);
+    expect(tsv.out().split('\n')[2]).toBe('bob\tsay "hi"\t1.5\ttrue');
+  });
+
+  it('--fields picks and orders columns by name: unknown ones are empty, a repeated name picks the later', async () => {
+    const io = memoryIo();
+    await printRows(io, settings('csv', { fields: ['status', 'nope', 'name'] }) as never, ['name', 'status', 'x', 'status'], [['ann', 'input', 'x', 'ok']], (row) => row);
+    expect(io.out()).toBe('status,nope,name\nok,,ann\n');
   });
 });
