@@ -17,7 +17,8 @@ export async function run(ctx: Context, args: string[]): Promise<void> {
   const result = await downloadBatch(http, {
     id,
     format,
-    openSink: () => openSink(ctx.io, { outputPath }),
+    // The service keeps the results and downloads are free: atomic, without waiting for the disk.
+    openSink: () => openSink(ctx.io, { outputPath }, { durable: false }),
     restartable: outputPath !== undefined,
     sleep: ctx.deps.sleep,
     signal: ctx.deps.signal,

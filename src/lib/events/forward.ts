@@ -44,10 +44,22 @@ export function parseForwardUrl(raw: string): URL | undefined {
   }
 }
 
+let plain: Dispatcher | undefined;
+/** The dispatcher for receivers when none is injected: a plain Agent, no proxy (receivers are usually local). */
+async function plainAgent(): Promise<Dispatcher> {
+  if (plain === undefined) {
+    const { loadAgent } = await import('../http/undici.js');
+    const Agent = await loadAgent();
+    plain = new Agent();
+  }
+  return plain;
+}
+
 /** POSTs `event` as JSON to `url`; resolves with the receiver's status once it answers 2xx. */
 export async function forwardEvent(url: URL, event: Record<string, unknown>, deps: ForwardDeps, opts: ForwardOptions = {}): Promise<number> {
   const attempts = opts.attempts ?? FORWARD_ATTEMPTS;
-  const { request } = await import('undici');
+  const { request } = await import('../http/undici.js');
+  const dispatcher = deps.dispatcher ?? (await plainAgent());
   const payload = JSON.stringify(event);
   let lastProblem = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -59,7 +71,7 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
         body: payload,
         headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)' },
         signal: AbortSignal.any(signals),
-        ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+        dispatcher,
       });
       await res.body.dump();
       if (res.statusCode >= 200 && res.statusCode < 300) return res.statusCode;

@@ -193,7 +193,7 @@ export class HttpClient {
     | { kind: 'ok'; response: HttpResponse<T> }
     | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined }
   > {
-    const { request } = await import('undici');
+    const { request } = await import('./undici.js');
     const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signals = [timeout, this.opts.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { loadAgent, loadEnvHttpProxyAgent } from './undici.js';
 
 /**
  * The default dispatcher: a keep-alive Agent, or undici's EnvHttpProxyAgent when a proxy is
@@ -6,18 +7,19 @@ import type { Dispatcher } from 'undici';
  * injected environment rather than process.env so tests control it.
  */
 export async function createDispatcher(env: Record<string, string | undefined>): Promise<Dispatcher> {
-  const undici = await import('undici');
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
   if (httpsProxy || httpProxy) {
-    return new undici.EnvHttpProxyAgent({
+    const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
+    return new EnvHttpProxyAgent({
       ...keepAlive,
       ...(httpProxy ? { httpProxy } : {}),
       ...(httpsProxy ? { httpsProxy } : {}),
       ...(noProxy !== undefined ? { noProxy } : {}),
     });
   }
-  return new undici.Agent(keepAlive);
+  const Agent = await loadAgent();
+  return new Agent(keepAlive);
 }

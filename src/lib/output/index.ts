@@ -6,7 +6,7 @@
 export * from './types.js';
 export { cellText, flattenRecord, getPath, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
 export { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from './humanize.js';
-export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink } from './sink.js';
+export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink, type SinkOptions } from './sink.js';
 export { isTerminalTable, printItem, printList, printRows, printText } from './printers.js';
 export { colors, type Colors, type Paint } from './color.js';
 export { createSpinner, type Spinner } from './spinner.js';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { open, unlink } from 'node:fs/promises';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchWorld, configureBatch } from '../../../src/sandbox/batch/jobs.js';
 import { resultsCsv } from '../../../src/sandbox/batch/files.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
@@ -49,6 +50,28 @@ describe('creators batch download', () => {
     expect(res.code).toBe(0);
     expect(world().fileRequests.length).toBe(1);
     expect(sleeps).toEqual([]);
+  });
+
+  it('the file is atomic but the download does not wait for the disk (no fsync: the service keeps the results)', async () => {
+    const id = await finishedBatch(values);
+    const dir = tempDir();
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
+    await probe.close();
+    await unlink(join(dir, 'probe'));
+    const sync = vi.spyOn(proto, 'sync');
+    const datasync = vi.spyOn(proto, 'datasync');
+    try {
+      const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
+      expect(res.code).toBe(0);
+      expect(sync).not.toHaveBeenCalled();
+      expect(datasync).not.toHaveBeenCalled();
+    } finally {
+      sync.mockRestore();
+      datasync.mockRestore();
+    }
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
+    expect(readdirSync(dir)).toEqual(['out.csv']);
   });
 
   it('writes CSV to stdout without -o', async () => {

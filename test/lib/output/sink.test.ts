@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { formatFromPath, openSink, OutputFileError } from '../../../src/lib/output/sink.js';
 import { memoryIo } from './memory-io.js';
@@ -132,15 +132,33 @@ describe('openSink to a file', () => {
     expect(fs.readFileSync(target).equals(Buffer.concat([Buffer.from('header\n'), ...parts]))).toBe(true);
   });
 
-  it('writeBytes past the background flush threshold (64 MB) still commits exactly what was written', async () => {
+  it.each([
+    ['durable (default): flushed in the background past 64 MB, fsynced before the rename', undefined, true],
+    ['durable: false (a download): never waits for the disk', false, false],
+  ])('writeBytes past the background flush threshold (64 MB) commits exactly what was written; %s', async (_name, durable, syncs) => {
+    // FileHandle is not exported: its prototype comes from an open handle.
+    const probe = await fs.promises.open(path.join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
+    await probe.close();
+    fs.unlinkSync(path.join(dir, 'probe'));
+    const sync = vi.spyOn(proto, 'sync');
+    const datasync = vi.spyOn(proto, 'datasync');
     const target = path.join(dir, 'big.csv');
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryIo(), { outputPath: target }, durable === undefined ? undefined : { durable });
     const block = Buffer.alloc(1024 * 1024);
-    for (let i = 0; i < 66; i++) {
-      block.fill(i);
-      await sink.writeBytes(Buffer.from(block));
+    try {
+      for (let i = 0; i < 66; i++) {
+        block.fill(i);
+        await sink.writeBytes(Buffer.from(block));
+      }
+      await sink.commit();
+      expect(sync.mock.calls.length).toBe(syncs ? 1 : 0);
+      expect(datasync.mock.calls.length > 0).toBe(syncs);
+    } finally {
+      sync.mockRestore();
+      datasync.mockRestore();
     }
-    await sink.commit();
+    expect(entries()).toEqual(['big.csv']);
     const fd = fs.openSync(target, 'r');
     try {
       expect(fs.fstatSync(fd).size).toBe(66 * 1024 * 1024);

@@ -1,0 +1,26 @@
+// Types for the undici modules loaded one by one (src/lib/http/undici.ts): undici ships types for its
+// index only, so these borrow them.
+declare module 'undici/lib/dispatcher/agent.js' {
+  const Agent: typeof import('undici').Agent;
+  export default Agent;
+}
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  const EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
+  export default EnvHttpProxyAgent;
+}
+declare module 'undici/lib/api/index.js' {
+  import type { Dispatcher } from 'undici';
+  const api: {
+    request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+    [method: string]: unknown;
+  };
+  export default api;
+}
+declare module 'undici/lib/core/util.js' {
+  const util: { parseURL(url: string | URL): URL };
+  export default util;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  const Dispatcher: typeof import('undici').Dispatcher;
+  export default Dispatcher;
+}
