@@ -65,10 +65,12 @@ export async function printList(
         return printJsonArray(sink, settings, records);
       case 'jsonl': {
         let count = 0;
+        const batch = new LineBatch(sink);
         for await (const record of records) {
-          await sink.write(`${JSON.stringify(keepFields(record, settings))}\n`);
+          await batch.add(`${JSON.stringify(keepFields(record, settings))}\n`);
           count++;
         }
+        await batch.flush();
         return count;
       }
       case 'table':

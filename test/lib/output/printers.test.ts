@@ -104,6 +104,26 @@ describe('printList csv and tsv', () => {
   });
 });
 
+describe('streaming to a reader that waits', () => {
+  it.each(['jsonl', 'csv'] as const)('%s: a record is written out while the source waits for the next (lines are batched only in bursts)', async (format) => {
+    const io = memoryIo();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* source(): AsyncGenerator<DataRecord> {
+      yield { id: 1 };
+      await gate;
+      yield { id: 2 };
+    }
+    const done = printList(io, settings(format, { fields: ['id'] }), source(), []);
+    for (let i = 0; i < 20 && !io.out().includes('1'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(io.out()).toContain('1');
+    expect(io.out()).not.toContain('2');
+    release();
+    expect(await done).toBe(2);
+    expect(io.out().trim().split('\n').slice(-2)).toEqual(format === 'jsonl' ? ['{"id":1}', '{"id":2}'] : ['1', '2']);
+  });
+});
+
 describe('printRows (csv/tsv rows of known columns)', () => {
   const rows = [
     ['alice', 'a,b', 3, null],
