@@ -148,12 +148,18 @@ export class Context {
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
-    const [{ HttpClient }, { createDispatcher }] = await Promise.all([import('./http/client.js'), import('./http/dispatcher.js')]);
+    const [{ HttpClient }, { createDispatcher, proxyConfigured }, { nodeTransport }] = await Promise.all([
+      import('./http/client.js'),
+      import('./http/dispatcher.js'),
+      import('./http/transport.js'),
+    ]);
     const dispatcher = this.deps.dispatcher ?? (await createDispatcher(this.deps.env));
     return new HttpClient({
       baseUrl,
       credential: async () => (await this.credential())?.value,
       dispatcher,
+      // Downloads through node:http (faster at this size), unless a proxy or a test dispatcher must see them.
+      streamTransport: this.deps.dispatcher === undefined && !proxyConfigured(this.deps.env) ? nodeTransport : undefined,
       timeoutMs: timeoutS * 1000,
       retries,
       rateLimitPerMinute: rate,

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { undiciTransport, type RawResponse, type Transport } from './transport.js';
 import { ApiError, CliError, InterruptedError, RateLimitError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
 import { Pacer } from './pacer.js';
@@ -41,6 +42,11 @@ export interface HttpClientOptions {
   /** Bearer credential; resolved lazily so commands that fail early never read the store. */
   credential?: () => Promise<string | undefined>;
   dispatcher: Dispatcher;
+  /**
+   * Carries GET requests whose body is handed back as a stream (downloads) instead of the dispatcher:
+   * `nodeTransport`, when no proxy and no test dispatcher is in play (see transport.ts).
+   */
+  streamTransport?: Transport | undefined;
   timeoutMs: number;
   retries: number;
   rateLimitPerMinute: number;
@@ -74,6 +80,7 @@ export const MAX_SILENT_WAIT_S = 60;
 export class HttpClient {
   private readonly pacer: Pacer;
   private readonly random: () => number;
+  private undici: Transport | undefined;
 
   constructor(private readonly opts: HttpClientOptions) {
     this.pacer = new Pacer(opts.rateLimitPerMinute, opts.now, opts.sleep);
@@ -193,44 +200,50 @@ export class HttpClient {
     | { kind: 'ok'; response: HttpResponse<T> }
     | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined }
   > {
-    const { request } = await import('./undici.js');
     const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signals = [timeout, this.opts.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    // The timeout covers the wait for the response and, for json and text, reading all of it. A stream
+    // (a download) only has the idle timeout between pieces once its headers are in: a large file may
+    // take longer than --timeout to arrive, as long as it keeps arriving.
+    const timer = new AbortController();
+    const fire = setTimeout(() => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+    fire.unref();
+    const signals = [timer.signal, this.opts.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
     const started = this.opts.now();
     const secrets = credential ? [credential] : [];
     if (this.opts.debug) {
       const shown = typeof body === 'string' ? ` ${truncate(redactText(body, secrets), 2000)}` : body ? ' <stream>' : '';
       this.opts.debug(`> ${req.method} ${redactUrl(url.href)}${shown}`);
     }
-    let res: Dispatcher.ResponseData;
+    const failure = (err: unknown) => {
+      clearTimeout(fire);
+      const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
+      const interrupted = Boolean(this.opts.signal?.aborted || req.signal?.aborted);
+      return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted }), req, url, started);
+    };
+    const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && this.opts.streamTransport !== undefined;
+    const transport = streamed ? (this.opts.streamTransport as Transport) : (this.undici ??= undiciTransport(this.opts.dispatcher));
+    let res: RawResponse;
     try {
-      res = await request(url, {
-        method: req.method,
-        headers,
-        body: body as string | Buffer | undefined,
-        dispatcher: this.opts.dispatcher,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      res = await transport(url, { method: req.method, headers, body, signal, idleTimeoutMs: timeoutMs });
     } catch (err) {
-      return this.failed(networkFailure(err, { req, url, idempotent, timedOut: timeout.aborted, timeoutMs, interrupted: Boolean(this.opts.signal?.aborted || req.signal?.aborted) }), req, url, started);
+      return failure(err);
     }
 
     const status = res.statusCode;
-    const flatHeaders = res.headers as Record<string, string | string[] | undefined>;
+    const flatHeaders = res.headers;
     if (req.responseType === 'stream' && status < 300) {
+      clearTimeout(fire);
       this.opts.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms (streaming)`);
       return { kind: 'ok', response: { status, headers: flatHeaders, data: res.body as unknown as T, url: url.href } };
     }
     let text: string;
     try {
-      text = await res.body.text();
+      text = await res.text();
     } catch (err) {
-      return this.failed(networkFailure(err, { req, url, idempotent, timedOut: timeout.aborted, timeoutMs, interrupted: Boolean(this.opts.signal?.aborted || req.signal?.aborted) }), req, url, started);
+      return failure(err);
     }
+    clearTimeout(fire);
     this.opts.debug?.(
       `< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms ${Buffer.byteLength(text)} B` +
         (text ? ` ${truncate(redactText(text, secrets), 2000)}` : ''),

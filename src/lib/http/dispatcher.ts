@@ -7,8 +7,7 @@ import { loadAgent, loadEnvHttpProxyAgent } from './undici.js';
  * injected environment rather than process.env so tests control it.
  */
 export async function createDispatcher(env: Record<string, string | undefined>): Promise<Dispatcher> {
-  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
-  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
+  const { httpsProxy, httpProxy } = proxies(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
   const keepAlive = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 };
   if (httpsProxy || httpProxy) {
@@ -22,4 +21,14 @@ export async function createDispatcher(env: Record<string, string | undefined>):
   }
   const Agent = await loadAgent();
   return new Agent(keepAlive);
+}
+
+function proxies(env: Record<string, string | undefined>): { httpsProxy: string | undefined; httpProxy: string | undefined } {
+  return { httpsProxy: env.HTTPS_PROXY ?? env.https_proxy, httpProxy: env.HTTP_PROXY ?? env.http_proxy };
+}
+
+/** True when requests may go through a proxy (HTTPS_PROXY or HTTP_PROXY is set). */
+export function proxyConfigured(env: Record<string, string | undefined>): boolean {
+  const { httpsProxy, httpProxy } = proxies(env);
+  return Boolean(httpsProxy || httpProxy);
 }

@@ -28,7 +28,7 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
   const notSent = code !== undefined && NOT_SENT_CODES.has(code);
   const target = `${f.url.protocol}//${f.url.host}`;
   let message: string;
-  if (f.timedOut) message = `Request timed out after ${Math.round(f.timeoutMs / 1000)} s (${f.req.method} ${f.url.pathname}).`;
+  if (f.timedOut) message = `Request timed out after ${Number((f.timeoutMs / 1000).toFixed(1))} s (${f.req.method} ${f.url.pathname}).`;
   else if (code === 'ECONNREFUSED') message = `Cannot connect to ${target}: connection refused.`;
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Cannot resolve host '${f.url.hostname}'.`;
   else message = `Network error talking to ${target}: ${code ?? (err as Error).message}.`;

@@ -60,6 +60,34 @@ describe('proxy settings', () => {
     expect(proxied).toEqual([]);
   });
 
+  it('a download goes through the proxy too (its file host included), and arrives whole', async () => {
+    const file = Buffer.alloc(300_000, 'x');
+    const files = createServer((req, res) => {
+      if (req.url === '/b1.csv') res.writeHead(200, { 'content-type': 'text/csv', 'content-length': file.length }).end(file);
+      else res.writeHead(404).end();
+    });
+    const api = createServer((req, res) => {
+      if (req.url !== '/public/v1/enrichment/batch/b1/download/') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ download_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/b1.csv`, filename: 'b1.csv', expires_in: 300 }));
+    });
+    await Promise.all([files, api].map((srv) => new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))));
+    const [filesPort, apiPort] = [files, api].map((srv) => (srv.address() as AddressInfo).port);
+    try {
+      proxied = [];
+      const res = await runCli(['batch', 'download', 'b1'], { env: { CREATORS_BASE_URL: `http://127.0.0.1:${apiPort}`, CREATORS_API_KEY: 'sbx_proxy_test', HTTP_PROXY: proxyUrl } });
+      expect(res.code).toBe(0);
+      expect(res.stdout.length).toBe(file.length);
+      expect(proxied.some((line) => line.includes(`127.0.0.1:${apiPort}`))).toBe(true);
+      expect(proxied.some((line) => line.includes(`127.0.0.1:${filesPort}`))).toBe(true);
+    } finally {
+      for (const srv of [files, api]) {
+        srv.closeAllConnections();
+        await new Promise((resolve) => srv.close(resolve));
+      }
+    }
+  });
+
   it('without proxy variables, connects directly', async () => {
     proxied = [];
     const res = await runCli(['credits', '--json'], { env: sandboxEnv(sb.get()) });

@@ -1,0 +1,128 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../../../src/lib/http/client.js';
+import { nodeTransport, type Transport } from '../../../src/lib/http/transport.js';
+import { NetworkError } from '../../../src/lib/errors.js';
+
+/**
+ * A host with slow answers: `/trickle` sends 16 x 1 KB, 40 ms apart (~0.6 s in all), `/stall` sends 1 KB
+ * then nothing, `/silent` never answers, `/gone` answers 403 with a body.
+ */
+let server: Server;
+let base = '';
+const held = new Set<ServerResponse>();
+const seenHeaders: Record<string, string | string[] | undefined>[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seenHeaders.push(req.headers);
+    const piece = Buffer.alloc(1024, 'a');
+    held.add(res);
+    res.on('close', () => held.delete(res));
+    if (req.url === '/trickle') {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': 16 * 1024 });
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(piece);
+        if (++sent === 16) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 40);
+      res.on('close', () => clearInterval(timer));
+    } else if (req.url === '/stall') {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': 16 * 1024 });
+      res.write(piece);
+    } else if (req.url === '/gone') {
+      res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+    } else if (req.url !== '/silent') {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const res of held) res.destroy();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function client(streamTransport: Transport | undefined, dispatcher: Agent): HttpClient {
+  return new HttpClient({
+    baseUrl: new URL('https://api.test'),
+    dispatcher,
+    streamTransport,
+    timeoutMs: 300,
+    retries: 0,
+    rateLimitPerMinute: 100_000,
+    now: Date.now,
+    sleep: async () => {},
+  });
+}
+
+async function drain(body: Readable): Promise<number> {
+  let n = 0;
+  for await (const chunk of body) n += (chunk as Buffer).length;
+  return n;
+}
+
+describe.each([
+  ['node:http', nodeTransport],
+  ['undici', undefined],
+])('a streamed GET over %s', (_name, transport) => {
+  it('has no cap on a body that keeps coming: only the idle time between pieces is limited', async () => {
+    const agent = new Agent();
+    const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/trickle`, noAuth: true, responseType: 'stream', headers: { 'x-probe': 'yes' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-length']).toBe(String(16 * 1024));
+    expect(await drain(res.data)).toBe(16 * 1024);
+    expect(seenHeaders.at(-1)?.['x-probe']).toBe('yes');
+    expect(seenHeaders.at(-1)?.authorization).toBeUndefined();
+    await agent.close();
+  });
+
+  it('ends a body that stops for longer than the timeout with an error', async () => {
+    const agent = new Agent();
+    const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/stall`, noAuth: true, responseType: 'stream' });
+    const started = Date.now();
+    await expect(drain(res.data)).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await agent.close();
+  });
+
+  it('times out waiting for headers, as a network error naming the timeout', async () => {
+    const agent = new Agent();
+    const err = await client(transport, agent)
+      .request({ method: 'GET', path: '', absoluteUrl: `${base}/silent`, noAuth: true, responseType: 'stream' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toBe('Request timed out after 0.3 s (GET /silent).');
+    await agent.close();
+  });
+
+  it('turns an error status into an error carrying it (an expired link is a 403)', async () => {
+    const agent = new Agent();
+    const err = await client(transport, agent)
+      .request({ method: 'GET', path: '', absoluteUrl: `${base}/gone`, noAuth: true, responseType: 'stream' })
+      .catch((e: unknown) => e);
+    expect((err as { status?: number }).status).toBe(403);
+    await agent.close();
+  });
+});
+
+describe('the json timeout', () => {
+  it('still covers the whole body of a json or text response', async () => {
+    const agent = new Agent();
+    const err = await client(nodeTransport, agent)
+      .request({ method: 'GET', path: '', absoluteUrl: `${base}/trickle`, noAuth: true, responseType: 'text' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toMatch(/^Request timed out after/);
+    await agent.close();
+  });
+});
