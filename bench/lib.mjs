@@ -54,6 +54,12 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
   return { code, ms, peakKb, stdout, stderr: stderr + pending };
 }
 
+/** The run with the median wall time (its peak RSS comes with it). */
+export function medianRun(runs) {
+  const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 export function median(values) {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../scripts/build.mjs';
-import { benchEnv, fmtMb, fmtMs, line, measure, median, writeCsv } from './lib.mjs';
+import { benchEnv, fmtMb, fmtMs, line, measure, median, medianRun, writeCsv } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/creators.js');
@@ -24,8 +24,8 @@ const want = (name) => only === undefined || only.includes(name);
 const MB = 1024 * 1024;
 
 const sizes = quick
-  ? { startupRuns: 11, csvRows: 100_000, rssRows: [100_000, 1_000_000], downloadBytes: [20 * MB, 200 * MB], handles: 500, searchResults: 2_000 }
-  : { startupRuns: 31, csvRows: 1_000_000, rssRows: [1_000_000, 10_000_000], downloadBytes: [100 * MB, 1024 * MB], handles: 2_000, searchResults: 10_000 };
+  ? { startupRuns: 11, rounds: 1, csvRows: 100_000, rssRows: [100_000, 1_000_000], downloadBytes: [20 * MB, 200 * MB], handles: 500, searchResults: 2_000 }
+  : { startupRuns: 31, rounds: 3, csvRows: 1_000_000, rssRows: [1_000_000, 10_000_000], downloadBytes: [100 * MB, 1024 * MB], handles: 2_000, searchResults: 10_000 };
 
 if (!existsSync(join(root, 'dist/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first.');
@@ -119,15 +119,22 @@ async function benchCsv() {
   note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
   await writeCsv(input, sizes.csvRows);
   const size = (await stat(input)).size;
-  const bare = await measure(process.execPath, [join(harness, 'csv-bare.js'), input, join(tmp, 'bare.csv')]);
-  const cli = await measure(process.execPath, [join(harness, 'csv-path.js'), input, join(tmp, 'cli.csv')]);
-  for (const r of [bare, cli]) if (r.code !== 0) throw new Error(`csv harness failed: ${r.stderr}`);
+  // Interleaved rounds, the median of each side: one busy moment on a shared machine moves one run a lot.
+  const bareRuns = [];
+  const cliRuns = [];
+  for (let round = 0; round < sizes.rounds; round++) {
+    bareRuns.push(await measure(process.execPath, [join(harness, 'csv-bare.js'), input, join(tmp, 'bare.csv')]));
+    cliRuns.push(await measure(process.execPath, [join(harness, 'csv-path.js'), input, join(tmp, 'cli.csv')]));
+  }
+  for (const r of [...bareRuns, ...cliRuns]) if (r.code !== 0) throw new Error(`csv harness failed: ${r.stderr}`);
+  const bare = medianRun(bareRuns);
+  const cli = medianRun(cliRuns);
   const rate = (r) => sizes.csvRows / (r.ms / 1000);
   out(
     line(
       `csv: CLI path vs csv-parse->stringify`,
       rate(cli) / rate(bare),
-      `${Math.round(rate(cli)).toLocaleString('en-US')} vs ${Math.round(rate(bare)).toLocaleString('en-US')} rows/s over ${sizes.csvRows.toLocaleString('en-US')} rows (${fmtMb(size / 1024)}); peak RSS ${fmtMb(cli.peakKb)} vs ${fmtMb(bare.peakKb)}`,
+      `${Math.round(rate(cli)).toLocaleString('en-US')} vs ${Math.round(rate(bare)).toLocaleString('en-US')} rows/s over ${sizes.csvRows.toLocaleString('en-US')} rows (${fmtMb(size / 1024)}), median of ${sizes.rounds}; peak RSS ${fmtMb(cli.peakKb)} vs ${fmtMb(bare.peakKb)}`,
       rate(cli) / rate(bare) >= 0.8,
       '>= 0.8x',
     ),
@@ -193,22 +200,30 @@ async function benchDownload() {
     const results = [];
     for (const bytes of sizes.downloadBytes) {
       const target = join(tmp, 'download.csv');
-      const cli = await measure(process.execPath, [BIN, 'batch', 'download', `bench-${bytes}`, '-o', target, '--quiet'], { env });
-      if (cli.code !== 0) throw new Error(`batch download exited ${cli.code}: ${cli.stderr}`);
-      const got = (await stat(target)).size;
-      if (got !== bytes) throw new Error(`batch download wrote ${got} bytes, expected ${bytes}`);
-      await rm(target, { force: true });
       const url = `${host.url}/files/${bytes}/results.csv`;
-      const base = curl
-        ? await measure(curl, ['-s', '-o', target, url])
-        : await measure(process.execPath, ['-e', `fetch(${JSON.stringify(url)}).then(async r=>{const {Readable}=await import('node:stream');const {pipeline}=await import('node:stream/promises');await pipeline(Readable.fromWeb(r.body),(await import('node:fs')).createWriteStream(${JSON.stringify(target)}))})`]);
-      await rm(target, { force: true });
-      results.push({ bytes, cli, base });
+      const cliRuns = [];
+      const baseRuns = [];
+      // Interleaved rounds at the largest size, the median of each side (a 1 GB copy on a shared machine
+      // varies by half between runs); one round at the small size, which is only there for memory.
+      for (let round = 0; round < (bytes === sizes.downloadBytes[sizes.downloadBytes.length - 1] ? sizes.rounds : 1); round++) {
+        const cli = await measure(process.execPath, [BIN, 'batch', 'download', `bench-${bytes}`, '-o', target, '--quiet'], { env });
+        if (cli.code !== 0) throw new Error(`batch download exited ${cli.code}: ${cli.stderr}`);
+        const got = (await stat(target)).size;
+        if (got !== bytes) throw new Error(`batch download wrote ${got} bytes, expected ${bytes}`);
+        await rm(target, { force: true });
+        const base = curl
+          ? await measure(curl, ['-s', '-o', target, url])
+          : await measure(process.execPath, ['-e', `fetch(${JSON.stringify(url)}).then(async r=>{const {Readable}=await import('node:stream');const {pipeline}=await import('node:stream/promises');await pipeline(Readable.fromWeb(r.body),(await import('node:fs')).createWriteStream(${JSON.stringify(target)}))})`]);
+        await rm(target, { force: true });
+        cliRuns.push(cli);
+        baseRuns.push(base);
+      }
+      results.push({ bytes, cli: medianRun(cliRuns), base: medianRun(baseRuns), rounds: cliRuns.length });
     }
     const big = results[results.length - 1];
     const tput = (r) => big.bytes / MB / (r.ms / 1000);
     const baseName = curl ? 'curl -o' : 'a node stream copy (no curl here)';
-    out(line(`download: batch download vs ${curl ? 'curl -o' : 'node copy'}`, tput(big.cli) / tput(big.base), `${tput(big.cli).toFixed(0)} vs ${tput(big.base).toFixed(0)} MB/s for ${fmtMb(big.bytes / 1024)} (${baseName}); wall ${fmtMs(big.cli.ms)} vs ${fmtMs(big.base.ms)}`, tput(big.cli) / tput(big.base) >= 0.8, '>= 0.8x'));
+    out(line(`download: batch download vs ${curl ? 'curl -o' : 'node copy'}`, tput(big.cli) / tput(big.base), `${tput(big.cli).toFixed(0)} vs ${tput(big.base).toFixed(0)} MB/s for ${fmtMb(big.bytes / 1024)} (${baseName}); wall ${fmtMs(big.cli.ms)} vs ${fmtMs(big.base.ms)}, median of ${big.rounds}`, tput(big.cli) / tput(big.base) >= 0.8, '>= 0.8x'));
     const small = results[0];
     out(line(`download: peak RSS ${fmtMb(big.bytes / 1024)} vs ${fmtMb(small.bytes / 1024)}`, big.cli.peakKb / small.cli.peakKb, `${fmtMb(big.cli.peakKb)} vs ${fmtMb(small.cli.peakKb)} (flat: within 1.25x)`, big.cli.peakKb / small.cli.peakKb <= 1.25, 'flat'));
   } finally {
@@ -243,15 +258,29 @@ async function benchSearch() {
     const run = async (max) => {
       const from = sb.log.length;
       const target = join(tmp, `search-${max}.jsonl`);
+      const launched = performance.now();
       const r = await measure(process.execPath, [BIN, 'search', '--platform', 'instagram', '--all', '--limit', String(perPage), '--max-results', String(max), '-o', target, '--quiet'], { env });
       if (r.code !== 0) throw new Error(`search exited ${r.code}: ${r.stderr}`);
       const calls = sb.log.slice(from).filter((e) => e.url.includes('/discovery/'));
       await rm(target, { force: true });
-      return { ...r, calls, serverMs: calls.reduce((s, e) => s + e.ms, 0) };
+      // The sandbox logs a request when it has answered it: the first line is the first page done.
+      const firstMs = calls.length > 0 ? calls[0].at - launched - calls[0].ms : NaN;
+      return { ...r, calls, firstMs, serverMs: calls.reduce((s, e) => s + e.ms, 0) };
     };
     const small = await run(sizes.searchResults / 10);
-    const big = await run(sizes.searchResults);
-    out(line(`paging: search --all ${sizes.searchResults.toLocaleString('en-US')}`, big.ms / big.serverMs, `wall ${fmtMs(big.ms)} vs ${fmtMs(big.serverMs)} of sandbox response time over ${big.calls.length} pages`, big.ms / big.serverMs <= 1.2, '<= 1.2x'));
+    const bigs = [];
+    for (let round = 0; round < sizes.rounds; round++) bigs.push(await run(sizes.searchResults));
+    const big = [...bigs].sort((a, b) => a.ms / a.serverMs - b.ms / b.serverMs)[Math.floor((bigs.length - 1) / 2)];
+    const extraPerPage = (big.ms - big.firstMs - big.serverMs) / big.calls.length;
+    out(
+      line(
+        `paging: search --all ${sizes.searchResults.toLocaleString('en-US')}`,
+        big.ms / big.serverMs,
+        `wall ${fmtMs(big.ms)} vs ${fmtMs(big.serverMs)} of sandbox response time over ${big.calls.length} pages, median of ${bigs.length} (first request sent ~${fmtMs(big.firstMs)} after launch; ~${extraPerPage.toFixed(2)} ms a page on top of the sandbox's)`,
+        big.ms / big.serverMs <= 1.2,
+        '<= 1.2x',
+      ),
+    );
     out(line(`paging: peak RSS ${sizes.searchResults} vs ${sizes.searchResults / 10}`, big.peakKb / small.peakKb, `${fmtMb(big.peakKb)} vs ${fmtMb(small.peakKb)} (flat: within 1.25x)`, big.peakKb / small.peakKb <= 1.25, 'flat'));
   } finally {
     await sb.stop();
