@@ -47,12 +47,13 @@ export class OrderedRunner<I, O> {
     // Free worker slots; a slot is taken by the item's work and released when it settles.
     let free = this.concurrency;
     const waiters: (() => void)[] = [];
-    const acquire = async (): Promise<void> => {
+    // A free slot is taken at once (no promise: this runs for every row); otherwise wait for a release.
+    const acquire = (): Promise<void> | undefined => {
       if (free > 0) {
         free--;
-        return;
+        return undefined;
       }
-      await new Promise<void>((resolve) => waiters.push(resolve));
+      return new Promise<void>((resolve) => waiters.push(resolve));
     };
     const release = (): void => {
       const next = waiters.shift();
@@ -83,7 +84,8 @@ export class OrderedRunner<I, O> {
           const item = next.value;
           queue.push(
             (async () => {
-              await acquire();
+              const slot = acquire();
+              if (slot) await slot;
               try {
                 if (this.stopped !== undefined) throw this.stopped;
                 return { ok: true as const, value: await this.opts.work(item, index) };
