@@ -1,6 +1,6 @@
 /**
  * Benchmark harness: the CLI's own CSV path for `enrich handle --input` with the network taken out.
- * Rows stream from csv-parse (lib/csv/read.ts), through the ordered concurrent runner (lib/bulk/runner.ts)
+ * Rows stream from the CLI's CSV parser (lib/csv/read.ts, parse.ts), through the ordered concurrent runner (lib/bulk/runner.ts)
  * with a fixed result per row, into the command's printer (lib/bulk/records.ts printOutcomes: result
  * columns, csv lines, atomic file sink). Usage: node csv-path.js <in.csv> <out.csv>
  */

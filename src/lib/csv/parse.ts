@@ -63,6 +63,8 @@ export class CsvParser {
   private afterCr = false;
   /** 1-based line of the parse position, and of the quote that opened the current quoted field. */
   private line = 1;
+  /** The quoted text so far ended with `\r`: a `\n` next is the same line break. */
+  private quotedCr = false;
   private quoteLine = 1;
   private readonly relax: boolean;
   private readonly maxField: number;
@@ -88,6 +90,7 @@ export class CsvParser {
             this.state = State.Quoted;
             this.touched = true;
             this.quoteLine = this.line;
+            this.quotedCr = false;
             i++;
           } else {
             this.state = State.Unquoted;
@@ -146,6 +149,7 @@ export class CsvParser {
           const c = text.charCodeAt(i);
           if (c === QUOTE) {
             this.field += '"';
+            this.quotedCr = false;
             this.state = State.Quoted;
             i++;
             break;
@@ -223,8 +227,18 @@ export class CsvParser {
     return at + 1;
   }
 
+  /** Counts the line breaks inside a quoted value (`\n`, `\r\n` or a lone `\r`, like record breaks). */
   private countLines(piece: string): void {
-    for (let k = piece.indexOf('\n'); k !== -1; k = piece.indexOf('\n', k + 1)) this.line++;
+    for (let k = 0; k < piece.length; k++) {
+      const c = piece.charCodeAt(k);
+      if (c === LF) {
+        if (!this.quotedCr) this.line++;
+        this.quotedCr = false;
+      } else {
+        this.quotedCr = c === CR;
+        if (this.quotedCr) this.line++;
+      }
+    }
   }
 
   private checkLength(): void {

@@ -5,6 +5,7 @@
  * chunk into its WebAssembly parser's memory and back out), about what `curl -o` takes. The context
  * uses it only when no proxy is configured and no dispatcher was injected.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
@@ -52,14 +53,18 @@ function idleTimeout(ms: number): Error {
 
 /**
  * A body-less request through node:http or node:https on its own connection (closed after: one large
- * transfer, nothing to reuse). The idle timeout is the socket's: no byte for that long, before or
- * during the body, ends the exchange; there is no cap on a transfer that keeps moving.
+ * transfer, nothing to reuse). The idle timeout is the socket's: no byte for that long, before or during
+ * the body, ends the exchange with a TimeoutError (the body's reader sees it), and there is no cap on a
+ * transfer that keeps moving. A reader that has not taken what arrived (a slow pipe) is not the server's
+ * silence: as with undici's body timeout, the wait goes on.
  */
 export const nodeTransport: Transport = async (url, req) => {
   if (req.body !== undefined) throw new Error('nodeTransport sends no request body');
   const mod = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise<RawResponse>((resolve, reject) => {
+    let response: IncomingMessage | undefined;
     const request = mod.request(url, { method: req.method, headers: req.headers, signal: req.signal, agent: false }, (res) => {
+      response = res;
       resolve({
         statusCode: res.statusCode ?? 0,
         headers: res.headers,
@@ -72,8 +77,17 @@ export const nodeTransport: Transport = async (url, req) => {
         },
       });
     });
-    request.setTimeout(req.idleTimeoutMs, () => request.destroy(idleTimeout(req.idleTimeoutMs)));
-    request.once('error', reject);
+    const onIdle = (): void => {
+      if (response !== undefined && response.readableLength > 0) {
+        request.setTimeout(req.idleTimeoutMs, onIdle);
+        return;
+      }
+      const err = idleTimeout(req.idleTimeoutMs);
+      if (response !== undefined) response.destroy(err);
+      else request.destroy(err);
+    };
+    request.setTimeout(req.idleTimeoutMs, onIdle);
+    request.on('error', reject);
     request.end();
   });
 };

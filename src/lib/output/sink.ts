@@ -123,7 +123,8 @@ export interface SinkOptions {
    * fsync the file before the rename (default true), so it survives a power cut as well as a failed
    * run. False for bytes that can be fetched again for free (batch downloads): waiting for the disk to
    * take 1 GB doubled a download's time here (disk flush speed varied 0.3-2 GB/s), and `curl -o`,
-   * `wget` and `gh` do not wait either. Either way the file appears whole or not at all.
+   * `wget` and `gh` do not wait either. Either way a failed or interrupted run leaves no half file; only
+   * after a power cut can an unsynced file turn out empty or short (fetch it again).
    */
   durable?: boolean;
 }

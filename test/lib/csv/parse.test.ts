@@ -127,8 +127,12 @@ describe('CsvParser', () => {
     expect(() => parser.push('x'.repeat(200))).toThrow(/a quoted value opened on line 2 is longer than 100 characters; is a quote left open\?/);
   });
 
-  it('counts lines inside quoted values, so later errors name the right line', () => {
+  it('counts lines inside quoted values, whatever their breaks, so later errors name the right line', () => {
     expect(() => parseAll('"one\ntwo\nthree",x\nbad"quote\n')).toThrow(/^line 4, field 1/);
+    expect(() => parseAll('"x\ry"\rq"\r')).toThrow(/^line 3, field 1/);
+    expect(() => parseAll('"a\r\nb"\r\n"\r""\n",z\r\nbad"\r\n')).toThrow(/^line 6, field 1/);
+    // A \r\n cut between two pieces is still one break.
+    expect(() => parsePieces(['"a\r', '\nb"\nbad"\n'])).toThrow(/^line 3, field 1/);
   });
 });
 

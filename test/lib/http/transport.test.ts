@@ -8,8 +8,8 @@ import { nodeTransport, type Transport } from '../../../src/lib/http/transport.j
 import { NetworkError } from '../../../src/lib/errors.js';
 
 /**
- * A host with slow answers: `/trickle` sends 16 x 1 KB, 40 ms apart (~0.6 s in all), `/stall` sends 1 KB
- * then nothing, `/silent` never answers, `/gone` answers 403 with a body.
+ * A host with slow answers: `/trickle` sends 16 x 1 KB, 40 ms apart (~0.6 s in all), `/big` 8 MB as fast as
+ * it is read, `/stall` sends 1 KB then nothing, `/silent` never answers, `/gone` answers 403 with a body.
  */
 let server: Server;
 let base = '';
@@ -33,6 +33,19 @@ beforeAll(async () => {
         }
       }, 40);
       res.on('close', () => clearInterval(timer));
+    } else if (req.url === '/big') {
+      // 8 MB as fast as the reader takes it: more than every buffer on the way holds.
+      const block = Buffer.alloc(64 * 1024, 'b');
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': 128 * block.length });
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < 128) {
+          sent++;
+          if (!res.write(block)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
     } else if (req.url === '/stall') {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': 16 * 1024 });
       res.write(piece);
@@ -86,12 +99,25 @@ describe.each([
     await agent.close();
   });
 
-  it('ends a body that stops for longer than the timeout with an error', async () => {
+  it('ends a body that stops for longer than the timeout with a timeout error', async () => {
     const agent = new Agent();
     const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/stall`, noAuth: true, responseType: 'stream' });
     const started = Date.now();
-    await expect(drain(res.data)).rejects.toThrow();
+    const err = await drain(res.data).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(`${(err as Error).name} ${(err as { code?: string }).code}`).toMatch(/TimeoutError|UND_ERR_BODY_TIMEOUT/);
     expect(Date.now() - started).toBeLessThan(5_000);
+    await agent.close();
+  });
+
+  it('does not cut off a reader that stops reading for longer than the timeout (a slow pipe is not a silent server)', async () => {
+    const agent = new Agent();
+    const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/big`, noAuth: true, responseType: 'stream' });
+    const it = res.data[Symbol.asyncIterator]();
+    let n = ((await it.next()).value as Buffer).length;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (let r = await it.next(); !r.done; r = await it.next()) n += (r.value as Buffer).length;
+    expect(n).toBe(8 * 1024 * 1024);
     await agent.close();
   });
 

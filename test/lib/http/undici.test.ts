@@ -18,7 +18,7 @@ describe('undici, loaded module by module', () => {
     for (const file of files) {
       const text = fs.readFileSync(file, 'utf8');
       const runtime = [
-        ...[...text.matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+['"]undici['"]/gm)].map((m) => m[0]),
+        ...[...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+['"]undici['"]/gm)].map((m) => m[0]),
         // `typeof import('undici')` in a type is fine: it is erased.
         ...[...text.matchAll(/(?<!typeof\s+)import\(\s*['"]undici['"]\s*\)/g)].map((m) => m[0]),
       ];

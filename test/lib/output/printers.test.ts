@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 
 import { printList, printRows } from '../../../src/lib/output/printers.js';
@@ -121,6 +122,35 @@ describe('streaming to a reader that waits', () => {
     release();
     expect(await done).toBe(2);
     expect(io.out().trim().split('\n').slice(-2)).toEqual(format === 'jsonl' ? ['{"id":1}', '{"id":2}'] : ['1', '2']);
+  });
+});
+
+describe('backpressure from a reader that stops reading', () => {
+  it.each(['jsonl', 'csv'] as const)('%s: the source is not drained into memory while stdout is full (a pager left open)', async (format) => {
+    const base = memoryIo();
+    // Nobody reads this stdout until the end: writes fill its small buffers and then wait for 'drain'.
+    const stdout = new PassThrough({ highWaterMark: 64 });
+    const io = { ...base, stdout };
+    let pulled = 0;
+    async function* pages(): AsyncGenerator<DataRecord> {
+      for (let i = 0; i < 500; i++) {
+        // Each record arrives after a turn of the event loop, like creators from a paged API.
+        await new Promise((resolve) => setImmediate(resolve));
+        pulled++;
+        yield { id: i, name: `creator number ${i}` };
+      }
+    }
+    const done = printList(io, settings(format, { fields: ['id', 'name'] }), pages(), []);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(pulled).toBeLessThan(50);
+    let text = '';
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => (text += chunk));
+    expect(await done).toBe(500);
+    expect(pulled).toBe(500);
+    const lines = text.trim().split('\n');
+    expect(lines).toHaveLength(format === 'csv' ? 501 : 500);
+    expect(lines.at(-1)).toBe(format === 'csv' ? '499,creator number 499' : '{"id":499,"name":"creator number 499"}');
   });
 });
 
