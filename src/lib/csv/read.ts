@@ -1,8 +1,8 @@
 /**
- * Streaming CSV input: rows come out of the parser (parse.ts) a chunk's worth at a time, so a file of any size is never
- * held in memory. Also the helpers a bulk command needs before it spends anything: a counting pass
- * over a file (the `rows x price` worst case) and spooling stdin to a temporary file when the count
- * must be known first.
+ * Streaming CSV input: rows come out of the parser (parse.ts) a chunk's worth at a time, so a file of
+ * any size is never held in memory. Also the helpers a bulk command needs before it spends anything: a
+ * counting pass over a file (the `rows x price` worst case) and spooling stdin to a temporary file when
+ * the count must be known first.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
