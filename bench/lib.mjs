@@ -54,6 +54,11 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
   return { code, ms, peakKb, stdout, stderr: stderr + pending };
 }
 
+/** The fastest run: on a shared machine interference only ever adds time, so the best of N is each side's own cost. */
+export function bestRun(runs) {
+  return [...runs].sort((a, b) => a.ms - b.ms)[0];
+}
+
 /** The run with the median wall time (its peak RSS comes with it). */
 export function medianRun(runs) {
   const sorted = [...runs].sort((a, b) => a.ms - b.ms);
