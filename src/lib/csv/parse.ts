@@ -107,7 +107,6 @@ export class CsvParser {
           const value = this.field === '' ? piece : this.field + piece;
           if (j === n) {
             this.field = value;
-            this.state = State.Unquoted;
             if (value.length > 0) this.touched = true;
             this.checkLength();
             i = j;

@@ -14,7 +14,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { looksLikeEmail } from './detect.js';
 import { CsvParser, CsvSyntaxError, type CsvParseOptions } from './parse.js';
-import { firstInvalidByte, notUtf8 } from './utf8.js';
+import { firstInvalidByte } from './utf8.js';
 
 /** How many data rows are read ahead to detect the value column by content. */
 export const SAMPLE_ROWS = 5;
@@ -48,9 +48,17 @@ export async function openInputStream(ctx: Context, source: string, flag = '--in
   return stream;
 }
 
-/** Names the source in messages: a path in quotes, or standard input. */
-function named(source: string): string {
-  return source === '-' ? 'standard input' : `'${source}'`;
+/** Names the source in messages: a path in quotes, or standard input (capitalised to start a sentence). */
+function named(source: string, startsSentence = false): string {
+  if (source !== '-') return `'${source}'`;
+  return startsSentence ? 'Standard input' : 'standard input';
+}
+
+/** The usage error for invalid UTF-8 at byte `at` of `source`. */
+function notUtf8(source: string, at: number): UsageError {
+  return new UsageError(`${named(source, true)} is not valid UTF-8 (byte ${at}).`, {
+    hint: 'Save the file as UTF-8 (for example: iconv -f latin1 -t utf-8 in.csv > out.csv).',
+  });
 }
 
 /**
@@ -122,7 +130,7 @@ export async function readCsv(stream: Readable, source: string, kindHint?: strin
     },
   };
   const first = await it.next();
-  if (first.done) throw new UsageError(`${source === '-' ? 'Standard input' : `'${source}'`} holds no rows.`);
+  if (first.done) throw new UsageError(`${named(source, true)} holds no rows.`);
   let header = first.value;
   const sample: string[][] = [];
   const synthesized = looksLikeData(header);

@@ -2,14 +2,6 @@
  * CSV input must be UTF-8: decoding invalid bytes to U+FFFD silently would turn a mangled handle or
  * email into a billable request. The reader decodes strictly and reports where the file goes wrong.
  */
-import { UsageError } from '../errors.js';
-
-/** The usage error for invalid UTF-8 at byte `at` of `source`. */
-export function notUtf8(source: string, at: number): UsageError {
-  return new UsageError(`${source === '-' ? 'Standard input' : `'${source}'`} is not valid UTF-8 (byte ${at}).`, {
-    hint: 'Save the file as UTF-8 (for example: iconv -f latin1 -t utf-8 in.csv > out.csv).',
-  });
-}
 
 /** Index of the first byte that starts an invalid UTF-8 sequence in `buf` (0 when it cannot tell). */
 export function firstInvalidByte(buf: Uint8Array): number {

@@ -17,6 +17,12 @@ export interface Column {
 /** How many leading records are buffered to learn the columns of a streamed csv/tsv/table output. */
 export const INFER_SAMPLE = 100;
 
+/** The `--fields` list without blank names; undefined when none was given. */
+export function pickedFields(settings: Pick<OutputSettings, 'fields'>): string[] | undefined {
+  const fields = settings.fields?.filter((field) => field !== '');
+  return fields !== undefined && fields.length > 0 ? fields : undefined;
+}
+
 /**
  * The columns given up front: `--fields` (header = the path, kind borrowed from a matching spec) or,
  * when `useSpecs`, the command's column specs. `undefined` means: infer from the records.
@@ -26,8 +32,8 @@ export function explicitColumns(
   specs: readonly ColumnSpec[] | undefined,
   useSpecs: boolean,
 ): Column[] | undefined {
-  const fields = settings.fields?.filter((field) => field !== '');
-  if (fields !== undefined && fields.length > 0) {
+  const fields = pickedFields(settings);
+  if (fields !== undefined) {
     return fields.map((path) => ({
       path,
       header: path,

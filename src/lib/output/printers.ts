@@ -5,7 +5,7 @@
  * no file behind.
  */
 import type { Io } from '../deps.js';
-import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, Row } from './columns.js';
+import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
 import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { LineBatch } from './line-batch.js';
@@ -33,8 +33,8 @@ async function withSink<T>(io: Io, settings: OutputSettings, body: (sink: Sink) 
 }
 
 function keepFields(record: DataRecord, settings: OutputSettings): DataRecord {
-  const fields = settings.fields?.filter((field) => field !== '');
-  return fields !== undefined && fields.length > 0 ? selectFields(record, fields) : record;
+  const fields = pickedFields(settings);
+  return fields !== undefined ? selectFields(record, fields) : record;
 }
 
 /** Pretty JSON of a record indented by two more spaces, as an element of a pretty-printed array. */
@@ -84,8 +84,8 @@ export async function printList(
 }
 
 /**
- * Prints csv/tsv rows whose columns are known up front, `toValues` giving each row's values in `columns` order: a header
- * line, then one line per row. `--fields` picks and orders columns by name (a name not in `columns` is
+ * Prints csv/tsv rows whose columns are known up front, `toValues` giving each row's values in `columns`
+ * order: a header line, then one line per row. `--fields` picks and orders columns by name (a name not in `columns` is
  * an empty column). Used where every row has the same layout (bulk enrichment): no object of named
  * cells is built per row, which the general printer needs and which cost more than the rest of the line.
  * Returns how many rows there were; like `printList`, a throw from `rows` aborts the sink.
@@ -100,8 +100,7 @@ export async function printRows<T>(
   return withSink(io, settings, async (sink) => {
     const encode = valueLineEncoder(settings.format);
     const batch = new LineBatch(sink);
-    const fields = settings.fields?.filter((field) => field !== '');
-    const picked = fields !== undefined && fields.length > 0 ? fields : undefined;
+    const picked = pickedFields(settings);
     // A name listed twice (an input column named like an output column) picks the later, the run's own.
     const index = picked?.map((name) => columns.lastIndexOf(name));
     await batch.add(encode(picked ?? columns));
