@@ -45,6 +45,23 @@ function interrupt(args: string[]): Promise<{ code: number | null; stdout: strin
   });
 }
 
+/** Spawns `creators login --no-browser` and resolves `url` with the authorize URL it prints. */
+function spawnLogin(extra: string[], e: Record<string, string>): { url: Promise<string>; exit: Promise<number | null>; out: () => string; err: () => string } {
+  const child = spawn(process.execPath, [BIN, 'login', '--no-browser', ...extra], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...e } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const url = new Promise<string>((resolve) =>
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /http:\/\/\S+\/oauth\/authorize\/\S+/.exec(err);
+      if (m) resolve(m[0]);
+    }),
+  );
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { url, exit, out: () => out, err: () => err };
+}
+
 describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
   it('search --all -o: exit 130, no file, no temporary file', async () => {
     faults(sb.get(), 'trickle:100 POST /public/v1/discovery/');
@@ -110,19 +127,9 @@ describe('secrets', () => {
     configureOAuth(sb.get().state, { autoApprove: 'approve' });
     const e = env();
     delete e.CREATORS_API_KEY;
-    const child = spawn(process.execPath, [BIN, 'login', '--no-browser', '--debug'], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...e } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const url = new Promise<string>((resolve) =>
-      child.stderr.on('data', (c: Buffer) => {
-        err += c.toString();
-        const m = /http:\/\/\S+\/oauth\/authorize\/\S+/.exec(err);
-        if (m) resolve(m[0]);
-      }),
-    );
-    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const authorizeUrl = new URL(await url);
+    const login = spawnLogin(['--debug'], e);
+    const authorizeUrl = new URL(await login.url);
+    const exit = login.exit;
     const redirect = new URL(authorizeUrl.searchParams.get('redirect_uri') as string);
     expect(redirect.hostname).toBe('127.0.0.1');
     // Bound to 127.0.0.1 only: another loopback address on the same port is refused.
@@ -143,7 +150,7 @@ describe('secrets', () => {
     const tokens = [...stored.matchAll(/"(?:access_token|refresh_token)":\s*"([^"]+)"/g)].map((m) => m[1] as string);
     expect(tokens.length).toBeGreaterThanOrEqual(2); // access and refresh
 
-    const outputs = [out, err];
+    const outputs = [login.out(), login.err()];
     const keyEnv = { ...e, CREATORS_API_KEY: sb.get().apiKey };
     for (const [args, useKey] of [
       [['auth', 'status', '--debug'], false],
@@ -167,23 +174,15 @@ describe('secrets', () => {
     configureOAuth(sb.get().state, { autoApprove: 'approve' });
     const e = env();
     delete e.CREATORS_API_KEY;
-    const child = spawn(process.execPath, [BIN, 'login', '--no-browser'], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...e } });
-    let err = '';
-    const url = new Promise<string>((resolve) =>
-      child.stderr.on('data', (c: Buffer) => {
-        err += c.toString();
-        const m = /http:\/\/\S+\/oauth\/authorize\/\S+/.exec(err);
-        if (m) resolve(m[0]);
-      }),
-    );
-    const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const authorizeUrl = new URL(await url);
+    const login = spawnLogin([], e);
+    const authorizeUrl = new URL(await login.url);
+    const exit = login.exit;
     const location = new URL((await fetch(authorizeUrl, { redirect: 'manual' })).headers.get('location') as string);
     location.searchParams.set('state', 'forged-state');
     const page = await fetch(location);
     expect(page.status).toBe(400);
     expect(await exit).toBe(4);
-    expect(err).toContain('state in the redirect does not match');
+    expect(login.err()).toContain('state in the redirect does not match');
     const file = join(e.CREATORS_CONFIG_DIR as string, 'config.json');
     expect(existsSync(file) ? readFileSync(file, 'utf8') : '').not.toMatch(/sbx_oat_/);
   });
