@@ -61,13 +61,11 @@ const NO_WRAP = 100_000;
 
 /** Renders `creators <path> --help` through the built CLI at a given terminal width. */
 async function renderHelp(main, path, width) {
-  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
-  Object.defineProperty(process.stdout, 'columns', { value: width, configurable: true });
   let out = '';
   let err = '';
   const sink = (add) => ({ write: (s) => (add(String(s)), true) });
   const deps = {
-    io: { stdin: process.stdin, stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false },
+    io: { stdin: process.stdin, stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: width },
     env: {},
     cwd: root,
     now: () => Date.now(),
@@ -100,26 +98,20 @@ function subcommands(text) {
  */
 export async function writeHelpSnapshot(outdir) {
   const { main } = await import(pathToFileURL(`${outdir}/main.js`).href);
-  const saved = { isTTY: process.stdout.isTTY, columns: process.stdout.columns };
   const dir = `${outdir}/help`;
   await mkdir(dir, { recursive: true });
   let count = 0;
-  try {
-    const queue = [[]];
-    while (queue.length > 0) {
-      const path = queue.shift();
-      const pipe = await renderHelp(main, path, PIPE_WIDTH);
-      const wide = await renderHelp(main, path, NO_WRAP);
-      const wideFrom = Math.max(...wide.split('\n').map((line) => line.length));
-      const entry = { pipe };
-      if ((await renderHelp(main, path, wideFrom)) === wide) Object.assign(entry, { wide, wideFrom });
-      await writeFile(`${dir}/${path.length === 0 ? '_' : path.join('.')}.json`, JSON.stringify(entry));
-      count++;
-      for (const name of subcommands(wide)) queue.push([...path, name]);
-    }
-  } finally {
-    Object.defineProperty(process.stdout, 'isTTY', { value: saved.isTTY, configurable: true });
-    Object.defineProperty(process.stdout, 'columns', { value: saved.columns, configurable: true });
+  const queue = [[]];
+  while (queue.length > 0) {
+    const path = queue.shift();
+    const pipe = await renderHelp(main, path, PIPE_WIDTH);
+    const wide = await renderHelp(main, path, NO_WRAP);
+    const wideFrom = Math.max(...wide.split('\n').map((line) => line.length));
+    const entry = { pipe };
+    if ((await renderHelp(main, path, wideFrom)) === wide) Object.assign(entry, { wide, wideFrom });
+    await writeFile(`${dir}/${path.length === 0 ? '_' : path.join('.')}.json`, JSON.stringify(entry));
+    count++;
+    for (const name of subcommands(wide)) queue.push([...path, name]);
   }
   return count;
 }

@@ -1,6 +1,6 @@
 import { CommanderError, type Command } from 'commander';
-import { realSleep, type Deps } from './lib/deps.js';
-import { Context } from './lib/context.js';
+import { realSleep, type Deps } from './app/deps.js';
+import { Context } from './app/context.js';
 import { CliError, EXIT, InterruptedError, UsageError } from './lib/errors.js';
 import { buildProgram } from './program.js';
 
@@ -18,6 +18,9 @@ export async function main(argv: string[], deps: Deps): Promise<number> {
     cmd.configureOutput({
       writeOut: (s) => deps.io.stdout.write(s),
       writeErr: (s) => deps.io.stderr.write(s),
+      // Help is wrapped to the injected terminal's width (80 when not a terminal), never the real process's.
+      getOutHelpWidth: () => (deps.io.stdoutIsTTY ? (deps.io.columns ?? 80) : 80),
+      getErrHelpWidth: () => 80,
       outputError: (s) => {
         commanderMessage = s;
       },

@@ -1,16 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import type { Deps } from './lib/deps.js';
-import { Context, type GlobalOptions } from './lib/context.js';
-import { registerAccess } from './commands/access/index.js';
-import { registerAccount } from './commands/account/index.js';
-import { registerBatch } from './commands/batch/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerDiscovery } from './commands/discovery/index.js';
-import { registerEnrich } from './commands/enrich/index.js';
-import { registerListening } from './commands/listening/index.js';
-import { registerTools } from './commands/tools/index.js';
-import { examples } from './commands/help-text.js';
+import type { CommandDef, CommandNode, FlagDefs, GroupDef } from './app/command.js';
+import type { Deps } from './app/deps.js';
+import { Context, type GlobalOptions } from './app/context.js';
+import { COMMAND_TREE } from './commands/index.js';
+import { examples } from './app/help-text.js';
 
 /** A command module: `run(ctx, args, opts)`; loaded only when its command runs. */
 export type CommandModule = {
@@ -66,20 +60,67 @@ export function buildProgram(deps: Deps): Command {
   const lazy: Lazy = (load) => async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const opts = actionArgs[actionArgs.length - 2] as Record<string, unknown>;
-    const positional = actionArgs.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
+    const positional = positionalValues(actionArgs);
     const globals = command.optsWithGlobals() as GlobalOptions;
     const ctx = new Context(deps, globals);
     const mod = await load();
     await mod.run(ctx, positional, opts, command);
   };
 
-  registerAccount(program, lazy);
-  registerAccess(program, lazy);
-  registerDiscovery(program, lazy);
-  registerEnrich(program, lazy);
-  registerBatch(program, lazy);
-  registerListening(program, lazy);
-  registerConfig(program, lazy);
-  registerTools(program, lazy);
+  for (const entry of COMMAND_TREE) {
+    if (typeof entry === 'function') entry(program, lazy);
+    else addNode(program, entry, deps);
+  }
   return program;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Positional values as verbs receive them: in order, variadic ones spread, absent optional ones left out. */
+function positionalValues(actionArgs: unknown[]): string[] {
+  return actionArgs.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
+}
+
+/** Adds a declared verb or group (and its verbs) under `parent`. */
+function addNode(parent: Command, node: CommandNode, deps: Deps): void {
+  if (node.kind === 'group') {
+    addGroup(parent, node.def, deps);
+    return;
+  }
+  addVerb(parent, node.def, deps);
+}
+
+function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
+  const group = parent.command(def.name).description(def.description);
+  for (const alias of def.aliases ?? []) group.alias(alias);
+  const help = (def.examples ? examples(def.examples) : '') + (def.helpAfter ?? '');
+  if (help) group.addHelpText('after', help);
+  for (const child of def.commands) addNode(group, child, deps);
+}
+
+function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
+  const cmd = parent.command(def.name, def.hidden ? { hidden: true } : {}).description(def.description);
+  for (const alias of def.aliases ?? []) cmd.alias(alias);
+  for (const arg of def.args ?? []) cmd.argument(arg.name, arg.description);
+  const flags = def.flags ?? {};
+  for (const [key, flag] of Object.entries(flags)) {
+    const option = new Option(flag.flags, flag.description);
+    if (flag.repeat) option.argParser(collect);
+    if (flag.default !== undefined) option.default(flag.default);
+    if (flag.choices) option.choices(flag.choices);
+    if (flag.hidden) option.hideHelp();
+    // The key a verb reads must be the one commander stores the value under.
+    if (option.attributeName() !== key) throw new Error(`creators ${def.name}: flag ${flag.flags} is stored as '${option.attributeName()}', declared as '${key}'`);
+    cmd.addOption(option);
+    if (flag.negatable) cmd.addOption(new Option(`--no-${option.name()}`, `no ${option.name()}`).hideHelp());
+  }
+  const help = (def.examples ? examples(def.examples) : '') + (def.helpAfter ?? '');
+  if (help) cmd.addHelpText('after', help);
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = actionArgs[actionArgs.length - 1] as Command;
+    const raw = command.opts();
+    const values = Object.fromEntries(Object.keys(flags).map((key) => [key, flags[key]?.repeat ? (raw[key] ?? []) : raw[key]]));
+    const ctx = new Context(deps, command.optsWithGlobals() as GlobalOptions);
+    await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never });
+  });
 }

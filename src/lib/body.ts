@@ -1,4 +1,4 @@
-import type { Context } from './context.js';
+import type { Context } from '../app/context.js';
 import { UsageError } from './errors.js';
 import { readJson } from './input.js';
 import { assignPairs } from './options.js';

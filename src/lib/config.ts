@@ -1,7 +1,6 @@
 import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
-import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
 import { SOCIAL_PLATFORMS } from './platforms.js';
 
@@ -55,7 +54,13 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
 export type ProfileData = Record<string, unknown>;
 
 /** The directory holding config.json. */
-export function configDirectory(deps: Pick<Deps, 'env' | 'configDir'>): string {
+/** Where the config store lives: an explicit directory (tests), else from the environment. */
+export interface ConfigLocation {
+  env: Record<string, string | undefined>;
+  configDir?: string | undefined;
+}
+
+export function configDirectory(deps: ConfigLocation): string {
   if (deps.configDir) return deps.configDir;
   if (deps.env.CREATORS_CONFIG_DIR) return deps.env.CREATORS_CONFIG_DIR;
   const xdg = deps.env.XDG_CONFIG_HOME || join(deps.env.HOME || homedir(), '.config');
@@ -77,7 +82,7 @@ export class ConfigStore {
     readonly profile: string,
   ) {}
 
-  static async open(deps: Pick<Deps, 'env' | 'configDir'>, profile: string): Promise<ConfigStore> {
+  static async open(deps: ConfigLocation, profile: string): Promise<ConfigStore> {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(profile)) {
       throw new UsageError(`Invalid profile name '${profile}'.`, {
         hint: 'Use letters, digits, dot, dash or underscore.',

@@ -1,23 +1,31 @@
-import type { Context } from './context.js';
+import type { Plan } from './api/plan.js';
+import { planUrl } from './api/plan.js';
 import { CreditsError, UsageError } from './errors.js';
 import { redactValue } from './http/redact.js';
-import { confirm } from './prompt.js';
+import type { Terminal } from './io/terminal.js';
+import type { PrintablePlan } from './output/plan.js';
 
 /** Above this worst case (credits), an interactive run asks first; `confirm-above` changes it. */
 export const DEFAULT_CONFIRM_ABOVE = 10;
 
-/**
- * On a terminal, a run whose worst case is above the threshold asks before sending (`--yes` answers).
- * Scripts are not asked: without a terminal, `--max-credits` is their guard.
- */
-async function confirmExpensive(ctx: Context, plan: PlannedRequest): Promise<boolean> {
-  if (ctx.yes || plan.worstCaseMilli === null || !ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) return true;
-  const raw = await ctx.setting('confirm-above');
-  const threshold = raw === undefined ? DEFAULT_CONFIRM_ABOVE : Number(raw);
-  if (!(plan.worstCaseMilli > Math.round(threshold * 1000))) return true;
-  const ok = await confirm(ctx, `This may cost up to ${formatCredits(plan.worstCaseMilli)} credits${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
-  if (!ok) ctx.notice('Nothing was sent.');
-  return ok;
+/** What the money gate is told about the run, resolved once by the app (flag > env > profile). */
+export interface MoneyPolicy {
+  dryRun: boolean;
+  /** `--max-credits` in thousandths; undefined when unset. */
+  maxCreditsMilli: number | undefined;
+  /** `confirm-above` in thousandths: a terminal run whose worst case is above it asks first. */
+  confirmAboveMilli: number;
+}
+
+/** A plan as `--dry-run` prints it (json/jsonl as this record, text otherwise). */
+export type PlanRecord = PrintablePlan;
+
+export interface GatePorts {
+  term: Terminal;
+  policy: MoneyPolicy;
+  baseUrl: URL;
+  /** Prints the dry run's plan through lib/output (so `-o` receives it). */
+  printPlan(record: PlanRecord): Promise<void>;
 }
 
 /**
@@ -48,35 +56,32 @@ export function formatCredits(milli: number): string {
   return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
 }
 
-export interface PlannedRequest {
-  method: string;
-  url: string;
-  body?: unknown;
-  /** Worst-case cost in thousandths of a credit; null when it cannot be known. */
-  worstCaseMilli: number | null;
-  /** What the cost is made of, e.g. `50 creators x 2 pages x 0.01`. */
-  costBasis?: string;
-}
-
-/** The `--max-credits` budget (flag > CREATORS_MAX_CREDITS > profile), in thousandths; undefined when unset. */
-export async function maxCreditsMilli(ctx: Context): Promise<number | undefined> {
-  const raw = ctx.globals.maxCredits ?? ctx.deps.env.CREATORS_MAX_CREDITS ?? (await ctx.setting('max-credits'));
+/** `--max-credits` (flag > CREATORS_MAX_CREDITS > profile), checked, in thousandths; undefined when unset. */
+export function parseMaxCredits(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid --max-credits '${raw}': expected a number, 0 or more.`);
   return Math.round(n * 1000);
 }
 
+/** The `confirm-above` setting in thousandths (default 10 credits). */
+export function parseConfirmAbove(raw: string | undefined): number {
+  const threshold = raw === undefined ? DEFAULT_CONFIRM_ABOVE : Number(raw);
+  return Math.round(threshold * 1000);
+}
+
 /**
- * The money gate every billable command passes before sending: enforces `--max-credits` (exit 5,
- * nothing sent) and answers `--dry-run` by printing the plan. Returns true when the command may send.
+ * The money gate every plan passes before it is sent: enforces `--max-credits` (exit 5, nothing sent;
+ * an unknown worst case is refused under a budget), answers `--dry-run` by printing the plan, and on a
+ * terminal asks before a run whose worst case is above `confirm-above`. True when the plan may be sent.
  */
-export async function guardCost(ctx: Context, plan: PlannedRequest): Promise<boolean> {
-  const budget = await maxCreditsMilli(ctx);
-  if (budget !== undefined && plan.worstCaseMilli === null && !ctx.dryRun) {
+export async function gate(ports: GatePorts, plan: Plan): Promise<boolean> {
+  const budget = ports.policy.maxCreditsMilli;
+  const url = planUrl(ports.baseUrl, plan);
+  if (budget !== undefined && plan.worstCaseMilli === null && !ports.policy.dryRun) {
     // An unknown worst case is not a bounded one: under a budget, refuse rather than hope.
     throw new CreditsError(
-      `The cost of ${plan.method} ${new URL(plan.url).pathname} cannot be known in advance, so --max-credits ${formatCredits(budget)} cannot bound it; nothing was sent.`,
+      `The cost of ${plan.method} ${url.pathname} cannot be known in advance, so --max-credits ${formatCredits(budget)} cannot bound it; nothing was sent.`,
       { code: 'max_credits_unbounded', hint: 'Run it without --max-credits (and CREATORS_MAX_CREDITS unset) to send it anyway.' },
     );
   }
@@ -86,28 +91,29 @@ export async function guardCost(ctx: Context, plan: PlannedRequest): Promise<boo
       { code: 'max_credits_exceeded', hint: plan.costBasis ? `Cost basis: ${plan.costBasis}.` : undefined },
     );
   }
-  if (!ctx.dryRun) return confirmExpensive(ctx, plan);
-  const output = await ctx.output();
-  const body = plan.body === undefined ? undefined : redactValue(plan.body, 0, false);
-  if (output.format === 'json' || output.format === 'jsonl') {
-    const record = {
-      dry_run: true,
-      method: plan.method,
-      url: plan.url,
-      body: body ?? null,
-      worst_case_credits: plan.worstCaseMilli === null ? null : plan.worstCaseMilli / 1000,
-      cost_basis: plan.costBasis ?? null,
-    };
-    ctx.io.stdout.write(`${JSON.stringify(record, null, output.format === 'json' ? 2 : undefined)}\n`);
-  } else {
-    const cost = plan.worstCaseMilli === null ? 'unknown' : `${formatCredits(plan.worstCaseMilli)} credits`;
-    ctx.io.stdout.write(
-      `Dry run: nothing was sent.\n${plan.method} ${plan.url}\n` +
-        (body !== undefined ? `${JSON.stringify(body, null, 2)}\n` : '') +
-        `Worst-case cost: ${cost}${plan.costBasis ? ` (${plan.costBasis})` : ''}\n`,
-    );
-  }
+  if (!ports.policy.dryRun) return confirmExpensive(ports, plan);
+  await ports.printPlan({
+    dry_run: true,
+    method: plan.method,
+    url: url.href,
+    body: plan.body === undefined ? null : redactValue(plan.body, 0, false),
+    worst_case_credits: plan.worstCaseMilli === null ? null : plan.worstCaseMilli / 1000,
+    cost_basis: plan.costBasis ?? null,
+  });
   return false;
+}
+
+/**
+ * On a terminal, a run whose worst case is above the threshold asks before sending (`--yes` answers).
+ * Scripts are not asked: without a terminal, `--max-credits` is their guard.
+ */
+async function confirmExpensive(ports: GatePorts, plan: Plan): Promise<boolean> {
+  const { term } = ports;
+  if (term.yes || plan.worstCaseMilli === null || !term.interactive) return true;
+  if (!(plan.worstCaseMilli > ports.policy.confirmAboveMilli)) return true;
+  const ok = await term.confirm(`This may cost up to ${formatCredits(plan.worstCaseMilli)} credits${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
+  if (!ok) term.notice('Nothing was sent.');
+  return ok;
 }
 
 /**

@@ -123,3 +123,16 @@ export class NetworkError extends CliError {
 export function isCliError(err: unknown): err is CliError {
   return err instanceof CliError;
 }
+
+/**
+ * A dry run reached the HTTP client with a request that changes state. Commands answer `--dry-run`
+ * with a plan before sending anything, so this is a bug in the command, not a user error; the request
+ * was not sent.
+ */
+export class DryRunViolation extends CliError {
+  constructor(request: string) {
+    super(`Internal error: a dry run tried to send ${request}; it was not sent. This is a bug in creators; please report it.`, EXIT.ERROR, {
+      code: 'dry_run_violation',
+    });
+  }
+}

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Context } from './context.js';
+import type { Context } from '../app/context.js';
 import { UsageError } from './errors.js';
 
 /** Reads a whole file (or stdin for `-`) as UTF-8; an unreadable file is a usage error. */

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 import type { Command } from 'commander';
 import { spawnCli } from '../helpers/spawn-cli.js';
@@ -12,14 +12,6 @@ import { runCli } from '../helpers/run-cli.js';
  * for every command of the tree.
  */
 const DIR = fileURLToPath(new URL('../../dist/help/', import.meta.url));
-const saved = { isTTY: process.stdout.isTTY, columns: process.stdout.columns };
-
-function setTerminal(isTTY: boolean, columns?: number): void {
-  Object.defineProperty(process.stdout, 'isTTY', { value: isTTY, configurable: true });
-  Object.defineProperty(process.stdout, 'columns', { value: columns, configurable: true });
-}
-
-afterEach(() => setTerminal(Boolean(saved.isTTY), saved.columns));
 
 /** Every command path of the tree (without commander's implicit `help`), root first. */
 function commandPaths(): string[][] {
@@ -32,8 +24,9 @@ function commandPaths(): string[][] {
   return out;
 }
 
-async function commanderHelp(path: string[]): Promise<string> {
-  const res = await runCli([...path, '--help']);
+/** Help as commander renders it for the injected terminal (never the real process's stdout). */
+async function commanderHelp(path: string[], columns?: number): Promise<string> {
+  const res = await runCli([...path, '--help'], columns === undefined ? {} : { stdoutTTY: true, columns });
   expect(res.code).toBe(0);
   return res.stdout;
 }
@@ -47,13 +40,10 @@ describe('help snapshot', () => {
   it('matches commander at 80 columns (piped) and, unwrapped, from its wideFrom width on', async () => {
     for (const path of commandPaths()) {
       const snap = JSON.parse(readFileSync(`${DIR}${path.length === 0 ? '_' : path.join('.')}.json`, 'utf8')) as { pipe: string; wide?: string; wideFrom?: number };
-      setTerminal(false);
       expect(snap.pipe, `creators ${path.join(' ')} --help`).toBe(await commanderHelp(path));
       if (snap.wide !== undefined) {
-        setTerminal(true, snap.wideFrom);
-        expect(snap.wide).toBe(await commanderHelp(path));
-        setTerminal(true, (snap.wideFrom ?? 0) + 57);
-        expect(snap.wide).toBe(await commanderHelp(path));
+        expect(snap.wide).toBe(await commanderHelp(path, snap.wideFrom));
+        expect(snap.wide).toBe(await commanderHelp(path, (snap.wideFrom ?? 0) + 57));
       }
     }
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { main } from '../../src/main.js';
-import type { Deps } from '../../src/lib/deps.js';
+import type { Deps } from '../../src/app/deps.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;

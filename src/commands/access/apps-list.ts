@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { listApps } from '../../lib/api/apps.js';
 import { printList } from '../../lib/output/index.js';
 

@@ -1,6 +1,6 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { appPath, revokeApp } from '../../lib/api/apps.js';
-import { confirm } from '../../lib/prompt.js';
+import { confirm } from '../../lib/io/prompt.js';
 import { planFree, positiveId } from './common.js';
 
 /** `creators apps revoke <id>`: disconnects an app (its tokens stop working); confirmed unless `--yes`. */

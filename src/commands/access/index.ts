@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Lazy } from '../../program.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 
 /** Account access: login, logout, keys, apps (`auth status|token` live in the account group). */
 export function registerAccess(program: Command, lazy: Lazy): void {

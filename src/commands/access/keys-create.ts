@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { createKey, type KeyChanges } from '../../lib/api/keys.js';
 import { printItem } from '../../lib/output/index.js';
 import { KEY_COLUMNS, maskKey, parseExpiry, planFree } from './common.js';

@@ -1,6 +1,6 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { deleteKey, keyPath } from '../../lib/api/keys.js';
-import { confirm } from '../../lib/prompt.js';
+import { confirm } from '../../lib/io/prompt.js';
 import { planFree, positiveId } from './common.js';
 
 /** `creators keys delete <id>`: permanent; confirmed unless `--yes`. */

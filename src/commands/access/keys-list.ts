@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { listKeys } from '../../lib/api/keys.js';
 import { printList } from '../../lib/output/index.js';
 import { KEY_COLUMNS, maskKey } from './common.js';

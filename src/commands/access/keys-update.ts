@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { keyPath, updateKey, type KeyChanges } from '../../lib/api/keys.js';
 import { UsageError } from '../../lib/errors.js';
 import { printItem } from '../../lib/output/index.js';

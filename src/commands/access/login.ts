@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, login, parsePort } from '../../lib/auth/login.js';
 import { UsageError } from '../../lib/errors.js';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { clearLogin } from '../../lib/auth/token-store.js';
 
 /**

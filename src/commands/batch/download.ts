@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { pathSegment } from '../../lib/http/url.js';
 import { downloadBatch } from '../../lib/batch/download.js';
 import { openSink } from '../../lib/output/index.js';

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Lazy } from '../../program.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 
 /** The options that describe a job: shared by `upload` and `run`. */
 function jobOptions(cmd: Command): Command {

@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { pathSegment } from '../../lib/http/url.js';
 import { checkFinal } from '../../lib/batch/poll.js';
 import { printItem } from '../../lib/output/index.js';

@@ -1,6 +1,7 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { configDirectory } from '../../lib/config.js';
-import { formatCredits, guardCost } from '../../lib/cost.js';
+import { formatCredits } from '../../lib/cost.js';
+import { guardCost } from '../../app/legacy.js';
 import { UsageError } from '../../lib/errors.js';
 import { buildUrl } from '../../lib/http/url.js';
 import { getBatchStatus, resumeBatch } from '../../lib/api/batch.js';

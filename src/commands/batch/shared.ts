@@ -1,5 +1,5 @@
 /** Pieces the batch verbs share: flag parsing, the upload loop, waiting with a spinner, the output format. */
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { formatCredits } from '../../lib/cost.js';
 import type { HttpClient } from '../../lib/http/client.js';
@@ -9,7 +9,7 @@ import { multipartBody } from '../../lib/batch/multipart.js';
 import { wireFields, type BatchJobOptions } from '../../lib/batch/options.js';
 import { checkFinal, DEFAULT_INTERVAL_S, pollBatch } from '../../lib/batch/poll.js';
 import { progressText, type BatchStatus } from '../../lib/batch/status.js';
-import { createSpinner } from '../../lib/output/index.js';
+import { createSpinner } from '../../lib/io/spinner.js';
 
 /** Seconds from a flag, > 0; a usage error names the flag otherwise. */
 export function parseSeconds(raw: unknown, flag: string): number | undefined {

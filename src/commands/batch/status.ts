@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { getBatchStatus } from '../../lib/api/batch.js';
 import { printItem, type ColumnSpec } from '../../lib/output/index.js';
 import { printable } from './shared.js';

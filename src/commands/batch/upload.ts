@@ -1,5 +1,6 @@
-import type { Context } from '../../lib/context.js';
-import { formatCredits, guardCost } from '../../lib/cost.js';
+import type { Context } from '../../app/context.js';
+import { formatCredits } from '../../lib/cost.js';
+import { guardCost } from '../../app/legacy.js';
 import { extractBatchInput } from '../../lib/batch/extract.js';
 import { modePriceMilli, parseJobOptions } from '../../lib/batch/options.js';
 import { buildUrl } from '../../lib/http/url.js';

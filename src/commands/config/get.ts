@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { CONFIG_KEYS, maskSecret, validateConfigValue } from '../../lib/config.js';
 import { UsageError } from '../../lib/errors.js';
 

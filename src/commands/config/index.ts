@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Lazy } from '../../program.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 
 /** `creators config get|set|unset|list|path`: per-profile preferences. */
 export function registerConfig(program: Command, lazy: Lazy): void {

@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 
 /** `creators config path`. */
 export async function run(ctx: Context): Promise<void> {

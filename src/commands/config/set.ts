@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { validateConfigValue } from '../../lib/config.js';
 import { UsageError } from '../../lib/errors.js';
 import { readAllText } from '../../lib/input.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { CONFIG_KEYS, validateConfigValue } from '../../lib/config.js';
 
 /** `creators config unset <key>`. Unsetting a key that is not set is not an error. */

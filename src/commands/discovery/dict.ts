@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { listDictionary } from '../../lib/api/dictionary.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { printList, type ColumnSpec } from '../../lib/output/index.js';

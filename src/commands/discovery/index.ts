@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Lazy } from '../../program.js';
 import { DICTIONARY_KINDS } from '../../lib/api/dictionary.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 import { registerExclusions } from './exclusions/index.js';
 import { addDiscoveryOptions } from './options.js';
 

@@ -1,6 +1,7 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { DISCOVERY_PATHS, postDiscoveryPage, type DiscoveryKind, type DiscoveryPage } from '../../lib/api/discovery.js';
-import { formatCredits, guardCost } from '../../lib/cost.js';
+import { formatCredits } from '../../lib/cost.js';
+import { guardCost } from '../../app/legacy.js';
 import { checkExclusionLists, readExcludeHandles } from '../../lib/discovery/exclusions.js';
 import { buildFilters } from '../../lib/discovery/filters.js';
 import { choosePageLimit, discoveryRecords, MAX_PAGE_LIMIT, newTally, pageBase, RESULT_CAP, worstCase, type PagePlan, type RunTally } from '../../lib/discovery/paging.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { PRICE_MILLI } from '../../lib/cost.js';
 import { checkSort } from '../../lib/discovery/sort.js';
 import { UsageError } from '../../lib/errors.js';

@@ -1,7 +1,7 @@
 import { cleanEmail, emailBody, emailPath, enrichEmail, MODE_PRICE_MILLI, type EmailMode, type EmailOptions } from '../../lib/api/enrichment.js';
 import { runEnrichment } from '../../lib/bulk/enrich.js';
 import { emailResultColumns, tableColumns } from '../../lib/bulk/records.js';
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';

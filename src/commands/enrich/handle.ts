@@ -3,7 +3,7 @@ import {
 } from '../../lib/api/enrichment.js';
 import { runEnrichment } from '../../lib/bulk/enrich.js';
 import { handleResultColumns, tableColumns } from '../../lib/bulk/records.js';
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { ApiError, UsageError } from '../../lib/errors.js';
 import { checkPlatform } from '../../lib/platforms.js';
 import { bulkOptions, platformOption } from './options.js';

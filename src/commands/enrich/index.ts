@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Lazy } from '../../program.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 
 /** Options shared by both enrich verbs: many values at once from a CSV. */
 function bulkOptions(cmd: Command, kind: string): Command {

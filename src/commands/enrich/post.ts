@@ -1,6 +1,7 @@
 import { commentPages, commentsOf, CONTENT_PLATFORMS, detailsBody, parsePostRef, postDetails, type ContentKind } from '../../lib/api/content.js';
-import type { Context } from '../../lib/context.js';
-import { formatCredits, guardCost, maxCreditsMilli, PRICE_MILLI } from '../../lib/cost.js';
+import type { Context } from '../../app/context.js';
+import { formatCredits, PRICE_MILLI } from '../../lib/cost.js';
+import { guardCost, maxCreditsMilli } from '../../app/legacy.js';
 import { UsageError } from '../../lib/errors.js';
 import { buildUrl } from '../../lib/http/url.js';
 import { parseIntegerOption } from '../../lib/options.js';

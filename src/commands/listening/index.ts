@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Lazy } from '../../program.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 import { withBody, withCreators, withEventFilters } from './register-helpers.js';
 
 /** Social listening: subscriptions, campaigns, usage, and the top-level `events` group. */

@@ -1,7 +1,8 @@
 /** Helpers shared by the listening and events verbs: columns, creator arguments, printing. */
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { buildBody } from '../../lib/body.js';
-import { formatCredits, guardCost, PRICE_MILLI } from '../../lib/cost.js';
+import { formatCredits, PRICE_MILLI } from '../../lib/cost.js';
+import { guardCost } from '../../app/legacy.js';
 import { UsageError } from '../../lib/errors.js';
 import type { HttpClient } from '../../lib/http/client.js';
 import { positiveId } from '../../lib/ids.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { getUsage } from '../../lib/api/listening.js';
 import { printItem } from '../../lib/output/index.js';
 

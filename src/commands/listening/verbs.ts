@@ -2,10 +2,10 @@
  * The verbs subscriptions and campaigns share (list, get, creators, add/remove creators, delete or
  * archive). Each verb file is a thin `run` that picks the kind and calls one of these.
  */
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { getOne, listAll, listeningPath, send, type ListeningKind } from '../../lib/api/listening.js';
-import { guardCost } from '../../lib/cost.js';
-import { confirm } from '../../lib/prompt.js';
+import { guardCost } from '../../app/legacy.js';
+import { confirm } from '../../lib/io/prompt.js';
 import { printItem, printList, type ColumnSpec } from '../../lib/output/index.js';
 import { campaignDuration } from './campaigns/fields.js';
 import { bodyFlags, buildBody, COLUMNS, creatorRefs, guardMonitoring, idArg, LABEL } from './shared.js';

@@ -1,5 +1,6 @@
-import type { Context } from '../../lib/context.js';
-import { estimateRouteCost, guardCost } from '../../lib/cost.js';
+import type { Context } from '../../app/context.js';
+import { estimateRouteCost } from '../../lib/cost.js';
+import { guardCost } from '../../app/legacy.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Method } from '../../lib/http/client.js';
 import { buildUrl } from '../../lib/http/url.js';

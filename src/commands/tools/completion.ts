@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Context } from '../../lib/context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { bashScript, fishScript, zshScript, type CompletionTree } from '../../lib/completion.js';
 

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Lazy } from '../../program.js';
-import { examples } from '../help-text.js';
+import { examples } from '../../app/help-text.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 

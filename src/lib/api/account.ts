@@ -1,4 +1,5 @@
 import type { HttpClient } from '../http/client.js';
+import { freePlan, type Plan } from './plan.js';
 
 /** The credits record, normalised: `credits_available`/`credits_used` as numbers, every other field kept. */
 export interface Credits extends Record<string, unknown> {
@@ -11,8 +12,13 @@ export interface Credits extends Record<string, unknown> {
  * `credits_used`, or `credits_left`; numbers or strings. Both are read.
  */
 export async function getCredits(http: HttpClient): Promise<Credits> {
-  const res = await http.request<Record<string, unknown>>({ method: 'GET', path: 'accounts/credits' });
+  const res = await http.request<Record<string, unknown>>(creditsPlan());
   return normaliseCredits(res.data);
+}
+
+/** The plan of `getCredits`. */
+export function creditsPlan(): Plan {
+  return freePlan('GET', 'accounts/credits');
 }
 
 export function normaliseCredits(data: unknown): Credits {

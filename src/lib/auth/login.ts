@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { startCallbackServer, type CallbackParams, type CallbackServer } from './callback-server.js';
 import { authorizeUrl, describeOAuthError, exchangeCode, registerClient } from './oauth.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { AuthError } from '../errors.js';
 import { refreshTokens } from './oauth.js';
 import { ensureFreshLogin, readLogin, type StoredLogin } from './token-store.js';

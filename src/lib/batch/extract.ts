@@ -10,7 +10,7 @@ import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
 import { parseBatches } from '../csv/read.js';

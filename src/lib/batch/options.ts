@@ -2,7 +2,7 @@
  * The options of a batch job (`batch upload` / `batch run`): checked before anything is sent, and
  * turned into the multipart fields of api-contract §9.1.
  */
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { PRICE_MILLI } from '../cost.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';

@@ -4,8 +4,9 @@
  */
 import { getCredits } from '../api/account.js';
 import type { EnrichOutcome } from '../api/enrichment.js';
-import type { Context } from '../context.js';
-import { formatCredits, guardCost } from '../cost.js';
+import type { Context } from '../../app/context.js';
+import { formatCredits } from '../cost.js';
+import { guardCost } from '../../app/legacy.js';
 import { AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { buildUrl } from '../http/url.js';

@@ -4,7 +4,7 @@
  * 250 ms and cleared when the run ends, so piped stderr never fills with carriage returns.
  */
 import { formatCredits } from '../cost.js';
-import type { Io } from '../deps.js';
+import type { Io } from '../io/streams.js';
 
 export interface ProgressCounts {
   done: number;

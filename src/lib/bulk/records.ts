@@ -9,7 +9,7 @@
  * field the service returned is in the file, and the header never depends on the data. json/jsonl
  * keep `result` nested, unflattened.
  */
-import type { Io } from '../deps.js';
+import type { Io } from '../io/streams.js';
 import { getPath, printList, printRows, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings } from '../output/index.js';
 
 export type RowStatus = 'ok' | 'not_found' | 'error' | 'skipped';

@@ -4,7 +4,7 @@
  * run); stdin is read once, unless the cost must be known first (`--dry-run` or a `--max-credits`
  * budget without `--max-rows`), in which case it is spooled to a private temporary file.
  */
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { countValues, openInputStream, readCsv, spoolStdin } from '../csv/read.js';

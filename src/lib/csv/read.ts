@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { looksLikeEmail } from './detect.js';
 import { CsvParser, CsvSyntaxError, type CsvParseOptions } from './parse.js';

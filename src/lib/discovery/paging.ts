@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { formatCredits } from '../cost.js';
 import type { DiscoveryAccount, DiscoveryPage } from '../api/discovery.js';

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { undiciTransport, type RawResponse, type Transport } from './transport.js';
-import { ApiError, CliError, InterruptedError, RateLimitError } from '../errors.js';
+import { ApiError, CliError, DryRunViolation, InterruptedError, RateLimitError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
 import { Pacer } from './pacer.js';
 import { redactText, redactUrl } from './redact.js';
@@ -28,6 +28,8 @@ export interface RequestOptions {
   absoluteUrl?: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** A GET that creates something on the server (the default exclusion list on first read). */
+  createsState?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -66,6 +68,8 @@ export interface HttpClientOptions {
    * the server did not process the request, so the one replay is safe for any method.
    */
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
+  /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
+  dryRun?: boolean | undefined;
 }
 
 /** The longest wait done without asking: beyond it the command stops with the wait in the message. */
@@ -95,6 +99,10 @@ export class HttpClient {
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
     const idempotent = req.method === 'GET' || req.method === 'HEAD';
+    if (this.opts.dryRun && (!idempotent || req.createsState)) {
+      // The last line of defence: commands answer --dry-run with a plan before they get here.
+      throw new DryRunViolation(`${req.method} ${redactUrl(url.href)}`);
+    }
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent ?? 'creators-cli',

@@ -1,6 +1,6 @@
 /** Printing an error for the user (text) or for a script (one JSON line), always on stderr. */
-import type { Io } from '../deps.js';
-import { colors } from './color.js';
+import type { Io } from '../io/streams.js';
+import { colors } from '../io/color.js';
 import type { OutputSettings } from './types.js';
 
 /** What `printError` needs to know about an error; `CliError` from `lib/errors.ts` fits. */

@@ -8,6 +8,4 @@ export { cellText, flattenRecord, getPath, selectFields, toCell, type FlatRecord
 export { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from './humanize.js';
 export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink, type SinkOptions } from './sink.js';
 export { isTerminalTable, printItem, printList, printRows, printText } from './printers.js';
-export { colors, type Colors, type Paint } from './color.js';
-export { createSpinner, type Spinner } from './spinner.js';
 export { printError, type PrintableError } from './errors-print.js';

@@ -4,7 +4,7 @@
  * about HTTP. The sink is committed only after everything was written, so with `-o` a failed run leaves
  * no file behind.
  */
-import type { Io } from '../deps.js';
+import type { Io } from '../io/streams.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
 import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';

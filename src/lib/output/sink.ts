@@ -10,7 +10,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 
-import type { Io } from '../deps.js';
+import type { Io } from '../io/streams.js';
 import type { OutputSettings } from './types.js';
 
 export { formatFromPath } from './format-from-path.js';

@@ -2,7 +2,7 @@
  * Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width by truncating the
  * widest columns first.
  */
-import { colors } from './color.js';
+import { colors } from '../io/color.js';
 import { displayWidth, truncate } from './humanize.js';
 
 /** Terminal width assumed when the io does not know it. */

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../../src/main.js';
-import type { Deps } from '../../../src/lib/deps.js';
+import type { Deps } from '../../../src/app/deps.js';
 
 /**
  * Runs the CLI in-process with a stdin the test writes to while the command runs (the pasted

@@ -113,7 +113,9 @@ describe('creators batch run', () => {
     const before = world().jobs.size;
     const dry = await runCli(['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--dry-run'], t.opts());
     expect(dry.code).toBe(0);
-    expect(dry.json()).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06 });
+    // `-o` receives the plan, like any data.
+    expect(dry.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06 });
     expect(world().jobs.size).toBe(before);
     const res = await runCli(['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--interval', '5'], t.opts());
     expect(res.code).toBe(0);

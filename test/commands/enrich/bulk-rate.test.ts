@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../../src/main.js';
-import { realSleep, type Deps } from '../../../src/lib/deps.js';
+import { realSleep, type Deps } from '../../../src/app/deps.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { tempConfigDir } from '../../helpers/run-cli.js';
 import { csvObjects } from './helpers.js';

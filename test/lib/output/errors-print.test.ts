@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { colors } from '../../../src/lib/output/color.js';
+import { colors } from '../../../src/lib/io/color.js';
 import { printError } from '../../../src/lib/output/errors-print.js';
 import { memoryIo } from './memory-io.js';
 

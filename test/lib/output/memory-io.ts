@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 
-import type { Io } from '../../../src/lib/deps.js';
+import type { Io } from '../../../src/lib/io/streams.js';
 
 /** An in-memory `Io` for printer tests: text written to stdout/stderr is collected. */
 export interface MemoryIo extends Io {

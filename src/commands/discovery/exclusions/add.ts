@@ -1,6 +1,6 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { changeEntries, listPath, MAX_HANDLES_PER_REQUEST, parseListRef } from '../../../lib/api/exclusions.js';
-import { guardCost } from '../../../lib/cost.js';
+import { guardCost } from '../../../app/legacy.js';
 import { readHandleLines, uniqueHandles } from '../../../lib/discovery/exclusions.js';
 import { UsageError } from '../../../lib/errors.js';
 import { buildUrl } from '../../../lib/http/url.js';

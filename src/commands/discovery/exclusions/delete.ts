@@ -1,9 +1,9 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { deleteExclusionList, listPath, parseListRef } from '../../../lib/api/exclusions.js';
-import { guardCost } from '../../../lib/cost.js';
+import { guardCost } from '../../../app/legacy.js';
 import { UsageError } from '../../../lib/errors.js';
 import { buildUrl } from '../../../lib/http/url.js';
-import { confirm } from '../../../lib/prompt.js';
+import { confirm } from '../../../lib/io/prompt.js';
 
 /** `creators exclusions delete <list>`: asks first unless --yes (exit 2 without a terminal). */
 export async function run(ctx: Context, [list = '']: string[]): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { allEntries, listEntries, parseListRef } from '../../../lib/api/exclusions.js';
 import { UsageError } from '../../../lib/errors.js';
 import { parseIntegerOption } from '../../../lib/options.js';

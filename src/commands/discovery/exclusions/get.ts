@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { getExclusionList, parseListRef } from '../../../lib/api/exclusions.js';
 import { printItem } from '../../../lib/output/index.js';
 import { LIST_COLUMNS } from './columns.js';

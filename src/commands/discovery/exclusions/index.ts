@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Lazy } from '../../../program.js';
-import { examples } from '../../help-text.js';
+import { examples } from '../../../app/help-text.js';
 
 /** `creators exclusions ...`: Discovery exclusion lists (all free). `<list>` is an id or `default:<platform>`. */
 export function registerExclusions(program: Command, lazy: Lazy): void {

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { listExclusionLists } from '../../../lib/api/exclusions.js';
 import { printList } from '../../../lib/output/index.js';
 import { checkPlatform, DISCOVERY_PLATFORMS } from '../../../lib/platforms.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { change } from './add.js';
 
 /** `creators exclusions remove <list> <handle...> [--file f|-]` (free), DELETE with a body, chunks of 10,000. */

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { listAll, listeningPath } from '../../../lib/api/listening.js';
 import { printList } from '../../../lib/output/index.js';
 import { idArg } from '../shared.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { removeCreators } from '../verbs.js';
 
 /** `creators listening campaigns remove-creators`: confirms unless --yes. */

@@ -1,6 +1,6 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { getOne, listeningPath, send } from '../../../lib/api/listening.js';
-import { guardCost } from '../../../lib/cost.js';
+import { guardCost } from '../../../app/legacy.js';
 import { UsageError } from '../../../lib/errors.js';
 import { printItem } from '../../../lib/output/index.js';
 import { bodyFlags, buildBody, CAMPAIGN_COLUMNS, guardMonitoring, idArg } from '../shared.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { getEvent } from '../../../lib/api/listening.js';
 import { idArg, printWithRows } from '../shared.js';
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import type { ListeningRecord } from '../../../lib/api/listening.js';
 import { UsageError } from '../../../lib/errors.js';
 import { checkCursorPath } from '../../../lib/events/cursor.js';

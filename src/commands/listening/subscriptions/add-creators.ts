@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { addCreators } from '../verbs.js';
 
 /** `creators listening subscriptions add-creators <id> [handle...]`. */

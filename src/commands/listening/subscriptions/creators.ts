@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { listCreators } from '../verbs.js';
 
 /** `creators listening subscriptions creators <id>`. */

@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { deleteKind } from '../verbs.js';
 
 /** `creators listening subscriptions delete <id>`: confirms unless --yes. */

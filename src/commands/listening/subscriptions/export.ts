@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { exportDetails } from '../../../lib/api/listening.js';
 import { openSink } from '../../../lib/output/index.js';
 import { idArg } from '../shared.js';

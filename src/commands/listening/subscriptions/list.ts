@@ -1,4 +1,4 @@
-import type { Context } from '../../../lib/context.js';
+import type { Context } from '../../../app/context.js';
 import { listKind } from '../verbs.js';
 
 /** `creators listening subscriptions list`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { createSpinner } from '../../../src/lib/output/spinner.js';
-import { memoryIo } from './memory-io.js';
+import { createSpinner } from '../../../src/lib/io/spinner.js';
+import { memoryIo } from '../output/memory-io.js';
 
 const on = { quiet: false, color: false };
 

@@ -2,9 +2,9 @@
  * A progress spinner on stderr, only on a terminal and never with `--quiet`. ora is imported lazily
  * so commands that never spin (and `--help`) do not load it.
  */
-import type { Io } from '../deps.js';
+import type { Io } from '../io/streams.js';
 import { colors } from './color.js';
-import type { OutputSettings } from './types.js';
+import type { OutputSettings } from '../output/types.js';
 
 export interface Spinner {
   /** Changes the text next to the spinner. */

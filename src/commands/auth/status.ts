@@ -1,16 +1,29 @@
-import type { Context, ResolvedCredential } from '../../lib/context.js';
-import { getCredits } from '../../lib/api/account.js';
-import { readLogin } from '../../lib/auth/token-store.js';
-import { maskSecret } from '../../lib/config.js';
+import { defineCommand } from '../../app/command.js';
+import type { Context, ResolvedCredential } from '../../app/context.js';
 import { AuthError, CliError } from '../../lib/errors.js';
-import { printItem } from '../../lib/output/index.js';
 
 /**
  * `creators auth status`: which credential is in effect and where it came from, checked live
  * against the credits endpoint (free). For a login: the access-token expiry and whether it can be
  * refreshed (a token close to expiry is refreshed first). Exit 4 when there is no valid credential.
  */
-export async function run(ctx: Context): Promise<void> {
+export default defineCommand({
+  name: 'status',
+  description: 'Show base URL, profile, which credential is used and where it came from, and check it live',
+  examples: [
+    ['creators auth status', 'human summary'],
+    ['creators auth status --json', 'for scripts; exit 4 when not authenticated'],
+  ],
+  run: (ctx) => showStatus(ctx),
+});
+
+async function showStatus(ctx: Context): Promise<void> {
+  const [{ getCredits }, { readLogin }, { maskSecret }, { printItem }] = await Promise.all([
+    import('../../lib/api/account.js'),
+    import('../../lib/auth/token-store.js'),
+    import('../../lib/config.js'),
+    import('../../lib/output/index.js'),
+  ]);
   const output = await ctx.output();
   const baseUrl = (await ctx.baseUrl()).href.replace(/\/$/, '');
   let failure: CliError | undefined;

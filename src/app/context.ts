@@ -1,14 +1,16 @@
-import type { Deps, Io } from './deps.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDirectory, type ConfigStore } from './config.js';
-import { UsageError } from './errors.js';
-import type { HttpClient } from './http/client.js';
-import { DEFAULT_BASE_URL, parseBaseUrl } from './http/url.js';
-import { FORMATS, type Format, type OutputSettings } from './output/types.js';
-import { formatFromPath } from './output/format-from-path.js';
-import { checkOutputPath } from './output/preflight.js';
-import { resolve } from 'node:path';
+import type { Plan } from '../lib/api/plan.js';
+import { configDirectory, type ConfigStore } from '../lib/config.js';
+import { gate, parseConfirmAbove, parseMaxCredits, type MoneyPolicy } from '../lib/cost.js';
+import { UsageError } from '../lib/errors.js';
+import type { HttpClient } from '../lib/http/client.js';
+import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
+import type { Io } from '../lib/io/streams.js';
+import { Terminal } from '../lib/io/terminal.js';
+import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
+import type { Format, OutputSettings } from '../lib/output/types.js';
+import type { Deps } from './deps.js';
 
 /** The global options of the contract, as commander hands them over (camelCase). */
 export interface GlobalOptions {
@@ -40,12 +42,16 @@ export interface ResolvedCredential {
 }
 
 /**
- * What every command receives: the injected deps plus the global options resolved once
- * (flag > environment > profile config > default). Costly members (config store, HTTP client)
- * are built on first use, so `--help` and argument errors never load conf or undici.
+ * The composition root: what every command receives. The injected deps plus the global options
+ * resolved once (flag > environment > profile config > default), and the ports lib workflows take
+ * (the terminal object, the HTTP client, the money gate). Costly members (config store, HTTP client)
+ * are built on first use, so `--help` and argument errors never load conf or undici. Nothing in
+ * `src/lib` sees this class.
  */
 export class Context {
   readonly io: Io;
+  /** The terminal object: streams, TTY-ness, colour, notices, spinner, prompts, input. */
+  readonly term: Terminal;
   readonly profileName: string;
   readonly debug: boolean;
   readonly quiet: boolean;
@@ -70,11 +76,12 @@ export class Context {
     this.dryRun = Boolean(globals.dryRun);
     this.yes = Boolean(globals.yes);
     this.stderrColor = colourAllowed(globals, env) && deps.io.stderrIsTTY;
+    this.term = new Terminal(deps.io, { quiet: this.quiet, color: colourAllowed(globals, env), debug: this.debug, yes: this.yes, cwd: deps.cwd });
   }
 
   /** The profile's config store (conf), opened on first use. */
   config(): Promise<ConfigStore> {
-    this.configPromise ??= import('./config.js').then(({ ConfigStore }) => ConfigStore.open(this.deps, this.profileName));
+    this.configPromise ??= import('../lib/config.js').then(({ ConfigStore }) => ConfigStore.open(this.deps, this.profileName));
     return this.configPromise;
   }
 
@@ -115,7 +122,7 @@ export class Context {
     const oauth = store.get('oauth') as { access_token?: string; expires_at?: number } | undefined;
     if (oauth?.access_token) {
       // Refreshed through the token store when about to expire; skipped when bound to another base URL.
-      const { freshLogin } = await import('./auth/session.js');
+      const { freshLogin } = await import('../lib/auth/session.js');
       const login = await freshLogin(this);
       if (login) return { value: login.access_token, source: 'login', kind: 'oauth', expiresAt: login.expires_at };
     }
@@ -149,9 +156,9 @@ export class Context {
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
     const [{ HttpClient }, { createDispatcher, proxyConfigured }, { nodeTransport }] = await Promise.all([
-      import('./http/client.js'),
-      import('./http/dispatcher.js'),
-      import('./http/transport.js'),
+      import('../lib/http/client.js'),
+      import('../lib/http/dispatcher.js'),
+      import('../lib/http/transport.js'),
     ]);
     const dispatcher = this.deps.dispatcher ?? (await createDispatcher(this.deps.env));
     return new HttpClient({
@@ -165,8 +172,9 @@ export class Context {
       rateLimitPerMinute: rate,
       now: this.deps.now,
       sleep: this.deps.sleep,
-      debug: this.debug ? (line) => this.io.stderr.write(`[debug] ${line}\n`) : undefined,
-      notice: (line) => this.notice(line),
+      debug: this.debug ? (line) => this.term.debugLine(line) : undefined,
+      notice: (line) => this.term.notice(line),
+      dryRun: this.dryRun,
       signal: this.deps.signal,
       userAgent: 'creators-cli',
       onUnauthorized: (rejected) => this.refreshAfter401(rejected),
@@ -181,37 +189,31 @@ export class Context {
     const current = await this.credential();
     if (current?.source !== 'login') return undefined;
     if (current.value !== rejected) return current.value;
-    const { freshLogin } = await import('./auth/session.js');
+    const { freshLogin } = await import('../lib/auth/session.js');
     const login = await freshLogin(this, { rejected });
     return login && login.access_token !== rejected ? login.access_token : undefined;
   }
 
-  /** Output settings: format from flag > `-o` extension > env > profile > terminal default. */
+  /** Output settings, decided in one place (lib/output/settings.ts): flag > `-o` extension > env > profile > terminal. */
   async output(): Promise<OutputSettings> {
     if (this.outputSettings) return this.outputSettings;
     const g = this.globals;
-    if (g.json && g.format !== undefined && g.format !== 'json') {
-      throw new UsageError(`--json and --format ${g.format} ask for two formats.`, { hint: 'Keep one of them.' });
-    }
-    let format: string | undefined = g.json ? 'json' : g.format;
-    let explicit = format !== undefined;
-    if (!format && g.output) format = formatFromPath(g.output);
-    if (!format && this.deps.env.CREATORS_FORMAT) format = this.deps.env.CREATORS_FORMAT;
-    if (!format) format = await this.setting('format');
-    explicit = explicit || format !== undefined;
-    if (!format) format = this.io.stdoutIsTTY && !g.output ? 'table' : 'json';
-    const settings: OutputSettings = {
-      format: checkFormat(format),
-      formatExplicit: explicit,
-      fields: parseFields(g.fields),
-      // `-o -` means stdout; relative paths are taken from the injected cwd.
-      outputPath: g.output && g.output !== '-' ? resolve(this.deps.cwd, g.output) : undefined,
-      color: colourAllowed(g, this.deps.env) && this.io.stdoutIsTTY && (!g.output || g.output === '-'),
+    const env = this.deps.env;
+    // The profile is read only when nothing before it decided the format.
+    const asked = askedFormat({ json: g.json, format: g.format, output: g.output, envFormat: env.CREATORS_FORMAT });
+    this.outputSettings = resolveOutputSettings({
+      json: g.json,
+      format: g.format,
+      fields: g.fields,
+      output: g.output,
+      envFormat: env.CREATORS_FORMAT,
+      profileFormat: asked === undefined ? await this.setting('format') : undefined,
+      stdoutIsTTY: this.io.stdoutIsTTY,
+      color: colourAllowed(g, env),
       quiet: this.quiet,
-    };
-    if (settings.outputPath) checkOutputPath(settings.outputPath);
-    this.outputSettings = settings;
-    return settings;
+      cwd: this.deps.cwd,
+    });
+    return this.outputSettings;
   }
 
   /**
@@ -219,39 +221,46 @@ export class Context {
    * for error printing: errors are JSON only when JSON was asked for, not merely because stdout is a pipe.
    */
   quickFormat(): Format | undefined {
-    const g = this.globals;
-    const f = g.json ? 'json' : (g.format ?? this.deps.env.CREATORS_FORMAT);
-    return f && (FORMATS as readonly string[]).includes(f) ? (f as Format) : undefined;
+    return errorFormat({ json: this.globals.json, format: this.globals.format, envFormat: this.deps.env.CREATORS_FORMAT });
+  }
+
+  /** The money policy of this run: `--dry-run`, `--max-credits` (flag > env > profile), `confirm-above`. */
+  async moneyPolicy(): Promise<MoneyPolicy> {
+    return {
+      dryRun: this.dryRun,
+      maxCreditsMilli: parseMaxCredits(this.globals.maxCredits ?? this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))),
+      confirmAboveMilli: parseConfirmAbove(await this.setting('confirm-above')),
+    };
+  }
+
+  /**
+   * Passes a plan through the money gate (`--max-credits`, `--dry-run` plan printed like data, the
+   * confirmation above `confirm-above`). True when the command may send it.
+   */
+  async gate(plan: Plan): Promise<boolean> {
+    const { printPlan } = await import('../lib/output/plan.js');
+    return gate(
+      {
+        term: this.term,
+        policy: await this.moneyPolicy(),
+        baseUrl: await this.baseUrl(),
+        printPlan: async (record) => printPlan(this.io, await this.output(), record),
+      },
+      plan,
+    );
   }
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
   notice(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${message}\n`);
+    this.term.notice(message);
   }
 
   /** A warning on stderr; shown even with `--quiet`. */
   warn(message: string): void {
-    this.io.stderr.write(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`);
+    this.term.warn(message);
   }
 }
 
 function colourAllowed(g: GlobalOptions, env: Record<string, string | undefined>): boolean {
   return g.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-}
-
-function checkFormat(format: string): Format {
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
-  }
-  return format as Format;
-}
-
-function parseFields(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const fields = raw
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
-  if (fields.length === 0) throw new UsageError('--fields needs at least one field name, e.g. --fields profile.username,user_id');
-  return fields;
 }

@@ -1,17 +1,17 @@
 import { createInterface } from 'node:readline/promises';
-import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
+import type { Io } from './streams.js';
 
 /**
  * Asks a yes/no question on the terminal (stderr), default no. `--yes` answers it; without a
  * terminal the command fails with exit 2 instead of hanging on a prompt nobody sees.
  */
-export async function confirm(ctx: Context, question: string): Promise<boolean> {
-  if (ctx.yes) return true;
-  if (!ctx.io.stdinIsTTY || !ctx.io.stderrIsTTY) {
+export async function confirm(term: { io: Io; yes: boolean }, question: string): Promise<boolean> {
+  if (term.yes) return true;
+  if (!term.io.stdinIsTTY || !term.io.stderrIsTTY) {
     throw new UsageError(`Confirmation needed: ${question}`, { hint: 'Run it again with --yes to confirm without a prompt.' });
   }
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: false });
+  const rl = createInterface({ input: term.io.stdin, output: term.io.stderr, terminal: false });
   // End of input (Ctrl-D) closes the interface without answering the question: that is a "no".
   // Without this the pending question never settles and Node exits with code 13.
   const closed = new Promise<string>((resolve) => rl.once('close', () => resolve('')));

@@ -1,20 +1,7 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Io } from '../lib/io/streams.js';
 import type { Dispatcher } from 'undici';
 
-/**
- * The streams a command may touch, with their terminal-ness. Production wires process.std*,
- * tests pass in-memory streams; nothing below main.ts touches `process.stdout` directly.
- */
-export interface Io {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  stdinIsTTY: boolean;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  /** Terminal width in columns, when known. */
-  columns?: number | undefined;
-}
+export type { Io } from '../lib/io/streams.js';
 
 /**
  * Everything from the outside world a command needs, injected once (house style: one context).

@@ -1,22 +1,16 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Context } from '../../src/lib/context.js';
-import type { Deps } from '../../src/lib/deps.js';
-import { confirm } from '../../src/lib/prompt.js';
-import { UsageError } from '../../src/lib/errors.js';
+import { Terminal } from '../../../src/lib/io/terminal.js';
+import type { Io } from '../../../src/lib/io/streams.js';
+import { confirm } from '../../../src/lib/io/prompt.js';
+import { UsageError } from '../../../src/lib/errors.js';
 
-function ctxWith(stdin: string | undefined, tty: boolean, yes = false): { ctx: Context; stderr: () => string } {
+function ctxWith(stdin: string | undefined, tty: boolean, yes = false): { ctx: Terminal; stderr: () => string } {
   const err = new PassThrough();
   let text = '';
   err.on('data', (c: Buffer) => (text += c.toString()));
-  const deps: Deps = {
-    io: { stdin: Readable.from(stdin === undefined ? [] : [stdin]), stdout: new PassThrough(), stderr: err, stdinIsTTY: tty, stdoutIsTTY: tty, stderrIsTTY: tty },
-    env: {},
-    cwd: '/',
-    now: () => 0,
-    sleep: async () => {},
-  };
-  return { ctx: new Context(deps, { yes }), stderr: () => text };
+  const io: Io = { stdin: Readable.from(stdin === undefined ? [] : [stdin]), stdout: new PassThrough(), stderr: err, stdinIsTTY: tty, stdoutIsTTY: tty, stderrIsTTY: tty };
+  return { ctx: new Terminal(io, { quiet: false, color: false, debug: false, yes, cwd: '/' }), stderr: () => text };
 }
 
 describe('confirm', () => {

@@ -1,0 +1,90 @@
+/**
+ * How a verb declares itself: name, description, arguments, flags, examples and its run function,
+ * together in one file, with the flags read into a typed object (the key of each flag is its
+ * commander attribute name, checked when the tree is built, so a renamed flag cannot silently read
+ * `undefined`). Declaring loads nothing heavy: a verb's run function imports what it uses lazily.
+ */
+import type { Context } from './context.js';
+
+/** One flag. `flags` is commander's syntax: `--platform <p>`, `-f, --field <key=value>`, `--all`. */
+export interface FlagDef {
+  flags: string;
+  description: string;
+  /** Repeatable value: every occurrence is collected into a list. */
+  repeat?: boolean;
+  default?: string;
+  choices?: readonly string[];
+  /** Not shown in `--help` (deprecated spellings). */
+  hidden?: boolean;
+  /** A boolean switch that also accepts `--no-<name>` (then false); undefined when neither is given. */
+  negatable?: boolean;
+}
+
+export type FlagDefs = Record<string, FlagDef>;
+
+/** The typed value of one flag, inferred from its declaration. */
+export type FlagValue<F extends FlagDef> = F extends { repeat: true }
+  ? string[]
+  : F['flags'] extends `${string}<${string}>`
+    ? F extends { default: string }
+      ? string
+      : string | undefined
+    : F extends { negatable: true }
+      ? boolean | undefined
+      : boolean;
+
+export type FlagValues<F extends FlagDefs> = { [K in keyof F]: FlagValue<F[K]> };
+
+/** A positional argument: `<id>`, `[handles...]`. */
+export interface ArgDef {
+  name: string;
+  description: string;
+}
+
+export interface CommandDef<F extends FlagDefs = FlagDefs> {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  args?: readonly ArgDef[];
+  flags?: F;
+  /** `[command line, what it does]` pairs shown under Examples in `--help`. */
+  examples?: ReadonlyArray<readonly [string, string]>;
+  /** More help text after the examples. */
+  helpAfter?: string;
+  /** Hidden from the parent's command list (deprecated names). */
+  hidden?: boolean;
+  /**
+   * The verb: `args` are the positional values in order (variadic ones spread), `flags` the typed flags.
+   * Loaded lazily in effect: import heavy modules inside, with `await import()`.
+   */
+  run(ctx: Context, input: { args: string[]; flags: FlagValues<F> }): Promise<void>;
+}
+
+/** A group of verbs (`creators keys ...`). */
+export interface GroupDef {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  examples?: ReadonlyArray<readonly [string, string]>;
+  helpAfter?: string;
+  commands: ReadonlyArray<CommandNode>;
+}
+
+export type CommandNode = { kind: 'command'; def: CommandDef<FlagDefs> } | { kind: 'group'; def: GroupDef };
+
+/** Declares a verb; the flag types flow from `flags` into `run`. */
+export function defineCommand<F extends FlagDefs = Record<never, FlagDef>>(def: CommandDef<F>): CommandNode {
+  return { kind: 'command', def: def as unknown as CommandDef<FlagDefs> };
+}
+
+/** Declares a group of verbs. */
+export function defineGroup(def: GroupDef): CommandNode {
+  return { kind: 'group', def };
+}
+
+/** The commander attribute a flag's value is stored under (`--max-results` -> `maxResults`, `--no-x` -> `x`). */
+export function attributeName(flags: string): string {
+  const long = flags.split(/[ ,|]+/).find((part) => part.startsWith('--')) ?? flags;
+  const name = long.replace(/^--/, '').replace(/^no-/, '');
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}

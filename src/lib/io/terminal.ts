@@ -1,0 +1,105 @@
+/**
+ * The terminal object: the one owner of stdin/stdout/stderr and what is known about them (TTY-ness,
+ * width, colour), of the human-facing side channel (notices, warnings, debug lines, spinners,
+ * confirmations) and of "read a file or standard input". Lib workflows take this instead of the
+ * whole Context (cli/cli's IOStreams is the model). Data never goes through here: it leaves through
+ * `lib/output`, which takes `term.io`.
+ */
+import type { Readable } from 'node:stream';
+import { colors, type Colors } from './color.js';
+import { confirm } from './prompt.js';
+import { createSpinner, type Spinner } from './spinner.js';
+import type { Io } from './streams.js';
+
+export type { Io } from './streams.js';
+
+export interface TerminalOptions {
+  /** `--quiet`: no notices, spinners or progress. */
+  quiet: boolean;
+  /** ANSI colour allowed at all (no `--no-color`, no NO_COLOR, TERM not dumb). */
+  color: boolean;
+  /** `--debug`: HTTP exchanges logged on stderr. */
+  debug: boolean;
+  /** `--yes`: confirmations answer themselves. */
+  yes: boolean;
+  /** Directory relative paths are taken from. */
+  cwd: string;
+}
+
+/** Where "a file or `-` for standard input" is read from: the narrow port input readers take. */
+export interface InputPorts {
+  cwd: string;
+  stdin: Readable;
+  stdinIsTTY: boolean;
+}
+
+/** The side channel for people: notices (silenced by --quiet) and warnings (always shown). */
+export interface Notices {
+  notice(message: string): void;
+  warn(message: string): void;
+}
+
+export class Terminal implements InputPorts, Notices {
+  readonly io: Io;
+  readonly quiet: boolean;
+  readonly debug: boolean;
+  readonly yes: boolean;
+  readonly cwd: string;
+  /** ANSI colour allowed on stderr (a terminal, colour not switched off). */
+  readonly stderrColor: boolean;
+  /** ANSI colour allowed on stdout when data goes there (a terminal, colour not switched off). */
+  readonly stdoutColor: boolean;
+
+  constructor(io: Io, options: TerminalOptions) {
+    this.io = io;
+    this.quiet = options.quiet;
+    this.debug = options.debug;
+    this.yes = options.yes;
+    this.cwd = options.cwd;
+    this.stderrColor = options.color && io.stderrIsTTY;
+    this.stdoutColor = options.color && io.stdoutIsTTY;
+  }
+
+  get stdin(): Readable {
+    return this.io.stdin;
+  }
+
+  get stdinIsTTY(): boolean {
+    return this.io.stdinIsTTY;
+  }
+
+  /** Both stdin and stderr are terminals: a person can be asked something. */
+  get interactive(): boolean {
+    return this.io.stdinIsTTY && this.io.stderrIsTTY;
+  }
+
+  /** Colour helpers for text on stderr. */
+  get paint(): Colors {
+    return colors(this.stderrColor);
+  }
+
+  /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
+  notice(message: string): void {
+    if (!this.quiet) this.io.stderr.write(`${message}\n`);
+  }
+
+  /** A warning on stderr; shown even with `--quiet`. */
+  warn(message: string): void {
+    this.io.stderr.write(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`);
+  }
+
+  /** A `--debug` line on stderr (callers redact secrets first). */
+  debugLine(line: string): void {
+    if (this.debug) this.io.stderr.write(`[debug] ${line}\n`);
+  }
+
+  /** A spinner on stderr: a no-op unless stderr is a terminal and `--quiet` is off. */
+  spinner(text: string): Spinner {
+    return createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, text);
+  }
+
+  /** Asks yes/no on the terminal (`--yes` answers; exit 2 without a terminal; end of input is "no"). */
+  confirm(question: string): Promise<boolean> {
+    return confirm(this, question);
+  }
+}

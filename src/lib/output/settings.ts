@@ -1,0 +1,81 @@
+/**
+ * The one place the output format is decided: `--json`/`--format` > `-o` extension > CREATORS_FORMAT >
+ * the profile's `format` > the terminal default (table on a terminal, json when piped or to a file).
+ */
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { formatFromPath } from './format-from-path.js';
+import { checkOutputPath } from './preflight.js';
+import { FORMATS, type Format, type OutputSettings } from './types.js';
+
+/** What the format depends on, gathered by the caller (flags, environment, profile, terminal). */
+export interface OutputInputs {
+  json?: boolean | undefined;
+  format?: string | undefined;
+  fields?: string | undefined;
+  /** `-o`: a path, or `-` for stdout. */
+  output?: string | undefined;
+  /** CREATORS_FORMAT. */
+  envFormat?: string | undefined;
+  /** The profile's `format` setting; undefined when there is none (or it was not read). */
+  profileFormat?: string | undefined;
+  stdoutIsTTY: boolean;
+  /** ANSI colour allowed at all (no --no-color, NO_COLOR, TERM=dumb). */
+  color: boolean;
+  quiet: boolean;
+  cwd: string;
+}
+
+/** The format asked for explicitly, without defaults; a usage error for `--json --format csv`. */
+export function askedFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>): string | undefined {
+  if (inputs.json && inputs.format !== undefined && inputs.format !== 'json') {
+    throw new UsageError(`--json and --format ${inputs.format} ask for two formats.`, { hint: 'Keep one of them.' });
+  }
+  const fromFlag = inputs.json ? 'json' : inputs.format;
+  const toFile = inputs.output !== undefined && inputs.output !== '-' ? inputs.output : undefined;
+  return fromFlag ?? (toFile ? formatFromPath(toFile) : undefined) ?? inputs.envFormat ?? inputs.profileFormat;
+}
+
+/** Resolves every output setting; `-o` is checked for writability here, before anything is sent. */
+export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
+  const asked = askedFormat(inputs);
+  const toFile = inputs.output !== undefined && inputs.output !== '-';
+  const format = asked ?? (inputs.stdoutIsTTY && !inputs.output ? 'table' : 'json');
+  const settings: OutputSettings = {
+    format: checkFormat(format),
+    formatExplicit: asked !== undefined,
+    fields: parseFields(inputs.fields),
+    // `-o -` means stdout; relative paths are taken from the injected cwd.
+    outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
+    color: inputs.color && inputs.stdoutIsTTY && !toFile,
+    quiet: inputs.quiet,
+  };
+  if (settings.outputPath) checkOutputPath(settings.outputPath);
+  return settings;
+}
+
+/**
+ * The format for printing an error: only one asked for explicitly by flag or environment (errors are
+ * JSON only when JSON was asked for, not merely because stdout is a pipe); never throws.
+ */
+export function errorFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'envFormat'>): Format | undefined {
+  const f = inputs.json ? 'json' : (inputs.format ?? inputs.envFormat);
+  return f !== undefined && (FORMATS as readonly string[]).includes(f) ? (f as Format) : undefined;
+}
+
+function checkFormat(format: string): Format {
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
+  }
+  return format as Format;
+}
+
+function parseFields(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const fields = raw
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (fields.length === 0) throw new UsageError('--fields needs at least one field name, e.g. --fields profile.username,user_id');
+  return fields;
+}
