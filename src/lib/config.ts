@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import type { Deps } from './deps.js';
 import { UsageError } from './errors.js';
-import { SOCIAL_PLATFORMS } from './platforms.js';
+import { SOCIAL_PLATFORMS } from '../contract/platforms.js';
 
 /**
  * Per-profile settings and credentials, stored through `conf` in
