@@ -2,7 +2,7 @@ import { chmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { UsageError } from './errors.js';
-import { SOCIAL_PLATFORMS } from './platforms.js';
+import { SOCIAL_PLATFORMS } from '../contract/platforms.js';
 
 /**
  * Per-profile settings and credentials, stored through `conf` in

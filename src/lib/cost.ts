@@ -1,3 +1,4 @@
+import { PRICES, requestPriceOf, WORST_CASE_MILLI } from '../contract/prices.js';
 import type { Plan } from './api/plan.js';
 import { planUrl } from './api/plan.js';
 import { CreditsError, UsageError } from './errors.js';
@@ -29,27 +30,11 @@ export interface GatePorts {
 }
 
 /**
- * Prices in thousandths of a credit (integers, so sums never drift). Where the service's sources
- * disagree (email enrichment: 0.05 vs 0.1 basic, 2 advanced) the higher price is used, because
- * these figures bound the worst case.
+ * Worst-case prices in thousandths of a credit, from the one shared table (src/contract/prices.ts):
+ * where the service's sources disagree (email basic 0.05 vs 0.1, creator posts 0.03 vs 0.15) the
+ * higher price, because these figures bound the worst case.
  */
-export const PRICE_MILLI = {
-  discoveryPerCreator: 10,
-  discoveryPerCreatorWithFilterValues: 30,
-  similarPerCreator: 10,
-  enrichRaw: 30,
-  enrichProfile: 200,
-  enrichAnalytics: 800,
-  enrichFull: 1000,
-  enrichEmailBasic: 100,
-  enrichEmailAdvanced: 2000,
-  postDetails: 30,
-  /** Creator posts: 0.15 in the newest official client, 0.03 in older material. */
-  creatorPosts: 150,
-  connectedSocials: 500,
-  audienceOverlap: 1000,
-  monitoringPerCreatorDay: 300,
-} as const;
+export const PRICE_MILLI = WORST_CASE_MILLI;
 
 /** `1234` -> `1.234`; trailing zeros trimmed. */
 export function formatCredits(milli: number): string {
@@ -124,30 +109,22 @@ export function estimateRouteCost(method: string, apiPathname: string, body: unk
   if (method === 'GET' || method === 'HEAD') return { milli: 0 };
   const p = apiPathname.replace(/^\/public\/v1\//, '').replace(/\/$/, '');
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const fixed: Record<string, number> = {
-    'creators/enrich/handle/raw': PRICE_MILLI.enrichRaw,
-    'creators/enrich/handle/profile': PRICE_MILLI.enrichProfile,
-    'creators/enrich/handle/analytics': PRICE_MILLI.enrichAnalytics,
-    'creators/enrich/handle/full': PRICE_MILLI.enrichFull,
-    'creators/enrich/email': PRICE_MILLI.enrichEmailBasic,
-    'creators/enrich/email/advanced': PRICE_MILLI.enrichEmailAdvanced,
-    'creators/content/details': PRICE_MILLI.postDetails,
-    'creators/content/posts': PRICE_MILLI.creatorPosts,
-    'creators/socials': PRICE_MILLI.connectedSocials,
-    'creators/audience/overlap': PRICE_MILLI.audienceOverlap,
-  };
-  if (method === 'POST' && fixed[p] !== undefined) return { milli: fixed[p], basis: `1 request x ${formatCredits(fixed[p])}` };
-  if (method === 'POST' && (p === 'discovery' || p === 'discovery/creators/similar')) {
+  const fixed = method === 'POST' ? requestPriceOf(p)?.worstCaseMilli : undefined;
+  if (fixed !== undefined) return { milli: fixed, basis: `1 request x ${formatCredits(fixed)}` };
+  if (method === 'POST' && (p === PRICES.discoveryPerCreator.route || p === PRICES.similarPerCreator.route)) {
     const paging = (b.paging ?? {}) as Record<string, unknown>;
     const limit = Number(paging.limit ?? 50);
     const withValues = String(query.return_filter_values ?? '') === 'true';
-    const price = p === 'discovery' && withValues ? PRICE_MILLI.discoveryPerCreatorWithFilterValues : PRICE_MILLI.discoveryPerCreator;
+    const price =
+      p === PRICES.similarPerCreator.route ? PRICE_MILLI.similarPerCreator
+      : withValues ? PRICE_MILLI.discoveryPerCreatorWithFilterValues
+      : PRICE_MILLI.discoveryPerCreator;
     const n = Number.isFinite(limit) && limit > 0 ? limit : 50;
     return { milli: n * price, basis: `${n} creators x ${formatCredits(price)}` };
   }
   if (method === 'DELETE') return { milli: 0 };
   if (/^(discovery\/exclusion-lists|accounts\/tokens|oauth|discovery\/classifier)(\/|$)/.test(p)) return { milli: 0 };
-  // Monitoring: creators x days x 0.3 when the body says both; one day per creator otherwise.
+  // Monitoring: creators x days x the daily price when the body says both; one day per creator otherwise.
   if (/^social\/listening\/(subscription|campaign)(\/\d+(\/creators)?)?$/.test(p)) {
     const creators = Array.isArray(b.creators) ? b.creators.length : Array.isArray(b.handles) ? b.handles.length : 0;
     const days = Number(b.days ?? 1);
@@ -155,7 +132,8 @@ export function estimateRouteCost(method: string, apiPathname: string, body: unk
     // A PATCH may resume or extend monitoring of creators the body does not list.
     if (creators === 0 && method === 'POST' && b.days === undefined) return { milli: 0, basis: 'no creators added' };
     if (creators === 0) return { milli: null };
-    return { milli: creators * d * PRICE_MILLI.monitoringPerCreatorDay, basis: `${creators} creators x ${d} days x 0.3` };
+    const perDay = PRICE_MILLI.monitoringPerCreatorDay;
+    return { milli: creators * d * perDay, basis: `${creators} creators x ${d} days x ${formatCredits(perDay)}` };
   }
   return { milli: null };
 }

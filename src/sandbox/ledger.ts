@@ -21,25 +21,7 @@ export interface Ledger {
   charges: Charge[];
 }
 
-/** Prices of the spec (service-spec.md, Limits → Credits) in thousandths of a credit. */
-export const PRICES_MILLI = {
-  discoveryPerCreator: 10,
-  /** Replaces, not adds to, the 0.01 rate when `return_filter_values=true`. */
-  discoveryWithFilterValuesPerCreator: 30,
-  similarPerCreator: 10,
-  enrichRaw: 30,
-  enrichProfile: 200,
-  enrichAnalytics: 800,
-  enrichFull: 1000,
-  /** The spec's pricing table says 0.05; one listing says 0.1. The sandbox follows the table. */
-  enrichEmailBasic: 50,
-  enrichEmailAdvanced: 2000,
-  contentDetails: 30,
-  contentPosts: 30,
-  connectedSocials: 500,
-  audienceOverlap: 1000,
-  monitoringPerCreatorDay: 300,
-} as const;
+/* Prices (what each route charges, in thousandths) are in src/contract/prices.ts: CHARGED_MILLI. */
 
 /** Credits (possibly fractional) to thousandths, rounding away float noise. */
 export function toMilli(credits: number): number {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { charge, PRICES_MILLI } from '../../src/sandbox/ledger.js';
+import { CHARGED_MILLI } from '../../src/contract/prices.js';
+import { charge } from '../../src/sandbox/ledger.js';
 import { json } from '../../src/sandbox/respond.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { addApiKey, configure } from '../../src/sandbox/state.js';
@@ -157,7 +158,7 @@ describe('credits and the ledger', () => {
       credits: 0.5,
       routes: (r) =>
         r.post('/public/v1/expensive/', ({ state, path }) => {
-          charge(state, path, PRICES_MILLI.enrichFull);
+          charge(state, path, CHARGED_MILLI.enrichFull);
           return json({ ok: true });
         }),
     });

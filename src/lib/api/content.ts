@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { readOutcome, type EnrichOutcome } from './enrichment.js';
 
-export const CONTENT_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
+export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 export type ContentKind = 'data' | 'comments' | 'transcript' | 'audio';
 export const CONTENT_KINDS: readonly ContentKind[] = ['data', 'comments', 'transcript', 'audio'];
 

@@ -1,29 +1,19 @@
-import { PRICE_MILLI } from '../cost.js';
+import type { EmailMode, HandleMode } from '../../contract/platforms.js';
+import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { DISCOVERY_PLATFORMS, SOCIAL_PLATFORMS } from '../platforms.js';
 
-export type HandleMode = 'raw' | 'profile' | 'analytics' | 'full';
-export type EmailMode = 'basic' | 'advanced';
-export const HANDLE_MODES: readonly HandleMode[] = ['raw', 'profile', 'analytics', 'full'];
-export const EMAIL_MODES: readonly EmailMode[] = ['basic', 'advanced'];
-
-/** Platforms each handle mode accepts (api-contract.md §7): analytics only the six, full not linkedin. */
-export const MODE_PLATFORMS: Record<HandleMode, readonly string[]> = {
-  raw: SOCIAL_PLATFORMS,
-  profile: SOCIAL_PLATFORMS,
-  analytics: DISCOVERY_PLATFORMS,
-  full: SOCIAL_PLATFORMS.filter((p) => p !== 'linkedin'),
-};
+/** Modes and the platforms each handle mode accepts live in src/contract/platforms.ts, shared with the sandbox. */
+export { EMAIL_MODES, HANDLE_MODES, MODE_PLATFORMS, type EmailMode, type HandleMode } from '../../contract/platforms.js';
 
 /** Worst-case price of one request per mode, in thousandths (email basic: the higher of the two published prices). */
-export const MODE_PRICE_MILLI: Record<HandleMode | EmailMode, number> = {
-  raw: PRICE_MILLI.enrichRaw,
-  profile: PRICE_MILLI.enrichProfile,
-  analytics: PRICE_MILLI.enrichAnalytics,
-  full: PRICE_MILLI.enrichFull,
-  basic: PRICE_MILLI.enrichEmailBasic,
-  advanced: PRICE_MILLI.enrichEmailAdvanced,
+export const MODE_PRICE_MILLI: Readonly<Record<HandleMode | EmailMode, number>> = {
+  raw: WORST_CASE_MILLI[MODE_PRICE.raw],
+  profile: WORST_CASE_MILLI[MODE_PRICE.profile],
+  analytics: WORST_CASE_MILLI[MODE_PRICE.analytics],
+  full: WORST_CASE_MILLI[MODE_PRICE.full],
+  basic: WORST_CASE_MILLI[MODE_PRICE.basic],
+  advanced: WORST_CASE_MILLI[MODE_PRICE.advanced],
 };
 
 export interface HandleOptions {

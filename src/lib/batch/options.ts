@@ -2,11 +2,12 @@
  * The options of a batch job (`batch upload` / `batch run`): checked before anything is sent, and
  * turned into the multipart fields of api-contract §9.1.
  */
+import { BATCH_PLATFORMS } from '../../contract/platforms.js';
+import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import type { Context } from '../../app/context.js';
-import { PRICE_MILLI } from '../cost.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
-import { checkPlatform, DISCOVERY_PLATFORMS } from '../platforms.js';
+import { checkPlatform } from '../platforms.js';
 
 export const BATCH_MODES = ['raw', 'full', 'basic', 'advanced'] as const;
 export type BatchMode = (typeof BATCH_MODES)[number];
@@ -26,16 +27,7 @@ export interface BatchJobOptions {
 
 /** Worst-case price of one row, in thousandths (the higher figure where sources disagree). */
 export function modePriceMilli(mode: BatchMode): number {
-  switch (mode) {
-    case 'raw':
-      return PRICE_MILLI.enrichRaw;
-    case 'full':
-      return PRICE_MILLI.enrichFull;
-    case 'basic':
-      return PRICE_MILLI.enrichEmailBasic;
-    case 'advanced':
-      return PRICE_MILLI.enrichEmailAdvanced;
-  }
+  return WORST_CASE_MILLI[MODE_PRICE[mode]];
 }
 
 /**
@@ -72,9 +64,9 @@ export async function parseJobOptions(ctx: Context, opts: Record<string, unknown
   if (kind === 'handle') {
     const platform = (opts.platform as string | undefined) ?? (await ctx.setting('platform'));
     if (!platform) {
-      throw new UsageError(`--platform is required for --mode ${m}.`, { hint: `Use one of: ${DISCOVERY_PLATFORMS.join(', ')}.` });
+      throw new UsageError(`--platform is required for --mode ${m}.`, { hint: `Use one of: ${BATCH_PLATFORMS.join(', ')}.` });
     }
-    out.platform = checkPlatform(platform, DISCOVERY_PLATFORMS);
+    out.platform = checkPlatform(platform, BATCH_PLATFORMS);
     if (opts.emailRequired !== undefined) {
       const v = String(opts.emailRequired).trim().toLowerCase();
       if (v !== 'must_have' && v !== 'preferred') {

@@ -9,6 +9,7 @@
  * field the service returned is in the file, and the header never depends on the data. json/jsonl
  * keep `result` nested, unflattened.
  */
+import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import type { Io } from '../io/streams.js';
 import { getPath, printList, printRows, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings } from '../output/index.js';
 
@@ -33,8 +34,7 @@ export function handleResultColumns(platform: string): string[] {
 
 /** The fixed result columns of `enrich email`: the address's name and its accounts on the six Discovery platforms. */
 export function emailResultColumns(): string[] {
-  const platforms = ['instagram', 'youtube', 'tiktok', 'twitch', 'twitter', 'onlyfans'];
-  return ['result.email', 'result.full_name', 'result.platforms', ...platforms.flatMap((p) => [`result.${p}.username`, `result.${p}.follower_count`]), 'result_json'];
+  return ['result.email', 'result.full_name', 'result.platforms', ...DISCOVERY_PLATFORMS.flatMap((p) => [`result.${p}.username`, `result.${p}.follower_count`]), 'result_json'];
 }
 
 /** Terminal table columns: the value, the status and a few headline fields. */

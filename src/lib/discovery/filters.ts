@@ -1,20 +1,6 @@
+import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
-
-/**
- * The follower-count filter key differs per platform (api-contract §3.1); OnlyFans has none. The real
- * API silently ignores a follower filter under the wrong key, so the CLI maps it instead.
- */
-export const FOLLOWER_KEY: Record<string, string | undefined> = {
-  instagram: 'number_of_followers',
-  tiktok: 'number_of_followers',
-  twitter: 'number_of_followers',
-  youtube: 'number_of_subscribers',
-  twitch: 'followers',
-  onlyfans: undefined,
-};
-
-const FOLLOWER_KEYS = ['number_of_followers', 'number_of_subscribers', 'followers'];
 
 /** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */
 const FORBIDDEN: Record<string, string> = {
@@ -81,8 +67,12 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   return { filters, warnings };
 }
 
+/**
+ * The follower-count filter key differs per platform (src/contract/followers.ts); OnlyFans has none.
+ * The real API silently ignores a follower filter under the wrong key, so the CLI maps it instead.
+ */
 function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warnings: string[]): void {
-  const key = FOLLOWER_KEY[input.platform];
+  const key = followerKeyOf(input.platform);
   const wantsBounds = input.minFollowers !== undefined || input.maxFollowers !== undefined;
   const foreign = FOLLOWER_KEYS.filter((k) => k !== key && k in filters);
   if (!key && (wantsBounds || foreign.length > 0)) {

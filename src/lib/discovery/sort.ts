@@ -1,8 +1,9 @@
+import { GROWTH_PLATFORMS as GROWTH } from '../../contract/platforms.js';
 import { UsageError } from '../errors.js';
 
 /** `sort.sort_by` values the API accepts (api-contract §3). */
 export const SORT_FIELDS = ['relevancy', 'engagement_rate', 'number_of_followers', 'growth_rate'] as const;
-const GROWTH_PLATFORMS = ['instagram', 'tiktok', 'youtube'];
+const GROWTH_PLATFORMS: readonly string[] = GROWTH;
 
 export interface SortSpec {
   sort_by: string;

@@ -5,7 +5,8 @@
  * `finished`; it pauses with `paused_insufficient_credits` when the balance cannot pay the next row,
  * and a value `__fail__` makes it `failed`. Resume (free) continues where it stopped.
  */
-import { charge, PRICES_MILLI } from '../ledger.js';
+import { BATCH_ROUTE, CHARGED_MILLI, MODE_PRICE, routePath } from '../../contract/prices.js';
+import { charge } from '../ledger.js';
 import { slot, type SandboxState } from '../state.js';
 import { sandboxFinds, type ResultContext, type RowOutcome } from './results.js';
 
@@ -99,16 +100,8 @@ export function batchNow(state: SandboxState): number {
 
 /** Single-mode price of one found row, in thousandths. */
 export function rowPriceMilli(mode: string): number {
-  switch (mode) {
-    case 'raw':
-      return PRICES_MILLI.enrichRaw;
-    case 'full':
-      return PRICES_MILLI.enrichFull;
-    case 'basic':
-      return PRICES_MILLI.enrichEmailBasic;
-    default:
-      return PRICES_MILLI.enrichEmailAdvanced;
-  }
+  const key = mode === 'raw' || mode === 'full' || mode === 'basic' ? MODE_PRICE[mode] : MODE_PRICE.advanced;
+  return CHARGED_MILLI[key];
 }
 
 /** Moves a job forward to the batch clock's present: processes due rows, charges, pauses or finishes. */
@@ -154,7 +147,7 @@ export function advance(state: SandboxState, job: BatchJob): void {
     done += 1;
   }
   if (bill > 0) {
-    charge(state, '/public/v1/enrichment/batch/', bill, `batch ${job.id}: ${bill / price} rows`);
+    charge(state, routePath(BATCH_ROUTE), bill, `batch ${job.id}: ${bill / price} rows`);
     job.creditsMilli += bill;
   }
   job.mark += (done * 1000) / rps;

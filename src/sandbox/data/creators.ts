@@ -8,7 +8,7 @@
  * with size (about 12% at 1k to under 1% at 10M) with noise, clamped to 0.2-15%.
  */
 import { normalizeHandle } from '../handles.js';
-import type { DiscoveryPlatform } from '../platforms.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import {
   digitString, intBetween, normal, pick, pickSome, pickWeighted, round, streamFor, type Rng,
 } from '../random.js';

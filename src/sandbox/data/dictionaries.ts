@@ -16,7 +16,7 @@
  *
  * Everything is static (independent of the seed); the synthetic creators draw from these lists.
  */
-import type { DiscoveryPlatform } from '../platforms.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { BRANDS, cleanName, type Brand } from './brands.js';
 import { AUDIENCE_INTEREST_NAMES, BRAND_CATEGORY_NAMES, GAME_ROWS, NICHE_ROWS, YT_TOPIC_ROWS } from './catalog.js';
 import { CITY_ROWS, COUNTRY_ROWS, LANGUAGE_ROWS, STATE_ROWS, rows } from './geo.js';

@@ -2,7 +2,7 @@
  * Platform-specific metrics of a synthetic creator. Keys are the Discovery filter names of
  * api-contract.md §3.1, so a filter engine can compare `creator.metrics[filterKey]` directly.
  */
-import type { DiscoveryPlatform } from '../platforms.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { intBetween, pickSome, round, type Rng } from '../random.js';
 import { GAMES, YT_TOPICS } from './dictionaries.js';
 

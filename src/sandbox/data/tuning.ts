@@ -2,7 +2,7 @@
  * Per-platform knobs of the synthetic creators: which niches are common where, typical size and
  * engagement, profile URLs and handle limits. Change these to reshape the data set.
  */
-import type { DiscoveryPlatform } from '../platforms.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 
 /** Niche weights per platform; niches not listed weigh 1. */
 export const NICHE_BIAS: Record<DiscoveryPlatform, Record<string, number>> = {

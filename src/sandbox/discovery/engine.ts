@@ -5,8 +5,9 @@
  */
 import type { Creator } from '../data/creators.js';
 import { normalizeHandle } from '../handles.js';
-import { charge, PRICES_MILLI } from '../ledger.js';
-import type { DiscoveryPlatform } from '../platforms.js';
+import { CHARGED_MILLI } from '../../contract/prices.js';
+import { charge } from '../ledger.js';
+import { GROWTH_PLATFORMS as GROWTH, type DiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, errorText, fieldError, json, type Reply } from '../respond.js';
 import type { SandboxState } from '../state.js';
 import { compileFilters, type Matcher } from './filters.js';
@@ -17,7 +18,7 @@ import {
 } from './request.js';
 
 export const SORT_FIELDS = ['relevancy', 'engagement_rate', 'number_of_followers', 'growth_rate'] as const;
-const GROWTH_PLATFORMS: readonly string[] = ['instagram', 'tiktok', 'youtube'];
+const GROWTH_PLATFORMS: readonly string[] = GROWTH;
 
 /** `credits_left` is a string on the wire (api-contract §4), e.g. "999.50". */
 function creditsLeft(state: SandboxState): string {
@@ -112,7 +113,7 @@ export function search(state: SandboxState, rawBody: unknown, returnFilterValues
     platform,
     paging,
     results,
-    priceMilli: returnFilterValues ? PRICES_MILLI.discoveryWithFilterValuesPerCreator : PRICES_MILLI.discoveryPerCreator,
+    priceMilli: returnFilterValues ? CHARGED_MILLI.discoveryPerCreatorWithFilterValues : CHARGED_MILLI.discoveryPerCreator,
     route: '/public/v1/discovery/',
     render,
     extra: brief ? { applied_filters: filters, nlp_search: brief } : undefined,
@@ -158,7 +159,7 @@ export function similar(state: SandboxState, rawBody: unknown): Reply {
     platform,
     paging,
     results: scored.map((s) => s.c),
-    priceMilli: PRICES_MILLI.similarPerCreator,
+    priceMilli: CHARGED_MILLI.similarPerCreator,
     route: '/public/v1/discovery/creators/similar/',
     render: (c) => accountOf(c, { similarity_score: scores.get(c) }),
   });

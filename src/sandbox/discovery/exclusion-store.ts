@@ -4,7 +4,7 @@
  * Handles are stored normalised (lowercase, `@` stripped, profile URLs reduced to the handle).
  */
 import { normalizeHandle } from '../handles.js';
-import type { DiscoveryPlatform } from '../platforms.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { isoNow, nextId, slot, type SandboxState } from '../state.js';
 
 export interface ExclusionList {

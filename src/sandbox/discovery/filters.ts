@@ -6,7 +6,8 @@
  */
 import type { Creator } from '../data/creators.js';
 import { LANGUAGES } from '../data/dictionaries.js';
-import type { DiscoveryPlatform } from '../platforms.js';
+import { FOLLOWER_KEY } from '../../contract/followers.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, fieldErrors } from '../respond.js';
 
 export interface Matcher {
@@ -15,16 +16,6 @@ export interface Matcher {
   /** The creator's value for this filter, echoed in `matched_filters`. */
   value(c: Creator): unknown;
 }
-
-/** The follower-count filter key per platform; OnlyFans has none (api-contract §3.1). */
-export const FOLLOWER_KEY: Record<DiscoveryPlatform, string | undefined> = {
-  instagram: 'number_of_followers',
-  tiktok: 'number_of_followers',
-  twitter: 'number_of_followers',
-  youtube: 'number_of_subscribers',
-  twitch: 'followers',
-  onlyfans: undefined,
-};
 
 /** Housekeeping keys handled by the engine itself, not by matchers. */
 export const HOUSEKEEPING = new Set([

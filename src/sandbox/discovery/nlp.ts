@@ -4,8 +4,8 @@
  * followers", "under 1M") in the brief. Filters sent explicitly take precedence over mapped ones.
  */
 import { CITIES, COUNTRIES, LANGUAGES, NICHES, SUB_NICHES } from '../data/dictionaries.js';
-import type { DiscoveryPlatform } from '../platforms.js';
-import { FOLLOWER_KEY } from './filters.js';
+import { FOLLOWER_KEY } from '../../contract/followers.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const mentions = (text: string, name: string): boolean => new RegExp(`(^|[^a-z])${escape(name.toLowerCase())}([^a-z]|$)`).test(text);

@@ -4,7 +4,7 @@
  * exclusions from `exclude_handles` and exclusion lists.
  */
 import { normalizeHandle } from '../handles.js';
-import { isDiscoveryPlatform, type DiscoveryPlatform } from '../platforms.js';
+import { isDiscoveryPlatform, type DiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, errorList, fieldError, fieldErrors } from '../respond.js';
 import type { SandboxState } from '../state.js';
 import { excludedByLists } from './exclusion-store.js';

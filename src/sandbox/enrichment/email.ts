@@ -5,7 +5,7 @@
  * and `exclude_platforms`.
  */
 import type { Creator } from '../data/creators.js';
-import { DISCOVERY_PLATFORMS } from '../platforms.js';
+import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { slot, type SandboxState } from '../state.js';
 
 /** Email -> creators with that address, built once per sandbox on first use. */

@@ -5,7 +5,6 @@
  */
 import { hash32, intBetween, mulberry32, pick, type Rng } from '../random.js';
 
-export const CONTENT_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
 export const CONTENT_TYPES = ['data', 'comments', 'transcript', 'audio'] as const;
 /** Comments per page. */
 export const COMMENTS_PAGE = 25;

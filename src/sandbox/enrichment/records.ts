@@ -5,26 +5,13 @@
  * are not published; these are the sandbox's choice and are documented in the README.
  */
 import type { Creator } from '../data/creators.js';
-import { isDiscoveryPlatform } from '../platforms.js';
+import { AUDIENCE_PLATFORMS, isDiscoveryPlatform } from '../../contract/platforms.js';
 import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../random.js';
 import type { SandboxState } from '../state.js';
 import { normalizeHandle } from '../handles.js';
 
-export type HandleMode = 'raw' | 'profile' | 'analytics' | 'full';
-
-/** Platforms per mode (api-contract.md §7). */
-export const SOCIAL_PLATFORMS = [
-  'instagram', 'youtube', 'tiktok', 'onlyfans', 'twitter', 'snapchat', 'discord', 'pinterest', 'facebook', 'linkedin', 'twitch',
-] as const;
-export const ANALYTICS_PLATFORMS = ['instagram', 'youtube', 'tiktok', 'twitch', 'twitter', 'onlyfans'] as const;
-export const MODE_PLATFORMS: Record<HandleMode, readonly string[]> = {
-  raw: SOCIAL_PLATFORMS,
-  profile: SOCIAL_PLATFORMS,
-  analytics: ANALYTICS_PLATFORMS,
-  full: SOCIAL_PLATFORMS.filter((p) => p !== 'linkedin'),
-};
 /** Audience data exists for these only (api-contract.md §7). */
-const AUDIENCE_PLATFORMS = new Set(['instagram', 'tiktok', 'youtube']);
+const AUDIENCE = new Set<string>(AUDIENCE_PLATFORMS);
 
 export interface HandleOptions {
   emailRequired: 'must_have' | 'preferred';
@@ -190,7 +177,7 @@ function lookalikes(state: SandboxState, platform: string, creator: Creator, rng
 export function analyticsRecord(state: SandboxState, platform: string, creator: Creator, lookalikesWanted: boolean): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'analytics');
   const block = analyticsBlock(platform, creator, rng);
-  if (AUDIENCE_PLATFORMS.has(platform)) block.audience = audience(creator, rng);
+  if (AUDIENCE.has(platform)) block.audience = audience(creator, rng);
   const result: Record<string, unknown> = { [platform]: block };
   if (lookalikesWanted) result.lookalikes = lookalikes(state, platform, creator, rng);
   return result;
@@ -201,7 +188,7 @@ export function fullRecord(state: SandboxState, platform: string, creator: Creat
   const rng = rngFor(state, platform, creator, 'full');
   const profile = profileRecord(platform, creator);
   const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(platform, creator, rng) };
-  if (options.includeAudienceData && AUDIENCE_PLATFORMS.has(platform)) {
+  if (options.includeAudienceData && AUDIENCE.has(platform)) {
     block.audience = audience(creator, rng);
     if (platform === 'instagram') {
       block.sponsored_posts = creator.has_done_brand_deals ? posts(platform, creator, rng, 1) : [];
@@ -209,7 +196,7 @@ export function fullRecord(state: SandboxState, platform: string, creator: Creat
     }
   }
   const result: Record<string, unknown> = { ...profile, [platform]: block, other_links: creator.link_in_bio ? [creator.link_in_bio] : [] };
-  if (options.includeAudienceData && AUDIENCE_PLATFORMS.has(platform)) {
+  if (options.includeAudienceData && AUDIENCE.has(platform)) {
     result.audience_interests = [creator.niche, creator.sub_niche];
   }
   if (options.includeLookalikes) result.lookalikes = lookalikes(state, platform, creator, rng);

@@ -4,7 +4,8 @@
  * moment it is monitored that day (the day boundary, or when it is added); removal refunds nothing.
  * When the balance cannot cover the charge, all monitoring pauses until resumed after a top-up.
  */
-import { canAfford, charge, PRICES_MILLI } from '../ledger.js';
+import { CHARGED_MILLI } from '../../contract/prices.js';
+import { canAfford, charge, toCredits } from '../ledger.js';
 import type { SandboxState } from '../state.js';
 import { dayOf, listening, monitoredCreators, type ListeningState } from './model.js';
 
@@ -25,9 +26,10 @@ export function billToday(state: SandboxState, ms: number): boolean {
   openDay(ls, ms);
   const unpaid = [...monitoredCreators(ls, ms).keys()].filter((key) => !ls.billing.creators.has(key));
   if (unpaid.length === 0) return true;
-  const milli = unpaid.length * PRICES_MILLI.monitoringPerCreatorDay;
+  const perDay = CHARGED_MILLI.monitoringPerCreatorDay;
+  const milli = unpaid.length * perDay;
   if (!canAfford(state, milli)) return false;
-  charge(state, ROUTE, milli, `monitoring ${ls.billing.day}: ${unpaid.length} creator(s) x 0.3`);
+  charge(state, ROUTE, milli, `monitoring ${ls.billing.day}: ${unpaid.length} creator(s) x ${toCredits(perDay)}`);
   for (const key of unpaid) ls.billing.creators.add(key);
   return true;
 }
@@ -51,5 +53,5 @@ export function billOrPause(state: SandboxState, ms: number): boolean {
 
 /** What the monitored creators cost per day right now, in thousandths. */
 export function dailyMilli(ls: ListeningState, ms: number): number {
-  return monitoredCreators(ls, ms).size * PRICES_MILLI.monitoringPerCreatorDay;
+  return monitoredCreators(ls, ms).size * CHARGED_MILLI.monitoringPerCreatorDay;
 }

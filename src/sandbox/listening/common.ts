@@ -3,7 +3,8 @@ import { normalizeHandle } from '../handles.js';
 import { intParam } from '../params.js';
 import { ApiError, detail, errorText, fieldError, type FieldErrors, fieldErrors } from '../respond.js';
 import type { RouteContext } from '../router.js';
-import { LISTENING_PLATFORMS, creatorKey } from './model.js';
+import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+import { creatorKey } from './model.js';
 
 export const MAX_PAGE_SIZE = 100;
 

@@ -9,9 +9,6 @@ import { slot, type SandboxState } from '../state.js';
 export const EVENT_TYPES = ['new_post', 'bio_change', 'follower_threshold'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Platforms a creator may be watched on. */
-export const LISTENING_PLATFORMS = ['instagram', 'youtube', 'tiktok', 'twitch', 'twitter', 'onlyfans'] as const;
-
 export const DAY_MS = 86_400_000;
 
 export interface WatchedCreator {

@@ -12,6 +12,7 @@
  *   GET|POST /_sandbox/batch                             settings, `advanceSeconds`, fault injection
  */
 import { boundaryOf, parseMultipart, type FormPart } from '../batch/multipart.js';
+import { BATCH_PLATFORMS } from '../../contract/platforms.js';
 import { advance, batchNow, batchWorld, configureBatch, hasResults, resume, type BatchJob } from '../batch/jobs.js';
 import { presign, resultsCsv } from '../batch/files.js';
 import { resultRow } from '../batch/results.js';
@@ -21,7 +22,7 @@ import type { RouteContext, Router } from '../router.js';
 import { randomBytes } from 'node:crypto';
 
 const MODES = ['raw', 'full', 'basic', 'advanced'];
-const PLATFORMS = ['instagram', 'youtube', 'tiktok', 'twitter', 'twitch', 'onlyfans'];
+const PLATFORMS: readonly string[] = BATCH_PLATFORMS;
 /** The documented file limit. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 

@@ -10,9 +10,10 @@
  * beginning with `missing`) and an empty comments page answer `{"result": null, "credits_cost": 0,
  * "status": "not_found"}`-style replies and cost nothing.
  */
-import { audio, commentsPage, CONTENT_PLATFORMS, CONTENT_TYPES, decodeCursor, encodeCursor, postData, transcript } from '../enrichment/posts.js';
+import { CONTENT_PLATFORMS } from '../../contract/platforms.js';
+import { CHARGED_MILLI } from '../../contract/prices.js';
+import { audio, commentsPage, CONTENT_TYPES, decodeCursor, encodeCursor, postData, transcript } from '../enrichment/posts.js';
 import { BodyReader } from '../enrichment/validate.js';
-import { PRICES_MILLI } from '../ledger.js';
 import { errorText, fieldError, json, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';
 import { found, notFoundResult } from './enrichment.js';
@@ -32,7 +33,7 @@ function details(ctx: RouteContext): Reply {
   if (platform === 'youtube' && kind === 'audio') return errorText(400, 'Audio is not available for YouTube posts.');
   if (postId.toLowerCase().startsWith('missing')) return notFoundResult(`No ${platform} post found with id '${postId}'.`);
   const seed = ctx.state.seed;
-  const price = PRICES_MILLI.contentDetails;
+  const price = CHARGED_MILLI.postDetails;
   switch (kind) {
     case 'comments': {
       const offset = token === undefined ? 0 : decodeCursor(token);

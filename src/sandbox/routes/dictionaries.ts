@@ -12,7 +12,7 @@ import {
 } from '../data/dictionaries.js';
 import { normalizeHandle } from '../handles.js';
 import { boolParam, intParam, stringParam } from '../params.js';
-import { isDiscoveryPlatform } from '../platforms.js';
+import { isDiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, errorText, json } from '../respond.js';
 import type { Handler, RouteContext, Router } from '../router.js';
 

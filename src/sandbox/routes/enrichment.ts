@@ -13,20 +13,13 @@
  * does not cover: 400 `{"error": "..."}` as the real service does for analytics.
  */
 import { emailRecord } from '../enrichment/email.js';
-import {
-  analyticsRecord, findCreator, fullRecord, MODE_PLATFORMS, profileRecord, rawRecord, SOCIAL_PLATFORMS, type HandleMode,
-} from '../enrichment/records.js';
+import { HANDLE_MODES, MODE_PLATFORMS, SOCIAL_PLATFORMS, type HandleMode } from '../../contract/platforms.js';
+import { CHARGED_MILLI, MODE_PRICE } from '../../contract/prices.js';
+import { analyticsRecord, findCreator, fullRecord, profileRecord, rawRecord } from '../enrichment/records.js';
 import { BodyReader } from '../enrichment/validate.js';
-import { charge, PRICES_MILLI, toCredits } from '../ledger.js';
+import { charge, toCredits } from '../ledger.js';
 import { errorText, json, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';
-
-const PRICE: Record<HandleMode, number> = {
-  raw: PRICES_MILLI.enrichRaw,
-  profile: PRICES_MILLI.enrichProfile,
-  analytics: PRICES_MILLI.enrichAnalytics,
-  full: PRICES_MILLI.enrichFull,
-};
 
 /** The answer when no data comes back: free. */
 export function notFoundResult(message: string): Reply {
@@ -66,7 +59,7 @@ function handleRoute(mode: HandleMode) {
           : mode === 'analytics'
             ? analyticsRecord(ctx.state, platform, creator, includeLookalikes)
             : fullRecord(ctx.state, platform, creator, { emailRequired: emailRequired ?? 'preferred', includeLookalikes, includeAudienceData });
-    return found(ctx, route, PRICE[mode], result, `${mode} ${platform}:${creator.profile.username}`);
+    return found(ctx, route, CHARGED_MILLI[MODE_PRICE[mode]], result, `${mode} ${platform}:${creator.profile.username}`);
   };
 }
 
@@ -81,13 +74,13 @@ function emailRoute(advanced: boolean) {
     body.done();
     const result = emailRecord(ctx.state, email ?? '', { advanced, minFollowers, excludePlatforms });
     if (!result) return notFoundResult(`No creator found for this email.`);
-    const milli = advanced ? PRICES_MILLI.enrichEmailAdvanced : PRICES_MILLI.enrichEmailBasic;
+    const milli = CHARGED_MILLI[MODE_PRICE[advanced ? 'advanced' : 'basic']];
     return found(ctx, route, milli, result, advanced ? 'email advanced' : 'email basic');
   };
 }
 
 export function register(router: Router): void {
-  for (const mode of ['raw', 'profile', 'analytics', 'full'] as const) {
+  for (const mode of HANDLE_MODES) {
     router.post(`/public/v1/creators/enrich/handle/${mode}/`, handleRoute(mode));
   }
   router.post('/public/v1/creators/enrich/email/', emailRoute(false));

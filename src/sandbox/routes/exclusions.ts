@@ -13,7 +13,7 @@ import {
   changeHandles, createList, defaultList, exclusionLists, viewOf, type ExclusionList,
 } from '../discovery/exclusion-store.js';
 import { intParam } from '../params.js';
-import { isDiscoveryPlatform, DISCOVERY_PLATFORMS } from '../platforms.js';
+import { isDiscoveryPlatform, DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { ApiError, created, errorList, errorText, fieldError, json, noContent, type Reply } from '../respond.js';
 import type { Handler, RouteContext, Router } from '../router.js';
 

@@ -1,0 +1,4 @@
+/** Plain data shared by the CLI and the sandbox: prices, platforms, follower keys. Imports nothing outside src/contract. */
+export * from './followers.js';
+export * from './platforms.js';
+export * from './prices.js';

@@ -1,0 +1,56 @@
+/**
+ * Platform identifiers of the service (api-contract.md §1), lowercase as on the wire, and which
+ * platforms each operation accepts. Plain data shared by the CLI and the sandbox.
+ */
+
+/** Platforms of Discovery (search, similar), the dictionaries' `locations/{platform}/`, exclusion lists, analytics, batch handle modes and listening. */
+export const DISCOVERY_PLATFORMS = ['instagram', 'youtube', 'tiktok', 'twitch', 'twitter', 'onlyfans'] as const;
+export type DiscoveryPlatform = (typeof DISCOVERY_PLATFORMS)[number];
+
+/** Platforms of handle enrichment and connected socials (api-contract.md §7: all 11). */
+export const SOCIAL_PLATFORMS = [
+  'instagram',
+  'youtube',
+  'tiktok',
+  'onlyfans',
+  'twitter',
+  'snapchat',
+  'discord',
+  'pinterest',
+  'facebook',
+  'linkedin',
+  'twitch',
+] as const;
+export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
+
+/** Platforms of creator posts and post details (api-contract.md §8). */
+export const CONTENT_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
+
+/** Platforms where Discovery can sort by `growth_rate`. */
+export const GROWTH_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
+
+/** Platforms that have audience data (api-contract.md §7). */
+export const AUDIENCE_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
+
+export type HandleMode = 'raw' | 'profile' | 'analytics' | 'full';
+export type EmailMode = 'basic' | 'advanced';
+export const HANDLE_MODES: readonly HandleMode[] = ['raw', 'profile', 'analytics', 'full'];
+export const EMAIL_MODES: readonly EmailMode[] = ['basic', 'advanced'];
+
+/** Platforms each handle-enrichment mode accepts (api-contract.md §7): analytics only the six, full not linkedin. */
+export const MODE_PLATFORMS: Readonly<Record<HandleMode, readonly string[]>> = {
+  raw: SOCIAL_PLATFORMS,
+  profile: SOCIAL_PLATFORMS,
+  analytics: DISCOVERY_PLATFORMS,
+  full: SOCIAL_PLATFORMS.filter((p) => p !== 'linkedin'),
+};
+
+/** Platforms a batch job's handle modes (raw, full) accept. */
+export const BATCH_PLATFORMS = DISCOVERY_PLATFORMS;
+
+/** Platforms a creator may be watched on (listening subscriptions and campaigns). */
+export const LISTENING_PLATFORMS = DISCOVERY_PLATFORMS;
+
+export function isDiscoveryPlatform(value: string): value is DiscoveryPlatform {
+  return (DISCOVERY_PLATFORMS as readonly string[]).includes(value);
+}
