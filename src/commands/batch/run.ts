@@ -62,7 +62,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     const http = await ctx.http();
     for (const [i, part] of extraction.parts.entries()) {
       if (entry.batch_ids[i] !== null) continue;
-      const created = await uploadPart(ctx, http, job, part.path);
+      const created = await uploadPart(http, job, part.path);
       entry.batch_ids[i] = created.batch_id;
       // Written after every part: a crash now still finds the jobs already paid for.
       await journal.set(key, entry);

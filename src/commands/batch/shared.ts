@@ -63,9 +63,9 @@ export function planBody(job: BatchJobOptions, x: Extraction, parts = x.parts): 
 }
 
 /** Uploads one part file and returns the create response. */
-export async function uploadPart(ctx: Context, http: HttpClient, job: BatchJobOptions, path: string): Promise<CreatedBatch> {
+export async function uploadPart(http: HttpClient, job: BatchJobOptions, path: string): Promise<CreatedBatch> {
   const body = await multipartBody(wireFields(job), { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path });
-  return createBatch(http, body, { sleep: ctx.deps.sleep, signal: ctx.deps.signal });
+  return createBatch(http, body);
 }
 
 /**

@@ -31,7 +31,7 @@ export async function run(ctx: Context, args: string[], opts: Record<string, unk
     const asJson = ['json', 'jsonl'].includes(ctx.quickFormat() ?? '');
     const created: Record<string, unknown>[] = [];
     for (const [i, part] of extraction.parts.entries()) {
-      const batch = await uploadPart(ctx, http, job, part.path);
+      const batch = await uploadPart(http, job, part.path);
       created.push(batch);
       // Each id goes out as soon as it exists, so a later failure never hides a job already started.
       if (ctx.quickFormat() === 'jsonl') ctx.io.stdout.write(`${JSON.stringify(batch)}\n`);

@@ -27,37 +27,23 @@ const base = (id: string): string => `enrichment/batch/${pathSegment(id, 'batch 
 
 export interface CreateOptions {
   timeoutMs?: number | undefined;
-  /** Waits between attempts when the server refused the upload unstarted (429/503). */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  signal?: AbortSignal | undefined;
-  attempts?: number;
 }
 
 /**
- * `POST /public/v1/enrichment/batch/` (multipart). The client does not replay streamed bodies, so a
- * 429 or 503 (the server did not start the job: nothing charged) is retried here with a fresh stream.
- * Anything else, including a timeout after sending, is not retried: the job may exist.
+ * `POST /public/v1/enrichment/batch/` (multipart). The body is a factory of fresh streams, so the
+ * client may send it again under its usual rules for a POST: only when the server refused it unstarted
+ * (429 rate_limited, 503, connection refused). A timeout or reset after sending is not retried: the
+ * job may exist.
  */
-export async function createBatch(http: HttpClient, body: MultipartBody, options: CreateOptions): Promise<CreatedBatch> {
-  const attempts = options.attempts ?? 4;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const res = await http.request<Record<string, unknown>>({
-        method: 'POST',
-        path: 'enrichment/batch',
-        rawBody: { data: body.stream(), contentType: body.contentType, length: body.length },
-        timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS,
-      });
-      const data = res.data ?? {};
-      return { ...data, batch_id: String(data.batch_id ?? data.id ?? ''), status: String(data.status ?? 'queued') };
-    } catch (err) {
-      const refused = err instanceof CliError && ((err.status === 429 && err.code === 'rate_limited') || err.status === 503);
-      if (!refused || attempt >= attempts) throw err;
-      const waitS = (err as CliError).retryAfter ?? 2 ** attempt;
-      if (waitS > 60) throw err;
-      await options.sleep(waitS * 1000, options.signal);
-    }
-  }
+export async function createBatch(http: HttpClient, body: MultipartBody, options: CreateOptions = {}): Promise<CreatedBatch> {
+  const res = await http.request<Record<string, unknown>>({
+    method: 'POST',
+    path: 'enrichment/batch',
+    rawBody: { data: () => body.stream(), contentType: body.contentType, length: body.length },
+    timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS,
+  });
+  const data = res.data ?? {};
+  return { ...data, batch_id: String(data.batch_id ?? data.id ?? ''), status: String(data.status ?? 'queued') };
 }
 
 /** `GET /public/v1/enrichment/batch/{id}/status/` (free). */

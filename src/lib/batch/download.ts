@@ -3,7 +3,8 @@
  * `/download/` URL (another host: no Authorization header), falling back to the result route when
  * `/download/` is missing; JSON always uses the result route (`?format=json`). An interrupted
  * transfer resumes with a Range request when the host allows it, otherwise restarts from zero in a
- * fresh temporary file; an expired URL (403/400 from the storage host) is asked for again. The
+ * fresh temporary file; an expired URL (403/400 from the storage host) is asked for again. Opening
+ * the transfer is retried by the HTTP core; this loop only takes over once bytes are flowing. The
  * target only ever appears complete.
  */
 import type { Readable } from 'node:stream';
@@ -51,6 +52,8 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
   let lastError: unknown;
 
   for (let attempt = 1; attempt <= attempts; attempt++) {
+    // Until the body starts, failures are the HTTP core's: it has already retried what it may.
+    let transferring = false;
     try {
       if (o.signal?.aborted) throw new InterruptedError();
       if (source === 'download_url' && !link) {
@@ -86,6 +89,7 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
       }
       resumable = header(res, 'accept-ranges') === 'bytes';
       etag = header(res, 'etag') ?? etag;
+      transferring = true;
       const expected = res.status === 206 ? Number(/\/(\d+)$/.exec(header(res, 'content-range') ?? '')?.[1]) : Number(header(res, 'content-length') ?? NaN);
       for await (const chunk of res.data as Readable) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
@@ -123,11 +127,18 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
         await sink.abort();
         throw err;
       }
+      if (!transferring && err instanceof CliError) {
+        // A request the core gave up on (after its own retries and back-off): retrying it here too
+        // would multiply the attempts.
+        await sink.abort();
+        throw err;
+      }
       if (attempt >= attempts || (!o.restartable && !resumable && written > 0)) break;
       const how = written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
       o.notice(`Download of batch ${o.id} interrupted (${(err as Error).message}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
       try {
-        await o.sleep(Math.min(8000, 500 * 2 ** (attempt - 1)), o.signal);
+        // Waits like the HTTP core; the resume itself (Range, restart, new link) is this loop's.
+        await o.sleep(http.retryDelayMs(attempt), o.signal);
       } catch {
         await sink.abort();
         throw new InterruptedError(`Download of batch ${o.id} interrupted; no partial file was left.`);

@@ -5,13 +5,12 @@
  * hashed on the way (for the `batch run` journal), and never held in memory whole.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { join } from 'node:path';
 import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
+import { openInput } from '../io/input.js';
 import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
 import { parseBatches } from '../csv/read.js';
 
@@ -55,29 +54,12 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** Opens `source` (a path, or `-` for stdin) as a byte stream; unreadable input is a usage error. */
-async function openInput(ctx: Context, source: string): Promise<Readable> {
-  if (source === '-') {
-    if (ctx.io.stdinIsTTY) {
-      throw new UsageError("'-' reads standard input, but it is a terminal.", { hint: 'Pipe the CSV in, or give a file.' });
-    }
-    return ctx.io.stdin;
-  }
-  const path = resolve(ctx.deps.cwd, source);
-  const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
-    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EACCES' ? 'permission denied' : err.message;
-    throw new UsageError(`Cannot read input file '${source}': ${why}.`);
-  });
-  if (info.isDirectory()) throw new UsageError(`Cannot read input file '${source}': it is a directory.`);
-  return createReadStream(path);
-}
-
 /**
  * Reads the input CSV, picks the column (`--column`, else a `handle`/`email` header, else by content),
  * and writes the unique values into part files. Throws a usage error for empty or unreadable input.
  */
 export async function extractBatchInput(ctx: Context, source: string, options: ExtractOptions): Promise<Extraction> {
-  const input = await openInput(ctx, source);
+  const input = await openInput({ cwd: ctx.deps.cwd, stdin: ctx.io.stdin, stdinIsTTY: ctx.io.stdinIsTTY }, source, 'input', { kind: 'CSV' });
   const hash = createHash('sha256');
   // Hashed as read: the batch journal keys on the input's bytes.
   const hashed = (async function* (): AsyncGenerator<Buffer | string> {

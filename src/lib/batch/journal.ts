@@ -2,11 +2,12 @@
  * The `batch run` journal: a small JSON file in the config directory remembering which batch ids a
  * given input (its sha256 plus the job options, base URL and profile) started. A re-run after a
  * crash, a timeout or Ctrl-C finds them and reattaches instead of paying for the same rows twice.
- * Written atomically (temp file + rename), so a crash mid-write never corrupts it.
+ * Written atomically (temp file, fsync, rename), so a crash mid-write never corrupts it.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../io/atomic-file.js';
 
 export const JOURNAL_FILE = 'batch-journal.json';
 
@@ -75,13 +76,8 @@ export class Journal {
     }
     const dir = join(this.path, '..');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(temp, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
-      await rename(temp, this.path);
-    } catch (err) {
-      await unlink(temp).catch(() => {});
-      throw err;
-    }
+    // Private like the rest of the config directory. Durable: the journal is what keeps a re-run
+    // after a crash from paying for the same rows twice, so it must survive a power cut too.
+    await writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
   }
 }

@@ -4,14 +4,16 @@
  * counting pass over a file (the `rows x price` worst case) and spooling stdin to a temporary file when
  * the count must be known first.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
+import { describeFsError } from '../io/errno.js';
+import { openInput, type InputPorts } from '../io/input.js';
 import { looksLikeEmail } from './detect.js';
 import { CsvParser, CsvSyntaxError, type CsvParseOptions } from './parse.js';
 import { firstInvalidByte } from './utf8.js';
@@ -30,22 +32,16 @@ export interface CsvInput {
   rows: AsyncIterable<string[]>;
 }
 
-/** Opens a file path (or `-` for stdin) as a byte stream; an unreadable file is a usage error. */
+/**
+ * Opens a CSV file path (or `-` for stdin) as a byte stream through the one input opener; an
+ * unreadable file is a usage error, raised before anything is sent.
+ */
 export async function openInputStream(ctx: Context, source: string, flag = '--input'): Promise<Readable> {
-  if (source === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads standard input, but it is a terminal.`, { hint: 'Pipe the CSV in, or give a file.' });
-    return ctx.io.stdin;
-  }
-  const path = resolve(ctx.deps.cwd, source);
-  const stream = createReadStream(path);
-  await new Promise<void>((ok, fail) => {
-    stream.once('open', () => ok());
-    stream.once('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : err.code === 'EACCES' ? 'permission denied' : err.message;
-      fail(new UsageError(`Cannot read ${flag} file '${source}': ${why}.`));
-    });
-  });
-  return stream;
+  return openInput(inputPorts(ctx), source, flag, { kind: 'CSV' });
+}
+
+function inputPorts(ctx: Context): InputPorts {
+  return { cwd: ctx.deps.cwd, stdin: ctx.io.stdin, stdinIsTTY: ctx.io.stdinIsTTY };
 }
 
 /** Names the source in messages: a path in quotes, or standard input (capitalised to start a sentence). */
@@ -89,8 +85,7 @@ export async function* parseBatches(stream: AsyncIterable<Buffer | string>, sour
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw new UsageError(`${named(source)} is not valid CSV: ${err.message}`, { code: 'bad_csv' });
     if (err instanceof UsageError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    throw new UsageError(`Cannot read ${named(source)}: ${e.code ?? e.message ?? String(err)}.`);
+    throw new UsageError(`Cannot read ${named(source)}: ${describeFsError(err)}.`);
   }
 }
 
@@ -173,9 +168,9 @@ export async function countValues(ctx: Context, source: string, index: number, k
 
 /** Copies stdin to a private temporary file so it can be read twice; `cleanup` removes it. */
 export async function spoolStdin(ctx: Context): Promise<{ path: string; cleanup: () => Promise<void> }> {
-  if (ctx.io.stdinIsTTY) throw new UsageError('--input - reads standard input, but it is a terminal.', { hint: 'Pipe the CSV in, or give a file.' });
+  const stdin = await openInputStream(ctx, '-');
   const dir = await mkdtemp(join(tmpdir(), 'creators-stdin-'));
   const path = join(dir, 'input.csv');
-  await pipeline(ctx.io.stdin, createWriteStream(path, { mode: 0o600 }));
+  await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

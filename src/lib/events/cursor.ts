@@ -6,10 +6,11 @@
  * `done_ids` until the watermark passes them. The file is replaced atomically (temp, fsync, rename):
  * a crash leaves the old cursor or the new one, never half of one.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { CliError, EXIT, UsageError } from '../errors.js';
+import { writeFileAtomic } from '../io/atomic-file.js';
+import { describeFsError } from '../io/errno.js';
 
 export interface CursorData {
   version: 1;
@@ -72,7 +73,7 @@ export async function loadCursor(path: string): Promise<CursorData | undefined> 
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`Cannot read the cursor file '${path}': ${(err as Error).message}.`);
+    throw new UsageError(`Cannot read the cursor file '${path}': ${describeFsError(err)}.`);
   }
   const bad = (): UsageError =>
     new UsageError(`The cursor file '${path}' is not one written by 'creators events tail'.`, {
@@ -110,18 +111,9 @@ export async function checkCursorPath(path: string): Promise<void> {
 
 /** Writes the cursor atomically: a temporary file in the same folder, fsync, rename over the target. */
 export async function saveCursor(path: string, data: CursorData): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    await writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   } catch (err) {
-    await rm(temp, { force: true });
-    throw new CliError(`Cannot write the cursor file '${path}': ${(err as Error).message}.`, EXIT.ERROR, { code: 'cursor_write_failed' });
+    throw new CliError(`Cannot write the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'cursor_write_failed' });
   }
 }

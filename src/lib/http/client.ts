@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { undiciTransport, type RawResponse, type Transport } from './transport.js';
 import { ApiError, CliError, DryRunViolation, InterruptedError, RateLimitError } from '../errors.js';
@@ -16,8 +17,12 @@ export interface RequestOptions {
   query?: Query;
   /** JSON body. */
   body?: unknown;
-  /** A body that is not JSON (multipart, form), with its content type. */
-  rawBody?: { data: string | Buffer | NodeJS.ReadableStream; contentType: string; length?: number };
+  /**
+   * A body that is not JSON (multipart, form), with its content type. A streamed body is given as a
+   * function returning a fresh stream, called once per attempt, so the request can be sent again
+   * under the usual retry rules (a POST only when the server refused it unstarted).
+   */
+  rawBody?: { data: string | Buffer | (() => Readable | AsyncIterable<Uint8Array>); contentType: string; length?: number };
   /** Sends no Authorization header (OAuth register, presigned downloads). */
   noAuth?: boolean;
   /** Per-request timeout in ms (default from `--timeout`). */
@@ -75,6 +80,15 @@ export interface HttpClientOptions {
 /** The longest wait done without asking: beyond it the command stops with the wait in the message. */
 export const MAX_SILENT_WAIT_S = 60;
 
+/**
+ * The wait before attempt `attempt + 1` when the server named none: exponential from 0.5 s, capped at
+ * 8 s, with jitter (50-100 %) so concurrent clients do not retry in step. Exported for loops that must
+ * resume work themselves (a download continuing at a byte offset) but wait like the core does.
+ */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.min(8_000, 500 * 2 ** (attempt - 1)) * (0.5 + random() * 0.5);
+}
+
 
 /**
  * The HTTP core: base URL and paths, bearer auth, JSON in and out, pacing, retries of safe
@@ -93,6 +107,11 @@ export class HttpClient {
 
   get baseUrl(): URL {
     return this.opts.baseUrl;
+  }
+
+  /** The core's wait before attempt `attempt + 1` (see `backoffMs`), with this client's random source. */
+  retryDelayMs(attempt: number): number {
+    return backoffMs(attempt, this.random);
   }
 
   /** Sends a request, retrying only what is safe to retry, and returns the decoded response. */
@@ -114,17 +133,24 @@ export class HttpClient {
       credential = await this.opts.credential?.();
       if (credential) headers.authorization = `Bearer ${credential}`;
     }
-    let body: string | Buffer | NodeJS.ReadableStream | undefined;
+    // Every body can be sent again: a streamed one is made afresh for each attempt by its factory.
+    let makeBody: () => string | Buffer | Readable | undefined = () => undefined;
     if (req.rawBody) {
-      body = req.rawBody.data;
+      const { data } = req.rawBody;
+      makeBody =
+        typeof data === 'function'
+          ? () => {
+              const made = data();
+              return made instanceof Readable ? made : Readable.from(made);
+            }
+          : () => data;
       headers['content-type'] = req.rawBody.contentType;
       if (req.rawBody.length !== undefined) headers['content-length'] = String(req.rawBody.length);
     } else if (req.body !== undefined) {
-      body = JSON.stringify(req.body);
+      const json = JSON.stringify(req.body);
+      makeBody = () => json;
       headers['content-type'] = 'application/json';
     }
-    // A streamed body cannot be sent twice.
-    const replayable = typeof body !== 'object' || Buffer.isBuffer(body);
 
     const attempts = this.opts.retries + 1;
     let reauthorized = false;
@@ -133,10 +159,13 @@ export class HttpClient {
       // The rate limit is the API's: a file host (a presigned download URL) is not paced, so a download
       // does not wait a slot behind the request that fetched its link.
       if (url.origin === this.opts.baseUrl.origin) await this.pacer.acquire(this.opts.signal);
+      const body = makeBody();
       const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent);
+      // A stream the failed attempt did not finish must not hold its file open.
+      if (body instanceof Readable && !body.destroyed) body.destroy();
       if (outcome.kind === 'ok') return outcome.response;
       const { error, retryable } = outcome;
-      if (error.status === 401 && credential && this.opts.onUnauthorized && !reauthorized && replayable) {
+      if (error.status === 401 && credential && this.opts.onUnauthorized && !reauthorized) {
         reauthorized = true;
         const fresh = await this.opts.onUnauthorized(credential);
         if (fresh && fresh !== credential) {
@@ -147,7 +176,7 @@ export class HttpClient {
           continue;
         }
       }
-      if (!retryable || !replayable || attempt >= attempts) {
+      if (!retryable || attempt >= attempts) {
         if (error instanceof RateLimitError && error.code === 'rate_limited' && attempt >= attempts && attempts > 1) {
           throw new RateLimitError(`${error.message} (gave up after ${attempt} attempts)`, {
             status: error.status,
@@ -160,7 +189,7 @@ export class HttpClient {
       const waitMs =
         outcome.retryAfter !== undefined
           ? outcome.retryAfter * 1000
-          : Math.min(8_000, 500 * 2 ** (attempt - 1)) * (0.5 + this.random() * 0.5);
+          : this.retryDelayMs(attempt);
       if (waitMs > MAX_SILENT_WAIT_S * 1000) {
         const secs = Math.ceil(waitMs / 1000);
         throw new RateLimitError(`${error.message}; the server asks to wait ${secs} s, longer than ${MAX_SILENT_WAIT_S} s.`, {
@@ -201,7 +230,7 @@ export class HttpClient {
     req: RequestOptions,
     url: URL,
     headers: Record<string, string>,
-    body: string | Buffer | NodeJS.ReadableStream | undefined,
+    body: string | Buffer | Readable | undefined,
     credential: string | undefined,
     idempotent: boolean,
   ): Promise<

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { colors, type Colors } from './color.js';
 import { confirm } from './prompt.js';
 import { createSpinner, type Spinner } from './spinner.js';
+import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';
 
 export type { Io } from './streams.js';
@@ -26,12 +27,6 @@ export interface TerminalOptions {
   cwd: string;
 }
 
-/** Where "a file or `-` for standard input" is read from: the narrow port input readers take. */
-export interface InputPorts {
-  cwd: string;
-  stdin: Readable;
-  stdinIsTTY: boolean;
-}
 
 /** The side channel for people: notices (silenced by --quiet) and warnings (always shown). */
 export interface Notices {

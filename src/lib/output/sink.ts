@@ -4,13 +4,13 @@
  * bytes the service keeps (a batch download, free to fetch again) skips the fsync: still atomic, but
  * not waiting for the disk, like `curl -o`.
  */
-import { randomBytes } from 'node:crypto';
-import { promises as fsp, unlinkSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 
 import type { Io } from '../io/streams.js';
+import { openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
+import { describeFsError } from '../io/errno.js';
 import type { OutputSettings } from './types.js';
 
 export { formatFromPath } from './format-from-path.js';
@@ -77,47 +77,6 @@ export function writeChunk(stream: Writable, chunk: string | Buffer): Promise<vo
   });
 }
 
-// Temporary files not yet committed or aborted. If the process ends abruptly (an unhandled signal
-// path, a crash), a single 'exit' listener removes them so no `.tmp` file is left in the user's folder.
-const pendingTemps = new Set<string>();
-let exitHookInstalled = false;
-
-function trackTemp(tempPath: string): void {
-  pendingTemps.add(tempPath);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const temp of pendingTemps) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // Already gone.
-      }
-    }
-  });
-}
-
-function reason(err: unknown): string {
-  const code = (err as { code?: unknown }).code;
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOENT':
-      return 'no such directory';
-    case 'ENOTDIR':
-      return 'a parent is not a directory';
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'EROFS':
-      return 'read-only file system';
-    case 'ENOSPC':
-      return 'no space left on device';
-    default:
-      return err instanceof Error ? err.message : String(err);
-  }
-}
-
 export interface SinkOptions {
   /**
    * fsync the file before the rename (default true), so it survives a power cut as well as a failed
@@ -165,17 +124,14 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): P
 }
 
 async function openFileSink(target: string, shown: string, durable: boolean): Promise<Sink> {
-  const dir = path.dirname(target);
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let handle: FileHandle;
+  let file: AtomicFile;
   try {
-    handle = await fsp.open(temp, 'wx', 0o666);
+    file = await openAtomicFile(target, { durable });
   } catch (err) {
-    throw new OutputFileError(`cannot write ${shown}: ${reason(err)}`, shown, err);
+    throw new OutputFileError(`cannot write ${shown}: ${describeFsError(err, 'write')}`, shown, err);
   }
-  trackTemp(temp);
-  // autoClose off: the handle must stay open after 'finish' so commit can fsync it.
-  const stream = handle.createWriteStream({ autoClose: false, encoding: 'utf8', highWaterMark: 1024 * 1024 });
+  const { handle } = file;
+  const stream = file.createWriteStream({ encoding: 'utf8', highWaterMark: 1024 * 1024 });
   // Errors surface through write/commit; this listener keeps an error from crashing the process.
   stream.on('error', () => {});
   let state: 'open' | 'committed' | 'aborted' = 'open';
@@ -224,10 +180,7 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
   const cleanup = async (): Promise<void> => {
     await writing;
     await syncing;
-    if (!stream.destroyed) stream.destroy();
-    await handle.close().catch(() => {});
-    await fsp.unlink(temp).catch(() => {});
-    pendingTemps.delete(temp);
+    await file.abort();
   };
 
   return {
@@ -262,17 +215,10 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
           stream.once('error', reject);
           stream.end(() => resolve());
         });
-        if (durable) await handle.sync();
-        const existing = await fsp.stat(target).catch(() => undefined);
-        if (existing?.isFile()) await handle.chmod(existing.mode & 0o7777);
-        // A FileHandle's close() waits until every stream made from it is destroyed.
-        stream.destroy();
-        await handle.close();
-        await fsp.rename(temp, target);
-        pendingTemps.delete(temp);
+        await file.commit();
       } catch (err) {
         await cleanup();
-        throw new OutputFileError(`cannot write ${shown}: ${reason(err)}`, shown, err);
+        throw new OutputFileError(`cannot write ${shown}: ${describeFsError(err, 'write')}`, shown, err);
       }
     },
     async abort() {

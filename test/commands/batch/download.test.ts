@@ -143,7 +143,7 @@ describe('creators batch download', () => {
     // The first transfer is cut; the retry's back-off (not the pacer's short waits) outlasts the link.
     configureBatch(sb.get().state, { dropDownloads: 1, downloadTtlSeconds: 1 });
     const dir = tempDir();
-    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts({ onSleep: (ms) => clock.advance(ms >= 500 ? ms + 5000 : ms) }));
+    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts({ onSleep: (ms) => clock.advance(ms >= 250 ? ms + 5000 : ms) }));
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('has expired; asking for a new one');
     expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));

@@ -170,7 +170,10 @@ describe('creators batch upload', () => {
       .reply(200, { batch_id: 'bch_0123456789abcdef0123456789abcdef', status: 'processing' }, { headers: { 'content-type': 'application/json' } });
     const sleeps: number[] = [];
     const res = await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'twitch'], { env, dispatcher: agent, sleeps });
-    expect(res.stderr).toBe("Read 1 unique handles from column 'handle' of " + file + '.\n');
+    // The HTTP core retries it (the body is a stream factory) and says so like for any other request.
+    expect(res.stderr).toBe(
+      "Read 1 unique handles from column 'handle' of " + file + '.\n' + 'Rate limited (HTTP 429): Request was throttled; retrying in 2 s (attempt 2 of 4).\n',
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('bch_0123456789abcdef0123456789abcdef\n');
     expect(sleeps).toContain(2000);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ describe('events cursor', () => {
     c.completeBatch([1, 2, 3]);
     await saveCursor(path, c.toJSON({ event_type: 'new_post' }, Date.parse('2026-01-02T00:00:00Z')));
     expect(readdirSync(dir)).toEqual(['c.json']);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(await loadCursor(path)).toMatchObject({ version: 1, last_id: 3, filters: { event_type: 'new_post' } });
     expect(JSON.parse(readFileSync(path, 'utf8')).saved_at).toBe('2026-01-02T00:00:00.000Z');
     writeFileSync(path, '{"version": 2}');

@@ -1,0 +1,145 @@
+/**
+ * The one atomic file writer: data goes to a temporary file `.<name>.<pid>.<random>.tmp` beside the
+ * target, which `commit` flushes to disk (when durable) and renames over the target, so readers only
+ * ever see the old file or the whole new one. Output files (`-o`), the `batch run` journal and the
+ * `events tail` cursor are all written through it.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp, unlinkSync, type WriteStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface AtomicFileOptions {
+  /**
+   * fsync the file before the rename (default true), so it survives a power cut as well as a failed
+   * run. False for bytes that can be fetched again for free (batch downloads): still atomic, but not
+   * waiting for the disk, like `curl -o`.
+   */
+  durable?: boolean | undefined;
+  /**
+   * Permissions of the written file whatever the target had (0o600 for private state), less the
+   * umask. Without it a new file gets 0o666 less the umask and a replaced file keeps its permissions.
+   */
+  mode?: number | undefined;
+}
+
+/** A temporary file on its way to becoming `target`. */
+export interface AtomicFile {
+  /** The absolute target path. */
+  readonly target: string;
+  /** The temporary file, in the target's folder. */
+  readonly tempPath: string;
+  /** Open for writing (`write`, `writev`, `datasync`...); `commit` and `abort` close it. */
+  readonly handle: FileHandle;
+  /**
+   * A write stream over `handle` (one per file), left open after 'finish' so `commit` can still fsync:
+   * end it before `commit`, which destroys it when the data is on disk.
+   */
+  createWriteStream(options?: { encoding?: BufferEncoding; highWaterMark?: number }): WriteStream;
+  /**
+   * fsyncs (when durable), applies the permissions, closes and renames over the target. On failure
+   * the temporary file is removed, the target is untouched, and the system error is rethrown.
+   */
+  commit(): Promise<void>;
+  /** Closes and removes the temporary file; the target is untouched. Never throws. */
+  abort(): Promise<void>;
+}
+
+// Temporary files not yet committed or aborted. If the process ends abruptly (an unhandled signal
+// path, a crash), a single 'exit' listener removes them so no `.tmp` file is left in the user's folder.
+const pendingTemps = new Set<string>();
+let exitHookInstalled = false;
+
+function trackTemp(tempPath: string): void {
+  pendingTemps.add(tempPath);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const temp of pendingTemps) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+/** The temporary file's name for `target`: hidden, in the same folder (a rename cannot cross file systems). */
+export function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Creates the temporary file for `target` (resolved against the process's cwd when relative).
+ * Rejects with the system error when it cannot be created (`ENOENT`: no such folder, `EACCES`...).
+ */
+export async function openAtomicFile(target: string, options: AtomicFileOptions = {}): Promise<AtomicFile> {
+  const absolute = path.resolve(target);
+  const durable = options.durable ?? true;
+  const tempPath = tempPathFor(absolute);
+  const handle = await fsp.open(tempPath, 'wx', options.mode ?? 0o666);
+  trackTemp(tempPath);
+  let state: 'open' | 'committed' | 'aborted' = 'open';
+  let stream: WriteStream | undefined;
+
+  // Destroying a stream made from a FileHandle closes the handle, and the handle's close() waits until
+  // its streams are destroyed: so the stream goes after the fsync, before the close.
+  const closeHandle = async (): Promise<void> => {
+    if (stream && !stream.destroyed) stream.destroy();
+    await handle.close();
+  };
+  const discard = async (): Promise<void> => {
+    await closeHandle().catch(() => {});
+    await fsp.unlink(tempPath).catch(() => {});
+    pendingTemps.delete(tempPath);
+  };
+
+  return {
+    target: absolute,
+    tempPath,
+    handle,
+    createWriteStream(streamOptions = {}) {
+      if (stream) throw new Error(`${absolute} already has a write stream`);
+      stream = handle.createWriteStream({ ...streamOptions, autoClose: false });
+      return stream;
+    },
+    async commit() {
+      if (state !== 'open') throw new Error(`${absolute} was already ${state}`);
+      state = 'committed';
+      try {
+        if (durable) await handle.sync();
+        if (options.mode === undefined) {
+          const existing = await fsp.stat(absolute).catch(() => undefined);
+          if (existing?.isFile()) await handle.chmod(existing.mode & 0o7777);
+        }
+        await closeHandle();
+        await fsp.rename(tempPath, absolute);
+        pendingTemps.delete(tempPath);
+      } catch (err) {
+        await discard();
+        throw err;
+      }
+    },
+    async abort() {
+      if (state !== 'open') return;
+      state = 'aborted';
+      await discard();
+    },
+  };
+}
+
+/**
+ * Replaces `target` with `data` atomically (see `openAtomicFile`). Rejects with the system error;
+ * nothing is left behind and an existing target is untouched.
+ */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicFileOptions = {}): Promise<void> {
+  const file = await openAtomicFile(target, options);
+  try {
+    await file.handle.writeFile(data);
+  } catch (err) {
+    await file.abort();
+    throw err;
+  }
+  await file.commit();
+}

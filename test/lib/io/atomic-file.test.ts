@@ -1,0 +1,94 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAtomicFile, writeFileAtomic } from '../../../src/lib/io/atomic-file.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'creators-atomic-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (p: string): number => statSync(p).mode & 0o777;
+
+describe('openAtomicFile', () => {
+  it('writes to a hidden temp file beside the target; commit renames it into place', async () => {
+    const target = join(dir, 'out.csv');
+    const file = await openAtomicFile(target);
+    expect(file.target).toBe(target);
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(readdirSync(dir)[0]).toMatch(new RegExp(`^\\.out\\.csv\\.${process.pid}\\.[0-9a-f]{8}\\.tmp$`));
+    await file.handle.write('a,b\n');
+    expect(() => readFileSync(target)).toThrow(/ENOENT/);
+    await file.commit();
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+    expect(readFileSync(target, 'utf8')).toBe('a,b\n');
+    await expect(file.commit()).rejects.toThrow(/already committed/);
+  });
+
+  it('abort removes the temp file and leaves an existing target as it was', async () => {
+    const target = join(dir, 'out.csv');
+    writeFileSync(target, 'previous');
+    const file = await openAtomicFile(target, { durable: false });
+    await file.handle.write('new');
+    await file.abort();
+    await file.abort(); // twice is harmless
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+    expect(readFileSync(target, 'utf8')).toBe('previous');
+  });
+
+  it('a commit that fails (the target is a directory) leaves no temp file and rejects with the system error', async () => {
+    const target = join(dir, 'taken');
+    mkdirSync(target);
+    const file = await openAtomicFile(target);
+    await file.handle.write('data');
+    const err = await file.commit().catch((e: unknown) => e);
+    expect((err as NodeJS.ErrnoException).code).toMatch(/^(EISDIR|ENOTEMPTY|EEXIST)$/);
+    expect(readdirSync(dir)).toEqual(['taken']);
+    expect(statSync(target).isDirectory()).toBe(true);
+  });
+
+  it('cannot be opened in a missing folder (ENOENT), and nothing is created', async () => {
+    const err = await openAtomicFile(join(dir, 'no', 'out.csv')).catch((e: unknown) => e);
+    expect((err as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('keeps the permissions of the target it replaces', async () => {
+    const target = join(dir, 'out.csv');
+    writeFileSync(target, 'old');
+    chmodSync(target, 0o640);
+    const file = await openAtomicFile(target);
+    await file.handle.write('new');
+    await file.commit();
+    expect(mode(target)).toBe(0o640);
+    expect(readFileSync(target, 'utf8')).toBe('new');
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces the whole content; with mode, the file gets that mode whatever the target had', async () => {
+    const target = join(dir, 'state.json');
+    await writeFileAtomic(target, '{"a":1}\n', { mode: 0o600 });
+    expect(readFileSync(target, 'utf8')).toBe('{"a":1}\n');
+    expect(mode(target)).toBe(0o600);
+    chmodSync(target, 0o644);
+    await writeFileAtomic(target, Buffer.from('{"a":2}\n'), { mode: 0o600, durable: false });
+    expect(readFileSync(target, 'utf8')).toBe('{"a":2}\n');
+    expect(mode(target)).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('a failure in the middle leaves no file and the existing target intact', async () => {
+    const target = join(dir, 'state.json');
+    writeFileSync(target, 'old');
+    // Not string or bytes: the write fails after the temporary file was created.
+    const err = await writeFileAtomic(target, 42 as unknown as string).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    expect(readFileSync(target, 'utf8')).toBe('old');
+  });
+});
