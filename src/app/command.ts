@@ -73,7 +73,7 @@ export interface GroupDef {
 export type CommandNode = { kind: 'command'; def: CommandDef<FlagDefs> } | { kind: 'group'; def: GroupDef };
 
 /** Declares a verb; the flag types flow from `flags` into `run`. */
-export function defineCommand<F extends FlagDefs = Record<never, FlagDef>>(def: CommandDef<F>): CommandNode {
+export function defineCommand<const F extends FlagDefs = Record<never, FlagDef>>(def: CommandDef<F>): CommandNode {
   return { kind: 'command', def: def as unknown as CommandDef<FlagDefs> };
 }
 

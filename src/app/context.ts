@@ -4,6 +4,7 @@ import type { Plan } from '../lib/api/plan.js';
 import { configDirectory, type ConfigStore } from '../lib/config.js';
 import { gate, parseConfirmAbove, parseMaxCredits, type MoneyPolicy } from '../lib/cost.js';
 import { UsageError } from '../lib/errors.js';
+import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import type { Io } from '../lib/io/streams.js';
@@ -129,6 +130,22 @@ export class Context {
     const stored = store.get('api-key');
     if (typeof stored === 'string' && strip(stored)) return { value: strip(stored), source: 'profile', kind: 'api-key' };
     return undefined;
+  }
+
+  /**
+   * The platform of a command: `--platform`, else the profile's `platform` setting, checked against
+   * `allowed` (lower-cased). Undefined when neither is given and `required` is false; otherwise a usage
+   * error naming the flag (and `requiredWhy`, e.g. "for --mode full") with the allowed values.
+   */
+  async platform(flag: string | undefined, allowed: readonly string[], options: { required?: boolean; requiredWhy?: string } = {}): Promise<string | undefined> {
+    const raw = flag ?? (await this.setting('platform'));
+    if (raw === undefined || raw.trim() === '') {
+      if (options.required === false) return undefined;
+      throw new UsageError(`--platform is required${options.requiredWhy ? ` ${options.requiredWhy}` : ''}.`, {
+        hint: `Use one of: ${allowed.join(', ')} (or set a default: creators config set platform ${allowed[0] ?? 'instagram'}).`,
+      });
+    }
+    return checkPlatform(raw, allowed);
   }
 
   /** Numeric option: flag > profile > default, checked. */
