@@ -134,18 +134,21 @@ export class Context {
 
   /**
    * The platform of a command: `--platform`, else the profile's `platform` setting, checked against
-   * `allowed` (lower-cased). Undefined when neither is given and `required` is false; otherwise a usage
-   * error naming the flag (and `requiredWhy`, e.g. "for --mode full") with the allowed values.
+   * `allowed` (lower-cased). Neither given is a usage error naming the flag (and `why`, e.g.
+   * "for --mode full") with the allowed values.
    */
-  async platform(flag: string | undefined, allowed: readonly string[], options: { required?: boolean; requiredWhy?: string } = {}): Promise<string | undefined> {
+  async platform(flag: string | undefined, allowed: readonly string[], why?: string): Promise<string> {
+    const platform = await this.optionalPlatform(flag, allowed);
+    if (platform !== undefined) return platform;
+    throw new UsageError(`--platform is required${why ? ` ${why}` : ''}.`, {
+      hint: `Use one of: ${allowed.join(', ')} (or set a default: creators config set platform ${allowed[0] ?? 'instagram'}).`,
+    });
+  }
+
+  /** As `platform`, but undefined when neither the flag nor the setting gives one. */
+  async optionalPlatform(flag: string | undefined, allowed: readonly string[]): Promise<string | undefined> {
     const raw = flag ?? (await this.setting('platform'));
-    if (raw === undefined || raw.trim() === '') {
-      if (options.required === false) return undefined;
-      throw new UsageError(`--platform is required${options.requiredWhy ? ` ${options.requiredWhy}` : ''}.`, {
-        hint: `Use one of: ${allowed.join(', ')} (or set a default: creators config set platform ${allowed[0] ?? 'instagram'}).`,
-      });
-    }
-    return checkPlatform(raw, allowed);
+    return raw === undefined || raw.trim() === '' ? undefined : checkPlatform(raw, allowed);
   }
 
   /** Numeric option: flag > profile > default, checked. */
