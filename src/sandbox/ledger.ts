@@ -4,7 +4,6 @@
  * drift. Convert to credits only when rendering a response.
  */
 import { ApiError, type Reply } from './respond.js';
-import type { SandboxState } from './state.js';
 
 export interface Charge {
   /** ISO 8601 time of the charge (sandbox clock). */
@@ -39,11 +38,17 @@ export function createLedger(credits: number): Ledger {
 }
 
 /** Sets the balance (a top-up or a reset), leaving the usage history alone. */
-export function setCredits(state: SandboxState, credits: number): void {
+/** The part of the sandbox state the ledger works on (kept narrow: state.ts builds on this module). */
+export interface LedgerHolder {
+  ledger: Ledger;
+  now(): number;
+}
+
+export function setCredits(state: LedgerHolder, credits: number): void {
   state.ledger.balanceMilli = toMilli(credits);
 }
 
-export function canAfford(state: SandboxState, milli: number): boolean {
+export function canAfford(state: LedgerHolder, milli: number): boolean {
   return milli <= state.ledger.balanceMilli;
 }
 
@@ -60,7 +65,7 @@ export function insufficientCredits(): Reply {
  * a zero amount records nothing. All or nothing: throws an ApiError(402) when the balance does
  * not cover it, so call it before building side effects you would have to undo.
  */
-export function charge(state: SandboxState, route: string, milli: number, note = ''): Charge | undefined {
+export function charge(state: LedgerHolder, route: string, milli: number, note = ''): Charge | undefined {
   if (!Number.isInteger(milli) || milli < 0) throw new RangeError(`charge must be whole thousandths: ${milli}`);
   if (milli === 0) return undefined;
   if (!canAfford(state, milli)) throw new ApiError(insufficientCredits());

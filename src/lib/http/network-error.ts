@@ -1,5 +1,8 @@
 import { CliError, InterruptedError, NetworkError } from '../errors.js';
-import type { RequestOptions } from './client.js';
+/** What the failure message needs of the request. */
+interface FailedRequest {
+  method: string;
+}
 
 /** The hint of every failure after which a billable request is not replayed. */
 export const NOT_REPLAYED_HINT =
@@ -9,7 +12,7 @@ export const NOT_REPLAYED_HINT =
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export interface FailureContext {
-  req: RequestOptions;
+  req: FailedRequest;
   url: URL;
   idempotent: boolean;
   timedOut: boolean;
