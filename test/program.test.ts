@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/program.js';
 import { runCli } from './helpers/run-cli.js';
 
 describe('the command tree', () => {
@@ -22,20 +24,55 @@ describe('the command tree', () => {
     expect(res.stdout).toContain('Examples:');
   });
 
-  it('every command has a description and examples in its help', async () => {
-    const paths = [['credits'], ['auth', 'status'], ['dict'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'list'], ['config', 'path'], ['api'], ['sandbox'], ['completion'], ['help']];
-    for (const path of paths) {
+  it('every command of the tree has its own help: usage, description, options and examples that run it', async () => {
+    const root = buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} });
+    const all: Command[] = [];
+    const walk = (cmd: Command): void => {
+      for (const sub of cmd.commands) {
+        all.push(sub);
+        walk(sub);
+      }
+    };
+    walk(root);
+    expect(all.length).toBeGreaterThan(60);
+    for (const cmd of all) {
+      const path: string[] = [];
+      for (let c: Command | null = cmd; c && c !== root; c = c.parent) path.unshift(c.name());
+      const name = path.join(' ');
       const res = await runCli([...path, '--help']);
-      expect(res.code, path.join(' ')).toBe(0);
-      expect(res.stdout, path.join(' ')).toContain('Examples:');
-      expect(res.stdout.split('\n')[2]?.trim().length, path.join(' ')).toBeGreaterThan(10);
+      expect(res.code, name).toBe(0);
+      const lines = res.stdout.split('\n');
+      expect(lines[0], name).toMatch(new RegExp(`^Usage: creators ${name}\\b`));
+      // The description is the command's own (first line of it), not an empty or borrowed one.
+      expect(cmd.description().length, name).toBeGreaterThan(10);
+      expect((lines[2] ?? '').length, name).toBeGreaterThan(10);
+      expect(cmd.description().replace(/\s+/g, ' ').startsWith((lines[2] ?? '').trim()), name).toBe(true);
+      if (cmd.commands.length > 0) {
+        // A group lists each of its verbs.
+        for (const sub of cmd.commands) expect(res.stdout, `${name} lists ${sub.name()}`).toMatch(new RegExp(`^  ${sub.name()}\\b`, 'm'));
+      } else {
+        for (const option of cmd.options.filter((o) => !o.hidden)) expect(res.stdout, `${name} documents ${option.flags}`).toContain(option.flags);
+      }
+      // Examples show this very command (by its name or an alias) being run.
+      const examples = res.stdout.slice(res.stdout.indexOf('Examples:'));
+      expect(res.stdout.includes('Examples:'), `${name} has examples`).toBe(true);
+      const names = [cmd.name(), ...cmd.aliases()].join('|');
+      expect(examples, `${name}: an example runs it`).toMatch(new RegExp(`creators (\\S+ )*(${names})\\b`));
     }
   });
 
-  it.each(['exit-codes', 'environment', 'formatting'])('help %s prints the topic', async (topic) => {
-    const res = await runCli(['help', topic]);
-    expect(res.code).toBe(0);
-    expect(res.stdout.length).toBeGreaterThan(200);
+  it('help exit-codes, environment and formatting say what they are about', async () => {
+    const env = await runCli(['help', 'environment']);
+    expect(env.code).toBe(0);
+    for (const name of ['CREATORS_BASE_URL', 'CREATORS_API_KEY', 'CREATORS_PROFILE', 'CREATORS_FORMAT', 'CREATORS_DEBUG', 'CREATORS_MAX_CREDITS', 'CREATORS_CONFIG_DIR', 'NO_COLOR']) {
+      expect(env.stdout, name).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
+    }
+    const formatting = await runCli(['help', 'formatting']);
+    expect(formatting.code).toBe(0);
+    for (const word of ['table', 'json', 'jsonl', 'csv', 'tsv', '--fields', '-o']) expect(formatting.stdout, word).toContain(word);
+    const codes = await runCli(['help', 'exit-codes']);
+    expect(codes.code).toBe(0);
+    expect(codes.stdout).toMatch(/^  5\s.*credit/im);
   });
 
   it('help exit-codes documents every code', async () => {
