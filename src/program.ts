@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import type { CommandDef, CommandNode, FlagDefs, GroupDef } from './app/command.js';
+import type { CommandDef, CommandNode, FlagDef, FlagDefs, GroupDef } from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
@@ -81,6 +81,13 @@ function positionalValues(actionArgs: unknown[]): string[] {
   return actionArgs.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
 }
 
+/** A flag's value as its declaration types it: a list, a value (or undefined), or a switch (false when absent). */
+function flagValue(flag: FlagDef, raw: unknown): unknown {
+  if (flag.repeat) return raw ?? [];
+  if (flag.flags.includes('<') || flag.negatable) return raw;
+  return Boolean(raw);
+}
+
 /** Adds a declared verb or group (and its verbs) under `parent`. */
 function addNode(parent: Command, node: CommandNode, deps: Deps): void {
   if (node.kind === 'group') {
@@ -119,7 +126,7 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const raw = command.opts();
-    const values = Object.fromEntries(Object.keys(flags).map((key) => [key, flags[key]?.repeat ? (raw[key] ?? []) : raw[key]]));
+    const values = Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key])]));
     const ctx = new Context(deps, command.optsWithGlobals() as GlobalOptions);
     await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never });
   });
