@@ -12,8 +12,9 @@ import credits from './credits.js';
 import { registerBatch } from './batch/index.js';
 import { registerConfig } from './config/index.js';
 import { registerDiscovery } from './discovery/index.js';
-import { registerEnrich } from './enrich/index.js';
+import enrich from './enrich/index.js';
 import { registerListening } from './listening/index.js';
+import post from './post.js';
 import { registerTools } from './tools/index.js';
 
 export type TreeEntry = CommandNode | ((program: Command, lazy: Lazy) => void);
@@ -26,7 +27,8 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // discovery: search, similar, dict, exclusions
   registerDiscovery,
   // enrichment: enrich, post
-  registerEnrich,
+  enrich,
+  post,
   // batch
   registerBatch,
   // listening, events

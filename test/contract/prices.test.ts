@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHARGED_MILLI, MODE_PRICE, PRICES, requestPriceOf, routePath, WORST_CASE_MILLI, type PriceKey } from '../../src/contract/prices.js';
 import { EMAIL_MODES, HANDLE_MODES } from '../../src/contract/platforms.js';
-import { MODE_PRICE_MILLI } from '../../src/lib/api/enrichment.js';
+import { enrichEmailPlan, enrichHandlePlan } from '../../src/lib/api/enrichment.js';
+import { postDetailsPlan } from '../../src/lib/api/content.js';
 import { BATCH_MODES, modePriceMilli } from '../../src/lib/batch/options.js';
 import { estimateRouteCost, PRICE_MILLI } from '../../src/lib/cost.js';
 import { rowPriceMilli } from '../../src/sandbox/batch/jobs.js';
@@ -84,7 +85,9 @@ describe('the CLI estimates from the table', () => {
 
   it('the commands price modes and rows with the worst case', () => {
     expect(PRICE_MILLI).toEqual(WORST_CASE_MILLI);
-    for (const mode of [...HANDLE_MODES, ...EMAIL_MODES]) expect(MODE_PRICE_MILLI[mode], mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
+    for (const mode of HANDLE_MODES) expect(enrichHandlePlan('nasa', { mode, platform: 'instagram' }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
+    for (const mode of EMAIL_MODES) expect(enrichEmailPlan('ann@example.com', { mode }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
+    expect(postDetailsPlan({ platform: 'tiktok', postId: 'x1', kind: 'data' }).worstCaseMilli).toBe(WORST_CASE_MILLI.postDetails);
     for (const mode of BATCH_MODES) expect(modePriceMilli(mode), mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
   });
 

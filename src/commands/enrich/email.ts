@@ -1,35 +1,58 @@
-import { cleanEmail, emailBody, emailPath, enrichEmail, MODE_PRICE_MILLI, type EmailMode, type EmailOptions } from '../../lib/api/enrichment.js';
-import { runEnrichment } from '../../lib/bulk/enrich.js';
-import { emailResultColumns, tableColumns } from '../../lib/bulk/records.js';
-import type { Context } from '../../app/context.js';
+import { defineCommand } from '../../app/command.js';
+import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
-import { bulkOptions } from './options.js';
 
 /** `creators enrich email`: creators behind one or many addresses, basic or advanced. */
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const mode = (opts.mode as EmailMode | undefined) ?? 'basic';
-  const bulk = bulkOptions(args, opts);
-  const minFollowers = parseIntegerOption(opts.minFollowers, '--min-followers', 0);
-  const excludeRaw = opts.excludePlatforms as string | undefined;
-  if (mode !== 'advanced' && (minFollowers !== undefined || excludeRaw !== undefined)) {
-    throw new UsageError('--min-followers and --exclude-platforms apply to --mode advanced.');
-  }
-  const excludePlatforms = excludeRaw === undefined
-    ? undefined
-    : excludeRaw.split(',').map((p) => p.trim()).filter(Boolean).map((p) => checkPlatform(p, SOCIAL_PLATFORMS, 'platform in --exclude-platforms'));
-  const options: EmailOptions = { mode, minFollowers, excludePlatforms };
+export default defineCommand({
+  name: 'email',
+  description: 'Enrich creators by email: basic up to 0.1, advanced 2 credits each; nothing found costs 0',
+  args: [{ name: '[emails...]', description: 'email addresses' }],
+  flags: {
+    mode: { flags: '--mode <mode>', description: 'basic or advanced', choices: EMAIL_MODES, default: 'basic' },
+    minFollowers: { flags: '--min-followers <n>', description: 'advanced: only accounts with at least n followers' },
+    excludePlatforms: { flags: '--exclude-platforms <a,b>', description: 'advanced: leave these platforms out (comma list)' },
+    input: { flags: '--input <file.csv|->', description: 'read emails from a CSV file (or - for stdin); output keeps its columns' },
+    column: { flags: '--column <name>', description: 'the column holding the emails (default: detected by header, then by content)' },
+    concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
+    maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
+  },
+  examples: [
+    ['creators enrich email ann@example.com', 'basic lookup of one address'],
+    ['creators enrich email --mode advanced --min-followers 10000 ann@example.com', 'advanced, big accounts only'],
+    ['creators enrich email --input leads.csv --column work_email -o leads-enriched.csv', 'a CSV column of emails'],
+    ['cat leads.csv | creators enrich email --input - --max-rows 500 --max-credits 50', 'stdin, with a cost bound'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [{ parseBulkOptions, runEnrichment }, { emailJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
+    // commander has checked the choices; `find` gives the typed value.
+    const mode = EMAIL_MODES.find((m) => m === flags.mode) ?? 'basic';
+    const bulk = parseBulkOptions(args, flags);
+    const minFollowers = parseIntegerOption(flags.minFollowers, '--min-followers', 0);
+    if (mode !== 'advanced' && (minFollowers !== undefined || flags.excludePlatforms !== undefined)) {
+      throw new UsageError('--min-followers and --exclude-platforms apply to --mode advanced.');
+    }
+    const excludePlatforms = flags.excludePlatforms
+      ?.split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => checkPlatform(p, SOCIAL_PLATFORMS, 'platform in --exclude-platforms'));
+    const job = emailJob({ mode, minFollowers, excludePlatforms });
 
-  await runEnrichment(ctx, {
-    label: 'enrich email',
-    kind: 'email',
-    path: emailPath(mode),
-    priceMilli: MODE_PRICE_MILLI[mode],
-    clean: cleanEmail,
-    body: (email) => emailBody(email, options),
-    send: (http, email) => enrichEmail(http, email, options),
-    resultColumns: emailResultColumns(),
-    tableColumns: (col) => tableColumns(col, 'email'),
-  }, bulk);
-}
+    const policy = await ctx.moneyPolicy();
+    await runEnrichment(
+      {
+        term: ctx.term,
+        http: () => ctx.http(),
+        output: () => ctx.output(),
+        gate: (plan) => ctx.gate(plan),
+        mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
+        now: ctx.deps.now,
+        signal: ctx.deps.signal,
+      },
+      job,
+      bulk,
+    );
+  },
+});

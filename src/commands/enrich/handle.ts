@@ -1,52 +1,60 @@
-import {
-  cleanHandle, enrichHandle, handleBody, handlePath, MODE_PLATFORMS, MODE_PRICE_MILLI, type HandleMode, type HandleOptions,
-} from '../../lib/api/enrichment.js';
-import { runEnrichment } from '../../lib/bulk/enrich.js';
-import { handleResultColumns, tableColumns } from '../../lib/bulk/records.js';
-import type { Context } from '../../app/context.js';
-import { ApiError, UsageError } from '../../lib/errors.js';
-import { checkPlatform } from '../../lib/platforms.js';
-import { bulkOptions, platformOption } from './options.js';
+import { defineCommand } from '../../app/command.js';
+import { HANDLE_MODES, MODE_PLATFORMS } from '../../contract/platforms.js';
+import { UsageError } from '../../lib/errors.js';
+
+const EMAIL_REQUIRED = ['must_have', 'preferred'] as const;
 
 /** `creators enrich handle`: one or many handles, one request each, paced and billed per creator found. */
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const mode = (opts.mode as HandleMode | undefined) ?? 'full';
-  const bulk = bulkOptions(args, opts);
-  const platform = checkPlatform(await platformOption(ctx, opts), MODE_PLATFORMS.raw);
-  if (!MODE_PLATFORMS[mode].includes(platform)) {
-    throw new UsageError(`The ${mode} mode does not support ${platform}.`, { hint: `${mode} supports: ${MODE_PLATFORMS[mode].join(', ')}.` });
-  }
-  const emailRequired = opts.emailRequired as HandleOptions['emailRequired'];
-  if (emailRequired && mode !== 'profile' && mode !== 'full') throw new UsageError('--email-required applies to --mode profile or full.');
-  if (opts.audience && mode !== 'full') throw new UsageError('--audience applies to --mode full.');
-  if (opts.lookalikes && mode !== 'full' && mode !== 'analytics') throw new UsageError('--lookalikes applies to --mode analytics or full.');
-  const options: HandleOptions = {
-    mode,
-    platform,
-    emailRequired,
-    includeLookalikes: Boolean(opts.lookalikes),
-    includeAudienceData: Boolean(opts.audience),
-  };
+export default defineCommand({
+  name: 'handle',
+  description: 'Enrich creators by handle: raw 0.03, profile 0.2, analytics 0.8, full 1 credit each; nothing found costs 0',
+  args: [{ name: '[handles...]', description: 'usernames, profile URLs or YouTube channel ids' }],
+  flags: {
+    platform: { flags: '--platform <p>', description: 'platform of the handles (default: the profile setting `platform`)' },
+    mode: { flags: '--mode <mode>', description: 'what to fetch', choices: HANDLE_MODES, default: 'full' },
+    emailRequired: { flags: '--email-required <when>', description: 'profile/full: must_have returns (and bills) only creators with an email', choices: EMAIL_REQUIRED },
+    audience: { flags: '--audience', description: 'full: include audience data (include_audience_data)' },
+    lookalikes: { flags: '--lookalikes', description: 'analytics/full: include lookalike creators (include_lookalikes; default off)' },
+    input: { flags: '--input <file.csv|->', description: 'read handles from a CSV file (or - for stdin); output keeps its columns' },
+    column: { flags: '--column <name>', description: 'the column holding the handles (default: detected by header, then by content)' },
+    concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
+    maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
+  },
+  examples: [
+    ['creators enrich handle nasa --platform instagram', 'full record of one creator'],
+    ['creators enrich handle nasa natgeo --platform instagram --mode profile', 'profile data of two creators'],
+    ['creators enrich handle --platform tiktok --mode raw --input creators.csv -o out.csv', 'a CSV in, the same CSV with results out'],
+    ['creators enrich handle --platform instagram --input creators.csv --dry-run', 'what it would cost (rows x price)'],
+    ['creators enrich handle nasa --platform instagram --mode analytics --lookalikes --json', 'analytics with lookalikes'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [{ parseBulkOptions, runEnrichment }, { handleJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
+    // commander has checked the choices; `find` gives the typed value.
+    const mode = HANDLE_MODES.find((m) => m === flags.mode) ?? 'full';
+    const bulk = parseBulkOptions(args, flags);
+    const platform = await ctx.platform(flags.platform, MODE_PLATFORMS.raw);
+    if (!MODE_PLATFORMS[mode].includes(platform)) {
+      throw new UsageError(`The ${mode} mode does not support ${platform}.`, { hint: `${mode} supports: ${MODE_PLATFORMS[mode].join(', ')}.` });
+    }
+    const emailRequired = EMAIL_REQUIRED.find((w) => w === flags.emailRequired);
+    if (emailRequired && mode !== 'profile' && mode !== 'full') throw new UsageError('--email-required applies to --mode profile or full.');
+    if (flags.audience && mode !== 'full') throw new UsageError('--audience applies to --mode full.');
+    if (flags.lookalikes && mode !== 'full' && mode !== 'analytics') throw new UsageError('--lookalikes applies to --mode analytics or full.');
+    const job = handleJob({ mode, platform, emailRequired, includeLookalikes: flags.lookalikes, includeAudienceData: flags.audience });
 
-  await runEnrichment(ctx, {
-    label: 'enrich handle',
-    kind: 'handle',
-    path: handlePath(mode),
-    priceMilli: MODE_PRICE_MILLI[mode],
-    clean: cleanHandle,
-    body: (handle) => handleBody(handle, options),
-    send: async (http, handle) => {
-      try {
-        return await enrichHandle(http, handle, options);
-      } catch (err) {
-        // The client's platform lists come from the docs; say so when the server disagrees.
-        if (err instanceof ApiError && err.status === 400 && /platform/i.test(err.message)) {
-          throw new ApiError(`The service refused ${platform} for ${mode} enrichment: ${err.message}`, { status: 400, code: 'unsupported_platform' });
-        }
-        throw err;
-      }
-    },
-    resultColumns: handleResultColumns(platform),
-    tableColumns: (col) => tableColumns(col, 'handle', platform),
-  }, bulk);
-}
+    const policy = await ctx.moneyPolicy();
+    await runEnrichment(
+      {
+        term: ctx.term,
+        http: () => ctx.http(),
+        output: () => ctx.output(),
+        gate: (plan) => ctx.gate(plan),
+        mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
+        now: ctx.deps.now,
+        signal: ctx.deps.signal,
+      },
+      job,
+      bulk,
+    );
+  },
+});

@@ -1,6 +1,9 @@
+import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { readOutcome, type EnrichOutcome } from './enrichment.js';
+import type { Plan } from './plan.js';
 
 export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 export type ContentKind = 'data' | 'comments' | 'transcript' | 'audio';
@@ -68,9 +71,37 @@ export interface DetailsPage extends EnrichOutcome {
   nextToken: string | undefined;
 }
 
+/** Worst-case price of one details request (src/contract). */
+const DETAILS_PRICE_MILLI = WORST_CASE_MILLI.postDetails;
+
+/** The plan of `postDetails`: one request. */
+export function postDetailsPlan(req: DetailsRequest): Plan {
+  return commentPagesPlan(req, { maxPages: 1 }).plan;
+}
+
+/**
+ * The plan of `commentPages` and the number of pages it may fetch. With `maxPages` the worst case is
+ * exact; without it the page count is unknown, so a budget (`--max-credits`, in thousandths) bounds
+ * the pages instead (as many as it pays for), and with neither the worst case is unknown (null).
+ */
+export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined }): { plan: Plan; pages: number } {
+  const price = DETAILS_PRICE_MILLI;
+  const { maxPages, budgetMilli } = bound;
+  const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
+  const pages = maxPages ?? budgetPages;
+  const costBasis =
+    maxPages !== undefined
+      ? `${maxPages} request${maxPages === 1 ? '' : 's'} x ${formatCredits(price)}`
+      : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${budgetPages} pages to stay within --max-credits` : ''}`;
+  return {
+    plan: { method: 'POST', path: 'creators/content/details', body: detailsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
+    pages: pages ?? Infinity,
+  };
+}
+
 /** `POST /public/v1/creators/content/details/` (0.03 credits when data comes back). */
 export async function postDetails(http: HttpClient, req: DetailsRequest): Promise<DetailsPage> {
-  const res = await http.request({ method: 'POST', path: 'creators/content/details', body: detailsBody(req) });
+  const res = await http.request(postDetailsPlan(req));
   const outcome = readOutcome(res.data);
   const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
   const token = body.next_token ?? outcome.result?.next_token;

@@ -1,20 +1,12 @@
 import type { EmailMode, HandleMode } from '../../contract/platforms.js';
 import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
+import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import type { Plan } from './plan.js';
 
 /** Modes and the platforms each handle mode accepts live in src/contract/platforms.ts, shared with the sandbox. */
 export { EMAIL_MODES, HANDLE_MODES, MODE_PLATFORMS, type EmailMode, type HandleMode } from '../../contract/platforms.js';
-
-/** Worst-case price of one request per mode, in thousandths (email basic: the higher of the two published prices). */
-export const MODE_PRICE_MILLI: Readonly<Record<HandleMode | EmailMode, number>> = {
-  raw: WORST_CASE_MILLI[MODE_PRICE.raw],
-  profile: WORST_CASE_MILLI[MODE_PRICE.profile],
-  analytics: WORST_CASE_MILLI[MODE_PRICE.analytics],
-  full: WORST_CASE_MILLI[MODE_PRICE.full],
-  basic: WORST_CASE_MILLI[MODE_PRICE.basic],
-  advanced: WORST_CASE_MILLI[MODE_PRICE.advanced],
-};
 
 export interface HandleOptions {
   mode: HandleMode;
@@ -98,14 +90,33 @@ export function readOutcome(data: unknown): EnrichOutcome {
   return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: Number.isFinite(cost) ? cost : 0, response: data };
 }
 
+/**
+ * One enrichment request as a plan, at the mode's worst-case price from src/contract (email basic:
+ * the higher of the two published prices); nothing found costs nothing, so this bounds the bill.
+ */
+function enrichPlan(path: string, mode: HandleMode | EmailMode, body: Record<string, unknown>): Plan {
+  const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
+  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}` };
+}
+
+/** The plan of `enrichHandle`. */
+export function enrichHandlePlan(handle: string, options: HandleOptions): Plan {
+  return enrichPlan(handlePath(options.mode), options.mode, handleBody(handle, options));
+}
+
+/** The plan of `enrichEmail`. */
+export function enrichEmailPlan(email: string, options: EmailOptions): Plan {
+  return enrichPlan(emailPath(options.mode), options.mode, emailBody(email, options));
+}
+
 /** `POST /public/v1/creators/enrich/handle/<mode>/`. */
 export async function enrichHandle(http: HttpClient, handle: string, options: HandleOptions): Promise<EnrichOutcome> {
-  const res = await http.request({ method: 'POST', path: handlePath(options.mode), body: handleBody(handle, options) });
+  const res = await http.request(enrichHandlePlan(handle, options));
   return readOutcome(res.data);
 }
 
 /** `POST /public/v1/creators/enrich/email/` (basic) or `.../email/advanced/`. */
 export async function enrichEmail(http: HttpClient, email: string, options: EmailOptions): Promise<EnrichOutcome> {
-  const res = await http.request({ method: 'POST', path: emailPath(options.mode), body: emailBody(email, options) });
+  const res = await http.request(enrichEmailPlan(email, options));
   return readOutcome(res.data);
 }

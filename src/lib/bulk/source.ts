@@ -4,10 +4,11 @@
  * run); stdin is read once, unless the cost must be known first (`--dry-run` or a `--max-credits`
  * budget without `--max-rows`), in which case it is spooled to a private temporary file.
  */
-import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { detectColumn, type ValueKind } from '../csv/detect.js';
-import { countValues, openInputStream, readCsv, spoolStdin } from '../csv/read.js';
+import { countValues, readCsv, spoolStdin } from '../csv/read.js';
+import { openInput, type InputPorts } from '../io/input.js';
+import type { Notices } from '../io/terminal.js';
 
 export interface BulkSource {
   /** Column names of the output's input part. */
@@ -54,8 +55,11 @@ async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?
   }
 }
 
+/** What opening a source needs: the input opener's ports (cwd, stdin) and warnings (the terminal object). */
+export type SourcePorts = InputPorts & Pick<Notices, 'warn'>;
+
 /** Opens the source; every check that can fail on bad input happens here, before anything is sent. */
-export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<BulkSource> {
+export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Promise<BulkSource> {
   if (o.input !== undefined && o.values.length > 0) {
     throw new UsageError(`Give the ${o.kind}s as arguments or with --input, not both.`);
   }
@@ -63,7 +67,7 @@ export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<Bu
     if (o.column !== undefined) throw new UsageError('--column needs --input.');
     if (o.values.length === 0) throw new UsageError(`No ${o.kind} given.`, { hint: `Pass one or more ${o.kind}s, or --input <file.csv|->.` });
     const values = o.maxRows !== undefined ? o.values.slice(0, o.maxRows) : o.values;
-    if (values.length < o.values.length) ctx.warn(`--max-rows ${o.maxRows}: ${o.values.length - values.length} of ${o.values.length} values were not enriched.`);
+    if (values.length < o.values.length) ports.warn(`--max-rows ${o.maxRows}: ${o.values.length - values.length} of ${o.values.length} values were not enriched.`);
     return {
       header: [o.kind],
       valueIndex: 0,
@@ -80,18 +84,18 @@ export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<Bu
   let path = o.input;
   let cleanup = async (): Promise<void> => {};
   if (path === '-' && o.needCount && o.maxRows === undefined) {
-    const spooled = await spoolStdin(ctx);
+    const spooled = await spoolStdin(ports);
     path = spooled.path;
     cleanup = spooled.cleanup;
   }
   try {
     const shown = o.input;
-    const input = await readCsv(await openInputStream(ctx, path), shown, o.kind);
+    const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, o.kind);
     const choice = detectColumn(input.header, input.sample, o.kind, o.column);
-    if (choice.guessed) ctx.warn(`No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`);
+    if (choice.guessed) ports.warn(`No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`);
     let count: number | undefined;
     if (path !== '-') {
-      const counted = await countValues(ctx, path, choice.index, o.kind);
+      const counted = await countValues(ports, path, choice.index, o.kind);
       count = o.maxRows !== undefined ? Math.min(counted.values, o.maxRows) : counted.values;
     } else if (o.maxRows !== undefined) {
       count = o.maxRows;
@@ -99,7 +103,7 @@ export async function openBulkSource(ctx: Context, o: SourceOptions): Promise<Bu
     return {
       header: input.header,
       valueIndex: choice.index,
-      rows: limit(input.rows, o.maxRows, () => ctx.warn(`Stopped after ${o.maxRows} rows (--max-rows); the rest of ${shown} was not read or enriched.`)),
+      rows: limit(input.rows, o.maxRows, () => ports.warn(`Stopped after ${o.maxRows} rows (--max-rows); the rest of ${shown} was not read or enriched.`)),
       count,
       firstValue: input.sample.map((r) => r[choice.index] ?? '').find((v) => v.trim() !== ''),
       fromFile: true,

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { describeFsError } from '../io/errno.js';
 import { openInput, type InputPorts } from '../io/input.js';
@@ -30,18 +29,6 @@ export interface CsvInput {
   sample: string[][];
   /** Every data row, in order, sample included. Each row is padded/cut to the header's width. */
   rows: AsyncIterable<string[]>;
-}
-
-/**
- * Opens a CSV file path (or `-` for stdin) as a byte stream through the one input opener; an
- * unreadable file is a usage error, raised before anything is sent.
- */
-export async function openInputStream(ctx: Context, source: string, flag = '--input'): Promise<Readable> {
-  return openInput(inputPorts(ctx), source, flag, { kind: 'CSV' });
-}
-
-function inputPorts(ctx: Context): InputPorts {
-  return { cwd: ctx.deps.cwd, stdin: ctx.io.stdin, stdinIsTTY: ctx.io.stdinIsTTY };
 }
 
 /** Names the source in messages: a path in quotes, or standard input (capitalised to start a sentence). */
@@ -154,9 +141,12 @@ export async function readCsv(stream: Readable, source: string, kindHint?: strin
   return { header, headerSynthesized: synthesized, sample: buffered, rows: rows() };
 }
 
-/** Counts data rows with a non-blank value in column `index`, streaming the file once. */
-export async function countValues(ctx: Context, source: string, index: number, kindHint?: string): Promise<{ rows: number; values: number }> {
-  const input = await readCsv(await openInputStream(ctx, source), source, kindHint);
+/**
+ * Counts data rows with a non-blank value in column `index`, streaming the file once (opened, like
+ * every user file, through the one input opener: an unreadable file is a usage error naming `--input`).
+ */
+export async function countValues(ports: InputPorts, source: string, index: number, kindHint?: string): Promise<{ rows: number; values: number }> {
+  const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, kindHint);
   let rows = 0;
   let values = 0;
   for await (const row of input.rows) {
@@ -167,8 +157,8 @@ export async function countValues(ctx: Context, source: string, index: number, k
 }
 
 /** Copies stdin to a private temporary file so it can be read twice; `cleanup` removes it. */
-export async function spoolStdin(ctx: Context): Promise<{ path: string; cleanup: () => Promise<void> }> {
-  const stdin = await openInputStream(ctx, '-');
+export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const stdin = await openInput(ports, '-', '--input', { kind: 'CSV' });
   const dir = await mkdtemp(join(tmpdir(), 'creators-stdin-'));
   const path = join(dir, 'input.csv');
   await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));

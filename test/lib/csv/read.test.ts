@@ -1,6 +1,9 @@
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/lib/csv/read.js';
+import { countValues, readCsv, spoolStdin } from '../../../src/lib/csv/read.js';
 
 const stream = (text: string) => Readable.from([Buffer.from(text)]);
 
@@ -47,5 +50,28 @@ describe('readCsv', () => {
     // Past the sample, the error surfaces while the rows are read.
     const late = await readCsv(stream(`a\n${'x\n'.repeat(20)}"oops\n`), 'late.csv');
     await expect(all(late.rows)).rejects.toThrow(/'late.csv' is not valid CSV/);
+  });
+});
+
+describe('countValues and spoolStdin (through the one input opener)', () => {
+  const ports = (cwd: string, stdin = '') => ({ cwd, stdin: Readable.from([Buffer.from(stdin)]), stdinIsTTY: false });
+
+  it('counts rows and non-blank values of a column, the path taken from the ports cwd', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creators-csv-'));
+    writeFileSync(join(dir, 'in.csv'), 'a,b\n1,x\n2,\n3,y\n');
+    expect(await countValues(ports(dir), 'in.csv', 1)).toEqual({ rows: 3, values: 2 });
+    await expect(countValues(ports(dir), 'nope.csv', 0)).rejects.toThrow("Cannot read --input file 'nope.csv'");
+  });
+
+  it('spools stdin to a private file that cleanup removes', async () => {
+    const spooled = await spoolStdin(ports(tmpdir(), 'h\nann\n'));
+    expect(readFileSync(spooled.path, 'utf8')).toBe('h\nann\n');
+    expect(statSync(spooled.path).mode & 0o777).toBe(0o600);
+    await spooled.cleanup();
+    expect(existsSync(spooled.path)).toBe(false);
+  });
+
+  it('refuses a terminal on stdin', async () => {
+    await expect(spoolStdin({ cwd: tmpdir(), stdin: Readable.from([]), stdinIsTTY: true })).rejects.toThrow("--input '-' reads standard input, but it is a terminal.");
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parsePostRef } from '../../../src/lib/api/content.js';
-import { commentCount } from '../../../src/sandbox/enrichment/posts.js';
-import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { parsePostRef } from '../../src/lib/api/content.js';
+import { commentCount } from '../../src/sandbox/enrichment/posts.js';
+import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ seed: 41, credits: 100 });
 

@@ -1,0 +1,85 @@
+import { defineCommand } from '../app/command.js';
+import { CONTENT_PLATFORMS } from '../contract/platforms.js';
+import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
+import { UsageError } from '../lib/errors.js';
+import { parseIntegerOption } from '../lib/options.js';
+import { checkPlatform } from '../lib/platforms.js';
+
+const KINDS = ['data', 'comments', 'transcript', 'audio'] as const;
+
+const COMMENT_COLUMNS: ColumnSpec[] = [
+  { path: 'username', header: 'user' },
+  { path: 'text', header: 'comment' },
+  { path: 'like_count', header: 'likes', kind: 'count' },
+  { path: 'created_at', header: 'date', kind: 'date' },
+];
+
+/** `creators post <id|url>`: data, comments, transcript or audio of one post (0.03 credits a request). */
+export default defineCommand({
+  name: 'post',
+  description: 'Details of one post: data, comments, transcript or audio (0.03 credits per request)',
+  args: [{ name: '<post-id|url>', description: 'the platform post id, or the post URL' }],
+  flags: {
+    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)' },
+    kind: { flags: '--kind <kind>', description: 'what to fetch', choices: KINDS, default: 'data' },
+    all: { flags: '--all', description: 'comments: follow the cursor through every page (each page is a request)' },
+    maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages' },
+  },
+  examples: [
+    ['creators post https://www.instagram.com/p/C1a2B3c4D5e/', 'post data, platform from the URL'],
+    ['creators post 7301234567890123456 --platform tiktok --kind transcript', 'a TikTok transcript'],
+    ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
+  ],
+  async run(ctx, { args: [ref = ''], flags }) {
+    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { formatCredits }, { printItem, printList }] = await Promise.all([
+      import('../lib/api/content.js'),
+      import('../lib/cost.js'),
+      import('../lib/output/index.js'),
+    ]);
+    // commander has checked the choices; `find` gives the typed value.
+    const kind = KINDS.find((k) => k === flags.kind) ?? 'data';
+    // The URL's platform wins over the profile setting, but --platform must agree with it.
+    const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
+    const parsed = parsePostRef(ref, flagPlatform);
+    const platform = parsed.platform ?? (await ctx.optionalPlatform(undefined, CONTENT_PLATFORMS));
+    if (!platform) throw new UsageError('--platform is required when the post is given by id.', { hint: 'Use instagram, tiktok or youtube.' });
+    if (platform === 'youtube' && kind === 'audio') throw new UsageError('YouTube posts have no audio kind.', { hint: 'Use --kind data, comments or transcript.' });
+    if (flags.all && kind !== 'comments') throw new UsageError('--all applies to --kind comments.');
+    const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
+    if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
+
+    const http = await ctx.http();
+    const req = { platform, postId: parsed.postId, kind };
+    // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
+    const { plan, pages } = commentPagesPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
+    if (!(await ctx.gate(plan))) return;
+    const output = await ctx.output();
+
+    if (kind === 'comments') {
+      let spent = 0;
+      let last: string | undefined;
+      async function* comments(): AsyncGenerator<DataRecord> {
+        for await (const page of commentPages(http, req, pages)) {
+          spent += Math.round(page.creditsCost * 1000);
+          last = page.nextToken;
+          yield* commentsOf(page);
+        }
+      }
+      const count = await printList(ctx.io, output, comments(), COMMENT_COLUMNS);
+      if (count === 0) ctx.notice('No comments found (not charged).');
+      if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}).`);
+      else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
+      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${formatCredits(spent)} credits spent.`);
+      return;
+    }
+
+    const page = await postDetails(http, req);
+    if (page.status === 'not_found') {
+      ctx.notice(`No ${kind} found for ${platform} post ${parsed.postId} (not charged).`);
+      await printItem(ctx.io, output, { platform, post_id: parsed.postId, status: 'not_found' });
+      return;
+    }
+    await printItem(ctx.io, output, page.result ?? {});
+    if (ctx.io.stderrIsTTY) ctx.notice(`${formatCredits(Math.round(page.creditsCost * 1000))} credits spent.`);
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * The two bulk enrichment jobs: what `enrich handle` and `enrich email` send per value, how they
+ * describe it as a plan, and which columns their output has.
+ */
+import {
+  cleanEmail, cleanHandle, enrichEmail, enrichEmailPlan, enrichHandle, enrichHandlePlan, type EmailOptions, type HandleOptions,
+} from '../api/enrichment.js';
+import { ApiError } from '../errors.js';
+import type { EnrichJob } from './enrich.js';
+import { emailResultColumns, handleResultColumns, tableColumns } from './records.js';
+
+/** `enrich handle`: one request per handle, billed per creator found. */
+export function handleJob(options: HandleOptions): EnrichJob {
+  const { mode, platform } = options;
+  return {
+    label: 'enrich handle',
+    kind: 'handle',
+    clean: cleanHandle,
+    plan: (handle) => enrichHandlePlan(handle, options),
+    send: async (http, handle) => {
+      try {
+        return await enrichHandle(http, handle, options);
+      } catch (err) {
+        // The client's platform lists come from the docs; say so when the server disagrees.
+        if (err instanceof ApiError && err.status === 400 && /platform/i.test(err.message)) {
+          throw new ApiError(`The service refused ${platform} for ${mode} enrichment: ${err.message}`, { status: 400, code: 'unsupported_platform' });
+        }
+        throw err;
+      }
+    },
+    resultColumns: handleResultColumns(platform),
+    tableColumns: (col) => tableColumns(col, 'handle', platform),
+  };
+}
+
+/** `enrich email`: one request per address, basic or advanced. */
+export function emailJob(options: EmailOptions): EnrichJob {
+  return {
+    label: 'enrich email',
+    kind: 'email',
+    clean: cleanEmail,
+    plan: (email) => enrichEmailPlan(email, options),
+    send: (http, email) => enrichEmail(http, email, options),
+    resultColumns: emailResultColumns(),
+    tableColumns: (col) => tableColumns(col, 'email'),
+  };
+}

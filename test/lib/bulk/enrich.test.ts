@@ -1,0 +1,101 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../../src/lib/api/plan.js';
+import { parseBulkOptions, runEnrichment, type BulkOptions, type EnrichPorts } from '../../../src/lib/bulk/enrich.js';
+import { emailJob, handleJob } from '../../../src/lib/bulk/jobs.js';
+import { PartialFailure, UsageError } from '../../../src/lib/errors.js';
+import { HttpClient } from '../../../src/lib/http/client.js';
+import { Terminal } from '../../../src/lib/io/terminal.js';
+import type { OutputSettings } from '../../../src/lib/output/index.js';
+import { API, JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { memoryIo } from '../output/memory-io.js';
+
+const JSONL: OutputSettings = { format: 'jsonl', formatExplicit: true, color: false, quiet: false };
+
+/** Ports over an in-memory terminal and a MockAgent; `gate` answers `pass` and records the plans it saw. */
+function ports(o: { cwd?: string; pass?: boolean; mustCount?: boolean } = {}) {
+  const api = mockApi();
+  const io = memoryIo();
+  const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: o.cwd ?? tmpdir() });
+  const http = new HttpClient({ baseUrl: new URL(API), dispatcher: api.agent, timeoutMs: 1000, retries: 0, rateLimitPerMinute: 60_000, now: () => 0, sleep: async () => {} });
+  const plans: Plan[] = [];
+  const asked: string[] = [];
+  const p: EnrichPorts = {
+    term,
+    http: async () => (asked.push('http'), http),
+    output: async () => (asked.push('output'), JSONL),
+    gate: async (plan) => (plans.push(plan), o.pass ?? true),
+    mustCount: o.mustCount ?? false,
+    now: () => 0,
+  };
+  return { p, io, api, plans, asked };
+}
+
+const bulk = (values: string[], more: Partial<BulkOptions> = {}): BulkOptions => ({ values, concurrency: 2, ...more });
+
+describe('parseBulkOptions', () => {
+  it('defaults to 4 in flight and refuses 0 and more than 16', () => {
+    const flags = { input: undefined, column: undefined, concurrency: undefined, maxRows: undefined };
+    expect(parseBulkOptions(['a'], flags)).toEqual({ values: ['a'], input: undefined, column: undefined, concurrency: 4, maxRows: undefined });
+    expect(parseBulkOptions([], { ...flags, input: 'x.csv', maxRows: '3', concurrency: '16' })).toMatchObject({ input: 'x.csv', maxRows: 3, concurrency: 16 });
+    expect(() => parseBulkOptions([], { ...flags, concurrency: '17' })).toThrow("Invalid --concurrency '17': at most 16.");
+    expect(() => parseBulkOptions([], { ...flags, concurrency: '0' })).toThrow(/--concurrency '0': must be 1 or more/);
+    expect(() => parseBulkOptions([], { ...flags, maxRows: 'x' })).toThrow(/--max-rows 'x': expected a whole number/);
+  });
+});
+
+describe('runEnrichment', () => {
+  it('passes the whole run through the gate as one plan: example body, values x price; a refused gate sends nothing', async () => {
+    const { p, io, plans } = ports({ pass: false });
+    // No interceptor: a request would fail the test (MockAgent refuses real connections).
+    await runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([' nasa ', '', 'natgeo']));
+    expect(plans).toEqual([
+      { method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'nasa', platform: 'instagram' }, worstCaseMilli: 60, costBasis: '2 handles x 0.03' },
+    ]);
+    expect(io.out()).toBe('');
+  });
+
+  it('a first value that cannot be sent leaves the body out, but not the route or the price', async () => {
+    const { p, plans } = ports({ pass: false });
+    await runEnrichment(p, emailJob({ mode: 'advanced' }), bulk(['not-an-email', 'ann@example.com']));
+    expect(plans[0]).toEqual({ method: 'POST', path: 'creators/enrich/email/advanced', body: undefined, worstCaseMilli: 4000, costBasis: '2 emails x 2' });
+  });
+
+  it('rows come out in input order with their status; a failed row is a partial failure after all are written', async () => {
+    const { p, io, api } = ports();
+    api.pool
+      .intercept({ path: '/public/v1/creators/enrich/email/', method: 'POST' })
+      .reply(200, (opts) => {
+        const { email } = JSON.parse(String(opts.body)) as { email: string };
+        return email.startsWith('ann') ? { result: { email, full_name: 'Ann' }, credits_cost: 0.05 } : { result: null, credits_cost: 0 };
+      }, JSON_HEADERS)
+      .persist();
+    const run = runEnrichment(p, emailJob({ mode: 'basic' }), bulk(['ANN@example.com', 'bad', 'bob@example.com', ' ']));
+    await expect(run).rejects.toThrow(PartialFailure);
+    const rows = io.out().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => [r.email, r.status, r.error])).toEqual([
+      ['ANN@example.com', 'ok', null],
+      ['bad', 'error', "Invalid email address 'bad'."],
+      ['bob@example.com', 'not_found', null],
+      [' ', 'skipped', 'empty email'],
+    ]);
+    expect(rows[0]).toMatchObject({ result: { full_name: 'Ann' }, credits_cost: 0.05 });
+  });
+
+  it('checks the input before asking for the HTTP client or the output settings', async () => {
+    const { p, asked, plans } = ports({ cwd: mkdtempSync(join(tmpdir(), 'creators-bulk-')) });
+    await expect(runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([], { input: 'missing.csv' }))).rejects.toThrow(UsageError);
+    expect(asked).toEqual([]);
+    expect(plans).toEqual([]);
+  });
+
+  it('counts a CSV file for the plan and reads the column it detects', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creators-bulk-'));
+    writeFileSync(join(dir, 'in.csv'), 'name,handle\nA,nasa\nB,\nC,natgeo\n');
+    const { p, plans } = ports({ cwd: dir, pass: false });
+    await runEnrichment(p, handleJob({ mode: 'full', platform: 'instagram' }), bulk([], { input: 'in.csv' }));
+    expect(plans[0]).toMatchObject({ path: 'creators/enrich/handle/full', body: { handle: 'nasa' }, worstCaseMilli: 2000, costBasis: '2 handles x 1' });
+  });
+});

@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { openBulkSource, type SourcePorts } from '../../../src/lib/bulk/source.js';
+
+function ports(o: { cwd?: string; stdin?: string } = {}): SourcePorts & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { cwd: o.cwd ?? tmpdir(), stdin: Readable.from([Buffer.from(o.stdin ?? '')]), stdinIsTTY: false, warn: (m) => warnings.push(m), warnings };
+}
+
+async function all(rows: AsyncIterable<string[]>): Promise<string[][]> {
+  const out: string[][] = [];
+  for await (const r of rows) out.push(r);
+  return out;
+}
+
+describe('openBulkSource', () => {
+  it('arguments: cut by --max-rows with a warning, blank values not counted', async () => {
+    const p = ports();
+    const source = await openBulkSource(p, { values: ['', 'a', 'b'], kind: 'handle', maxRows: 2, needCount: false });
+    expect(source).toMatchObject({ header: ['handle'], valueIndex: 0, count: 1, firstValue: 'a', fromFile: false });
+    expect(await all(source.rows)).toEqual([[''], ['a']]);
+    expect(p.warnings).toEqual(['--max-rows 2: 1 of 3 values were not enriched.']);
+  });
+
+  it('a file relative to the ports cwd: counted, the column guessed with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creators-source-'));
+    writeFileSync(join(dir, 'in.csv'), 'who,n\nann,1\nbob,2\n,3\n');
+    const p = ports({ cwd: dir });
+    const source = await openBulkSource(p, { values: [], input: 'in.csv', kind: 'handle', needCount: false });
+    expect(source).toMatchObject({ header: ['who', 'n'], valueIndex: 0, count: 2, firstValue: 'ann', fromFile: true });
+    expect(p.warnings).toEqual(["No handle column recognised in in.csv: using the first column, 'who'. Name the right one with --column."]);
+    await source.cleanup();
+  });
+
+  it('stdin that must be counted is spooled to a private file, removed by cleanup', async () => {
+    const p = ports({ stdin: 'email\nann@example.com\nbob@example.com\n' });
+    const source = await openBulkSource(p, { values: [], input: '-', kind: 'email', needCount: true });
+    expect(source.count).toBe(2);
+    expect(await all(source.rows)).toEqual([['ann@example.com'], ['bob@example.com']]);
+    await source.cleanup();
+    expect(p.warnings).toEqual([]);
+  });
+
+  it('stdin read once when nothing needs the count', async () => {
+    const source = await openBulkSource(ports({ stdin: 'email\nann@example.com\n' }), { values: [], input: '-', kind: 'email', needCount: false });
+    expect(source.count).toBeUndefined();
+    expect(await all(source.rows)).toEqual([['ann@example.com']]);
+  });
+
+  it('refuses arguments and --input together, --column without --input, and nothing at all', async () => {
+    await expect(openBulkSource(ports(), { values: ['a'], input: 'x.csv', kind: 'handle', needCount: false })).rejects.toThrow('Give the handles as arguments or with --input, not both.');
+    await expect(openBulkSource(ports(), { values: ['a'], column: 'c', kind: 'handle', needCount: false })).rejects.toThrow('--column needs --input.');
+    await expect(openBulkSource(ports(), { values: [], kind: 'email', needCount: false })).rejects.toThrow('No email given.');
+    expect(existsSync(join(tmpdir(), 'x.csv'))).toBe(false);
+  });
+});
