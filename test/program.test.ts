@@ -32,23 +32,6 @@ describe('the command tree', () => {
     }
   });
 
-  it.each(['exit-codes', 'environment', 'formatting'])('help %s prints the topic', async (topic) => {
-    const res = await runCli(['help', topic]);
-    expect(res.code).toBe(0);
-    expect(res.stdout.length).toBeGreaterThan(200);
-  });
-
-  it('help exit-codes documents every code', async () => {
-    const res = await runCli(['help', 'exit-codes']);
-    for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '130']) expect(res.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
-  });
-
-  it('help <command> prints that command\'s help', async () => {
-    const res = await runCli(['help', 'dict']);
-    expect(res.code).toBe(0);
-    expect(res.stdout).toContain('Usage: creators dict');
-  });
-
   it('an unknown command is a usage error (exit 2) with a one-line message', async () => {
     const res = await runCli(['serch']);
     expect(res.code).toBe(2);
@@ -65,17 +48,6 @@ describe('the command tree', () => {
     const res = await runCli(['credits', '--format', 'xml'], { env: { CREATORS_API_KEY: 'k', CREATORS_BASE_URL: 'http://127.0.0.1:1' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: Unknown format 'xml'\.\nUse one of: table, json, jsonl, csv, tsv\.\n$/);
-  });
-
-  it.each(['bash', 'zsh', 'fish'])('completion %s prints a script naming the commands', async (shell) => {
-    const res = await runCli(['completion', shell]);
-    expect(res.code).toBe(0);
-    for (const word of ['credits', 'dict', 'config', '--format']) expect(res.stdout).toContain(word);
-  });
-
-  it('completion for an unknown shell is a usage error', async () => {
-    const res = await runCli(['completion', 'tcsh']);
-    expect(res.code).toBe(2);
   });
 });
 
