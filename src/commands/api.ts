@@ -52,7 +52,7 @@ export default defineCommand({
     ]);
     const request = { method, path, query, body };
     const plan = rawRequestPlan(request);
-    // Built before the gate, as every command does: a bad --timeout is reported even in a dry run.
+    // Built before the gate, as it always was: a bad --timeout is a usage error even in a dry run.
     const http = await ctx.http();
     if (!(await ctx.gate(plan))) return;
     if (plan.worstCaseMilli === null) ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
