@@ -32,6 +32,8 @@ export function buildProgram(deps: Deps): Command {
     )
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    // `creators help` is a command of its own (topics as well as command paths).
+    .helpCommand(false)
     .addOption(new Option('--base-url <url>', 'API origin (env CREATORS_BASE_URL)'))
     .addOption(new Option('--api-key <key>', 'bearer credential (env CREATORS_API_KEY)'))
     .addOption(new Option('--profile <name>', 'named set of settings and credentials (env CREATORS_PROFILE)'))
@@ -128,6 +130,6 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const raw = command.opts();
     const values = Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key])]));
     const ctx = new Context(deps, command.optsWithGlobals() as GlobalOptions);
-    await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never });
+    await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
   });
 }

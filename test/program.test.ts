@@ -61,31 +61,6 @@ describe('the command tree', () => {
     }
   });
 
-  it('help exit-codes, environment and formatting say what they are about', async () => {
-    const env = await runCli(['help', 'environment']);
-    expect(env.code).toBe(0);
-    for (const name of ['CREATORS_BASE_URL', 'CREATORS_API_KEY', 'CREATORS_PROFILE', 'CREATORS_FORMAT', 'CREATORS_DEBUG', 'CREATORS_MAX_CREDITS', 'CREATORS_CONFIG_DIR', 'NO_COLOR']) {
-      expect(env.stdout, name).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
-    }
-    const formatting = await runCli(['help', 'formatting']);
-    expect(formatting.code).toBe(0);
-    for (const word of ['table', 'json', 'jsonl', 'csv', 'tsv', '--fields', '-o']) expect(formatting.stdout, word).toContain(word);
-    const codes = await runCli(['help', 'exit-codes']);
-    expect(codes.code).toBe(0);
-    expect(codes.stdout).toMatch(/^  5\s.*credit/im);
-  });
-
-  it('help exit-codes documents every code', async () => {
-    const res = await runCli(['help', 'exit-codes']);
-    for (const code of ['0', '1', '2', '3', '4', '5', '6', '7', '8', '130']) expect(res.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
-  });
-
-  it('help <command> prints that command\'s help', async () => {
-    const res = await runCli(['help', 'dict']);
-    expect(res.code).toBe(0);
-    expect(res.stdout).toContain('Usage: creators dict');
-  });
-
   it('an unknown command is a usage error (exit 2) with a one-line message', async () => {
     const res = await runCli(['serch']);
     expect(res.code).toBe(2);
@@ -102,17 +77,6 @@ describe('the command tree', () => {
     const res = await runCli(['credits', '--format', 'xml'], { env: { CREATORS_API_KEY: 'k', CREATORS_BASE_URL: 'http://127.0.0.1:1' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: Unknown format 'xml'\.\nUse one of: table, json, jsonl, csv, tsv\.\n$/);
-  });
-
-  it.each(['bash', 'zsh', 'fish'])('completion %s prints a script naming the commands', async (shell) => {
-    const res = await runCli(['completion', shell]);
-    expect(res.code).toBe(0);
-    for (const word of ['credits', 'dict', 'config', '--format']) expect(res.stdout).toContain(word);
-  });
-
-  it('completion for an unknown shell is a usage error', async () => {
-    const res = await runCli(['completion', 'tcsh']);
-    expect(res.code).toBe(2);
   });
 });
 

@@ -4,6 +4,7 @@
  * commander attribute name, checked when the tree is built, so a renamed flag cannot silently read
  * `undefined`). Declaring loads nothing heavy: a verb's run function imports what it uses lazily.
  */
+import type { Command } from 'commander';
 import type { Context } from './context.js';
 
 /** One flag. `flags` is commander's syntax: `--platform <p>`, `-f, --field <key=value>`, `--all`. */
@@ -55,9 +56,10 @@ export interface CommandDef<F extends FlagDefs = FlagDefs> {
   hidden?: boolean;
   /**
    * The verb: `args` are the positional values in order (variadic ones spread), `flags` the typed flags.
-   * Loaded lazily in effect: import heavy modules inside, with `await import()`.
+   * Loaded lazily in effect: import heavy modules inside, with `await import()`. `command` is this
+   * verb's commander node, for the few verbs that walk the tree itself (`help`, `completion`).
    */
-  run(ctx: Context, input: { args: string[]; flags: FlagValues<F> }): Promise<void>;
+  run(ctx: Context, input: { args: string[]; flags: FlagValues<F>; command: Command }): Promise<void>;
 }
 
 /** A group of verbs (`creators keys ...`). */

@@ -15,7 +15,10 @@ import { registerDiscovery } from './discovery/index.js';
 import enrich from './enrich/index.js';
 import { registerListening } from './listening/index.js';
 import post from './post.js';
-import { registerTools } from './tools/index.js';
+import api from './api.js';
+import sandbox from './sandbox.js';
+import completion from './completion.js';
+import help from './help.js';
 
 export type TreeEntry = CommandNode | ((program: Command, lazy: Lazy) => void);
 
@@ -35,6 +38,8 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   registerListening,
   // config
   registerConfig,
-  // tools: api, sandbox, completion, help
-  registerTools,
+  api,
+  sandbox,
+  completion,
+  help,
 ];

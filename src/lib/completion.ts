@@ -1,10 +1,21 @@
 /** Shell completion scripts generated from the command tree (names, descriptions, flags). */
+import type { Command } from 'commander';
 
 export interface CompletionTree {
   name: string;
   description: string;
   options: { flags: string[]; description: string; takesValue: boolean }[];
   commands: CompletionTree[];
+}
+
+/** The tree a script is generated from: every command's name, first line of description and visible flags. */
+export function completionTree(cmd: Command): CompletionTree {
+  return {
+    name: cmd.name(),
+    description: cmd.description().split('\n')[0] ?? '',
+    options: cmd.options.filter((o) => !o.hidden).map((o) => ({ flags: [o.long, o.short].filter((f): f is string => Boolean(f)), description: o.description, takesValue: o.required || o.optional })),
+    commands: cmd.commands.map(completionTree),
+  };
 }
 
 /** Every command path with its subcommand names and flags: `["", "config", "config set"]`. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,6 +148,73 @@ describe('creators api and --max-credits on routes whose cost is not known', () 
     const res = await runCli(['api', 'creators/enrich/email', '-f', 'email=jane.doe@example.com', '-f', 'token=abc', '--dry-run', '--json'], { env, dispatcher: agent });
     expect(res.code).toBe(0);
     expect(res.json<{ body: Record<string, string> }>().body).toEqual({ email: 'jane.doe@example.com', token: 'REDACTED' });
+  });
+});
+
+describe('creators api: the price reads the query of the path', () => {
+  const args = ['api', 'discovery?return_filter_values=true', '-X', 'POST', '-f', 'platform=instagram', '-f', 'paging.limit=10'];
+
+  it('--dry-run prices a POST with return_filter_values=true at 0.03 a creator', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli([...args, '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      url: 'https://api.test/public/v1/discovery/?return_filter_values=true',
+      worst_case_credits: 0.3,
+      cost_basis: '10 creators x 0.03',
+    });
+  });
+
+  it('--max-credits refuses it when 0.03 a creator is over budget (exit 5), sending nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli([...args, '--max-credits', '0.2'], { env, dispatcher: agent });
+    expect(res.code).toBe(5);
+    expect(res.stderr).toMatch(/^error: Worst-case cost 0\.3 credits exceeds --max-credits 0\.2; nothing was sent\./);
+  });
+
+  it('against the sandbox, the dry run\'s worst case is what the request is charged', async () => {
+    const env = sandboxEnv(sb.get());
+    const dry = await runCli([...args, '--dry-run', '--json'], { env });
+    expect(dry.code).toBe(0);
+    const before = (await runCli(['credits', '--json'], { env })).json<{ credits_available: number }>().credits_available;
+    const sent = await runCli([...args, '--max-credits', '0.3', '--json'], { env });
+    expect(sent.code).toBe(0);
+    const after = (await runCli(['credits', '--json'], { env })).json<{ credits_available: number }>().credits_available;
+    expect(Math.round((before - after) * 1000) / 1000).toBe(dry.json<{ worst_case_credits: number }>().worst_case_credits);
+  });
+});
+
+describe('creators api --dry-run sends nothing', () => {
+  it('a GET prints its plan (free) and sends nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'discovery/classifier/brands', '-X', 'GET', '-f', 'search=nike', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json()).toEqual({
+      dry_run: true,
+      method: 'GET',
+      url: 'https://api.test/public/v1/discovery/classifier/brands/?search=nike',
+      body: null,
+      worst_case_credits: 0,
+      cost_basis: null,
+    });
+  });
+
+  it('--paginate prints the first request\'s plan and sends nothing', async () => {
+    const { agent, env } = mockApi();
+    const res = await runCli(['api', 'social/listening/events', '--paginate', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ dry_run: true, method: 'GET', url: 'https://api.test/public/v1/social/listening/events/', worst_case_credits: 0 });
+  });
+
+  it('a write prints its plan to -o and sends nothing', async () => {
+    const { agent, env } = mockApi();
+    const dir = mkdtempSync(join(tmpdir(), 'creators-api-'));
+    const res = await runCli(['api', 'discovery/exclusion-lists', '-f', 'name=x', '-f', 'platform=instagram', '--dry-run', '-o', join(dir, 'plan.json')], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', body: { name: 'x', platform: 'instagram' }, worst_case_credits: 0 });
   });
 });
 

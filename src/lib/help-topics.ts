@@ -1,4 +1,4 @@
-/** The `creators help <topic>` pages. Scripts rely on the exit codes: changing one is a breaking change. */
+/** The `creators help <topic>` pages (loaded only by `creators help`). Scripts rely on the exit codes: changing one is a breaking change. */
 export const HELP_TOPICS: Record<string, string> = {
   'exit-codes': `Exit codes
 

@@ -1,0 +1,107 @@
+import { defineCommand } from '../app/command.js';
+import { UsageError } from '../lib/errors.js';
+import type { Method } from '../lib/http/client.js';
+import { assignPairs } from '../lib/options.js';
+
+const METHODS: readonly Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** `creators api <path>`: the raw escape hatch, with the same auth, retries, money gate and output. */
+export default defineCommand({
+  name: 'api',
+  description: 'Call any endpoint with the same auth, retries, debug log and output handling',
+  args: [{ name: '<path>', description: 'API path, e.g. accounts/credits or /public/v1/discovery/' }],
+  flags: {
+    method: { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with -f/--input)' },
+    field: { flags: '-f, --field <key=value>', description: 'body field, or query parameter with -X GET; dot paths nest, values typed', repeat: true },
+    input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin' },
+    paginate: { flags: '--paginate', description: 'follow next links, next_token cursors and offset pages, streaming every item' },
+  },
+  examples: [
+    ['creators api accounts/credits', 'GET a path'],
+    ['creators api discovery/classifier/brands -X GET -f search=nike -f limit=5', 'query parameters on a GET'],
+    ['creators api discovery/exclusion-lists -X POST -f name=competitors -f platform=instagram', 'a JSON body'],
+    ['creators api social/listening/events --paginate --format jsonl', 'every page, one record per line'],
+    ['creators api discovery/ --input body.json --dry-run', 'see the request without sending it'],
+  ],
+  async run(ctx, { args: [path = ''], flags }) {
+    const fields = flags.field;
+    const method = (flags.method ?? (fields.length || flags.input ? 'POST' : 'GET')).toUpperCase();
+    if (!isMethod(method)) {
+      throw new UsageError(`Unknown HTTP method '${String(flags.method)}'.`, { hint: `Use one of: ${METHODS.join(', ')}.` });
+    }
+    if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
+      throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });
+    }
+    let body: Record<string, unknown> | undefined;
+    let query: Record<string, string | string[]> | undefined;
+    if (method === 'GET' || method === 'HEAD') {
+      if (flags.input) throw new UsageError(`--input sends a body, which ${method} requests do not have.`, { hint: 'Add -X POST.' });
+      query = queryFromPairs(assignPairs(fields, '-f'));
+    } else if (flags.input || fields.length > 0) {
+      const { readInputJson } = await import('../lib/io/input.js');
+      const base = flags.input ? await readInputJson(ctx.term, flags.input, '--input') : {};
+      if (!isObject(base)) throw new UsageError('--input must hold a JSON object.');
+      body = assignPairs(fields, '-f', base);
+    }
+
+    const [{ rawRequestPlan, sendRawRequest }, { itemsOfPage, paginate }, { planUrl }, { printItem, printList, printText }] = await Promise.all([
+      import('../lib/api/raw.js'),
+      import('../lib/paging.js'),
+      import('../lib/api/plan.js'),
+      import('../lib/output/index.js'),
+    ]);
+    const request = { method, path, query, body };
+    const plan = rawRequestPlan(request);
+    // Built before the gate, as it always was: a bad --timeout is a usage error even in a dry run.
+    const http = await ctx.http();
+    if (!(await ctx.gate(plan))) return;
+    if (plan.worstCaseMilli === null) ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
+
+    const output = await ctx.output();
+    if (flags.paginate) {
+      await printList(ctx.io, output, asRecords(paginate(http, request)), []);
+      return;
+    }
+    const { status, data } = await sendRawRequest(http, request);
+    if (data === null || data === undefined) {
+      ctx.notice(`HTTP ${status} (no content)`);
+    } else if (typeof data === 'string') {
+      await printText(ctx.io, output, data.endsWith('\n') ? data : `${data}\n`);
+    } else if (Array.isArray(data) || (output.format !== 'json' && output.format !== 'table' && itemsOfPage(data))) {
+      // A page printed as rows (jsonl, csv, tsv): its list, without the paging envelope.
+      await printList(ctx.io, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(toRecord), []);
+    } else {
+      // An object; a bare JSON scalar (rare) is handed over as it always was: json prints it as JSON.
+      await printItem(ctx.io, output, data as Record<string, unknown>);
+    }
+  },
+});
+
+function isMethod(value: string): value is Method {
+  return (METHODS as readonly string[]).includes(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `-f` pairs of a GET as query parameters: nested keys become dot paths, lists repeat the key. */
+function queryFromPairs(pairs: Record<string, unknown>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const walk = (value: unknown, key: string): void => {
+    if (Array.isArray(value)) out[key] = value.map(String);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${key}.${k}`);
+    else out[key] = value === null ? '' : String(value);
+  };
+  for (const [k, v] of Object.entries(pairs)) walk(v, k);
+  return out;
+}
+
+async function* asRecords(items: AsyncIterable<unknown>): AsyncGenerator<Record<string, unknown>> {
+  for await (const item of items) yield toRecord(item);
+}
+
+/** A list item as a record: objects as they are, anything else (a handle, a number) as `{ value }`. */
+function toRecord(item: unknown): Record<string, unknown> {
+  return isObject(item) ? item : { value: item };
+}

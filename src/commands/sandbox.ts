@@ -1,0 +1,98 @@
+import { defineCommand } from '../app/command.js';
+import { UsageError } from '../lib/errors.js';
+import { parseIntegerOption } from '../lib/options.js';
+
+/**
+ * `creators sandbox`: the local API in the foreground until Ctrl-C (or SIGTERM), then exit 0. On a terminal it prints
+ * how to use it; piped, it prints one JSON line `{base_url, api_key}` for scripts.
+ */
+export default defineCommand({
+  name: 'sandbox',
+  description: 'Run the local sandbox API in the foreground and print its base URL and a key',
+  flags: {
+    port: { flags: '--port <n>', description: 'port to listen on (default: a free one)' },
+    seed: { flags: '--seed <n>', description: 'seed of the synthetic creators', default: '42' },
+    rateLimit: { flags: '--rate-limit <n>', description: 'requests per minute before 429', default: '300' },
+    credits: { flags: '--credits <n>', description: 'starting balance', default: '1000' },
+    trial: { flags: '--trial', description: 'behave like a trial account (30 successful requests)' },
+    pageBase: { flags: '--page-base <n>', description: 'first Discovery page number it accepts: 0 (default) or 1' },
+    faults: { flags: '--faults <spec>', description: "inject faults: 'kind[:arg] [METHOD] [/path*] [count=n|p=0.1]; ...' (see /_sandbox/faults)" },
+  },
+  examples: [
+    ['creators sandbox --port 8787', 'then in another shell:'],
+    ['CREATORS_BASE_URL=http://127.0.0.1:8787 CREATORS_API_KEY=<key> creators credits', 'use it'],
+    ['creators sandbox --rate-limit 30 --credits 5', 'practise limits and empty balances'],
+    ["creators sandbox --faults '503 GET * p=0.2; drop-after POST /public/v1/discovery/ count=1'", 'a chaotic API (seeded by --seed)'],
+  ],
+  async run(ctx, { flags }) {
+    const port = parseIntegerOption(flags.port, '--port', 0) ?? 0;
+    if (port > 65535) throw new UsageError(`Invalid --port '${port}': expected 0 (any free port) to 65535.`);
+    const pageBase = flags.pageBase === undefined ? undefined : parseIntegerOption(flags.pageBase, '--page-base', 0);
+    if (pageBase !== undefined && pageBase !== 0 && pageBase !== 1) throw new UsageError(`Invalid --page-base '${pageBase}': expected 0 or 1.`);
+    const seed = parseIntegerOption(flags.seed, '--seed') ?? 42;
+    const rateLimit = parseIntegerOption(flags.rateLimit, '--rate-limit', 1) ?? 300;
+    const credits = Number(flags.credits);
+    if (!Number.isFinite(credits) || credits < 0) {
+      throw new UsageError(`Invalid --credits '${flags.credits}': expected a number, 0 or more.`);
+    }
+    // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
+    const [{ startSandbox }, rules, { printText }] = await Promise.all([
+      import('../sandbox/server.js'),
+      import('../sandbox/faults/rules.js'),
+      import('../lib/output/index.js'),
+    ]);
+    let faults: ReturnType<typeof rules.parseFaultSpec> | undefined;
+    if (flags.faults !== undefined) {
+      try {
+        faults = rules.parseFaultSpec(flags.faults);
+      } catch (err) {
+        if (!(err instanceof rules.FaultSpecError)) throw err;
+        throw new UsageError(`Invalid --faults: ${err.message}`);
+      }
+    }
+    const output = await ctx.output();
+    let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+    try {
+      sandbox = await startSandbox({
+        port,
+        seed,
+        rateLimit,
+        credits,
+        trial: flags.trial === true,
+        ...(pageBase === 0 || pageBase === 1 ? { pageBase } : {}),
+        ...(faults ? { faults } : {}),
+        log: ctx.debug ? (line: string) => ctx.io.stderr.write(`[sandbox] ${line}\n`) : undefined,
+      });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} is already in use.`, { hint: 'Pick another --port, or 0 for any free port.' });
+      if (code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${port}.`, { hint: 'Use a port above 1023, or 0 for any free port.' });
+      throw err;
+    }
+    try {
+      if (ctx.io.stdoutIsTTY) {
+        const faultLines = faults?.length ? `Faults (counts at ${sandbox.url}/_sandbox/faults):\n${faults.map((f) => `  ${rules.describeRule(f)}\n`).join('')}` : '';
+        await printText(
+          ctx.io,
+          output,
+          `Sandbox API listening on ${sandbox.url}\n\n` +
+            `  export CREATORS_BASE_URL=${sandbox.url}\n` +
+            `  export CREATORS_API_KEY=${sandbox.apiKey}\n\n` +
+            `Seed ${seed}, ${rateLimit} requests/minute, ${credits} credits. Press Ctrl-C to stop.\n` +
+            faultLines,
+        );
+      } else {
+        await printText(ctx.io, output, `${JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey })}\n`);
+      }
+      await new Promise<void>((resolve) => {
+        const signal = ctx.deps.signal;
+        if (!signal) return;
+        if (signal.aborted) resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      await sandbox.close();
+    }
+    ctx.notice('Sandbox stopped.');
+  },
+});

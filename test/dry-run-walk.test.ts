@@ -1,0 +1,223 @@
+/**
+ * Every command, run with `--dry-run` against the sandbox, changes nothing anywhere: the sandbox sees
+ * no state-changing request (any non-GET, or a GET of a default exclusion list, which creates it), its
+ * ledger does not move, and no local file or setting is written. The walk covers every leaf of the
+ * command tree: a command added without a sample here fails the first test.
+ */
+import { createServer, request, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/program.js';
+import { runCli } from './helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from './helpers/sandbox.js';
+
+const sandbox = useSandbox();
+
+/** Requests the sandbox was sent through the recording proxy, as `METHOD /path/`. */
+const seen: string[] = [];
+let proxy: Server;
+let proxyUrl = '';
+
+beforeAll(async () => {
+  const target = new URL(sandbox.get().url);
+  proxy = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const upstream = request(
+      { hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const address = proxy.address();
+  proxyUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+});
+
+/** Every leaf command path of the tree. */
+function leafPaths(): string[] {
+  const out: string[] = [];
+  const walk = (cmd: Command, path: string[]): void => {
+    if (cmd.commands.length === 0 && path.length > 0) out.push(path.join(' '));
+    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+  };
+  walk(buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} }), []);
+  return out.sort();
+}
+
+interface Ids {
+  list: string;
+  subscription: string;
+  campaign: string;
+  batch: string;
+  key: string;
+  event: string;
+  handle: string;
+  csv: string;
+  emails: string;
+}
+
+/** A representative command line per leaf (without `--dry-run`), from the ids made in set-up. */
+function samples(ids: Ids): Record<string, string[]> {
+  return {
+    credits: ['credits'],
+    'auth status': ['auth', 'status'],
+    'auth token': ['auth', 'token'],
+    login: ['login', '--no-browser'],
+    logout: ['logout'],
+    'keys list': ['keys', 'list'],
+    'keys create': ['keys', 'create', '--name', 'walk'],
+    'keys update': ['keys', 'update', ids.key, '--name', 'renamed', '--inactive'],
+    'keys delete': ['keys', 'delete', ids.key, '--yes'],
+    'apps list': ['apps', 'list'],
+    'apps revoke': ['apps', 'revoke', '1', '--yes'],
+    search: ['search', '--platform', 'instagram', '--all', '--max-results', '120', '--exclude-list', ids.list, '--exclude-default-list'],
+    similar: ['similar', ids.handle, '--platform', 'instagram', '--limit', '10'],
+    dict: ['dict', 'languages', '--limit', '3'],
+    'exclusions list': ['exclusions', 'list'],
+    'exclusions create': ['exclusions', 'create', 'walk-2', '--platform', 'tiktok'],
+    'exclusions get': ['exclusions', 'get', 'default:youtube'],
+    'exclusions rename': ['exclusions', 'rename', ids.list, 'renamed'],
+    'exclusions delete': ['exclusions', 'delete', ids.list, '--yes'],
+    'exclusions entries': ['exclusions', 'entries', 'default:twitch', '--all'],
+    'exclusions add': ['exclusions', 'add', 'default:tiktok', 'someone', 'someone_else'],
+    'exclusions remove': ['exclusions', 'remove', ids.list, 'someone'],
+    'enrich handle': ['enrich', 'handle', ids.handle, '--platform', 'instagram', '--mode', 'full'],
+    'enrich email': ['enrich', 'email', '--input', ids.emails],
+    post: ['post', 'https://www.instagram.com/p/DAbCdEfGhIj/', '--kind', 'comments', '--all', '--max-pages', '3'],
+    'batch upload': ['batch', 'upload', ids.csv, '--mode', 'raw', '--platform', 'instagram'],
+    'batch status': ['batch', 'status', ids.batch],
+    'batch poll': ['batch', 'poll', ids.batch, '--interval', '1', '--max-wait', '1'],
+    'batch download': ['batch', 'download', ids.batch],
+    'batch resume': ['batch', 'resume', ids.batch],
+    'batch run': ['batch', 'run', ids.csv, '--mode', 'raw', '--platform', 'instagram'],
+    'listening subscriptions list': ['listening', 'subscriptions', 'list'],
+    'listening subscriptions get': ['listening', 'subscriptions', 'get', ids.subscription],
+    'listening subscriptions create': ['listening', 'subscriptions', 'create', '--name', 'walk', '--platform', 'instagram', ids.handle],
+    'listening subscriptions update': ['listening', 'subscriptions', 'update', ids.subscription, '--name', 'renamed', '--pause'],
+    'listening subscriptions delete': ['listening', 'subscriptions', 'delete', ids.subscription, '--yes'],
+    'listening subscriptions creators': ['listening', 'subscriptions', 'creators', ids.subscription],
+    'listening subscriptions add-creators': ['listening', 'subscriptions', 'add-creators', ids.subscription, '--platform', 'instagram', 'another_one'],
+    'listening subscriptions details': ['listening', 'subscriptions', 'details', ids.subscription],
+    'listening subscriptions export': ['listening', 'subscriptions', 'export', ids.subscription],
+    'listening campaigns list': ['listening', 'campaigns', 'list'],
+    'listening campaigns get': ['listening', 'campaigns', 'get', ids.campaign],
+    'listening campaigns create': ['listening', 'campaigns', 'create', '--name', 'walk', '--days', '3', '--platform', 'tiktok', ids.handle],
+    'listening campaigns update': ['listening', 'campaigns', 'update', ids.campaign, '--days', '9'],
+    'listening campaigns archive': ['listening', 'campaigns', 'archive', ids.campaign, '--yes'],
+    'listening campaigns creators': ['listening', 'campaigns', 'creators', ids.campaign],
+    'listening campaigns add-creators': ['listening', 'campaigns', 'add-creators', ids.campaign, '--platform', 'tiktok', 'another_one'],
+    'listening campaigns remove-creators': ['listening', 'campaigns', 'remove-creators', ids.campaign, '--platform', 'tiktok', ids.handle, '--yes'],
+    'listening campaigns overview': ['listening', 'campaigns', 'overview', ids.campaign],
+    'listening campaigns content': ['listening', 'campaigns', 'content', ids.campaign],
+    'listening usage': ['listening', 'usage'],
+    'events list': ['events', 'list', '--all'],
+    'events get': ['events', 'get', ids.event],
+    'events tail': ['events', 'tail', '--once', '--cursor-file', 'cursor.json'],
+    'config get': ['config', 'get', 'format'],
+    'config set': ['config', 'set', 'format', 'csv'],
+    'config unset': ['config', 'unset', 'platform'],
+    'config list': ['config', 'list'],
+    'config path': ['config', 'path'],
+    api: ['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=10'],
+    sandbox: ['sandbox', '--port', '0'],
+    completion: ['completion', 'bash'],
+    help: ['help', 'exit-codes'],
+  };
+}
+
+/** Sandbox API call for set-up (not the code under test). */
+async function api(method: string, path: string, body?: unknown): Promise<any> {
+  const sb = sandbox.get();
+  const res = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  return res.json();
+}
+
+describe('--dry-run changes nothing anywhere, for every command', () => {
+  let ids: Ids;
+  let cwd: string;
+  let configDir: string;
+
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'creators-walk-'));
+    configDir = mkdtempSync(join(tmpdir(), 'creators-walk-cfg-'));
+    // A profile with settings, so a dry run that wrote to it would be seen.
+    const env = sandboxEnv(sandbox.get());
+    expect((await runCli(['config', 'set', 'platform', 'instagram'], { env, configDir })).code).toBe(0);
+    const found = await runCli(['search', '--platform', 'instagram', '--limit', '2', '--json'], { env, configDir });
+    const handle = (found.json<Array<{ profile: { username: string } }>>()[0] as { profile: { username: string } }).profile.username;
+    const list = await api('POST', '/public/v1/discovery/exclusion-lists/', { name: 'walk', platform: 'instagram' });
+    await api('POST', `/public/v1/discovery/exclusion-lists/${list.id}/entries/`, { handles: ['someone'] });
+    const sub = await api('POST', '/public/v1/social/listening/subscription/', { name: 'walk', creators: [{ platform: 'instagram', platform_id: handle }] });
+    const campaign = await api('POST', '/public/v1/social/listening/campaign/', { name: 'walk', days: 3, creators: [{ platform: 'tiktok', platform_id: handle }] });
+    const key = await api('POST', '/public/v1/accounts/tokens/', { name: 'walk' });
+    await api('POST', '/_sandbox/listening/advance', { minutes: 180 });
+    const events = await api('GET', '/public/v1/social/listening/events/');
+    const eventList = Array.isArray(events) ? events : (events.results ?? events.data ?? []);
+    const csv = join(cwd, 'handles.csv');
+    writeFileSync(csv, `handle\n${handle}\nnobody_here\n`);
+    const emails = join(cwd, 'emails.csv');
+    writeFileSync(emails, 'email\nann@example.com\nbob@example.com\n');
+    const uploaded = await runCli(['batch', 'upload', csv, '--mode', 'raw', '--platform', 'instagram', '--json'], { env, configDir, cwd });
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    const batch = uploaded.json<{ batch_id: string }>().batch_id;
+    ids = {
+      list: String(list.id),
+      subscription: String(sub.id ?? sub.subscription_id),
+      campaign: String(campaign.id ?? campaign.campaign_id),
+      batch,
+      key: String(key.id),
+      event: String(eventList[0]?.id ?? eventList[0]?.event_id ?? '1'),
+      handle,
+      csv: 'handles.csv',
+      emails: 'emails.csv',
+    };
+  });
+
+  it('has a sample for every command of the tree', () => {
+    expect(Object.keys(samples({} as Ids)).sort()).toEqual(leafPaths());
+  });
+
+  it('sends nothing that changes state, moves no credit and writes no file or setting', async () => {
+    const env = { ...sandboxEnv(sandbox.get()), CREATORS_BASE_URL: proxyUrl };
+    const problems: string[] = [];
+    for (const [name, argv] of Object.entries(samples(ids))) {
+      const ledgerBefore = await api('GET', '/_sandbox/ledger');
+      const filesBefore = readdirSync(cwd).sort();
+      const configBefore = readFileSync(join(configDir, 'config.json'), 'utf8');
+      seen.length = 0;
+      const res = await runCli([...argv, '--dry-run'], { env, configDir, cwd });
+      const changing = seen.filter((r) => !/^(GET|HEAD) /.test(r) || /\/exclusion-lists\/default\//.test(r));
+      const ledgerAfter = await api('GET', '/_sandbox/ledger');
+      if (res.code !== 0) problems.push(`${name}: exit ${res.code}: ${res.stderr.trim()}`);
+      if (changing.length > 0) problems.push(`${name}: sent ${changing.join(', ')}`);
+      if (ledgerAfter.used_milli !== ledgerBefore.used_milli) problems.push(`${name}: the ledger moved`);
+      if (JSON.stringify(readdirSync(cwd).sort()) !== JSON.stringify(filesBefore)) problems.push(`${name}: wrote a file in the working directory`);
+      if (!existsSync(join(configDir, 'config.json')) || readFileSync(join(configDir, 'config.json'), 'utf8') !== configBefore) problems.push(`${name}: changed the profile`);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('sends the plan to -o like any data', async () => {
+    const env = sandboxEnv(sandbox.get());
+    const res = await runCli(['credits', '--dry-run', '-o', 'plan.json'], { env, configDir, cwd });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(cwd, 'plan.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+  });
+});
