@@ -11,7 +11,10 @@ import auth from './auth/index.js';
 import credits from './credits.js';
 import { registerBatch } from './batch/index.js';
 import { registerConfig } from './config/index.js';
-import { registerDiscovery } from './discovery/index.js';
+import dict from './dict.js';
+import exclusions from './exclusions/index.js';
+import search from './search.js';
+import similar from './similar.js';
 import { registerEnrich } from './enrich/index.js';
 import { registerListening } from './listening/index.js';
 import { registerTools } from './tools/index.js';
@@ -24,7 +27,10 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // access: login, logout, keys, apps
   registerAccess,
   // discovery: search, similar, dict, exclusions
-  registerDiscovery,
+  search,
+  similar,
+  dict,
+  exclusions,
   // enrichment: enrich, post
   registerEnrich,
   // batch
