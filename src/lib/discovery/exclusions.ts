@@ -1,11 +1,15 @@
+/**
+ * Exclusion lists as Discovery uses them: handles read from a file or stdin, the free check of
+ * `--exclude-list` ids, and the `exclusions add|remove` workflow (gate, chunks, notice, print).
+ */
+import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, type ListRef } from '../api/exclusions.js';
+import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { readInputText, type InputPorts } from '../io/input.js';
-import type { Notices } from '../io/terminal.js';
-import type { Plan } from '../api/plan.js';
-import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, type ListRef } from '../api/exclusions.js';
-import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import type { Io } from '../io/streams.js';
+import type { Notices } from '../io/terminal.js';
+import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { MAX_EXCLUDE_HANDLES } from './filters.js';
 
 /** Table columns of an exclusion list object. */
