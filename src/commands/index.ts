@@ -11,8 +11,11 @@ import auth from './auth/index.js';
 import credits from './credits.js';
 import { registerBatch } from './batch/index.js';
 import { registerConfig } from './config/index.js';
-import { registerDiscovery } from './discovery/index.js';
+import dict from './dict.js';
 import enrich from './enrich/index.js';
+import exclusions from './exclusions/index.js';
+import search from './search.js';
+import similar from './similar.js';
 import { registerListening } from './listening/index.js';
 import post from './post.js';
 import api from './api.js';
@@ -28,7 +31,10 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // access: login, logout, keys, apps
   registerAccess,
   // discovery: search, similar, dict, exclusions
-  registerDiscovery,
+  search,
+  similar,
+  dict,
+  exclusions,
   // enrichment: enrich, post
   enrich,
   post,

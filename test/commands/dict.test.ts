@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { KINDS as HELP_KINDS } from '../../src/commands/dict.js';
+import { DICTIONARY_KINDS } from '../../src/lib/api/dictionary.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { mockApi } from '../helpers/mock-api.js';
@@ -138,5 +140,11 @@ describe('empty lists as csv', () => {
     const res = await runCli(['config', 'list', '--format', 'csv']);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('key,value\n');
+  });
+});
+
+describe('creators dict: declaration', () => {
+  it('the help line names every kind the API layer routes (the list is kept apart so --help loads no lib/api)', () => {
+    expect([...HELP_KINDS]).toEqual(Object.keys(DICTIONARY_KINDS));
   });
 });

@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
+import { freePlan, type Plan } from './plan.js';
 
 /** CLI kind -> classifier route. `locations` is per platform. */
 export const DICTIONARY_KINDS: Record<string, string> = {
@@ -64,10 +65,15 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
   };
 }
 
+/** The plan of `listDictionary` (a free GET); the query is checked first (usage errors, nothing sent). */
+export function dictionaryPlan(q: DictionaryQuery): Plan {
+  const { path, query } = dictionaryRequest(q);
+  return freePlan('GET', path, { query });
+}
+
 /** Lists dictionary entries (free). Accepts a bare array or an envelope (`results`, `data`, `items`). */
 export async function listDictionary(http: HttpClient, q: DictionaryQuery): Promise<Record<string, unknown>[]> {
-  const { path, query } = dictionaryRequest(q);
-  const res = await http.request<unknown>({ method: 'GET', path, query });
+  const res = await http.request<unknown>(dictionaryPlan(q));
   return entriesOf(res.data);
 }
 

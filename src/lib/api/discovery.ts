@@ -1,5 +1,8 @@
+import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { formatCredits } from '../cost.js';
 import { ApiError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import type { Plan } from './plan.js';
 
 /** One creator of a Discovery or Similar page; unknown fields are kept as they came. */
 export interface DiscoveryAccount extends Record<string, unknown> {
@@ -26,22 +29,87 @@ export const DISCOVERY_PATHS: Record<DiscoveryKind, string> = {
   similar: 'discovery/creators/similar',
 };
 
+/** At most 50 creators per page (api-contract §3). */
+export const MAX_PAGE_LIMIT = 50;
+/** A query can reach at most this many results. */
+export const RESULT_CAP = 10_000;
+
+/** One Discovery or Similar request: the body carries `paging`; `returnFilterValues` is search only. */
+export interface DiscoveryRequest {
+  kind: DiscoveryKind;
+  body: Record<string, unknown>;
+  returnFilterValues?: boolean | undefined;
+}
+
+/** Which pages a run asks for, and at what price (thousandths of a credit per creator returned). */
+export interface PagePlan {
+  /** Creators per page (1-50). */
+  limit: number;
+  /** 1-based page to start from, as the user counts. */
+  page: number;
+  all: boolean;
+  /** Stop after exactly this many creators (with `all`). */
+  maxResults?: number | undefined;
+  /** Price per creator returned, in thousandths of a credit. */
+  priceMilli: number;
+}
+
+/** The worst-case price of one creator returned (src/contract/prices.ts): the filter-values rate replaces the base one. */
+export function discoveryPriceMilli(kind: DiscoveryKind, returnFilterValues = false): number {
+  if (kind === 'similar') return WORST_CASE_MILLI.similarPerCreator;
+  return returnFilterValues ? WORST_CASE_MILLI.discoveryPerCreatorWithFilterValues : WORST_CASE_MILLI.discoveryPerCreator;
+}
+
+/** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
+export function maxPages(plan: PagePlan): number {
+  if (!plan.all) return 1;
+  const reachable = RESULT_CAP - (plan.page - 1) * plan.limit;
+  const wanted = Math.min(plan.maxResults ?? RESULT_CAP, reachable);
+  return Math.max(1, Math.ceil(wanted / plan.limit));
+}
+
+/** The worst case: limit x pages x price (or exactly `maxResults` x price), with the words for `--dry-run` and `--max-credits`. */
+export function worstCase(plan: PagePlan): { milli: number; basis: string } {
+  if (plan.all && plan.maxResults !== undefined) {
+    // The tail is fetched in smaller aligned pages, so exactly this many creators can be bought.
+    const wanted = Math.min(plan.maxResults, RESULT_CAP - (plan.page - 1) * plan.limit);
+    return {
+      milli: wanted * plan.priceMilli,
+      basis: `${wanted} creators x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
+    };
+  }
+  const pages = maxPages(plan);
+  return {
+    milli: pages * plan.limit * plan.priceMilli,
+    basis: `${plan.limit} creators x ${pages} page${pages === 1 ? '' : 's'} x ${formatCredits(plan.priceMilli)}`,
+  };
+}
+
+/**
+ * The plan of a Discovery run: its first request, priced from the contract for every page `run` may
+ * fetch (limit x pages x price, or exactly `maxResults` x price); without `run`, just this one page.
+ */
+export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'priceMilli'>): Plan {
+  const priceMilli = discoveryPriceMilli(req.kind, req.returnFilterValues);
+  const paging = req.body.paging as { limit?: unknown } | undefined;
+  const limit = typeof paging?.limit === 'number' ? paging.limit : MAX_PAGE_LIMIT;
+  const cost = worstCase({ ...(run ?? { limit, page: 1, all: false }), priceMilli });
+  return {
+    method: 'POST',
+    path: DISCOVERY_PATHS[req.kind],
+    query: req.returnFilterValues ? { return_filter_values: 'true' } : undefined,
+    body: req.body,
+    worstCaseMilli: cost.milli,
+    costBasis: cost.basis,
+  };
+}
+
 /**
  * `POST /public/v1/discovery/` or `/discovery/creators/similar/`: one page. The caller has already
  * passed the money gate. `returnFilterValues` adds `?return_filter_values=true` (search only).
  */
-export async function postDiscoveryPage(
-  http: HttpClient,
-  kind: DiscoveryKind,
-  body: Record<string, unknown>,
-  returnFilterValues = false,
-): Promise<DiscoveryPage> {
-  const res = await http.request<unknown>({
-    method: 'POST',
-    path: DISCOVERY_PATHS[kind],
-    query: returnFilterValues ? { return_filter_values: 'true' } : undefined,
-    body,
-  });
+export async function postDiscoveryPage(http: HttpClient, req: DiscoveryRequest): Promise<DiscoveryPage> {
+  const res = await http.request<unknown>(discoveryPlan(req));
   return pageOf(res.data);
 }
 

@@ -1,7 +1,8 @@
 import { ApiError, UsageError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
+import { freePlan, type Plan } from './plan.js';
 
 /** The list object (api-contract §11); unknown fields kept. */
 export interface ExclusionList extends Record<string, unknown> {
@@ -42,9 +43,35 @@ export function listPath(ref: ListRef): string {
   return ref.kind === 'id' ? `${BASE}/${ref.id}` : `${BASE}/default/${ref.platform}`;
 }
 
+/**
+ * Whether reading `ref` may create something: the service creates a platform's default list on the
+ * first access to `default/<platform>/` (or its entries), so such a GET is sent as state-changing
+ * (`createsState`) and a `--dry-run` must stop at the plan.
+ */
+export function createsDefaultList(ref: ListRef): boolean {
+  return ref.kind === 'default';
+}
+
+/** Sends a plan; the GETs of `default/<platform>` are marked as creating state. */
+function send<T>(http: HttpClient, plan: Plan, ref?: ListRef): Promise<HttpResponse<T>> {
+  const { method, path, query, body } = plan;
+  return http.request<T>({ method, path, query, body, ...(ref && createsDefaultList(ref) ? { createsState: true } : {}) });
+}
+
+/** A free plan on a list; a read of a default list says it may create it. */
+function listPlan(ref: ListRef, plan: Plan): Plan {
+  if (plan.method !== 'GET' || ref.kind !== 'default') return plan;
+  return { ...plan, costBasis: `free; creates the default ${ref.platform} list if it does not exist yet` };
+}
+
+/** The plan of `listExclusionLists` (free; creates nothing). */
+export function listExclusionListsPlan(): Plan {
+  return freePlan('GET', BASE);
+}
+
 /** `GET …/exclusion-lists/` (free): every list of the team. Anything but an array of objects with `id` is an error. */
 export async function listExclusionLists(http: HttpClient): Promise<ExclusionList[]> {
-  const res = await http.request<unknown>({ method: 'GET', path: BASE });
+  const res = await send<unknown>(http, listExclusionListsPlan());
   const data = res.data;
   if (!Array.isArray(data) || !data.every((l) => l && typeof l === 'object' && 'id' in (l as object))) {
     throw new ApiError('The exclusion-list lookup did not return a list of lists.', { code: 'malformed_response' });
@@ -52,30 +79,51 @@ export async function listExclusionLists(http: HttpClient): Promise<ExclusionLis
   return data as ExclusionList[];
 }
 
+/** The plan of `createExclusionList` (free). */
+export function createExclusionListPlan(name: string, platform: string): Plan {
+  return freePlan('POST', BASE, { body: { name, platform } });
+}
+
 export async function createExclusionList(http: HttpClient, name: string, platform: string): Promise<ExclusionList> {
-  return (await http.request<ExclusionList>({ method: 'POST', path: BASE, body: { name, platform } })).data;
+  return (await send<ExclusionList>(http, createExclusionListPlan(name, platform))).data;
+}
+
+/** The plan of `getExclusionList` (free; a default list is created on first access). */
+export function getExclusionListPlan(ref: ListRef): Plan {
+  return listPlan(ref, freePlan('GET', listPath(ref)));
 }
 
 export async function getExclusionList(http: HttpClient, ref: ListRef): Promise<ExclusionList> {
-  return (await http.request<ExclusionList>({ method: 'GET', path: listPath(ref) })).data;
+  return (await send<ExclusionList>(http, getExclusionListPlan(ref), ref)).data;
+}
+
+/** The plan of `renameExclusionList` (free). */
+export function renameExclusionListPlan(ref: ListRef, name: string): Plan {
+  return freePlan('PATCH', listPath(ref), { body: { name } });
 }
 
 export async function renameExclusionList(http: HttpClient, ref: ListRef, name: string): Promise<ExclusionList> {
-  return (await http.request<ExclusionList>({ method: 'PATCH', path: listPath(ref), body: { name } })).data;
+  return (await send<ExclusionList>(http, renameExclusionListPlan(ref, name), ref)).data;
+}
+
+/** The plan of `deleteExclusionList` (free). */
+export function deleteExclusionListPlan(ref: ListRef): Plan {
+  return freePlan('DELETE', listPath(ref));
 }
 
 /** `DELETE …/{id}/`: 204, no body. */
 export async function deleteExclusionList(http: HttpClient, ref: ListRef): Promise<void> {
-  await http.request<unknown>({ method: 'DELETE', path: listPath(ref) });
+  await send<unknown>(http, deleteExclusionListPlan(ref), ref);
+}
+
+/** The plan of `listEntries` (free; a default list is created on first access). */
+export function listEntriesPlan(ref: ListRef, page: { offset?: number | undefined; limit?: number | undefined }): Plan {
+  return listPlan(ref, freePlan('GET', `${listPath(ref)}/entries`, { query: { offset: page.offset, limit: page.limit } }));
 }
 
 /** One page of handles. */
 export async function listEntries(http: HttpClient, ref: ListRef, page: { offset?: number; limit?: number }): Promise<HandlesPage> {
-  const res = await http.request<HandlesPage>({
-    method: 'GET',
-    path: `${listPath(ref)}/entries`,
-    query: { offset: page.offset, limit: page.limit },
-  });
+  const res = await send<HandlesPage>(http, listEntriesPlan(ref, page), ref);
   const data = res.data ?? ({} as HandlesPage);
   return { ...data, handles: Array.isArray(data.handles) ? data.handles : [] };
 }
@@ -89,6 +137,23 @@ export async function* allEntries(http: HttpClient, ref: ListRef, limit: number,
     at += page.handles.length;
     if (page.handles.length === 0 || (typeof page.total === 'number' && at >= page.total)) return;
   }
+}
+
+/** How many requests `changeEntries` sends for this many handles. */
+export function entryRequests(count: number): number {
+  return Math.ceil(count / MAX_HANDLES_PER_REQUEST);
+}
+
+/**
+ * The plan of `changeEntries` (free): its first request (the first chunk of at most 10,000 handles),
+ * with how many handles and requests in all.
+ */
+export function changeEntriesPlan(ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Plan {
+  const requests = entryRequests(handles.length);
+  return {
+    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, MAX_HANDLES_PER_REQUEST) } }),
+    costBasis: `${handles.length} handles in ${requests} request${requests === 1 ? '' : 's'}, free`,
+  };
 }
 
 /**
@@ -105,11 +170,7 @@ export async function changeEntries(
   let last: ExclusionList | undefined;
   for (let i = 0; i < handles.length; i += MAX_HANDLES_PER_REQUEST) {
     const chunk = handles.slice(i, i + MAX_HANDLES_PER_REQUEST);
-    const res = await http.request<ExclusionList>({
-      method: action === 'add' ? 'POST' : 'DELETE',
-      path: `${listPath(ref)}/entries`,
-      body: { handles: chunk },
-    });
+    const res = await send<ExclusionList>(http, changeEntriesPlan(ref, chunk, action), ref);
     last = res.data;
     onChunk?.(i + chunk.length, handles.length);
   }

@@ -1,16 +1,33 @@
-import type { Context } from '../../app/context.js';
+/**
+ * Exclusion lists as Discovery uses them: handles read from a file or stdin, the free check of
+ * `--exclude-list` ids, and the `exclusions add|remove` workflow (gate, chunks, notice, print).
+ */
+import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, type ListRef } from '../api/exclusions.js';
+import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { listExclusionLists } from '../api/exclusions.js';
-import { readAllText } from '../input.js';
+import { readInputText, type InputPorts } from '../io/input.js';
+import type { Io } from '../io/streams.js';
+import type { Notices } from '../io/terminal.js';
+import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { MAX_EXCLUDE_HANDLES } from './filters.js';
+
+/** Table columns of an exclusion list object. */
+export const LIST_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'id', kind: 'number' },
+  { path: 'name', header: 'name' },
+  { path: 'platform', header: 'platform' },
+  { path: 'is_default', header: 'default', kind: 'bool' },
+  { path: 'handle_count', header: 'handles', kind: 'count' },
+  { path: 'updated_at', header: 'updated', kind: 'date' },
+];
 
 /**
  * Reads handles, one per line, from a file or stdin (`-`). Blank lines, `#` comments and a
  * `handle`/`username` header are skipped; exact duplicates (ignoring case) are kept once.
  */
-export async function readHandleLines(ctx: Context, source: string, flag: string): Promise<string[]> {
-  const text = (await readAllText(ctx, source, flag)).replace(/^\uFEFF/, '');
+export async function readHandleLines(input: InputPorts, source: string, flag: string): Promise<string[]> {
+  const text = (await readInputText(input, source, flag)).replace(/^\uFEFF/, '');
   return uniqueHandles(
     text.split(/\r?\n/).filter((line, i) => !(i === 0 && /^\s*"?(handles?|usernames?)"?\s*$/i.test(line))),
   );
@@ -32,8 +49,8 @@ export function uniqueHandles(values: Iterable<string>): string[] {
 }
 
 /** Handles for `--exclude-handles`: more than 10,000 is a usage error, as the API would refuse them. */
-export async function readExcludeHandles(ctx: Context, source: string, flag = '--exclude-handles'): Promise<string[]> {
-  const out = await readHandleLines(ctx, source, flag);
+export async function readExcludeHandles(input: InputPorts, source: string, flag = '--exclude-handles'): Promise<string[]> {
+  const out = await readHandleLines(input, source, flag);
   if (out.length > MAX_EXCLUDE_HANDLES) {
     throw new UsageError(`${flag} holds ${out.length} handles; the API takes at most ${MAX_EXCLUDE_HANDLES}.`, {
       hint: 'Put them in an exclusion list (creators exclusions add <list> --file ...) and use --exclude-list.',
@@ -62,4 +79,34 @@ export async function checkExclusionLists(http: HttpClient, platform: string, id
       });
     }
   }
+}
+
+/** The handles to add or remove (`uniqueHandles`); none is a usage error. */
+export function handlesToChange(values: Iterable<string>, action: 'add' | 'remove'): string[] {
+  const handles = uniqueHandles(values);
+  if (handles.length === 0) throw new UsageError(`No handles to ${action}.`, { hint: 'Give handles as arguments, or --file <file|-> with one per line.' });
+  return handles;
+}
+
+/** What adding or removing handles needs: the HTTP client, the money gate, notices and the output. */
+export interface EntriesPorts {
+  http: HttpClient;
+  /** The money gate (`--dry-run` prints the plan and answers false). */
+  gate(plan: Plan): Promise<boolean>;
+  notices: Notices;
+  io: Io;
+  output: OutputSettings;
+}
+
+/**
+ * `exclusions add|remove`: passes the first request through the gate (so a dry run sends nothing,
+ * and creates no default list), sends every chunk, says how many handles in how many requests, and
+ * prints the list as it is after the last chunk.
+ */
+export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Promise<void> {
+  if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
+  const result = await changeEntries(ports.http, ref, handles, action);
+  const requests = entryRequests(handles.length);
+  ports.notices.notice(`${action === 'add' ? 'Added' : 'Removed'} ${handles.length} handle${handles.length === 1 ? '' : 's'} (${requests} request${requests === 1 ? '' : 's'}).`);
+  if (result && typeof result === 'object') await printItem(ports.io, ports.output, result, LIST_COLUMNS);
 }

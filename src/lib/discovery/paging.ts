@@ -1,34 +1,16 @@
-import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
-import { formatCredits } from '../cost.js';
-import type { DiscoveryAccount, DiscoveryPage } from '../api/discovery.js';
-
-/** At most 50 creators per page (api-contract §3). */
-export const MAX_PAGE_LIMIT = 50;
-/** A query can reach at most this many results. */
-export const RESULT_CAP = 10_000;
+import { MAX_PAGE_LIMIT, maxPages, RESULT_CAP, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 
 /**
- * The number of the first page on the wire: CREATORS_PAGE_BASE > `page-base` setting > 0, the base
- * both official clients send (the FAQ says 1; the setting exists for a server that agrees with it).
+ * The number of the first page on the wire, from CREATORS_PAGE_BASE or the `page-base` setting
+ * (`raw`), else 0: the base both official clients send (the FAQ says 1; the setting exists for a
+ * server that agrees with it).
  */
-export async function pageBase(ctx: Context): Promise<0 | 1> {
-  const raw = ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')) ?? '0';
-  if (raw.trim() === '0') return 0;
-  if (raw.trim() === '1') return 1;
-  throw new UsageError(`Invalid page base '${raw}': use 0 or 1 (CREATORS_PAGE_BASE or \`creators config set page-base\`).`);
-}
-
-export interface PagePlan {
-  /** Creators per page (1-50). */
-  limit: number;
-  /** 1-based page to start from, as the user counts. */
-  page: number;
-  all: boolean;
-  /** Stop after the page that brings the count to this many creators (with `all`). */
-  maxResults?: number | undefined;
-  /** Price per creator returned, in thousandths of a credit. */
-  priceMilli: number;
+export function pageBase(raw: string | undefined): 0 | 1 {
+  const text = (raw ?? '0').trim();
+  if (text === '0') return 0;
+  if (text === '1') return 1;
+  throw new UsageError(`Invalid page base '${raw ?? ''}': use 0 or 1 (CREATORS_PAGE_BASE or \`creators config set page-base\`).`);
 }
 
 /**
@@ -55,31 +37,6 @@ export function nextLimit(offset: number, remaining: number | undefined, limit: 
   if (offset === 0) return target;
   for (let d = target; d > 1; d--) if (offset % d === 0) return d;
   return 1;
-}
-
-/** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
-export function maxPages(plan: PagePlan): number {
-  if (!plan.all) return 1;
-  const reachable = RESULT_CAP - (plan.page - 1) * plan.limit;
-  const wanted = Math.min(plan.maxResults ?? RESULT_CAP, reachable);
-  return Math.max(1, Math.ceil(wanted / plan.limit));
-}
-
-/** The worst case: pages x limit x price, with the words for `--dry-run` and `--max-credits`. */
-export function worstCase(plan: PagePlan): { milli: number; basis: string } {
-  if (plan.all && plan.maxResults !== undefined) {
-    // The tail is fetched in smaller aligned pages, so exactly this many creators can be bought.
-    const wanted = Math.min(plan.maxResults, RESULT_CAP - (plan.page - 1) * plan.limit);
-    return {
-      milli: wanted * plan.priceMilli,
-      basis: `${wanted} creators x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
-    };
-  }
-  const pages = maxPages(plan);
-  return {
-    milli: pages * plan.limit * plan.priceMilli,
-    basis: `${plan.limit} creators x ${pages} page${pages === 1 ? '' : 's'} x ${formatCredits(plan.priceMilli)}`,
-  };
 }
 
 /** What a run did, filled in as pages arrive (for the summary line, also after an error). */

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
-import { mockApi } from '../../helpers/mock-api.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { mockApi } from '../helpers/mock-api.js';
 
 type Account = { user_id: string; profile: { username: string; followers: number; engagement_percent: number }; [k: string]: unknown };
 

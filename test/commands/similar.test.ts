@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detectBy } from '../../../src/commands/discovery/similar.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { detectBy } from '../../src/commands/similar.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 type Account = { user_id: string; similarity_score: number; profile: { username: string } };
 

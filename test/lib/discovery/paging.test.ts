@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiscoveryPage } from '../../../src/lib/api/discovery.js';
-import { discoveryRecords, maxPages, newTally, worstCase } from '../../../src/lib/discovery/paging.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { choosePageLimit, discoveryRecords, newTally, nextLimit, pageBase } from '../../../src/lib/discovery/paging.js';
 
 const page = (ids: string[], total?: number): DiscoveryPage => ({
   total, limit: 2, credits_left: '9.98', accounts: ids.map((id) => ({ user_id: id, profile: { username: `u${id}` } })),
@@ -15,15 +13,6 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('discovery paging (lib)', () => {
-  it('counts pages and worst case: one page, or --max-results / the 10,000 cap in whole pages', () => {
-    const plan = { limit: 20, page: 1, all: false, priceMilli: 10 };
-    expect(maxPages(plan)).toBe(1);
-    expect(worstCase(plan)).toEqual({ milli: 200, basis: '20 creators x 1 page x 0.01' });
-    expect(maxPages({ ...plan, all: true })).toBe(500);
-    expect(maxPages({ ...plan, all: true, maxResults: 41 })).toBe(3);
-    expect(maxPages({ ...plan, all: true, page: 499 })).toBe(2);
-  });
-
   it('asks for wire pages from the base and stops at a short page', async () => {
     const asked: number[] = [];
     const tally = newTally();
@@ -48,21 +37,38 @@ describe('discovery paging (lib)', () => {
     expect(got).toHaveLength(2);
     expect(tally).toMatchObject({ pages: 2, stop: 'repeat', spentMilli: 40 });
   });
+});
 
-  it('the CLI warns about the page base when pages repeat', async () => {
-    const { agent, pool, env } = mockApi();
-    pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, page(['a', 'b']), JSON_HEADERS).times(2);
-    const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '2', '--json'], { env, dispatcher: agent });
-    expect(res.code).toBe(0);
-    expect(res.json<unknown[]>()).toHaveLength(2);
-    expect(res.stderr).toMatch(/^warning: The server sent a page of creators already seen; .*page-base/);
-    agent.assertNoPendingInterceptors();
+describe('--max-results page sizes (lib)', () => {
+  it.each([
+    [7, 7], [50, 50], [51, 50], [100, 50], [101, 50], [104, 50], [120, 40], [149, 50], [150, 50], [500, 50], [9_999, 50], [10_000, 50], [20_000, 50],
+  ])('n=%i -> page size %i (equal pages when they exist, else 50 and a smaller tail)', (n, limit) => {
+    expect(choosePageLimit(n)).toBe(limit);
   });
 
-  it('CREATORS_PAGE_BASE must be 0 or 1', async () => {
-    const { agent, env } = mockApi();
-    const res = await runCli(['search', '--platform', 'instagram'], { env: { ...env, CREATORS_PAGE_BASE: '2' }, dispatcher: agent });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: Invalid page base '2'/);
+  it('the tail requests land on aligned offsets and add up to exactly n, for every n and page size', () => {
+    for (const limit of [7, 20, 34, 50]) {
+      for (let n = 1; n <= 400; n++) {
+        let offset = 0;
+        let requests = 0;
+        while (offset < n) {
+          const size = nextLimit(offset, n - offset, limit);
+          expect(offset % size, `limit=${limit} n=${n} offset=${offset}`).toBe(0);
+          expect(size).toBeLessThanOrEqual(Math.min(limit, n - offset));
+          offset += size;
+          requests++;
+        }
+        expect(offset).toBe(n);
+        expect(requests).toBeLessThanOrEqual(Math.floor(n / limit) + 8);
+      }
+    }
+  });
+});
+
+describe('page base', () => {
+  it('is 0 unless CREATORS_PAGE_BASE or the page-base setting says 1', () => {
+    expect(pageBase(undefined)).toBe(0);
+    expect(pageBase(' 1 ')).toBe(1);
+    expect(() => pageBase('2')).toThrow(/^Invalid page base '2': use 0 or 1/);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/server.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
-import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
 
 type Account = { user_id: string; profile: { username: string } };
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { choosePageLimit, nextLimit, worstCase } from '../../../src/lib/discovery/paging.js';
-import { runCli } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
-import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
 
 type Account = { user_id: string };
 
@@ -13,30 +12,6 @@ const usedMilli = () => sb.get().state.ledger.usedMilli;
 const pagings = (stderr: string) => [...stderr.matchAll(/> POST \S+discovery\/\S* .*"paging":(\{[^}]*\})/g)].map((m) => JSON.parse(m[1]!) as { limit: number; page: number });
 
 describe('--max-results: exactly what was asked for', () => {
-  it.each([
-    [7, 7], [50, 50], [51, 50], [100, 50], [101, 50], [104, 50], [120, 40], [149, 50], [150, 50], [500, 50], [9_999, 50], [10_000, 50], [20_000, 50],
-  ])('n=%i -> page size %i (equal pages when they exist, else 50 and a smaller tail)', (n, limit) => {
-    expect(choosePageLimit(n)).toBe(limit);
-  });
-
-  it('the tail requests land on aligned offsets and add up to exactly n, for every n and page size', () => {
-    for (const limit of [7, 20, 34, 50]) {
-      for (let n = 1; n <= 400; n++) {
-        let offset = 0;
-        let requests = 0;
-        while (offset < n) {
-          const size = nextLimit(offset, n - offset, limit);
-          expect(offset % size, `limit=${limit} n=${n} offset=${offset}`).toBe(0);
-          expect(size).toBeLessThanOrEqual(Math.min(limit, n - offset));
-          offset += size;
-          requests++;
-        }
-        expect(offset).toBe(n);
-        expect(requests).toBeLessThanOrEqual(Math.floor(n / limit) + 8);
-      }
-    }
-  });
-
   it('120 costs exactly 120 creators: 40 x 3, the dry run says the same, nothing thrown away', async () => {
     const dry = await runCli(['search', '--platform', 'instagram', '--max-results', '120', '--dry-run', '--json'], { env: env() });
     const plan = dry.json<{ worst_case_credits: number; cost_basis: string; body: { paging: unknown } }>();
@@ -78,10 +53,6 @@ describe('--max-results: exactly what was asked for', () => {
     expect(res.stderr).not.toMatch(/more than --max-results/);
     const dry = await runCli(['similar', ref, '--platform', 'instagram', '--max-results', '20', '--limit', '7', '--dry-run', '--json'], { env: env() });
     expect(dry.json<{ worst_case_credits: number }>().worst_case_credits).toBe(0.2);
-  });
-
-  it('--all without --max-results stays at 50 a page; the worst case is the 10,000 cap', () => {
-    expect(worstCase({ limit: 50, page: 1, all: true, priceMilli: 10 })).toEqual({ milli: 100_000, basis: '50 creators x 200 pages x 0.01' });
   });
 
   it('--all without --max-results sends 50 a page', async () => {

@@ -1,0 +1,55 @@
+import { defineCommand } from '../app/command.js';
+import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
+import { parseIntegerOption } from '../lib/options.js';
+import type { ColumnSpec } from '../lib/output/types.js';
+
+/** The dictionary kinds, for the help line (their routes live in lib/api/dictionary.ts, loaded only to run). */
+export const KINDS = [
+  'languages', 'locations', 'brands', 'yt-topics', 'games', 'audience-brand-categories', 'audience-brand-names',
+  'audience-interests', 'audience-locations', 'niches', 'sub-niches',
+] as const;
+
+/** `creators dict <kind>`: dictionary values for Discovery filters (free). */
+export default defineCommand({
+  name: 'dict',
+  description: `List the values Discovery filters accept (free). Kinds: ${KINDS.join(', ')}`,
+  args: [{ name: '<kind>', description: 'dictionary kind' }],
+  flags: {
+    platform: { flags: '--platform <p>', description: 'platform (required for locations): instagram, youtube, tiktok, twitch, twitter, onlyfans' },
+    search: { flags: '--search <text>', description: 'only entries matching this text' },
+    limit: { flags: '--limit <n>', description: 'entries per request, 1 to 100' },
+    offset: { flags: '--offset <n>', description: 'skip this many entries' },
+    exact: { flags: '--exact', description: 'brands: match the brand handle exactly', negatable: true },
+  },
+  examples: [
+    ['creators dict languages', 'all languages'],
+    ['creators dict locations --platform instagram --search "new york"', 'location strings for a platform'],
+    ['creators dict brands --search nike --limit 10 --no-exact', 'brands whose name contains nike'],
+    ['creators dict niches --json', 'niche values for the niche filter'],
+  ],
+  async run(ctx, { args: [kind = ''], flags }) {
+    // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
+    const platform = kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
+    const [{ listDictionary }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/index.js')]);
+    const output = await ctx.output();
+    const entries = await listDictionary(await ctx.http(), {
+      kind,
+      platform,
+      search: flags.search,
+      limit: parseIntegerOption(flags.limit, '--limit'),
+      offset: parseIntegerOption(flags.offset, '--offset'),
+      exact: flags.exact,
+    });
+    const count = await printList(ctx.io, output, entries, columnsFor(entries[0]));
+    if (count === 0 && output.format === 'table') ctx.notice('No entries found.');
+  },
+});
+
+/** Table columns from the first entry: scalar fields as they are, lists shown by their size. */
+function columnsFor(first: Record<string, unknown> | undefined): ColumnSpec[] {
+  if (!first) return [{ path: 'value', header: 'value' }];
+  return Object.entries(first)
+    .filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))
+    .slice(0, 6)
+    .map(([k, v]) => ({ path: k, header: k, kind: typeof v === 'number' ? 'number' : 'text' }));
+}

@@ -1,0 +1,29 @@
+import type { FlagDefs } from '../app/command.js';
+
+/** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
+export const DISCOVERY_FLAGS = {
+  platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)' },
+  filter: {
+    flags: '--filter <key=value>',
+    description: 'a filter; repeatable; dot paths nest (number_of_followers.min=10000); values typed, commas make lists',
+    repeat: true,
+  },
+  filters: { flags: '--filters <file|->', description: 'a JSON object of filters from a file or stdin' },
+  aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)' },
+  minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key" },
+  maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key" },
+  excludeHandles: { flags: '--exclude-handles <file|->', description: 'handles to leave out, one per line (up to 10,000)' },
+  excludeList: { flags: '--exclude-list <id>', description: 'leave out the handles of this exclusion list; repeatable (checked first, free)', repeat: true },
+  excludeDefaultList: { flags: '--exclude-default-list', description: "leave out the handles of the platform's default exclusion list" },
+  excludeAllLists: { flags: '--exclude-all-lists', description: 'leave out the handles of every exclusion list of the platform' },
+  includeLookalikes: { flags: '--include-lookalikes', description: 'include lookalike creators (default false)' },
+  limit: { flags: '--limit <n>', description: 'creators per page, 1 to 50 (default 20; 50 with --all)' },
+  page: { flags: '--page <n>', description: 'page to fetch (or start from with --all), counting from 1', default: '1' },
+  all: { flags: '--all', description: 'follow pages to the end of the results, streaming them out' },
+  maxResults: {
+    flags: '--max-results <n>',
+    description:
+      'stop after exactly this many creators (implies --all); without --limit the page size is picked to add up to n (120 = 40 x 3), ' +
+      'otherwise the last creators are fetched in smaller pages so that no more than n are bought',
+  },
+} as const satisfies FlagDefs;

@@ -1,0 +1,51 @@
+import { defineCommand } from '../../app/command.js';
+import { UsageError } from '../../lib/errors.js';
+import { parseIntegerOption } from '../../lib/options.js';
+
+const MAX_LIMIT = 2000;
+
+/** `creators exclusions entries <list> [--limit n] [--offset n] [--all]` (free), one `{handle}` record each. */
+export default defineCommand({
+  name: 'entries',
+  description: 'List the handles of an exclusion list, alphabetically',
+  args: [{ name: '<list>', description: 'list id or default:<platform>' }],
+  flags: {
+    limit: { flags: '--limit <n>', description: 'handles per page, 1 to 2000 (default 1000)' },
+    offset: { flags: '--offset <n>', description: 'skip this many handles' },
+    all: { flags: '--all', description: 'every page' },
+  },
+  examples: [
+    ['creators exclusions entries 3', 'the first 1000 handles'],
+    ['creators exclusions entries default:instagram --all --format csv -o handles.csv', 'all of them, to a file'],
+  ],
+  async run(ctx, { args: [list = ''], flags }) {
+    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { printList }] = await Promise.all([
+      import('../../lib/api/exclusions.js'),
+      import('../../lib/output/index.js'),
+    ]);
+    const ref = parseListRef(list);
+    const limit = parseIntegerOption(flags.limit, '--limit', 1) ?? 1000;
+    if (limit > MAX_LIMIT) throw new UsageError(`Invalid --limit ${limit}: at most ${MAX_LIMIT} handles per page.`);
+    const offset = parseIntegerOption(flags.offset, '--offset', 0) ?? 0;
+    const http = await ctx.http();
+    const output = await ctx.output();
+    // Reading a default list may create it: the first read passes the gate, so --dry-run creates nothing.
+    if (createsDefaultList(ref) && !(await ctx.gate(listEntriesPlan(ref, { offset, limit })))) return;
+    let handles: AsyncIterable<string> | string[];
+    let total: number | undefined;
+    if (flags.all) {
+      handles = allEntries(http, ref, limit, offset);
+    } else {
+      const page = await listEntries(http, ref, { offset, limit });
+      handles = page.handles;
+      total = typeof page.total === 'number' ? page.total : undefined;
+    }
+    const count = await printList(ctx.io, output, asRecords(handles), [{ path: 'handle', header: 'handle' }]);
+    if (count === 0 && output.format === 'table') ctx.notice('No handles.');
+    if (total !== undefined && offset + count < total) ctx.notice(`Showing ${count} of ${total} handles; add --all for every page.`);
+  },
+});
+
+async function* asRecords(handles: AsyncIterable<string> | string[]): AsyncGenerator<Record<string, unknown>> {
+  for await (const handle of handles) yield { handle };
+}

@@ -1,0 +1,62 @@
+import { defineCommand } from '../app/command.js';
+import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
+import { UsageError } from '../lib/errors.js';
+import { DISCOVERY_FLAGS } from './discovery-flags.js';
+
+/** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
+export default defineCommand({
+  name: 'search',
+  description: 'Search creators on one platform (0.01 credit per creator returned, 0.03 with --return-filter-values)',
+  flags: {
+    ...DISCOVERY_FLAGS,
+    query: { flags: '--query <brief>', description: 'natural-language brief, mapped to filters by the server (nlp_search)' },
+    sort: { flags: '--sort <field>', description: 'relevancy, engagement_rate, number_of_followers or growth_rate' },
+    order: { flags: '--order <dir>', description: 'asc or desc (default desc)' },
+    returnFilterValues: { flags: '--return-filter-values', description: 'add matched_filters to each creator (0.03 credit per creator)' },
+  },
+  examples: [
+    ['creators search --platform instagram --min-followers 10000 --filter location=Germany', 'a page of 20 creators'],
+    ['creators search --platform youtube --filter topics=Fitness --sort engagement_rate --limit 50', 'sorted, 50 a page'],
+    ['creators search --platform tiktok --query "vegan food creators in Berlin"', 'a brief mapped to filters'],
+    ['creators search --platform instagram --filters filters.json --all --max-results 500 -o out.csv', 'up to 500, to CSV'],
+    ['creators search --platform instagram --exclude-list 12 --exclude-handles seen.txt', 'leave out known creators'],
+    ['creators search --platform instagram --all --dry-run', 'show the request and its worst-case cost'],
+  ],
+  async run(ctx, { flags }) {
+    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
+    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { pageBase }, { checkSort }] = await Promise.all([
+      import('../lib/discovery/input.js'),
+      import('../lib/discovery/run.js'),
+      import('../lib/discovery/paging.js'),
+      import('../lib/discovery/sort.js'),
+    ]);
+    const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
+    const sort = checkSort(platform, flags.sort, flags.order);
+    const query = flags.query?.trim();
+    if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');
+    const body: Record<string, unknown> = {
+      platform,
+      // The official client sends null, not {}, when there are no filters.
+      filters: Object.keys(input.filters).length > 0 ? input.filters : null,
+      ...(sort ? { sort } : {}),
+      ...(query ? { nlp_search: query } : {}),
+      include_lookalikes: input.includeLookalikes,
+    };
+    const columns = flags.returnFilterValues ? [...CREATOR_COLUMNS, { path: 'matched_filters', header: 'matched filters' }] : CREATOR_COLUMNS;
+    const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
+    await runDiscovery(
+      {
+        http: await ctx.http(),
+        io: ctx.io,
+        notices: ctx.term,
+        output: await ctx.output(),
+        gate: (plan) => ctx.gate(plan),
+        pageBase: base,
+        dryRun: ctx.dryRun,
+        hasCredential: async () => (await ctx.credential()) !== undefined,
+        signal: ctx.deps.signal,
+      },
+      { kind: 'search', platform, body, paging: input.paging, returnFilterValues: flags.returnFilterValues, listIds: input.listIds, columns },
+    );
+  },
+});

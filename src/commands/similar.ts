@@ -1,0 +1,73 @@
+import { defineCommand } from '../app/command.js';
+import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
+import { UsageError } from '../lib/errors.js';
+import { DISCOVERY_FLAGS } from './discovery-flags.js';
+
+const BY = ['url', 'username', 'id'] as const;
+
+/** A URL, a numeric or YouTube channel id, else a username. */
+export function detectBy(value: string): (typeof BY)[number] {
+  if (/^https?:\/\//i.test(value) || /^(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)+\/\S/i.test(value)) return 'url';
+  if (/^\d+$/.test(value) || /^UC[A-Za-z0-9_-]{22}$/.test(value)) return 'id';
+  return 'username';
+}
+
+/** `creators similar <url|username|id>`: lookalike creators, 0.01 credit per creator returned. */
+export default defineCommand({
+  name: 'similar',
+  description: 'Find creators similar to a reference creator (0.01 credit per creator returned)',
+  args: [{ name: '<creator>', description: 'the reference creator: profile URL, username or platform id' }],
+  flags: {
+    ...DISCOVERY_FLAGS,
+    by: { flags: '--by <kind>', description: 'how <creator> is given: url, username or id (detected when omitted)' },
+  },
+  examples: [
+    ['creators similar https://www.instagram.com/nasa/ --platform instagram', 'by URL (detected)'],
+    ['creators similar mkbhd --platform youtube --min-followers 100000', 'by username, with a filter'],
+    ['creators similar 123456789 --platform tiktok --by id --all --max-results 200 --format csv', 'by id, many pages'],
+  ],
+  async run(ctx, { args: [reference = ''], flags }) {
+    const value = reference.trim();
+    if (!value || value.length > 200) throw new UsageError('Give the reference creator as a URL, username or id (1-200 characters).');
+    const by = flags.by === undefined ? detectBy(value) : flags.by.toLowerCase();
+    if (!BY.some((known) => known === by)) throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
+    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
+    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { pageBase }] = await Promise.all([
+      import('../lib/discovery/input.js'),
+      import('../lib/discovery/run.js'),
+      import('../lib/discovery/paging.js'),
+    ]);
+    const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
+    const body: Record<string, unknown> = {
+      platform,
+      filter_key: by,
+      filter_value: value,
+      // The official client omits filters when there are none.
+      ...(Object.keys(input.filters).length > 0 ? { filters: input.filters } : {}),
+      // Not a documented Similar field: sent only when asked for.
+      ...(input.includeLookalikes ? { include_lookalikes: true } : {}),
+    };
+    const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
+    await runDiscovery(
+      {
+        http: await ctx.http(),
+        io: ctx.io,
+        notices: ctx.term,
+        output: await ctx.output(),
+        gate: (plan) => ctx.gate(plan),
+        pageBase: base,
+        dryRun: ctx.dryRun,
+        hasCredential: async () => (await ctx.credential()) !== undefined,
+        signal: ctx.deps.signal,
+      },
+      {
+        kind: 'similar',
+        platform,
+        body,
+        paging: input.paging,
+        listIds: input.listIds,
+        columns: [...CREATOR_COLUMNS, { path: 'similarity_score', header: 'similarity', kind: 'number' }],
+      },
+    );
+  },
+});

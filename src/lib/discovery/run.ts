@@ -1,0 +1,123 @@
+/**
+ * The money-spending part `search` and `similar` share: the free exclusion-list check, the worst case
+ * through the money gate (`--max-credits`, `--dry-run`, the confirmation), then page after page
+ * streamed to the printer, and a one-line summary of the spend on a terminal (also when a page fails
+ * midway). Takes ports, never the Context: the command assembles them.
+ */
+import { discoveryPlan, discoveryPriceMilli, postDiscoveryPage, RESULT_CAP, type DiscoveryKind, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
+import type { Plan } from '../api/plan.js';
+import { formatCredits } from '../cost.js';
+import { InterruptedError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { Io } from '../io/streams.js';
+import type { Notices } from '../io/terminal.js';
+import { printList, type ColumnSpec, type OutputSettings } from '../output/index.js';
+import { checkExclusionLists } from './exclusions.js';
+import { discoveryRecords, newTally, type RunTally } from './paging.js';
+
+/** The table of both Discovery commands: handle, name, followers, engagement (+ per command). */
+export const CREATOR_COLUMNS: ColumnSpec[] = [
+  { path: 'profile.username', header: 'handle' },
+  { path: 'profile.full_name', header: 'name' },
+  { path: 'profile.followers', header: 'followers', kind: 'count' },
+  { path: 'profile.engagement_percent', header: 'engagement', kind: 'percent' },
+];
+
+export interface DiscoveryPorts {
+  http: HttpClient;
+  /** Streams: data goes out through lib/output on `io`; the summary only when stderr is a terminal. */
+  io: Io;
+  notices: Notices;
+  output: OutputSettings;
+  /** The money gate: true when the plan may be sent (`--dry-run` prints it and answers false). */
+  gate(plan: Plan): Promise<boolean>;
+  /** The number of the first page on the wire (see `pageBase`). */
+  pageBase: 0 | 1;
+  dryRun: boolean;
+  /** Whether any credential is configured (a dry run without one cannot check exclusion lists). */
+  hasCredential(): Promise<boolean>;
+  /** Aborted on Ctrl-C: no further page is asked for. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface DiscoveryRun {
+  kind: DiscoveryKind;
+  platform: string;
+  /** The request body without `paging`. */
+  body: Record<string, unknown>;
+  paging: Omit<PagePlan, 'priceMilli'>;
+  returnFilterValues?: boolean | undefined;
+  listIds: readonly number[];
+  columns: ColumnSpec[];
+}
+
+/** Runs a Discovery or Similar query: checks, gate, pages streamed out, summary. */
+export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Promise<void> {
+  const { http, notices, pageBase: base } = ports;
+  const plan: PagePlan = { ...run.paging, priceMilli: discoveryPriceMilli(run.kind, run.returnFilterValues) };
+  const request = (wirePage: number, limit = plan.limit) => ({
+    kind: run.kind,
+    body: { ...run.body, paging: { limit, page: wirePage } },
+    returnFilterValues: run.returnFilterValues,
+  });
+  // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
+  await verifyExclusionLists(ports, run.platform, run.listIds);
+  if (!(await ports.gate(discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
+
+  const tally = newTally();
+  const onPage = (page: DiscoveryPage, index: number): void => {
+    if (index === 0 && page.applied_filters !== undefined) notices.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
+  };
+  const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
+    if (ports.signal?.aborted) return Promise.reject(new InterruptedError());
+    return postDiscoveryPage(http, request(wire, limit));
+  };
+  const records = discoveryRecords(plan, base, fetchPage, tally, onPage);
+  try {
+    const count = await printList(ports.io, ports.output, records, run.columns);
+    if (count === 0 && ports.output.format === 'table') notices.notice('No creators found.');
+    if (tally.stop === 'repeat') {
+      notices.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
+    } else if (tally.stop === 'cap') {
+      notices.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
+    }
+    const extra = plan.maxResults === undefined ? 0 : tally.printed - plan.maxResults;
+    if (extra > 0) {
+      notices.notice(
+        // Requests are sized to add up to --max-results; only a server sending more than asked gets here.
+        `The server returned ${tally.printed} creators, ${extra} more than --max-results ${plan.maxResults}; they were paid for, so they were kept.`,
+      );
+    }
+  } finally {
+    summary(ports, tally);
+  }
+}
+
+/**
+ * The free exclusion-list check (one GET of all lists, which creates nothing). A dry run without any
+ * credential cannot make it, so it says so instead of implying the ids are fine; anything else
+ * behaves as in the real run.
+ */
+async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  if (ports.dryRun && !(await ports.hasCredential())) {
+    ports.notices.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
+    return;
+  }
+  await checkExclusionLists(ports.http, platform, ids);
+}
+
+/** `Spent 0.5 credits on 50 creators (1 page); 999.5 credits left.` on a terminal, unless --quiet. */
+function summary(ports: DiscoveryPorts, tally: RunTally): void {
+  if (!ports.io.stderrIsTTY || tally.pages === 0) return;
+  const left = tally.creditsLeft === undefined ? '' : `; ${String(tally.creditsLeft)} credits left`;
+  ports.notices.notice(`Spent ${formatCredits(tally.spentMilli)} credits on ${tally.returned} creators (${tally.pages} page${tally.pages === 1 ? '' : 's'})${left}.`);
+}
+
+/** The filters the server applied, compact; a long exclusion list is shown by its size. */
+function describeFilters(applied: unknown): string {
+  if (!applied || typeof applied !== 'object' || Array.isArray(applied)) return JSON.stringify(applied);
+  const shown = { ...(applied as Record<string, unknown>) };
+  if (Array.isArray(shown.exclude_handles)) shown.exclude_handles = `${shown.exclude_handles.length} handles`;
+  return JSON.stringify(shown);
+}
