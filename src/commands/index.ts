@@ -13,7 +13,8 @@ import { registerBatch } from './batch/index.js';
 import { registerConfig } from './config/index.js';
 import { registerDiscovery } from './discovery/index.js';
 import { registerEnrich } from './enrich/index.js';
-import { registerListening } from './listening/index.js';
+import events from './events/index.js';
+import listening from './listening/index.js';
 import { registerTools } from './tools/index.js';
 
 export type TreeEntry = CommandNode | ((program: Command, lazy: Lazy) => void);
@@ -30,7 +31,8 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // batch
   registerBatch,
   // listening, events
-  registerListening,
+  listening,
+  events,
   // config
   registerConfig,
   // tools: api, sandbox, completion, help
