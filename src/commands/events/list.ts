@@ -1,4 +1,5 @@
 import { defineCommand } from '../../app/command.js';
+import type { ListeningRecord } from '../../lib/api/listening.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
@@ -39,7 +40,7 @@ export default defineCommand({
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
-    async function* events(): AsyncGenerator<Record<string, unknown>> {
+    async function* events(): AsyncGenerator<ListeningRecord> {
       let current = await getEventsPage(http, { page, pageSize, filters });
       yield* current.results;
       const seen = new Set<string>([current.url]);

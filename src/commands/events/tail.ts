@@ -1,4 +1,5 @@
 import { defineCommand } from '../../app/command.js';
+import type { ListeningRecord } from '../../lib/api/listening.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
@@ -66,7 +67,7 @@ export default defineCommand({
     }
     if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
-    const emit = async (event: Record<string, unknown>, status: number | undefined): Promise<void> => {
+    const emit = async (event: ListeningRecord, status: number | undefined): Promise<void> => {
       if (human) {
         await writeChunk(ctx.io.stdout, `${humanLine(event, status, ctx.io.columns)}\n`);
         return;

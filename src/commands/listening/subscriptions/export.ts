@@ -27,7 +27,7 @@ export default defineCommand({
     // A multi-byte character may straddle two chunks: decode across them.
     const decoder = new StringDecoder('utf8');
     try {
-      for await (const chunk of body as AsyncIterable<Buffer | string>) {
+      for await (const chunk of body) {
         await sink.write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
       }
       await sink.write(decoder.end());
