@@ -13,10 +13,11 @@ import { registerBatch } from './batch/index.js';
 import { registerConfig } from './config/index.js';
 import dict from './dict.js';
 import enrich from './enrich/index.js';
+import events from './events/index.js';
 import exclusions from './exclusions/index.js';
+import listening from './listening/index.js';
 import search from './search.js';
 import similar from './similar.js';
-import { registerListening } from './listening/index.js';
 import post from './post.js';
 import api from './api.js';
 import sandbox from './sandbox.js';
@@ -41,7 +42,8 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // batch
   registerBatch,
   // listening, events
-  registerListening,
+  listening,
+  events,
   // config
   registerConfig,
   api,

@@ -3,9 +3,12 @@
  * events query but no other bodies, so records are passed through untouched: every field the server
  * sends reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
  */
+import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { formatCredits } from '../cost.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { paginate } from '../paging.js';
+import { freePlan, type Plan } from './plan.js';
 
 export type ListeningKind = 'subscription' | 'campaign';
 export type ListeningRecord = Record<string, unknown>;
@@ -29,14 +32,76 @@ export async function getOne(http: HttpClient, path: string): Promise<ListeningR
   return asRecord((await http.request({ method: 'GET', path })).data);
 }
 
-export async function send(
-  http: HttpClient,
-  method: 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<ListeningRecord | null> {
-  const res = await http.request({ method, path, ...(body === undefined ? {} : { body }) });
+/**
+ * Sends a plan (create, update, add or remove creators, delete): the same request the money gate
+ * was shown. Null when the server answers without a body.
+ */
+export async function send(http: HttpClient, plan: Plan): Promise<ListeningRecord | null> {
+  const res = await http.request({ method: plan.method, path: plan.path, ...(plan.body === undefined ? {} : { body: plan.body }) });
   return res.data === null || res.data === undefined ? null : asRecord(res.data);
+}
+
+/**
+ * What starting (or extending) monitoring involves: how many creators (null when it cannot be
+ * known), for how many days (undefined: open-ended, priced per day) and where the days came from.
+ */
+export interface Monitoring {
+  creators: number | null;
+  days?: number | undefined;
+  daysNote?: string | undefined;
+}
+
+/**
+ * The worst case of monitoring, from the one price table: creators x days x the daily price; with no
+ * end, one day (--max-credits is checked against a day's cost); null when the creators are unknown.
+ */
+export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'costBasis'> {
+  const perDay = WORST_CASE_MILLI.monitoringPerCreatorDay;
+  const price = formatCredits(perDay);
+  if (m.creators === null) {
+    return { worstCaseMilli: null, costBasis: `an unknown number of creators x ${price} per day` };
+  }
+  if (m.days === undefined) {
+    return { worstCaseMilli: m.creators * perDay, costBasis: `${m.creators} creator(s) x ${price} per day, open-ended (one day checked)` };
+  }
+  return {
+    worstCaseMilli: m.creators * m.days * perDay,
+    costBasis: `${m.creators} creator(s) x ${m.days} day(s) x ${price}${m.daysNote ? ` (${m.daysNote})` : ''}`,
+  };
+}
+
+/** The number of creators a body lists (0 when it lists none). */
+export function creatorsIn(body: Record<string, unknown>): number {
+  return Array.isArray(body.creators) ? body.creators.length : 0;
+}
+
+/** `POST subscription/` or `campaign/`: its creators are monitored (billed per creator per day). */
+export function createPlan(kind: ListeningKind, body: Record<string, unknown>, monitoring: Monitoring): Plan {
+  return { method: 'POST', path: listeningPath(kind), body, ...monitoringCost(monitoring) };
+}
+
+/**
+ * `PATCH subscription/{id}/` or `campaign/{id}/`: free, unless it (re)starts or extends monitoring
+ * (`monitoring` given), which is priced like creating it.
+ */
+export function updatePlan(kind: ListeningKind, id: string, body: Record<string, unknown>, monitoring?: Monitoring): Plan {
+  const path = listeningPath(kind, id);
+  return monitoring ? { method: 'PATCH', path, body, ...monitoringCost(monitoring) } : freePlan('PATCH', path, { body });
+}
+
+/** `POST {kind}/{id}/creators/`: the creators added are monitored (billed per creator per day). */
+export function addCreatorsPlan(kind: ListeningKind, id: string, body: Record<string, unknown>, monitoring: Monitoring): Plan {
+  return { method: 'POST', path: listeningPath(kind, id, 'creators'), body, ...monitoringCost(monitoring) };
+}
+
+/** `DELETE {kind}/{id}/creators/` with the creators in the body: free (billed days are not refunded). */
+export function removeCreatorsPlan(kind: ListeningKind, id: string, body: Record<string, unknown>): Plan {
+  return freePlan('DELETE', listeningPath(kind, id, 'creators'), { body });
+}
+
+/** `DELETE {kind}/{id}/`: deletes a subscription, archives a campaign. Free. */
+export function deletePlan(kind: ListeningKind, id: string): Plan {
+  return freePlan('DELETE', listeningPath(kind, id));
 }
 
 /** `GET subscription/{id}/details/export/` as an open stream of CSV bytes (never held in memory). */

@@ -24,6 +24,11 @@ export interface TailOptions {
   cursorFile?: string | undefined;
   forwardTo?: URL | undefined;
   forwardAttempts?: number;
+  /**
+   * `--dry-run`: events are read and printed, but nothing changes anywhere: the cursor file is read
+   * and never written, and no event is forwarded.
+   */
+  dryRun?: boolean | undefined;
 }
 
 export interface TailDeps {
@@ -61,7 +66,7 @@ export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<num
   }
   const cursor = new Cursor(loaded);
   const save = async (): Promise<void> => {
-    if (opts.cursorFile) await saveCursor(opts.cursorFile, cursor.toJSON(filters, deps.now()));
+    if (opts.cursorFile && !opts.dryRun) await saveCursor(opts.cursorFile, cursor.toJSON(filters, deps.now()));
   };
   const pause = async (ms: number): Promise<void> => {
     try {
@@ -106,7 +111,7 @@ export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<num
     try {
       for (const event of batch) {
         let status: number | undefined;
-        if (opts.forwardTo) {
+        if (opts.forwardTo && !opts.dryRun) {
           try {
             status = await forwardEvent(
               opts.forwardTo,
@@ -124,7 +129,7 @@ export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<num
         cursor.markDone(eventId(event), typeof event.date_occurance === 'string' ? event.date_occurance : null);
         handed++;
         // A forward is a side effect on someone else's system: remember it at once.
-        if (opts.forwardTo) await save();
+        if (opts.forwardTo && !opts.dryRun) await save();
       }
     } catch (err) {
       await save();

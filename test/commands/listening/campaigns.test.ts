@@ -68,12 +68,6 @@ describe('creators listening campaigns', () => {
     expect(bad.stderr).toContain('must hold a JSON object');
   });
 
-  it('usage prints the counts (free)', async () => {
-    const res = await runCli(['listening', 'usage', '--json'], { env: env() });
-    expect(res.code).toBe(0);
-    expect(res.json<Record<string, unknown>>()).toMatchObject({ credits_per_creator_day: 0.3, monitored_creators: expect.any(Number) });
-  });
-
   it('add-creators prices the days the campaign has left, so --max-credits refuses (exit 5, nothing sent)', async () => {
     // Created at the test clock's "now" (2026-11-22 10:00): 10 days, ends 2026-12-02.
     const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Left', days: 10, creators: ['instagram:a1'] });

@@ -1,21 +1,29 @@
-import type { Context } from '../../../app/context.js';
-import { listAll, listeningPath } from '../../../lib/api/listening.js';
-import { printList } from '../../../lib/output/index.js';
-import { idArg } from '../shared.js';
+import { defineCommand } from '../../../app/command.js';
+import { positiveId } from '../../../lib/ids.js';
 
-/** `creators listening campaigns content <id>`: the campaign's content feed, every page, streamed. */
-export async function run(ctx: Context, args: string[]): Promise<void> {
-  const path = listeningPath('campaign', idArg(args, 'campaign'), 'content');
-  const output = await ctx.output();
-  const http = await ctx.http();
-  const count = await printList(ctx.io, output, listAll(http, path), [
-    { path: 'posted_at', header: 'Posted', kind: 'date' },
-    { path: 'creator.platform', header: 'Platform' },
-    { path: 'creator.platform_id', header: 'Creator' },
-    { path: 'caption', header: 'Caption' },
-    { path: 'views', header: 'Views', kind: 'count' },
-    { path: 'likes', header: 'Likes', kind: 'count' },
-    { path: 'url', header: 'URL' },
-  ]);
-  if (count === 0 && output.format === 'table') ctx.notice('No content yet.');
-}
+/** `creators listening campaigns content <id>`: the campaign's content feed, every page, streamed (free). */
+export default defineCommand({
+  name: 'content',
+  description: "The campaign's content feed (every page, streamed)",
+  args: [{ name: '<id>', description: 'campaign id' }],
+  examples: [
+    ['creators listening campaigns content 2', 'table'],
+    ['creators listening campaigns content 2 --format csv -o posts.csv', 'CSV file'],
+  ],
+  async run(ctx, { args }) {
+    const id = positiveId(args[0], 'campaign id');
+    const [{ listAll, listeningPath }, { printList }] = await Promise.all([import('../../../lib/api/listening.js'), import('../../../lib/output/index.js')]);
+    const output = await ctx.output();
+    const http = await ctx.http();
+    const count = await printList(ctx.io, output, listAll(http, listeningPath('campaign', id, 'content')), [
+      { path: 'posted_at', header: 'Posted', kind: 'date' },
+      { path: 'creator.platform', header: 'Platform' },
+      { path: 'creator.platform_id', header: 'Creator' },
+      { path: 'caption', header: 'Caption' },
+      { path: 'views', header: 'Views', kind: 'count' },
+      { path: 'likes', header: 'Likes', kind: 'count' },
+      { path: 'url', header: 'URL' },
+    ]);
+    if (count === 0 && output.format === 'table') ctx.notice('No content yet.');
+  },
+});

@@ -1,29 +1,49 @@
-import type { Context } from '../../../app/context.js';
-import { listeningPath, send } from '../../../lib/api/listening.js';
+import { defineCommand } from '../../../app/command.js';
+import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
-import { printItem } from '../../../lib/output/index.js';
-import { bodyFlags, buildBody, CAMPAIGN_COLUMNS, creatorRefs, guardMonitoring } from '../shared.js';
-import { daysOption } from './fields.js';
+import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
+import { listeningPorts } from '../ports.js';
 
 /**
  * `creators listening campaigns create --name <n> [--days n] [creator...]`: shows the monitoring
  * estimate (creators x days x 0.3) first and honours --max-credits before anything is sent.
  */
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const days = daysOption(opts.days);
-  const refs = await creatorRefs(ctx, args, opts, false);
-  const body = await buildBody(ctx, bodyFlags(opts), {
-    name: opts.name as string | undefined,
-    days,
-    creators: refs.length > 0 ? refs : undefined,
-  });
-  if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
-  const path = listeningPath('campaign');
-  const output = await ctx.output();
-  const http = await ctx.http();
-  const n = Array.isArray(body.creators) ? body.creators.length : 0;
-  const bodyDays = typeof body.days === 'number' ? body.days : undefined;
-  if (!(await guardMonitoring(ctx, http, { method: 'POST', path, body, creators: n, days: bodyDays }))) return;
-  const created = await send(http, 'POST', path, body);
-  if (created) await printItem(ctx.io, output, created, CAMPAIGN_COLUMNS);
-}
+export default defineCommand({
+  name: 'create',
+  description: 'Create a campaign; shows the estimate creators x days x 0.3 first and honours --max-credits',
+  args: [{ name: '[creators...]', description: 'handles to follow (or platform:handle)' }],
+  flags: {
+    name: { flags: '--name <name>', description: 'campaign name' },
+    days: { flags: '--days <n>', description: 'monitoring duration in days (1-365)' },
+    ...CREATOR_FLAGS,
+    ...BODY_FLAGS,
+  },
+  examples: [
+    ['creators listening campaigns create --name spring --days 30 --platform instagram nasa esa', '2 x 30 x 0.3 = 18 credits at most'],
+    ['creators listening campaigns create --name spring --days 30 --file h.txt --platform tiktok --max-credits 50', 'refuse above 50'],
+    ['creators listening campaigns create --name spring --days 7 nasa --platform instagram --dry-run', 'show the plan only'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [{ creatorRefs }, { buildBody }, { daysOption }, { createListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
+      import('../../../lib/listening/creators.js'),
+      import('../../../lib/body.js'),
+      import('../../../lib/listening/fields.js'),
+      import('../../../lib/listening/workflows.js'),
+      import('../../../lib/output/index.js'),
+      import('../../../lib/listening/columns.js'),
+    ]);
+    const days = daysOption(flags.days);
+    const refs = await creatorRefs(ctx.term, {
+      values: args,
+      file: flags.file,
+      platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
+      required: false,
+      hasBody: flags.body !== undefined,
+    });
+    const body = await buildBody(ctx.term, flags, { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
+    if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
+    const output = await ctx.output();
+    const created = await createListening(await listeningPorts(ctx), 'campaign', body);
+    if (created) await printItem(ctx.io, output, created, CAMPAIGN_COLUMNS);
+  },
+});

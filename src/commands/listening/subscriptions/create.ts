@@ -1,25 +1,51 @@
-import type { Context } from '../../../app/context.js';
-import { listeningPath, send } from '../../../lib/api/listening.js';
+import { defineCommand } from '../../../app/command.js';
+import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
-import { printItem } from '../../../lib/output/index.js';
-import { bodyFlags, buildBody, creatorRefs, guardMonitoring, SUBSCRIPTION_COLUMNS } from '../shared.js';
-import { eventTypes, webhookUrl } from './fields.js';
+import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
+import { listeningPorts } from '../ports.js';
 
 /** `creators listening subscriptions create --name <n> [creator...]`: starts monitoring (billed per creator per day). */
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const refs = await creatorRefs(ctx, args, opts, false);
-  const body = await buildBody(ctx, bodyFlags(opts), {
-    name: opts.name as string | undefined,
-    event_types: eventTypes(opts.type),
-    webhook_url: webhookUrl(opts.webhookUrl),
-    creators: refs.length > 0 ? refs : undefined,
-  });
-  if (body.name === undefined) throw new UsageError('A subscription needs a name: --name <name> (or name in --body/--set).');
-  const path = listeningPath('subscription');
-  const output = await ctx.output();
-  const http = await ctx.http();
-  const n = Array.isArray(body.creators) ? body.creators.length : 0;
-  if (!(await guardMonitoring(ctx, http, { method: 'POST', path, body, creators: n, days: undefined }))) return;
-  const created = await send(http, 'POST', path, body);
-  if (created) await printItem(ctx.io, output, created, SUBSCRIPTION_COLUMNS);
-}
+export default defineCommand({
+  name: 'create',
+  description: 'Create a subscription; its creators are billed 0.3 credits per day each',
+  args: [{ name: '[creators...]', description: 'handles to watch (or platform:handle)' }],
+  flags: {
+    name: { flags: '--name <name>', description: 'subscription name' },
+    type: { flags: '--type <types>', description: 'event types, comma-separated (default: all)' },
+    webhookUrl: { flags: '--webhook-url <url>', description: 'where the service pushes events' },
+    ...CREATOR_FLAGS,
+    ...BODY_FLAGS,
+  },
+  examples: [
+    ['creators listening subscriptions create --name launch --platform instagram nasa esa', 'watch two creators'],
+    ['creators listening subscriptions create --name bios --type bio_change --file handles.txt --platform tiktok', 'bio changes only'],
+    ['creators listening subscriptions create --body sub.json --set webhook_url=https://example.com/hook', 'body from a file'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [{ creatorRefs }, { buildBody }, { eventTypes, webhookUrl }, { createListening }, { printItem }, { SUBSCRIPTION_COLUMNS }] = await Promise.all([
+      import('../../../lib/listening/creators.js'),
+      import('../../../lib/body.js'),
+      import('../../../lib/listening/fields.js'),
+      import('../../../lib/listening/workflows.js'),
+      import('../../../lib/output/index.js'),
+      import('../../../lib/listening/columns.js'),
+    ]);
+    const refs = await creatorRefs(ctx.term, {
+      values: args,
+      file: flags.file,
+      platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
+      required: false,
+      hasBody: flags.body !== undefined,
+    });
+    const body = await buildBody(ctx.term, flags, {
+      name: flags.name,
+      event_types: eventTypes(flags.type),
+      webhook_url: webhookUrl(flags.webhookUrl),
+      creators: refs.length > 0 ? refs : undefined,
+    });
+    if (body.name === undefined) throw new UsageError('A subscription needs a name: --name <name> (or name in --body/--set).');
+    const output = await ctx.output();
+    const created = await createListening(await listeningPorts(ctx), 'subscription', body);
+    if (created) await printItem(ctx.io, output, created, SUBSCRIPTION_COLUMNS);
+  },
+});

@@ -1,10 +1,23 @@
-import type { Context } from '../../../app/context.js';
-import { getOne, listeningPath } from '../../../lib/api/listening.js';
-import { idArg, printWithRows } from '../shared.js';
+import { defineCommand } from '../../../app/command.js';
+import { positiveId } from '../../../lib/ids.js';
 
-/** `creators listening subscriptions details <id>`: the subscription's statistics. */
-export async function run(ctx: Context, args: string[]): Promise<void> {
-  const path = listeningPath('subscription', idArg(args, 'subscription'), 'details');
-  const http = await ctx.http();
-  await printWithRows(ctx, await getOne(http, path), 'creators', []);
-}
+/** `creators listening subscriptions details <id>`: the subscription's statistics (free). */
+export default defineCommand({
+  name: 'details',
+  description: 'Subscription statistics (events and deliveries per creator)',
+  args: [{ name: '<id>', description: 'subscription id' }],
+  examples: [
+    ['creators listening subscriptions details 3', 'summary and per-creator table'],
+    ['creators listening subscriptions details 3 --json', 'everything'],
+  ],
+  async run(ctx, { args }) {
+    const id = positiveId(args[0], 'subscription id');
+    const [{ getOne, listeningPath }, { printWithRows }] = await Promise.all([
+      import('../../../lib/api/listening.js'),
+      import('../../../lib/listening/print.js'),
+    ]);
+    const http = await ctx.http();
+    const record = await getOne(http, listeningPath('subscription', id, 'details'));
+    await printWithRows(ctx.io, await ctx.output(), record, 'creators', []);
+  },
+});

@@ -1,63 +1,24 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
 import { mockApi, JSON_HEADERS } from '../../helpers/mock-api.js';
-import { subscribe, useClockedSandbox } from './helpers.js';
+import { subscribe, useClockedSandbox } from '../listening/helpers.js';
 
 const sb = useClockedSandbox({ seed: 13 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());
 const EVENTS = '/public/v1/social/listening/events/';
 
-describe('creators events list / get', () => {
-  it('one page by default, --page/--page-size, --all follows next, filters go to the query', async () => {
-    const sub = await subscribe(sb.get(), 'list', ['l1', 'l2', 'l3']);
-    sb.advance(2 * 3_600_000);
-    const first = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '5', '--json'], { env: env() });
-    expect(first.code).toBe(0);
-    expect(first.json<unknown[]>()).toHaveLength(5);
-    expect(first.stderr).toMatch(/event\(s\) in all; this was page 1\. Use --page 2 or --all/);
-    const all = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '7', '--all', '--format', 'jsonl'], { env: env() });
-    const ids = all.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.length).toBeGreaterThan(7);
-    const second = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '5', '--page', '2', '--json'], { env: env() });
-    expect(second.json<{ id: number }[]>().map((e) => e.id)).toEqual(ids.slice(5, 10));
-    const typed = await runCli(['events', 'list', '--type', 'bio_change', '--page-size', '100', '--json'], { env: env() });
-    expect(typed.json<{ event_type: string }[]>().every((e) => e.event_type === 'bio_change')).toBe(true);
-    const table = await runCli(['events', 'list', '--subscription', String(sub)], { env: env(), tty: true });
-    expect(table.stdout).toContain('Occurred');
-    expect(table.stdout).toContain('Delivery');
-  });
-
-  it('server errors are reported: 422 unknown type, 404 past the last page; bad flags exit 2', async () => {
-    const type = await runCli(['events', 'list', '--type', 'nope'], { env: env() });
-    expect(type.code).toBe(1);
-    expect(type.stderr).toContain('nope is not one of the available choices');
-    const past = await runCli(['events', 'list', '--page', '9999'], { env: env() });
-    expect(past.code).toBe(1);
-    expect(past.stderr).toContain('Invalid page.');
-    for (const argv of [['events', 'list', '--page', '0'], ['events', 'list', '--subscription', 'abc'], ['events', 'list', '--page-size', 'x']]) {
-      expect((await runCli(argv, { env: env() })).code).toBe(2);
-    }
-  });
-
-  it('get shows the delivery history (table on a terminal, everything in json)', async () => {
-    const list = await runCli(['events', 'list', '--json'], { env: env() });
-    const id = String(list.json<{ id: number }[]>()[0]?.id);
-    const json = await runCli(['events', 'get', id, '--json'], { env: env() });
-    const event = json.json<{ delivery_history: unknown[]; creator: unknown }>();
-    expect(event.delivery_history.length).toBeGreaterThan(0);
-    const table = await runCli(['events', 'get', id], { env: env(), tty: true });
-    expect(table.stdout).toContain('delivery_history:');
-    expect(table.stdout).toContain('Attempted');
-    expect((await runCli(['events', 'get', '12/3'], { env: env() })).code).toBe(2);
-  });
-});
-
 describe('creators events tail (edges)', () => {
+  beforeAll(async () => {
+    await subscribe(sb.get(), 'tail', ['t1', 't2', 't3']);
+    sb.advance(2 * 3_600_000);
+  });
+
   it('human lines on a terminal, JSON lines when piped; --fields applies', async () => {
     const tty = await runCli(['events', 'tail', '--once', '--backlog', '3'], { env: env(), tty: true });
     expect(tty.code).toBe(0);
@@ -121,5 +82,36 @@ describe('creators events tail (edges)', () => {
     pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(401, { detail: 'Invalid token.' }, JSON_HEADERS);
     const res = await runCli(['events', 'tail', '--once'], { env: mockEnv, dispatcher: agent });
     expect(res.code).toBe(4);
+  });
+
+  it('--dry-run prints the events but writes no cursor file and forwards nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'creators-tail-dry-'));
+    const cursor = join(dir, 'events.cursor');
+    let hits = 0;
+    const receiver = createServer((req, res) => {
+      hits++;
+      req.resume();
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (receiver.address() as AddressInfo).port;
+      const dry = await runCli(
+        ['events', 'tail', '--once', '--backlog', '2', '--cursor-file', cursor, '--forward-to', `http://127.0.0.1:${port}/hook`, '--dry-run'],
+        { env: env() },
+      );
+      expect(dry.code).toBe(0);
+      expect(dry.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number })).toHaveLength(2);
+      expect(dry.stderr).toContain('Dry run: events are printed, but none is forwarded and the cursor file is not written.');
+      expect(existsSync(cursor)).toBe(false);
+      expect(hits).toBe(0);
+      // The same run for real writes the cursor and forwards both events.
+      const real = await runCli(['events', 'tail', '--once', '--backlog', '2', '--cursor-file', cursor, '--forward-to', `http://127.0.0.1:${port}/hook`], { env: env() });
+      expect(real.code).toBe(0);
+      expect(existsSync(cursor)).toBe(true);
+      expect(hits).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });

@@ -1,13 +1,4 @@
-import { parseIntegerOption } from '../../../lib/options.js';
-import { UsageError } from '../../../lib/errors.js';
-
-/** `--days n`: the campaign's monitoring duration, 1 to 365 days. */
-export function daysOption(raw: unknown): number | undefined {
-  const days = parseIntegerOption(raw, '--days', 1);
-  if (days !== undefined && days > 365) throw new UsageError(`Invalid --days '${String(raw)}': at most 365.`);
-  return days;
-}
-
+/** How many days creators added to a campaign now would be monitored (and billed). */
 const DAY_MS = 86_400_000;
 
 /**

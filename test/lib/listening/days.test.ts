@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { campaignDuration, remainingDays } from '../../../src/commands/listening/campaigns/fields.js';
+import { campaignDuration, remainingDays } from '../../../src/lib/listening/days.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 

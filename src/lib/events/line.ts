@@ -1,5 +1,5 @@
-import type { ListeningRecord } from '../../../lib/api/listening.js';
-import { truncate } from '../../../lib/output/index.js';
+import type { ListeningRecord } from '../api/listening.js';
+import { truncate } from '../output/index.js';
 
 /** One event as a terminal line: when, id, type, who, a short summary of the value, forward status. */
 export function humanLine(event: ListeningRecord, forwardStatus: number | undefined, columns = 100): string {

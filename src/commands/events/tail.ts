@@ -1,0 +1,93 @@
+import { defineCommand } from '../../app/command.js';
+import type { ListeningRecord } from '../../lib/api/listening.js';
+import { UsageError } from '../../lib/errors.js';
+import { parseIntegerOption } from '../../lib/options.js';
+import { EVENT_FILTER_FLAGS } from './flags.js';
+
+/** Events asked for per page while tailing; the server may apply fewer (the walk copes). */
+const TAIL_PAGE_SIZE = 50;
+
+/**
+ * `creators events tail`: prints each new event once, in order of occurrence, as it appears (human
+ * lines on a terminal, JSON lines otherwise); `--cursor-file` carries the position across runs;
+ * `--forward-to` POSTs each event to a local receiver first; `--once` prints what is new and exits.
+ * Under `--dry-run` the events are read and printed, but none is forwarded and the cursor file is
+ * not written.
+ */
+export default defineCommand({
+  name: 'tail',
+  description: 'Print each new event once, in order of occurrence, as it appears',
+  flags: {
+    interval: { flags: '--interval <s>', description: 'seconds between polls (default 10)' },
+    once: { flags: '--once', description: 'print what is new and exit (for cron)' },
+    cursorFile: { flags: '--cursor-file <path>', description: 'remember the last event handled here, across runs' },
+    forwardTo: { flags: '--forward-to <url>', description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped)' },
+    backlog: { flags: '--backlog <n|all>', description: 'without a cursor: how many existing events to start with (default 10)' },
+    ...EVENT_FILTER_FLAGS,
+  },
+  examples: [
+    ['creators events tail', 'watch on a terminal; Ctrl-C to stop'],
+    ['creators events tail --once --cursor-file ~/.events.cursor >> events.jsonl', 'cron: exactly what is new since the last run'],
+    ['creators events tail --forward-to http://127.0.0.1:8000/hook --cursor-file hook.cursor', 'feed a local webhook'],
+    ['creators events tail --type follower_threshold --interval 60', 'only milestones, once a minute'],
+  ],
+  async run(ctx, { flags }) {
+    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { selectFields, writeChunk }] = await Promise.all([
+      import('node:path'),
+      import('../../lib/events/filters.js'),
+      import('../../lib/events/cursor.js'),
+      import('../../lib/events/forward.js'),
+      import('../../lib/events/tail.js'),
+      import('../../lib/events/line.js'),
+      import('../../lib/output/index.js'),
+    ]);
+    const filters = eventFilters(flags);
+    const intervalS = flags.interval === undefined ? 10 : Number(flags.interval);
+    if (!Number.isFinite(intervalS) || intervalS <= 0 || intervalS > 86_400) {
+      throw new UsageError(`Invalid --interval '${String(flags.interval)}': expected seconds, more than 0 (e.g. 10 or 0.5).`);
+    }
+    const backlog = flags.backlog === 'all' ? Infinity : (parseIntegerOption(flags.backlog, '--backlog', 0) ?? 10);
+    const forwardTo = flags.forwardTo === undefined ? undefined : parseForwardUrl(flags.forwardTo);
+    if (flags.forwardTo !== undefined && !forwardTo) {
+      throw new UsageError(`Invalid --forward-to '${flags.forwardTo}': expected an http(s) URL such as http://127.0.0.1:8000/hook.`);
+    }
+    const cursorFile = flags.cursorFile === undefined ? undefined : resolve(ctx.deps.cwd, flags.cursorFile);
+    if (cursorFile) await checkCursorPath(cursorFile);
+    if (ctx.globals.output) {
+      throw new UsageError('events tail writes to stdout only.', { hint: 'Redirect it (>> events.jsonl), or use `events list -o file`.' });
+    }
+    const output = await ctx.output();
+    if (output.format === 'csv' || output.format === 'tsv') {
+      throw new UsageError(`events tail prints JSON lines or human lines, not ${output.format}.`, { hint: 'Use --format jsonl, or `events list --format csv`.' });
+    }
+    const human = output.format === 'table';
+    const http = await ctx.http();
+    if (ctx.dryRun && (cursorFile || forwardTo)) {
+      ctx.notice('Dry run: events are printed, but none is forwarded and the cursor file is not written.');
+    }
+    if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
+
+    const emit = async (event: ListeningRecord, status: number | undefined): Promise<void> => {
+      if (human) {
+        await writeChunk(ctx.io.stdout, `${humanLine(event, status, ctx.io.columns)}\n`);
+        return;
+      }
+      const shown = output.fields ? selectFields(event, output.fields) : event;
+      await writeChunk(ctx.io.stdout, `${JSON.stringify(shown)}\n`);
+      if (status !== undefined) ctx.notice(`forwarded event ${String(event.id)}: HTTP ${status}`);
+    };
+    const handed = await tailEvents(
+      {
+        http,
+        now: ctx.deps.now,
+        sleep: ctx.deps.sleep,
+        signal: ctx.deps.signal,
+        dispatcher: ctx.deps.dispatcher,
+        emit,
+        warn: (m) => ctx.warn(m),
+      },
+      { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun },
+    );
+    if (ctx.io.stderrIsTTY) ctx.notice(`${handed} new event(s).`);
+  },
+});

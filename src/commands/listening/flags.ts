@@ -1,0 +1,14 @@
+/** Flag sets several listening verbs share (declarations only: nothing is loaded). */
+import type { FlagDefs } from '../../app/command.js';
+
+/** Creators as arguments or a file, on one platform unless written `platform:handle`. */
+export const CREATOR_FLAGS = {
+  platform: { flags: '--platform <p>', description: 'platform of the handles: instagram, youtube, tiktok, twitch, twitter, onlyfans' },
+  file: { flags: '--file <file|->', description: 'more handles, one per line' },
+} as const satisfies FlagDefs;
+
+/** `--set key=value` (repeatable) and `--body <file|->` for bodies the spec does not name. */
+export const BODY_FLAGS = {
+  set: { flags: '--set <key=value>', description: 'a body field (repeatable; dot paths nest; values typed like --filter)', repeat: true },
+  body: { flags: '--body <file|->', description: 'the whole JSON body from a file or stdin (flags and --set override its keys)' },
+} as const satisfies FlagDefs;

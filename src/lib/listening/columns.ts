@@ -1,0 +1,54 @@
+/** The table columns of listening records (json, jsonl and csv keep every field the server sends). */
+import type { ListeningKind } from '../api/listening.js';
+import type { ColumnSpec } from '../output/types.js';
+
+export const SUBSCRIPTION_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'name', header: 'Name' },
+  { path: 'status', header: 'Status' },
+  { path: 'event_types', header: 'Event types' },
+  { path: 'creators_count', header: 'Creators', kind: 'count' },
+  { path: 'webhook_url', header: 'Webhook' },
+  { path: 'created_at', header: 'Created', kind: 'date' },
+];
+
+export const CAMPAIGN_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'name', header: 'Name' },
+  { path: 'status', header: 'Status' },
+  { path: 'days', header: 'Days', kind: 'number' },
+  { path: 'start_date', header: 'Start', kind: 'date' },
+  { path: 'end_date', header: 'End', kind: 'date' },
+  { path: 'creators_count', header: 'Creators', kind: 'count' },
+  { path: 'posts_count', header: 'Posts', kind: 'count' },
+];
+
+export const EVENT_COLUMNS: ColumnSpec[] = [
+  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'date_occurance', header: 'Occurred', kind: 'date' },
+  { path: 'event_type', header: 'Type' },
+  { path: 'creator.platform', header: 'Platform' },
+  { path: 'creator.platform_id', header: 'Creator' },
+  { path: 'delivery_status', header: 'Delivery' },
+  { path: 'retries', header: 'Retries', kind: 'number' },
+  { path: 'latency_seconds', header: 'Latency s', kind: 'number' },
+];
+
+/** The columns of a subscription or campaign. */
+export const COLUMNS: Record<ListeningKind, ColumnSpec[]> = { subscription: SUBSCRIPTION_COLUMNS, campaign: CAMPAIGN_COLUMNS };
+
+/** The columns of the creators a subscription or campaign watches. */
+export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
+  subscription: [
+    { path: 'platform', header: 'Platform' },
+    { path: 'platform_id', header: 'Creator' },
+    { path: 'added_at', header: 'Added', kind: 'date' },
+    { path: 'events_count', header: 'Events', kind: 'count' },
+  ],
+  campaign: [
+    { path: 'platform', header: 'Platform' },
+    { path: 'platform_id', header: 'Creator' },
+    { path: 'added_at', header: 'Added', kind: 'date' },
+    { path: 'posts_count', header: 'Posts', kind: 'count' },
+  ],
+};

@@ -1,0 +1,56 @@
+/** The creators a listening verb names: as arguments or a file, on one platform unless written `platform:handle`. */
+import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+import { UsageError } from '../errors.js';
+import { readInputText, type InputPorts } from '../io/input.js';
+
+export interface CreatorRef {
+  platform: string;
+  platform_id: string;
+}
+
+export interface CreatorSources {
+  /** Handles given as arguments. */
+  values: readonly string[];
+  /** `--file <file|->`: more handles, one per line (blanks and `#` lines skipped). */
+  file?: string | undefined;
+  /**
+   * The platform of bare handles (`--platform`, else the profile's setting, checked), asked for after
+   * the file is read; undefined when neither gives one.
+   */
+  platform(): Promise<string | undefined>;
+  /** At least one creator must be named (unless `--body` may carry them). */
+  required: boolean;
+  /** `--body` was given: the creators may be in it. */
+  hasBody: boolean;
+}
+
+/**
+ * Creator references from arguments and `--file`: `handle` on the platform of `sources.platform()`,
+ * or `platform:handle`. A bare handle without a platform, or none at all when `required`, is a usage
+ * error (exit 2) before anything is sent.
+ */
+export async function creatorRefs(ports: InputPorts, sources: CreatorSources): Promise<CreatorRef[]> {
+  const all = [...sources.values];
+  if (sources.file !== undefined) {
+    const text = await readInputText(ports, sources.file, '--file');
+    all.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  }
+  const platform = await sources.platform();
+  const refs = all.map((value) => parseCreatorRef(value, platform));
+  if (sources.required && refs.length === 0 && !sources.hasBody) {
+    throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
+  }
+  return refs;
+}
+
+/** One reference: `platform:handle` when the prefix is a listening platform, else `handle` on `platform`. */
+export function parseCreatorRef(value: string, platform: string | undefined): CreatorRef {
+  const m = /^([a-z]+):(.+)$/i.exec(value.trim());
+  if (m && (LISTENING_PLATFORMS as readonly string[]).includes((m[1] as string).toLowerCase())) {
+    return { platform: (m[1] as string).toLowerCase(), platform_id: (m[2] as string).trim() };
+  }
+  if (!platform) {
+    throw new UsageError(`No platform for creator '${value}'.`, { hint: 'Give --platform <p>, or write it as platform:handle (e.g. instagram:nasa).' });
+  }
+  return { platform, platform_id: value.trim() };
+}

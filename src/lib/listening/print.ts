@@ -1,0 +1,21 @@
+import { isTerminalTable, printItem, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
+import type { Io } from '../io/streams.js';
+
+/**
+ * Prints a record with a nested list (subscription details, campaign overview, an event's delivery
+ * history): on a terminal the scalar fields as a key/value table and the list as a table below it,
+ * under a `<listKey>:` heading; in any other format the whole record, untouched.
+ */
+export async function printWithRows(io: Io, output: OutputSettings, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
+  const rows = record[listKey];
+  if (!isTerminalTable(io, output) || output.fields || !Array.isArray(rows)) {
+    await printItem(io, output, record);
+    return;
+  }
+  const summary = Object.fromEntries(Object.entries(record).filter(([k, v]) => k !== listKey && !Array.isArray(v)));
+  await printItem(io, output, summary);
+  if (rows.length > 0) {
+    await printText(io, output, `\n${listKey}:\n`);
+    await printList(io, output, rows as DataRecord[], rowColumns);
+  }
+}

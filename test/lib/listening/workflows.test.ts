@@ -1,0 +1,72 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../../src/lib/api/plan.js';
+import { buildBody } from '../../../src/lib/body.js';
+import type { HttpClient } from '../../../src/lib/http/client.js';
+import { creatorRefs, parseCreatorRef } from '../../../src/lib/listening/creators.js';
+import { creatorsCount, deleteListening, monitoringNotice, type ListeningPorts } from '../../../src/lib/listening/workflows.js';
+
+const ports = (stdin = ''): { cwd: string; stdin: Readable; stdinIsTTY: boolean } => ({ cwd: '/', stdin: Readable.from([stdin]), stdinIsTTY: false });
+
+describe('lib/listening', () => {
+  it('the monitoring notice: at most, or per day when open-ended; none without creators', () => {
+    expect(monitoringNotice({ creators: 3, days: 30 })).toBe(
+      'Estimated monitoring cost: 3 creator(s) x 30 day(s) x 0.3 = 27 credits (at most; a creator already monitored costs nothing more).',
+    );
+    expect(monitoringNotice({ creators: 2 })).toBe(
+      'Estimated monitoring cost: 2 creator(s) x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day; a creator already monitored costs nothing more).',
+    );
+    expect(monitoringNotice({ creators: 0 })).toBeUndefined();
+    expect(monitoringNotice({ creators: null, days: 3 })).toBeUndefined();
+  });
+
+  it('creatorsCount reads a count the server sends as a number or a string, else null', () => {
+    expect(creatorsCount({ creators_count: 4 })).toBe(4);
+    expect(creatorsCount({ creators_count: '2' })).toBe(2);
+    expect(creatorsCount({ creators_count: 0 })).toBe(0);
+    expect(creatorsCount({})).toBeNull();
+    expect(creatorsCount({ creators_count: 'many' })).toBeNull();
+  });
+
+  it('creator references from arguments and a piped file, platform asked for after the file is read', async () => {
+    const order: string[] = [];
+    const refs = await creatorRefs(ports('# comment\nb\n\ntiktok:c\n'), {
+      values: ['a'],
+      file: '-',
+      platform: async () => {
+        order.push('platform');
+        return 'instagram';
+      },
+      required: true,
+      hasBody: false,
+    });
+    expect(refs).toEqual([
+      { platform: 'instagram', platform_id: 'a' },
+      { platform: 'instagram', platform_id: 'b' },
+      { platform: 'tiktok', platform_id: 'c' },
+    ]);
+    expect(order).toEqual(['platform']);
+    expect(() => parseCreatorRef('nasa', undefined)).toThrow("No platform for creator 'nasa'.");
+    await expect(creatorRefs(ports(), { values: [], platform: async () => undefined, required: true, hasBody: false })).rejects.toThrow('Name at least one creator');
+  });
+
+  it('buildBody reads --body through the input ports; flags override --set, --set overrides the file', async () => {
+    const body = await buildBody(ports('{"name": "file", "a": 1}'), { body: '-', set: ['a=2', 'b.c=x'] }, { name: 'flag', skipped: undefined });
+    expect(body).toEqual({ name: 'flag', a: 2, b: { c: 'x' } });
+  });
+
+  it('a declined gate sends nothing and asks nothing', async () => {
+    const asked: string[] = [];
+    const planned: Plan[] = [];
+    const p: ListeningPorts = {
+      http: { request: () => Promise.reject(new Error('sent')) } as unknown as HttpClient,
+      term: { notice: () => {}, confirm: async (q) => (asked.push(q), true) },
+      gate: async (plan) => (planned.push(plan), false),
+      dryRun: true,
+      now: () => 0,
+    };
+    expect(await deleteListening(p, 'subscription', '3', 'Delete')).toBeNull();
+    expect(planned).toEqual([{ method: 'DELETE', path: 'social/listening/subscription/3/', worstCaseMilli: 0 }]);
+    expect(asked).toEqual([]);
+  });
+});
