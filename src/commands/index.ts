@@ -6,14 +6,17 @@
 import type { Command } from 'commander';
 import type { CommandNode } from '../app/command.js';
 import type { Lazy } from '../program.js';
-import { registerAccess } from './access/index.js';
+import apps from './apps/index.js';
 import auth from './auth/index.js';
 import credits from './credits.js';
 import { registerBatch } from './batch/index.js';
-import { registerConfig } from './config/index.js';
+import config from './config/index.js';
 import { registerDiscovery } from './discovery/index.js';
 import { registerEnrich } from './enrich/index.js';
+import keys from './keys/index.js';
 import { registerListening } from './listening/index.js';
+import login from './login.js';
+import logout from './logout.js';
 import { registerTools } from './tools/index.js';
 
 export type TreeEntry = CommandNode | ((program: Command, lazy: Lazy) => void);
@@ -22,7 +25,10 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   credits,
   auth,
   // access: login, logout, keys, apps
-  registerAccess,
+  login,
+  logout,
+  keys,
+  apps,
   // discovery: search, similar, dict, exclusions
   registerDiscovery,
   // enrichment: enrich, post
@@ -32,7 +38,7 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // listening, events
   registerListening,
   // config
-  registerConfig,
+  config,
   // tools: api, sandbox, completion, help
   registerTools,
 ];

@@ -111,17 +111,4 @@ describe('token refresh', () => {
     expect(res.code).toBe(4);
     expect(res.json()).toMatchObject({ authenticated: false, credential_source: null });
   });
-
-  it('logout forgets the tokens; auth token then exits 4', async () => {
-    const { configDir, env } = await loggedIn();
-    const res = await runCli(['logout'], { env, configDir });
-    expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/Logged out: forgot the login of profile 'default'/);
-    expect(oauthOf(configDir)).toBeUndefined();
-    const token = await runCli(['auth', 'token'], { env, configDir });
-    expect(token.code).toBe(4);
-    expect(token.stdout).toBe('');
-    const again = await runCli(['logout'], { env, configDir });
-    expect(again.stderr).toMatch(/had no stored credentials/);
-  });
 });
