@@ -86,17 +86,19 @@ function tokenPlan(fields: Record<string, string>): Plan {
 
 /** Trades a refresh token for a new pair; the server kills the old access token at once. */
 export async function refreshTokens(http: HttpClient, p: { clientId: string; refreshToken: string }): Promise<TokenResponse> {
-  return tokenRequest(http, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken });
+  // A refresh only keeps the stored login alive: allowed in a dry run, whose free reads need a live token.
+  return tokenRequest(http, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken }, true);
 }
 
 /** Form-encoded, as OAuth clients conventionally send it (the endpoint takes JSON too); never authenticated. */
-async function tokenRequest(http: HttpClient, fields: Record<string, string>): Promise<TokenResponse> {
+async function tokenRequest(http: HttpClient, fields: Record<string, string>, upkeep = false): Promise<TokenResponse> {
   const { method, path } = tokenPlan(fields);
   const res = await http
     .request<TokenResponse>({
       method,
       path,
       noAuth: true,
+      credentialUpkeep: upkeep,
       rawBody: { data: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' },
     })
     .catch((err: unknown) => {

@@ -50,6 +50,20 @@ describe('token refresh', () => {
     expect(res.stdout.trim()).not.toBe(before.access_token);
   });
 
+  it('a dry run with an expired login refreshes it for its free reads instead of failing', async () => {
+    const { configDir, env } = await loggedIn();
+    const before = oauthOf(configDir);
+    const later = () => START + 7200_000;
+    const list = await runCli(['keys', 'list', '--dry-run', '--json'], { env, configDir, now: later });
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    expect(Array.isArray(list.json())).toBe(true);
+    expect(oauthOf(configDir).access_token).not.toBe(before.access_token);
+    const status = await runCli(['auth', 'status', '--dry-run', '--json'], { env, configDir, now: later });
+    expect(status.code).toBe(0);
+    expect(status.json()).toMatchObject({ authenticated: true, credential_source: 'login', live_check: 'ok' });
+  });
+
   it('a 401 triggers one refresh and one replay, even for a POST (one key created)', async () => {
     const { configDir, env } = await loggedIn();
     const before = oauthOf(configDir);
