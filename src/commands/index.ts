@@ -6,16 +6,19 @@
 import type { Command } from 'commander';
 import type { CommandNode } from '../app/command.js';
 import type { Lazy } from '../program.js';
-import { registerAccess } from './access/index.js';
+import apps from './apps/index.js';
 import auth from './auth/index.js';
 import credits from './credits.js';
 import { registerBatch } from './batch/index.js';
-import { registerConfig } from './config/index.js';
+import config from './config/index.js';
 import dict from './dict.js';
 import enrich from './enrich/index.js';
 import events from './events/index.js';
 import exclusions from './exclusions/index.js';
+import keys from './keys/index.js';
 import listening from './listening/index.js';
+import login from './login.js';
+import logout from './logout.js';
 import search from './search.js';
 import similar from './similar.js';
 import post from './post.js';
@@ -30,7 +33,10 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   credits,
   auth,
   // access: login, logout, keys, apps
-  registerAccess,
+  login,
+  logout,
+  keys,
+  apps,
   // discovery: search, similar, dict, exclusions
   search,
   similar,
@@ -45,7 +51,8 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   listening,
   events,
   // config
-  registerConfig,
+  config,
+  // tools
   api,
   sandbox,
   completion,

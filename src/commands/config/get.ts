@@ -1,12 +1,24 @@
-import type { Context } from '../../app/context.js';
-import { CONFIG_KEYS, maskSecret, validateConfigValue } from '../../lib/config.js';
+import { defineCommand } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
 
 /** `creators config get <key>`: prints the value; exit 2 when it is not set. */
-export async function run(ctx: Context, [key = '']: string[], opts: Record<string, unknown>): Promise<void> {
-  if (!CONFIG_KEYS[key]) validateConfigValue(key, '');
-  const value = (await ctx.config()).get(key);
-  if (value === undefined) throw new UsageError(`'${key}' is not set in profile '${ctx.profileName}'.`);
-  const text = String(value);
-  ctx.io.stdout.write(`${CONFIG_KEYS[key]?.secret && !opts.showSecret ? maskSecret(text) : text}\n`);
-}
+export default defineCommand({
+  name: 'get',
+  description: 'Print one setting of the profile (secrets masked unless --show-secret)',
+  args: [{ name: '<key>', description: 'setting name' }],
+  flags: {
+    showSecret: { flags: '--show-secret', description: 'print a secret value in full' },
+  },
+  examples: [['creators config get base-url', 'the stored base URL']],
+  async run(ctx, { args: [key = ''], flags }) {
+    const [{ CONFIG_KEYS, maskSecret, validateConfigValue }, { printText }] = await Promise.all([
+      import('../../lib/config.js'),
+      import('../../lib/output/index.js'),
+    ]);
+    if (!CONFIG_KEYS[key]) validateConfigValue(key, '');
+    const value = (await ctx.config()).get(key);
+    if (value === undefined) throw new UsageError(`'${key}' is not set in profile '${ctx.profileName}'.`);
+    const text = String(value);
+    await printText(ctx.io, await ctx.output(), `${CONFIG_KEYS[key]?.secret && !flags.showSecret ? maskSecret(text) : text}\n`);
+  },
+});

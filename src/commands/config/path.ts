@@ -1,6 +1,12 @@
-import type { Context } from '../../app/context.js';
+import { defineCommand } from '../../app/command.js';
 
-/** `creators config path`. */
-export async function run(ctx: Context): Promise<void> {
-  ctx.io.stdout.write(`${(await ctx.config()).path}\n`);
-}
+/** `creators config path`: where the config file lives (it may not exist yet). */
+export default defineCommand({
+  name: 'path',
+  description: 'Print the path of the config file',
+  examples: [['creators config path', 'e.g. ~/.config/creators/config.json']],
+  async run(ctx) {
+    const { printText } = await import('../../lib/output/index.js');
+    await printText(ctx.io, await ctx.output(), `${(await ctx.config()).path}\n`);
+  },
+});

@@ -1,14 +1,36 @@
-import type { Context } from '../../app/context.js';
-import { validateConfigValue } from '../../lib/config.js';
+import { defineCommand } from '../../app/command.js';
+import type { SettingChange } from '../../lib/config-change.js';
 import { UsageError } from '../../lib/errors.js';
-import { readAllText } from '../../lib/input.js';
 
-/** `creators config set <key> <value>`; a value of `-` is read from stdin (for secrets). */
-export async function run(ctx: Context, [key = '', raw = '']: string[]): Promise<void> {
-  const value = raw === '-' ? (await readAllText(ctx, '-')).trim() : raw;
-  if (value === '') throw new UsageError(`Empty value for '${key}'.`, { hint: `To remove it: creators config unset ${key}` });
-  validateConfigValue(key, value);
-  const store = await ctx.config();
-  store.set(key, key === 'api-key' ? value.replace(/^Bearer\s+/i, '') : value);
-  ctx.notice(`Set ${key} in profile '${ctx.profileName}'.`);
-}
+/**
+ * `creators config set <key> <value>`; a value of `-` is read from stdin (for secrets). Under
+ * `--dry-run` the change is printed and the file is not written.
+ */
+export default defineCommand({
+  name: 'set',
+  description: 'Store a setting in the profile (file mode 0600)',
+  args: [
+    { name: '<key>', description: 'setting name' },
+    { name: '<value>', description: 'value' },
+  ],
+  examples: [
+    ['creators config set max-credits 25', 'budget guard for every command'],
+    ['printf %s "$KEY" | creators config set api-key -', 'store a key without putting it in shell history'],
+  ],
+  async run(ctx, { args: [key = '', raw = ''] }) {
+    const [{ validateConfigValue }, { readInputText }] = await Promise.all([import('../../lib/config.js'), import('../../lib/io/input.js')]);
+    const value = raw === '-' ? (await readInputText(ctx.term, '-', 'input')).trim() : raw;
+    if (value === '') throw new UsageError(`Empty value for '${key}'.`, { hint: `To remove it: creators config unset ${key}` });
+    validateConfigValue(key, value);
+    const stored = key === 'api-key' ? value.replace(/^Bearer\s+/i, '') : value;
+    const store = await ctx.config();
+    if (ctx.dryRun) {
+      const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
+      const change: SettingChange = { action: 'set', key, value: shownValue(key, stored), previous: shownValue(key, store.get(key)) };
+      await printSettingsPlan(ctx.io, await ctx.output(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
+      return;
+    }
+    store.set(key, stored);
+    ctx.notice(`Set ${key} in profile '${ctx.profileName}'.`);
+  },
+});

@@ -1,8 +1,11 @@
 import { createInterface } from 'node:readline';
-import type { Context } from '../../app/context.js';
+import type { Plan } from '../api/plan.js';
+import type { ConfigStore } from '../config.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { Terminal } from '../io/terminal.js';
 import { startCallbackServer, type CallbackParams, type CallbackServer } from './callback-server.js';
-import { authorizeUrl, describeOAuthError, exchangeCode, registerClient } from './oauth.js';
+import { authorizeUrl, describeOAuthError, exchangeCode, exchangeCodePlan, registerClient, registerClientPlan } from './oauth.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
 import { loginFromTokens, readClient, saveClient, saveLogin, type StoredLogin } from './token-store.js';
 
@@ -14,6 +17,26 @@ export interface LoginOptions {
   /** Print the URL and read the pasted redirect instead of opening a browser. */
   noBrowser: boolean;
   timeoutMs: number;
+}
+
+/** What the login flow needs from the outside world; the command builds it from its context. */
+export interface LoginPorts {
+  /** The profile's config store: the registered client and the tokens are saved here. */
+  store: ConfigStore;
+  baseUrl: URL;
+  /** The HTTP client for the registration and the code exchange (both unauthenticated). */
+  http(): Promise<HttpClient>;
+  now(): number;
+  /** Aborted on Ctrl-C. */
+  signal?: AbortSignal | undefined;
+  /** stderr for the URL and instructions, stdin for a pasted redirect, notices. */
+  term: Pick<Terminal, 'io' | 'notice' | 'quiet'>;
+  /** The environment, to tell whether a browser can be opened here (SSH, no display). */
+  env: Record<string, string | undefined>;
+  /** Opens a URL in a browser; the system's opener when undefined. */
+  openBrowser?: ((url: string) => Promise<void>) | undefined;
+  /** The money gate: false when the plan must not be sent (`--dry-run` printed it). */
+  gate(plan: Plan): Promise<boolean>;
 }
 
 /**
@@ -40,11 +63,15 @@ async function openWithSystem(url: string): Promise<void> {
  * The whole `creators login` flow: a loopback listener, client registration once per base URL,
  * PKCE + state, the browser (or a pasted redirect), the code exchange, and the tokens saved in
  * the profile. Every failure is an AuthError (exit 4) with the reason in plain words.
+ *
+ * Each request that changes state passes `gate` first. Under `--dry-run` the first one (the
+ * registration, or the code exchange when a client is registered already) is printed as the plan
+ * and the flow stops there: undefined, no browser opened, nothing sent or stored.
  */
-export async function login(ctx: Context, opts: LoginOptions): Promise<StoredLogin> {
-  const store = await ctx.config();
-  const base = await ctx.baseUrl();
-  const http = await ctx.http();
+export async function login(ports: LoginPorts, opts: LoginOptions): Promise<StoredLogin | undefined> {
+  const { store, baseUrl: base, term } = ports;
+  // Built first: a bad --timeout or --retries is refused before a listener or browser is started.
+  const http = await ports.http();
   const saved = readClient(store, base.href);
   const savedPort = saved ? Number(new URL(saved.redirect_uri).port) || undefined : undefined;
 
@@ -58,10 +85,14 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<StoredLog
   try {
     let clientId = saved?.redirect_uri === server.redirectUri ? saved.client_id : undefined;
     if (!clientId) {
+      if (!(await ports.gate(registerClientPlan(server.redirectUri)))) return undefined;
       const client = await registerClient(http, server.redirectUri);
       clientId = client.client_id;
-      saveClient(store, base.href, { client_id: clientId, redirect_uri: server.redirectUri, registered_at: new Date(ctx.deps.now()).toISOString() });
+      saveClient(store, base.href, { client_id: clientId, redirect_uri: server.redirectUri, registered_at: new Date(ports.now()).toISOString() });
     }
+    // The code is only known once the browser comes back; the plan shows where it will be sent.
+    const exchange = exchangeCodePlan({ clientId, code: '<from the browser>', verifier: '<generated>', redirectUri: server.redirectUri });
+    if (!(await ports.gate(exchange))) return undefined;
     const verifier = createVerifier();
     const state = createState();
     const url = authorizeUrl(base, { clientId, redirectUri: server.redirectUri, challenge: challengeFor(verifier), state });
@@ -69,31 +100,31 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<StoredLog
     const sources: Array<Promise<{ params: CallbackParams; pasted: boolean }>> = [
       server.received.then((params) => ({ params, pasted: false })),
     ];
-    const err = ctx.io.stderr;
+    const err = term.io.stderr;
     const askPaste = (): void => {
       err.write('After approving, the browser is sent back to this machine. If that page does not load (another machine),\n' +
         'paste the full address from its address bar here, or just the code, then press Enter:\n');
-      sources.push(readPasted(ctx, cleanups).then((params) => ({ params, pasted: true })));
+      sources.push(readPasted(term, cleanups).then((params) => ({ params, pasted: true })));
     };
-    const browser = !opts.noBrowser && canOpenBrowser(ctx.deps.env, ctx.deps.openBrowser !== undefined);
+    const browser = !opts.noBrowser && canOpenBrowser(ports.env, ports.openBrowser !== undefined);
     if (browser) {
       err.write(`Opening the browser to log in. If it does not open, visit:\n\n  ${url}\n\n`);
-      const opener = ctx.deps.openBrowser ?? openWithSystem;
+      const opener = ports.openBrowser ?? openWithSystem;
       // Not awaited: a test double (or a slow browser) may only finish once we answer its redirect.
       const opened = opener(url).then(
         () => true,
         () => false,
       );
       void opened.then((ok) => {
-        if (!ok && !ctx.quiet) err.write('Could not open a browser; open the URL above yourself.\n');
+        if (!ok && !term.quiet) err.write('Could not open a browser; open the URL above yourself.\n');
       });
-      ctx.notice('Waiting for the browser (Ctrl-C to cancel)...');
+      term.notice('Waiting for the browser (Ctrl-C to cancel)...');
     } else {
       err.write(`Open this URL in a browser to log in:\n\n  ${url}\n\n`);
       askPaste();
     }
 
-    const { params, pasted } = await race(sources, ctx, opts.timeoutMs, cleanups);
+    const { params, pasted } = await race(sources, ports.signal, opts.timeoutMs, cleanups);
     const fail = (message: string, code: string): AuthError => {
       server.finish(false, `${message} You can close this tab.`);
       return new AuthError(`Login failed: ${message}`, { code, hint: 'Run `creators login` again.' });
@@ -116,7 +147,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<StoredLog
       server.finish(false, 'The code could not be exchanged for tokens. See the terminal.');
       throw e;
     }
-    const login = loginFromTokens(tokens, ctx.deps.now(), { base_url: base.href, client_id: clientId });
+    const login = loginFromTokens(tokens, ports.now(), { base_url: base.href, client_id: clientId });
     saveLogin(store, login);
     server.finish(true, 'The creators CLI is logged in. You can close this tab.');
     return login;
@@ -127,14 +158,13 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<StoredLog
 }
 
 /** Waits for the first callback, with the login timeout (a real timer: it waits for a person) and Ctrl-C. */
-function race<T>(sources: Array<Promise<T>>, ctx: Context, timeoutMs: number, cleanups: Array<() => void>): Promise<T> {
+function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, timeoutMs: number, cleanups: Array<() => void>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const minutes = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} minute(s)` : `${Math.round(timeoutMs / 1000)} s`;
     const timer = setTimeout(
       () => reject(new AuthError(`Login timed out after ${minutes} without an answer from the browser.`, { code: 'login_timeout', hint: 'Run `creators login` again (with --no-browser to paste the redirect by hand).' })),
       timeoutMs,
     );
-    const signal = ctx.deps.signal;
     const onAbort = (): void => reject(new InterruptedError('Login cancelled.'));
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -151,14 +181,14 @@ function race<T>(sources: Array<Promise<T>>, ctx: Context, timeoutMs: number, cl
  * just its query, or a bare code. Anything else is reported and the next line is awaited. EOF
  * means nothing will be pasted: the listener may still answer.
  */
-function readPasted(ctx: Context, cleanups: Array<() => void>): Promise<CallbackParams> {
+function readPasted(term: Pick<Terminal, 'io'>, cleanups: Array<() => void>): Promise<CallbackParams> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+    const rl = createInterface({ input: term.io.stdin, terminal: false });
     cleanups.push(() => rl.close());
     rl.on('line', (line) => {
       const params = parsePasted(line);
       if (params) resolve(params);
-      else if (line.trim()) ctx.io.stderr.write('That is neither the redirect address nor a code; paste it again:\n');
+      else if (line.trim()) term.io.stderr.write('That is neither the redirect address nor a code; paste it again:\n');
     });
   });
 }

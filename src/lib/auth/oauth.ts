@@ -1,6 +1,7 @@
 import type { HttpClient } from '../http/client.js';
 import { buildUrl } from '../http/url.js';
 import { AuthError, CliError } from '../errors.js';
+import { freePlan, type Plan } from '../api/plan.js';
 
 /** The registration result (api-contract §13.1); unknown fields are kept. */
 export interface RegisteredClient extends Record<string, unknown> {
@@ -22,12 +23,7 @@ export const CLIENT_NAME = 'creators CLI';
 /** `POST /public/v1/oauth/register/` (no auth): a public client with one loopback redirect URI. */
 export async function registerClient(http: HttpClient, redirectUri: string): Promise<RegisteredClient> {
   const res = await http
-    .request<RegisteredClient>({
-      method: 'POST',
-      path: 'oauth/register',
-      noAuth: true,
-      body: { client_name: CLIENT_NAME, redirect_uris: [redirectUri], scope: 'all' },
-    })
+    .request<RegisteredClient>({ ...registerClientPlan(redirectUri), noAuth: true })
     .catch((err: unknown) => {
       throw asAuthError(err, 'Could not register the CLI as an OAuth client');
     });
@@ -35,6 +31,11 @@ export async function registerClient(http: HttpClient, redirectUri: string): Pro
     throw new AuthError('Login failed: the server did not return a client_id when registering the CLI.');
   }
   return res.data;
+}
+
+/** The plan of `registerClient` (free). */
+export function registerClientPlan(redirectUri: string): Plan {
+  return freePlan('POST', 'oauth/register', { body: { client_name: CLIENT_NAME, redirect_uris: [redirectUri], scope: 'all' } });
 }
 
 export interface AuthorizeParams {
@@ -58,31 +59,46 @@ export function authorizeUrl(baseUrl: URL, p: AuthorizeParams): string {
 }
 
 /** Exchanges an authorization code and its PKCE verifier for tokens. */
-export async function exchangeCode(
-  http: HttpClient,
-  p: { clientId: string; code: string; verifier: string; redirectUri: string },
-): Promise<TokenResponse> {
-  return tokenRequest(http, {
-    grant_type: 'authorization_code',
-    client_id: p.clientId,
-    code: p.code,
-    code_verifier: p.verifier,
-    redirect_uri: p.redirectUri,
-  });
+export async function exchangeCode(http: HttpClient, p: CodeExchange): Promise<TokenResponse> {
+  return tokenRequest(http, exchangeFields(p));
+}
+
+export interface CodeExchange {
+  clientId: string;
+  code: string;
+  verifier: string;
+  redirectUri: string;
+}
+
+/** The plan of `exchangeCode` (free); the code and verifier are redacted wherever a plan is printed. */
+export function exchangeCodePlan(p: CodeExchange): Plan {
+  return tokenPlan(exchangeFields(p));
+}
+
+function exchangeFields(p: CodeExchange): Record<string, string> {
+  return { grant_type: 'authorization_code', client_id: p.clientId, code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri };
+}
+
+/** A token endpoint request as a plan: the form fields shown as the body (free). */
+function tokenPlan(fields: Record<string, string>): Plan {
+  return freePlan('POST', 'oauth/token', { body: fields });
 }
 
 /** Trades a refresh token for a new pair; the server kills the old access token at once. */
 export async function refreshTokens(http: HttpClient, p: { clientId: string; refreshToken: string }): Promise<TokenResponse> {
-  return tokenRequest(http, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken });
+  // A refresh only keeps the stored login alive: allowed in a dry run, whose free reads need a live token.
+  return tokenRequest(http, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken }, true);
 }
 
 /** Form-encoded, as OAuth clients conventionally send it (the endpoint takes JSON too); never authenticated. */
-async function tokenRequest(http: HttpClient, fields: Record<string, string>): Promise<TokenResponse> {
+async function tokenRequest(http: HttpClient, fields: Record<string, string>, upkeep = false): Promise<TokenResponse> {
+  const { method, path } = tokenPlan(fields);
   const res = await http
     .request<TokenResponse>({
-      method: 'POST',
-      path: 'oauth/token',
+      method,
+      path,
       noAuth: true,
+      credentialUpkeep: upkeep,
       rawBody: { data: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' },
     })
     .catch((err: unknown) => {

@@ -35,6 +35,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A GET that creates something on the server (the default exclusion list on first read). */
   createsState?: boolean;
+  /**
+   * A POST a dry run may send because it only keeps the credential alive (the OAuth token refresh):
+   * without it a dry run's free reads would fail once the access token expires.
+   */
+  credentialUpkeep?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -118,7 +123,7 @@ export class HttpClient {
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
     const idempotent = req.method === 'GET' || req.method === 'HEAD';
-    if (this.opts.dryRun && (!idempotent || req.createsState)) {
+    if (this.opts.dryRun && !req.credentialUpkeep && (!idempotent || req.createsState)) {
       // The last line of defence: commands answer --dry-run with a plan before they get here.
       throw new DryRunViolation(`${req.method} ${redactUrl(url.href)}`);
     }

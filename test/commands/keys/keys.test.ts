@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { mockApi } from '../../helpers/mock-api.js';
-import { configureOAuth } from '../../../src/sandbox/oauth/store.js';
-import { browserDouble } from './browser-double.js';
 
 const sb = useSandbox({ seed: 9 });
 
@@ -56,6 +54,30 @@ describe('creators keys', () => {
     expect(res.json()).toMatchObject({ dry_run: true, method: 'DELETE', url: 'https://api.test/public/v1/accounts/tokens/4/' });
   });
 
+  it('create and update --dry-run print the plan with the body and create or change nothing', async () => {
+    const env = sandboxEnv(sb.get());
+    const keys = sb.get().state.apiKeys.size;
+    const created = await runCli(['keys', 'create', '--name', 'ci', '--expires-at', '2027-01-31', '--dry-run', '--json'], { env });
+    expect(created.code).toBe(0);
+    expect(created.json()).toEqual({
+      dry_run: true,
+      method: 'POST',
+      url: `${sb.get().url}/public/v1/accounts/tokens/`,
+      body: { name: 'ci', expires_at: '2027-01-31T00:00:00.000Z' },
+      worst_case_credits: 0,
+      cost_basis: null,
+    });
+    expect(sb.get().state.apiKeys.size).toBe(keys);
+    const updated = await runCli(['keys', 'update', '3', '--inactive', '--expires-at', 'none', '--dry-run', '--json'], { env });
+    expect(updated.code).toBe(0);
+    expect(updated.json()).toMatchObject({
+      dry_run: true,
+      method: 'PATCH',
+      url: `${sb.get().url}/public/v1/accounts/tokens/3/`,
+      body: { active: false, expires_at: null },
+    });
+  });
+
   const bad: Array<[string[], RegExp]> = [
     [['keys', 'update', '0', '--active'], /Invalid key id '0'/],
     [['keys', 'update', '../x', '--active'], /Invalid key id/],
@@ -64,7 +86,6 @@ describe('creators keys', () => {
     [['keys', 'update', '3', '--active', '--inactive'], /cannot be used together/],
     [['keys', 'update', '3', '--expires-at', 'tomorrow'], /Invalid --expires-at 'tomorrow'/],
     [['keys', 'create', '--expires-at', 'none'], /Invalid --expires-at 'none'/],
-    [['apps', 'revoke', 'abc', '--yes'], /Invalid app id 'abc'/],
   ];
   for (const [argv, message] of bad) {
     it(`refuses ${argv.join(' ')} with exit 2, sending nothing`, async () => {
@@ -74,27 +95,4 @@ describe('creators keys', () => {
       expect(res.code).toBe(2);
     });
   }
-});
-
-describe('creators apps', () => {
-  it('lists the CLI after a login and revokes it, which kills its tokens', async () => {
-    configureOAuth(sb.get().state, { autoApprove: 'approve' });
-    const env = { CREATORS_BASE_URL: sb.get().url };
-    const { tempConfigDir } = await import('../../helpers/run-cli.js');
-    const configDir = tempConfigDir();
-    expect((await runCli(['login'], { env, configDir, openBrowser: browserDouble().opener })).code).toBe(0);
-    const list = await runCli(['apps', 'list', '--json'], { env, configDir });
-    expect(list.code).toBe(0);
-    const apps = list.json<Array<{ id: number; client_name: string }>>();
-    expect(apps).toHaveLength(1);
-    expect(apps[0]?.client_name).toBe('creators CLI');
-    const revoked = await runCli(['apps', 'revoke', String(apps[0]?.id), '--yes'], { env, configDir });
-    expect(revoked.code).toBe(0);
-    expect(revoked.stderr).toContain('Revoked app');
-    // The token used for the revoke is dead now, and so is the refresh token.
-    const after = await runCli(['apps', 'list'], { env, configDir });
-    expect(after.code).toBe(4);
-    const empty = await runCli(['apps', 'list', '--json'], { env: sandboxEnv(sb.get()) });
-    expect(empty.json()).toEqual([]);
-  });
 });

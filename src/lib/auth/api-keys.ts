@@ -1,17 +1,15 @@
-import type { Context } from '../../app/context.js';
-import { maskSecret } from '../../lib/config.js';
-import { guardCost } from '../../app/legacy.js';
-import { UsageError } from '../../lib/errors.js';
-import { buildUrl } from '../../lib/http/url.js';
-import type { ColumnSpec } from '../../lib/output/index.js';
+/** What the `keys` verbs share: the expiry flag's reading, masking of key values, the table columns. */
+import { maskSecret } from '../config.js';
+import { UsageError } from '../errors.js';
+import type { ColumnSpec } from '../output/types.js';
 
-/** Key and app ids are positive integers, checked before anything is sent (shared with listening/events). */
-export { positiveId } from '../../lib/ids.js';
-
-/** An ISO 8601 date or date-time, normalised to UTC ISO; `none` (when allowed) means no expiry. */
-export function parseExpiry(raw: unknown, allowNone: boolean): string | null | undefined {
+/**
+ * Reads `--expires-at`: an ISO 8601 date or date-time, normalised to UTC ISO; `none` (when
+ * `allowNone`) means no expiry (null). Undefined when the flag was not given.
+ */
+export function parseExpiry(raw: string | undefined, allowNone: boolean): string | null | undefined {
   if (raw === undefined) return undefined;
-  const text = String(raw).trim();
+  const text = raw.trim();
   if (allowNone && text.toLowerCase() === 'none') return null;
   const iso = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
   const ms = Date.parse(text);
@@ -36,12 +34,3 @@ export const KEY_COLUMNS: ColumnSpec[] = [
   { path: 'last_used_at', header: 'Last used', kind: 'date' },
   { path: 'created_at', header: 'Created', kind: 'date' },
 ];
-
-/**
- * The `--dry-run` gate for free but mutating requests: prints the plan and returns false under
- * `--dry-run` (nothing is sent), true otherwise.
- */
-export async function planFree(ctx: Context, method: string, path: string, body?: unknown): Promise<boolean> {
-  const url = buildUrl(await ctx.baseUrl(), path).href;
-  return guardCost(ctx, { method, url, body, worstCaseMilli: 0, costBasis: 'free' });
-}

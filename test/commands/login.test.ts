@@ -1,11 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
-import { useSandbox } from '../../helpers/sandbox.js';
-import { configureOAuth, oauthState } from '../../../src/sandbox/oauth/store.js';
-import { browserDouble } from './browser-double.js';
-import { runInteractive } from './interactive.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { configureOAuth, oauthState } from '../../src/sandbox/oauth/store.js';
+import { browserDouble } from '../lib/auth/browser-double.js';
+import { runInteractive } from '../lib/auth/interactive.js';
 
 const sb = useSandbox({ seed: 7 });
 
@@ -165,6 +165,47 @@ describe('creators login (browser)', () => {
     for (const secret of [oauth.access_token, oauth.refresh_token, browser.redirects[0]?.searchParams.get('code')]) {
       expect(res.stderr).not.toContain(secret);
     }
+  });
+});
+
+describe('creators login --dry-run', () => {
+  it('a first login prints the client registration as the plan and registers, opens and stores nothing', async () => {
+    configureOAuth(sb.get().state, { autoApprove: 'approve' });
+    const configDir = tempConfigDir();
+    const env = { CREATORS_BASE_URL: sb.get().url };
+    const clients = oauthState(sb.get().state).clients.size;
+    const browser = browserDouble();
+    const res = await runCli(['login', '--dry-run', '--json'], { env, configDir, openBrowser: browser.opener });
+    expect(res.code).toBe(0);
+    const plan = res.json<{ dry_run: boolean; method: string; url: string; body: { client_name: string; redirect_uris: string[]; scope: string }; worst_case_credits: number }>();
+    expect(plan).toMatchObject({ dry_run: true, method: 'POST', url: `${sb.get().url}/public/v1/oauth/register/`, worst_case_credits: 0 });
+    expect(plan.body).toMatchObject({ client_name: 'creators CLI', scope: 'all' });
+    expect(plan.body.redirect_uris[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(browser.opened).toEqual([]);
+    expect(oauthState(sb.get().state).clients.size).toBe(clients);
+    expect(res.stderr).not.toContain('Logged in');
+    expect(existsSync(join(configDir, 'config.json')) ? stored(configDir) : {}).toEqual({});
+  });
+
+  it('with a registered client prints the code exchange (secrets redacted) and keeps the stored login', async () => {
+    configureOAuth(sb.get().state, { autoApprove: 'approve' });
+    const configDir = tempConfigDir();
+    const env = { CREATORS_BASE_URL: sb.get().url };
+    expect((await runCli(['login'], { env, configDir, openBrowser: browserDouble().opener })).code).toBe(0);
+    const before = stored(configDir);
+    const clients = oauthState(sb.get().state).clients.size;
+    const browser = browserDouble();
+    const res = await runCli(['login', '--dry-run'], { env, configDir, openBrowser: browser.opener, stdoutTTY: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`^Dry run: nothing was sent\\.\\nPOST ${sb.get().url}/public/v1/oauth/token/\\n`));
+    expect(res.stdout).toContain('"grant_type": "authorization_code"');
+    expect(res.stdout).toContain(`"client_id": "${before.oauth.client_id}"`);
+    expect(res.stdout).toContain('"code": "REDACTED"');
+    expect(res.stdout).toContain('"code_verifier": "REDACTED"');
+    expect(res.stdout).toContain('Worst-case cost: 0 credits');
+    expect(browser.opened).toEqual([]);
+    expect(oauthState(sb.get().state).clients.size).toBe(clients);
+    expect(stored(configDir)).toEqual(before);
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { API, JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
+import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
+import { API, JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
 
 describe('creators config', () => {
   it('sets, gets, lists and unsets values per profile', async () => {

@@ -1,0 +1,54 @@
+import { defineCommand } from '../app/command.js';
+import { UsageError } from '../lib/errors.js';
+
+/**
+ * `creators login`: OAuth 2.0 authorization code with PKCE; tokens saved in the profile. Under
+ * `--dry-run` the first request it would send (the client registration, or the code exchange) is
+ * printed as the plan; no browser is opened and nothing is registered or stored.
+ */
+export default defineCommand({
+  name: 'login',
+  description: 'Log in with OAuth 2.0 (authorization code + PKCE) and store the tokens in the profile',
+  flags: {
+    browser: { flags: '--no-browser', description: 'print the URL and read the pasted redirect URL (or code) instead of opening a browser' },
+    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: random)' },
+    loginTimeout: { flags: '--login-timeout <s>', description: 'give up after this many seconds (default 300)' },
+  },
+  examples: [
+    ['creators login', 'opens the browser; approve, and the CLI is logged in'],
+    ['creators login --no-browser', 'over SSH: open the printed URL elsewhere, paste the final address back'],
+    ['creators --profile work login --base-url http://127.0.0.1:8787', 'log a profile in to the sandbox'],
+  ],
+  helpAfter: '\nOver SSH or without a display the browser is not opened; the URL is printed and a pasted redirect is accepted.\n',
+  async run(ctx, { flags }) {
+    const { DEFAULT_LOGIN_TIMEOUT_MS, login, parsePort } = await import('../lib/auth/login.js');
+    const port = parsePort(flags.port);
+    let timeoutMs = DEFAULT_LOGIN_TIMEOUT_MS;
+    if (flags.loginTimeout !== undefined) {
+      const s = Number(flags.loginTimeout);
+      if (!Number.isFinite(s) || s <= 0) throw new UsageError(`Invalid --login-timeout '${flags.loginTimeout}': expected a positive number of seconds.`);
+      timeoutMs = s * 1000;
+    }
+    const store = await ctx.config();
+    const base = await ctx.baseUrl();
+    const result = await login(
+      {
+        store,
+        baseUrl: base,
+        http: () => ctx.http(),
+        now: ctx.deps.now,
+        signal: ctx.deps.signal,
+        term: ctx.term,
+        env: ctx.deps.env,
+        openBrowser: ctx.deps.openBrowser,
+        gate: (plan) => ctx.gate(plan),
+      },
+      { port, noBrowser: !flags.browser, timeoutMs },
+    );
+    if (!result) return;
+    const until = result.expires_at !== undefined ? ` The access token is valid until ${new Date(result.expires_at).toISOString()} and refreshes itself.` : '';
+    ctx.notice(`Logged in to ${base.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
+    const overriding = ctx.globals.apiKey ? '--api-key' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
+    if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);
+  },
+});

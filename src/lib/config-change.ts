@@ -1,0 +1,53 @@
+/**
+ * Changes to the profile's stored settings, described before they are made: what `config set`,
+ * `config unset` and `logout` print under `--dry-run` instead of writing the config file. Printed
+ * like data (stdout or `-o`), as the plan of a request is.
+ */
+import { CONFIG_KEYS, maskSecret } from './config.js';
+import type { Io } from './io/streams.js';
+import { printText } from './output/printers.js';
+import type { OutputSettings } from './output/types.js';
+
+/** One setting a command would change. Values are shown as `config list` shows them (secrets masked). */
+export interface SettingChange {
+  action: 'set' | 'unset';
+  key: string;
+  /** The new value (set), or null (unset). */
+  value: string | null;
+  /** The value stored now, or null when the key is not set. */
+  previous: string | null;
+}
+
+/** The dry run's record: which profile, which file, which changes. */
+export interface SettingsPlan {
+  dry_run: true;
+  profile: string;
+  file: string;
+  changes: SettingChange[];
+}
+
+/** A stored value as a dry run shows it: secrets masked, a stored login summarised, absent as null. */
+export function shownValue(key: string, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object') return 'stored';
+  const text = String(value);
+  return CONFIG_KEYS[key]?.secret ? maskSecret(text) : text;
+}
+
+/**
+ * json/jsonl: the record (pretty or one line). Any other format: a short text block, one line per
+ * change, e.g. `set format to 'csv' (now 'tsv')`.
+ */
+export async function printSettingsPlan(io: Io, settings: OutputSettings, plan: SettingsPlan): Promise<void> {
+  if (settings.format === 'json' || settings.format === 'jsonl') {
+    await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);
+    return;
+  }
+  const now = (c: SettingChange): string => (c.previous === null ? 'not set now' : `now '${c.previous}'`);
+  const lines = plan.changes.map((c) => (c.action === 'set' ? `  set ${c.key} to '${c.value ?? ''}' (${now(c)})` : `  unset ${c.key} (${now(c)})`));
+  await printText(
+    io,
+    settings,
+    `Dry run: nothing was changed.\nProfile '${plan.profile}' in ${plan.file}:\n${lines.length > 0 ? lines.join('\n') : '  nothing to change'}\n`,
+  );
+}
