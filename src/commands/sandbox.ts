@@ -51,6 +51,17 @@ export default defineCommand({
       }
     }
     const output = await ctx.output();
+    if (ctx.dryRun) {
+      // A dry run starts nothing: it says what would listen, with which settings.
+      const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, faults: (faults ?? []).map((f) => rules.describeRule(f)) };
+      const text =
+        output.format === 'json' || output.format === 'jsonl'
+          ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`
+          : `Dry run: no sandbox was started.\nIt would listen on ${plan.listen} (seed ${seed}, ${rateLimit} requests a minute, ${credits} credits${flags.trial ? ', trial account' : ''}, page base ${plan.page_base}).\n` +
+            plan.faults.map((f) => `  fault: ${f}\n`).join('');
+      await printText(ctx.io, output, text);
+      return;
+    }
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({

@@ -60,3 +60,14 @@ describe('creators sandbox output', () => {
     expect(res.stderr).toMatch(/^error: Invalid --faults: /);
   });
 });
+
+describe('creators sandbox --dry-run', () => {
+  it('starts nothing and says what would listen, with which settings', async () => {
+    const res = await runCli(['sandbox', '--port', '0', '--credits', '5', '--faults', '503 GET * count=1', '--dry-run', '--json']);
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ dry_run: true, listen: '127.0.0.1:any free port', credits: 5, seed: 42, faults: [expect.stringContaining('503')] });
+    const text = await runCli(['sandbox', '--port', '8787', '--dry-run'], { tty: true });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Dry run: no sandbox was started\.\nIt would listen on 127\.0\.0\.1:8787 \(seed 42, 300 requests a minute, 1000 credits, page base 0\)\.\n$/);
+  });
+});
