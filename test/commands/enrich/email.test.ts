@@ -7,7 +7,7 @@ import { csvObjects, parseCsv, tempFile } from './helpers.js';
 const sb = useSandbox({ seed: 31, credits: 1000 });
 
 function recordingApi() {
-  const api = mockApi();
+  const api = mockApi({ recorder: true });
   const calls: { path: string; body: Record<string, unknown> }[] = [];
   api.pool
     .intercept({ path: (p) => p.startsWith('/public/v1/creators/enrich/email/'), method: 'POST' })

@@ -10,7 +10,7 @@ const handles = (n: number, from = 0) => sb.get().state.creators.list('instagram
 
 /** A MockAgent that answers every enrichment call found and records the request bodies. */
 function recordingApi(status = 200, reply: unknown = { result: { instagram: { username: 'x' } }, credits_cost: 1 }) {
-  const api = mockApi();
+  const api = mockApi({ recorder: true });
   const bodies: Record<string, unknown>[] = [];
   const paths: string[] = [];
   api.pool
