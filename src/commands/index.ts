@@ -9,7 +9,7 @@ import type { Lazy } from '../program.js';
 import { registerAccess } from './access/index.js';
 import auth from './auth/index.js';
 import credits from './credits.js';
-import { registerBatch } from './batch/index.js';
+import batch from './batch/index.js';
 import { registerConfig } from './config/index.js';
 import { registerDiscovery } from './discovery/index.js';
 import { registerEnrich } from './enrich/index.js';
@@ -28,7 +28,7 @@ export const COMMAND_TREE: readonly TreeEntry[] = [
   // enrichment: enrich, post
   registerEnrich,
   // batch
-  registerBatch,
+  batch,
   // listening, events
   registerListening,
   // config
