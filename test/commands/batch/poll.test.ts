@@ -18,18 +18,7 @@ async function upload(values: string[], flags = ['--mode', 'raw', '--platform', 
   return res.stdout.trim();
 }
 
-describe('creators batch status / poll / resume', () => {
-  it('status prints the record (credits_used as a number) and a table on a terminal', async () => {
-    const id = await upload(['s1', 's2']);
-    const json = await runCli(['batch', 'status', id, '--json'], opts());
-    expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ batch_id: id, status: 'validating', total_rows: 2, processed_rows: 0, credits_used: 0 });
-    expect(json.json<Record<string, unknown>>().phase).toBeUndefined();
-    const table = await runCli(['batch', 'status', id], opts({ tty: true }));
-    expect(table.stdout).toContain('Total rows');
-    expect(table.stdout).toContain(id);
-  });
-
+describe('creators batch poll / resume', () => {
   it('poll waits every 30 s by default and exits 0 when finished, printing the final record', async () => {
     const id = await upload(['p1', 'p2', 'p3']);
     const sleeps: number[] = [];
