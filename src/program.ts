@@ -6,22 +6,15 @@ import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples } from './app/help-text.js';
 
-/** A command module: `run(ctx, args, opts)`; loaded only when its command runs. */
-export type CommandModule = {
-  run: (ctx: Context, args: string[], opts: Record<string, unknown>, command: Command) => Promise<void>;
-};
-
-/** Wraps a dynamic import into a commander action: builds the context, then runs the verb. */
-export type Lazy = (load: () => Promise<CommandModule>) => (...args: unknown[]) => Promise<void>;
-
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
 /**
- * The whole commander tree, declared up front. Every action body is a dynamic import, so
- * `--help` and `--version` load commander and nothing else.
+ * The whole commander tree, built from the command definitions (src/commands/index.ts). Verbs import
+ * their heavy modules inside `run`, so building the tree (and `--help`) loads commander and the light
+ * declarations only.
  */
 export function buildProgram(deps: Deps): Command {
   const program = new Command('creators');
@@ -59,20 +52,7 @@ export function buildProgram(deps: Deps): Command {
       ['creators help exit-codes', 'what each exit status means'],
     ]) + '\nHelp topics: exit-codes, environment, formatting (creators help <topic>).\n');
 
-  const lazy: Lazy = (load) => async (...actionArgs: unknown[]) => {
-    const command = actionArgs[actionArgs.length - 1] as Command;
-    const opts = actionArgs[actionArgs.length - 2] as Record<string, unknown>;
-    const positional = positionalValues(actionArgs);
-    const globals = command.optsWithGlobals() as GlobalOptions;
-    const ctx = new Context(deps, globals);
-    const mod = await load();
-    await mod.run(ctx, positional, opts, command);
-  };
-
-  for (const entry of COMMAND_TREE) {
-    if (typeof entry === 'function') entry(program, lazy);
-    else addNode(program, entry, deps);
-  }
+  for (const node of COMMAND_TREE) addNode(program, node, deps);
   return program;
 }
 

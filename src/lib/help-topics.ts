@@ -12,7 +12,7 @@ export const HELP_TOPICS: Record<string, string> = {
   6    rate-limited or Discovery fair-use cap reached, and waiting was not possible
        or not allowed
   7    remote job failed
-  8    still pending when --timeout ran out
+  8    still pending when --max-wait ran out
   130  interrupted (Ctrl-C)
 
 With --json, --format json/jsonl or CREATORS_FORMAT=json/jsonl, errors are one JSON

@@ -1,21 +1,43 @@
-import type { Context } from '../../app/context.js';
-import { pathSegment } from '../../lib/http/url.js';
-import { checkFinal } from '../../lib/batch/poll.js';
-import { printItem } from '../../lib/output/index.js';
-import { intervalMs, printable, waitForBatch, waitTimeoutMs } from './shared.js';
-import { STATUS_COLUMNS } from './status.js';
+import { defineCommand, type FlagDefs } from '../../app/command.js';
+
+/** The wait flags: shared by `poll` and `run`. */
+export const INTERVAL_FLAG = {
+  interval: { flags: '--interval <s>', description: 'seconds between status checks (default 30)' },
+} as const satisfies FlagDefs;
+
+export const MAX_WAIT_FLAG = {
+  maxWait: { flags: '--max-wait <s>', description: 'give up waiting (exit 8) after s seconds; the job keeps running (default: wait until it ends)' },
+} as const satisfies FlagDefs;
 
 /**
  * `creators batch poll <id>`: waits for a final state, then prints the status record. Exit 0 finished,
- * 7 failed, 5 paused for credits, 8 at --timeout, 130 on Ctrl-C (the job keeps running).
+ * 7 failed, 5 paused for credits, 8 at --max-wait, 130 on Ctrl-C (the job keeps running).
  */
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const [raw = ''] = args;
-  const id = pathSegment(raw, 'batch id');
-  const interval = intervalMs(opts);
-  const timeoutMs = waitTimeoutMs(ctx);
-  const http = await ctx.http();
-  const final = await waitForBatch(ctx, http, id, { intervalMs: interval, timeoutMs, check: false });
-  await printItem(ctx.io, await ctx.output(), printable(final), STATUS_COLUMNS);
-  checkFinal(final);
-}
+export default defineCommand({
+  name: 'poll',
+  description:
+    'Wait for a batch job to end, showing progress. Exit 0 finished, 7 failed, 5 paused for credits, ' +
+    '8 still running when --max-wait <s> runs out, 130 on Ctrl-C',
+  args: [{ name: '<id>', description: 'batch id (bch_...)' }],
+  flags: { ...INTERVAL_FLAG, ...MAX_WAIT_FLAG },
+  examples: [
+    ['creators batch poll bch_...', 'wait, checking every 30 s'],
+    ['creators batch poll bch_... --interval 60 --max-wait 3600', 'give up (exit 8) after an hour'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [raw = ''] = args;
+    const [{ pathSegment }, { printable, STATUS_COLUMNS, waitForBatch, waitSettings }, { checkFinal }, { printItem }] = await Promise.all([
+      import('../../lib/http/url.js'),
+      import('../../lib/batch/wait.js'),
+      import('../../lib/batch/poll.js'),
+      import('../../lib/output/index.js'),
+    ]);
+    const id = pathSegment(raw, 'batch id');
+    const wait = waitSettings({ ...flags, timeout: ctx.globals.timeout }, 'poll', ctx.term);
+    const http = await ctx.http();
+    const ports = { http, term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal };
+    const final = await waitForBatch(ports, id, { ...wait, check: false });
+    await printItem(ctx.io, await ctx.output(), printable(final), STATUS_COLUMNS);
+    checkFinal(final);
+  },
+});

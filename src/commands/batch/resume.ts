@@ -1,20 +1,34 @@
-import type { Context } from '../../app/context.js';
-import { resumeBatch } from '../../lib/api/batch.js';
-import { pathSegment } from '../../lib/http/url.js';
-import { printItem } from '../../lib/output/index.js';
+import { defineCommand } from '../../app/command.js';
 
-/** `creators batch resume <id>`: continues a job paused for credits (or failed). Free. */
-export async function run(ctx: Context, args: string[]): Promise<void> {
-  const [raw = ''] = args;
-  const id = pathSegment(raw, 'batch id');
-  const http = await ctx.http();
-  const answer = await resumeBatch(http, id);
-  const record = { batch_id: id, ...answer };
-  const output = await ctx.output();
-  if (output.format === 'table' && ctx.io.stdoutIsTTY) {
-    ctx.io.stdout.write(`Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`);
-    ctx.notice(`Follow it with: creators batch poll ${id}`);
-    return;
-  }
-  await printItem(ctx.io, output, record);
-}
+/**
+ * `creators batch resume <id>`: continues a job paused for credits (or failed). The request is free,
+ * but the job then goes on charging its rows: it passes the money gate, so `--dry-run` prints the
+ * plan and sends nothing.
+ */
+export default defineCommand({
+  name: 'resume',
+  description: 'Continue a batch job paused for credits (or failed); resuming is free',
+  args: [{ name: '<id>', description: 'batch id (bch_...)' }],
+  examples: [
+    ['creators batch resume bch_...', 'continue after topping up'],
+    ['creators batch resume bch_... && creators batch poll bch_...', 'continue and wait'],
+  ],
+  async run(ctx, { args }) {
+    const [raw = ''] = args;
+    const [{ pathSegment }, { resumeBatch, resumeBatchPlan }, { isTerminalTable, printItem, printText }] = await Promise.all([
+      import('../../lib/http/url.js'),
+      import('../../lib/api/batch.js'),
+      import('../../lib/output/index.js'),
+    ]);
+    const id = pathSegment(raw, 'batch id');
+    const output = await ctx.output();
+    if (!(await ctx.gate(resumeBatchPlan(id)))) return;
+    const answer = await resumeBatch(await ctx.http(), id);
+    if (isTerminalTable(ctx.io, output)) {
+      await printText(ctx.io, output, `Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`);
+      ctx.notice(`Follow it with: creators batch poll ${id}`);
+      return;
+    }
+    await printItem(ctx.io, output, { batch_id: id, ...answer });
+  },
+});

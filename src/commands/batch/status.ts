@@ -1,25 +1,22 @@
-import type { Context } from '../../app/context.js';
-import { getBatchStatus } from '../../lib/api/batch.js';
-import { printItem, type ColumnSpec } from '../../lib/output/index.js';
-import { printable } from './shared.js';
-
-export const STATUS_COLUMNS: ColumnSpec[] = [
-  { path: 'batch_id', header: 'Batch' },
-  { path: 'status', header: 'Status' },
-  { path: 'processed_rows', header: 'Processed', kind: 'number' },
-  { path: 'total_rows', header: 'Total rows', kind: 'number' },
-  { path: 'success_count', header: 'Enriched', kind: 'number' },
-  { path: 'failed_count', header: 'No data / failed', kind: 'number' },
-  { path: 'credits_used', header: 'Credits used', kind: 'number' },
-  { path: 'started_at', header: 'Started', kind: 'date' },
-  { path: 'estimated_completion', header: 'Estimated completion', kind: 'date' },
-  { path: 'status_message', header: 'Message' },
-];
+import { defineCommand } from '../../app/command.js';
 
 /** `creators batch status <id>`: the state and progress of a job (free). */
-export async function run(ctx: Context, args: string[]): Promise<void> {
-  const [id = ''] = args;
-  const http = await ctx.http();
-  const status = await getBatchStatus(http, id);
-  await printItem(ctx.io, await ctx.output(), printable(status), STATUS_COLUMNS);
-}
+export default defineCommand({
+  name: 'status',
+  description: 'Show the state and progress of a batch job (free)',
+  args: [{ name: '<id>', description: 'batch id (bch_...)' }],
+  examples: [
+    ['creators batch status bch_97912db6fec544b9aafc4ab8ef057e8b', 'state and progress'],
+    ['creators batch status bch_... --json', 'the status record for scripts'],
+  ],
+  async run(ctx, { args }) {
+    const [id = ''] = args;
+    const [{ getBatchStatus }, { printable, STATUS_COLUMNS }, { printItem }] = await Promise.all([
+      import('../../lib/api/batch.js'),
+      import('../../lib/batch/wait.js'),
+      import('../../lib/output/index.js'),
+    ]);
+    const status = await getBatchStatus(await ctx.http(), id);
+    await printItem(ctx.io, await ctx.output(), printable(status), STATUS_COLUMNS);
+  },
+});

@@ -1,52 +1,49 @@
-import type { Context } from '../../app/context.js';
-import { formatCredits } from '../../lib/cost.js';
-import { guardCost } from '../../app/legacy.js';
-import { extractBatchInput } from '../../lib/batch/extract.js';
-import { modePriceMilli, parseJobOptions } from '../../lib/batch/options.js';
-import { buildUrl } from '../../lib/http/url.js';
-import { planBody, reportExtraction, uploadPart } from './shared.js';
+import { defineCommand, type FlagDefs } from '../../app/command.js';
+
+/** The flags that describe a job: shared by `upload` and `run`. */
+export const JOB_FLAGS = {
+  mode: { flags: '--mode <mode>', description: 'enrichment mode: raw or full (handles), basic or advanced (emails)' },
+  platform: { flags: '--platform <p>', description: 'platform of the handles (raw, full): instagram, youtube, tiktok, twitter, twitch, onlyfans' },
+  column: { flags: '--column <name>', description: 'input column holding the values (default: a handle/email header, else detected by content)' },
+  emailRequired: { flags: '--email-required <v>', description: 'handle modes: must_have or preferred' },
+  audience: { flags: '--audience', description: 'full mode: include audience data (include_audience_data)' },
+  lookalikes: { flags: '--lookalikes', description: 'full mode: include lookalikes (include_lookalikes, default false)' },
+  metadata: { flags: '--metadata <key=value>', description: 'metadata stored with the job (repeatable; dot paths nest)', repeat: true },
+  // Refused with an explanation: the service dropped them for batch jobs.
+  minFollowers: { flags: '--min-followers <n>', description: '', hidden: true },
+  excludePlatforms: { flags: '--exclude-platforms <list>', description: '', hidden: true },
+} as const satisfies FlagDefs;
 
 /**
  * `creators batch upload <file|->`: one column kept (picked or detected), blanks and duplicates
  * dropped, split into several jobs past 10 MB. Prints each batch id as it is created (only the ids
  * when stdout is not a terminal; the create responses with --json).
  */
-export async function run(ctx: Context, args: string[], opts: Record<string, unknown>): Promise<void> {
-  const [source = '-'] = args;
-  const job = await parseJobOptions(ctx, opts);
-  const extraction = await extractBatchInput(ctx, source, { kind: job.kind, column: job.column });
-  try {
-    reportExtraction(ctx, source, extraction);
-    const price = modePriceMilli(job.mode);
-    const url = buildUrl(await ctx.baseUrl(), 'enrichment/batch').href;
-    const go = await guardCost(ctx, {
-      method: 'POST',
-      url,
-      body: planBody(job, extraction),
-      worstCaseMilli: extraction.rows * price,
-      costBasis: `${extraction.rows} rows x ${formatCredits(price)} (${job.mode}), charged only for rows with data`,
-    });
-    if (!go) return;
-    const http = await ctx.http();
-    const asJson = ['json', 'jsonl'].includes(ctx.quickFormat() ?? '');
-    const created: Record<string, unknown>[] = [];
-    for (const [i, part] of extraction.parts.entries()) {
-      const batch = await uploadPart(http, job, part.path);
-      created.push(batch);
-      // Each id goes out as soon as it exists, so a later failure never hides a job already started.
-      if (ctx.quickFormat() === 'jsonl') ctx.io.stdout.write(`${JSON.stringify(batch)}\n`);
-      else if (asJson) continue;
-      else if (ctx.io.stdoutIsTTY) {
-        const of = extraction.parts.length > 1 ? ` (part ${i + 1} of ${extraction.parts.length})` : '';
-        ctx.io.stdout.write(`Batch ${batch.batch_id} created${of}: ${part.rows} rows, status ${batch.status}.\n`);
-      } else ctx.io.stdout.write(`${batch.batch_id}\n`);
+export default defineCommand({
+  name: 'upload',
+  description: 'Upload a CSV as a batch job (one column kept, blanks and duplicates dropped; files over 10 MB split into several jobs)',
+  args: [{ name: '<file>', description: "CSV file, or '-' for standard input" }],
+  flags: JOB_FLAGS,
+  examples: [
+    ['creators batch upload handles.csv --mode full --platform instagram --audience', 'full enrichment with audience data'],
+    ['creators batch upload people.csv --mode basic --column "Work email"', 'pick the column yourself'],
+    ['creators batch upload handles.csv --mode raw --platform tiktok --dry-run', 'show the request and worst-case cost'],
+    ['ID=$(creators batch upload handles.csv --mode raw --platform youtube)', 'piped: prints only the id'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [source = '-'] = args;
+    const [{ parseJobOptions }, { extractBatchInput }, { uploadBatches }] = await Promise.all([
+      import('../../lib/batch/options.js'),
+      import('../../lib/batch/extract.js'),
+      import('../../lib/batch/upload.js'),
+    ]);
+    const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
+    const extraction = await extractBatchInput(ctx.term, source, { kind: job.kind, column: job.column });
+    try {
+      const output = await ctx.output();
+      await uploadBatches({ http: () => ctx.http(), gate: (plan) => ctx.gate(plan), term: ctx.term, output }, source, job, extraction);
+    } finally {
+      await extraction.cleanup();
     }
-    if (ctx.quickFormat() === 'json') ctx.io.stdout.write(`${JSON.stringify(created.length === 1 ? created[0] : created, null, 2)}\n`);
-    if (ctx.io.stdoutIsTTY && !asJson) {
-      const first = String(created[0]?.batch_id ?? '');
-      ctx.notice(`Follow it with: creators batch poll ${first}${created.length > 1 ? ' (and the other ids)' : ''}`);
-    }
-  } finally {
-    await extraction.cleanup();
-  }
-}
+  },
+});

@@ -2,11 +2,14 @@
  * Batch enrichment endpoints (api-contract §9). One function per endpoint; no printing, no flags.
  */
 import type { Readable } from 'node:stream';
+import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { CliError } from '../errors.js';
+import { formatCredits } from '../cost.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import type { MultipartBody } from '../batch/multipart.js';
 import { normaliseStatus, type BatchStatus } from '../batch/status.js';
+import { freePlan, type Plan } from './plan.js';
 
 /** Uploads and downloads get longer than ordinary requests (cli.md: default 120 s). */
 export const TRANSFER_TIMEOUT_MS = 120_000;
@@ -25,6 +28,75 @@ export interface DownloadLink extends Record<string, unknown> {
 
 const base = (id: string): string => `enrichment/batch/${pathSegment(id, 'batch id')}`;
 
+/** The create route: one place for the sender and its plan. */
+const CREATE_PATH = 'enrichment/batch';
+
+/** An enrichment mode a batch job runs in (each row is billed at the mode's single-call price). */
+export type BatchPriceMode = keyof typeof MODE_PRICE;
+
+/** Worst-case price of one row, in thousandths (the higher figure where sources disagree). */
+export function batchRowPriceMilli(mode: BatchPriceMode): number {
+  return WORST_CASE_MILLI[MODE_PRICE[mode]];
+}
+
+export interface CreatePlanInput {
+  mode: BatchPriceMode;
+  /** The multipart text fields, in the order they are sent. */
+  fields: ReadonlyArray<readonly [string, string]>;
+  /** The value column sent (`handle` or `email`). */
+  column: string;
+  /** Rows in all the files this plan covers. */
+  rows: number;
+  /** How many files (jobs) the rows are sent as; 1 unless the input was split. */
+  files?: number;
+}
+
+/**
+ * The plan of `createBatch` (one or several part files): the text fields and what the file part
+ * holds, and the worst case: every row enriched at the mode's price (the service charges only rows
+ * that return data).
+ */
+export function createBatchPlan(input: CreatePlanInput): Plan {
+  const price = batchRowPriceMilli(input.mode);
+  const files = input.files ?? 1;
+  return {
+    method: 'POST',
+    path: CREATE_PATH,
+    body: {
+      ...Object.fromEntries(input.fields),
+      file: `batch.csv (text/csv, column '${input.column}', ${input.rows} rows${files > 1 ? ` in ${files} files` : ''})`,
+    },
+    worstCaseMilli: input.rows * price,
+    costBasis: `${input.rows} rows x ${formatCredits(price)} (${input.mode}), charged only for rows with data`,
+  };
+}
+
+/** The plan of `getBatchStatus` (free). */
+export function batchStatusPlan(id: string): Plan {
+  return freePlan('GET', `${base(id)}/status`);
+}
+
+/** The plan of `getDownloadLink` (free): how a CSV download starts. */
+export function downloadLinkPlan(id: string): Plan {
+  return freePlan('GET', `${base(id)}/download`);
+}
+
+/** The plan of `openResults` (free): the result route, CSV or JSON. */
+export function resultsPlan(id: string, format: 'csv' | 'json'): Plan {
+  return freePlan('GET', base(id), format === 'json' ? { query: { format: 'json' } } : {});
+}
+
+/**
+ * The plan of `resumeBatch`: the request itself is free (service-spec: resume costs 0 credits); the
+ * job then goes on charging its remaining rows at its mode's price, as when it was created.
+ */
+export function resumeBatchPlan(id: string): Plan {
+  return {
+    ...freePlan('POST', `${base(id)}/resume`, { body: {} }),
+    costBasis: 'resuming is free; the job goes on charging its remaining rows at its mode price, only for rows with data',
+  };
+}
+
 export interface CreateOptions {
   timeoutMs?: number | undefined;
 }
@@ -38,7 +110,7 @@ export interface CreateOptions {
 export async function createBatch(http: HttpClient, body: MultipartBody, options: CreateOptions = {}): Promise<CreatedBatch> {
   const res = await http.request<Record<string, unknown>>({
     method: 'POST',
-    path: 'enrichment/batch',
+    path: CREATE_PATH,
     rawBody: { data: () => body.stream(), contentType: body.contentType, length: body.length },
     timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS,
   });
@@ -48,13 +120,15 @@ export async function createBatch(http: HttpClient, body: MultipartBody, options
 
 /** `GET /public/v1/enrichment/batch/{id}/status/` (free). */
 export async function getBatchStatus(http: HttpClient, id: string, timeoutMs?: number): Promise<BatchStatus> {
-  const res = await http.request({ method: 'GET', path: `${base(id)}/status`, ...(timeoutMs ? { timeoutMs } : {}) });
+  const { method, path } = batchStatusPlan(id);
+  const res = await http.request({ method, path, ...(timeoutMs ? { timeoutMs } : {}) });
   return normaliseStatus(res.data, id);
 }
 
 /** `GET /public/v1/enrichment/batch/{id}/download/`: a short-lived CSV URL on another host (free). */
 export async function getDownloadLink(http: HttpClient, id: string): Promise<DownloadLink> {
-  const res = await http.request<Record<string, unknown>>({ method: 'GET', path: `${base(id)}/download` });
+  const { method, path } = downloadLinkPlan(id);
+  const res = await http.request<Record<string, unknown>>({ method, path });
   const data = res.data ?? {};
   if (typeof data.download_url !== 'string' || data.download_url === '') {
     throw new CliError(`The download route for batch ${id} returned no download_url.`, 1, { code: 'malformed_response' });
@@ -69,10 +143,11 @@ export async function openResults(
   format: 'csv' | 'json',
   timeoutMs = TRANSFER_TIMEOUT_MS,
 ): Promise<HttpResponse<Readable>> {
+  const { method, path, query } = resultsPlan(id, format);
   return http.request<Readable>({
-    method: 'GET',
-    path: base(id),
-    query: format === 'json' ? { format: 'json' } : {},
+    method,
+    path,
+    query: query ?? {},
     responseType: 'stream',
     timeoutMs,
     headers: { accept: format === 'json' ? 'application/json' : 'text/csv, */*' },
@@ -99,6 +174,7 @@ export async function openDownloadUrl(
 
 /** `POST /public/v1/enrichment/batch/{id}/resume/` with `{}` (free). */
 export async function resumeBatch(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const res = await http.request<Record<string, unknown> | null>({ method: 'POST', path: `${base(id)}/resume`, body: {} });
+  const { method, path, body } = resumeBatchPlan(id);
+  const res = await http.request<Record<string, unknown> | null>({ method, path, body });
   return res.data && typeof res.data === 'object' ? res.data : {};
 }

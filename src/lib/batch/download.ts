@@ -8,10 +8,29 @@
  * target only ever appears complete.
  */
 import type { Readable } from 'node:stream';
-import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import { CliError, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
-import { getDownloadLink, openDownloadUrl, openResults, type DownloadLink } from '../api/batch.js';
+import { downloadLinkPlan, getDownloadLink, openDownloadUrl, openResults, resultsPlan, type DownloadLink } from '../api/batch.js';
+import type { Plan } from '../api/plan.js';
 import { OutputFileError, type Sink } from '../output/sink.js';
+
+/**
+ * Results come as CSV or JSON: from `--json`/`--format` (flags only), else from the `-o` extension
+ * (`.json`), else CSV. Any other asked format is a usage error.
+ */
+export function resultsFormat(asked: { json?: boolean | undefined; format?: string | undefined }, outputPath: string | undefined): 'csv' | 'json' {
+  const format = asked.json ? 'json' : asked.format;
+  if (format !== undefined) {
+    if (format === 'csv' || format === 'json') return format;
+    throw new UsageError(`Batch results come as csv or json, not '${format}'.`, { hint: 'Use --format csv or --json.' });
+  }
+  return outputPath && /\.json$/i.test(outputPath) ? 'json' : 'csv';
+}
+
+/** The first request of a download (free): the download link for CSV, the result route for JSON. */
+export function downloadPlan(id: string, format: 'csv' | 'json'): Plan {
+  return format === 'csv' ? downloadLinkPlan(id) : resultsPlan(id, 'json');
+}
 
 export interface DownloadOptions {
   id: string;

@@ -8,9 +8,8 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
-import { openInput } from '../io/input.js';
+import { openInput, type InputPorts } from '../io/input.js';
 import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
 import { parseBatches } from '../csv/read.js';
 
@@ -56,10 +55,11 @@ function csvCell(value: string): string {
 
 /**
  * Reads the input CSV, picks the column (`--column`, else a `handle`/`email` header, else by content),
- * and writes the unique values into part files. Throws a usage error for empty or unreadable input.
+ * and writes the unique values into part files. `ports` says where relative paths start and gives
+ * stdin for `-` (the terminal object). Throws a usage error for empty or unreadable input.
  */
-export async function extractBatchInput(ctx: Context, source: string, options: ExtractOptions): Promise<Extraction> {
-  const input = await openInput({ cwd: ctx.deps.cwd, stdin: ctx.io.stdin, stdinIsTTY: ctx.io.stdinIsTTY }, source, 'input', { kind: 'CSV' });
+export async function extractBatchInput(ports: InputPorts, source: string, options: ExtractOptions): Promise<Extraction> {
+  const input = await openInput(ports, source, 'input', { kind: 'CSV' });
   const hash = createHash('sha256');
   // Hashed as read: the batch journal keys on the input's bytes.
   const hashed = (async function* (): AsyncGenerator<Buffer | string> {

@@ -3,11 +3,10 @@
  * turned into the multipart fields of api-contract §9.1.
  */
 import { BATCH_PLATFORMS } from '../../contract/platforms.js';
-import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
-import type { Context } from '../../app/context.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
-import { checkPlatform } from '../platforms.js';
+
+export { batchRowPriceMilli as modePriceMilli } from '../api/batch.js';
 
 export const BATCH_MODES = ['raw', 'full', 'basic', 'advanced'] as const;
 export type BatchMode = (typeof BATCH_MODES)[number];
@@ -25,18 +24,36 @@ export interface BatchJobOptions {
   column?: string | undefined;
 }
 
-/** Worst-case price of one row, in thousandths (the higher figure where sources disagree). */
-export function modePriceMilli(mode: BatchMode): number {
-  return WORST_CASE_MILLI[MODE_PRICE[mode]];
+/** The job flags of `batch upload` and `batch run`, as the user typed them. */
+export interface JobFlags {
+  mode?: string | undefined;
+  platform?: string | undefined;
+  column?: string | undefined;
+  emailRequired?: string | undefined;
+  audience?: boolean | undefined;
+  lookalikes?: boolean | undefined;
+  metadata?: readonly string[] | undefined;
+  /** Refused: the service dropped it for batch jobs. */
+  minFollowers?: string | undefined;
+  /** Refused: the service dropped it for batch jobs. */
+  excludePlatforms?: string | undefined;
+}
+
+export interface JobOptionPorts {
+  /**
+   * The platform: `--platform`, else the profile setting, checked against `allowed`; a usage error
+   * ("--platform is required <why>") when neither gives one. (Context.platform in the app.)
+   */
+  platform(flag: string | undefined, allowed: readonly string[], why: string): Promise<string>;
 }
 
 /**
  * Checks the upload flags. Refuses `--min-followers`/`--exclude-platforms` (batch enrichment stopped
  * accepting them on 2026-09-17), flags that do not apply to the mode, and a missing platform.
  */
-export async function parseJobOptions(ctx: Context, opts: Record<string, unknown>): Promise<BatchJobOptions> {
-  for (const [key, flag] of [['minFollowers', '--min-followers'], ['excludePlatforms', '--exclude-platforms']] as const) {
-    if (opts[key] !== undefined) {
+export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): Promise<BatchJobOptions> {
+  for (const [value, flag] of [[flags.minFollowers, '--min-followers'], [flags.excludePlatforms, '--exclude-platforms']] as const) {
+    if (value !== undefined) {
       throw new UsageError(`${flag} is not accepted by batch enrichment.`, {
         hint:
           'The service dropped min_followers and exclude_platforms for batch jobs on 2026-09-17 (email enrichment returns ' +
@@ -44,33 +61,29 @@ export async function parseJobOptions(ctx: Context, opts: Record<string, unknown
       });
     }
   }
-  const rawMode = opts.mode as string | undefined;
+  const rawMode = flags.mode;
   if (rawMode === undefined) {
     throw new UsageError('--mode is required: raw or full (handles), basic or advanced (emails).');
   }
   const mode = rawMode.trim().toLowerCase();
-  if (!(BATCH_MODES as readonly string[]).includes(mode)) {
+  const m = BATCH_MODES.find((known) => known === mode);
+  if (m === undefined) {
     throw new UsageError(`Unknown --mode '${rawMode}'.`, { hint: 'Use raw or full for handles, basic or advanced for emails.' });
   }
-  const m = mode as BatchMode;
   const kind = m === 'raw' || m === 'full' ? 'handle' : 'email';
   const out: BatchJobOptions = {
     mode: m,
     kind,
-    audience: Boolean(opts.audience),
-    lookalikes: Boolean(opts.lookalikes),
-    column: opts.column as string | undefined,
+    audience: Boolean(flags.audience),
+    lookalikes: Boolean(flags.lookalikes),
+    column: flags.column,
   };
   if (kind === 'handle') {
-    const platform = (opts.platform as string | undefined) ?? (await ctx.setting('platform'));
-    if (!platform) {
-      throw new UsageError(`--platform is required for --mode ${m}.`, { hint: `Use one of: ${BATCH_PLATFORMS.join(', ')}.` });
-    }
-    out.platform = checkPlatform(platform, BATCH_PLATFORMS);
-    if (opts.emailRequired !== undefined) {
-      const v = String(opts.emailRequired).trim().toLowerCase();
+    out.platform = await ports.platform(flags.platform, BATCH_PLATFORMS, `for --mode ${m}`);
+    if (flags.emailRequired !== undefined) {
+      const v = flags.emailRequired.trim().toLowerCase();
       if (v !== 'must_have' && v !== 'preferred') {
-        throw new UsageError(`Invalid --email-required '${String(opts.emailRequired)}': use must_have or preferred.`);
+        throw new UsageError(`Invalid --email-required '${flags.emailRequired}': use must_have or preferred.`);
       }
       out.emailRequired = v;
     }
@@ -79,17 +92,17 @@ export async function parseJobOptions(ctx: Context, opts: Record<string, unknown
     }
   } else {
     const refused = [
-      ['platform', '--platform'],
-      ['emailRequired', '--email-required'],
-      ['audience', '--audience'],
-      ['lookalikes', '--lookalikes'],
-    ].filter(([key]) => opts[key as string] !== undefined);
-    if (refused.length > 0) {
-      throw new UsageError(`${refused.map(([, f]) => f).join(', ')} apply to handle modes (raw, full), not --mode ${m}.`);
+      [flags.platform !== undefined, '--platform'],
+      [flags.emailRequired !== undefined, '--email-required'],
+      [Boolean(flags.audience), '--audience'],
+      [Boolean(flags.lookalikes), '--lookalikes'],
+    ] as const;
+    const given = refused.filter(([present]) => present).map(([, flag]) => flag);
+    if (given.length > 0) {
+      throw new UsageError(`${given.join(', ')} apply to handle modes (raw, full), not --mode ${m}.`);
     }
   }
-  const pairs = opts.metadata as string[] | undefined;
-  if (pairs && pairs.length > 0) out.metadata = assignPairs(pairs, '--metadata');
+  if (flags.metadata && flags.metadata.length > 0) out.metadata = assignPairs(flags.metadata, '--metadata');
   return out;
 }
 

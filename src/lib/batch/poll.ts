@@ -1,7 +1,7 @@
 /**
  * Waiting for a batch: an async iterator over status readings, with an injected clock and sleep so
  * tests run instantly. It ends after the first final reading (done, failed, paused for credits);
- * `--timeout` and Ctrl-C end it with errors that say how to pick the job up again.
+ * `--max-wait` and Ctrl-C end it with errors that say how to pick the job up again.
  */
 import { ApiError, CreditsError, InterruptedError, NetworkError, PendingError, RateLimitError, RemoteJobFailed } from '../errors.js';
 import { formatCredits } from '../cost.js';

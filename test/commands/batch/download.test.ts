@@ -183,4 +183,18 @@ describe('creators batch download', () => {
     expect(text.trimEnd().split('\n')).toHaveLength(20_001);
     expect(text).toBe(expected(id));
   });
+
+  it('--dry-run prints the first request instead of downloading: no results file, nothing fetched', async () => {
+    const id = await finishedBatch(['dry1', 'dry2']);
+    const dir = tempDir();
+    const json = await runCli(['batch', 'download', id, '--dry-run', '--json'], opts());
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({ dry_run: true, method: 'GET', url: expect.stringContaining(`/public/v1/enrichment/batch/${id}/?format=json`), worst_case_credits: 0 });
+    const res = await runCli(['batch', 'download', id, '--dry-run', '-o', join(dir, 'out.csv')], opts());
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    // -o receives the plan (as any dry run's), not results.
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toContain(`Dry run: nothing was sent.\nGET ${sandboxEnv(sb.get()).CREATORS_BASE_URL}/public/v1/enrichment/batch/${id}/download/\n`);
+    expect(world().fileRequests.length).toBe(0);
+  });
 });

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
@@ -16,18 +18,7 @@ async function upload(values: string[], flags = ['--mode', 'raw', '--platform', 
   return res.stdout.trim();
 }
 
-describe('creators batch status / poll / resume', () => {
-  it('status prints the record (credits_used as a number) and a table on a terminal', async () => {
-    const id = await upload(['s1', 's2']);
-    const json = await runCli(['batch', 'status', id, '--json'], opts());
-    expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ batch_id: id, status: 'validating', total_rows: 2, processed_rows: 0, credits_used: 0 });
-    expect(json.json<Record<string, unknown>>().phase).toBeUndefined();
-    const table = await runCli(['batch', 'status', id], opts({ tty: true }));
-    expect(table.stdout).toContain('Total rows');
-    expect(table.stdout).toContain(id);
-  });
-
+describe('creators batch poll / resume', () => {
   it('poll waits every 30 s by default and exits 0 when finished, printing the final record', async () => {
     const id = await upload(['p1', 'p2', 'p3']);
     const sleeps: number[] = [];
@@ -87,14 +78,51 @@ describe('creators batch status / poll / resume', () => {
     expect(res.stderr).toContain('Only a paused or failed batch can be resumed (status: finished)');
   });
 
-  it('exit 8 at --timeout, saying the job keeps running and how to wait again', async () => {
+  it('exit 8 at --max-wait, saying the job keeps running and how to wait again', async () => {
     const id = await upload(Array.from({ length: 50 }, (_, i) => `t${i}`));
     const sleeps: number[] = [];
-    const res = await runCli(['batch', 'poll', id, '--interval', '4', '--timeout', '10'], opts({ sleeps }));
+    const res = await runCli(['batch', 'poll', id, '--interval', '4', '--max-wait', '10'], opts({ sleeps }));
     expect(res.code).toBe(8);
     expect(sleeps).toEqual([4000, 4000, 2000]);
     expect(res.stderr).toMatch(new RegExp(`error: Batch ${id} is still processing after 10 s: processing, \\d+/50 rows`));
     expect(res.stderr).toContain(`Wait again with: creators batch poll ${id}`);
+    expect(res.stderr).not.toContain('deprecated');
+  });
+
+  // commander gives a known option of the root to the root wherever it is typed, so `--timeout` after
+  // `batch poll` is the global option too: poll reads it from there, for one release, as --max-wait.
+  it.each([
+    ['after the verb', (id: string) => ['batch', 'poll', id, '--interval', '4', '--timeout', '10']],
+    ['before the group (the global position)', (id: string) => ['--timeout', '10', 'batch', 'poll', id, '--interval', '4']],
+  ])('--timeout %s still works as the whole wait, with a one-line deprecation warning', async (_, argv) => {
+    const id = await upload(Array.from({ length: 50 }, (_, i) => `u${i}`));
+    const sleeps: number[] = [];
+    const res = await runCli(argv(id), opts({ sleeps }));
+    expect(res.code).toBe(8);
+    expect(sleeps).toEqual([4000, 4000, 2000]);
+    const warnings = res.stderr.split('\n').filter((line) => line.includes('deprecated'));
+    expect(warnings).toEqual([
+      'warning: --timeout as the whole wait of `creators batch poll` is deprecated: use --max-wait 10 ' +
+        '(--timeout is the per-request timeout, and will mean only that in the next release).',
+    ]);
+    expect(res.stderr).toMatch(new RegExp(`error: Batch ${id} is still processing after 10 s`));
+  });
+
+  it('with --max-wait, --timeout is only the per-request timeout: no warning, the wait is --max-wait', async () => {
+    const id = await upload(Array.from({ length: 50 }, (_, i) => `v${i}`));
+    const sleeps: number[] = [];
+    const res = await runCli(['batch', 'poll', id, '--interval', '4', '--max-wait', '10', '--timeout', '5'], opts({ sleeps }));
+    expect(res.code).toBe(8);
+    expect(sleeps).toEqual([4000, 4000, 2000]);
+    expect(res.stderr).not.toContain('deprecated');
+    expect(res.stderr).toMatch(new RegExp(`error: Batch ${id} is still processing after 10 s`));
+  });
+
+  it('refuses a bad --max-wait with exit 2', async () => {
+    const { agent, env } = mockApi();
+    const bad = await runCli(['batch', 'poll', 'bch_1', '--max-wait', '-3'], { env, dispatcher: agent });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Invalid --max-wait '-3'");
   });
 
   it('Ctrl-C stops waiting with exit 130; the job keeps running', async () => {
@@ -129,5 +157,41 @@ describe('creators batch status / poll / resume', () => {
     const paused = await runCli(['batch', 'poll', 'bch_1'], { env, dispatcher: agent });
     expect(paused.code).toBe(5);
     expect(paused.stderr).toContain('Out of credits');
+  });
+});
+
+describe('--timeout keeps its one meaning: the per-request timeout', () => {
+  let server: Server;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    // Accepts every request and never answers.
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    env = { CREATORS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CREATORS_API_KEY: 'sk_test_timeout' };
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it.each([
+    ['before the group', ['--timeout', '0.2', '--retries', '0', 'batch', 'status', 'bch_1']],
+    ['after the verb', ['batch', 'status', 'bch_1', '--timeout', '0.2', '--retries', '0']],
+  ])('batch status: --timeout %s bounds the request', async (_, argv) => {
+    const res = await runCli(argv, { env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Request timed out after 0.2 s (GET /public/v1/enrichment/batch/bch_1/status/)');
+  });
+
+  it('batch poll --max-wait: each status read is bounded by --timeout, the whole wait by --max-wait', async () => {
+    const sleeps: number[] = [];
+    const started = Date.now();
+    const res = await runCli(['batch', 'poll', 'bch_1', '--max-wait', '1', '--timeout', '0.2', '--retries', '0'], { env, sleeps });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Request timed out after 0.2 s (GET /public/v1/enrichment/batch/bch_1/status/)');
+    expect(res.stderr).not.toContain('deprecated');
+    // Two reads (the second once the 1 s wait is used up), each cut after 0.2 s, not 30 s.
+    expect(sleeps).toEqual([1000]);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

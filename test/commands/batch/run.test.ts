@@ -72,18 +72,37 @@ describe('creators batch run', () => {
     expect(ledger().usedMilli - usedBefore).toBe(found * 30);
   });
 
-  it('--timeout exits 8; the re-run reattaches; --force starts a new job', async () => {
+  it('--max-wait exits 8; the re-run reattaches; --force starts a new job', async () => {
     const t = setup(Array.from({ length: 40 }, (_, i) => `run_c_${i}`));
     const before = world().jobs.size;
-    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--timeout', '8'], t.opts());
+    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'], t.opts());
     expect(first.code).toBe(8);
     expect(first.stderr).toContain('Wait again with: the same `creators batch run` command');
+    expect(first.stderr).not.toContain('deprecated');
     const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
     expect(again.code).toBe(0);
     expect(world().jobs.size).toBe(before + 1);
     const forced = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--force'], t.opts());
     expect(forced.code).toBe(0);
     expect(world().jobs.size).toBe(before + 2);
+  });
+
+  it('--timeout alone is still the whole wait for one release, with a one-line deprecation warning', async () => {
+    const t = setup(Array.from({ length: 40 }, (_, i) => `run_g_${i}`));
+    const sleeps: number[] = [];
+    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--timeout', '8'], t.opts({ sleeps }));
+    expect(first.code).toBe(8);
+    expect(sleeps).toEqual([5000, 3000]);
+    expect(first.stderr.split('\n').filter((line) => line.includes('deprecated'))).toEqual([
+      'warning: --timeout as the whole wait of `creators batch run` is deprecated: use --max-wait 8 ' +
+        '(--timeout is the per-request timeout, and will mean only that in the next release).',
+    ]);
+    expect(first.stderr).toContain('Wait again with: the same `creators batch run` command');
+    // With --max-wait, --timeout is only the per-request timeout: no warning, and the wait is --max-wait.
+    const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '4', '--timeout', '8'], t.opts({ sleeps: [] }));
+    expect(again.code).toBe(8);
+    expect(again.stderr).not.toContain('deprecated');
+    expect(again.stderr).toContain('still processing after 4 s');
   });
 
   it('different options are a different job', async () => {

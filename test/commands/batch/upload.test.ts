@@ -1,4 +1,4 @@
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
@@ -83,6 +83,67 @@ describe('creators batch upload', () => {
     expect(rows[0]! + rows[1]!).toBe(lines.length - 1);
     expect(job(ids[1]!).values.at(-1)).toBe(lines.at(-1));
     expect(readdirSync(dir)).toEqual(['big.csv']);
+  });
+
+  it.each([
+    ['--json', 'up.json', (text: string, id: string) => expect(JSON.parse(text)).toMatchObject({ batch_id: id, status: 'validating', total_rows: 2 })],
+    ['', 'up.json', (text: string, id: string) => expect(JSON.parse(text)).toMatchObject({ batch_id: id, status: 'validating' })],
+    ['--format jsonl', 'up.jsonl', (text: string, id: string) => expect(text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ batch_id: id })])],
+    ['', 'ids.csv', (text: string, id: string) => expect(text).toBe(`${id}\n`)],
+    ['', 'ids.txt', (text: string, id: string) => expect(text).toBe(`${id}\n`)],
+  ])('%s -o %s: every byte goes to the file, nothing to stdout (piped and on a terminal)', async (flag, name, check) => {
+    for (const tty of [false, true]) {
+      const dir = tempDir();
+      const file = writeCsv(dir, 'in.csv', ['handle', `o_${name}_${tty}_1`, `o_${name}_${tty}_2`]);
+      const out = join(dir, name);
+      const before = new Set(jobs().keys());
+      const res = await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram', ...(flag ? flag.split(' ') : []), '-o', out], { env: sandboxEnv(sb.get()), tty });
+      expect(res.code).toBe(0);
+      expect(res.stdout).toBe('');
+      const id = [...jobs().keys()].find((k) => !before.has(k)) as string;
+      expect(id).toMatch(/^bch_/);
+      check(readFileSync(out, 'utf8'), id);
+      expect(readdirSync(dir).sort()).toEqual(['in.csv', name].sort());
+    }
+  });
+
+  it('jsonl to stdout: one create response per line', async () => {
+    const file = writeCsv(tempDir(), 'in.csv', ['handle', 'jl_1']);
+    const res = await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) });
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(job(JSON.parse(lines[0]!).batch_id).values).toEqual(['jl_1']);
+  });
+
+  it('a failure after the first of several parts keeps the ids of the jobs already created in the -o file', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'big.csv');
+    const pad = 'y'.repeat(80);
+    const lines = ['handle'];
+    for (let i = 0; lines.length * 100 < 11_000_000; i++) lines.push(`https://www.instagram.com/${pad}${String(i).padStart(8, '0')}/`);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const { agent, pool, env } = mockApi();
+    const first = 'bch_0123456789abcdef0123456789abcdef';
+    pool.intercept({ path: '/public/v1/enrichment/batch/', method: 'POST' }).reply(200, { batch_id: first, status: 'processing' }, { headers: { 'content-type': 'application/json' } });
+    pool.intercept({ path: '/public/v1/enrichment/batch/', method: 'POST' }).reply(400, { detail: 'File rejected.' }, { headers: { 'content-type': 'application/json' } });
+    const out = join(dir, 'ids.txt');
+    const res = await runCli(['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram', '-o', out], { env, dispatcher: agent });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('File rejected');
+    expect(res.stderr).toContain(`the upload stopped after 1 of 2 batches; ${out} holds the ids of those created.`);
+    expect(readFileSync(out, 'utf8')).toBe(`${first}\n`);
+  });
+
+  it('--dry-run -o writes the plan to the file and sends nothing', async () => {
+    const dir = tempDir();
+    const file = writeCsv(dir, 'in.csv', ['handle', 'a', 'b']);
+    const { agent, env } = mockApi();
+    const out = join(dir, 'plan.json');
+    const res = await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram', '--dry-run', '-o', out], { env, dispatcher: agent });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06, cost_basis: '2 rows x 0.03 (raw), charged only for rows with data' });
   });
 
   it('--dry-run prints the plan and worst case (rows x mode price) and sends nothing', async () => {

@@ -1,0 +1,122 @@
+/**
+ * `batch run`: upload, wait, download in one go, for cron and CI. The journal maps this input and
+ * these options to the batch ids it started, so a re-run after a crash, `--max-wait` or Ctrl-C
+ * reattaches instead of paying twice. The plan of the jobs still to create passes the money gate
+ * before anything is sent; a dry run stops there (nothing sent, no journal written).
+ */
+import type { Plan } from '../api/plan.js';
+import { batchStatusPlan, getBatchStatus, resumeBatch } from '../api/batch.js';
+import { formatCredits } from '../cost.js';
+import { UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import type { Terminal } from '../io/terminal.js';
+import { downloadMany } from './combine.js';
+import { extractBatchInput } from './extract.js';
+import { Journal, journalKey, type JournalEntry } from './journal.js';
+import { wireFields, type BatchJobOptions } from './options.js';
+import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
+import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
+
+export interface RunPorts {
+  http(): Promise<HttpClient>;
+  gate(plan: Plan): Promise<boolean>;
+  /** Input (the CSV), notices, spinner, and the streams results go to without `-o`. */
+  term: Terminal;
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  signal?: AbortSignal | undefined;
+  /** Where the journal lives (the config directory). */
+  journalDir: string;
+}
+
+export interface RunInput {
+  /** The CSV file: not standard input (the file's hash is how a re-run finds the job). */
+  source: string;
+  job: BatchJobOptions;
+  format: 'csv' | 'json';
+  /** The results file; stdout when undefined. */
+  outputPath?: string | undefined;
+  /** `-o` as the user typed it, for the closing notice. */
+  outputShown?: string | undefined;
+  wait: WaitSettings;
+  /** `--force`: start new jobs even if the journal knows some for this input. */
+  force: boolean;
+  /** Where the jobs live: part of the journal key, so another server or profile never reattaches. */
+  baseUrl: string;
+  profile: string;
+}
+
+/** Runs the whole job; returns when the results are written (or the dry run's plan printed). */
+export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
+  const { term } = ports;
+  const { job } = o;
+  const extraction = await extractBatchInput(term, o.source, { kind: job.kind, column: job.column });
+  try {
+    reportExtraction(term, o.source, extraction);
+    if (extraction.parts.length > 1 && o.format === 'json') {
+      throw new UsageError(`The input is split into ${extraction.parts.length} batches; their JSON results cannot be joined into one file.`, {
+        hint: 'Use CSV output (-o results.csv), or upload and download the parts separately.',
+      });
+    }
+    const key = journalKey(extraction.inputSha256, {
+      fields: wireFields(job),
+      column: extraction.column,
+      base_url: o.baseUrl,
+      profile: o.profile,
+    });
+    const journal = await Journal.open(ports.journalDir, ports.now);
+    const previous = o.force ? undefined : journal.get(key);
+    const now = new Date(ports.now()).toISOString();
+    const entry: JournalEntry =
+      previous && previous.batch_ids.length === extraction.parts.length
+        ? { ...previous }
+        : { batch_ids: extraction.parts.map(() => null), input: o.source, created_at: now, updated_at: now };
+    const known = entry.batch_ids.filter((id): id is string => id !== null);
+    if (known.length > 0) term.notice(`Reattaching to ${known.join(', ')} (started ${entry.created_at}); use --force to start a new job.`);
+
+    const missing = extraction.parts.filter((_, i) => entry.batch_ids[i] === null);
+    const plan: Plan =
+      missing.length > 0 ? uploadPlan(job, missing) : { ...batchStatusPlan(known[0] as string), costBasis: 'reattaching to a job already paid for' };
+    if (!(await ports.gate(plan))) return;
+    const http = await ports.http();
+    for (const [i, part] of extraction.parts.entries()) {
+      if (entry.batch_ids[i] !== null) continue;
+      const created = await uploadPart(http, job, part.path);
+      entry.batch_ids[i] = created.batch_id;
+      // Written after every part: a crash now still finds the jobs already paid for.
+      await journal.set(key, entry);
+      term.notice(`Batch ${created.batch_id} created (${part.rows} rows).`);
+    }
+    const ids = entry.batch_ids as string[];
+
+    const again = `the same \`creators batch run\` command (it reattaches to ${ids.join(', ')}), or creators batch poll ${ids[0]}`;
+    const waitPorts = { http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal };
+    let credits = 0;
+    for (const id of ids) {
+      if (known.includes(id)) {
+        const current = await getBatchStatus(http, id);
+        if (current.phase === 'paused') {
+          term.notice(`Batch ${id} is paused for credits; resuming it (free).`);
+          await resumeBatch(http, id);
+        }
+      }
+      const final = await waitForBatch(waitPorts, id, { ...o.wait, again });
+      credits += final.credits_used ?? 0;
+      term.notice(`Batch ${id} ${final.status}: ${creditsText(final)} used.`);
+    }
+    const bytes = await downloadMany(http, ids, {
+      io: term.io,
+      outputPath: o.outputPath,
+      format: o.format,
+      sleep: ports.sleep,
+      signal: ports.signal,
+      notice: (line) => term.notice(line),
+    });
+    await journal.set(key, { ...entry, completed_at: new Date(ports.now()).toISOString() });
+    if (o.outputPath) {
+      term.notice(`Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${formatCredits(Math.round(credits * 1000))} credits used.`);
+    }
+  } finally {
+    await extraction.cleanup();
+  }
+}

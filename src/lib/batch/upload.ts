@@ -1,0 +1,110 @@
+/**
+ * Creating batch jobs from an extracted input (`batch upload`, and the create step of `batch run`):
+ * what was read is reported, the plan (rows x the mode's price) passes the money gate, then each part
+ * file is uploaded as its own job. Every id is printed through lib/output as soon as its job exists,
+ * so `-o` receives it and a later failure never hides a job already started.
+ */
+import type { Plan } from '../api/plan.js';
+import { createBatch, createBatchPlan, type CreatedBatch } from '../api/batch.js';
+import type { HttpClient } from '../http/client.js';
+import type { Io } from '../io/streams.js';
+import type { Notices } from '../io/terminal.js';
+import { openSink, printItem, printList, selectFields, type OutputSettings } from '../output/index.js';
+import type { BatchPart, Extraction } from './extract.js';
+import { multipartBody } from './multipart.js';
+import { wireFields, type BatchJobOptions } from './options.js';
+
+/** Tells the user what was read: rows kept, duplicates and blanks dropped, parts. */
+export function reportExtraction(notices: Notices, source: string, x: Extraction): void {
+  const extra = [
+    x.duplicates > 0 ? `${x.duplicates} duplicate${x.duplicates === 1 ? '' : 's'} skipped` : '',
+    x.blanks > 0 ? `${x.blanks} blank${x.blanks === 1 ? '' : 's'} removed` : '',
+    x.parts.length > 1 ? `split into ${x.parts.length} batches of at most 10 MB` : '',
+  ].filter(Boolean);
+  if (x.guessedColumn) notices.warn(`No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`);
+  notices.notice(`Read ${x.rows} unique ${x.kind === 'email' ? 'emails' : 'handles'} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`);
+}
+
+/** The plan of creating a job per part in `parts` (all of the extraction by default). */
+export function uploadPlan(job: BatchJobOptions, parts: readonly BatchPart[]): Plan {
+  return createBatchPlan({
+    mode: job.mode,
+    fields: wireFields(job),
+    column: job.kind,
+    rows: parts.reduce((n, p) => n + p.rows, 0),
+    files: parts.length,
+  });
+}
+
+/** Uploads one part file as a job and returns the create response. */
+export async function uploadPart(http: HttpClient, job: BatchJobOptions, path: string): Promise<CreatedBatch> {
+  const body = await multipartBody(wireFields(job), { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path });
+  return createBatch(http, body);
+}
+
+export interface UploadPorts {
+  http(): Promise<HttpClient>;
+  /** The money gate: `--max-credits`, the `--dry-run` plan, the confirmation. True when the plan may be sent. */
+  gate(plan: Plan): Promise<boolean>;
+  /** Notices, and the streams data goes to (with `output`). */
+  term: Notices & { readonly io: Io };
+  output: OutputSettings;
+}
+
+/**
+ * `batch upload`: reports the extraction, gates the plan, creates one job per part and prints each
+ * as it is created. What is printed depends on the output: `json` the create response (an array for
+ * several parts) at the end; `jsonl` one response per line; on a terminal a sentence per job (and a
+ * hint to follow it); otherwise (piped, csv, tsv, or a file of another format) only the ids, one per
+ * line, for `ID=$(creators batch upload ...)`.
+ */
+export async function uploadBatches(ports: UploadPorts, source: string, job: BatchJobOptions, extraction: Extraction): Promise<void> {
+  const { term, output } = ports;
+  reportExtraction(term, source, extraction);
+  if (!(await ports.gate(uploadPlan(job, extraction.parts)))) return;
+  const http = await ports.http();
+  const created: CreatedBatch[] = [];
+  const total = extraction.parts.length;
+  // JSON only when asked for (flag, env, profile, `-o` extension), not merely because stdout is a pipe:
+  // piped, the default is the bare ids.
+  const asked = output.formatExplicit ? output.format : undefined;
+
+  if (asked === 'json') {
+    for (const part of extraction.parts) created.push(await uploadPart(http, job, part.path));
+    if (created.length === 1) await printItem(term.io, output, created[0] as CreatedBatch);
+    else await printList(term.io, output, created, []);
+    return;
+  }
+
+  const toStdout = output.outputPath === undefined || output.outputPath === '' || output.outputPath === '-';
+  const sentences = asked !== 'jsonl' && term.io.stdoutIsTTY && toStdout;
+  const line = (batch: CreatedBatch, i: number, rows: number): string => {
+    if (asked === 'jsonl') return `${JSON.stringify(output.fields ? selectFields(batch, output.fields) : batch)}\n`;
+    if (!sentences) return `${batch.batch_id}\n`;
+    const of = total > 1 ? ` (part ${i + 1} of ${total})` : '';
+    return `Batch ${batch.batch_id} created${of}: ${rows} rows, status ${batch.status}.\n`;
+  };
+  const sink = await openSink(term.io, output);
+  try {
+    for (const [i, part] of extraction.parts.entries()) {
+      const batch = await uploadPart(http, job, part.path);
+      created.push(batch);
+      // Each id goes out as soon as it exists, so a later failure never hides a job already started.
+      await sink.write(line(batch, i, part.rows));
+    }
+  } catch (err) {
+    if (created.length === 0) {
+      await sink.abort();
+      throw err;
+    }
+    // The jobs already created run (and bill) whatever happens next: their ids must not be lost.
+    await sink.commit();
+    if (!toStdout) term.warn(`the upload stopped after ${created.length} of ${total} batches; ${output.outputPath} holds the ids of those created.`);
+    throw err;
+  }
+  await sink.commit();
+  if (term.io.stdoutIsTTY && asked !== 'jsonl') {
+    const first = String(created[0]?.batch_id ?? '');
+    term.notice(`Follow it with: creators batch poll ${first}${created.length > 1 ? ' (and the other ids)' : ''}`);
+  }
+}
