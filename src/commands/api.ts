@@ -1,5 +1,6 @@
 import { defineCommand } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
+import type { RawRequest } from '../lib/api/raw.js';
 import type { Method } from '../lib/http/client.js';
 import { assignPairs } from '../lib/options.js';
 
@@ -32,15 +33,16 @@ export default defineCommand({
     if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
       throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });
     }
-    let body: Record<string, unknown> | undefined;
-    let query: Record<string, string | string[]> | undefined;
+    const { isJsonObject, queryFromPairs, recordOf, recordsOf, itemOf } = await import('../lib/api/raw.js');
+    let body: RawRequest['body'];
+    let query: RawRequest['query'];
     if (method === 'GET' || method === 'HEAD') {
       if (flags.input) throw new UsageError(`--input sends a body, which ${method} requests do not have.`, { hint: 'Add -X POST.' });
       query = queryFromPairs(assignPairs(fields, '-f'));
     } else if (flags.input || fields.length > 0) {
       const { readInputJson } = await import('../lib/io/input.js');
       const base = flags.input ? await readInputJson(ctx.term, flags.input, '--input') : {};
-      if (!isObject(base)) throw new UsageError('--input must hold a JSON object.');
+      if (!isJsonObject(base)) throw new UsageError('--input must hold a JSON object.');
       body = assignPairs(fields, '-f', base);
     }
 
@@ -59,7 +61,7 @@ export default defineCommand({
 
     const output = await ctx.output();
     if (flags.paginate) {
-      await printList(ctx.io, output, asRecords(paginate(http, request)), []);
+      await printList(ctx.io, output, recordsOf(paginate(http, request)), []);
       return;
     }
     const { status, data } = await sendRawRequest(http, request);
@@ -69,39 +71,13 @@ export default defineCommand({
       await printText(ctx.io, output, data.endsWith('\n') ? data : `${data}\n`);
     } else if (Array.isArray(data) || (output.format !== 'json' && output.format !== 'table' && itemsOfPage(data))) {
       // A page printed as rows (jsonl, csv, tsv): its list, without the paging envelope.
-      await printList(ctx.io, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(toRecord), []);
+      await printList(ctx.io, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(recordOf), []);
     } else {
-      // An object; a bare JSON scalar (rare) is handed over as it always was: json prints it as JSON.
-      await printItem(ctx.io, output, data as Record<string, unknown>);
+      await printItem(ctx.io, output, itemOf(data));
     }
   },
 });
 
 function isMethod(value: string): value is Method {
   return (METHODS as readonly string[]).includes(value);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** `-f` pairs of a GET as query parameters: nested keys become dot paths, lists repeat the key. */
-function queryFromPairs(pairs: Record<string, unknown>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const walk = (value: unknown, key: string): void => {
-    if (Array.isArray(value)) out[key] = value.map(String);
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${key}.${k}`);
-    else out[key] = value === null ? '' : String(value);
-  };
-  for (const [k, v] of Object.entries(pairs)) walk(v, k);
-  return out;
-}
-
-async function* asRecords(items: AsyncIterable<unknown>): AsyncGenerator<Record<string, unknown>> {
-  for await (const item of items) yield toRecord(item);
-}
-
-/** A list item as a record: objects as they are, anything else (a handle, a number) as `{ value }`. */
-function toRecord(item: unknown): Record<string, unknown> {
-  return isObject(item) ? item : { value: item };
 }

@@ -1,7 +1,6 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { parseIntegerOption } from '../lib/options.js';
-import type { ColumnSpec } from '../lib/output/types.js';
 
 /** The dictionary kinds, for the help line (their routes live in lib/api/dictionary.ts, loaded only to run). */
 export const KINDS = [
@@ -30,7 +29,7 @@ export default defineCommand({
   async run(ctx, { args: [kind = ''], flags }) {
     // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
     const platform = kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
-    const [{ listDictionary }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/index.js')]);
+    const [{ dictionaryColumns, listDictionary }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/index.js')]);
     const output = await ctx.output();
     const entries = await listDictionary(await ctx.http(), {
       kind,
@@ -40,16 +39,7 @@ export default defineCommand({
       offset: parseIntegerOption(flags.offset, '--offset'),
       exact: flags.exact,
     });
-    const count = await printList(ctx.io, output, entries, columnsFor(entries[0]));
+    const count = await printList(ctx.io, output, entries, dictionaryColumns(entries[0]));
     if (count === 0 && output.format === 'table') ctx.notice('No entries found.');
   },
 });
-
-/** Table columns from the first entry: scalar fields as they are, lists shown by their size. */
-function columnsFor(first: Record<string, unknown> | undefined): ColumnSpec[] {
-  if (!first) return [{ path: 'value', header: 'value' }];
-  return Object.entries(first)
-    .filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))
-    .slice(0, 6)
-    .map(([k, v]) => ({ path: k, header: k, kind: typeof v === 'number' ? 'number' : 'text' }));
-}

@@ -1,4 +1,6 @@
 import type { FlagDefs } from '../app/command.js';
+import type { Context } from '../app/context.js';
+import type { DiscoveryPorts } from '../lib/discovery/run.js';
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
 export const DISCOVERY_FLAGS = {
@@ -27,3 +29,19 @@ export const DISCOVERY_FLAGS = {
       'otherwise the last creators are fetched in smaller pages so that no more than n are bought',
   },
 } as const satisfies FlagDefs;
+
+/** The ports of the Discovery workflow, from the context (search and similar alike). */
+export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
+  const { pageBase } = await import('../lib/discovery/paging.js');
+  return {
+    http: await ctx.http(),
+    io: ctx.io,
+    notices: ctx.term,
+    output: await ctx.output(),
+    gate: (plan) => ctx.gate(plan),
+    pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base'))),
+    dryRun: ctx.dryRun,
+    hasCredential: async () => (await ctx.credential()) !== undefined,
+    signal: ctx.deps.signal,
+  };
+}

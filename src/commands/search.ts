@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryPorts } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -24,39 +24,26 @@ export default defineCommand({
   ],
   async run(ctx, { flags }) {
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { pageBase }, { checkSort }] = await Promise.all([
+    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { checkSort }, { searchBody }] = await Promise.all([
       import('../lib/discovery/input.js'),
       import('../lib/discovery/run.js'),
-      import('../lib/discovery/paging.js'),
       import('../lib/discovery/sort.js'),
+      import('../lib/api/discovery.js'),
     ]);
     const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
     const sort = checkSort(platform, flags.sort, flags.order);
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');
-    const body: Record<string, unknown> = {
-      platform,
-      // The official client sends null, not {}, when there are no filters.
-      filters: Object.keys(input.filters).length > 0 ? input.filters : null,
-      ...(sort ? { sort } : {}),
-      ...(query ? { nlp_search: query } : {}),
-      include_lookalikes: input.includeLookalikes,
-    };
+    const body = searchBody({ platform, filters: input.filters, sort, query, includeLookalikes: input.includeLookalikes });
     const columns = flags.returnFilterValues ? [...CREATOR_COLUMNS, { path: 'matched_filters', header: 'matched filters' }] : CREATOR_COLUMNS;
-    const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
-    await runDiscovery(
-      {
-        http: await ctx.http(),
-        io: ctx.io,
-        notices: ctx.term,
-        output: await ctx.output(),
-        gate: (plan) => ctx.gate(plan),
-        pageBase: base,
-        dryRun: ctx.dryRun,
-        hasCredential: async () => (await ctx.credential()) !== undefined,
-        signal: ctx.deps.signal,
-      },
-      { kind: 'search', platform, body, paging: input.paging, returnFilterValues: flags.returnFilterValues, listIds: input.listIds, columns },
-    );
+    await runDiscovery(await discoveryPorts(ctx), {
+      kind: 'search',
+      platform,
+      body,
+      paging: input.paging,
+      returnFilterValues: flags.returnFilterValues,
+      listIds: input.listIds,
+      columns,
+    });
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryPorts } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -29,45 +29,23 @@ export default defineCommand({
   async run(ctx, { args: [reference = ''], flags }) {
     const value = reference.trim();
     if (!value || value.length > 200) throw new UsageError('Give the reference creator as a URL, username or id (1-200 characters).');
-    const by = flags.by === undefined ? detectBy(value) : flags.by.toLowerCase();
-    if (!BY.some((known) => known === by)) throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
+    const asked = flags.by === undefined ? detectBy(value) : flags.by.toLowerCase();
+    const by = BY.find((known) => known === asked);
+    if (by === undefined) throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { pageBase }] = await Promise.all([
+    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { similarBody }] = await Promise.all([
       import('../lib/discovery/input.js'),
       import('../lib/discovery/run.js'),
-      import('../lib/discovery/paging.js'),
+      import('../lib/api/discovery.js'),
     ]);
     const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
-    const body: Record<string, unknown> = {
+    await runDiscovery(await discoveryPorts(ctx), {
+      kind: 'similar',
       platform,
-      filter_key: by,
-      filter_value: value,
-      // The official client omits filters when there are none.
-      ...(Object.keys(input.filters).length > 0 ? { filters: input.filters } : {}),
-      // Not a documented Similar field: sent only when asked for.
-      ...(input.includeLookalikes ? { include_lookalikes: true } : {}),
-    };
-    const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
-    await runDiscovery(
-      {
-        http: await ctx.http(),
-        io: ctx.io,
-        notices: ctx.term,
-        output: await ctx.output(),
-        gate: (plan) => ctx.gate(plan),
-        pageBase: base,
-        dryRun: ctx.dryRun,
-        hasCredential: async () => (await ctx.credential()) !== undefined,
-        signal: ctx.deps.signal,
-      },
-      {
-        kind: 'similar',
-        platform,
-        body,
-        paging: input.paging,
-        listIds: input.listIds,
-        columns: [...CREATOR_COLUMNS, { path: 'similarity_score', header: 'similarity', kind: 'number' }],
-      },
-    );
+      body: similarBody({ platform, by, value, filters: input.filters, includeLookalikes: input.includeLookalikes }),
+      paging: input.paging,
+      listIds: input.listIds,
+      columns: [...CREATOR_COLUMNS, { path: 'similarity_score', header: 'similarity', kind: 'number' }],
+    });
   },
 });

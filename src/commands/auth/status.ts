@@ -17,6 +17,21 @@ export default defineCommand({
   run: (ctx) => showStatus(ctx),
 });
 
+/** What `auth status` reports (the JSON keys are the contract's). */
+type AuthStatus = {
+  base_url: string;
+  profile: string;
+  authenticated: boolean;
+  credential_source: string | null;
+  credential_kind: string | null;
+  credential: string | null;
+  expires_at: string | null;
+  expired: boolean | null;
+  refreshable: boolean | null;
+  live_check: string;
+  credits_available: number | null;
+};
+
 async function showStatus(ctx: Context): Promise<void> {
   const [{ getCredits }, { readLogin }, { maskSecret }, { printItem }] = await Promise.all([
     import('../../lib/api/account.js'),
@@ -38,7 +53,7 @@ async function showStatus(ctx: Context): Promise<void> {
   const login = readLogin(await ctx.config());
   const fromLogin = credential?.source === 'login' || (failure !== undefined && login !== undefined);
   const expiresAt = credential?.expiresAt ?? (fromLogin ? login?.expires_at : undefined);
-  const status: Record<string, unknown> = {
+  const status: AuthStatus = {
     base_url: baseUrl,
     profile: ctx.profileName,
     authenticated: false,

@@ -19,7 +19,7 @@ export default defineCommand({
     ['creators exclusions entries default:instagram --all --format csv -o handles.csv', 'all of them, to a file'],
   ],
   async run(ctx, { args: [list = ''], flags }) {
-    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { printList }] = await Promise.all([
+    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { keyed, printList }] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/output/index.js'),
     ]);
@@ -40,12 +40,8 @@ export default defineCommand({
       handles = page.handles;
       total = typeof page.total === 'number' ? page.total : undefined;
     }
-    const count = await printList(ctx.io, output, asRecords(handles), [{ path: 'handle', header: 'handle' }]);
+    const count = await printList(ctx.io, output, keyed('handle', handles), [{ path: 'handle', header: 'handle' }]);
     if (count === 0 && output.format === 'table') ctx.notice('No handles.');
     if (total !== undefined && offset + count < total) ctx.notice(`Showing ${count} of ${total} handles; add --all for every page.`);
   },
 });
-
-async function* asRecords(handles: AsyncIterable<string> | string[]): AsyncGenerator<Record<string, unknown>> {
-  for await (const handle of handles) yield { handle };
-}

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import type { ColumnSpec } from '../output/types.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
@@ -86,4 +87,13 @@ export function entriesOf(data: unknown): Record<string, unknown>[] {
   }
   if (!Array.isArray(list)) return [];
   return list.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { value: e }));
+}
+
+/** Table columns from the first entry: scalar fields as they are, lists shown by their size. */
+export function dictionaryColumns(first: Record<string, unknown> | undefined): ColumnSpec[] {
+  if (!first) return [{ path: 'value', header: 'value' }];
+  return Object.entries(first)
+    .filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))
+    .slice(0, 6)
+    .map(([k, v]) => ({ path: k, header: k, kind: typeof v === 'number' ? 'number' : 'text' }));
 }

@@ -1,6 +1,7 @@
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { ApiError } from '../errors.js';
+import type { SortSpec } from '../discovery/sort.js';
 import type { HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
 
@@ -33,6 +34,50 @@ export const DISCOVERY_PATHS: Record<DiscoveryKind, string> = {
 export const MAX_PAGE_LIMIT = 50;
 /** A query can reach at most this many results. */
 export const RESULT_CAP = 10_000;
+
+/** What a search asks for (everything but paging). */
+export interface SearchInput {
+  platform: string;
+  filters: Record<string, unknown>;
+  sort?: SortSpec | undefined;
+  /** `--query`: a brief the server maps to filters. */
+  query?: string | undefined;
+  includeLookalikes: boolean;
+}
+
+/** The body of a search without `paging`. The official client sends `filters: null`, not {}, when there are none. */
+export function searchBody(input: SearchInput): Record<string, unknown> {
+  return {
+    platform: input.platform,
+    filters: Object.keys(input.filters).length > 0 ? input.filters : null,
+    ...(input.sort ? { sort: input.sort } : {}),
+    ...(input.query ? { nlp_search: input.query } : {}),
+    include_lookalikes: input.includeLookalikes,
+  };
+}
+
+/** What a Similar request asks for (everything but paging). */
+export interface SimilarInput {
+  platform: string;
+  by: 'url' | 'username' | 'id';
+  value: string;
+  filters: Record<string, unknown>;
+  includeLookalikes: boolean;
+}
+
+/**
+ * The body of a Similar request without `paging`. The official client omits filters when there are
+ * none; `include_lookalikes` is not a documented Similar field, so it is sent only when asked for.
+ */
+export function similarBody(input: SimilarInput): Record<string, unknown> {
+  return {
+    platform: input.platform,
+    filter_key: input.by,
+    filter_value: input.value,
+    ...(Object.keys(input.filters).length > 0 ? { filters: input.filters } : {}),
+    ...(input.includeLookalikes ? { include_lookalikes: true } : {}),
+  };
+}
 
 /** One Discovery or Similar request: the body carries `paging`; `returnFilterValues` is search only. */
 export interface DiscoveryRequest {

@@ -33,3 +33,38 @@ export function rawRequestPlan(req: RawRequest): Plan {
 export function sendRawRequest(http: HttpClient, req: RawRequest): Promise<HttpResponse<unknown>> {
   return http.request<unknown>({ method: req.method, path: req.path, query: req.query, body: req.body, responseType: 'json' });
 }
+
+/** A JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `-f` pairs of a GET as query parameters: nested keys become dot paths, lists repeat the key. */
+export function queryFromPairs(pairs: Record<string, unknown>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const walk = (value: unknown, key: string): void => {
+    if (Array.isArray(value)) out[key] = value.map(String);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${key}.${k}`);
+    else out[key] = value === null ? '' : String(value);
+  };
+  for (const [k, v] of Object.entries(pairs)) walk(v, k);
+  return out;
+}
+
+/** A list item as a record: objects as they are, anything else (a handle, a number) as `{ value }`. */
+export function recordOf(item: unknown): Record<string, unknown> {
+  return isJsonObject(item) ? item : { value: item };
+}
+
+/** Every item of a paginated stream as a record. */
+export async function* recordsOf(items: AsyncIterable<unknown>): AsyncGenerator<Record<string, unknown>> {
+  for await (const item of items) yield recordOf(item);
+}
+
+/**
+ * A whole response for `printItem`. An object is printed as it is; a bare JSON scalar (rare) is handed
+ * over as it always was, and the json printer prints it as JSON (tables show nothing for it).
+ */
+export function itemOf(data: unknown): Record<string, unknown> {
+  return data as Record<string, unknown>;
+}

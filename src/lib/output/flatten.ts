@@ -194,3 +194,8 @@ function assign(target: Record<string, unknown> | unknown[], key: string, value:
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** Bare values (handles, ids) as one-field records `{ [key]: value }`, for the printers. */
+export async function* keyed<T>(key: string, values: AsyncIterable<T> | Iterable<T>): AsyncGenerator<DataRecord> {
+  for await (const value of values) yield { [key]: value };
+}

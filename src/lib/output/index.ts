@@ -4,7 +4,7 @@
  * cli-table3 and ora are imported inside the functions that use them.
  */
 export * from './types.js';
-export { cellText, flattenRecord, getPath, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
+export { cellText, flattenRecord, getPath, keyed, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
 export { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from './humanize.js';
 export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink, type SinkOptions } from './sink.js';
 export { isTerminalTable, printItem, printList, printRows, printText } from './printers.js';
