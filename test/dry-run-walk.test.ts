@@ -4,14 +4,14 @@
  * ledger does not move, and no local file or setting is written. The walk covers every leaf of the
  * command tree: a command added without a sample here fails the first test.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/program.js';
 import { runCli } from './helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from './helpers/sandbox.js';
+import { tempDir } from './helpers/temp.js';
 
 /** Requests the sandbox answered (its own log: `METHOD /path/ status time`). */
 const seen: string[] = [];
@@ -127,8 +127,8 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
   let configDir: string;
 
   beforeAll(async () => {
-    cwd = mkdtempSync(join(tmpdir(), 'creators-walk-'));
-    configDir = mkdtempSync(join(tmpdir(), 'creators-walk-cfg-'));
+    cwd = tempDir('creators-walk-');
+    configDir = tempDir('creators-walk-cfg-');
     // A profile with settings, so a dry run that wrote to it would be seen.
     const env = sandboxEnv(sandbox.get());
     expect((await runCli(['config', 'set', 'platform', 'instagram'], { env, configDir })).code).toBe(0);

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox();
 
@@ -50,7 +50,7 @@ describe('creators api', () => {
 
   it('refuses malformed JSON in --input (exit 2)', async () => {
     const { agent, env } = mockApi();
-    const dir = mkdtempSync(join(tmpdir(), 'creators-api-'));
+    const dir = tempDir('creators-api-');
     writeFileSync(join(dir, 'body.json'), '{"platform": ');
     const res = await runCli(['api', 'discovery/', '--input', join(dir, 'body.json')], { env, dispatcher: agent });
     expect(res.code).toBe(2);
@@ -210,7 +210,7 @@ describe('creators api --dry-run sends nothing', () => {
 
   it('a write prints its plan to -o and sends nothing', async () => {
     const { agent, env } = mockApi();
-    const dir = mkdtempSync(join(tmpdir(), 'creators-api-'));
+    const dir = tempDir('creators-api-');
     const res = await runCli(['api', 'discovery/exclusion-lists', '-f', 'name=x', '-f', 'platform=instagram', '--dry-run', '-o', join(dir, 'plan.json')], { env, dispatcher: agent });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('creators completion', () => {
   it.each(['bash', 'zsh', 'fish'])('completion %s prints a script naming the commands', async (shell) => {
@@ -29,7 +29,7 @@ describe('creators completion', () => {
   });
 
   it('-o writes the script to a file and nothing to stdout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-completion-'));
+    const dir = tempDir('creators-completion-');
     const res = await runCli(['completion', 'zsh', '-o', join(dir, '_creators')]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('creators help', () => {
   it('help exit-codes, environment and formatting say what they are about', async () => {
@@ -52,7 +52,7 @@ describe('creators help', () => {
   });
 
   it('-o writes the topic to a file and nothing to stdout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-help-'));
+    const dir = tempDir('creators-help-');
     const res = await runCli(['help', 'environment', '-o', join(dir, 'env.txt')]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox();
 
@@ -47,7 +47,7 @@ describe('creators sandbox output', () => {
   });
 
   it('-o writes the JSON line to a file and nothing to stdout', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'creators-sandbox-')), 'sandbox.json');
+    const file = join(tempDir('creators-sandbox-'), 'sandbox.json');
     const res = await runCli(['sandbox', '-o', file], { signal: stopped() });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { mockApi } from '../helpers/mock-api.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Account = { user_id: string; profile: { username: string; followers: number; engagement_percent: number }; [k: string]: unknown };
 
@@ -175,7 +175,7 @@ describe('creators search: cost before sending', () => {
   });
 
   it('builds filters from --filters (file or stdin), --filter dot paths with typed values and --ai-search', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-filters-'));
+    const dir = tempDir('creators-filters-');
     writeFileSync(join(dir, 'f.json'), JSON.stringify({ is_verified: true, location: ['Spain'] }));
     const res = await runCli(
       ['search', '--platform', 'youtube', '--filters', 'f.json', '--filter', 'engagement_percent.min=2.5', '--filter', 'topics=Fitness,Yoga', '--filter', 'number_of_followers.min=1000', '--ai-search', 'home workouts', '--sort', 'engagement_rate', '--order', 'asc', '--dry-run', '--json'],

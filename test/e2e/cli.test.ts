@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** End-to-end: the built bin/creators.js in a child process against the sandbox on a random port. */
 const sb = useSandbox({
@@ -18,7 +18,7 @@ const sb = useSandbox({
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({
   ...sandboxEnv(sb.get()),
-  CREATORS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'creators-e2e-')),
+  CREATORS_CONFIG_DIR: tempDir('creators-e2e-'),
   ...extra,
 });
 
@@ -39,7 +39,7 @@ describe('bin/creators.js against the sandbox', () => {
   });
 
   it('writes -o files atomically, format from the extension, leaving no temp file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-out-'));
+    const dir = tempDir('creators-out-');
     const res = await spawnCli(['dict', 'languages', '--limit', '3', '-o', join(dir, 'langs.csv')], env());
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
@@ -108,7 +108,7 @@ describe('bin/creators.js against the sandbox', () => {
 describe('rate limit end to end', () => {
   const limited = useSandbox({ rateLimit: 2 });
   it('a 429 with retry_after that cannot be waited out is exit 6, naming the wait', async () => {
-    const e = { ...sandboxEnv(limited.get()), CREATORS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'creators-e2e-')) };
+    const e = { ...sandboxEnv(limited.get()), CREATORS_CONFIG_DIR: tempDir('creators-e2e-') };
     expect((await spawnCli(['credits'], e)).code).toBe(0);
     expect((await spawnCli(['credits'], e)).code).toBe(0);
     const res = await spawnCli(['credits', '--retries', '0', '--json'], e);
@@ -126,7 +126,7 @@ describe('creators sandbox', () => {
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     const { base_url: baseUrl, api_key: apiKey } = JSON.parse(line);
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await spawnCli(['credits', '--json'], { CREATORS_BASE_URL: baseUrl, CREATORS_API_KEY: apiKey, CREATORS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'c-')) });
+    const res = await spawnCli(['credits', '--json'], { CREATORS_BASE_URL: baseUrl, CREATORS_API_KEY: apiKey, CREATORS_CONFIG_DIR: tempDir('c-') });
     expect(JSON.parse(res.stdout).credits_available).toBe(7);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -1,17 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/spawn-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** End-to-end: the built bin/creators.js (run `npm run build` first) against the sandbox. */
 const sb = useSandbox({ seed: 31 });
-const env = () => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'creators-e2e-disc-')) });
+const env = () => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempDir('creators-e2e-disc-') });
 
 describe('discovery commands through bin/creators.js', () => {
   it('search --all -o file.csv: streamed to an atomic CSV, charged exactly what was returned', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-disc-out-'));
+    const dir = tempDir('creators-disc-out-');
     const before = sb.get().state.ledger.usedMilli;
     const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '-o', join(dir, 'out.csv')], env());
     expect(res.stderr).toBe('');
@@ -25,7 +25,7 @@ describe('discovery commands through bin/creators.js', () => {
   });
 
   it('with an explicit --limit, exactly --max-results are bought and written (the last request is smaller)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-disc-out-'));
+    const dir = tempDir('creators-disc-out-');
     const before = sb.get().state.ledger.usedMilli;
     const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '--limit', '25', '-o', join(dir, 'out.csv')], env());
     expect(res.code).toBe(0);

@@ -1,19 +1,19 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { csvObjects } from '../commands/enrich/helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** End-to-end: the built CLI enriching a CSV against the sandbox, and a real Ctrl-C (SIGINT). Run `npm run build` first. */
 const sb = useSandbox({ seed: 13, credits: 1000 });
 
 function workspace(rows: string[]): { dir: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'creators-e2e-enrich-'));
+  const dir = tempDir('creators-e2e-enrich-');
   writeFileSync(join(dir, 'in.csv'), `n,handle\n${rows.map((h, i) => `${i},${h}`).join('\n')}\n`);
-  return { dir, env: { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'creators-e2e-cfg-')) } };
+  return { dir, env: { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempDir('creators-e2e-cfg-') } };
 }
 
 describe('enrich handle end to end', () => {

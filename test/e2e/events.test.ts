@@ -1,22 +1,22 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
 import { call, L, subscribe, useClockedSandbox } from '../commands/listening/helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** End-to-end: the built CLI tails events from the sandbox across runs, and stops cleanly on Ctrl-C. */
 const sb = useClockedSandbox({ seed: 31 });
-const env = (): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'creators-e2e-')) });
+const env = (): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempDir('creators-e2e-') });
 const ids = (stdout: string): number[] => stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id);
 
 describe('bin/creators.js events tail', () => {
   it('a cron-style --once with --cursor-file gets exactly the events since its last run', async () => {
     const sub = await subscribe(sb.get(), 'cron', ['cron_a', 'cron_b', 'cron_c']);
     sb.advance(3_600_000);
-    const cursor = join(mkdtempSync(join(tmpdir(), 'creators-cron-')), 'events.cursor');
+    const cursor = join(tempDir('creators-cron-'), 'events.cursor');
     const args = ['events', 'tail', '--once', '--subscription', String(sub), '--cursor-file', cursor];
     const first = await spawnCli([...args, '--backlog', 'all'], env());
     expect(first.stderr).toBe('');
@@ -40,7 +40,7 @@ describe('bin/creators.js events tail', () => {
   it('Ctrl-C ends a running tail with exit 130 after saving the cursor', async () => {
     const sub = await subscribe(sb.get(), 'sigint', ['sig_a', 'sig_b']);
     sb.advance(3_600_000);
-    const cursor = join(mkdtempSync(join(tmpdir(), 'creators-sig-')), 'c');
+    const cursor = join(tempDir('creators-sig-'), 'c');
     const child = spawn(process.execPath, [BIN, 'events', 'tail', '--backlog', 'all', '--interval', '30', '--subscription', String(sub), '--cursor-file', cursor], {
       env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() },
     });

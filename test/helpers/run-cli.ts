@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { main } from '../../src/main.js';
 import type { Deps } from '../../src/app/deps.js';
+import { tempDir } from './temp.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
@@ -43,7 +41,7 @@ export interface RunResult {
 
 /** A fresh, empty config directory: every test gets its own store. */
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'creators-cfg-'));
+  return tempDir('creators-cfg-');
 }
 
 /**

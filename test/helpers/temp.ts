@@ -1,21 +1,15 @@
 /**
- * The one temp-dir/file helper of the suite: every directory a test makes lives under one folder per
- * test process, removed when the process ends, so parallel files never share a path and nothing is
- * left in the system's temp folder.
+ * The one temp-dir/file helper of the suite: every directory a test makes is a new one under the run's
+ * folder (made and removed by test/helpers/temp-root.ts), so parallel files never share a path and
+ * nothing is left in the system's temp folder.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-let root: string | undefined;
-
+/** The run's folder; outside a vitest run (a script importing this), the system's temp folder. */
 function testRoot(): string {
-  if (root === undefined) {
-    root = mkdtempSync(join(tmpdir(), `creators-test-${process.pid}-`));
-    const made = root;
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-  }
-  return root;
+  return process.env.CREATORS_TEST_TMP ?? tmpdir();
 }
 
 /** A new, empty directory (`prefix` names it, to read paths in failures). */

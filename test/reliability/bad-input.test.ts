@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { faults, figures, ledgerMark } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * The bad input corpus: each input gets a clear message, the documented exit code, and nothing
  * billable is sent. A never-firing fault rule (`p=0`) counts every request that reaches the sandbox.
  */
 const sb = useSandbox({ seed: 6 });
-const dir = mkdtempSync(join(tmpdir(), 'creators-bad-'));
+const dir = tempDir('creators-bad-');
 const file = (name: string, content: string | Buffer): string => {
   const path = join(dir, name);
   writeFileSync(path, content);

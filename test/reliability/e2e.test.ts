@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configureOAuth } from '../../src/sandbox/oauth/store.js';
@@ -11,6 +10,7 @@ import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { faults, figures } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * End-to-end (the built bin/creators.js): Ctrl-C mid-run leaves every output file complete or absent
@@ -18,7 +18,7 @@ import { faults, figures } from './helpers.js';
  * listener is loopback-only and refuses a wrong state; the credential file is 0600.
  */
 const sb = useSandbox({ seed: 8, credits: 100_000, dailyDiscoveryLimit: 100_000, batchRowsPerSecond: 100_000, rateLimit: 100_000 });
-const tmp = (): string => mkdtempSync(join(tmpdir(), 'creators-rel-e2e-'));
+const tmp = (): string => tempDir('creators-rel-e2e-');
 const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tmp(), ...extra });
 

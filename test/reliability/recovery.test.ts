@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, type RunOptions } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { faults, figures, ledgerMark, reportedSpendMilli } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * Every command family through injected faults, in process (instant sleeps): safe requests recover
@@ -15,7 +15,7 @@ const sb = useSandbox({ seed: 11, credits: 100_000, dailyDiscoveryLimit: 100_000
 const env = (): Record<string, string> => sandboxEnv(sb.get());
 const run = (argv: string[], extra: RunOptions = {}) => runCli(argv, { env: env(), ...extra });
 const handles = (n: number, from = 0): string[] => sb.get().state.creators.list('instagram').slice(from, from + n).map((c) => c.profile.username);
-const dir = (): string => mkdtempSync(join(tmpdir(), 'creators-rel-'));
+const dir = (): string => tempDir('creators-rel-');
 
 afterEach(() => faults(sb.get(), ''));
 

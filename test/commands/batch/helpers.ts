@@ -1,6 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../../helpers/temp.js';
+
+export { tempDir };
 
 export const T0 = Date.parse('2026-11-22T10:00:00Z');
 
@@ -20,10 +22,6 @@ export function testClock(): TestClock {
     },
   };
   return c;
-}
-
-export function tempDir(prefix = 'creators-batch-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /** Writes a CSV file from lines and returns its path. */

@@ -10,8 +10,7 @@
  * pacer's own 2 % margin is only ~50 real ms, which a stalled event loop on a busy CI machine could
  * eat; at the real 300/min that margin is 1.2 s.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { realSleep, type Deps } from '../../../src/app/deps.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
 import { tempConfigDir } from '../../helpers/run-cli.js';
 import { csvObjects } from './helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const SPEED = 25;
 const ROWS = 240;
@@ -49,7 +49,7 @@ it(`enriches ${ROWS} handles from a CSV paced under the limit: all rows once, in
   const creators = sb.state.creators.list('instagram');
   // Every tenth row is a handle the sandbox does not know: not_found, free.
   const handles = Array.from({ length: ROWS }, (_, i) => (i % 10 === 9 ? `missing_${i}` : creators[i]!.profile.username));
-  const dir = mkdtempSync(join(tmpdir(), 'creators-rate-'));
+  const dir = tempDir('creators-rate-');
   writeFileSync(join(dir, 'in.csv'), `row,handle\n${handles.map((h, i) => `${i},${h}`).join('\n')}\n`);
 
   const stderr = new PassThrough();

@@ -1,14 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-/** A fresh temp directory holding `name` with `content`; returns the directory and the file path. */
-export function tempFile(name: string, content: string): { dir: string; path: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'creators-enrich-'));
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return { dir, path };
-}
+export { tempFile } from '../../helpers/temp.js';
 
 /** Minimal RFC 4180 parser for assertions (quoted fields, doubled quotes, commas and newlines inside quotes). */
 export function parseCsv(text: string): string[][] {

@@ -1,13 +1,13 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
 import { mockApi, JSON_HEADERS } from '../../helpers/mock-api.js';
 import { subscribe, useClockedSandbox } from '../listening/helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const sb = useClockedSandbox({ seed: 13 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());
@@ -32,7 +32,7 @@ describe('creators events tail (edges)', () => {
   });
 
   it('refuses bad flags, csv, -o and a corrupt cursor file with exit 2', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-tail-bad-'));
+    const dir = tempDir('creators-tail-bad-');
     writeFileSync(join(dir, 'bad.cursor'), 'not json');
     const cases: [string[], RegExp][] = [
       [['events', 'tail', '--interval', '0'], /Invalid --interval/],
@@ -85,7 +85,7 @@ describe('creators events tail (edges)', () => {
   });
 
   it('--dry-run prints the events but writes no cursor file and forwards nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-tail-dry-'));
+    const dir = tempDir('creators-tail-dry-');
     const cursor = join(dir, 'events.cursor');
     let hits = 0;
     const receiver = createServer((req, res) => {

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
+import { tempDir } from '../../helpers/temp.js';
 
 type List = { id: number; name: string; platform: string; is_default: boolean; handle_count: number };
 
@@ -38,7 +38,7 @@ describe('creators exclusions', () => {
 
   it('add and remove from arguments, a file and stdin; entries pages and --all', async () => {
     const l = (await runCli(['exclusions', 'create', 'Big', '--platform', 'youtube', '--json'], { env: env() })).json<List>();
-    const dir = mkdtempSync(join(tmpdir(), 'creators-excl-'));
+    const dir = tempDir('creators-excl-');
     writeFileSync(join(dir, 'h.txt'), 'handle\ncarol\n@Dave\n\n# note\ncarol\n');
     const added = await runCli(['exclusions', 'add', String(l.id), 'alice', 'https://www.youtube.com/@Bob', '--file', 'h.txt', '--json'], { env: env(), cwd: dir });
     expect(added.code).toBe(0);

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
 import { call, L, useClockedSandbox } from './helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const sb = useClockedSandbox({ seed: 21, credits: 100 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());
@@ -74,7 +74,7 @@ describe('listening --dry-run: the plan, and nothing changed', () => {
   });
 
   it('the plan goes to -o like data', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-dry-o-'));
+    const dir = tempDir('creators-dry-o-');
     const file = join(dir, 'plan.json');
     const res = await runCli(['listening', 'subscriptions', 'create', '--name', 'ToFile', 'instagram:f1', '--dry-run', '-o', file], { env: env() });
     expect(res.code).toBe(0);

@@ -1,17 +1,17 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
 import { call, L, useClockedSandbox } from './helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const sb = useClockedSandbox({ seed: 5, credits: 50 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());
 
 describe('creators listening subscriptions', () => {
   it('create with flags, --set and --body; unknown fields pass through to json', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-sub-'));
+    const dir = tempDir('creators-sub-');
     writeFileSync(join(dir, 'body.json'), JSON.stringify({ name: 'from file', notes: { team: 'growth' } }));
     const used = sb.get().state.ledger.usedMilli;
     const res = await runCli(
@@ -41,7 +41,7 @@ describe('creators listening subscriptions', () => {
     sb.advance(3_600_000);
     const details = await runCli(['listening', 'subscriptions', 'details', id, '--json'], { env: env() });
     expect(details.json<Record<string, unknown>>()).toMatchObject({ subscription_id: Number(id), creators_count: 1 });
-    const dir = mkdtempSync(join(tmpdir(), 'creators-exp-'));
+    const dir = tempDir('creators-exp-');
     const exp = await runCli(['listening', 'subscriptions', 'export', id, '-o', join(dir, 'stats.csv')], { env: env() });
     expect(exp.code).toBe(0);
     expect(exp.stdout).toBe('');

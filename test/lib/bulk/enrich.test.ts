@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { Terminal } from '../../../src/lib/io/terminal.js';
 import type { OutputSettings } from '../../../src/lib/output/index.js';
 import { API, JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
 import { memoryIo } from '../output/memory-io.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const JSONL: OutputSettings = { format: 'jsonl', formatExplicit: true, color: false, quiet: false };
 
@@ -85,14 +86,14 @@ describe('runEnrichment', () => {
   });
 
   it('checks the input before asking for the HTTP client or the output settings', async () => {
-    const { p, asked, plans } = ports({ cwd: mkdtempSync(join(tmpdir(), 'creators-bulk-')) });
+    const { p, asked, plans } = ports({ cwd: tempDir('creators-bulk-') });
     await expect(runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([], { input: 'missing.csv' }))).rejects.toThrow(UsageError);
     expect(asked).toEqual([]);
     expect(plans).toEqual([]);
   });
 
   it('counts a CSV file for the plan and reads the column it detects', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-bulk-'));
+    const dir = tempDir('creators-bulk-');
     writeFileSync(join(dir, 'in.csv'), 'name,handle\nA,nasa\nB,\nC,natgeo\n');
     const { p, plans } = ports({ cwd: dir, pass: false });
     await runEnrichment(p, handleJob({ mode: 'full', platform: 'instagram' }), bulk([], { input: 'in.csv' }));

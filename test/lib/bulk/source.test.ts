@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openBulkSource, type SourcePorts } from '../../../src/lib/bulk/source.js';
+import { tempDir } from '../../helpers/temp.js';
 
 function ports(o: { cwd?: string; stdin?: string } = {}): SourcePorts & { warnings: string[] } {
   const warnings: string[] = [];
@@ -26,7 +27,7 @@ describe('openBulkSource', () => {
   });
 
   it('a file relative to the ports cwd: counted, the column guessed with a warning', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-source-'));
+    const dir = tempDir('creators-source-');
     writeFileSync(join(dir, 'in.csv'), 'who,n\nann,1\nbob,2\n,3\n');
     const p = ports({ cwd: dir });
     const source = await openBulkSource(p, { values: [], input: 'in.csv', kind: 'handle', needCount: false });

@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { countValues, readCsv, spoolStdin } from '../../../src/lib/csv/read.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const stream = (text: string) => Readable.from([Buffer.from(text)]);
 
@@ -57,7 +58,7 @@ describe('countValues and spoolStdin (through the one input opener)', () => {
   const ports = (cwd: string, stdin = '') => ({ cwd, stdin: Readable.from([Buffer.from(stdin)]), stdinIsTTY: false });
 
   it('counts rows and non-blank values of a column, the path taken from the ports cwd', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-csv-'));
+    const dir = tempDir('creators-csv-');
     writeFileSync(join(dir, 'in.csv'), 'a,b\n1,x\n2,\n3,y\n');
     expect(await countValues(ports(dir), 'in.csv', 1)).toEqual({ rows: 3, values: 2 });
     await expect(countValues(ports(dir), 'nope.csv', 0)).rejects.toThrow("Cannot read --input file 'nope.csv'");

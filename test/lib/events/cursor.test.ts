@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Cursor, loadCursor, saveCursor } from '../../../src/lib/events/cursor.js';
 import { UsageError } from '../../../src/lib/errors.js';
+import { tempDir } from '../../helpers/temp.js';
 
 describe('events cursor', () => {
   it('an interrupted batch keeps the watermark and remembers the ids done above it', () => {
@@ -21,7 +21,7 @@ describe('events cursor', () => {
   });
 
   it('saves atomically (no temp file left) and reads back; missing is a first run; junk is a usage error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'creators-cursor-'));
+    const dir = tempDir('creators-cursor-');
     const path = join(dir, 'c.json');
     expect(await loadCursor(path)).toBeUndefined();
     const c = new Cursor();

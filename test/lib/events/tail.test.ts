@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
 import { call, L, subscribe, useClockedSandbox } from '../../commands/listening/helpers.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const MIN = 60_000;
 const sb = useClockedSandbox({ seed: 21 });
@@ -44,7 +44,7 @@ async function tailFor(args: string[], polls: number): Promise<Awaited<ReturnTyp
 describe.each(['desc', 'asc'] as const)('events tail with the server listing %s', (order) => {
   it('stopped and restarted with --cursor-file, loses and repeats nothing, in order of occurrence per batch', async () => {
     await call(sb.get(), 'POST', '/_sandbox/listening/config', { order });
-    const dir = mkdtempSync(join(tmpdir(), 'creators-tail-'));
+    const dir = tempDir('creators-tail-');
     const cursor = join(dir, 'events.cursor');
     const sub = await subscribe(sb.get(), `tail-${order}`, ['t1', 't2', 't3', 't4', 't5', 't6'].map((h) => `${order}_${h}`));
     sb.advance(150 * MIN); // a backlog of more than one 50-event page
@@ -107,7 +107,7 @@ describe('events tail --forward-to', () => {
     expect(expected.length).toBeGreaterThan(2);
     received.length = 0;
     failFirst = 3;
-    const dir = mkdtempSync(join(tmpdir(), 'creators-fwd-'));
+    const dir = tempDir('creators-fwd-');
     const res = await runCli(['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--forward-to', url, '--cursor-file', join(dir, 'c')], {
       env: sandboxEnv(sb.get()),
     });
@@ -127,7 +127,7 @@ describe('events tail --forward-to', () => {
     const victim = expected[Math.floor(expected.length / 2)] as Ev;
     failId = victim.id;
     received.length = 0;
-    const cursor = join(mkdtempSync(join(tmpdir(), 'creators-fwd-')), 'c');
+    const cursor = join(tempDir('creators-fwd-'), 'c');
     const args = ['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--forward-to', url, '--cursor-file', cursor];
     const failed = await runCli(args, { env: sandboxEnv(sb.get()) });
     expect(failed.code).toBe(1);

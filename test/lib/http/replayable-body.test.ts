@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { createBatch } from '../../../src/lib/api/batch.js';
 import { multipartBody } from '../../../src/lib/batch/multipart.js';
 import { NetworkError } from '../../../src/lib/errors.js';
 import { HttpClient } from '../../../src/lib/http/client.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /** A local API whose answers the test scripts, recording each request's whole body. */
 let server: Server;
@@ -18,7 +18,7 @@ let bodies: string[];
 let answer: (n: number, res: ServerResponse) => void;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'creators-upload-retry-'));
+  dir = tempDir('creators-upload-retry-');
   bodies = [];
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];

@@ -1,12 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAtomicFile, writeFileAtomic } from '../../../src/lib/io/atomic-file.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'creators-atomic-'));
+  dir = tempDir('creators-atomic-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

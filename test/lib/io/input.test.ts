@@ -1,14 +1,14 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/lib/errors.js';
 import { openInput, readInputJson, readInputText, type InputPorts } from '../../../src/lib/io/input.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'creators-input-'));
+  dir = tempDir('creators-input-');
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,11 +7,12 @@ import { printList, printText } from '../../../src/lib/output/printers.js';
 import type { DataRecord } from '../../../src/lib/output/types.js';
 import { columns, creators, failingAfter, settings, slowly } from './fixtures.js';
 import { memoryIo } from './memory-io.js';
+import { tempDir } from '../../helpers/temp.js';
 
 describe('printList with -o and a failing source', () => {
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'creators-print-'));
+    dir = tempDir('creators-print-');
   });
   afterEach(() => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -64,7 +64,7 @@ describe('printText', () => {
     const io = memoryIo();
     await printText(io, settings('table'), 'complete -F _creators creators\n');
     expect(io.out()).toBe('complete -F _creators creators\n');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'creators-print-'));
+    const dir = tempDir('creators-print-');
     try {
       const target = path.join(dir, 'body.txt');
       await printText(io, settings('json', { outputPath: target }), 'not json');

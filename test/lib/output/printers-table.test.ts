@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { printItem, printList } from '../../../src/lib/output/printers.js';
 import type { ColumnSpec, DataRecord } from '../../../src/lib/output/types.js';
 import { columns, creators, settings, slowly } from './fixtures.js';
 import { memoryIo } from './memory-io.js';
+import { tempDir } from '../../helpers/temp.js';
 
 const ESC = '\x1b[';
 
@@ -84,7 +84,7 @@ describe('printList table', () => {
   });
 
   it('prints plain rows to a file even when stdout is a terminal', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'creators-print-'));
+    const dir = tempDir('creators-print-');
     try {
       const target = path.join(dir, 'out.txt');
       const io = memoryIo({ stdoutIsTTY: true });

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { formatFromPath, openSink, OutputFileError } from '../../../src/lib/output/sink.js';
 import { memoryIo } from './memory-io.js';
+import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'creators-sink-'));
+  dir = tempDir('creators-sink-');
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
