@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
 import { parseBatches } from '../csv/read.js';
+import { csvCell } from '../output/delimited.js';
 
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
 export const MAX_PART_BYTES = 10_000_000;
@@ -46,11 +47,6 @@ export interface ExtractOptions {
   kind: ValueKind;
   column?: string | undefined;
   maxPartBytes?: number;
-}
-
-/** Quotes a value for CSV when it needs it (RFC 4180). */
-function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /**

@@ -83,9 +83,9 @@ export class Terminal implements InputPorts, Notices {
     this.io.stderr.write(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`);
   }
 
-  /** A `--debug` line on stderr (callers redact secrets first). */
-  debugLine(line: string): void {
-    if (this.debug) this.io.stderr.write(`[debug] ${line}\n`);
+  /** A `--debug` line on stderr, tagged `[debug]` (or `tag`); callers redact secrets first. */
+  debugLine(line: string, tag = 'debug'): void {
+    if (this.debug) this.io.stderr.write(`[${tag}] ${line}\n`);
   }
 
   /** A spinner on stderr: a no-op unless stderr is a terminal and `--quiet` is off. */
