@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Plan } from '../lib/api/plan.js';
 import type { SessionPorts } from '../lib/auth/session.js';
 import { configDirectory, type ConfigStore } from '../lib/config.js';
-import { gate, parseConfirmAbove, parseMaxCredits, type MoneyPolicy } from '../lib/cost.js';
+import type { MoneyPolicy } from '../lib/cost.js';
 import { UsageError } from '../lib/errors.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
@@ -259,6 +259,7 @@ export class Context {
 
   /** The money policy of this run: `--dry-run`, `--max-credits` (flag > env > profile), `confirm-above`. */
   async moneyPolicy(): Promise<MoneyPolicy> {
+    const { parseConfirmAbove, parseMaxCredits } = await import('../lib/cost.js');
     return {
       dryRun: this.dryRun,
       maxCreditsMilli: parseMaxCredits(this.globals.maxCredits ?? this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))),
@@ -271,7 +272,7 @@ export class Context {
    * confirmation above `confirm-above`). True when the command may send it.
    */
   async gate(plan: Plan): Promise<boolean> {
-    const { printPlan } = await import('../lib/output/plan.js');
+    const [{ gate }, { printPlan }] = await Promise.all([import('../lib/cost.js'), import('../lib/output/plan.js')]);
     return gate(
       {
         term: this.term,

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../errors.js';
 import type { Io } from './streams.js';
 
@@ -11,6 +10,7 @@ export async function confirm(term: { io: Io; yes: boolean }, question: string):
   if (!term.io.stdinIsTTY || !term.io.stderrIsTTY) {
     throw new UsageError(`Confirmation needed: ${question}`, { hint: 'Run it again with --yes to confirm without a prompt.' });
   }
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: term.io.stdin, output: term.io.stderr, terminal: false });
   // End of input (Ctrl-D) closes the interface without answering the question: that is a "no".
   // Without this the pending question never settles and Node exits with code 13.
