@@ -15,15 +15,10 @@ export default defineCommand({
     ['creators exclusions remove 3 nike @adidas https://www.instagram.com/puma/', 'remove three handles'],
     ['cut -d, -f1 contacted.csv | creators exclusions remove default:instagram --file -', 'from stdin'],
   ],
-  async run(ctx, { args: [list = '', ...args], flags }) {
-    const [{ parseListRef }, { changeListEntries, handlesToChange, readHandleLines }] = await Promise.all([
-      import('../../lib/api/exclusions.js'),
-      import('../../lib/discovery/exclusions.js'),
-    ]);
-    const ref = parseListRef(list);
-    const fromFile = flags.file === undefined ? [] : await readHandleLines(ctx.term, flags.file, '--file');
-    const handles = handlesToChange([...args, ...fromFile], 'remove');
+  async run(ctx, { args: [list = '', ...handles], flags }) {
+    const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
     // The gate comes first: a dry run sends nothing (and so creates no default list).
-    await changeListEntries({ http: await ctx.http(), gate: (plan) => ctx.gate(plan), notices: ctx.term, io: ctx.io, output: await ctx.output() }, ref, handles, 'remove');
+    const ports = { http: await ctx.http(), gate: ctx.gate.bind(ctx), notices: ctx.term, input: ctx.term, io: ctx.io, output: await ctx.output() };
+    await changeEntriesFrom(ports, { list, handles, file: flags.file }, 'remove');
   },
 });

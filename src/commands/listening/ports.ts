@@ -1,7 +1,45 @@
+import type { FlagValues } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
+import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+import { positiveId } from '../../lib/ids.js';
+import type { ListeningKind } from '../../lib/api/listening.js';
 import type { ListeningPorts } from '../../lib/listening/workflows.js';
+import type { BODY_FLAGS, CREATOR_FLAGS } from './flags.js';
 
 /** The ports the listening workflows take, assembled from the context (the HTTP client is built here). */
 export async function listeningPorts(ctx: Context): Promise<ListeningPorts> {
   return { http: await ctx.http(), term: ctx.term, gate: (plan) => ctx.gate(plan), dryRun: ctx.dryRun, now: ctx.deps.now };
+}
+
+/** The flags of `add-creators`/`remove-creators`. */
+export type CreatorChangeFlags = FlagValues<typeof CREATOR_FLAGS & typeof BODY_FLAGS>;
+
+/**
+ * `add-creators`/`remove-creators` of a subscription or a campaign: the creators (arguments, `--file`,
+ * `--platform`) and the body are read before anything is sent; the workflow gates, sends and prints.
+ */
+export async function changeCreators(
+  ctx: Context,
+  change: { kind: ListeningKind; action: 'add' | 'remove'; rawId: string | undefined; values: string[]; flags: CreatorChangeFlags },
+): Promise<void> {
+  const { kind, action, rawId = '', values, flags } = change;
+  const id = positiveId(rawId, `${kind} id`);
+  const [{ creatorRefs }, { buildBody }, { addCreators, removeCreators }, { printItem }] = await Promise.all([
+    import('../../lib/listening/creators.js'),
+    import('../../lib/body.js'),
+    import('../../lib/listening/workflows.js'),
+    import('../../lib/output/index.js'),
+  ]);
+  const refs = await creatorRefs(ctx.term, {
+    values,
+    file: flags.file,
+    platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
+    required: true,
+    hasBody: flags.body !== undefined,
+  });
+  const body = await buildBody(ctx.term, flags, { creators: refs.length > 0 ? refs : undefined });
+  const output = await ctx.output();
+  const ports = await listeningPorts(ctx);
+  const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);
+  if (result) await printItem(ctx.io, output, result);
 }

@@ -2,7 +2,7 @@
  * Exclusion lists as Discovery uses them: handles read from a file or stdin, the free check of
  * `--exclude-list` ids, and the `exclusions add|remove` workflow (gate, chunks, notice, print).
  */
-import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, type ListRef } from '../api/exclusions.js';
+import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, parseListRef, type ListRef } from '../api/exclusions.js';
 import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -109,4 +109,21 @@ export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handl
   const requests = entryRequests(handles.length);
   ports.notices.notice(`${action === 'add' ? 'Added' : 'Removed'} ${handles.length} handle${handles.length === 1 ? '' : 's'} (${requests} request${requests === 1 ? '' : 's'}).`);
   if (result && typeof result === 'object') await printItem(ports.io, ports.output, result, LIST_COLUMNS);
+}
+
+/** What `exclusions add|remove` were given: the list, handles as arguments, and `--file`. */
+export interface EntriesChange {
+  list: string;
+  handles: readonly string[];
+  file?: string | undefined;
+}
+
+/**
+ * `exclusions add|remove`: the list reference and the handles (arguments, then the file's lines) are
+ * checked before anything is sent; then the gate, then the change in chunks (changeListEntries).
+ */
+export async function changeEntriesFrom(ports: EntriesPorts & { input: InputPorts }, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
+  const ref = parseListRef(change.list);
+  const fromFile = change.file === undefined ? [] : await readHandleLines(ports.input, change.file, '--file');
+  await changeListEntries(ports, ref, handlesToChange([...change.handles, ...fromFile], action), action);
 }

@@ -1,8 +1,6 @@
 import { defineCommand } from '../../../app/command.js';
-import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
-import { positiveId } from '../../../lib/ids.js';
 import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
-import { listeningPorts } from '../ports.js';
+import { changeCreators } from '../ports.js';
 
 /** `creators listening subscriptions add-creators <id> [handle...]`: starts monitoring them (0.3 credits per creator per day). */
 export default defineCommand({
@@ -18,24 +16,5 @@ export default defineCommand({
     ['creators listening subscriptions add-creators 3 --platform instagram --file handles.txt', 'from a file'],
     ['creators listening subscriptions add-creators 3 instagram:nasa tiktok:esa --max-credits 1', 'with a budget'],
   ],
-  async run(ctx, { args: [rawId, ...handles], flags }) {
-    const id = positiveId(rawId ?? '', 'subscription id');
-    const [{ creatorRefs }, { buildBody }, { addCreators }, { printItem }] = await Promise.all([
-      import('../../../lib/listening/creators.js'),
-      import('../../../lib/body.js'),
-      import('../../../lib/listening/workflows.js'),
-      import('../../../lib/output/index.js'),
-    ]);
-    const refs = await creatorRefs(ctx.term, {
-      values: handles,
-      file: flags.file,
-      platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
-      required: true,
-      hasBody: flags.body !== undefined,
-    });
-    const body = await buildBody(ctx.term, flags, { creators: refs.length > 0 ? refs : undefined });
-    const output = await ctx.output();
-    const result = await addCreators(await listeningPorts(ctx), 'subscription', id, body);
-    if (result) await printItem(ctx.io, output, result);
-  },
+  run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'subscription', action: 'add', rawId, values, flags }),
 });
