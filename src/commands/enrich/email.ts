@@ -3,6 +3,7 @@ import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
+import { bulkFlags } from './bulk-flags.js';
 
 /** `creators enrich email`: creators behind one or many addresses, basic or advanced. */
 export default defineCommand({
@@ -13,10 +14,7 @@ export default defineCommand({
     mode: { flags: '--mode <mode>', description: 'basic or advanced', choices: EMAIL_MODES, default: 'basic' },
     minFollowers: { flags: '--min-followers <n>', description: 'advanced: only accounts with at least n followers' },
     excludePlatforms: { flags: '--exclude-platforms <a,b>', description: 'advanced: leave these platforms out (comma list)' },
-    input: { flags: '--input <file.csv|->', description: 'read emails from a CSV file (or - for stdin); output keeps its columns' },
-    column: { flags: '--column <name>', description: 'the column holding the emails (default: detected by header, then by content)' },
-    concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
-    maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
+    ...bulkFlags('emails'),
   },
   examples: [
     ['creators enrich email ann@example.com', 'basic lookup of one address'],

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../app/command.js';
 import { HANDLE_MODES, MODE_PLATFORMS } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
+import { bulkFlags } from './bulk-flags.js';
 
 const EMAIL_REQUIRED = ['must_have', 'preferred'] as const;
 
@@ -15,10 +16,7 @@ export default defineCommand({
     emailRequired: { flags: '--email-required <when>', description: 'profile/full: must_have returns (and bills) only creators with an email', choices: EMAIL_REQUIRED },
     audience: { flags: '--audience', description: 'full: include audience data (include_audience_data)' },
     lookalikes: { flags: '--lookalikes', description: 'analytics/full: include lookalike creators (include_lookalikes; default off)' },
-    input: { flags: '--input <file.csv|->', description: 'read handles from a CSV file (or - for stdin); output keeps its columns' },
-    column: { flags: '--column <name>', description: 'the column holding the handles (default: detected by header, then by content)' },
-    concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
-    maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
+    ...bulkFlags('handles'),
   },
   examples: [
     ['creators enrich handle nasa --platform instagram', 'full record of one creator'],
