@@ -108,6 +108,30 @@ describe('import rules', () => {
     expect(circles(false)).toEqual([]);
   });
 
+  it('verb files load only light modules up front: lib workflows, printers and clients are imported inside run()', () => {
+    // The whole command tree is imported at start-up; anything heavy here is paid by every command.
+    const light = /^(app\/command|lib\/(errors|options|ids|platforms)|contract\/.*|commands\/.*)\.ts$/;
+    const heavy = files
+      .filter((f) => f.startsWith('commands/'))
+      .flatMap((f) => {
+        const text = readFileSync(join(src, f), 'utf8');
+        return [...text.matchAll(/^import (?!type )[^;]*?from '(\.{1,2}\/[^']+)';/gm)].map((m) => toSource(join(src, f), m[1] as string)).filter((to) => !light.test(to)).map((to) => `${f} -> ${to}`);
+      });
+    expect(heavy).toEqual([]);
+  });
+
+  it('nothing below main.ts exits, reads argv or writes to the process streams', () => {
+    const offenders = files
+      .filter((f) => f !== 'main.ts' && !f.startsWith('sandbox/'))
+      .filter((f) => /process\.(exit\(|argv|stdout\.|stderr\.)/.test(readFileSync(join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('verbs read typed flags: no Record<string, unknown> in src/commands', () => {
+    const untyped = files.filter((f) => f.startsWith('commands/') && readFileSync(join(src, f), 'utf8').includes('Record<string, unknown>'));
+    expect(untyped).toEqual([]);
+  });
+
   it('the checker sees circles (a test that cannot fail is a defect)', () => {
     graph.set('zz/a.ts', [{ to: 'zz/b.ts', dynamic: false }]);
     graph.set('zz/b.ts', [{ to: 'zz/a.ts', dynamic: false }]);
