@@ -30,7 +30,8 @@ export default defineCommand({
     // commander has checked the choices; `find` gives the typed value.
     const mode = HANDLE_MODES.find((m) => m === flags.mode) ?? 'full';
     const bulk = parseBulkOptions(args, flags);
-    const platform = await ctx.platform(flags.platform, MODE_PLATFORMS.raw);
+    // Without a platform, the hint lists the ones this mode takes; a given one is checked against all of them first.
+    const platform = (await ctx.optionalPlatform(flags.platform, MODE_PLATFORMS.raw)) ?? (await ctx.platform(undefined, MODE_PLATFORMS[mode]));
     if (!MODE_PLATFORMS[mode].includes(platform)) {
       throw new UsageError(`The ${mode} mode does not support ${platform}.`, { hint: `${mode} supports: ${MODE_PLATFORMS[mode].join(', ')}.` });
     }

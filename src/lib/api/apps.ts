@@ -23,7 +23,7 @@ export async function revokeApp(http: HttpClient, id: string): Promise<void> {
 
 /** The plan of `revokeApp` (free). */
 export function revokeAppPlan(id: string): Plan {
-  return freePlan('DELETE', appPath(id));
+  return { ...freePlan('DELETE', appPath(id)), costBasis: 'free' };
 }
 
 export function appPath(id: string): string {

@@ -47,7 +47,7 @@ export async function createKey(http: HttpClient, changes: KeyChanges): Promise<
 
 /** The plan of `createKey` (free: keys are not billed). */
 export function createKeyPlan(changes: KeyChanges): Plan {
-  return freePlan('POST', PATH, { body: changes });
+  return { ...freePlan('POST', PATH, { body: changes }), costBasis: 'free' };
 }
 
 /** `PATCH /public/v1/accounts/tokens/{id}/`. */
@@ -57,7 +57,7 @@ export async function updateKey(http: HttpClient, id: string, changes: KeyChange
 
 /** The plan of `updateKey` (free). */
 export function updateKeyPlan(id: string, changes: KeyChanges): Plan {
-  return freePlan('PATCH', keyPath(id), { body: changes });
+  return { ...freePlan('PATCH', keyPath(id), { body: changes }), costBasis: 'free' };
 }
 
 /** `DELETE /public/v1/accounts/tokens/{id}/`: permanent. */
@@ -67,7 +67,7 @@ export async function deleteKey(http: HttpClient, id: string): Promise<void> {
 
 /** The plan of `deleteKey` (free). */
 export function deleteKeyPlan(id: string): Plan {
-  return freePlan('DELETE', keyPath(id));
+  return { ...freePlan('DELETE', keyPath(id)), costBasis: 'free' };
 }
 
 export function keyPath(id: string): string {

@@ -57,6 +57,14 @@ describe('enrich handle: requests', () => {
     expect(api.bodies).toHaveLength(0);
   });
 
+  it('without a platform, the hint lists the platforms of the mode asked for', async () => {
+    const api = recordingApi();
+    const res = await runCli(['enrich', 'handle', 'nasa', '--mode', 'analytics'], { env: api.env, dispatcher: api.agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: --platform is required\.\nUse one of: instagram, youtube, tiktok, twitch, twitter, onlyfans \(or set a default/);
+    expect(api.bodies).toHaveLength(0);
+  });
+
   it('refuses a handle over 200 characters (single value) before sending', async () => {
     const api = recordingApi();
     const res = await runCli(['enrich', 'handle', 'x'.repeat(201), '--platform', 'instagram'], { env: api.env, dispatcher: api.agent });

@@ -51,7 +51,7 @@ describe('creators keys', () => {
     const { agent, env } = mockApi();
     const res = await runCli(['keys', 'delete', '4', '--dry-run', '--json'], { env, dispatcher: agent });
     expect(res.code).toBe(0);
-    expect(res.json()).toMatchObject({ dry_run: true, method: 'DELETE', url: 'https://api.test/public/v1/accounts/tokens/4/' });
+    expect(res.json()).toMatchObject({ dry_run: true, method: 'DELETE', url: 'https://api.test/public/v1/accounts/tokens/4/', worst_case_credits: 0, cost_basis: 'free' });
   });
 
   it('create and update --dry-run print the plan with the body and create or change nothing', async () => {
@@ -65,7 +65,7 @@ describe('creators keys', () => {
       url: `${sb.get().url}/public/v1/accounts/tokens/`,
       body: { name: 'ci', expires_at: '2027-01-31T00:00:00.000Z' },
       worst_case_credits: 0,
-      cost_basis: null,
+      cost_basis: 'free',
     });
     expect(sb.get().state.apiKeys.size).toBe(keys);
     const updated = await runCli(['keys', 'update', '3', '--inactive', '--expires-at', 'none', '--dry-run', '--json'], { env });
