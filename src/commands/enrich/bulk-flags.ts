@@ -1,4 +1,6 @@
 import type { FlagDefs } from '../../app/command.js';
+import type { Context } from '../../app/context.js';
+import type { EnrichPorts } from '../../lib/bulk/enrich.js';
 
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
 export function bulkFlags(what: 'handles' | 'emails') {
@@ -8,4 +10,19 @@ export function bulkFlags(what: 'handles' | 'emails') {
     concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
     maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
   } as const satisfies FlagDefs;
+}
+
+/** The ports of the bulk workflow, from the context: the client and output settings are built when first asked for. */
+export async function bulkPorts(ctx: Context): Promise<EnrichPorts> {
+  const policy = await ctx.moneyPolicy();
+  return {
+    term: ctx.term,
+    http: () => ctx.http(),
+    output: () => ctx.output(),
+    gate: (plan) => ctx.gate(plan),
+    // A dry run and a budget need the rows counted before anything is sent.
+    mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
+    now: ctx.deps.now,
+    signal: ctx.deps.signal,
+  };
 }

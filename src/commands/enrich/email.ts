@@ -3,7 +3,7 @@ import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
-import { bulkFlags } from './bulk-flags.js';
+import { bulkFlags, bulkPorts } from './bulk-flags.js';
 
 /** `creators enrich email`: creators behind one or many addresses, basic or advanced. */
 export default defineCommand({
@@ -38,19 +38,6 @@ export default defineCommand({
       .map((p) => checkPlatform(p, SOCIAL_PLATFORMS, 'platform in --exclude-platforms'));
     const job = emailJob({ mode, minFollowers, excludePlatforms });
 
-    const policy = await ctx.moneyPolicy();
-    await runEnrichment(
-      {
-        term: ctx.term,
-        http: () => ctx.http(),
-        output: () => ctx.output(),
-        gate: (plan) => ctx.gate(plan),
-        mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
-        now: ctx.deps.now,
-        signal: ctx.deps.signal,
-      },
-      job,
-      bulk,
-    );
+    await runEnrichment(await bulkPorts(ctx), job, bulk);
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../app/command.js';
 import { HANDLE_MODES, MODE_PLATFORMS } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
-import { bulkFlags } from './bulk-flags.js';
+import { bulkFlags, bulkPorts } from './bulk-flags.js';
 
 const EMAIL_REQUIRED = ['must_have', 'preferred'] as const;
 
@@ -41,19 +41,6 @@ export default defineCommand({
     if (flags.lookalikes && mode !== 'full' && mode !== 'analytics') throw new UsageError('--lookalikes applies to --mode analytics or full.');
     const job = handleJob({ mode, platform, emailRequired, includeLookalikes: flags.lookalikes, includeAudienceData: flags.audience });
 
-    const policy = await ctx.moneyPolicy();
-    await runEnrichment(
-      {
-        term: ctx.term,
-        http: () => ctx.http(),
-        output: () => ctx.output(),
-        gate: (plan) => ctx.gate(plan),
-        mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
-        now: ctx.deps.now,
-        signal: ctx.deps.signal,
-      },
-      job,
-      bulk,
-    );
+    await runEnrichment(await bulkPorts(ctx), job, bulk);
   },
 });
