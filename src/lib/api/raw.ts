@@ -31,7 +31,7 @@ export function rawRequestPlan(req: RawRequest): Plan {
 
 /** Sends the raw request; the response body is parsed as JSON when it is JSON. */
 export function sendRawRequest(http: HttpClient, req: RawRequest): Promise<HttpResponse<unknown>> {
-  return http.request<unknown>({ method: req.method, path: req.path, query: req.query, body: req.body, responseType: 'json' });
+  return http.request<unknown>({ method: req.method, path: req.path, query: req.query, body: req.body, responseType: 'json-or-text' });
 }
 
 /** A JSON object (not null, not an array). */

@@ -27,8 +27,12 @@ export interface RequestOptions {
   noAuth?: boolean;
   /** Per-request timeout in ms (default from `--timeout`). */
   timeoutMs?: number;
-  /** `json` (default) parses the body, `text` returns it as a string, `stream` hands back the open body. */
-  responseType?: 'json' | 'text' | 'stream';
+  /**
+   * `json` (default) parses the body and refuses a 2xx that is not JSON (`malformed_response`);
+   * `json-or-text` hands back a non-JSON body as a string (`creators api`); `text` returns the body as a
+   * string; `stream` hands back the open body.
+   */
+  responseType?: 'json' | 'json-or-text' | 'text' | 'stream';
   /** Absolute URL (a `next` link, a download URL); skips base URL and path rules. Auth only on the API origin. */
   absoluteUrl?: string;
   signal?: AbortSignal;
@@ -305,13 +309,20 @@ export class HttpClient {
       if (req.responseType === 'text') {
         return { kind: 'ok', response: { status, headers: flatHeaders, data: text as T, url: url.href } };
       }
-      if (parseFailed) {
+      // A 2xx whose body is not the JSON the endpoint returns (a captive portal's or a proxy's HTML page, a
+      // cut-off body) is not a success: data taken from it would be wrong, and a billable POST may have run.
+      const notJson = !parseFailed && req.responseType !== 'json-or-text' && text.trim() !== '' && parsed === undefined;
+      if (parseFailed || notJson) {
+        const what = parseFailed
+          ? `a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes)`
+          : `a ${contentType.split(';')[0] || 'non-JSON'} page instead of JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes)`;
+        const proxyHint = notJson ? 'A proxy or captive portal may be answering instead of the API: check the network and --base-url.' : undefined;
         return {
           kind: 'error',
           error: new ApiError(
-            `The server sent a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes).`,
+            `The server sent ${what}.`,
             idempotent
-              ? { status, code: 'malformed_response' }
+              ? { status, code: 'malformed_response', ...(proxyHint ? { hint: proxyHint } : {}) }
               : { status, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT },
           ),
           retryable: idempotent,
