@@ -272,13 +272,14 @@ export class Context {
    * confirmation above `confirm-above`). True when the command may send it.
    */
   async gate(plan: Plan): Promise<boolean> {
-    const [{ gate }, { printPlan }] = await Promise.all([import('../lib/cost.js'), import('../lib/output/plan.js')]);
+    const { gate } = await import('../lib/cost.js');
     return gate(
       {
         term: this.term,
         policy: await this.moneyPolicy(),
         baseUrl: await this.baseUrl(),
-        printPlan: async (record) => printPlan(this.io, await this.output(), record),
+        // The plan printer is loaded only by a dry run.
+        printPlan: async (record) => (await import('../lib/output/plan.js')).printPlan(this.io, await this.output(), record),
       },
       plan,
     );
