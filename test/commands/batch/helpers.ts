@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import { runCli, type RunOptions } from '../../helpers/run-cli.js';
 import { tempDir } from '../../helpers/temp.js';
 
 export { tempDir };
@@ -29,4 +31,12 @@ export function writeCsv(dir: string, name: string, lines: string[]): string {
   const path = join(dir, name);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
+}
+
+/** Uploads `values` as a one-column handle CSV through the CLI and returns the batch id it printed. */
+export async function uploadHandles(opts: RunOptions, values: string[], flags = ['--mode', 'raw', '--platform', 'instagram']): Promise<string> {
+  const file = writeCsv(tempDir(), 'in.csv', ['handle', ...values]);
+  const res = await runCli(['batch', 'upload', file, ...flags], opts);
+  expect(res.code).toBe(0);
+  return res.stdout.trim();
 }

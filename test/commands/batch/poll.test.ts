@@ -5,18 +5,13 @@ import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
-import { tempDir, testClock, writeCsv } from './helpers.js';
+import { testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
 const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
 
-async function upload(values: string[], flags = ['--mode', 'raw', '--platform', 'instagram']): Promise<string> {
-  const file = writeCsv(tempDir(), 'in.csv', ['handle', ...values]);
-  const res = await runCli(['batch', 'upload', file, ...flags], opts());
-  expect(res.code).toBe(0);
-  return res.stdout.trim();
-}
+const upload = (values: string[], flags?: string[]): Promise<string> => uploadHandles(opts(), values, flags);
 
 describe('creators batch poll / resume', () => {
   it('poll waits every 30 s by default and exits 0 when finished, printing the final record', async () => {

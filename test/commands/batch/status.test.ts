@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
-import { tempDir, testClock, writeCsv } from './helpers.js';
+import { testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
 const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
 
-async function upload(values: string[], flags = ['--mode', 'raw', '--platform', 'instagram']): Promise<string> {
-  const file = writeCsv(tempDir(), 'in.csv', ['handle', ...values]);
-  const res = await runCli(['batch', 'upload', file, ...flags], opts());
-  expect(res.code).toBe(0);
-  return res.stdout.trim();
-}
+const upload = (values: string[], flags?: string[]): Promise<string> => uploadHandles(opts(), values, flags);
 
 describe('creators batch status', () => {
   it('status prints the record (credits_used as a number) and a table on a terminal', async () => {
