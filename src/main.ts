@@ -64,10 +64,10 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
   });
   const format = ctx.quickFormat();
   const { printError } = await import('./lib/output/errors-print.js');
-  const debugStack = ctx.debug ? ((err as Error)?.stack ?? undefined) : undefined;
+  const debugStack = ctx.term.debug ? ((err as Error)?.stack ?? undefined) : undefined;
   printError(
     deps.io,
-    { format: format ?? 'table', formatExplicit: true, color: ctx.stderrColor, quiet: ctx.quiet },
+    { format: format ?? 'table', formatExplicit: true, color: ctx.term.stderrColor, quiet: ctx.term.quiet },
     {
       message: cliError.message,
       code: cliError.code,

@@ -83,10 +83,3 @@ export function defineCommand<const F extends FlagDefs = Record<never, FlagDef>>
 export function defineGroup(def: GroupDef): CommandNode {
   return { kind: 'group', def };
 }
-
-/** The commander attribute a flag's value is stored under (`--max-results` -> `maxResults`, `--no-x` -> `x`). */
-export function attributeName(flags: string): string {
-  const long = flags.split(/[ ,|]+/).find((part) => part.startsWith('--')) ?? flags;
-  const name = long.replace(/^--/, '').replace(/^no-/, '');
-  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}

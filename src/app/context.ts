@@ -55,12 +55,7 @@ export class Context {
   /** The terminal object: streams, TTY-ness, colour, notices, spinner, prompts, input. */
   readonly term: Terminal;
   readonly profileName: string;
-  readonly debug: boolean;
-  readonly quiet: boolean;
   readonly dryRun: boolean;
-  readonly yes: boolean;
-  /** ANSI colour allowed on stderr. */
-  readonly stderrColor: boolean;
   private configPromise: Promise<ConfigStore> | undefined;
   private configFileSeen: boolean | undefined;
   private httpPromise: Promise<HttpClient> | undefined;
@@ -73,12 +68,14 @@ export class Context {
     this.io = deps.io;
     const env = deps.env;
     this.profileName = globals.profile ?? env.CREATORS_PROFILE ?? 'default';
-    this.debug = Boolean(globals.debug) || env.CREATORS_DEBUG === '1' || env.CREATORS_DEBUG === 'true';
-    this.quiet = Boolean(globals.quiet);
     this.dryRun = Boolean(globals.dryRun);
-    this.yes = Boolean(globals.yes);
-    this.stderrColor = colourAllowed(globals, env) && deps.io.stderrIsTTY;
-    this.term = new Terminal(deps.io, { quiet: this.quiet, color: colourAllowed(globals, env), debug: this.debug, yes: this.yes, cwd: deps.cwd });
+    this.term = new Terminal(deps.io, {
+      quiet: Boolean(globals.quiet),
+      color: colourAllowed(globals, env),
+      debug: Boolean(globals.debug) || env.CREATORS_DEBUG === '1' || env.CREATORS_DEBUG === 'true',
+      yes: Boolean(globals.yes),
+      cwd: deps.cwd,
+    });
   }
 
   /** The profile's config store (conf), opened on first use. */
@@ -193,7 +190,7 @@ export class Context {
       rateLimitPerMinute: rate,
       now: this.deps.now,
       sleep: this.deps.sleep,
-      debug: this.debug ? (line) => this.term.debugLine(line) : undefined,
+      debug: this.term.debug ? (line) => this.term.debugLine(line) : undefined,
       notice: (line) => this.term.notice(line),
       dryRun: this.dryRun,
       signal: this.deps.signal,
@@ -243,7 +240,7 @@ export class Context {
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
       stdoutIsTTY: this.io.stdoutIsTTY,
       color: colourAllowed(g, env),
-      quiet: this.quiet,
+      quiet: this.term.quiet,
       cwd: this.deps.cwd,
     });
     return this.outputSettings;

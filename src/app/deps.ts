@@ -1,7 +1,6 @@
 import type { Io } from '../lib/io/streams.js';
 import type { Dispatcher } from 'undici';
 
-export type { Io } from '../lib/io/streams.js';
 
 /**
  * Everything from the outside world a command needs, injected once (house style: one context).

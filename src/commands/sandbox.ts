@@ -72,7 +72,7 @@ export default defineCommand({
         trial: flags.trial === true,
         ...(pageBase === 0 || pageBase === 1 ? { pageBase } : {}),
         ...(faults ? { faults } : {}),
-        log: ctx.debug ? (line: string) => ctx.term.debugLine(line, 'sandbox') : undefined,
+        log: ctx.term.debug ? (line: string) => ctx.term.debugLine(line, 'sandbox') : undefined,
       });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

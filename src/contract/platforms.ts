@@ -21,7 +21,6 @@ export const SOCIAL_PLATFORMS = [
   'linkedin',
   'twitch',
 ] as const;
-export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
 
 /** Platforms of creator posts and post details (api-contract.md §8). */
 export const CONTENT_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;

@@ -4,7 +4,6 @@ import { planUrl } from './api/plan.js';
 import { CreditsError, UsageError } from './errors.js';
 import { redactValue } from './http/redact.js';
 import type { Terminal } from './io/terminal.js';
-import type { PrintablePlan } from './output/plan.js';
 
 /** Above this worst case (credits), an interactive run asks first; `confirm-above` changes it. */
 export const DEFAULT_CONFIRM_ABOVE = 10;
@@ -18,8 +17,15 @@ export interface MoneyPolicy {
   confirmAboveMilli: number;
 }
 
-/** A plan as `--dry-run` prints it (json/jsonl as this record, text otherwise). */
-export type PlanRecord = PrintablePlan;
+/** A plan as `--dry-run` prints it (json/jsonl as this record, text otherwise; lib/output/plan.ts). */
+export interface PlanRecord {
+  dry_run: true;
+  method: string;
+  url: string;
+  body: unknown;
+  worst_case_credits: number | null;
+  cost_basis: string | null;
+}
 
 export interface GatePorts {
   term: Terminal;
@@ -41,7 +47,7 @@ export function formatCredits(milli: number): string {
   return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
 }
 
-/** `--max-credits` (flag > CREATORS_MAX_CREDITS > profile), checked, in thousandths; undefined when unset. */
+/** Parses a `--max-credits` value (the app picks flag > CREATORS_MAX_CREDITS > profile) into thousandths; undefined when unset. */
 export function parseMaxCredits(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);

@@ -91,10 +91,9 @@ export const MAX_SILENT_WAIT_S = 60;
 
 /**
  * The wait before attempt `attempt + 1` when the server named none: exponential from 0.5 s, capped at
- * 8 s, with jitter (50-100 %) so concurrent clients do not retry in step. Exported for loops that must
- * resume work themselves (a download continuing at a byte offset) but wait like the core does.
+ * 8 s, with jitter (50-100 %) so concurrent clients do not retry in step.
  */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
+function backoffMs(attempt: number, random: () => number = Math.random): number {
   return Math.min(8_000, 500 * 2 ** (attempt - 1)) * (0.5 + random() * 0.5);
 }
 
@@ -118,7 +117,10 @@ export class HttpClient {
     return this.opts.baseUrl;
   }
 
-  /** The core's wait before attempt `attempt + 1` (see `backoffMs`), with this client's random source. */
+  /**
+   * The core's wait before attempt `attempt + 1` (see `backoffMs`), with this client's random source: for
+   * loops that must resume work themselves (a download continuing at a byte offset) but wait like the core.
+   */
   retryDelayMs(attempt: number): number {
     return backoffMs(attempt, this.random);
   }

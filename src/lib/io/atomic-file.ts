@@ -66,7 +66,7 @@ function trackTemp(tempPath: string): void {
 }
 
 /** The temporary file's name for `target`: hidden, in the same folder (a rename cannot cross file systems). */
-export function tempPathFor(target: string): string {
+function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 

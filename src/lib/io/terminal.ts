@@ -1,18 +1,15 @@
 /**
  * The terminal object: the one owner of stdin/stdout/stderr and what is known about them (TTY-ness,
  * width, colour), of the human-facing side channel (notices, warnings, debug lines, spinners,
- * confirmations) and of "read a file or standard input". Lib workflows take this instead of the
+ * confirmations) and of the input ports (cwd and stdin, read by `io/input.ts`). Lib workflows take this instead of the
  * whole Context (cli/cli's IOStreams is the model). Data never goes through here: it leaves through
  * `lib/output`, which takes `term.io`.
  */
 import type { Readable } from 'node:stream';
-import { colors, type Colors } from './color.js';
 import { confirm } from './prompt.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';
-
-export type { Io } from './streams.js';
 
 export interface TerminalOptions {
   /** `--quiet`: no notices, spinners or progress. */
@@ -42,8 +39,6 @@ export class Terminal implements InputPorts, Notices {
   readonly cwd: string;
   /** ANSI colour allowed on stderr (a terminal, colour not switched off). */
   readonly stderrColor: boolean;
-  /** ANSI colour allowed on stdout when data goes there (a terminal, colour not switched off). */
-  readonly stdoutColor: boolean;
 
   constructor(io: Io, options: TerminalOptions) {
     this.io = io;
@@ -52,7 +47,6 @@ export class Terminal implements InputPorts, Notices {
     this.yes = options.yes;
     this.cwd = options.cwd;
     this.stderrColor = options.color && io.stderrIsTTY;
-    this.stdoutColor = options.color && io.stdoutIsTTY;
   }
 
   get stdin(): Readable {
@@ -66,11 +60,6 @@ export class Terminal implements InputPorts, Notices {
   /** Both stdin and stderr are terminals: a person can be asked something. */
   get interactive(): boolean {
     return this.io.stdinIsTTY && this.io.stderrIsTTY;
-  }
-
-  /** Colour helpers for text on stderr. */
-  get paint(): Colors {
-    return colors(this.stderrColor);
   }
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */

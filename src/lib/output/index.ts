@@ -1,7 +1,7 @@
 /**
  * The output library: printers (table, json/jsonl, csv/tsv), flattening, humanising, the atomic file
- * sink, colours, spinner and error printing. Importing this module loads no heavy dependency:
- * cli-table3 and ora are imported inside the functions that use them.
+ * sink and error printing. Importing this module loads no heavy dependency: cli-table3 is imported
+ * inside the functions that use it.
  */
 export * from './types.js';
 export { cellText, flattenRecord, getPath, keyed, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
