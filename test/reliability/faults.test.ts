@@ -25,6 +25,9 @@ describe('fault specs', () => {
       { kind: '429', method: '*', path: '*', target: 'api', retryAfter: 7, after: 1 },
       { kind: 'expire', method: '*', path: '*', target: 'files', bytes: 100 },
     ]);
+    // The help's own example: a `*` after the method is the path, it does not widen the rule to every method.
+    expect(parseFaultSpec('503 GET * p=0.2')).toEqual([{ kind: '503', method: 'GET', path: '*', target: 'api', p: 0.2 }]);
+    expect(parseFaultSpec('503 * GET')[0]).toMatchObject({ method: 'GET' });
     expect(parseFaultSpec('[{"kind":"drop-after","path":"~^/public/v1/discovery/$","count":1}]')[0]).toMatchObject({ kind: 'drop-after', path: '~^/public/v1/discovery/$' });
   });
 

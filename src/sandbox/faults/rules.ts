@@ -110,6 +110,9 @@ function fromText(text: string, n: number): Record<string, unknown> {
       else if (name === 'retryAfter') rule.retryAfter = value === 'none' ? null : Number(value);
       else if (['count', 'after', 'p', 'ms', 'bytes'].includes(name)) rule[name] = Number(value);
       else throw new FaultSpecError(`faults rule ${n}: unknown setting '${key}'`);
+    } else if (token === '*' && rule.method !== undefined) {
+      // `503 GET *`: after a method, a lone `*` is the path (any), not a second method that overrides it.
+      rule.path = token;
     } else if (METHODS.has(token.toUpperCase()) && !token.startsWith('/')) {
       rule.method = token.toUpperCase();
     } else if (token.startsWith('/') || token.startsWith('~')) {
