@@ -37,13 +37,13 @@ export function createLedger(credits: number): Ledger {
   return { balanceMilli: toMilli(credits), usedMilli: 0, charges: [] };
 }
 
-/** Sets the balance (a top-up or a reset), leaving the usage history alone. */
 /** The part of the sandbox state the ledger works on (kept narrow: state.ts builds on this module). */
 export interface LedgerHolder {
   ledger: Ledger;
   now(): number;
 }
 
+/** Sets the balance (a top-up or a reset), leaving the usage history alone. */
 export function setCredits(state: LedgerHolder, credits: number): void {
   state.ledger.balanceMilli = toMilli(credits);
 }

@@ -7,7 +7,8 @@ import { CHARGED_MILLI, MODE_PRICE, PRICES, requestPriceOf, routePath, WORST_CAS
 import { EMAIL_MODES, HANDLE_MODES } from '../../src/contract/platforms.js';
 import { enrichEmailPlan, enrichHandlePlan } from '../../src/lib/api/enrichment.js';
 import { postDetailsPlan } from '../../src/lib/api/content.js';
-import { BATCH_MODES, modePriceMilli } from '../../src/lib/batch/options.js';
+import { batchRowPriceMilli } from '../../src/lib/api/batch.js';
+import { BATCH_MODES } from '../../src/lib/batch/options.js';
 import { estimateRouteCost, PRICE_MILLI } from '../../src/lib/cost.js';
 import { rowPriceMilli } from '../../src/sandbox/batch/jobs.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -88,7 +89,7 @@ describe('the CLI estimates from the table', () => {
     for (const mode of HANDLE_MODES) expect(enrichHandlePlan('nasa', { mode, platform: 'instagram' }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
     for (const mode of EMAIL_MODES) expect(enrichEmailPlan('ann@example.com', { mode }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
     expect(postDetailsPlan({ platform: 'tiktok', postId: 'x1', kind: 'data' }).worstCaseMilli).toBe(WORST_CASE_MILLI.postDetails);
-    for (const mode of BATCH_MODES) expect(modePriceMilli(mode), mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
+    for (const mode of BATCH_MODES) expect(batchRowPriceMilli(mode), mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
   });
 
   it.each(Object.keys(REQUEST_CALLS) as PriceKey[])('%s: `api --dry-run` shows the worst case', async (k) => {

@@ -2,7 +2,7 @@
  * Batch enrichment endpoints (api-contract §9). One function per endpoint; no printing, no flags.
  */
 import type { Readable } from 'node:stream';
-import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
+import { BATCH_ROUTE, MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { CliError } from '../errors.js';
 import { formatCredits } from '../cost.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
@@ -29,7 +29,7 @@ export interface DownloadLink extends Record<string, unknown> {
 const base = (id: string): string => `enrichment/batch/${pathSegment(id, 'batch id')}`;
 
 /** The create route: one place for the sender and its plan. */
-const CREATE_PATH = 'enrichment/batch';
+const CREATE_PATH = BATCH_ROUTE;
 
 /** An enrichment mode a batch job runs in (each row is billed at the mode's single-call price). */
 export type BatchPriceMode = keyof typeof MODE_PRICE;

@@ -4,6 +4,7 @@ import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
 import { freePlan, type Plan } from './plan.js';
+import { recordOf } from './raw.js';
 
 /** CLI kind -> classifier route. `locations` is per platform. */
 export const DICTIONARY_KINDS: Record<string, string> = {
@@ -86,7 +87,7 @@ export function entriesOf(data: unknown): Record<string, unknown>[] {
     list = env.results ?? env.data ?? env.items ?? env.entries ?? [list];
   }
   if (!Array.isArray(list)) return [];
-  return list.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { value: e }));
+  return list.map(recordOf);
 }
 
 /** Table columns from the first entry: scalar fields as they are, lists shown by their size. */

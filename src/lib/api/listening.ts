@@ -9,6 +9,7 @@ import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { paginate } from '../paging.js';
 import { freePlan, type Plan } from './plan.js';
+import { recordOf } from './raw.js';
 
 export type ListeningKind = 'subscription' | 'campaign';
 export type ListeningRecord = Record<string, unknown>;
@@ -24,12 +25,12 @@ export function listeningPath(kind: ListeningKind, id?: string, ...rest: string[
 /** Yields the records of a listing, following `next` links (or a bare array) to the end. */
 export async function* listAll(http: HttpClient, path: string, query?: Record<string, string | number | undefined>): AsyncGenerator<ListeningRecord> {
   for await (const item of paginate(http, { method: 'GET', path, ...(query ? { query } : {}) })) {
-    yield asRecord(item);
+    yield recordOf(item);
   }
 }
 
 export async function getOne(http: HttpClient, path: string): Promise<ListeningRecord> {
-  return asRecord((await http.request({ method: 'GET', path })).data);
+  return recordOf((await http.request({ method: 'GET', path })).data);
 }
 
 /**
@@ -38,7 +39,7 @@ export async function getOne(http: HttpClient, path: string): Promise<ListeningR
  */
 export async function send(http: HttpClient, plan: Plan): Promise<ListeningRecord | null> {
   const res = await http.request({ method: plan.method, path: plan.path, ...(plan.body === undefined ? {} : { body: plan.body }) });
-  return res.data === null || res.data === undefined ? null : asRecord(res.data);
+  return res.data === null || res.data === undefined ? null : recordOf(res.data);
 }
 
 /**
@@ -152,9 +153,9 @@ export async function getEventsPage(
 
 /** Reads an events page tolerantly: a bare array is one page without links. */
 export function toEventPage(data: unknown, url: string): EventPage {
-  if (Array.isArray(data)) return { count: data.length, next: null, previous: null, results: data.map(asRecord), url };
-  const page = asRecord(data);
-  const results = Array.isArray(page.results) ? page.results.map(asRecord) : [];
+  if (Array.isArray(data)) return { count: data.length, next: null, previous: null, results: data.map(recordOf), url };
+  const page = recordOf(data);
+  const results = Array.isArray(page.results) ? page.results.map(recordOf) : [];
   const link = (v: unknown): string | null => (typeof v === 'string' && v ? new URL(v, url).href : null);
   return {
     count: typeof page.count === 'number' ? page.count : Number.isFinite(Number(page.count)) ? Number(page.count) : undefined,
@@ -170,6 +171,3 @@ export async function getEvent(http: HttpClient, id: string): Promise<ListeningR
   return getOne(http, `${BASE}/events/${pathSegment(id, 'event id')}/`);
 }
 
-function asRecord(value: unknown): ListeningRecord {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as ListeningRecord) : { value };
-}

@@ -6,8 +6,6 @@ import { BATCH_PLATFORMS } from '../../contract/platforms.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
 
-export { batchRowPriceMilli as modePriceMilli } from '../api/batch.js';
-
 export const BATCH_MODES = ['raw', 'full', 'basic', 'advanced'] as const;
 export type BatchMode = (typeof BATCH_MODES)[number];
 

@@ -35,8 +35,6 @@ export const EVENT_COLUMNS: ColumnSpec[] = [
 ];
 
 /** The columns of a subscription or campaign. */
-export const COLUMNS: Record<ListeningKind, ColumnSpec[]> = { subscription: SUBSCRIPTION_COLUMNS, campaign: CAMPAIGN_COLUMNS };
-
 /** The columns of the creators a subscription or campaign watches. */
 export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
   subscription: [
