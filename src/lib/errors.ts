@@ -71,6 +71,13 @@ export class AuthError extends CliError {
   }
 }
 
+/** No API key or login for the profile: exit 4, with what to do about it. */
+export function notAuthenticated(): AuthError {
+  return new AuthError('Not authenticated: no API key or login for this profile.', {
+    hint: 'Pass --api-key, set CREATORS_API_KEY, `creators config set api-key <key>`, or run `creators login`.',
+  });
+}
+
 /** Balance exhausted, daily Discovery limit, batch paused for credits, `--max-credits` guard. Exit 5. */
 export class CreditsError extends CliError {
   constructor(message: string, options: CliErrorOptions = {}) {

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../app/command.js';
 import type { Context, ResolvedCredential } from '../../app/context.js';
-import { AuthError, CliError } from '../../lib/errors.js';
+import { AuthError, CliError, notAuthenticated } from '../../lib/errors.js';
 
 /**
  * `creators auth status`: which credential is in effect and where it came from, checked live
@@ -67,9 +67,7 @@ async function showStatus(ctx: Context): Promise<void> {
     credits_available: null,
   };
   if (!credential && !failure) {
-    failure = new AuthError('Not authenticated: no API key or login for this profile.', {
-      hint: 'Pass --api-key, set CREATORS_API_KEY, `creators config set api-key <key>`, or run `creators login`.',
-    });
+    failure = notAuthenticated();
   } else if (credential) {
     try {
       const credits = await getCredits(await ctx.http());

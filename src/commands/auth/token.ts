@@ -1,5 +1,5 @@
 import { defineCommand } from '../../app/command.js';
-import { AuthError } from '../../lib/errors.js';
+import { notAuthenticated } from '../../lib/errors.js';
 
 /**
  * `creators auth token`: prints the credential in effect (for `curl -H "Authorization: Bearer
@@ -16,9 +16,7 @@ export default defineCommand({
   async run(ctx) {
     const credential = await ctx.credential();
     if (!credential) {
-      throw new AuthError('Not authenticated: no API key or login for this profile.', {
-        hint: 'Pass --api-key, set CREATORS_API_KEY, `creators config set api-key <key>`, or run `creators login`.',
-      });
+      throw notAuthenticated();
     }
     const { printText } = await import('../../lib/output/index.js');
     await printText(ctx.io, await ctx.output(), `${credential.value}\n`);

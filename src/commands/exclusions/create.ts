@@ -1,6 +1,5 @@
 import { defineCommand } from '../../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
-import { UsageError } from '../../lib/errors.js';
 
 /** `creators exclusions create <name> --platform p` (free). */
 export default defineCommand({
@@ -12,14 +11,13 @@ export default defineCommand({
   },
   examples: [['creators exclusions create "Already contacted" --platform tiktok', 'a TikTok list']],
   async run(ctx, { args: [name = ''], flags }) {
-    const clean = name.trim();
-    if (!clean || clean.length > 300) throw new UsageError('The list name must be 1 to 300 characters.');
-    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ createExclusionList, createExclusionListPlan }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
+    const [{ checkListName, createExclusionList, createExclusionListPlan }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/discovery/exclusions.js'),
       import('../../lib/output/index.js'),
     ]);
+    const clean = checkListName(name);
+    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
     const http = await ctx.http();
     if (!(await ctx.gate(createExclusionListPlan(clean, platform)))) return;
     const list = await createExclusionList(http, clean, platform);

@@ -11,15 +11,14 @@ export default defineCommand({
   ],
   examples: [['creators exclusions rename 3 "Competitors 2026"', 'new name']],
   async run(ctx, { args: [list = '', name = ''] }) {
-    const [{ parseListRef, renameExclusionList, renameExclusionListPlan }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
+    const [{ checkListName, parseListRef, renameExclusionList, renameExclusionListPlan }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/discovery/exclusions.js'),
       import('../../lib/output/index.js'),
     ]);
     const ref = parseListRef(list);
     if (ref.kind === 'default') throw new UsageError('The default exclusion list cannot be renamed.');
-    const clean = name.trim();
-    if (!clean || clean.length > 300) throw new UsageError('The list name must be 1 to 300 characters.');
+    const clean = checkListName(name);
     const http = await ctx.http();
     if (!(await ctx.gate(renameExclusionListPlan(ref, clean)))) return;
     await printItem(ctx.io, await ctx.output(), await renameExclusionList(http, ref, clean), LIST_COLUMNS);

@@ -30,6 +30,13 @@ export const MAX_HANDLES_PER_REQUEST = 10_000;
 const BASE = 'discovery/exclusion-lists';
 
 /** Parses `<list>`; anything else is a usage error (nothing sent). */
+/** A list name as the service takes it: trimmed, 1 to 300 characters; a usage error otherwise. */
+export function checkListName(name: string): string {
+  const clean = name.trim();
+  if (!clean || clean.length > 300) throw new UsageError('The list name must be 1 to 300 characters.');
+  return clean;
+}
+
 export function parseListRef(raw: string): ListRef {
   const text = raw.trim();
   if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text))) return { kind: 'id', id: Number(text) };
