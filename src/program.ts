@@ -88,7 +88,7 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
 }
 
 function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
-  const cmd = parent.command(def.name, def.hidden ? { hidden: true } : {}).description(def.description);
+  const cmd = parent.command(def.name).description(def.description);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const arg of def.args ?? []) cmd.argument(arg.name, arg.description);
   const flags = def.flags ?? {};

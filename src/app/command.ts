@@ -52,8 +52,6 @@ export interface CommandDef<F extends FlagDefs = FlagDefs> {
   examples?: ReadonlyArray<readonly [string, string]>;
   /** More help text after the examples. */
   helpAfter?: string;
-  /** Hidden from the parent's command list (deprecated names). */
-  hidden?: boolean;
   /**
    * The verb: `args` are the positional values in order (variadic ones spread), `flags` the typed flags.
    * Loaded lazily in effect: import heavy modules inside, with `await import()`. `command` is this

@@ -33,7 +33,7 @@ export default defineCommand({
     if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
       throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });
     }
-    const { isJsonObject, queryFromPairs, recordOf, recordsOf, itemOf } = await import('../lib/api/raw.js');
+    const { isJsonObject, itemOf, queryFromPairs, rawRequestPlan, recordOf, recordsOf, sendRawRequest } = await import('../lib/api/raw.js');
     let body: RawRequest['body'];
     let query: RawRequest['query'];
     if (method === 'GET' || method === 'HEAD') {
@@ -46,8 +46,7 @@ export default defineCommand({
       body = assignPairs(fields, '-f', base);
     }
 
-    const [{ rawRequestPlan, sendRawRequest }, { itemsOfPage, paginate }, { planUrl }, { printItem, printList, printText }] = await Promise.all([
-      import('../lib/api/raw.js'),
+    const [{ itemsOfPage, paginate }, { planUrl }, { printItem, printList, printText }] = await Promise.all([
       import('../lib/paging.js'),
       import('../lib/api/plan.js'),
       import('../lib/output/index.js'),

@@ -1,11 +1,10 @@
 import { defineCommand } from '../app/command.js';
-import { CONTENT_PLATFORMS } from '../contract/platforms.js';
+import { CONTENT_KINDS, CONTENT_PLATFORMS } from '../contract/platforms.js';
 import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 import { UsageError } from '../lib/errors.js';
 import { parseIntegerOption } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 
-const KINDS = ['data', 'comments', 'transcript', 'audio'] as const;
 
 const COMMENT_COLUMNS: ColumnSpec[] = [
   { path: 'username', header: 'user' },
@@ -21,7 +20,7 @@ export default defineCommand({
   args: [{ name: '<post-id|url>', description: 'the platform post id, or the post URL' }],
   flags: {
     platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)' },
-    kind: { flags: '--kind <kind>', description: 'what to fetch', choices: KINDS, default: 'data' },
+    kind: { flags: '--kind <kind>', description: 'what to fetch', choices: CONTENT_KINDS, default: 'data' },
     all: { flags: '--all', description: 'comments: follow the cursor through every page (each page is a request)' },
     maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages' },
   },
@@ -37,7 +36,7 @@ export default defineCommand({
       import('../lib/output/index.js'),
     ]);
     // commander has checked the choices; `find` gives the typed value.
-    const kind = KINDS.find((k) => k === flags.kind) ?? 'data';
+    const kind = CONTENT_KINDS.find((k) => k === flags.kind) ?? 'data';
     // The URL's platform wins over the profile setting, but --platform must agree with it.
     const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
     const parsed = parsePostRef(ref, flagPlatform);

@@ -31,6 +31,10 @@ export const GROWTH_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
 /** Platforms that have audience data (api-contract.md §7). */
 export const AUDIENCE_PLATFORMS = ['instagram', 'tiktok', 'youtube'] as const;
 
+/** What `post` can fetch about a post (content details). */
+export const CONTENT_KINDS = ['data', 'comments', 'transcript', 'audio'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+
 export type HandleMode = 'raw' | 'profile' | 'analytics' | 'full';
 export type EmailMode = 'basic' | 'advanced';
 export const HANDLE_MODES: readonly HandleMode[] = ['raw', 'profile', 'analytics', 'full'];

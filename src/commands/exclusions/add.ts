@@ -1,4 +1,5 @@
 import { defineCommand } from '../../app/command.js';
+import { changeEntries } from './change.js';
 
 /** `creators exclusions add <list> <handle...> [--file f|-]` (free; POST), in chunks of at most 10,000. */
 export default defineCommand({
@@ -15,10 +16,5 @@ export default defineCommand({
     ['creators exclusions add 3 nike @adidas https://www.instagram.com/puma/', 'add three handles'],
     ['cut -d, -f1 contacted.csv | creators exclusions add default:instagram --file -', 'from stdin'],
   ],
-  async run(ctx, { args: [list = '', ...handles], flags }) {
-    const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
-    // The gate comes first: a dry run sends nothing (and so creates no default list).
-    const ports = { http: await ctx.http(), gate: ctx.gate.bind(ctx), notices: ctx.term, input: ctx.term, io: ctx.io, output: await ctx.output() };
-    await changeEntriesFrom(ports, { list, handles, file: flags.file }, 'add');
-  },
+  run: (ctx, { args: [list = '', ...handles], flags }) => changeEntries(ctx, { list, handles, file: flags.file }, 'add'),
 });

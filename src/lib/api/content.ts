@@ -6,8 +6,7 @@ import { readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
 
 export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
-export type ContentKind = 'data' | 'comments' | 'transcript' | 'audio';
-export const CONTENT_KINDS: readonly ContentKind[] = ['data', 'comments', 'transcript', 'audio'];
+import type { ContentKind } from '../../contract/platforms.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
