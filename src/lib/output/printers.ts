@@ -280,3 +280,13 @@ async function keyValueText(
 export async function printText(io: Io, settings: OutputSettings, text: string): Promise<void> {
   await withSink(io, settings, (sink) => sink.write(text));
 }
+
+/**
+ * Copies a body the server sent (a CSV export) byte for byte to stdout or the `-o` file; if the body
+ * breaks off, the file is not committed.
+ */
+export async function printBytes(io: Io, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+  await withSink(io, settings, async (sink) => {
+    for await (const chunk of body) await sink.writeBytes(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  });
+}

@@ -15,27 +15,10 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const id = positiveId(args[0], 'subscription id');
-    const [{ StringDecoder }, { exportDetails }, { openSink }] = await Promise.all([
-      import('node:string_decoder'),
-      import('../../../lib/api/listening.js'),
-      import('../../../lib/output/index.js'),
-    ]);
+    const [{ exportDetails }, { printBytes }] = await Promise.all([import('../../../lib/api/listening.js'), import('../../../lib/output/index.js')]);
     const output = await ctx.output();
-    const http = await ctx.http();
-    const body = await exportDetails(http, id);
-    const sink = await openSink(ctx.io, output);
-    // A multi-byte character may straddle two chunks: decode across them.
-    const decoder = new StringDecoder('utf8');
-    try {
-      for await (const chunk of body) {
-        await sink.write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
-      }
-      await sink.write(decoder.end());
-      await sink.commit();
-    } catch (err) {
-      await sink.abort();
-      throw err;
-    }
+    const body = await exportDetails(await ctx.http(), id);
+    await printBytes(ctx.io, output, body);
     if (output.outputPath) ctx.notice(`Wrote ${output.outputPath}.`);
   },
 });
