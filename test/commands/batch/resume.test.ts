@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
-import { tempDir, testClock, writeCsv } from './helpers.js';
+import { tempDir, testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
@@ -14,10 +14,7 @@ const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()
 async function pausedJob(prefix: string): Promise<string> {
   const state = sb.get().state;
   state.ledger.balanceMilli = 1000;
-  const file = writeCsv(tempDir(), 'in.csv', ['handle', ...Array.from({ length: 6 }, (_, i) => `${prefix}${i}`)]);
-  const up = await runCli(['batch', 'upload', file, '--mode', 'full', '--platform', 'youtube'], opts());
-  expect(up.code).toBe(0);
-  const id = up.stdout.trim();
+  const id = await uploadHandles(opts(), Array.from({ length: 6 }, (_, i) => `${prefix}${i}`), ['--mode', 'full', '--platform', 'youtube']);
   expect((await runCli(['batch', 'poll', id, '--interval', '5'], opts())).code).toBe(5);
   state.ledger.balanceMilli = 100_000;
   return id;
