@@ -1,5 +1,4 @@
 import { defineCommand } from '../../app/command.js';
-import type { ListeningRecord } from '../../lib/api/listening.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
@@ -24,7 +23,7 @@ export default defineCommand({
     ['creators events list --creator nasa --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { getEventsPage }, { printList }, { EVENT_COLUMNS }] = await Promise.all([
+    const [{ eventFilters }, { listEvents }, { printList }, { EVENT_COLUMNS }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
@@ -40,18 +39,8 @@ export default defineCommand({
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
-    async function* events(): AsyncGenerator<ListeningRecord> {
-      let current = await getEventsPage(http, { page, pageSize, filters });
-      yield* current.results;
-      const seen = new Set<string>([current.url]);
-      while (flags.all && current.next && !seen.has(current.next)) {
-        seen.add(current.next);
-        current = await getEventsPage(http, { url: current.next });
-        yield* current.results;
-      }
-      more = { count: current.count, next: current.next };
-    }
-    const count = await printList(ctx.io, output, events(), EVENT_COLUMNS);
+    const events = listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last));
+    const count = await printList(ctx.io, output, events, EVENT_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice('No events.');
     if (more?.next && !flags.all) {
       ctx.notice(`${more.count ?? 'More'} event(s) in all; this was page ${page}. Use --page ${page + 1} or --all for more.`);

@@ -151,6 +151,27 @@ export async function getEventsPage(
   return toEventPage(res.data, res.url);
 }
 
+/**
+ * The events of one page, or with `all` of every page from it, following each `next` link once (a
+ * server repeating a link does not loop). `last` receives the count and `next` link of the last page read.
+ */
+export async function* listEvents(
+  http: HttpClient,
+  first: { page: number; pageSize?: number | undefined; filters: EventFilters },
+  all: boolean,
+  last: (page: Pick<EventPage, 'count' | 'next'>) => void,
+): AsyncGenerator<ListeningRecord> {
+  let current = await getEventsPage(http, first);
+  yield* current.results;
+  const seen = new Set<string>([current.url]);
+  while (all && current.next && !seen.has(current.next)) {
+    seen.add(current.next);
+    current = await getEventsPage(http, { url: current.next });
+    yield* current.results;
+  }
+  last({ count: current.count, next: current.next });
+}
+
 /** Reads an events page tolerantly: a bare array is one page without links. */
 export function toEventPage(data: unknown, url: string): EventPage {
   if (Array.isArray(data)) return { count: data.length, next: null, previous: null, results: data.map(recordOf), url };
