@@ -75,6 +75,7 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
       retryAfter: cliError.retryAfter,
       hint: cliError.hint,
       maybeCharged: cliError.maybeCharged,
+      spent: cliError.spent,
     },
     debugStack,
   );

@@ -13,6 +13,7 @@ export const EXIT = {
   RATE_LIMIT: 6,
   JOB_FAILED: 7,
   PENDING: 8,
+  BUSY: 9,
   INTERRUPTED: 130,
 } as const;
 
@@ -27,7 +28,21 @@ export interface CliErrorOptions {
   hint?: string;
   /** A request that may have been processed (and charged) failed and was not retried: JSON errors say so. */
   maybeCharged?: boolean;
+  /** What a stopped billable command spent and kept (see `StopReport`). */
+  spent?: StopReport;
   cause?: unknown;
+}
+
+/**
+ * What a billable command that stopped (Ctrl-C, 402, a limit, a failed write) spent in this run and
+ * where what it paid for is: printed as one line after the error (`Spent 5.5 credits in this run;
+ * 550 creators kept in p.json, marked partial.`) and as `spent` in JSON errors.
+ */
+export interface StopReport {
+  /** Credits spent by this run, in thousandths (as far as the client can know). */
+  spentMilli: number;
+  /** Where the paid results are, e.g. `550 creators kept in p.json, marked partial` or `nothing kept`. */
+  kept: string;
 }
 
 export class CliError extends Error {
@@ -37,6 +52,8 @@ export class CliError extends Error {
   readonly retryAfter: number | undefined;
   readonly hint: string | undefined;
   readonly maybeCharged: boolean | undefined;
+  /** Set by the command that stopped, once it knows what was spent and kept (`withStopReport`). */
+  spent: StopReport | undefined;
 
   constructor(message: string, exitCode: number, options: CliErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -47,6 +64,7 @@ export class CliError extends Error {
     this.retryAfter = options.retryAfter;
     this.hint = options.hint;
     this.maybeCharged = options.maybeCharged;
+    this.spent = options.spent;
   }
 }
 
@@ -106,6 +124,13 @@ export class PendingError extends CliError {
   }
 }
 
+/** Another run holds the same cursor file or batch journal entry; nothing was done. Exit 9. */
+export class BusyError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.BUSY, { code: 'busy', ...options });
+  }
+}
+
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted.', options: CliErrorOptions = {}) {
@@ -129,6 +154,28 @@ export class NetworkError extends CliError {
 
 export function isCliError(err: unknown): err is CliError {
   return err instanceof CliError;
+}
+
+/**
+ * A failed write of the command's output (stdout or the `-o` file: no space left, I/O error, a
+ * read-only file system...). Exit 1; the message names the destination and the system's words.
+ */
+export class OutputWriteError extends CliError {
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, EXIT.ERROR, { code: 'write_failed', ...options });
+  }
+}
+
+/**
+ * Attaches what a stopped billable command spent and kept to the error that stopped it, and returns
+ * the error to rethrow. A non-CliError (an unexpected failure) is wrapped so the report is not lost;
+ * a report already attached by an inner layer is kept.
+ */
+export function withStopReport(err: unknown, report: StopReport): CliError {
+  const cli =
+    err instanceof CliError ? err : new CliError(`Unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.ERROR, { code: 'internal', cause: err });
+  cli.spent ??= report;
+  return cli;
 }
 
 /**

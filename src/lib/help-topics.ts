@@ -3,7 +3,8 @@ export const HELP_TOPICS: Record<string, string> = {
   'exit-codes': `Exit codes
 
   0    success
-  1    other error (network, server, unexpected)
+  1    other error (network, server, unexpected, a response that is not the
+       expected JSON, a failed write of the output)
   2    usage error: bad flags, bad input file, a prompt needed without a terminal
   3    partial success: some rows or items failed, the rest were written
   4    not authenticated, credential rejected (401), or login failed
@@ -13,13 +14,17 @@ export const HELP_TOPICS: Record<string, string> = {
        or not allowed
   7    remote job failed
   8    still pending when --max-wait ran out
+  9    busy: another run holds the same cursor file or batch journal entry;
+       nothing was done
   130  interrupted (Ctrl-C)
 
 With --json, --format json/jsonl or CREATORS_FORMAT=json/jsonl, errors are one JSON
 object on stderr (a pipe alone keeps them as text):
   {"error":{"code":"...","message":"...","status":401,"retry_after":null}}
-plus "hint" when there is one and "maybe_charged": true when a billable request
-failed after it may have been processed.
+plus "hint" when there is one, "maybe_charged": true when a billable request
+failed after it may have been processed, and "spent": {"credits", "kept"} when a
+billable command stopped part-way (in text, the line "Spent ... credits in this
+run; ..." says the same).
 `,
   environment: `Environment variables
 

@@ -14,14 +14,27 @@ export interface PrintableError {
   hint?: string | undefined;
   /** The request may have been processed (and charged) although it failed; it was not retried. */
   maybeCharged?: boolean | undefined;
+  /** What a stopped billable command spent in this run and where the paid results are. */
+  spent?: { spentMilli: number; kept: string } | undefined;
+}
+
+/** `Spent 5.5 credits in this run; 550 creators kept in p.json, marked partial.` */
+export function stopLine(spent: { spentMilli: number; kept: string }): string {
+  return `Spent ${creditsText(spent.spentMilli)} credits in this run; ${spent.kept}.`;
+}
+
+/** Thousandths of a credit as a plain decimal (`5.5`, `0.03`, `0`). */
+function creditsText(milli: number): string {
+  return String(Math.round(milli) / 1000);
 }
 
 /**
  * Writes an error to `io.stderr`. In `json`/`jsonl` format: exactly one line
  * `{"error":{"code","message","status","retry_after"}}` (`null` when absent), plus `hint` when there
- * is one and `maybe_charged: true` when a billable request may have been processed, for scripts to parse.
+ * is one, `maybe_charged: true` when a billable request may have been processed and `spent`
+ * (`{credits, kept}`) when a billable command stopped, for scripts to parse.
  * Otherwise `error: <message>` (red `error:` with colour), the hint on the next line when there is one,
- * and the stack only when `debugStack` is given (`--debug`).
+ * then the stop line (`Spent ... credits in this run; ...`) when there is one, and the stack only when `debugStack` is given (`--debug`).
  */
 export function printError(
   io: Io,
@@ -40,6 +53,8 @@ export function printError(
         ...(err.hint ? { hint: err.hint } : {}),
         // A billable request that failed after it may have reached the server: scripts must not blindly re-run it.
         ...(err.maybeCharged ? { maybe_charged: true } : {}),
+        // A billable command that stopped: what this run spent and where the paid results are.
+        ...(err.spent ? { spent: { credits: Math.round(err.spent.spentMilli) / 1000, kept: err.spent.kept } } : {}),
       },
     };
     io.stderr.write(`${JSON.stringify(body)}\n`);
@@ -48,6 +63,7 @@ export function printError(
   const c = colors(settings.color);
   let text = `${c.red('error:')} ${err.message}\n`;
   if (err.hint) text += `${err.hint}\n`;
+  if (err.spent) text += `${stopLine(err.spent)}\n`;
   if (debugStack) text += `${c.dim(debugStack)}\n`;
   io.stderr.write(text);
 }

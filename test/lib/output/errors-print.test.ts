@@ -31,6 +31,18 @@ describe('printError', () => {
     expect(JSON.parse(io.err())).toEqual({ error: { code: 'network_error', message: 'boom', status: null, retry_after: null } });
   });
 
+  it('ends a stopped billable command with the spend line in text, and as `spent` in JSON', () => {
+    const spent = { spentMilli: 5500, kept: '550 creators kept in p.json, marked partial' };
+    const text = memoryIo();
+    printError(text, { format: 'table', color: false }, { message: 'Interrupted.', code: 'interrupted', spent });
+    expect(text.err()).toBe('error: Interrupted.\nSpent 5.5 credits in this run; 550 creators kept in p.json, marked partial.\n');
+    const json = memoryIo();
+    printError(json, { format: 'json', color: false }, { message: 'Interrupted.', code: 'interrupted', spent });
+    expect(JSON.parse(json.err())).toEqual({
+      error: { code: 'interrupted', message: 'Interrupted.', status: null, retry_after: null, spent: { credits: 5.5, kept: spent.kept } },
+    });
+  });
+
   it('prints error: and the hint as text otherwise, without colour when off', () => {
     const io = memoryIo();
     printError(io, { format: 'table', color: false }, rateLimited);
