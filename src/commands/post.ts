@@ -30,10 +30,11 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { formatCredits }, { printItem, printList }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { formatCredits }, { printItem }, { printPaidList }] = await Promise.all([
       import('../lib/api/content.js'),
       import('../lib/cost.js'),
       import('../lib/output/index.js'),
+      import('../lib/output/paid.js'),
     ]);
     // commander has checked the choices; `find` gives the typed value.
     const kind = CONTENT_KINDS.find((k) => k === flags.kind) ?? 'data';
@@ -64,7 +65,8 @@ export default defineCommand({
           yield* commentsOf(page);
         }
       }
-      const count = await printList(ctx.io, output, comments(), COMMENT_COLUMNS);
+      // A run stopped part-way keeps the comments it paid for (the output is marked partial).
+      const count = await printPaidList(ctx.io, output, comments(), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
       if (count === 0) ctx.notice('No comments found (not charged).');
       if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);

@@ -109,13 +109,14 @@ describe('each kind of 429 has its own message and exit code', () => {
       const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '--format', 'jsonl'], { env: sandboxEnv(s), stderrTTY: true, sleeps });
       expect(res.code).toBe(5);
       expect(res.stdout.trim().split('\n')).toHaveLength(20);
-      expect(res.stderr).toContain('Spent 0.2 credits on 20 creators (2 pages)');
+      // The creators paid for are kept, and the error says what was spent and where they are.
       expect(res.errorJson().error).toEqual({
         code: 'daily_limit_exceeded',
         message: 'Daily Discovery credit limit of 0.25 credits reached.',
         status: 429,
         retry_after: 7200,
         hint: expect.stringMatching(/^Discovery is available again after /),
+        spent: { credits: 0.2, kept: '20 creators written to standard output, a partial result (the run stopped before the end)' },
       });
       const table = await runCli(['search', '--platform', 'instagram'], { env: sandboxEnv(s), now: () => Date.parse('2026-11-22T22:00:00Z') });
       expect(table.code).toBe(5);

@@ -9,7 +9,7 @@ import { configureOAuth } from '../../src/sandbox/oauth/store.js';
 import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
-import { faults, figures } from './helpers.js';
+import { faults, figures, ledgerMark } from './helpers.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -63,13 +63,21 @@ function spawnLogin(extra: string[], e: Record<string, string>): { url: Promise<
 }
 
 describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
-  it('search --all -o: exit 130, no file, no temporary file', async () => {
+  it('search --all -o: exit 130, the creators paid for committed as a whole CSV marked partial, no temporary file', async () => {
     faults(sb.get(), 'trickle:100 POST /public/v1/discovery/');
     const dir = tmp();
+    const mark = ledgerMark(sb.get());
     const res = await interrupt(['search', '--platform', 'instagram', '--all', '--limit', '20', '--max-results', '400', '-o', join(dir, 'out.csv')]);
     faults(sb.get(), '');
     expect(res.code).toBe(130);
-    expect(readdirSync(dir)).toEqual([]);
+    // The page on its way when Ctrl-C came is finished (it is charged either way) and kept with the others.
+    const { parse } = await import('csv-parse/sync');
+    const rows = parse(readFileSync(join(dir, 'out.csv')), { columns: true }) as Record<string, string>[];
+    const charged = mark.since().milli;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toHaveLength(charged / 10);
+    expect(res.stderr).toContain(`Spent ${charged / 1000} credits in this run; ${rows.length} creators kept in ${join(dir, 'out.csv')}, a partial result`);
+    expect(readdirSync(dir)).toEqual(['out.csv']);
   });
 
   it('enrich --input -o: exit 130, output complete or absent, the input byte-for-byte the same', async () => {

@@ -8,7 +8,7 @@
  * target only ever appears complete.
  */
 import type { Readable } from 'node:stream';
-import { CliError, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { CliError, InterruptedError, NetworkError, OutputWriteError, UsageError } from '../errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { downloadLinkPlan, getDownloadLink, openDownloadUrl, openResults, resultsPlan, type DownloadLink } from '../api/batch.js';
 import type { Plan } from '../api/plan.js';
@@ -112,11 +112,8 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
       const expected = res.status === 206 ? Number(/\/(\d+)$/.exec(header(res, 'content-range') ?? '')?.[1]) : Number(header(res, 'content-length') ?? NaN);
       for await (const chunk of res.data as Readable) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-        try {
-          await sink.writeBytes(buf);
-        } catch (err) {
-          throw new OutputFileError(`cannot write the results: ${(err as Error).message}`, '', err);
-        }
+        // A failed write rejects with OutputWriteError (it names the file or stdout), never retried.
+        await sink.writeBytes(buf);
         written += buf.length;
       }
       if (Number.isFinite(expected) && written !== expected) {
@@ -132,7 +129,7 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
           hint: `Download it again with: creators batch download ${o.id}`,
         });
       }
-      if (err instanceof OutputFileError) {
+      if (err instanceof OutputFileError || err instanceof OutputWriteError) {
         await sink.abort();
         throw err;
       }

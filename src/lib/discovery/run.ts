@@ -1,8 +1,8 @@
 /**
  * The money-spending part `search` and `similar` share: the free exclusion-list check, the worst case
  * through the money gate (`--max-credits`, `--dry-run`, the confirmation), then page after page
- * streamed to the printer, and a one-line summary of the spend on a terminal (also when a page fails
- * midway). Takes ports, never the Context: the command assembles them.
+ * streamed to the printer, and a one-line summary of the spend on a terminal. A run that stops midway
+ * keeps what it paid for and its error carries the spend (`printPaidList`). Takes ports, never the Context: the command assembles them.
  */
 import { discoveryPlan, discoveryPriceMilli, postDiscoveryPage, RESULT_CAP, type DiscoveryKind, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 import type { Plan } from '../api/plan.js';
@@ -11,7 +11,8 @@ import { InterruptedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
-import { printList, type ColumnSpec, type OutputSettings } from '../output/index.js';
+import type { ColumnSpec, OutputSettings } from '../output/index.js';
+import { printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 
@@ -73,8 +74,12 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     return postDiscoveryPage(http, request(wire, limit));
   };
   const records = discoveryRecords(plan, base, fetchPage, tally, onPage);
+  // A run that stops part-way keeps the creators it paid for, and says what it spent (see printPaidList).
+  const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
+  let completed = false;
   try {
-    const count = await printList(ports.io, ports.output, records, run.columns);
+    const count = await printPaidList(ports.io, ports.output, records, run.columns, paid);
+    completed = true;
     if (count === 0 && ports.output.format === 'table') notices.notice('No creators found.');
     if (tally.stop === 'repeat') {
       notices.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
@@ -89,7 +94,8 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       );
     }
   } finally {
-    summary(ports, tally);
+    // A stopped run's error carries the spend in its stop line instead.
+    if (completed) summary(ports, tally);
   }
 }
 

@@ -107,10 +107,24 @@ export class HttpClient {
   private readonly pacer: Pacer;
   private readonly random: () => number;
   private undici: Transport | undefined;
+  /** Requests that may change state or spend (not GET/HEAD) sent and not yet answered. */
+  private unsafeInFlight = 0;
 
   constructor(private readonly opts: HttpClientOptions) {
     this.pacer = new Pacer(opts.rateLimitPerMinute, opts.now, opts.sleep);
     this.random = opts.random ?? Math.random;
+    opts.signal?.addEventListener(
+      'abort',
+      () => {
+        const n = this.unsafeInFlight;
+        if (n > 0) {
+          opts.notice?.(
+            `Waiting for ${n === 1 ? 'the request' : `${n} requests`} already sent to finish, so what ${n === 1 ? 'it is' : 'they are'} charged for is kept; press Ctrl-C again to stop at once.`,
+          );
+        }
+      },
+      { once: true },
+    );
   }
 
   get baseUrl(): URL {
@@ -255,7 +269,11 @@ export class HttpClient {
     const timer = new AbortController();
     const fire = setTimeout(() => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
     fire.unref();
-    const signals = [timer.signal, this.opts.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
+    // Ctrl-C stops a GET at once, but not a request already sent that may spend or change state: the
+    // server goes on with it either way, so it is answered and its result kept (a Discovery page, an
+    // enriched row, a created job), instead of being paid for and thrown away. No new request starts.
+    const interruptible = idempotent ? this.opts.signal : undefined;
+    const signals = [timer.signal, interruptible, req.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
     const started = this.opts.now();
     const secrets = credential ? [credential] : [];
@@ -272,15 +290,18 @@ export class HttpClient {
     const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && this.opts.streamTransport !== undefined;
     const transport = streamed ? (this.opts.streamTransport as Transport) : (this.undici ??= undiciTransport(this.opts.dispatcher));
     let res: RawResponse;
+    if (!idempotent) this.unsafeInFlight++;
     try {
       res = await transport(url, { method: req.method, headers, body, signal, idleTimeoutMs: timeoutMs });
     } catch (err) {
+      if (!idempotent) this.unsafeInFlight--;
       return failure(err);
     }
 
     const status = res.statusCode;
     const flatHeaders = res.headers;
     if (req.responseType === 'stream' && status < 300) {
+      if (!idempotent) this.unsafeInFlight--;
       clearTimeout(fire);
       this.opts.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms (streaming)`);
       return { kind: 'ok', response: { status, headers: flatHeaders, data: res.body as unknown as T, url: url.href } };
@@ -290,6 +311,8 @@ export class HttpClient {
       text = await res.text();
     } catch (err) {
       return failure(err);
+    } finally {
+      if (!idempotent) this.unsafeInFlight--;
     }
     clearTimeout(fire);
     this.opts.debug?.(

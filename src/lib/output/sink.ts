@@ -11,6 +11,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from '../io/streams.js';
 import { openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
+import { OutputWriteError } from '../errors.js';
 import type { OutputSettings } from './types.js';
 
 export { formatFromPath } from './format-from-path.js';
@@ -53,8 +54,11 @@ export class OutputFileError extends Error {
  * is full. Rejects when the stream errors or closes while we wait (a closed pipe must not hang us).
  */
 export function writeChunk(stream: Writable, chunk: string | Buffer): Promise<void> {
+  // An errored stream that is not destroyed (a file stream with autoClose off after ENOSPC) would
+  // take the write and never drain: the error is the answer.
+  if (stream.errored) return Promise.reject(stream.errored);
   if (stream.destroyed || stream.writableEnded) {
-    return Promise.reject(stream.errored ?? new Error('write after the output stream was closed'));
+    return Promise.reject(new Error('write after the output stream was closed'));
   }
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -99,15 +103,51 @@ export interface SinkOptions {
 export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
   if (target === undefined || target === '' || target === '-') {
+    const toStdout = (chunk: string | Buffer): Promise<void> =>
+      writeChunk(io.stdout, chunk).catch((err: unknown) => {
+        throw stdoutWriteError(err);
+      });
     return {
       stream: io.stdout,
-      write: (chunk) => writeChunk(io.stdout, chunk),
-      writeBytes: (chunk) => writeChunk(io.stdout, chunk),
+      write: toStdout,
+      writeBytes: toStdout,
       commit: async () => {},
       abort: async () => {},
     };
   }
   return openFileSink(path.resolve(target), target, options.durable ?? true);
+}
+
+/**
+ * A failed write to stdout (`> /dev/full`, a full disk behind a redirect, an I/O error): exit 1 with
+ * the system's words. A reader that went away (`| head`, a pager quit early) is not reported here:
+ * the process ends quietly on EPIPE (see `run` in main.ts).
+ */
+function stdoutWriteError(err: unknown): OutputWriteError {
+  return new OutputWriteError(`Cannot write to standard output: ${describeFsError(err, 'write')}.`, {
+    hint: 'The output is incomplete. Write to a file with -o (it is only put in place when complete) or free some space, then run the command again.',
+    cause: err,
+  });
+}
+
+/** System errors that mean the path is at fault (a usage error, exit 2), not the disk. */
+const PATH_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * A failed write of an `-o` file after it was opened: exit 1 (the disk is full, an I/O error...), or
+ * the path's own problem (`OutputFileError`, a usage error: a directory in the way at the rename). The
+ * temporary file is removed, the target untouched.
+ */
+function fileWriteError(shown: string, err: unknown): OutputWriteError | OutputFileError {
+  if (err instanceof OutputWriteError || err instanceof OutputFileError) return err;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && PATH_CODES.has(code) && code !== 'EROFS') {
+    return new OutputFileError(`cannot write ${shown}: ${describeFsError(err, 'write')}`, shown, err);
+  }
+  return new OutputWriteError(`Cannot write ${shown}: ${describeFsError(err, 'write')}.`, {
+    hint: `Nothing was written to ${shown} (an existing file is unchanged). Free some space or choose another -o path, then run the command again.`,
+    cause: err,
+  });
 }
 
 /** `writeBytes` gathers chunks into writes of this size (1 MB measured fastest: 256 KB, 512 KB, 2 MB were slower). */
@@ -185,19 +225,26 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
 
   return {
     stream,
-    write: (chunk) => writeChunk(stream, chunk),
+    write: (chunk) =>
+      writeChunk(stream, chunk).catch((err: unknown) => {
+        throw fileWriteError(shown, err);
+      }),
     async writeBytes(chunk) {
       if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
-      if (bytesError !== undefined) throw bytesError;
+      if (bytesError !== undefined) throw fileWriteError(shown, bytesError);
       // Bytes given to `write` go first (they are queued in the stream).
       if (stream.writableLength > 0) {
-        await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(0), (err) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err)) : resolve())));
       }
       // Network chunks (~64 KB) are gathered into 1 MB writes, and the next 1 MB is received while the
       // previous one is written: the stream's one-chunk-at-a-time writes ran at half of curl's rate.
       gathered.push(chunk);
       gatheredBytes += chunk.length;
-      if (gatheredBytes >= WRITE_BATCH_BYTES) await flushGathered();
+      if (gatheredBytes >= WRITE_BATCH_BYTES) {
+        await flushGathered().catch((err: unknown) => {
+          throw fileWriteError(shown, err);
+        });
+      }
     },
     async commit() {
       if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
@@ -213,12 +260,13 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
             return;
           }
           stream.once('error', reject);
-          stream.end(() => resolve());
+          // The callback gets the error of a write that failed while the stream was being ended.
+          stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
         });
         await file.commit();
       } catch (err) {
         await cleanup();
-        throw new OutputFileError(`cannot write ${shown}: ${describeFsError(err, 'write')}`, shown, err);
+        throw fileWriteError(shown, err);
       }
     },
     async abort() {
