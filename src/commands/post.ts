@@ -30,7 +30,7 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { formatCredits }, { printItem }, { printPaidList }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { formatCredits }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
       import('../lib/api/content.js'),
       import('../lib/cost.js'),
       import('../lib/output/index.js'),
@@ -80,7 +80,8 @@ export default defineCommand({
       await printItem(ctx.io, output, { platform, post_id: parsed.postId, status: 'not_found' });
       return;
     }
-    await printItem(ctx.io, output, page.result ?? {});
-    if (ctx.io.stderrIsTTY) ctx.notice(`${formatCredits(Math.round(page.creditsCost * 1000))} credits spent.`);
+    const spent = Math.round(page.creditsCost * 1000);
+    await printPaidItem(ctx.io, output, page.result ?? {}, undefined, spent);
+    if (ctx.io.stderrIsTTY) ctx.notice(`${formatCredits(spent)} credits spent.`);
   },
 });

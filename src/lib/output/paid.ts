@@ -8,7 +8,7 @@
  */
 import { AuthError, CreditsError, InterruptedError, OutputWriteError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
 import type { Io } from '../io/streams.js';
-import { printList } from './printers.js';
+import { printItem, printList } from './printers.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** How a paid run counts its spend and names its records (`creators`, `comments`). */
@@ -40,14 +40,15 @@ function isStop(err: unknown): boolean {
  * The report of a run that stopped: `written` records are in the output (partial) unless the write
  * itself failed. Returns undefined when there is nothing worth saying (no spend, not a stop).
  */
-export function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, 'outputPath'>, written: number): StopReport | undefined {
+export function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, 'outputPath'>, written: number | undefined): StopReport | undefined {
   const spentMilli = run.spentMilli();
   if (spentMilli === 0 && !isStop(err)) return undefined;
   const file = outputFile(settings);
   let kept: string;
   if (err instanceof OutputWriteError) {
-    kept = file === undefined ? `the output to standard output is incomplete (${written} ${run.noun} were sent before the failure)` : `nothing kept, ${file} was not written`;
-  } else if (written === 0) {
+    const sent = written === undefined ? '' : ` (${written} ${run.noun} were sent before the failure)`;
+    kept = file === undefined ? `the output to standard output is incomplete${sent}` : `nothing kept, ${file} was not written`;
+  } else if (written === 0 || written === undefined) {
     kept = 'nothing was received, nothing kept';
   } else {
     kept = `${keptWhere(written, run.noun, settings)}, a partial result (the run stopped before the end)`;
@@ -93,4 +94,17 @@ export async function printPaidList(
     throw withStopReport(stopped.error, report);
   }
   return count;
+}
+
+/**
+ * `printItem` for one record that was paid for (a post's details, one enrichment): a failed write
+ * says what the request cost, since the record itself is lost.
+ */
+export async function printPaidItem(io: Io, settings: OutputSettings, record: DataRecord, columns: ColumnSpec[] | undefined, spentMilli: number): Promise<void> {
+  try {
+    await printItem(io, settings, record, columns);
+  } catch (err) {
+    const report = stopReport(err, { spentMilli: () => spentMilli, noun: 'records' }, settings, undefined);
+    throw report ? withStopReport(err, report) : err;
+  }
 }

@@ -122,6 +122,8 @@ function spoilReply(state: SandboxState, rule: FaultRule, res: ServerResponse, h
         return res;
       case 'malformed':
         if (isJson && body.length > 0) {
+          // The work was done and charged, but the client cannot read the answer: lost after the charge.
+          if (lostAfterCharge) faultTable(state).chargedThenLost++;
           // Same length (Content-Length is already fixed), no longer JSON.
           const bad = Buffer.from(body);
           bad[bad.length - 1] = 0x3c; // '<'
