@@ -21,7 +21,7 @@ export default defineCommand({
     ...MAX_WAIT_FLAG,
     force: {
       flags: '--force',
-      description: 'start a new job even if this input already has one, or a create request of an interrupted run may have made one',
+      description: 'start a new job even if this input has one, or if an interrupted run may have created one',
     },
   },
   examples: [
