@@ -104,8 +104,8 @@ describe('batch run: locked journal, create recorded before it is sent', () => {
 });
 
 describe('events tail --cursor-file: one tail per cursor', () => {
-  // The first read of events is held for 2 s, so the first tail is mid-run when the second starts.
-  const SLOW_READ = `delay:2000 GET ${L}/events/* count=1`;
+  // The first read of events is held for 3 s, so the first tail is mid-run when the second starts.
+  const SLOW_READ = `delay:3000 GET ${L}/events/* count=1`;
   const env = (): Record<string, string> => ({ ...sandboxEnv(listenSb.get()), CREATORS_CONFIG_DIR: tempDir('creators-cfg-') });
   const ids = (stdout: string): number[] => stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id);
   const allEvents = async (sub: number): Promise<number[]> => {
