@@ -5,7 +5,9 @@ import { JOB_FLAGS } from './upload.js';
 
 /**
  * `creators batch run <file> --mode ... -o results.csv`: upload, wait, download. A re-run finds the
- * jobs of the same input and options in the journal and reattaches instead of paying twice.
+ * jobs of the same input and options in the journal and reattaches instead of paying twice; a run of
+ * the same input already going makes it exit 9; a create whose reply was lost makes it stop (exit 2)
+ * until --force.
  */
 export default defineCommand({
   name: 'run',
@@ -17,7 +19,10 @@ export default defineCommand({
     ...JOB_FLAGS,
     ...INTERVAL_FLAG,
     ...MAX_WAIT_FLAG,
-    force: { flags: '--force', description: 'start a new job even if this input already has one' },
+    force: {
+      flags: '--force',
+      description: 'start a new job even if this input has one, or if an interrupted run may have created one',
+    },
   },
   examples: [
     ['creators batch run handles.csv --mode raw --platform instagram -o results.csv', 'the whole job'],
@@ -58,6 +63,7 @@ export default defineCommand({
         outputShown: ctx.globals.output,
         wait,
         force: flags.force,
+        dryRun: ctx.dryRun,
         baseUrl: (await ctx.baseUrl()).href,
         profile: ctx.profileName,
       },

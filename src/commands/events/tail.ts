@@ -11,8 +11,9 @@ const TAIL_PAGE_SIZE = 50;
  * `creators events tail`: prints each new event once, in order of occurrence, as it appears (human
  * lines on a terminal, JSON lines otherwise); `--cursor-file` carries the position across runs;
  * `--forward-to` POSTs each event to a local receiver first; `--once` prints what is new and exits.
- * Under `--dry-run` the events are read and printed, but none is forwarded and the cursor file is
- * not written.
+ * The cursor file is locked for the run (another tail on it exits 9 before reading anything). Under
+ * `--dry-run` the events are read and printed, but none is forwarded and the cursor file is not
+ * written (nor locked).
  */
 export default defineCommand({
   name: 'tail',
@@ -20,7 +21,10 @@ export default defineCommand({
   flags: {
     interval: { flags: '--interval <s>', description: 'seconds between polls (default 10)' },
     once: { flags: '--once', description: 'print what is new and exit (for cron)' },
-    cursorFile: { flags: '--cursor-file <path>', description: 'remember the last event handled here, across runs' },
+    cursorFile: {
+      flags: '--cursor-file <path>',
+      description: 'remember the last event handled here, across runs (locked for the run: a second tail on it exits 9)',
+    },
     forwardTo: { flags: '--forward-to <url>', description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped)' },
     backlog: { flags: '--backlog <n|all>', description: 'without a cursor: how many existing events to start with (default 10)' },
     ...EVENT_FILTER_FLAGS,

@@ -1,18 +1,43 @@
 /**
- * The `batch run` journal: a small JSON file in the config directory remembering which batch ids a
- * given input (its sha256 plus the job options, base URL and profile) started. A re-run after a
- * crash, a timeout or Ctrl-C finds them and reattaches instead of paying for the same rows twice.
- * Written atomically (temp file, fsync, rename), so a crash mid-write never corrupts it.
+ * The `batch run` journal: which batch ids a given input (its sha256 plus the job options, base URL
+ * and profile) started, so a re-run after a crash, a timeout or Ctrl-C reattaches instead of paying
+ * for the same rows twice.
+ *
+ * One small JSON file per input (`batch-journal/<key>.json` in the config directory), each guarded by
+ * its own lock file (`<key>.lock`) held for the whole run. One file per input rather than one shared
+ * file under a lock: a run only ever writes its own entry, so runs of different inputs cannot clobber
+ * each other's entries whatever their timing, and no run waits on another's write. Two runs of the
+ * same input cannot both hold its lock: the second stops at once (BusyError, exit 9).
+ *
+ * Before a create request is sent, the entry records it as in flight (part, time); the batch id
+ * replaces that when the reply arrives. A run killed in between leaves the in-flight mark, so the
+ * re-run knows a job may exist although it has no id for it.
+ *
+ * Entries are written atomically (temp file, fsync, rename), so a crash mid-write never corrupts one.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BusyError, CliError, EXIT } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-file.js';
+import { describeFsError } from '../io/errno.js';
+import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
-export const JOURNAL_FILE = 'batch-journal.json';
+/** The folder of entries, in the config directory. */
+export const JOURNAL_DIR = 'batch-journal';
+/** The single shared file of earlier versions: still read (never written), so an upgrade loses no job. */
+export const LEGACY_JOURNAL_FILE = 'batch-journal.json';
 
-/** Entries older than this are dropped when the journal is written. */
+/** Entries older than this are removed by later runs. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+
+/** A create request sent whose reply has not been seen. */
+export interface InFlight {
+  /** Index of the part being created. */
+  part: number;
+  /** ISO time the request was sent. */
+  sent_at: string;
+}
 
 export interface JournalEntry {
   /** Batch id per part of the (possibly split) input; null for a part not uploaded yet. */
@@ -21,11 +46,8 @@ export interface JournalEntry {
   created_at: string;
   updated_at: string;
   completed_at?: string | undefined;
-}
-
-interface JournalFile {
-  version: 1;
-  entries: Record<string, JournalEntry>;
+  /** Set just before a create request is sent, cleared when its reply (or a clear refusal) arrives. */
+  in_flight?: InFlight | undefined;
 }
 
 /** The journal key: input bytes and everything that changes what the job does or where it lives. */
@@ -34,50 +56,107 @@ export function journalKey(inputSha256: string, scope: Record<string, unknown>):
   return createHash('sha256').update(inputSha256).update('\n').update(canonical).digest('hex');
 }
 
-export class Journal {
+function isEntry(e: unknown): e is JournalEntry {
+  return Boolean(e && typeof e === 'object' && Array.isArray((e as JournalEntry).batch_ids));
+}
+
+/**
+ * The entry for `key`, read without locking (a dry run, which changes nothing). A missing or damaged
+ * entry is none: the journal is only a record of ids.
+ */
+export async function readJournalEntry(dir: string, key: string): Promise<JournalEntry | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dir, JOURNAL_DIR, `${key}.json`), 'utf8')) as unknown;
+    return isEntry(parsed) ? parsed : undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+  }
+  try {
+    const legacy = JSON.parse(await readFile(join(dir, LEGACY_JOURNAL_FILE), 'utf8')) as { entries?: Record<string, unknown> };
+    const entry = legacy?.entries?.[key];
+    return isEntry(entry) ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entry of one input, locked for this run. */
+export class LockedJournalEntry {
   private constructor(
-    private readonly path: string,
-    private data: JournalFile,
+    private readonly file: string,
+    private readonly lock: FileLock,
     private readonly now: () => number,
+    /** The entry as found when the lock was taken. */
+    readonly found: JournalEntry | undefined,
   ) {}
 
-  /** Opens the journal in `dir`; a missing or unreadable file is an empty journal. */
-  static async open(dir: string, now: () => number): Promise<Journal> {
-    const path = join(dir, JOURNAL_FILE);
-    let data: JournalFile = { version: 1, entries: {} };
+  /**
+   * Locks the entry of `key` in `dir` for this run and reads it. Throws BusyError (exit 9) naming the
+   * other run when it holds the lock; nothing has been done then. `source` is the input as typed.
+   */
+  static async open(dir: string, key: string, source: string, now: () => number): Promise<LockedJournalEntry> {
+    const folder = join(dir, JOURNAL_DIR);
+    const lockPath = join(folder, `${key}.lock`);
+    let attempt;
     try {
-      const parsed = JSON.parse(await readFile(path, 'utf8')) as JournalFile;
-      if (parsed && typeof parsed === 'object' && parsed.entries && typeof parsed.entries === 'object') data = parsed;
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      attempt = tryLock(lockPath);
+    } catch (err) {
+      throw new CliError(`Cannot lock the batch journal in '${folder}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'journal_lock_failed' });
+    }
+    if (!attempt.acquired) {
+      throw new BusyError(`Another \`creators batch run\` of ${source} with the same options is running (${describeHolder(attempt.holder)}); nothing was done.`, {
+        hint: `Let it finish: it creates (or reattaches to) the job and writes the results. If no such run is going, remove ${lockPath}.`,
+      });
+    }
+    try {
+      const found = await readJournalEntry(dir, key);
+      await prune(folder, key);
+      return new LockedJournalEntry(join(folder, `${key}.json`), attempt.lock, now, found);
+    } catch (err) {
+      attempt.lock.release();
+      throw err;
+    }
+  }
+
+  /** Writes the entry (durably: it is what keeps a re-run from paying twice, even after a power cut). */
+  async save(entry: JournalEntry): Promise<void> {
+    const data = { ...entry, updated_at: new Date(this.now()).toISOString() };
+    if (data.in_flight === undefined) delete data.in_flight;
+    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  release(): void {
+    this.lock.release();
+  }
+}
+
+/**
+ * Removes other inputs' entries untouched for 30 days, each under its own lock (skipped when held).
+ * Ages are file times, so they are compared with the wall clock, not the injected one.
+ */
+async function prune(folder: string, keep: string): Promise<void> {
+  const now = Date.now();
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json') || name === `${keep}.json`) continue;
+    const file = join(folder, name);
+    try {
+      if (now - (await stat(file)).mtimeMs < MAX_AGE_MS) continue;
+      const attempt = tryLock(join(folder, `${name.slice(0, -'.json'.length)}.lock`));
+      if (!attempt.acquired) continue;
+      try {
+        await unlink(file);
+      } finally {
+        attempt.lock.release();
+      }
     } catch {
-      // No journal yet (or a damaged one, which is only a cache of ids: start afresh).
+      // Best effort: an old entry left behind costs nothing.
     }
-    return new Journal(path, data, now);
-  }
-
-  get(key: string): JournalEntry | undefined {
-    return this.data.entries[key];
-  }
-
-  /** Records (or replaces) the entry for `key` and writes the file. */
-  async set(key: string, entry: JournalEntry): Promise<void> {
-    this.data.entries[key] = { ...entry, updated_at: new Date(this.now()).toISOString() };
-    await this.save();
-  }
-
-  async delete(key: string): Promise<void> {
-    delete this.data.entries[key];
-    await this.save();
-  }
-
-  private async save(): Promise<void> {
-    const cutoff = this.now() - MAX_AGE_MS;
-    for (const [k, e] of Object.entries(this.data.entries)) {
-      if (Date.parse(e.updated_at) < cutoff) delete this.data.entries[k];
-    }
-    const dir = join(this.path, '..');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    // Private like the rest of the config directory. Durable: the journal is what keeps a re-run
-    // after a crash from paying for the same rows twice, so it must survive a power cut too.
-    await writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 });
   }
 }

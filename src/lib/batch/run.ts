@@ -1,18 +1,21 @@
 /**
  * `batch run`: upload, wait, download in one go, for cron and CI. The journal maps this input and
  * these options to the batch ids it started, so a re-run after a crash, `--max-wait` or Ctrl-C
- * reattaches instead of paying twice. The plan of the jobs still to create passes the money gate
- * before anything is sent; a dry run stops there (nothing sent, no journal written).
+ * reattaches instead of paying twice. The input's journal entry is locked for the run (a second run
+ * of the same input stops at once, exit 9) and records each create request before it is sent (a run
+ * killed before the reply leaves a mark the re-run refuses to ignore without --force). The plan of the
+ * jobs still to create passes the money gate before anything is sent; a dry run stops there (nothing
+ * sent, no lock taken, no journal written).
  */
 import type { Plan } from '../api/plan.js';
 import { batchStatusPlan, getBatchStatus, resumeBatch } from '../api/batch.js';
 import { formatCredits } from '../cost.js';
-import { UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { downloadMany } from './combine.js';
 import { extractBatchInput } from './extract.js';
-import { Journal, journalKey, type JournalEntry } from './journal.js';
+import { journalKey, LockedJournalEntry, readJournalEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
@@ -39,8 +42,10 @@ export interface RunInput {
   /** `-o` as the user typed it, for the closing notice. */
   outputShown?: string | undefined;
   wait: WaitSettings;
-  /** `--force`: start new jobs even if the journal knows some for this input. */
+  /** `--force`: start new jobs even if the journal knows some for this input (or a create whose reply was lost). */
   force: boolean;
+  /** `--dry-run`: the plan is printed (by the gate) and nothing changes: no lock, no journal write. */
+  dryRun: boolean;
   /** Where the jobs live: part of the journal key, so another server or profile never reattaches. */
   baseUrl: string;
   profile: string;
@@ -51,9 +56,10 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   const { term } = ports;
   const { job } = o;
   const extraction = await extractBatchInput(term, o.source, { kind: job.kind, column: job.column });
+  let locked: LockedJournalEntry | undefined;
   try {
-    reportExtraction(term, o.source, extraction);
     if (extraction.parts.length > 1 && o.format === 'json') {
+      reportExtraction(term, o.source, extraction);
       throw new UsageError(`The input is split into ${extraction.parts.length} batches; their JSON results cannot be joined into one file.`, {
         hint: 'Use CSV output (-o results.csv), or upload and download the parts separately.',
       });
@@ -64,27 +70,47 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       base_url: o.baseUrl,
       profile: o.profile,
     });
-    const journal = await Journal.open(ports.journalDir, ports.now);
-    const previous = o.force ? undefined : journal.get(key);
+    // The entry is locked for the whole run (a second run of the same input stops here, exit 9); a
+    // dry run changes nothing, so it only reads.
+    locked = o.dryRun ? undefined : await LockedJournalEntry.open(ports.journalDir, key, o.source, ports.now);
+    reportExtraction(term, o.source, extraction);
+    const previous = o.force ? undefined : locked ? locked.found : await readJournalEntry(ports.journalDir, key);
     const now = new Date(ports.now()).toISOString();
     const entry: JournalEntry =
       previous && previous.batch_ids.length === extraction.parts.length
-        ? { ...previous }
+        ? { ...previous, batch_ids: [...previous.batch_ids] }
         : { batch_ids: extraction.parts.map(() => null), input: o.source, created_at: now, updated_at: now };
+    if (entry.in_flight && entry.batch_ids[entry.in_flight.part] === null) throw mayAlreadyExist(entry, extraction.parts.length);
     const known = entry.batch_ids.filter((id): id is string => id !== null);
     if (known.length > 0) term.notice(`Reattaching to ${known.join(', ')} (started ${entry.created_at}); use --force to start a new job.`);
 
     const missing = extraction.parts.filter((_, i) => entry.batch_ids[i] === null);
     const plan: Plan =
       missing.length > 0 ? uploadPlan(job, missing) : { ...batchStatusPlan(known[0] as string), costBasis: 'reattaching to a job already paid for' };
-    if (!(await ports.gate(plan))) return;
+    if (!(await ports.gate(plan)) || !locked) return;
+    const journal = locked;
     const http = await ports.http();
     for (const [i, part] of extraction.parts.entries()) {
       if (entry.batch_ids[i] !== null) continue;
-      const created = await uploadPart(http, job, part.path);
+      // Recorded before the request leaves: if the reply never arrives (Ctrl-C, kill -9, a lost
+      // connection), the re-run knows a job may exist and does not create another silently.
+      entry.in_flight = { part: i, sent_at: new Date(ports.now()).toISOString() };
+      await journal.save(entry);
+      let created;
+      try {
+        created = await uploadPart(http, job, part.path);
+      } catch (err) {
+        // A clear refusal from the server (an error status, not a may-have-run one): no job exists.
+        if (err instanceof CliError && err.status !== undefined && !err.maybeCharged) {
+          entry.in_flight = undefined;
+          await journal.save(entry);
+        }
+        throw err;
+      }
       entry.batch_ids[i] = created.batch_id;
+      entry.in_flight = undefined;
       // Written after every part: a crash now still finds the jobs already paid for.
-      await journal.set(key, entry);
+      await journal.save(entry);
       term.notice(`Batch ${created.batch_id} created (${part.rows} rows).`);
     }
     const ids = entry.batch_ids as string[];
@@ -112,11 +138,30 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       signal: ports.signal,
       notice: (line) => term.notice(line),
     });
-    await journal.set(key, { ...entry, completed_at: new Date(ports.now()).toISOString() });
+    await journal.save({ ...entry, completed_at: new Date(ports.now()).toISOString() });
     if (o.outputPath) {
       term.notice(`Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${formatCredits(Math.round(credits * 1000))} credits used.`);
     }
   } finally {
+    locked?.release();
     await extraction.cleanup();
   }
+}
+
+/**
+ * An earlier run sent a create request and never saw the reply: the job may exist (and be charging)
+ * though the journal has no id for it. Exit 2, like a confirmation that needs a flag: waiting and
+ * retrying (what exit 9 invites) would never help; only the user can decide to pay for another job.
+ */
+function mayAlreadyExist(entry: JournalEntry, parts: number): UsageError {
+  const inFlight = entry.in_flight as InFlight;
+  const part = parts > 1 ? ` (part ${inFlight.part + 1} of ${parts})` : '';
+  return new UsageError(
+    `A batch job may already exist for ${entry.input}${part}: a run sent its create request at ${inFlight.sent_at} and stopped before the reply arrived (interrupted or killed), so its id is unknown.`,
+    {
+      code: 'maybe_created',
+      maybeCharged: true,
+      hint: 'If it was created it runs and charges for its rows; `creators credits` shows what was used. To create another job anyway (charged again), re-run with --force.',
+    },
+  );
 }

@@ -4,13 +4,16 @@
  * are recorded), so "new" means an id above the watermark. Printing goes by occurrence, not by id,
  * so after an interrupted batch a few ids above the watermark may already be done: they are kept in
  * `done_ids` until the watermark passes them. The file is replaced atomically (temp, fsync, rename):
- * a crash leaves the old cursor or the new one, never half of one.
+ * a crash leaves the old cursor or the new one, never half of one. A run that writes the cursor holds
+ * `<cursor>.lock` (lib/io/lock.ts) for its whole length: two tails on one cursor (overlapping cron
+ * runs) would otherwise both deliver every event.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { BusyError, CliError, EXIT, UsageError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
+import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
 export interface CursorData {
   version: 1;
@@ -116,4 +119,23 @@ export async function saveCursor(path: string, data: CursorData): Promise<void> 
   } catch (err) {
     throw new CliError(`Cannot write the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'cursor_write_failed' });
   }
+}
+
+/**
+ * Locks the cursor file for this run (`<path>.lock` beside it). Throws BusyError (exit 9) naming the
+ * other tail when it holds the lock: nothing has been read or delivered then. A lock left by a tail
+ * that was killed is taken over.
+ */
+export function lockCursor(path: string): FileLock {
+  const lockPath = `${path}.lock`;
+  let attempt;
+  try {
+    attempt = tryLock(lockPath);
+  } catch (err) {
+    throw new CliError(`Cannot lock the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'cursor_lock_failed' });
+  }
+  if (attempt.acquired) return attempt.lock;
+  throw new BusyError(`Another \`creators events tail\` is using the cursor file '${path}' (${describeHolder(attempt.holder)}); nothing was delivered.`, {
+    hint: `Let it finish (a cron job overlapping the previous run?). If no such tail is running, remove ${lockPath}.`,
+  });
 }

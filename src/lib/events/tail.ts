@@ -10,7 +10,7 @@ import { ApiError, CliError, InterruptedError, NetworkError, RateLimitError } fr
 import type { HttpClient } from '../http/client.js';
 import type { Dispatcher } from 'undici';
 import type { EventFilters, ListeningRecord } from '../api/listening.js';
-import { Cursor, loadCursor, saveCursor } from './cursor.js';
+import { Cursor, loadCursor, lockCursor, saveCursor } from './cursor.js';
 import { eventId, fetchNewEvents } from './fetch-new.js';
 import { forwardEvent, ForwardError } from './forward.js';
 
@@ -57,8 +57,21 @@ function sentence(text: string): string {
   return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
-/** Runs the tail until `once` is done, a fatal error, or Ctrl-C. Returns how many events were handed over. */
+/**
+ * Runs the tail until `once` is done, a fatal error, or Ctrl-C. Returns how many events were handed
+ * over. With a cursor file (and not a dry run) the cursor is locked for the whole run: another tail on
+ * it ends this one at once with BusyError (exit 9), before anything is read.
+ */
 export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<number> {
+  const lock = opts.cursorFile && !opts.dryRun ? lockCursor(opts.cursorFile) : undefined;
+  try {
+    return await tailLocked(deps, opts);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
   const filters = Object.fromEntries(Object.entries(opts.filters).filter((e): e is [string, string] => e[1] !== undefined));
   const loaded = opts.cursorFile ? await loadCursor(opts.cursorFile) : undefined;
   if (loaded && JSON.stringify(loaded.filters) !== JSON.stringify(filters)) {

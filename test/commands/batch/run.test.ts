@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
@@ -6,6 +6,7 @@ import { resultsCsv } from '../../../src/sandbox/batch/files.js';
 import { sandboxFinds } from '../../../src/sandbox/batch/results.js';
 import { runCli, tempConfigDir, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { faults } from '../../reliability/helpers.js';
 import { tempDir, testClock, writeCsv } from './helpers.js';
 
 const clock = testClock();
@@ -25,6 +26,29 @@ function setup(values: string[]): { dir: string; file: string; out: string; opts
   };
 }
 const RAW = ['--mode', 'raw', '--platform', 'instagram'];
+/** The create route, slowed so a reply is still on its way while the test acts (the job exists already). */
+const SLOW_CREATE_REPLY = 'trickle:300 POST /public/v1/enrichment/batch/ count=1';
+
+/** Resolves once `check` holds (polled; the thing awaited is driven by the sandbox, not by time). */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+}
+
+interface Entry {
+  batch_ids: Array<string | null>;
+  input: string;
+  completed_at?: string;
+  in_flight?: { part: number; sent_at: string };
+}
+/** The journal's entries (one file per input) in a config directory. */
+function journalEntries(configDir: string): Entry[] {
+  const dir = join(configDir, 'batch-journal');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as Entry);
+}
 
 describe('creators batch run', () => {
   it('uploads, waits and downloads into -o, recording the job in the journal', async () => {
@@ -37,8 +61,7 @@ describe('creators batch run', () => {
     const id = [...world().jobs.keys()].at(-1) as string;
     expect(readFileSync(t.out, 'utf8')).toBe(resultsCsv(world().jobs.get(id)!).toString());
     expect(res.stderr).toContain(`Batch ${id} created (12 rows).`);
-    const journal = JSON.parse(readFileSync(join(t.opts().configDir!, 'batch-journal.json'), 'utf8'));
-    const entries = Object.values(journal.entries) as Array<{ batch_ids: string[]; completed_at?: string }>;
+    const entries = journalEntries(t.opts().configDir!);
     expect(entries).toHaveLength(1);
     expect(entries[0]!.batch_ids).toEqual([id]);
     expect(entries[0]!.completed_at).toBeDefined();
@@ -136,10 +159,77 @@ describe('creators batch run', () => {
     expect(dry.stdout).toBe('');
     expect(JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06 });
     expect(world().jobs.size).toBe(before);
+    // A dry run changes nothing: no lock, no journal.
+    expect(readdirSync(t.opts().configDir!)).toEqual([]);
     const res = await runCli(['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--interval', '5'], t.opts());
     expect(res.code).toBe(0);
     const rows = JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'));
     expect(rows.map((r: { status: string }) => r.status)).toEqual([sandboxFinds('run_f_1') ? 'success' : 'not_found', 'not_found']);
+  });
+
+  it('a run of another input at the same time keeps the entry of a run that stopped on its wait limit', async () => {
+    const t = setup(Array.from({ length: 40 }, (_, i) => `run_h_${i}`));
+    const other = writeCsv(t.dir, 'other.csv', ['handle', ...Array.from({ length: 40 }, (_, i) => `run_i_${i}`)]);
+    const before = world().jobs.size;
+    faults(sb.get(), SLOW_CREATE_REPLY);
+    // The other input's run starts first and is waiting for its create reply...
+    const slow = runCli(['batch', 'run', other, ...RAW, '-o', join(t.dir, 'other.csv.out'), '--interval', '5', '--max-wait', '8'], t.opts());
+    await until(() => world().jobs.size === before + 1);
+    // ...while this input's run creates its job and stops on --max-wait (exit 8), its entry written.
+    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'], t.opts());
+    expect(first.code).toBe(8);
+    const id = [...world().jobs.keys()].at(-1) as string;
+    expect((await slow).code).toBe(8);
+    faults(sb.get(), '');
+    const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Reattaching to ${id}`);
+    expect(world().jobs.size).toBe(before + 2);
+    expect(journalEntries(t.opts().configDir!).map((e) => e.input).sort()).toEqual([other, t.file].sort());
+  });
+
+  it('Ctrl-C while the create reply is on its way: the re-run refuses (exit 2) until --force, which creates another job', async () => {
+    const t = setup(Array.from({ length: 6 }, (_, i) => `run_j_${i}`));
+    const before = world().jobs.size;
+    faults(sb.get(), SLOW_CREATE_REPLY);
+    const controller = new AbortController();
+    const interrupted = runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts({ signal: controller.signal }));
+    await until(() => world().jobs.size === before + 1);
+    controller.abort();
+    expect((await interrupted).code).toBe(130);
+    faults(sb.get(), '');
+    const [entry] = journalEntries(t.opts().configDir!);
+    expect(entry).toMatchObject({ batch_ids: [null], input: t.file, in_flight: { part: 0 } });
+
+    // The lock was released by Ctrl-C (not exit 9), and nothing is created silently.
+    const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--json'], t.opts());
+    expect(again.code).toBe(2);
+    expect(again.errorJson().error).toMatchObject({ code: 'maybe_created', maybe_charged: true });
+    expect(again.errorJson().error.message).toContain(`A batch job may already exist for ${t.file}: a run sent its create request at ${entry!.in_flight!.sent_at}`);
+    expect(again.errorJson().error).toMatchObject({ hint: expect.stringContaining('re-run with --force') });
+    expect(world().jobs.size).toBe(before + 1);
+
+    const forced = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--force'], t.opts());
+    expect(forced.code).toBe(0);
+    expect(world().jobs.size).toBe(before + 2);
+    const [done] = journalEntries(t.opts().configDir!);
+    expect(done!.in_flight).toBeUndefined();
+    expect(done!.batch_ids).toEqual([[...world().jobs.keys()].at(-1)]);
+  });
+
+  it('a create the server refused leaves no in-flight mark: the re-run simply tries again', async () => {
+    const t = setup(['run_k_1', 'run_k_2']);
+    const before = world().jobs.size;
+    // 503: the server did not start the work (retried, then given up).
+    faults(sb.get(), '503 POST /public/v1/enrichment/batch/');
+    const refused = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
+    faults(sb.get(), '');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('503');
+    expect(world().jobs.size).toBe(before);
+    expect(journalEntries(t.opts().configDir!)[0]?.in_flight).toBeUndefined();
+    expect((await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts())).code).toBe(0);
+    expect(world().jobs.size).toBe(before + 1);
   });
 
   it('refuses standard input (exit 2): a re-run could not find its job', async () => {

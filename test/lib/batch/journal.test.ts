@@ -1,27 +1,74 @@
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, journalKey } from '../../../src/lib/batch/journal.js';
-import { tempDir, writeCsv } from '../../commands/batch/helpers.js';
+import { BusyError } from '../../../src/lib/errors.js';
+import { JOURNAL_DIR, journalKey, LockedJournalEntry, readJournalEntry } from '../../../src/lib/batch/journal.js';
+import { tempDir } from '../../commands/batch/helpers.js';
+
+const now = (): number => Date.parse('2026-11-22T10:00:00Z');
+const entry = (ids: Array<string | null>) => ({ batch_ids: ids, input: 'in.csv', created_at: 'x', updated_at: 'x' });
 
 describe('journal', () => {
-  it('keys on input hash and options, persists atomically and forgets nothing it was told', async () => {
+  it('keys on input hash and options, persists atomically (0600) and forgets nothing it was told', async () => {
     const dir = tempDir();
     const k1 = journalKey('abc', { mode: 'raw', platform: 'instagram' });
     expect(journalKey('abc', { platform: 'instagram', mode: 'raw' })).toBe(k1);
     expect(journalKey('abd', { mode: 'raw', platform: 'instagram' })).not.toBe(k1);
     expect(journalKey('abc', { mode: 'raw', platform: 'tiktok' })).not.toBe(k1);
-    const now = () => Date.parse('2026-11-22T10:00:00Z');
-    const j = await Journal.open(dir, now);
-    await j.set(k1, { batch_ids: ['bch_1'], input: 'in.csv', created_at: 'x', updated_at: 'x' });
-    const again = await Journal.open(dir, now);
-    expect(again.get(k1)?.batch_ids).toEqual(['bch_1']);
-    expect((statSync(join(dir, 'batch-journal.json')).mode & 0o777).toString(8)).toBe('600');
+    const j = await LockedJournalEntry.open(dir, k1, 'in.csv', now);
+    expect(j.found).toBeUndefined();
+    await j.save(entry(['bch_1']));
+    j.release();
+    expect((await readJournalEntry(dir, k1))?.batch_ids).toEqual(['bch_1']);
+    expect((statSync(join(dir, JOURNAL_DIR, `${k1}.json`)).mode & 0o777).toString(8)).toBe('600');
+    const again = await LockedJournalEntry.open(dir, k1, 'in.csv', now);
+    expect(again.found?.batch_ids).toEqual(['bch_1']);
+    again.release();
+    expect(readdirSync(join(dir, JOURNAL_DIR))).toEqual([`${k1}.json`]);
   });
 
-  it('treats a damaged journal as empty', async () => {
+  it('one input is locked for the run (exit 9, naming the holder); other inputs are not', async () => {
     const dir = tempDir();
-    writeCsv(dir, 'batch-journal.json', ['{not json']);
-    expect((await Journal.open(dir, Date.now)).get('k')).toBeUndefined();
+    const held = await LockedJournalEntry.open(dir, 'k1', 'a.csv', now);
+    const err = await LockedJournalEntry.open(dir, 'k1', 'a.csv', now).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BusyError);
+    expect((err as BusyError).exitCode).toBe(9);
+    expect((err as BusyError).message).toContain(`Another \`creators batch run\` of a.csv with the same options is running (process ${process.pid} on this machine, since `);
+    const other = await LockedJournalEntry.open(dir, 'k2', 'b.csv', now);
+    await other.save(entry(['bch_2']));
+    await held.save(entry(['bch_1']));
+    other.release();
+    held.release();
+    expect((await readJournalEntry(dir, 'k1'))?.batch_ids).toEqual(['bch_1']);
+    expect((await readJournalEntry(dir, 'k2'))?.batch_ids).toEqual(['bch_2']);
+  });
+
+  it('treats a damaged entry as none, and still reads the single journal file of earlier versions', async () => {
+    const dir = tempDir();
+    const j = await LockedJournalEntry.open(dir, 'k', 'in.csv', now);
+    j.release();
+    writeFileSync(join(dir, JOURNAL_DIR, 'k.json'), '{not json');
+    expect(await readJournalEntry(dir, 'k')).toBeUndefined();
+    writeFileSync(join(dir, 'batch-journal.json'), JSON.stringify({ version: 1, entries: { old: entry(['bch_old']) } }));
+    expect((await readJournalEntry(dir, 'old'))?.batch_ids).toEqual(['bch_old']);
+  });
+
+  it("removes other inputs' entries untouched for 30 days, but not one whose run holds its lock", async () => {
+    const dir = tempDir();
+    for (const k of ['old', 'busy', 'fresh']) {
+      const j = await LockedJournalEntry.open(dir, k, `${k}.csv`, now);
+      await j.save(entry(['bch']));
+      j.release();
+    }
+    const longAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    utimesSync(join(dir, JOURNAL_DIR, 'old.json'), longAgo, longAgo);
+    utimesSync(join(dir, JOURNAL_DIR, 'busy.json'), longAgo, longAgo);
+    const busy = await LockedJournalEntry.open(dir, 'busy', 'busy.csv', now);
+    const j = await LockedJournalEntry.open(dir, 'new', 'new.csv', now);
+    j.release();
+    busy.release();
+    expect(existsSync(join(dir, JOURNAL_DIR, 'old.json'))).toBe(false);
+    expect(readFileSync(join(dir, JOURNAL_DIR, 'busy.json'), 'utf8')).toContain('bch');
+    expect(existsSync(join(dir, JOURNAL_DIR, 'fresh.json'))).toBe(true);
   });
 });
