@@ -188,7 +188,7 @@ describe('creators batch run', () => {
     expect(journalEntries(t.opts().configDir!).map((e) => e.input).sort()).toEqual([other, t.file].sort());
   });
 
-  it('Ctrl-C while the create reply is on its way: the re-run refuses (exit 2) until --force, which creates another job', async () => {
+  it('Ctrl-C while the create reply is on its way: the create is finished and journaled, exit 130, the re-run picks the job up', async () => {
     const t = setup(Array.from({ length: 6 }, (_, i) => `run_j_${i}`));
     const before = world().jobs.size;
     faults(sb.get(), SLOW_CREATE_REPLY);
@@ -196,25 +196,20 @@ describe('creators batch run', () => {
     const interrupted = runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts({ signal: controller.signal }));
     await until(() => world().jobs.size === before + 1);
     controller.abort();
-    expect((await interrupted).code).toBe(130);
+    const stopped = await interrupted;
+    expect(stopped.code).toBe(130);
+    // The request already sent is answered (the server made the job either way), so its id is kept.
+    expect(stopped.stderr).toContain('Waiting for the request already sent to finish');
     faults(sb.get(), '');
+    const created = [...world().jobs.keys()].at(-1);
     const [entry] = journalEntries(t.opts().configDir!);
-    expect(entry).toMatchObject({ batch_ids: [null], input: t.file, in_flight: { part: 0 } });
+    expect(entry).toMatchObject({ batch_ids: [created], input: t.file });
+    expect(entry!.in_flight).toBeUndefined();
 
-    // The lock was released by Ctrl-C (not exit 9), and nothing is created silently.
-    const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--json'], t.opts());
-    expect(again.code).toBe(2);
-    expect(again.errorJson().error).toMatchObject({ code: 'maybe_created', maybe_charged: true });
-    expect(again.errorJson().error.message).toContain(`A batch job may already exist for ${t.file}: a run sent its create request at ${entry!.in_flight!.sent_at}`);
-    expect(again.errorJson().error).toMatchObject({ hint: expect.stringContaining('re-run with --force') });
+    // The lock was released by Ctrl-C (not exit 9), and the re-run pays nothing new.
+    const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
+    expect(again.code).toBe(0);
     expect(world().jobs.size).toBe(before + 1);
-
-    const forced = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--force'], t.opts());
-    expect(forced.code).toBe(0);
-    expect(world().jobs.size).toBe(before + 2);
-    const [done] = journalEntries(t.opts().configDir!);
-    expect(done!.in_flight).toBeUndefined();
-    expect(done!.batch_ids).toEqual([[...world().jobs.keys()].at(-1)]);
   });
 
   it('a create the server refused leaves no in-flight mark: the re-run simply tries again', async () => {
