@@ -5,16 +5,24 @@ import type { EnrichPorts } from '../../lib/bulk/enrich.js';
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
 export function bulkFlags(what: 'handles' | 'emails') {
   return {
-    input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin); output keeps its columns` },
+    input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin, which cannot be resumed); output keeps its columns` },
     column: { flags: '--column <name>', description: `the column holding the ${what} (default: detected by header, then by content)` },
     concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
     maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
+    restart: {
+      flags: '--restart',
+      description: 're-running the same command after an interruption sends only the rows not yet answered; --restart forgets those answers and pays for every row again',
+    },
   } as const satisfies FlagDefs;
 }
 
-/** The ports of the bulk workflow, from the context: the client and output settings are built when first asked for. */
+/**
+ * The ports of the bulk workflow, from the context: the client and output settings are built when
+ * first asked for; resume journals live in the config directory, keyed with the base URL and profile.
+ */
 export async function bulkPorts(ctx: Context): Promise<EnrichPorts> {
   const policy = await ctx.moneyPolicy();
+  const { configDirectory } = await import('../../lib/config.js');
   return {
     term: ctx.term,
     http: () => ctx.http(),
@@ -24,5 +32,6 @@ export async function bulkPorts(ctx: Context): Promise<EnrichPorts> {
     mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
     now: ctx.deps.now,
     signal: ctx.deps.signal,
+    resume: async () => ({ dir: configDirectory(ctx.deps), baseUrl: (await ctx.baseUrl()).href, profile: ctx.profileName }),
   };
 }

@@ -1,22 +1,27 @@
 /**
- * A bulk enrichment run, shared by `enrich handle` and `enrich email`: source -> money gate ->
- * concurrent paced requests -> rows written in input order -> summary and exit status. It takes
- * ports (the HTTP client, the terminal object, output settings, the money gate, a clock and the
- * interrupt signal), never the Context: the command assembles them.
+ * A bulk enrichment run, shared by `enrich handle` and `enrich email`: source -> resume journal ->
+ * money gate (rows left only) -> concurrent paced requests, each answer journaled -> rows written in
+ * input order -> summary and exit status. It takes ports (the HTTP client, the terminal object,
+ * output settings, the money gate, a clock, the interrupt signal, where journals live), never the
+ * Context: the command assembles them.
  */
+import path from 'node:path';
 import { getCredits } from '../api/account.js';
 import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../cost.js';
-import { AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError, UsageError } from '../errors.js';
+import {
+  AuthError, CliError, CreditsError, InterruptedError, OutputWriteError, PartialFailure, RateLimitError, UsageError, withStopReport,
+} from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { parseIntegerOption } from '../options.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { ProgressLine } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
+import { runKey, RunJournal } from './resume.js';
 import { OrderedRunner } from './runner.js';
-import { openBulkSource, type SourceOptions } from './source.js';
+import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
 
 export interface EnrichJob {
   /** `enrich handle`, for messages and the progress line. */
@@ -27,12 +32,24 @@ export interface EnrichJob {
   /** The plan of one request for a cleaned value (route, body, worst-case price). */
   plan: (value: string) => Plan;
   send: (http: HttpClient, value: string) => Promise<EnrichOutcome>;
+  /** The options that change what is sent or billed (mode, platform...): part of the resume journal's key. */
+  request: Record<string, unknown>;
   resultColumns: string[];
   tableColumns: (valueColumn: string) => ColumnSpec[];
 }
 
 export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
   concurrency: number;
+  /** `--restart`: forget what an interrupted run of the same command already answered. */
+  restart?: boolean | undefined;
+}
+
+/** Where resume journals live, and what else keys them (another server or profile never shares answers). */
+export interface ResumePorts {
+  /** The config directory (journals go in its `enrich-runs/`). */
+  dir: string;
+  baseUrl: string;
+  profile: string;
 }
 
 /** What a run uses of the outside world. */
@@ -51,13 +68,18 @@ export interface EnrichPorts {
   mustCount: boolean;
   now(): number;
   signal?: AbortSignal | undefined;
+  /** Where resume journals live, asked for once the input and output are known; without it a run is not resumable. */
+  resume?: (() => Promise<ResumePorts>) | undefined;
 }
 
 /** The bulk flags of `enrich handle` and `enrich email` as typed by the user, checked before anything is read or sent. */
-export function parseBulkOptions(values: string[], flags: { input: string | undefined; column: string | undefined; concurrency: string | undefined; maxRows: string | undefined }): BulkOptions {
+export function parseBulkOptions(
+  values: string[],
+  flags: { input: string | undefined; column: string | undefined; concurrency: string | undefined; maxRows: string | undefined; restart?: boolean | undefined },
+): BulkOptions {
   const concurrency = parseIntegerOption(flags.concurrency, '--concurrency', 1) ?? 4;
   if (concurrency > 16) throw new UsageError(`Invalid --concurrency '${String(flags.concurrency)}': at most 16.`);
-  return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1) };
+  return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false };
 }
 
 /** Errors that would fail every later row too: the run stops (after writing what is done). */
@@ -97,65 +119,152 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     const single = !source.fromFile && o.values.length === 1;
     // One value: a bad one is the command's usage error, before the money gate.
     if (single) job.clean(o.values[0] as string);
-    if (!(await ports.gate(runPlan(job, source.firstValue, source.count, o)))) return;
-    if (single) return await runSingle(ports, job, http, o.values[0] as string);
+    if (single) {
+      if (!(await ports.gate(runPlan(job, source.firstValue, source.count, o)))) return;
+      return await runSingle(ports, job, http, o.values[0] as string);
+    }
 
     let output = await ports.output();
-    // CSV in, CSV out: with --input the default (not asked for) format is csv.
-    if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
-    const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0 };
-    // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
-    const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table';
-    const progress = new ProgressLine(term.io, term.io.stderrIsTTY && !term.quiet && !rowsToTerminal, job.label, source.count, ports.now);
-    const runner = new OrderedRunner<string[], RowOutcome>({
-      items: source.rows,
-      concurrency: o.concurrency,
-      signal: ports.signal,
-      work: async (cells) => {
-        const row = await enrichOne(ports, job, http, cells, source.valueIndex);
-        counts.done++;
-        if (row.status === 'error') counts.failed++;
-        if (row.status === 'not_found') counts.notFound++;
-        if (row.status === 'skipped') counts.skipped++;
-        counts.creditsMilli += row.creditsMilli;
-        progress.update(counts);
-        return row;
-      },
-    });
-    const valueColumn = source.header[source.valueIndex] ?? job.kind;
-    // A terminal table is drawn once every row is in: clear the progress line before that.
-    const rowsThenClear = (async function* () {
-      yield* runner.run();
-      progress.finish();
-    })();
-    let written: number;
+    // What an earlier, interrupted run of the same command already answered (read only: a dry run writes nothing).
+    const journal = await readJournal(ports, job, o, source, output.outputPath);
+    const total = source.count;
+    const already = journal && !o.restart ? journal.doneCount(o.maxRows ?? Infinity) : 0;
+    if (already > 0) term.notice(`Resuming: ${already} of ${total ?? '?'} rows already done (not sent again; --restart to start over).`);
+    const left = total === undefined ? undefined : Math.max(0, total - already);
+    if (!(await ports.gate(runPlan(job, source.firstValue, left, o, already)))) return;
     try {
-      written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear);
+      await journal?.open({ restart: o.restart ?? false, now: ports.now, header: { kind: job.kind, input: o.input ?? '(arguments)', output: output.outputPath ?? '-', created_at: new Date(ports.now()).toISOString() } });
+      await runMany(ports, job, http, o, source, output, journal);
     } finally {
-      progress.finish();
-    }
-    await summary(term, http, counts, written);
-    if (runner.stopped !== undefined) {
-      if (runner.stopped instanceof InterruptedError) {
-        throw new InterruptedError(`Interrupted: ${written} row${written === 1 ? '' : 's'} written, in input order; the rest were not.`, {
-          hint: runner.dropped > 0 ? 'A request in flight when you pressed Ctrl-C may still have been charged; `creators credits` shows the balance.' : undefined,
-        });
-      }
-      throw runner.stopped;
-    }
-    if (counts.failed > 0) {
-      throw new PartialFailure(`${counts.failed} of ${counts.done} rows failed; see the status and error columns.`);
+      await journal?.close();
     }
   } finally {
     await source.cleanup();
   }
 }
 
+/** The journal of this run's identity, or undefined when it cannot be resumed (stdin, no journal directory). */
+async function readJournal(ports: EnrichPorts, job: EnrichJob, o: BulkOptions, source: BulkSource, outputPath: string | undefined): Promise<RunJournal | undefined> {
+  if (!ports.resume || o.input === '-') return undefined;
+  const scope = await ports.resume();
+  const key = await runKey({
+    kind: job.kind,
+    request: job.request,
+    values: o.values,
+    inputPath: o.input === undefined ? undefined : path.resolve(ports.term.cwd, o.input),
+    column: source.header[source.valueIndex] ?? job.kind,
+    columnIndex: source.valueIndex,
+    outputPath,
+    baseUrl: scope.baseUrl,
+    profile: scope.profile,
+  });
+  return RunJournal.read(scope.dir, key, ports.now);
+}
+
+/** Where the paid rows are, for the stop line: `120 rows in out.csv (partial); re-run the same command to resume...`. */
+function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
+  const where = output.outputPath ? `in ${shownPath(ports.term.cwd, output.outputPath)}` : 'written to standard output';
+  const rows = `${written} row${written === 1 ? '' : 's'} ${where} (partial)`;
+  return resumable ? `${rows}; re-run the same command to resume, --restart to start over` : `${rows}; a run from standard input cannot be resumed`;
+}
+
+function shownPath(cwd: string, file: string): string {
+  const rel = path.relative(cwd, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
+
+/** Several values: rows streamed in input order, each answer journaled as it comes (when resumable). */
+async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: BulkOptions, source: BulkSource, output: OutputSettings, journal: RunJournal | undefined): Promise<void> {
+  const { term } = ports;
+  // CSV in, CSV out: with --input the default (not asked for) format is csv.
+  if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
+  const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0 };
+  // A failed journal write stops the run: no new row is sent once a paid answer could not be recorded.
+  let journalFailure: unknown;
+  // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
+  const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table';
+  const progress = new ProgressLine(term.io, term.io.stderrIsTTY && !term.quiet && !rowsToTerminal, job.label, source.count, ports.now);
+  const runner = new OrderedRunner<string[], RowOutcome>({
+    items: source.rows,
+    concurrency: o.concurrency,
+    signal: ports.signal,
+    work: async (cells, index) => {
+      let row: RowOutcome;
+      if (journal?.has(index)) {
+        // Answered (and paid for) by an earlier run: taken from the journal, not sent again.
+        row = { cells, error: null, ...(await journal.row(index)) };
+        counts.resumed++;
+      } else {
+        if (journalFailure !== undefined) throw journalFailure;
+        row = await enrichOne(ports, job, http, cells, source.valueIndex);
+        counts.creditsMilli += row.creditsMilli;
+        if (journal && (row.status === 'ok' || row.status === 'not_found')) {
+          const answered = { status: row.status, creditsMilli: row.creditsMilli, result: row.result };
+          await journal.record(index, answered).catch((err: unknown) => {
+            journalFailure ??= err;
+          });
+        }
+      }
+      counts.done++;
+      if (row.status === 'error') counts.failed++;
+      if (row.status === 'not_found') counts.notFound++;
+      if (row.status === 'skipped') counts.skipped++;
+      progress.update(counts);
+      return row;
+    },
+  });
+  const valueColumn = source.header[source.valueIndex] ?? job.kind;
+  // A terminal table is drawn once every row is in: clear the progress line before that.
+  const rowsThenClear = (async function* () {
+    yield* runner.run();
+    progress.finish();
+  })();
+  let written: number;
+  try {
+    written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear);
+  } catch (err) {
+    // The output could not be written: what was paid for is in the journal for the next run.
+    if (counts.done === 0) throw err;
+    const failed =
+      err instanceof Error && err.name === 'OutputFileError'
+        ? new OutputWriteError(err.message.charAt(0).toUpperCase() + err.message.slice(1), { cause: err })
+        : err;
+    const kept = journal
+      ? `${counts.done - counts.skipped} answered rows kept in the resume journal; re-run the same command to resume without paying for them again`
+      : 'the rows were not kept (a run from standard input cannot be resumed)';
+    throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
+  } finally {
+    progress.finish();
+  }
+  await summary(term, http, counts, written);
+  if (runner.stopped !== undefined || journalFailure !== undefined) {
+    const report = { spentMilli: counts.creditsMilli, kept: keptText(ports, output, written, journal !== undefined) };
+    const stopped = runner.stopped ?? journalFailure;
+    if (stopped instanceof InterruptedError) {
+      throw withStopReport(
+        new InterruptedError(`Interrupted: ${written} row${written === 1 ? '' : 's'} written, in input order; the rest were not.`, {
+          hint: runner.dropped > 0 ? 'A request in flight when you pressed Ctrl-C may still have been charged; `creators credits` shows the balance.' : undefined,
+        }),
+        report,
+      );
+    }
+    throw withStopReport(stopped, report);
+  }
+  if (counts.failed > 0) {
+    // Failed rows were not charged and are not "done": the journal stays, so a re-run retries only them.
+    throw new PartialFailure(`${counts.failed} of ${counts.done} rows failed; see the status and error columns.`, {
+      hint: journal ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).' : undefined,
+    });
+  }
+  // Complete: nothing left to resume.
+  await journal?.remove();
+}
+
 /**
  * The plan of the whole run: the route and an example body (the first value; none when it is blank
  * or invalid), at `values x price`; unknown for stdin that is not counted first.
  */
-function runPlan(job: EnrichJob, firstValue: string | undefined, count: number | undefined, o: BulkOptions): Plan {
+function runPlan(job: EnrichJob, firstValue: string | undefined, count: number | undefined, o: BulkOptions, already = 0): Plan {
   let example: Plan | undefined;
   try {
     if (firstValue !== undefined) example = job.plan(job.clean(firstValue));
@@ -172,7 +281,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
     costBasis:
       count === undefined
         ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
-        : `${count} ${job.kind}${count === 1 ? '' : 's'} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}`,
+        : `${count} ${job.kind}${count === 1 ? '' : 's'} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${already} already done by an earlier run)` : ''}`,
   };
 }
 
@@ -197,7 +306,12 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
 }
 
 /** The one-line summary after a run that may have spent credits: on a terminal only. */
-async function summary(term: Terminal, http: HttpClient, c: { done: number; failed: number; notFound: number; skipped: number; creditsMilli: number }, written: number): Promise<void> {
+async function summary(
+  term: Terminal,
+  http: HttpClient,
+  c: { done: number; failed: number; notFound: number; skipped: number; creditsMilli: number; resumed?: number },
+  written: number,
+): Promise<void> {
   if (!term.io.stderrIsTTY || term.quiet) return;
   let left = '';
   if (c.creditsMilli > 0) {
@@ -206,5 +320,6 @@ async function summary(term: Terminal, http: HttpClient, c: { done: number; fail
   }
   const ok = c.done - c.failed - c.notFound - c.skipped;
   const skipped = c.skipped > 0 ? `, ${c.skipped} blank` : '';
-  term.notice(`${written} row${written === 1 ? '' : 's'}: ${ok} enriched, ${c.notFound} not found${skipped}, ${c.failed} failed; ${formatCredits(c.creditsMilli)} credits spent${left}.`);
+  const resumed = c.resumed ? ` (${c.resumed} from an earlier run)` : '';
+  term.notice(`${written} row${written === 1 ? '' : 's'}: ${ok} enriched, ${c.notFound} not found${skipped}, ${c.failed} failed${resumed}; ${formatCredits(c.creditsMilli)} credits spent${left}.`);
 }

@@ -17,6 +17,7 @@ export function handleJob(options: HandleOptions): EnrichJob {
     kind: 'handle',
     clean: cleanHandle,
     plan: (handle) => enrichHandlePlan(handle, options),
+    request: { ...options },
     send: async (http, handle) => {
       try {
         return await enrichHandle(http, handle, options);
@@ -40,6 +41,7 @@ export function emailJob(options: EmailOptions): EnrichJob {
     kind: 'email',
     clean: cleanEmail,
     plan: (email) => enrichEmailPlan(email, options),
+    request: { ...options },
     send: (http, email) => enrichEmail(http, email, options),
     resultColumns: emailResultColumns(),
     tableColumns: (col) => tableColumns(col, 'email'),

@@ -2,12 +2,16 @@
  * The one atomic file writer: data goes to a temporary file `.<name>.<pid>.<random>.tmp` beside the
  * target, which `commit` flushes to disk (when durable) and renames over the target, so readers only
  * ever see the old file or the whole new one. Output files (`-o`), the `batch run` journal and the
- * `events tail` cursor are all written through it.
+ * `events tail` cursor are all written through it. The temporary file is private (0600) from the
+ * start: it may hold paid-for data; a new target stays 0600, a replaced one keeps its permissions.
+ * Temporary files of the same target left by processes that no longer exist (`kill -9`, a power cut)
+ * are removed when the next one is opened, so they never pile up.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, unlinkSync, type WriteStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { processAlive } from './process-alive.js';
 
 export interface AtomicFileOptions {
   /**
@@ -17,8 +21,9 @@ export interface AtomicFileOptions {
    */
   durable?: boolean | undefined;
   /**
-   * Permissions of the written file whatever the target had (0o600 for private state), less the
-   * umask. Without it a new file gets 0o666 less the umask and a replaced file keeps its permissions.
+   * Permissions of the written file whatever the target had, less the umask. Without it a new file
+   * is 0o600 (output may hold paid-for data: private unless the user widens it) and a replaced file
+   * keeps its permissions.
    */
   mode?: number | undefined;
 }
@@ -71,14 +76,43 @@ function tempPathFor(target: string): string {
 }
 
 /**
- * Creates the temporary file for `target` (resolved against the process's cwd when relative).
- * Rejects with the system error when it cannot be created (`ENOENT`: no such folder, `EACCES`...).
+ * Removes temporary files of `target` whose writer is gone (its pid no longer runs): what a `kill -9`
+ * or a power cut left. Another live process's file is left alone (a pid reused since is taken as
+ * alive: the file then stays until that process ends). Best effort: never throws.
+ */
+export async function removeStaleTemps(target: string): Promise<string[]> {
+  const dir = path.dirname(target);
+  const prefix = `.${path.basename(target)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || processAlive(pid)) continue;
+    const stale = path.join(dir, name);
+    if (await fsp.unlink(stale).then(() => true, () => false)) removed.push(stale);
+  }
+  return removed;
+}
+
+/**
+ * Creates the temporary file for `target` (resolved against the process's cwd when relative), after
+ * removing stale ones of the same target (`removeStaleTemps`). Rejects with the system error when it
+ * cannot be created (`ENOENT`: no such folder, `EACCES`...).
  */
 export async function openAtomicFile(target: string, options: AtomicFileOptions = {}): Promise<AtomicFile> {
   const absolute = path.resolve(target);
   const durable = options.durable ?? true;
+  await removeStaleTemps(absolute);
   const tempPath = tempPathFor(absolute);
-  const handle = await fsp.open(tempPath, 'wx', options.mode ?? 0o666);
+  const handle = await fsp.open(tempPath, 'wx', options.mode ?? 0o600);
   trackTemp(tempPath);
   let state: 'open' | 'committed' | 'aborted' = 'open';
   let stream: WriteStream | undefined;

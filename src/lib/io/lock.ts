@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processAlive } from './process-alive.js';
 
 /** Who holds a lock, as written in its file. */
 export interface LockHolder {
@@ -91,13 +92,7 @@ function isStale(path: string, data: LockFileData | undefined): boolean {
   }
   if (data.host !== hostname()) return false;
   if (data.pid === process.pid) return !held.has(path);
-  try {
-    process.kill(data.pid, 0);
-    return false;
-  } catch (err) {
-    // EPERM: alive, another user's process.
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !processAlive(data.pid);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +67,38 @@ describe('openAtomicFile', () => {
     await file.commit();
     expect(mode(target)).toBe(0o640);
     expect(readFileSync(target, 'utf8')).toBe('new');
+  });
+
+  it('a new target is private (0600), and so is the temporary file while it is written; a 0644 target stays 0644', async () => {
+    const fresh = join(dir, 'new.csv');
+    const file = await openAtomicFile(fresh);
+    expect(mode(file.tempPath)).toBe(0o600);
+    await file.handle.write('paid rows');
+    await file.commit();
+    expect(mode(fresh)).toBe(0o600);
+
+    const shared = join(dir, 'shared.csv');
+    writeFileSync(shared, 'old');
+    chmodSync(shared, 0o644);
+    const again = await openAtomicFile(shared);
+    expect(mode(again.tempPath)).toBe(0o600);
+    await again.handle.write('new');
+    await again.commit();
+    expect(mode(shared)).toBe(0o644);
+  });
+
+  it("removes the same target's temporary files left by dead processes, and only those", async () => {
+    const target = join(dir, 'out.csv');
+    // A pid that existed and has exited: what `kill -9` or a power cut leaves behind.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const stale = join(dir, `.out.csv.${dead}.0badf00d.tmp`);
+    const live = join(dir, `.out.csv.${process.ppid}.0123abcd.tmp`);
+    const otherTarget = join(dir, `.other.csv.${dead}.0badf00d.tmp`);
+    for (const p of [stale, live, otherTarget]) writeFileSync(p, 'paid rows');
+    const file = await openAtomicFile(target);
+    await file.handle.write('x');
+    await file.commit();
+    expect(readdirSync(dir).sort()).toEqual(['.other.csv.' + dead + '.0badf00d.tmp', `.out.csv.${process.ppid}.0123abcd.tmp`, 'out.csv'].sort());
   });
 });
 
