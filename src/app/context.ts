@@ -75,6 +75,7 @@ export class Context {
       debug: Boolean(globals.debug) || env.CREATORS_DEBUG === '1' || env.CREATORS_DEBUG === 'true',
       yes: Boolean(globals.yes),
       cwd: deps.cwd,
+      secrets: deps.secrets,
     });
   }
 
@@ -108,8 +109,17 @@ export class Context {
     return parseBaseUrl(raw);
   }
 
-  /** The bearer credential in effect and where it came from: flag > env > stored login/key. */
+  /**
+   * The bearer credential in effect and where it came from: flag > env > stored login/key. Whatever it
+   * is, it joins the run's secrets: no message printed after this shows it.
+   */
   async credential(): Promise<ResolvedCredential | undefined> {
+    const found = await this.findCredential();
+    this.term.secrets.add(found?.value);
+    return found;
+  }
+
+  private async findCredential(): Promise<ResolvedCredential | undefined> {
     const strip = (v: string): string => v.trim().replace(/^Bearer\s+/i, '');
     if (this.globals.apiKey !== undefined && strip(this.globals.apiKey)) {
       return { value: strip(this.globals.apiKey), source: 'flag', kind: 'api-key' };
@@ -196,6 +206,7 @@ export class Context {
       signal: this.deps.signal,
       userAgent: 'creators-cli',
       onUnauthorized: (rejected) => this.refreshAfter401(rejected),
+      secrets: this.term.secrets,
     });
   }
 
