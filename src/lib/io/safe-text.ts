@@ -28,11 +28,11 @@ export function escapeControls(text: string): string {
   return CONTROL.test(text) ? text.replace(CONTROL, visible) : text;
 }
 
-const C1 = /[\x80-\x9f]/g;
+const C1 = /[\x7f-\x9f]/g;
 
 /**
- * Serialised JSON with its C1 controls escaped as `\u0080`...: `JSON.stringify` escapes C0 but leaves
- * C1 raw, and `jq -r` on a terminal would then print a one-byte CSI (U+009B). Valid JSON stays valid
+ * Serialised JSON with its C1 controls (and DEL) escaped as `\u0080`...: `JSON.stringify` escapes C0 but
+ * leaves these raw, and `jq -r` on a terminal would then print a one-byte CSI (U+009B). Valid JSON stays valid
  * (these characters only ever occur inside strings) and parses back to exactly the same data.
  */
 export function escapeJsonC1(json: string): string {
