@@ -128,7 +128,10 @@ export class Context {
     if (envKey !== undefined && strip(envKey)) return { value: strip(envKey), source: 'env', kind: 'api-key' };
     if (!this.hasConfigFile()) return undefined;
     const store = await this.config();
-    const oauth = store.get('oauth') as { access_token?: string; expires_at?: number } | undefined;
+    const oauth = store.get('oauth') as { access_token?: string; refresh_token?: string; expires_at?: number } | undefined;
+    // Held from here on, whether or not they still work: a failed refresh may be answered with them quoted.
+    this.term.secrets.add(oauth?.access_token);
+    this.term.secrets.add(oauth?.refresh_token);
     if (oauth?.access_token) {
       // Refreshed through the token store when about to expire; skipped when bound to another base URL.
       const { freshLogin } = await import('../lib/auth/session.js');
