@@ -4,7 +4,7 @@
  * data is still there, as visible escapes; machine formats keep the data exactly.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli, type RunOptions, type RunResult } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir, type RunOptions, type RunResult } from '../helpers/run-cli.js';
 import { expectNoCredential, expectNoRawControls, HOSTILE, KEY, on, SEQUENCES, useHostileServer, type Route } from './hostile.js';
 
 const server = useHostileServer();
@@ -154,4 +154,25 @@ describe('hostile error bodies', () => {
       expectNoCredential(debug.stdout, `${e.name} --debug stdout`);
     });
   }
+});
+
+describe('the login listener', () => {
+  it("an error redirect's hostile text is escaped in the text and JSON errors", async () => {
+    server.get().routes(on('POST', 'oauth/register', { status: 201, body: { client_id: 'cli_hostile' } }));
+    const opener = async (url: string): Promise<void> => {
+      const authorize = new URL(url);
+      const redirect = new URL(authorize.searchParams.get('redirect_uri') as string);
+      redirect.searchParams.set('error', `access_denied${SEQUENCES['OSC 0 (window title)']}`);
+      redirect.searchParams.set('error_description', HOSTILE);
+      redirect.searchParams.set('state', authorize.searchParams.get('state') as string);
+      void fetch(redirect).then((r) => r.text(), () => '');
+    };
+    for (const extra of [[], ['--json']]) {
+      const res = await runCli(['login', ...extra], { env: { CREATORS_BASE_URL: server.get().url }, configDir: tempConfigDir(), openBrowser: opener });
+      expect(res.code).toBe(4);
+      expect(res.stderr).toContain('Login failed');
+      expectNoRawControls(res.stderr, `login ${extra.join(' ')}`);
+      if (extra.length === 0) expect(res.stderr).toContain(VISIBLE_OSC0);
+    }
+  });
 });
