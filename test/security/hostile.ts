@@ -89,7 +89,7 @@ export function useHostileServer(): { get(): HostileServer } {
       req.on('data', (c: string) => (body += c));
       req.on('end', () => {
         if (req.headers.authorization) state.authorizations.push(req.headers.authorization);
-        const reply = current.map((route) => route(req, body)).find((r) => r !== undefined) ?? { status: 404, body: { detail: 'Not found.' } };
+        const reply: Reply = current.map((route) => route(req, body)).find((r) => r !== undefined) ?? { status: 404, body: { detail: 'Not found.' } };
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         const type = typeof reply.body === 'string' ? 'text/html; charset=utf-8' : 'application/json';
         res.writeHead(reply.status, { 'content-type': type, ...reply.headers }).end(text);
