@@ -2,13 +2,16 @@ import { CommanderError, type Command } from 'commander';
 import { realSleep, type Deps } from './app/deps.js';
 import { Context } from './app/context.js';
 import { CliError, EXIT, InterruptedError, UsageError } from './lib/errors.js';
+import { Secrets } from './lib/http/redact.js';
 import { buildProgram } from './program.js';
 
 /**
  * Runs the CLI for `argv` (without node and script) and returns the exit code.
  * This is the one place where typed errors become exit codes and printed messages.
  */
-export async function main(argv: string[], deps: Deps): Promise<number> {
+export async function main(argv: string[], given: Deps): Promise<number> {
+  // One set of known credentials for the whole run: the command's Context fills it, the error report reads it.
+  const deps: Deps = given.secrets ? given : { ...given, secrets: new Secrets() };
   const program = buildProgram(deps);
   let commanderMessage = '';
   // Commander copies settings to subcommands only at creation, so apply them to the whole tree.
@@ -67,7 +70,7 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
   const debugStack = ctx.term.debug ? ((err as Error)?.stack ?? undefined) : undefined;
   printError(
     deps.io,
-    { format: format ?? 'table', formatExplicit: true, color: ctx.term.stderrColor, quiet: ctx.term.quiet },
+    { format: format ?? 'table', formatExplicit: true, color: ctx.term.stderrColor, quiet: ctx.term.quiet, secrets: ctx.term.secrets },
     {
       message: cliError.message,
       code: cliError.code,

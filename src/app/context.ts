@@ -75,6 +75,7 @@ export class Context {
       debug: Boolean(globals.debug) || env.CREATORS_DEBUG === '1' || env.CREATORS_DEBUG === 'true',
       yes: Boolean(globals.yes),
       cwd: deps.cwd,
+      secrets: deps.secrets,
     });
   }
 
@@ -108,8 +109,17 @@ export class Context {
     return parseBaseUrl(raw);
   }
 
-  /** The bearer credential in effect and where it came from: flag > env > stored login/key. */
+  /**
+   * The bearer credential in effect and where it came from: flag > env > stored login/key. Whatever it
+   * is, it joins the run's secrets: no message printed after this shows it.
+   */
   async credential(): Promise<ResolvedCredential | undefined> {
+    const found = await this.findCredential();
+    this.term.secrets.add(found?.value);
+    return found;
+  }
+
+  private async findCredential(): Promise<ResolvedCredential | undefined> {
     const strip = (v: string): string => v.trim().replace(/^Bearer\s+/i, '');
     if (this.globals.apiKey !== undefined && strip(this.globals.apiKey)) {
       return { value: strip(this.globals.apiKey), source: 'flag', kind: 'api-key' };
@@ -118,7 +128,10 @@ export class Context {
     if (envKey !== undefined && strip(envKey)) return { value: strip(envKey), source: 'env', kind: 'api-key' };
     if (!this.hasConfigFile()) return undefined;
     const store = await this.config();
-    const oauth = store.get('oauth') as { access_token?: string; expires_at?: number } | undefined;
+    const oauth = store.get('oauth') as { access_token?: string; refresh_token?: string; expires_at?: number } | undefined;
+    // Held from here on, whether or not they still work: a failed refresh may be answered with them quoted.
+    this.term.secrets.add(oauth?.access_token);
+    this.term.secrets.add(oauth?.refresh_token);
     if (oauth?.access_token) {
       // Refreshed through the token store when about to expire; skipped when bound to another base URL.
       const { freshLogin } = await import('../lib/auth/session.js');
@@ -196,6 +209,7 @@ export class Context {
       signal: this.deps.signal,
       userAgent: 'creators-cli',
       onUnauthorized: (rejected) => this.refreshAfter401(rejected),
+      secrets: this.term.secrets,
     });
   }
 

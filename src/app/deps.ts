@@ -1,3 +1,4 @@
+import type { Secrets } from '../lib/http/redact.js';
 import type { Io } from '../lib/io/streams.js';
 import type { Dispatcher } from 'undici';
 
@@ -22,6 +23,11 @@ export interface Deps {
   openBrowser?: ((url: string) => Promise<void>) | undefined;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
+  /**
+   * The credentials this run has seen, redacted from every message (errors included, which `main`
+   * prints after the command's own Context is gone). `main` creates one per run when absent.
+   */
+  secrets?: Secrets | undefined;
 }
 
 /** The default `sleep`: a timer that an AbortSignal can cut short. */

@@ -59,5 +59,9 @@ Default: table when stdout is a terminal, json otherwise.
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.
 Data goes to stdout; progress, notices, warnings and errors go to stderr.
+Text meant for a person (tables, cards, event lines, notices, errors) shows
+control characters from data as visible escapes (\\x1b, \\u009b, \\r) and never
+prints a credential; json, jsonl, csv and tsv keep the data exactly (JSON also
+writes C1 controls as \\u0080...).
 `,
 };

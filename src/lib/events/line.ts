@@ -1,7 +1,10 @@
 import type { ListeningRecord } from '../api/listening.js';
-import { truncate } from '../output/index.js';
+import { escapeControls, truncate } from '../output/index.js';
 
-/** One event as a terminal line: when, id, type, who, a short summary of the value, forward status. */
+/**
+ * One event as a terminal line: when, id, type, who, a short summary of the value, forward status.
+ * Everything from the event shows control characters as visible escapes.
+ */
 export function humanLine(event: ListeningRecord, forwardStatus: number | undefined, columns = 100): string {
   const creator = (event.creator ?? {}) as Record<string, unknown>;
   const who = `${String(creator.platform ?? '?')}/${String(creator.platform_id ?? '?')}`;
@@ -16,8 +19,8 @@ export function humanLine(event: ListeningRecord, forwardStatus: number | undefi
           .map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`)
           .join(' ')
       : value === null || value === undefined ? '' : String(value);
-  const head = `${when}  #${String(event.id)}  ${String(event.event_type ?? '').padEnd(18)}  ${who}`;
+  const head = escapeControls(`${when}  #${String(event.id)}  ${String(event.event_type ?? '').padEnd(18)}  ${who}`);
   const tail = forwardStatus === undefined ? '' : `  -> forwarded (HTTP ${forwardStatus})`;
   const room = Math.max(10, columns - head.length - tail.length - 2);
-  return `${head}${summary ? `  ${truncate(summary, room)}` : ''}${tail}`;
+  return `${head}${summary ? `  ${truncate(escapeControls(summary), room)}` : ''}${tail}`;
 }

@@ -4,7 +4,7 @@ import { undiciTransport, type RawResponse, type Transport } from './transport.j
 import { ApiError, CliError, DryRunViolation, InterruptedError, RateLimitError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
 import { Pacer } from './pacer.js';
-import { redactText, redactUrl } from './redact.js';
+import { redactText, redactUrl, type Secrets } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 import { networkFailure, NOT_REPLAYED_HINT } from './network-error.js';
 
@@ -84,6 +84,11 @@ export interface HttpClientOptions {
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
   /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
   dryRun?: boolean | undefined;
+  /**
+   * The run's credentials, redacted from every message: the client adds the bearer it sends, the codes,
+   * verifiers and tokens in the bodies it sends, and the tokens it receives.
+   */
+  secrets?: Secrets | undefined;
 }
 
 /** The longest wait done without asking: beyond it the command stops with the wait in the message. */
@@ -157,6 +162,7 @@ export class HttpClient {
     if (!req.noAuth && url.origin === this.opts.baseUrl.origin) {
       credential = await this.opts.credential?.();
       if (credential) headers.authorization = `Bearer ${credential}`;
+      this.opts.secrets?.add(credential);
     }
     // Every body can be sent again: a streamed one is made afresh for each attempt by its factory.
     let makeBody: () => string | Buffer | Readable | undefined = () => undefined;
@@ -169,10 +175,12 @@ export class HttpClient {
               return made instanceof Readable ? made : Readable.from(made);
             }
           : () => data;
+      if (typeof data === 'string') this.opts.secrets?.addFromRequest(data);
       headers['content-type'] = req.rawBody.contentType;
       if (req.rawBody.length !== undefined) headers['content-length'] = String(req.rawBody.length);
     } else if (req.body !== undefined) {
       const json = JSON.stringify(req.body);
+      this.opts.secrets?.addFromRequest(req.body);
       makeBody = () => json;
       headers['content-type'] = 'application/json';
     }
@@ -196,6 +204,7 @@ export class HttpClient {
         if (fresh && fresh !== credential) {
           this.opts.debug?.(`401 on ${req.method} ${redactUrl(url.href)}: credential refreshed, replaying once`);
           credential = fresh;
+          this.opts.secrets?.add(fresh);
           headers.authorization = `Bearer ${fresh}`;
           attempt--; // the replay does not use up the retry budget
           continue;
@@ -331,6 +340,7 @@ export class HttpClient {
     }
 
     if (status >= 200 && status < 300) {
+      this.opts.secrets?.addFromResponse(parsed);
       if (req.responseType === 'text') {
         return { kind: 'ok', response: { status, headers: flatHeaders, data: text as T, url: url.href } };
       }

@@ -1,6 +1,7 @@
 /**
- * Redaction for the `--debug` traffic log. Credentials never reach stderr: the Authorization
- * header, tokens, keys, codes and verifiers are replaced, and email local parts are masked.
+ * Redaction. The `--debug` traffic log: the Authorization header, tokens, keys, codes and verifiers
+ * are replaced, and email local parts are masked. Every other message: `Secrets` replaces the
+ * credentials this run holds, and credential shapes (`Bearer ...`), wherever a server echoes them.
  */
 
 const SECRET_KEYS = new Set([
@@ -84,4 +85,98 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   }
   for (const secret of secrets) if (secret && secret.length >= 6) out = out.split(secret).join('REDACTED');
   return out;
+}
+
+/** Shortest literal value treated as a credential: shorter ones would blank ordinary words. */
+const MIN_SECRET = 8;
+
+/** Keys whose value in a request body we send is a credential (a code, verifier, refresh token...). */
+const SENT_SECRET_KEYS = new Set([
+  'api_key',
+  'apikey',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'code',
+  'code_verifier',
+  'client_secret',
+  'password',
+  'subject_token',
+]);
+
+/** Keys whose value in a response is a credential handed to us (tokens from a login or refresh). */
+const RECEIVED_SECRET_KEYS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret']);
+
+/**
+ * `Bearer <token>` anywhere (a server quoting our Authorization header). A token has a digit and at
+ * least 8 characters, so prose such as "a bearer token is required" is left alone.
+ */
+const BEARER = /\b(Bearer)(\s+)(?=[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi;
+
+/** `access_token=...`, `"refresh_token": "..."`, `code_verifier: ...` in free text (values with a digit, as above). */
+const KEYED =
+  /\b(api[_-]?key|access_token|refresh_token|id_token|client_secret|code_verifier|subject_token|password)("?\s*[=:]\s*"?)(?=[^\s"'&,;}]*\d)([^\s"'&,;}]{8,})/gi;
+
+/**
+ * The credentials this run holds (the API key or access token in use, tokens received, codes,
+ * verifiers and client secrets sent), so that no message the CLI prints (errors in text and JSON,
+ * notices, warnings, debug lines) ever shows one, whatever a server echoes back. Data output is not
+ * touched: `auth token` and `keys create` print a credential on purpose.
+ */
+export class Secrets {
+  private readonly values = new Set<string>();
+
+  /** Remembers a credential (ignored when empty or too short to be one). */
+  add(value: string | undefined | null): void {
+    if (typeof value !== 'string') return;
+    const text = value.trim();
+    if (text.length >= MIN_SECRET) this.values.add(text);
+  }
+
+  /** Remembers the credentials in a request body we send (form-encoded or JSON text, or an object). */
+  addFromRequest(body: unknown): void {
+    this.addKeyed(body, SENT_SECRET_KEYS);
+  }
+
+  /** Remembers the tokens in a response (a login, a refresh). */
+  addFromResponse(body: unknown): void {
+    this.addKeyed(body, RECEIVED_SECRET_KEYS);
+  }
+
+  private addKeyed(body: unknown, keys: ReadonlySet<string>): void {
+    if (typeof body === 'string') {
+      if (/^[\w.%-]+=/.test(body) && !body.includes('\n')) {
+        for (const [k, v] of new URLSearchParams(body)) if (keys.has(k.toLowerCase())) this.add(v);
+        return;
+      }
+      try {
+        this.addKeyed(JSON.parse(body), keys);
+      } catch {
+        // Neither form nor JSON: nothing keyed to learn.
+      }
+      return;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+      if (keys.has(k.toLowerCase()) && typeof v === 'string') this.add(v);
+    }
+  }
+
+  /** The text with every known credential, `Bearer <token>` and `access_token=<value>` replaced by `REDACTED`. */
+  redact(text: string): string {
+    let out = text;
+    // Longest first: a token that contains another is replaced whole.
+    for (const secret of [...this.values].sort((a, b) => b.length - a.length)) {
+      if (out.includes(secret)) out = out.split(secret).join('REDACTED');
+    }
+    return redactCredentialPatterns(out);
+  }
+}
+
+/** Replaces `Bearer <token>` and `<credential key>=<value>` shapes, for credentials nobody told us about. */
+export function redactCredentialPatterns(text: string): string {
+  return text
+    .replace(BEARER, (_m, scheme: string, space: string) => `${scheme}${space}REDACTED`)
+    .replace(KEYED, (_m, key: string, sep: string) => `${key}${sep}REDACTED`);
 }

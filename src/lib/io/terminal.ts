@@ -6,7 +6,9 @@
  * `lib/output`, which takes `term.io`.
  */
 import type { Readable } from 'node:stream';
+import { Secrets } from '../http/redact.js';
 import { confirm } from './prompt.js';
+import { escapeControls } from './safe-text.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';
@@ -22,6 +24,8 @@ export interface TerminalOptions {
   yes: boolean;
   /** Directory relative paths are taken from. */
   cwd: string;
+  /** The credentials this run holds, redacted from every message (a fresh, empty set when omitted). */
+  secrets?: Secrets | undefined;
 }
 
 
@@ -39,6 +43,8 @@ export class Terminal implements InputPorts, Notices {
   readonly cwd: string;
   /** ANSI colour allowed on stderr (a terminal, colour not switched off). */
   readonly stderrColor: boolean;
+  /** The credentials this run holds: whoever learns one adds it, every message is redacted with it. */
+  readonly secrets: Secrets;
 
   constructor(io: Io, options: TerminalOptions) {
     this.io = io;
@@ -47,6 +53,15 @@ export class Terminal implements InputPorts, Notices {
     this.yes = options.yes;
     this.cwd = options.cwd;
     this.stderrColor = options.color && io.stderrIsTTY;
+    this.secrets = options.secrets ?? new Secrets();
+  }
+
+  /**
+   * A message made safe for the terminal: credentials redacted, control characters from data shown as
+   * visible escapes. Everything this object writes goes through here; callers add colour afterwards.
+   */
+  safe(message: string): string {
+    return escapeControls(this.secrets.redact(message));
   }
 
   get stdin(): Readable {
@@ -64,26 +79,34 @@ export class Terminal implements InputPorts, Notices {
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
   notice(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${message}\n`);
+    if (!this.quiet) this.io.stderr.write(`${this.safe(message)}\n`);
   }
 
   /** A warning on stderr; shown even with `--quiet`. */
   warn(message: string): void {
-    this.io.stderr.write(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${message}\n`);
+    this.io.stderr.write(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
   }
 
-  /** A `--debug` line on stderr, tagged `[debug]` (or `tag`); callers redact secrets first. */
+  /** A `--debug` line on stderr, tagged `[debug]` (or `tag`); known credentials are redacted here too. */
   debugLine(line: string, tag = 'debug'): void {
-    if (this.debug) this.io.stderr.write(`[${tag}] ${line}\n`);
+    if (this.debug) this.io.stderr.write(`[${tag}] ${this.safe(line)}\n`);
   }
 
   /** A spinner on stderr: a no-op unless stderr is a terminal and `--quiet` is off. */
   spinner(text: string): Spinner {
-    return createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, text);
+    const spinner = createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
+    const safe = (t: string | undefined): string | undefined => (t === undefined ? undefined : this.safe(t));
+    return {
+      update: (next) => spinner.update(this.safe(next)),
+      stop: () => spinner.stop(),
+      succeed: (final) => spinner.succeed(safe(final)),
+      fail: (final) => spinner.fail(safe(final)),
+      ready: spinner.ready,
+    };
   }
 
   /** Asks yes/no on the terminal (`--yes` answers; exit 2 without a terminal; end of input is "no"). */
   confirm(question: string): Promise<boolean> {
-    return confirm(this, question);
+    return confirm(this, this.safe(question));
   }
 }

@@ -100,10 +100,11 @@ export function displayWidth(text: string): number {
 
 /**
  * Cuts text to at most `width` terminal columns, ending with `…` when something was cut.
- * Line breaks and tabs become spaces first, so a cell stays on one line.
+ * Line breaks (CRLF, LF) and tabs become spaces first, so a cell stays on one line; a lone CR is left
+ * for the control-character escaping (`\r`), as it only ever rewrites what was already printed.
  */
 export function truncate(text: string, width: number): string {
-  const flat = text.replace(/\r\n|[\r\n\t]/g, ' ');
+  const flat = text.replace(/\r\n|[\n\t]/g, ' ');
   if (displayWidth(flat) <= width) return flat;
   if (width <= 0) return '';
   let out = '';

@@ -4,6 +4,7 @@
  * about HTTP. The sink is committed only after everything was written, so with `-o` a failed run leaves
  * no file behind.
  */
+import { escapeControls, escapeJsonC1 } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
 import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
@@ -39,12 +40,13 @@ function keepFields(record: DataRecord, settings: OutputSettings): DataRecord {
 
 /** Pretty JSON of a record indented by two more spaces, as an element of a pretty-printed array. */
 function arrayElement(record: unknown): string {
-  return (JSON.stringify(record, null, 2) ?? 'null').replace(/^/gm, '  ');
+  return escapeJsonC1(JSON.stringify(record, null, 2) ?? 'null').replace(/^/gm, '  ');
 }
 
 /**
  * Prints a list of records and returns how many there were.
- * - `json`: one JSON array, streamed record by record (byte-identical to `JSON.stringify(list, null, 2)`);
+ * - `json`: one JSON array, streamed record by record (byte-identical to `JSON.stringify(list, null, 2)`,
+ *   C1 controls escaped as `\u0080`...);
  * - `jsonl`: one compact record per line;
  * - `csv`/`tsv`: header then flattened rows. Columns are `--fields` when given, else the union of the
  *   flattened keys of the first 100 records (buffered, then streamed): a key that first appears later
@@ -68,7 +70,7 @@ export async function printList(
         let count = 0;
         const batch = new LineBatch(sink);
         for await (const record of records) {
-          await batch.add(`${JSON.stringify(keepFields(record, settings))}\n`);
+          await batch.add(`${escapeJsonC1(JSON.stringify(keepFields(record, settings)))}\n`);
           count++;
         }
         await batch.flush();
@@ -194,7 +196,8 @@ async function printDelimited(
 
 /** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */
 function warnDropped(io: Io, names: string[]): void {
-  const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
+  // Field names come from the data: shown escaped, like any data on stderr.
+  const list = escapeControls(names.slice(0, 10).join(', ')) + (names.length > 10 ? `, and ${names.length - 10} more` : '');
   io.stderr.write(
     `warning: fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; ` +
       'name them with --fields, or use --format jsonl\n',
@@ -237,10 +240,10 @@ export async function printItem(
   await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
-        await sink.write(`${JSON.stringify(keepFields(record, settings), null, 2)}\n`);
+        await sink.write(`${escapeJsonC1(JSON.stringify(keepFields(record, settings), null, 2))}\n`);
         return;
       case 'jsonl':
-        await sink.write(`${JSON.stringify(keepFields(record, settings))}\n`);
+        await sink.write(`${escapeJsonC1(JSON.stringify(keepFields(record, settings)))}\n`);
         return;
       case 'csv':
       case 'tsv': {

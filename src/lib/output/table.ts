@@ -3,6 +3,7 @@
  * widest columns first.
  */
 import { colors } from '../io/color.js';
+import { escapeControls } from '../io/safe-text.js';
 import { displayWidth, truncate } from './humanize.js';
 
 /** Terminal width assumed when the io does not know it. */
@@ -46,14 +47,16 @@ export function fitWidths(natural: readonly number[], total: number): number[] {
 }
 
 /**
- * Renders a table as text (ending in a newline). Cells are single-line: line breaks become spaces and
+ * Renders a table as text (ending in a newline). Cells are single-line: line breaks become spaces,
+ * other control characters visible escapes (`\x1b`, `\u009b`: a name cannot drive the terminal), and
  * long cells are cut with `…` so the table fits `width`. No ANSI codes at all when `color` is false.
  */
 export async function renderTable(input: TableInput): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const paint = colors(input.color);
-  const head = input.head?.map((cell) => truncate(cell, Number.MAX_SAFE_INTEGER));
-  const rows = input.rows.map((row) => row.map((cell) => truncate(cell, Number.MAX_SAFE_INTEGER)));
+  const cellText = (cell: string): string => escapeControls(truncate(cell, Number.MAX_SAFE_INTEGER));
+  const head = input.head?.map(cellText);
+  const rows = input.rows.map((row) => row.map(cellText));
   const count = head?.length ?? rows[0]?.length ?? 0;
   if (count === 0) return '';
   const natural = Array.from({ length: count }, (_, i) =>
