@@ -32,7 +32,7 @@ export default defineCommand({
     ['creators events tail --type follower_threshold --interval 60', 'only milestones, once a minute'],
   ],
   async run(ctx, { flags }) {
-    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { selectFields, writeChunk }] = await Promise.all([
+    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { selectFields, stringifyJson, writeChunk }] = await Promise.all([
       import('node:path'),
       import('../../lib/events/filters.js'),
       import('../../lib/events/cursor.js'),
@@ -73,7 +73,7 @@ export default defineCommand({
         return;
       }
       const shown = output.fields ? selectFields(event, output.fields) : event;
-      await writeChunk(ctx.io.stdout, `${JSON.stringify(shown)}\n`);
+      await writeChunk(ctx.io.stdout, `${stringifyJson(shown)}\n`);
       if (status !== undefined) ctx.notice(`forwarded event ${String(event.id)}: HTTP ${status}`);
     };
     const handed = await tailEvents(

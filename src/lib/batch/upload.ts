@@ -7,6 +7,7 @@
 import type { Plan } from '../api/plan.js';
 import { createBatch, createBatchPlan, type CreatedBatch } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
+import { stringifyJson } from '../exact-json.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
 import { openSink, printItem, printList, selectFields, type OutputSettings } from '../output/index.js';
@@ -79,7 +80,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
   const toStdout = output.outputPath === undefined || output.outputPath === '' || output.outputPath === '-';
   const sentences = asked !== 'jsonl' && term.io.stdoutIsTTY && toStdout;
   const line = (batch: CreatedBatch, i: number, rows: number): string => {
-    if (asked === 'jsonl') return `${JSON.stringify(output.fields ? selectFields(batch, output.fields) : batch)}\n`;
+    if (asked === 'jsonl') return `${stringifyJson(output.fields ? selectFields(batch, output.fields) : batch)}\n`;
     if (!sentences) return `${batch.batch_id}\n`;
     const of = total > 1 ? ` (part ${i + 1} of ${total})` : '';
     return `Batch ${batch.batch_id} created${of}: ${rows} rows, status ${batch.status}.\n`;

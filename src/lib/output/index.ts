@@ -9,3 +9,4 @@ export { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from
 export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink, type SinkOptions } from './sink.js';
 export { isTerminalTable, printBytes, printItem, printList, printRows, printText } from './printers.js';
 export { printError, type PrintableError } from './errors-print.js';
+export { stringifyJson } from '../exact-json.js';

@@ -7,6 +7,7 @@
 import type { Io } from '../io/streams.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
 import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
+import { stringifyJson } from '../exact-json.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
@@ -39,7 +40,7 @@ function keepFields(record: DataRecord, settings: OutputSettings): DataRecord {
 
 /** Pretty JSON of a record indented by two more spaces, as an element of a pretty-printed array. */
 function arrayElement(record: unknown): string {
-  return (JSON.stringify(record, null, 2) ?? 'null').replace(/^/gm, '  ');
+  return (stringifyJson(record, 2) ?? 'null').replace(/^/gm, '  ');
 }
 
 /**
@@ -68,7 +69,7 @@ export async function printList(
         let count = 0;
         const batch = new LineBatch(sink);
         for await (const record of records) {
-          await batch.add(`${JSON.stringify(keepFields(record, settings))}\n`);
+          await batch.add(`${stringifyJson(keepFields(record, settings))}\n`);
           count++;
         }
         await batch.flush();
@@ -237,10 +238,10 @@ export async function printItem(
   await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
-        await sink.write(`${JSON.stringify(keepFields(record, settings), null, 2)}\n`);
+        await sink.write(`${stringifyJson(keepFields(record, settings), 2)}\n`);
         return;
       case 'jsonl':
-        await sink.write(`${JSON.stringify(keepFields(record, settings))}\n`);
+        await sink.write(`${stringifyJson(keepFields(record, settings))}\n`);
         return;
       case 'csv':
       case 'tsv': {
