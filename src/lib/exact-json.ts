@@ -5,7 +5,7 @@
  * number whose text a double cannot hold exactly becomes an `ExactNumber` that keeps its text.
  * `stringifyJson` writes an `ExactNumber` back as that bare text. The lossless parser (lossless-json) is
  * JavaScript and slower than `JSON.parse`, so it runs only on a text that holds such a number: a quick scan
- * of the text outside its strings decides (README, Security, has the figures).
+ * for candidates outside strings decides (README, Security, has the figures).
  */
 import { isLosslessNumber, isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
 
@@ -35,16 +35,34 @@ export function isExactNumber(value: unknown): value is LosslessNumber {
 
 const parseNumber = (text: string): number | ExactNumber => (isSafeNumber(text) ? Number(text) : new ExactNumber(text));
 
-// Strings skipped (a long digit run inside a URL or a handle is not a number), then any number token with an
-// exponent or 16 or more digits and dots: only such a token can fail to round-trip through a double.
-const STRINGS = /"[^"\\]*(?:\\[^][^"\\]*)*"/g;
-const MAYBE_UNSAFE = /\d[eE]|[\d.]{16}/;
+// A number token with an exponent, or with 16 or more digits and dots: only such a token can fail to
+// round-trip through a double. The same text inside a string (a long digit run in a URL) is no number.
+const MAYBE_UNSAFE = /[\d.]{16}|\d[eE]/g;
 
-/** True when the JSON text may hold a number `JSON.parse` would not keep exactly. */
+/**
+ * True when the JSON text may hold a number `JSON.parse` would not keep exactly. Each candidate is checked
+ * where it stands: a JSON number starts the text or follows `[`, `,` or `:` (and spaces); anything else before
+ * its run of number characters means the candidate is inside a string. A string that happens to hold
+ * `: 12345678901234567` only sends the text to the slower exact parser.
+ */
 export function mayHoldUnsafeNumber(text: string): boolean {
-  // Most bodies have no candidate even with their strings in: no need to take the strings out.
-  if (!MAYBE_UNSAFE.test(text)) return false;
-  return MAYBE_UNSAFE.test(text.replace(STRINGS, '""'));
+  MAYBE_UNSAFE.lastIndex = 0;
+  for (let m = MAYBE_UNSAFE.exec(text); m !== null; m = MAYBE_UNSAFE.exec(text)) {
+    let i = m.index - 1;
+    while (i >= 0 && isNumberChar(text.charCodeAt(i))) i--;
+    while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
+    const before = i < 0 ? 0x3a : text.charCodeAt(i);
+    if (before === 0x3a /* : */ || before === 0x2c /* , */ || before === 0x5b /* [ */) return true;
+  }
+  return false;
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /**

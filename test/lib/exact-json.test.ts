@@ -22,6 +22,13 @@ describe('parseJson', () => {
     expect(mayHoldUnsafeNumber('{"id": 6789012345678901234}')).toBe(true);
     expect(mayHoldUnsafeNumber('[1e400]')).toBe(true);
     expect(mayHoldUnsafeNumber('{"s": "a \\" 12345678901234567 \\\\", "n": 1}')).toBe(false);
+    expect(mayHoldUnsafeNumber('1e400')).toBe(true);
+    expect(mayHoldUnsafeNumber('[\n  -6789012345678901234]')).toBe(true);
+    expect(mayHoldUnsafeNumber('{"url": "https://x.test/a_12345678901234567.jpg", "hex": "a3e4f", "n": 2}')).toBe(false);
+    // A string that looks like a number after a colon only costs the slower parse; the result is the same.
+    const tricky = '{"s": "ratio: 12345678901234567", "n": 2}';
+    expect(mayHoldUnsafeNumber(tricky)).toBe(true);
+    expect(parseJson(tricky)).toEqual(JSON.parse(tricky));
   });
 
   it('throws a SyntaxError on invalid JSON on both paths', () => {
