@@ -186,6 +186,11 @@ export class Context {
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
+    const maxResponseMb = this.deps.env.CREATORS_MAX_RESPONSE_MB;
+    const maxMb = maxResponseMb === undefined || maxResponseMb === '' ? undefined : Number(maxResponseMb);
+    if (maxMb !== undefined && !(Number.isFinite(maxMb) && maxMb > 0)) {
+      throw new UsageError(`Invalid CREATORS_MAX_RESPONSE_MB '${maxResponseMb}': expected a number of megabytes above 0.`);
+    }
     const [{ HttpClient }, { createDispatcher, proxyConfigured }, { nodeTransport }] = await Promise.all([
       import('../lib/http/client.js'),
       import('../lib/http/dispatcher.js'),
@@ -200,6 +205,7 @@ export class Context {
       streamTransport: this.deps.dispatcher === undefined && !proxyConfigured(this.deps.env) ? nodeTransport : undefined,
       timeoutMs: timeoutS * 1000,
       retries,
+      maxResponseBytes: maxMb === undefined ? undefined : Math.round(maxMb * 1024 * 1024),
       rateLimitPerMinute: rate,
       now: this.deps.now,
       sleep: this.deps.sleep,

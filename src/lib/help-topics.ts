@@ -37,6 +37,9 @@ run; ..." says the same).
   CREATORS_CONFIG_DIR    directory of config.json (default $XDG_CONFIG_HOME/creators)
   CREATORS_RATE_LIMIT    requests per minute this process stays under (default 300)
   CREATORS_PAGE_BASE     first Discovery page number on the wire: 0 (default) or 1
+  CREATORS_MAX_RESPONSE_MB
+                         largest JSON response read, in MB (default 64); larger
+                         ones fail (response_too_large); downloads are not capped
   XDG_CONFIG_HOME        base of the config directory (default ~/.config)
   NO_COLOR               no ANSI colour
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY

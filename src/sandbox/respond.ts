@@ -82,6 +82,29 @@ export function methodNotAllowed(method: string, allowed: readonly string[]): Re
   };
 }
 
+/**
+ * An integer written as bare digits however large (a TikTok user id beyond 2^53, as the real service
+ * sends it): `JSON.stringify` alone would need a number and round it.
+ */
+export class BigIntegerValue {
+  constructor(readonly digits: string) {}
+  toJSON(): string {
+    bigIntegersWritten++;
+    return `${BIG_MARK}${this.digits}`;
+  }
+}
+
+const BIG_MARK = `\u0000big-${Math.random().toString(36).slice(2)}:`;
+const BIG_MARKED = new RegExp(`"\\\\u0000${BIG_MARK.slice(1)}(-?\\d+)"`, 'g');
+let bigIntegersWritten = 0;
+
+/** `JSON.stringify` with each `BigIntegerValue` as its bare digits. */
+export function jsonText(body: unknown): string {
+  bigIntegersWritten = 0;
+  const text = JSON.stringify(body);
+  return bigIntegersWritten === 0 ? text : text.replace(BIG_MARKED, '$1');
+}
+
 /** Writes a reply. JSON bodies are compact, as DRF's JSONRenderer produces them. */
 export function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string | number> = { ...(reply.headers ?? {}) };
@@ -90,7 +113,7 @@ export function send(res: ServerResponse, reply: Reply): void {
     payload = reply.raw;
     headers['Content-Type'] = reply.contentType ?? 'application/octet-stream';
   } else if (reply.status !== 204 && reply.body !== undefined) {
-    payload = JSON.stringify(reply.body);
+    payload = jsonText(reply.body);
     headers['Content-Type'] = reply.contentType ?? 'application/json';
   }
   if (payload !== undefined) headers['Content-Length'] = Buffer.byteLength(payload);

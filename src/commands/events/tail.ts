@@ -36,7 +36,7 @@ export default defineCommand({
     ['creators events tail --type follower_threshold --interval 60', 'only milestones, once a minute'],
   ],
   async run(ctx, { flags }) {
-    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { escapeJsonC1, selectFields, writeChunk }] = await Promise.all([
+    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { jsonText, selectFields, writeChunk }] = await Promise.all([
       import('node:path'),
       import('../../lib/events/filters.js'),
       import('../../lib/events/cursor.js'),
@@ -77,7 +77,7 @@ export default defineCommand({
         return;
       }
       const shown = output.fields ? selectFields(event, output.fields) : event;
-      await writeChunk(ctx.io.stdout, `${escapeJsonC1(JSON.stringify(shown))}\n`);
+      await writeChunk(ctx.io.stdout, `${jsonText(shown)}\n`);
       if (status !== undefined) ctx.notice(`forwarded event ${String(event.id)}: HTTP ${status}`);
     };
     const handed = await tailEvents(

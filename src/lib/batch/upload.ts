@@ -9,7 +9,7 @@ import { createBatch, createBatchPlan, type CreatedBatch } from '../api/batch.js
 import type { HttpClient } from '../http/client.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
-import { escapeControls, escapeJsonC1, openSink, printItem, printList, selectFields, type OutputSettings } from '../output/index.js';
+import { escapeControls, jsonText, openSink, printItem, printList, selectFields, type OutputSettings } from '../output/index.js';
 import type { BatchPart, Extraction } from './extract.js';
 import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
@@ -79,7 +79,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
   const toStdout = output.outputPath === undefined || output.outputPath === '' || output.outputPath === '-';
   const sentences = asked !== 'jsonl' && term.io.stdoutIsTTY && toStdout;
   const line = (batch: CreatedBatch, i: number, rows: number): string => {
-    if (asked === 'jsonl') return `${escapeJsonC1(JSON.stringify(output.fields ? selectFields(batch, output.fields) : batch))}\n`;
+    if (asked === 'jsonl') return `${jsonText(output.fields ? selectFields(batch, output.fields) : batch)}\n`;
     if (!sentences) return `${batch.batch_id}\n`;
     const of = total > 1 ? ` (part ${i + 1} of ${total})` : '';
     return escapeControls(`Batch ${batch.batch_id} created${of}: ${rows} rows, status ${batch.status}.\n`);

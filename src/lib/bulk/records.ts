@@ -10,6 +10,7 @@
  * keep `result` nested, unflattened.
  */
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
+import { stringifyJson } from '../exact-json.js';
 import type { Io } from '../io/streams.js';
 import { getPath, printList, printRows, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings } from '../output/index.js';
 
@@ -85,7 +86,7 @@ export function flatColumns(header: readonly string[], resultColumns: readonly s
 export function flatValues(header: readonly string[], resultColumns: readonly string[]): (row: RowOutcome) => FlatValue[] {
   const width = header.length;
   const readers = resultColumns.map((column): ((result: Record<string, unknown> | null) => FlatValue) => {
-    if (column === 'result_json') return (result) => (result ? JSON.stringify(result) : null);
+    if (column === 'result_json') return (result) => (result ? stringifyJson(result) : null);
     const parts = column.split('.');
     return (result) => toCell(resultValue({ result }, column, parts));
   });

@@ -7,6 +7,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { CliError, EXIT, InterruptedError } from '../errors.js';
+import { stringifyJson } from '../exact-json.js';
 
 export interface ForwardDeps {
   dispatcher?: Dispatcher | undefined;
@@ -60,7 +61,7 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
   const attempts = opts.attempts ?? FORWARD_ATTEMPTS;
   const { request } = await import('../http/undici.js');
   const dispatcher = deps.dispatcher ?? (await plainAgent());
-  const payload = JSON.stringify(event);
+  const payload = stringifyJson(event);
   let lastProblem = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (deps.signal?.aborted) throw new InterruptedError();

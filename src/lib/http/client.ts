@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { undiciTransport, type RawResponse, type Transport } from './transport.js';
+import { ResponseTooLarge, undiciTransport, type RawResponse, type Transport } from './transport.js';
 import { ApiError, CliError, DryRunViolation, InterruptedError, RateLimitError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
 import { Pacer } from './pacer.js';
 import { redactText, redactUrl, type Secrets } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 import { networkFailure, NOT_REPLAYED_HINT } from './network-error.js';
+import { parseJson, stringifyJson } from '../exact-json.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -65,6 +66,11 @@ export interface HttpClientOptions {
   streamTransport?: Transport | undefined;
   timeoutMs: number;
   retries: number;
+  /**
+   * Largest JSON (or text, or error) body read, in bytes (default 64 MB, `CREATORS_MAX_RESPONSE_MB`).
+   * Streamed bodies (downloads) have no cap.
+   */
+  maxResponseBytes?: number | undefined;
   rateLimitPerMinute: number;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -93,6 +99,16 @@ export interface HttpClientOptions {
 
 /** The longest wait done without asking: beyond it the command stops with the wait in the message. */
 export const MAX_SILENT_WAIT_S = 60;
+
+/** The default cap on a response body that is read whole (JSON, text, an error body). */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
+
+/**
+ * All attempts of one request together get this many times its timeout of the server's time (waits
+ * between attempts aside): a server that trickles an endless body is given up on after 2 x --timeout,
+ * not after each of the retry budget's attempts has used its own --timeout.
+ */
+export const ATTEMPTS_DEADLINE_FACTOR = 2;
 
 /**
  * The wait before attempt `attempt + 1` when the server named none: exponential from 0.5 s, capped at
@@ -179,13 +195,16 @@ export class HttpClient {
       headers['content-type'] = req.rawBody.contentType;
       if (req.rawBody.length !== undefined) headers['content-length'] = String(req.rawBody.length);
     } else if (req.body !== undefined) {
-      const json = JSON.stringify(req.body);
+      const json = stringifyJson(req.body);
       this.opts.secrets?.addFromRequest(req.body);
       makeBody = () => json;
       headers['content-type'] = 'application/json';
     }
 
     const attempts = this.opts.retries + 1;
+    const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
+    const deadlineMs = ATTEMPTS_DEADLINE_FACTOR * timeoutMs;
+    let usedMs = 0;
     let reauthorized = false;
     for (let attempt = 1; ; attempt++) {
       this.checkInterrupted();
@@ -193,7 +212,9 @@ export class HttpClient {
       // does not wait a slot behind the request that fetched its link.
       if (url.origin === this.opts.baseUrl.origin) await this.pacer.acquire(this.opts.signal);
       const body = makeBody();
-      const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent);
+      const attemptStarted = this.opts.now();
+      const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent, Math.min(timeoutMs, deadlineMs - usedMs));
+      usedMs += Math.max(0, this.opts.now() - attemptStarted);
       // A stream the failed attempt did not finish must not hold its file open.
       if (body instanceof Readable && !body.destroyed) body.destroy();
       if (outcome.kind === 'ok') return outcome.response;
@@ -209,6 +230,10 @@ export class HttpClient {
           attempt--; // the replay does not use up the retry budget
           continue;
         }
+      }
+      if (retryable && attempt < attempts && usedMs >= deadlineMs) {
+        error.message = `${error.message.replace(/\.$/, '')} (gave up after ${attempt} attempts: all attempts of one request get ${formatSeconds(deadlineMs)} s, twice --timeout).`;
+        throw error;
       }
       if (!retryable || attempt >= attempts) {
         if (error instanceof RateLimitError && error.code === 'rate_limited' && attempt >= attempts && attempts > 1) {
@@ -267,11 +292,11 @@ export class HttpClient {
     body: string | Buffer | Readable | undefined,
     credential: string | undefined,
     idempotent: boolean,
+    timeoutMs: number,
   ): Promise<
     | { kind: 'ok'; response: HttpResponse<T> }
     | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined }
   > {
-    const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
     // The timeout covers the wait for the response and, for json and text, reading all of it. A stream
     // (a download) only has the idle timeout between pieces once its headers are in: a large file may
     // take longer than --timeout to arrive, as long as it keeps arriving.
@@ -316,9 +341,15 @@ export class HttpClient {
       return { kind: 'ok', response: { status, headers: flatHeaders, data: res.body as unknown as T, url: url.href } };
     }
     let text: string;
+    const maxBytes = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
     try {
-      text = await res.text();
+      text = await res.text(maxBytes);
     } catch (err) {
+      if (err instanceof ResponseTooLarge) {
+        clearTimeout(fire);
+        this.opts.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${this.opts.now() - started} ms: body over ${maxBytes} B, not read`);
+        return { kind: 'error', error: tooLarge(status, maxBytes, idempotent), retryable: false };
+      }
       return failure(err);
     } finally {
       if (!idempotent) this.unsafeInFlight--;
@@ -333,7 +364,7 @@ export class HttpClient {
     let parseFailed = false;
     if (text && (contentType.includes('json') || /^\s*[[{]/.test(text))) {
       try {
-        parsed = JSON.parse(text);
+        parsed = parseJson(text);
       } catch {
         parseFailed = contentType.includes('json');
       }
@@ -387,6 +418,23 @@ export class HttpClient {
     }
     return { kind: 'error', error, retryable: refusedUnstarted || (transient && idempotent), retryAfter };
   }
+}
+
+/** A body over the cap: the same answer would come again, so it is not retried. */
+function tooLarge(status: number, maxBytes: number, idempotent: boolean): ApiError {
+  const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
+  const message = `The server's response (HTTP ${status}) is larger than ${mb} MB; it was not read further.`;
+  const hint = `Ask for less (a smaller --limit or page size), or raise the cap with CREATORS_MAX_RESPONSE_MB (now ${mb}).`;
+  return new ApiError(
+    message,
+    idempotent
+      ? { status, code: 'response_too_large', hint }
+      : { status, code: 'response_too_large', maybeCharged: true, hint: `${hint} ${NOT_REPLAYED_HINT}` },
+  );
+}
+
+function formatSeconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

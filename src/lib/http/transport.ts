@@ -13,8 +13,49 @@ export interface RawResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
   body: Readable;
-  /** The whole body as text (an error response, or a JSON one). */
-  text(): Promise<string>;
+  /**
+   * The whole body as text (an error response, or a JSON one). With `maxBytes`, a body longer than that
+   * is not read further: the exchange is closed and a `ResponseTooLarge` is thrown.
+   */
+  text(maxBytes?: number): Promise<string>;
+}
+
+/** A body over the size cap; `bytes` is how much arrived (or was announced) before the read stopped. */
+export class ResponseTooLarge extends Error {
+  constructor(readonly limit: number, readonly bytes: number) {
+    super(`response larger than ${limit} bytes`);
+    this.name = 'ResponseTooLarge';
+  }
+}
+
+/**
+ * Reads a body to text, stopping (and destroying the body) once it passes `maxBytes`: a hostile or
+ * broken server cannot make the process hold more than the cap. A `content-length` over the cap fails
+ * before anything is read.
+ */
+export async function readCapped(body: Readable, headers: RawResponse['headers'], maxBytes: number | undefined): Promise<string> {
+  if (maxBytes === undefined) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  const announced = Number(headers['content-length']);
+  if (Number.isFinite(announced) && announced > maxBytes) {
+    body.destroy();
+    throw new ResponseTooLarge(maxBytes, announced);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new ResponseTooLarge(maxBytes, size);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 export interface TransportRequest {
@@ -42,7 +83,13 @@ export function undiciTransport(dispatcher: Dispatcher): Transport {
       headersTimeout: req.idleTimeoutMs,
       bodyTimeout: req.idleTimeoutMs,
     });
-    return { statusCode: res.statusCode, headers: res.headers as RawResponse['headers'], body: res.body, text: () => res.body.text() };
+    const headers = res.headers as RawResponse['headers'];
+    return {
+      statusCode: res.statusCode,
+      headers,
+      body: res.body,
+      text: (maxBytes) => (maxBytes === undefined ? res.body.text() : readCapped(res.body, headers, maxBytes)),
+    };
   };
 }
 
@@ -69,12 +116,7 @@ export const nodeTransport: Transport = async (url, req) => {
         statusCode: res.statusCode ?? 0,
         headers: res.headers,
         body: res,
-        async text() {
-          let text = '';
-          res.setEncoding('utf8');
-          for await (const chunk of res) text += chunk as string;
-          return text;
-        },
+        text: (maxBytes) => readCapped(res, res.headers, maxBytes),
       });
     });
     const onIdle = (): void => {

@@ -2,6 +2,7 @@
  * Dot paths into records: reading one value, flattening a record to dot-path columns for csv/tsv/table,
  * and keeping only `--fields` for json/jsonl. Pure functions, no dependencies.
  */
+import { isExactNumber, stringifyJson } from '../exact-json.js';
 import type { DataRecord } from './types.js';
 
 /** A value that fits in one csv/tsv/table cell. `null` means an empty cell. */
@@ -62,7 +63,7 @@ function walk(value: unknown, rest: string): unknown {
 }
 
 function isPrimitiveLike(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function');
+  return value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function') || isExactNumber(value);
 }
 
 /**
@@ -86,11 +87,13 @@ export function toCell(value: unknown): FlatValue {
       break;
   }
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  // A number beyond what a double holds exactly (a 19-digit id, 1e400): its exact text.
+  if (isExactNumber(value)) return value.toString();
   if (Array.isArray(value)) {
     if (value.every(isPrimitiveLike)) return value.map((item) => cellText(toCell(item))).join('; ');
-    return JSON.stringify(value);
+    return stringifyJson(value);
   }
-  return JSON.stringify(value);
+  return stringifyJson(value);
 }
 
 /** The text of a cell: `null` is the empty string. */

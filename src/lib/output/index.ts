@@ -10,3 +10,5 @@ export { formatFromPath, openSink, OutputFileError, writeChunk, type Sink, type 
 export { isTerminalTable, printBytes, printItem, printList, printRows, printText } from './printers.js';
 export { printError, type PrintableError } from './errors-print.js';
 export { escapeControls, escapeJsonC1 } from '../io/safe-text.js';
+export { stringifyJson } from '../exact-json.js';
+export { jsonText } from './json-text.js';

@@ -4,10 +4,11 @@
  * about HTTP. The sink is committed only after everything was written, so with `-o` a failed run leaves
  * no file behind.
  */
-import { escapeControls, escapeJsonC1 } from '../io/safe-text.js';
+import { escapeControls } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
 import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
+import { jsonText } from './json-text.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
@@ -40,7 +41,7 @@ function keepFields(record: DataRecord, settings: OutputSettings): DataRecord {
 
 /** Pretty JSON of a record indented by two more spaces, as an element of a pretty-printed array. */
 function arrayElement(record: unknown): string {
-  return escapeJsonC1(JSON.stringify(record, null, 2) ?? 'null').replace(/^/gm, '  ');
+  return jsonText(record, 2).replace(/^/gm, '  ');
 }
 
 /**
@@ -70,7 +71,7 @@ export async function printList(
         let count = 0;
         const batch = new LineBatch(sink);
         for await (const record of records) {
-          await batch.add(`${escapeJsonC1(JSON.stringify(keepFields(record, settings)))}\n`);
+          await batch.add(`${jsonText(keepFields(record, settings))}\n`);
           count++;
         }
         await batch.flush();
@@ -240,10 +241,10 @@ export async function printItem(
   await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
-        await sink.write(`${escapeJsonC1(JSON.stringify(keepFields(record, settings), null, 2))}\n`);
+        await sink.write(`${jsonText(keepFields(record, settings), 2)}\n`);
         return;
       case 'jsonl':
-        await sink.write(`${escapeJsonC1(JSON.stringify(keepFields(record, settings)))}\n`);
+        await sink.write(`${jsonText(keepFields(record, settings))}\n`);
         return;
       case 'csv':
       case 'tsv': {

@@ -9,6 +9,7 @@ import { AUDIENCE_PLATFORMS, isDiscoveryPlatform } from '../../contract/platform
 import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../random.js';
 import type { SandboxState } from '../state.js';
 import { normalizeHandle } from '../handles.js';
+import { BigIntegerValue } from '../respond.js';
 
 /** Audience data exists for these only (api-contract.md §7). */
 const AUDIENCE = new Set<string>(AUDIENCE_PLATFORMS);
@@ -54,11 +55,19 @@ function mediaCount(creator: Creator): number {
   return typeof n === 'number' ? n : 0;
 }
 
+/**
+ * The platform's own numeric id: TikTok's is a 19-digit integer, beyond 2^53, sent as a bare JSON number
+ * (the real service does; a client that parses it as a double rounds it). Other platforms' ids are strings.
+ */
+function platformUserid(platform: string, creator: Creator): string | BigIntegerValue {
+  return platform === 'tiktok' && /^\d+$/.test(creator.user_id) ? new BigIntegerValue(creator.user_id) : creator.user_id;
+}
+
 /** Raw tier: platform data "as scraped", with the platform's own field names. */
 export function rawRecord(platform: string, creator: Creator): Record<string, unknown> {
   return {
     [platform]: {
-      userid: creator.user_id,
+      userid: platformUserid(platform, creator),
       username: creator.profile.username,
       full_name: creator.profile.full_name,
       biography: creator.profile.bio,
@@ -79,7 +88,7 @@ export function profileRecord(platform: string, creator: Creator): Record<string
   return {
     [platform]: {
       username: creator.profile.username,
-      userid: creator.user_id,
+      userid: platformUserid(platform, creator),
       full_name: creator.profile.full_name,
       biography: creator.profile.bio,
       profile_picture: creator.profile.picture,
@@ -105,7 +114,7 @@ function analyticsBlock(platform: string, creator: Creator, rng: Rng): Record<st
   const interactions = (followers * creator.profile.engagement_percent) / 100;
   return {
     username: creator.profile.username,
-    userid: creator.user_id,
+    userid: platformUserid(platform, creator),
     full_name: creator.profile.full_name,
     profile_picture: creator.profile.picture,
     follower_count: followers,
