@@ -99,6 +99,8 @@ async function tokenRequest(http: HttpClient, fields: Record<string, string>, up
       path,
       noAuth: true,
       credentialUpkeep: upkeep,
+      // The server rotates the pair on receipt: a refresh sent is a refresh whose answer must be kept.
+      finishOnceSent: upkeep,
       rawBody: { data: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' },
     })
     .catch((err: unknown) => {

@@ -44,6 +44,13 @@ export interface RequestOptions {
    * without it a dry run's free reads would fail once the access token expires.
    */
   credentialUpkeep?: boolean;
+  /**
+   * Ctrl-C does not cut an attempt of this request once it is sent: it is carried to its answer, and
+   * the caller stops afterwards. For the OAuth refresh, which the server acts on as soon as it
+   * arrives (the old pair dies): dropping the answer would lose the login. Between attempts (after
+   * a refusal that changed nothing) Ctrl-C still stops it.
+   */
+  finishOnceSent?: boolean;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -255,7 +262,8 @@ export class HttpClient {
     const timer = new AbortController();
     const fire = setTimeout(() => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
     fire.unref();
-    const signals = [timer.signal, this.opts.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
+    const interrupt = req.finishOnceSent ? undefined : this.opts.signal;
+    const signals = [timer.signal, interrupt, req.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
     const started = this.opts.now();
     const secrets = credential ? [credential] : [];
@@ -266,7 +274,7 @@ export class HttpClient {
     const failure = (err: unknown) => {
       clearTimeout(fire);
       const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
-      const interrupted = Boolean(this.opts.signal?.aborted || req.signal?.aborted);
+      const interrupted = Boolean(interrupt?.aborted || req.signal?.aborted);
       return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted }), req, url, started);
     };
     const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && this.opts.streamTransport !== undefined;
