@@ -48,7 +48,7 @@ export default defineCommand({
     if (!result) return;
     const until = result.expires_at !== undefined ? ` The access token is valid until ${new Date(result.expires_at).toISOString()} and refreshes itself.` : '';
     ctx.notice(`Logged in to ${base.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
-    const overriding = ctx.globals.apiKey ? '--api-key' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
+    const overriding = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
     if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);
   },
 });
