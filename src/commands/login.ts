@@ -11,7 +11,7 @@ export default defineCommand({
   description: 'Log in with OAuth 2.0 (authorization code + PKCE) and store the tokens in the profile',
   flags: {
     browser: { flags: '--no-browser', description: 'print the URL and read the pasted redirect URL (or code) instead of opening a browser' },
-    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: random)' },
+    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: a new random one each login)' },
     loginTimeout: { flags: '--login-timeout <s>', description: 'give up after this many seconds (default 300)' },
   },
   examples: [
