@@ -28,7 +28,8 @@ export function buildProgram(deps: Deps): Command {
     // `creators help` is a command of its own (topics as well as command paths).
     .helpCommand(false)
     .addOption(new Option('--base-url <url>', 'API origin (env CREATORS_BASE_URL)'))
-    .addOption(new Option('--api-key <key>', 'bearer credential (env CREATORS_API_KEY)'))
+    .addOption(new Option('--api-key <key>', 'bearer credential (env CREATORS_API_KEY); other users see it in ps: prefer the env or --api-key-file'))
+    .addOption(new Option('--api-key-file <path|->', 'read the bearer credential from a file, or stdin for - (not visible in ps)'))
     .addOption(new Option('--profile <name>', 'named set of settings and credentials (env CREATORS_PROFILE)'))
     .addOption(new Option('--format <fmt>', 'output format: table, json, jsonl, csv, tsv (env CREATORS_FORMAT)'))
     .option('--json', 'same as --format json')

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan } from '../lib/api/plan.js';
+import { cleanApiKey } from '../lib/auth/api-key-source.js';
 import type { SessionPorts } from '../lib/auth/session.js';
 import { configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy } from '../lib/cost.js';
@@ -18,6 +19,7 @@ import type { Deps } from './deps.js';
 export interface GlobalOptions {
   baseUrl?: string;
   apiKey?: string;
+  apiKeyFile?: string;
   profile?: string;
   format?: string;
   json?: boolean;
@@ -33,7 +35,7 @@ export interface GlobalOptions {
   yes?: boolean;
 }
 
-export type CredentialSource = 'flag' | 'env' | 'profile' | 'login';
+export type CredentialSource = 'flag' | 'file' | 'env' | 'profile' | 'login';
 
 export interface ResolvedCredential {
   value: string;
@@ -59,6 +61,7 @@ export class Context {
   private configPromise: Promise<ConfigStore> | undefined;
   private configFileSeen: boolean | undefined;
   private httpPromise: Promise<HttpClient> | undefined;
+  private apiKeyFromFile: Promise<string> | undefined;
   private outputSettings: OutputSettings | undefined;
 
   constructor(
@@ -110,8 +113,9 @@ export class Context {
   }
 
   /**
-   * The bearer credential in effect and where it came from: flag > env > stored login/key. Whatever it
-   * is, it joins the run's secrets: no message printed after this shows it.
+   * The bearer credential in effect and where it came from: `--api-key` > `--api-key-file` > env >
+   * stored login/key. A key with a line break or a non-ASCII character is a usage error naming its
+   * source. Whatever it is, it joins the run's secrets: no message printed after this shows it.
    */
   async credential(): Promise<ResolvedCredential | undefined> {
     const found = await this.findCredential();
@@ -120,12 +124,22 @@ export class Context {
   }
 
   private async findCredential(): Promise<ResolvedCredential | undefined> {
-    const strip = (v: string): string => v.trim().replace(/^Bearer\s+/i, '');
-    if (this.globals.apiKey !== undefined && strip(this.globals.apiKey)) {
-      return { value: strip(this.globals.apiKey), source: 'flag', kind: 'api-key' };
+    if (this.globals.apiKey !== undefined) {
+      const key = cleanApiKey(this.globals.apiKey, 'flag');
+      if (key) return { value: key, source: 'flag', kind: 'api-key' };
+    }
+    if (this.globals.apiKeyFile !== undefined) {
+      // Read once: standard input can only be read once, and a file need not be read per request.
+      this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(({ readApiKeyFile }) =>
+        readApiKeyFile({ cwd: this.deps.cwd, stdin: this.io.stdin, stdinIsTTY: this.io.stdinIsTTY }, this.globals.apiKeyFile as string),
+      );
+      return { value: await this.apiKeyFromFile, source: 'file', kind: 'api-key' };
     }
     const envKey = this.deps.env.CREATORS_API_KEY;
-    if (envKey !== undefined && strip(envKey)) return { value: strip(envKey), source: 'env', kind: 'api-key' };
+    if (envKey !== undefined) {
+      const key = cleanApiKey(envKey, 'env');
+      if (key) return { value: key, source: 'env', kind: 'api-key' };
+    }
     if (!this.hasConfigFile()) return undefined;
     const store = await this.config();
     const oauth = store.get('oauth') as { access_token?: string; refresh_token?: string; expires_at?: number } | undefined;
@@ -139,7 +153,10 @@ export class Context {
       if (login) return { value: login.access_token, source: 'login', kind: 'oauth', expiresAt: login.expires_at };
     }
     const stored = store.get('api-key');
-    if (typeof stored === 'string' && strip(stored)) return { value: strip(stored), source: 'profile', kind: 'api-key' };
+    if (typeof stored === 'string') {
+      const key = cleanApiKey(stored, 'config');
+      if (key) return { value: key, source: 'profile', kind: 'api-key' };
+    }
     return undefined;
   }
 

@@ -11,7 +11,7 @@ export default defineCommand({
   description: 'Log in with OAuth 2.0 (authorization code + PKCE) and store the tokens in the profile',
   flags: {
     browser: { flags: '--no-browser', description: 'print the URL and read the pasted redirect URL (or code) instead of opening a browser' },
-    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: random)' },
+    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: a new random one each login)' },
     loginTimeout: { flags: '--login-timeout <s>', description: 'give up after this many seconds (default 300)' },
   },
   examples: [
@@ -48,7 +48,7 @@ export default defineCommand({
     if (!result) return;
     const until = result.expires_at !== undefined ? ` The access token is valid until ${new Date(result.expires_at).toISOString()} and refreshes itself.` : '';
     ctx.notice(`Logged in to ${base.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
-    const overriding = ctx.globals.apiKey ? '--api-key' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
+    const overriding = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
     if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);
   },
 });

@@ -22,7 +22,7 @@ export default defineCommand({
     }
     const what = describeCredentials(forgetCredentials(store));
     ctx.notice(what ? `Logged out: forgot the ${what} of profile '${ctx.profileName}'.` : `Profile '${ctx.profileName}' had no stored credentials.`);
-    const still = ctx.globals.apiKey ? '--api-key' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
+    const still = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
     if (still) ctx.warn(`${still} is still set and will be used.`);
   },
 });

@@ -30,6 +30,7 @@ run; ..." says the same).
 
   CREATORS_BASE_URL      API origin (default https://api-dashboard.influencers.club)
   CREATORS_API_KEY       bearer credential; a leading "Bearer " is stripped
+                         (not visible to other users, unlike --api-key)
   CREATORS_PROFILE       profile name (default "default")
   CREATORS_FORMAT        default output format: table, json, jsonl, csv, tsv
   CREATORS_MAX_CREDITS   refuse commands whose worst-case cost is higher
@@ -46,6 +47,13 @@ run; ..." says the same).
                          proxy settings, upper or lower case
 
 Precedence: command-line flag > environment > profile setting > default.
+The credential: --api-key > --api-key-file > CREATORS_API_KEY > the profile's
+login or api-key.
+
+--api-key <key> on the command line is visible to every user of this machine
+(ps, /proc/<pid>/cmdline). CREATORS_API_KEY and --api-key-file <path|-> (a file,
+or standard input for -) are not: printf %s "$KEY" | creators --api-key-file - ...
+A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
 `,
   formatting: `Output formats (--format, or --json, or the extension of -o)
 

@@ -70,19 +70,57 @@ describe('creators login (browser)', () => {
     expect(token.stdout).toBe(`${profile.oauth.access_token}\n`);
   });
 
-  it('registers once per base URL and reuses the client and its port', async () => {
+  it('listens on a new random port each login (a new client for it); --port reuses the client registered for that port', async () => {
     const clients = oauthState(sb.get().state).clients;
     const first = browserDouble();
     expect((await runCli(['login'], { env, configDir, openBrowser: first.opener })).code).toBe(0);
-    const count = clients.size;
     const second = browserDouble();
     expect((await runCli(['login'], { env, configDir, openBrowser: second.opener })).code).toBe(0);
-    expect(clients.size).toBe(count);
     const a = new URL(first.opened[0] as string).searchParams;
     const b = new URL(second.opened[0] as string).searchParams;
-    expect(b.get('client_id')).toBe(a.get('client_id'));
-    expect(b.get('redirect_uri')).toBe(a.get('redirect_uri'));
+    expect(b.get('redirect_uri')).not.toBe(a.get('redirect_uri'));
+    expect(new URL(b.get('redirect_uri') as string).hostname).toBe('127.0.0.1');
+    // The service matches redirect URIs exactly: each port has its own registration.
+    expect(b.get('client_id')).not.toBe(a.get('client_id'));
+    expect(clients.get(b.get('client_id') as string)?.redirect_uris).toEqual([b.get('redirect_uri')]);
     expect(b.get('state')).not.toBe(a.get('state'));
+
+    const port = String(new URL(b.get('redirect_uri') as string).port);
+    const count = clients.size;
+    const fixed = browserDouble();
+    const res = await runCli(['login', '--port', port], { env, configDir, openBrowser: fixed.opener });
+    expect(res.code, res.stderr).toBe(0);
+    const c = new URL(fixed.opened[0] as string).searchParams;
+    expect(c.get('redirect_uri')).toBe(b.get('redirect_uri'));
+    expect(c.get('client_id')).toBe(b.get('client_id'));
+    expect(clients.size).toBe(count);
+  });
+
+  it('the consent page and every page of the login listener forbid framing and send a CSP', async () => {
+    const browser = browserDouble({
+      tamper: async (u) => {
+        const forged = new URL(u.href);
+        forged.searchParams.set('state', 'forged');
+        const ignored = await fetch(forged);
+        expect(ignored.status).toBe(400);
+        for (const h of [ignored.headers]) {
+          expect(h.get('x-frame-options')).toBe('DENY');
+          expect(h.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+        }
+        return u;
+      },
+    });
+    const res = await runCli(['login'], { env, configDir, openBrowser: browser.opener });
+    await browser.done();
+    expect(res.code, res.stderr).toBe(0);
+    const consent = browser.consentHeaders[0] as Headers;
+    expect(consent.get('x-frame-options')).toBe('DENY');
+    expect(consent.get('content-security-policy')).toMatch(/default-src 'none'.*frame-ancestors 'none'/);
+    const callback = browser.pages[0]?.headers as Headers;
+    expect(browser.pages[0]?.body).toContain('Logged in');
+    expect(callback.get('x-frame-options')).toBe('DENY');
+    expect(callback.get('content-security-policy')).toMatch(/default-src 'none'.*frame-ancestors 'none'/);
+    expect(callback.get('cache-control')).toBe('no-store');
   });
 
   it('denied consent: exit 4 with access_denied, nothing stored', async () => {
@@ -95,14 +133,37 @@ describe('creators login (browser)', () => {
     expect(browser.pages[0]?.body).toContain('Login failed');
   });
 
-  it('a redirect with the wrong state is refused (exit 4) and the code is not exchanged', async () => {
-    const browser = browserDouble({ tamper: (u) => (u.searchParams.set('state', 'forged'), u) });
-    const res = await runCli(['login', '--json'], { env, configDir, openBrowser: browser.opener });
-    expect(res.code).toBe(4);
-    expect(res.errorJson().error.code).toBe('state_mismatch');
-    expect(res.errorJson().error.message).toMatch(/state in the redirect does not match/);
-    const code = browser.redirects[0]?.searchParams.get('code') as string;
-    expect(oauthState(sb.get().state).codes.get(code)?.used).toBe(false);
+  it('a callback with another state (or none) is ignored with an error page; the real redirect still completes the login', async () => {
+    const hostile = 'Login failed \u001b]0;pwned\u0007 call +1-555';
+    const answers: { status: number; body: string }[] = [];
+    const browser = browserDouble({
+      tamper: async (u) => {
+        // Any local process or web page can reach the listener before the browser does.
+        const listener = `${u.origin}${u.pathname}`;
+        for (const query of [
+          new URLSearchParams({ error: 'access_denied', error_description: hostile, state: 'wrong' }),
+          new URLSearchParams({ error: 'access_denied', error_description: hostile }),
+          new URLSearchParams({ code: 'sbx_code_attacker', state: 'wrong' }),
+        ]) {
+          const r = await fetch(`${listener}?${query}`);
+          answers.push({ status: r.status, body: await r.text() });
+        }
+        return u;
+      },
+    });
+    const res = await runCli(['login'], { env, configDir, openBrowser: browser.opener });
+    await browser.done();
+    expect(res.code, res.stderr).toBe(0);
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400]);
+    for (const a of answers) {
+      expect(a.body).toContain('does not belong to the login in progress');
+      expect(a.body).not.toContain('pwned');
+    }
+    expect(browser.pages[0]?.body).toContain('Logged in');
+    expect(stored(configDir).oauth.access_token).toMatch(/^sbx_oat_/);
+    expect(res.stderr).not.toContain('pwned');
+    expect(res.stderr).toMatch(/Ignored a request to the login listener with a state that does not match/);
+    expect(res.stderr).toMatch(/Ignored a request to the login listener with no state/);
   });
 
   it('a code already redeemed elsewhere gives invalid_grant (exit 4)', async () => {
@@ -195,7 +256,9 @@ describe('creators login --dry-run', () => {
     const before = stored(configDir);
     const clients = oauthState(sb.get().state).clients.size;
     const browser = browserDouble();
-    const res = await runCli(['login', '--dry-run'], { env, configDir, openBrowser: browser.opener, stdoutTTY: true });
+    // The client is registered for one port: the same --port finds it.
+    const port = new URL(before['oauth-clients'][`${sb.get().url}/`].redirect_uri).port;
+    const res = await runCli(['login', '--dry-run', '--port', port], { env, configDir, openBrowser: browser.opener, stdoutTTY: true });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(new RegExp(`^Dry run: nothing was sent\\.\\nPOST ${sb.get().url}/public/v1/oauth/token/\\n`));
     expect(res.stdout).toContain('"grant_type": "authorization_code"');

@@ -178,7 +178,7 @@ describe('secrets', () => {
     expectNoSecrets(outputs, [...tokens, code, sb.get().apiKey]);
   });
 
-  it('a redirect with the wrong state is refused: exit 4, no tokens stored', async () => {
+  it('a redirect with the wrong state is ignored (error page, nothing stored); the real one then logs in', async () => {
     configureOAuth(sb.get().state, { autoApprove: 'approve' });
     const e = env();
     delete e.CREATORS_API_KEY;
@@ -186,13 +186,18 @@ describe('secrets', () => {
     const authorizeUrl = new URL(await login.url);
     const exit = login.exit;
     const location = new URL((await fetch(authorizeUrl, { redirect: 'manual' })).headers.get('location') as string);
-    location.searchParams.set('state', 'forged-state');
-    const page = await fetch(location);
+    const forged = new URL(location.href);
+    forged.searchParams.set('state', 'forged-state');
+    const page = await fetch(forged);
     expect(page.status).toBe(400);
-    expect(await exit).toBe(4);
-    expect(login.err()).toContain('state in the redirect does not match');
+    expect(await page.text()).toContain('does not belong to the login in progress');
     const file = join(e.CREATORS_CONFIG_DIR as string, 'config.json');
     expect(existsSync(file) ? readFileSync(file, 'utf8') : '').not.toMatch(/sbx_oat_/);
+    const real = await fetch(location);
+    expect(await real.text()).toContain('Logged in');
+    expect(await exit).toBe(0);
+    expect(login.err()).toContain('Ignored a request to the login listener with a state that does not match');
+    expect(readFileSync(file, 'utf8')).toMatch(/sbx_oat_/);
   });
 });
 

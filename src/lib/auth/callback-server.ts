@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
@@ -9,8 +10,14 @@ export interface CallbackServer {
   /** `http://127.0.0.1:<port>/callback`: the registered redirect URI. */
   redirectUri: string;
   port: number;
-  /** Resolves with the first redirect that carries `code` or `error`. */
+  /**
+   * Resolves with the first redirect that carries `code` or `error` and the state given to
+   * `expectState`. Any other callback is answered with an error page and ignored: any local process
+   * or web page can reach this port, and must not be able to end or steer the login.
+   */
   received: Promise<CallbackParams>;
+  /** The `state` of this login attempt; until it is set, every callback is ignored. */
+  expectState(state: string): void;
   /** Answers the waiting browser with a short success or failure page. */
   finish(ok: boolean, message: string): void;
   close(): Promise<void>;
@@ -19,29 +26,63 @@ export interface CallbackServer {
 export const CALLBACK_PATH = '/callback';
 
 /**
+ * Sent with every answer of the listener: the page may not be framed (clickjacking), loads nothing,
+ * runs no script, and the callback address (with its code) is not passed on as a referrer.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export interface CallbackServerOptions {
+  /** Told (without the caller's text) each time a callback is ignored. */
+  onIgnored?: ((why: string) => void) | undefined;
+}
+
+function sameState(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
  * A one-shot HTTP listener on 127.0.0.1 (never all interfaces) for the OAuth redirect. The
  * browser's request is held open until `finish` so its page can say whether the login really
  * worked (after the token exchange), not merely that a code arrived.
  */
-export async function startCallbackServer(port = 0): Promise<CallbackServer> {
+export async function startCallbackServer(port = 0, options: CallbackServerOptions = {}): Promise<CallbackServer> {
   let resolveReceived!: (p: CallbackParams) => void;
   const received = new Promise<CallbackParams>((r) => (resolveReceived = r));
   let waiting: ServerResponse | undefined;
   let done: { ok: boolean; message: string } | undefined;
+  let expected: string | undefined;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const answer = (status: number, body: string, html = false): void => {
+      res.writeHead(status, { ...PAGE_HEADERS, 'content-type': html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' }).end(body);
+    };
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found.\n');
+      answer(404, 'Not found.\n');
       return;
     }
     const params = url.searchParams;
     if (!params.has('code') && !params.has('error')) {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Missing code.\n');
+      answer(400, 'Missing code.\n');
       return;
     }
     if (waiting || done) {
-      res.writeHead(409, { 'content-type': 'text/html; charset=utf-8' }).end(page(false, 'This login was already handled. You can close this tab.'));
+      answer(409, page(false, 'This login was already handled. You can close this tab.'), true);
+      return;
+    }
+    const state = params.get('state');
+    if (expected === undefined || state === null || !sameState(state, expected)) {
+      // Not this login's redirect (a stale tab, or someone else's request): the login keeps waiting.
+      answer(400, page(false, 'This address does not belong to the login in progress, so it was ignored. You can close this tab.'), true);
+      options.onIgnored?.(state === null ? 'no state' : 'a state that does not match');
       return;
     }
     waiting = res;
@@ -64,9 +105,12 @@ export async function startCallbackServer(port = 0): Promise<CallbackServer> {
     redirectUri: `http://127.0.0.1:${actual}${CALLBACK_PATH}`,
     port: actual,
     received,
+    expectState(state) {
+      expected = state;
+    },
     finish(ok, message) {
       done ??= { ok, message };
-      waiting?.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(page(ok, message));
+      waiting?.writeHead(ok ? 200 : 400, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(page(ok, message));
       waiting = undefined;
     },
     close() {

@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
-import { startCallbackServer, type CallbackParams, type CallbackServer } from './callback-server.js';
+import { startCallbackServer, type CallbackParams } from './callback-server.js';
 import { authorizeUrl, describeOAuthError, exchangeCode, exchangeCodePlan, registerClient, registerClientPlan } from './oauth.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
 import { loginFromTokens, readClient, saveClient, saveLogin, type StoredLogin } from './token-store.js';
@@ -12,7 +12,7 @@ import { loginFromTokens, readClient, saveClient, saveLogin, type StoredLogin } 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 export interface LoginOptions {
-  /** Fixed listener port; random (or the registered client's) when undefined. */
+  /** Fixed listener port; a new random one each login when undefined. */
   port?: number | undefined;
   /** Print the URL and read the pasted redirect instead of opening a browser. */
   noBrowser: boolean;
@@ -73,14 +73,12 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
   // Built first: a bad --timeout or --retries is refused before a listener or browser is started.
   const http = await ports.http();
   const saved = readClient(store, base.href);
-  const savedPort = saved ? Number(new URL(saved.redirect_uri).port) || undefined : undefined;
 
-  let server: CallbackServer;
-  if (opts.port !== undefined) server = await startCallbackServer(opts.port);
-  else {
-    // Reuse the registered redirect URI's port so the client registered once keeps matching exactly.
-    server = await startCallbackServer(savedPort).catch(() => startCallbackServer(0));
-  }
+  // A new random port each time unless --port: a listener on a known port is a target. The service
+  // matches redirect URIs exactly (api-contract §13.1), so a new port means a new registration.
+  const server = await startCallbackServer(opts.port ?? 0, {
+    onIgnored: (why) => term.notice(`Ignored a request to the login listener with ${why} (not this login's redirect); still waiting.`),
+  });
   const cleanups: Array<() => void> = [];
   try {
     let clientId = saved?.redirect_uri === server.redirectUri ? saved.client_id : undefined;
@@ -96,6 +94,7 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
     const verifier = createVerifier();
     const state = createState();
     const url = authorizeUrl(base, { clientId, redirectUri: server.redirectUri, challenge: challengeFor(verifier), state });
+    server.expectState(state);
 
     const sources: Array<Promise<{ params: CallbackParams; pasted: boolean }>> = [
       server.received.then((params) => ({ params, pasted: false })),
@@ -129,14 +128,15 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
       server.finish(false, `${message} You can close this tab.`);
       return new AuthError(`Login failed: ${message}`, { code, hint: 'Run `creators login` again.' });
     };
+    // The listener only hands over this attempt's state. A bare pasted code carries none; PKCE still
+    // binds it to this attempt's verifier.
+    if (pasted && params.has('state') && params.get('state') !== state) {
+      throw fail('the state in the redirect does not match this login attempt (a stale or forged redirect).', 'state_mismatch');
+    }
     const error = params.get('error');
     if (error) {
       const description = params.get('error_description');
       throw fail(`${error}: ${describeOAuthError(error)}${description ? ` (${description})` : ''}.`, error);
-    }
-    // A bare pasted code carries no state; PKCE still binds it to this attempt's verifier.
-    if (!(pasted && !params.has('state')) && params.get('state') !== state) {
-      throw fail('the state in the redirect does not match this login attempt (a stale or forged redirect).', 'state_mismatch');
     }
     const code = params.get('code');
     if (!code) throw fail('the redirect carried no authorization code.', 'missing_code');

@@ -99,6 +99,8 @@ async function tokenRequest(http: HttpClient, fields: Record<string, string>, up
       path,
       noAuth: true,
       credentialUpkeep: upkeep,
+      // A POST, so Ctrl-C does not cut it once sent (see HttpClient): the server rotates the pair on
+      // receipt, and the answer is stored before the command stops.
       rawBody: { data: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' },
     })
     .catch((err: unknown) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ConfigStore } from '../config.js';
@@ -12,7 +12,10 @@ export const LOGIN_KEY = 'oauth';
 export const CLIENTS_KEY = 'oauth-clients';
 /** Refresh this long before the access token expires, so a request never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 60_000;
-/** A lock older than this (wall clock) is taken to be left over from a crashed process. */
+/**
+ * A lock not renewed for this long (wall clock) is taken to be left over from a crashed process. The
+ * holder renews it every third of this, so a refresh slower than this (a long --timeout) keeps it.
+ */
 export const STALE_LOCK_MS = 30_000;
 
 /** What a login leaves in the profile. `expires_at` is in ms since the epoch. */
@@ -145,7 +148,12 @@ interface LockInfo {
  * Runs `fn` holding an O_EXCL lock file. Staleness uses the wall clock and the holder's pid, not
  * the injected clock: the lock is shared with other processes that live in real time.
  */
-export async function withLock<T>(path: string, deps: Pick<RefreshDeps, 'sleep' | 'signal'>, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  path: string,
+  deps: Pick<RefreshDeps, 'sleep' | 'signal'>,
+  fn: () => Promise<T>,
+  renewEveryMs = STALE_LOCK_MS / 3,
+): Promise<T> {
   const mine: LockInfo = { id: randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), at: Date.now() };
   const started = Date.now();
   for (;;) {
@@ -171,9 +179,22 @@ export async function withLock<T>(path: string, deps: Pick<RefreshDeps, 'sleep' 
     // Let the holder's I/O run even when the injected sleep returns at once (tests).
     await new Promise((resolve) => setImmediate(resolve));
   }
+  // Renewed while held: another process must not judge a slow refresh's lock stale and refresh too.
+  const renew = setInterval(() => {
+    if (readLock(path)?.id !== mine.id) return;
+    try {
+      const temp = `${path}.${mine.id}.tmp`;
+      writeFileSync(temp, JSON.stringify({ ...mine, at: Date.now() }), { mode: 0o600 });
+      renameSync(temp, path);
+    } catch {
+      // A renewal that fails leaves the older time: at worst the lock is judged stale later.
+    }
+  }, renewEveryMs);
+  renew.unref();
   try {
     return await fn();
   } finally {
+    clearInterval(renew);
     removeIf(path, () => readLock(path)?.id === mine.id);
   }
 }

@@ -318,7 +318,7 @@ export class HttpClient {
     const failure = (err: unknown) => {
       clearTimeout(fire);
       const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
-      const interrupted = Boolean(this.opts.signal?.aborted || req.signal?.aborted);
+      const interrupted = Boolean(interruptible?.aborted || req.signal?.aborted);
       return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted }), req, url, started);
     };
     const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && this.opts.streamTransport !== undefined;

@@ -78,7 +78,12 @@ export function authorizeGet(ctx: RouteContext): Reply {
   const id = randomBytes(16).toString('hex');
   o.pending.set(id, request);
   const client = o.clients.get(request.clientId);
-  return { status: 200, raw: consentPage(id, client?.client_name ?? request.clientId, request), contentType: 'text/html; charset=utf-8' };
+  return {
+    status: 200,
+    raw: consentPage(id, client?.client_name ?? request.clientId, request),
+    contentType: 'text/html; charset=utf-8',
+    headers: consentHeaders(request.redirectUri),
+  };
 }
 
 /** POST (the consent form): `request_id` and `decision=approve|deny`. */
@@ -93,6 +98,19 @@ export function authorizePost(ctx: RouteContext): Reply {
     return redirectWith(request.redirectUri, { code: issueCode(ctx.state, request), state: request.state });
   }
   return redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user denied access.', state: request.state });
+}
+
+/**
+ * The consent page may not be framed (a page that frames it could trick a click on Approve) and
+ * loads nothing. Its form posts here, and the answer redirects to the client: both are allowed
+ * form targets, since browsers check `form-action` along the redirect too.
+ */
+export function consentHeaders(redirectUri: string): Record<string, string> {
+  return {
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self' ${new URL(redirectUri).origin}`,
+    'Cache-Control': 'no-store',
+  };
 }
 
 function consentPage(id: string, clientName: string, request: AuthorizeRequest): string {

@@ -10,7 +10,9 @@ export interface BrowserDouble {
   /** The redirect the consent step produced (before tampering). */
   redirects: URL[];
   /** The page the CLI's listener answered with. */
-  pages: { status: number; body: string }[];
+  pages: { status: number; body: string; headers: Headers }[];
+  /** The headers of the sandbox's consent page, when one was shown. */
+  consentHeaders: Headers[];
   /** Settles when the last opener call finished. */
   done: () => Promise<void>;
 }
@@ -20,11 +22,13 @@ export function browserDouble(
 ): BrowserDouble {
   const opened: string[] = [];
   const redirects: URL[] = [];
-  const pages: { status: number; body: string }[] = [];
+  const pages: { status: number; body: string; headers: Headers }[] = [];
+  const consentHeaders: Headers[] = [];
   let last: Promise<void> = Promise.resolve();
   const follow = async (url: string): Promise<void> => {
     let res = await fetch(url, { redirect: 'manual' });
     if (res.status === 200) {
+      consentHeaders.push(res.headers);
       const html = await res.text();
       const id = /name="request_id" value="([^"]+)"/.exec(html)?.[1];
       if (!id) throw new Error('no consent form on the authorize page');
@@ -41,12 +45,13 @@ export function browserDouble(
     redirects.push(redirect);
     const target = options.tamper ? await options.tamper(new URL(redirect.href)) : redirect;
     const final = await fetch(target);
-    pages.push({ status: final.status, body: await final.text() });
+    pages.push({ status: final.status, body: await final.text(), headers: final.headers });
   };
   return {
     opened,
     redirects,
     pages,
+    consentHeaders,
     done: () => last,
     opener: (url: string) => {
       opened.push(url);

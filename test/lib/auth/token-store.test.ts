@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src/lib/config.js';
 import { AuthError, NetworkError } from '../../../src/lib/errors.js';
@@ -97,6 +97,27 @@ describe('ensureFreshLogin', () => {
 });
 
 describe('withLock', () => {
+  it('renews the lock while held, so a slow refresh is not taken for a crashed one', async () => {
+    const { store } = await setup();
+    const path = lockPath(store);
+    const at = () => (JSON.parse(readFileSync(path, 'utf8')) as { at: number; pid: number }).at;
+    const result = await withLock(
+      path,
+      { sleep: async () => {} },
+      async () => {
+        const first = at();
+        // Wait (on real renewals, every 5 ms here) until the time in the lock moves on.
+        while (at() === first) await new Promise((r) => setTimeout(r, 5));
+        expect(at()).toBeGreaterThan(first);
+        expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+        return 'ran';
+      },
+      5,
+    );
+    expect(result).toBe('ran');
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('takes over a lock left by a dead process', async () => {
     const { store } = await setup();
     const path = lockPath(store);

@@ -1,0 +1,97 @@
+/**
+ * The stored login across processes: a refresh interrupted by Ctrl-C, and two processes refreshing
+ * at once. The sandbox rotates the pair on every refresh (the old access and refresh tokens die),
+ * so a refresh whose answer is dropped, or two refreshes with the same refresh token, lose the login.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, spawnCli } from '../helpers/spawn-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { configureOAuth, oauthState } from '../../src/sandbox/oauth/store.js';
+import { faults } from '../reliability/helpers.js';
+import { browserDouble } from '../lib/auth/browser-double.js';
+
+const sb = useSandbox({ seed: 11 });
+
+interface StoredPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+function storedPair(configDir: string): StoredPair {
+  const file = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
+  return file.profiles.default.oauth as StoredPair;
+}
+
+/**
+ * A profile logged in to the sandbox whose access token lives 30 s: within the CLI's refresh
+ * margin (60 s), so every command that needs the credential refreshes it first.
+ */
+async function shortLivedLogin(): Promise<{ configDir: string; env: Record<string, string> }> {
+  configureOAuth(sb.get().state, { autoApprove: 'approve', accessTokenTtl: 30 });
+  const configDir = tempConfigDir();
+  const res = await runCli(['login'], { env: { CREATORS_BASE_URL: sb.get().url }, configDir, openBrowser: browserDouble().opener, now: () => Date.now() });
+  expect(res.code, res.stderr).toBe(0);
+  return { configDir, env: { CREATORS_BASE_URL: sb.get().url, CREATORS_CONFIG_DIR: configDir } };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('e2e: refreshing the stored login', () => {
+  it('Ctrl-C while a refresh is in flight: the rotated pair is stored, the command exits 130, the next one works', async () => {
+    const { configDir, env } = await shortLivedLogin();
+    const before = storedPair(configDir);
+    // The token endpoint rotates the pair at once, then sends its answer in 8 pieces 400 ms apart.
+    faults(sb.get(), 'trickle:400 POST /public/v1/oauth/token/ count=1');
+    const child = spawn(process.execPath, [BIN, 'credits', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      // Ctrl-C once the server has rotated the pair (the old refresh token is dead) and its answer is on the way.
+      await until(() => !oauthState(sb.get().state).refreshTokens.has(before.refresh_token));
+      child.kill('SIGINT');
+      expect(await exit).toBe(130);
+    } finally {
+      faults(sb.get(), '');
+      child.kill('SIGKILL');
+    }
+    const after = storedPair(configDir);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(oauthState(sb.get().state).refreshTokens.has(after.refresh_token)).toBe(true);
+    expect(stderr).toMatch(/Interrupted/);
+
+    const next = await spawnCli(['credits', '--json'], env);
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout)).toHaveProperty('credits_available');
+  });
+
+  it('two processes refreshing at once both succeed and the login survives', async () => {
+    const { configDir, env } = await shortLivedLogin();
+    const before = storedPair(configDir);
+    // The first refresh is acted on at once but answered slowly (8 pieces 400 ms apart): a second
+    // process starting meanwhile still finds the old pair stored, which the server has already killed.
+    faults(sb.get(), 'trickle:400 POST /public/v1/oauth/token/ count=1');
+    let results;
+    try {
+      const first = spawnCli(['credits', '--json'], env);
+      await until(() => !oauthState(sb.get().state).refreshTokens.has(before.refresh_token));
+      const second = spawnCli(['credits', '--json'], env);
+      results = await Promise.all([first, second]);
+    } finally {
+      faults(sb.get(), '');
+    }
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const after = storedPair(configDir);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    // The stored pair is the live one: the next command works.
+    expect(oauthState(sb.get().state).refreshTokens.has(after.refresh_token)).toBe(true);
+    const next = await spawnCli(['credits', '--json'], env);
+    expect(next.code, next.stderr).toBe(0);
+  });
+});
