@@ -10,7 +10,7 @@
 import type { Plan } from '../api/plan.js';
 import { batchStatusPlan, getBatchStatus, resumeBatch } from '../api/batch.js';
 import { formatCredits } from '../cost.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, UsageError, withStopReport } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { downloadMany } from './combine.js';
@@ -117,27 +117,39 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
 
     const again = `the same \`creators batch run\` command (it reattaches to ${ids.join(', ')}), or creators batch poll ${ids[0]}`;
     const waitPorts = { http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal };
+    // What each job has used so far, as last read: the stop report of a run that stops while waiting.
+    const used = new Map<string, number>();
+    const stopped = (err: unknown): unknown =>
+      withStopReport(err, {
+        spentMilli: Math.round([...used.values()].reduce((a, b) => a + b, 0) * 1000),
+        kept: `the results stay on the server in ${ids.length === 1 ? 'batch' : 'batches'} ${ids.join(', ')}; re-run the same command to pick ${ids.length === 1 ? 'it' : 'them'} up (nothing is paid again)`,
+      });
     let credits = 0;
-    for (const id of ids) {
-      if (known.includes(id)) {
-        const current = await getBatchStatus(http, id);
-        if (current.phase === 'paused') {
-          term.notice(`Batch ${id} is paused for credits; resuming it (free).`);
-          await resumeBatch(http, id);
+    let bytes: number;
+    try {
+      for (const id of ids) {
+        if (known.includes(id)) {
+          const current = await getBatchStatus(http, id);
+          if (current.phase === 'paused') {
+            term.notice(`Batch ${id} is paused for credits; resuming it (free).`);
+            await resumeBatch(http, id);
+          }
         }
+        const final = await waitForBatch(waitPorts, id, { ...o.wait, again, onStatus: (s) => used.set(id, s.credits_used ?? 0) });
+        credits += final.credits_used ?? 0;
+        term.notice(`Batch ${id} ${final.status}: ${creditsText(final)} used.`);
       }
-      const final = await waitForBatch(waitPorts, id, { ...o.wait, again });
-      credits += final.credits_used ?? 0;
-      term.notice(`Batch ${id} ${final.status}: ${creditsText(final)} used.`);
+      bytes = await downloadMany(http, ids, {
+        io: term.io,
+        outputPath: o.outputPath,
+        format: o.format,
+        sleep: ports.sleep,
+        signal: ports.signal,
+        notice: (line) => term.notice(line),
+      });
+    } catch (err) {
+      throw stopped(err);
     }
-    const bytes = await downloadMany(http, ids, {
-      io: term.io,
-      outputPath: o.outputPath,
-      format: o.format,
-      sleep: ports.sleep,
-      signal: ports.signal,
-      notice: (line) => term.notice(line),
-    });
     await journal.save({ ...entry, completed_at: new Date(ports.now()).toISOString() });
     if (o.outputPath) {
       term.notice(`Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${formatCredits(Math.round(credits * 1000))} credits used.`);

@@ -93,6 +93,8 @@ export interface WaitOptions extends WaitSettings {
   again?: string | undefined;
   /** False: return a failed or paused final status instead of throwing its exit code. */
   check?: boolean;
+  /** Told every reading (what the job has used so far, for a stop report). */
+  onStatus?: ((status: BatchStatus) => void) | undefined;
 }
 
 /**
@@ -117,6 +119,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
     });
     for await (const status of readings) {
       last = status;
+      o.onStatus?.(status);
       const line = `Batch ${id}: ${progressText(status)}`;
       spinner.update(line);
       if (!term.io.stderrIsTTY && line !== lastLine) term.notice(line);

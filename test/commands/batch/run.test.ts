@@ -102,6 +102,13 @@ describe('creators batch run', () => {
     expect(first.code).toBe(8);
     expect(first.stderr).toContain('Wait again with: the same `creators batch run` command');
     expect(first.stderr).not.toContain('deprecated');
+    // The stop line: what the job has used so far (the ledger agrees) and where the results are.
+    const id = [...world().jobs.keys()].at(-1) as string;
+    const used = /Spent ([\d.]+) credits in this run; the results stay on the server in batch (\S+); re-run the same command to pick it up \(nothing is paid again\)\./.exec(first.stderr);
+    expect(used, first.stderr).not.toBeNull();
+    expect(used?.[2]).toBe(id);
+    expect(Number(used?.[1])).toBeGreaterThan(0);
+    expect(Math.round(Number(used?.[1]) * 1000)).toBe(ledger().charges.filter((c) => c.note.includes(id)).reduce((a, c) => a + c.milli, 0));
     const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
     expect(again.code).toBe(0);
     expect(world().jobs.size).toBe(before + 1);
@@ -143,6 +150,7 @@ describe('creators batch run', () => {
     const first = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
     expect(first.code).toBe(5);
     expect(first.stderr).toContain('paused for insufficient credits');
+    expect(first.stderr).toMatch(/Spent 1 credits in this run; the results stay on the server in batch \S+; re-run the same command/);
     ledger().balanceMilli = 100_000;
     const second = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
     expect(second.code).toBe(0);
