@@ -106,7 +106,8 @@ async function enrichOne(ports: EnrichPorts, job: EnrichJob, http: HttpClient, c
     return { cells, status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result };
   } catch (err) {
     if (isFatal(err) || ports.signal?.aborted) throw err;
-    return { cells, status: 'error', error: message(err), creditsMilli: 0, result: null };
+    const maybeCharged = err instanceof CliError && err.maybeCharged === true;
+    return { cells, status: 'error', error: message(err), creditsMilli: 0, result: null, ...(maybeCharged ? { maybeCharged } : {}) };
   }
 }
 
@@ -178,7 +179,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   const { term } = ports;
   // CSV in, CSV out: with --input the default (not asked for) format is csv.
   if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
-  const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0 };
+  const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
   // A failed journal write stops the run: no new row is sent once a paid answer could not be recorded.
   let journalFailure: unknown;
   // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
@@ -207,6 +208,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       }
       counts.done++;
       if (row.status === 'error') counts.failed++;
+      if (row.maybeCharged) counts.maybeCharged++;
       if (row.status === 'not_found') counts.notFound++;
       if (row.status === 'skipped') counts.skipped++;
       progress.update(counts);
@@ -252,8 +254,14 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   }
   if (counts.failed > 0) {
     // Failed rows were not charged and are not "done": the journal stays, so a re-run retries only them.
-    throw new PartialFailure(`${counts.failed} of ${counts.done} rows failed; see the status and error columns.`, {
+    // A row whose answer was lost after it reached the server may have been charged: say so, once.
+    const lost =
+      counts.maybeCharged > 0
+        ? ` ${counts.maybeCharged} of them reached the server and lost ${counts.maybeCharged === 1 ? 'its' : 'their'} answer: ${counts.maybeCharged === 1 ? 'it' : 'they'} may have been charged (\`creators credits\` shows the balance).`
+        : '';
+    throw new PartialFailure(`${counts.failed} of ${counts.done} rows failed; see the status and error columns.${lost}`, {
       hint: journal ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).' : undefined,
+      ...(counts.maybeCharged > 0 ? { maybeCharged: true } : {}),
     });
   }
   // Complete: nothing left to resume.

@@ -23,6 +23,8 @@ export interface RowOutcome {
   error: string | null;
   creditsMilli: number;
   result: Record<string, unknown> | null;
+  /** An `error` row whose request reached the server and whose answer was lost: it may have been charged. */
+  maybeCharged?: boolean;
 }
 
 export const TRAILING_COLUMNS = ['credits_cost', 'status', 'error'] as const;
