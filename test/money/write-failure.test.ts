@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, spawnCli } from '../helpers/spawn-cli.js';
@@ -66,6 +66,33 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     expect(res.stderr).toContain(`Spent 0.5 credits in this run; nothing kept, ${target} was not written.`);
     expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(left()).toEqual([]);
+  });
+
+  it('enrich --input -o: exit 1, the paid rows kept in the resume journal; after space is freed the re-run pays nothing again', async () => {
+    const names = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);
+    const dir = tempDir('creators-full-in-');
+    const input = join(dir, 'in.csv');
+    writeFileSync(input, `handle\n${names.join('\n')}\n`);
+    const e = env();
+    const target = join(disk.dir, 'rows.csv');
+    const args = ['enrich', 'handle', '--input', input, '--platform', 'instagram', '--mode', 'raw', '-o', target];
+    const mark = ledgerMark(sb.get());
+    const res = await spawnCli(args, e);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`Cannot write ${target}: no space left on device.`);
+    expect(res.stderr).toMatch(/Spent [\d.]+ credits in this run; \d+ answered rows kept in the resume journal; re-run the same command/);
+    const paid = mark.since();
+    expect(paid.milli).toBeGreaterThan(0);
+    expect(left()).toEqual([]);
+    rmSync(join(disk.dir, 'filler'));
+    const again = await spawnCli(args, e);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/Resuming: \d+ of 40 rows already done/);
+    // Every handle charged once over both runs.
+    const notes = mark.since().notes;
+    expect(new Set(notes).size).toBe(notes.length);
+    expect(notes).toHaveLength(40);
+    rmSync(target);
   });
 
   it('search --all -o: the run stops at the failed write instead of buying more pages', async () => {

@@ -106,6 +106,14 @@ export class OrderedRunner<I, O> {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      // The consumer may have stopped early (its output failed): no queued item may start after that,
+      // and the items in flight are waited for, so their work (a paid answer being journaled) ends
+      // before the caller cleans up.
+      if (queue.length > 0) {
+        this.stop(new Error('the run was stopped'));
+        this.dropped += queue.length;
+        await Promise.all(queue.splice(0));
+      }
       if (this.stopped !== undefined && !exhausted) await source.return?.().catch(() => undefined);
     }
   }
