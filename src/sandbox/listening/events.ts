@@ -94,14 +94,19 @@ export function controlState(ctx: RouteContext): Reply {
 
 /** Most listening time one `advance` may move: a year and a day. */
 export const MAX_ADVANCE_DAYS = 366;
-/** Listening time generated between two yields to the event loop (with 10,000 creators, a few hundred ms of work). */
-const ADVANCE_STEP_MS = 3_600_000;
+/**
+ * Listening time generated between two yields to the event loop: an hour for up to 1,000 watched
+ * creators, shorter for more (down to 10 minutes), so one step stays around a tenth of a second.
+ */
+function advanceStepMs(watched: number): number {
+  return Math.max(600_000, Math.min(3_600_000, Math.floor((3_600_000 * 1_000) / Math.max(1, watched))));
+}
 
 /**
  * `POST /_sandbox/listening/advance {"seconds"|"minutes"|"hours"|"days": n}`: moves listening time
- * forward, at most MAX_ADVANCE_DAYS in all. The world is generated an hour at a time with a yield to
- * the event loop in between, so other requests and signals are served while it works, and a closing
- * sandbox stops it at the next step.
+ * forward, at most MAX_ADVANCE_DAYS in all. The world is generated a step at a time (advanceStepMs)
+ * with a yield to the event loop in between, so other requests and signals are served while it
+ * works, and a closing sandbox stops it at the next step.
  */
 export async function controlAdvance(ctx: RouteContext): Promise<Reply> {
   const b = controlBody(ctx);
@@ -119,8 +124,9 @@ export async function controlAdvance(ctx: RouteContext): Promise<Reply> {
   }
   syncListening(ctx.state);
   for (let left = ms; left > 0 && !ctx.signal.aborted; ) {
-    const step = Math.min(left, ADVANCE_STEP_MS);
-    listening(ctx.state).offsetMs += step;
+    const ls = listening(ctx.state);
+    const step = Math.min(left, advanceStepMs(monitoredCreators(ls, listeningNow(ctx.state)).size));
+    ls.offsetMs += step;
     syncListening(ctx.state);
     left -= step;
     if (left > 0) await new Promise<void>((resolve) => setImmediate(resolve));
