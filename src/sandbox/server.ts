@@ -16,8 +16,11 @@
  *   GET  /public/v1/discovery/classifier/niche/                [{id, name, slug}]
  *   GET  /public/v1/discovery/classifier/sub-niche/            [{id, name, slug, niche, niche_id}]
  *        (dictionaries: `search`, `offset`, `limit` 1-100; brands also `exact`; all free)
- *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth
+ *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth; changes
+ *                                                               need Content-Type: application/json (dispatch.ts)
  *   GET|POST|DELETE /_sandbox/faults                            fault injection (faults/, routes/faults.ts)
+ *
+ * Every request, on both listeners, needs a loopback Host naming the listening port (loopback.ts): 421 otherwise.
  *
  * Sandbox-only choices, where the real service publishes nothing:
  *   - Error bodies: DRF `{"detail": ...}` for 401/403/404/405/429 and JSON parse errors; the
