@@ -4,7 +4,8 @@ import { parseIntegerOption } from '../lib/options.js';
 
 /**
  * `creators sandbox`: the local API in the foreground until Ctrl-C (or SIGTERM), then exit 0. On a terminal it prints
- * how to use it; piped, it prints one JSON line `{base_url, api_key}` for scripts.
+ * how to use it; piped, it prints one JSON line `{base_url, api_key}` for scripts. It answers only to a loopback Host,
+ * its control routes take only JSON, and OAuth clients may register loopback redirect URIs only (plus --allow-redirect).
  */
 export default defineCommand({
   name: 'sandbox',
@@ -16,13 +17,19 @@ export default defineCommand({
     credits: { flags: '--credits <n>', description: 'starting balance', default: '1000' },
     trial: { flags: '--trial', description: 'behave like a trial account (30 successful requests)' },
     pageBase: { flags: '--page-base <n>', description: 'first Discovery page number it accepts: 0 (default) or 1' },
-    faults: { flags: '--faults <spec>', description: "inject faults: 'kind[:arg] [METHOD] [/path*] [count=n|p=0.1]; ...' (see /_sandbox/faults)" },
+    faults: { flags: '--faults <spec>', description: "inject faults: 'kind[:arg] [METHOD] [/path/glob] [count=n|p=0.1]; ...' (* within a path segment, ** any depth; see /_sandbox/faults)" },
+    allowRedirect: {
+      flags: '--allow-redirect <url>',
+      description: 'an OAuth redirect URI clients may register besides loopback ones; repeatable (auto-approve still sends codes to loopback only)',
+      repeat: true,
+    },
   },
   examples: [
     ['creators sandbox --port 8787', 'then in another shell:'],
     ['CREATORS_BASE_URL=http://127.0.0.1:8787 CREATORS_API_KEY=<key> creators credits', 'use it'],
     ['creators sandbox --rate-limit 30 --credits 5', 'practise limits and empty balances'],
     ["creators sandbox --faults '503 GET * p=0.2; drop-after POST /public/v1/discovery/ count=1'", 'a chaotic API (seeded by --seed)'],
+    ['creators sandbox --allow-redirect https://app.example/callback', 'let a web app register a non-loopback redirect URI'],
   ],
   async run(ctx, { flags }) {
     const port = parseIntegerOption(flags.port, '--port', 0) ?? 0;
@@ -32,8 +39,14 @@ export default defineCommand({
     const seed = parseIntegerOption(flags.seed, '--seed') ?? 42;
     const rateLimit = parseIntegerOption(flags.rateLimit, '--rate-limit', 1) ?? 300;
     const credits = Number(flags.credits);
-    if (!Number.isFinite(credits) || credits < 0) {
-      throw new UsageError(`Invalid --credits '${flags.credits}': expected a number, 0 or more.`);
+    if (!Number.isFinite(credits) || credits < 0 || credits > 1e9 || Math.abs(credits * 1000 - Math.round(credits * 1000)) > 1e-6) {
+      throw new UsageError(`Invalid --credits '${flags.credits}': expected a number from 0 to 1000000000 with at most three decimals.`);
+    }
+    const allowRedirects = flags.allowRedirect ?? [];
+    for (const uri of allowRedirects) {
+      if (!URL.canParse(uri) || !/^https?:$/.test(new URL(uri).protocol)) {
+        throw new UsageError(`Invalid --allow-redirect '${uri}': expected an http(s) URL, exactly as clients will register it.`);
+      }
     }
     // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
     const [{ startSandbox }, rules, { printText }] = await Promise.all([
@@ -53,7 +66,7 @@ export default defineCommand({
     const output = await ctx.output();
     if (ctx.dryRun) {
       // A dry run starts nothing: it says what would listen, with which settings.
-      const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, faults: (faults ?? []).map((f) => rules.describeRule(f)) };
+      const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, faults: (faults ?? []).map((f) => rules.describeRule(f)), allow_redirects: allowRedirects };
       const text =
         output.format === 'json' || output.format === 'jsonl'
           ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`
@@ -72,6 +85,7 @@ export default defineCommand({
         trial: flags.trial === true,
         ...(pageBase === 0 || pageBase === 1 ? { pageBase } : {}),
         ...(faults ? { faults } : {}),
+        ...(allowRedirects.length > 0 ? { allowRedirects } : {}),
         log: ctx.term.debug ? (line: string) => ctx.term.debugLine(line, 'sandbox') : undefined,
       });
     } catch (err) {

@@ -22,6 +22,21 @@ export interface Ledger {
 
 /* Prices (what each route charges, in thousandths) are in src/contract/prices.ts: CHARGED_MILLI. */
 
+/** Largest balance the sandbox holds: 10^9 credits is 10^12 thousandths, far inside exact integer range. */
+export const MAX_CREDITS = 1_000_000_000;
+
+/**
+ * Why `value` cannot be a balance, or undefined when it can: a finite number from 0 to MAX_CREDITS
+ * with at most three decimals (the ledger keeps whole thousandths, so nothing is rounded away).
+ */
+export function creditsProblem(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'Must be a finite number.';
+  if (value < 0 || value > MAX_CREDITS) return `Must be between 0 and ${MAX_CREDITS} (1e9).`;
+  const milli = value * 1000;
+  if (Math.abs(milli - Math.round(milli)) > 1e-6) return 'At most three decimals (the ledger keeps thousandths of a credit).';
+  return undefined;
+}
+
 /** Credits (possibly fractional) to thousandths, rounding away float noise. */
 export function toMilli(credits: number): number {
   if (!Number.isFinite(credits)) throw new RangeError(`not a credit amount: ${credits}`);
@@ -34,6 +49,8 @@ export function toCredits(milli: number): number {
 }
 
 export function createLedger(credits: number): Ledger {
+  const problem = creditsProblem(credits);
+  if (problem) throw new RangeError(`starting credits ${credits}: ${problem}`);
   return { balanceMilli: toMilli(credits), usedMilli: 0, charges: [] };
 }
 
@@ -45,6 +62,8 @@ export interface LedgerHolder {
 
 /** Sets the balance (a top-up or a reset), leaving the usage history alone. */
 export function setCredits(state: LedgerHolder, credits: number): void {
+  const problem = creditsProblem(credits);
+  if (problem) throw new RangeError(`credits ${credits}: ${problem}`);
   state.ledger.balanceMilli = toMilli(credits);
 }
 

@@ -31,6 +31,8 @@ export interface RouteContext {
   credential: ApiKeyRecord | undefined;
   /** Origin of the sandbox, e.g. `http://127.0.0.1:4010`, for building absolute URLs. */
   baseUrl: string;
+  /** Aborted when the sandbox closes: long handlers stop at their next step instead of holding the process. */
+  signal: AbortSignal;
 }
 
 export type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;

@@ -16,8 +16,11 @@
  *   GET  /public/v1/discovery/classifier/niche/                [{id, name, slug}]
  *   GET  /public/v1/discovery/classifier/sub-niche/            [{id, name, slug, niche, niche_id}]
  *        (dictionaries: `search`, `offset`, `limit` 1-100; brands also `exact`; all free)
- *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth
+ *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth; changes
+ *                                                               need Content-Type: application/json (dispatch.ts)
  *   GET|POST|DELETE /_sandbox/faults                            fault injection (faults/, routes/faults.ts)
+ *
+ * Every request, on both listeners, needs a loopback Host naming the listening port (loopback.ts): 421 otherwise.
  *
  * Sandbox-only choices, where the real service publishes nothing:
  *   - Error bodies: DRF `{"detail": ...}` for 401/403/404/405/429 and JSON parse errors; the
@@ -51,6 +54,7 @@ import { configureBatch } from './batch/jobs.js';
 import { startFileHost } from './batch/files.js';
 import { setFaults } from './faults/engine.js';
 import { parseFaultSpec, type FaultRule } from './faults/rules.js';
+import { allowRedirects } from './oauth/store.js';
 
 export interface SandboxOptions {
   /** Default 0: a free port picked by the OS. */
@@ -83,6 +87,11 @@ export interface SandboxOptions {
   batchRowsPerSecond?: number;
   /** Lifetime of batch download URLs, in seconds. Default 300. */
   batchDownloadTtlSeconds?: number;
+  /**
+   * Non-loopback OAuth redirect URIs clients may register (exact strings); loopback ones are always
+   * accepted. Auto-approval still sends codes to loopback URIs only.
+   */
+  allowRedirects?: string[];
   /** Fault injection from the start: a spec string or rules (faults/rules.ts); change later via `/_sandbox/faults`. */
   faults?: string | FaultRule[];
 }
@@ -122,11 +131,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     pageBase: options.pageBase ?? 0,
   });
   if (options.faults !== undefined) setFaults(state, parseFaultSpec(options.faults));
+  if (options.allowRedirects) allowRedirects(state, options.allowRedirects);
   configureBatch(state, { rowsPerSecond: options.batchRowsPerSecond, downloadTtlSeconds: options.batchDownloadTtlSeconds });
   const router = buildRouter(options.routes);
   let url = '';
+  const closed = new AbortController();
   const server: Server = createServer((req, res) => {
-    void dispatch({ state, router, baseUrl: () => url }, req, res);
+    void dispatch({ state, router, baseUrl: () => url, boundHost: host, signal: closed.signal }, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -146,6 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     apiKey,
     state,
     close() {
+      closed.abort();
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         // Keep-alive sockets would otherwise hold close() open for seconds.

@@ -82,7 +82,7 @@ function expectComplete(w: ReturnType<typeof workspace>): void {
 describe('enrich handle --input: resumable after an interruption', () => {
   it('kill -9 mid-run: the re-run resumes, writes all 200 rows in input order, pays no answered row twice, and removes the dead run\'s temp file', async () => {
     const w = workspace(200);
-    faults(sb.get(), 'delay:15 POST /public/v1/creators/enrich/*');
+    faults(sb.get(), 'delay:15 POST /public/v1/creators/enrich/**');
     const from = sb.get().state.ledger.charges.length;
     const killed = await interrupt(w, 'SIGKILL', 40);
     expect(killed.signal).toBe('SIGKILL');
@@ -109,7 +109,7 @@ describe('enrich handle --input: resumable after an interruption', () => {
 
   it('Ctrl-C: exit 130 with what was spent and kept; the re-run resumes and completes the file', async () => {
     const w = workspace(120, 200);
-    faults(sb.get(), 'delay:15 POST /public/v1/creators/enrich/*');
+    faults(sb.get(), 'delay:15 POST /public/v1/creators/enrich/**');
     const from = sb.get().state.ledger.charges.length;
     const stopped = await interrupt(w, 'SIGINT', 20);
     expect(stopped.code).toBe(130);

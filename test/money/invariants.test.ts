@@ -115,6 +115,8 @@ async function runFamily(family: Family, scenario: Scenario): Promise<{ res: Run
     const res = await runCli(family.args(out, sb), { env: sandboxEnv(sb), stderrTTY: true, signal: controller.signal });
     clearInterval(poll);
     const lostRequests = figures(sb).charged_then_lost;
+    // The scenario really happened (a rule that matches nothing would make the test vacuous).
+    if (scenario.faults && !scenario.faults.startsWith('delay')) expect(figures(sb).total, scenario.name).toBeGreaterThan(0);
     const lostMilli = family.unit === 'request' ? lostRequests * family.priceMilli : lostRequests * family.pageSize * family.priceMilli;
     return { res, records: read(out), ledgerMilli: sb.state.ledger.usedMilli, lostMilli };
   } finally {

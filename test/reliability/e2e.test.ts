@@ -81,7 +81,7 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
   });
 
   it('enrich --input -o: exit 130, output complete or absent, the input byte-for-byte the same', async () => {
-    faults(sb.get(), 'delay:150 POST /public/v1/creators/enrich/*');
+    faults(sb.get(), 'delay:150 POST /public/v1/creators/enrich/**');
     const dir = tmp();
     const input = join(dir, 'in.csv');
     const names = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);

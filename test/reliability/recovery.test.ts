@@ -122,7 +122,7 @@ describe('charges equal what the CLI reports spent, under chaos', () => {
     const input = join(d, 'in.csv');
     writeFileSync(input, `handle,note\n${names.map((h, i) => `${h},row ${i}`).join('\n')}\n`);
     const before = readFileSync(input);
-    faults(sb.get(), 'drop-after POST /public/v1/creators/enrich/* p=0.15; 503 POST p=0.2; truncate POST /public/v1/creators/enrich/* p=0.1; 429:0 POST p=0.1');
+    faults(sb.get(), 'drop-after POST /public/v1/creators/enrich/** p=0.15; 503 POST p=0.2; truncate POST /public/v1/creators/enrich/** p=0.1; 429:0 POST p=0.1');
     const mark = ledgerMark(sb.get());
     const out = join(d, 'out.jsonl');
     const res = await run(['enrich', 'handle', '--input', input, '--platform', 'instagram', '--mode', 'raw', '-o', out, '--retries', '8']);
@@ -151,7 +151,7 @@ describe('batch: poll and download through faults', () => {
       const input = join(d, 'in.csv');
       writeFileSync(input, `handle\n${Array.from({ length: 300 }, (_, i) => `batch_user_${i}`).join('\n')}\n`);
       const id = (await runCli(['batch', 'upload', input, '--mode', 'raw', '--platform', 'instagram'], opts)).stdout.trim();
-      faults(local, '503 GET /public/v1/enrichment/batch/* p=0.3; drop-after GET p=0.2; malformed GET p=0.1; 429:none GET p=0.1');
+      faults(local, '503 GET /public/v1/enrichment/batch/** p=0.3; drop-after GET p=0.2; malformed GET p=0.1; 429:none GET p=0.1');
       // Even with no HTTP retries at all, a long poll waits out passing failures (status reads are free).
       const poll = await runCli(['batch', 'poll', id, '--interval', '2', '--retries', '0'], opts);
       expect(poll.code).toBe(0);
@@ -171,7 +171,7 @@ describe('batch: poll and download through faults', () => {
       expect(local.state.ledger.charges.filter((c) => c.note.startsWith(`batch ${id}`)).length).toBeGreaterThan(0);
 
       // A server that keeps failing still ends the poll: exit 1 after 10 failed readings in a row.
-      faults(local, '502 GET /public/v1/enrichment/batch/*');
+      faults(local, '502 GET /public/v1/enrichment/batch/**');
       const broken = await runCli(['batch', 'poll', id, '--interval', '2', '--retries', '0'], opts);
       expect(broken.code).toBe(1);
       expect(figures(local).total).toBe(10);

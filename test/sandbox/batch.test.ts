@@ -5,6 +5,9 @@ import { batchWorld, configureBatch } from '../../src/sandbox/batch/jobs.js';
 import { sandboxFinds } from '../../src/sandbox/batch/results.js';
 import { testClock } from '../commands/batch/helpers.js';
 
+/** The control surface takes JSON only. */
+const JSON_BODY = { 'content-type': 'application/json' };
+
 type Sb = Awaited<ReturnType<typeof startSandbox>>;
 
 function form(fields: Record<string, string>, csv?: string, header = 'handle'): FormData {
@@ -156,10 +159,10 @@ describe('sandbox batch jobs', () => {
       const foreign = await fetch(`${sb.url}/public/v1/enrichment/batch/${id}/status/`, { headers: { authorization: `Bearer ${other.token}` } });
       expect(foreign.status).toBe(404);
       clock.advance(5000);
-      const res = await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', body: JSON.stringify({ downloadRoute: false }) });
+      const res = await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify({ downloadRoute: false }) });
       expect(((await res.json()) as { downloadRoute: boolean }).downloadRoute).toBe(false);
       expect((await api(sb, 'GET', `enrichment/batch/${id}/download/`)).status).toBe(404);
-      const bad = await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', body: JSON.stringify({ speed: 'fast' }) });
+      const bad = await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify({ speed: 'fast' }) });
       expect(bad.status).toBe(400);
     });
   });
@@ -167,7 +170,7 @@ describe('sandbox batch jobs', () => {
   it('lets scripts move batch time with advanceSeconds', async () => {
     await withSandbox(async (sb) => {
       const id = (await api(sb, 'POST', 'enrichment/batch/', form({ enrichment_mode: 'raw', platform: 'instagram' }, 'a\nb'))).body.batch_id;
-      await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', body: JSON.stringify({ advanceSeconds: 60 }) });
+      await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify({ advanceSeconds: 60 }) });
       expect((await api(sb, 'GET', `enrichment/batch/${id}/status/`)).body.status).toBe('finished');
     });
   });

@@ -232,13 +232,13 @@ describe('control surface', () => {
     expect(res.body).toMatchObject({ rateLimit: 1, credits: 2.345, trial: true, trialUsed: 0, seed: 42 });
     expect((await call(sb, CREDITS)).body).toEqual({ credits_available: 2.345, credits_used: 0 });
     expect((await call(sb, CREDITS)).status).toBe(429);
-    // curl -d sends a form content type; the control surface reads JSON anyway.
-    const curlish = await call(sb, '/_sandbox/config', {
-      method: 'POST',
-      body: '{"rateLimit": 100}',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
-    expect(curlish).toMatchObject({ status: 200, body: { rateLimit: 100 } });
+    // A form (or text/plain) body is what a web page can post cross-site without asking: refused, nothing changed.
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', '']) {
+      const crossSite = await call(sb, '/_sandbox/config', { method: 'POST', body: '{"credits": 0}', headers: { 'Content-Type': type } });
+      expect(crossSite.status).toBe(415);
+      expect((crossSite.body as { detail: string }).detail).toMatch(/control routes take Content-Type: application\/json/);
+    }
+    expect(sb.state.ledger.balanceMilli).toBe(2_345);
   });
 
   it('rejects unknown or mistyped settings without applying any', async () => {

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { SandboxState } from '../state.js';
 import { applyFaults } from '../faults/inject.js';
+import { hostAllowed, hostRefusal } from '../loopback.js';
 import { batchNow, batchWorld, type BatchJob } from './jobs.js';
 import { csvHeader, csvLine } from './results.js';
 
@@ -103,8 +104,11 @@ function serve(state: SandboxState, req: IncomingMessage, res: ServerResponse): 
 
 /** Starts the file host on `host`, port 0, and records its origin for `/download/`. */
 export async function startFileHost(state: SandboxState, host: string): Promise<{ url: string; close(): Promise<void> }> {
+  let port = 0;
   const server: Server = createServer(async (req, res) => {
     try {
+      // The results hold emails: a DNS-rebinding page must not read them either.
+      if (!hostAllowed(req.headers.host, port, host)) return s3Error(res, 421, 'MisdirectedRequest', hostRefusal(req.headers.host, port));
       if (await applyFaults(state, 'files', req, res, { expire: () => expireLinkOf(state, req.url) })) return;
       serve(state, req, res);
     } catch (err) {
@@ -120,7 +124,7 @@ export async function startFileHost(state: SandboxState, host: string): Promise<
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   batchWorld(state).fileOrigin = url;
   return {

@@ -4,8 +4,11 @@
  * probability (`p`), so a chaotic run is reproducible from its seed.
  *
  * Text form (`creators sandbox --faults`, `POST /_sandbox/faults {"spec": "..."}`): rules separated
- * by `;`, each `kind[:arg] [METHOD] [/path/glob*|~regex] [key=value...]`, e.g.
+ * by `;`, each `kind[:arg] [METHOD] [/path/glob] [key=value...]`, e.g.
  *   `503 GET /public/v1/accounts/* count=2; drop-after POST /public/v1/discovery/ p=0.1; delay:200 p=0.3`
+ * Paths are globs, never regular expressions (a pattern from a script must not be able to hang the
+ * server): `*` is any run of characters within one path segment, `**` any depth, `?` one character;
+ * the trailing slash of a path is optional (`/public/v1/accounts/*` matches `/public/v1/accounts/credits/`).
  * JSON form: an array of rule objects (`{"kind": "503", "method": "GET", "path": "...", "count": 2}`).
  */
 
@@ -22,7 +25,7 @@ export interface FaultRule {
   kind: FaultKind;
   /** HTTP method or `*` (default). */
   method: string;
-  /** Glob on the path (`*` any characters, `?` one) or `~regex` on path + query. Default `*`. */
+  /** Glob on the path (`*` within a segment, `**` any depth, `?` one character). Default `*` (any path). */
   path: string;
   /** Default `api`; `expire` defaults to `files`. */
   target: FaultTarget;
@@ -43,6 +46,14 @@ export interface FaultRule {
 const KINDS = new Set<string>([...BEFORE_KINDS, ...AFTER_KINDS]);
 const ALIASES: Record<string, FaultKind> = { reset: 'drop-before', 'drop': 'drop-before', lost: 'drop-after', slow: 'trickle', '429-bare': '429' };
 const METHODS = new Set(['*', 'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Longest path glob accepted (matching costs pattern length x path length). */
+const MAX_PATH_PATTERN = 512;
+
+/** Longest `delay`/`trickle` step: ten minutes. */
+const MAX_FAULT_MS = 600_000;
+/** Largest `count`, `after` or `bytes`. */
+const MAX_FAULT_COUNT = 1_000_000_000;
 
 /** A spec that cannot be understood; the message names the rule and the problem. */
 export class FaultSpecError extends Error {
@@ -118,7 +129,7 @@ function fromText(text: string, n: number): Record<string, unknown> {
     } else if (token.startsWith('/') || token.startsWith('~')) {
       rule.path = token;
     } else {
-      throw new FaultSpecError(`faults rule ${n}: cannot read '${token}' (a method, a /path, ~regex or key=value)`);
+      throw new FaultSpecError(`faults rule ${n}: cannot read '${token}' (a method, a /path glob or key=value)`);
     }
   }
   return rule;
@@ -132,20 +143,18 @@ function validate(o: Record<string, unknown>, n: number): FaultRule {
   const method = String(o.method ?? '*').toUpperCase();
   if (!METHODS.has(method)) fail(`unknown method '${String(o.method)}'`);
   const path = String(o.path ?? '*');
-  if (path.startsWith('~')) {
-    try {
-      new RegExp(path.slice(1));
-    } catch {
-      fail(`invalid regular expression '${path.slice(1)}'`);
-    }
-  }
+  if (path.startsWith('~')) fail(`'${path}': regular expressions are not accepted; use a path glob (* within a segment, ** any depth)`);
+  if (path !== '*' && path !== '**' && !path.startsWith('/')) fail(`path '${path}' must start with / (or be * for any path)`);
+  if (path.length > MAX_PATH_PATTERN) fail(`path pattern longer than ${MAX_PATH_PATTERN} characters`);
   const target = o.target ?? (kind === 'expire' ? 'files' : 'api');
   if (target !== 'api' && target !== 'files') fail(`target must be api or files`);
   const rule: FaultRule = { kind, method, path, target: target as FaultTarget };
   const int = (key: 'count' | 'after' | 'ms' | 'bytes'): void => {
     if (o[key] === undefined) return;
     const v = o[key];
+    const max = key === 'ms' ? MAX_FAULT_MS : MAX_FAULT_COUNT;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(`${key} must be a non-negative integer`);
+    if ((v as number) > max) fail(`${key} must be at most ${max}`);
     rule[key] = v as number;
   };
   int('count');
@@ -158,7 +167,7 @@ function validate(o: Record<string, unknown>, n: number): FaultRule {
   }
   if (kind === '429') {
     const ra = o.retryAfter === undefined ? 1 : o.retryAfter;
-    if (ra !== null && (typeof ra !== 'number' || !Number.isInteger(ra) || ra < 0)) fail('retry_after must be a non-negative integer or none');
+    if (ra !== null && (typeof ra !== 'number' || !Number.isInteger(ra) || ra < 0 || ra > 86_400)) fail('retry_after must be an integer from 0 to 86400, or none');
     rule.retryAfter = ra as number | null;
   }
   if ((kind === 'delay' || kind === 'trickle') && rule.ms === undefined) rule.ms = kind === 'delay' ? 200 : 50;
@@ -167,13 +176,72 @@ function validate(o: Record<string, unknown>, n: number): FaultRule {
   return rule;
 }
 
-/** True when the rule's path pattern matches (`pathAndQuery` is the request target, e.g. `/a/?b=1`). */
+/** True when the rule's path glob matches the request target's path (`pathAndQuery`, e.g. `/a/?b=1`). */
 export function pathMatches(pattern: string, pathAndQuery: string): boolean {
   if (pattern === '*') return true;
-  if (pattern.startsWith('~')) return new RegExp(pattern.slice(1)).test(pathAndQuery);
   const path = pathAndQuery.split('?')[0] ?? '';
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*+/g, '.*').replace(/\?/g, '.')}$`);
-  return re.test(path);
+  const tokens = globTokens(pattern);
+  return globMatch(tokens, path) || (path.length > 1 && path.endsWith('/') && globMatch(tokens, path.slice(0, -1)));
+}
+
+/** A slash, `**` and a slash together are one token ('dirs'): `/` alone or `/any/depth/`, so `/a/` + `**` + `/b/` also matches `/a/b/`. */
+type GlobToken = { kind: 'char'; c: string } | { kind: 'one' } | { kind: 'star' } | { kind: 'globstar' } | { kind: 'dirs' };
+
+function globTokens(pattern: string): GlobToken[] {
+  const tokens: GlobToken[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '*' && pattern[i + 1] === '*') {
+      while (pattern[i + 1] === '*') i++;
+      const prev = tokens[tokens.length - 1];
+      if (prev?.kind === 'char' && prev.c === '/' && pattern[i + 1] === '/') {
+        tokens[tokens.length - 1] = { kind: 'dirs' };
+        i++;
+      } else {
+        tokens.push({ kind: 'globstar' });
+      }
+    } else if (c === '*') {
+      tokens.push({ kind: 'star' });
+    } else if (c === '?') {
+      tokens.push({ kind: 'one' });
+    } else {
+      tokens.push({ kind: 'char', c });
+    }
+  }
+  return tokens;
+}
+
+/**
+ * Glob matching by dynamic programming over (token, position): time is tokens x path length
+ * whatever the pattern, so no input can make it backtrack exponentially.
+ */
+function globMatch(tokens: GlobToken[], path: string): boolean {
+  const n = path.length;
+  // reach[j]: the tokens so far can consume exactly path[0..j).
+  let reach = new Array<boolean>(n + 1).fill(false);
+  reach[0] = true;
+  for (const token of tokens) {
+    const next = new Array<boolean>(n + 1).fill(false);
+    if (token.kind === 'char' || token.kind === 'one') {
+      for (let j = 1; j <= n; j++) {
+        const c = path[j - 1] as string;
+        next[j] = reach[j - 1] === true && (token.kind === 'one' ? c !== '/' : c === token.c);
+      }
+    } else if (token.kind === 'star' || token.kind === 'globstar') {
+      // Zero or more characters; `*` stops at a `/`.
+      next[0] = reach[0] === true;
+      for (let j = 1; j <= n; j++) next[j] = reach[j] === true || (next[j - 1] === true && (token.kind === 'globstar' || path[j - 1] !== '/'));
+    } else {
+      // 'dirs': from a `/`, anything up to and including a later (or the same) `/`.
+      let open = false;
+      for (let j = 1; j <= n; j++) {
+        if (reach[j - 1] === true && path[j - 1] === '/') open = true;
+        next[j] = open && path[j - 1] === '/';
+      }
+    }
+    reach = next;
+  }
+  return reach[n] === true;
 }
 
 /** One line per rule, for logs and the sandbox banner. */

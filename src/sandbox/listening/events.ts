@@ -9,7 +9,7 @@ import { dailyMilli } from './billing.js';
 import { idParam, page } from './common.js';
 import { deliveryOf, eventView } from './delivery.js';
 import { syncListening } from './generator.js';
-import { campaignRunning, EVENT_TYPES, listening, listeningNow, monitoredCreators } from './model.js';
+import { campaignRunning, DAY_MS, EVENT_TYPES, listening, listeningNow, monitoredCreators } from './model.js';
 import { CAMPAIGN_LIMIT } from './campaigns.js';
 import { CREATOR_LIMIT, SUBSCRIPTION_LIMIT } from './subscriptions.js';
 
@@ -92,21 +92,45 @@ export function controlState(ctx: RouteContext): Reply {
   return json(controlView(ctx));
 }
 
-/** `POST /_sandbox/listening/advance {"seconds"|"minutes"|"hours"|"days": n}`: moves listening time forward. */
-export function controlAdvance(ctx: RouteContext): Reply {
+/** Most listening time one `advance` may move: a year and a day. */
+export const MAX_ADVANCE_DAYS = 366;
+/**
+ * Listening time generated between two yields to the event loop: an hour for up to 1,000 watched
+ * creators, shorter for more (down to 10 minutes), so one step stays around a tenth of a second.
+ */
+function advanceStepMs(watched: number): number {
+  return Math.max(600_000, Math.min(3_600_000, Math.floor((3_600_000 * 1_000) / Math.max(1, watched))));
+}
+
+/**
+ * `POST /_sandbox/listening/advance {"seconds"|"minutes"|"hours"|"days": n}`: moves listening time
+ * forward, at most MAX_ADVANCE_DAYS in all. The world is generated a step at a time (advanceStepMs)
+ * with a yield to the event loop in between, so other requests and signals are served while it
+ * works, and a closing sandbox stops it at the next step.
+ */
+export async function controlAdvance(ctx: RouteContext): Promise<Reply> {
   const b = controlBody(ctx);
-  const units: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+  const units: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: DAY_MS };
   let ms = 0;
   for (const [k, v] of Object.entries(b)) {
     const unit = units[k];
-    if (unit === undefined || typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-      throw new ApiError(fieldErrors(400, { [k]: ['Expected seconds, minutes, hours or days as a non-negative number.'] }));
+    if (unit === undefined || typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v * unit > MAX_ADVANCE_DAYS * DAY_MS) {
+      throw new ApiError(fieldErrors(400, { [k]: [`Expected seconds, minutes, hours or days as a number from 0 to ${MAX_ADVANCE_DAYS} days in all.`] }));
     }
     ms += Math.round(v * unit);
   }
+  if (ms > MAX_ADVANCE_DAYS * DAY_MS) {
+    throw new ApiError(fieldErrors(400, { non_field_errors: [`At most ${MAX_ADVANCE_DAYS} days in one advance.`] }));
+  }
   syncListening(ctx.state);
-  listening(ctx.state).offsetMs += ms;
-  syncListening(ctx.state);
+  for (let left = ms; left > 0 && !ctx.signal.aborted; ) {
+    const ls = listening(ctx.state);
+    const step = Math.min(left, advanceStepMs(monitoredCreators(ls, listeningNow(ctx.state)).size));
+    ls.offsetMs += step;
+    syncListening(ctx.state);
+    left -= step;
+    if (left > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   return json(controlView(ctx));
 }
 

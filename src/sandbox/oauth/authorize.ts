@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, type Reply } from '../respond.js';
 import type { RouteContext } from '../router.js';
+import { isLoopbackRedirect } from '../loopback.js';
 import { issueCode, oauthState, type AuthorizeRequest } from './store.js';
 
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -69,7 +70,8 @@ export function authorizeGet(ctx: RouteContext): Reply {
   if ('reply' in parsed) return parsed.reply;
   const { request } = parsed;
   const o = oauthState(ctx.state);
-  if (o.settings.autoApprove === 'approve') {
+  // Auto-approval sends codes to loopback only; an allowed remote redirect still needs a person's click.
+  if (o.settings.autoApprove === 'approve' && isLoopbackRedirect(request.redirectUri)) {
     return redirectWith(request.redirectUri, { code: issueCode(ctx.state, request), state: request.state });
   }
   if (o.settings.autoApprove === 'deny') {

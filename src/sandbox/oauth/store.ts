@@ -67,6 +67,11 @@ export interface OAuthState {
   codes: Map<string, CodeRecord>;
   refreshTokens: Map<string, RefreshRecord>;
   apps: Map<string, ConnectedApp>;
+  /**
+   * Non-loopback redirect URIs the operator allowed at start-up (`--allow-redirect`); exact
+   * strings. Not changeable through `/_sandbox/`: a control request must never widen where codes go.
+   */
+  allowedRedirects: Set<string>;
 }
 
 export const CODE_TTL_MS = 10 * 60_000;
@@ -80,7 +85,14 @@ export function oauthState(state: SandboxState): OAuthState {
     codes: new Map(),
     refreshTokens: new Map(),
     apps: new Map(),
+    allowedRedirects: new Set(),
   }));
+}
+
+/** Adds redirect URIs a client may register besides loopback ones (start-up only). */
+export function allowRedirects(state: SandboxState, uris: readonly string[]): void {
+  const allowed = oauthState(state).allowedRedirects;
+  for (const uri of uris) allowed.add(uri);
 }
 
 /** In-process tests change the knobs here; scripts use `POST /_sandbox/oauth`. */

@@ -22,6 +22,12 @@ import type { RouteContext, Router } from '../router.js';
 import { randomBytes } from 'node:crypto';
 
 const MODES = ['raw', 'full', 'basic', 'advanced'];
+/** Most batch time one `advanceSeconds` may move: a year and a day. */
+const MAX_ADVANCE_SECONDS = 366 * 86_400;
+
+function isNumberIn(v: unknown, min: number, max: number): boolean {
+  return typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+}
 const PLATFORMS: readonly string[] = BATCH_PLATFORMS;
 /** The documented file limit. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -196,12 +202,23 @@ export function register(router: Router): void {
       const parsed = parseJson(ctx.rawBody.length > 0 ? ctx.rawBody : Buffer.from('{}'));
       if (!parsed.ok) return parsed.reply;
       const body = parsed.body as Record<string, unknown>;
-      const numbers = ['rowsPerSecond', 'queueSeconds', 'downloadTtlSeconds', 'dropDownloads', 'advanceSeconds'];
+      // Every number is bounded (README, "The sandbox as a server"): no Infinity or 1e308 reaches the clocks.
+      const checks: Record<string, [(v: unknown) => boolean, string]> = {
+        rowsPerSecond: [(v) => isNumberIn(v, 0, 1_000_000), 'a number from 0 to 1000000'],
+        queueSeconds: [(v) => isNumberIn(v, 0, 86_400), 'a number from 0 to 86400'],
+        downloadTtlSeconds: [(v) => isNumberIn(v, 0, 604_800), 'a number from 0 to 604800 (7 days)'],
+        dropDownloads: [(v) => Number.isInteger(v) && isNumberIn(v, 0, 1_000), 'an integer from 0 to 1000'],
+        advanceSeconds: [(v) => isNumberIn(v, 0, MAX_ADVANCE_SECONDS), `a number from 0 to ${MAX_ADVANCE_SECONDS} (366 days)`],
+        dropAfterBytes: [(v) => v === null || (Number.isInteger(v) && isNumberIn(v, 0, 1_000_000_000)), 'null or an integer from 0 to 1000000000'],
+        downloadRoute: [(v) => typeof v === 'boolean', 'true or false'],
+        rangeRequests: [(v) => typeof v === 'boolean', 'true or false'],
+      };
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return fieldErrors(400, { non_field_errors: ['Expected a JSON object of settings.'] });
       const errors: Record<string, string[]> = {};
-      for (const [k, v] of Object.entries(body ?? {})) {
-        if (numbers.includes(k) ? typeof v !== 'number' || !(v >= 0) : k === 'dropAfterBytes' ? v !== null && typeof v !== 'number' : ['downloadRoute', 'rangeRequests'].includes(k) ? typeof v !== 'boolean' : true) {
-          errors[k] = ['Invalid or unknown setting.'];
-        }
+      for (const [k, v] of Object.entries(body)) {
+        const check = checks[k];
+        if (!check) errors[k] = [`Unknown setting. Known: ${Object.keys(checks).join(', ')}.`];
+        else if (!check[0](v)) errors[k] = [`Must be ${check[1]}.`];
       }
       if (Object.keys(errors).length > 0) return fieldErrors(400, errors);
       configureBatch(ctx.state, body);

@@ -4,26 +4,31 @@
  * use `configure(state, ...)` and `state.ledger` directly.
  */
 import { parseJson } from '../body.js';
-import { toCredits } from '../ledger.js';
+import { creditsProblem, toCredits } from '../ledger.js';
 import { ApiError, fieldErrors, json, type FieldErrors } from '../respond.js';
 import type { Router } from '../router.js';
 import { configure, describeConfig, type ConfigPatch } from '../state.js';
 
 type Check = (value: unknown) => string | undefined;
 
-const nonNegativeInt: Check = (v) =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? undefined : 'Must be a non-negative integer.';
-const nonNegativeNumber: Check = (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'Must be a non-negative number.';
+/** Every number has a documented range (README, "The sandbox as a server"): no Infinity, no 1e308. */
+const intUpTo =
+  (max: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max ? undefined : `Must be an integer from 0 to ${max}.`;
+const numberUpTo =
+  (max: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max ? undefined : `Must be a number from 0 to ${max}.`;
 const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'Must be a valid boolean.');
 
 const SETTINGS: Record<keyof ConfigPatch, Check> = {
-  rateLimit: nonNegativeInt,
-  credits: nonNegativeNumber,
+  rateLimit: intUpTo(1_000_000),
+  credits: creditsProblem,
   trial: boolean,
-  trialUsed: nonNegativeInt,
-  dailyDiscoveryLimit: nonNegativeNumber,
-  fairUseCap: nonNegativeInt,
+  trialUsed: intUpTo(1_000_000),
+  dailyDiscoveryLimit: numberUpTo(1_000_000_000),
+  fairUseCap: intUpTo(1_000_000_000),
   pageBase: (v) => (v === 0 || v === 1 ? undefined : 'Must be 0 or 1.'),
 };
 
@@ -53,7 +58,7 @@ export function register(router: Router): void {
     }),
   );
   router.get('/_sandbox/config', ({ state }) => json(describeConfig(state)));
-  // Read raw: `curl -d '{"rateLimit":5}'` sends a form content type, and this is a dev tool.
+  // Read raw, as JSON: dispatch has already refused any other content type (a cross-site form post).
   router.post(
     '/_sandbox/config',
     ({ state, rawBody }) => {

@@ -1,7 +1,7 @@
 /**
  * `/_sandbox/faults`: fault injection at run time (no auth, sandbox only).
  *   GET    /_sandbox/faults   {rules: [...with matched/injected], injected: {kind: n}, total, requests, charged_then_lost}
- *   POST   /_sandbox/faults   {"spec": "503 GET /public/v1/* count=2; ..."} or {"rules": [...]} or a bare
+ *   POST   /_sandbox/faults   {"spec": "503 GET /public/v1/** count=2; ..."} or {"rules": [...]} or a bare
  *                             array; `"append": true` adds to the rules in force, `"reset": true` zeroes the counters
  *   DELETE /_sandbox/faults   removes every rule (the counters stay for the report)
  * The rule language is described in faults/rules.ts.
