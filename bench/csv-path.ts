@@ -1,6 +1,6 @@
 /**
  * Benchmark harness: the CLI's own CSV path for `enrich handle --input` with the network taken out.
- * Rows stream from the CLI's CSV parser (lib/csv/read.ts, parse.ts), through the ordered concurrent runner (lib/bulk/runner.ts)
+ * Rows stream from the CLI's CSV reader (lib/csv/read.ts on csv-parse), through the ordered concurrent runner (lib/bulk/runner.ts)
  * with a fixed result per row, into the command's printer (lib/bulk/records.ts printOutcomes: result
  * columns, csv lines, atomic file sink). Usage: node csv-path.js <in.csv> <out.csv>
  */
@@ -13,7 +13,7 @@ const [input, output] = process.argv.slice(2);
 if (!input || !output) throw new Error('usage: csv-path <in.csv> <out.csv>');
 
 const resultColumns = handleResultColumns('instagram');
-const input$ = await readCsv(createReadStream(input), input, 'handle');
+const input$ = await readCsv(createReadStream(input), input, { kindHint: 'handle' });
 const runner = new OrderedRunner<string[], RowOutcome>({
   items: input$.rows,
   concurrency: 4,

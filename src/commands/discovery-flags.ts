@@ -1,4 +1,5 @@
 import type { FlagDefs } from '../app/command.js';
+import { CSV_INPUT_FLAGS } from './csv-flags.js';
 import type { Context } from '../app/context.js';
 import type { DiscoveryPorts } from '../lib/discovery/run.js';
 
@@ -14,7 +15,8 @@ export const DISCOVERY_FLAGS = {
   aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)' },
   minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key" },
   maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key" },
-  excludeHandles: { flags: '--exclude-handles <file|->', description: 'handles to leave out, one per line (up to 10,000)' },
+  excludeHandles: { flags: '--exclude-handles <file|->', description: 'handles to leave out: one per line, or the handle column of a CSV (up to 10,000)' },
+  ...CSV_INPUT_FLAGS,
   excludeList: { flags: '--exclude-list <id>', description: 'leave out the handles of this exclusion list; repeatable (checked first, free)', repeat: true },
   excludeDefaultList: { flags: '--exclude-default-list', description: "leave out the handles of the platform's default exclusion list" },
   excludeAllLists: { flags: '--exclude-all-lists', description: 'leave out the handles of every exclusion list of the platform' },

@@ -41,6 +41,7 @@ export default defineCommand({
       import('../../lib/batch/run.js'),
       import('../../lib/config.js'),
     ]);
+    const { csvReadOptions } = await import('../../lib/csv/read.js');
     const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
     const wait = waitSettings({ ...flags, timeout: ctx.globals.timeout }, 'run', ctx.term);
     const { outputPath } = await ctx.output();
@@ -66,6 +67,7 @@ export default defineCommand({
         dryRun: ctx.dryRun,
         baseUrl: (await ctx.baseUrl()).href,
         profile: ctx.profileName,
+        csv: csvReadOptions(flags),
       },
     );
   },

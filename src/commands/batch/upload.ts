@@ -1,4 +1,5 @@
 import { defineCommand, type FlagDefs } from '../../app/command.js';
+import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
 /** The flags that describe a job: shared by `upload` and `run`. */
 export const JOB_FLAGS = {
@@ -12,6 +13,7 @@ export const JOB_FLAGS = {
   // Refused with an explanation: the service dropped them for batch jobs.
   minFollowers: { flags: '--min-followers <n>', description: '', hidden: true },
   excludePlatforms: { flags: '--exclude-platforms <list>', description: '', hidden: true },
+  ...CSV_INPUT_FLAGS,
 } as const satisfies FlagDefs;
 
 /**
@@ -32,13 +34,14 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const [source = '-'] = args;
-    const [{ parseJobOptions }, { extractBatchInput }, { uploadBatches }] = await Promise.all([
+    const [{ parseJobOptions }, { extractBatchInput }, { uploadBatches }, { csvReadOptions }] = await Promise.all([
       import('../../lib/batch/options.js'),
       import('../../lib/batch/extract.js'),
       import('../../lib/batch/upload.js'),
+      import('../../lib/csv/read.js'),
     ]);
     const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
-    const extraction = await extractBatchInput(ctx.term, source, { kind: job.kind, column: job.column });
+    const extraction = await extractBatchInput(ctx.term, source, { kind: job.kind, column: job.column, csv: csvReadOptions(flags) });
     try {
       const output = await ctx.output();
       await uploadBatches({ http: () => ctx.http(), gate: (plan) => ctx.gate(plan), term: ctx.term, output }, source, job, extraction);

@@ -1,6 +1,7 @@
 import type { FlagDefs } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
 import type { EnrichPorts } from '../../lib/bulk/enrich.js';
+import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
 export function bulkFlags(what: 'handles' | 'emails') {
@@ -8,6 +9,7 @@ export function bulkFlags(what: 'handles' | 'emails') {
     input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin, which cannot be resumed); output keeps its columns` },
     column: { flags: '--column <name>', description: `the column holding the ${what} (default: detected by header, then by content)` },
     concurrency: { flags: '--concurrency <n>', description: 'requests in flight at once, 1 to 16 (default 4); pacing still keeps under the rate limit' },
+    ...CSV_INPUT_FLAGS,
     maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
     restart: {
       flags: '--restart',

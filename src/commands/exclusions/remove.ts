@@ -1,4 +1,5 @@
 import { defineCommand } from '../../app/command.js';
+import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 import { changeEntries } from './change.js';
 
 /** `creators exclusions remove <list> <handle...> [--file f|-]` (free; DELETE with a body), in chunks of at most 10,000. */
@@ -10,11 +11,12 @@ export default defineCommand({
     { name: '[handles...]', description: 'handles, @handles or profile URLs (the API normalises them)' },
   ],
   flags: {
-    file: { flags: '--file <file|->', description: 'read handles from a file or stdin, one per line' },
+    file: { flags: '--file <file|->', description: 'read handles from a file or stdin: one per line, or the handle column of a CSV' },
+    ...CSV_INPUT_FLAGS,
   },
   examples: [
     ['creators exclusions remove 3 nike @adidas https://www.instagram.com/puma/', 'remove three handles'],
     ['cut -d, -f1 contacted.csv | creators exclusions remove default:instagram --file -', 'from stdin'],
   ],
-  run: (ctx, { args: [list = '', ...handles], flags }) => changeEntries(ctx, { list, handles, file: flags.file }, 'remove'),
+  run: (ctx, { args: [list = '', ...handles], flags }) => changeEntries(ctx, { list, handles, file: flags.file, delimiter: flags.delimiter, relaxColumns: flags.relaxColumns }, 'remove'),
 });

@@ -3,6 +3,7 @@ import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { looksLikeEmail } from '../csv/detect.js';
 import type { Plan } from './plan.js';
 
 /** Modes and the platforms each handle mode accepts live in src/contract/platforms.ts, shared with the sandbox. */
@@ -52,10 +53,10 @@ export function cleanHandle(raw: string): string {
   return handle;
 }
 
-/** Lower-cases an address and checks its form (`x@y.z`), as the official client does before sending. */
+/** Lower-cases an address and checks its form (lib/csv/detect.ts, the one email check) before sending. */
 export function cleanEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError(`Invalid email address '${raw.trim()}'.`);
+  if (!looksLikeEmail(email)) throw new UsageError(`Invalid email address '${raw.trim()}'.`);
   return email;
 }
 

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { openInput, type InputPorts } from '../io/input.js';
-import { detectColumn, looksLikeEmail, type ColumnChoice, type ValueKind } from '../csv/detect.js';
-import { parseBatches } from '../csv/read.js';
+import { detectColumn, type ValueKind } from '../csv/detect.js';
+import { readCsv, type CsvReadOptions } from '../csv/read.js';
+import type { Notices } from '../io/terminal.js';
 import { csvCell } from '../output/delimited.js';
 
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
@@ -47,6 +48,8 @@ export interface ExtractOptions {
   kind: ValueKind;
   column?: string | undefined;
   maxPartBytes?: number;
+  /** `--delimiter`, `--relax-columns`. */
+  csv?: CsvReadOptions | undefined;
 }
 
 /**
@@ -54,7 +57,7 @@ export interface ExtractOptions {
  * and writes the unique values into part files. `ports` says where relative paths start and gives
  * stdin for `-` (the terminal object). Throws a usage error for empty or unreadable input.
  */
-export async function extractBatchInput(ports: InputPorts, source: string, options: ExtractOptions): Promise<Extraction> {
+export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices, 'notice'>>, source: string, options: ExtractOptions): Promise<Extraction> {
   const input = await openInput(ports, source, 'input', { kind: 'CSV' });
   const hash = createHash('sha256');
   // Hashed as read: the batch journal keys on the input's bytes.
@@ -64,7 +67,6 @@ export async function extractBatchInput(ports: InputPorts, source: string, optio
       yield chunk;
     }
   })();
-  const batches = parseBatches(hashed, source, { relaxQuotes: true });
 
   const dir = await mkdtemp(join(tmpdir(), 'creators-batch-'));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true }).catch(() => {});
@@ -75,6 +77,7 @@ export async function extractBatchInput(ports: InputPorts, source: string, optio
   let blanks = 0;
   let duplicates = 0;
   let header = '';
+  let guessed = false;
 
   const flush = async (): Promise<void> => {
     if (!current || current.buffer.length === 0) return;
@@ -104,45 +107,28 @@ export async function extractBatchInput(ports: InputPorts, source: string, optio
     if (current.pending > 256 * 1024) await flush();
   };
 
-  let choice: ColumnChoice | undefined;
-  const sample: string[][] = [];
-  const take = async (row: string[]): Promise<void> => {
-    const raw = (row[choice!.index] ?? '').trim();
-    if (raw === '') {
-      blanks += 1;
-      return;
-    }
-    // The service normalises handles (case, leading @) the same way, so those count as duplicates too.
-    const key = options.kind === 'handle' ? raw.toLowerCase().replace(/^@+/, '') : raw.toLowerCase();
-    if (seen.has(key)) {
-      duplicates += 1;
-      return;
-    }
-    seen.add(key);
-    await add(raw);
-  };
-  const choose = async (): Promise<void> => {
-    const [first = [], ...rest] = sample;
-    choice = detectColumn(first, rest, options.kind, options.column);
-    // A header-less list of emails: the first row is data, not a header.
-    const headerless = options.column === undefined && options.kind === 'email' && looksLikeEmail(first[choice.index] ?? '');
-    header = `${options.kind}\n`;
-    for (const row of headerless ? sample : rest) await take(row);
-  };
-
+  let column = '';
   try {
-    for await (const batch of batches) {
-      for (const row of batch) {
-        if (choice) await take(row);
-        else {
-          sample.push(row);
-          if (sample.length > SAMPLE_ROWS) await choose();
-        }
+    // The one reader: the same rules as `enrich --input`; the whole file is read (and a bad row refused) before any upload.
+    const csv = await readCsv(hashed, source, { ...options.csv, kindHint: options.kind, sampleRows: SAMPLE_ROWS, notice: ports.notice?.bind(ports) });
+    const choice = detectColumn(csv.header, csv.sample, options.kind, options.column);
+    column = choice.name;
+    guessed = choice.guessed === true;
+    header = `${options.kind}\n`;
+    for await (const row of csv.rows) {
+      const raw = (row[choice.index] ?? '').trim();
+      if (raw === '') {
+        blanks += 1;
+        continue;
       }
-    }
-    if (!choice) {
-      if (sample.length === 0) throw new UsageError(`The input '${source}' is empty.`);
-      await choose();
+      // The service normalises handles (case, leading @) the same way, so those count as duplicates too.
+      const key = options.kind === 'handle' ? raw.toLowerCase().replace(/^@+/, '') : raw.toLowerCase();
+      if (seen.has(key)) {
+        duplicates += 1;
+        continue;
+      }
+      seen.add(key);
+      await add(raw);
     }
     await closePart();
   } catch (err) {
@@ -153,12 +139,12 @@ export async function extractBatchInput(ports: InputPorts, source: string, optio
   }
   if (parts.length === 0) {
     await cleanup();
-    throw new UsageError(`No ${options.kind === 'email' ? 'emails' : 'handles'} in column '${choice!.name}' of '${source}'.`);
+    throw new UsageError(`No ${options.kind === 'email' ? 'emails' : 'handles'} in column '${column}' of '${source}'.`);
   }
   return {
     kind: options.kind,
-    column: choice!.name,
-    guessedColumn: choice!.guessed === true,
+    column,
+    guessedColumn: guessed,
     parts,
     rows: seen.size,
     blanks,

@@ -14,6 +14,7 @@ import { CliError, UsageError, withStopReport } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { downloadMany } from './combine.js';
+import type { CsvReadOptions } from '../csv/read.js';
 import { extractBatchInput } from './extract.js';
 import { journalKey, LockedJournalEntry, readJournalEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
@@ -49,13 +50,15 @@ export interface RunInput {
   /** Where the jobs live: part of the journal key, so another server or profile never reattaches. */
   baseUrl: string;
   profile: string;
+  /** How the input is read: `--delimiter`, `--relax-columns`. */
+  csv?: CsvReadOptions | undefined;
 }
 
 /** Runs the whole job; returns when the results are written (or the dry run's plan printed). */
 export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   const { term } = ports;
   const { job } = o;
-  const extraction = await extractBatchInput(term, o.source, { kind: job.kind, column: job.column });
+  const extraction = await extractBatchInput(term, o.source, { kind: job.kind, column: job.column, csv: o.csv });
   let locked: LockedJournalEntry | undefined;
   try {
     if (extraction.parts.length > 1 && o.format === 'json') {

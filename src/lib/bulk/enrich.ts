@@ -21,6 +21,7 @@ import { ProgressLine } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { runKey, RunJournal } from './resume.js';
 import { OrderedRunner } from './runner.js';
+import { csvReadOptions } from '../csv/read.js';
 import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
 
 export interface EnrichJob {
@@ -75,11 +76,21 @@ export interface EnrichPorts {
 /** The bulk flags of `enrich handle` and `enrich email` as typed by the user, checked before anything is read or sent. */
 export function parseBulkOptions(
   values: string[],
-  flags: { input: string | undefined; column: string | undefined; concurrency: string | undefined; maxRows: string | undefined; restart?: boolean | undefined },
+  flags: {
+    input: string | undefined;
+    column: string | undefined;
+    concurrency: string | undefined;
+    maxRows: string | undefined;
+    restart?: boolean | undefined;
+    delimiter?: string | undefined;
+    relaxColumns?: boolean | undefined;
+  },
 ): BulkOptions {
   const concurrency = parseIntegerOption(flags.concurrency, '--concurrency', 1) ?? 4;
   if (concurrency > 16) throw new UsageError(`Invalid --concurrency '${String(flags.concurrency)}': at most 16.`);
-  return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false };
+  const csv = csvReadOptions(flags);
+  if ((flags.delimiter !== undefined || flags.relaxColumns) && flags.input === undefined) throw new UsageError(`--${flags.delimiter !== undefined ? 'delimiter' : 'relax-columns'} needs --input.`);
+  return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false, csv };
 }
 
 /** Errors that would fail every later row too: the run stops (after writing what is done). */

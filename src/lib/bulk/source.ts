@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import { detectColumn, type ValueKind } from '../csv/detect.js';
-import { countValues, readCsv, spoolStdin } from '../csv/read.js';
+import { countValues, readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 
@@ -36,6 +36,8 @@ export interface SourceOptions {
   maxRows?: number | undefined;
   /** True when the worst case must be known before sending (dry run or a budget). */
   needCount: boolean;
+  /** `--delimiter`, `--relax-columns`. */
+  csv?: CsvReadOptions | undefined;
 }
 
 async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncGenerator<T> {
@@ -56,7 +58,7 @@ async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?
 }
 
 /** What opening a source needs: the input opener's ports (cwd, stdin) and warnings (the terminal object). */
-export type SourcePorts = InputPorts & Pick<Notices, 'warn'>;
+export type SourcePorts = InputPorts & Pick<Notices, 'warn'> & Partial<Pick<Notices, 'notice'>>;
 
 /** Opens the source; every check that can fail on bad input happens here, before anything is sent. */
 export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Promise<BulkSource> {
@@ -90,12 +92,14 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
   }
   try {
     const shown = o.input;
-    const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, o.kind);
+    const read = { ...o.csv, kindHint: o.kind };
+    const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: (m) => ports.notice?.(m) });
     const choice = detectColumn(input.header, input.sample, o.kind, o.column);
     if (choice.guessed) ports.warn(`No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`);
     let count: number | undefined;
     if (path !== '-') {
-      const counted = await countValues(ports, path, choice.index, o.kind);
+      // The counting pass reads the whole file: a malformed row anywhere is refused before anything is sent.
+      const counted = await countValues(ports, path, choice.index, read);
       count = o.maxRows !== undefined ? Math.min(counted.values, o.maxRows) : counted.values;
     } else if (o.maxRows !== undefined) {
       count = o.maxRows;

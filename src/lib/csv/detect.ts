@@ -36,13 +36,30 @@ const HANDLE_HEADERS = [
 ];
 const EMAIL_HEADERS = ['email', 'emails', 'e-mail', 'email_address'];
 
-/** A value "looks like an email" when it has an `@` with a `.` after it. */
+/**
+ * The one email check (column detection and `enrich email` before sending): one `@`, a local part of the
+ * characters an address may hold unquoted (no `;`, `,` or space, so `carla;carla@x.com` from a
+ * semicolon file read with commas is not an address), a dotted domain.
+ */
+const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
+
+/** True when `value` (trimmed) has the form of an email address. */
 export function looksLikeEmail(value: string): boolean {
-  const at = value.indexOf('@');
-  return at > 0 && value.indexOf('.', at) > at + 1;
+  return EMAIL.test(value.trim());
 }
 
 const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLowerCase();
+
+/** A header cell naming a handle or email column (`handle`, `username`, `email`...). */
+export function isKnownHeader(cell: string): boolean {
+  const name = norm(cell);
+  return HANDLE_HEADERS.includes(name) || EMAIL_HEADERS.includes(name);
+}
+
+/** A first row that is data rather than a header: an email, an `@handle` or a URL. */
+export function looksLikeData(row: readonly string[]): boolean {
+  return row.some((cell) => looksLikeEmail(cell) || /^@\w/.test(cell.trim()) || /^https?:\/\//i.test(cell.trim()));
+}
 
 /**
  * Picks the column holding handles or emails. `explicit` (`--column`) wins and must exist; otherwise

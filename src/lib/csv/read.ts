@@ -1,24 +1,171 @@
 /**
- * Streaming CSV input: rows come out of the parser (parse.ts) a chunk's worth at a time, so a file of
- * any size is never held in memory. Also the helpers a bulk command needs before it spends anything: a
- * counting pass over a file (the `rows x price` worst case) and spooling stdin to a temporary file when
- * the count must be known first.
+ * The one reader of a user's CSV (a file or stdin), for every command that takes one: `enrich --input`,
+ * `batch upload|run`, `exclusions add|remove --file`, `search|similar --exclude-handles`. Bytes are decoded
+ * strictly (decode.ts), the delimiter is taken from the header line, and csv-parse streams the records, so
+ * a file of any size is never held in memory. One set of rules: rows wider or narrower than the header are
+ * refused with their line unless `relaxColumns`; blank lines are skipped (and `#` comment lines in lists).
+ * Also what a bulk command needs before it spends anything: a counting pass over a file and spooling stdin.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { CsvError, parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
 import { describeFsError } from '../io/errno.js';
 import { openInput, type InputPorts } from '../io/input.js';
-import { looksLikeEmail } from './detect.js';
-import { CsvParser, CsvSyntaxError, type CsvParseOptions } from './parse.js';
-import { firstInvalidByte } from './utf8.js';
+import { decodeText, named } from './decode.js';
+import { isKnownHeader, looksLikeData } from './detect.js';
 
 /** How many data rows are read ahead to detect the value column by content. */
 export const SAMPLE_ROWS = 5;
+
+/** The delimiters recognised in a header line, in the order a tie is settled. */
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+
+const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
+
+/** The user's reading rules: `--delimiter`, `--relax-columns`. */
+export interface CsvReadOptions {
+  /** Forced delimiter (`--delimiter`); detected from the header line otherwise. */
+  delimiter?: string | undefined;
+  /** Accept rows wider or narrower than the header (`--relax-columns`): padded or cut to its width. */
+  relaxColumns?: boolean | undefined;
+}
+
+export interface CsvStreamOptions extends CsvReadOptions {
+  /** Skip lines starting with `#` (one-column handle lists). */
+  comments?: boolean | undefined;
+  /** Told when the detected delimiter is not a comma. */
+  notice?: ((message: string) => void) | undefined;
+}
+
+/** Parses a `--delimiter` value: one character, with `tab`, `\t`, `comma`, `semicolon`, `pipe` as names. */
+export function parseDelimiter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const byName: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+  const d = byName[value.toLowerCase()] ?? value;
+  if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
+    throw new UsageError(`--delimiter must be one character (or tab, comma, semicolon, pipe), not '${value}'.`);
+  }
+  return d;
+}
+
+/** The delimiter a header line uses: the most frequent of `DELIMITERS` outside quotes; a comma when none. */
+export function detectDelimiter(headerLine: string): string {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const ch of headerLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (DELIMITERS as readonly string[]).includes(ch)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  }
+  let best = ',';
+  let most = 0;
+  for (const d of DELIMITERS) {
+    const n = counts.get(d) ?? 0;
+    if (n > most) [best, most] = [d, n];
+  }
+  return best;
+}
+
+/** The header line of `pieces` (up to the first line break outside quotes), and the pieces with it put back. */
+async function peekHeaderLine(pieces: AsyncIterator<string>): Promise<{ line: string; replay: AsyncGenerator<string> }> {
+  let text = '';
+  let done = false;
+  let quoted = false;
+  let end = -1;
+  let scanned = 0;
+  while (end === -1 && !done && text.length < 1024 * 1024) {
+    const next = await pieces.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    text += next.value;
+    for (; scanned < text.length; scanned++) {
+      const c = text[scanned];
+      if (c === '"') quoted = !quoted;
+      else if (!quoted && (c === '\n' || c === '\r')) {
+        // A leading blank line is not the header.
+        if (text.slice(0, scanned).trim() === '') continue;
+        end = scanned;
+        break;
+      }
+    }
+  }
+  const head = text;
+  const replay = (async function* () {
+    if (head) yield head;
+    if (done) return;
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+  })();
+  return { line: (end === -1 ? text : text.slice(0, end)).trim(), replay };
+}
+
+/** A csv-parse error as a sentence naming the line (and field where it helps). */
+function describeCsvError(err: CsvError, delimiter: string): string {
+  const e = err as CsvError & { lines?: number; column?: number; record?: string[]; field?: string };
+  const line = e.lines ?? 0;
+  const sep = DELIMITER_NAMES[delimiter] ?? `'${delimiter}'`;
+  switch (err.code) {
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+    case 'CSV_RECORD_INCONSISTENT_COLUMNS': {
+      const got = e.record?.length ?? 0;
+      const want = /expect (\d+)/.exec(err.message)?.[1] ?? '?';
+      return `line ${line} has ${got} value${got === 1 ? '' : 's'} where the header has ${want} (${sep}-separated); quote values that hold a ${sep}, or pass --relax-columns to pad or cut rows to the header.`;
+    }
+    case 'INVALID_OPENING_QUOTE':
+      return `line ${line}, field ${(e.column ?? 0) + 1}: a quote inside an unquoted value; put the whole value in quotes and double each quote inside it, like "a ""b"" c".`;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `line ${line}: a closing quote is followed by other text instead of a ${sep} or the end of the line; double a quote inside a quoted value ("").`;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `a quote is never closed (the input ends on line ${line}); close it, or double it ("") if it is part of the value.`;
+    case 'CSV_MAX_RECORD_SIZE':
+      return `a row ending on line ${line} is longer than ${MAX_RECORD} characters; is a quote left open?`;
+    default:
+      return `line ${line}: ${err.message}`;
+  }
+}
+
+const MAX_RECORD = 16 * 1024 * 1024;
+
+/**
+ * The records of a CSV stream, one by one (header row included): decoded, delimiter detected (or forced),
+ * parsed by csv-parse. Malformed input is a `UsageError` (code `bad_csv`) naming the source and line; the
+ * records before it have been yielded (a stdin stream keeps them), a file's is caught by the counting pass.
+ */
+export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source: string, options: CsvStreamOptions = {}): AsyncGenerator<string[]> {
+  let delimiter = options.delimiter ?? ',';
+  try {
+    const { line, replay } = await peekHeaderLine(decodeText(stream, source)[Symbol.asyncIterator]());
+    delimiter = options.delimiter ?? detectDelimiter(line);
+    if (options.delimiter === undefined && delimiter !== ',') {
+      options.notice?.(`Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line; --delimiter to choose another).`);
+    }
+    const parser = parse({
+      delimiter,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      skip_empty_lines: true,
+      relax_column_count: options.relaxColumns ?? false,
+      max_record_size: MAX_RECORD,
+      ...(options.comments ? { comment: '#', comment_no_infix: true } : {}),
+    });
+    const source$ = Readable.from(replay);
+    const done = pipeline(source$, parser).catch(() => {});
+    try {
+      for await (const record of parser as AsyncIterable<string[]>) yield record;
+    } finally {
+      source$.destroy();
+      await done;
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    if (err instanceof CsvError) throw new UsageError(`${named(source, true)} is not valid CSV: ${describeCsvError(err, delimiter)}`, { code: 'bad_csv' });
+    throw new UsageError(`Cannot read ${named(source)}: ${describeFsError(err)}.`);
+  }
+}
 
 export interface CsvInput {
   /** Column names, unique (a repeated name gets `_2`, `_3`...). */
@@ -27,58 +174,20 @@ export interface CsvInput {
   headerSynthesized: boolean;
   /** The first rows, for column detection; they are also the first rows `rows` yields. */
   sample: string[][];
-  /** Every data row, in order, sample included. Each row is padded/cut to the header's width. */
+  /** Every data row, in order, sample included, each as wide as the header. */
   rows: AsyncIterable<string[]>;
 }
 
-/** Names the source in messages: a path in quotes, or standard input (capitalised to start a sentence). */
-function named(source: string, startsSentence = false): string {
-  if (source !== '-') return `'${source}'`;
-  return startsSentence ? 'Standard input' : 'standard input';
-}
-
-/** The usage error for invalid UTF-8 at byte `at` of `source`. */
-function notUtf8(source: string, at: number): UsageError {
-  return new UsageError(`${named(source, true)} is not valid UTF-8 (byte ${at}).`, {
-    hint: 'Save the file as UTF-8 (for example: iconv -f latin1 -t utf-8 in.csv > out.csv).',
-  });
-}
-
-/**
- * The parsed records of a CSV stream, a batch per chunk read: the bytes are decoded once (strictly:
- * invalid UTF-8 is refused, since a mangled handle or email is still a billable request) and parsed by
- * `CsvParser`, so the per-row cost is a few slices rather than a promise or a stream event.
- */
-export async function* parseBatches(stream: AsyncIterable<Buffer | string>, source: string, options: CsvParseOptions = {}): AsyncGenerator<string[][]> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const parser = new CsvParser(options);
-  let offset = 0;
-  const decode = (bytes?: Uint8Array): string => {
-    try {
-      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-    } catch {
-      throw notUtf8(source, offset + (bytes ? firstInvalidByte(bytes) : 0));
-    }
-  };
-  try {
-    for await (const chunk of stream) {
-      const text = typeof chunk === 'string' ? chunk : decode(chunk);
-      if (typeof chunk !== 'string') offset += chunk.length;
-      const batch = parser.push(text);
-      if (batch.length > 0) yield batch;
-    }
-    const last = parser.end(parser.push(decode()));
-    if (last.length > 0) yield last;
-  } catch (err) {
-    if (err instanceof CsvSyntaxError) throw new UsageError(`${named(source)} is not valid CSV: ${err.message}`, { code: 'bad_csv' });
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`Cannot read ${named(source)}: ${describeFsError(err)}.`);
-  }
-}
-
-/** A first row that is data rather than a header: an email, an `@handle` or a URL. */
-function looksLikeData(row: readonly string[]): boolean {
-  return row.some((cell) => looksLikeEmail(cell) || /^@\w/.test(cell.trim()) || /^https?:\/\//i.test(cell.trim()));
+export interface ReadCsvOptions extends CsvStreamOptions {
+  /** What a single made-up column is named (`handle`, `email`). */
+  kindHint?: string | undefined;
+  /** Data rows read ahead for column detection (default `SAMPLE_ROWS`). */
+  sampleRows?: number | undefined;
+  /**
+   * `data` (default): the first row is the header unless it looks like data (an email, `@handle`, URL);
+   * `names`: the first row is the header only when it holds a known column name (one-column handle lists).
+   */
+  header?: 'data' | 'names' | undefined;
 }
 
 function uniqueNames(names: string[]): string[] {
@@ -91,40 +200,25 @@ function uniqueNames(names: string[]): string[] {
   });
 }
 
-/**
- * Reads a CSV stream: the first row is the header unless it looks like data (an email, `@handle` or
- * URL), in which case columns are named `column1`... (a one-column file is named by `kindHint`).
- */
-export async function readCsv(stream: Readable, source: string, kindHint?: string): Promise<CsvInput> {
-  const batches = parseBatches(stream, source);
-  // Rows of the current batch not yet taken; `next` hands them out one by one, then awaits a new batch.
-  let pending: string[][] = [];
-  let at = 0;
-  const it = {
-    async next(): Promise<IteratorResult<string[]>> {
-      while (at >= pending.length) {
-        const batch = await batches.next();
-        if (batch.done) return { done: true, value: undefined };
-        pending = batch.value;
-        at = 0;
-      }
-      return { done: false, value: pending[at++] as string[] };
-    },
-  };
-  const first = await it.next();
-  if (first.done) throw new UsageError(`${named(source, true)} holds no rows.`);
+/** Reads a CSV stream into its header, a sample of rows for column detection, and the rest on demand. */
+export async function readCsv(stream: AsyncIterable<Buffer | string>, source: string, options: ReadCsvOptions = {}): Promise<CsvInput> {
+  const records = csvRecords(stream, source, options);
+  const first = await records.next();
+  if (first.done) throw new UsageError(`${named(source, true)} is empty: it holds no rows.`);
   let header = first.value;
   const sample: string[][] = [];
-  const synthesized = looksLikeData(header);
+  const synthesized = options.header === 'names' ? !header.some(isKnownHeader) : looksLikeData(header);
   if (synthesized) {
     sample.push(header);
-    header = header.length === 1 && kindHint ? [kindHint] : header.map((_, i) => `column${i + 1}`);
+    header = header.length === 1 && options.kindHint ? [options.kindHint] : header.map((_, i) => `column${i + 1}`);
   }
   header = uniqueNames(header);
   const width = header.length;
+  // Only --relax-columns lets a row of another width through; it is fitted to the header.
   const fit = (row: string[]): string[] => (row.length === width ? row : row.length > width ? row.slice(0, width) : [...row, ...Array<string>(width - row.length).fill('')]);
-  while (sample.length < SAMPLE_ROWS) {
-    const next = await it.next();
+  const wanted = options.sampleRows ?? SAMPLE_ROWS;
+  while (sample.length < wanted) {
+    const next = await records.next();
     if (next.done) break;
     sample.push(next.value);
   }
@@ -132,10 +226,9 @@ export async function readCsv(stream: Readable, source: string, kindHint?: strin
   async function* rows(): AsyncGenerator<string[]> {
     try {
       yield* buffered;
-      while (at < pending.length) yield fit(pending[at++] as string[]);
-      for await (const batch of batches) for (const row of batch) yield fit(row);
+      for await (const row of records) yield fit(row);
     } finally {
-      await batches.return(undefined);
+      await records.return(undefined);
     }
   }
   return { header, headerSynthesized: synthesized, sample: buffered, rows: rows() };
@@ -144,9 +237,10 @@ export async function readCsv(stream: Readable, source: string, kindHint?: strin
 /**
  * Counts data rows with a non-blank value in column `index`, streaming the file once (opened, like
  * every user file, through the one input opener: an unreadable file is a usage error naming `--input`).
+ * This pass is also what refuses a malformed file before anything is sent.
  */
-export async function countValues(ports: InputPorts, source: string, index: number, kindHint?: string): Promise<{ rows: number; values: number }> {
-  const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, kindHint);
+export async function countValues(ports: InputPorts, source: string, index: number, options: ReadCsvOptions = {}): Promise<{ rows: number; values: number }> {
+  const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, { ...options, notice: undefined });
   let rows = 0;
   let values = 0;
   for await (const row of input.rows) {
@@ -163,4 +257,9 @@ export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cle
   const path = join(dir, 'input.csv');
   await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The reading rules from the verb's `--delimiter` and `--relax-columns` flags (a bad delimiter is a usage error). */
+export function csvReadOptions(flags: { delimiter?: string | undefined; relaxColumns?: boolean | undefined }): CsvReadOptions {
+  return { delimiter: parseDelimiter(flags.delimiter), relaxColumns: flags.relaxColumns === true };
 }

@@ -6,7 +6,9 @@ import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, pa
 import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { readInputText, type InputPorts } from '../io/input.js';
+import { detectColumn } from '../csv/detect.js';
+import { csvReadOptions, readCsv, type CsvReadOptions } from '../csv/read.js';
+import { openInput, type InputPorts } from '../io/input.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
@@ -23,14 +25,31 @@ export const LIST_COLUMNS: ColumnSpec[] = [
 ];
 
 /**
- * Reads handles, one per line, from a file or stdin (`-`). Blank lines, `#` comments and a
- * `handle`/`username` header are skipped; exact duplicates (ignoring case) are kept once.
+ * Reads handles from a file or stdin (`-`) through the one CSV reader: one per line, or the handle column
+ * of a CSV (a `handle`/`username` header, else detected). Blank lines and `#` comments are skipped;
+ * exact duplicates (ignoring case) are kept once.
  */
-export async function readHandleLines(input: InputPorts, source: string, flag: string): Promise<string[]> {
-  const text = (await readInputText(input, source, flag)).replace(/^\uFEFF/, '');
-  return uniqueHandles(
-    text.split(/\r?\n/).filter((line, i) => !(i === 0 && /^\s*"?(handles?|usernames?)"?\s*$/i.test(line))),
-  );
+export async function readHandleLines(input: InputPorts & Partial<Pick<Notices, 'notice'>>, source: string, flag: string, csv: CsvReadOptions = {}): Promise<string[]> {
+  const stream = await openInput(input, source, flag);
+  let rows: AsyncIterable<string[]>;
+  let index: number;
+  try {
+    const read = await readCsv(stream, source, { ...csv, comments: true, header: 'names', kindHint: 'handle', notice: input.notice?.bind(input) });
+    index = detectColumn(read.header, read.sample, 'handle').index;
+    rows = read.rows;
+  } catch (err) {
+    // An empty list is a list of no handles.
+    if (err instanceof UsageError && /holds no rows/.test(err.message)) return [];
+    throw err;
+  }
+  const values: string[] = [];
+  for await (const row of rows) values.push(row[index] ?? '');
+  return uniqueHandles(values);
+}
+
+/** The input ports alone (the terminal object's getters copied into a plain object). */
+function portsOf(input: InputPorts): InputPorts {
+  return { cwd: input.cwd, stdin: input.stdin, stdinIsTTY: input.stdinIsTTY };
 }
 
 /** Trimmed, without blanks or `#` comments, each once (ignoring case), in first-seen order. */
@@ -49,8 +68,13 @@ export function uniqueHandles(values: Iterable<string>): string[] {
 }
 
 /** Handles for `--exclude-handles`: more than 10,000 is a usage error, as the API would refuse them. */
-export async function readExcludeHandles(input: InputPorts, source: string, flag = '--exclude-handles'): Promise<string[]> {
-  const out = await readHandleLines(input, source, flag);
+export async function readExcludeHandles(
+  input: InputPorts & Partial<Pick<Notices, 'notice'>>,
+  source: string,
+  flag = '--exclude-handles',
+  csv: CsvReadOptions = {},
+): Promise<string[]> {
+  const out = await readHandleLines(input, source, flag, csv);
   if (out.length > MAX_EXCLUDE_HANDLES) {
     throw new UsageError(`${flag} holds ${out.length} handles; the API takes at most ${MAX_EXCLUDE_HANDLES}.`, {
       hint: 'Put them in an exclusion list (creators exclusions add <list> --file ...) and use --exclude-list.',
@@ -116,6 +140,9 @@ export interface EntriesChange {
   list: string;
   handles: readonly string[];
   file?: string | undefined;
+  /** `--delimiter`, `--relax-columns` for the file. */
+  delimiter?: string | undefined;
+  relaxColumns?: boolean | undefined;
 }
 
 /**
@@ -124,6 +151,7 @@ export interface EntriesChange {
  */
 export async function changeEntriesFrom(ports: EntriesPorts & { input: InputPorts }, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
   const ref = parseListRef(change.list);
-  const fromFile = change.file === undefined ? [] : await readHandleLines(ports.input, change.file, '--file');
+  const csv = csvReadOptions(change);
+  const fromFile = change.file === undefined ? [] : await readHandleLines({ ...portsOf(ports.input), notice: (m) => ports.notices.notice(m) }, change.file, '--file', csv);
   await changeListEntries(ports, ref, handlesToChange([...change.handles, ...fromFile], action), action);
 }

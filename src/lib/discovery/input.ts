@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { readInputJson, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 import { parseIntegerOption } from '../options.js';
+import { csvReadOptions } from '../csv/read.js';
 import { readExcludeHandles } from './exclusions.js';
 import { buildFilters } from './filters.js';
 import { choosePageLimit } from './paging.js';
@@ -23,6 +24,9 @@ export interface DiscoveryFlags {
   minFollowers?: string | undefined;
   maxFollowers?: string | undefined;
   excludeHandles?: string | undefined;
+  /** How `--exclude-handles` is read: `--delimiter`, `--relax-columns`. */
+  delimiter?: string | undefined;
+  relaxColumns?: boolean | undefined;
   excludeList: readonly string[];
   excludeDefaultList?: boolean | undefined;
   excludeAllLists?: boolean | undefined;
@@ -72,7 +76,12 @@ export async function readDiscoveryFlags(ports: DiscoveryInputPorts, platform: s
     aiSearch: flags.aiSearch,
     minFollowers: parseIntegerOption(flags.minFollowers, '--min-followers', 0),
     maxFollowers: parseIntegerOption(flags.maxFollowers, '--max-followers', 0),
-    excludeHandles: flags.excludeHandles === undefined ? undefined : await readExcludeHandles(ports.input, flags.excludeHandles),
+    excludeHandles: flags.excludeHandles === undefined ? undefined : await readExcludeHandles(
+            { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m) },
+            flags.excludeHandles,
+            '--exclude-handles',
+            csvReadOptions(flags),
+          ),
     excludeLists: listIds,
     excludeDefaultList: Boolean(flags.excludeDefaultList),
     excludeAllLists: Boolean(flags.excludeAllLists),

@@ -200,25 +200,25 @@ describe('creators batch upload', () => {
     expect(blank.stderr).toContain("No emails in column 'email'");
   });
 
-  it('refuses invalid UTF-8 and an unclosed quote with exit 2 naming where, sending nothing; a stray quote is kept', async () => {
+  it('refuses invalid UTF-8, an unclosed quote and a stray quote with exit 2 naming where, sending nothing (the rules of enrich --input)', async () => {
     const dir = tempDir();
     const { agent, env } = mockApi();
     const latin1 = join(dir, 'latin1.csv');
     writeFileSync(latin1, Buffer.concat([Buffer.from('handle\nok\nJos'), Buffer.from([0xe9]), Buffer.from('\n')]));
     const bad = await runCli(['batch', 'upload', latin1, '--mode', 'raw', '--platform', 'instagram'], { env, dispatcher: agent });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`'${latin1}' is not valid UTF-8 (byte 13).`);
+    expect(bad.stderr).toContain(`'${latin1}' is not valid UTF-8 (line 3, byte 13).`);
     const open = writeCsv(dir, 'open.csv', ['handle', 'ann', '"bob', 'cy']);
     const unclosed = await runCli(['batch', 'upload', open, '--mode', 'raw', '--platform', 'instagram', '--json'], { env, dispatcher: agent });
     expect(unclosed.code).toBe(2);
     expect(unclosed.errorJson().error.code).toBe('bad_csv');
-    expect(unclosed.errorJson().error.message).toContain('is not valid CSV: a quote opened on line 3 is never closed');
+    expect(unclosed.errorJson().error.message).toContain('is not valid CSV: a quote is never closed (the input ends on line 4)');
     // MockAgent has no interceptors: any request would have failed these runs with a network error.
-    // Upload is lenient about a quote inside an unquoted value: it is part of the handle.
+    // A quote inside an unquoted value is refused, as enrich --input refuses it (it used to be uploaded, billed).
     const stray = writeCsv(dir, 'stray.csv', ['handle', 'o"neil', 'ann']);
-    const ok = await runCli(['batch', 'upload', stray, '--mode', 'raw', '--platform', 'instagram'], { env: sandboxEnv(sb.get()) });
-    expect(ok.code).toBe(0);
-    expect(job(ok.stdout.trim()).values).toEqual(['o"neil', 'ann']);
+    const refused = await runCli(['batch', 'upload', stray, '--mode', 'raw', '--platform', 'instagram'], { env, dispatcher: agent });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('line 2, field 1: a quote inside an unquoted value');
   });
 
   it('retries an upload the server refused unstarted (429) with a fresh stream', async () => {

@@ -39,7 +39,7 @@ const bulk = (values: string[], more: Partial<BulkOptions> = {}): BulkOptions =>
 describe('parseBulkOptions', () => {
   it('defaults to 4 in flight and refuses 0 and more than 16', () => {
     const flags = { input: undefined, column: undefined, concurrency: undefined, maxRows: undefined };
-    expect(parseBulkOptions(['a'], flags)).toEqual({ values: ['a'], input: undefined, column: undefined, concurrency: 4, maxRows: undefined, restart: false });
+    expect(parseBulkOptions(['a'], flags)).toEqual({ values: ['a'], input: undefined, column: undefined, concurrency: 4, maxRows: undefined, restart: false, csv: { delimiter: undefined, relaxColumns: false } });
     expect(parseBulkOptions([], { ...flags, input: 'x.csv', maxRows: '3', concurrency: '16' })).toMatchObject({ input: 'x.csv', maxRows: 3, concurrency: 16 });
     expect(() => parseBulkOptions([], { ...flags, concurrency: '17' })).toThrow("Invalid --concurrency '17': at most 16.");
     expect(() => parseBulkOptions([], { ...flags, concurrency: '0' })).toThrow(/--concurrency '0': must be 1 or more/);

@@ -15,8 +15,8 @@ async function all(rows: AsyncIterable<string[]>): Promise<string[][]> {
 }
 
 describe('readCsv', () => {
-  it('takes the first row as the header, pads short rows, cuts long ones, keeps quoted newlines', async () => {
-    const input = await readCsv(stream('\uFEFFa,b,c\n1,"x\ny",3\n4\n5,6,7,8\n'), 'in.csv');
+  it('takes the first row as the header, keeps quoted newlines; relaxed, pads short rows and cuts long ones', async () => {
+    const input = await readCsv(stream('\uFEFFa,b,c\n1,"x\ny",3\n4\n5,6,7,8\n'), 'in.csv', { relaxColumns: true });
     expect(input.header).toEqual(['a', 'b', 'c']);
     expect(input.headerSynthesized).toBe(false);
     expect(await all(input.rows)).toEqual([['1', 'x\ny', '3'], ['4', '', ''], ['5', '6', '7']]);
@@ -28,11 +28,11 @@ describe('readCsv', () => {
   });
 
   it('treats a first row of data (email, @handle, URL) as data, naming a single column by the kind', async () => {
-    const emails = await readCsv(stream('a@b.co\nc@d.co\n'), '-', 'email');
+    const emails = await readCsv(stream('a@b.co\nc@d.co\n'), '-', { kindHint: 'email' });
     expect(emails.header).toEqual(['email']);
     expect(emails.headerSynthesized).toBe(true);
     expect(await all(emails.rows)).toEqual([['a@b.co'], ['c@d.co']]);
-    const two = await readCsv(stream('@ann,x\n@bob,y\n'), '-', 'handle');
+    const two = await readCsv(stream('@ann,x\n@bob,y\n'), '-', { kindHint: 'handle' });
     expect(two.header).toEqual(['column1', 'column2']);
   });
 
