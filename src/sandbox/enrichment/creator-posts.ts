@@ -14,9 +14,10 @@ export const RECORD_POSTS = 3;
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 
-function mediaCount(creator: Creator): number {
+/** How many posts, videos or tweets the creator has published (its records' `media_count`). */
+export function mediaCount(creator: Creator): number {
   const m = creator.metrics as unknown as Record<string, unknown>;
-  const n = m.number_of_posts ?? m.number_of_videos ?? m.number_of_tweets ?? m.number_of_photos;
+  const n = m.number_of_posts ?? m.number_of_videos ?? m.video_count ?? m.tweets_count ?? m.number_of_photos;
   return typeof n === 'number' ? n : 0;
 }
 

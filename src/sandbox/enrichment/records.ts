@@ -10,7 +10,7 @@ import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../ran
 import type { SandboxState } from '../state.js';
 import { normalizeHandle } from '../handles.js';
 import { BigIntegerValue } from '../respond.js';
-import { creatorPosts, RECORD_POSTS } from './creator-posts.js';
+import { creatorPosts, mediaCount, RECORD_POSTS } from './creator-posts.js';
 
 /** Audience data exists for these only (api-contract.md §7). */
 const AUDIENCE = new Set<string>(AUDIENCE_PLATFORMS);
@@ -48,12 +48,6 @@ function scraperOnlyCreator(state: SandboxState, platform: string, handle: strin
 
 function rngFor(state: SandboxState, platform: string, creator: Creator, purpose: string): Rng {
   return streamFor(state.seed, `${purpose}:${platform}:${creator.user_id}`);
-}
-
-function mediaCount(creator: Creator): number {
-  const m = creator.metrics as unknown as Record<string, unknown>;
-  const n = m.number_of_posts ?? m.number_of_videos ?? m.number_of_tweets ?? m.number_of_photos;
-  return typeof n === 'number' ? n : 0;
 }
 
 /**
