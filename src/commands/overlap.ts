@@ -1,6 +1,6 @@
 import { defineCommand } from '../app/command.js';
 import { OVERLAP_CREATORS, OVERLAP_PLATFORMS } from '../contract/platforms.js';
-import type { ColumnSpec } from '../lib/output/index.js';
+import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 
 const OVERLAP_COLUMNS: ColumnSpec[] = [
   { path: 'username', header: 'creator' },
@@ -59,7 +59,7 @@ export default defineCommand({
         overlapping_percentage: total && totalUnique !== undefined ? Math.round((1 - totalUnique / total) * 10_000) / 100 : null,
       };
       const all = [...rows, totalRow];
-      async function* records(): AsyncGenerator<Record<string, unknown>> {
+      async function* records(): AsyncGenerator<DataRecord> {
         yield* all;
       }
       await printPaidList(ctx.io, output, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
