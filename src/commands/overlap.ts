@@ -48,7 +48,16 @@ export default defineCommand({
       const rows = answer.details.map((d) => {
         const followers = typeof d.followers === 'number' ? d.followers : undefined;
         const unique = typeof d.unique_percentage === 'number' ? d.unique_percentage : undefined;
-        return { ...d, unique_followers: followers !== undefined && unique !== undefined ? Math.round((followers * unique) / 100) : null };
+        // The overview columns first; `user` repeats them (and its stats) and stays in the json answer only.
+        const { user: _user, ...rest } = d;
+        return {
+          username: d.username,
+          followers: d.followers,
+          unique_followers: followers !== undefined && unique !== undefined ? Math.round((followers * unique) / 100) : null,
+          unique_percentage: d.unique_percentage,
+          overlapping_percentage: d.overlapping_percentage,
+          ...rest,
+        };
       });
       const { totalFollowers: total, totalUniqueFollowers: totalUnique } = answer;
       const totalRow = {
