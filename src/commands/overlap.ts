@@ -14,7 +14,7 @@ const OVERLAP_COLUMNS: ColumnSpec[] = [
 export default defineCommand({
   name: 'overlap',
   description: "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals (1 credit per request)",
-  args: [{ name: '<creators...>', description: `${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs` }],
+  args: [{ name: '<creator...>', description: `${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs` }],
   flags: {
     platform: { flags: '--platform <p>', description: `${OVERLAP_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)` },
   },
