@@ -37,6 +37,7 @@ const commands = [
   [['search', '--platform', 'tiktok', '--all', '--max-results', '120', '--dry-run'], 0],
   [['similar', handle, '--platform', 'instagram', '--limit', '3', '--fields', 'profile.username,similarity_score', '--format', 'csv'], 0],
   [['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw', '--fields', 'handle,status,credits_cost', '--json'], 0],
+  [['posts', handle, '--platform', 'instagram', '--format', 'csv', '--fields', 'created_at,type,engagement.likes,post_url'], 0],
   [['dict', 'languages', '--limit', '5', '--format', 'csv'], 0],
   [['auth', 'status', '--fields', 'base_url,credential_source,live_check,credits_available', '--json'], 0],
   [['credits', '--json'], 0],

@@ -20,10 +20,13 @@ import keys from './keys/index.js';
 import listening from './listening/index.js';
 import login from './login.js';
 import logout from './logout.js';
+import overlap from './overlap.js';
 import post from './post.js';
+import posts from './posts.js';
 import sandbox from './sandbox.js';
 import search from './search.js';
 import similar from './similar.js';
+import socials from './socials.js';
 
 export const COMMAND_TREE: readonly CommandNode[] = [
   // account and access
@@ -41,6 +44,9 @@ export const COMMAND_TREE: readonly CommandNode[] = [
   // enrichment and content
   enrich,
   post,
+  posts,
+  socials,
+  overlap,
   batch,
   // social listening
   listening,

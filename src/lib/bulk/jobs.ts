@@ -5,6 +5,7 @@
 import {
   cleanEmail, cleanHandle, enrichEmail, enrichEmailPlan, enrichHandle, enrichHandlePlan, type EmailOptions, type HandleOptions,
 } from '../api/enrichment.js';
+import { connectedSocials, connectedSocialsPlan } from '../api/creators.js';
 import { ApiError } from '../errors.js';
 import type { EnrichJob } from './enrich.js';
 import { emailResultColumns, handleResultColumns, tableColumns } from './records.js';
@@ -45,5 +46,26 @@ export function emailJob(options: EmailOptions): EnrichJob {
     send: (http, email) => enrichEmail(http, email, options),
     resultColumns: emailResultColumns(),
     tableColumns: (col) => tableColumns(col, 'email'),
+  };
+}
+
+/** `socials`: one request per handle, 0.5 credits per creator with connected socials found. */
+export function socialsJob(platform: string): EnrichJob {
+  return {
+    label: 'socials',
+    kind: 'handle',
+    clean: cleanHandle,
+    plan: (handle) => connectedSocialsPlan(handle, platform),
+    request: { route: 'socials', platform },
+    send: (http, handle) => connectedSocials(http, handle, platform),
+    // `result.socials` is a list of {platform, handle, url}: one JSON cell in csv/tsv, nested in json.
+    resultColumns: ['result.handle', 'result.socials', 'result_json'],
+    tableColumns: (col) => [
+      { path: col, header: col },
+      { path: 'status', header: 'status' },
+      { path: 'result.socials', header: 'socials' },
+      { path: 'credits_cost', header: 'credits', kind: 'number' },
+      { path: 'error', header: 'error' },
+    ],
   };
 }

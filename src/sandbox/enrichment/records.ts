@@ -10,6 +10,7 @@ import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../ran
 import type { SandboxState } from '../state.js';
 import { normalizeHandle } from '../handles.js';
 import { BigIntegerValue } from '../respond.js';
+import { creatorPosts, mediaCount, RECORD_POSTS } from './creator-posts.js';
 
 /** Audience data exists for these only (api-contract.md §7). */
 const AUDIENCE = new Set<string>(AUDIENCE_PLATFORMS);
@@ -47,12 +48,6 @@ function scraperOnlyCreator(state: SandboxState, platform: string, handle: strin
 
 function rngFor(state: SandboxState, platform: string, creator: Creator, purpose: string): Rng {
   return streamFor(state.seed, `${purpose}:${platform}:${creator.user_id}`);
-}
-
-function mediaCount(creator: Creator): number {
-  const m = creator.metrics as unknown as Record<string, unknown>;
-  const n = m.number_of_posts ?? m.number_of_videos ?? m.number_of_tweets ?? m.number_of_photos;
-  return typeof n === 'number' ? n : 0;
 }
 
 /**
@@ -109,7 +104,7 @@ export function profileRecord(platform: string, creator: Creator): Record<string
   };
 }
 
-function analyticsBlock(platform: string, creator: Creator, rng: Rng): Record<string, unknown> {
+function analyticsBlock(state: SandboxState, platform: string, creator: Creator, rng: Rng): Record<string, unknown> {
   const followers = creator.profile.followers;
   const interactions = (followers * creator.profile.engagement_percent) / 100;
   return {
@@ -131,7 +126,8 @@ function analyticsBlock(platform: string, creator: Creator, rng: Rng): Record<st
     })),
     brands_found: creator.brands,
     brand_affinity: creator.brands.map((name) => ({ name, interest: [creator.niche] })),
-    post_data: posts(platform, creator, rng, 3),
+    // The creator's newest posts: the same ones the posts route pages through.
+    post_data: creatorPosts(state.seed, platform, creator, 0, RECORD_POSTS),
   };
 }
 
@@ -185,7 +181,7 @@ function lookalikes(state: SandboxState, platform: string, creator: Creator, rng
 /** Analytics tier: performance data; lookalikes only when asked for. */
 export function analyticsRecord(state: SandboxState, platform: string, creator: Creator, lookalikesWanted: boolean): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'analytics');
-  const block = analyticsBlock(platform, creator, rng);
+  const block = analyticsBlock(state, platform, creator, rng);
   if (AUDIENCE.has(platform)) block.audience = audience(creator, rng);
   const result: Record<string, unknown> = { [platform]: block };
   if (lookalikesWanted) result.lookalikes = lookalikes(state, platform, creator, rng);
@@ -196,7 +192,7 @@ export function analyticsRecord(state: SandboxState, platform: string, creator: 
 export function fullRecord(state: SandboxState, platform: string, creator: Creator, options: HandleOptions): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'full');
   const profile = profileRecord(platform, creator);
-  const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(platform, creator, rng) };
+  const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(state, platform, creator, rng) };
   if (options.includeAudienceData && AUDIENCE.has(platform)) {
     block.audience = audience(creator, rng);
     if (platform === 'instagram') {

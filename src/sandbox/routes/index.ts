@@ -7,6 +7,7 @@ import * as account from './account.js';
 import * as batch from './batch.js';
 import * as content from './content.js';
 import * as control from './control.js';
+import * as creators from './creators.js';
 import * as dictionaries from './dictionaries.js';
 import * as discovery from './discovery.js';
 import * as enrichment from './enrichment.js';
@@ -23,6 +24,7 @@ export const ROUTE_MODULES: ReadonlyArray<{ register(router: Router): void }> = 
   exclusions,
   enrichment,
   content,
+  creators,
   batch,
   listening,
   keys,

@@ -97,8 +97,8 @@ describe('an API key that cannot be sent in a header', () => {
 describe('the help says where a key is visible', () => {
   it('--help and help environment say --api-key shows in ps and the env or the file does not', async () => {
     const help = await runCli(['--help']);
-    expect(help.stdout).toMatch(/--api-key <key>\s+bearer credential \(env CREATORS_API_KEY\); other\s+users see it in ps/);
-    expect(help.stdout).toMatch(/--api-key-file <path\|->\s+read the bearer credential from a file, or stdin\s+for - \(not visible in ps\)/);
+    expect(help.stdout).toMatch(/--api-key\s+<key>\s+bearer\s+credential\s+\(env\s+CREATORS_API_KEY\);\s+other\s+users\s+see\s+it\s+in\s+ps/);
+    expect(help.stdout).toMatch(/--api-key-file\s+<path\|->\s+read\s+the\s+bearer\s+credential\s+from\s+a\s+file,\s+or\s+stdin\s+for\s+-\s+\(not\s+visible\s+in\s+ps\)/);
     const topic = await runCli(['help', 'environment']);
     expect(topic.stdout).toMatch(/--api-key <key> on the command line is visible to every user/);
     expect(topic.stdout).toMatch(/CREATORS_API_KEY and --api-key-file <path\|->/);

@@ -1,0 +1,81 @@
+import { defineCommand } from '../app/command.js';
+import { OVERLAP_CREATORS, OVERLAP_PLATFORMS } from '../contract/platforms.js';
+import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
+
+const OVERLAP_COLUMNS: ColumnSpec[] = [
+  { path: 'username', header: 'creator' },
+  { path: 'followers', header: 'followers', kind: 'count' },
+  { path: 'unique_followers', header: 'unique', kind: 'count' },
+  { path: 'unique_percentage', header: 'unique %', kind: 'percent' },
+  { path: 'overlapping_percentage', header: 'overlapping %', kind: 'percent' },
+];
+
+/** `creators overlap <creator...>`: how much 2 to 10 creators' audiences overlap (1 credit per request). */
+export default defineCommand({
+  name: 'overlap',
+  description: "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals (1 credit per request)",
+  args: [{ name: '<creator...>', description: `${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs` }],
+  flags: {
+    platform: { flags: '--platform <p>', description: `${OVERLAP_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)` },
+  },
+  examples: [
+    ['creators overlap noah_paws theellastrong hannahclutch --platform instagram', 'a row per creator, then the totals'],
+    ['creators overlap sophia_bernard themaxtech --platform tiktok --json', 'the whole answer (basics, details)'],
+    ['creators overlap noah_paws theellastrong --platform instagram --dry-run', 'the request and its price, nothing sent'],
+  ],
+  async run(ctx, { args, flags }) {
+    const [{ audienceOverlap, audienceOverlapPlan, cleanOverlapCreators }, { formatCredits }, { printPaidItem, printPaidList }] = await Promise.all([
+      import('../lib/api/creators.js'),
+      import('../lib/cost.js'),
+      import('../lib/output/paid.js'),
+    ]);
+    const creators = cleanOverlapCreators(args);
+    const platform = await ctx.platform(flags.platform, OVERLAP_PLATFORMS);
+    const http = await ctx.http();
+    if (!(await ctx.gate(audienceOverlapPlan(platform, creators)))) return;
+    const output = await ctx.output();
+    const answer = await audienceOverlap(http, platform, creators);
+    const spent = Math.round(answer.creditsCost * 1000);
+    if (!answer.found) {
+      ctx.notice(`${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${formatCredits(spent)} credits charged`})`);
+      await printPaidItem(ctx.io, output, answer.response, undefined, spent);
+      return;
+    }
+    if (output.format === 'json') {
+      // json keeps the whole answer (basics, details, unknown fields); the row formats get a row per creator and a total row.
+      await printPaidItem(ctx.io, output, answer.response, undefined, spent);
+    } else {
+      const rows = answer.details.map((d) => {
+        const followers = typeof d.followers === 'number' ? d.followers : undefined;
+        const unique = typeof d.unique_percentage === 'number' ? d.unique_percentage : undefined;
+        // The overview columns first; `user` repeats them (and its stats) and stays in the json answer only.
+        const { user: _user, ...rest } = d;
+        return {
+          username: d.username,
+          followers: d.followers,
+          unique_followers: followers !== undefined && unique !== undefined ? Math.round((followers * unique) / 100) : null,
+          unique_percentage: d.unique_percentage,
+          overlapping_percentage: d.overlapping_percentage,
+          ...rest,
+        };
+      });
+      const { totalFollowers: total, totalUniqueFollowers: totalUnique } = answer;
+      const totalRow = {
+        username: '(total)',
+        followers: total ?? null,
+        unique_followers: totalUnique ?? null,
+        unique_percentage: total && totalUnique !== undefined ? Math.round((totalUnique / total) * 10_000) / 100 : null,
+        overlapping_percentage: total && totalUnique !== undefined ? Math.round((1 - totalUnique / total) * 10_000) / 100 : null,
+      };
+      const all = [...rows, totalRow];
+      async function* records(): AsyncGenerator<DataRecord> {
+        yield* all;
+      }
+      await printPaidList(ctx.io, output, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
+    }
+    if (ctx.io.stderrIsTTY) {
+      const left = answer.creditsLeft === undefined ? '' : `, ${formatCredits(Math.round(answer.creditsLeft * 1000))} left`;
+      ctx.notice(`${formatCredits(spent)} credits spent${left}.`);
+    }
+  },
+});

@@ -1,0 +1,77 @@
+import { defineCommand } from '../app/command.js';
+import { CONTENT_PLATFORMS } from '../contract/platforms.js';
+import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
+import { UsageError } from '../lib/errors.js';
+import { parseIntegerOption } from '../lib/options.js';
+import { checkPlatform } from '../lib/platforms.js';
+
+const POST_COLUMNS: ColumnSpec[] = [
+  { path: 'created_at', header: 'date', kind: 'date' },
+  { path: 'type', header: 'type' },
+  { path: 'caption', header: 'caption', kind: 'text' },
+  { path: 'engagement.likes', header: 'likes', kind: 'count' },
+  { path: 'engagement.comments', header: 'comments', kind: 'count' },
+  { path: 'engagement.views', header: 'views', kind: 'count' },
+  { path: 'post_url', header: 'url' },
+];
+
+/** `creators posts <handle|url>`: a creator's posts, newest first, a page per request. */
+export default defineCommand({
+  name: 'posts',
+  description: "A creator's posts, newest first (a page per request; budgeted at 0.15 credits a page, the highest published price)",
+  args: [{ name: '<handle|url>', description: 'username or profile URL' }],
+  flags: {
+    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)' },
+    count: { flags: '--count <n>', description: 'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12' },
+    all: { flags: '--all', description: 'follow the cursor through every page (each page is a request)' },
+    maxPages: { flags: '--max-pages <n>', description: 'with --all: stop after n pages' },
+  },
+  examples: [
+    ['creators posts noah_paws --platform instagram', 'the newest 12 posts'],
+    ['creators posts themaxtech --platform tiktok --count 35 --all --max-pages 2 --format csv', 'up to 70 posts as CSV'],
+    ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
+  ],
+  async run(ctx, { args: [ref = ''], flags }) {
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { formatCredits }, { printPaidList }] = await Promise.all([
+      import('../lib/api/creators.js'),
+      import('../lib/api/enrichment.js'),
+      import('../lib/cost.js'),
+      import('../lib/output/paid.js'),
+    ]);
+    const handle = cleanHandle(ref);
+    // The URL's platform wins over the profile setting, but --platform must agree with it.
+    const fromUrl = platformOfProfileUrl(handle);
+    const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
+    if (fromUrl && flagPlatform && fromUrl !== flagPlatform) throw new UsageError(`The URL is a ${fromUrl} profile but --platform is ${flagPlatform}.`);
+    const chosen = flagPlatform ?? fromUrl ?? (await ctx.platform(undefined, CONTENT_PLATFORMS));
+    const platform = CONTENT_PLATFORMS.find((p) => p === chosen);
+    if (!platform) throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
+    const count = parseIntegerOption(flags.count, '--count', 1);
+    checkPostsCount(platform, count);
+    const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
+    if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
+
+    const http = await ctx.http();
+    const req = { platform, handle, count };
+    // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
+    const { plan, pages } = creatorPostsPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
+    if (!(await ctx.gate(plan))) return;
+    const output = await ctx.output();
+
+    let spent = 0;
+    let last: string | undefined;
+    async function* posts(): AsyncGenerator<DataRecord> {
+      for await (const page of creatorPostPages(http, req, pages)) {
+        spent += Math.round(page.creditsCost * 1000);
+        last = page.nextToken;
+        yield* page.posts;
+      }
+    }
+    // A run stopped part-way keeps the posts it paid for (the output is marked partial).
+    const printed = await printPaidList(ctx.io, output, posts(), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
+    if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
+    if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}).`);
+    else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
+    if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${formatCredits(spent)} credits spent.`);
+  },
+});

@@ -1,0 +1,200 @@
+/**
+ * A creator's posts, connected socials and audience overlap (api-contract.md §8.1, §7, §5): one
+ * function per endpoint, each with its plan priced from src/contract.
+ */
+import { OVERLAP_CREATORS, POSTS_PAGE_SIZES, type CONTENT_PLATFORMS } from '../../contract/platforms.js';
+import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { formatCredits } from '../cost.js';
+import { UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
+import type { Plan } from './plan.js';
+
+type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
+
+export interface PostsRequest {
+  platform: ContentPlatform;
+  handle: string;
+  /** Posts per page; Instagram's pages are a fixed 12, so it is not sent there. */
+  count?: number | undefined;
+  paginationToken?: string | undefined;
+}
+
+/**
+ * Checks `--count` against the platform's page size (src/contract): Instagram takes none (fixed 12),
+ * TikTok 1..35, YouTube 1..50.
+ */
+export function checkPostsCount(platform: ContentPlatform, count: number | undefined): void {
+  const size = POSTS_PAGE_SIZES[platform];
+  if (count === undefined) return;
+  if (size.fixed) throw new UsageError(`Instagram pages are a fixed ${size.default} posts; --count does not apply.`);
+  if (count < 1 || count > size.max) throw new UsageError(`--count must be 1 to ${size.max} on ${platform}.`);
+}
+
+export function postsBody(req: PostsRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { platform: req.platform, handle: req.handle };
+  if (req.count !== undefined && !POSTS_PAGE_SIZES[req.platform].fixed) body.count = req.count;
+  if (req.paginationToken) body.pagination_token = req.paginationToken;
+  return body;
+}
+
+/** Worst case of one posts request: the newest official client's 0.15, though the spec says 0.03. */
+const POSTS_PRICE_MILLI = WORST_CASE_MILLI.creatorPosts;
+const POSTS_PRICE_WHY = `(the newest official client's price; the spec says 0.03)`;
+
+/**
+ * The plan of `creatorPostPages` and the number of pages it may fetch: `maxPages` pages at the worst
+ * case; without it a `--max-credits` budget bounds the pages (as many as it pays for at the worst
+ * case), and with neither the cost is unknown (null).
+ */
+export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined }): { plan: Plan; pages: number } {
+  const price = POSTS_PRICE_MILLI;
+  const { maxPages, budgetMilli } = bound;
+  const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
+  const pages = maxPages ?? budgetPages;
+  const costBasis =
+    maxPages !== undefined
+      ? `${maxPages} request${maxPages === 1 ? '' : 's'} x ${formatCredits(price)} ${POSTS_PRICE_WHY}`
+      : `pages unknown x ${formatCredits(price)} ${POSTS_PRICE_WHY}${budgetPages !== undefined ? `; stops after ${budgetPages} pages to stay within --max-credits` : ''}`;
+  return {
+    plan: { method: 'POST', path: 'creators/content/posts', body: postsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
+    pages: pages ?? Infinity,
+  };
+}
+
+export interface PostsPage extends EnrichOutcome {
+  posts: Record<string, unknown>[];
+  /** `next_token`, top level or inside `result`, if any. */
+  nextToken: string | undefined;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * `POST /public/v1/creators/content/posts/`. The response shape is unpublished: the posts are read
+ * from `result.posts`, or a top-level or `data` list as a third-party client saw it.
+ */
+export async function creatorPosts(http: HttpClient, req: PostsRequest): Promise<PostsPage> {
+  const res = await http.request(creatorPostsPlan(req, { maxPages: 1 }).plan);
+  const body = asObject(res.data);
+  const top = Array.isArray(body.posts) ? body.posts : Array.isArray(asObject(body.data).posts) ? (asObject(body.data).posts as unknown[]) : undefined;
+  const outcome = top && !body.result ? { ...readOutcome({ ...body, result: { posts: top } }), response: res.data } : readOutcome(res.data);
+  const list = outcome.result?.posts;
+  const posts = Array.isArray(list) ? list.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : { value: p })) : [];
+  const token = body.next_token ?? outcome.result?.next_token;
+  return { ...outcome, posts, nextToken: typeof token === 'string' && token ? token : undefined };
+}
+
+/**
+ * Post pages one after another, following `next_token` -> `pagination_token`, at most `maxPages`
+ * (every page is a billed request). Stops when a page has no cursor, no posts, or repeats a cursor.
+ */
+export async function* creatorPostPages(http: HttpClient, req: PostsRequest, maxPages = Infinity): AsyncGenerator<PostsPage> {
+  let token = req.paginationToken;
+  const seen = new Set<string>();
+  for (let n = 0; n < maxPages; n++) {
+    const page = await creatorPosts(http, { ...req, paginationToken: token });
+    yield page;
+    if (!page.nextToken || page.posts.length === 0 || seen.has(page.nextToken)) return;
+    seen.add(page.nextToken);
+    token = page.nextToken;
+  }
+}
+
+/** The plan of `connectedSocials`: one request at 0.5 (nothing found costs nothing). */
+export function connectedSocialsPlan(handle: string, platform: string): Plan {
+  const price = WORST_CASE_MILLI.connectedSocials;
+  return { method: 'POST', path: 'creators/socials', body: { platform, handle }, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}` };
+}
+
+/**
+ * `POST /public/v1/creators/socials/`. Read like an enrichment answer (`result`, `credits_cost`); a
+ * top-level `socials` list (a third-party client's reading of the unpublished shape) becomes `result.socials`.
+ */
+export async function connectedSocials(http: HttpClient, handle: string, platform: string): Promise<EnrichOutcome> {
+  const res = await http.request(connectedSocialsPlan(handle, platform));
+  const body = asObject(res.data);
+  if (body.result === undefined && Array.isArray(body.socials)) {
+    const found = body.socials.length > 0;
+    return { status: found ? 'ok' : 'not_found', result: found ? { socials: body.socials } : null, creditsCost: Number(body.credits_cost ?? (found ? 0.5 : 0)) || 0, response: res.data };
+  }
+  return readOutcome(res.data);
+}
+
+/** Cleans 2..10 overlap creators (usernames or profile URLs), refusing repeats, before anything is sent. */
+export function cleanOverlapCreators(values: readonly string[]): string[] {
+  const creators = values.map(cleanHandle);
+  if (creators.length < OVERLAP_CREATORS.min || creators.length > OVERLAP_CREATORS.max) {
+    throw new UsageError(`Give ${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} creators to compare (got ${creators.length}).`);
+  }
+  const seen = new Map<string, string>();
+  for (const c of creators) {
+    const key = c.replace(/^@+/, '').replace(/\/+$/, '').toLowerCase();
+    const before = seen.get(key);
+    if (before !== undefined) throw new UsageError(`'${c}' is given twice (as '${before}').`);
+    seen.set(key, c);
+  }
+  return creators;
+}
+
+/** The plan of `audienceOverlap`: 1 credit per request, however many creators. */
+export function audienceOverlapPlan(platform: string, creators: readonly string[]): Plan {
+  const price = WORST_CASE_MILLI.audienceOverlap;
+  return { method: 'POST', path: 'creators/audience/overlap', body: { platform, creators: [...creators] }, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}` };
+}
+
+export interface OverlapAnswer {
+  /** Found: `details` has a row per creator. */
+  found: boolean;
+  creditsCost: number;
+  /** `credits_left`, a number or a numeric string (sources disagree), as a number; undefined when absent. */
+  creditsLeft: number | undefined;
+  details: Record<string, unknown>[];
+  totalFollowers: number | undefined;
+  totalUniqueFollowers: number | undefined;
+  message: string | undefined;
+  response: Record<string, unknown>;
+}
+
+function num(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+/** `POST /public/v1/creators/audience/overlap/` (1 credit when figures come back). */
+export async function audienceOverlap(http: HttpClient, platform: string, creators: readonly string[]): Promise<OverlapAnswer> {
+  const res = await http.request(audienceOverlapPlan(platform, creators));
+  const body = asObject(res.data);
+  const details = Array.isArray(body.details) ? body.details.filter((d): d is Record<string, unknown> => !!d && typeof d === 'object') : [];
+  const basics = asObject(body.basics);
+  const message = typeof body.message === 'string' ? body.message : undefined;
+  return {
+    found: details.length > 0 && body.success !== false && body.status !== false,
+    creditsCost: num(body.credits_cost) ?? 0,
+    creditsLeft: num(body.credits_left),
+    details,
+    totalFollowers: num(basics.total_followers),
+    totalUniqueFollowers: num(basics.total_unique_followers),
+    message,
+    response: body,
+  };
+}
+
+/** The content platform of a profile URL's host (instagram.com, tiktok.com, youtube.com), or undefined for a bare handle. */
+export function platformOfProfileUrl(value: string): ContentPlatform | undefined {
+  const text = value.trim();
+  if (!/^(https?:\/\/)?(www\.|m\.)?[a-z0-9.-]+\.[a-z]{2,}\//i.test(text)) return undefined;
+  let host: string;
+  try {
+    host = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).hostname.toLowerCase().replace(/^(www\.|m\.)/, '');
+  } catch {
+    return undefined;
+  }
+  if (host === 'instagram.com') return 'instagram';
+  if (host === 'tiktok.com') return 'tiktok';
+  if (host === 'youtube.com') return 'youtube';
+  return undefined;
+}
