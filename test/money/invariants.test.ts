@@ -8,7 +8,7 @@ import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { runCli, type RunResult } from '../helpers/run-cli.js';
 import { sandboxEnv, type StartedSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
-import { figures, reportedSpendMilli } from '../reliability/helpers.js';
+import { abortAfterCharges, figures, reportedSpendMilli } from '../reliability/helpers.js';
 
 /**
  * The money invariants of the paging families, each run against a fresh sandbox with a fault or an
@@ -101,19 +101,9 @@ async function runFamily(family: Family, scenario: Scenario): Promise<{ res: Run
   try {
     if (scenario.faults) setFaults(sb.state, parseFaultSpec(scenario.faults));
     const out = join(tempDir('creators-inv-'), 'out.json');
-    const controller = new AbortController();
-    let poll: NodeJS.Timeout | undefined;
-    if (scenario.interruptAfterCharges !== undefined) {
-      const n = scenario.interruptAfterCharges;
-      poll = setInterval(() => {
-        if (sb.state.ledger.charges.length >= n) {
-          clearInterval(poll);
-          controller.abort();
-        }
-      }, 5);
-    }
-    const res = await runCli(family.args(out, sb), { env: sandboxEnv(sb), stderrTTY: true, signal: controller.signal });
-    clearInterval(poll);
+    const ctrlC = abortAfterCharges(sb, scenario.interruptAfterCharges);
+    const res = await runCli(family.args(out, sb), { env: sandboxEnv(sb), stderrTTY: true, signal: ctrlC.signal });
+    ctrlC.stop();
     const lostRequests = figures(sb).charged_then_lost;
     // The scenario really happened (a rule that matches nothing would make the test vacuous).
     if (scenario.faults && !scenario.faults.startsWith('delay')) expect(figures(sb).total, scenario.name).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
-import { figures } from '../reliability/helpers.js';
+import { abortAfterCharges, figures } from '../reliability/helpers.js';
 
 /**
  * The money invariants of bulk enrichment, the resumable family: a run stopped or spoiled part-way,
@@ -52,19 +52,9 @@ describe.each(SCENARIOS)('bulk enrichment money invariants: $name', (scenario) =
       writeInput(input, names);
       const configDir = tempConfigDir();
       const args = ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, '-o', out, '--concurrency', '3'];
-      const controller = new AbortController();
-      let poll: NodeJS.Timeout | undefined;
-      if (scenario.interruptAfterCharges !== undefined) {
-        const n = scenario.interruptAfterCharges;
-        poll = setInterval(() => {
-          if (sb.state.ledger.charges.length >= n) {
-            clearInterval(poll);
-            controller.abort();
-          }
-        }, 2);
-      }
-      const first = await runCli(args, { env: sandboxEnv(sb), configDir, stderrTTY: true, signal: controller.signal });
-      clearInterval(poll);
+      const ctrlC = abortAfterCharges(sb, scenario.interruptAfterCharges);
+      const first = await runCli(args, { env: sandboxEnv(sb), configDir, stderrTTY: true, signal: ctrlC.signal });
+      ctrlC.stop();
       const context = `first run: exit ${first.code}\n${first.stderr}`;
       const lost = figures(sb).charged_then_lost;
       // The scenario really happened (a rule that matches nothing would make this test vacuous).

@@ -61,3 +61,21 @@ export function reportedSpendMilli(stderr: string): number {
   const all = [...stderr.matchAll(/(?:Spent ([\d.,]+) credits|([\d.,]+) credits spent)/g)];
   return all.reduce((sum, m) => sum + Math.round(Number((m[1] ?? m[2] ?? '0').replace(/,/g, '')) * 1000), 0);
 }
+
+/**
+ * An abort signal that fires (like Ctrl-C) once the sandbox ledger holds `charges` charges, or never
+ * when `charges` is undefined; `stop()` ends the watching.
+ */
+export function abortAfterCharges(sb: StartedSandbox, charges: number | undefined): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  let poll: NodeJS.Timeout | undefined;
+  if (charges !== undefined) {
+    poll = setInterval(() => {
+      if (sb.state.ledger.charges.length >= charges) {
+        clearInterval(poll);
+        controller.abort();
+      }
+    }, 2);
+  }
+  return { signal: controller.signal, stop: () => clearInterval(poll) };
+}

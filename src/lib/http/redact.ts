@@ -4,20 +4,13 @@
  * credentials this run holds, and credential shapes (`Bearer ...`), wherever a server echoes them.
  */
 
+/** Field names whose value is a credential, in a body we send or in the debug log. */
+const CREDENTIAL_FIELDS = ['api_key', 'apikey', 'token', 'access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'client_secret', 'password', 'subject_token'];
+
 const SECRET_KEYS = new Set([
+  ...CREDENTIAL_FIELDS,
   'authorization',
-  'api_key',
-  'apikey',
   'api-key',
-  'token',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'code',
-  'code_verifier',
-  'client_secret',
-  'password',
-  'subject_token',
   // Presigned storage links work as bearer credentials for as long as they live.
   'x-amz-signature',
   'x-amz-credential',
@@ -91,19 +84,7 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
 const MIN_SECRET = 8;
 
 /** Keys whose value in a request body we send is a credential (a code, verifier, refresh token...). */
-const SENT_SECRET_KEYS = new Set([
-  'api_key',
-  'apikey',
-  'token',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'code',
-  'code_verifier',
-  'client_secret',
-  'password',
-  'subject_token',
-]);
+const SENT_SECRET_KEYS = new Set(CREDENTIAL_FIELDS);
 
 /** Keys whose value in a response is a credential handed to us (tokens from a login or refresh). */
 const RECEIVED_SECRET_KEYS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret']);
