@@ -18,6 +18,7 @@
  *        (dictionaries: `search`, `offset`, `limit` 1-100; brands also `exact`; all free)
  *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth
  *   GET|POST|DELETE /_sandbox/faults                            fault injection (faults/, routes/faults.ts)
+ *   Optional latency per route family (latency.ts, `latency` option / `creators sandbox --latency`).
  *
  * Sandbox-only choices, where the real service publishes nothing:
  *   - Error bodies: DRF `{"detail": ...}` for 401/403/404/405/429 and JSON parse errors; the
@@ -51,6 +52,7 @@ import { configureBatch } from './batch/jobs.js';
 import { startFileHost } from './batch/files.js';
 import { setFaults } from './faults/engine.js';
 import { parseFaultSpec, type FaultRule } from './faults/rules.js';
+import { parseLatencySpec, setLatency, type LatencyModel } from './latency.js';
 
 export interface SandboxOptions {
   /** Default 0: a free port picked by the OS. */
@@ -85,6 +87,11 @@ export interface SandboxOptions {
   batchDownloadTtlSeconds?: number;
   /** Fault injection from the start: a spec string or rules (faults/rules.ts); change later via `/_sandbox/faults`. */
   faults?: string | FaultRule[];
+  /**
+   * How long replies take, per route family (latency.ts): a spec (`discovery=1.2s±0.5,enrich=2s±1,default=150ms`,
+   * or `real`) or a model. Default none: every reply leaves as soon as it is ready.
+   */
+  latency?: string | LatencyModel;
 }
 
 export interface Sandbox {
@@ -122,6 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     pageBase: options.pageBase ?? 0,
   });
   if (options.faults !== undefined) setFaults(state, parseFaultSpec(options.faults));
+  if (options.latency !== undefined) setLatency(state, typeof options.latency === 'string' ? parseLatencySpec(options.latency) : options.latency);
   configureBatch(state, { rowsPerSecond: options.batchRowsPerSecond, downloadTtlSeconds: options.batchDownloadTtlSeconds });
   const router = buildRouter(options.routes);
   let url = '';
