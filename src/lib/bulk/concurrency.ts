@@ -29,3 +29,18 @@ export function concurrencyFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): numbe
   // Never below the start: a quick service still gets its burst.
   return Math.max(1, Math.min(cap, Math.max(wanted, load.latencyMs === undefined ? INITIAL_CONCURRENCY : 1)));
 }
+
+/** Below this observed latency a paging command fetches page by page (one ahead, as ever). */
+export const CONCURRENT_PAGES_MIN_LATENCY_MS = 300;
+
+/**
+ * Pages of a paging command in flight at once: rate x latency (+15 %), no extra one. Only once pages
+ * take `CONCURRENT_PAGES_MIN_LATENCY_MS` or more: a quick service is paged one at a time (the next page
+ * sent while this one is written, as before), so a page that fails leaves no later page bought; a slow
+ * one gets the pages it is certain to need in parallel. Within [1, cap].
+ */
+export function pagesInFlightFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): number {
+  const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
+  if (!Number.isFinite(load.perSecond) || latency < CONCURRENT_PAGES_MIN_LATENCY_MS) return 1;
+  return Math.max(1, Math.min(cap, Math.ceil(load.perSecond * (latency / 1000) * 1.15)));
+}

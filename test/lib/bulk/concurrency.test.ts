@@ -4,7 +4,7 @@
  * whenever everything is idle. No real time passes, so no assertion depends on the machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import { concurrencyFor, DEFAULT_CONCURRENCY_CAP, INITIAL_CONCURRENCY } from '../../../src/lib/bulk/concurrency.js';
+import { concurrencyFor, DEFAULT_CONCURRENCY_CAP, INITIAL_CONCURRENCY, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
 import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
 import { Pacer } from '../../../src/lib/http/pacer.js';
 
@@ -17,6 +17,16 @@ describe('concurrencyFor', () => {
     expect(concurrencyFor({ perSecond: 10, latencyMs: undefined, oldestInFlightMs: 1000 })).toBe(13);
     expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
     expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 }, 8)).toBe(8);
+  });
+});
+
+describe('pagesInFlightFor', () => {
+  it('is 1 below 300 ms a page (page by page, as before), rate x latency above, within the cap', () => {
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: 2, oldestInFlightMs: 0 })).toBe(1);
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: 299, oldestInFlightMs: 0 })).toBe(1);
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: 1000, oldestInFlightMs: 0 })).toBe(6);
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: undefined, oldestInFlightMs: 2000 })).toBe(12);
+    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
   });
 });
 
