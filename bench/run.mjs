@@ -97,16 +97,25 @@ async function benchStartup() {
     viaCommander.push((await measure(process.execPath, ['-e', "process.stdout.isTTY=true;process.stdout.columns=97;process.argv=[process.argv[0],'creators','search','--help'];import('./bin/creators.js')"], { rss: false, env: benchEnv() })).ms);
   }
   out(`  (reference: search --help rendered by commander, no snapshot: ${fmtMs(median(viaCommander))})`);
-  // For reference: a command that makes one request (start-up, undici, the request, exit).
+  // One request: `creators credits --json` against a bare node:http script making the same request and
+  // printing the same JSON (bench/credits-bare.mjs), interleaved.
   const sb = await startSandbox(['--rate-limit', '100000']);
   try {
-    const oneRequest = [];
-    for (let i = 0; i < Math.min(11, sizes.startupRuns); i++) {
+    const cliRuns = [];
+    const bareRuns = [];
+    let same = true;
+    for (let i = 0; i < sizes.startupRuns; i++) {
       const r = await measure(process.execPath, [BIN, 'credits', '--json'], { rss: false, env: sb.env() });
       if (r.code !== 0) throw new Error(`creators credits exited ${r.code}: ${r.stderr}`);
-      oneRequest.push(r.ms);
+      const b = await measure(process.execPath, [join(root, 'bench/credits-bare.mjs')], { rss: false, env: sb.env() });
+      if (b.code !== 0) throw new Error(`credits-bare exited ${b.code}: ${b.stderr}`);
+      if (JSON.stringify(JSON.parse(r.stdout)) !== JSON.stringify(JSON.parse(b.stdout))) same = false;
+      cliRuns.push(r.ms);
+      bareRuns.push(b.ms);
     }
-    out(`  (reference: creators credits, one request to the sandbox: ${fmtMs(median(oneRequest))})`);
+    const c = median(cliRuns);
+    const bare = median(bareRuns);
+    out(line('one request: creators credits --json', c / bare, `${fmtMs(c)} vs ${fmtMs(bare)} for a bare node:http script (same request, same JSON${same ? '' : ': OUTPUT DIFFERS'}), median of ${sizes.startupRuns}`, c / bare <= 2, '<= 2x'));
   } finally {
     await sb.stop();
   }
