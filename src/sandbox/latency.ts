@@ -38,7 +38,7 @@ export function latencyFamily(path: string): LatencyFamily | undefined {
   if (rest.startsWith('creators/enrich/')) return 'enrich';
   if (rest.startsWith('creators/')) return 'content';
   if (rest.startsWith('enrichment/batch/')) return 'batch';
-  if (rest.startsWith('listening/')) return 'listening';
+  if (rest.startsWith('social/listening/') || rest.startsWith('listening/')) return 'listening';
   return 'default';
 }
 
