@@ -17,6 +17,7 @@ export default defineCommand({
     credits: { flags: '--credits <n>', description: 'starting balance', default: '1000' },
     trial: { flags: '--trial', description: 'behave like a trial account (30 successful requests)' },
     pageBase: { flags: '--page-base <n>', description: 'first Discovery page number it accepts: 0 (default) or 1' },
+    latency: { flags: '--latency <spec>', description: "reply times per route family, median±spread: 'discovery=1.2s±0.5,enrich=2s±1,default=150ms', or 'real' (a guess); default none" },
     faults: { flags: '--faults <spec>', description: "inject faults: 'kind[:arg] [METHOD] [/path/glob] [count=n|p=0.1]; ...' (* within a path segment, ** any depth; see /_sandbox/faults)" },
     allowRedirect: {
       flags: '--allow-redirect <url>',
@@ -28,6 +29,7 @@ export default defineCommand({
     ['creators sandbox --port 8787', 'then in another shell:'],
     ['CREATORS_BASE_URL=http://127.0.0.1:8787 CREATORS_API_KEY=<key> creators credits', 'use it'],
     ['creators sandbox --rate-limit 30 --credits 5', 'practise limits and empty balances'],
+    ['creators sandbox --latency real --seed 7', 'answer about as slowly as the real service might (a guess)'],
     ["creators sandbox --faults '503 GET * p=0.2; drop-after POST /public/v1/discovery/ count=1'", 'a chaotic API (seeded by --seed)'],
     ['creators sandbox --allow-redirect https://app.example/callback', 'let a web app register a non-loopback redirect URI'],
   ],
@@ -49,11 +51,22 @@ export default defineCommand({
       }
     }
     // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
-    const [{ startSandbox }, rules, { printText }] = await Promise.all([
+    const [{ startSandbox }, rules, latencyModel, { printText }] = await Promise.all([
       import('../sandbox/server.js'),
       import('../sandbox/faults/rules.js'),
+      import('../sandbox/latency.js'),
       import('../lib/output/index.js'),
     ]);
+    let latency: ReturnType<typeof latencyModel.parseLatencySpec> | undefined;
+    if (flags.latency !== undefined) {
+      try {
+        latency = latencyModel.parseLatencySpec(flags.latency);
+      } catch (err) {
+        if (!(err instanceof latencyModel.LatencySpecError)) throw err;
+        throw new UsageError(`Invalid --latency: ${err.message}`);
+      }
+    }
+    const latencyText = latencyModel.describeLatency(latency ?? {});
     let faults: ReturnType<typeof rules.parseFaultSpec> | undefined;
     if (flags.faults !== undefined) {
       try {
@@ -66,11 +79,11 @@ export default defineCommand({
     const output = await ctx.output();
     if (ctx.dryRun) {
       // A dry run starts nothing: it says what would listen, with which settings.
-      const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, faults: (faults ?? []).map((f) => rules.describeRule(f)), allow_redirects: allowRedirects };
+      const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, latency: latencyText, faults: (faults ?? []).map((f) => rules.describeRule(f)), allow_redirects: allowRedirects };
       const text =
         output.format === 'json' || output.format === 'jsonl'
           ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`
-          : `Dry run: no sandbox was started.\nIt would listen on ${plan.listen} (seed ${seed}, ${rateLimit} requests a minute, ${credits} credits${flags.trial ? ', trial account' : ''}, page base ${plan.page_base}).\n` +
+          : `Dry run: no sandbox was started.\nIt would listen on ${plan.listen} (seed ${seed}, ${rateLimit} requests a minute, ${credits} credits${flags.trial ? ', trial account' : ''}, page base ${plan.page_base}${latency ? `, latency ${latencyText}` : ''}).\n` +
             plan.faults.map((f) => `  fault: ${f}\n`).join('');
       await printText(ctx.io, output, text);
       return;
@@ -86,6 +99,7 @@ export default defineCommand({
         ...(pageBase === 0 || pageBase === 1 ? { pageBase } : {}),
         ...(faults ? { faults } : {}),
         ...(allowRedirects.length > 0 ? { allowRedirects } : {}),
+        ...(latency ? { latency } : {}),
         log: ctx.term.debug ? (line: string) => ctx.term.debugLine(line, 'sandbox') : undefined,
       });
     } catch (err) {
@@ -103,7 +117,7 @@ export default defineCommand({
           `Sandbox API listening on ${sandbox.url}\n\n` +
             `  export CREATORS_BASE_URL=${sandbox.url}\n` +
             `  export CREATORS_API_KEY=${sandbox.apiKey}\n\n` +
-            `Seed ${seed}, ${rateLimit} requests/minute, ${credits} credits. Press Ctrl-C to stop.\n` +
+            `Seed ${seed}, ${rateLimit} requests/minute, ${credits} credits${latency && latencyText !== 'none' ? `, latency ${latencyText}` : ''}. Press Ctrl-C to stop.\n` +
             faultLines,
         );
       } else {

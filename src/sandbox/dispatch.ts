@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mediaType, parseBody, readBody, tooLarge } from './body.js';
 import { applyFaults } from './faults/inject.js';
+import { drawLatency } from './latency.js';
 import { authenticate, checkTrial, recordTrialUse, throttle } from './guards.js';
 import { hostAllowed, hostRefusal } from './loopback.js';
 import { ApiError, detail, methodNotAllowed, notFound, send, type Reply } from './respond.js';
@@ -57,6 +58,10 @@ export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: 
       reply = detail(500, 'A server error occurred.');
     }
   }
+  // The latency model (latency.ts): the work is done and charged, the reply is held on a timer (other
+  // requests go on meanwhile). A throttled request is refused at once, as the service does.
+  const holdMs = reply.status === 429 ? 0 : drawLatency(ctx.state, pathOf(req.url));
+  if (holdMs > 0) await new Promise<void>((resolve) => setTimeout(resolve, holdMs));
   try {
     send(res, reply);
   } catch (err) {
@@ -64,6 +69,12 @@ export async function dispatch(ctx: DispatchContext, req: IncomingMessage, res: 
     ctx.state.log(`sandbox: could not send reply: ${err instanceof Error ? err.message : String(err)}`);
   }
   ctx.state.log(`${method} ${req.url ?? ''} ${reply.status} ${Date.now() - started}ms`);
+}
+
+function pathOf(target: string | undefined): string {
+  const raw = target ?? '/';
+  const q = raw.indexOf('?');
+  return q < 0 ? raw : raw.slice(0, q);
 }
 
 async function handle(ctx: DispatchContext, req: IncomingMessage, method: string): Promise<Reply> {

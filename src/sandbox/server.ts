@@ -19,6 +19,7 @@
  *   GET  /_sandbox/ledger   GET|POST /_sandbox/config          sandbox-only control surface, no auth; changes
  *                                                               need Content-Type: application/json (dispatch.ts)
  *   GET|POST|DELETE /_sandbox/faults                            fault injection (faults/, routes/faults.ts)
+ *   Optional latency per route family (latency.ts, `latency` option / `creators sandbox --latency`).
  *
  * Every request, on both listeners, needs a loopback Host naming the listening port (loopback.ts): 421 otherwise.
  *
@@ -55,6 +56,7 @@ import { startFileHost } from './batch/files.js';
 import { setFaults } from './faults/engine.js';
 import { parseFaultSpec, type FaultRule } from './faults/rules.js';
 import { allowRedirects } from './oauth/store.js';
+import { parseLatencySpec, setLatency, type LatencyModel } from './latency.js';
 
 export interface SandboxOptions {
   /** Default 0: a free port picked by the OS. */
@@ -94,6 +96,11 @@ export interface SandboxOptions {
   allowRedirects?: string[];
   /** Fault injection from the start: a spec string or rules (faults/rules.ts); change later via `/_sandbox/faults`. */
   faults?: string | FaultRule[];
+  /**
+   * How long replies take, per route family (latency.ts): a spec (`discovery=1.2s±0.5,enrich=2s±1,default=150ms`,
+   * or `real`) or a model. Default none: every reply leaves as soon as it is ready.
+   */
+  latency?: string | LatencyModel;
 }
 
 export interface Sandbox {
@@ -132,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   if (options.faults !== undefined) setFaults(state, parseFaultSpec(options.faults));
   if (options.allowRedirects) allowRedirects(state, options.allowRedirects);
+  if (options.latency !== undefined) setLatency(state, typeof options.latency === 'string' ? parseLatencySpec(options.latency) : options.latency);
   configureBatch(state, { rowsPerSecond: options.batchRowsPerSecond, downloadTtlSeconds: options.batchDownloadTtlSeconds });
   const router = buildRouter(options.routes);
   let url = '';

@@ -13,6 +13,7 @@ describe('creators sandbox flags', () => {
     [['--port', '-1'], /^error: Invalid --port '-1'/],
     [['--page-base', '2'], /^error: Invalid --page-base '2': expected 0 or 1\./],
     [['--credits', 'lots'], /^error: Invalid --credits 'lots'/],
+    [['--latency', 'search=1s'], /^error: Invalid --latency: unknown route family 'search'/],
   ])('%j is a usage error (exit 2)', async (flags, message) => {
     const res = await runCli(['sandbox', ...flags]);
     expect(res.code).toBe(2);
@@ -69,5 +70,13 @@ describe('creators sandbox --dry-run', () => {
     const text = await runCli(['sandbox', '--port', '8787', '--dry-run'], { tty: true });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^Dry run: no sandbox was started\.\nIt would listen on 127\.0\.0\.1:8787 \(seed 42, 300 requests a minute, 1000 credits, page base 0\)\.\n$/);
+  });
+
+  it('shows the latency model it would apply (--latency real is a named preset)', async () => {
+    const res = await runCli(['sandbox', '--latency', 'enrich=2s±1,default=150ms', '--dry-run', '--json']);
+    expect(res.code).toBe(0);
+    expect(res.json()).toMatchObject({ latency: 'enrich=2s±1s,default=150ms' });
+    const real = await runCli(['sandbox', '--latency', 'real', '--dry-run'], { tty: true });
+    expect(real.stderr + real.stdout).toMatch(/latency discovery=1\.2s±500ms,.*enrich=2s±1s,.*default=150ms±50ms\)\.\n$/);
   });
 });

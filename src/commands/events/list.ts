@@ -23,11 +23,12 @@ export default defineCommand({
     ['creators events list --creator nasa --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { listEvents }, { printList }, { EVENT_COLUMNS }] = await Promise.all([
+    const [{ eventFilters }, { listEvents }, { printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
       import('../../lib/listening/columns.js'),
+      import('../../lib/bulk/concurrency.js'),
     ]);
     const filters = eventFilters(flags);
     const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
@@ -39,7 +40,8 @@ export default defineCommand({
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
-    const events = listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last));
+    // With --all and slow pages, the pages left (known from the count) go out several at once, in order.
+    const events = listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()));
     const count = await printList(ctx.io, output, events, EVENT_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice('No events.');
     if (more?.next && !flags.all) {

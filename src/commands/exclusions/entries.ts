@@ -19,9 +19,10 @@ export default defineCommand({
     ['creators exclusions entries default:instagram --all --format csv -o handles.csv', 'all of them, to a file'],
   ],
   async run(ctx, { args: [list = ''], flags }) {
-    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { keyed, printList }] = await Promise.all([
+    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { keyed, printList }, { pagesInFlightFor }] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/output/index.js'),
+      import('../../lib/bulk/concurrency.js'),
     ]);
     const ref = parseListRef(list);
     const limit = parseIntegerOption(flags.limit, '--limit', 1) ?? 1000;
@@ -34,7 +35,8 @@ export default defineCommand({
     let handles: AsyncIterable<string> | string[];
     let total: number | undefined;
     if (flags.all) {
-      handles = allEntries(http, ref, limit, offset);
+      // Slow pages: the offsets left (from the total) go out several at once, in order.
+      handles = allEntries(http, ref, limit, offset, () => pagesInFlightFor(http.load()));
     } else {
       const page = await listEntries(http, ref, { offset, limit });
       handles = page.handles;

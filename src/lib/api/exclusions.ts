@@ -135,9 +135,37 @@ export async function listEntries(http: HttpClient, ref: ListRef, page: { offset
   return { ...data, handles: Array.isArray(data.handles) ? data.handles : [] };
 }
 
-/** Every handle from `offset` on, page after page (stops on an empty page or at `total`). */
-export async function* allEntries(http: HttpClient, ref: ListRef, limit: number, offset = 0): AsyncGenerator<string> {
+/**
+ * Every handle from `offset` on, page after page (stops on an empty page or at `total`). When the window
+ * allows more than one (slow pages) and the first page was full and told the total, the offsets left are
+ * known: they are fetched several at once and yielded in order (free GETs); then page after page again
+ * from where they ended, in case the list grew meanwhile.
+ */
+export async function* allEntries(http: HttpClient, ref: ListRef, limit: number, offset = 0, window: () => number = () => 1): AsyncGenerator<string> {
   let at = offset;
+  const first = await listEntries(http, ref, { offset: at, limit });
+  yield* first.handles;
+  at += first.handles.length;
+  if (first.handles.length === 0 || (typeof first.total === 'number' && at >= first.total)) return;
+  if (first.handles.length === limit && typeof first.total === 'number' && window() > 1) {
+    const total = first.total;
+    const queue: Promise<HandlesPage>[] = [];
+    let next = at;
+    while (next < total || queue.length > 0) {
+      while (next < total && queue.length < Math.max(1, Math.floor(window()))) {
+        const page = listEntries(http, ref, { offset: next, limit });
+        page.catch(() => {});
+        queue.push(page);
+        next += limit;
+      }
+      const page = await (queue.shift() as Promise<HandlesPage>);
+      yield* page.handles;
+      at += page.handles.length;
+      // A short page before the total: the list changed under us; the rest page by page.
+      if (page.handles.length < limit) break;
+    }
+    if (at >= total) return;
+  }
   for (;;) {
     const page = await listEntries(http, ref, { offset: at, limit });
     yield* page.handles;

@@ -17,6 +17,7 @@ import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { parseIntegerOption } from '../options.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
+import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
 import { ProgressLine } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { runKey, RunJournal } from './resume.js';
@@ -40,7 +41,8 @@ export interface EnrichJob {
 }
 
 export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
-  concurrency: number;
+  /** `--concurrency n` forces the rows in flight; undefined sizes it from the pace and latency (concurrency.ts). */
+  concurrency?: number | undefined;
   /** `--restart`: forget what an interrupted run of the same command already answered. */
   restart?: boolean | undefined;
 }
@@ -86,8 +88,10 @@ export function parseBulkOptions(
     relaxColumns?: boolean | undefined;
   },
 ): BulkOptions {
-  const concurrency = parseIntegerOption(flags.concurrency, '--concurrency', 1) ?? 4;
-  if (concurrency > 16) throw new UsageError(`Invalid --concurrency '${String(flags.concurrency)}': at most 16.`);
+  const concurrency = parseIntegerOption(flags.concurrency, '--concurrency', 1);
+  if (concurrency !== undefined && concurrency > DEFAULT_CONCURRENCY_CAP) {
+    throw new UsageError(`Invalid --concurrency '${String(flags.concurrency)}': at most ${DEFAULT_CONCURRENCY_CAP}.`);
+  }
   const csv = csvReadOptions(flags);
   if ((flags.delimiter !== undefined || flags.relaxColumns) && flags.input === undefined) throw new UsageError(`--${flags.delimiter !== undefined ? 'delimiter' : 'relax-columns'} needs --input.`);
   return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false, csv };
@@ -198,7 +202,8 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   const progress = new ProgressLine(term.io, term.io.stderrIsTTY && !term.quiet && !rowsToTerminal, job.label, source.count, ports.now);
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
-    concurrency: o.concurrency,
+    // Forced, or sized from the pace in force and the latency the service shows (Little's law).
+    concurrency: o.concurrency ?? (() => concurrencyFor(http.load())),
     signal: ports.signal,
     work: async (cells, index) => {
       let row: RowOutcome;

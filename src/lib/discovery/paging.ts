@@ -70,6 +70,15 @@ function identity(a: DiscoveryAccount): string | undefined {
  * `choosePageLimit`), or at the 10,000-result cap. A creator already
  * seen is not printed twice; a page of nothing but repeats (a server counting pages from another
  * base) stops the run with `stop: 'repeat'` instead of paying for the same page again and again.
+ *
+ * Pages a sequential run is certain to buy are fetched concurrently, up to `window()` at once (the
+ * caller sizes it from the pace and the latency: one at a few milliseconds, more when each page takes
+ * seconds): once two pages have come back whole (so the page base is right) and the total is known,
+ * every later full page below the total, `maxResults` and the cap is one the sequential run would buy,
+ * whatever the pages hold (repeats only lower the count printed, so they never end a run sooner there).
+ * The output stays in page order. If a page fails while later ones are on their way, those that come
+ * back were paid for: they are yielded (after the gap) before the error is thrown, so nothing paid is
+ * lost; pages not yet sent are not sent (Ctrl-C stops them in the client).
  */
 export async function* discoveryRecords(
   plan: PagePlan,
@@ -77,72 +86,127 @@ export async function* discoveryRecords(
   fetchPage: (wirePage: number, limit: number) => Promise<DiscoveryPage>,
   tally: RunTally,
   onPage?: (page: DiscoveryPage, index: number) => void,
+  window: () => number = () => 1,
 ): AsyncGenerator<DiscoveryAccount> {
   const seen = new Set<string>();
   // Requests are bounded: whole pages, plus at most a few aligned tail requests.
   const maxRequests = maxPages(plan) + 64;
+  let requests = 0;
+  const startOffset = (plan.page - 1) * plan.limit;
   const remaining = (printed: number): number | undefined => (plan.all && plan.maxResults !== undefined ? plan.maxResults - printed : undefined);
-  const request = (offset: number, printed: number): { limit: number; page: Promise<DiscoveryPage> } => {
-    const limit = nextLimit(offset, remaining(printed), plan.limit);
+  interface Ahead {
+    offset: number;
+    limit: number;
+    page: Promise<DiscoveryPage>;
+  }
+  const send = (offset: number, limit: number): Ahead => {
+    requests++;
     const page = fetchPage(offset / limit + base, limit);
     // Awaited in the loop or in `finally`; never an unhandled rejection meanwhile.
     page.catch(() => {});
-    return { limit, page };
+    return { offset, limit, page };
   };
-  let offset = (plan.page - 1) * plan.limit;
-  // The next request of the plan is sent while this page is being written (pipelining hides the
-  // client's share of the time). It is always what the run would fetch next anyway, within the
-  // planned (and guarded) worst case; if the run stops early, its spend is still counted below.
-  let next: { limit: number; page: Promise<DiscoveryPage> } | undefined = request(offset, 0);
-  let inFlight: Promise<DiscoveryPage> | undefined;
-  try {
-    for (let i = 0; i < maxRequests && next !== undefined; i++) {
-      const { limit } = next;
-      const page = await next.page;
-      next = undefined;
-      const accounts = page.accounts;
-      tally.pages++;
-      tally.returned += accounts.length;
-      tally.spentMilli += accounts.length * plan.priceMilli;
-      if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
-      if (typeof page.total === 'number') tally.total = page.total;
-      onPage?.(page, i);
-      const fresh: DiscoveryAccount[] = [];
-      for (const account of accounts) {
-        const id = identity(account);
-        if (id !== undefined) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-        }
-        fresh.push(account);
+  // Requests sent and not yet taken, in page order; the first is the page to print next.
+  const ahead: Ahead[] = [send(startOffset, nextLimit(startOffset, remaining(0), plan.limit))];
+  /** A full page the sequential run is certain to buy (see above). */
+  const certain = (offset: number, pagesSeen: number): boolean =>
+    pagesSeen >= 2 &&
+    tally.total !== undefined &&
+    offset < tally.total &&
+    offset % plan.limit === 0 &&
+    offset + plan.limit <= RESULT_CAP &&
+    (plan.maxResults === undefined || offset - startOffset + plan.limit <= plan.maxResults) &&
+    requests < maxRequests;
+  /** Counts a page that came back and returns its creators not seen before. */
+  const take = (page: DiscoveryPage, index: number): DiscoveryAccount[] => {
+    const accounts = page.accounts;
+    tally.pages++;
+    tally.returned += accounts.length;
+    tally.spentMilli += accounts.length * plan.priceMilli;
+    if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+    if (typeof page.total === 'number') tally.total = page.total;
+    onPage?.(page, index);
+    const fresh: DiscoveryAccount[] = [];
+    for (const account of accounts) {
+      const id = identity(account);
+      if (id !== undefined) {
+        if (seen.has(id)) continue;
+        seen.add(id);
       }
+      fresh.push(account);
+    }
+    return fresh;
+  };
+  try {
+    for (let i = 0; i < maxRequests; i++) {
+      const head = ahead.shift();
+      if (!head) break;
+      let page: DiscoveryPage;
+      try {
+        page = await head.page;
+      } catch (err) {
+        // Pages after the failed one that come back were paid for: kept, in order, then the error.
+        for (const later of ahead.splice(0)) {
+          const got = await later.page.catch(() => undefined);
+          if (!got) continue;
+          for (const account of take(got, ++i)) {
+            tally.printed++;
+            yield account;
+          }
+        }
+        throw err;
+      }
+      const { limit } = head;
+      const accounts = page.accounts;
+      const fresh = take(page, i);
       const printedAfter = tally.printed + fresh.length;
-      offset += limit;
+      const offset = head.offset + limit;
       let stop: RunTally['stop'];
       if (!plan.all) stop = undefined;
       else if (accounts.length > 0 && fresh.length === 0) stop = 'repeat';
       else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
       else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
       else if (offset >= RESULT_CAP) stop = 'cap';
-      if (plan.all && stop === undefined && i + 1 < maxRequests) {
-        next = request(offset, printedAfter);
-        inFlight = next.page;
+      if (plan.all && stop === undefined) {
+        // The next request of the plan is sent while this page is being written (pipelining hides the
+        // client's share of the time): always what the run would fetch next anyway.
+        if (ahead.length === 0 && requests < maxRequests) ahead.push(send(offset, nextLimit(offset, remaining(printedAfter), plan.limit)));
+        // Then the pages it is certain to buy after that, while the window allows.
+        const limitNow = Math.max(1, Math.floor(window()));
+        for (;;) {
+          const last = ahead[ahead.length - 1];
+          if (!last || ahead.length >= limitNow) break;
+          const at = last.offset + last.limit;
+          if (last.limit !== plan.limit || !certain(at, i + 1)) break;
+          ahead.push(send(at, plan.limit));
+        }
       }
       // No cut at maxResults inside a page: its creators are already paid for, so they are all yielded.
       for (const account of fresh) {
         tally.printed++;
         yield account;
       }
-      inFlight = undefined;
       if (!plan.all) return;
-      if (stop !== undefined) return void (tally.stop = stop);
+      if (stop !== undefined) {
+        // Only a server whose total was wrong (a short page before it) or that repeats itself stops with
+        // pages bought ahead: they were paid for, so what they bring that is new is kept.
+        for (const later of ahead.splice(0)) {
+          const got = await later.page.catch(() => undefined);
+          if (!got) continue;
+          for (const account of take(got, ++i)) {
+            tally.printed++;
+            yield account;
+          }
+        }
+        return void (tally.stop = stop);
+      }
     }
     if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
   } finally {
-    // The run stopped while the next page was on its way (Ctrl-C, a write error): it may be charged,
-    // so it is counted in the spend the summary reports.
-    if (inFlight !== undefined) {
-      const page = await inFlight.catch(() => undefined);
+    // The run stopped while pages were on their way (Ctrl-C, a write error): they may be charged, so
+    // they are counted in the spend the summary reports.
+    for (const later of ahead.splice(0)) {
+      const page = await later.page.catch(() => undefined);
       if (page) {
         tally.pages++;
         tally.returned += page.accounts.length;

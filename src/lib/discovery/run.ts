@@ -14,6 +14,7 @@ import type { Notices } from '../io/terminal.js';
 import type { ColumnSpec, OutputSettings } from '../output/index.js';
 import { printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
+import { pagesInFlightFor } from '../bulk/concurrency.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 
 /** The table of both Discovery commands: handle, name, followers, engagement (+ per command). */
@@ -73,7 +74,8 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (ports.signal?.aborted) return Promise.reject(new InterruptedError());
     return postDiscoveryPage(http, request(wire, limit));
   };
-  const records = discoveryRecords(plan, base, fetchPage, tally, onPage);
+  // Pages a sequential run is certain to buy go out concurrently, as many as the pace and latency call for.
+  const records = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()));
   // A run that stops part-way keeps the creators it paid for, and says what it spent (see printPaidList).
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;

@@ -130,6 +130,11 @@ export class HttpClient {
   private undici: Transport | undefined;
   /** Requests that may change state or spend (not GET/HEAD) sent and not yet answered. */
   private unsafeInFlight = 0;
+  /** Start times of the API attempts in flight, by attempt number (for `load()`). */
+  private readonly flights = new Map<number, number>();
+  private flightSeq = 0;
+  /** Moving average of how long the API takes to answer an attempt, in ms (undefined before the first answer). */
+  private latencyAvgMs: number | undefined;
 
   constructor(private readonly opts: HttpClientOptions) {
     this.pacer = new Pacer(opts.rateLimitPerMinute, opts.now, opts.sleep);
@@ -150,6 +155,19 @@ export class HttpClient {
 
   get baseUrl(): URL {
     return this.opts.baseUrl;
+  }
+
+  /**
+   * What a concurrent workflow sizes itself from (Little's law: in flight ~= rate x latency): the pace in
+   * force (requests a second, lowered after a 429), the service's observed latency (a moving average of
+   * answered attempts; the wait for a pacing slot is not part of it), and how long the oldest attempt in
+   * flight has been waiting (a floor on the latency before the first answers come in).
+   */
+  load(): { perSecond: number; latencyMs: number | undefined; oldestInFlightMs: number } {
+    const now = this.opts.now();
+    let oldest = 0;
+    for (const started of this.flights.values()) oldest = Math.max(oldest, now - started);
+    return { perSecond: this.pacer.perSecond(), latencyMs: this.latencyAvgMs, oldestInFlightMs: oldest };
   }
 
   /**
@@ -210,11 +228,21 @@ export class HttpClient {
       this.checkInterrupted();
       // The rate limit is the API's: a file host (a presigned download URL) is not paced, so a download
       // does not wait a slot behind the request that fetched its link.
-      if (url.origin === this.opts.baseUrl.origin) await this.pacer.acquire(this.opts.signal);
+      const paced = url.origin === this.opts.baseUrl.origin;
+      if (paced) await this.pacer.acquire(this.opts.signal);
       const body = makeBody();
       const attemptStarted = this.opts.now();
-      const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent, Math.min(timeoutMs, deadlineMs - usedMs));
+      const flight = ++this.flightSeq;
+      if (paced) this.flights.set(flight, attemptStarted);
+      const outcome = await this.attempt<T>(req, url, headers, body, credential, idempotent, Math.min(timeoutMs, deadlineMs - usedMs)).finally(() =>
+        this.flights.delete(flight),
+      );
       usedMs += Math.max(0, this.opts.now() - attemptStarted);
+      // A streamed download's time is the transfer's, not the service's answer: only JSON and text count.
+      if (paced && req.responseType !== 'stream') {
+        const took = Math.max(0, this.opts.now() - attemptStarted);
+        this.latencyAvgMs = this.latencyAvgMs === undefined ? took : this.latencyAvgMs * 0.8 + took * 0.2;
+      }
       // A stream the failed attempt did not finish must not hold its file open.
       if (body instanceof Readable && !body.destroyed) body.destroy();
       if (outcome.kind === 'ok') return outcome.response;
@@ -257,9 +285,16 @@ export class HttpClient {
           hint: `Try again after ${new Date(Math.ceil((this.opts.now() + waitMs) / 1000) * 1000).toISOString()}.`,
         });
       }
-      if (error.status === 429) this.pacer.delay(waitMs);
-      if (waitMs >= 2000) {
+      // A 429: every request waits it out and the pace is lowered (pacer.ts), said once per run: with
+      // many workers each would otherwise print its own line.
+      const firstBackOff = error.status === 429 ? this.pacer.backOff(waitMs) : false;
+      if (waitMs >= 2000 && (error.status !== 429 || firstBackOff)) {
         this.opts.notice?.(`${error.message.replace(/\.$/, '')}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
+      }
+      if (firstBackOff && waitMs >= 2000) {
+        this.opts.notice?.(
+          `Another client may be using this account's rate limit: every request waits, then the pace drops to ${Math.floor(this.pacer.perMinuteNow)} a minute and recovers while no 429 comes.`,
+        );
       }
       this.opts.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
       try {

@@ -39,3 +39,36 @@ describe('creators events list', () => {
     }
   });
 });
+
+describe('creators events list --all with slow pages', () => {
+  // Each reply: [arrival, reply] in wall time, from the sandbox's log line (`GET ... 200 401ms`).
+  const spans: [number, number][] = [];
+  const slow = useClockedSandbox({
+    seed: 13,
+    latency: 'listening=400ms',
+    log: (line) => {
+      const m = /^GET \/public\/v1\/social\/listening\/events\/\S* 200 (\d+)ms$/.exec(line);
+      if (m) spans.push([Date.now() - Number(m[1]), Date.now()]);
+    },
+  });
+
+  it('the pages left (known from the count) go out several at once; the output is the page-by-page one, in order', async () => {
+    const sub = await subscribe(slow.get(), 'slow', ['s1', 's2', 's3']);
+    slow.advance(2 * 3_600_000);
+    const argv = ['events', 'list', '--subscription', String(sub), '--page-size', '3', '--all', '--format', 'jsonl'];
+    const env = sandboxEnv(slow.get(), { CREATORS_RATE_LIMIT: '600' });
+    // The test clock stands still: no latency is seen, so pages go one at a time.
+    const sequential = await runCli(argv, { env });
+    spans.length = 0;
+    // The real clock: 400 ms a page at 600/min is a window of about 5.
+    const concurrent = await runCli(argv, { env, now: Date.now });
+    expect(sequential.code).toBe(0);
+    expect(concurrent.code).toBe(0);
+    const ids = (out: string): number[] => out.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    expect(ids(sequential.stdout).length, String(ids(sequential.stdout).length)).toBeGreaterThan(9);
+    expect(ids(concurrent.stdout)).toEqual(ids(sequential.stdout));
+    let peak = 0;
+    for (const [at] of spans) peak = Math.max(peak, spans.filter(([a, b]) => a <= at && at < b).length);
+    expect(peak).toBeGreaterThan(1);
+  });
+});

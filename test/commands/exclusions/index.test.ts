@@ -99,3 +99,35 @@ describe('creators exclusions', () => {
     expect(res.json()).toMatchObject({ method: 'POST', body: { handles: ['a', 'b'] }, worst_case_credits: 0 });
   });
 });
+
+describe('creators exclusions entries --all with slow pages', () => {
+  // Each entries reply: [arrival, reply] in wall time, from the sandbox's log line (`GET .../entries/?... 200 401ms`).
+  const spans: [number, number][] = [];
+  const slow = useSandbox({
+    seed: 24,
+    latency: 'default=400ms',
+    log: (line) => {
+      const m = /^GET \S+\/entries\/\S* 200 (\d+)ms$/.exec(line);
+      if (m) spans.push([Date.now() - Number(m[1]), Date.now()]);
+    },
+  });
+
+  it('the offsets left (from the total) go out several at once; the output is the page-by-page one, in order', async () => {
+    const env = sandboxEnv(slow.get(), { CREATORS_RATE_LIMIT: '600' });
+    const l = (await runCli(['exclusions', 'create', 'Many', '--platform', 'instagram', '--json'], { env })).json<List>();
+    const handles = Array.from({ length: 20 }, (_, i) => `h${String(i).padStart(2, '0')}`);
+    expect((await runCli(['exclusions', 'add', String(l.id), ...handles], { env })).code).toBe(0);
+    const argv = ['exclusions', 'entries', String(l.id), '--limit', '3', '--all', '--format', 'csv'];
+    // The test clock stands still: no latency is seen, page by page.
+    const sequential = await runCli(argv, { env });
+    spans.length = 0;
+    // The real clock: 400 ms a page at 600/min is a window of about 5.
+    const concurrent = await runCli(argv, { env, now: Date.now });
+    expect(sequential.code).toBe(0);
+    expect(sequential.stdout).toBe(`handle\n${handles.join('\n')}\n`);
+    expect(concurrent.stdout).toBe(sequential.stdout);
+    let peak = 0;
+    for (const [at] of spans) peak = Math.max(peak, spans.filter(([a, b]) => a <= at && at < b).length);
+    expect(peak).toBeGreaterThan(1);
+  });
+});

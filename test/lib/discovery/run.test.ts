@@ -18,6 +18,7 @@ function fakeHttp(pages: Record<number, unknown[]>, lists: unknown[] = []): { ht
       const accounts = pages[paging.page] ?? [];
       return { status: 200, headers: {}, data: { accounts, credits_left: '9.5' }, url: '' };
     },
+    load: () => ({ perSecond: 5, latencyMs: 1, oldestInFlightMs: 0 }),
   } as unknown as HttpClient;
   return { http, sent };
 }

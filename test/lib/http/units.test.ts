@@ -112,6 +112,43 @@ describe('pacer', () => {
     expect((sent[1] as number) - (sent[0] as number)).toBeGreaterThan(200);
     expect((sent[2] as number) - (sent[1] as number)).toBeGreaterThan(200);
   });
+
+  it('a 429 (backOff) holds every later request for the wait, lowers the pace once per wait, then recovers while quiet', async () => {
+    const { pacer, clock } = paced(300);
+    for (let i = 0; i < 20; i++) await pacer.acquire();
+    const full = pacer.perSecond();
+    clock.now = 10_000;
+    // Three workers answered 429 by the same wait: one lowering, one "first" (the one notice).
+    expect(pacer.backOff(3_000)).toBe(true);
+    expect(pacer.backOff(3_000)).toBe(false);
+    clock.now += 100;
+    expect(pacer.backOff(2_900)).toBe(false);
+    expect(pacer.perSecond()).toBeCloseTo(full * 0.8, 6);
+    expect(pacer.perMinuteNow).toBeCloseTo(240, 6);
+    // Every later request waits the server's time, then goes at the lowered pace, no burst.
+    const sent: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await pacer.acquire();
+      sent.push(clock.now);
+    }
+    expect(sent[0]).toBeGreaterThanOrEqual(13_000);
+    expect((sent[2] as number) - (sent[1] as number)).toBeCloseTo(1000 / (full * 0.8), 0);
+    // A 429 after that wait lowers it again; the floor is a quarter of the limit.
+    for (let i = 0; i < 10; i++) {
+      clock.now += 4_000;
+      pacer.backOff(1_000);
+    }
+    expect(pacer.perSecond()).toBeCloseTo(full * 0.25, 6);
+    // Quiet: a tenth of the limit back per 5 s after the last wait ended, up to the full pace.
+    const lastWaitEnds = clock.now + 1_000;
+    clock.now = lastWaitEnds + 4_999;
+    expect(pacer.perSecond()).toBeCloseTo(full * 0.25, 6);
+    clock.now = lastWaitEnds + 5_000;
+    expect(pacer.perSecond()).toBeCloseTo(full * 0.35, 6);
+    clock.now = lastWaitEnds + 60_000;
+    expect(pacer.perSecond()).toBeCloseTo(full, 6);
+    expect(pacer.backOffs).toBe(13);
+  });
 });
 
 describe('Retry-After', () => {

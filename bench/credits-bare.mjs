@@ -1,0 +1,14 @@
+// The baseline of the one-request figure: a bare node:http script making the request `creators credits
+// --json` makes (GET with the bearer key) and printing the same JSON. No CLI, no undici, no config.
+import { request } from 'node:http';
+
+const base = new URL(process.env.CREATORS_BASE_URL);
+const req = request(new URL('/public/v1/accounts/credits/', base), { headers: { authorization: `Bearer ${process.env.CREATORS_API_KEY}`, accept: 'application/json' } }, (res) => {
+  let body = '';
+  res.setEncoding('utf8');
+  res.on('data', (c) => (body += c));
+  res.on('end', () => {
+    process.stdout.write(`${JSON.stringify(JSON.parse(body), null, 2)}\n`);
+  });
+});
+req.end();

@@ -1,0 +1,130 @@
+/**
+ * Adaptive concurrency (Little's law) on a fake clock: the runner, a real Pacer and a simulated service
+ * that answers after a fixed latency all read one virtual clock, which a driver moves to the next timer
+ * whenever everything is idle. No real time passes, so no assertion depends on the machine's speed.
+ */
+import { describe, expect, it } from 'vitest';
+import { concurrencyFor, DEFAULT_CONCURRENCY_CAP, INITIAL_CONCURRENCY, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
+import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
+import { Pacer } from '../../../src/lib/http/pacer.js';
+
+describe('concurrencyFor', () => {
+  it('is rate x latency (+15 % and one), within [1, cap]; a few at first', () => {
+    expect(concurrencyFor({ perSecond: 5, latencyMs: undefined, oldestInFlightMs: 0 })).toBe(INITIAL_CONCURRENCY);
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 2000, oldestInFlightMs: 0 })).toBe(13);
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 2, oldestInFlightMs: 0 })).toBe(2);
+    // Before the first answer, the oldest request's age is the latency's floor.
+    expect(concurrencyFor({ perSecond: 10, latencyMs: undefined, oldestInFlightMs: 1000 })).toBe(13);
+    expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 }, 8)).toBe(8);
+  });
+});
+
+describe('pagesInFlightFor', () => {
+  it('is 1 below 300 ms a page (page by page, as before), rate x latency above, within the cap', () => {
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: 2, oldestInFlightMs: 0 })).toBe(1);
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: 299, oldestInFlightMs: 0 })).toBe(1);
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: 1000, oldestInFlightMs: 0 })).toBe(6);
+    expect(pagesInFlightFor({ perSecond: 5, latencyMs: undefined, oldestInFlightMs: 2000 })).toBe(12);
+    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
+  });
+});
+
+/** A virtual clock with timers; `drive` runs until `done` settles. */
+function virtualTime() {
+  let now = 0;
+  const timers: { at: number; fire: () => void }[] = [];
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      timers.push({ at: now + ms, fire: resolve });
+    });
+  const idle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  async function drive(done: Promise<unknown>): Promise<void> {
+    let finished = false;
+    void done.finally(() => (finished = true));
+    for (;;) {
+      await idle();
+      if (finished) return;
+      timers.sort((a, b) => a.at - b.at);
+      const next = timers.shift();
+      if (!next) throw new Error('stuck: nothing to wait for');
+      now = Math.max(now, next.at);
+      next.fire();
+    }
+  }
+  return { now: () => now, sleep, drive };
+}
+
+/** N rows through the runner against a service answering in `latencyMs`, paced at `perMinute`. */
+async function simulate(rows: number, latencyMs: number, perMinute: number, forced?: number) {
+  const t = virtualTime();
+  const pacer = new Pacer(perMinute, t.now, (ms) => t.sleep(ms));
+  const flights = new Map<number, number>();
+  let avg: number | undefined;
+  const sent: number[] = [];
+  let inFlight = 0;
+  let peakInFlight = 0;
+  const load = () => ({
+    perSecond: pacer.perSecond(),
+    latencyMs: avg,
+    oldestInFlightMs: Math.max(0, ...[...flights.values()].map((s) => t.now() - s)),
+  });
+  const runner = new OrderedRunner<number, number>({
+    items: (async function* () {
+      for (let i = 0; i < rows; i++) yield i;
+    })(),
+    concurrency: forced ?? (() => concurrencyFor(load())),
+    recheckMs: 60_000,
+    work: async (i) => {
+      await pacer.acquire();
+      sent.push(t.now());
+      flights.set(i, t.now());
+      inFlight++;
+      peakInFlight = Math.max(peakInFlight, inFlight);
+      const started = t.now();
+      await t.sleep(latencyMs);
+      inFlight--;
+      flights.delete(i);
+      const took = t.now() - started;
+      avg = avg === undefined ? took : avg * 0.8 + took * 0.2;
+      return i;
+    },
+  });
+  const out: number[] = [];
+  await t.drive(
+    (async () => {
+      for await (const v of runner.run()) out.push(v);
+    })(),
+  );
+  return { out, sent, peak: runner.peak, peakInFlight, pacer, wallMs: t.now() };
+}
+
+describe('the runner sized from observed latency', () => {
+  it('at 2 s a request and 300/min it reaches rate x latency in flight and sends at the pacer rate; 4 fixed workers get 2 a second', async () => {
+    const adaptive = await simulate(600, 2000, 300);
+    expect(adaptive.out).toEqual(Array.from({ length: 600 }, (_, i) => i));
+    const target = concurrencyFor({ perSecond: adaptive.pacer.perSecond(), latencyMs: 2000, oldestInFlightMs: 0 });
+    expect(target).toBe(13);
+    expect(adaptive.peak).toBe(target);
+    // Steady state (after the first minute's ramp): requests leave at the pacer's rate, the limit's 98 %.
+    const steady = adaptive.sent.filter((at) => at >= 30_000 && at < 90_000).length;
+    expect(steady).toBeGreaterThanOrEqual(Math.floor(adaptive.pacer.perSecond() * 60) - 1);
+    expect(steady / 300).toBeGreaterThan(0.95);
+    // Never more than the limit in any 60 s window: no 429 from a sliding-window server.
+    for (let i = 0, j = 0; i < adaptive.sent.length; i++) {
+      while ((adaptive.sent[i] as number) - (adaptive.sent[j] as number) >= 60_000) j++;
+      expect(i - j + 1).toBeLessThanOrEqual(300);
+    }
+    const fixed = await simulate(600, 2000, 300, 4);
+    expect(fixed.sent.filter((at) => at >= 30_000 && at < 90_000).length).toBe(120);
+    expect(adaptive.wallMs).toBeLessThan(fixed.wallMs / 2);
+  });
+
+  it('at 3 s and 600/min it grows to the cap of 32 (needs 33); at 2 ms it stays at a few', async () => {
+    const slow = await simulate(400, 3000, 600);
+    expect(slow.peak).toBe(DEFAULT_CONCURRENCY_CAP);
+    const quick = await simulate(200, 2, 300);
+    expect(quick.peak).toBeLessThanOrEqual(INITIAL_CONCURRENCY);
+    expect(quick.out).toHaveLength(200);
+  });
+});
