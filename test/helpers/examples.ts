@@ -99,7 +99,10 @@ export function helpBlocks(tree: readonly CommandNode[]): Block[] {
 export const NOT_RUN: ReadonlyArray<readonly [RegExp, string]> = [
   [/^creators sandbox\b/, 'starts a sandbox server (the test runs its own)'],
   [/^export\b/, 'sets the environment (the test sets it)'],
-  [/^creators login\b(?!.*--dry-run)/, 'interactive: waits for a browser or a pasted address'],
+  [/^creators (--\S+ \S+ )*login\b(?!.*--dry-run)/, 'interactive: waits for a browser or a pasted address'],
+  [/^creators apps revoke\b/, 'needs an app, which only `creators login` makes'],
+  [/\bbch_\.\.\./, 'a placeholder for the batch id `batch upload` printed'],
+  [/<\w+>/, 'a placeholder to fill in'],
   [/^creators events tail\b(?!.*--once)/, 'follows until Ctrl-C'],
   [/^(?!creators login).*# .*\bafter `creators login`/, 'needs an interactive login first (its comment says so)'],
 ];
