@@ -19,7 +19,7 @@ export default defineCommand({
     ['creators search --platform youtube --filter topics=Fitness --sort engagement_rate --limit 50', 'sorted, 50 a page'],
     ['creators search --platform tiktok --query "vegan food creators in Berlin"', 'a brief mapped to filters'],
     ['creators search --platform instagram --filters filters.json --all --max-results 500 -o out.csv', 'up to 500, to CSV'],
-    ['creators search --platform instagram --exclude-list 12 --exclude-handles seen.txt', 'leave out known creators'],
+    ['creators search --platform instagram --exclude-list 3 --exclude-handles seen.txt', 'leave out known creators'],
     ['creators search --platform instagram --all --dry-run', 'show the request and its worst-case cost'],
   ],
   async run(ctx, { flags }) {

@@ -22,9 +22,9 @@ export default defineCommand({
     by: { flags: '--by <kind>', description: 'how <creator> is given: url, username or id (detected when omitted)' },
   },
   examples: [
-    ['creators similar https://www.instagram.com/nasa/ --platform instagram', 'by URL (detected)'],
-    ['creators similar mkbhd --platform youtube --min-followers 100000', 'by username, with a filter'],
-    ['creators similar 123456789 --platform tiktok --by id --all --max-results 200 --format csv', 'by id, many pages'],
+    ['creators similar https://www.instagram.com/enzo_garcia/ --platform instagram', 'by URL (detected)'],
+    ['creators similar marialee --platform youtube --min-followers 100000', 'by username, with a filter'],
+    ['creators similar 1487249171979715621 --platform tiktok --by id --all --max-results 200 --format csv', 'by id, many pages'],
   ],
   async run(ctx, { args: [reference = ''], flags }) {
     const value = reference.trim();

@@ -6,7 +6,7 @@ export default defineCommand({
   description: 'Show the state and progress of a batch job (free)',
   args: [{ name: '<id>', description: 'batch id (bch_...)' }],
   examples: [
-    ['creators batch status bch_97912db6fec544b9aafc4ab8ef057e8b', 'state and progress'],
+    ['creators batch status bch_...', 'state and progress'],
     ['creators batch status bch_... --json', 'the status record for scripts'],
   ],
   async run(ctx, { args }) {

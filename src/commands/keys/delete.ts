@@ -8,7 +8,7 @@ export default defineCommand({
   args: [{ name: '<id>', description: 'key id' }],
   examples: [
     ['creators keys delete 3', 'asks for confirmation'],
-    ['creators keys delete 3 --yes', 'in scripts'],
+    ['creators keys delete 2 --yes', 'in scripts'],
   ],
   async run(ctx, { args: [rawId] }) {
     const [{ positiveId }, { deleteKey, deleteKeyPlan }] = await Promise.all([import('../../lib/ids.js'), import('../../lib/api/keys.js')]);

@@ -10,7 +10,7 @@ export default defineCommand({
   args: [{ name: '<id>', description: 'subscription id' }],
   examples: [
     ['creators listening subscriptions delete 3', 'asks for confirmation'],
-    ['creators listening subscriptions delete 3 --yes', 'in scripts'],
+    ['creators listening subscriptions delete 2 --yes', 'in scripts'],
   ],
   async run(ctx, { args }) {
     const id = positiveId(args[0], 'subscription id');

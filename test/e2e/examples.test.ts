@@ -1,0 +1,205 @@
+/**
+ * Every `$ creators ...` line of the README and every `--help` example runs as printed against a
+ * default-seed sandbox: each block (a README code block, or one command's examples) top to bottom against a
+ * fresh sandbox, in its own working directory and config directory, on a pretend terminal 100 columns wide.
+ * A step fails on an exit code other than 0 (or the `# exit N` its comment declares) and, where the README
+ * shows output, on different output (addresses, keys, times masked; `...` in the README stands for more).
+ * Plain `creators` lines run in-process; lines that need a shell (pipes, `$(...)`, `printf > file`, curl)
+ * run in bash with `creators` as the built CLI. Commands added later are covered without touching this file;
+ * a line that cannot run unattended is listed in NOT_RUN with its reason.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMAND_TREE } from '../../src/commands/index.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { helpBlocks, mask, notRunReason, readmeBlocks, shellWords, shownMatches, type Block, type Step } from '../helpers/examples.js';
+import { runCli } from '../helpers/run-cli.js';
+import { BIN } from '../helpers/spawn-cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const COLUMNS = 100;
+
+interface Outcome {
+  code: number;
+  /** stdout and stderr as a terminal shows them. */
+  output: string;
+  stdout: string;
+}
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+const open: Sandbox[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/**
+ * The state a command's help examples take for granted (its own examples name ids and files, not the steps
+ * that made them): base-url set in the profile, keys 2 and 3, exclusion lists 1-3, subscriptions 1-3, campaigns 1-2, a day of listening
+ * events, and the input files the examples read. README blocks get none of it: they make what they use.
+ */
+const HELP_WORLD_FILES: Record<string, string> = {
+  'handles.csv': 'handle\nnoah_paws\ntheellastrong\n',
+  'creators.csv': 'name,handle\nNoah,noah_paws\nElla,theellastrong\n',
+  'emails.csv': 'email\ncarladiy.collabs@example.com\n',
+  'leads.csv': 'name,work_email\nCarla,carladiy.collabs@example.com\n',
+  'people.csv': 'name,Work email\nCarla,carladiy.collabs@example.com\n',
+  'filters.json': '{"number_of_followers":{"min":10000}}\n',
+  'seen.txt': 'nike\nadidas\n',
+  'contacted.csv': 'handle,name\nnike,Nike\n',
+  'handles.txt': 'nasa\nesa\n',
+  'h.txt': 'nasa\nesa\n',
+  'more.txt': 'jaxa\n',
+  'gone.txt': 'esa\n',
+  'sub.json': '{"name":"from a file","platform":"instagram","creators":[{"platform":"instagram","handle":"nasa"}]}\n',
+  'body.json': '{"platform":"instagram","filters":{},"paging":{"limit":5,"page":0}}\n',
+};
+const HELP_WORLD_STEPS: readonly string[] = [
+  'creators config set base-url $CREATORS_BASE_URL',
+  'creators keys create --name second',
+  'creators keys create --name third',
+  ...['one', 'two', 'three'].map((n) => `creators exclusions create ${n} --platform instagram`),
+  ...['one', 'two', 'three'].map((n) => `creators listening subscriptions create --name ${n} --platform instagram nasa esa`),
+  ...['one', 'two'].map((n) => `creators listening campaigns create --name ${n} --days 30 --platform instagram nasa esa --max-credits 100`),
+];
+
+/** Runs one block top to bottom; returns what went wrong, one message per failed step. */
+async function runBlock(block: Block): Promise<{ failures: string[]; notRun: string[] }> {
+  // One clock for the sandbox and the in-process CLI: a CLI sleep (polling, retry waits) moves sandbox time.
+  const clock = { t: Date.parse('2026-11-22T10:00:00Z') };
+  const now = (): number => clock.t;
+  const sandbox = await startSandbox({ port: 0, now });
+  open.push(sandbox);
+  const cwd = tempDir('creators-example-');
+  const home = tempDir('creators-home-');
+  const configDir = tempDir('creators-cfg-');
+  const vars: Record<string, string | undefined> = {
+    HOME: home,
+    NO_COLOR: '1',
+    CREATORS_BASE_URL: sandbox.url,
+    CREATORS_API_KEY: sandbox.apiKey,
+    // `printf %s "$KEY" | creators config set api-key -`: the key the reader has.
+    KEY: sandbox.apiKey,
+  };
+  const failures: string[] = [];
+  const notRun: string[] = [];
+  const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms) };
+  if (!block.where.startsWith('README')) {
+    for (const [name, content] of Object.entries(HELP_WORLD_FILES)) writeFileSync(join(cwd, name), content);
+    mkdirSync(join(home, '.config', 'fish', 'completions'), { recursive: true });
+    for (const command of HELP_WORLD_STEPS) {
+      const made = await runStep({ where: 'help world', command, comment: '', exit: 0 }, vars, place);
+      if (made.code !== 0) throw new Error(`help world: ${command} exited ${made.code}\n${made.output}`);
+    }
+    const advanced = await fetch(`${sandbox.url}/_sandbox/listening/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"days": 1}' });
+    if (!advanced.ok) throw new Error(`help world: advancing listening time gave ${advanced.status}`);
+  }
+  for (const step of block.steps) {
+    const reason = notRunReason(step);
+    if (reason) {
+      notRun.push(`${step.where} ${step.command}: ${reason}`);
+      continue;
+    }
+    const outcome = await runStep(step, vars, place);
+    const problem = judge(step, outcome, sandbox.url);
+    if (problem) failures.push(`${step.where}\n  $ ${step.command}\n  ${problem}\n${indent(mask(outcome.output, sandbox.url))}`);
+  }
+  return { failures, notRun };
+}
+
+function indent(text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .slice(0, 30)
+    .map((l) => `    | ${l}`)
+    .join('\n');
+}
+
+function judge(step: Step, outcome: Outcome, baseUrl: string): string | undefined {
+  if (outcome.code !== step.exit) return `exit ${outcome.code}, expected ${step.exit}`;
+  // The README may leave out the notices a terminal shows on stderr (the spend line), so stdout alone may match.
+  const shown = step.shown;
+  if (shown !== undefined && shown.trim() !== '' && !shownMatches(shown, outcome.output, baseUrl) && !shownMatches(shown, outcome.stdout, baseUrl)) {
+    return `output differs from the README's:\n${indent(shown)}\n  printed:`;
+  }
+  return undefined;
+}
+
+interface Place {
+  cwd: string;
+  configDir: string;
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+async function runStep(step: Step, vars: Record<string, string | undefined>, where: Place): Promise<Outcome> {
+  const words = shellWords(step.command, vars);
+  if (words && words[0] === 'creators') {
+    const res = await runCli(words.slice(1), {
+      env: { ...vars },
+      tty: true,
+      // A prompt ("Delete ...?") is answered yes, as a reader at the terminal would.
+      stdin: 'y\n',
+      stdinTTY: true,
+      columns: COLUMNS,
+      cwd: where.cwd,
+      configDir: where.configDir,
+      now: where.now,
+      onSleep: where.advance,
+    });
+    return { code: res.code, output: res.combined, stdout: res.stdout };
+  }
+  // A line for a real shell. `NAME=$(...)` keeps NAME for the next lines.
+  const assigned = /^(\w+)=/.exec(step.command)?.[1];
+  const script = [
+    `creators() { "${process.execPath}" "${BIN}" "$@"; }`,
+    step.command,
+    ...(assigned ? [`__status=$?; printf '\\n%s' "$${assigned}"; exit $__status`] : []),
+  ].join('\n');
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', CREATORS_CONFIG_DIR: where.configDir, COLUMNS: String(COLUMNS) };
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
+  // Not spawnSync: the sandbox answers from this process's event loop.
+  const res = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+  let output = `${res.stdout}${res.stderr}`;
+  if (assigned) {
+    const cut = res.stdout.lastIndexOf('\n');
+    vars[assigned] = res.stdout.slice(cut + 1);
+    output = `${res.stdout.slice(0, cut)}${res.stderr}`;
+  }
+  return { code: res.status ?? 1, output, stdout: res.stdout };
+}
+
+const readme = readmeBlocks(README);
+const help = helpBlocks(COMMAND_TREE);
+
+describe('README and --help examples run as printed against a default-seed sandbox', () => {
+  it('finds the examples (the parser has not silently lost them)', () => {
+    expect(existsSync(BIN) && existsSync(join(BIN, '..', '..', 'dist', 'main.js'))).toBe(true);
+    expect(readme.length).toBeGreaterThan(15);
+    expect(help.length).toBeGreaterThan(20);
+    expect(readme.flatMap((b) => b.steps).filter((s) => s.shown).length).toBeGreaterThan(8);
+  });
+
+  for (const block of [...readme, ...help]) {
+    it(`${block.where}: ${block.steps.length} line(s)`, async () => {
+      const { failures } = await runBlock(block);
+      expect(failures.length, `\n${failures.join('\n\n')}\n`).toBe(0);
+    }, 120_000);
+  }
+});
