@@ -1,8 +1,9 @@
 import { defineCommand } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { RawRequest } from '../lib/api/raw.js';
+import type { PagingTally } from '../lib/paging.js';
 import type { Method } from '../lib/http/client.js';
-import { assignPairs } from '../lib/options.js';
+import { assignPairs, parseIntegerOption } from '../lib/options.js';
 
 const METHODS: readonly Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -15,13 +16,15 @@ export default defineCommand({
     method: { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with -f/--input)' },
     field: { flags: '-f, --field <key=value>', description: 'body field, or query parameter with -X GET; dot paths nest, values typed', repeat: true },
     input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin' },
-    paginate: { flags: '--paginate', description: 'follow next links, next_token cursors and offset pages, streaming every item' },
+    paginate: { flags: '--paginate', description: 'follow next links, next_token cursors, offset pages and Discovery page numbers, streaming every item' },
+    maxPages: { flags: '--max-pages <n>', description: 'with --paginate: stop after n requests (bounds the worst case of a billed route)' },
   },
   examples: [
     ['creators api accounts/credits', 'GET a path'],
     ['creators api discovery/classifier/brands -X GET -f search=nike -f limit=5', 'query parameters on a GET'],
     ['creators api discovery/exclusion-lists -X POST -f name=competitors -f platform=instagram', 'a JSON body'],
     ['creators api social/listening/events --paginate --format jsonl', 'every page, one record per line'],
+    ['creators api creators/content/posts -f platform=tiktok -f handle=themaxtech --paginate --max-pages 2 --json', 'a billed cursor route, at most 2 pages'],
     ['creators api discovery/ --input body.json --dry-run', 'see the request without sending it'],
   ],
   async run(ctx, { args: [path = ''], flags }) {
@@ -30,6 +33,8 @@ export default defineCommand({
     if (!isMethod(method)) {
       throw new UsageError(`Unknown HTTP method '${String(flags.method)}'.`, { hint: `Use one of: ${METHODS.join(', ')}.` });
     }
+    const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
+    if (maxPages !== undefined && !flags.paginate) throw new UsageError('--max-pages needs --paginate.');
     if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
       throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });
     }
@@ -46,12 +51,45 @@ export default defineCommand({
       body = assignPairs(fields, '-f', base);
     }
 
-    const [{ itemsOfPage, paginate }, { planUrl }, { printItem, printList, printText }] = await Promise.all([
+    const [{ itemsOfPage }, { planUrl }, { printItem, printList, printText }] = await Promise.all([
       import('../lib/paging.js'),
       import('../lib/api/plan.js'),
       import('../lib/output/index.js'),
     ]);
     const request = { method, path, query, body };
+    if (flags.paginate) {
+      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }] = await Promise.all([
+        import('../lib/api/raw.js'),
+        import('../lib/paging.js'),
+        import('../lib/discovery/paging.js'),
+        import('../lib/api/plan.js'),
+        import('../lib/output/index.js'),
+        import('../lib/output/paid.js'),
+        import('../lib/cost.js'),
+      ]);
+      const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
+      const pp = paginatePlan(request, { maxPages, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli, pageBase: base });
+      const http = await ctx.http();
+      if (!(await ctx.gate(pp.plan))) return;
+      if (pp.plan.worstCaseMilli === null) {
+        ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, pp.plan).pathname} --paginate is not known in advance${pp.pageMilli === null ? '' : ` (${formatCredits(pp.pageMilli)} a page, pages unknown; --max-pages n bounds it)`}.`);
+      }
+      const output = await ctx.output();
+      let spent = 0;
+      const tally: PagingTally = { pages: 0 };
+      const onPage = (data: unknown, items: unknown[] | undefined): void => {
+        spent += pageSpendMilli(pp, data, items);
+      };
+      const records = recordsOf(paginate(http, request, { maxPages: pp.maxPages, pageBase: base, tally, onPage }));
+      // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
+      if (pp.pageMilli === 0) await printList(ctx.io, output, records, []);
+      else await printPaidList(ctx.io, output, records, [], { spentMilli: () => spent, noun: 'records' });
+      if (tally.stop === 'max-pages') ctx.notice(`Stopped after ${tally.pages} page${tally.pages === 1 ? '' : 's'} (the page bound); more may remain.`);
+      else if (tally.stop === 'cap') ctx.notice('Stopped at the 10,000-result cap: a query reaches no further.');
+      else if (tally.stop === 'repeat') ctx.notice('Stopped: the last page repeated creators already received (the server may count pages from the other base; see CREATORS_PAGE_BASE).');
+      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${formatCredits(spent)} credits spent.`);
+      return;
+    }
     const plan = rawRequestPlan(request);
     // Built before the gate, as it always was: a bad --timeout is a usage error even in a dry run.
     const http = await ctx.http();
@@ -59,10 +97,6 @@ export default defineCommand({
     if (plan.worstCaseMilli === null) ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
 
     const output = await ctx.output();
-    if (flags.paginate) {
-      await printList(ctx.io, output, recordsOf(paginate(http, request)), []);
-      return;
-    }
     const { status, data } = await sendRawRequest(http, request);
     if (data === null || data === undefined) {
       ctx.notice(`HTTP ${status} (no content)`);

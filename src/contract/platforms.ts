@@ -48,6 +48,15 @@ export const MODE_PLATFORMS: Readonly<Record<HandleMode, readonly string[]>> = {
   full: SOCIAL_PLATFORMS.filter((p) => p !== 'linkedin'),
 };
 
+/**
+ * Platforms the spec (service-spec.md) lists for a mode but the contract's sources do not: the CLI
+ * sends them with a notice that the service may refuse (a refusal is an error, which is free) rather
+ * than refusing them itself. The sandbox follows the contract's sources and refuses them with a 400.
+ */
+export const MODE_PLATFORMS_SPEC_ONLY: Readonly<Partial<Record<HandleMode, readonly string[]>>> = {
+  full: ['linkedin'],
+};
+
 /** Platforms a batch job's handle modes (raw, full) accept. */
 export const BATCH_PLATFORMS = DISCOVERY_PLATFORMS;
 

@@ -8,27 +8,103 @@ export interface PageRequest {
   body?: Record<string, unknown>;
 }
 
-/** The list inside a page: a bare array, or the first array under a known key. */
+/** A query can reach at most this many results (Discovery and Similar; api-contract.md §1). */
+export const PAGING_RESULT_CAP = 10_000;
+
+/** The keys a page's list sits under, in the order they are tried. */
+const LIST_KEYS = ['results', 'accounts', 'handles', 'posts', 'comments', 'data', 'items', 'events'];
+
+function objectOf(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The list inside a page: a bare array, or the first array under a known key, at the top or inside
+ * `result` (the envelope of posts and comments: `{"result": {"comments": [...]}, "next_token": ...}`).
+ */
 export function itemsOfPage(data: unknown): unknown[] | undefined {
   if (Array.isArray(data)) return data;
-  if (!data || typeof data !== 'object') return undefined;
-  const page = data as Record<string, unknown>;
-  for (const key of ['results', 'accounts', 'handles', 'data', 'items', 'comments', 'events']) {
+  const page = objectOf(data);
+  if (!page) return undefined;
+  for (const key of LIST_KEYS) {
     if (Array.isArray(page[key])) return page[key] as unknown[];
+  }
+  if (Array.isArray(page.result)) return page.result;
+  const result = objectOf(page.result);
+  if (result) {
+    for (const key of LIST_KEYS) {
+      if (Array.isArray(result[key])) return result[key] as unknown[];
+    }
   }
   return undefined;
 }
 
+/** A `next_token` cursor, at the top of the page or inside `result`. */
+function cursorOf(page: Record<string, unknown>): string | undefined {
+  const token = page.next_token ?? objectOf(page.result)?.next_token;
+  return typeof token === 'string' && token ? token : undefined;
+}
+
+/**
+ * True when the request pages by number (`paging: {limit, page}` in its body): Discovery and Similar,
+ * whose responses say `total` but carry no cursor.
+ */
+export function isNumberPaged(req: PageRequest): boolean {
+  if (req.method !== 'POST') return false;
+  if (objectOf(req.body?.paging)) return true;
+  const p = req.path.replace(/^\/?(public\/v1\/)?/, '').replace(/[?#].*$/, '').replace(/\/+$/, '');
+  return p === 'discovery' || p === 'discovery/creators/similar';
+}
+
+/** What a paginated run did, filled in as pages arrive (read after it ends or stops). */
+export interface PagingTally {
+  pages: number;
+  /** Why it stopped: the last page, the page bound, the 10,000-result cap, or a page that repeated the ones before. */
+  stop?: 'end' | 'max-pages' | 'cap' | 'repeat' | undefined;
+}
+
+export interface PaginateOptions {
+  /** At most this many requests (each may be billed); unbounded when undefined. */
+  maxPages?: number | undefined;
+  /** The number of the first Discovery page on the wire when the body does not say (0 or 1). */
+  pageBase?: 0 | 1 | undefined;
+  tally?: PagingTally | undefined;
+  /** Called with each page's parsed body and its list, before its items are yielded (spend counting). */
+  onPage?: ((data: unknown, items: unknown[] | undefined) => void) | undefined;
+}
+
+/** An item's identity for the repeat check of numbered pages (a creator's id or username). */
+function identity(item: unknown): string | undefined {
+  const o = objectOf(item);
+  if (!o) return undefined;
+  const id = o.user_id ?? objectOf(o.profile)?.username ?? o.id;
+  return id === undefined || id === null ? undefined : JSON.stringify(id);
+}
+
 /**
  * Follows a list endpoint page after page, yielding every item once, for the raw `api --paginate`.
- * Understands the service's three paging styles: a `next` URL (events), a `next_token` cursor sent
- * back as `pagination_token` (comments, posts) and `offset`/`limit`/`total` (exclusion entries).
- * Pages that are not lists are yielded whole.
+ * Understands the service's four paging styles: a `next` URL (events), a `next_token` cursor at the top
+ * or under `result`, sent back as `pagination_token` (comments, posts), Discovery's numbered
+ * `paging.page` (up to `total` or the 10,000-result cap; a short page is the last) and
+ * `offset`/`limit`/`total` (exclusion entries). A cursor or page is never requested twice, and a
+ * numbered page holding nothing but creators already seen (a server counting pages from the other
+ * base) ends the run rather than buying the same page again. Pages that are not lists are yielded whole.
  */
-export async function* paginate(http: HttpClient, first: PageRequest): AsyncGenerator<unknown> {
+export async function* paginate(http: HttpClient, first: PageRequest, options: PaginateOptions = {}): AsyncGenerator<unknown> {
+  const tally = options.tally ?? { pages: 0 };
+  const maxPages = options.maxPages ?? Infinity;
+  const numbered = isNumberPaged(first);
+  const firstPaging = objectOf(first.body?.paging) ?? {};
+  const startPage = typeof firstPaging.page === 'number' ? firstPaging.page : (options.pageBase ?? 0);
+  let pageNumber = startPage;
+  const seenItems = new Set<string>();
   let req: PageRequest & { absoluteUrl?: string } = first;
   const seen = new Set<string>();
   for (;;) {
+    if (tally.pages >= maxPages) {
+      tally.stop = 'max-pages';
+      return;
+    }
     const res = await http.request<unknown>({
       method: req.method,
       path: req.path,
@@ -36,22 +112,50 @@ export async function* paginate(http: HttpClient, first: PageRequest): AsyncGene
       body: req.body,
       ...(req.absoluteUrl ? { absoluteUrl: req.absoluteUrl } : {}),
     });
+    tally.pages++;
     const data = res.data;
     const items = itemsOfPage(data);
+    options.onPage?.(data, items);
+    tally.stop = 'end';
     if (!items) {
       yield data;
       return;
     }
+    let fresh = items.length === 0;
+    if (numbered) {
+      for (const item of items) {
+        const id = identity(item);
+        if (id === undefined || !seenItems.has(id)) fresh = true;
+        if (id !== undefined) seenItems.add(id);
+      }
+      if (!fresh) {
+        tally.stop = 'repeat';
+        return;
+      }
+    }
     yield* items;
-    if (items.length === 0 || !data || typeof data !== 'object' || Array.isArray(data)) return;
-    const page = data as Record<string, unknown>;
-    const key = JSON.stringify([page.next, page.next_token, page.offset]);
-    if (seen.has(key)) return;
+    const page = objectOf(data);
+    if (items.length === 0 || !page) return;
+    const token = cursorOf(page);
+    const key = JSON.stringify([page.next, token, page.offset]);
+    if (!numbered && seen.has(key)) return;
     seen.add(key);
     if (typeof page.next === 'string' && page.next) {
       req = { method: 'GET', path: req.path, absoluteUrl: new URL(page.next, res.url).href };
-    } else if (typeof page.next_token === 'string' && page.next_token) {
-      req = { ...first, body: { ...(first.body ?? {}), pagination_token: page.next_token } };
+    } else if (token) {
+      req = { ...first, body: { ...(first.body ?? {}), pagination_token: token } };
+    } else if (numbered) {
+      const limit = typeof firstPaging.limit === 'number' && firstPaging.limit > 0 ? firstPaging.limit : typeof page.limit === 'number' && page.limit > 0 ? page.limit : items.length;
+      // A short page is the last one; so is the page that reaches the total or the cap.
+      if (items.length < limit) return;
+      const reached = (pageNumber - (options.pageBase ?? 0) + 1) * limit;
+      if (typeof page.total === 'number' && reached >= page.total) return;
+      if (reached >= PAGING_RESULT_CAP) {
+        tally.stop = 'cap';
+        return;
+      }
+      pageNumber++;
+      req = { ...first, body: { ...(first.body ?? {}), paging: { ...firstPaging, limit, page: pageNumber } } };
     } else if (typeof page.total === 'number' && typeof page.offset === 'number') {
       const limit = typeof page.limit === 'number' && page.limit > 0 ? page.limit : items.length;
       const offset = page.offset + limit;

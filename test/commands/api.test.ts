@@ -10,7 +10,7 @@ const sb = useSandbox();
 
 describe('creators api', () => {
   it('GETs a path with -f as query parameters', async () => {
-    const res = await runCli(['api', 'discovery/classifier/brands', '-X', 'GET', '-f', 'search=a', '-f', 'limit=2', '--json'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(['api', 'discovery/classifier/brands', '-X', 'GET', '-f', 'search=a', '-f', 'exact=false', '-f', 'limit=2', '--json'], { env: sandboxEnv(sb.get()) });
     expect(res.code).toBe(0);
     const list = res.json<unknown[]>();
     expect(list).toHaveLength(2);

@@ -25,7 +25,7 @@ describe('creators completion', () => {
   it('bash completes the verbs of a group and their flags', async () => {
     const res = await runCli(['completion', 'bash']);
     expect(res.stdout).toContain("    'auth') opts='status token ");
-    expect(res.stdout).toMatch(/^ {4}'api'\) opts='--method -X --field -f --input --paginate --version /m);
+    expect(res.stdout).toMatch(/^ {4}'api'\) opts='--method -X --field -f --input --paginate --max-pages --version /m);
   });
 
   it('-o writes the script to a file and nothing to stdout', async () => {

@@ -81,6 +81,14 @@ describe('creators socials', () => {
     expect(used() - before).toBe(1000);
   });
 
+  it('the table shows the accounts as platform:handle, not as JSON text', async () => {
+    const res = await runCli(['socials', 'noah_paws', '--platform', 'instagram', '--format', 'table'], { env: sandboxEnv(sb.get()), tty: true, columns: 200 });
+    expect(res.code).toBe(0);
+    const socials = lines((await runCli(['socials', 'noah_paws', '--platform', 'instagram', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) })).stdout)[0]!.result.socials as { platform: string; handle: string }[];
+    expect(res.stdout).toContain(socials.map((a) => `${a.platform}:${a.handle}`).join(', '));
+    expect(res.stdout).not.toContain('[{');
+  });
+
   it('--dry-run prices rows x 0.5 and sends nothing', async () => {
     const before = used();
     const res = await runCli(['socials', 'a', 'b', 'c', '--platform', 'tiktok', '--dry-run', '--json'], { env: sandboxEnv(sb.get()) });

@@ -24,3 +24,12 @@ export function useSandbox(options: SandboxOptions = {}): { get(): StartedSandbo
 export function sandboxEnv(sandbox: StartedSandbox, extra: Record<string, string> = {}): Record<string, string> {
   return { CREATORS_BASE_URL: sandbox.url, CREATORS_API_KEY: sandbox.apiKey, ...extra };
 }
+
+/**
+ * n handles of the sandbox's own creators on a platform, from index `from` (cycling past the end):
+ * handles that batch and single enrichment both find (made-up handles are not found, and free).
+ */
+export function creatorHandles(sandbox: StartedSandbox, n: number, from = 0, platform: 'instagram' | 'youtube' | 'tiktok' | 'twitter' | 'twitch' | 'onlyfans' = 'instagram'): string[] {
+  const list = sandbox.state.creators.list(platform);
+  return Array.from({ length: n }, (_, i) => list[(from + i) % list.length]!.profile.username);
+}

@@ -149,7 +149,7 @@ describe('batch: poll and download through faults', () => {
       const opts: RunOptions = { env: sandboxEnv(local), now: () => clock, onSleep: (ms) => (clock += ms) };
       const d = dir();
       const input = join(d, 'in.csv');
-      writeFileSync(input, `handle\n${Array.from({ length: 300 }, (_, i) => `batch_user_${i}`).join('\n')}\n`);
+      writeFileSync(input, `handle\n${local.state.creators.list('instagram').slice(0, 300).map((c) => c.profile.username).join('\n')}\n`);
       const id = (await runCli(['batch', 'upload', input, '--mode', 'raw', '--platform', 'instagram'], opts)).stdout.trim();
       faults(local, '503 GET /public/v1/enrichment/batch/** p=0.3; drop-after GET p=0.2; malformed GET p=0.1; 429:none GET p=0.1');
       // Even with no HTTP retries at all, a long poll waits out passing failures (status reads are free).

@@ -39,13 +39,15 @@ async function withSandbox(fn: (sb: Sb, clock: ReturnType<typeof testClock>) => 
   }
 }
 
-const handles = (n: number, prefix = 'user'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+/** n handles on a platform: the sandbox's creators, every fourth one a handle nobody has (not found, free). */
+const handles = (sb: Sb, n: number, platform = 'instagram'): string[] =>
+  Array.from({ length: n }, (_, i) => (i % 4 === 3 ? `missing_${i}` : (sb.state.creators.list(platform as 'instagram')[i]?.profile.username as string)));
 
 describe('sandbox batch jobs', () => {
   it('moves through validating, queued, processing and finished, charging only found rows', async () => {
     await withSandbox(async (sb, clock) => {
-      const values = handles(40);
-      const found = values.filter(sandboxFinds).length;
+      const values = handles(sb, 40);
+      const found = values.filter((v) => sandboxFinds(sb.state, { seed: sb.state.seed, kind: 'handle', mode: 'raw', platform: 'instagram' }, v)).length;
       expect(found).toBeGreaterThan(0);
       expect(found).toBeLessThan(40);
       const created = await api(sb, 'POST', 'enrichment/batch/', form({ enrichment_mode: 'raw', platform: 'instagram' }, values.join('\n')));
@@ -89,8 +91,8 @@ describe('sandbox batch jobs', () => {
 
   it('pauses for credits, resumes for free, and finishes', async () => {
     await withSandbox(async (sb, clock) => {
-      const values = handles(10);
-      const found = values.filter(sandboxFinds).length;
+      const values = handles(sb, 10, 'tiktok');
+      const found = values.filter((v) => sandboxFinds(sb.state, { seed: sb.state.seed, kind: 'handle', mode: 'full', platform: 'tiktok' }, v)).length;
       const id = (await api(sb, 'POST', 'enrichment/batch/', form({ enrichment_mode: 'full', platform: 'tiktok' }, values.join('\n')))).body.batch_id;
       clock.advance(60_000);
       const paused = (await api(sb, 'GET', `enrichment/batch/${id}/status/`)).body;
@@ -172,6 +174,34 @@ describe('sandbox batch jobs', () => {
       const id = (await api(sb, 'POST', 'enrichment/batch/', form({ enrichment_mode: 'raw', platform: 'instagram' }, 'a\nb'))).body.batch_id;
       await fetch(`${sb.url}/_sandbox/batch`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify({ advanceSeconds: 60 }) });
       expect((await api(sb, 'GET', `enrichment/batch/${id}/status/`)).body.status).toBe('finished');
+    });
+  });
+
+  it('a batch row finds exactly what single enrichment finds (one source of truth)', async () => {
+    await withSandbox(async (sb, clock) => {
+      const post = async (path: string, body: unknown): Promise<any> =>
+        (await fetch(`${sb.url}/public/v1/${path}`, { method: 'POST', headers: { ...JSON_BODY, authorization: `Bearer ${sb.apiKey}` }, body: JSON.stringify(body) })).json();
+      // noah_paws is an Instagram creator, not a TikTok one: not found (and free) both ways.
+      expect(sb.state.creators.find('instagram', 'noah_paws')).toBeDefined();
+      const single = await post('creators/enrich/handle/full/', { handle: 'noah_paws', platform: 'tiktok' });
+      expect(single.status).toBe('not_found');
+      const tiktok = sb.state.creators.list('tiktok')[0]!.profile.username;
+      const h = (await api(sb, 'POST', 'enrichment/batch/', form({ enrichment_mode: 'full', platform: 'tiktok' }, `noah_paws\n${tiktok}`))).body.batch_id;
+      // An address: the platform single enrichment gives first is the batch row's platform.
+      const person = sb.state.creators.list('instagram').find((c) => c.email)!;
+      const email = person.email as string;
+      const byEmail = await post('creators/enrich/email/', { email });
+      const e = (await api(sb, 'POST', 'enrichment/batch/', form({ enrichment_mode: 'basic' }, email, 'email'))).body.batch_id;
+      clock.advance(60_000);
+      const rows = (await api(sb, 'GET', `enrichment/batch/${h}/?format=json`)).body;
+      expect(rows.map((r: { status: string }) => r.status)).toEqual(['not_found', 'success']);
+      expect(rows[1].enrichment_data.tiktok.username).toBe(tiktok);
+      const [row] = (await api(sb, 'GET', `enrichment/batch/${e}/?format=json`)).body;
+      expect(row.status).toBe('success');
+      expect(row.enrichment_data.platform).toBe(byEmail.result.platforms[0]);
+      expect(row.enrichment_data.username).toBe(byEmail.result[row.enrichment_data.platform].username);
+      // Charged: the single email (0.05), the found TikTok row at full (1) and the email row at basic (0.05).
+      expect(sb.state.ledger.usedMilli).toBe(1100);
     });
   });
 });

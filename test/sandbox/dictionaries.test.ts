@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { call, list, start } from './helpers.js';
+import { BRANDS } from '../../src/sandbox/data/brands.js';
 
 const BASE = '/public/v1/discovery/classifier';
 
@@ -87,9 +88,12 @@ describe('dictionary routes', () => {
   it('brands: exact=true matches the handle, exact=false part of the cleaned name', async () => {
     const exact = await list(sb, `${BASE}/brands/?search=nike`);
     expect(exact[0]).toMatchObject({ username: 'nike', name: 'Nike', cleaned_name: 'nike' });
-    const prefix = await list(sb, `${BASE}/brands/?search=@Lumen&exact=true`);
-    expect(prefix.length).toBeGreaterThan(2);
-    for (const b of prefix) expect(String(b.username).startsWith('lumen')).toBe(true);
+    // Exact means the handle only: not every handle that starts with it.
+    expect((await list(sb, `${BASE}/brands/?search=@Nike&exact=true`)).map((b) => b.username)).toEqual(['nike']);
+    const lumen = BRANDS.filter((b) => b.username.startsWith('lumen'));
+    expect(lumen.length).toBeGreaterThan(2);
+    expect(await list(sb, `${BASE}/brands/?search=@${lumen[0]!.username}&exact=true`)).toEqual([lumen[0]]);
+    expect(await list(sb, `${BASE}/brands/?search=lume&exact=true`)).toEqual([]);
     expect(await list(sb, `${BASE}/brands/?search=coffee&exact=true`)).toEqual([]);
     const partial = await list(sb, `${BASE}/brands/?search=Coffee&exact=false&limit=100`);
     expect(partial.length).toBeGreaterThan(5);

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../app/command.js';
-import { HANDLE_MODES, MODE_PLATFORMS } from '../../contract/platforms.js';
+import { HANDLE_MODES, MODE_PLATFORMS, MODE_PLATFORMS_SPEC_ONLY } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { bulkFlags, bulkPorts } from './bulk-flags.js';
 
@@ -33,8 +33,13 @@ export default defineCommand({
     const bulk = parseBulkOptions(args, flags);
     // Without a platform, the hint lists the ones this mode takes; a given one is checked against all of them first.
     const platform = (await ctx.optionalPlatform(flags.platform, MODE_PLATFORMS.raw)) ?? (await ctx.platform(undefined, MODE_PLATFORMS[mode]));
-    if (!MODE_PLATFORMS[mode].includes(platform)) {
+    // Don't refuse what the spec allows: a platform only the spec lists for this mode is sent, with a notice.
+    const specOnly = MODE_PLATFORMS_SPEC_ONLY[mode]?.includes(platform) ?? false;
+    if (!MODE_PLATFORMS[mode].includes(platform) && !specOnly) {
       throw new UsageError(`The ${mode} mode does not support ${platform}.`, { hint: `${mode} supports: ${MODE_PLATFORMS[mode].join(', ')}.` });
+    }
+    if (specOnly) {
+      ctx.notice(`The spec lists ${platform} for ${mode} enrichment but the service's official clients do not; it may refuse it (a refusal is an error, which is free).`);
     }
     const emailRequired = EMAIL_REQUIRED.find((w) => w === flags.emailRequired);
     if (emailRequired && mode !== 'profile' && mode !== 'full') throw new UsageError('--email-required applies to --mode profile or full.');

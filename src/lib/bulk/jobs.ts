@@ -63,7 +63,7 @@ export function socialsJob(platform: string): EnrichJob {
     tableColumns: (col) => [
       { path: col, header: col },
       { path: 'status', header: 'status' },
-      { path: 'result.socials', header: 'socials' },
+      { path: 'result.socials', header: 'socials', kind: 'accounts' },
       { path: 'credits_cost', header: 'credits', kind: 'number' },
       { path: 'error', header: 'error' },
     ],

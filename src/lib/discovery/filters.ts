@@ -1,3 +1,4 @@
+import { filterTypeOf, isListType } from '../../contract/filters.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
@@ -53,6 +54,7 @@ export function buildFilters(input: FilterInput): BuiltFilters {
     filters.ai_search = text;
   }
   mapFollowers(input, filters, warnings);
+  listTyped(filters);
   if (input.excludeHandles && input.excludeHandles.length > 0) {
     if (input.excludeHandles.length > MAX_EXCLUDE_HANDLES) {
       throw new UsageError(`Too many handles to exclude: ${input.excludeHandles.length} (the API takes at most ${MAX_EXCLUDE_HANDLES}).`, {
@@ -65,6 +67,20 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   if (input.excludeDefaultList) filters.exclude_default_list = true;
   if (input.excludeAllLists) filters.exclude_all_lists = true;
   return { filters, warnings };
+}
+
+/**
+ * Sends a single value of a list-typed filter (src/contract/filters.ts, from api-contract §3.1) as a
+ * one-item list: `--filter location=Germany` is `"location": ["Germany"]`, as the service's serializer
+ * expects (a bare string may be refused). Applies to the `audience` object's keys too.
+ */
+function listTyped(filters: Record<string, unknown>, prefix = ''): void {
+  for (const [key, value] of Object.entries(filters)) {
+    const path = prefix + key;
+    if (value === null || value === undefined) continue;
+    if (isListType(filterTypeOf(path)) && !Array.isArray(value)) filters[key] = [value];
+    else if (path === 'audience' && typeof value === 'object' && !Array.isArray(value)) listTyped(value as Record<string, unknown>, 'audience.');
+  }
 }
 
 /**

@@ -87,6 +87,15 @@ export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefine
       return toNumber(value) === undefined ? cellText(toCell(value)) : percent(value);
     case 'date':
       return typeof value === 'object' && !(value instanceof Date) ? cellText(toCell(value)) : humanDate(value);
+    case 'accounts':
+      if (!Array.isArray(value)) return cellText(toCell(value));
+      return value
+        .map((a: unknown) => {
+          const o = a && typeof a === 'object' ? (a as Record<string, unknown>) : undefined;
+          const handle = o ? (o.handle ?? o.username) : a;
+          return cellText(toCell(o?.platform !== undefined && o.platform !== null ? `${String(o.platform)}:${String(handle ?? '')}` : handle));
+        })
+        .join(', ');
     case 'bool':
       if (value === true || value === 'true') return 'yes';
       if (value === false || value === 'false') return 'no';

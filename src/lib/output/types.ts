@@ -22,8 +22,11 @@ export interface OutputSettings {
 export interface ColumnSpec {
   path: string;
   header?: string;
-  /** `count` humanises (12.3k), `percent` adds %, `number` keeps the number, `text` truncates. */
-  kind?: 'text' | 'number' | 'count' | 'percent' | 'date' | 'bool';
+  /**
+   * `count` humanises (12.3k), `percent` adds %, `number` keeps the number, `text` truncates;
+   * `accounts` shows a list of `{platform, handle}` as `youtube:noah_paws, twitch:noah_paws`.
+   */
+  kind?: 'text' | 'number' | 'count' | 'percent' | 'date' | 'bool' | 'accounts';
 }
 
 export type DataRecord = Record<string, unknown>;

@@ -40,7 +40,7 @@ function expireLinkOf(state: SandboxState, target: string | undefined): void {
 /** The whole results CSV of a job as it stands (finished, or partial when paused). */
 export function resultsCsv(job: BatchJob): Buffer {
   const lines = [`${csvHeader(job.ctx).join(',')}\n`];
-  job.outcomes.forEach((outcome, i) => lines.push(csvLine(job.ctx, job.values[i] as string, outcome)));
+  job.outcomes.forEach((outcome, i) => lines.push(csvLine(job.ctx, job.values[i] as string, outcome, job.data[i] ?? null)));
   return Buffer.from(lines.join(''));
 }
 

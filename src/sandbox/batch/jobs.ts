@@ -2,13 +2,13 @@
  * Sandbox batch jobs. A job moves with the sandbox clock (plus an offset tests and scripts can push
  * forward through `/_sandbox/batch`): `validating`/`queued` for two seconds, then `processing` at
  * `rowsPerSecond`, charging each found row at the single-mode rate (0 for a row with no data), until
- * `finished`; it pauses with `paused_insufficient_credits` when the balance cannot pay the next row,
+ * `finished` (a row is found when single enrichment would find it: results.ts); it pauses with `paused_insufficient_credits` when the balance cannot pay the next row,
  * and a value `__fail__` makes it `failed`. Resume (free) continues where it stopped.
  */
 import { BATCH_ROUTE, CHARGED_MILLI, MODE_PRICE, routePath } from '../../contract/prices.js';
 import { charge } from '../ledger.js';
 import { slot, type SandboxState } from '../state.js';
-import { sandboxFinds, type ResultContext, type RowOutcome } from './results.js';
+import { rowData, type ResultContext, type RowOutcome } from './results.js';
 
 export type JobStatus = 'validating' | 'queued' | 'processing' | 'finished' | 'failed' | 'paused_insufficient_credits';
 
@@ -22,6 +22,8 @@ export interface BatchJob {
   metadata: Record<string, unknown> | null;
   values: string[];
   outcomes: RowOutcome[];
+  /** Each processed row's data (null when nothing was found), fixed when the row is processed. */
+  data: (Record<string, unknown> | null)[];
   status: JobStatus;
   createdAt: number;
   startedAt: number | null;
@@ -131,7 +133,8 @@ export function advance(state: SandboxState, job: BatchJob): void {
       job.statusMessage = `Row ${job.outcomes.length + 1} could not be processed.`;
       break;
     }
-    const found = value !== '__fail__' && sandboxFinds(value);
+    const data = value === '__fail__' ? undefined : rowData(state, job.ctx, value, job.emailRequired);
+    const found = data !== undefined;
     if (found && bill + price > state.ledger.balanceMilli) {
       job.status = 'paused_insufficient_credits';
       const left = job.values.length - job.outcomes.length;
@@ -140,6 +143,7 @@ export function advance(state: SandboxState, job: BatchJob): void {
     }
     const outcome: RowOutcome = value === '__fail__' ? 'failed' : found ? 'success' : 'not_found';
     job.outcomes.push(outcome);
+    job.data.push(data ?? null);
     if (outcome === 'success') {
       job.successCount += 1;
       bill += price;

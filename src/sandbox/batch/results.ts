@@ -1,19 +1,15 @@
 /**
- * What a sandbox batch job "finds" for each input value, deterministically: values containing
- * `notfound` or `missing`, and about one in ten others (by a hash of the value), are not found and
- * cost nothing; the rest get synthetic enrichment data derived from the value and the seed.
+ * What a sandbox batch job finds for each input value: exactly what single enrichment finds for it
+ * (one source of truth). A handle row is found when `POST /creators/enrich/handle/<mode>/` would find
+ * the creator on the job's platform (`findCreator`, with `email_required: must_have` needing an
+ * email), an email row when `POST /creators/enrich/email/` would (`emailRecord`); the row's data is
+ * that creator's, in the batch file's flat shape. Nothing found costs nothing.
  */
-import { normalizeHandle } from '../handles.js';
-import { hash32, mulberry32 } from '../random.js';
+import { emailRecord } from '../enrichment/email.js';
+import { findCreator } from '../enrichment/records.js';
+import type { SandboxState } from '../state.js';
 
 export type RowOutcome = 'success' | 'not_found' | 'failed';
-
-/** Whether the sandbox finds data for `value` (the same answer every time, for every seed). */
-export function sandboxFinds(value: string): boolean {
-  const v = value.trim().toLowerCase();
-  if (/notfound|missing/.test(v)) return false;
-  return hash32(v) % 10 !== 0;
-}
 
 export interface ResultContext {
   seed: number;
@@ -22,39 +18,39 @@ export interface ResultContext {
   platform: string | null;
 }
 
-/** The enrichment payload of a found value: per-platform block for handles, MCP's preview fields for emails. */
-export function enrichmentData(ctx: ResultContext, value: string): Record<string, unknown> {
-  const rng = mulberry32(hash32(`${ctx.seed}:batch:${ctx.platform ?? 'email'}:${value.toLowerCase()}`));
-  const followers = Math.round(800 * Math.exp(rng() * 8));
-  const engagement = Math.round((0.4 + rng() * 9) * 100) / 100;
+/** The data of a row, as single enrichment would find it, or undefined when nothing is found. */
+export function rowData(state: SandboxState, ctx: ResultContext, value: string, emailRequired: string | null = null): Record<string, unknown> | undefined {
   if (ctx.kind === 'email') {
-    const local = value.split('@')[0] ?? value;
-    const platforms = ['instagram', 'youtube', 'tiktok', 'twitter'];
-    return {
-      platform: platforms[Math.floor(rng() * platforms.length)],
-      username: local.toLowerCase().replace(/[^a-z0-9_.]/g, ''),
-      fullname: local.replace(/[._]/g, ' '),
-      followers,
-      email: value.toLowerCase(),
-    };
+    const record = emailRecord(state, value.trim(), { advanced: ctx.mode === 'advanced', excludePlatforms: [] });
+    if (!record) return undefined;
+    // The first platform the address resolves to, as single enrichment lists them first.
+    const platform = (record.platforms as string[])[0] as string;
+    const block = record[platform] as Record<string, unknown>;
+    return { platform, username: block.username, fullname: record.full_name, followers: block.follower_count, email: record.email };
   }
-  const username = normalizeHandle(value) || value.toLowerCase();
   const platform = ctx.platform ?? 'instagram';
+  const creator = findCreator(state, platform, value);
+  if (!creator || (emailRequired === 'must_have' && !creator.email)) return undefined;
   const block: Record<string, unknown> = {
-    username,
-    full_name: username.replace(/[._]/g, ' '),
-    follower_count: followers,
-    engagement_percent: engagement,
-    profile_url: `https://${platform}.example/${username}`,
+    username: creator.profile.username,
+    full_name: creator.profile.full_name,
+    follower_count: creator.profile.followers,
+    engagement_percent: creator.profile.engagement_percent,
+    profile_url: creator.url,
   };
   const data: Record<string, unknown> = { [platform]: block };
-  if (ctx.mode === 'full') data.email = rng() < 0.6 ? `${username}@example.com` : null;
+  if (ctx.mode === 'full') data.email = creator.email ?? null;
   return data;
 }
 
+/** Whether a job would find data for `value` (for tests and scripts that predict a job's bill). */
+export function sandboxFinds(state: SandboxState, ctx: ResultContext, value: string, emailRequired: string | null = null): boolean {
+  return rowData(state, ctx, value, emailRequired) !== undefined;
+}
+
 /** One JSON result row, as `?format=json` lists them. */
-export function resultRow(ctx: ResultContext, value: string, outcome: RowOutcome): Record<string, unknown> {
-  return { input_value: value, status: outcome, enrichment_data: outcome === 'success' ? enrichmentData(ctx, value) : null };
+export function resultRow(value: string, outcome: RowOutcome, data: Record<string, unknown> | null): Record<string, unknown> {
+  return { input_value: value, status: outcome, enrichment_data: outcome === 'success' ? data : null };
 }
 
 function cell(value: unknown): string {
@@ -70,9 +66,8 @@ export function csvHeader(ctx: ResultContext): string[] {
 }
 
 /** One CSV line (with its newline) for a result row. */
-export function csvLine(ctx: ResultContext, value: string, outcome: RowOutcome): string {
-  if (outcome !== 'success') return `${[cell(value), outcome].concat(csvHeader(ctx).slice(2).map(() => '')).join(',')}\n`;
-  const data = enrichmentData(ctx, value);
+export function csvLine(ctx: ResultContext, value: string, outcome: RowOutcome, data: Record<string, unknown> | null): string {
+  if (outcome !== 'success' || !data) return `${[cell(value), outcome].concat(csvHeader(ctx).slice(2).map(() => '')).join(',')}\n`;
   let cells: unknown[];
   if (ctx.kind === 'email') {
     cells = [value, outcome, data.platform, data.username, data.fullname, data.followers, data.email];

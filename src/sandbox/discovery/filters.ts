@@ -6,6 +6,7 @@
  */
 import type { Creator } from '../data/creators.js';
 import { LANGUAGES } from '../data/dictionaries.js';
+import { filterTypeOf, isListType } from '../../contract/filters.js';
 import { FOLLOWER_KEY } from '../../contract/followers.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, fieldErrors } from '../respond.js';
@@ -117,8 +118,36 @@ function metricMatcher(key: string, spec: unknown, sample: unknown): Matcher | u
   return undefined;
 }
 
-/** Compiles a filters object for a platform into matchers (unknown keys ignored). */
+/** Python's name of a JSON value's type, as DRF's messages show it. */
+function pythonType(value: unknown): string {
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return 'dict';
+}
+
+/**
+ * Refuses a single value where the catalogue (src/contract/filters.ts) types a list, as the service's
+ * serializer may: `"location": "Germany"` is a 400 in DRF's ListField words, nested like the field.
+ */
+export function checkListTypes(filters: Record<string, unknown>): void {
+  const check = (value: unknown, path: string): string | undefined =>
+    value !== null && value !== undefined && isListType(filterTypeOf(path)) && !Array.isArray(value) ? `Expected a list of items but got type "${pythonType(value)}".` : undefined;
+  for (const [key, value] of Object.entries(filters)) {
+    const message = check(value, key);
+    if (message) throw new ApiError(fieldErrors(400, { filters: { [key]: [message] } }));
+    if (key === 'audience' && value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [sub, v] of Object.entries(value)) {
+        const m = check(v, `audience.${sub}`);
+        if (m) throw new ApiError(fieldErrors(400, { filters: { audience: { [sub]: [m] } } }));
+      }
+    }
+  }
+}
+
+/** Compiles a filters object for a platform into matchers (unknown keys ignored); a single value for a list-typed filter is a 400. */
 export function compileFilters(platform: DiscoveryPlatform, filters: Record<string, unknown>, sample: Creator | undefined): Matcher[] {
+  checkListTypes(filters);
   const out: (Matcher | undefined)[] = [];
   const followerKey = FOLLOWER_KEY[platform];
   for (const [key, spec] of Object.entries(filters)) {

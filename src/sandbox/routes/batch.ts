@@ -104,6 +104,7 @@ function create(ctx: RouteContext): Reply {
     metadata,
     values,
     outcomes: [],
+    data: [],
     status: 'validating',
     createdAt: now,
     startedAt: null,
@@ -160,7 +161,7 @@ export function register(router: Router): void {
     const format = ctx.query.get('format') ?? 'csv';
     if (format !== 'csv' && format !== 'json') throw fieldError('format', `"${format}" is not a valid choice.`);
     if (!hasResults(job)) throw notReady(job);
-    if (format === 'json') return json(job.outcomes.map((o, i) => resultRow(job.ctx, job.values[i] as string, o)));
+    if (format === 'json') return json(job.outcomes.map((o, i) => resultRow(job.values[i] as string, o, job.data[i] ?? null)));
     return { status: 200, raw: resultsCsv(job), contentType: 'text/csv' };
   });
   router.get('/public/v1/enrichment/batch/:id/download/', (ctx) => {

@@ -50,8 +50,8 @@ function listRoute<T>(entries: (ctx: RouteContext) => readonly T[], keys: (e: T)
 }
 
 /**
- * Brands: `exact=true` (the default) matches the brand's handle, exactly first and then by prefix;
- * `exact=false` matches part of the cleaned (normalised) name, as the spec describes.
+ * Brands: `exact=true` (the default) matches the brand's handle exactly (`@` and case ignored), and
+ * nothing else; `exact=false` matches part of the cleaned (normalised) name, as the spec describes.
  */
 const brands: Handler = (ctx) => {
   const search = stringParam(ctx.query, 'search');
@@ -60,10 +60,7 @@ const brands: Handler = (ctx) => {
   if (search !== undefined) {
     if (exact) {
       const handle = normalizeHandle(search);
-      found = [
-        ...BRANDS.filter((b) => b.username === handle),
-        ...BRANDS.filter((b) => b.username !== handle && b.username.startsWith(handle)),
-      ];
+      found = BRANDS.filter((b) => b.username === handle);
     } else {
       const part = cleanName(search);
       found = BRANDS.filter((b) => b.cleaned_name.includes(part));

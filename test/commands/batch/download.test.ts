@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchWorld, configureBatch } from '../../../src/sandbox/batch/jobs.js';
 import { resultsCsv } from '../../../src/sandbox/batch/files.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { tempDir, testClock, writeCsv } from './helpers.js';
 
 const clock = testClock();
@@ -21,7 +21,8 @@ async function finishedBatch(values: string[]): Promise<string> {
   return id;
 }
 const expected = (id: string): string => resultsCsv(world().jobs.get(id)!).toString();
-const values = Array.from({ length: 200 }, (_, i) => `dl_user_${i}`);
+/** 200 of the sandbox's creators (made-up handles are not found: their rows would be empty). */
+const values = (): string[] => creatorHandles(sb.get(), 200);
 
 beforeEach(() => {
   configureBatch(sb.get().state, { downloadRoute: true, dropDownloads: 0, dropAfterBytes: null, rangeRequests: true, downloadTtlSeconds: 300 });
@@ -30,7 +31,7 @@ beforeEach(() => {
 
 describe('creators batch download', () => {
   it('streams the CSV from the download URL (another origin, no Authorization header) to an atomic file', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
     expect(res.code).toBe(0);
@@ -53,7 +54,7 @@ describe('creators batch download', () => {
   });
 
   it('the file is atomic but the download does not wait for the disk (no fsync: the service keeps the results)', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     const dir = tempDir();
     const probe = await open(join(dir, 'probe'), 'w');
     const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
@@ -96,7 +97,7 @@ describe('creators batch download', () => {
   });
 
   it('falls back to the result route when /download/ is missing (404)', async () => {
-    const id = await finishedBatch(values.slice(0, 10));
+    const id = await finishedBatch(values().slice(0, 10));
     configureBatch(sb.get().state, { downloadRoute: false });
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
@@ -106,7 +107,7 @@ describe('creators batch download', () => {
   });
 
   it('resumes a download cut mid-stream with a Range request', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     configureBatch(sb.get().state, { dropDownloads: 1, dropAfterBytes: 1000 });
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
@@ -117,7 +118,7 @@ describe('creators batch download', () => {
   });
 
   it('restarts from zero when the host cannot resume, leaving no partial file', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     configureBatch(sb.get().state, { dropDownloads: 2, rangeRequests: false });
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
@@ -128,7 +129,7 @@ describe('creators batch download', () => {
   });
 
   it('a download that keeps failing exits 1 and leaves no file at all', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     configureBatch(sb.get().state, { dropDownloads: 10, rangeRequests: false });
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
@@ -139,7 +140,7 @@ describe('creators batch download', () => {
   });
 
   it('asks for a new URL when the old one has expired', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     // The first transfer is cut; the retry's back-off (not the pacer's short waits) outlasts the link.
     configureBatch(sb.get().state, { dropDownloads: 1, downloadTtlSeconds: 1 });
     const dir = tempDir();
@@ -163,7 +164,7 @@ describe('creators batch download', () => {
   });
 
   it('Ctrl-C during a download leaves no partial file (exit 130)', async () => {
-    const id = await finishedBatch(values);
+    const id = await finishedBatch(values());
     configureBatch(sb.get().state, { dropDownloads: 1 });
     const controller = new AbortController();
     const dir = tempDir();
@@ -173,14 +174,15 @@ describe('creators batch download', () => {
   });
 
   it('streams a large result to disk', async () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => `large_result_creator_${i}`);
+    // Every Instagram creator of the sandbox (12,000; the upload drops repeated values).
+    const many = creatorHandles(sb.get(), 12_000);
     const id = await finishedBatch(many);
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'big.csv')], opts());
     expect(res.code).toBe(0);
     const text = readFileSync(join(dir, 'big.csv'), 'utf8');
     expect(text.length).toBeGreaterThan(1_000_000);
-    expect(text.trimEnd().split('\n')).toHaveLength(20_001);
+    expect(text.trimEnd().split('\n')).toHaveLength(12_001);
     expect(text).toBe(expected(id));
   });
 

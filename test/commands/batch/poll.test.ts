@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
 import { testClock, uploadHandles } from './helpers.js';
 
@@ -51,7 +51,7 @@ describe('creators batch poll / resume', () => {
   it('exit 5 when paused for credits; resume (free) then finishes', async () => {
     const state = sb.get().state;
     state.ledger.balanceMilli = 1000;
-    const id = await upload(['c1', 'c2', 'c3', 'c4', 'c5', 'c6'], ['--mode', 'full', '--platform', 'youtube']);
+    const id = await upload(creatorHandles(sb.get(), 6, 1400, 'youtube'), ['--mode', 'full', '--platform', 'youtube']);
     const res = await runCli(['batch', 'poll', id, '--interval', '5'], opts());
     expect(res.code).toBe(5);
     expect(res.stderr).toContain(`Batch ${id} is paused for insufficient credits after 1 credits`);
@@ -74,7 +74,7 @@ describe('creators batch poll / resume', () => {
   });
 
   it('exit 8 at --max-wait, saying the job keeps running and how to wait again', async () => {
-    const id = await upload(Array.from({ length: 50 }, (_, i) => `t${i}`));
+    const id = await upload(creatorHandles(sb.get(), 50, 1000));
     const sleeps: number[] = [];
     const res = await runCli(['batch', 'poll', id, '--interval', '4', '--max-wait', '10'], opts({ sleeps }));
     expect(res.code).toBe(8);
@@ -90,7 +90,7 @@ describe('creators batch poll / resume', () => {
     ['after the verb', (id: string) => ['batch', 'poll', id, '--interval', '4', '--timeout', '10']],
     ['before the group (the global position)', (id: string) => ['--timeout', '10', 'batch', 'poll', id, '--interval', '4']],
   ])('--timeout %s still works as the whole wait, with a one-line deprecation warning', async (_, argv) => {
-    const id = await upload(Array.from({ length: 50 }, (_, i) => `u${i}`));
+    const id = await upload(creatorHandles(sb.get(), 50, 1100));
     const sleeps: number[] = [];
     const res = await runCli(argv(id), opts({ sleeps }));
     expect(res.code).toBe(8);
@@ -104,7 +104,7 @@ describe('creators batch poll / resume', () => {
   });
 
   it('with --max-wait, --timeout is only the per-request timeout: no warning, the wait is --max-wait', async () => {
-    const id = await upload(Array.from({ length: 50 }, (_, i) => `v${i}`));
+    const id = await upload(creatorHandles(sb.get(), 50, 1200));
     const sleeps: number[] = [];
     const res = await runCli(['batch', 'poll', id, '--interval', '4', '--max-wait', '10', '--timeout', '5'], opts({ sleeps }));
     expect(res.code).toBe(8);
@@ -121,7 +121,7 @@ describe('creators batch poll / resume', () => {
   });
 
   it('Ctrl-C stops waiting with exit 130; the job keeps running', async () => {
-    const id = await upload(Array.from({ length: 20 }, (_, i) => `k${i}`));
+    const id = await upload(creatorHandles(sb.get(), 20, 1300));
     const controller = new AbortController();
     let n = 0;
     const res = await runCli(['batch', 'poll', id, '--interval', '3'], opts({ signal: controller.signal, onSleep: (ms) => (clock.advance(ms), ++n === 2 && controller.abort()) }));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { tempDir, testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
@@ -12,9 +12,11 @@ const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()
 
 /** A job paused for credits after its first row. */
 async function pausedJob(prefix: string): Promise<string> {
+  // Each test its own creators (so its own input file), found by the sandbox like single enrichment.
+  const from = 100 + [...prefix].reduce((n, ch) => n * 31 + ch.charCodeAt(0), 0) % 5000;
   const state = sb.get().state;
   state.ledger.balanceMilli = 1000;
-  const id = await uploadHandles(opts(), Array.from({ length: 6 }, (_, i) => `${prefix}${i}`), ['--mode', 'full', '--platform', 'youtube']);
+  const id = await uploadHandles(opts(), creatorHandles(sb.get(), 6, from, 'youtube'), ['--mode', 'full', '--platform', 'youtube']);
   expect((await runCli(['batch', 'poll', id, '--interval', '5'], opts())).code).toBe(5);
   state.ledger.balanceMilli = 100_000;
   return id;

@@ -5,7 +5,7 @@ import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 import { resultsCsv } from '../../../src/sandbox/batch/files.js';
 import { sandboxFinds } from '../../../src/sandbox/batch/results.js';
 import { runCli, tempConfigDir, type RunOptions } from '../../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { faults } from '../../reliability/helpers.js';
 import { tempDir, testClock, writeCsv } from './helpers.js';
 
@@ -84,7 +84,7 @@ describe('creators batch run', () => {
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`Reattaching to ${id}`);
     expect(world().jobs.size).toBe(jobsBefore + 1);
-    const found = values.filter(sandboxFinds).length;
+    const found = values.filter((v) => sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, v)).length;
     expect(ledger().usedMilli - usedBefore).toBe(found * 30);
     expect(readFileSync(t.out, 'utf8').trimEnd().split('\n')).toHaveLength(31);
 
@@ -96,7 +96,7 @@ describe('creators batch run', () => {
   });
 
   it('--max-wait exits 8; the re-run reattaches; --force starts a new job', async () => {
-    const t = setup(Array.from({ length: 40 }, (_, i) => `run_c_${i}`));
+    const t = setup(creatorHandles(sb.get(), 40, 2000));
     const before = world().jobs.size;
     const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'], t.opts());
     expect(first.code).toBe(8);
@@ -118,7 +118,7 @@ describe('creators batch run', () => {
   });
 
   it('--timeout alone is still the whole wait for one release, with a one-line deprecation warning', async () => {
-    const t = setup(Array.from({ length: 40 }, (_, i) => `run_g_${i}`));
+    const t = setup(creatorHandles(sb.get(), 40, 2100));
     const sleeps: number[] = [];
     const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--timeout', '8'], t.opts({ sleeps }));
     expect(first.code).toBe(8);
@@ -144,7 +144,7 @@ describe('creators batch run', () => {
   });
 
   it('paused for credits exits 5; after a top-up the re-run resumes the same job', async () => {
-    const t = setup(Array.from({ length: 8 }, (_, i) => `run_e_${i}`));
+    const t = setup(creatorHandles(sb.get(), 8, 2500));
     ledger().balanceMilli = 1000;
     const before = world().jobs.size;
     const first = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
@@ -172,12 +172,12 @@ describe('creators batch run', () => {
     const res = await runCli(['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--interval', '5'], t.opts());
     expect(res.code).toBe(0);
     const rows = JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'));
-    expect(rows.map((r: { status: string }) => r.status)).toEqual([sandboxFinds('run_f_1') ? 'success' : 'not_found', 'not_found']);
+    expect(rows.map((r: { status: string }) => r.status)).toEqual([sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, 'run_f_1') ? 'success' : 'not_found', 'not_found']);
   });
 
   it('a run of another input at the same time keeps the entry of a run that stopped on its wait limit', async () => {
-    const t = setup(Array.from({ length: 40 }, (_, i) => `run_h_${i}`));
-    const other = writeCsv(t.dir, 'other.csv', ['handle', ...Array.from({ length: 40 }, (_, i) => `run_i_${i}`)]);
+    const t = setup(creatorHandles(sb.get(), 40, 2200));
+    const other = writeCsv(t.dir, 'other.csv', ['handle', ...creatorHandles(sb.get(), 40, 2300)]);
     const before = world().jobs.size;
     faults(sb.get(), SLOW_CREATE_REPLY);
     // The other input's run starts first and is waiting for its create reply...
@@ -197,7 +197,7 @@ describe('creators batch run', () => {
   });
 
   it('Ctrl-C while the create reply is on its way: the create is finished and journaled, exit 130, the re-run picks the job up', async () => {
-    const t = setup(Array.from({ length: 6 }, (_, i) => `run_j_${i}`));
+    const t = setup(creatorHandles(sb.get(), 6, 2400));
     const before = world().jobs.size;
     faults(sb.get(), SLOW_CREATE_REPLY);
     const controller = new AbortController();

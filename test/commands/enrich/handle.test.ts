@@ -41,7 +41,7 @@ describe('enrich handle: requests', () => {
 
   it.each([
     [['--platform', 'snapchat', '--mode', 'analytics'], /analytics mode does not support snapchat/],
-    [['--platform', 'linkedin'], /full mode does not support linkedin/],
+    [['--platform', 'linkedin', '--mode', 'analytics'], /analytics mode does not support linkedin/],
     [['--platform', 'myspace'], /Unknown platform/],
     [['--mode', 'raw', '--platform', 'instagram', '--audience'], /--audience applies/],
     [['--mode', 'raw', '--platform', 'instagram', '--lookalikes'], /--lookalikes applies/],
@@ -55,6 +55,24 @@ describe('enrich handle: requests', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
     expect(api.bodies).toHaveLength(0);
+  });
+
+  it('full on linkedin (the spec lists it, the official clients do not) is sent with a notice, not refused', async () => {
+    const api = recordingApi();
+    const res = await runCli(['enrich', 'handle', 'satyanadella', '--platform', 'linkedin', '--json'], { env: api.env, dispatcher: api.agent });
+    expect(res.code).toBe(0);
+    expect(api.paths).toEqual(['/public/v1/creators/enrich/handle/full/']);
+    expect(api.bodies[0]).toMatchObject({ handle: 'satyanadella', platform: 'linkedin' });
+    expect(res.stderr).toMatch(/The spec lists linkedin for full enrichment .* it may refuse it \(a refusal is an error, which is free\)/);
+  });
+
+  it('the sandbox refuses full on linkedin as the official clients say: an error, and free', async () => {
+    const before = sb.get().state.ledger.usedMilli;
+    const res = await runCli(['enrich', 'handle', 'someone', '--platform', 'linkedin', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(res.code).not.toBe(0);
+    expect(res.code).not.toBe(2);
+    expect(res.stderr).toMatch(/not available for platform 'linkedin'/);
+    expect(sb.get().state.ledger.usedMilli).toBe(before);
   });
 
   it('without a platform, the hint lists the platforms of the mode asked for', async () => {
