@@ -69,6 +69,11 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          delimiter reads it back exactly.
 
 Default: table when stdout is a terminal, json otherwise.
+For spreadsheets (csv and tsv only; off by default, so machine output is exact):
+  --csv-safe  a cell starting with = + - @ tab or CR gets a leading ' so it is
+              not run as a formula (OWASP); negative numbers are left alone
+  --bom       a UTF-8 byte order mark first, so Excel reads the file as UTF-8
+  Both are also profile settings: creators config set csv-safe true
 --fields a,b.c keeps those dot paths, in that order, in every format.
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.

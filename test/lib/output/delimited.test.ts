@@ -55,3 +55,17 @@ describe('plain tab-separated lines (piped --format table)', () => {
     expect(tabLine([])).toBe('\n');
   });
 });
+
+describe('--csv-safe and --bom', () => {
+  it("csv-safe prefixes cells starting with = + - @ tab or CR with ', then quotes as usual; numbers are left alone", async () => {
+    const csv = await csvLineEncoder('csv', { csvSafe: true });
+    expect(csv(['=1+1', '+x', '-x', '@x', '\tx', '\rx', 'a=b', -5, 'plain'])).toBe(`'=1+1,'+x,'-x,'@x,'\tx,"'\rx",a=b,-5,plain\n`);
+  });
+
+  it('bom writes a UTF-8 byte order mark once, before the first line; neither is on by default', async () => {
+    const bom = await csvLineEncoder('tsv', { bom: true });
+    expect(bom(['a', 'b'])).toBe('\uFEFFa\tb\n');
+    expect(bom(['c', 'd'])).toBe('c\td\n');
+    expect((await csvLineEncoder('csv'))(['=x'])).toBe('=x\n');
+  });
+});
