@@ -36,6 +36,8 @@ export function buildProgram(deps: Deps): Command {
     .option('--fields <paths>', 'columns to keep, in order, as dot paths (e.g. profile.username,user_id)')
     .option('-o, --output <file>', 'write data to a file atomically; format from the extension')
     .option('--quiet', 'no spinners, progress or notices')
+    .option('--csv-safe', "csv/tsv: prefix cells starting with = + - @ tab or CR with ' (spreadsheets)")
+    .option('--bom', 'csv/tsv: start with a UTF-8 byte order mark (Excel)')
     .option('--no-color', 'no ANSI colour (also NO_COLOR)')
     .option('--debug', 'log HTTP traffic to stderr, secrets redacted (env CREATORS_DEBUG=1)')
     .option('--timeout <s>', 'per-request timeout in seconds (default 30)')

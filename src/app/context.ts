@@ -26,6 +26,8 @@ export interface GlobalOptions {
   fields?: string;
   output?: string;
   quiet?: boolean;
+  csvSafe?: boolean;
+  bom?: boolean;
   color?: boolean;
   debug?: boolean;
   timeout?: string;
@@ -279,6 +281,10 @@ export class Context {
       color: colourAllowed(g, env),
       quiet: this.term.quiet,
       cwd: this.deps.cwd,
+      csvSafe: g.csvSafe,
+      bom: g.bom,
+      profileCsvSafe: g.csvSafe === true ? undefined : await this.setting('csv-safe'),
+      profileBom: g.bom === true ? undefined : await this.setting('bom'),
     });
     return this.outputSettings;
   }

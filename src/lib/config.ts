@@ -23,6 +23,8 @@ const positiveNumber = (value: string): string | undefined =>
 const nonNegativeNumber = (value: string): string | undefined =>
   value.trim() !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 ? undefined : 'must be a number, 0 or more';
 
+const booleanSetting = (value: string): string | undefined => (value === 'true' || value === 'false' ? undefined : 'must be true or false');
+
 export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
   'base-url': {
     description: 'API origin (default https://api-dashboard.influencers.club)',
@@ -45,6 +47,11 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
     validate: (v) => (/^\d+$/.test(v) ? undefined : 'must be a whole number'),
   },
   'rate-limit': { description: 'requests per minute this process stays under (default 300)', validate: positiveNumber },
+  'csv-safe': {
+    description: "csv/tsv: prefix cells starting with = + - @ tab or CR with ' (true or false; default false)",
+    validate: booleanSetting,
+  },
+  bom: { description: 'csv/tsv: start with a UTF-8 byte order mark, for Excel (true or false; default false)', validate: booleanSetting },
   'page-base': {
     description: 'first Discovery page number on the wire: 0 or 1',
     validate: (v) => (v === '0' || v === '1' ? undefined : 'must be 0 or 1'),

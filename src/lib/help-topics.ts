@@ -58,14 +58,22 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
   formatting: `Output formats (--format, or --json, or the extension of -o)
 
   table  readable columns on a terminal (numbers humanised, long text cut to the
-         width). Piped with --format table: tab-separated rows, no header.
+         width). Piped with --format table: tab-separated rows, no header, nothing
+         quoted (tabs and line breaks in values become spaces).
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
-  csv    RFC 4180, header row first; nested objects become dot-path columns
-         (profile.username), lists are joined with "; " (JSON when they hold objects).
-  tsv    as csv, tab-separated.
+  csv    RFC 4180 (csv-stringify), header row first; nested objects become
+         dot-path columns (profile.username); a list of plain values is joined
+         with "; ", or is its JSON array when an item holds "; " or an object.
+  tsv    csv with a tab delimiter and the same quoting: a CSV reader given a tab
+         delimiter reads it back exactly.
 
 Default: table when stdout is a terminal, json otherwise.
+For spreadsheets (csv and tsv only; off by default, so machine output is exact):
+  --csv-safe  a cell starting with = + - @ tab or CR gets a leading ' so it is
+              not run as a formula (OWASP); negative numbers are left alone
+  --bom       a UTF-8 byte order mark first, so Excel reads the file as UTF-8
+  Both are also profile settings: creators config set csv-safe true
 --fields a,b.c keeps those dot paths, in that order, in every format.
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.

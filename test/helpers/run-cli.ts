@@ -6,7 +6,8 @@ import { tempDir } from './temp.js';
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  stdin?: string;
+  /** Standard input: text (sent as UTF-8) or the exact bytes. */
+  stdin?: string | Buffer;
   /** Pretend stdout/stderr are terminals. */
   tty?: boolean;
   stdoutTTY?: boolean;

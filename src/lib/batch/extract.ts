@@ -13,7 +13,7 @@ import { openInput, type InputPorts } from '../io/input.js';
 import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { readCsv, type CsvReadOptions } from '../csv/read.js';
 import type { Notices } from '../io/terminal.js';
-import { csvCell } from '../output/delimited.js';
+import { csvLineEncoder } from '../output/delimited.js';
 
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
 export const MAX_PART_BYTES = 10_000_000;
@@ -78,6 +78,8 @@ export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices
   let duplicates = 0;
   let header = '';
   let guessed = false;
+  // The part files are csv written like every csv output: one stringifier for the whole extraction.
+  const encode = await csvLineEncoder('csv');
 
   const flush = async (): Promise<void> => {
     if (!current || current.buffer.length === 0) return;
@@ -92,7 +94,7 @@ export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices
     current = undefined;
   };
   const add = async (value: string): Promise<void> => {
-    const line = `${csvCell(value)}\n`;
+    const line = encode([value]);
     const size = Buffer.byteLength(line);
     if (current && current.part.bytes + size > limit) await closePart();
     if (!current) {

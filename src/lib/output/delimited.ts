@@ -1,56 +1,70 @@
 /**
- * One-line row encoders for the delimited outputs: csv (RFC 4180 quoting, byte for byte as csv-stringify
- * writes it) and tab-separated text (tsv, and `table` when stdout is not a terminal).
+ * Line encoders for the delimited outputs. csv and tsv are written by csv-stringify (RFC 4180 quoting; tsv is
+ * csv with a tab delimiter and the same quoting, so a CSV reader given a tab delimiter reads it back exactly).
+ * The plain tab-separated rows of `--format table` when stdout is not a terminal are not csv: no quoting,
+ * tabs and line breaks in values become spaces, one row per line (like `gh`).
  */
+import type { FlatValue } from './flatten.js';
 
-/** Encodes one row of cell texts as a line ending in `\n`. */
-export type RowEncoder = (cells: readonly string[]) => string;
+/** Encodes one row of raw cell values (`null` an empty cell) as a line ending in `\n`. */
+export type LineEncoder = (values: readonly FlatValue[]) => string;
 
-/** A tab-separated line; tabs and line breaks inside values become spaces so every row stays one line. */
-export const tabLine: RowEncoder = valueLineEncoder('tsv');
-
-/** One tab-separated cell: tabs and line breaks become spaces. */
-export function tabCell(cell: string): string {
-  return cell.replace(/\r\n|[\t\r\n]/g, ' ');
+/** csv-stringify options the user chooses: `--csv-safe` and `--bom`. */
+export interface CsvWriteOptions {
+  /** Prefix a cell starting with `=`, `+`, `-`, `@`, tab or CR with `'` (OWASP's CSV injection advice). */
+  csvSafe?: boolean | undefined;
+  /** Start the output with a UTF-8 byte order mark, so Excel reads it as UTF-8. */
+  bom?: boolean | undefined;
 }
 
 /**
- * One csv cell as csv-stringify writes a string with its defaults (delimiter `,`, quote `"`, record
- * delimiter `\n`): quoted when it holds a quote, a comma or `\n`, quotes doubled; anything else as is
- * (a lone `\r` included). test/lib/output/delimited.test.ts checks this against csv-stringify itself.
- * Done here because csv-stringify's per-call set-up costs more than the row when called once per row.
+ * One csv-stringify `Stringifier` (its streaming API) for one whole output: each call writes a record to it
+ * and reads back the line it produced. The transform runs synchronously inside `write`, so the line comes
+ * back at once: each record is written out before the next is pulled from its source, which keeps the
+ * printers' backpressure (a paging command stops buying pages nobody reads) and their rule that a run
+ * stopped part-way keeps every record it already had.
  */
-export function csvCell(cell: string): string {
-  // RFC 4180: a field holding a quote, a comma, or a line break of either kind is quoted. A bare CR left
-  // unquoted is read as a row break by Excel and many parsers.
-  return NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
-}
-
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/**
- * The encoder for a format: `csv` quotes fields holding a comma, quote or line break (quotes doubled),
- * per RFC 4180, with `\n` line ends like most Unix tools; anything else is tab-separated.
- */
-export async function rowEncoder(format: 'csv' | 'tsv' | 'table'): Promise<RowEncoder> {
-  return valueLineEncoder(format === 'csv' ? 'csv' : 'tsv');
-}
-
-/**
- * Encodes one row of raw cell values straight to a line (csv or tab-separated), without an array of
- * cell texts in between: this runs for every row of a csv export. Numbers and booleans never need
- * quoting, so only strings are checked; `null` is an empty cell.
- */
-export function valueLineEncoder(format: 'csv' | 'tsv'): (values: ArrayLike<string | number | boolean | null>) => string {
-  const cell = format === 'csv' ? csvCell : tabCell;
-  const sep = format === 'csv' ? ',' : '\t';
+export async function csvLineEncoder(format: 'csv' | 'tsv', options: CsvWriteOptions = {}): Promise<LineEncoder> {
+  const { Stringifier } = await import('csv-stringify');
+  const stringifier = new Stringifier({
+    delimiter: format === 'csv' ? ',' : '\t',
+    record_delimiter: 'unix',
+    eof: true,
+    // A value holding a line break of either kind is quoted: a bare CR left unquoted reads as a row break
+    // in Excel and many parsers (csv-stringify only checks `\n` once a record delimiter is given).
+    quote_record_delimiter: true,
+    bom: options.bom === true,
+    escape_formulas: options.csvSafe === true,
+    // csv-stringify's default writes booleans as `1` and an empty cell; the data says true/false.
+    cast: { boolean: (value: boolean) => String(value) },
+  });
+  stringifier.setEncoding('utf8');
+  let failure: Error | undefined;
+  stringifier.on('error', (err: Error) => {
+    failure = err;
+  });
   return (values) => {
-    let line = '';
-    for (let i = 0; i < values.length; i++) {
-      const value = values[i];
-      const text = value === null || value === undefined ? '' : typeof value === 'string' ? cell(value) : String(value);
-      line += i === 0 ? text : sep + text;
-    }
-    return `${line}\n`;
+    stringifier.write(values);
+    const line = stringifier.read() as string | null;
+    if (failure !== undefined) throw failure;
+    // Every record gives at least its line end; nothing back would mean the transform did not run in step.
+    if (line === null) throw new Error('csv-stringify wrote nothing for a record');
+    return line;
   };
+}
+
+/** A plain tab-separated line (piped `--format table`): tabs and line breaks inside values become spaces. */
+export function tabLine(values: readonly FlatValue[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    const text = value === null || value === undefined ? '' : typeof value === 'string' ? tabCell(value) : String(value);
+    line += i === 0 ? text : `\t${text}`;
+  }
+  return `${line}\n`;
+}
+
+/** One plain tab-separated cell: tabs and line breaks become spaces. */
+function tabCell(cell: string): string {
+  return cell.replace(/\r\n|[\t\r\n]/g, ' ');
 }

@@ -68,7 +68,8 @@ function isPrimitiveLike(value: unknown): boolean {
 
 /**
  * Turns one value into a cell: primitives stay, `null`/`undefined` become `null` (an empty cell),
- * arrays of primitives are joined with `; `, arrays holding objects and objects become JSON text.
+ * arrays of primitives are joined with `; ` unless an item holds `; `; those arrays, arrays holding
+ * objects and objects become JSON text.
  */
 export function toCell(value: unknown): FlatValue {
   if (value === null || value === undefined) return null;
@@ -90,7 +91,11 @@ export function toCell(value: unknown): FlatValue {
   // A number beyond what a double holds exactly (a 19-digit id, 1e400): its exact text.
   if (isExactNumber(value)) return value.toString();
   if (Array.isArray(value)) {
-    if (value.every(isPrimitiveLike)) return value.map((item) => cellText(toCell(item))).join('; ');
+    // Joined only when the join can be split back: `["a; b","c"]` would read as three items.
+    if (value.every(isPrimitiveLike)) {
+      const items = value.map((item) => cellText(toCell(item)));
+      if (!items.some((item) => item.includes('; '))) return items.join('; ');
+    }
     return stringifyJson(value);
   }
   return stringifyJson(value);
@@ -103,7 +108,8 @@ export function cellText(value: FlatValue): string {
 
 /**
  * Flattens a record for csv/tsv/table: nested objects become dot-path keys (`profile.username`),
- * arrays of primitives are joined with `; `, arrays containing objects become their JSON text,
+ * arrays of primitives are joined with `; ` (their JSON text when an item holds `; `), arrays containing
+ * objects become their JSON text,
  * `null`/`undefined` become `null` (an empty cell). An empty nested object keeps its key with an
  * empty cell so the column does not vanish. Key order follows the record.
  */

@@ -7,7 +7,7 @@
 import { escapeControls } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
-import { rowEncoder, tabLine, valueLineEncoder } from './delimited.js';
+import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
 import { jsonText } from './json-text.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { LineBatch } from './line-batch.js';
@@ -101,7 +101,7 @@ export async function printRows<T>(
   toValues: (row: T) => readonly FlatValue[],
 ): Promise<number> {
   return withSink(io, settings, async (sink) => {
-    const encode = valueLineEncoder(settings.format);
+    const encode = await lineEncoder(settings);
     const batch = new LineBatch(sink);
     const picked = pickedFields(settings);
     // A name listed twice (an input column named like an output column) picks the later, the run's own.
@@ -123,6 +123,12 @@ export async function printRows<T>(
     await batch.flush();
     return count;
   });
+}
+
+/** csv and tsv through csv-stringify (one stringifier for the whole output); piped `table` plain tab-separated. */
+async function lineEncoder(settings: OutputSettings): Promise<LineEncoder> {
+  if (settings.format === 'csv' || settings.format === 'tsv') return csvLineEncoder(settings.format, settings);
+  return tabLine;
 }
 
 async function printJsonArray(
@@ -148,7 +154,7 @@ async function printDelimited(
   header: boolean,
   specs: readonly ColumnSpec[] = [],
 ): Promise<number> {
-  const encode = valueLineEncoder(settings.format === 'csv' ? 'csv' : 'tsv');
+  const encode = await lineEncoder(settings);
   const batch = new LineBatch(sink);
   const write = (text: string): Promise<void> => batch.add(text);
   const values: FlatValue[] = [];
@@ -250,8 +256,8 @@ export async function printItem(
       case 'tsv': {
         const row = new Row(record);
         const cols = explicitColumns(settings, columns, false) ?? inferColumns([row.flat]);
-        const encode = await rowEncoder(settings.format);
-        await sink.write(encode(cols.map((col) => col.header)) + encode(cols.map((col) => cellText(row.raw(col)))));
+        const encode = await lineEncoder(settings);
+        await sink.write(encode(cols.map((col) => col.header)) + encode(cols.map((col) => row.raw(col))));
         return;
       }
       default:

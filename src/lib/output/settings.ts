@@ -1,6 +1,7 @@
 /**
  * The one place the output format is decided: `--json`/`--format` > `-o` extension > CREATORS_FORMAT >
  * the profile's `format` > the terminal default (table on a terminal, json when piped or to a file).
+ * Also csv/tsv's `--csv-safe` and `--bom`: the flag, else the profile's setting, else off.
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -24,6 +25,12 @@ export interface OutputInputs {
   color: boolean;
   quiet: boolean;
   cwd: string;
+  /** `--csv-safe` and `--bom` (on when given). */
+  csvSafe?: boolean | undefined;
+  bom?: boolean | undefined;
+  /** The profile's `csv-safe` and `bom` settings (`true`/`false`); read only when the flag was not given. */
+  profileCsvSafe?: string | undefined;
+  profileBom?: string | undefined;
 }
 
 /** The format asked for explicitly, without defaults; a usage error for `--json --format csv`. */
@@ -49,6 +56,9 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
     quiet: inputs.quiet,
+    // Off by default, so machine output stays byte for byte what it was: flag > profile > off.
+    csvSafe: inputs.csvSafe === true || inputs.profileCsvSafe === 'true',
+    bom: inputs.bom === true || inputs.profileBom === 'true',
   };
   if (settings.outputPath) checkOutputPath(settings.outputPath);
   return settings;

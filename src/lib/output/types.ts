@@ -16,6 +16,10 @@ export interface OutputSettings {
   color: boolean;
   /** `--quiet`: no spinners, progress or notices. */
   quiet: boolean;
+  /** `--csv-safe`: csv/tsv cells starting with `=`, `+`, `-`, `@`, tab or CR get a leading `'`. */
+  csvSafe?: boolean | undefined;
+  /** `--bom`: csv/tsv start with a UTF-8 byte order mark. */
+  bom?: boolean | undefined;
 }
 
 /** A table column: a dot path into the record, a header and how to show the value on a terminal. */

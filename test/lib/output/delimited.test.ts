@@ -1,33 +1,71 @@
-import { stringify } from 'csv-stringify/sync';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvCell, rowEncoder, tabLine, valueLineEncoder } from '../../../src/lib/output/delimited.js';
+import { csvLineEncoder, tabLine } from '../../../src/lib/output/delimited.js';
 
-/** The csv encoder quotes cells itself (speed); it must write exactly what csv-stringify writes. */
-describe('csv row encoder', () => {
-  it('matches csv-stringify on tricky cells', async () => {
-    const encode = await rowEncoder('csv');
-    const alphabet = ['a', ' ', ',', '"', '\n', '\r', '\t', '=', 'é', '😀', ';', "'", '\\'];
-    let seed = 7;
-    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
-    for (let i = 0; i < 2000; i++) {
-      const cells = Array.from({ length: 1 + rnd(4) }, () => Array.from({ length: rnd(6) }, () => alphabet[rnd(alphabet.length)]).join(''));
-      expect(encode(cells)).toBe(stringify([cells], { eof: true, record_delimiter: 'unix', quoted_match: /\r/ }));
-    }
+/** Random rows of cells made from the characters that matter to a delimited format. */
+function randomRows(count: number): string[][] {
+  const alphabet = ['a', ' ', ',', '"', '\n', '\r', '\r\n', '\t', ';', '=', 'é', '😀', "'", '\\'];
+  let seed = 7;
+  const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  return Array.from({ length: count }, () =>
+    // At least one non-empty cell: a row of one empty cell is a blank line, which readers skip.
+    Array.from({ length: 1 + rnd(4) }, (_, i) => (i === 0 ? 'x' : '') + Array.from({ length: rnd(6) }, () => alphabet[rnd(alphabet.length)]).join('')),
+  );
+}
+
+describe('csv and tsv lines through csv-stringify', () => {
+  it.each([
+    ['csv', ','],
+    ['tsv', '\t'],
+  ] as const)('%s reads back exactly with a CSV reader given its delimiter', async (format, delimiter) => {
+    const encode = await csvLineEncoder(format);
+    const rows = randomRows(2000);
+    const text = rows.map((row) => encode(row)).join('');
+    expect(parse(text, { delimiter, relax_column_count: true })).toEqual(rows);
   });
 
-  it('quotes a comma, a quote, a newline and a lone carriage return (RFC 4180)', () => {
-    expect([csvCell('a,b'), csvCell('say "hi"'), csvCell('l1\nl2'), csvCell('x\ry'), csvCell('')]).toEqual(['"a,b"', '"say ""hi"""', '"l1\nl2"', '"x\ry"', '']);
+  it('quotes a comma, a quote, a newline and a lone carriage return (RFC 4180); plain cells as they are', async () => {
+    const csv = await csvLineEncoder('csv');
+    expect(csv(['a,b', 'say "hi"', 'l1\nl2', 'x\ry', '', 'tab\there', 'plain'])).toBe('"a,b","say ""hi""","l1\nl2","x\ry",,tab\there,plain\n');
+  });
+
+  it('tsv is csv with a tab delimiter: tabs, quotes and line breaks are quoted, commas are not', async () => {
+    const tsv = await csvLineEncoder('tsv');
+    expect(tsv(['a,b', 'say "hi"', 'tab\there', 'l1\r\nl2', 'plain'])).toBe('a,b\t"say ""hi"""\t"tab\there"\t"l1\r\nl2"\tplain\n');
+  });
+
+  it('writes raw values: numbers as is, booleans as true/false, null an empty cell, an empty row a line end', async () => {
+    const csv = await csvLineEncoder('csv');
+    expect(csv([12345, 2.5, -0.03, true, false, null, ''])).toBe('12345,2.5,-0.03,true,false,,\n');
+    expect(csv([null, 1, null])).toBe(',1,\n');
+    expect(csv([])).toBe('\n');
+  });
+
+  it('one stringifier serves a whole output: long rows (beyond its buffer) come back whole and in step', async () => {
+    const csv = await csvLineEncoder('csv');
+    const long = 'x'.repeat(100_000);
+    expect(csv([long, 'a,b'])).toBe(`${long},"a,b"\n`);
+    expect(csv(['next'])).toBe('next\n');
   });
 });
 
-describe('value line encoder (rows written straight from raw values)', () => {
-  it('writes what the text encoders write for the same cells, for csv and tsv', async () => {
-    const values = ['a,b', 'say "hi"', 12345, 2.5, -0.03, true, false, null, 'tab\there', 'l1\r\nl2', '', 'plain'];
-    const texts = values.map((v) => (v === null ? '' : String(v)));
-    expect(valueLineEncoder('csv')(values)).toBe((await rowEncoder('csv'))(texts));
-    expect(valueLineEncoder('tsv')(values)).toBe(tabLine(texts));
-    expect(tabLine(texts)).toBe('a,b\tsay "hi"\t12345\t2.5\t-0.03\ttrue\tfalse\t\ttab here\tl1 l2\t\tplain\n');
-    expect(valueLineEncoder('csv')([null, 1, null])).toBe(',1,\n');
-    expect(valueLineEncoder('tsv')([])).toBe('\n');
+describe('plain tab-separated lines (piped --format table)', () => {
+  it('are not csv: tabs and line breaks become spaces, nothing is quoted', () => {
+    expect(tabLine(['a,b', 'say "hi"', 12345, true, null, 'tab\there', 'l1\r\nl2', 'x\ry', ''])).toBe('a,b\tsay "hi"\t12345\ttrue\t\ttab here\tl1 l2\tx y\t\n');
+    expect(tabLine([])).toBe('\n');
+  });
+});
+
+describe('--csv-safe and --bom', () => {
+  it("csv-safe prefixes cells starting with = + - @ tab or CR with ', then quotes as usual; numbers are left alone", async () => {
+    const csv = await csvLineEncoder('csv', { csvSafe: true });
+    expect(csv(['=1+1', '+x', '-x', '@x', '\tx', '\rx', 'a=b', -5, 'plain'])).toBe(`'=1+1,'+x,'-x,'@x,'\tx,"'\rx",a=b,-5,plain\n`);
+  });
+
+  it('bom writes a UTF-8 byte order mark once, before the first line; neither is on by default', async () => {
+    const bom = await csvLineEncoder('tsv', { bom: true });
+    expect(bom(['a', 'b'])).toBe('\uFEFFa\tb\n');
+    expect(bom(['c', 'd'])).toBe('c\td\n');
+    expect((await csvLineEncoder('csv'))(['=x'])).toBe('=x\n');
   });
 });

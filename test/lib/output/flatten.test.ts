@@ -59,6 +59,14 @@ describe('flattenRecord', () => {
     expect(flat.list).toBe('1; ; x');
   });
 
+  it('joins a list with "; " only when no item holds "; ": else the cell is the JSON array (no ambiguity)', () => {
+    const flat = flattenRecord({ joined: ['a', 'b', 'c'], holds: ['a; b', 'c'], semi: ['a;b', 'c;'], spaced: ['a ', ' b'] });
+    expect(flat.joined).toBe('a; b; c');
+    expect(flat.holds).toBe('["a; b","c"]');
+    expect(flat.semi).toBe('a;b; c;');
+    expect(flat.spaced).toBe('a ;  b');
+  });
+
   it('JSON-encodes nested arrays and keeps a __proto__ key as data', () => {
     const record = JSON.parse('{"m":[[1,2],[3]],"__proto__":{"x":1}}') as Record<string, unknown>;
     const flat = flattenRecord(record);

@@ -55,10 +55,10 @@ describe('printList csv and tsv', () => {
     );
   });
 
-  it('writes tsv with tabs and line breaks in values replaced by spaces', async () => {
+  it('writes tsv as csv with a tab delimiter: values holding tabs or line breaks are quoted, kept exactly', async () => {
     const io = memoryIo();
     await printList(io, settings('tsv'), [{ a: 'x\ty', b: 'line1\r\nline2', c: true }], columns);
-    expect(io.out()).toBe('a\tb\tc\nx y\tline1 line2\ttrue\n');
+    expect(io.out()).toBe('a\tb\tc\n"x\ty"\t"line1\r\nline2"\ttrue\n');
   });
 
   it('uses --fields as the columns, in order, including missing ones', async () => {
@@ -165,7 +165,7 @@ describe('printRows (csv/tsv rows of known columns)', () => {
     expect(csv.out()).toBe('name,note,n,flag\nalice,"a,b",3,\nbob,"say ""hi""",1.5,true\n');
     const tsv = memoryIo();
     await printRows(tsv, settings('tsv') as never, ['name', 'note', 'n', 'flag'], rows, (row) => row);
-    expect(tsv.out().split('\n')[2]).toBe('bob\tsay "hi"\t1.5\ttrue');
+    expect(tsv.out().split('\n')[2]).toBe('bob\t"say ""hi"""\t1.5\ttrue');
   });
 
   it('--fields picks and orders columns by name: unknown ones are empty, a repeated name picks the later', async () => {
