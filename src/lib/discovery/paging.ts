@@ -137,6 +137,17 @@ export async function* discoveryRecords(
     }
     return fresh;
   };
+  /** Takes the pages bought ahead that come back (paid for), yielding what they bring that is new, in order. */
+  async function* drainAhead(index: number): AsyncGenerator<DiscoveryAccount> {
+    for (const later of ahead.splice(0)) {
+      const got = await later.page.catch(() => undefined);
+      if (!got) continue;
+      for (const account of take(got, ++index)) {
+        tally.printed++;
+        yield account;
+      }
+    }
+  }
   try {
     for (let i = 0; i < maxRequests; i++) {
       const head = ahead.shift();
@@ -146,14 +157,7 @@ export async function* discoveryRecords(
         page = await head.page;
       } catch (err) {
         // Pages after the failed one that come back were paid for: kept, in order, then the error.
-        for (const later of ahead.splice(0)) {
-          const got = await later.page.catch(() => undefined);
-          if (!got) continue;
-          for (const account of take(got, ++i)) {
-            tally.printed++;
-            yield account;
-          }
-        }
+        yield* drainAhead(i);
         throw err;
       }
       const { limit } = head;
@@ -190,14 +194,7 @@ export async function* discoveryRecords(
       if (stop !== undefined) {
         // Only a server whose total was wrong (a short page before it) or that repeats itself stops with
         // pages bought ahead: they were paid for, so what they bring that is new is kept.
-        for (const later of ahead.splice(0)) {
-          const got = await later.page.catch(() => undefined);
-          if (!got) continue;
-          for (const account of take(got, ++i)) {
-            tally.printed++;
-            yield account;
-          }
-        }
+        yield* drainAhead(i);
         return void (tally.stop = stop);
       }
     }
