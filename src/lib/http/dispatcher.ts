@@ -24,7 +24,14 @@ export async function createDispatcher(env: Record<string, string | undefined>):
 }
 
 function proxies(env: Record<string, string | undefined>): { httpsProxy: string | undefined; httpProxy: string | undefined } {
-  return { httpsProxy: env.HTTPS_PROXY ?? env.https_proxy, httpProxy: env.HTTP_PROXY ?? env.http_proxy };
+  return { httpsProxy: withScheme(env.HTTPS_PROXY ?? env.https_proxy), httpProxy: withScheme(env.HTTP_PROXY ?? env.http_proxy) };
+}
+
+/** `host:port` as curl takes it: a proxy given without a scheme is an http:// one. */
+function withScheme(proxy: string | undefined): string | undefined {
+  const value = proxy?.trim();
+  if (!value) return undefined;
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
 }
 
 /** True when requests may go through a proxy (HTTPS_PROXY or HTTP_PROXY is set). */

@@ -53,6 +53,13 @@ describe('proxy settings', () => {
     expect(proxied.some((line) => line.includes(`127.0.0.1:${port}`))).toBe(true);
   });
 
+  it('takes a proxy given without a scheme (host:port) as http://, as curl does', async () => {
+    proxied = [];
+    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl.replace(/^http:\/\//, '') } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(proxied.length).toBeGreaterThan(0);
+  });
+
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     proxied = [];
     const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), http_proxy: proxyUrl, NO_PROXY: '127.0.0.1' } });
