@@ -19,7 +19,7 @@ import { discoveryRecords, newTally, type RunTally } from './paging.js';
 
 /** The table of both Discovery commands: handle, name, followers, engagement (+ per command). */
 export const CREATOR_COLUMNS: ColumnSpec[] = [
-  { path: 'profile.username', header: 'handle' },
+  { path: 'profile.username', header: 'handle', keep: true },
   { path: 'profile.full_name', header: 'name' },
   { path: 'profile.followers', header: 'followers', kind: 'count' },
   { path: 'profile.engagement_percent', header: 'engagement', kind: 'percent' },
