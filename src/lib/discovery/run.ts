@@ -97,8 +97,20 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     }
   } finally {
     // A stopped run's error carries the spend in its stop line instead.
-    if (completed) summary(ports, tally);
+    if (completed) {
+      summary(ports, tally);
+      showing(ports, plan, tally);
+    }
   }
+}
+
+/** On a terminal, after a single page: `Showing 20 of 1,234 matches (page 1); --page 2 or --all`. */
+function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
+  if (!ports.io.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
+  const reachable = Math.min(tally.total, RESULT_CAP);
+  const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
+  const next = more ? `; --page ${plan.page + 1} or --all` : '';
+  ports.notices.notice(`Showing ${tally.printed.toLocaleString('en-US')} of ${tally.total.toLocaleString('en-US')} matches (page ${plan.page})${next}`);
 }
 
 /**
