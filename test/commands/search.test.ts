@@ -48,6 +48,35 @@ describe('creators search: output', () => {
     expect(quiet.stderr).toBe('');
   });
 
+  it('--envelope --json prints the page total, credits_left and applied_filters with the creators, charging the page only', async () => {
+    const before = usedMilli();
+    const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--envelope', '--json', '--fields', 'profile.username'], { env: env() });
+    expect(res.code).toBe(0);
+    const out = res.json<{ total: number; credits_left: string | number; applied_filters: unknown; accounts: { profile: { username: string } }[] }>();
+    expect(Object.keys(out)).toEqual(['total', 'credits_left', 'applied_filters', 'accounts']);
+    expect(out.accounts).toHaveLength(5);
+    expect(Object.keys(out.accounts[0]!)).toEqual(['profile']);
+    expect(Object.keys(out.accounts[0]!.profile)).toEqual(['username']);
+    const all = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--json'], { env: env() });
+    expect(out.total).toBe(all.json<Account[]>().length);
+    expect(out.applied_filters).toBeNull();
+    expect(Number(out.credits_left)).toBeCloseTo((sb.get().state.ledger.balanceMilli + (usedMilli() - before - 50)) / 1000, 2);
+    const query = await runCli(['search', '--platform', 'tiktok', '--query', 'fitness creators in Spain over 50k followers', '--limit', '2', '--envelope'], { env: env() });
+    expect(query.code).toBe(0);
+    expect(query.json<{ applied_filters: unknown }>().applied_filters).toMatchObject({ location: ['Spain'] });
+  });
+
+  it('--envelope is refused before anything is sent with --all or a format other than json', async () => {
+    const before = usedMilli();
+    const all = await runCli(['search', '--platform', 'instagram', '--all', '--envelope', '--json'], { env: env() });
+    expect(all.code).toBe(2);
+    expect(all.errorJson().error.message).toContain('--envelope describes one page');
+    const csv = await runCli(['search', '--platform', 'instagram', '--envelope', '--format', 'csv'], { env: env() });
+    expect(csv.code).toBe(2);
+    expect(csv.stderr).toContain('--envelope prints JSON: add --json');
+    expect(usedMilli()).toBe(before);
+  });
+
   it('prints the API records as JSON when piped, keeping every field, with no summary', async () => {
     const res = await runCli(['search', '--platform', 'tiktok', '--limit', '2'], { env: env() });
     expect(res.code).toBe(0);
