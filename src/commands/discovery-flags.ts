@@ -23,6 +23,10 @@ export const DISCOVERY_FLAGS = {
   includeLookalikes: { flags: '--include-lookalikes', description: 'include lookalike creators (default false)' },
   limit: { flags: '--limit <n>', description: 'creators per page, 1 to 50 (default 20; 50 with --all)' },
   page: { flags: '--page <n>', description: 'page to fetch (or start from with --all), counting from 1', default: '1' },
+  envelope: {
+    flags: '--envelope',
+    description: "with --json: one object of the page's total, credits_left and applied_filters and its creators (accounts); one page, not --all",
+  },
   all: { flags: '--all', description: 'follow pages to the end of the results, streaming them out' },
   maxResults: {
     flags: '--max-results <n>',

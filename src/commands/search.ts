@@ -44,6 +44,7 @@ export default defineCommand({
       returnFilterValues: flags.returnFilterValues,
       listIds: input.listIds,
       columns,
+      envelope: flags.envelope,
     });
   },
 });

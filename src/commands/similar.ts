@@ -46,6 +46,7 @@ export default defineCommand({
       paging: input.paging,
       listIds: input.listIds,
       columns: [...CREATOR_COLUMNS, { path: 'similarity_score', header: 'similarity', kind: 'number' }],
+      envelope: flags.envelope,
     });
   },
 });

@@ -58,8 +58,10 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
   formatting: `Output formats (--format, or --json, or the extension of -o)
 
   table  readable columns on a terminal (numbers humanised, long text cut to the
-         width). Piped with --format table: tab-separated rows, no header, nothing
-         quoted (tabs and line breaks in values become spaces).
+         width; ids, handles and keys never cut: columns that do not fit are left
+         out, named on stderr, and --fields picks others). Piped with --format
+         table: tab-separated rows, no header, nothing quoted (tabs and line
+         breaks in values become spaces).
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
   csv    RFC 4180 (csv-stringify), header row first; nested objects become

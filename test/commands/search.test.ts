@@ -25,8 +25,56 @@ describe('creators search: output', () => {
     expect(lines.filter((l) => /^│ \w/.test(l))).toHaveLength(4);
     expect(res.stdout).toMatch(/\d(\.\d)?k? │\s+\d+(\.\d+)?% │/);
     const left = (sb.get().state.ledger.balanceMilli / 1000).toFixed(2);
-    expect(res.stderr).toBe(`Spent 0.03 credits on 3 creators (1 page); ${left} credits left.\n`);
+    const [spent, showing, rest] = res.stderr.split('\n');
+    expect(spent).toBe(`Spent 0.03 credits on 3 creators (1 page); ${left} credits left.`);
+    expect(showing).toMatch(/^Showing 3 of \d{1,3}(,\d{3})* matches \(page 1\); --page 2 or --all$/);
+    expect(rest).toBe('');
     expect(usedMilli() - before).toBe(30);
+  });
+
+  it('says how many match after a single page on a terminal: the total, and no next page after the last', async () => {
+    const json = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--json'], { env: env() });
+    const count = json.json<Account[]>().length;
+    expect(count).toBeLessThan(50);
+    const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--no-color'], { env: env(), tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`\nShowing ${count} of ${count} matches (page 1)\n`);
+    const second = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--page', '2', '--no-color'], { env: env(), tty: true });
+    expect(second.stderr).toContain(`\nShowing 5 of ${count} matches (page 2); --page 3 or --all\n`);
+    const all = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--no-color'], { env: env(), tty: true });
+    expect(all.code).toBe(0);
+    expect(all.stderr).not.toContain('Showing');
+    const quiet = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--quiet', '--no-color'], { env: env(), tty: true });
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('--envelope --json prints the page total, credits_left and applied_filters with the creators, charging the page only', async () => {
+    const before = usedMilli();
+    const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--envelope', '--json', '--fields', 'profile.username'], { env: env() });
+    expect(res.code).toBe(0);
+    const out = res.json<{ total: number; credits_left: string | number; applied_filters: unknown; accounts: { profile: { username: string } }[] }>();
+    expect(Object.keys(out)).toEqual(['total', 'credits_left', 'applied_filters', 'accounts']);
+    expect(out.accounts).toHaveLength(5);
+    expect(Object.keys(out.accounts[0]!)).toEqual(['profile']);
+    expect(Object.keys(out.accounts[0]!.profile)).toEqual(['username']);
+    const all = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--json'], { env: env() });
+    expect(out.total).toBe(all.json<Account[]>().length);
+    expect(out.applied_filters).toBeNull();
+    expect(Number(out.credits_left)).toBeCloseTo((sb.get().state.ledger.balanceMilli + (usedMilli() - before - 50)) / 1000, 2);
+    const query = await runCli(['search', '--platform', 'tiktok', '--query', 'fitness creators in Spain over 50k followers', '--limit', '2', '--envelope'], { env: env() });
+    expect(query.code).toBe(0);
+    expect(query.json<{ applied_filters: unknown }>().applied_filters).toMatchObject({ location: ['Spain'] });
+  });
+
+  it('--envelope is refused before anything is sent with --all or a format other than json', async () => {
+    const before = usedMilli();
+    const all = await runCli(['search', '--platform', 'instagram', '--all', '--envelope', '--json'], { env: env() });
+    expect(all.code).toBe(2);
+    expect(all.errorJson().error.message).toContain('--envelope describes one page');
+    const csv = await runCli(['search', '--platform', 'instagram', '--envelope', '--format', 'csv'], { env: env() });
+    expect(csv.code).toBe(2);
+    expect(csv.stderr).toContain('--envelope prints JSON: add --json');
+    expect(usedMilli()).toBe(before);
   });
 
   it('prints the API records as JSON when piped, keeping every field, with no summary', async () => {

@@ -41,7 +41,7 @@ describe('creators similar', () => {
     const res = await runCli(['similar', ref.profile.username, '--platform', 'youtube', '--limit', '2', '--no-color'], { env: env(), tty: true });
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')[1]).toMatch(/handle .* similarity │$/);
-    expect(res.stderr).toMatch(/^Spent 0\.02 credits on 2 creators \(1 page\); [\d.]+ credits left\.\n$/);
+    expect(res.stderr).toMatch(/^Spent 0\.02 credits on 2 creators \(1 page\); [\d.]+ credits left\.\nShowing 2 of [\d,]+ matches \(page 1\)(; --page 2 or --all)?\n$/);
   });
 
   it('--all with filters pages to --max-results, each creator once', async () => {

@@ -26,11 +26,11 @@ export function maskKey<T extends Record<string, unknown>>(record: T, show: bool
 }
 
 export const KEY_COLUMNS: ColumnSpec[] = [
-  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'id', header: 'ID', kind: 'number', keep: true },
   { path: 'name', header: 'Name' },
-  { path: 'token', header: 'Key' },
+  { path: 'token', header: 'Key', keep: true },
   { path: 'active', header: 'Active', kind: 'bool' },
-  { path: 'expires_at', header: 'Expires', kind: 'date' },
-  { path: 'last_used_at', header: 'Last used', kind: 'date' },
-  { path: 'created_at', header: 'Created', kind: 'date' },
+  { path: 'expires_at', header: 'Expires', kind: 'date', priority: -1 },
+  { path: 'last_used_at', header: 'Last used', kind: 'date', priority: -1 },
+  { path: 'created_at', header: 'Created', kind: 'date', priority: -2 },
 ];

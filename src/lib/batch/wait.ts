@@ -16,7 +16,7 @@ import { progressText, type BatchStatus } from './status.js';
 
 /** The columns of a status record on a terminal (`batch status`, `batch poll`). */
 export const STATUS_COLUMNS: ColumnSpec[] = [
-  { path: 'batch_id', header: 'Batch' },
+  { path: 'batch_id', header: 'Batch', keep: true },
   { path: 'status', header: 'Status' },
   { path: 'processed_rows', header: 'Processed', kind: 'number' },
   { path: 'total_rows', header: 'Total rows', kind: 'number' },

@@ -42,7 +42,7 @@ export function emailResultColumns(): string[] {
 
 /** Terminal table columns: the value, the status and a few headline fields. */
 export function tableColumns(valueColumn: string, kind: 'handle' | 'email', platform?: string): ColumnSpec[] {
-  const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn }, { path: 'status', header: 'status' }];
+  const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn, keep: true }, { path: 'status', header: 'status' }];
   const mid: ColumnSpec[] =
     kind === 'handle' && platform
       ? [

@@ -16,7 +16,7 @@ import { MAX_EXCLUDE_HANDLES } from './filters.js';
 
 /** Table columns of an exclusion list object. */
 export const LIST_COLUMNS: ColumnSpec[] = [
-  { path: 'id', header: 'id', kind: 'number' },
+  { path: 'id', header: 'id', kind: 'number', keep: true },
   { path: 'name', header: 'name' },
   { path: 'platform', header: 'platform' },
   { path: 'is_default', header: 'default', kind: 'bool' },

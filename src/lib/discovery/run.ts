@@ -7,19 +7,21 @@
 import { discoveryPlan, discoveryPriceMilli, postDiscoveryPage, RESULT_CAP, type DiscoveryKind, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../cost.js';
-import { InterruptedError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
-import type { ColumnSpec, OutputSettings } from '../output/index.js';
-import { printPaidList } from '../output/paid.js';
+import type { ColumnSpec, DataRecord, OutputSettings } from '../output/index.js';
+import { pickedFields } from '../output/columns.js';
+import { selectFields } from '../output/flatten.js';
+import { printPaidItem, printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
 import { pagesInFlightFor } from '../bulk/concurrency.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 
 /** The table of both Discovery commands: handle, name, followers, engagement (+ per command). */
 export const CREATOR_COLUMNS: ColumnSpec[] = [
-  { path: 'profile.username', header: 'handle' },
+  { path: 'profile.username', header: 'handle', keep: true },
   { path: 'profile.full_name', header: 'name' },
   { path: 'profile.followers', header: 'followers', kind: 'count' },
   { path: 'profile.engagement_percent', header: 'engagement', kind: 'percent' },
@@ -51,6 +53,8 @@ export interface DiscoveryRun {
   returnFilterValues?: boolean | undefined;
   listIds: readonly number[];
   columns: ColumnSpec[];
+  /** `--envelope`: one JSON object of the page's total, credits_left, applied_filters and accounts. */
+  envelope?: boolean | undefined;
 }
 
 /** Runs a Discovery or Similar query: checks, gate, pages streamed out, summary. */
@@ -62,12 +66,15 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     body: { ...run.body, paging: { limit, page: wirePage } },
     returnFilterValues: run.returnFilterValues,
   });
+  if (run.envelope) checkEnvelope(ports.output, plan);
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
   await verifyExclusionLists(ports, run.platform, run.listIds);
   if (!(await ports.gate(discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
 
   const tally = newTally();
+  let first: DiscoveryPage | undefined;
   const onPage = (page: DiscoveryPage, index: number): void => {
+    if (index === 0) first = page;
     if (index === 0 && page.applied_filters !== undefined) notices.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
   };
   const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
@@ -80,7 +87,9 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;
   try {
-    const count = await printPaidList(ports.io, ports.output, records, run.columns, paid);
+    const count = run.envelope
+      ? await printEnvelope(ports.output, ports.io, records, () => first, tally)
+      : await printPaidList(ports.io, ports.output, records, run.columns, paid);
     completed = true;
     if (count === 0 && ports.output.format === 'table') notices.notice('No creators found.');
     if (tally.stop === 'repeat') {
@@ -97,8 +106,52 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     }
   } finally {
     // A stopped run's error carries the spend in its stop line instead.
-    if (completed) summary(ports, tally);
+    if (completed) {
+      summary(ports, tally);
+      showing(ports, plan, tally);
+    }
   }
+}
+
+/** On a terminal, after a single page: `Showing 20 of 1,234 matches (page 1); --page 2 or --all`. */
+function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
+  if (!ports.io.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
+  const reachable = Math.min(tally.total, RESULT_CAP);
+  const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
+  const next = more ? `; --page ${plan.page + 1} or --all` : '';
+  ports.notices.notice(`Showing ${tally.printed.toLocaleString('en-US')} of ${tally.total.toLocaleString('en-US')} matches (page ${plan.page})${next}`);
+}
+
+/** `--envelope` describes one page as JSON: refused (exit 2, before anything is sent) with `--all` or another format. */
+function checkEnvelope(output: OutputSettings, plan: PagePlan): void {
+  if (plan.all) throw new UsageError('--envelope describes one page; leave out --all and --max-results (use --envelope first to see the total).');
+  if (output.format !== 'json') throw new UsageError('--envelope prints JSON: add --json (or --format json).');
+}
+
+/**
+ * The single page as one object: `total`, `credits_left` and `applied_filters` as the server sent them
+ * (null when absent), and the creators (`--fields` applies to each creator). The page
+ * is paid for when it arrives, so a failed write reports the spend (`printPaidItem`).
+ */
+async function printEnvelope(
+  output: OutputSettings,
+  io: Io,
+  records: AsyncIterable<DataRecord>,
+  page: () => DiscoveryPage | undefined,
+  tally: RunTally,
+): Promise<number> {
+  const accounts: DataRecord[] = [];
+  const fields = pickedFields(output);
+  for await (const record of records) accounts.push(fields === undefined ? record : selectFields(record, fields));
+  const first = page();
+  const envelope: DataRecord = {
+    total: first?.total ?? null,
+    credits_left: first?.credits_left ?? null,
+    applied_filters: first?.applied_filters ?? null,
+    accounts,
+  };
+  await printPaidItem(io, { ...output, fields: undefined }, envelope, undefined, tally.spentMilli);
+  return accounts.length;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ListeningKind } from '../api/listening.js';
 import type { ColumnSpec } from '../output/types.js';
 
 export const SUBSCRIPTION_COLUMNS: ColumnSpec[] = [
-  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'id', header: 'ID', kind: 'number', keep: true },
   { path: 'name', header: 'Name' },
   { path: 'status', header: 'Status' },
   { path: 'event_types', header: 'Event types' },
@@ -13,7 +13,7 @@ export const SUBSCRIPTION_COLUMNS: ColumnSpec[] = [
 ];
 
 export const CAMPAIGN_COLUMNS: ColumnSpec[] = [
-  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'id', header: 'ID', kind: 'number', keep: true },
   { path: 'name', header: 'Name' },
   { path: 'status', header: 'Status' },
   { path: 'days', header: 'Days', kind: 'number' },
@@ -24,11 +24,11 @@ export const CAMPAIGN_COLUMNS: ColumnSpec[] = [
 ];
 
 export const EVENT_COLUMNS: ColumnSpec[] = [
-  { path: 'id', header: 'ID', kind: 'number' },
+  { path: 'id', header: 'ID', kind: 'number', keep: true },
   { path: 'date_occurance', header: 'Occurred', kind: 'date' },
   { path: 'event_type', header: 'Type' },
   { path: 'creator.platform', header: 'Platform' },
-  { path: 'creator.platform_id', header: 'Creator' },
+  { path: 'creator.platform_id', header: 'Creator', keep: true },
   { path: 'delivery_status', header: 'Delivery' },
   { path: 'retries', header: 'Retries', kind: 'number' },
   { path: 'latency_seconds', header: 'Latency s', kind: 'number' },
@@ -39,13 +39,13 @@ export const EVENT_COLUMNS: ColumnSpec[] = [
 export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
   subscription: [
     { path: 'platform', header: 'Platform' },
-    { path: 'platform_id', header: 'Creator' },
+    { path: 'platform_id', header: 'Creator', keep: true },
     { path: 'added_at', header: 'Added', kind: 'date' },
     { path: 'events_count', header: 'Events', kind: 'count' },
   ],
   campaign: [
     { path: 'platform', header: 'Platform' },
-    { path: 'platform_id', header: 'Creator' },
+    { path: 'platform_id', header: 'Creator', keep: true },
     { path: 'added_at', header: 'Added', kind: 'date' },
     { path: 'posts_count', header: 'Posts', kind: 'count' },
   ],

@@ -12,6 +12,18 @@ export interface Column {
   header: string;
   kind: ColumnSpec['kind'] | undefined;
   inferred: boolean;
+  /** Never cut or dropped in a terminal table (see `ColumnSpec.keep`). */
+  keep?: boolean;
+  /** See `ColumnSpec.priority`. */
+  priority?: number;
+}
+
+/** The last part of a path that names something to copy: `id`, `*_id`, `username`, `handle`, `token`, `email`. */
+const COPY_NAME = /(^|\.)(id|[a-z]+_id|username|handle|token|email)$/;
+
+/** Whether a terminal table must show the column whole: marked `keep`, or (without a spec) named like an id. */
+export function keepsWhole(column: Column): boolean {
+  return column.keep ?? COPY_NAME.test(column.path);
 }
 
 /** How many leading records are buffered to learn the columns of a streamed csv/tsv/table output. */
@@ -34,15 +46,20 @@ export function explicitColumns(
 ): Column[] | undefined {
   const fields = pickedFields(settings);
   if (fields !== undefined) {
-    return fields.map((path) => ({
-      path,
-      header: path,
-      kind: specs?.find((spec) => spec.path === path)?.kind,
-      inferred: false,
-    }));
+    return fields.map((path) => {
+      const spec = specs?.find((s) => s.path === path);
+      return { path, header: path, kind: spec?.kind, inferred: false, keep: spec?.keep, priority: spec?.priority };
+    });
   }
   if (useSpecs && specs !== undefined && specs.length > 0) {
-    return specs.map((spec) => ({ path: spec.path, header: spec.header ?? spec.path, kind: spec.kind, inferred: false }));
+    return specs.map((spec) => ({
+      path: spec.path,
+      header: spec.header ?? spec.path,
+      kind: spec.kind,
+      inferred: false,
+      keep: spec.keep ?? false,
+      priority: spec.priority,
+    }));
   }
   return undefined;
 }

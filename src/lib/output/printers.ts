@@ -6,13 +6,14 @@
  */
 import { escapeControls } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
-import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, pickedFields, Row } from './columns.js';
+import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, pickedFields, Row } from './columns.js';
 import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
+import { displayWidth } from './humanize.js';
 import { jsonText } from './json-text.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
-import { renderTable } from './table.js';
+import { type ColumnFit, MIN_CUT_COLUMN, renderTable } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
@@ -228,9 +229,29 @@ async function printTerminalTable(
     alignRight: cols.map((col) => isNumericKind(col.kind)),
     width: io.columns,
     color: settings.color,
+    fits: cols.map(columnFit),
+    onDrop: (headers) => {
+      if (!settings.quiet) noteDropped(io, headers);
+    },
   });
   await sink.write(text);
   return rows.length;
+}
+
+/** How a column gives way in a terminal table: what must be copied never; numbers, dates and flags only as a whole. */
+function columnFit(col: Column): ColumnFit {
+  if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
+  const whole = col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts';
+  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true };
+}
+
+/** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
+function noteDropped(io: Io, headers: string[]): void {
+  const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
+  io.stderr.write(
+    `note: ${headers.length === 1 ? 'column' : 'columns'} ${escapeControls(headers.join(', '))} left out to fit ` +
+      `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields\n`,
+  );
 }
 
 /**
@@ -280,7 +301,15 @@ async function keyValueText(
       : cols.map((col) => [col.header, terminal ? new Row(record).display(col) : cellText(toCell(getPath(record, col.path)))]);
   if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
   if (pairs.length === 0) return '';
-  return renderTable({ rows: pairs, width: io.columns, color: settings.color });
+  // The label column gives way, and values that must be copied (a batch id) are never cut.
+  const whole = (i: number): boolean =>
+    keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
+  const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
+  const fits: ColumnFit[] = [
+    { floor: MIN_CUT_COLUMN, priority: 0, droppable: false },
+    { floor: Math.max(MIN_CUT_COLUMN, ...kept), priority: 0, droppable: false },
+  ];
+  return renderTable({ rows: pairs, width: io.columns, color: settings.color, fits });
 }
 
 /**

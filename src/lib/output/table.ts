@@ -1,6 +1,7 @@
 /**
- * Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width by truncating the
- * widest columns first.
+ * Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width: ids, handles, keys,
+ * numbers and dates are never cut; the widest column of the lowest priority gives way first, then columns
+ * are dropped (the caller names them on stderr).
  */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
@@ -9,8 +10,25 @@ import { displayWidth, truncate } from './humanize.js';
 /** Terminal width assumed when the io does not know it. */
 export const DEFAULT_COLUMNS = 100;
 
-/** Narrowest a column is squeezed to (room for two characters and the ellipsis). */
-const MIN_COLUMN = 3;
+/** Narrowest a column that may be cut is squeezed to before columns are dropped (7 characters and `…`). */
+export const MIN_CUT_COLUMN = 8;
+
+/** How one column may give way when the table is too wide. */
+export interface ColumnFit {
+  /** Never cut below this width (`Infinity`: never cut at all). */
+  floor: number;
+  /** Lower gives way first: shrunk first, dropped first. */
+  priority: number;
+  /** May be left out when cutting is not enough. */
+  droppable: boolean;
+}
+
+export interface FittedColumns {
+  /** Content widths of the shown columns, in the order of `shown`. */
+  widths: number[];
+  /** Indexes of the columns shown, in their original order. */
+  shown: number[];
+}
 
 export interface TableInput {
   /** Header cells; omitted for a key/value table. */
@@ -23,27 +41,65 @@ export interface TableInput {
   width?: number | undefined;
   /** ANSI colours for header and borders. */
   color: boolean;
+  /** Per column: how it gives way (`fitColumns`); by default any column is cut down to 8 and none dropped. */
+  fits?: ColumnFit[] | undefined;
+  /** Called with the headers of the columns left out to fit the width (none: not called). */
+  onDrop?: ((headers: string[]) => void) | undefined;
 }
 
+/** Border and padding cost of n columns: every border one column, each cell one space on both sides. */
+const chrome = (n: number): number => n + 1 + 2 * n;
+
 /**
- * Content widths (without padding) so that the whole table fits `total` columns: each column gets its
- * natural width, capped at the largest cap that fits ("water filling": only the widest columns shrink).
- * Every border takes one column and each cell has one space of padding on both sides.
+ * Widths that make the table fit `total` columns, giving way in this order: the columns of the lowest
+ * priority are cut first, the widest of them first ("water filling" down to each column's floor), then the
+ * next priority; when every column is at its floor, the droppable column of the lowest priority (the last of
+ * equals) is left out and the widths are worked out again for the rest. Columns whose floor is their natural
+ * width (ids, handles, keys, numbers, dates) are never cut; a table of such columns alone may overflow.
  */
-export function fitWidths(natural: readonly number[], total: number): number[] {
-  const n = natural.length;
-  const budget = total - (n + 1) - 2 * n;
-  const sum = (cap: number): number => natural.reduce((acc, w) => acc + Math.min(w, cap), 0);
-  if (sum(Infinity) <= budget) return [...natural];
-  let low = MIN_COLUMN;
-  let high = Math.max(...natural);
-  // Largest cap with sum(cap) <= budget; never below MIN_COLUMN even if the table then overflows.
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (sum(mid) <= budget) low = mid;
-    else high = mid - 1;
+export function fitColumns(natural: readonly number[], total: number, fits?: readonly ColumnFit[]): FittedColumns {
+  const fit = (i: number): ColumnFit => {
+    const given = fits?.[i] ?? { floor: MIN_CUT_COLUMN, priority: 0, droppable: false };
+    return { ...given, floor: Math.min(given.floor, natural[i] ?? 1) };
+  };
+  let shown = natural.map((_, i) => i);
+  for (;;) {
+    const widths = shrink(shown.map((i) => natural[i] ?? 1), shown.map((i) => fit(i)), total - chrome(shown.length));
+    if (widths !== undefined) return { widths, shown };
+    let drop = -1;
+    for (const i of shown) {
+      if (fit(i).droppable && (drop < 0 || fit(i).priority <= fit(drop).priority)) drop = i;
+    }
+    if (drop < 0) return { widths: shown.map((i) => fit(i).floor), shown };
+    shown = shown.filter((i) => i !== drop);
   }
-  return natural.map((w) => Math.min(w, low));
+}
+
+/** Widths within `budget`, cutting lower priorities first; undefined when even every floor is too wide. */
+function shrink(natural: number[], fits: ColumnFit[], budget: number): number[] | undefined {
+  const widths = [...natural];
+  const used = (): number => widths.reduce((a, b) => a + b, 0);
+  if (used() <= budget) return widths;
+  const levels = [...new Set(fits.map((f) => f.priority))].sort((a, b) => a - b);
+  for (const level of levels) {
+    const members = fits.flatMap((f, i) => (f.priority === level ? [i] : []));
+    for (const i of members) widths[i] = Math.max(fits[i]!.floor, 0);
+    const rest = used() - members.reduce((a, i) => a + widths[i]!, 0);
+    const room = budget - rest;
+    const capped = (cap: number): number => members.reduce((a, i) => a + Math.max(fits[i]!.floor, Math.min(natural[i]!, cap)), 0);
+    if (capped(0) > room) continue;
+    // Largest cap that fits this level's room: only its widest columns shrink.
+    let low = 0;
+    let high = Math.max(...members.map((i) => natural[i]!));
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (capped(mid) <= room) low = mid;
+      else high = mid - 1;
+    }
+    for (const i of members) widths[i] = Math.max(fits[i]!.floor, Math.min(natural[i]!, low));
+    return widths;
+  }
+  return undefined;
 }
 
 /**
@@ -62,17 +118,22 @@ export async function renderTable(input: TableInput): Promise<string> {
   const natural = Array.from({ length: count }, (_, i) =>
     Math.max(1, displayWidth(head?.[i] ?? ''), ...rows.map((row) => displayWidth(row[i] ?? ''))),
   );
-  const widths = fitWidths(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS);
+  const fitted = fitColumns(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS, input.fits);
+  if (fitted.shown.length < count) {
+    input.onDrop?.(Array.from({ length: count }, (_, i) => i).filter((i) => !fitted.shown.includes(i)).map((i) => head?.[i] ?? String(i + 1)));
+  }
+  const { widths, shown } = fitted;
+  const pick = <T>(cells: readonly T[]): T[] => shown.map((i) => cells[i] as T);
   const table = new Table({
     // Headers are painted here, not through cli-table3's `style`: that goes through @colors/colors, which
     // decides on its own (CI=1, TERM=dumb, no TTY on the real stdout) and would ignore our --color decision.
-    ...(head === undefined ? {} : { head: head.map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_COLUMN))) }),
+    ...(head === undefined ? {} : { head: pick(head).map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_CUT_COLUMN))) }),
     colWidths: widths.map((w) => w + 2),
-    colAligns: widths.map((_, i) => (input.alignRight?.[i] ? 'right' : 'left')),
+    colAligns: shown.map((i) => (input.alignRight?.[i] ? 'right' : 'left')),
     wordWrap: false,
     // compact: no rule between rows, only under the header (denser, like most CLI tables).
     style: { compact: true, head: [], border: [] },
   });
-  for (const row of rows) table.push(widths.map((w, i) => truncate(row[i] ?? '', w)));
+  for (const row of rows) table.push(widths.map((w, i) => truncate(row[shown[i] as number] ?? '', w)));
   return `${table.toString()}\n`;
 }

@@ -31,6 +31,13 @@ export interface ColumnSpec {
    * `accounts` shows a list of `{platform, handle}` as `youtube:noah_paws, twitch:noah_paws`.
    */
   kind?: 'text' | 'number' | 'count' | 'percent' | 'date' | 'bool' | 'accounts';
+  /** Something to copy (an id, a handle, a key): a terminal table never cuts or drops it. */
+  keep?: boolean;
+  /**
+   * How long the column holds out when a terminal table is too wide (default 0): lower is cut first,
+   * then dropped first (the last of equals first). Numbers, dates and flags are never cut, only dropped.
+   */
+  priority?: number;
 }
 
 export type DataRecord = Record<string, unknown>;

@@ -1,0 +1,76 @@
+/**
+ * Terminal tables keep what must be copied: at 60, 100 and 200 columns, handles, key ids and masked keys
+ * and batch ids are shown whole, every line fits the width, and columns left out are named on stderr.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli, type RunOptions } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { testClock, uploadHandles } from './batch/helpers.js';
+
+const clock = testClock();
+const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
+const base = (): RunOptions => ({ env: sandboxEnv(sb.get(), { NO_COLOR: '1' }), now: clock.now, onSleep: clock.advance });
+const term = (columns: number): RunOptions => ({ ...base(), tty: true, columns });
+
+/** Display width of a table line (box drawing and `…` are one column each). */
+const width = (line: string): number => [...line].length;
+
+function expectFits(stdout: string, columns: number): void {
+  for (const line of stdout.split('\n').filter((l) => l !== '')) expect(width(line), line).toBeLessThanOrEqual(columns);
+}
+
+const WIDTHS = [60, 100, 200];
+
+describe('terminal tables never cut ids, handles or keys', () => {
+  it.each(WIDTHS)('search at %i columns shows every handle whole', async (columns) => {
+    const argv = ['search', '--platform', 'youtube', '--limit', '5', '--fields', 'profile.username,profile.full_name,profile.followers,profile.url'];
+    const json = await runCli([...argv, '--json'], base());
+    expect(json.code).toBe(0);
+    const handles = json.json<{ profile: { username: string } }[]>().map((r) => r.profile.username);
+    const res = await runCli(argv, term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    for (const handle of handles) expect(res.stdout).toContain(`│ ${handle} `);
+  });
+
+  it.each(WIDTHS)('similar at %i columns shows every handle whole', async (columns) => {
+    const seed = sb.get().state.creators.list('youtube')[0]!.profile.username;
+    const json = await runCli(['similar', seed, '--platform', 'youtube', '--limit', '5', '--json'], base());
+    expect(json.code).toBe(0);
+    const handles = json.json<{ profile: { username: string } }[]>().map((r) => r.profile.username);
+    const res = await runCli(['similar', seed, '--platform', 'youtube', '--limit', '5'], term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    for (const handle of handles) expect(res.stdout).toContain(`│ ${handle} `);
+  });
+
+  it.each(WIDTHS)('keys list at %i columns shows id and masked key whole; dates give way first, named on stderr', async (columns) => {
+    const json = await runCli(['keys', 'list', '--json'], base());
+    const keys = json.json<{ id: number; token: string }[]>();
+    const res = await runCli(['keys', 'list'], term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    for (const key of keys) {
+      expect(res.stdout).toMatch(new RegExp(`│ +${String(key.id)} │`));
+      expect(res.stdout).toContain(`│ ${key.token} `);
+    }
+    if (columns === 60) {
+      expect(res.stdout).not.toContain('Created');
+      expect(res.stdout).toContain('Active');
+      expect(res.stderr).toContain('note: columns Last used, Created left out to fit 60 columns; choose columns with --fields');
+      const quiet = await runCli(['keys', 'list', '--quiet'], term(columns));
+      expect(quiet.stderr).not.toContain('left out');
+    } else {
+      expect(res.stdout).toContain('Created');
+      expect(res.stderr).not.toContain('left out');
+    }
+  });
+
+  it.each(WIDTHS)("batch poll's final table at %i columns shows the batch id whole", async (columns) => {
+    const id = await uploadHandles(base(), ['w1', 'w2']);
+    const res = await runCli(['batch', 'poll', id, '--interval', '1'], term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    expect(res.stdout).toContain(`│ ${id} │`);
+  });
+});
