@@ -1,8 +1,27 @@
+import type { FlagDefs } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
 import type { EntriesChange } from '../../lib/discovery/exclusions.js';
+import { CSV_INPUT_FLAGS } from '../csv-flags.js';
+
+/** The arguments `exclusions add` and `remove` share. */
+export const ENTRY_ARGS = [
+  { name: '<list>', description: 'list id or default:<platform>' },
+  { name: '[handles...]', description: 'handles, @handles or profile URLs (the API normalises them)' },
+];
+
+/** The flags `exclusions add` and `remove` share: the handles from a file, read by the one CSV reader. */
+export const ENTRY_FLAGS = {
+  file: { flags: '--file <file|->', description: 'read handles from a file or stdin: one per line, or the handle column of a CSV' },
+  ...CSV_INPUT_FLAGS,
+} as const satisfies FlagDefs;
 
 /** `exclusions add|remove`: the workflow's ports from the context, then the change (the gate comes first). */
-export async function changeEntries(ctx: Context, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
+export async function changeEntries(
+  ctx: Context,
+  { list, handles, flags }: { list: string; handles: string[]; flags: { file?: string | undefined; delimiter?: string | undefined; relaxColumns?: boolean | undefined } },
+  action: 'add' | 'remove',
+): Promise<void> {
+  const change: EntriesChange = { list, handles, file: flags.file, delimiter: flags.delimiter, relaxColumns: flags.relaxColumns };
   const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
   // The gate comes first: a dry run sends nothing (and so creates no default list).
   const ports = { http: await ctx.http(), gate: ctx.gate.bind(ctx), notices: ctx.term, input: ctx.term, io: ctx.io, output: await ctx.output() };
