@@ -259,12 +259,9 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     const report = { spentMilli: counts.creditsMilli, kept: keptText(ports, output, written, journal !== undefined) };
     const stopped = runner.stopped ?? journalFailure;
     if (stopped instanceof InterruptedError) {
-      throw withStopReport(
-        new InterruptedError(`Interrupted: ${written} row${written === 1 ? '' : 's'} written, in input order; the rest were not.`, {
-          hint: runner.dropped > 0 ? 'A request in flight when you pressed Ctrl-C may still have been charged; `creators credits` shows the balance.' : undefined,
-        }),
-        report,
-      );
+      // Requests already sent were finished by the HTTP client (their answers are in `written`); rows
+      // not started were never sent: nothing in flight may have been charged without being kept.
+      throw withStopReport(new InterruptedError(`Interrupted: ${written} row${written === 1 ? '' : 's'} written, in input order; the rest were not.`), report);
     }
     throw withStopReport(stopped, report);
   }

@@ -29,11 +29,10 @@ export interface RunnerOptions<I, O> {
  * from the iteration itself: when the run must stop (a throw from `work` or from the source, or the
  * signal), no new item starts, items already in flight settle, those that succeeded are still
  * yielded (in order), and the reason is left in `stopped` for the caller to throw after it has
- * committed its output. `dropped` counts the items that were queued or in flight but produced no row.
+ * committed its output.
  */
 export class OrderedRunner<I, O> {
   stopped: unknown = undefined;
-  dropped = 0;
   started = 0;
   /** The most rows that were in flight at once. */
   peak = 0;
@@ -140,7 +139,6 @@ export class OrderedRunner<I, O> {
         if (settled === undefined) continue;
         queue.shift();
         if (settled.ok) yield settled.value;
-        else this.dropped++;
       }
     } finally {
       if (recheck) clearInterval(recheck);
@@ -150,7 +148,6 @@ export class OrderedRunner<I, O> {
       // before the caller cleans up.
       if (queue.length > 0) {
         this.stop(new Error('the run was stopped'));
-        this.dropped += queue.length;
         await Promise.all(queue.splice(0));
       }
       if (this.stopped !== undefined && !exhausted) await source.return?.().catch(() => undefined);
