@@ -56,7 +56,9 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
       ? err
       : deps.signal?.aborted
         ? new InterruptedError()
-        : fileError(err) ?? new CliError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, EXIT.ERROR, { code: 'internal' });
+        : err instanceof Error && err.name === 'OutputFileError'
+          ? (await import('./lib/output/sink.js')).outputFileCliError(err as import('./lib/output/sink.js').OutputFileError)
+          : new CliError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, EXIT.ERROR, { code: 'internal' });
   // Global options as far as they can be read without commander (it may have failed to parse).
   const ctx = new Context(deps, {
     json: argv.includes('--json'),
@@ -83,15 +85,6 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
     debugStack,
   );
   return cliError.exitCode;
-}
-
-/** An output file that could not be written: a usage error when the path is at fault, else exit 1. */
-function fileError(err: unknown): CliError | undefined {
-  if (!(err instanceof Error) || err.name !== 'OutputFileError') return undefined;
-  const code = (err as Error & { code?: string }).code;
-  const usage = code !== undefined && ['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS'].includes(code);
-  const message = err.message.charAt(0).toUpperCase() + err.message.slice(1);
-  return usage ? new UsageError(`${message}.`) : new CliError(`${message}.`, EXIT.ERROR, { code: 'output_file' });
 }
 
 function flagValue(argv: string[], flag: string): string | undefined {

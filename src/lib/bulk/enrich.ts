@@ -11,12 +11,12 @@ import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../cost.js';
 import {
-  AuthError, CliError, CreditsError, InterruptedError, OutputWriteError, PartialFailure, RateLimitError, UsageError, withStopReport,
+  AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError, UsageError, withStopReport,
 } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { parseIntegerOption } from '../options.js';
-import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
+import { OutputFileError, outputFileCliError, printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
 import { ProgressLine } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
@@ -243,10 +243,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   } catch (err) {
     // The output could not be written: what was paid for is in the journal for the next run.
     if (counts.done === 0) throw err;
-    const failed =
-      err instanceof Error && err.name === 'OutputFileError'
-        ? new OutputWriteError(err.message.charAt(0).toUpperCase() + err.message.slice(1), { cause: err })
-        : err;
+    const failed = err instanceof OutputFileError ? outputFileCliError(err) : err;
     const kept = journal
       ? `${counts.done - counts.skipped} answered rows kept in the resume journal; re-run the same command to resume without paying for them again`
       : 'the rows were not kept (a run from standard input cannot be resumed)';

@@ -9,6 +9,7 @@
 import { AuthError, CreditsError, InterruptedError, OutputWriteError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
 import type { Io } from '../io/streams.js';
 import { printItem, printList } from './printers.js';
+import { OutputFileError, outputFileCliError } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** How a paid run counts its spend and names its records (`creators`, `comments`). */
@@ -36,16 +37,21 @@ function isStop(err: unknown): boolean {
   return err instanceof InterruptedError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof AuthError || err instanceof OutputWriteError;
 }
 
+/** A failure of the output itself (a failed write, a file that could not be put in place). */
+function isOutputFailure(err: unknown): boolean {
+  return err instanceof OutputWriteError || err instanceof OutputFileError;
+}
+
 /**
- * The report of a run that stopped: `written` records are in the output (partial) unless the write
+ * The report of a run that stopped: `written` records are in the output (partial) unless the output
  * itself failed. Returns undefined when there is nothing worth saying (no spend, not a stop).
  */
-export function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, 'outputPath'>, written: number | undefined): StopReport | undefined {
+function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, 'outputPath'>, written: number | undefined): StopReport | undefined {
   const spentMilli = run.spentMilli();
-  if (spentMilli === 0 && !isStop(err)) return undefined;
+  if (spentMilli === 0 && !isStop(err) && !isOutputFailure(err)) return undefined;
   const file = outputFile(settings);
   let kept: string;
-  if (err instanceof OutputWriteError) {
+  if (isOutputFailure(err)) {
     const sent = written === undefined ? '' : ` (${written} ${run.noun} were sent before the failure)`;
     kept = file === undefined ? `the output to standard output is incomplete${sent}` : `nothing kept, ${file} was not written`;
   } else if (written === 0 || written === undefined) {
@@ -85,8 +91,9 @@ export async function printPaidList(
   let count: number;
   try {
     count = await printList(io, settings, untilStop(), columns);
-  } catch (err) {
-    const report = stopReport(err, run, settings, received);
+  } catch (caught) {
+    const report = stopReport(caught, run, settings, received);
+    const err = caught instanceof OutputFileError ? outputFileCliError(caught) : caught;
     throw report ? withStopReport(err, report) : err;
   }
   if (stopped !== undefined) {
@@ -103,8 +110,9 @@ export async function printPaidList(
 export async function printPaidItem(io: Io, settings: OutputSettings, record: DataRecord, columns: ColumnSpec[] | undefined, spentMilli: number): Promise<void> {
   try {
     await printItem(io, settings, record, columns);
-  } catch (err) {
-    const report = stopReport(err, { spentMilli: () => spentMilli, noun: 'records' }, settings, undefined);
+  } catch (caught) {
+    const report = stopReport(caught, { spentMilli: () => spentMilli, noun: 'records' }, settings, undefined);
+    const err = caught instanceof OutputFileError ? outputFileCliError(caught) : caught;
     throw report ? withStopReport(err, report) : err;
   }
 }

@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from '../io/streams.js';
 import { openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
-import { OutputWriteError } from '../errors.js';
+import { CliError, EXIT, OutputWriteError, UsageError } from '../errors.js';
 import type { OutputSettings } from './types.js';
 
 export { formatFromPath } from './format-from-path.js';
@@ -47,6 +47,18 @@ export class OutputFileError extends Error {
     const code = (cause as { code?: unknown } | undefined)?.code;
     this.code = typeof code === 'string' ? code : undefined;
   }
+}
+
+/**
+ * The typed error of an output file that could not be opened or put in place, as the user sees it: a
+ * usage error (exit 2) when the path is at fault (no such folder, no permission, a directory in the
+ * way, a read-only file system), else exit 1. The one mapping, for main and for commands that attach
+ * a stop report to it.
+ */
+export function outputFileCliError(err: OutputFileError): CliError {
+  const message = `${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}.`;
+  const usage = err.code !== undefined && PATH_CODES.has(err.code);
+  return usage ? new UsageError(message, { cause: err }) : new CliError(message, EXIT.ERROR, { code: 'output_file', cause: err });
 }
 
 /**
@@ -142,6 +154,7 @@ function fileWriteError(shown: string, err: unknown): OutputWriteError | OutputF
   if (err instanceof OutputWriteError || err instanceof OutputFileError) return err;
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && PATH_CODES.has(code) && code !== 'EROFS') {
+    // EROFS mid-write is the disk's failure (exit 1), though at open time it is the path's (exit 2).
     return new OutputFileError(`cannot write ${shown}: ${describeFsError(err, 'write')}`, shown, err);
   }
   return new OutputWriteError(`Cannot write ${shown}: ${describeFsError(err, 'write')}.`, {
