@@ -113,6 +113,11 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const raw = command.opts();
     const values = Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key])]));
     const ctx = new Context(deps, command.optsWithGlobals() as GlobalOptions);
-    await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
+    try {
+      await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
+    } finally {
+      // No wait spinner outlives the command (an error is printed next, possibly with requests still out).
+      ctx.term.closeLive();
+    }
   });
 }

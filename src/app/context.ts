@@ -70,7 +70,6 @@ export class Context {
     readonly deps: Deps,
     readonly globals: GlobalOptions,
   ) {
-    this.io = deps.io;
     const env = deps.env;
     this.profileName = globals.profile ?? env.CREATORS_PROFILE ?? 'default';
     this.dryRun = Boolean(globals.dryRun);
@@ -81,7 +80,10 @@ export class Context {
       yes: Boolean(globals.yes),
       cwd: deps.cwd,
       secrets: deps.secrets,
+      waitSpinnerDelayMs: deps.waitSpinnerDelayMs,
     });
+    // The terminal's copy of the streams: writing data through it erases the wait spinner first.
+    this.io = this.term.io;
   }
 
   /** The profile's config store (conf), opened on first use. */
@@ -230,6 +232,7 @@ export class Context {
       sleep: this.deps.sleep,
       debug: this.term.debug ? (line) => this.term.debugLine(line) : undefined,
       notice: (line) => this.term.notice(line),
+      waits: this.term,
       dryRun: this.dryRun,
       signal: this.deps.signal,
       userAgent: 'creators-cli',

@@ -24,6 +24,12 @@ export interface Deps {
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   /**
+   * How long a request waits before a spinner shows on a terminal (default 300 ms). Tests pass
+   * `Infinity` (never) unless the spinner is what they test: on a loaded machine a loopback request can
+   * take longer than 300 ms, and frames would land in their stderr.
+   */
+  waitSpinnerDelayMs?: number | undefined;
+  /**
    * The credentials this run has seen, redacted from every message (errors included, which `main`
    * prints after the command's own Context is gone). `main` creates one per run when absent.
    */

@@ -1,3 +1,4 @@
+import readline from 'node:readline';
 import { PassThrough, Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { main } from '../../src/main.js';
@@ -26,6 +27,18 @@ export interface RunOptions {
   onSleep?: (ms: number) => void;
   /** Browser opener double (`creators login`). */
   openBrowser?: Deps['openBrowser'];
+  /**
+   * The wait spinner's delay (default: never, so a slow loopback request draws no frames in a test's
+   * stderr). Tests of the spinner set it, usually with `ttyStreams`.
+   */
+  waitSpinnerDelayMs?: number;
+  /**
+   * stdout and stderr behave as terminal streams (isTTY, cursorTo, clearLine...) as well as being
+   * flagged as terminals, so ora draws and erases as it would on a real one.
+   */
+  ttyStreams?: boolean;
+  /** Called with each piece written to stderr, as it is written. */
+  onStderr?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -50,8 +63,8 @@ export function tempConfigDir(): string {
  * directory, a clock and a sleep that returns at once (the waits are recorded in `sleeps`).
  */
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<RunResult> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
+  const stdout = options.ttyStreams ? fakeTtyStream(options.columns ?? 100) : new PassThrough();
+  const stderr = options.ttyStreams ? fakeTtyStream(options.columns ?? 100) : new PassThrough();
   let out = '';
   let err = '';
   let combined = '';
@@ -62,6 +75,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   stderr.on('data', (c: Buffer) => {
     err += c.toString('utf8');
     combined += c.toString('utf8');
+    options.onStderr?.(c.toString('utf8'));
   });
   const sleeps = options.sleeps ?? [];
   let clock = options.now ? undefined : Date.parse('2026-11-22T10:00:00Z');
@@ -87,6 +101,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     configDir: options.configDir ?? tempConfigDir(),
     signal: options.signal,
     openBrowser: options.openBrowser,
+    waitSpinnerDelayMs: options.waitSpinnerDelayMs ?? Number.POSITIVE_INFINITY,
   };
   const code = await main(argv, deps);
   await new Promise((r) => setImmediate(r));
@@ -103,4 +118,20 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
       return JSON.parse(line);
     },
   };
+}
+
+/**
+ * An in-memory stream that answers like a terminal's (tty.WriteStream): `isTTY`, `columns` and the
+ * cursor methods, which write the same ANSI sequences node's readline does.
+ */
+export function fakeTtyStream(columns: number): PassThrough {
+  const stream = new PassThrough();
+  return Object.assign(stream, {
+    isTTY: true,
+    columns,
+    rows: 40,
+    cursorTo: (x: number, y?: number | (() => void), cb?: () => void) => readline.cursorTo(stream, x, typeof y === 'number' ? y : undefined, typeof y === 'function' ? y : cb),
+    moveCursor: (dx: number, dy: number, cb?: () => void) => readline.moveCursor(stream, dx, dy, cb),
+    clearLine: (dir: -1 | 0 | 1, cb?: () => void) => readline.clearLine(stream, dir, cb),
+  });
 }

@@ -65,6 +65,7 @@ export default defineCommand({
       throw new UsageError(`events tail prints JSON lines or human lines, not ${output.format}.`, { hint: 'Use --format jsonl, or `events list --format csv`.' });
     }
     const human = output.format === 'table';
+    ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
     const http = await ctx.http();
     if (ctx.dryRun && (cursorFile || forwardTo)) {
       ctx.notice('Dry run: events are printed, but none is forwarded and the cursor file is not written.');

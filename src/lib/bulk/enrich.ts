@@ -199,7 +199,10 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   let journalFailure: unknown;
   // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
   const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table';
-  const progress = new ProgressLine(term.io, term.io.stderrIsTTY && !term.quiet && !rowsToTerminal, job.label, source.count, ports.now);
+  const showProgress = term.io.stderrIsTTY && !term.quiet && !rowsToTerminal;
+  const progress = new ProgressLine(term.io, showProgress, job.label, source.count, ports.now);
+  // The progress line is the run's live display: no wait spinner on top of it.
+  const releaseDisplay = showProgress ? term.ownDisplay() : () => {};
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
     // Forced, or sized from the pace in force and the latency the service shows (Little's law).
@@ -250,6 +253,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
   } finally {
     progress.finish();
+    releaseDisplay();
   }
   await summary(term, http, counts, written);
   if (runner.stopped !== undefined || journalFailure !== undefined) {

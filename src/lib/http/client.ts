@@ -8,6 +8,7 @@ import { redactText, redactUrl, type Secrets } from './redact.js';
 import { buildUrl, type Query } from './url.js';
 import { networkFailure, NOT_REPLAYED_HINT } from './network-error.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
+import { waitLabel, type RequestWaits, type WaitHandle } from './wait.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -79,6 +80,8 @@ export interface HttpClientOptions {
   debug?: ((line: string) => void) | undefined;
   /** User-visible notices (waits); silenced by `--quiet`. */
   notice?: ((line: string) => void) | undefined;
+  /** Told when each request starts and stops waiting for its answer (the terminal's spinner). */
+  waits?: RequestWaits | undefined;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   userAgent?: string;
@@ -180,6 +183,19 @@ export class HttpClient {
 
   /** Sends a request, retrying only what is safe to retry, and returns the decoded response. */
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
+    if (this.opts.waits === undefined) return this.send<T>(req, undefined);
+    const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
+    const label = waitLabel(req.method, url, this.opts.baseUrl.origin);
+    // The whole wait is one: pacing slot, attempts and the back-off between them.
+    const wait = this.opts.waits.beginWait(label);
+    try {
+      return await this.send<T>(req, { handle: wait, label });
+    } finally {
+      wait.end();
+    }
+  }
+
+  private async send<T>(req: RequestOptions, wait: { handle: WaitHandle; label: string } | undefined): Promise<HttpResponse<T>> {
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
     const idempotent = req.method === 'GET' || req.method === 'HEAD';
     if (this.opts.dryRun && !req.credentialUpkeep && (!idempotent || req.createsState)) {
@@ -297,11 +313,14 @@ export class HttpClient {
         );
       }
       this.opts.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
+      const why = error.status === 429 ? 'Rate limited' : error.status !== undefined ? `HTTP ${error.status}` : 'No answer';
+      wait?.handle.update(`${why}; retrying in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
       try {
         await this.opts.sleep(waitMs, this.opts.signal);
       } catch {
         this.checkInterrupted();
       }
+      wait?.handle.update(wait.label);
     }
   }
 

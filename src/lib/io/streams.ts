@@ -13,4 +13,9 @@ export interface Io {
   stderrIsTTY: boolean;
   /** Terminal width in columns, when known. */
   columns?: number | undefined;
+  /**
+   * Erases the terminal's live line (the request spinner) before data is written to stdout; the output
+   * path calls it. Set by the terminal object on its own copy of the streams.
+   */
+  clearLive?: (() => void) | undefined;
 }

@@ -7,6 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Secrets } from '../http/redact.js';
+import type { RequestWaits, WaitHandle } from '../http/wait.js';
 import { confirm } from './prompt.js';
 import { escapeControls } from './safe-text.js';
 import { createSpinner, type Spinner } from './spinner.js';
@@ -26,7 +27,15 @@ export interface TerminalOptions {
   cwd: string;
   /** The credentials this run holds, redacted from every message (a fresh, empty set when omitted). */
   secrets?: Secrets | undefined;
+  /**
+   * How long a request waits before the wait spinner shows (default 300 ms); `Infinity` never shows it
+   * (the in-process tests' default, so a slow loopback request on a loaded machine draws no frames).
+   */
+  waitSpinnerDelayMs?: number | undefined;
 }
+
+/** The delay before a waiting request shows a spinner: a quick answer shows nothing at all. */
+export const WAIT_SPINNER_DELAY_MS = 300;
 
 
 /** The side channel for people: notices (silenced by --quiet) and warnings (always shown). */
@@ -35,7 +44,7 @@ export interface Notices {
   warn(message: string): void;
 }
 
-export class Terminal implements InputPorts, Notices {
+export class Terminal implements InputPorts, Notices, RequestWaits {
   readonly io: Io;
   readonly quiet: boolean;
   readonly debug: boolean;
@@ -45,15 +54,26 @@ export class Terminal implements InputPorts, Notices {
   readonly stderrColor: boolean;
   /** The credentials this run holds: whoever learns one adds it, every message is redacted with it. */
   readonly secrets: Secrets;
+  private readonly waitDelayMs: number;
+  /** Requests waiting for an answer, in the order their text last changed (the last one is shown). */
+  private readonly waits = new Set<{ text: string }>();
+  /** Live displays of the command's own (a `batch poll` spinner, the bulk progress line, `events tail`). */
+  private ownDisplays = 0;
+  /** The command is over: no wait spinner any more. */
+  private closed = false;
+  private waitSpinner: Spinner | undefined;
+  private waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(io: Io, options: TerminalOptions) {
-    this.io = io;
+    // Its own copy of the streams, so the output path can ask it to erase the spinner before writing data.
+    this.io = { ...io, clearLive: () => this.clearLive() };
     this.quiet = options.quiet;
     this.debug = options.debug;
     this.yes = options.yes;
     this.cwd = options.cwd;
     this.stderrColor = options.color && io.stderrIsTTY;
     this.secrets = options.secrets ?? new Secrets();
+    this.waitDelayMs = options.waitSpinnerDelayMs ?? WAIT_SPINNER_DELAY_MS;
   }
 
   /**
@@ -79,34 +99,154 @@ export class Terminal implements InputPorts, Notices {
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
   notice(message: string): void {
-    if (!this.quiet) this.io.stderr.write(`${this.safe(message)}\n`);
+    if (!this.quiet) this.aboveLive(`${this.safe(message)}\n`);
   }
 
   /** A warning on stderr; shown even with `--quiet`. */
   warn(message: string): void {
-    this.io.stderr.write(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
+    this.aboveLive(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
   }
 
   /** A `--debug` line on stderr, tagged `[debug]` (or `tag`); known credentials are redacted here too. */
   debugLine(line: string, tag = 'debug'): void {
-    if (this.debug) this.io.stderr.write(`[${tag}] ${this.safe(line)}\n`);
+    if (this.debug) this.aboveLive(`[${tag}] ${this.safe(line)}\n`);
   }
 
-  /** A spinner on stderr: a no-op unless stderr is a terminal and `--quiet` is off. */
+  /**
+   * A spinner on stderr: a no-op unless stderr is a terminal and `--quiet` is off. It is the command's
+   * own live display: no wait spinner while it runs.
+   */
   spinner(text: string): Spinner {
+    const release = this.ownDisplay();
     const spinner = createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
     const safe = (t: string | undefined): string | undefined => (t === undefined ? undefined : this.safe(t));
     return {
       update: (next) => spinner.update(this.safe(next)),
-      stop: () => spinner.stop(),
-      succeed: (final) => spinner.succeed(safe(final)),
-      fail: (final) => spinner.fail(safe(final)),
+      stop: () => {
+        spinner.stop();
+        release();
+      },
+      succeed: (final) => {
+        spinner.succeed(safe(final));
+        release();
+      },
+      fail: (final) => {
+        spinner.fail(safe(final));
+        release();
+      },
       ready: spinner.ready,
     };
   }
 
   /** Asks yes/no on the terminal (`--yes` answers; exit 2 without a terminal; end of input is "no"). */
   confirm(question: string): Promise<boolean> {
+    this.clearLive();
     return confirm(this, this.safe(question));
+  }
+
+  /**
+   * A request started waiting for its answer (the HTTP client's `waits` port). On a terminal, after
+   * the delay with no answer, a spinner on stderr says `text`; it goes when the last wait ends. Never
+   * with `--quiet` or `--debug` (the log shows the traffic), nor while the command shows a live display
+   * of its own.
+   */
+  beginWait(text: string): WaitHandle {
+    const entry = { text: this.safe(text) };
+    this.waits.add(entry);
+    this.armWaitSpinner();
+    return {
+      update: (next) => {
+        if (!this.waits.has(entry)) return;
+        entry.text = this.safe(next);
+        // The most recently changed wait is the one shown.
+        this.waits.delete(entry);
+        this.waits.add(entry);
+        this.waitSpinner?.update(entry.text);
+      },
+      end: () => {
+        if (!this.waits.delete(entry)) return;
+        if (this.waits.size === 0) this.hideWaitSpinner();
+        else this.waitSpinner?.update(this.waitText());
+      },
+    };
+  }
+
+  /**
+   * The command shows a live display of its own (a progress line, events as they come): no wait
+   * spinner until the returned function is called.
+   */
+  ownDisplay(): () => void {
+    this.ownDisplays++;
+    this.hideWaitSpinner();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.ownDisplays--;
+      this.armWaitSpinner();
+    };
+  }
+
+  /**
+   * Erases the wait spinner before something else is written to the terminal (data on stdout); it comes
+   * back after the delay if requests are still waiting and nothing else is written meanwhile.
+   */
+  clearLive(): void {
+    this.hideWaitSpinner();
+    this.armWaitSpinner();
+  }
+
+  /** The command is over: the wait spinner is erased and never shown again (errors print next). */
+  closeLive(): void {
+    this.closed = true;
+    this.hideWaitSpinner();
+  }
+
+  /** Resolves once the wait spinner on screen (if any) is drawing; for tests. */
+  get liveReady(): Promise<void> {
+    return this.waitSpinner?.ready ?? Promise.resolve();
+  }
+
+  /** Writes a whole line to stderr on a line of its own: the spinner is erased first and redrawn below it. */
+  private aboveLive(line: string): void {
+    const shown = this.waitSpinner !== undefined;
+    this.hideWaitSpinner();
+    this.io.stderr.write(line);
+    // It had waited its delay already: straight back, under the line.
+    if (shown && this.waitSpinnerAllowed()) this.showWaitSpinner();
+    else this.armWaitSpinner();
+  }
+
+  private waitSpinnerAllowed(): boolean {
+    return (
+      this.io.stderrIsTTY && !this.quiet && !this.debug && !this.closed && this.ownDisplays === 0 && this.waits.size > 0 && Number.isFinite(this.waitDelayMs)
+    );
+  }
+
+  private waitText(): string {
+    let last = '';
+    for (const w of this.waits) last = w.text;
+    return last;
+  }
+
+  private armWaitSpinner(): void {
+    if (this.waitSpinner !== undefined || this.waitTimer !== undefined || !this.waitSpinnerAllowed()) return;
+    this.waitTimer = setTimeout(() => {
+      this.waitTimer = undefined;
+      if (this.waitSpinner === undefined && this.waitSpinnerAllowed()) this.showWaitSpinner();
+    }, this.waitDelayMs);
+    // Decoration only: never what keeps the process alive.
+    this.waitTimer.unref?.();
+  }
+
+  private showWaitSpinner(): void {
+    this.waitSpinner = createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, this.waitText());
+  }
+
+  private hideWaitSpinner(): void {
+    if (this.waitTimer !== undefined) clearTimeout(this.waitTimer);
+    this.waitTimer = undefined;
+    this.waitSpinner?.stop();
+    this.waitSpinner = undefined;
   }
 }

@@ -115,10 +115,14 @@ export interface SinkOptions {
 export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
   if (target === undefined || target === '' || target === '-') {
-    const toStdout = (chunk: string | Buffer): Promise<void> =>
-      writeChunk(io.stdout, chunk).catch((err: unknown) => {
+    // The wait spinner (stderr, same screen) is erased before any data, also for users of `stream`.
+    io.clearLive?.();
+    const toStdout = (chunk: string | Buffer): Promise<void> => {
+      io.clearLive?.();
+      return writeChunk(io.stdout, chunk).catch((err: unknown) => {
         throw stdoutWriteError(err);
       });
+    };
     return {
       stream: io.stdout,
       write: toStdout,
