@@ -1,0 +1,154 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { Terminal, type TerminalOptions } from '../../../src/lib/io/terminal.js';
+import { fakeTtyStream } from '../../helpers/run-cli.js';
+import { screen, SPINNER_FRAMES } from '../../helpers/screen.js';
+
+/**
+ * The wait spinner the terminal object draws for requests the HTTP client reports: after the delay,
+ * only on a terminal, erased before anything else is written. The delay runs on fake timers (ora's own
+ * frame interval stays real, it only redraws), so nothing here depends on how fast the machine is.
+ */
+function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean } = {}): { term: Terminal; err: () => string } {
+  const stderr = options.stderrIsTTY === false ? new PassThrough() : fakeTtyStream(80);
+  let err = '';
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: options.stderrIsTTY ?? true, columns: 80 };
+  const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: '/', ...options });
+  return { term, err: () => err };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the wait spinner', () => {
+  it('appears after 300 ms of waiting with the wait text, and is erased when the answer comes', async () => {
+    const { term, err } = terminal();
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(299);
+    await term.liveReady;
+    expect(err()).toBe('');
+    vi.advanceTimersByTime(1);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/^. Searching…$/)]);
+    wait.end();
+    expect(screen(err())).toEqual([]);
+    vi.advanceTimersByTime(10_000);
+    expect(screen(err())).toEqual([]);
+  });
+
+  it('never shows for a quick answer', async () => {
+    const { term, err } = terminal();
+    term.beginWait('Searching…').end();
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(err()).toBe('');
+  });
+
+  it.each([
+    ['stderr is not a terminal', { stderrIsTTY: false }],
+    ['--quiet', { quiet: true }],
+    ['--debug (the log shows the traffic)', { debug: true }],
+    ['the delay is "never" (tests)', { waitSpinnerDelayMs: Number.POSITIVE_INFINITY }],
+  ])('never shows when %s', async (_why, options) => {
+    const { term, err } = terminal(options);
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    wait.end();
+    expect(err()).toBe('');
+  });
+
+  it('a notice during the spinner is written whole on its own line, the spinner below it', async () => {
+    const { term, err } = terminal();
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    term.notice('Rate limited; retrying in 3 s (attempt 2 of 4).');
+    await term.liveReady;
+    expect(screen(err())).toEqual(['Rate limited; retrying in 3 s (attempt 2 of 4).', expect.stringMatching(/^. Searching…$/)]);
+    term.warn('something to know');
+    await term.liveReady;
+    wait.end();
+    expect(screen(err())).toEqual(['Rate limited; retrying in 3 s (attempt 2 of 4).', 'warning: something to know']);
+  });
+
+  it('is erased before data (io.clearLive, called by the stdout sink) and comes back only after another delay', async () => {
+    const { term, err } = terminal();
+    const wait = term.beginWait('Enriching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toHaveLength(1);
+    term.io.clearLive?.();
+    expect(screen(err())).toEqual([]);
+    vi.advanceTimersByTime(299);
+    await term.liveReady;
+    expect(screen(err())).toEqual([]);
+    vi.advanceTimersByTime(1);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/^. Enriching…$/)]);
+    wait.end();
+    expect(screen(err())).toEqual([]);
+  });
+
+  it('shows the wait that changed last, and the remaining one when it ends', async () => {
+    const { term, err } = terminal();
+    const first = term.beginWait('Searching…');
+    const second = term.beginWait('Checking credits…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/Checking credits…$/)]);
+    second.end();
+    first.end();
+    expect(screen(err())).toEqual([]);
+  });
+
+  it('stays away while the command shows its own live display (batch poll, bulk progress, events tail)', async () => {
+    const { term, err } = terminal();
+    const release = term.ownDisplay();
+    const wait = term.beginWait('Waiting for api.test…');
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(err()).toBe('');
+    release();
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/Waiting for api\.test…$/)]);
+    // The command's own spinner takes over the line.
+    const own = term.spinner('Batch b1: waiting…');
+    expect(screen(err())).toEqual([]);
+    vi.advanceTimersByTime(10_000);
+    await own.ready;
+    own.stop();
+    wait.end();
+    expect(screen(err()).filter((l) => l.includes('Waiting for'))).toEqual([]);
+  });
+
+  it('is gone for good once the command is over (an error prints next)', async () => {
+    const { term, err } = terminal();
+    term.beginWait('Searching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    term.closeLive();
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(screen(err())).toEqual([]);
+    expect(err()).not.toMatch(new RegExp(`${SPINNER_FRAMES.source}[^\\x1b]*$`));
+  });
+
+  it('shows control characters and credentials from the text escaped, like every message', async () => {
+    const { term, err } = terminal();
+    term.secrets.add('sk_live_secret123');
+    const wait = term.beginWait('Waiting for evil\x1b[2Jhost sk_live_secret123…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(err()).not.toContain('\x1b[2J');
+    expect(err()).not.toContain('sk_live_secret123');
+    wait.end();
+  });
+});
