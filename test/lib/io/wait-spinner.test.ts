@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { Terminal, type TerminalOptions } from '../../../src/lib/io/terminal.js';
+import { openSink } from '../../../src/lib/output/sink.js';
 import { fakeTtyStream } from '../../helpers/run-cli.js';
 import { screen, SPINNER_FRAMES } from '../../helpers/screen.js';
 
@@ -94,6 +95,25 @@ describe('the wait spinner', () => {
     expect(screen(err())).toEqual([expect.stringMatching(/^. Enriching…$/)]);
     wait.end();
     expect(screen(err())).toEqual([]);
+  });
+
+  it('data written through the stdout sink erases it first (another request may still be waiting)', async () => {
+    const { term, err } = terminal();
+    let out = '';
+    let spinnerOnScreenAtData: string[] | undefined;
+    term.io.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      spinnerOnScreenAtData ??= screen(err());
+    });
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toHaveLength(1);
+    const sink = await openSink(term.io, { outputPath: undefined });
+    await sink.write('page 1\n');
+    expect(out).toBe('page 1\n');
+    expect(spinnerOnScreenAtData).toEqual([]);
+    wait.end();
   });
 
   it('shows the wait that changed last, and the remaining one when it ends', async () => {
