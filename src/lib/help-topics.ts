@@ -64,6 +64,9 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          breaks in values become spaces).
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
+         Bulk runs (enrich handle|email, socials with --input) write each row as
+         {"input": {...}, "result", "credits_cost", "status", "error"}: input
+         holds every input column under its own name, in input order.
   csv    RFC 4180 (csv-stringify), header row first; nested objects become
          dot-path columns (profile.username); a list of plain values is joined
          with "; ", or is its JSON array when an item holds "; " or an object.
