@@ -80,12 +80,12 @@ describe('enrich --input: json and jsonl keep every input column under input', (
     );
   });
 
-  it('repeated header names come out renamed and unique under input, in input order', async () => {
-    const { path } = tempFile('in.csv', 'note,handle,note,status\nx,noah_paws,y,z\n');
+  it('repeated header names come out renamed and unique under input (never a name the file has), in input order', async () => {
+    const { path } = tempFile('in.csv', 'note,handle,note,status,note_2\nx,noah_paws,y,z,w\n');
     const res = await run(path, ['--format', 'jsonl'], api(1));
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
-      `{"input":{"note":"x","handle":"noah_paws","note_2":"y","status":"z"},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null}\n`,
+      `{"input":{"note":"x","handle":"noah_paws","note_3":"y","status":"z","note_2":"w"},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null}\n`,
     );
   });
 
