@@ -79,6 +79,7 @@ For spreadsheets (csv and tsv only; off by default, so machine output is exact):
               not run as a formula (OWASP); negative numbers are left alone
   --bom       a UTF-8 byte order mark first, so Excel reads the file as UTF-8
   Both are also profile settings: creators config set csv-safe true
+  --no-csv-safe, --no-bom turn the setting off for one run.
 --fields a,b.c keeps those dot paths, in that order, in every format.
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.
