@@ -286,8 +286,8 @@ export class Context {
       cwd: this.deps.cwd,
       csvSafe: g.csvSafe,
       bom: g.bom,
-      profileCsvSafe: g.csvSafe === true ? undefined : await this.setting('csv-safe'),
-      profileBom: g.bom === true ? undefined : await this.setting('bom'),
+      profileCsvSafe: g.csvSafe === undefined ? await this.setting('csv-safe') : undefined,
+      profileBom: g.bom === undefined ? await this.setting('bom') : undefined,
     });
     return this.outputSettings;
   }

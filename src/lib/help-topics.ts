@@ -64,6 +64,9 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          breaks in values become spaces).
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
+         Bulk runs (enrich handle|email, socials with --input) write each row as
+         {"input": {...}, "result", "credits_cost", "status", "error"}: input
+         holds every input column under its own name, in input order.
   csv    RFC 4180 (csv-stringify), header row first; nested objects become
          dot-path columns (profile.username); a list of plain values is joined
          with "; ", or is its JSON array when an item holds "; " or an object.
@@ -76,6 +79,7 @@ For spreadsheets (csv and tsv only; off by default, so machine output is exact):
               not run as a formula (OWASP); negative numbers are left alone
   --bom       a UTF-8 byte order mark first, so Excel reads the file as UTF-8
   Both are also profile settings: creators config set csv-safe true
+  --no-csv-safe, --no-bom turn the setting off for one run.
 --fields a,b.c keeps those dot paths, in that order, in every format.
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.

@@ -76,7 +76,7 @@ describe('creators socials', () => {
     const res = await runCli(['socials', '--platform', 'instagram', '--input', path, '--format', 'jsonl'], { env: sandboxEnv(sb.get()) });
     expect(res.code).toBe(0);
     const rows = lines(res.stdout);
-    expect(rows.map((r) => [r.handle, r.note, r.status])).toEqual([['noah_paws', 'a', 'ok'], ['missing_nobody', 'b', 'not_found'], ['theellastrong', 'c', 'ok']]);
+    expect(rows.map((r) => [r.input.handle, r.input.note, r.status])).toEqual([['noah_paws', 'a', 'ok'], ['missing_nobody', 'b', 'not_found'], ['theellastrong', 'c', 'ok']]);
     expect(rows[0]!.result.socials.length).toBeGreaterThan(0);
     expect(used() - before).toBe(1000);
   });

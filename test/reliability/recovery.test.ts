@@ -129,8 +129,8 @@ describe('charges equal what the CLI reports spent, under chaos', () => {
     const fig = figures(sb.get());
     expect(fig.charged_then_lost).toBeGreaterThan(0);
     expect(res.code).toBe(3);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { handle: string; credits_cost: number; status: string });
-    expect(rows.map((r) => r.handle)).toEqual(names); // every row kept, in order
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { input: { handle: string }; credits_cost: number; status: string });
+    expect(rows.map((r) => r.input.handle)).toEqual(names); // every row kept, in order
     const reported = rows.reduce((sum, r) => sum + Math.round(r.credits_cost * 1000), 0);
     const spent = mark.since();
     expect(spent.milli).toBe(reported + fig.charged_then_lost * 30);

@@ -242,7 +242,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   })();
   let written: number;
   try {
-    written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear);
+    written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
   } catch (err) {
     // The output could not be written: what was paid for is in the journal for the next run.
     if (counts.done === 0) throw err;

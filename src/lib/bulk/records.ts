@@ -7,12 +7,15 @@
  * columns are a FIXED, documented list per command and platform (identity and headline metrics of
  * the platform block), plus `result_json`, which holds the whole `result` as compact JSON: every
  * field the service returned is in the file, and the header never depends on the data. json/jsonl
- * keep `result` nested, unflattened.
+ * keep `result` nested, unflattened; rows read from `--input` keep the input row nested under `input`
+ * (`inputRowJson`), so no input column is lost to a run's field of the same name.
  */
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { stringifyJson } from '../exact-json.js';
 import type { Io } from '../io/streams.js';
-import { getPath, printList, printRows, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings } from '../output/index.js';
+import {
+  getPath, OrderedJson, orderedJsonText, printJsonRows, printList, printRows, selectFields, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings,
+} from '../output/index.js';
 
 export type RowStatus = 'ok' | 'not_found' | 'error' | 'skipped';
 
@@ -70,9 +73,66 @@ function inputObject(header: readonly string[], cells: readonly string[]): DataR
   return out;
 }
 
-/** The json/jsonl record: input columns, then `result` nested, `credits_cost`, `status`, `error`. */
+/**
+ * The record of a value given as an argument (one, or several), and of a terminal table's row: the
+ * input columns, then `result` nested, `credits_cost`, `status`, `error` (a run's field wins over an
+ * input column of the same name).
+ */
 export function nestedRecord(header: readonly string[], row: RowOutcome): DataRecord {
   return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error };
+}
+
+/** The run's own fields of a row, beside `input` in `inputRowJson`. */
+function runFields(row: RowOutcome): DataRecord {
+  return { result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error };
+}
+
+function inputJson(header: readonly string[], cells: readonly string[]): OrderedJson {
+  return new OrderedJson(header.map((name, i) => [name, cells[i] ?? ''] as const));
+}
+
+/**
+ * The json/jsonl record maker of rows read from `--input`: `{input, result, credits_cost, status, error}`,
+ * where `input` holds every input column under its own name, in input order (an `OrderedJson`: a JS object
+ * would put a column named `2024` first), so a column named `status`, `error`, `result` or
+ * `credits_cost` never collides with the run's fields. `fields` (`--fields`) keeps dot paths in their
+ * order: `input` (the whole row), `input.<column>` (the column named exactly so), and paths into the
+ * run's fields (`status`, `result.email`), as `selectFields` does; a path that is not there is left out.
+ */
+export function inputRowJson(header: readonly string[], fields?: readonly string[]): (row: RowOutcome) => OrderedJson {
+  if (fields === undefined) {
+    return (row) => new OrderedJson([['input', inputJson(header, row.cells)], ...Object.entries(runFields(row))]);
+  }
+  // The field list is read once per run: which top-level keys, in which order, and which input columns.
+  const top: string[] = [];
+  const own: string[] = [];
+  const picked: number[] = [];
+  let whole = false;
+  for (const field of fields) {
+    if (field === '') continue;
+    const isInput = field === 'input' || field.startsWith('input.');
+    const key = isInput ? 'input' : (field.split('.')[0] as string);
+    if (!top.includes(key)) top.push(key);
+    if (!isInput) own.push(field);
+    else if (field === 'input') whole = true;
+    else {
+      const at = header.indexOf(field.slice('input.'.length));
+      if (at >= 0 && !picked.includes(at)) picked.push(at);
+    }
+  }
+  return (row) => {
+    const chosen = selectFields(runFields(row), own);
+    const entries: [string, unknown][] = [];
+    for (const key of top) {
+      if (key === 'input') {
+        if (whole) entries.push(['input', inputJson(header, row.cells)]);
+        else if (picked.length > 0) entries.push(['input', new OrderedJson(picked.map((i) => [header[i] as string, row.cells[i] ?? ''] as const))]);
+      } else if (Object.prototype.hasOwnProperty.call(chosen, key)) {
+        entries.push([key, chosen[key]]);
+      }
+    }
+    return new OrderedJson(entries);
+  };
 }
 
 /** The csv/tsv columns of a run: input columns, result columns, then `credits_cost`, `status`, `error`. */
@@ -106,8 +166,9 @@ export function flatValues(header: readonly string[], resultColumns: readonly st
 }
 
 /**
- * Prints a run's rows in the output format: csv/tsv as flat rows of `flatColumns` (no object per row),
- * json/jsonl and tables as `nestedRecord`s (`tableColumns` for a terminal table). Returns the row count.
+ * Prints a run's rows in the output format: csv/tsv as flat rows of `flatColumns` (no object per row);
+ * json/jsonl as `inputRowJson` records when `nestInput` (rows from `--input`), else as `nestedRecord`s;
+ * tables as `nestedRecord`s (`tableColumns` for a terminal table). Returns the row count.
  */
 export async function printOutcomes(
   io: Io,
@@ -116,10 +177,16 @@ export async function printOutcomes(
   resultColumns: readonly string[],
   tableColumns: ColumnSpec[],
   rows: AsyncIterable<RowOutcome> | Iterable<RowOutcome>,
+  nestInput = false,
 ): Promise<number> {
   const format = output.format;
   if (format === 'csv' || format === 'tsv') {
     return printRows(io, { ...output, format }, flatColumns(header, resultColumns), rows, flatValues(header, resultColumns));
+  }
+  if (nestInput && (format === 'json' || format === 'jsonl')) {
+    const fields = output.fields?.filter((field) => field !== '');
+    const record = inputRowJson(header, fields !== undefined && fields.length > 0 ? fields : undefined);
+    return printJsonRows(io, { ...output, format }, rows, (row, indent) => orderedJsonText(record(row), indent));
   }
   const records = (async function* (): AsyncGenerator<DataRecord> {
     for await (const row of rows) yield nestedRecord(header, row);

@@ -190,13 +190,28 @@ export interface ReadCsvOptions extends CsvStreamOptions {
   header?: 'data' | 'names' | undefined;
 }
 
+/**
+ * The header's names made unique: a blank name is `column<n>`, a repeated one `<name>_2`, `<name>_3`...,
+ * skipping any name the header already has (`note,note,note_2` is `note,note_3,note_2`): each column keeps
+ * its own name in every output, and the first of a repeated name keeps it bare.
+ */
 function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((raw, i) => {
-    const name = raw.trim() || `column${i + 1}`;
-    const n = (seen.get(name) ?? 0) + 1;
-    seen.set(name, n);
-    return n === 1 ? name : `${name}_${n}`;
+  const wanted = names.map((raw, i) => raw.trim() || `column${i + 1}`);
+  const given = new Set(wanted);
+  const taken = new Set<string>();
+  const last = new Map<string, number>();
+  return wanted.map((name) => {
+    if (!taken.has(name)) {
+      taken.add(name);
+      return name;
+    }
+    let n = last.get(name) ?? 1;
+    let renamed: string;
+    do renamed = `${name}_${++n}`;
+    while (given.has(renamed) || taken.has(renamed));
+    last.set(name, n);
+    taken.add(renamed);
+    return renamed;
   });
 }
 

@@ -126,6 +126,38 @@ export async function printRows<T>(
   });
 }
 
+/**
+ * Prints json/jsonl rows that write their own JSON text (`toJson(row, indent)`), where a record must keep
+ * a key order a JS object cannot (bulk enrichment's input columns: `OrderedJson`). The framing is
+ * `printList`'s: `json` one array, each element indented two more spaces; `jsonl` one line per row.
+ * Returns how many rows there were; a throw from `rows` aborts the sink.
+ */
+export async function printJsonRows<T>(
+  io: Io,
+  settings: OutputSettings & { format: 'json' | 'jsonl' },
+  rows: AsyncIterable<T> | Iterable<T>,
+  toJson: (row: T, indent?: number) => string,
+): Promise<number> {
+  return withSink(io, settings, async (sink) => {
+    let count = 0;
+    if (settings.format === 'jsonl') {
+      const batch = new LineBatch(sink);
+      for await (const row of rows) {
+        await batch.add(`${toJson(row)}\n`);
+        count++;
+      }
+      await batch.flush();
+      return count;
+    }
+    for await (const row of rows) {
+      await sink.write(`${count === 0 ? '[\n' : ',\n'}${toJson(row, 2).replace(/^/gm, '  ')}`);
+      count++;
+    }
+    await sink.write(count === 0 ? '[]\n' : '\n]\n');
+    return count;
+  });
+}
+
 /** csv and tsv through csv-stringify (one stringifier for the whole output); piped `table` plain tab-separated. */
 async function lineEncoder(settings: OutputSettings): Promise<LineEncoder> {
   if (settings.format === 'csv' || settings.format === 'tsv') return csvLineEncoder(settings.format, settings);

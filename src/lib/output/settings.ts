@@ -1,7 +1,8 @@
 /**
  * The one place the output format is decided: `--json`/`--format` > `-o` extension > CREATORS_FORMAT >
  * the profile's `format` > the terminal default (table on a terminal, json when piped or to a file).
- * Also csv/tsv's `--csv-safe` and `--bom`: the flag, else the profile's setting, else off.
+ * Also csv/tsv's `--csv-safe` and `--bom`: the flag (`--no-csv-safe`, `--no-bom` turn a profile's `true`
+ * off for one run), else the profile's setting, else off.
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
@@ -25,7 +26,7 @@ export interface OutputInputs {
   color: boolean;
   quiet: boolean;
   cwd: string;
-  /** `--csv-safe` and `--bom` (on when given). */
+  /** `--csv-safe` and `--bom`: true when given, false for `--no-csv-safe`/`--no-bom`, undefined when neither. */
   csvSafe?: boolean | undefined;
   bom?: boolean | undefined;
   /** The profile's `csv-safe` and `bom` settings (`true`/`false`); read only when the flag was not given. */
@@ -56,9 +57,9 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
     quiet: inputs.quiet,
-    // Off by default, so machine output stays byte for byte what it was: flag > profile > off.
-    csvSafe: inputs.csvSafe === true || inputs.profileCsvSafe === 'true',
-    bom: inputs.bom === true || inputs.profileBom === 'true',
+    // Off by default, so machine output stays byte for byte what it was: flag (either way) > profile > off.
+    csvSafe: inputs.csvSafe ?? inputs.profileCsvSafe === 'true',
+    bom: inputs.bom ?? inputs.profileBom === 'true',
   };
   if (settings.outputPath) checkOutputPath(settings.outputPath);
   return settings;

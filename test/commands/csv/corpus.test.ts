@@ -91,8 +91,8 @@ describe('the CSV corpus through every input path', () => {
     expect(r.enrichedFromFile).toEqual(HANDLES);
     expect(r.enrichedFromStdin).toEqual(HANDLES);
     for (const res of [r.enrich, r.stdin]) {
-      const rows = res.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(rows.map((row) => Object.values(row).slice(0, 2))).toEqual(names.map((n, i) => [n, HANDLES[i]]));
+      const rows = res.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: Record<string, unknown> });
+      expect(rows.map((row) => Object.values(row.input).slice(0, 2))).toEqual(names.map((n, i) => [n, HANDLES[i]]));
     }
     // batch upload: the file it uploaded holds the same handles.
     expect(r.uploaded).toEqual(HANDLES);

@@ -60,6 +60,24 @@ describe('--csv-safe and --bom (spreadsheet safety, opt-in)', () => {
     expect(parse(res.stdout.slice(1), { columns: true })[0]).toMatchObject({ handle: "'@ann" });
   });
 
+  it('--no-csv-safe and --no-bom turn the profile settings off for one run (the flag wins over the profile)', async () => {
+    const configDir = tempConfigDir();
+    expect((await runCli(['config', 'set', 'csv-safe', 'true'], { configDir })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'bom', 'true'], { configDir })).code).toBe(0);
+    const { agent, env } = api(3);
+    const exact = await runCli(['api', 'things', '--format', 'csv', '--no-csv-safe', '--no-bom'], { env, dispatcher: agent, configDir });
+    expect(exact.code).toBe(0);
+    expect(exact.stdout.startsWith('name,')).toBe(true);
+    expect(parse(exact.stdout, { columns: true })[0]).toMatchObject({ name: RECORDS[0]?.name, handle: '@ann', note: '\tindent' });
+    // Each one alone leaves the other setting in force.
+    const noBom = await runCli(['api', 'things', '--format', 'csv', '--no-bom'], { env, dispatcher: agent, configDir });
+    expect(noBom.stdout.startsWith('name,')).toBe(true);
+    expect(parse(noBom.stdout, { columns: true })[0]).toMatchObject({ handle: "'@ann" });
+    const unsafe = await runCli(['api', 'things', '--format', 'csv', '--no-csv-safe'], { env, dispatcher: agent, configDir });
+    expect(unsafe.stdout.startsWith('\uFEFFname,')).toBe(true);
+    expect(parse(unsafe.stdout.slice(1), { columns: true })[0]).toMatchObject({ handle: '@ann' });
+  });
+
   it('json keeps the data exactly whatever the settings', async () => {
     const { agent, env } = api(1);
     const res = await runCli(['api', 'things', '--json', '--csv-safe', '--bom'], { env, dispatcher: agent });

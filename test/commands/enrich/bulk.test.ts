@@ -51,7 +51,7 @@ describe('bulk enrichment', () => {
     const res = await runCli([...args(path), '--format', 'jsonl'], { env: api.env, dispatcher: api.agent, sleeps });
     expect(res.code).toBe(0);
     const out = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(out.map((r) => r.handle)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
+    expect(out.map((r) => r.input.handle)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
     expect(out.every((r) => r.status === 'ok')).toBe(true);
     expect(api.seen).toHaveLength(7);
     expect(sleeps).toContain(3000);

@@ -27,6 +27,21 @@ describe('readCsv', () => {
     expect(input.header).toEqual(['name', 'name_2', 'column3']);
   });
 
+  it('never renames a repeated header cell to a name the header already has', async () => {
+    const cases: [string, string[]][] = [
+      ['note,note,note_2', ['note', 'note_3', 'note_2']],
+      ['note_2,note,note', ['note_2', 'note', 'note_3']],
+      ['a,a,a_2,a_3,a', ['a', 'a_4', 'a_2', 'a_3', 'a_5']],
+      ['a,a_2,a_2', ['a', 'a_2', 'a_2_2']],
+      ['x,,column2', ['x', 'column2', 'column2_2']],
+    ];
+    for (const [line, header] of cases) {
+      const input = await readCsv(stream(`${line}\n${line.split(',').map((_, i) => i).join(',')}\n`), 'in.csv');
+      expect(input.header, line).toEqual(header);
+      expect(new Set(input.header).size, line).toBe(header.length);
+    }
+  });
+
   it('treats a first row of data (email, @handle, URL) as data, naming a single column by the kind', async () => {
     const emails = await readCsv(stream('a@b.co\nc@d.co\n'), '-', { kindHint: 'email' });
     expect(emails.header).toEqual(['email']);
