@@ -28,6 +28,8 @@ export interface GlobalOptions {
   quiet?: boolean;
   csvSafe?: boolean;
   bom?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
   color?: boolean;
   debug?: boolean;
   timeout?: string;
@@ -270,7 +272,7 @@ export class Context {
     const env = this.deps.env;
     // The profile is read only when nothing before it decided the format.
     const asked = askedFormat({ json: g.json, format: g.format, output: g.output, envFormat: env.CREATORS_FORMAT });
-    this.outputSettings = resolveOutputSettings({
+    const settings = resolveOutputSettings({
       json: g.json,
       format: g.format,
       fields: g.fields,
@@ -286,7 +288,20 @@ export class Context {
       profileCsvSafe: g.csvSafe === true ? undefined : await this.setting('csv-safe'),
       profileBom: g.bom === true ? undefined : await this.setting('bom'),
     });
-    return this.outputSettings;
+    // Long output on a terminal is paged (flag > CREATORS_PAGER > profile > PAGER > less); never to a file or a pipe.
+    if (this.deps.startPager !== undefined && this.io.stdoutIsTTY && g.pager !== false) {
+      const { choosePager } = await import('../lib/output/pager.js');
+      settings.pager = choosePager({
+        stdoutIsTTY: this.io.stdoutIsTTY,
+        toFile: settings.outputPath !== undefined,
+        flag: g.pager,
+        env,
+        setting: env.CREATORS_PAGER === undefined ? await this.setting('pager') : undefined,
+        start: this.deps.startPager,
+      });
+    }
+    this.outputSettings = settings;
+    return settings;
   }
 
   /**

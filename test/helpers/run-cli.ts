@@ -26,6 +26,8 @@ export interface RunOptions {
   onSleep?: (ms: number) => void;
   /** Browser opener double (`creators login`). */
   openBrowser?: Deps['openBrowser'];
+  /** Pager double (test/helpers/fake-pager.ts); without one nothing is paged, even on a fake terminal. */
+  startPager?: Deps['startPager'];
 }
 
 export interface RunResult {
@@ -87,6 +89,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     configDir: options.configDir ?? tempConfigDir(),
     signal: options.signal,
     openBrowser: options.openBrowser,
+    startPager: options.startPager,
   };
   const code = await main(argv, deps);
   await new Promise((r) => setImmediate(r));

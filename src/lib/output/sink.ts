@@ -110,15 +110,22 @@ export interface SinkOptions {
  * false) and renames it over the target (keeping an existing target's permissions); `abort()` deletes
  * it and leaves any existing target as it was. Without an output path the sink is `io.stdout`, which
  * commit and abort leave open. Throws `OutputFileError` (message names the path) when the file cannot
- * be created.
+ * be created. With `settings.pager` (a terminal that pages), stdout output is held and paged on commit;
+ * `stream` is then the terminal itself, which only callers that bypass the pager may use.
  */
-export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath'>, options: SinkOptions = {}): Promise<Sink> {
+export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
   if (target === undefined || target === '' || target === '-') {
     const toStdout = (chunk: string | Buffer): Promise<void> =>
       writeChunk(io.stdout, chunk).catch((err: unknown) => {
         throw stdoutWriteError(err);
       });
+    if (settings.pager !== undefined) {
+      // A terminal with a pager: the output is held until complete, then paged (see pager.ts).
+      const { pagedOutput } = await import('./pager.js');
+      const paged = pagedOutput(io, settings.pager, toStdout);
+      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: paged.commit, abort: paged.abort };
+    }
     return {
       stream: io.stdout,
       write: toStdout,
