@@ -34,6 +34,8 @@ export interface Pager {
   command: string;
   env: Record<string, string | undefined>;
   start: StartPager;
+  /** Bytes held before the pager is started anyway (default `STREAM_AFTER_BYTES`). */
+  streamAfterBytes?: number | undefined;
 }
 
 /** Output held in memory before the pager is started anyway and the rest streamed into it (4 MiB). */
@@ -94,8 +96,8 @@ export function pagedOutput(
   io: Io,
   pager: Pager,
   direct: (chunk: string | Buffer) => Promise<void>,
-  streamAfterBytes = STREAM_AFTER_BYTES,
 ): PagedOutput {
+  const streamAfterBytes = pager.streamAfterBytes ?? STREAM_AFTER_BYTES;
   let held: (string | Buffer)[] = [];
   let heldBytes = 0;
   let target: PagerProcess | 'direct' | undefined;
