@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakePager } from '../helpers/fake-pager.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox({ seed: 3 });
@@ -127,6 +127,28 @@ describe('the pager', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Portuguese/);
     expect(res.stderr).toBe("warning: cannot start the pager 'nopager-here -x' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.\n");
+  });
+
+  it('sandbox: its banner is printed while the server runs on, never held for a pager', async () => {
+    const pager = fakePager();
+    const res = await runCli(['sandbox'], { signal: AbortSignal.abort(), tty: true, startPager: pager.start });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Sandbox API listening on http:/);
+    expect(pager.calls).toEqual([]);
+  });
+
+  it('bulk enrichment rows held for the pager: the progress line is shown meanwhile, the rows paged at the end', async () => {
+    const pager = fakePager();
+    const handles = creatorHandles(sb.get(), 3);
+    const res = await runCli(['enrich', 'handle', ...handles, '--platform', 'instagram', '--mode', 'raw', '--format', 'csv', '--yes'], {
+      tty: true,
+      env: sandboxEnv(sb.get()),
+      startPager: pager.start,
+    });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(pager.text().trim().split('\n')).toHaveLength(4);
+    expect(res.stderr).toMatch(/\r\x1b\[2Kenrich handle: \d\/3 rows/);
   });
 
   it('events tail, a streaming command, is never paged', async () => {
