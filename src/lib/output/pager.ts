@@ -34,12 +34,20 @@ export interface Pager {
   command: string;
   env: Record<string, string | undefined>;
   start: StartPager;
+  /**
+   * The user named it (CREATORS_PAGER, the setting, PAGER). Only then is a pager that cannot be found
+   * worth a warning: the default `less` missing (a minimal container, Windows) just means no pager.
+   */
+  chosen?: boolean | undefined;
   /** Bytes held before the pager is started anyway (default `STREAM_AFTER_BYTES`). */
   streamAfterBytes?: number | undefined;
 }
 
 /** Output held in memory before the pager is started anyway and the rest streamed into it (4 MiB). */
 export const STREAM_AFTER_BYTES = 4 * 1024 * 1024;
+
+/** The pager when the user named none. */
+const DEFAULT_PAGER = 'less -FRX';
 
 /** What decides whether, and through what, output is paged. */
 export interface PagerInputs {
@@ -60,7 +68,7 @@ export function choosePager(inputs: PagerInputs): Pager | undefined {
   if (inputs.start === undefined || !inputs.stdoutIsTTY || inputs.toFile || inputs.flag === false) return undefined;
   const command = pagerCommand(inputs.env, inputs.setting);
   if (command === undefined) return undefined;
-  return { command, env: pagerEnv(inputs.env), start: inputs.start };
+  return { command, env: pagerEnv(inputs.env), start: inputs.start, chosen: command !== DEFAULT_PAGER };
 }
 
 /**
@@ -69,7 +77,7 @@ export function choosePager(inputs: PagerInputs): Pager | undefined {
  */
 export function pagerCommand(env: Record<string, string | undefined>, setting: string | undefined): string | undefined {
   const fromSetting = setting === undefined || setting.trim() === 'true' ? undefined : setting.trim() === 'false' ? '' : setting;
-  const raw = (env.CREATORS_PAGER ?? fromSetting ?? env.PAGER ?? 'less -FRX').trim();
+  const raw = (env.CREATORS_PAGER ?? fromSetting ?? env.PAGER ?? DEFAULT_PAGER).trim();
   return raw === '' || raw === 'cat' ? undefined : raw;
 }
 
@@ -90,7 +98,7 @@ export interface PagedOutput {
 
 /**
  * Paged stdout. `direct` writes to the real stdout: used when the pager cannot be started (after one
- * warning line on stderr).
+ * warning line on stderr when the user chose that pager).
  */
 export function pagedOutput(
   io: Io,
@@ -113,6 +121,7 @@ export function pagedOutput(
       });
     } catch (err) {
       target = 'direct';
+      if (pager.chosen === false) return;
       const why = (err as { code?: unknown }).code === 'ENOENT' ? 'not found' : ((err as Error).message ?? String(err));
       io.stderr.write(
         `warning: cannot start the pager '${escapeControls(pager.command)}' (${escapeControls(why)}); writing directly. ` +

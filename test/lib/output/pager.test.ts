@@ -28,7 +28,9 @@ describe('pagerCommand and choosePager', () => {
   it('only for a terminal stdout, not to a file, not with --no-pager, and only when a pager can be started', () => {
     const start = fakePager().start;
     const base = { stdoutIsTTY: true, toFile: false, flag: undefined, env: {}, setting: undefined, start };
-    expect(choosePager(base)).toMatchObject({ command: 'less -FRX', env: { LESS: 'FRX', LV: '-c' } });
+    expect(choosePager(base)).toMatchObject({ command: 'less -FRX', env: { LESS: 'FRX', LV: '-c' }, chosen: false });
+    expect(choosePager({ ...base, env: { PAGER: 'less -FRX' } })).toMatchObject({ chosen: false });
+    expect(choosePager({ ...base, env: { PAGER: 'more' } })).toMatchObject({ chosen: true });
     expect(choosePager({ ...base, stdoutIsTTY: false })).toBeUndefined();
     expect(choosePager({ ...base, toFile: true })).toBeUndefined();
     expect(choosePager({ ...base, flag: false })).toBeUndefined();
@@ -112,5 +114,15 @@ describe('the paged stdout sink', () => {
     await sink.commit();
     expect(io.out()).toBe('x\ny\n');
     expect(io.err()).toBe("warning: cannot start the pager 'less -FRX' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.\n");
+  });
+
+  it('the default less missing (nobody chose it): no pager, no warning', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    const { pager } = paged({ notFound: true });
+    const sink = await openSink(io, { pager: { ...pager, chosen: false } });
+    await sink.write('x\n');
+    await sink.commit();
+    expect(io.out()).toBe('x\n');
+    expect(io.err()).toBe('');
   });
 });
