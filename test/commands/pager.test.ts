@@ -151,6 +151,17 @@ describe('the pager', () => {
     expect(res.stderr).toMatch(/\r\x1b\[2Kenrich handle: \d\/3 rows/);
   });
 
+  it('is documented: --no-pager in --help, CREATORS_PAGER and PAGER in help environment, the pager in help formatting, the pager setting', async () => {
+    expect((await runCli(['--help'])).stdout).toMatch(/^\s+--no-pager\s/m);
+    const env = (await runCli(['help', 'environment'])).stdout;
+    for (const name of ['CREATORS_PAGER', 'PAGER']) expect(env, name).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
+    expect((await runCli(['help', 'formatting'])).stdout).toMatch(/less -FRX[\s\S]*--no-pager/);
+    const configDir = tempConfigDir();
+    expect((await runCli(['config', 'set', 'pager', ''], { configDir })).code).toBe(2);
+    expect((await runCli(['config', 'set', 'pager', 'less -S'], { configDir })).code).toBe(0);
+    expect((await runCli(['config', 'get', 'pager'], { configDir })).stdout).toBe('less -S\n');
+  });
+
   it('events tail, a streaming command, is never paged', async () => {
     const pager = fakePager();
     const controller = new AbortController();
