@@ -1,7 +1,7 @@
 import { CommanderError, type Command } from 'commander';
 import { realSleep, type Deps } from './app/deps.js';
 import { Context } from './app/context.js';
-import { CliError, EXIT, InterruptedError, UsageError } from './lib/errors.js';
+import { CliError, EXIT, InterruptedError, PagerClosedError, UsageError } from './lib/errors.js';
 import { Secrets } from './lib/http/redact.js';
 import { buildProgram } from './program.js';
 
@@ -51,6 +51,8 @@ export async function main(argv: string[], given: Deps): Promise<number> {
 
 /** Prints an error the way the contract says (one line, JSON in json modes) and returns its exit code. */
 async function report(err: unknown, deps: Deps, argv: string[]): Promise<number> {
+  // The user quit the pager before the end: they have seen what they wanted (like `| head`).
+  if (err instanceof PagerClosedError) return EXIT.OK;
   const cliError =
     err instanceof CliError
       ? err
@@ -98,6 +100,12 @@ function flagValue(argv: string[], flag: string): string | undefined {
 export async function run(): Promise<number> {
   const controller = new AbortController();
   let firstInterruptAt: number | undefined;
+  // While a pager runs, Ctrl-C is the pager's (less stays, as it should): the output was complete
+  // before the pager started, and leaving less behind would break the terminal.
+  let pagersRunning = 0;
+  const onCtrlC = (): void => {
+    if (pagersRunning === 0) onSigint();
+  };
   const onSigint = (): void => {
     // A second Ctrl-C forces the exit. A repeat within a second is not counted: `conf` loads
     // `atomically`, whose exit hook (when-exit) re-raises the signal it caught at once, and that
@@ -109,7 +117,7 @@ export async function run(): Promise<number> {
     firstInterruptAt = Date.now();
     controller.abort(new InterruptedError());
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onCtrlC);
   process.on('SIGTERM', onSigint);
   // A closed pipe (`creators ... | head`) is not an error worth a stack trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -130,11 +138,20 @@ export async function run(): Promise<number> {
     now: () => Date.now(),
     sleep: realSleep,
     signal: controller.signal,
+    startPager: async (command, env) => {
+      const { spawnPager } = await import('./lib/io/pager-process.js');
+      const pager = await spawnPager(command, env);
+      pagersRunning++;
+      void pager.exited.then(() => {
+        pagersRunning--;
+      });
+      return pager;
+    },
   };
   try {
     return await main(process.argv.slice(2), deps);
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onCtrlC);
     process.off('SIGTERM', onSigint);
   }
 }

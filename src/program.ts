@@ -41,6 +41,7 @@ export function buildProgram(deps: Deps): Command {
     .option('--bom', 'csv/tsv: start with a UTF-8 byte order mark (Excel)')
     .option('--no-bom', 'csv/tsv: no byte order mark, whatever the profile setting bom says')
     .option('--no-color', 'no ANSI colour (also NO_COLOR)')
+    .option('--no-pager', 'do not page long output on a terminal (env CREATORS_PAGER, PAGER)')
     .option('--debug', 'log HTTP traffic to stderr, secrets redacted (env CREATORS_DEBUG=1)')
     .option('--timeout <s>', 'per-request timeout in seconds (default 30)')
     .option('--retries <n>', 'retry budget for safe requests (default 3)')

@@ -28,6 +28,8 @@ export interface GlobalOptions {
   quiet?: boolean;
   csvSafe?: boolean;
   bom?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
   color?: boolean;
   debug?: boolean;
   timeout?: string;
@@ -273,7 +275,7 @@ export class Context {
     const env = this.deps.env;
     // The profile is read only when nothing before it decided the format.
     const asked = askedFormat({ json: g.json, format: g.format, output: g.output, envFormat: env.CREATORS_FORMAT });
-    this.outputSettings = resolveOutputSettings({
+    const settings = resolveOutputSettings({
       json: g.json,
       format: g.format,
       fields: g.fields,
@@ -289,7 +291,20 @@ export class Context {
       profileCsvSafe: g.csvSafe === undefined ? await this.setting('csv-safe') : undefined,
       profileBom: g.bom === undefined ? await this.setting('bom') : undefined,
     });
-    return this.outputSettings;
+    // Long output on a terminal is paged (flag > CREATORS_PAGER > profile > PAGER > less); never to a file or a pipe.
+    if (this.deps.startPager !== undefined && this.io.stdoutIsTTY && g.pager !== false) {
+      const { choosePager } = await import('../lib/output/pager.js');
+      settings.pager = choosePager({
+        stdoutIsTTY: this.io.stdoutIsTTY,
+        toFile: settings.outputPath !== undefined,
+        flag: g.pager,
+        env,
+        setting: env.CREATORS_PAGER === undefined ? await this.setting('pager') : undefined,
+        start: this.deps.startPager,
+      });
+    }
+    this.outputSettings = settings;
+    return settings;
   }
 
   /**

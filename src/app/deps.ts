@@ -1,5 +1,6 @@
 import type { Secrets } from '../lib/http/redact.js';
 import type { Io } from '../lib/io/streams.js';
+import type { StartPager } from '../lib/output/pager.js';
 import type { Dispatcher } from 'undici';
 
 
@@ -21,6 +22,11 @@ export interface Deps {
   configDir?: string | undefined;
   /** Opens a URL in a browser. */
   openBrowser?: ((url: string) => Promise<void>) | undefined;
+  /**
+   * Starts a pager for long output on a terminal (production: the command line through the shell,
+   * stdio [pipe, inherit, inherit]). Absent, nothing is paged: tests page only when they pass one.
+   */
+  startPager?: StartPager | undefined;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   /**

@@ -76,7 +76,8 @@ export default defineCommand({
         throw new UsageError(`Invalid --faults: ${err.message}`);
       }
     }
-    const output = await ctx.output();
+    // The banner is printed while the server runs on: never held for a pager.
+    const output = { ...(await ctx.output()), pager: undefined };
     if (ctx.dryRun) {
       // A dry run starts nothing: it says what would listen, with which settings.
       const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, latency: latencyText, faults: (faults ?? []).map((f) => rules.describeRule(f)), allow_redirects: allowRedirects };

@@ -52,6 +52,10 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
     validate: booleanSetting,
   },
   bom: { description: 'csv/tsv: start with a UTF-8 byte order mark, for Excel (true or false; default false)', validate: booleanSetting },
+  pager: {
+    description: 'pager for long output on a terminal: a command line (default $PAGER, else less -FRX), or false for none',
+    validate: (v) => (v.trim() === '' ? 'must be a command line, true or false' : undefined),
+  },
   'page-base': {
     description: 'first Discovery page number on the wire: 0 or 1',
     validate: (v) => (v === '0' || v === '1' ? undefined : 'must be 0 or 1'),

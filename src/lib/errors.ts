@@ -131,6 +131,16 @@ export class BusyError extends CliError {
   }
 }
 
+/**
+ * The pager was quit (or died) before the output ended: the user has seen what they wanted. Not an
+ * error: `main` exits 0 and prints nothing. A paging command stops here, so no further page is bought.
+ */
+export class PagerClosedError extends CliError {
+  constructor() {
+    super('The pager was closed before the output ended.', EXIT.OK, { code: 'pager_closed' });
+  }
+}
+
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted.', options: CliErrorOptions = {}) {

@@ -41,6 +41,10 @@ run; ..." says the same).
   CREATORS_MAX_RESPONSE_MB
                          largest JSON response read, in MB (default 64); larger
                          ones fail (response_too_large); downloads are not capped
+  CREATORS_PAGER         pager for long output on a terminal (before the profile's
+                         pager setting and PAGER); empty or cat: no pager
+  PAGER                  pager when neither CREATORS_PAGER nor the setting names one
+                         (default less -FRX; LESS=FRX is set when LESS is unset)
   XDG_CONFIG_HOME        base of the config directory (default ~/.config)
   NO_COLOR               no ANSI colour
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
@@ -84,6 +88,10 @@ For spreadsheets (csv and tsv only; off by default, so machine output is exact):
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.
 Data goes to stdout; progress, notices, warnings and errors go to stderr.
+On a terminal, data (any format, JSON too, as gh does) goes through a pager:
+$CREATORS_PAGER, the profile's pager setting, $PAGER, else less -FRX (which
+quits at once when the output fits the screen). Never to a pipe or with -o; off
+with --no-pager, CREATORS_PAGER= (empty) or creators config set pager false.
 Text meant for a person (tables, cards, event lines, notices, errors) shows
 control characters from data as visible escapes (\\x1b, \\u009b, \\r) and never
 prints a credential; json, jsonl, csv and tsv keep the data exactly (JSON also

@@ -39,6 +39,8 @@ export interface RunOptions {
   ttyStreams?: boolean;
   /** Called with each piece written to stderr, as it is written. */
   onStderr?: (text: string) => void;
+  /** Pager double (test/helpers/fake-pager.ts); without one nothing is paged, even on a fake terminal. */
+  startPager?: Deps['startPager'];
 }
 
 export interface RunResult {
@@ -102,6 +104,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     signal: options.signal,
     openBrowser: options.openBrowser,
     waitSpinnerDelayMs: options.waitSpinnerDelayMs ?? Number.POSITIVE_INFINITY,
+    startPager: options.startPager,
   };
   const code = await main(argv, deps);
   await new Promise((r) => setImmediate(r));

@@ -197,8 +197,9 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
   // A failed journal write stops the run: no new row is sent once a paid answer could not be recorded.
   let journalFailure: unknown;
-  // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
-  const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table';
+  // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves
+  // (unless held for the pager until the end).
+  const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
   const showProgress = term.io.stderrIsTTY && !term.quiet && !rowsToTerminal;
   const progress = new ProgressLine(term.io, showProgress, job.label, source.count, ports.now);
   // The progress line is the run's live display: no wait spinner on top of it.

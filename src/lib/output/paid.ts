@@ -6,7 +6,7 @@
  * report saying what this run spent and that the output is partial, so the command exits with the
  * stop's own code. A failed write (a full disk) keeps nothing and says so, with the spend.
  */
-import { AuthError, CreditsError, InterruptedError, OutputWriteError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
+import { AuthError, CreditsError, InterruptedError, OutputWriteError, PagerClosedError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
 import type { Io } from '../io/streams.js';
 import { printItem, printList } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
@@ -92,6 +92,8 @@ export async function printPaidList(
   try {
     count = await printList(io, settings, untilStop(), columns);
   } catch (caught) {
+    // The user quit the pager: the run stops there (no further page is bought), quietly.
+    if (caught instanceof PagerClosedError) throw caught;
     const report = stopReport(caught, run, settings, received);
     const err = caught instanceof OutputFileError ? outputFileCliError(caught) : caught;
     throw report ? withStopReport(err, report) : err;

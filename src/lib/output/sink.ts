@@ -110,9 +110,10 @@ export interface SinkOptions {
  * false) and renames it over the target (keeping an existing target's permissions); `abort()` deletes
  * it and leaves any existing target as it was. Without an output path the sink is `io.stdout`, which
  * commit and abort leave open. Throws `OutputFileError` (message names the path) when the file cannot
- * be created.
+ * be created. With `settings.pager` (a terminal that pages), stdout output is held and paged on commit;
+ * `stream` is then the terminal itself, which only callers that bypass the pager may use.
  */
-export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath'>, options: SinkOptions = {}): Promise<Sink> {
+export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
   if (target === undefined || target === '' || target === '-') {
     // The wait spinner (stderr, same screen) is erased before any data, also for users of `stream`.
@@ -123,6 +124,17 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
         throw stdoutWriteError(err);
       });
     };
+    if (settings.pager !== undefined) {
+      // A terminal with a pager: the output is held until complete, then paged (see pager.ts). The
+      // spinner's line is erased before the pager takes the screen.
+      const { pagedOutput } = await import('./pager.js');
+      const paged = pagedOutput(io, settings.pager, toStdout);
+      const commit = async (): Promise<void> => {
+        io.clearLive?.();
+        await paged.commit();
+      };
+      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit, abort: paged.abort };
+    }
     return {
       stream: io.stdout,
       write: toStdout,

@@ -1,3 +1,5 @@
+import type { Pager } from './pager.js';
+
 /** Output formats of the contract (`--format`). */
 export type Format = 'table' | 'json' | 'jsonl' | 'csv' | 'tsv';
 
@@ -20,6 +22,8 @@ export interface OutputSettings {
   csvSafe?: boolean | undefined;
   /** `--bom`: csv/tsv start with a UTF-8 byte order mark. */
   bom?: boolean | undefined;
+  /** The pager for data to a terminal's stdout (pager.ts); undefined when output is not paged. */
+  pager?: Pager | undefined;
 }
 
 /** A table column: a dot path into the record, a header and how to show the value on a terminal. */
