@@ -382,7 +382,7 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
   // Title: the name in bold, then `@handle · platform · verified`, wrapped like any text.
   const name = card.name === undefined ? '' : clean(card.name);
   const rest = clean(card.rest);
-  const title = [name, rest].filter((part) => part !== '').join('  ');
+  const title = [name, rest].filter((part) => part !== '').join(' ');
   const titleLines = wrapText(title, width);
   if (name !== '' && titleLines[0]?.startsWith(name)) titleLines[0] = paint.bold(name) + titleLines[0].slice(name.length);
   out.push(...titleLines);
