@@ -270,7 +270,7 @@ function audienceSection(block: Obj, result: Obj): { title: string; rows: Pair[]
     ['Ages', weights(first(data, 'audience_ages', 'ages'), 4)],
     ['Genders', weights(first(data, 'audience_genders', 'genders'), 2)],
     ['Interests', joined(interests)],
-    ['Brands', joined(list(first(data, 'audience_brand_affinity')).map((item) => (isObj(item) ? text(item.name) : text(item))), 3)],
+    ['Brand affinity', joined(list(first(data, 'audience_brand_affinity')).map((item) => (isObj(item) ? text(item.name) : text(item))), 3)],
   ]);
   return { title: who ? `Audience (${who})` : 'Audience', rows };
 }
@@ -285,10 +285,13 @@ function sponsorsSection(block: Obj, result: Obj): Pair[] {
   const brandList = list(first(block, 'brands_found') ?? first(result, 'brands_found'));
   const affinity = list(first(block, 'brand_affinity') ?? first(result, 'brand_affinity'));
   const brands = (brandList.length > 0 ? brandList : affinity).map((item) => (isObj(item) ? text(first(item, 'name', 'handle')) : text(item)));
+  // Brands that are all past sponsors already would be the same names twice.
+  const sponsorNames = new Set(sponsors.map((name) => name?.replace(/^@/, '').replace(/ \(.*$/, '')));
+  const newBrands = brands.some((brand) => brand !== undefined && !sponsorNames.has(brand.replace(/^@/, '')));
   const sponsored = first(block, 'sponsored_posts');
   return pairs([
     ['Past sponsors', joined(sponsors)],
-    ['Brands', joined(brands)],
+    ['Brands', newBrands ? joined(brands) : undefined],
     ['Sponsored', Array.isArray(sponsored) && sponsored.length > 0 ? `${sponsored.length} post${sponsored.length === 1 ? '' : 's'}` : undefined],
     ['Brand deals', yesNo(first(block, 'has_brand_deals') ?? first(result, 'has_brand_deals'))],
   ]);

@@ -78,6 +78,14 @@ describe('creatorCard', () => {
     expect(card).toMatch(/\n {2}Genders +FEMALE 62%, MALE 38%\n/);
   });
 
+  it('sponsors: past sponsors with post counts; brands only when they add names', () => {
+    const same = creatorCard({ result: { instagram: { username: 'd', past_sponsors: [{ handle: 'nike', post_count: 1 }, { handle: 'lego', post_count: 3 }], brands_found: ['nike', 'lego'] } } }, plain(100));
+    expect(same).toMatch(/\n {2}Past sponsors +@nike \(1 post\), @lego \(3 posts\)\n/);
+    expect(same).not.toMatch(/\n {2}Brands /);
+    const more = creatorCard({ result: { instagram: { username: 'd', past_sponsors: [{ handle: 'nike' }], brands_found: ['nike', 'adidas'] } } }, plain(100));
+    expect(more).toMatch(/\n {2}Brands +nike, adidas\n/);
+  });
+
   it('no result (not found): undefined, so the caller keeps its table', () => {
     expect(creatorCard({ handle: 'x', result: null, status: 'not_found' }, plain(100))).toBeUndefined();
   });
