@@ -61,7 +61,7 @@ describe('enrich handle on a terminal: a card', () => {
     expect(out).toMatch(new RegExp(`\\n  Followers +${humanCount(block.follower_count).replace('.', '\\.')}\\n`));
     expect(out).toMatch(new RegExp(`\\n  Engagement +${percent(block.engagement_percent).replace('.', '\\.')}\\n`));
     expect(out).toContain(`Bio`);
-    expect(out.replace(/\n {17}/g, ' ')).toContain(block.biography);
+    expect(out.replace(/\n {10,}/g, ' ')).toContain(block.biography);
     expect(out).toContain(result.email);
     expect(out).toMatch(/\n {2}Credibility +\d+(\.\d)?%\n/);
     expect(out).toMatch(/\n {2}Countries +\S/);
