@@ -45,7 +45,11 @@ export default defineCommand({
       body: similarBody({ platform, by, value, filters: input.filters, includeLookalikes: input.includeLookalikes }),
       paging: input.paging,
       listIds: input.listIds,
-      columns: [...CREATOR_COLUMNS, { path: 'similarity_score', header: 'similarity', kind: 'number' }],
+      // Similarity is what this command is for: on a narrow terminal engagement is left out first.
+      columns: [
+        ...CREATOR_COLUMNS.map((col) => (col.path === 'profile.engagement_percent' ? { ...col, priority: -1 } : col)),
+        { path: 'similarity_score', header: 'similarity', kind: 'number' },
+      ],
       envelope: flags.envelope,
     });
   },

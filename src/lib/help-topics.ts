@@ -65,7 +65,10 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          width; ids, handles and keys never cut: columns that do not fit are left
          out, named on stderr, and --fields picks others). Piped with --format
          table: tab-separated rows, no header, nothing quoted (tabs and line
-         breaks in values become spaces).
+         breaks in values become spaces). One creator (enrich handle|email,
+         socials with one value) is a card on a terminal: profile, contact,
+         metrics, platforms, audience, sponsors and lookalikes, each when the
+         record has them; --fields gives key/value rows instead.
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
          Bulk runs (enrich handle|email, socials with --input) write each row as

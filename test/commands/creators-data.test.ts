@@ -82,10 +82,19 @@ describe('creators socials', () => {
   });
 
   it('the table shows the accounts as platform:handle, not as JSON text', async () => {
-    const res = await runCli(['socials', 'noah_paws', '--platform', 'instagram', '--format', 'table'], { env: sandboxEnv(sb.get()), tty: true, columns: 200 });
+    const res = await runCli(['socials', 'noah_paws', 'theellastrong', '--platform', 'instagram', '--format', 'table'], { env: sandboxEnv(sb.get()), tty: true, columns: 200 });
     expect(res.code).toBe(0);
     const socials = lines((await runCli(['socials', 'noah_paws', '--platform', 'instagram', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) })).stdout)[0]!.result.socials as { platform: string; handle: string }[];
     expect(res.stdout).toContain(socials.map((a) => `${a.platform}:${a.handle}`).join(', '));
+    expect(res.stdout).not.toContain('[{');
+  });
+
+  it('one handle on a terminal: a card with a row per connected account', async () => {
+    const res = await runCli(['socials', 'noah_paws', '--platform', 'instagram'], { env: sandboxEnv(sb.get(), { NO_COLOR: '1' }), tty: true, columns: 100 });
+    expect(res.code).toBe(0);
+    const socials = lines((await runCli(['socials', 'noah_paws', '--platform', 'instagram', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) })).stdout)[0]!.result.socials as { platform: string; handle: string }[];
+    expect(res.stdout.split('\n')[0]).toBe('@noah_paws · instagram');
+    for (const a of socials) expect(res.stdout).toMatch(new RegExp(`\\n {2}${a.platform} +@${a.handle} · `));
     expect(res.stdout).not.toContain('[{');
   });
 

@@ -44,6 +44,19 @@ describe('terminal tables never cut ids, handles or keys', () => {
     for (const handle of handles) expect(res.stdout).toContain(`│ ${handle} `);
   });
 
+  it('similar at 60 columns leaves out engagement before similarity (what the command is for)', async () => {
+    const seed = sb.get().state.creators.list('youtube')[0]!.profile.username;
+    const res = await runCli(['similar', seed, '--platform', 'youtube', '--limit', '5'], term(60));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, 60);
+    const header = res.stdout.split('\n').find((line) => line.includes('handle')) ?? '';
+    expect(header).toMatch(/│ handle +│ name +│ followers │ similarity │/);
+    expect(res.stderr).toContain('note: column engagement left out to fit 60 columns; choose columns with --fields');
+    // With room for all, the order is the command's.
+    const wide = await runCli(['similar', seed, '--platform', 'youtube', '--limit', '5'], term(100));
+    expect(wide.stdout).toMatch(/│ handle +│ name +│ followers │ engagement │ similarity │/);
+  });
+
   it.each(WIDTHS)('keys list at %i columns shows id and masked key whole; dates give way first, named on stderr', async (columns) => {
     const json = await runCli(['keys', 'list', '--json'], base());
     const keys = json.json<{ id: number; token: string }[]>();

@@ -123,6 +123,14 @@ describe.skipIf(noDevFull !== undefined)(`stdout to /dev/full${noDevFull ? ` (sk
     expect(res.stderr).toContain('Spent 0.03 credits in this run; the output to standard output is incomplete.');
   });
 
+  it('enrich handle (one paid record) > /dev/full: exit 1, the request cost said', async () => {
+    const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
+    const res = await toDevFull(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('error: Cannot write to standard output: no space left on device.');
+    expect(res.stderr).toContain('Spent 0.03 credits in this run; the output to standard output is incomplete.');
+  });
+
   it('a free command (credits) > /dev/full: exit 1, one clear line, no stack', async () => {
     const res = await toDevFull(['credits']);
     expect(res.code).toBe(1);

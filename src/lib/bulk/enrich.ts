@@ -16,7 +16,9 @@ import {
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { parseIntegerOption } from '../options.js';
-import { OutputFileError, outputFileCliError, printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
+import { creatorCard } from '../output/card.js';
+import { OutputFileError, outputFileCliError, type ColumnSpec, type OutputSettings } from '../output/index.js';
+import { printPaidItem } from '../output/paid.js';
 import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
 import { ProgressLine } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
@@ -38,6 +40,8 @@ export interface EnrichJob {
   request: Record<string, unknown>;
   resultColumns: string[];
   tableColumns: (valueColumn: string) => ColumnSpec[];
+  /** The platform of the values (handle jobs): its block leads a single record's terminal card. */
+  platform?: string | undefined;
 }
 
 export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
@@ -321,9 +325,11 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   if (output.format === 'csv' || output.format === 'tsv') {
     await printOutcomes(term.io, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
-    await printItem(term.io, output, record, job.tableColumns(job.kind).filter((c) => c.path !== 'error'));
+    // On a terminal the record is a card; piped or with --fields, the key/value rows of before.
+    const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error');
+    await printPaidItem(term.io, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
   } else {
-    await printItem(term.io, output, record);
+    await printPaidItem(term.io, output, record, undefined, row.creditsMilli);
   }
   await summary(term, http, { done: 1, failed: 0, notFound: outcome.status === 'not_found' ? 1 : 0, skipped: 0, creditsMilli: row.creditsMilli }, 1);
 }

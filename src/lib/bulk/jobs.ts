@@ -16,6 +16,7 @@ export function handleJob(options: HandleOptions): EnrichJob {
   return {
     label: 'enrich handle',
     kind: 'handle',
+    platform,
     clean: cleanHandle,
     plan: (handle) => enrichHandlePlan(handle, options),
     request: { ...options },
@@ -54,6 +55,7 @@ export function socialsJob(platform: string): EnrichJob {
   return {
     label: 'socials',
     kind: 'handle',
+    platform,
     clean: cleanHandle,
     plan: (handle) => connectedSocialsPlan(handle, platform),
     request: { route: 'socials', platform },

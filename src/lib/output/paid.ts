@@ -8,7 +8,7 @@
  */
 import { AuthError, CreditsError, InterruptedError, OutputWriteError, PagerClosedError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
 import type { Io } from '../io/streams.js';
-import { printItem, printList } from './printers.js';
+import { printItem, printList, type TerminalView } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
@@ -106,12 +106,20 @@ export async function printPaidList(
 }
 
 /**
- * `printItem` for one record that was paid for (a post's details, one enrichment): a failed write
- * says what the request cost, since the record itself is lost.
+ * `printItem` for one record that was paid for (a post's details, one enrichment, shown on a terminal
+ * as the `view` card when given): a failed write says what the request cost, since the record itself
+ * is lost.
  */
-export async function printPaidItem(io: Io, settings: OutputSettings, record: DataRecord, columns: ColumnSpec[] | undefined, spentMilli: number): Promise<void> {
+export async function printPaidItem(
+  io: Io,
+  settings: OutputSettings,
+  record: DataRecord,
+  columns: ColumnSpec[] | undefined,
+  spentMilli: number,
+  view?: TerminalView,
+): Promise<void> {
   try {
-    await printItem(io, settings, record, columns);
+    await printItem(io, settings, record, columns, view);
   } catch (caught) {
     const report = stopReport(caught, { spentMilli: () => spentMilli, noun: 'records' }, settings, undefined);
     const err = caught instanceof OutputFileError ? outputFileCliError(caught) : caught;

@@ -13,7 +13,7 @@ import { jsonText } from './json-text.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
-import { type ColumnFit, MIN_CUT_COLUMN, renderTable } from './table.js';
+import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
@@ -287,15 +287,23 @@ function noteDropped(io: Io, headers: string[]): void {
 }
 
 /**
+ * A terminal view of one record (a creator card, lib/output/card.ts): its text fitted to `width`, or
+ * undefined to fall back to the key/value table.
+ */
+export type TerminalView = (record: DataRecord, layout: { width: number; color: boolean }) => string | undefined;
+
+/**
  * Prints one record: `json` pretty, `jsonl` one line, `csv`/`tsv` header and one row (all flattened
- * keys, or `--fields`); `table` on a terminal a two-column key/value table of `columns` (humanised),
- * `--fields`, or else every flattened key; `table` piped or to a file `key<TAB>value` lines, raw.
+ * keys, or `--fields`); `table` on a terminal the `view` (a card) when given and no `--fields`, else a
+ * two-column key/value table of `columns` (humanised), `--fields`, or else every flattened key; `table`
+ * piped or to a file `key<TAB>value` lines, raw.
  */
 export async function printItem(
   io: Io,
   settings: OutputSettings,
   record: DataRecord,
   columns?: ColumnSpec[],
+  view?: TerminalView,
 ): Promise<void> {
   await withSink(io, settings, async (sink) => {
     switch (settings.format) {
@@ -313,8 +321,13 @@ export async function printItem(
         await sink.write(encode(cols.map((col) => col.header)) + encode(cols.map((col) => row.raw(col))));
         return;
       }
-      default:
-        await sink.write(await keyValueText(io, settings, record, columns));
+      default: {
+        const shown =
+          view !== undefined && isTerminalTable(io, settings) && pickedFields(settings) === undefined
+            ? view(record, { width: io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS, color: settings.color })
+            : undefined;
+        await sink.write(shown ?? (await keyValueText(io, settings, record, columns)));
+      }
     }
   });
 }

@@ -1,0 +1,416 @@
+/**
+ * One creator record on a terminal as a card (like `gh repo view`): a title line (name, @handle,
+ * platform, verified), then sections — Profile, Contact, Metrics, Platforms, Audience, Sponsors and
+ * brands, Lookalikes — each left out when the record has nothing for it, and a last line naming
+ * `--json` for everything. It reads both layouts the API contract lists (api-contract.md §7): the
+ * official one (`result.<platform>` blocks: `follower_count`, `biography`, `niche_class`, `income`...)
+ * and the flat one of the third-party mock (`platforms.<platform>` blocks, `income_last_90_days_min`...),
+ * plus the usual aliases (`followers`, `bio`, `avg_likes`...). Data text goes through `escapeControls`
+ * and is wrapped to the width; no line is wider than the terminal. Only a terminal table uses this:
+ * machine formats print the record itself.
+ */
+import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
+import { colors } from '../io/color.js';
+import { escapeControls } from '../io/safe-text.js';
+import { displayWidth, humanCount, percent, toNumber } from './humanize.js';
+import type { DataRecord } from './types.js';
+
+/** The last line of every card. */
+export const CARD_HINT = 'Full record: add --json (or --format csv)';
+
+export interface CardLayout {
+  /** Terminal width in columns. */
+  width: number;
+  /** Bold title and section headings. */
+  color: boolean;
+}
+
+type Obj = Record<string, unknown>;
+type Pair = [label: string, value: string];
+
+interface Section {
+  title: string;
+  rows: Pair[];
+  /** Free lines after the rows (lookalikes). */
+  lines: string[];
+}
+
+const PLATFORM_NAMES = new Set<string>(SOCIAL_PLATFORMS);
+const LABEL_GAP = 2;
+const INDENT = 2;
+/** A value column narrower than this goes under its label instead of beside it. */
+const MIN_VALUE = 16;
+const MAX_LIST = 5;
+
+function isObj(value: unknown): value is Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The first of `keys` that `obj` has with a value (not null, undefined or ''). */
+function first(obj: Obj | undefined, ...keys: string[]): unknown {
+  if (obj === undefined) return undefined;
+  for (const key of keys) {
+    const value = obj[key];
+    if (value !== null && value !== undefined && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** Plain text of a scalar; objects and lists are not shown as values (the JSON has them). */
+function text(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  // An exact big number (lib/exact-json.ts) prints as its digits.
+  if (typeof value === 'object' && !Array.isArray(value) && typeof (value as { toString?: unknown }).toString === 'function') {
+    const shown = String(value);
+    return shown.startsWith('[object') ? undefined : shown;
+  }
+  return undefined;
+}
+
+function count(value: unknown): string | undefined {
+  return toNumber(value) === undefined ? text(value) : humanCount(value);
+}
+
+/** A `*_percent` value (already in percent). */
+function pct(value: unknown): string | undefined {
+  return toNumber(value) === undefined ? text(value) : percent(value);
+}
+
+/** A share given as a 0..1 weight (audience slices); a value above 1 is taken as percent already. */
+function share(value: unknown): string | undefined {
+  const num = toNumber(value);
+  if (num === undefined) return text(value);
+  return num > 1 ? percent(num, { digits: 1 }) : percent(num, { fraction: true, digits: 1 });
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** `a, b, c` of the texts, at most `max` of them, then `and N more`. */
+function joined(items: (string | undefined)[], max = MAX_LIST): string | undefined {
+  const shown = items.filter((item): item is string => item !== undefined && item !== '');
+  if (shown.length === 0) return undefined;
+  const head = shown.slice(0, max).join(', ');
+  return shown.length > max ? `${head} and ${shown.length - max} more` : head;
+}
+
+function at(handle: unknown): string | undefined {
+  const shown = text(handle);
+  return shown === undefined ? undefined : shown.startsWith('@') ? shown : `@${shown}`;
+}
+
+/** The platform blocks of a result: `result.<platform>` (official) and `result.platforms.<platform>` (flat mock). */
+function platformBlocks(result: Obj): [string, Obj][] {
+  const blocks: [string, Obj][] = [];
+  const seen = new Set<string>();
+  const add = (source: Obj): void => {
+    for (const [key, value] of Object.entries(source)) {
+      if (PLATFORM_NAMES.has(key) && isObj(value) && !seen.has(key)) {
+        seen.add(key);
+        blocks.push([key, value]);
+      }
+    }
+  };
+  add(result);
+  if (isObj(result.platforms)) add(result.platforms);
+  return blocks;
+}
+
+function location(value: unknown): string | undefined {
+  if (isObj(value)) {
+    const parts = [first(value, 'city'), first(value, 'state'), first(value, 'country', 'country_name', 'name')].map(text);
+    return joined(parts, parts.length);
+  }
+  return text(value);
+}
+
+function income(block: Obj, result: Obj): string | undefined {
+  const range = (min: unknown, max: unknown, currency: unknown, note: string): string | undefined => {
+    const lo = count(min);
+    const hi = count(max);
+    if (lo === undefined && hi === undefined) return undefined;
+    const span = lo !== undefined && hi !== undefined ? `${lo}–${hi}` : (lo ?? hi);
+    return `${span}${text(currency) ? ` ${text(currency)}` : ''}${note}`;
+  };
+  const official = first(block, 'income') ?? first(result, 'income');
+  if (isObj(official)) return range(official.min, official.max, official.currency, '');
+  const flat = (key: string): unknown => first(block, key) ?? first(result, key);
+  return range(flat('income_last_90_days_min'), flat('income_last_90_days_max'), flat('income_currency'), ' (last 90 days)') ?? text(official);
+}
+
+function yesNo(value: unknown): string | undefined {
+  if (value === true || value === 'true') return 'yes';
+  if (value === false || value === 'false') return 'no';
+  return undefined;
+}
+
+function pairs(entries: [string, string | undefined][]): Pair[] {
+  return entries.filter((entry): entry is Pair => entry[1] !== undefined && entry[1] !== '');
+}
+
+function profileSection(block: Obj, result: Obj): Pair[] {
+  const niche = first(block, 'niche_class', 'niche', 'category') ?? first(result, 'niche_class', 'niche', 'category');
+  const sub = first(block, 'niche_sub_class', 'sub_niche', 'sub_category') ?? first(result, 'niche_sub_class', 'sub_niche');
+  const business = first(block, 'is_business', 'is_business_account') ?? first(result, 'is_business');
+  const hashtags = list(first(block, 'hashtags')).map((tag) => {
+    const shown = text(tag);
+    return shown === undefined ? undefined : shown.startsWith('#') ? shown : `#${shown}`;
+  });
+  return pairs([
+    ['Bio', text(first(block, 'biography', 'bio', 'description') ?? first(result, 'biography', 'bio'))],
+    ['Niche', [text(niche), text(sub)].filter((v) => v !== undefined).join(' › ') || undefined],
+    ['Location', location(first(result, 'location') ?? first(block, 'location', 'country'))],
+    ['Language', text(first(result, 'language') ?? first(block, 'language'))],
+    ['Gender', text(first(result, 'gender') ?? first(block, 'gender'))],
+    ['Account', business === true || business === 'true' ? 'business' : undefined],
+    ['Income', income(block, result)],
+    ['Hashtags', joined(hashtags, 8)?.replace(/, /g, ' ')],
+  ]);
+}
+
+function contactSection(block: Obj, result: Obj): Pair[] {
+  const emails = [first(result, 'email', 'emails') ?? first(block, 'email', 'emails', 'public_email')].flat().map(text);
+  const links = [
+    ...list(first(result, 'other_links', 'links')),
+    first(block, 'external_url', 'link_in_bio', 'website'),
+  ].map(text);
+  // A record that has the key but no address (profile and full modes look for one): say none was found.
+  const lookedFor = 'email' in result && emails.every((email) => email === undefined);
+  return pairs([
+    ['Email', joined(emails) ?? (lookedFor ? 'none found' : undefined)],
+    ['Links', joined([...new Set(links)])],
+    ['Profile', text(first(block, 'profile_url', 'url'))],
+  ]);
+}
+
+function metricsSection(block: Obj): Pair[] {
+  const rate = first(block, 'engagement_rate');
+  const rateNum = toNumber(rate);
+  const engagement = first(block, 'engagement_percent') !== undefined ? pct(block.engagement_percent) : rateNum !== undefined && rateNum <= 1 ? share(rate) : pct(rate);
+  return pairs([
+    ['Followers', count(first(block, 'follower_count', 'followers', 'followers_count', 'subscriber_count'))],
+    ['Engagement', engagement],
+    ['Likes/post', count(first(block, 'likes_median', 'avg_likes', 'average_likes'))],
+    ['Comments/post', count(first(block, 'comments_median', 'avg_comments', 'average_comments'))],
+    ['Views/post', count(first(block, 'views_median', 'avg_views', 'average_views', 'reels_views_median'))],
+    ['Posts', count(first(block, 'media_count', 'posts_count', 'video_count'))],
+    ['Posting freq.', text(first(block, 'posting_frequency_recent_months', 'posting_frequency'))],
+    ['Growth', pct(first(block, 'follower_growth_percent', 'growth_rate'))],
+  ]);
+}
+
+/** Other accounts: the other platform blocks (email enrichment), connected socials, other platforms by name. */
+function platformsSection(main: string | undefined, blocks: [string, Obj][], result: Obj): Pair[] {
+  const rows: Pair[] = [];
+  const named = new Set<string>(main === undefined ? [] : [main]);
+  for (const [platform, block] of blocks) {
+    if (platform === main) continue;
+    named.add(platform);
+    const followers = count(first(block, 'follower_count', 'followers'));
+    const value = joined([at(first(block, 'username', 'handle')), followers === undefined ? undefined : `${followers} followers`, text(first(block, 'profile_url', 'url'))], 3);
+    if (value !== undefined) rows.push([platform, value.replace(/, /g, ' · ')]);
+  }
+  const bare: string[] = [];
+  for (const item of [...list(result.socials), ...list(result.other_platforms), ...list(Array.isArray(result.platforms) ? result.platforms : [])]) {
+    if (isObj(item)) {
+      const platform = text(first(item, 'platform', 'network', 'type'));
+      if (platform === undefined || named.has(platform)) continue;
+      named.add(platform);
+      const value = joined([at(first(item, 'handle', 'username')), text(first(item, 'url', 'profile_url'))], 2);
+      if (value !== undefined) rows.push([platform, value.replace(/, /g, ' · ')]);
+      else bare.push(platform);
+    } else {
+      const platform = text(item);
+      if (platform === undefined || named.has(platform)) continue;
+      named.add(platform);
+      bare.push(platform);
+    }
+  }
+  const also = joined(bare, bare.length);
+  if (also !== undefined) rows.push(['Also on', also]);
+  return rows;
+}
+
+/** `name 60%, name 24.1%` of `[{name|code, weight}]`, the heaviest first. */
+function weights(value: unknown, max = 3): string | undefined {
+  const items = list(value)
+    .filter(isObj)
+    .map((item) => ({ name: text(first(item, 'name', 'code', 'label')), weight: toNumber(item.weight) }))
+    .filter((item) => item.name !== undefined);
+  items.sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0));
+  return joined(items.map((item) => (item.weight === undefined ? item.name : `${item.name} ${share(item.weight)}`)), max);
+}
+
+/** The audience summary: the followers slice if it answered, else likers, else commenters. */
+function audienceSection(block: Obj, result: Obj): { title: string; rows: Pair[] } {
+  const audience = first(block, 'audience') ?? first(result, 'audience');
+  let data: Obj | undefined;
+  let who = '';
+  if (isObj(audience)) {
+    for (const [key, name] of [['audience_followers', 'followers'], ['audience_likers', 'likers'], ['audience_commenters', 'commenters']] as const) {
+      const slice = audience[key];
+      if (isObj(slice) && slice.success !== false && isObj(slice.data)) {
+        data = slice.data;
+        who = name;
+        break;
+      }
+    }
+    // A bare summary object (no slices).
+    if (data === undefined && ['audience_geo', 'audience_credibility', 'audience_ages', 'audience_genders'].some((key) => key in audience)) data = audience;
+  }
+  const geo = isObj(data?.audience_geo) ? data.audience_geo : undefined;
+  const interests = list(first(result, 'audience_interests') ?? first(data, 'audience_interests')).map((item) => (isObj(item) ? text(first(item, 'name')) : text(item)));
+  const rows = pairs([
+    ['Credibility', data === undefined ? undefined : share(first(data, 'audience_credibility', 'credibility'))],
+    ['Countries', weights(geo?.countries)],
+    ['Cities', weights(geo?.cities)],
+    ['Ages', weights(first(data, 'audience_ages', 'ages'), 4)],
+    ['Genders', weights(first(data, 'audience_genders', 'genders'), 2)],
+    ['Interests', joined(interests)],
+    ['Brand affinity', joined(list(first(data, 'audience_brand_affinity')).map((item) => (isObj(item) ? text(item.name) : text(item))), 3)],
+  ]);
+  return { title: who ? `Audience (${who})` : 'Audience', rows };
+}
+
+function sponsorsSection(block: Obj, result: Obj): Pair[] {
+  const sponsors = list(first(block, 'past_sponsors') ?? first(result, 'past_sponsors')).map((item) => {
+    if (!isObj(item)) return text(item);
+    const name = at(first(item, 'handle', 'username', 'name'));
+    const posts = toNumber(item.post_count);
+    return name === undefined ? undefined : posts === undefined ? name : `${name} (${posts} post${posts === 1 ? '' : 's'})`;
+  });
+  const brandList = list(first(block, 'brands_found') ?? first(result, 'brands_found'));
+  const affinity = list(first(block, 'brand_affinity') ?? first(result, 'brand_affinity'));
+  const brands = (brandList.length > 0 ? brandList : affinity).map((item) => (isObj(item) ? text(first(item, 'name', 'handle')) : text(item)));
+  // Brands that are all past sponsors already would be the same names twice.
+  const sponsorNames = new Set(sponsors.map((name) => name?.replace(/^@/, '').replace(/ \(.*$/, '')));
+  const newBrands = brands.some((brand) => brand !== undefined && !sponsorNames.has(brand.replace(/^@/, '')));
+  const sponsored = first(block, 'sponsored_posts');
+  return pairs([
+    ['Past sponsors', joined(sponsors)],
+    ['Brands', newBrands ? joined(brands) : undefined],
+    ['Sponsored', Array.isArray(sponsored) && sponsored.length > 0 ? `${sponsored.length} post${sponsored.length === 1 ? '' : 's'}` : undefined],
+    ['Brand deals', yesNo(first(block, 'has_brand_deals') ?? first(result, 'has_brand_deals'))],
+  ]);
+}
+
+function lookalikeLines(block: Obj, result: Obj): string[] {
+  const items = list(first(result, 'lookalikes') ?? first(block, 'lookalikes')).filter(isObj);
+  const lines = items.slice(0, MAX_LIST).map((item) => {
+    const followers = count(first(item, 'follower_count', 'followers'));
+    const engagement = pct(first(item, 'engagement_percent'));
+    const parts = [at(first(item, 'username', 'handle')) ?? text(first(item, 'profile_url', 'url')), followers && `${followers} followers`, engagement && `${engagement} engagement`];
+    return parts.filter((part) => part !== undefined && part !== '').join(' · ');
+  });
+  if (items.length > MAX_LIST) lines.push(`and ${items.length - MAX_LIST} more`);
+  return lines.filter((line) => line !== '');
+}
+
+/** Splits escaped text into lines of at most `width` columns, at spaces where it can, inside words where it must. */
+export function wrapText(value: string, width: number): string[] {
+  const room = Math.max(1, width);
+  const out: string[] = [];
+  for (const paragraph of value.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ').filter((w) => w !== '')) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (displayWidth(candidate) <= room) {
+        line = candidate;
+        continue;
+      }
+      if (line !== '') out.push(line);
+      line = '';
+      // A word wider than the line is cut into pieces.
+      let piece = '';
+      for (const char of word) {
+        if (displayWidth(piece + char) > room) {
+          out.push(piece);
+          piece = '';
+        }
+        piece += char;
+      }
+      line = piece;
+    }
+    if (line !== '') out.push(line);
+  }
+  return out;
+}
+
+/** Data text for the card: CRLF and tabs made plain, control characters visible. */
+function clean(value: string): string {
+  return escapeControls(value.replace(/\r\n/g, '\n').replace(/\t/g, ' '));
+}
+
+/**
+ * The card of an enrichment record (`{handle|email, result, ...}` or a bare `result`), or undefined
+ * when there is no result to show (not found): the caller prints its key/value table instead.
+ * `platform` names the block to show first (the platform the command asked about).
+ */
+export function creatorCard(record: DataRecord, layout: CardLayout, platform?: string): string | undefined {
+  const result = isObj(record.result) ? record.result : record.result === undefined && record.status === undefined ? record : undefined;
+  if (result === undefined) return undefined;
+  const blocks = platformBlocks(result);
+  const mainEntry = blocks.find(([name]) => name === platform) ?? blocks[0];
+  const mainPlatform = mainEntry?.[0] ?? text(first(result, 'platform')) ?? platform;
+  const block = mainEntry?.[1] ?? {};
+
+  const name = text(first(block, 'full_name', 'fullname', 'name') ?? first(result, 'full_name', 'fullname', 'name')) ??
+    joined([text(first(result, 'first_name')), text(first(result, 'last_name'))])?.replace(', ', ' ');
+  const handle = at(first(block, 'username', 'handle') ?? first(result, 'handle', 'username') ?? first(record, 'handle'));
+  const verified = first(block, 'is_verified', 'verified') === true ? 'verified' : undefined;
+  const titleRest = [handle, mainPlatform, verified].filter((part) => part !== undefined).join(' · ');
+  const fallback = text(first(record, 'email', 'handle')) ?? 'Creator';
+
+  const audience = audienceSection(block, result);
+  const sections: Section[] = [
+    { title: 'Profile', rows: profileSection(block, result), lines: [] },
+    { title: 'Contact', rows: contactSection(block, result), lines: [] },
+    { title: 'Metrics', rows: metricsSection(block), lines: [] },
+    { title: 'Platforms', rows: platformsSection(mainEntry?.[0], blocks, result), lines: [] },
+    { title: audience.title, rows: audience.rows, lines: [] },
+    { title: 'Sponsors and brands', rows: sponsorsSection(block, result), lines: [] },
+    { title: 'Lookalikes', rows: [], lines: lookalikeLines(block, result) },
+  ].filter((section) => section.rows.length > 0 || section.lines.length > 0);
+
+  return renderCard({ name: name ?? (handle === undefined ? fallback : undefined), rest: titleRest, sections }, layout);
+}
+
+function renderCard(card: { name: string | undefined; rest: string; sections: Section[] }, layout: CardLayout): string {
+  const width = Math.max(20, layout.width);
+  const paint = colors(layout.color);
+  const out: string[] = [];
+  // Title: the name in bold, then `@handle · platform · verified`, wrapped like any text.
+  const name = card.name === undefined ? '' : clean(card.name);
+  const rest = clean(card.rest);
+  const title = [name, rest].filter((part) => part !== '').join(' ');
+  const titleLines = wrapText(title, width);
+  if (name !== '' && titleLines[0]?.startsWith(name)) titleLines[0] = paint.bold(name) + titleLines[0].slice(name.length);
+  out.push(...titleLines);
+
+  const labelWidth = Math.max(0, ...card.sections.flatMap((s) => s.rows.map(([label]) => displayWidth(label))));
+  const valueWidth = width - INDENT - labelWidth - LABEL_GAP;
+  const beside = valueWidth >= MIN_VALUE;
+  for (const section of card.sections) {
+    out.push('', paint.bold(section.title));
+    for (const [label, raw] of section.rows) {
+      const value = clean(raw);
+      if (beside) {
+        const lines = wrapText(value, valueWidth);
+        lines.forEach((line, i) => {
+          const head = i === 0 ? label.padEnd(labelWidth) : ' '.repeat(labelWidth);
+          out.push(`${' '.repeat(INDENT)}${head}${' '.repeat(LABEL_GAP)}${line}`);
+        });
+      } else {
+        // Too narrow for two columns: the label, then its value indented beneath it.
+        out.push(`${' '.repeat(INDENT)}${label}`);
+        for (const line of wrapText(value, width - 2 * INDENT)) out.push(`${' '.repeat(2 * INDENT)}${line}`);
+      }
+    }
+    for (const line of section.lines) for (const part of wrapText(clean(line), width - INDENT)) out.push(`${' '.repeat(INDENT)}${part}`);
+  }
+  out.push('', ...wrapText(CARD_HINT, width).map((line) => paint.dim(line)));
+  return `${out.join('\n')}\n`;
+}
