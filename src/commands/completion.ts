@@ -10,9 +10,12 @@ export default defineCommand({
   args: [{ name: '<shell>', description: 'bash, zsh or fish', complete: SHELLS }],
   examples: [
     ['source <(creators completion bash)', 'bash, this shell only'],
-    ['creators completion zsh > "${fpath[1]}/_creators"', 'zsh'],
+    ['mkdir -p ~/.zfunc && creators completion zsh > ~/.zfunc/_creators', 'zsh, with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc'],
     ['creators completion fish > ~/.config/fish/completions/creators.fish', 'fish'],
   ],
+  helpAfter:
+    '\nCompletes subcommands, options, and values: platforms, modes, formats, kinds, help topics, config keys, and\n' +
+    'file names for file options and arguments. Print the script again after an upgrade.\n',
   async run(ctx, { args: [shell = ''], command }) {
     const [{ bashScript, fishScript, zshScript, completionTree }, { printText }] = await Promise.all([
       import('../lib/completion.js'),
