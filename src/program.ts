@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { CommandDef, CommandNode, FlagDef, FlagDefs, GroupDef } from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples } from './app/help-text.js';
+import { completeWith } from './lib/completion-values.js';
+import { FORMATS } from './lib/output/types.js';
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -29,9 +31,9 @@ export function buildProgram(deps: Deps): Command {
     .helpCommand(false)
     .addOption(new Option('--base-url <url>', 'API origin (env CREATORS_BASE_URL)'))
     .addOption(new Option('--api-key <key>', 'bearer credential (env CREATORS_API_KEY); other users see it in ps: prefer the env or --api-key-file'))
-    .addOption(new Option('--api-key-file <path|->', 'read the bearer credential from a file, or stdin for - (not visible in ps)'))
+    .addOption(completeWith(new Option('--api-key-file <path|->', 'read the bearer credential from a file, or stdin for - (not visible in ps)'), { values: 'files' }))
     .addOption(new Option('--profile <name>', 'named set of settings and credentials (env CREATORS_PROFILE)'))
-    .addOption(new Option('--format <fmt>', 'output format: table, json, jsonl, csv, tsv (env CREATORS_FORMAT)'))
+    .addOption(completeWith(new Option('--format <fmt>', 'output format: table, json, jsonl, csv, tsv (env CREATORS_FORMAT)'), { values: FORMATS }))
     .option('--json', 'same as --format json')
     .option('--fields <paths>', 'columns to keep, in order, as dot paths (e.g. profile.username,user_id)')
     .option('-o, --output <file>', 'write data to a file atomically; format from the extension')
@@ -96,7 +98,7 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
 function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
   const cmd = parent.command(def.name).description(def.description);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
-  for (const arg of def.args ?? []) cmd.argument(arg.name, arg.description);
+  for (const arg of def.args ?? []) cmd.addArgument(completeWith(new Argument(arg.name, arg.description), { values: arg.complete }));
   const flags = def.flags ?? {};
   for (const [key, flag] of Object.entries(flags)) {
     const option = new Option(flag.flags, flag.description);
@@ -104,6 +106,7 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     if (flag.default !== undefined) option.default(flag.default);
     if (flag.choices) option.choices(flag.choices);
     if (flag.hidden) option.hideHelp();
+    completeWith(option, { values: flag.complete, repeat: flag.repeat });
     // The key a verb reads must be the one commander stores the value under.
     if (option.attributeName() !== key) throw new Error(`creators ${def.name}: flag ${flag.flags} is stored as '${option.attributeName()}', declared as '${key}'`);
     cmd.addOption(option);

@@ -5,6 +5,7 @@
  * `undefined`). Declaring loads nothing heavy: a verb's run function imports what it uses lazily.
  */
 import type { Command } from 'commander';
+import type { ValueSource } from '../lib/completion-values.js';
 import type { Context } from './context.js';
 
 /** One flag. `flags` is commander's syntax: `--platform <p>`, `-f, --field <key=value>`, `--all`. */
@@ -19,6 +20,11 @@ export interface FlagDef {
   hidden?: boolean;
   /** A boolean switch that also accepts `--no-<name>` (then false); undefined when neither is given. */
   negatable?: boolean;
+  /**
+   * What shell completion offers for the value (`choices` are offered without it). A value named `<file...>`
+   * completes file names unless this says otherwise.
+   */
+  complete?: ValueSource;
 }
 
 export type FlagDefs = Record<string, FlagDef>;
@@ -40,6 +46,8 @@ export type FlagValues<F extends FlagDefs> = { [K in keyof F]: FlagValue<F[K]> }
 export interface ArgDef {
   name: string;
   description: string;
+  /** What shell completion offers for it; an argument named `<file...>` completes file names unless this says otherwise. */
+  complete?: ValueSource;
 }
 
 export interface CommandDef<F extends FlagDefs = FlagDefs> {

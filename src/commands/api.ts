@@ -13,7 +13,7 @@ export default defineCommand({
   description: 'Call any endpoint with the same auth, retries, debug log and output handling',
   args: [{ name: '<path>', description: 'API path, e.g. accounts/credits or /public/v1/discovery/' }],
   flags: {
-    method: { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with -f/--input)' },
+    method: { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with -f/--input)', complete: METHODS },
     field: { flags: '-f, --field <key=value>', description: 'body field, or query parameter with -X GET; dot paths nest, values typed', repeat: true },
     input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin' },
     paginate: { flags: '--paginate', description: 'follow next links, next_token cursors, offset pages and Discovery page numbers, streaming every item' },

@@ -12,9 +12,9 @@ export const KINDS = [
 export default defineCommand({
   name: 'dict',
   description: `List the values Discovery filters accept (free). Kinds: ${KINDS.join(', ')}`,
-  args: [{ name: '<kind>', description: 'dictionary kind' }],
+  args: [{ name: '<kind>', description: 'dictionary kind', complete: KINDS }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'platform (required for locations): instagram, youtube, tiktok, twitch, twitter, onlyfans' },
+    platform: { flags: '--platform <p>', description: 'platform (required for locations): instagram, youtube, tiktok, twitch, twitter, onlyfans', complete: DISCOVERY_PLATFORMS },
     search: { flags: '--search <text>', description: 'only entries matching this text' },
     limit: { flags: '--limit <n>', description: 'entries per request, 1 to 100' },
     offset: { flags: '--offset <n>', description: 'skip this many entries' },

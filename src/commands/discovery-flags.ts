@@ -1,11 +1,12 @@
 import type { FlagDefs } from '../app/command.js';
+import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
 import type { Context } from '../app/context.js';
 import type { DiscoveryPorts } from '../lib/discovery/run.js';
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
 export const DISCOVERY_FLAGS = {
-  platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)' },
+  platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)', complete: DISCOVERY_PLATFORMS },
   filter: {
     flags: '--filter <key=value>',
     description: 'a filter; repeatable; dot paths nest (number_of_followers.min=10000); values typed, commas make lists',

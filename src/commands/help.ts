@@ -5,7 +5,13 @@ import { UsageError } from '../lib/errors.js';
 export default defineCommand({
   name: 'help',
   description: 'Show help for a command, or a topic: exit-codes, environment, formatting',
-  args: [{ name: '[topic...]', description: 'a topic or a command path' }],
+  args: [
+    {
+      name: '[topic...]',
+      description: 'a topic or a command path',
+      complete: async () => Object.keys((await import('../lib/help-topics.js')).HELP_TOPICS),
+    },
+  ],
   examples: [
     ['creators help exit-codes', 'what each exit status means'],
     ['creators help environment', 'environment variables'],

@@ -16,7 +16,7 @@ export default defineCommand({
   description: "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals (1 credit per request)",
   args: [{ name: '<creator...>', description: `${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs` }],
   flags: {
-    platform: { flags: '--platform <p>', description: `${OVERLAP_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)` },
+    platform: { flags: '--platform <p>', description: `${OVERLAP_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)`, complete: OVERLAP_PLATFORMS },
   },
   examples: [
     ['creators overlap noah_paws theellastrong hannahclutch --platform instagram', 'a row per creator, then the totals'],

@@ -19,7 +19,7 @@ export default defineCommand({
   description: 'Details of one post: data, comments, transcript or audio (0.03 credits per request)',
   args: [{ name: '<post-id|url>', description: 'the platform post id, or the post URL' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)' },
+    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)', complete: CONTENT_PLATFORMS },
     kind: { flags: '--kind <kind>', description: 'what to fetch', choices: CONTENT_KINDS, default: 'data' },
     all: { flags: '--all', description: 'comments: follow the cursor through every page (each page is a request)' },
     maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages' },

@@ -21,7 +21,7 @@ export default defineCommand({
   description: "A creator's posts, newest first (a page per request; budgeted at 0.15 credits a page, the highest published price)",
   args: [{ name: '<handle|url>', description: 'username or profile URL' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)' },
+    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)', complete: CONTENT_PLATFORMS },
     count: { flags: '--count <n>', description: 'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12' },
     all: { flags: '--all', description: 'follow the cursor through every page (each page is a request)' },
     maxPages: { flags: '--max-pages <n>', description: 'with --all: stop after n pages' },

@@ -10,8 +10,8 @@ export default defineCommand({
   flags: {
     ...DISCOVERY_FLAGS,
     query: { flags: '--query <brief>', description: 'natural-language brief, mapped to filters by the server (nlp_search)' },
-    sort: { flags: '--sort <field>', description: 'relevancy, engagement_rate, number_of_followers or growth_rate' },
-    order: { flags: '--order <dir>', description: 'asc or desc (default desc)' },
+    sort: { flags: '--sort <field>', description: 'relevancy, engagement_rate, number_of_followers or growth_rate', complete: async () => (await import('../lib/discovery/sort.js')).SORT_FIELDS },
+    order: { flags: '--order <dir>', description: 'asc or desc (default desc)', complete: ['desc', 'asc'] },
     returnFilterValues: { flags: '--return-filter-values', description: 'add matched_filters to each creator (0.03 credit per creator)' },
   },
   examples: [

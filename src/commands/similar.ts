@@ -19,7 +19,7 @@ export default defineCommand({
   args: [{ name: '<creator>', description: 'the reference creator: profile URL, username or platform id' }],
   flags: {
     ...DISCOVERY_FLAGS,
-    by: { flags: '--by <kind>', description: 'how <creator> is given: url, username or id (detected when omitted)' },
+    by: { flags: '--by <kind>', description: 'how <creator> is given: url, username or id (detected when omitted)', complete: BY },
   },
   examples: [
     ['creators similar https://www.instagram.com/enzo_garcia/ --platform instagram', 'by URL (detected)'],

@@ -8,7 +8,7 @@ export default defineCommand({
   description: "A creator's connected accounts on other platforms: 0.5 credits per creator found; nothing found costs 0",
   args: [{ name: '[handles...]', description: 'usernames or profile URLs' }],
   flags: {
-    platform: { flags: '--platform <p>', description: `platform of the handles: ${SOCIAL_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)` },
+    platform: { flags: '--platform <p>', description: `platform of the handles: ${SOCIAL_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)`, complete: SOCIAL_PLATFORMS },
     ...bulkFlags('handles'),
   },
   examples: [

@@ -40,6 +40,9 @@ export type EmailMode = 'basic' | 'advanced';
 export const HANDLE_MODES: readonly HandleMode[] = ['raw', 'profile', 'analytics', 'full'];
 export const EMAIL_MODES: readonly EmailMode[] = ['basic', 'advanced'];
 
+/** `email_required` of handle enrichment (single and batch). */
+export const EMAIL_REQUIRED = ['must_have', 'preferred'] as const;
+
 /** Platforms each handle-enrichment mode accepts (api-contract.md §7): analytics only the six, full not linkedin. */
 export const MODE_PLATFORMS: Readonly<Record<HandleMode, readonly string[]>> = {
   raw: SOCIAL_PLATFORMS,

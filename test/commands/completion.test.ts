@@ -22,10 +22,11 @@ describe('creators completion', () => {
     expect(res.stderr).toBe("error: Unsupported shell 'constructor'.\nUse bash, zsh or fish.\n");
   });
 
-  it('bash completes the verbs of a group and their flags', async () => {
+  it('bash knows the verbs of a group, and a verb\'s flags then the global ones (--version only at the root)', async () => {
     const res = await runCli(['completion', 'bash']);
-    expect(res.stdout).toContain("    'auth') opts='status token ");
-    expect(res.stdout).toMatch(/^ {4}'api'\) opts='--method -X --field -f --input --paginate --max-pages --version /m);
+    expect(res.stdout).toContain("    'auth') subs='status token' opts='--base-url ");
+    expect(res.stdout).toMatch(/^ {4}'api'\) subs='' opts='--method -X --field -f --input --paginate --max-pages --base-url /m);
+    expect(res.stdout).not.toMatch(/^ {4}'api'\) .*--version/m);
   });
 
   it('-o writes the script to a file and nothing to stdout', async () => {

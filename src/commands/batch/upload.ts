@@ -1,12 +1,13 @@
 import { defineCommand, type FlagDefs } from '../../app/command.js';
+import { BATCH_PLATFORMS, EMAIL_REQUIRED } from '../../contract/platforms.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
 /** The flags that describe a job: shared by `upload` and `run`. */
 export const JOB_FLAGS = {
-  mode: { flags: '--mode <mode>', description: 'enrichment mode: raw or full (handles), basic or advanced (emails)' },
-  platform: { flags: '--platform <p>', description: 'platform of the handles (raw, full): instagram, youtube, tiktok, twitter, twitch, onlyfans' },
+  mode: { flags: '--mode <mode>', description: 'enrichment mode: raw or full (handles), basic or advanced (emails)', complete: async () => (await import('../../lib/batch/options.js')).BATCH_MODES },
+  platform: { flags: '--platform <p>', description: 'platform of the handles (raw, full): instagram, youtube, tiktok, twitter, twitch, onlyfans', complete: BATCH_PLATFORMS },
   column: { flags: '--column <name>', description: 'input column holding the values (default: a handle/email header, else detected by content)' },
-  emailRequired: { flags: '--email-required <v>', description: 'handle modes: must_have or preferred' },
+  emailRequired: { flags: '--email-required <v>', description: 'handle modes: must_have or preferred', complete: EMAIL_REQUIRED },
   audience: { flags: '--audience', description: 'full mode: include audience data (include_audience_data)' },
   lookalikes: { flags: '--lookalikes', description: 'full mode: include lookalikes (include_lookalikes, default false)' },
   metadata: { flags: '--metadata <key=value>', description: 'metadata stored with the job (repeatable; dot paths nest)', repeat: true },

@@ -5,7 +5,7 @@ import { UsageError } from '../../lib/errors.js';
 export default defineCommand({
   name: 'get',
   description: 'Print one setting of the profile (secrets masked unless --show-secret)',
-  args: [{ name: '<key>', description: 'setting name' }],
+  args: [{ name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) }],
   flags: {
     showSecret: { flags: '--show-secret', description: 'print a secret value in full' },
   },

@@ -10,7 +10,7 @@ export default defineCommand({
   name: 'set',
   description: 'Store a setting in the profile (file mode 0600)',
   args: [
-    { name: '<key>', description: 'setting name' },
+    { name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) },
     { name: '<value>', description: 'value' },
   ],
   examples: [

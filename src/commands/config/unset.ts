@@ -8,7 +8,7 @@ import type { SettingChange } from '../../lib/config-change.js';
 export default defineCommand({
   name: 'unset',
   description: 'Remove a setting from the profile',
-  args: [{ name: '<key>', description: 'setting name' }],
+  args: [{ name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) }],
   examples: [['creators config unset format', 'back to the default']],
   async run(ctx, { args: [key = ''] }) {
     const { CONFIG_KEYS, validateConfigValue } = await import('../../lib/config.js');

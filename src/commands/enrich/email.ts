@@ -13,7 +13,7 @@ export default defineCommand({
   flags: {
     mode: { flags: '--mode <mode>', description: 'basic or advanced', choices: EMAIL_MODES, default: 'basic' },
     minFollowers: { flags: '--min-followers <n>', description: 'advanced: only accounts with at least n followers' },
-    excludePlatforms: { flags: '--exclude-platforms <a,b>', description: 'advanced: leave these platforms out (comma list)' },
+    excludePlatforms: { flags: '--exclude-platforms <a,b>', description: 'advanced: leave these platforms out (comma list)', complete: SOCIAL_PLATFORMS },
     ...bulkFlags('emails'),
   },
   examples: [

@@ -1,9 +1,7 @@
 import { defineCommand } from '../../app/command.js';
-import { HANDLE_MODES, MODE_PLATFORMS, MODE_PLATFORMS_SPEC_ONLY } from '../../contract/platforms.js';
+import { EMAIL_REQUIRED, HANDLE_MODES, MODE_PLATFORMS, MODE_PLATFORMS_SPEC_ONLY } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { bulkFlags, bulkPorts } from './bulk-flags.js';
-
-const EMAIL_REQUIRED = ['must_have', 'preferred'] as const;
 
 /** `creators enrich handle`: one or many handles, one request each, paced and billed per creator found. */
 export default defineCommand({
@@ -11,7 +9,7 @@ export default defineCommand({
   description: 'Enrich creators by handle: raw 0.03, profile 0.2, analytics 0.8, full 1 credit each; nothing found costs 0',
   args: [{ name: '[handles...]', description: 'usernames, profile URLs or YouTube channel ids' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'platform of the handles (default: the profile setting `platform`)' },
+    platform: { flags: '--platform <p>', description: 'platform of the handles (default: the profile setting `platform`)', complete: MODE_PLATFORMS.raw },
     mode: { flags: '--mode <mode>', description: 'what to fetch', choices: HANDLE_MODES, default: 'full' },
     emailRequired: { flags: '--email-required <when>', description: 'profile/full: must_have returns (and bills) only creators with an email', choices: EMAIL_REQUIRED },
     audience: { flags: '--audience', description: 'full: include audience data (include_audience_data)' },

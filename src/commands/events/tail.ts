@@ -23,6 +23,7 @@ export default defineCommand({
     once: { flags: '--once', description: 'print what is new and exit (for cron)' },
     cursorFile: {
       flags: '--cursor-file <path>',
+      complete: 'files',
       description: 'remember the last event handled here, across runs (locked for the run: a second tail on it exits 9)',
     },
     forwardTo: { flags: '--forward-to <url>', description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped)' },

@@ -7,7 +7,7 @@ export default defineCommand({
   description: 'Create an exclusion list',
   args: [{ name: '<name>', description: 'list name (1-300 characters, unique per platform)' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)' },
+    platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)', complete: DISCOVERY_PLATFORMS },
   },
   examples: [['creators exclusions create "Already contacted" --platform tiktok', 'a TikTok list']],
   async run(ctx, { args: [name = ''], flags }) {

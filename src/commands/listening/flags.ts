@@ -1,9 +1,10 @@
 /** Flag sets several listening verbs share (declarations only: nothing is loaded). */
 import type { FlagDefs } from '../../app/command.js';
+import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
 
 /** Creators as arguments or a file, on one platform unless written `platform:handle`. */
 export const CREATOR_FLAGS = {
-  platform: { flags: '--platform <p>', description: 'platform of the handles: instagram, youtube, tiktok, twitch, twitter, onlyfans' },
+  platform: { flags: '--platform <p>', description: 'platform of the handles: instagram, youtube, tiktok, twitch, twitter, onlyfans', complete: LISTENING_PLATFORMS },
   file: { flags: '--file <file|->', description: 'more handles, one per line' },
 } as const satisfies FlagDefs;
 
