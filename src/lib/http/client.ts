@@ -6,7 +6,7 @@ import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from
 import { Pacer } from './pacer.js';
 import { redactText, redactUrl, type Secrets } from './redact.js';
 import { buildUrl, type Query } from './url.js';
-import { networkFailure, NOT_REPLAYED_HINT } from './network-error.js';
+import { networkFailure, NOT_REPLAYED_HINT, rawNetworkError } from './network-error.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -312,7 +312,9 @@ export class HttpClient {
     url: URL,
     started: number,
   ): { kind: 'error'; error: CliError; retryable: boolean } {
-    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${f.code ?? f.error.message}`);
+    // The user's message is in plain words; the log keeps undici's own code and text.
+    const raw = f.error.cause !== undefined ? rawNetworkError(f.error.cause) : '';
+    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${raw || f.error.message}`);
     return { kind: 'error', error: f.error, retryable: f.retryable };
   }
 
