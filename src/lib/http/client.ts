@@ -88,6 +88,8 @@ export interface HttpClientOptions {
    * the server did not process the request, so the one replay is safe for any method.
    */
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
+  /** The proxy a request to this URL goes through (to name it when it cannot be reached). */
+  proxyFor?: ((url: URL) => { host: string; variable: string } | undefined) | undefined;
   /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
   dryRun?: boolean | undefined;
   /**
@@ -356,7 +358,8 @@ export class HttpClient {
       clearTimeout(fire);
       const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
       const interrupted = Boolean(interruptible?.aborted || req.signal?.aborted);
-      return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted }), req, url, started);
+      const proxy = this.opts.proxyFor?.(url);
+      return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
     };
     const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && this.opts.streamTransport !== undefined;
     const transport = streamed ? (this.opts.streamTransport as Transport) : (this.undici ??= undiciTransport(this.opts.dispatcher));

@@ -19,7 +19,19 @@ export interface FailureContext {
   timeoutMs: number;
   /** Ctrl-C or the caller's own signal ended the request. */
   interrupted: boolean;
+  /** The proxy the request went through (from the environment), when one did. */
+  proxy?: { host: string; variable: string } | undefined;
 }
+
+/** Failures to open a connection: through a proxy, the connection that failed is the proxy's. */
+const CONNECT_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'no route to it',
+  ENETUNREACH: 'no route to it',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out',
+};
 
 /**
  * A request that got no (complete) answer: connection refused, reset, timed out, DNS. Whether it is
@@ -30,6 +42,12 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
   if (f.interrupted) return { error: new InterruptedError(), retryable: false, code };
   const notSent = code !== undefined && NOT_SENT_CODES.has(code);
   const target = `${f.url.protocol}//${f.url.host}`;
+  if (f.proxy && code !== undefined && Object.hasOwn(CONNECT_FAILURES, code)) {
+    // Naming the base URL here would send the user to the wrong setting.
+    const message = `Cannot connect to the proxy ${f.proxy.host} (from ${f.proxy.variable}): ${CONNECT_FAILURES[code]}.`;
+    const hint = `Is ${f.proxy.variable} right? A host the proxy must not be used for goes in NO_PROXY.`;
+    return { error: new NetworkError(message, { code: 'proxy_unreachable', hint, cause: err }), retryable: true, code };
+  }
   let message: string;
   if (f.timedOut) message = `Request timed out after ${Number((f.timeoutMs / 1000).toFixed(1))} s (${f.req.method} ${f.url.pathname}).`;
   else if (code === 'ECONNREFUSED') message = `Cannot connect to ${target}: connection refused.`;
