@@ -53,6 +53,8 @@ function arrayElement(record: unknown): string {
  * - `csv`/`tsv`: header then flattened rows. Columns are `--fields` when given, else the union of the
  *   flattened keys of the first 100 records (buffered, then streamed): a key that first appears later
  *   is left out, with a warning on stderr (unless `--quiet`). An empty list without `--fields` prints nothing;
+ *   the header is never written before the first record (or the end of a list that succeeded empty), so a
+ *   source that fails at once leaves stdout empty;
  * - `table` on a terminal: a bordered table of `columns` (or `--fields`), humanised and fitted to the
  *   width; an empty list prints nothing and returns 0 (the caller prints a notice);
  * - `table` otherwise (piped or `-o`): tab-separated raw rows, no header, no borders (like `gh`).
@@ -107,10 +109,13 @@ export async function printRows<T>(
     const picked = pickedFields(settings);
     // A name listed twice (an input column named like an output column) picks the later, the run's own.
     const index = picked?.map((name) => columns.lastIndexOf(name));
-    await batch.add(encode(picked ?? columns));
+    // The header waits for the first row (or the end): stdout cannot take back a header written before
+    // an error, and a header alone would read as an empty answer.
+    const header = encode(picked ?? columns);
     const values: FlatValue[] = [];
     let count = 0;
     for await (const item of rows) {
+      if (count === 0) await batch.add(header);
       count++;
       const row = toValues(item);
       if (index === undefined) {
@@ -121,6 +126,7 @@ export async function printRows<T>(
       for (let i = 0; i < index.length; i++) values[i] = (row[index[i] as number] ?? null) as FlatValue;
       await batch.add(encode(values));
     }
+    if (count === 0) await batch.add(header);
     await batch.flush();
     return count;
   });
@@ -177,9 +183,12 @@ async function printDelimited(
     for (const row of sample.splice(0)) await write(line(row, inferred));
   };
 
-  if (cols !== undefined && header) await write(encode(cols.map((col) => col.header)));
+  // With --fields the header is known at once but waits for the first record (or the end): stdout cannot
+  // take back a header written before the first page fails.
+  const fixedHeader = (): Promise<void> => (cols !== undefined && header ? write(encode(cols.map((col) => col.header))) : Promise.resolve());
   let count = 0;
   for await (const record of records) {
+    if (count === 0 && fixed !== undefined) await fixedHeader();
     count++;
     const row = new Row(record);
     if (cols === undefined) {
@@ -194,6 +203,7 @@ async function printDelimited(
     }
     await write(line(row, cols));
   }
+  if (count === 0 && fixed !== undefined) await fixedHeader();
   if (cols === undefined && sample.length > 0) await settle();
   // An empty list still gets its header when the command knows its columns: CI jobs parse the file.
   if (cols === undefined && sample.length === 0 && header && specs.length > 0) await write(encode(specs.map((spec) => spec.path)));
