@@ -11,6 +11,7 @@ import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
 import { displayWidth } from './humanize.js';
 import { jsonText } from './json-text.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
+import { FieldsCheck } from './fields-check.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
 import { type ColumnFit, MIN_CUT_COLUMN, renderTable } from './table.js';
@@ -66,7 +67,10 @@ export async function printList(
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   columns: ColumnSpec[],
 ): Promise<number> {
-  return withSink(io, settings, async (sink) => {
+  // A --fields path no record has is said once the list is out.
+  const check = FieldsCheck.for(settings);
+  if (check !== undefined) records = check.watch(records);
+  const count = await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
         return printJsonArray(sink, settings, records);
@@ -87,6 +91,8 @@ export async function printList(
         return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, columns);
     }
   });
+  check?.warn(io);
+  return count;
 }
 
 /**
@@ -103,7 +109,8 @@ export async function printRows<T>(
   rows: AsyncIterable<T> | Iterable<T>,
   toValues: (row: T) => readonly FlatValue[],
 ): Promise<number> {
-  return withSink(io, settings, async (sink) => {
+  const check = FieldsCheck.for(settings);
+  const count = await withSink(io, settings, async (sink) => {
     const encode = await lineEncoder(settings);
     const batch = new LineBatch(sink);
     const picked = pickedFields(settings);
@@ -130,6 +137,10 @@ export async function printRows<T>(
     await batch.flush();
     return count;
   });
+  // Every row has the same columns: a --fields name that is not one of them is empty in all.
+  if (count > 0) check?.seePaths(columns, (field) => columns.includes(field));
+  check?.warn(io);
+  return count;
 }
 
 /** csv and tsv through csv-stringify (one stringifier for the whole output); piped `table` plain tab-separated. */
@@ -275,6 +286,8 @@ export async function printItem(
   record: DataRecord,
   columns?: ColumnSpec[],
 ): Promise<void> {
+  const check = FieldsCheck.for(settings);
+  check?.see(record);
   await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
@@ -295,6 +308,7 @@ export async function printItem(
         await sink.write(await keyValueText(io, settings, record, columns));
     }
   });
+  check?.warn(io);
 }
 
 async function keyValueText(
