@@ -14,18 +14,24 @@ export async function main(argv: string[], given: Deps): Promise<number> {
   const deps: Deps = given.secrets ? given : { ...given, secrets: new Secrets() };
   const program = buildProgram(deps);
   let commanderMessage = '';
+  // The command whose parsing failed (a verb for an unknown option, a group for an unknown verb).
+  let failedCommand: Command | undefined;
+  // Help is wrapped to the injected terminal's width (80 when not a terminal), never the real process's.
+  const helpWidth = (): number => (deps.io.stdoutIsTTY ? (deps.io.columns ?? 80) : 80);
   // Commander copies settings to subcommands only at creation, so apply them to the whole tree.
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.showSuggestionAfterError(true);
     cmd.configureOutput({
       writeOut: (s) => deps.io.stdout.write(s),
-      writeErr: (s) => deps.io.stderr.write(s),
-      // Help is wrapped to the injected terminal's width (80 when not a terminal), never the real process's.
-      getOutHelpWidth: () => (deps.io.stdoutIsTTY ? (deps.io.columns ?? 80) : 80),
-      getErrHelpWidth: () => 80,
+      // Errors go through outputError below, so commander writes here only the help of `creators` or a group
+      // called without a verb: that help is what the user asked for, so it goes to stdout (as gh does).
+      writeErr: (s) => deps.io.stdout.write(s),
+      getOutHelpWidth: helpWidth,
+      getErrHelpWidth: helpWidth,
       outputError: (s) => {
         commanderMessage = s;
+        failedCommand = cmd;
       },
     });
     cmd.commands.forEach(configure);
@@ -40,8 +46,11 @@ export async function main(argv: string[], given: Deps): Promise<number> {
         return EXIT.OK;
       }
       const text = (commanderMessage || err.message).replace(/^error:\s*/i, '').trim();
+      // Commander's suggestion comes as `(Did you mean --mode?)` on a second line.
+      const suggestion = text.split('\n').slice(1).join(' ').trim().replace(/^\((.*)\)$/, '$1');
+      const helpPointer = `See '${commandPath(failedCommand)} --help'.`;
       const usage = new UsageError(text.split('\n')[0] ?? text, {
-        hint: text.includes('\n') ? text.split('\n').slice(1).join(' ').trim() : "See 'creators --help'.",
+        hint: suggestion ? `${suggestion} ${helpPointer}` : helpPointer,
       });
       return report(usage, deps, argv);
     }
@@ -87,6 +96,13 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
     debugStack,
   );
   return cliError.exitCode;
+}
+
+/** `creators enrich handle` for the verb `handle` of the group `enrich` (`creators` when unknown). */
+function commandPath(cmd: Command | undefined): string {
+  const names: string[] = [];
+  for (let c: Command | null | undefined = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.length > 0 ? names.join(' ') : 'creators';
 }
 
 function flagValue(argv: string[], flag: string): string | undefined {

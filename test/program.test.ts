@@ -80,6 +80,57 @@ describe('the command tree', () => {
   });
 });
 
+describe('usage errors point to the help of the command that failed', () => {
+  it.each([
+    [['enrich', 'handle', 'x', '--modee', 'full'], "unknown option '--modee'", "Did you mean --mode? See 'creators enrich handle --help'."],
+    [['enrich', 'handle', 'x', '--mode', 'bogus'], "option '--mode <mode>' argument 'bogus' is invalid", "See 'creators enrich handle --help'."],
+    [['similar'], "missing required argument 'creator'", "See 'creators similar --help'."],
+    [['listening', 'subscriptions', 'get'], "missing required argument", "See 'creators listening subscriptions get --help'."],
+    [['enrich', 'hanle'], "unknown command 'hanle'", "Did you mean handle? See 'creators enrich --help'."],
+    [['enrich', 'bogus'], "unknown command 'bogus'", "See 'creators enrich --help'."],
+    [['serch'], "unknown command 'serch'", "Did you mean search? See 'creators --help'."],
+    [['--bogus'], "unknown option '--bogus'", "See 'creators --help'."],
+  ])('%j: exit 2, one line and the pointer', async (argv, message, hint) => {
+    const res = await runCli(argv);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    const [first, second, ...rest] = res.stderr.split('\n');
+    expect(first).toContain(`error: ${message}`);
+    expect(second).toBe(hint);
+    expect(rest.join('')).toBe('');
+  });
+
+  it('an alias points to the command by its name', async () => {
+    const res = await runCli(['keys', 'ls', '--bogus']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("See 'creators keys list --help'.");
+  });
+
+  it('in json mode the error is one JSON object whose hint has the pointer', async () => {
+    const res = await runCli(['enrich', 'handle', 'x', '--modee', 'full', '--json']);
+    expect(res.code).toBe(2);
+    expect(res.errorJson().error).toMatchObject({ code: 'usage', message: "unknown option '--modee'", hint: "Did you mean --mode? See 'creators enrich handle --help'." });
+  });
+});
+
+describe('a bare group prints its help on stdout', () => {
+  it.each([[[]], [['enrich']], [['batch']], [['listening', 'subscriptions']], [['keys']]])('%j: help on stdout, nothing on stderr, exit 0', async (argv) => {
+    const res = await runCli(argv);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout.startsWith(['Usage: creators', ...argv].join(' '))).toBe(true);
+    expect(res.stdout).toContain('Commands:');
+    // The same text as --help.
+    expect(res.stdout).toBe((await runCli([...argv, '--help'])).stdout);
+  });
+
+  it('is wrapped to the terminal width like --help', async () => {
+    const res = await runCli(['enrich'], { tty: true, columns: 160 });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe((await runCli(['enrich', '--help'], { tty: true, columns: 160 })).stdout);
+  });
+});
+
 describe('conflicting format flags', () => {
   it('--json with another --format is a usage error (exit 2)', async () => {
     const res = await runCli(['config', 'list', '--json', '--format', 'csv']);

@@ -214,7 +214,7 @@ export class Context {
     if (maxMb !== undefined && !(Number.isFinite(maxMb) && maxMb > 0)) {
       throw new UsageError(`Invalid CREATORS_MAX_RESPONSE_MB '${maxResponseMb}': expected a number of megabytes above 0.`);
     }
-    const [{ HttpClient }, { createDispatcher, proxyConfigured }, { nodeTransport }] = await Promise.all([
+    const [{ HttpClient }, { createDispatcher, proxyConfigured, proxyFor }, { nodeTransport }] = await Promise.all([
       import('../lib/http/client.js'),
       import('../lib/http/dispatcher.js'),
       import('../lib/http/transport.js'),
@@ -226,6 +226,7 @@ export class Context {
       dispatcher,
       // Downloads through node:http (faster at this size), unless a proxy or a test dispatcher must see them.
       streamTransport: this.deps.dispatcher === undefined && !proxyConfigured(this.deps.env) ? nodeTransport : undefined,
+      proxyFor: this.deps.dispatcher === undefined ? (url) => proxyFor(this.deps.env, url) : undefined,
       timeoutMs: timeoutS * 1000,
       retries,
       maxResponseBytes: maxMb === undefined ? undefined : Math.round(maxMb * 1024 * 1024),

@@ -12,6 +12,7 @@ import { CliError, InterruptedError, NetworkError, OutputWriteError, UsageError 
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { downloadLinkPlan, getDownloadLink, openDownloadUrl, openResults, resultsPlan, type DownloadLink } from '../api/batch.js';
 import type { Plan } from '../api/plan.js';
+import { transferProblem } from '../http/network-error.js';
 import { OutputFileError, type Sink } from '../output/sink.js';
 
 /**
@@ -70,6 +71,8 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
   let etag: string | undefined;
   let lastError: unknown;
 
+  // Where the bytes come from, to name it when the connection drops.
+  const fileHost = (): string => (source === 'download_url' && link ? new URL(link.download_url).host : http.baseUrl.host);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     // Until the body starts, failures are the HTTP core's: it has already retried what it may.
     let transferring = false;
@@ -151,7 +154,7 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
       }
       if (attempt >= attempts || (!o.restartable && !resumable && written > 0)) break;
       const how = written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
-      o.notice(`Download of batch ${o.id} interrupted (${(err as Error).message}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
+      o.notice(`Download of batch ${o.id} interrupted (${transferProblem(err, fileHost())}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
       try {
         // Waits like the HTTP core; the resume itself (Range, restart, new link) is this loop's.
         await o.sleep(http.retryDelayMs(attempt), o.signal);
@@ -162,7 +165,7 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
     }
   }
   await sink.abort();
-  const why = lastError instanceof Error ? lastError.message : String(lastError);
+  const why = transferProblem(lastError, fileHost());
   throw new NetworkError(`Download of batch ${o.id} failed: ${why}. No partial file was left.`, {
     hint: `The results stay on the server; try again with: creators batch download ${o.id}`,
     cause: lastError,

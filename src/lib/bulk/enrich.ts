@@ -242,13 +242,24 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   const valueColumn = source.header[source.valueIndex] ?? job.kind;
   // A terminal table is drawn once every row is in: clear the progress line before that.
   const rowsThenClear = (async function* () {
-    yield* runner.run();
+    let yielded = 0;
+    for await (const row of runner.run()) {
+      yielded++;
+      yield row;
+    }
     progress.finish();
+    // Stopped before a single row (a 401, no credits): no output at all, not a lone csv header on stdout.
+    if (yielded === 0 && runner.stopped !== undefined) throw runner.stopped;
   })();
   let written: number;
   try {
     written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
   } catch (err) {
+    if (err === runner.stopped) {
+      // Stopped before any row came out (rowsThenClear): nothing was written, not even a header.
+      const kept = journal ? 'no rows written; re-run the same command to resume, --restart to start over' : 'no rows written';
+      throw withStopReport(err, { spentMilli: counts.creditsMilli, kept });
+    }
     // The output could not be written: what was paid for is in the journal for the next run.
     if (counts.done === 0) throw err;
     const failed = err instanceof OutputFileError ? outputFileCliError(err) : err;

@@ -8,6 +8,7 @@
 import type { Dispatcher } from 'undici';
 import { CliError, EXIT, InterruptedError } from '../errors.js';
 import { stringifyJson } from '../exact-json.js';
+import { networkProblem } from '../http/network-error.js';
 
 export interface ForwardDeps {
   dispatcher?: Dispatcher | undefined;
@@ -79,8 +80,9 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
       lastProblem = `HTTP ${res.statusCode}`;
     } catch (err) {
       if (deps.signal?.aborted) throw new InterruptedError();
-      const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
-      lastProblem = (err as Error).name === 'TimeoutError' ? 'timed out' : (code ?? (err as Error).message);
+      // In plain words: undici's codes (UND_ERR_SOCKET) mean nothing to the reader of this line.
+      const problem = networkProblem(err, url.host);
+      lastProblem = (err as Error).name === 'TimeoutError' ? 'timed out' : problem.charAt(0).toLowerCase() + problem.slice(1);
     }
     if (attempt === attempts) break;
     const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));

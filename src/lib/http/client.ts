@@ -6,7 +6,7 @@ import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from
 import { Pacer } from './pacer.js';
 import { redactText, redactUrl, type Secrets } from './redact.js';
 import { buildUrl, type Query } from './url.js';
-import { networkFailure, NOT_REPLAYED_HINT } from './network-error.js';
+import { networkFailure, NOT_REPLAYED_HINT, rawNetworkError } from './network-error.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { waitLabel, type RequestWaits, type WaitHandle } from './wait.js';
 
@@ -91,6 +91,8 @@ export interface HttpClientOptions {
    * the server did not process the request, so the one replay is safe for any method.
    */
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
+  /** The proxy a request to this URL goes through (to name it when it cannot be reached). */
+  proxyFor?: ((url: URL) => { host: string; variable: string } | undefined) | undefined;
   /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
   dryRun?: boolean | undefined;
   /**
@@ -331,7 +333,9 @@ export class HttpClient {
     url: URL,
     started: number,
   ): { kind: 'error'; error: CliError; retryable: boolean } {
-    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${f.code ?? f.error.message}`);
+    // The user's message is in plain words; the log keeps undici's own code and text.
+    const raw = f.error.cause !== undefined ? rawNetworkError(f.error.cause) : '';
+    this.opts.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${this.opts.now() - started} ms: ${raw || f.error.message}`);
     return { kind: 'error', error: f.error, retryable: f.retryable };
   }
 
@@ -373,7 +377,8 @@ export class HttpClient {
       clearTimeout(fire);
       const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
       const interrupted = Boolean(interruptible?.aborted || req.signal?.aborted);
-      return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted }), req, url, started);
+      const proxy = this.opts.proxyFor?.(url);
+      return this.failed(networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
     };
     const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && this.opts.streamTransport !== undefined;
     const transport = streamed ? (this.opts.streamTransport as Transport) : (this.undici ??= undiciTransport(this.opts.dispatcher));

@@ -39,3 +39,48 @@ export function proxyConfigured(env: Record<string, string | undefined>): boolea
   const { httpsProxy, httpProxy } = proxies(env);
   return Boolean(httpsProxy || httpProxy);
 }
+
+/** The proxy a request to `url` goes through, as the user wrote its host, and the variable that set it. */
+export interface ProxyInUse {
+  /** `host:port`, without any `user:password@`. */
+  host: string;
+  /** `HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY` or `http_proxy`, as found. */
+  variable: string;
+}
+
+/**
+ * Which proxy undici's EnvHttpProxyAgent (createDispatcher) uses for `url`, if any: https URLs take
+ * HTTPS_PROXY and fall back to HTTP_PROXY, http URLs take HTTP_PROXY; NO_PROXY (host, `.domain`,
+ * `*.domain`, `host:port`, `*`) exempts. Only for messages: the agent itself decides the route.
+ */
+export function proxyFor(env: Record<string, string | undefined>, url: URL): ProxyInUse | undefined {
+  const named = (upper: string): ProxyInUse | undefined => {
+    const lower = upper.toLowerCase();
+    const variable = env[upper] !== undefined ? upper : env[lower] !== undefined ? lower : undefined;
+    const value = variable === undefined ? undefined : withScheme(env[variable]);
+    if (variable === undefined || value === undefined) return undefined;
+    try {
+      return { host: new URL(value).host, variable };
+    } catch {
+      return undefined;
+    }
+  };
+  const proxy = url.protocol === 'https:' ? (named('HTTPS_PROXY') ?? named('HTTP_PROXY')) : named('HTTP_PROXY');
+  if (proxy === undefined || exempt(env.NO_PROXY ?? env.no_proxy ?? '', url)) return undefined;
+  return proxy;
+}
+
+/** NO_PROXY as undici reads it. */
+function exempt(noProxy: string, url: URL): boolean {
+  const entries = noProxy.split(/[,\s]/).filter(Boolean);
+  if (entries.length === 0) return false;
+  if (noProxy.trim() === '*') return true;
+  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(url.port, 10) || (url.protocol === 'https:' ? 443 : 80);
+  return entries.some((entry) => {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    const name = (parsed ? (parsed[1] as string) : entry).replace(/^\*?\./, '').toLowerCase();
+    if (parsed && Number(parsed[2]) !== port) return false;
+    return hostname === name || hostname.endsWith(`.${name}`);
+  });
+}

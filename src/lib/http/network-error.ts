@@ -19,7 +19,19 @@ export interface FailureContext {
   timeoutMs: number;
   /** Ctrl-C or the caller's own signal ended the request. */
   interrupted: boolean;
+  /** The proxy the request went through (from the environment), when one did. */
+  proxy?: { host: string; variable: string } | undefined;
 }
+
+/** Failures to open a connection: through a proxy, the connection that failed is the proxy's. */
+const CONNECT_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'no route to it',
+  ENETUNREACH: 'no route to it',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out',
+};
 
 /**
  * A request that got no (complete) answer: connection refused, reset, timed out, DNS. Whether it is
@@ -30,15 +42,85 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
   if (f.interrupted) return { error: new InterruptedError(), retryable: false, code };
   const notSent = code !== undefined && NOT_SENT_CODES.has(code);
   const target = `${f.url.protocol}//${f.url.host}`;
+  if (f.proxy && code !== undefined && Object.hasOwn(CONNECT_FAILURES, code)) {
+    // Naming the base URL here would send the user to the wrong setting.
+    const message = `Cannot connect to the proxy ${f.proxy.host} (from ${f.proxy.variable}): ${CONNECT_FAILURES[code]}.`;
+    const hint = `Is ${f.proxy.variable} right? A host the proxy must not be used for goes in NO_PROXY.`;
+    return { error: new NetworkError(message, { code: 'proxy_unreachable', hint, cause: err }), retryable: true, code };
+  }
   let message: string;
   if (f.timedOut) message = `Request timed out after ${Number((f.timeoutMs / 1000).toFixed(1))} s (${f.req.method} ${f.url.pathname}).`;
   else if (code === 'ECONNREFUSED') message = `Cannot connect to ${target}: connection refused.`;
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') message = `Cannot resolve host '${f.url.hostname}'.`;
-  else message = `Network error talking to ${target}: ${code ?? (err as Error).message}.`;
+  else message = `${networkProblem(err, f.url.host)}.`;
   const retryable = notSent || f.idempotent;
   const hint = !retryable ? NOT_REPLAYED_HINT : code === 'ECONNREFUSED' ? 'Is the base URL right? (--base-url or CREATORS_BASE_URL)' : undefined;
-  const options = { code: code ? code.toLowerCase() : 'network_error', hint, cause: err, ...(retryable ? {} : { maybeCharged: true }) };
+  const options = { code: plainCode(code), hint, cause: err, ...(retryable ? {} : { maybeCharged: true }) };
   return { error: new NetworkError(message, options), retryable, code };
+}
+
+/**
+ * A failed exchange with `host` in plain words, without a full stop: undici's codes and messages
+ * (`UND_ERR_SOCKET`, "other side closed", `ECONNRESET`) mean nothing to a user. The raw error stays
+ * for `--debug` (rawNetworkError).
+ */
+export function networkProblem(err: unknown, host: string): string {
+  const code = errorCodeOf(err);
+  const text = innermostMessage(err);
+  if (code === 'ECONNRESET') return `The connection to ${host} was reset before the response was complete`;
+  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE' || /other side closed|terminated/i.test(text)) {
+    return `The connection to ${host} closed before the response was complete`;
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return `Timed out connecting to ${host}`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `${host} stopped answering (timed out)`;
+  if (code === 'ECONNREFUSED') return `Cannot connect to ${host}: connection refused`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Cannot resolve host '${host.replace(/:\d+$/, '')}'`;
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `Cannot reach ${host}: no route to it (is the network up?)`;
+  // Anything else from undici is as cryptic; Node's own messages (TLS: "certificate has expired") read well.
+  const readable = code?.startsWith('UND_ERR') || /UND_ERR/.test(text) ? '' : text.replace(/\.$/, '');
+  return readable ? `Network error talking to ${host}: ${readable}` : `Network error talking to ${host}`;
+}
+
+/**
+ * Why a transfer that had started stopped, in words for the middle of a sentence: a dropped connection
+ * as networkProblem says it (Node's "aborted" and undici's "terminated" included), any other error
+ * (a short body found by the caller) by its own message.
+ */
+export function transferProblem(err: unknown, host: string): string {
+  const text = innermostMessage(err);
+  const dropped = errorCodeOf(err) !== undefined || /^(aborted|terminated|other side closed|socket hang up)$/i.test(text);
+  if (!dropped) return text || String(err);
+  const words = /^(aborted|terminated)$/i.test(text) && errorCodeOf(err) === undefined ? `The connection to ${host} closed before the response was complete` : networkProblem(err, host);
+  return words.charAt(0).toLowerCase() + words.slice(1);
+}
+
+/** The raw error behind a network failure, for the `--debug` log: `UND_ERR_SOCKET (other side closed)`. */
+export function rawNetworkError(err: unknown): string {
+  const code = errorCodeOf(err);
+  const text = innermostMessage(err);
+  return code && text && !text.includes(code) ? `${code} (${text})` : (code ?? text);
+}
+
+/** The error's code for scripts (`--json`): a dropped connection and undici's codes in plain words, other system codes lower case. */
+function plainCode(code: string | undefined): string {
+  if (code === undefined) return 'network_error';
+  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return 'connection_closed';
+  if (code === 'ECONNRESET') return 'connection_reset';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect_timeout';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
+  if (code.startsWith('UND_ERR')) return 'network_error';
+  return code.toLowerCase();
+}
+
+/** The message of the deepest error in the `cause` / AggregateError `errors` chain that has one. */
+function innermostMessage(err: unknown): string {
+  let found = '';
+  let e = err as { message?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (typeof e.message === 'string' && e.message) found = e.message;
+    e = (Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause) as typeof e;
+  }
+  return found;
 }
 
 /** The system or undici error code, looking through `cause` and AggregateError `errors`. */

@@ -11,6 +11,7 @@ import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
 import { displayWidth } from './humanize.js';
 import { jsonText } from './json-text.js';
 import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
+import { FieldsCheck } from './fields-check.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
 import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';
@@ -53,6 +54,8 @@ function arrayElement(record: unknown): string {
  * - `csv`/`tsv`: header then flattened rows. Columns are `--fields` when given, else the union of the
  *   flattened keys of the first 100 records (buffered, then streamed): a key that first appears later
  *   is left out, with a warning on stderr (unless `--quiet`). An empty list without `--fields` prints nothing;
+ *   the header is never written before the first record (or the end of a list that succeeded empty), so a
+ *   source that fails at once leaves stdout empty;
  * - `table` on a terminal: a bordered table of `columns` (or `--fields`), humanised and fitted to the
  *   width; an empty list prints nothing and returns 0 (the caller prints a notice);
  * - `table` otherwise (piped or `-o`): tab-separated raw rows, no header, no borders (like `gh`).
@@ -64,7 +67,10 @@ export async function printList(
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   columns: ColumnSpec[],
 ): Promise<number> {
-  return withSink(io, settings, async (sink) => {
+  // A --fields path no record has is said once the list is out.
+  const check = FieldsCheck.for(settings);
+  if (check !== undefined) records = check.watch(records);
+  const count = await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
         return printJsonArray(sink, settings, records);
@@ -85,6 +91,8 @@ export async function printList(
         return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, columns);
     }
   });
+  check?.warn(io);
+  return count;
 }
 
 /**
@@ -101,16 +109,20 @@ export async function printRows<T>(
   rows: AsyncIterable<T> | Iterable<T>,
   toValues: (row: T) => readonly FlatValue[],
 ): Promise<number> {
-  return withSink(io, settings, async (sink) => {
+  const check = FieldsCheck.for(settings);
+  const count = await withSink(io, settings, async (sink) => {
     const encode = await lineEncoder(settings);
     const batch = new LineBatch(sink);
     const picked = pickedFields(settings);
     // A name listed twice (an input column named like an output column) picks the later, the run's own.
     const index = picked?.map((name) => columns.lastIndexOf(name));
-    await batch.add(encode(picked ?? columns));
+    // The header waits for the first row (or the end): stdout cannot take back a header written before
+    // an error, and a header alone would read as an empty answer.
+    const header = encode(picked ?? columns);
     const values: FlatValue[] = [];
     let count = 0;
     for await (const item of rows) {
+      if (count === 0) await batch.add(header);
       count++;
       const row = toValues(item);
       if (index === undefined) {
@@ -121,9 +133,14 @@ export async function printRows<T>(
       for (let i = 0; i < index.length; i++) values[i] = (row[index[i] as number] ?? null) as FlatValue;
       await batch.add(encode(values));
     }
+    if (count === 0) await batch.add(header);
     await batch.flush();
     return count;
   });
+  // Every row has the same columns: a --fields name that is not one of them is empty in all.
+  if (count > 0) check?.seePaths(columns, (field) => columns.includes(field));
+  check?.warn(io);
+  return count;
 }
 
 /**
@@ -209,9 +226,12 @@ async function printDelimited(
     for (const row of sample.splice(0)) await write(line(row, inferred));
   };
 
-  if (cols !== undefined && header) await write(encode(cols.map((col) => col.header)));
+  // With --fields the header is known at once but waits for the first record (or the end): stdout cannot
+  // take back a header written before the first page fails.
+  const fixedHeader = (): Promise<void> => (cols !== undefined && header ? write(encode(cols.map((col) => col.header))) : Promise.resolve());
   let count = 0;
   for await (const record of records) {
+    if (count === 0 && fixed !== undefined) await fixedHeader();
     count++;
     const row = new Row(record);
     if (cols === undefined) {
@@ -226,6 +246,7 @@ async function printDelimited(
     }
     await write(line(row, cols));
   }
+  if (count === 0 && fixed !== undefined) await fixedHeader();
   if (cols === undefined && sample.length > 0) await settle();
   // An empty list still gets its header when the command knows its columns: CI jobs parse the file.
   if (cols === undefined && sample.length === 0 && header && specs.length > 0) await write(encode(specs.map((spec) => spec.path)));
@@ -305,6 +326,8 @@ export async function printItem(
   columns?: ColumnSpec[],
   view?: TerminalView,
 ): Promise<void> {
+  const check = FieldsCheck.for(settings);
+  check?.see(record);
   await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
@@ -330,6 +353,7 @@ export async function printItem(
       }
     }
   });
+  check?.warn(io);
 }
 
 async function keyValueText(

@@ -3,6 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
+import { proxyFor } from '../../../src/lib/http/dispatcher.js';
 
 /** A tiny forward proxy on loopback that counts what passes through it (CONNECT and absolute-form). */
 let proxy: Server;
@@ -41,6 +42,15 @@ afterAll(async () => {
 });
 
 const sb = useSandbox();
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('proxy settings', () => {
   it('sends requests through HTTP_PROXY', async () => {
@@ -95,10 +105,45 @@ describe('proxy settings', () => {
     }
   });
 
+  it('a proxy that cannot be reached is named as the proxy, its credentials never shown', async () => {
+    const closed = await closedPort();
+    const res = await runCli(['credits', '--retries', '0', '--debug'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: `http://ann:s3cret@127.0.0.1:${closed}` } });
+    expect(res.code).toBe(1);
+    const lines = res.stderr.split('\n').filter((line) => !line.startsWith('[debug]') && !line.startsWith('    at '));
+    expect(lines[0]).toBe(`error: Cannot connect to the proxy 127.0.0.1:${closed} (from HTTP_PROXY): connection refused.`);
+    expect(lines[1]).toBe('Is HTTP_PROXY right? A host the proxy must not be used for goes in NO_PROXY.');
+    expect(res.stderr).not.toMatch(/s3cret|ann:|base URL/);
+  });
+
+  it('HTTPS_PROXY for an https API (host:port without a scheme), and the JSON error', async () => {
+    const closed = await closedPort();
+    // The proxy is refused before anything else happens: api.example.com is never looked up.
+    const env = { CREATORS_BASE_URL: 'https://api.example.com', CREATORS_API_KEY: 'sbx_proxy_test', HTTPS_PROXY: `127.0.0.1:${closed}`, HTTP_PROXY: 'http://127.0.0.1:1' };
+    const res = await runCli(['credits', '--retries', '0', '--json'], { env });
+    expect(res.code).toBe(1);
+    expect(res.errorJson().error).toMatchObject({
+      code: 'proxy_unreachable',
+      message: `Cannot connect to the proxy 127.0.0.1:${closed} (from HTTPS_PROXY): connection refused.`,
+    });
+  });
+
   it('without proxy variables, connects directly', async () => {
     proxied = [];
     const res = await runCli(['credits', '--json'], { env: sandboxEnv(sb.get()) });
     expect(res.code).toBe(0);
     expect(proxied).toEqual([]);
+  });
+});
+
+describe('proxyFor: which proxy an error names', () => {
+  const u = (s: string): URL => new URL(s);
+  it('follows undici: https takes HTTPS_PROXY then HTTP_PROXY, http only HTTP_PROXY; NO_PROXY exempts; no credentials', () => {
+    expect(proxyFor({ HTTPS_PROXY: 'http://a:b@p1:3128', HTTP_PROXY: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p1:3128', variable: 'HTTPS_PROXY' });
+    expect(proxyFor({ http_proxy: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'http_proxy' });
+    expect(proxyFor({ HTTPS_PROXY: 'p1:3128' }, u('http://api.example.com'))).toBeUndefined();
+    expect(proxyFor({ HTTP_PROXY: 'p2:8080', NO_PROXY: '.example.com' }, u('http://api.example.com'))).toBeUndefined();
+    expect(proxyFor({ HTTP_PROXY: 'p2:8080', no_proxy: 'api.example.com:8443' }, u('http://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'HTTP_PROXY' });
+    expect(proxyFor({ HTTP_PROXY: 'p2:8080', NO_PROXY: '*' }, u('http://api.example.com'))).toBeUndefined();
+    expect(proxyFor({}, u('http://api.example.com'))).toBeUndefined();
   });
 });

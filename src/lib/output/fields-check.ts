@@ -1,0 +1,110 @@
+/**
+ * `--fields` names a path no printed record has (`profile.usrname`): the column would come out empty
+ * without a word. The check watches the records as they are printed and, at the end, warns once per such
+ * path on stderr with the closest path the records do have. Printing goes on as asked (exit 0).
+ */
+import { escapeControls } from '../io/safe-text.js';
+import type { Io } from '../io/streams.js';
+import { pickedFields } from './columns.js';
+import { flattenRecord, getPath } from './flatten.js';
+import type { DataRecord, OutputSettings } from './types.js';
+
+/** Records whose paths are collected for suggestions (more would only cost time). */
+const SUGGEST_SAMPLE = 100;
+
+export class FieldsCheck {
+  private readonly missing: Set<string>;
+  private readonly seen = new Set<string>();
+  private records = 0;
+
+  private constructor(fields: readonly string[]) {
+    this.missing = new Set(fields);
+  }
+
+  /** A check for the run's `--fields`, or undefined when none were given. */
+  static for(settings: Pick<OutputSettings, 'fields'>): FieldsCheck | undefined {
+    const fields = pickedFields(settings);
+    return fields === undefined ? undefined : new FieldsCheck(fields);
+  }
+
+  /** Notes one printed record. */
+  see(record: DataRecord): void {
+    this.records++;
+    if (this.missing.size === 0) return;
+    for (const field of this.missing) {
+      if (getPath(record, field) !== undefined) this.missing.delete(field);
+    }
+    if (this.missing.size > 0 && this.records <= SUGGEST_SAMPLE) {
+      for (const key of Object.keys(flattenRecord(record))) this.seePath(key);
+    }
+  }
+
+  /** Notes the paths a record would have, when the printer knows them without a record (fixed columns). */
+  seePaths(paths: readonly string[], has: (field: string) => boolean): void {
+    this.records++;
+    for (const field of this.missing) if (has(field)) this.missing.delete(field);
+    for (const path of paths) this.seePath(path);
+  }
+
+  /** Passes `records` through, noting each. */
+  async *watch(records: AsyncIterable<DataRecord> | Iterable<DataRecord>): AsyncGenerator<DataRecord> {
+    for await (const record of records) {
+      this.see(record);
+      yield record;
+    }
+  }
+
+  /** Warns once per path no record had; nothing when no record was printed. */
+  warn(io: Io): void {
+    if (this.records === 0) return;
+    for (const field of this.missing) {
+      const near = closest(field, [...this.seen]);
+      const suggestion = near === undefined ? '' : `; did you mean '${escapeControls(near)}'?`;
+      io.stderr.write(`warning: --fields: no record has '${escapeControls(field)}'${suggestion}\n`);
+    }
+  }
+
+  private seePath(path: string): void {
+    // `profile.username` also makes `profile` a path one can ask for.
+    for (let i = path.indexOf('.'); i > 0; i = path.indexOf('.', i + 1)) this.seen.add(path.slice(0, i));
+    this.seen.add(path);
+  }
+}
+
+/**
+ * The known path nearest to `field`: one ending in `.field` (`username` for `profile.username`), else
+ * the one fewest edits away when that is few enough to be a typo (a third of the length, at least 1).
+ */
+export function closest(field: string, known: readonly string[]): string | undefined {
+  const lower = field.toLowerCase();
+  const bySuffix = known.filter((path) => path.toLowerCase().endsWith(`.${lower}`));
+  if (bySuffix.length > 0) return bySuffix.sort((a, b) => a.length - b.length)[0];
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(field.length / 3)) + 1;
+  for (const path of known) {
+    const d = editDistance(lower, path.toLowerCase());
+    if (d < bestDistance) {
+      best = path;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Damerau-Levenshtein (optimal string alignment): insertions, deletions, substitutions, swaps. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 8) return Infinity;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = d[i] as number[];
+    const prev = d[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = v;
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
