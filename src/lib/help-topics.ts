@@ -80,6 +80,9 @@ For spreadsheets (csv and tsv only; off by default, so machine output is exact):
 -o file writes to a temporary file next to it and renames it when complete, so a
 failed or interrupted run never leaves a half-written file.
 Data goes to stdout; progress, notices, warnings and errors go to stderr.
+Times in tables, cards and event lines are shown in your time zone (TZ) with
+the zone named: 2026-11-24 09:13 UTC, 2026-11-24 04:13 EST, or an offset such as
+GMT+2 where the zone has no short name. Machine formats keep the API's value.
 Text meant for a person (tables, cards, event lines, notices, errors) shows
 control characters from data as visible escapes (\\x1b, \\u009b, \\r) and never
 prints a credential; json, jsonl, csv and tsv keep the data exactly (JSON also

@@ -1,5 +1,5 @@
 import type { ListeningRecord } from '../api/listening.js';
-import { escapeControls, truncate } from '../output/index.js';
+import { escapeControls, humanDate, truncate } from '../output/index.js';
 
 /**
  * One event as a terminal line: when, id, type, who, a short summary of the value, forward status.
@@ -9,8 +9,7 @@ export function humanLine(event: ListeningRecord, forwardStatus: number | undefi
   const creator = (event.creator ?? {}) as Record<string, unknown>;
   const who = `${String(creator.platform ?? '?')}/${String(creator.platform_id ?? '?')}`;
   const raw = String(event.date_occurance ?? event.created_at ?? '');
-  const t = Date.parse(raw);
-  const when = Number.isFinite(t) ? new Date(t).toISOString().slice(0, 19).replace('T', ' ') : raw;
+  const when = humanDate(raw, { seconds: true });
   const value = event.event_value;
   const summary =
     value && typeof value === 'object'

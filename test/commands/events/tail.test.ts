@@ -24,7 +24,7 @@ describe('creators events tail (edges)', () => {
     expect(tty.code).toBe(0);
     const rows = tty.stdout.trim().split('\n');
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}#\d+ {2}(new_post|bio_change|follower_threshold)\s+instagram\//);
+    expect(rows[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{3,4}([+-]\d+(:\d\d)?)? {2}#\d+ {2}(new_post|bio_change|follower_threshold)\s+instagram\//);
     const piped = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], { env: env() });
     const lines = piped.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
