@@ -92,6 +92,6 @@ export default defineCommand({
       },
       { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun },
     );
-    if (ctx.io.stderrIsTTY) ctx.notice(`${handed} new event(s).`);
+    if (ctx.io.stderrIsTTY) ctx.notice(`${(await import('../../lib/output/humanize.js')).plural(handed, 'new event')}.`);
   },
 });

@@ -7,6 +7,7 @@ import type { Plan } from './plan.js';
 
 export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import type { ContentKind } from '../../contract/platforms.js';
+import { plural } from '../output/humanize.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -90,8 +91,8 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
   const pages = maxPages ?? budgetPages;
   const costBasis =
     maxPages !== undefined
-      ? `${maxPages} request${maxPages === 1 ? '' : 's'} x ${formatCredits(price)}`
-      : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${budgetPages} pages to stay within --max-credits` : ''}`;
+      ? `${plural(maxPages, 'request')} x ${formatCredits(price)}`
+      : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
   return {
     plan: { method: 'POST', path: 'creators/content/details', body: detailsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
     pages: pages ?? Infinity,

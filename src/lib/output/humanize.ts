@@ -19,6 +19,30 @@ export function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * A count for a person: `1,234` (thousands separators, up to three decimals), as every message of the CLI
+ * writes numbers. A string is taken as already written (an exact big number, or the API's text).
+ */
+export function countText(count: number | string): string {
+  return typeof count === 'number' ? count.toLocaleString('en-US', { maximumFractionDigits: 3 }) : count;
+}
+
+/**
+ * A count with its noun, singular for exactly one: `plural(1, 'credit')` -> `1 credit`, `plural(0, 'row')` ->
+ * `0 rows`, `plural(1234, 'match', 'matches')` -> `1,234 matches`, `plural(0.5, 'credit')` -> `0.5 credits`.
+ * The one rule for every count printed to people (notices, summaries, stop reports, plans, errors).
+ */
+export function plural(count: number | string, singular: string, pluralForm = `${singular}s`): string {
+  const text = countText(count);
+  const one = typeof count === 'number' ? count === 1 : /^1(\.0*)?$/.test(count.trim());
+  return `${text} ${one ? singular : pluralForm}`;
+}
+
+/** Credits from thousandths for a person: `1 credit`, `0.01 credits`, `1,234.5 credits`. */
+export function creditCount(milli: number): string {
+  return plural(Math.round(milli) / 1000, 'credit');
+}
+
 const UNITS = ['', 'k', 'M', 'B', 'T'] as const;
 
 /**
