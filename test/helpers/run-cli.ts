@@ -26,6 +26,8 @@ export interface RunOptions {
   onSleep?: (ms: number) => void;
   /** Browser opener double (`creators login`). */
   openBrowser?: Deps['openBrowser'];
+  /** The run's credential set, to check afterwards what it learnt (main creates one otherwise). */
+  secrets?: Deps['secrets'];
 }
 
 export interface RunResult {
@@ -87,6 +89,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     configDir: options.configDir ?? tempConfigDir(),
     signal: options.signal,
     openBrowser: options.openBrowser,
+    secrets: options.secrets,
   };
   const code = await main(argv, deps);
   await new Promise((r) => setImmediate(r));
