@@ -58,7 +58,7 @@ export default defineCommand({
     ]);
     const request = { method, path, query, body };
     if (flags.paginate) {
-      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }] = await Promise.all([
+      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }, { creditCount, plural }] = await Promise.all([
         import('../lib/api/raw.js'),
         import('../lib/paging.js'),
         import('../lib/discovery/paging.js'),
@@ -66,6 +66,7 @@ export default defineCommand({
         import('../lib/output/index.js'),
         import('../lib/output/paid.js'),
         import('../lib/cost.js'),
+        import('../lib/output/humanize.js'),
       ]);
       const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
       const pp = paginatePlan(request, { maxPages, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli, pageBase: base });
@@ -84,10 +85,10 @@ export default defineCommand({
       // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
       if (pp.pageMilli === 0) await printList(ctx.io, output, records, []);
       else await printPaidList(ctx.io, output, records, [], { spentMilli: () => spent, noun: 'records' });
-      if (tally.stop === 'max-pages') ctx.notice(`Stopped after ${tally.pages} page${tally.pages === 1 ? '' : 's'} (the page bound); more may remain.`);
+      if (tally.stop === 'max-pages') ctx.notice(`Stopped after ${plural(tally.pages, 'page')} (the page bound); more may remain.`);
       else if (tally.stop === 'cap') ctx.notice('Stopped at the 10,000-result cap: a query reaches no further.');
       else if (tally.stop === 'repeat') ctx.notice('Stopped: the last page repeated creators already received (the server may count pages from the other base; see CREATORS_PAGE_BASE).');
-      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${formatCredits(spent)} credits spent.`);
+      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
       return;
     }
     const plan = rawRequestPlan(request);

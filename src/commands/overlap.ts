@@ -24,9 +24,9 @@ export default defineCommand({
     ['creators overlap noah_paws theellastrong --platform instagram --dry-run', 'the request and its price, nothing sent'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ audienceOverlap, audienceOverlapPlan, cleanOverlapCreators }, { formatCredits }, { printPaidItem, printPaidList }] = await Promise.all([
+    const [{ audienceOverlap, audienceOverlapPlan, cleanOverlapCreators }, { countText, creditCount }, { printPaidItem, printPaidList }] = await Promise.all([
       import('../lib/api/creators.js'),
-      import('../lib/cost.js'),
+      import('../lib/output/humanize.js'),
       import('../lib/output/paid.js'),
     ]);
     const creators = cleanOverlapCreators(args);
@@ -37,7 +37,7 @@ export default defineCommand({
     const answer = await audienceOverlap(http, platform, creators);
     const spent = Math.round(answer.creditsCost * 1000);
     if (!answer.found) {
-      ctx.notice(`${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${formatCredits(spent)} credits charged`})`);
+      ctx.notice(`${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${creditCount(spent)} charged`})`);
       await printPaidItem(ctx.io, output, answer.response, undefined, spent);
       return;
     }
@@ -74,8 +74,8 @@ export default defineCommand({
       await printPaidList(ctx.io, output, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
     }
     if (ctx.io.stderrIsTTY) {
-      const left = answer.creditsLeft === undefined ? '' : `, ${formatCredits(Math.round(answer.creditsLeft * 1000))} left`;
-      ctx.notice(`${formatCredits(spent)} credits spent${left}.`);
+      const left = answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;
+      ctx.notice(`${creditCount(spent)} spent${left}.`);
     }
   },
 });

@@ -30,9 +30,9 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { formatCredits }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { creditCount, plural }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
       import('../lib/api/content.js'),
-      import('../lib/cost.js'),
+      import('../lib/output/humanize.js'),
       import('../lib/output/index.js'),
       import('../lib/output/paid.js'),
     ]);
@@ -54,14 +54,19 @@ export default defineCommand({
     const { plan, pages } = commentPagesPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
+    // The terminal summary, as search's: what this run spent and, when the answer says, what is left.
+    const spentLine = (spentMilli: number, left: number | undefined): string =>
+      `${creditCount(spentMilli)} spent${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`;
 
     if (kind === 'comments') {
       let spent = 0;
       let last: string | undefined;
+      let left: number | undefined;
       async function* comments(): AsyncGenerator<DataRecord> {
         for await (const page of commentPages(http, req, pages)) {
           spent += Math.round(page.creditsCost * 1000);
           last = page.nextToken;
+          left = page.creditsLeft ?? left;
           yield* commentsOf(page);
         }
       }
@@ -70,7 +75,7 @@ export default defineCommand({
       if (count === 0) ctx.notice('No comments found (not charged).');
       if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
-      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${formatCredits(spent)} credits spent.`);
+      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(spentLine(spent, left));
       return;
     }
 
@@ -82,6 +87,6 @@ export default defineCommand({
     }
     const spent = Math.round(page.creditsCost * 1000);
     await printPaidItem(ctx.io, output, page.result ?? {}, undefined, spent);
-    if (ctx.io.stderrIsTTY) ctx.notice(`${formatCredits(spent)} credits spent.`);
+    if (ctx.io.stderrIsTTY) ctx.notice(spentLine(spent, page.creditsLeft));
   },
 });

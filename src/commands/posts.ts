@@ -32,10 +32,10 @@ export default defineCommand({
     ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { formatCredits }, { printPaidList }] = await Promise.all([
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { creditCount }, { printPaidList }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
-      import('../lib/cost.js'),
+      import('../lib/output/humanize.js'),
       import('../lib/output/paid.js'),
     ]);
     const handle = cleanHandle(ref);
@@ -72,6 +72,6 @@ export default defineCommand({
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
-    if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${formatCredits(spent)} credits spent.`);
+    if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
   },
 });

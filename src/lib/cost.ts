@@ -4,6 +4,7 @@ import { planUrl } from './api/plan.js';
 import { CreditsError, UsageError } from './errors.js';
 import { redactValue } from './http/redact.js';
 import type { Terminal } from './io/terminal.js';
+import { creditCount, plural } from './output/humanize.js';
 
 /** Above this worst case (credits), an interactive run asks first; `confirm-above` changes it. */
 export const DEFAULT_CONFIRM_ABOVE = 10;
@@ -78,7 +79,7 @@ export async function gate(ports: GatePorts, plan: Plan): Promise<boolean> {
   }
   if (budget !== undefined && plan.worstCaseMilli !== null && plan.worstCaseMilli > budget) {
     throw new CreditsError(
-      `Worst-case cost ${formatCredits(plan.worstCaseMilli)} credits exceeds --max-credits ${formatCredits(budget)}; nothing was sent.`,
+      `Worst-case cost ${creditCount(plan.worstCaseMilli)} exceeds --max-credits ${formatCredits(budget)}; nothing was sent.`,
       { code: 'max_credits_exceeded', hint: plan.costBasis ? `Cost basis: ${plan.costBasis}.` : undefined },
     );
   }
@@ -102,7 +103,7 @@ async function confirmExpensive(ports: GatePorts, plan: Plan): Promise<boolean> 
   const { term } = ports;
   if (term.yes || plan.worstCaseMilli === null || !term.interactive) return true;
   if (!(plan.worstCaseMilli > ports.policy.confirmAboveMilli)) return true;
-  const ok = await term.confirm(`This may cost up to ${formatCredits(plan.worstCaseMilli)} credits${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
+  const ok = await term.confirm(`This may cost up to ${creditCount(plan.worstCaseMilli)}${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
   if (!ok) term.notice('Nothing was sent.');
   return ok;
 }
@@ -126,7 +127,7 @@ export function estimateRouteCost(method: string, apiPathname: string, body: unk
       : withValues ? PRICE_MILLI.discoveryPerCreatorWithFilterValues
       : PRICE_MILLI.discoveryPerCreator;
     const n = Number.isFinite(limit) && limit > 0 ? limit : 50;
-    return { milli: n * price, basis: `${n} creators x ${formatCredits(price)}` };
+    return { milli: n * price, basis: `${plural(n, 'creator')} x ${formatCredits(price)}` };
   }
   if (method === 'DELETE') return { milli: 0 };
   if (/^(discovery\/exclusion-lists|accounts\/tokens|oauth|discovery\/classifier)(\/|$)/.test(p)) return { milli: 0 };
@@ -139,7 +140,7 @@ export function estimateRouteCost(method: string, apiPathname: string, body: unk
     if (creators === 0 && method === 'POST' && b.days === undefined) return { milli: 0, basis: 'no creators added' };
     if (creators === 0) return { milli: null };
     const perDay = PRICE_MILLI.monitoringPerCreatorDay;
-    return { milli: creators * d * perDay, basis: `${creators} creators x ${d} days x ${formatCredits(perDay)}` };
+    return { milli: creators * d * perDay, basis: `${plural(creators, 'creator')} x ${plural(d, 'day')} x ${formatCredits(perDay)}` };
   }
   return { milli: null };
 }

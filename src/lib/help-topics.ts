@@ -95,6 +95,11 @@ On a terminal, data (any format, JSON too, as gh does) goes through a pager:
 $CREATORS_PAGER, the profile's pager setting, $PAGER, else less -FRX (which
 quits at once when the output fits the screen). Never to a pipe or with -o; off
 with --no-pager, CREATORS_PAGER= (empty) or creators config set pager false.
+
+Times in tables, cards and event lines are shown in your time zone (TZ) with
+the zone named: 2026-11-24 09:13 UTC, 2026-11-24 04:13 EST, or an offset such as
+GMT+2 where the zone has no short name. Machine formats keep the API's value.
+
 Text meant for a person (tables, cards, event lines, notices, errors) shows
 control characters from data as visible escapes (\\x1b, \\u009b, \\r) and never
 prints a credential; json, jsonl, csv and tsv keep the data exactly (JSON also

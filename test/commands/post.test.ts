@@ -28,6 +28,33 @@ describe('post references', () => {
 });
 
 describe('creators post', () => {
+  it('the terminal summary says what was spent and the credits left (data and comments)', async () => {
+    const env = sandboxEnv(sb.get());
+    const left = () => (sb.get().state.ledger.balanceMilli / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+    const data = await runCli(['post', 'Cleft1', '--platform', 'instagram', '--no-color'], { env, tty: true, columns: 200 });
+    expect(data.code).toBe(0);
+    expect(data.stderr).toBe(`0.03 credits spent; ${left()} credits left.\n`);
+    const comments = await runCli(['post', 'Cleft2', '--platform', 'instagram', '--kind', 'comments', '--format', 'jsonl'], { env, stderrTTY: true });
+    expect(comments.code).toBe(0);
+    expect(comments.stderr).toMatch(new RegExp(`^(More comments: .*\\n)?0\\.03 credits spent; ${left().replace('.', '\\.')} credits left\\.\\n$`));
+  });
+
+  it.each([
+    [{ credits_left: '11849.48' }, '0.03 credits spent; 11,849.48 credits left.'],
+    [{ credits_left: 1 }, '0.03 credits spent; 1 credit left.'],
+    [{ credits_available: 2 }, '0.03 credits spent; 2 credits left.'],
+    [{}, '0.03 credits spent.'],
+  ])('reads the balance from either field, as a number or a string: %j', async (balance, line) => {
+    const { agent, pool, env } = mockApi();
+    pool
+      .intercept({ path: '/public/v1/creators/content/details/', method: 'POST' })
+      .reply(200, { result: { post_id: 'x1', caption: 'hi' }, credits_cost: 0.03, ...balance }, JSON_HEADERS);
+    const res = await runCli(['post', 'x1', '--platform', 'tiktok', '--json'], { env, dispatcher: agent, stderrTTY: true });
+    expect(res.code).toBe(0);
+    expect(res.json()).toEqual({ post_id: 'x1', caption: 'hi' });
+    expect(res.stderr).toBe(`${line}\n`);
+  });
+
   it('fetches post data from a URL (platform from the URL) and charges 0.03', async () => {
     const before = sb.get().state.ledger.usedMilli;
     const res = await runCli(['post', 'https://www.instagram.com/p/Cabc123/', '--json'], { env: sandboxEnv(sb.get()) });

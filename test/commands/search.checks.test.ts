@@ -47,7 +47,7 @@ describe('checks that save credits: exit 2, nothing sent', () => {
   it('refuses more than 10,000 handles to exclude', async () => {
     const handles = Array.from({ length: 10_001 }, (_, i) => `h${i}`).join('\n');
     expect(await refused(['search', '--platform', 'instagram', '--exclude-handles', '-'], handles)).toMatch(
-      /^error: --exclude-handles holds 10001 handles; the API takes at most 10000\./,
+      /^error: --exclude-handles holds 10,001 handles; the API takes at most 10,000\./,
     );
   });
 

@@ -183,7 +183,8 @@ export function mask(text: string, baseUrl?: string): string {
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:8787')
     .replace(/\bsbx_(live|test|at|rt)_[A-Za-z0-9_-]+/g, 'sbx_$1_<secret>')
     .replace(/\bsbx_…[A-Za-z0-9]{4}\b/g, 'sbx_…<key>')
-    .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?/g, '<time>')
+    // A terminal time names its zone (TZ of the machine): 2026-11-22 10:00 UTC, ... EST, ... GMT+5:30.
+    .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d| (UTC|GMT([+-]\d{1,2}(:\d\d)?)?|[A-Z]{3,4}\b))?/g, '<time>')
     .replace(/\bbch_[0-9a-f]{8,}\b/g, 'bch_<id>')
     .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>');
 }

@@ -41,6 +41,8 @@ export interface RunOptions {
   onStderr?: (text: string) => void;
   /** Pager double (test/helpers/fake-pager.ts); without one nothing is paged, even on a fake terminal. */
   startPager?: Deps['startPager'];
+  /** The run's credential set, to check afterwards what it learnt (main creates one otherwise). */
+  secrets?: Deps['secrets'];
 }
 
 export interface RunResult {
@@ -105,6 +107,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     openBrowser: options.openBrowser,
     waitSpinnerDelayMs: options.waitSpinnerDelayMs ?? Number.POSITIVE_INFINITY,
     startPager: options.startPager,
+    secrets: options.secrets,
   };
   const code = await main(argv, deps);
   await new Promise((r) => setImmediate(r));

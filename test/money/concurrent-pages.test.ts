@@ -82,7 +82,7 @@ describe('search --all with pages fetched concurrently', () => {
     expect(r.records.length * PRICE_MILLI, context).toBe(r.ledgerMilli);
     expectInPageOrder(r.records, whole, context);
     expect(r.records.length).toBeGreaterThan(0);
-    expect(r.res.stderr).toMatch(/Spent [\d.]+ credits in this run; /);
+    expect(r.res.stderr).toMatch(/Spent [\d.,]+ credits? in this run; /);
   });
 
   it('Ctrl-C part-way: exit 130, the pages in flight finished and kept, the prefix of the complete run', async () => {

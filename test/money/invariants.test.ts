@@ -146,6 +146,6 @@ describe.each(FAMILIES)('money invariants: $name', (family) => {
       expect(records.length).toBe(whole.length);
     }
     // A stopped run says what it spent in its stop line.
-    if (res.code !== 0) expect(res.stderr, context).toMatch(/Spent [\d.]+ credits in this run; /);
+    if (res.code !== 0) expect(res.stderr, context).toMatch(/Spent [\d.,]+ credits? in this run; /);
   });
 });

@@ -17,7 +17,7 @@ import { ledgerMark } from '../reliability/helpers.js';
 
 /** The `Spent X credits in this run; ...` line, in thousandths. */
 function stopLineMilli(stderr: string): number {
-  const m = /Spent ([\d.]+) credits in this run; (.*)\./.exec(stderr);
+  const m = /Spent ([\d.]+) credits? in this run; (.*)\./.exec(stderr);
   if (!m) throw new Error(`no stop line in: ${stderr}`);
   return Math.round(Number(m[1]) * 1000);
 }

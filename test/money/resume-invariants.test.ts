@@ -110,9 +110,9 @@ function perHandle(notes: string[]): Map<string, number> {
  * (`...; 0.36 credits spent, ... left.`).
  */
 function reportedMilli(stderr: string): number {
-  const stop = /Spent ([\d.]+) credits in this run;/.exec(stderr);
-  if (stop) return Math.round(Number(stop[1]) * 1000);
-  const summary = /([\d.]+) credits spent/.exec(stderr);
-  if (summary) return Math.round(Number(summary[1]) * 1000);
+  const stop = /Spent ([\d.,]+) credits? in this run;/.exec(stderr);
+  if (stop) return Math.round(Number(stop[1]!.replace(/,/g, '')) * 1000);
+  const summary = /([\d.,]+) credits? spent/.exec(stderr);
+  if (summary) return Math.round(Number(summary[1]!.replace(/,/g, '')) * 1000);
   throw new Error(`no spend reported in: ${stderr}`);
 }

@@ -80,7 +80,7 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     const res = await spawnCli(args, e);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`Cannot write ${target}: no space left on device.`);
-    expect(res.stderr).toMatch(/Spent [\d.]+ credits in this run; \d+ answered rows kept in the resume journal; re-run the same command/);
+    expect(res.stderr).toMatch(/Spent [\d.,]+ credits? in this run; \d+ answered rows? kept in the resume journal; re-run the same command/);
     const paid = mark.since();
     expect(paid.milli).toBeGreaterThan(0);
     expect(left()).toEqual([]);
@@ -102,7 +102,7 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     // The failed write ends the run within a few pages (writes are buffered, and the next page is
     // fetched while one is written), not after the 20 pages asked for.
     expect(mark.since().milli).toBeLessThanOrEqual(1500);
-    expect(res.stderr).toMatch(/Spent [\d.]+ credits in this run; nothing kept/);
+    expect(res.stderr).toMatch(/Spent [\d.,]+ credits? in this run; nothing kept/);
     expect(left()).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ const CORPUS: [string, () => string[], number, RegExp][] = [
   ['wrong column (batch)', () => ['batch', 'upload', file('col2.csv', 'handle\nnasa\n'), '--column', 'nope', '--mode', 'raw', '--platform', 'instagram'], 2, /Column 'nope' is not in the input/],
   ['invalid UTF-8 (enrich)', () => ['enrich', 'handle', '--input', file('bad-utf8.csv', INVALID_UTF8), '--platform', 'instagram'], 2, /is not valid UTF-8/],
   ['invalid UTF-8 (batch)', () => ['batch', 'upload', file('bad-utf8-2.csv', INVALID_UTF8), '--mode', 'raw', '--platform', 'instagram'], 2, /is not valid UTF-8/],
-  ['10,001 exclude handles', () => ['search', '--platform', 'instagram', '--exclude-handles', file('ex.txt', Array.from({ length: 10_001 }, (_, i) => `h${i}`).join('\n'))], 2, /10001 handles; the API takes at most 10000/],
+  ['10,001 exclude handles', () => ['search', '--platform', 'instagram', '--exclude-handles', file('ex.txt', Array.from({ length: 10_001 }, (_, i) => `h${i}`).join('\n'))], 2, /10,001 handles; the API takes at most 10,000/],
   ['non-numeric key id', () => ['keys', 'delete', 'abc', '--yes'], 2, /Invalid key id 'abc'/],
   ['non-numeric exclusion list', () => ['exclusions', 'get', 'abc'], 2, /Invalid exclusion list 'abc'/],
   ['path-like batch id ../x', () => ['batch', 'status', '../x'], 2, /Invalid batch id '\.\.\/x'/],

@@ -58,7 +58,7 @@ export function wire(url: string, options: { method?: string; headers?: Record<s
 
 /** `Spent 0.05 credits ...` / `0.05 credits spent` from a terminal summary line, in thousandths. */
 export function reportedSpendMilli(stderr: string): number {
-  const all = [...stderr.matchAll(/(?:Spent ([\d.,]+) credits|([\d.,]+) credits spent)/g)];
+  const all = [...stderr.matchAll(/(?:Spent ([\d.,]+) credits?|([\d.,]+) credits? spent)/g)];
   return all.reduce((sum, m) => sum + Math.round(Number((m[1] ?? m[2] ?? '0').replace(/,/g, '')) * 1000), 0);
 }
 

@@ -23,7 +23,7 @@ export default defineCommand({
     ['creators events list --creator nasa --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { listEvents }, { printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([
+    const [{ eventFilters }, { listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
@@ -45,7 +45,7 @@ export default defineCommand({
     const count = await printList(ctx.io, output, events, EVENT_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice('No events.');
     if (more?.next && !flags.all) {
-      ctx.notice(`${more.count ?? 'More'} event(s) in all; this was page ${page}. Use --page ${page + 1} or --all for more.`);
+      ctx.notice(`${more.count === undefined ? 'More events' : plural(more.count, 'event')} in all; this was page ${page}. Use --page ${page + 1} or --all for more.`);
     }
   },
 });

@@ -26,7 +26,10 @@ export default defineCommand({
       complete: 'files',
       description: 'remember the last event handled here, across runs (locked for the run: a second tail on it exits 9)',
     },
-    forwardTo: { flags: '--forward-to <url>', description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped)' },
+    forwardTo: {
+      flags: '--forward-to <url>',
+      description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped); the X-Creators-Event-Id header names the event, so a receiver can drop repeats',
+    },
     backlog: { flags: '--backlog <n|all>', description: 'without a cursor: how many existing events to start with (default 10)' },
     ...EVENT_FILTER_FLAGS,
   },
@@ -37,7 +40,7 @@ export default defineCommand({
     ['creators events tail --type follower_threshold --interval 60', 'only milestones, once a minute'],
   ],
   async run(ctx, { flags }) {
-    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { jsonText, selectFields, writeChunk }] = await Promise.all([
+    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { escapeControls, jsonText, plural, selectFields, truncate, writeChunk }] = await Promise.all([
       import('node:path'),
       import('../../lib/events/filters.js'),
       import('../../lib/events/cursor.js'),
@@ -73,14 +76,17 @@ export default defineCommand({
     }
     if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
+    // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.
+    const fitStderr = (text: string, prefix: number): string =>
+      ctx.io.stderrIsTTY ? truncate(escapeControls(text), (ctx.io.columns ?? 80) - prefix) : text;
     const emit = async (event: ListeningRecord, status: number | undefined): Promise<void> => {
       if (human) {
-        await writeChunk(ctx.io.stdout, `${humanLine(event, status, ctx.io.columns)}\n`);
+        await writeChunk(ctx.io.stdout, `${humanLine(event, status, ctx.io.stdoutIsTTY ? (ctx.io.columns ?? 80) : undefined)}\n`);
         return;
       }
       const shown = output.fields ? selectFields(event, output.fields) : event;
       await writeChunk(ctx.io.stdout, `${jsonText(shown)}\n`);
-      if (status !== undefined) ctx.notice(`forwarded event ${String(event.id)}: HTTP ${status}`);
+      if (status !== undefined) ctx.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
     };
     const handed = await tailEvents(
       {
@@ -91,9 +97,10 @@ export default defineCommand({
         dispatcher: ctx.deps.dispatcher,
         emit,
         warn: (m) => ctx.warn(m),
+        forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
       },
       { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun },
     );
-    if (ctx.io.stderrIsTTY) ctx.notice(`${handed} new event(s).`);
+    if (ctx.io.stderrIsTTY) ctx.notice(`${plural(handed, 'new event')}.`);
   },
 });

@@ -19,7 +19,7 @@ export default defineCommand({
     ['creators exclusions entries default:instagram --all --format csv -o handles.csv', 'all of them, to a file'],
   ],
   async run(ctx, { args: [list = ''], flags }) {
-    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { keyed, printList }, { pagesInFlightFor }] = await Promise.all([
+    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { countText, keyed, plural, printList }, { pagesInFlightFor }] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/output/index.js'),
       import('../../lib/bulk/concurrency.js'),
@@ -44,6 +44,6 @@ export default defineCommand({
     }
     const count = await printList(ctx.io, output, keyed('handle', handles), [{ path: 'handle', header: 'handle' }]);
     if (count === 0 && output.format === 'table') ctx.notice('No handles.');
-    if (total !== undefined && offset + count < total) ctx.notice(`Showing ${count} of ${total} handles; add --all for every page.`);
+    if (total !== undefined && offset + count < total) ctx.notice(`Showing ${countText(count)} of ${plural(total, 'handle')}; add --all for every page.`);
   },
 });

@@ -1,22 +1,26 @@
 import { defineCommand } from '../../app/command.js';
 import type { KeyChanges } from '../../lib/api/keys.js';
-import { SHOW_TOKEN } from './flags.js';
 
-/** `creators keys create [--name] [--expires-at]`: a new key, its value printed once. */
+/**
+ * `creators keys create [--name] [--expires-at]`: a new key, its value printed once in full (as gh and
+ * stripe do), in every format, with a warning on stderr; every other message of the run masks it.
+ */
 export default defineCommand({
   name: 'create',
-  description: 'Create a long-lived API key',
+  description: 'Create a long-lived API key (its value is printed once, in full)',
   flags: {
     name: { flags: '--name <name>', description: 'label of the key' },
     expiresAt: { flags: '--expires-at <iso>', description: 'expiry as an ISO 8601 date or time (default: never)' },
-    ...SHOW_TOKEN,
+    // Kept so scripts written when create masked the value still run; the value is now always shown.
+    showToken: { flags: '--show-token', description: 'accepted for compatibility: the new key is always printed in full' },
   },
   examples: [
-    ['creators keys create --name ci --show-token', 'new key, value printed once in full'],
+    ['creators keys create --name ci', 'new key, value printed once in full: copy it then'],
+    ["creators keys create --name ci --json | jq -r '.token'", 'just the key, for a secret store'],
     ['creators keys create --name temp --expires-at 2027-01-31', 'expires at midnight UTC'],
   ],
   async run(ctx, { flags }) {
-    const [{ createKey, createKeyPlan }, { KEY_COLUMNS, maskKey, parseExpiry }, { printItem }] = await Promise.all([
+    const [{ createKey, createKeyPlan }, { KEY_COLUMNS, parseExpiry }, { printItem }] = await Promise.all([
       import('../../lib/api/keys.js'),
       import('../../lib/auth/api-keys.js'),
       import('../../lib/output/index.js'),
@@ -28,7 +32,12 @@ export default defineCommand({
     const output = await ctx.output();
     if (!(await ctx.gate(createKeyPlan(changes)))) return;
     const key = await createKey(await ctx.http(), changes);
-    await printItem(ctx.io, output, maskKey(key, flags.showToken), KEY_COLUMNS);
-    if (!flags.showToken) ctx.notice('The key value is masked; add --show-token to print it in full.');
+    // The new key joins the run's secrets: warnings, errors and debug lines from here on mask it. Only the
+    // data output below (stdout or -o) shows it, on purpose.
+    ctx.term.secrets.add(key.token);
+    await printItem(ctx.io, output, key, KEY_COLUMNS);
+    if (typeof key.token === 'string') {
+      ctx.warn('Copy the new key now and keep it secret: it will not be shown again (keys list masks it).');
+    }
   },
 });

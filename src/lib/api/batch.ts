@@ -10,6 +10,7 @@ import { pathSegment } from '../http/url.js';
 import type { MultipartBody } from '../batch/multipart.js';
 import { normaliseStatus, type BatchStatus } from '../batch/status.js';
 import { freePlan, type Plan } from './plan.js';
+import { plural } from '../output/humanize.js';
 
 /** Uploads and downloads get longer than ordinary requests (cli.md: default 120 s). */
 export const TRANSFER_TIMEOUT_MS = 120_000;
@@ -64,10 +65,10 @@ export function createBatchPlan(input: CreatePlanInput): Plan {
     path: CREATE_PATH,
     body: {
       ...Object.fromEntries(input.fields),
-      file: `batch.csv (text/csv, column '${input.column}', ${input.rows} rows${files > 1 ? ` in ${files} files` : ''})`,
+      file: `batch.csv (text/csv, column '${input.column}', ${plural(input.rows, 'row')}${files > 1 ? ` in ${files} files` : ''})`,
     },
     worstCaseMilli: input.rows * price,
-    costBasis: `${input.rows} rows x ${formatCredits(price)} (${input.mode}), charged only for rows with data`,
+    costBasis: `${plural(input.rows, 'row')} x ${formatCredits(price)} (${input.mode}), charged only for rows with data`,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Plan } from './plan.js';
 
 export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import type { ContentKind } from '../../contract/platforms.js';
+import { plural } from '../output/humanize.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -68,6 +69,21 @@ export function detailsBody(req: DetailsRequest): Record<string, unknown> {
 export interface DetailsPage extends EnrichOutcome {
   /** The comments cursor for the next page (`next_token`, top level or inside `result`), if any. */
   nextToken: string | undefined;
+  /** The balance after this request, when the answer carries it; undefined otherwise. */
+  creditsLeft: number | undefined;
+}
+
+/**
+ * The balance an answer reports: `credits_left` (a number, or a numeric string as on similar creators:
+ * api-contract §4, §8), else `credits_available` (the credits endpoint's name); undefined when absent.
+ */
+export function creditsLeftOf(response: unknown): number | undefined {
+  const body = (response && typeof response === 'object' ? response : {}) as Record<string, unknown>;
+  for (const value of [body.credits_left, body.credits_available]) {
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  }
+  return undefined;
 }
 
 /** Worst-case price of one details request (src/contract). */
@@ -90,8 +106,8 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
   const pages = maxPages ?? budgetPages;
   const costBasis =
     maxPages !== undefined
-      ? `${maxPages} request${maxPages === 1 ? '' : 's'} x ${formatCredits(price)}`
-      : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${budgetPages} pages to stay within --max-credits` : ''}`;
+      ? `${plural(maxPages, 'request')} x ${formatCredits(price)}`
+      : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
   return {
     plan: { method: 'POST', path: 'creators/content/details', body: detailsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
     pages: pages ?? Infinity,
@@ -104,7 +120,7 @@ export async function postDetails(http: HttpClient, req: DetailsRequest): Promis
   const outcome = readOutcome(res.data);
   const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
   const token = body.next_token ?? outcome.result?.next_token;
-  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined };
+  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: creditsLeftOf(res.data) };
 }
 
 /** The comments of a details answer: `result.comments`, or a top-level/`data` list as some clients see it. */

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
+import { plural } from '../output/humanize.js';
 
 type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
 
@@ -54,8 +55,8 @@ export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number |
   const pages = maxPages ?? budgetPages;
   const costBasis =
     maxPages !== undefined
-      ? `${maxPages} request${maxPages === 1 ? '' : 's'} x ${formatCredits(price)} ${POSTS_PRICE_WHY}`
-      : `pages unknown x ${formatCredits(price)} ${POSTS_PRICE_WHY}${budgetPages !== undefined ? `; stops after ${budgetPages} pages to stay within --max-credits` : ''}`;
+      ? `${plural(maxPages, 'request')} x ${formatCredits(price)} ${POSTS_PRICE_WHY}`
+      : `pages unknown x ${formatCredits(price)} ${POSTS_PRICE_WHY}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
   return {
     plan: { method: 'POST', path: 'creators/content/posts', body: postsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
     pages: pages ?? Infinity,

@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js';
 import type { SortSpec } from '../discovery/sort.js';
 import type { HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
+import { plural } from '../output/humanize.js';
 
 /** One creator of a Discovery or Similar page; unknown fields are kept as they came. */
 export interface DiscoveryAccount extends Record<string, unknown> {
@@ -120,13 +121,13 @@ export function worstCase(plan: PagePlan): { milli: number; basis: string } {
     const wanted = Math.min(plan.maxResults, RESULT_CAP - (plan.page - 1) * plan.limit);
     return {
       milli: wanted * plan.priceMilli,
-      basis: `${wanted} creators x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
+      basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
     };
   }
   const pages = maxPages(plan);
   return {
     milli: pages * plan.limit * plan.priceMilli,
-    basis: `${plan.limit} creators x ${pages} page${pages === 1 ? '' : 's'} x ${formatCredits(plan.priceMilli)}`,
+    basis: `${plural(plan.limit, 'creator')} x ${plural(pages, 'page')} x ${formatCredits(plan.priceMilli)}`,
   };
 }
 

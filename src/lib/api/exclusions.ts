@@ -3,6 +3,7 @@ import type { HttpClient, HttpResponse } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
 import { freePlan, type Plan } from './plan.js';
+import { plural } from '../output/humanize.js';
 
 /** The list object (api-contract §11); unknown fields kept. */
 export interface ExclusionList extends Record<string, unknown> {
@@ -187,7 +188,7 @@ export function changeEntriesPlan(ref: ListRef, handles: readonly string[], acti
   const requests = entryRequests(handles.length);
   return {
     ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, MAX_HANDLES_PER_REQUEST) } }),
-    costBasis: `${handles.length} handles in ${requests} request${requests === 1 ? '' : 's'}, free`,
+    costBasis: `${plural(handles.length, 'handle')} in ${plural(requests, 'request')}, free`,
   };
 }
 

@@ -10,6 +10,7 @@ import { pathSegment } from '../http/url.js';
 import { paginate } from '../paging.js';
 import { freePlan, type Plan } from './plan.js';
 import { recordOf } from './raw.js';
+import { plural } from '../output/humanize.js';
 
 export type ListeningKind = 'subscription' | 'campaign';
 export type ListeningRecord = Record<string, unknown>;
@@ -63,11 +64,11 @@ export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'co
     return { worstCaseMilli: null, costBasis: `an unknown number of creators x ${price} per day` };
   }
   if (m.days === undefined) {
-    return { worstCaseMilli: m.creators * perDay, costBasis: `${m.creators} creator(s) x ${price} per day, open-ended (one day checked)` };
+    return { worstCaseMilli: m.creators * perDay, costBasis: `${plural(m.creators, 'creator')} x ${price} per day, open-ended (one day checked)` };
   }
   return {
     worstCaseMilli: m.creators * m.days * perDay,
-    costBasis: `${m.creators} creator(s) x ${m.days} day(s) x ${price}${m.daysNote ? ` (${m.daysNote})` : ''}`,
+    costBasis: `${plural(m.creators, 'creator')} x ${plural(m.days, 'day')} x ${price}${m.daysNote ? ` (${m.daysNote})` : ''}`,
   };
 }
 

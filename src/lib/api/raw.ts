@@ -8,6 +8,7 @@ import type { HttpClient, HttpResponse, Method } from '../http/client.js';
 import { buildUrl, type Query } from '../http/url.js';
 import { isNumberPaged, PAGING_RESULT_CAP } from '../paging.js';
 import type { Plan } from './plan.js';
+import { plural } from '../output/humanize.js';
 
 export interface RawRequest {
   method: Method;
@@ -67,13 +68,13 @@ export function paginatePlan(req: RawRequest, bound: { maxPages?: number | undef
   }
   const budgetPages = pageMilli !== null && bound.budgetMilli !== undefined ? Math.max(1, Math.floor(bound.budgetMilli / pageMilli)) : undefined;
   const pages = [bound.maxPages, capPages, budgetPages].filter((n): n is number => n !== undefined).reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
-  const unit = numbered ? `${limit} creators x ${formatCredits(perItemMilli ?? 0)}` : formatCredits(pageMilli ?? 0);
+  const unit = numbered ? `${plural(limit, 'creator')} x ${formatCredits(perItemMilli ?? 0)}` : formatCredits(pageMilli ?? 0);
   let costBasis: string | undefined;
   if (pageMilli === null) costBasis = undefined;
   else if (pages === undefined) costBasis = `pages unknown x ${unit}; --max-pages n bounds it`;
   else {
     const why = pages === bound.maxPages ? '' : pages === capPages ? ' (the 10,000-result cap)' : ' (as many as --max-credits pays for)';
-    costBasis = `${pages} page${pages === 1 ? '' : 's'}${why} x ${unit}`;
+    costBasis = `${plural(pages, 'page')}${why} x ${unit}`;
   }
   return {
     plan: { ...one, worstCaseMilli: pageMilli === null || pages === undefined ? null : pages * pageMilli, costBasis },

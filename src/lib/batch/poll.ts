@@ -4,8 +4,8 @@
  * `--max-wait` and Ctrl-C end it with errors that say how to pick the job up again.
  */
 import { ApiError, CreditsError, InterruptedError, NetworkError, PendingError, RateLimitError, RemoteJobFailed } from '../errors.js';
-import { formatCredits } from '../cost.js';
 import { progressText, type BatchStatus } from './status.js';
+import { creditCount } from '../output/humanize.js';
 
 /** The docs ask for polls every 30-60 s. */
 export const DEFAULT_INTERVAL_S = 30;
@@ -90,7 +90,7 @@ export function checkFinal(s: BatchStatus, again?: string): void {
     });
   }
   if (s.phase === 'paused') {
-    const used = s.credits_used !== null ? ` after ${formatCredits(Math.round(s.credits_used * 1000))} credits` : '';
+    const used = s.credits_used !== null ? ` after ${creditCount(s.credits_used * 1000)}` : '';
     throw new CreditsError(`Batch ${s.batch_id} is paused for insufficient credits${used} (${progressText(s)})${why}.`, {
       code: 'paused_insufficient_credits',
       hint: `Top up, then continue it with: ${again ?? `creators batch resume ${s.batch_id}`} (resuming is free).`,

@@ -9,7 +9,6 @@
  */
 import type { Plan } from '../api/plan.js';
 import { batchStatusPlan, getBatchStatus, resumeBatch } from '../api/batch.js';
-import { formatCredits } from '../cost.js';
 import { CliError, UsageError, withStopReport } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
@@ -20,6 +19,7 @@ import { journalKey, LockedJournalEntry, readJournalEntry, type InFlight, type J
 import { wireFields, type BatchJobOptions } from './options.js';
 import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
+import { creditCount, plural } from '../output/humanize.js';
 
 export interface RunPorts {
   http(): Promise<HttpClient>;
@@ -114,7 +114,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       entry.in_flight = undefined;
       // Written after every part: a crash now still finds the jobs already paid for.
       await journal.save(entry);
-      term.notice(`Batch ${created.batch_id} created (${part.rows} rows).`);
+      term.notice(`Batch ${created.batch_id} created (${plural(part.rows, 'row')}).`);
     }
     const ids = entry.batch_ids as string[];
 
@@ -155,7 +155,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     }
     await journal.save({ ...entry, completed_at: new Date(ports.now()).toISOString() });
     if (o.outputPath) {
-      term.notice(`Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${formatCredits(Math.round(credits * 1000))} credits used.`);
+      term.notice(`Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${creditCount(credits * 1000)} used.`);
     }
   } finally {
     locked?.release();

@@ -4,6 +4,7 @@
  * paused_insufficient_credits, the prose queued/running/completed/failed. All of them map here.
  */
 import { toNumber } from '../api/account.js';
+import { creditCount } from '../output/humanize.js';
 
 export type BatchPhase = 'pending' | 'done' | 'failed' | 'paused';
 
@@ -65,6 +66,6 @@ export function progressText(s: BatchStatus): string {
     const pct = s.total_rows > 0 ? ` (${Math.floor((s.processed_rows / s.total_rows) * 100)}%)` : '';
     parts.push(`${s.processed_rows.toLocaleString('en-US')}/${s.total_rows.toLocaleString('en-US')} rows${pct}`);
   }
-  if (s.credits_used !== null) parts.push(`${s.credits_used} credits used`);
+  if (s.credits_used !== null) parts.push(`${creditCount(s.credits_used * 1000)} used`);
   return parts.join(', ');
 }

@@ -13,12 +13,13 @@ import { escapeControls, jsonText, openSink, printItem, printList, selectFields,
 import type { BatchPart, Extraction } from './extract.js';
 import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
+import { countText, plural } from '../output/humanize.js';
 
 /** Tells the user what was read: rows kept, duplicates and blanks dropped, parts. */
 export function reportExtraction(notices: Notices, source: string, x: Extraction): void {
   const extra = [
-    x.duplicates > 0 ? `${x.duplicates} duplicate${x.duplicates === 1 ? '' : 's'} skipped` : '',
-    x.blanks > 0 ? `${x.blanks} blank${x.blanks === 1 ? '' : 's'} removed` : '',
+    x.duplicates > 0 ? `${plural(x.duplicates, 'duplicate')} skipped` : '',
+    x.blanks > 0 ? `${plural(x.blanks, 'blank')} removed` : '',
     x.parts.length > 1 ? `split into ${x.parts.length} batches of at most 10 MB` : '',
   ].filter(Boolean);
   if (x.guessedColumn) notices.warn(`No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`);
@@ -82,7 +83,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
     if (asked === 'jsonl') return `${jsonText(output.fields ? selectFields(batch, output.fields) : batch)}\n`;
     if (!sentences) return `${batch.batch_id}\n`;
     const of = total > 1 ? ` (part ${i + 1} of ${total})` : '';
-    return escapeControls(`Batch ${batch.batch_id} created${of}: ${rows} rows, status ${batch.status}.\n`);
+    return escapeControls(`Batch ${batch.batch_id} created${of}: ${plural(rows, 'row')}, status ${batch.status}.\n`);
   };
   const sink = await openSink(term.io, output);
   try {
@@ -99,7 +100,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
     }
     // The jobs already created run (and bill) whatever happens next: their ids must not be lost.
     await sink.commit();
-    if (!toStdout) term.warn(`the upload stopped after ${created.length} of ${total} batches; ${output.outputPath} holds the ids of those created.`);
+    if (!toStdout) term.warn(`the upload stopped after ${countText(created.length)} of ${plural(total, 'batch', 'batches')}; ${output.outputPath} holds the ids of those created.`);
     throw err;
   }
   await sink.commit();

@@ -4,7 +4,6 @@
  * of the wait flags. `--max-wait` is the whole wait; `--timeout` is the per-request timeout, as
  * everywhere else, except for one release where it still stands in for `--max-wait` (deprecated).
  */
-import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import { getBatchStatus } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
@@ -13,6 +12,7 @@ import type { Notices } from '../io/terminal.js';
 import type { ColumnSpec } from '../output/types.js';
 import { checkFinal, DEFAULT_INTERVAL_S, pollBatch } from './poll.js';
 import { progressText, type BatchStatus } from './status.js';
+import { creditCount } from '../output/humanize.js';
 
 /** The columns of a status record on a terminal (`batch status`, `batch poll`). */
 export const STATUS_COLUMNS: ColumnSpec[] = [
@@ -139,7 +139,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
 
 /** `12.5 credits` from a status's credits_used. */
 export function creditsText(s: BatchStatus): string {
-  return s.credits_used === null ? 'unknown credits' : `${formatCredits(Math.round(s.credits_used * 1000))} credits`;
+  return s.credits_used === null ? 'unknown credits' : creditCount(s.credits_used * 1000);
 }
 
 /** The status record as printed: the API's fields, our normalised numbers, without the internal phase. */

@@ -26,6 +26,7 @@ import { runKey, RunJournal } from './resume.js';
 import { OrderedRunner } from './runner.js';
 import { csvReadOptions } from '../csv/read.js';
 import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
+import { countText, creditCount, plural } from '../output/humanize.js';
 
 export interface EnrichJob {
   /** `enrich handle`, for messages and the progress line. */
@@ -184,7 +185,7 @@ async function readJournal(ports: EnrichPorts, job: EnrichJob, o: BulkOptions, s
 /** Where the paid rows are, for the stop line: `120 rows in out.csv (partial); re-run the same command to resume...`. */
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
   const where = output.outputPath ? `in ${shownPath(ports.term.cwd, output.outputPath)}` : 'written to standard output';
-  const rows = `${written} row${written === 1 ? '' : 's'} ${where} (partial)`;
+  const rows = `${plural(written, 'row')} ${where} (partial)`;
   return resumable ? `${rows}; re-run the same command to resume, --restart to start over` : `${rows}; a run from standard input cannot be resumed`;
 }
 
@@ -264,7 +265,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     if (counts.done === 0) throw err;
     const failed = err instanceof OutputFileError ? outputFileCliError(err) : err;
     const kept = journal
-      ? `${counts.done - counts.skipped} answered rows kept in the resume journal; re-run the same command to resume without paying for them again`
+      ? `${plural(counts.done - counts.skipped, 'answered row')} kept in the resume journal; re-run the same command to resume without paying for them again`
       : 'the rows were not kept (a run from standard input cannot be resumed)';
     throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
   } finally {
@@ -278,7 +279,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     if (stopped instanceof InterruptedError) {
       // Requests already sent were finished by the HTTP client (their answers are in `written`); rows
       // not started were never sent: nothing in flight may have been charged without being kept.
-      throw withStopReport(new InterruptedError(`Interrupted: ${written} row${written === 1 ? '' : 's'} written, in input order; the rest were not.`), report);
+      throw withStopReport(new InterruptedError(`Interrupted: ${plural(written, 'row')} written, in input order; the rest were not.`), report);
     }
     throw withStopReport(stopped, report);
   }
@@ -289,7 +290,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       counts.maybeCharged > 0
         ? ` ${counts.maybeCharged} of them reached the server and lost ${counts.maybeCharged === 1 ? 'its' : 'their'} answer: ${counts.maybeCharged === 1 ? 'it' : 'they'} may have been charged (\`creators credits\` shows the balance).`
         : '';
-    throw new PartialFailure(`${counts.failed} of ${counts.done} rows failed; see the status and error columns.${lost}`, {
+    throw new PartialFailure(`${countText(counts.failed)} of ${plural(counts.done, 'row')} failed; see the status and error columns.${lost}`, {
       hint: journal ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).' : undefined,
       ...(counts.maybeCharged > 0 ? { maybeCharged: true } : {}),
     });
@@ -319,7 +320,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
     costBasis:
       count === undefined
         ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
-        : `${count} ${job.kind}${count === 1 ? '' : 's'} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${already} already done by an earlier run)` : ''}`,
+        : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${already} already done by an earlier run)` : ''}`,
   };
 }
 
@@ -356,10 +357,10 @@ async function summary(
   let left = '';
   if (c.creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);
-    if (credits?.credits_available !== null && credits?.credits_available !== undefined) left = `, ${credits.credits_available} left`;
+    if (credits?.credits_available !== null && credits?.credits_available !== undefined) left = `, ${countText(credits.credits_available)} left`;
   }
   const ok = c.done - c.failed - c.notFound - c.skipped;
   const skipped = c.skipped > 0 ? `, ${c.skipped} blank` : '';
   const resumed = c.resumed ? ` (${c.resumed} from an earlier run)` : '';
-  term.notice(`${written} row${written === 1 ? '' : 's'}: ${ok} enriched, ${c.notFound} not found${skipped}, ${c.failed} failed${resumed}; ${formatCredits(c.creditsMilli)} credits spent${left}.`);
+  term.notice(`${plural(written, 'row')}: ${countText(ok)} enriched, ${countText(c.notFound)} not found${skipped}, ${countText(c.failed)} failed${resumed}; ${creditCount(c.creditsMilli)} spent${left}.`);
 }

@@ -3,8 +3,8 @@
  * `enrich: 120/300 rows, 3 failed, 118.4 credits, ETA 1m05s`, redrawn in place at most every
  * 250 ms and cleared when the run ends, so piped stderr never fills with carriage returns.
  */
-import { formatCredits } from '../cost.js';
 import type { Io } from '../io/streams.js';
+import { countText, creditCount } from '../output/humanize.js';
 
 export interface ProgressCounts {
   done: number;
@@ -27,7 +27,7 @@ export function progressText(label: string, c: ProgressCounts, total: number | u
   const of = total !== undefined ? `${c.done}/${total}` : `${c.done}`;
   let eta = '';
   if (total !== undefined && c.done > 0 && c.done < total) eta = `, ETA ${formatDuration(((total - c.done) * elapsedMs) / c.done)}`;
-  return `${label}: ${of} rows, ${c.failed} failed, ${formatCredits(c.creditsMilli)} credits${eta}`;
+  return `${label}: ${of} rows, ${countText(c.failed)} failed, ${creditCount(c.creditsMilli)}${eta}`;
 }
 
 export class ProgressLine {

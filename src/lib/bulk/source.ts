@@ -9,6 +9,7 @@ import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { countValues, readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
+import { plural } from '../output/humanize.js';
 
 export interface BulkSource {
   /** Column names of the output's input part. */
@@ -107,7 +108,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
     return {
       header: input.header,
       valueIndex: choice.index,
-      rows: limit(input.rows, o.maxRows, () => ports.warn(`Stopped after ${o.maxRows} rows (--max-rows); the rest of ${shown} was not read or enriched.`)),
+      rows: limit(input.rows, o.maxRows, () => ports.warn(`Stopped after ${plural(o.maxRows ?? 0, 'row')} (--max-rows); the rest of ${shown} was not read or enriched.`)),
       count,
       firstValue: input.sample.map((r) => r[choice.index] ?? '').find((v) => v.trim() !== ''),
       fromFile: true,

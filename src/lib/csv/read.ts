@@ -18,6 +18,7 @@ import { describeFsError } from '../io/errno.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import { decodeText, named } from './decode.js';
 import { isKnownHeader, looksLikeData } from './detect.js';
+import { plural } from '../output/humanize.js';
 
 /** How many data rows are read ahead to detect the value column by content. */
 export const SAMPLE_ROWS = 5;
@@ -114,7 +115,7 @@ function describeCsvError(err: CsvError, delimiter: string): string {
     case 'CSV_RECORD_INCONSISTENT_COLUMNS': {
       const got = e.record?.length ?? 0;
       const want = /expect (\d+)/.exec(err.message)?.[1] ?? '?';
-      return `line ${line} has ${got} value${got === 1 ? '' : 's'} where the header has ${want} (${sep}-separated); quote values that hold a ${sep}, or pass --relax-columns to pad or cut rows to the header.`;
+      return `line ${line} has ${plural(got, 'value')} where the header has ${want} (${sep}-separated); quote values that hold a ${sep}, or pass --relax-columns to pad or cut rows to the header.`;
     }
     case 'INVALID_OPENING_QUOTE':
       return `line ${line}, field ${(e.column ?? 0) + 1}: a quote inside an unquoted value; put the whole value in quotes and double each quote inside it, like "a ""b"" c".`;

@@ -13,6 +13,7 @@ import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { MAX_EXCLUDE_HANDLES } from './filters.js';
+import { countText, plural } from '../output/humanize.js';
 
 /** Table columns of an exclusion list object. */
 export const LIST_COLUMNS: ColumnSpec[] = [
@@ -76,7 +77,7 @@ export async function readExcludeHandles(
 ): Promise<string[]> {
   const out = await readHandleLines(input, source, flag, csv);
   if (out.length > MAX_EXCLUDE_HANDLES) {
-    throw new UsageError(`${flag} holds ${out.length} handles; the API takes at most ${MAX_EXCLUDE_HANDLES}.`, {
+    throw new UsageError(`${flag} holds ${plural(out.length, 'handle')}; the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}.`, {
       hint: 'Put them in an exclusion list (creators exclusions add <list> --file ...) and use --exclude-list.',
     });
   }
@@ -131,7 +132,7 @@ export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handl
   if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
   const result = await changeEntries(ports.http, ref, handles, action);
   const requests = entryRequests(handles.length);
-  ports.notices.notice(`${action === 'add' ? 'Added' : 'Removed'} ${handles.length} handle${handles.length === 1 ? '' : 's'} (${requests} request${requests === 1 ? '' : 's'}).`);
+  ports.notices.notice(`${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`);
   if (result && typeof result === 'object') await printItem(ports.io, ports.output, result, LIST_COLUMNS);
 }
 

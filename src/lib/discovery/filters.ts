@@ -2,6 +2,7 @@ import { filterTypeOf, isListType } from '../../contract/filters.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
+import { countText } from '../output/humanize.js';
 
 /** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */
 const FORBIDDEN: Record<string, string> = {
@@ -57,7 +58,7 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   listTyped(filters);
   if (input.excludeHandles && input.excludeHandles.length > 0) {
     if (input.excludeHandles.length > MAX_EXCLUDE_HANDLES) {
-      throw new UsageError(`Too many handles to exclude: ${input.excludeHandles.length} (the API takes at most ${MAX_EXCLUDE_HANDLES}).`, {
+      throw new UsageError(`Too many handles to exclude: ${countText(input.excludeHandles.length)} (the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}).`, {
         hint: 'Put them in an exclusion list (creators exclusions add) and use --exclude-list.',
       });
     }

@@ -6,7 +6,6 @@
  */
 import { discoveryPlan, discoveryPriceMilli, postDiscoveryPage, RESULT_CAP, type DiscoveryKind, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 import type { Plan } from '../api/plan.js';
-import { formatCredits } from '../cost.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Io } from '../io/streams.js';
@@ -18,6 +17,7 @@ import { printPaidItem, printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
 import { pagesInFlightFor } from '../bulk/concurrency.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
+import { countText, creditCount, plural } from '../output/humanize.js';
 
 /** The table of both Discovery commands: handle, name, followers, engagement (+ per command). */
 export const CREATOR_COLUMNS: ColumnSpec[] = [
@@ -101,7 +101,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (extra > 0) {
       notices.notice(
         // Requests are sized to add up to --max-results; only a server sending more than asked gets here.
-        `The server returned ${tally.printed} creators, ${extra} more than --max-results ${plan.maxResults}; they were paid for, so they were kept.`,
+        `The server returned ${plural(tally.printed, 'creator')}, ${countText(extra)} more than --max-results ${plan.maxResults}; they were paid for, so they were kept.`,
       );
     }
   } finally {
@@ -119,7 +119,7 @@ function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
   const reachable = Math.min(tally.total, RESULT_CAP);
   const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
   const next = more ? `; --page ${plan.page + 1} or --all` : '';
-  ports.notices.notice(`Showing ${tally.printed.toLocaleString('en-US')} of ${tally.total.toLocaleString('en-US')} matches (page ${plan.page})${next}`);
+  ports.notices.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);
 }
 
 /** `--envelope` describes one page as JSON: refused (exit 2, before anything is sent) with `--all` or another format. */
@@ -171,14 +171,14 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
 /** `Spent 0.5 credits on 50 creators (1 page); 999.5 credits left.` on a terminal, unless --quiet. */
 function summary(ports: DiscoveryPorts, tally: RunTally): void {
   if (!ports.io.stderrIsTTY || tally.pages === 0) return;
-  const left = tally.creditsLeft === undefined ? '' : `; ${String(tally.creditsLeft)} credits left`;
-  ports.notices.notice(`Spent ${formatCredits(tally.spentMilli)} credits on ${tally.returned} creators (${tally.pages} page${tally.pages === 1 ? '' : 's'})${left}.`);
+  const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
+  ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')})${left}.`);
 }
 
 /** The filters the server applied, compact; a long exclusion list is shown by its size. */
 function describeFilters(applied: unknown): string {
   if (!applied || typeof applied !== 'object' || Array.isArray(applied)) return JSON.stringify(applied);
   const shown = { ...(applied as Record<string, unknown>) };
-  if (Array.isArray(shown.exclude_handles)) shown.exclude_handles = `${shown.exclude_handles.length} handles`;
+  if (Array.isArray(shown.exclude_handles)) shown.exclude_handles = plural(shown.exclude_handles.length, 'handle');
   return JSON.stringify(shown);
 }

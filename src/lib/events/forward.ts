@@ -4,6 +4,8 @@
  * FORWARD_ATTEMPTS attempts in all (the first try and 4 retries, waiting 1, 2, 4, 8 s), and each
  * failure is reported on stderr; when the attempts run out the caller gets a ForwardError and must not move
  * the cursor past the event. The receiver gets no credential: the API key never leaves for another origin.
+ * Each POST carries the event's id in `X-Creators-Event-Id` (the same on every attempt and every run):
+ * delivery is at least once, so a receiver drops a repeat by that id.
  */
 import type { Dispatcher } from 'undici';
 import { CliError, EXIT, InterruptedError } from '../errors.js';
@@ -16,6 +18,15 @@ export interface ForwardDeps {
   signal?: AbortSignal | undefined;
   /** Told about each failed attempt and the wait before the next. */
   onRetry(message: string): void;
+}
+
+/** The header naming the event a forwarded POST carries, for receivers to drop repeats. */
+export const EVENT_ID_HEADER = 'x-creators-event-id';
+
+/** The event id as a header value: printable ASCII as is, anything else percent-encoded (a header cannot hold it). */
+function headerValue(id: unknown): string {
+  const text = String(id);
+  return /^[\x21-\x7e]+$/.test(text) ? text : encodeURIComponent(text);
 }
 
 /** Attempts in all, the first try included (the README and `--help` say "up to 5 attempts"). */
@@ -71,7 +82,7 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
       const res = await request(url, {
         method: 'POST',
         body: payload,
-        headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)' },
+        headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)', [EVENT_ID_HEADER]: headerValue(event.id) },
         signal: AbortSignal.any(signals),
         dispatcher,
       });

@@ -41,6 +41,11 @@ export interface TailDeps {
   emit(event: ListeningRecord, forwardStatus: number | undefined): Promise<void>;
   /** Always shown (even with --quiet): problems. */
   warn(message: string): void;
+  /**
+   * A forward's status line (a failed attempt and the wait before the next); shown even with --quiet.
+   * Defaults to `warn`; the command fits these to the terminal's width.
+   */
+  forwardStatus?(message: string): void;
 }
 
 /** Longest wait between polls after repeated failures. */
@@ -92,6 +97,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
       throw new InterruptedError();
     }
   };
+  const forwardStatus = (message: string): void => (deps.forwardStatus ?? deps.warn)(message);
   let handed = 0;
   let failures = 0;
   const backoff = (): number => Math.min(MAX_BACKOFF_MS, Math.max(2_000, opts.intervalMs) * 2 ** (failures - 1));
@@ -129,7 +135,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
             status = await forwardEvent(
               opts.forwardTo,
               event,
-              { dispatcher: deps.dispatcher, sleep: deps.sleep, signal: deps.signal, onRetry: (m) => deps.warn(m) },
+              { dispatcher: deps.dispatcher, sleep: deps.sleep, signal: deps.signal, onRetry: forwardStatus },
               { attempts: opts.forwardAttempts ?? 5 },
             );
           } catch (err) {
@@ -155,7 +161,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
       if (opts.once) throw forwardFailure;
       failures++;
       const wait = backoff();
-      deps.warn(`${sentence(forwardFailure.message)} Trying it again in ${Math.ceil(wait / 1000)} s.`);
+      forwardStatus(`${sentence(forwardFailure.message)} Trying it again in ${Math.ceil(wait / 1000)} s.`);
       await pause(wait);
       continue;
     }

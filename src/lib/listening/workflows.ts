@@ -25,6 +25,7 @@ import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../cost.js';
 import type { HttpClient } from '../http/client.js';
 import { campaignDuration } from './days.js';
+import { creditCount, plural } from '../output/humanize.js';
 
 /** What the listening workflows use: the HTTP client, the terminal's side channel, the money gate, a clock. */
 export interface ListeningPorts {
@@ -47,12 +48,11 @@ export interface ListeningPorts {
 export function monitoringNotice(m: Monitoring): string | undefined {
   if (m.creators === null || m.creators <= 0) return undefined;
   const { worstCaseMilli, costBasis } = monitoringCost(m);
-  const total = formatCredits(worstCaseMilli ?? 0);
   const perDay = formatCredits(WORST_CASE_MILLI.monitoringPerCreatorDay);
   const detail =
     m.days === undefined
-      ? `${m.creators} creator(s) x ${perDay} = ${total} credits per day while monitored (open-ended: --max-credits is checked against one day`
-      : `${costBasis ?? ''} = ${total} credits (at most`;
+      ? `${plural(m.creators, 'creator')} x ${perDay} = ${creditCount(worstCaseMilli ?? 0)} per day while monitored (open-ended: --max-credits is checked against one day`
+      : `${costBasis ?? ''} = ${creditCount(worstCaseMilli ?? 0)} (at most`;
   return `Estimated monitoring cost: ${detail}; a creator already monitored costs nothing more).`;
 }
 
@@ -130,7 +130,7 @@ export async function removeCreators(
 ): Promise<ListeningRecord | null> {
   const plan = removeCreatorsPlan(kind, id, body);
   if (!(await ports.gate(plan))) return null;
-  if (!(await ports.term.confirm(`Stop monitoring ${creatorsIn(body)} creator(s) in ${kind} ${shownId}?`))) {
+  if (!(await ports.term.confirm(`Stop monitoring ${plural(creatorsIn(body), 'creator')} in ${kind} ${shownId}?`))) {
     ports.term.notice('Nothing removed.');
     return null;
   }

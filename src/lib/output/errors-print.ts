@@ -3,6 +3,7 @@ import type { Io } from '../io/streams.js';
 import { colors } from '../io/color.js';
 import { escapeControls, escapeJsonC1 } from '../io/safe-text.js';
 import { redactCredentialPatterns, type Secrets } from '../http/redact.js';
+import { creditCount } from './humanize.js';
 import type { OutputSettings } from './types.js';
 
 /** What `printError` needs to know about an error; `CliError` from `lib/errors.ts` fits. */
@@ -22,12 +23,7 @@ export interface PrintableError {
 
 /** `Spent 5.5 credits in this run; 550 creators kept in p.json, marked partial.` */
 export function stopLine(spent: { spentMilli: number; kept: string }): string {
-  return `Spent ${creditsText(spent.spentMilli)} credits in this run; ${spent.kept}.`;
-}
-
-/** Thousandths of a credit as a plain decimal (`5.5`, `0.03`, `0`). */
-function creditsText(milli: number): string {
-  return String(Math.round(milli) / 1000);
+  return `Spent ${creditCount(spent.spentMilli)} in this run; ${spent.kept}.`;
 }
 
 /**

@@ -19,6 +19,30 @@ export function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * A count for a person: `1,234` (thousands separators, up to three decimals), as every message of the CLI
+ * writes numbers. A string is taken as already written (an exact big number, or the API's text).
+ */
+export function countText(count: number | string): string {
+  return typeof count === 'number' ? count.toLocaleString('en-US', { maximumFractionDigits: 3 }) : count;
+}
+
+/**
+ * A count with its noun, singular for exactly one: `plural(1, 'credit')` -> `1 credit`, `plural(0, 'row')` ->
+ * `0 rows`, `plural(1234, 'match', 'matches')` -> `1,234 matches`, `plural(0.5, 'credit')` -> `0.5 credits`.
+ * The one rule for every count printed to people (notices, summaries, stop reports, plans, errors).
+ */
+export function plural(count: number | string, singular: string, pluralForm = `${singular}s`): string {
+  const text = countText(count);
+  const one = typeof count === 'number' ? count === 1 : /^1(\.0*)?$/.test(count.trim());
+  return `${text} ${one ? singular : pluralForm}`;
+}
+
+/** Credits from thousandths for a person: `1 credit`, `0.01 credits`, `1,234.5 credits`. */
+export function creditCount(milli: number): string {
+  return plural(Math.round(milli) / 1000, 'credit');
+}
+
 const UNITS = ['', 'k', 'M', 'B', 'T'] as const;
 
 /**
@@ -60,10 +84,14 @@ export function percent(value: unknown, options: { fraction?: boolean; digits?: 
 }
 
 /**
- * A date for a table: ISO timestamps become `YYYY-MM-DD HH:MM` (UTC), epoch numbers (seconds or
- * milliseconds) likewise, a bare `YYYY-MM-DD` stays. Anything unparseable comes back unchanged.
+ * A time for a terminal table: `YYYY-MM-DD HH:MM <zone>` in the process's time zone (`TZ`), the zone named
+ * as the platform's short name (`UTC`, `EDT`, or an offset such as `GMT+2`), so a copied table is never
+ * read in the wrong zone and does not age as a relative time would. ISO timestamps and epoch numbers
+ * (seconds or milliseconds) are converted; a bare `YYYY-MM-DD` stays a date. Anything unparseable comes
+ * back unchanged (`{ seconds: true }` adds `:SS`, for event lines). Machine formats never come here: they keep
+ * the API's value.
  */
-export function humanDate(value: unknown): string {
+export function humanDate(value: unknown, options: { seconds?: boolean } = {}): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   const num = toNumber(value);
@@ -73,7 +101,24 @@ export function humanDate(value: unknown): string {
   else if (value instanceof Date) date = value;
   else return String(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toISOString().slice(0, 16).replace('T', ' ');
+  return localTime(date, options.seconds ?? false);
+}
+
+/** `YYYY-MM-DD HH:MM[:SS] <zone>` in the process's current time zone (read on each call: `TZ` may change). */
+function localTime(date: Date, seconds: boolean): string {
+  const parts: Record<string, string> = {};
+  const format = new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' as const } : {}),
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
+  for (const part of format.formatToParts(date)) parts[part.type] = part.value;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}${seconds ? `:${parts.second}` : ''} ${parts.timeZoneName}`;
 }
 
 // East Asian wide/fullwidth ranges and emoji take two terminal columns.

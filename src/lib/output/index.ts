@@ -5,7 +5,7 @@
  */
 export * from './types.js';
 export { cellText, flattenRecord, getPath, keyed, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
-export { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from './humanize.js';
+export { countText, creditCount, displayWidth, humanCount, humanDate, percent, plural, toNumber, truncate } from './humanize.js';
 export { formatFromPath, openSink, OutputFileError, outputFileCliError, writeChunk, type Sink, type SinkOptions } from './sink.js';
 export { isTerminalTable, printBytes, printItem, printJsonRows, printList, printRows, printText, type TerminalView } from './printers.js';
 export { printError, type PrintableError } from './errors-print.js';

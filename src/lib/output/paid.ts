@@ -11,6 +11,7 @@ import type { Io } from '../io/streams.js';
 import { printItem, printList, type TerminalView } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
+import { plural } from './humanize.js';
 
 /** How a paid run counts its spend and names its records (`creators`, `comments`). */
 export interface PaidRun {
@@ -29,7 +30,9 @@ function outputFile(settings: Pick<OutputSettings, 'outputPath'>): string | unde
 /** `550 creators kept in p.json` or `550 creators written to standard output`. */
 function keptWhere(count: number, noun: string, settings: Pick<OutputSettings, 'outputPath'>): string {
   const file = outputFile(settings);
-  return file === undefined ? `${count} ${noun} written to standard output` : `${count} ${noun} kept in ${file}`;
+  // `noun` is the plural (`creators`); one record reads `1 creator`.
+  const counted = plural(count, noun.replace(/s$/, ''), noun);
+  return file === undefined ? `${counted} written to standard output` : `${counted} kept in ${file}`;
 }
 
 /** Errors that stop a billable run for a reason the user must hear about with the spend. */

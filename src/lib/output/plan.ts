@@ -1,8 +1,9 @@
 /** The `--dry-run` plan, printed like data: to stdout or to the `-o` file, in the format asked for. */
-import { formatCredits, type PlanRecord } from '../cost.js';
+import type { PlanRecord } from '../cost.js';
 import type { Io } from '../io/streams.js';
 import { printText } from './printers.js';
 import type { OutputSettings } from './types.js';
+import { creditCount } from './humanize.js';
 
 /**
  * json/jsonl: the record (pretty or one line). Any other format: a short text block naming what would
@@ -13,7 +14,7 @@ export async function printPlan(io: Io, settings: OutputSettings, plan: PlanReco
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);
     return;
   }
-  const credits = plan.worst_case_credits === null ? 'unknown' : `${formatCredits(Math.round(plan.worst_case_credits * 1000))} credits`;
+  const credits = plan.worst_case_credits === null ? 'unknown' : creditCount(plan.worst_case_credits * 1000);
   await printText(
     io,
     settings,

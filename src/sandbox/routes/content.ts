@@ -4,7 +4,8 @@
  *   POST /public/v1/creators/content/details/  {platform, post_id, content_type, pagination_token?}
  *
  * `content_type` (alias `type`, which the docs also name) is `data` (default), `comments`,
- * `transcript` or `audio`; YouTube has no `audio` (400). Answers `{"result": {...}, "credits_cost": 0.03}`;
+ * `transcript` or `audio`; YouTube has no `audio` (400). Answers `{"result": {...}, "credits_cost": 0.03,
+ * "credits_left": 999.97}`;
  * comments come 25 a page as `result.comments`, with the cursor for the next page in top-level
  * `next_token` (null on the last page), sent back as `pagination_token`. An unknown post (ids
  * beginning with `missing`) and an empty comments page answer `{"result": null, "credits_cost": 0,
@@ -16,9 +17,16 @@ import { audio, commentsPage, CONTENT_TYPES, decodeCursor, encodeCursor, postDat
 import { BodyReader } from '../enrichment/validate.js';
 import { errorText, fieldError, json, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';
+import { toCredits } from '../ledger.js';
 import { found, notFoundResult } from './enrichment.js';
 
 const ROUTE = '/public/v1/creators/content/details/';
+
+/** A paid answer also says the balance left, as a number (`credits_left`, as T1's mock of this route does). */
+function withBalance(ctx: RouteContext, reply: Reply): Reply {
+  if (reply.body && typeof reply.body === 'object') (reply.body as Record<string, unknown>).credits_left = toCredits(ctx.state.ledger.balanceMilli);
+  return reply;
+}
 
 function details(ctx: RouteContext): Reply {
   const body = new BodyReader(ctx.body);
@@ -42,14 +50,14 @@ function details(ctx: RouteContext): Reply {
       if (page.comments.length === 0) return json({ result: null, credits_cost: 0, status: 'not_found', message: 'No comments.', next_token: null });
       const reply = found(ctx, ROUTE, price, { post_id: postId, platform, comments: page.comments }, `comments ${platform}:${postId}`);
       (reply.body as Record<string, unknown>).next_token = page.next === null ? null : encodeCursor(page.next);
-      return reply;
+      return withBalance(ctx, reply);
     }
     case 'transcript':
-      return found(ctx, ROUTE, price, transcript(seed, platform, postId), `transcript ${platform}:${postId}`);
+      return withBalance(ctx, found(ctx, ROUTE, price, transcript(seed, platform, postId), `transcript ${platform}:${postId}`));
     case 'audio':
-      return found(ctx, ROUTE, price, audio(seed, platform, postId), `audio ${platform}:${postId}`);
+      return withBalance(ctx, found(ctx, ROUTE, price, audio(seed, platform, postId), `audio ${platform}:${postId}`));
     default:
-      return found(ctx, ROUTE, price, postData(seed, platform, postId), `data ${platform}:${postId}`);
+      return withBalance(ctx, found(ctx, ROUTE, price, postData(seed, platform, postId), `data ${platform}:${postId}`));
   }
 }
 

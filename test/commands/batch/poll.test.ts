@@ -54,7 +54,7 @@ describe('creators batch poll / resume', () => {
     const id = await upload(creatorHandles(sb.get(), 6, 1400, 'youtube'), ['--mode', 'full', '--platform', 'youtube']);
     const res = await runCli(['batch', 'poll', id, '--interval', '5'], opts());
     expect(res.code).toBe(5);
-    expect(res.stderr).toContain(`Batch ${id} is paused for insufficient credits after 1 credits`);
+    expect(res.stderr).toContain(`Batch ${id} is paused for insufficient credits after 1 credit (`);
     expect(res.stderr).toContain(`creators batch resume ${id}`);
     state.ledger.balanceMilli = 100_000;
     const used = state.ledger.usedMilli;

@@ -150,7 +150,7 @@ describe('creators batch run', () => {
     const first = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
     expect(first.code).toBe(5);
     expect(first.stderr).toContain('paused for insufficient credits');
-    expect(first.stderr).toMatch(/Spent 1 credits in this run; the results stay on the server in batch \S+; re-run the same command/);
+    expect(first.stderr).toMatch(/Spent 1 credit in this run; the results stay on the server in batch \S+; re-run the same command/);
     ledger().balanceMilli = 100_000;
     const second = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
     expect(second.code).toBe(0);

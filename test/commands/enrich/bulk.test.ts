@@ -131,7 +131,7 @@ describe('bulk enrichment', () => {
     });
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(2);
-    expect(res.stderr).toContain('Stopped after 1 rows (--max-rows); the rest of - was not read or enriched.');
+    expect(res.stderr).toContain('Stopped after 1 row (--max-rows); the rest of - was not read or enriched.');
   });
 
   it('on a terminal, the progress line is cleared before the table is drawn', async () => {

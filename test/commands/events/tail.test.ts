@@ -8,6 +8,7 @@ import { sandboxEnv } from '../../helpers/sandbox.js';
 import { mockApi, JSON_HEADERS } from '../../helpers/mock-api.js';
 import { subscribe, useClockedSandbox } from '../listening/helpers.js';
 import { tempDir } from '../../helpers/temp.js';
+import { displayWidth } from '../../../src/lib/output/humanize.js';
 
 const sb = useClockedSandbox({ seed: 13 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());
@@ -24,7 +25,7 @@ describe('creators events tail (edges)', () => {
     expect(tty.code).toBe(0);
     const rows = tty.stdout.trim().split('\n');
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}#\d+ {2}(new_post|bio_change|follower_threshold)\s+instagram\//);
+    expect(rows[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{3,4}([+-]\d+(:\d\d)?)? {2}#\d+ {2}(new_post|bio_change|follower_threshold)\s+instagram\//);
     const piped = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], { env: env() });
     const lines = piped.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
@@ -82,6 +83,63 @@ describe('creators events tail (edges)', () => {
     pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(401, { detail: 'Invalid token.' }, JSON_HEADERS);
     const res = await runCli(['events', 'tail', '--once'], { env: mockEnv, dispatcher: agent });
     expect(res.code).toBe(4);
+  });
+
+  it('--forward-to: each POST names its event in X-Creators-Event-Id; status lines fit the terminal, whole when piped', async () => {
+    const got: { header: string | undefined; id: number }[] = [];
+    let fails = 1;
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push({ header: req.headers['x-creators-event-id'] as string | undefined, id: (JSON.parse(body) as { id: number }).id });
+        res.writeHead(fails-- > 0 ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/${'very-long-path-segment/'.repeat(6)}`;
+      const tty = await runCli(['events', 'tail', '--once', '--backlog', '3', '--forward-to', url, '--no-color'], { env: env(), tty: true, columns: 60 });
+      expect(tty.code).toBe(0);
+      // Every POST (the failed first attempt included) carries the id of the event in its body.
+      expect(got.length).toBe(4);
+      for (const g of got) expect(g.header).toBe(String(g.id));
+      expect(got[0]?.header).toBe(got[1]?.header);
+      const out = tty.stdout.trimEnd().split('\n');
+      expect(out).toHaveLength(3);
+      for (const line of out) {
+        expect(displayWidth(line)).toBeLessThanOrEqual(60);
+        expect(line).toMatch(/… {2}-> forwarded \(HTTP 200\)$|^\S+ \S+ \S+ {2}#\d+.* {2}-> forwarded \(HTTP 200\)$/);
+      }
+      const err = tty.stderr.trimEnd().split('\n');
+      for (const line of err) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+      expect(err[0]).toMatch(/^warning: forward of event \d+ to http:\/\/127\.0\.0\.1:\d+ f.*…$/);
+
+      fails = 1;
+      got.length = 0;
+      const piped = await runCli(['events', 'tail', '--once', '--backlog', '3', '--forward-to', url], { env: env(), columns: 60 });
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).toMatch(/^warning: forward of event \d+ to http:\/\/127\.0\.0\.1:\d+ failed \(HTTP 500\); attempt 2 of 5 in 1 s\n/);
+      expect(piped.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual(got.slice(1).map((g) => g.id));
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
+  it('human lines are whole when piped (--format table) and cut to the width on a terminal', async () => {
+    const wide = await runCli(['events', 'tail', '--once', '--backlog', '3', '--format', 'table'], { env: env(), columns: 40 });
+    const narrow = await runCli(['events', 'tail', '--once', '--backlog', '3', '--no-color'], { env: env(), tty: true, columns: 40 });
+    const w = wide.stdout.trimEnd().split('\n');
+    const n = narrow.stdout.trimEnd().split('\n');
+    expect(w).toHaveLength(3);
+    expect(n).toHaveLength(3);
+    expect(w.some((l) => displayWidth(l) > 40)).toBe(true);
+    expect(w.every((l) => !l.includes('…'))).toBe(true);
+    for (const [i, line] of n.entries()) {
+      expect(displayWidth(line)).toBeLessThanOrEqual(40);
+      // The same event: its time and id lead both lines.
+      expect(line.slice(0, 30)).toBe(w[i]?.slice(0, 30));
+    }
   });
 
   it('--dry-run prints the events but writes no cursor file and forwards nothing', async () => {

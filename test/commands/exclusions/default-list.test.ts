@@ -43,7 +43,7 @@ describe('--dry-run never creates the default exclusion list', () => {
   it('exclusions add|remove default:<platform> --dry-run shows the first request and creates nothing', async () => {
     const add = await runCli(['exclusions', 'add', 'default:tiktok', 'x', '--dry-run', '--json'], { env: env() });
     expect(add.code).toBe(0);
-    expect(add.json<Plan>()).toMatchObject({ method: 'POST', body: { handles: ['x'] }, cost_basis: '1 handles in 1 request, free' });
+    expect(add.json<Plan>()).toMatchObject({ method: 'POST', body: { handles: ['x'] }, cost_basis: '1 handle in 1 request, free' });
     const remove = await runCli(['exclusions', 'remove', 'default:twitch', 'x', '--dry-run', '--json'], { env: env() });
     expect(remove.json<Plan>()).toMatchObject({ method: 'DELETE', body: { handles: ['x'] } });
     expect(defaults()).toEqual([]);

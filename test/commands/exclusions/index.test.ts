@@ -88,7 +88,7 @@ describe('creators exclusions', () => {
     const res = await runCli(['exclusions', 'remove', '7', '--file', '-', '--json'], { env: mockEnv, dispatcher: agent, stdin: handles });
     expect(res.code).toBe(0);
     expect(sizes).toEqual([10_000, 10_000, 1]);
-    expect(res.stderr).toBe('Removed 20001 handles (3 requests).\n');
+    expect(res.stderr).toBe('Removed 20,001 handles (3 requests).\n');
     agent.assertNoPendingInterceptors();
   });
 

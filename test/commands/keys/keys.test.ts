@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { mockApi } from '../../helpers/mock-api.js';
+import { Secrets } from '../../../src/lib/http/redact.js';
 
 const sb = useSandbox({ seed: 9 });
 
@@ -14,9 +15,9 @@ describe('creators keys', () => {
     expect(created.code).toBe(0);
     const key = created.json<Key>();
     expect(key).toMatchObject({ name: 'ci', active: true, expires_at: '2027-01-31T00:00:00.000Z' });
-    expect(key.token).toMatch(/^sbx_…[0-9a-f]{4}$/);
-    expect(created.stderr).toContain('--show-token');
     const real = [...sb.get().state.apiKeys.values()].find((k) => k.id === key.id)!.token;
+    // Shown once, in full: the JSON carries the key.
+    expect(key.token).toBe(real);
 
     for (const format of ['json', 'jsonl', 'csv', 'tsv', 'table']) {
       const list = await runCli(['keys', 'list', '--format', format], { env });
@@ -45,6 +46,35 @@ describe('creators keys', () => {
     const gone = await runCli(['keys', 'delete', String(key.id), '--yes'], { env });
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/HTTP 404/);
+  });
+
+  it('create shows the new key once in full, warns on stderr, and masks it in every other message of the run', async () => {
+    const env = sandboxEnv(sb.get());
+    const newest = (): string => [...sb.get().state.apiKeys.values()].at(-1)!.token;
+
+    const secrets = new Secrets();
+    const tty = await runCli(['keys', 'create', '--name', 'laptop', '--no-color'], { env, tty: true, secrets });
+    expect(tty.code).toBe(0);
+    const key = newest();
+    expect(tty.stdout.split(key)).toHaveLength(2);
+    expect(tty.stdout).toMatch(/│ Key\s+│ sbx_live_/);
+    expect(tty.stderr).toBe('warning: Copy the new key now and keep it secret: it will not be shown again (keys list masks it).\n');
+    // The run learnt the key: any later message (a warning, an error, a debug line) shows REDACTED.
+    expect(secrets.redact(`server said: ${key} is new`)).toBe('server said: REDACTED is new');
+
+    const json = await runCli(['keys', 'create', '--name', 'ci', '--json', '--debug'], { env });
+    expect(json.code).toBe(0);
+    expect(json.json<Key>().token).toBe(newest());
+    // --debug logs the response body, but never the key.
+    expect(json.stderr).toContain('[debug]');
+    expect(json.stderr).toContain('REDACTED');
+    expect(json.stderr).not.toContain(newest());
+    expect(json.stderr).toContain('it will not be shown again');
+
+    // --show-token is still accepted (scripts that used it keep working).
+    const old = await runCli(['keys', 'create', '--name', 'old-script', '--show-token', '--json'], { env });
+    expect(old.code).toBe(0);
+    expect(old.json<Key>().token).toBe(newest());
   });
 
   it('--dry-run shows the request and sends nothing', async () => {

@@ -11,7 +11,7 @@ describe('creators listening campaigns', () => {
     const argv = ['listening', 'campaigns', 'create', '--name', 'Spring', '--days', '30', '--platform', 'instagram', 'c_a', 'c_b', 'c_c'];
     const refused = await runCli([...argv, '--max-credits', '20'], { env: env() });
     expect(refused.code).toBe(5);
-    expect(refused.stderr).toContain('Estimated monitoring cost: 3 creator(s) x 30 day(s) x 0.3 = 27 credits');
+    expect(refused.stderr).toContain('Estimated monitoring cost: 3 creators x 30 days x 0.3 = 27 credits');
     expect(refused.stderr).toContain('Worst-case cost 27 credits exceeds --max-credits 20');
     expect((await call(sb.get(), 'GET', `${L}/campaign/`)).body.count).toBe(0);
     const ok = await runCli([...argv, '--max-credits', '30', '--json'], { env: env() });
@@ -28,7 +28,7 @@ describe('creators listening campaigns', () => {
     expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.days).toBe(5);
     const done = await runCli(['listening', 'campaigns', 'update', id, '--days', '60', '--json'], { env: env() });
     expect(done.json<Record<string, unknown>>().days).toBe(60);
-    expect(done.stderr).toContain('2 creator(s) x 60 day(s) x 0.3 = 36 credits');
+    expect(done.stderr).toContain('2 creators x 60 days x 0.3 = 36 credits');
     const bad = await runCli(['listening', 'campaigns', 'update', id, '--days', '0'], { env: env() });
     expect(bad.code).toBe(2);
   });
@@ -76,7 +76,7 @@ describe('creators listening campaigns', () => {
     const argv = ['listening', 'campaigns', 'add-creators', id, 'instagram:b1', 'instagram:b2'];
     const refused = await runCli([...argv, '--max-credits', '1'], { env: env(), now });
     expect(refused.code).toBe(5);
-    expect(refused.stderr).toContain(`Estimated monitoring cost: 2 creator(s) x 10 day(s) x 0.3 (days left in campaign ${id}, ends 2026-12-02) = 6 credits`);
+    expect(refused.stderr).toContain(`Estimated monitoring cost: 2 creators x 10 days x 0.3 (days left in campaign ${id}, ends 2026-12-02) = 6 credits`);
     expect(refused.stderr).toContain('Worst-case cost 6 credits exceeds --max-credits 1');
     expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.creators_count).toBe(1);
     // Four days on, six are left.
@@ -93,13 +93,13 @@ describe('creators listening campaigns', () => {
     const now = (): number => sb.now();
     const open = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Open' });
     const add = await runCli(['listening', 'campaigns', 'add-creators', String(open.body.id), 'instagram:o1', '--dry-run', '--json'], { env: env(), now });
-    expect(add.json<Record<string, unknown>>()).toMatchObject({ worst_case_credits: 0.3, cost_basis: '1 creator(s) x 0.3 per day, open-ended (one day checked)' });
+    expect(add.json<Record<string, unknown>>()).toMatchObject({ worst_case_credits: 0.3, cost_basis: '1 creator x 0.3 per day, open-ended (one day checked)' });
     const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Resume', days: 5, creators: ['youtube:r1', 'youtube:r2'] });
     const id = String(c.body.id);
     await call(sb.get(), 'PATCH', `${L}/campaign/${id}/`, { status: 'paused' });
     const resume = await runCli(['listening', 'campaigns', 'update', id, '--resume', '--max-credits', '2'], { env: env(), now });
     expect(resume.code).toBe(5);
-    expect(resume.stderr).toContain('2 creator(s) x 5 day(s) x 0.3 (days left in campaign');
+    expect(resume.stderr).toContain('2 creators x 5 days x 0.3 (days left in campaign');
     expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.status).toBe('paused');
   });
 });

@@ -31,7 +31,7 @@ describe('listening --dry-run: the plan, and nothing changed', () => {
     const cases: [string[], Partial<PrintedPlan>, string][] = [
       [['create', '--name', 'New', '--platform', 'tiktok', 'n1'], { method: 'POST', worst_case_credits: 0.3, body: { name: 'New', creators: [{ platform: 'tiktok', platform_id: 'n1' }] } }, '/subscription/'],
       [['update', id, '--name', 'Renamed'], { method: 'PATCH', worst_case_credits: 0, body: { name: 'Renamed' } }, `/subscription/${id}/`],
-      [['update', id, '--resume'], { method: 'PATCH', worst_case_credits: 0.6, cost_basis: '2 creator(s) x 0.3 per day, open-ended (one day checked)' }, `/subscription/${id}/`],
+      [['update', id, '--resume'], { method: 'PATCH', worst_case_credits: 0.6, cost_basis: '2 creators x 0.3 per day, open-ended (one day checked)' }, `/subscription/${id}/`],
       [['add-creators', id, 'youtube:d3'], { method: 'POST', worst_case_credits: 0.3 }, `/subscription/${id}/creators/`],
       [['delete', id], { method: 'DELETE', worst_case_credits: 0, body: null }, `/subscription/${id}/`],
     ];

@@ -21,7 +21,7 @@ describe('creators listening subscriptions', () => {
     expect(res.code).toBe(0);
     const sub = res.json<Record<string, unknown>>();
     expect(sub).toMatchObject({ name: 'Launch', event_types: ['new_post', 'bio_change'], creators_count: 2, notes: { team: 'growth' }, priority: 2 });
-    expect(res.stderr).toContain('Estimated monitoring cost: 2 creator(s) x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day;');
+    expect(res.stderr).toContain('Estimated monitoring cost: 2 creators x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day;');
     expect(sb.get().state.ledger.usedMilli - used).toBe(600);
   });
 

@@ -34,6 +34,6 @@ describe('Discovery worst case (lib/api)', () => {
     const run = discoveryPlan(req, { limit: 10, page: 1, all: true, maxResults: 25 });
     expect(run).toMatchObject({ worstCaseMilli: 750, costBasis: '25 creators x 0.03, in pages of 10 and a smaller last request' });
     const similar = discoveryPlan({ kind: 'similar', body: { paging: { limit: 5, page: 0 } } }, { limit: 5, page: 1, all: true });
-    expect(similar).toMatchObject({ path: 'discovery/creators/similar', query: undefined, worstCaseMilli: 10_000 * 10, costBasis: '5 creators x 2000 pages x 0.01' });
+    expect(similar).toMatchObject({ path: 'discovery/creators/similar', query: undefined, worstCaseMilli: 10_000 * 10, costBasis: '5 creators x 2,000 pages x 0.01' });
   });
 });

@@ -44,7 +44,7 @@ describe('exclusion-list plans (lib/api)', () => {
   it('add/remove: the plan is the first chunk of at most 10,000; every chunk is sent', async () => {
     const handles = Array.from({ length: 10_001 }, (_, i) => `h${i}`);
     const plan = changeEntriesPlan(parseListRef('4'), handles, 'remove');
-    expect(plan).toMatchObject({ method: 'DELETE', path: 'discovery/exclusion-lists/4/entries', worstCaseMilli: 0, costBasis: '10001 handles in 2 requests, free' });
+    expect(plan).toMatchObject({ method: 'DELETE', path: 'discovery/exclusion-lists/4/entries', worstCaseMilli: 0, costBasis: '10,001 handles in 2 requests, free' });
     expect((plan.body as { handles: string[] }).handles).toHaveLength(10_000);
     const { http, sent } = recorder();
     await changeEntries(http, parseListRef('4'), handles, 'add');

@@ -6,9 +6,9 @@ const perDay = WORST_CASE_MILLI.monitoringPerCreatorDay;
 
 describe('listening plans', () => {
   it('monitoring is creators x days x the daily price; open-ended is one day; unknown creators are null', () => {
-    expect(monitoringCost({ creators: 3, days: 30 })).toEqual({ worstCaseMilli: 3 * 30 * perDay, costBasis: '3 creator(s) x 30 day(s) x 0.3' });
-    expect(monitoringCost({ creators: 2, days: 6, daysNote: 'days left in campaign 4' }).costBasis).toBe('2 creator(s) x 6 day(s) x 0.3 (days left in campaign 4)');
-    expect(monitoringCost({ creators: 2 })).toEqual({ worstCaseMilli: 2 * perDay, costBasis: '2 creator(s) x 0.3 per day, open-ended (one day checked)' });
+    expect(monitoringCost({ creators: 3, days: 30 })).toEqual({ worstCaseMilli: 3 * 30 * perDay, costBasis: '3 creators x 30 days x 0.3' });
+    expect(monitoringCost({ creators: 2, days: 6, daysNote: 'days left in campaign 4' }).costBasis).toBe('2 creators x 6 days x 0.3 (days left in campaign 4)');
+    expect(monitoringCost({ creators: 2 })).toEqual({ worstCaseMilli: 2 * perDay, costBasis: '2 creators x 0.3 per day, open-ended (one day checked)' });
     expect(monitoringCost({ creators: null, days: 5 }).worstCaseMilli).toBeNull();
   });
 
@@ -19,7 +19,7 @@ describe('listening plans', () => {
       path: 'social/listening/campaign/',
       body,
       worstCaseMilli: 2 * perDay,
-      costBasis: '1 creator(s) x 2 day(s) x 0.3',
+      costBasis: '1 creator x 2 days x 0.3',
     });
     expect(updatePlan('subscription', '3', { name: 'x' })).toEqual({ method: 'PATCH', path: 'social/listening/subscription/3/', body: { name: 'x' }, worstCaseMilli: 0 });
     expect(updatePlan('subscription', '3', { status: 'active' }, { creators: 4 }).worstCaseMilli).toBe(4 * perDay);

@@ -11,10 +11,10 @@ const ports = (stdin = ''): { cwd: string; stdin: Readable; stdinIsTTY: boolean 
 describe('lib/listening', () => {
   it('the monitoring notice: at most, or per day when open-ended; none without creators', () => {
     expect(monitoringNotice({ creators: 3, days: 30 })).toBe(
-      'Estimated monitoring cost: 3 creator(s) x 30 day(s) x 0.3 = 27 credits (at most; a creator already monitored costs nothing more).',
+      'Estimated monitoring cost: 3 creators x 30 days x 0.3 = 27 credits (at most; a creator already monitored costs nothing more).',
     );
     expect(monitoringNotice({ creators: 2 })).toBe(
-      'Estimated monitoring cost: 2 creator(s) x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day; a creator already monitored costs nothing more).',
+      'Estimated monitoring cost: 2 creators x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day; a creator already monitored costs nothing more).',
     );
     expect(monitoringNotice({ creators: 0 })).toBeUndefined();
     expect(monitoringNotice({ creators: null, days: 3 })).toBeUndefined();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from '../../../src/lib/output/humanize.js';
 
@@ -51,12 +51,28 @@ describe('percent', () => {
 });
 
 describe('humanDate', () => {
-  it('shortens ISO timestamps and epoch numbers', () => {
-    expect(humanDate('2024-05-06T07:08:09.123Z')).toBe('2024-05-06 07:08');
-    expect(humanDate(1_700_000_000)).toBe('2023-11-14 22:13');
-    expect(humanDate(1_700_000_000_000)).toBe('2023-11-14 22:13');
+  const savedTz = process.env.TZ;
+  afterEach(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+
+  it('shortens ISO timestamps and epoch numbers, naming the zone', () => {
+    process.env.TZ = 'UTC';
+    expect(humanDate('2024-05-06T07:08:09.123Z')).toBe('2024-05-06 07:08 UTC');
+    expect(humanDate(1_700_000_000)).toBe('2023-11-14 22:13 UTC');
+    expect(humanDate(1_700_000_000_000)).toBe('2023-11-14 22:13 UTC');
+    expect(humanDate('2024-05-06T07:08:09Z', { seconds: true })).toBe('2024-05-06 07:08:09 UTC');
     expect(humanDate('2024-05-06')).toBe('2024-05-06');
     expect(humanDate('soon')).toBe('soon');
+  });
+
+  it('uses the time zone of the process (TZ)', () => {
+    process.env.TZ = 'America/Los_Angeles';
+    expect(humanDate('2024-05-06T07:08:09Z')).toBe('2024-05-06 00:08 PDT');
+    expect(humanDate('2024-12-06T07:08:09Z')).toBe('2024-12-05 23:08 PST');
+    process.env.TZ = 'Europe/Berlin';
+    expect(humanDate('2024-05-06T23:30:00Z')).toBe('2024-05-07 01:30 GMT+2');
   });
 });
 

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { creditCount, plural } from '../../src/lib/output/humanize.js';
+import { runCli } from '../helpers/run-cli.js';
+import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
+
+// Every count printed to people goes through plural(): "1 creator", "2 creators", "1,234 matches".
+
+describe('plural()', () => {
+  it('is singular for exactly one, with thousands separators', () => {
+    expect([0, 1, 2].map((n) => plural(n, 'credit'))).toEqual(['0 credits', '1 credit', '2 credits']);
+    expect(plural(1234, 'match', 'matches')).toBe('1,234 matches');
+    expect(plural(1, 'match', 'matches')).toBe('1 match');
+    expect(plural(0.5, 'credit')).toBe('0.5 credits');
+    expect(plural('1', 'credit')).toBe('1 credit');
+    expect(plural('12345678901234567890', 'credit')).toBe('12345678901234567890 credits');
+    expect([0, 10, 1000, 2000, 1_234_500].map(creditCount)).toEqual(['0 credits', '0.01 credits', '1 credit', '2 credits', '1,234.5 credits']);
+  });
+});
+
+const page = (n: number, total: number, creditsLeft: number | string) => ({
+  total,
+  limit: n,
+  credits_left: creditsLeft,
+  accounts: Array.from({ length: n }, (_, i) => ({ user_id: `u${i}`, profile: { username: `user${i}` } })),
+});
+
+async function searchAtTerminal(n: number, total: number, creditsLeft: number | string, limit = Math.max(n, 1)): Promise<string[]> {
+  const { agent, pool, env } = mockApi();
+  pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, page(n, total, creditsLeft), JSON_HEADERS);
+  const res = await runCli(['search', '--platform', 'instagram', '--limit', String(limit), '--no-color'], { env, dispatcher: agent, tty: true });
+  expect(res.code).toBe(0);
+  return res.stderr.trim().split('\n');
+}
+
+describe('counts in real commands', () => {
+  it('search: the spend summary and the match count for 0, 1 and 2', async () => {
+    expect(await searchAtTerminal(0, 0, 0, 5)).toEqual(['No creators found.', 'Spent 0 credits on 0 creators (1 page); 0 credits left.', 'Showing 0 of 0 matches (page 1)']);
+    expect(await searchAtTerminal(1, 1, 1)).toEqual(['Spent 0.01 credits on 1 creator (1 page); 1 credit left.', 'Showing 1 of 1 match (page 1)']);
+    expect(await searchAtTerminal(2, 1234, '1234.5')).toEqual([
+      'Spent 0.02 credits on 2 creators (1 page); 1234.5 credits left.',
+      'Showing 2 of 1,234 matches (page 1); --page 2 or --all',
+    ]);
+    expect((await searchAtTerminal(2, 5, 2000))[0]).toBe('Spent 0.02 credits on 2 creators (1 page); 2,000 credits left.');
+  });
+
+  it('the dry-run cost line', async () => {
+    const cost = async (argv: string[]): Promise<string | undefined> => {
+      const res = await runCli([...argv, '--dry-run', '--format', 'table'], { env: { CREATORS_API_KEY: 'k', CREATORS_BASE_URL: 'https://api.test' } });
+      expect(res.code).toBe(0);
+      return res.stdout.split('\n').find((l) => l.startsWith('Worst-case cost:'));
+    };
+    expect(await cost(['search', '--platform', 'instagram', '--limit', '1'])).toBe('Worst-case cost: 0.01 credits (1 creator x 1 page x 0.01)');
+    expect(await cost(['search', '--platform', 'instagram', '--limit', '50', '--all', '--max-results', '100'])).toBe('Worst-case cost: 1 credit (100 creators x 0.01, in pages of 50)');
+    expect(await cost(['enrich', 'handle', 'a', 'b', '--platform', 'instagram', '--mode', 'full'])).toMatch(/^Worst-case cost: 2 credits \(2 handles x 1/);
+    expect(await cost(['enrich', 'handle', 'a', '--platform', 'instagram', '--mode', 'full'])).toMatch(/^Worst-case cost: 1 credit \(1 handle x 1/);
+  });
+
+  it('the bulk enrichment summary: 1 row, 2 rows', async () => {
+    const run = async (handles: string[]): Promise<string> => {
+      const { agent, pool, env } = mockApi();
+      pool
+        .intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' })
+        .reply(200, { result: { instagram: { username: 'x', follower_count: 10 } }, credits_cost: 0.03 }, JSON_HEADERS)
+        .times(handles.length);
+      pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, { credits_available: 1, credits_used: 0 }, JSON_HEADERS);
+      const res = await runCli(['enrich', 'handle', ...handles, '--platform', 'instagram', '--mode', 'raw', '--format', 'csv'], { env, dispatcher: agent, stderrTTY: true });
+      expect(res.code).toBe(0);
+      return res.stderr.replace(/\x1b\[2K/g, '').split(/\r|\n/).filter((l) => / rows?: /.test(l)).at(-1) ?? '';
+    };
+    expect(await run(['a'])).toBe('1 row: 1 enriched, 0 not found, 0 failed; 0.03 credits spent, 1 left.');
+    expect(await run(['a', 'b'])).toBe('2 rows: 2 enriched, 0 not found, 0 failed; 0.06 credits spent, 1 left.');
+  });
+
+  it('the stop report of a paging run: 1 creator kept', async () => {
+    const { agent, pool, env } = mockApi();
+    pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, page(1, 5, 9), JSON_HEADERS);
+    pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(402, { detail: 'Not enough credits.' }, JSON_HEADERS);
+    const res = await runCli(['search', '--platform', 'instagram', '--limit', '1', '--all', '--json'], { env, dispatcher: agent });
+    expect(res.code).toBe(5);
+    expect(res.json<unknown[]>()).toHaveLength(1);
+    expect(res.errorJson().error).toMatchObject({ spent: { credits: 0.01 } });
+    const text = await (async () => {
+      const m = mockApi();
+      m.pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, page(1, 5, 9), JSON_HEADERS);
+      m.pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(402, { detail: 'Not enough credits.' }, JSON_HEADERS);
+      return runCli(['search', '--platform', 'instagram', '--limit', '1', '--all', '--format', 'csv'], { env: m.env, dispatcher: m.agent });
+    })();
+    expect(text.code).toBe(5);
+    expect(text.stderr).toContain('Spent 0.01 credits in this run; 1 creator written to standard output');
+  });
+});
