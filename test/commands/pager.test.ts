@@ -10,6 +10,7 @@ import { fakePager } from '../helpers/fake-pager.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
+import { call, L } from './listening/helpers.js';
 
 const sb = useSandbox({ seed: 3 });
 const DICT = ['dict', 'languages'];
@@ -84,6 +85,21 @@ describe('the pager', () => {
       if (c.argv.includes('-o')) expect(JSON.parse(readFileSync(join(dir, 'langs.json'), 'utf8')).length).toBeGreaterThan(10);
       else expect(res.stdout, label).toMatch(/Portuguese/);
     }
+  });
+
+  it('a screen printed in parts (summary, heading, table) is one pager, all parts in order', async () => {
+    const created = await call(sb.get(), 'POST', `${L}/subscription/`, { name: 'Paged once', creators: ['instagram:pg_a', 'instagram:pg_b'] });
+    const id = String(created.body.id);
+    const argv = ['listening', 'subscriptions', 'details', id];
+    const pager = fakePager();
+    const res = await runCli(argv, { tty: true, env: sandboxEnv(sb.get()), startPager: pager.start });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(pager.calls).toHaveLength(1);
+    expect(pager.exits()).toBe(1);
+    const plain = await runCli(argv, { tty: true, env: sandboxEnv(sb.get()) });
+    expect(plain.stdout).toMatch(/Paged once[\s\S]*\ncreators:\n[\s\S]*pg_a[\s\S]*pg_b/);
+    expect(pager.text()).toBe(plain.stdout);
   });
 
   it('a pager quit early is not an error: exit 0, nothing on stderr', async () => {

@@ -1,10 +1,11 @@
 import { isTerminalTable, printItem, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
 import type { Io } from '../io/streams.js';
+import { pageOnce } from '../output/pager.js';
 
 /**
  * Prints a record with a nested list (subscription details, campaign overview, an event's delivery
  * history): on a terminal the scalar fields as a key/value table and the list as a table below it,
- * under a `<listKey>:` heading; in any other format the whole record, untouched.
+ * under a `<listKey>:` heading, paged once as one screen; in any other format the whole record, untouched.
  */
 export async function printWithRows(io: Io, output: OutputSettings, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
   const rows = record[listKey];
@@ -13,9 +14,11 @@ export async function printWithRows(io: Io, output: OutputSettings, record: Data
     return;
   }
   const summary = Object.fromEntries(Object.entries(record).filter(([k, v]) => k !== listKey && !Array.isArray(v)));
-  await printItem(io, output, summary);
-  if (rows.length > 0) {
-    await printText(io, output, `\n${listKey}:\n`);
-    await printList(io, output, rows as DataRecord[], rowColumns);
-  }
+  await pageOnce(io, output, async (screen) => {
+    await printItem(io, screen, summary);
+    if (rows.length > 0) {
+      await printText(io, screen, `\n${listKey}:\n`);
+      await printList(io, screen, rows as DataRecord[], rowColumns);
+    }
+  });
 }

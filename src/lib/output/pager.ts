@@ -41,6 +41,11 @@ export interface Pager {
   chosen?: boolean | undefined;
   /** Bytes held before the pager is started anyway (default `STREAM_AFTER_BYTES`). */
   streamAfterBytes?: number | undefined;
+  /**
+   * Set by `pageOnce`: the stdout sinks of one screen share this one paged output (opened by the first
+   * of them), so its parts reach one pager in order; committed when the screen is complete.
+   */
+  shared?: { output?: PagedOutput } | undefined;
 }
 
 /** Output held in memory before the pager is started anyway and the rest streamed into it (4 MiB). */
@@ -94,6 +99,31 @@ export interface PagedOutput {
   commit(): Promise<void>;
   /** As commit (what was printed before the failure is shown, as on a plain terminal); never throws. */
   abort(): Promise<void>;
+}
+
+/**
+ * Runs `body` with output settings whose stdout sinks share one pager: a command that prints one
+ * screen in several parts (a summary table, a heading, a list) pages it once, all parts in order,
+ * instead of one pager per part. Without a pager (a pipe, `-o`, `--no-pager`), or inside another
+ * `pageOnce`, `body` gets the settings as they are.
+ */
+export async function pageOnce<S extends { pager?: Pager | undefined }, T>(
+  io: Io,
+  settings: S,
+  body: (settings: S) => Promise<T>,
+): Promise<T> {
+  if (settings.pager === undefined || settings.pager.shared !== undefined) return body(settings);
+  const shared: { output?: PagedOutput } = {};
+  let result: T;
+  try {
+    result = await body({ ...settings, pager: { ...settings.pager, shared } });
+  } catch (err) {
+    await shared.output?.abort();
+    throw err;
+  }
+  io.clearLive?.();
+  await shared.output?.commit();
+  return result;
 }
 
 /**

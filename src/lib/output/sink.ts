@@ -124,6 +124,13 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
         throw stdoutWriteError(err);
       });
     };
+    if (settings.pager?.shared !== undefined) {
+      // One part of a screen paged once (`pageOnce`): the first part opens the paged output, the
+      // screen's end commits it.
+      const { pagedOutput } = await import('./pager.js');
+      const paged = (settings.pager.shared.output ??= pagedOutput(io, settings.pager, toStdout));
+      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: async () => {}, abort: async () => {} };
+    }
     if (settings.pager !== undefined) {
       // A terminal with a pager: the output is held until complete, then paged (see pager.ts). The
       // spinner's line is erased before the pager takes the screen.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PagerClosedError } from '../../../src/lib/errors.js';
-import { choosePager, pagerCommand, type Pager } from '../../../src/lib/output/pager.js';
+import { choosePager, pageOnce, pagerCommand, type Pager } from '../../../src/lib/output/pager.js';
 import { printPaidList } from '../../../src/lib/output/paid.js';
 import { openSink } from '../../../src/lib/output/sink.js';
 import type { OutputSettings } from '../../../src/lib/output/types.js';
@@ -124,5 +124,44 @@ describe('the paged stdout sink', () => {
     await sink.commit();
     expect(io.out()).toBe('x\n');
     expect(io.err()).toBe('');
+  });
+});
+
+describe('pageOnce', () => {
+  it('the sinks of one screen share one pager, committed at the end of the screen, parts in order', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    const { pager, fake } = paged();
+    await pageOnce(io, { pager }, async (screen) => {
+      for (const part of ['one\n', 'two\n', 'three\n']) {
+        const sink = await openSink(io, screen);
+        await sink.write(part);
+        await sink.commit();
+      }
+      expect(fake.calls).toHaveLength(0);
+    });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.text()).toBe('one\ntwo\nthree\n');
+    expect(fake.exits()).toBe(1);
+  });
+
+  it('a screen that fails part-way: what was printed is still shown, the error goes on', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    const { pager, fake } = paged();
+    const failed = pageOnce(io, { pager }, async (screen) => {
+      const sink = await openSink(io, screen);
+      await sink.write('summary\n');
+      await sink.commit();
+      throw new Error('list failed');
+    });
+    await expect(failed).rejects.toThrow('list failed');
+    expect(fake.text()).toBe('summary\n');
+  });
+
+  it('without a pager the settings pass through unchanged', async () => {
+    const io = memoryIo({ stdoutIsTTY: true });
+    const settings = { pager: undefined };
+    await pageOnce(io, settings, async (screen) => {
+      expect(screen).toBe(settings);
+    });
   });
 });
