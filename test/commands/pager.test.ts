@@ -102,6 +102,24 @@ describe('the pager', () => {
     expect(pager.text()).toBe(plain.stdout);
   });
 
+  it('the note on columns left out comes after the table, once the pager has given the terminal back', async () => {
+    const pager = fakePager();
+    let exitsAtNote: number | undefined;
+    const res = await runCli(['keys', 'list'], {
+      tty: true,
+      columns: 60,
+      env: sandboxEnv(sb.get(), { NO_COLOR: '1' }),
+      startPager: pager.start,
+      onStderr: (text) => {
+        if (text.includes('left out')) exitsAtNote ??= pager.exits();
+      },
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(pager.text()).toMatch(/┌/);
+    expect(res.stderr).toMatch(/^note: columns? .* left out to fit 60 columns; choose columns with --fields\n$/);
+    expect(exitsAtNote).toBe(1);
+  });
+
   it('a pager quit early is not an error: exit 0, nothing on stderr', async () => {
     // JSON is written record by record: the writes after the quit meet a closed pipe.
     const pager = fakePager({ quitAfter: 200 });
@@ -139,7 +157,7 @@ describe('the pager', () => {
 
   it('a pager that cannot be started: one warning line, the output on stdout, exit 0', async () => {
     const pager = fakePager({ notFound: true });
-    const res = await runCli(DICT, { tty: true, env: sandboxEnv(sb.get(), { CREATORS_PAGER: 'nopager-here -x' }), startPager: pager.start });
+    const res = await runCli(DICT, { tty: true, env: sandboxEnv(sb.get(), { CREATORS_PAGER: 'nopager-here -x', NO_COLOR: '1' }), startPager: pager.start });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Portuguese/);
     expect(res.stderr).toBe("warning: cannot start the pager 'nopager-here -x' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.\n");

@@ -30,7 +30,7 @@ export interface LoginPorts {
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   /** stderr for the URL and instructions, stdin for a pasted redirect, notices. */
-  term: Pick<Terminal, 'io' | 'notice' | 'quiet'>;
+  term: Pick<Terminal, 'io' | 'notice' | 'tell'>;
   /** The environment, to tell whether a browser can be opened here (SSH, no display). */
   env: Record<string, string | undefined>;
   /** Opens a URL in a browser; the system's opener when undefined. */
@@ -99,15 +99,14 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
     const sources: Array<Promise<{ params: CallbackParams; pasted: boolean }>> = [
       server.received.then((params) => ({ params, pasted: false })),
     ];
-    const err = term.io.stderr;
     const askPaste = (): void => {
-      err.write('After approving, the browser is sent back to this machine. If that page does not load (another machine),\n' +
-        'paste the full address from its address bar here, or just the code, then press Enter:\n');
+      term.tell('After approving, the browser is sent back to this machine. If that page does not load (another machine),\n' +
+        'paste the full address from its address bar here, or just the code, then press Enter:');
       sources.push(readPasted(term, cleanups).then((params) => ({ params, pasted: true })));
     };
     const browser = !opts.noBrowser && canOpenBrowser(ports.env, ports.openBrowser !== undefined);
     if (browser) {
-      err.write(`Opening the browser to log in. If it does not open, visit:\n\n  ${url}\n\n`);
+      term.tell(`Opening the browser to log in. If it does not open, visit:\n\n  ${url}\n`);
       const opener = ports.openBrowser ?? openWithSystem;
       // Not awaited: a test double (or a slow browser) may only finish once we answer its redirect.
       const opened = opener(url).then(
@@ -115,11 +114,11 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
         () => false,
       );
       void opened.then((ok) => {
-        if (!ok && !term.quiet) err.write('Could not open a browser; open the URL above yourself.\n');
+        if (!ok) term.notice('Could not open a browser; open the URL above yourself.');
       });
       term.notice('Waiting for the browser (Ctrl-C to cancel)...');
     } else {
-      err.write(`Open this URL in a browser to log in:\n\n  ${url}\n\n`);
+      term.tell(`Open this URL in a browser to log in:\n\n  ${url}\n`);
       askPaste();
     }
 
@@ -181,14 +180,14 @@ function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, ti
  * just its query, or a bare code. Anything else is reported and the next line is awaited. EOF
  * means nothing will be pasted: the listener may still answer.
  */
-function readPasted(term: Pick<Terminal, 'io'>, cleanups: Array<() => void>): Promise<CallbackParams> {
+function readPasted(term: Pick<Terminal, 'io' | 'tell'>, cleanups: Array<() => void>): Promise<CallbackParams> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: term.io.stdin, terminal: false });
     cleanups.push(() => rl.close());
     rl.on('line', (line) => {
       const params = parsePasted(line);
       if (params) resolve(params);
-      else if (line.trim()) term.io.stderr.write('That is neither the redirect address nor a code; paste it again:\n');
+      else if (line.trim()) term.tell('That is neither the redirect address nor a code; paste it again:');
     });
   });
 }

@@ -12,7 +12,9 @@ import { confirm } from './prompt.js';
 import { escapeControls } from './safe-text.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
-import type { Io } from './streams.js';
+import type { Io, Notices } from './streams.js';
+
+export type { Notices } from './streams.js';
 
 export interface TerminalOptions {
   /** `--quiet`: no notices, spinners or progress. */
@@ -37,13 +39,6 @@ export interface TerminalOptions {
 /** The delay before a waiting request shows a spinner: a quick answer shows nothing at all. */
 export const WAIT_SPINNER_DELAY_MS = 300;
 
-
-/** The side channel for people: notices (silenced by --quiet) and warnings (always shown). */
-export interface Notices {
-  notice(message: string): void;
-  warn(message: string): void;
-}
-
 export class Terminal implements InputPorts, Notices, RequestWaits {
   readonly io: Io;
   readonly quiet: boolean;
@@ -65,8 +60,9 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(io: Io, options: TerminalOptions) {
-    // Its own copy of the streams, so the output path can ask it to erase the spinner before writing data.
-    this.io = { ...io, clearLive: () => this.clearLive() };
+    // Its own copy of the streams, so the output path can ask it to erase the spinner before writing data,
+    // and printers write their notes and warnings through it.
+    this.io = { ...io, clearLive: () => this.clearLive(), notices: this };
     this.quiet = options.quiet;
     this.debug = options.debug;
     this.yes = options.yes;
@@ -105,6 +101,14 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
   /** A warning on stderr; shown even with `--quiet`. */
   warn(message: string): void {
     this.aboveLive(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
+  }
+
+  /**
+   * A message on stderr that a person must act on (a URL to open, what to paste), shown even with
+   * `--quiet`; no prefix. Lines end with a line feed.
+   */
+  tell(message: string): void {
+    this.aboveLive(`${this.safe(message)}\n`);
   }
 
   /** A `--debug` line on stderr, tagged `[debug]` (or `tag`); known credentials are redacted here too. */

@@ -3,8 +3,7 @@
  * without a word. The check watches the records as they are printed and, at the end, warns once per such
  * path on stderr with the closest path the records do have. Printing goes on as asked (exit 0).
  */
-import { escapeControls } from '../io/safe-text.js';
-import type { Io } from '../io/streams.js';
+import { warnOn, type Io } from '../io/streams.js';
 import { pickedFields } from './columns.js';
 import { flattenRecord, getPath } from './flatten.js';
 import type { DataRecord, OutputSettings } from './types.js';
@@ -59,8 +58,8 @@ export class FieldsCheck {
     if (this.records === 0) return;
     for (const field of this.missing) {
       const near = closest(field, [...this.seen]);
-      const suggestion = near === undefined ? '' : `; did you mean '${escapeControls(near)}'?`;
-      io.stderr.write(`warning: --fields: no record has '${escapeControls(field)}'${suggestion}\n`);
+      const suggestion = near === undefined ? '' : `; did you mean '${near}'?`;
+      warnOn(io, `--fields: no record has '${field}'${suggestion}`);
     }
   }
 

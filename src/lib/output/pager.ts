@@ -13,8 +13,7 @@
  */
 import type { Writable } from 'node:stream';
 import { PagerClosedError } from '../errors.js';
-import { escapeControls } from '../io/safe-text.js';
-import type { Io } from '../io/streams.js';
+import { warnOn, type Io } from '../io/streams.js';
 
 /** A started pager: its standard input, and its exit. */
 export interface PagerProcess {
@@ -153,10 +152,7 @@ export function pagedOutput(
       target = 'direct';
       if (pager.chosen === false) return;
       const why = (err as { code?: unknown }).code === 'ENOENT' ? 'not found' : ((err as Error).message ?? String(err));
-      io.stderr.write(
-        `warning: cannot start the pager '${escapeControls(pager.command)}' (${escapeControls(why)}); writing directly. ` +
-          'Set CREATORS_PAGER, or use --no-pager.\n',
-      );
+      warnOn(io, `cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`);
     }
   };
 

@@ -5,7 +5,7 @@
  * no file behind.
  */
 import { escapeControls } from '../io/safe-text.js';
-import type { Io } from '../io/streams.js';
+import { noticeOn, warnOn, type Io } from '../io/streams.js';
 import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, pickedFields, Row } from './columns.js';
 import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
 import { displayWidth } from './humanize.js';
@@ -70,6 +70,8 @@ export async function printList(
   // A --fields path no record has is said once the list is out.
   const check = FieldsCheck.for(settings);
   if (check !== undefined) records = check.watch(records);
+  // Notes about the output (columns left out) come after it, below the table (and after the pager).
+  const notes: (() => void)[] = [];
   const count = await withSink(io, settings, async (sink) => {
     switch (settings.format) {
       case 'json':
@@ -85,12 +87,13 @@ export async function printList(
         return count;
       }
       case 'table':
-        if (isTerminalTable(io, settings)) return printTerminalTable(io, sink, settings, records, columns);
-        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, true), false);
+        if (isTerminalTable(io, settings)) return printTerminalTable(io, sink, settings, records, columns, notes);
+        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, true), false, notes);
       default:
-        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, columns);
+        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, notes, columns);
     }
   });
+  for (const note of notes) note();
   check?.warn(io);
   return count;
 }
@@ -202,6 +205,7 @@ async function printDelimited(
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   fixed: Column[] | undefined,
   header: boolean,
+  notes: (() => void)[],
   specs: readonly ColumnSpec[] = [],
 ): Promise<number> {
   const encode = await lineEncoder(settings);
@@ -251,18 +255,15 @@ async function printDelimited(
   // An empty list still gets its header when the command knows its columns: CI jobs parse the file.
   if (cols === undefined && sample.length === 0 && header && specs.length > 0) await write(encode(specs.map((spec) => spec.path)));
   await batch.flush();
-  if (dropped.size > 0 && !settings.quiet) warnDropped(io, [...dropped]);
+  if (dropped.size > 0 && !settings.quiet) notes.push(() => warnDropped(io, [...dropped]));
   return count;
 }
 
 /** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */
 function warnDropped(io: Io, names: string[]): void {
-  // Field names come from the data: shown escaped, like any data on stderr.
-  const list = escapeControls(names.slice(0, 10).join(', ')) + (names.length > 10 ? `, and ${names.length - 10} more` : '');
-  io.stderr.write(
-    `warning: fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; ` +
-      'name them with --fields, or use --format jsonl\n',
-  );
+  // Field names come from the data: the terminal object shows them escaped, like any data on stderr.
+  const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
+  warnOn(io, `fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
 }
 
 async function printTerminalTable(
@@ -271,6 +272,7 @@ async function printTerminalTable(
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   specs: ColumnSpec[],
+  notes: (() => void)[],
 ): Promise<number> {
   const rows: Row[] = [];
   for await (const record of records) rows.push(new Row(record));
@@ -284,7 +286,7 @@ async function printTerminalTable(
     color: settings.color,
     fits: cols.map(columnFit),
     onDrop: (headers) => {
-      if (!settings.quiet) noteDropped(io, headers);
+      if (!settings.quiet) notes.push(() => noteDropped(io, headers));
     },
   });
   await sink.write(text);
@@ -301,9 +303,10 @@ function columnFit(col: Column): ColumnFit {
 /** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
 function noteDropped(io: Io, headers: string[]): void {
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
-  io.stderr.write(
-    `note: ${headers.length === 1 ? 'column' : 'columns'} ${escapeControls(headers.join(', '))} left out to fit ` +
-      `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields\n`,
+  noticeOn(
+    io,
+    `note: ${headers.length === 1 ? 'column' : 'columns'} ${headers.join(', ')} left out to fit ` +
+      `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields`,
   );
 }
 

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { Terminal, type TerminalOptions } from '../../../src/lib/io/terminal.js';
+import { printList } from '../../../src/lib/output/printers.js';
 import { openSink } from '../../../src/lib/output/sink.js';
 import { fakeTtyStream } from '../../helpers/run-cli.js';
 import { screen, SPINNER_FRAMES } from '../../helpers/screen.js';
@@ -114,6 +115,51 @@ describe('the wait spinner', () => {
     expect(out).toBe('page 1\n');
     expect(spinnerOnScreenAtData).toEqual([]);
     wait.end();
+  });
+
+  it("a printer's note (columns left out) goes through the terminal: below the table, the spinner erased, data escaped", async () => {
+    const { term, err } = terminal();
+    let out = '';
+    let errAtTable: string | undefined;
+    term.io.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      errAtTable ??= err();
+    });
+    // Another request is still waiting while the table is printed.
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), 'evil\x1b[2Jname': 'x'.repeat(30) };
+    const settings = { format: 'table' as const, formatExplicit: false, color: false, quiet: false };
+    await printList({ ...term.io, columns: 40 }, settings, [record], []);
+    await term.liveReady;
+    expect(out, JSON.stringify(err())).toMatch(/┌/);
+    // Nothing on stderr yet when the table was written: the note follows it.
+    expect(screen(errAtTable ?? '')).toEqual([]);
+    const lines = screen(err());
+    expect(lines, out).toHaveLength(1);
+    expect(lines[0]).toMatch(/^note: columns? .* left out to fit 40 columns; choose columns with --fields$/);
+    expect(lines[0]).toContain('evil\\x1b[2Jname');
+    expect(lines[0]).not.toContain('\x1b');
+    // The spinner (erased by the data) comes back below the note.
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([lines[0], expect.stringMatching(/^. Searching…$/)]);
+    wait.end();
+  });
+
+  it('tell (what a person must act on: the login URL) is shown even with --quiet, above the spinner', async () => {
+    const { term, err } = terminal();
+    const wait = term.beginWait('Waiting…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    term.tell('Open this URL in a browser to log in:\n\n  http://127.0.0.1/x\x07\n');
+    await term.liveReady;
+    expect(screen(err())).toEqual(['Open this URL in a browser to log in:', '', '  http://127.0.0.1/x\\x07', '', expect.stringMatching(/^. Waiting…$/)]);
+    wait.end();
+    const quiet = terminal({ quiet: true });
+    quiet.term.tell('paste it again:');
+    expect(quiet.err()).toBe('paste it again:\n');
   });
 
   it('shows the wait that changed last, and the remaining one when it ends', async () => {

@@ -17,7 +17,7 @@ describe('--fields with a path no printed record has', () => {
     ['table', true],
     ['table', false],
   ])('search --format %s (terminal: %s): one warning with a suggestion, output as asked, exit 0', async (format, tty) => {
-    const res = await runCli([...SEARCH, '--format', format, '--fields', 'user_id,profile.usrname'], { env: sandboxEnv(sb.get()), tty, columns: 120 });
+    const res = await runCli([...SEARCH, '--format', format, '--fields', 'user_id,profile.usrname'], { env: sandboxEnv(sb.get(), { NO_COLOR: '1' }), tty, columns: 120 });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr.match(/warning: --fields/g)).toHaveLength(1);
     expect(res.stderr).toContain(TYPO);
