@@ -88,7 +88,8 @@ function addNode(parent: Command, node: CommandNode, deps: Deps): void {
 }
 
 function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
-  const group = parent.command(def.name).description(def.description);
+  // No `help [command]` entry of commander's in a group's list: `creators help <command...>` is the one.
+  const group = parent.command(def.name).description(def.description).helpCommand(false);
   for (const alias of def.aliases ?? []) group.alias(alias);
   const help = (def.examples ? examples(def.examples) : '') + (def.helpAfter ?? '');
   if (help) group.addHelpText('after', help);

@@ -50,6 +50,8 @@ describe('the command tree', () => {
       if (cmd.commands.length > 0) {
         // A group lists each of its verbs.
         for (const sub of cmd.commands) expect(res.stdout, `${name} lists ${sub.name()}`).toMatch(new RegExp(`^  ${sub.name()}\\b`, 'm'));
+        // ...and not commander's `help [command]`, which `creators help <command...>` does already.
+        expect(res.stdout, `${name} lists no help [command]`).not.toMatch(/^  help\b/m);
       } else {
         for (const option of cmd.options.filter((o) => !o.hidden)) expect(res.stdout, `${name} documents ${option.flags}`).toContain(option.flags);
       }

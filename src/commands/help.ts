@@ -9,7 +9,8 @@ export default defineCommand({
     {
       name: '[topic...]',
       description: 'a topic or a command path',
-      complete: async () => Object.keys((await import('../lib/help-topics.js')).HELP_TOPICS),
+      // Topics, then the commands whose help it shows.
+      complete: async ({ commands }) => [...Object.keys((await import('../lib/help-topics.js')).HELP_TOPICS), ...commands],
     },
   ],
   examples: [

@@ -5,11 +5,17 @@
  * Kept apart from the script generators (lib/completion.ts): the tree is built on every run, the scripts rarely.
  */
 
+/** What a script generator knows when it looks words up: the tree's top-level command names. */
+export interface ValueContext {
+  commands: readonly string[];
+}
+
 /**
  * Fixed words, `'files'` for file names, or words looked up only when a script is generated (a list that
- * lives in a module a verb may not load up front: help topics, config keys).
+ * lives in a module a verb may not load up front: help topics, config keys; or taken from the tree:
+ * `help`'s command names).
  */
-export type ValueSource = readonly string[] | 'files' | (() => Promise<readonly string[]>);
+export type ValueSource = readonly string[] | 'files' | ((context: ValueContext) => Promise<readonly string[]>);
 
 /** A node's completion metadata: where its values come from, and whether the option may be given again. */
 export interface CompletionMeta {

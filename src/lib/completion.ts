@@ -4,7 +4,7 @@
  * for `<file...>` values). The scripts are static: a TAB runs shell code only, never Node.
  */
 import type { Argument, Command, Option } from 'commander';
-import { completionMeta, type ValueSource } from './completion-values.js';
+import { completionMeta, type ValueContext, type ValueSource } from './completion-values.js';
 
 /** What a value completes to: words, file names, or nothing (free text). */
 export interface ValueCompletion {
@@ -44,15 +44,20 @@ const NONE: ValueCompletion = { words: [], files: false };
 /** A value named `<file>`, `<file.csv|->`, `[file]` completes file names unless declared otherwise. */
 const namesAFile = (placeholder: string): boolean => /^file\b/.test(placeholder);
 
-async function resolve(source: ValueSource | undefined, choices: readonly string[] | undefined, placeholder: string): Promise<ValueCompletion> {
+async function resolve(
+  source: ValueSource | undefined,
+  choices: readonly string[] | undefined,
+  placeholder: string,
+  context: ValueContext,
+): Promise<ValueCompletion> {
   if (choices && choices.length > 0) return { words: [...choices], files: false };
   if (source === 'files') return { words: [], files: true };
-  if (typeof source === 'function') return { words: [...(await source())], files: false };
+  if (typeof source === 'function') return { words: [...(await source(context))], files: false };
   if (source) return { words: [...source], files: false };
   return namesAFile(placeholder) ? { words: [], files: true } : NONE;
 }
 
-async function option(o: Option): Promise<CompletionOption> {
+async function option(o: Option, context: ValueContext): Promise<CompletionOption> {
   const takesValue = o.required || o.optional;
   const placeholder = takesValue ? (/[<[]([^>\]]+)[>\]]/.exec(o.flags)?.[1] ?? 'value') : '';
   const meta = completionMeta(o);
@@ -62,23 +67,23 @@ async function option(o: Option): Promise<CompletionOption> {
     takesValue,
     placeholder,
     repeat: meta.repeat === true,
-    values: takesValue ? await resolve(meta.values, o.argChoices, placeholder) : NONE,
+    values: takesValue ? await resolve(meta.values, o.argChoices, placeholder, context) : NONE,
   };
 }
 
-async function argument(a: Argument): Promise<CompletionArg> {
-  return { name: a.name(), required: a.required, variadic: a.variadic, values: await resolve(completionMeta(a).values, a.argChoices, a.name()) };
+async function argument(a: Argument, context: ValueContext): Promise<CompletionArg> {
+  return { name: a.name(), required: a.required, variadic: a.variadic, values: await resolve(completionMeta(a).values, a.argChoices, a.name(), context) };
 }
 
 /** The tree a script is generated from: every command's names, first line of description, visible flags and arguments. */
-export async function completionTree(cmd: Command): Promise<CompletionTree> {
+export async function completionTree(cmd: Command, context: ValueContext = { commands: cmd.commands.map((c) => c.name()) }): Promise<CompletionTree> {
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
     description: cmd.description().split('\n')[0] ?? '',
-    options: await Promise.all(cmd.options.filter((o) => !o.hidden).map(option)),
-    args: await Promise.all(cmd.registeredArguments.map(argument)),
-    commands: await Promise.all(cmd.commands.map(completionTree)),
+    options: await Promise.all(cmd.options.filter((o) => !o.hidden).map((o) => option(o, context))),
+    args: await Promise.all(cmd.registeredArguments.map((a) => argument(a, context))),
+    commands: await Promise.all(cmd.commands.map((c) => completionTree(c, context))),
   };
 }
 

@@ -14,6 +14,7 @@ import { KINDS } from '../../src/commands/dict.js';
 import { CONFIG_KEYS } from '../../src/lib/config.js';
 import { HELP_TOPICS } from '../../src/lib/help-topics.js';
 import { FORMATS } from '../../src/lib/output/types.js';
+import { buildProgram } from '../../src/program.js';
 import { BIN } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -50,6 +51,10 @@ function run(cmd: string, args: string[], extra: Record<string, string> = {}): P
 }
 
 const sorted = (words: Iterable<string>): string[] => [...words].sort();
+
+/** `creators help <TAB>`: the topics and the top-level commands (`creators help listening` shows its help). */
+const COMMANDS = buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} }).commands.map((c) => c.name());
+const HELP_WORDS = [...Object.keys(HELP_TOPICS), ...COMMANDS];
 
 describe.skipIf(!has('bash'))(`bash completion${skipped(['bash'])}`, () => {
   /** The words bash would offer for `line` (split on spaces; a trailing space starts a new, empty word). */
@@ -93,7 +98,8 @@ describe.skipIf(!has('bash'))(`bash completion${skipped(['bash'])}`, () => {
 
   it('completes argument values: dictionary kinds, help topics, shells, config keys', async () => {
     expect(sorted(await complete('creators dict '))).toEqual(sorted(KINDS));
-    expect(sorted(await complete('creators help '))).toEqual(sorted(Object.keys(HELP_TOPICS)));
+    expect(sorted(await complete('creators help '))).toEqual(sorted(HELP_WORDS));
+    expect(COMMANDS).toContain('listening');
     expect(sorted(await complete('creators completion '))).toEqual(['bash', 'fish', 'zsh']);
     expect(sorted(await complete('creators config get '))).toEqual(sorted(Object.keys(CONFIG_KEYS)));
     // The second argument of config set is free text: its key's names are not offered again.
@@ -143,7 +149,8 @@ describe.skipIf(!has('fish'))(`fish completion${skipped(['fish'])}`, () => {
 
   it('completes argument values: dictionary kinds, help topics, shells, config keys', async () => {
     expect(sorted(await complete('creators dict '))).toEqual(sorted(KINDS));
-    expect(sorted(await complete('creators help '))).toEqual(sorted(Object.keys(HELP_TOPICS)));
+    expect(sorted(await complete('creators help '))).toEqual(sorted(HELP_WORDS));
+    expect(COMMANDS).toContain('listening');
     expect(sorted(await complete('creators completion '))).toEqual(['bash', 'fish', 'zsh']);
     expect(sorted(await complete('creators config unset '))).toEqual(sorted(Object.keys(CONFIG_KEYS)));
   });
@@ -225,8 +232,8 @@ describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmu
   it('completes argument values: dictionary kinds, help topics', async () => {
     const kinds = await tab('creators dict ', KINDS);
     for (const k of KINDS) expect(kinds).toContain(k);
-    const topics = await tab('creators help ', Object.keys(HELP_TOPICS));
-    for (const t of Object.keys(HELP_TOPICS)) expect(topics).toContain(t);
+    const topics = await tab('creators help ', HELP_WORDS);
+    for (const t of HELP_WORDS) expect(topics).toMatch(new RegExp(`(^|\\s)${t}(\\s|$)`, 'm'));
   });
 
   it('completes file names for file options and arguments', async () => {
