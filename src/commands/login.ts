@@ -21,7 +21,10 @@ export default defineCommand({
   ],
   helpAfter: '\nOver SSH or without a display the browser is not opened; the URL is printed and a pasted redirect is accepted.\n',
   async run(ctx, { flags }) {
-    const { DEFAULT_LOGIN_TIMEOUT_MS, login, parsePort } = await import('../lib/auth/login.js');
+    const [{ DEFAULT_LOGIN_TIMEOUT_MS, login, parsePort }, { humanDate }] = await Promise.all([
+      import('../lib/auth/login.js'),
+      import('../lib/output/humanize.js'),
+    ]);
     const port = parsePort(flags.port);
     let timeoutMs = DEFAULT_LOGIN_TIMEOUT_MS;
     if (flags.loginTimeout !== undefined) {
@@ -46,7 +49,7 @@ export default defineCommand({
       { port, noBrowser: !flags.browser, timeoutMs },
     );
     if (!result) return;
-    const until = result.expires_at !== undefined ? ` The access token is valid until ${new Date(result.expires_at).toISOString()} and refreshes itself.` : '';
+    const until = result.expires_at !== undefined ? ` The access token is valid until ${humanDate(result.expires_at)} and refreshes itself.` : '';
     ctx.notice(`Logged in to ${base.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
     const overriding = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
     if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);

@@ -51,7 +51,7 @@ export default defineCommand({
       }
     }
     // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
-    const [{ startSandbox }, rules, latencyModel, { printText }] = await Promise.all([
+    const [{ startSandbox }, rules, latencyModel, { plural, printText }] = await Promise.all([
       import('../sandbox/server.js'),
       import('../sandbox/faults/rules.js'),
       import('../sandbox/latency.js'),
@@ -84,7 +84,7 @@ export default defineCommand({
       const text =
         output.format === 'json' || output.format === 'jsonl'
           ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`
-          : `Dry run: no sandbox was started.\nIt would listen on ${plan.listen} (seed ${seed}, ${rateLimit} requests a minute, ${credits} credits${flags.trial ? ', trial account' : ''}, page base ${plan.page_base}${latency ? `, latency ${latencyText}` : ''}).\n` +
+          : `Dry run: no sandbox was started.\nIt would listen on ${plan.listen} (seed ${seed}, ${plural(rateLimit, 'request')} a minute, ${plural(credits, 'credit')}${flags.trial ? ', trial account' : ''}, page base ${plan.page_base}${latency ? `, latency ${latencyText}` : ''}).\n` +
             plan.faults.map((f) => `  fault: ${f}\n`).join('');
       await printText(ctx.io, output, text);
       return;
@@ -118,7 +118,7 @@ export default defineCommand({
           `Sandbox API listening on ${sandbox.url}\n\n` +
             `  export CREATORS_BASE_URL=${sandbox.url}\n` +
             `  export CREATORS_API_KEY=${sandbox.apiKey}\n\n` +
-            `Seed ${seed}, ${rateLimit} requests/minute, ${credits} credits${latency && latencyText !== 'none' ? `, latency ${latencyText}` : ''}. Press Ctrl-C to stop.\n` +
+            `Seed ${seed}, ${plural(rateLimit, 'request')}/minute, ${plural(credits, 'credit')}${latency && latencyText !== 'none' ? `, latency ${latencyText}` : ''}. Press Ctrl-C to stop.\n` +
             faultLines,
         );
       } else {

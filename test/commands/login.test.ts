@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { configureOAuth, oauthState } from '../../src/sandbox/oauth/store.js';
+import { timeoutText } from '../../src/lib/auth/login.js';
 import { browserDouble } from '../lib/auth/browser-double.js';
 import { runInteractive } from '../lib/auth/interactive.js';
 
@@ -68,6 +69,36 @@ describe('creators login (browser)', () => {
     expect(status.stdout).not.toContain(profile.oauth.access_token);
     const token = await runCli(['auth', 'token'], { env, configDir });
     expect(token.stdout).toBe(`${profile.oauth.access_token}\n`);
+  });
+
+  describe('expiry times for people', () => {
+    // This file runs in its own process (the vitest pool is `forks`): TZ is set for these tests only.
+    const savedTz = process.env.TZ;
+    afterEach(() => {
+      if (savedTz === undefined) delete process.env.TZ;
+      else process.env.TZ = savedTz;
+    });
+
+    it('login and auth status on a terminal show the expiry in the local zone, named; --json keeps ISO', async () => {
+      process.env.TZ = 'America/New_York';
+      const browser = browserDouble();
+      const res = await runCli(['login'], { env, configDir, openBrowser: browser.opener });
+      await browser.done();
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toMatch(/The access token is valid until 2026-11-22 06:00 EST and refreshes itself\./);
+      const status = await runCli(['auth', 'status', '--no-color'], { env, configDir, tty: true, columns: 120 });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(/Expires\s+│ 2026-11-22 06:00 EST/);
+      const json = await runCli(['auth', 'status', '--json'], { env, configDir });
+      expect(json.json<{ expires_at: string }>().expires_at).toMatch(/^2026-11-22T11:00:0\d\.\d{3}Z$/);
+    });
+  });
+
+  it('the login timeout in words: seconds, 1 minute, minutes', () => {
+    expect(timeoutText(45_000)).toBe('45 s');
+    expect(timeoutText(60_000)).toBe('1 minute');
+    expect(timeoutText(90_000)).toBe('1.5 minutes');
+    expect(timeoutText(300_000)).toBe('5 minutes');
   });
 
   it('listens on a new random port each login (a new client for it); --port reuses the client registered for that port', async () => {

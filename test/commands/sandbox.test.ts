@@ -44,7 +44,15 @@ describe('creators sandbox output', () => {
   it('on a terminal, says how to use it, and lists the faults', async () => {
     const res = await runCli(['sandbox', '--seed', '7', '--faults', '503 GET * p=0.2'], { signal: stopped(), tty: true });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^Sandbox API listening on http:\/\/127\.0\.0\.1:\d+\n\n {2}export CREATORS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\n {2}export CREATORS_API_KEY=\S+\n\nSeed 7, 300 requests\/minute, 1000 credits\. Press Ctrl-C to stop\.\nFaults \(counts at http:\/\/127\.0\.0\.1:\d+\/_sandbox\/faults\):\n {2}\S/);
+    expect(res.stdout).toMatch(/^Sandbox API listening on http:\/\/127\.0\.0\.1:\d+\n\n {2}export CREATORS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\n {2}export CREATORS_API_KEY=\S+\n\nSeed 7, 300 requests\/minute, 1,000 credits\. Press Ctrl-C to stop\.\nFaults \(counts at http:\/\/127\.0\.0\.1:\d+\/_sandbox\/faults\):\n {2}\S/);
+  });
+
+  it('the banner counts in words: 1 credit, 1 request/minute', async () => {
+    const res = await runCli(['sandbox', '--credits', '1', '--rate-limit', '1'], { signal: stopped(), tty: true });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Seed 42, 1 request/minute, 1 credit. Press Ctrl-C to stop.');
+    const dry = await runCli(['sandbox', '--credits', '1', '--rate-limit', '1', '--dry-run'], { tty: true });
+    expect(dry.stdout).toContain('(seed 42, 1 request a minute, 1 credit, page base 0)');
   });
 
   it('-o writes the JSON line to a file and nothing to stdout', async () => {
@@ -69,7 +77,7 @@ describe('creators sandbox --dry-run', () => {
     expect(res.json()).toMatchObject({ dry_run: true, listen: '127.0.0.1:any free port', credits: 5, seed: 42, faults: [expect.stringContaining('503')] });
     const text = await runCli(['sandbox', '--port', '8787', '--dry-run'], { tty: true });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^Dry run: no sandbox was started\.\nIt would listen on 127\.0\.0\.1:8787 \(seed 42, 300 requests a minute, 1000 credits, page base 0\)\.\n$/);
+    expect(text.stdout).toMatch(/^Dry run: no sandbox was started\.\nIt would listen on 127\.0\.0\.1:8787 \(seed 42, 300 requests a minute, 1,000 credits, page base 0\)\.\n$/);
   });
 
   it('shows the latency model it would apply (--latency real is a named preset)', async () => {

@@ -4,6 +4,7 @@ import type { ConfigStore } from '../config.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
+import { plural } from '../output/humanize.js';
 import { startCallbackServer, type CallbackParams } from './callback-server.js';
 import { authorizeUrl, describeOAuthError, exchangeCode, exchangeCodePlan, registerClient, registerClientPlan } from './oauth.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
@@ -156,12 +157,16 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
   }
 }
 
+/** The login timeout for a person: `45 s`, `1 minute`, `1.5 minutes`, `5 minutes`. */
+export function timeoutText(ms: number): string {
+  return ms >= 60_000 ? plural(Math.round(ms / 6_000) / 10, 'minute') : `${Math.round(ms / 1000)} s`;
+}
+
 /** Waits for the first callback, with the login timeout (a real timer: it waits for a person) and Ctrl-C. */
 function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, timeoutMs: number, cleanups: Array<() => void>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const minutes = timeoutMs >= 60_000 ? `${Math.round(timeoutMs / 60_000)} minute(s)` : `${Math.round(timeoutMs / 1000)} s`;
     const timer = setTimeout(
-      () => reject(new AuthError(`Login timed out after ${minutes} without an answer from the browser.`, { code: 'login_timeout', hint: 'Run `creators login` again (with --no-browser to paste the redirect by hand).' })),
+      () => reject(new AuthError(`Login timed out after ${timeoutText(timeoutMs)} without an answer from the browser.`, { code: 'login_timeout', hint: 'Run `creators login` again (with --no-browser to paste the redirect by hand).' })),
       timeoutMs,
     );
     const onAbort = (): void => reject(new InterruptedError('Login cancelled.'));

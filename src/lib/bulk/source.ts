@@ -9,7 +9,7 @@ import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { countValues, readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
-import { plural } from '../output/humanize.js';
+import { countText, plural } from '../output/humanize.js';
 
 export interface BulkSource {
   /** Column names of the output's input part. */
@@ -70,7 +70,8 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
     if (o.column !== undefined) throw new UsageError('--column needs --input.');
     if (o.values.length === 0) throw new UsageError(`No ${o.kind} given.`, { hint: `Pass one or more ${o.kind}s, or --input <file.csv|->.` });
     const values = o.maxRows !== undefined ? o.values.slice(0, o.maxRows) : o.values;
-    if (values.length < o.values.length) ports.warn(`--max-rows ${o.maxRows}: ${o.values.length - values.length} of ${o.values.length} values were not enriched.`);
+    const left = o.values.length - values.length;
+    if (left > 0) ports.warn(`--max-rows ${o.maxRows}: ${countText(left)} of ${plural(o.values.length, 'value')} ${left === 1 ? 'was' : 'were'} not enriched.`);
     return {
       header: [o.kind],
       valueIndex: 0,

@@ -119,7 +119,7 @@ describe('bulk enrichment', () => {
     expect(res.stdout).toMatch(/ann.*ok/);
     expect(res.stdout).toMatch(/missing_x.*not_found/);
     expect(res.stdout).not.toMatch(/bob/);
-    expect(res.stderr).toContain('--max-rows 2: 1 of 3 values were not enriched.');
+    expect(res.stderr).toContain('--max-rows 2: 1 of 3 values was not enriched.');
   });
 
   it('--max-rows on a CSV says that the rest of the input was not read', async () => {

@@ -23,7 +23,13 @@ describe('openBulkSource', () => {
     const source = await openBulkSource(p, { values: ['', 'a', 'b'], kind: 'handle', maxRows: 2, needCount: false });
     expect(source).toMatchObject({ header: ['handle'], valueIndex: 0, count: 1, firstValue: 'a', fromFile: false });
     expect(await all(source.rows)).toEqual([[''], ['a']]);
-    expect(p.warnings).toEqual(['--max-rows 2: 1 of 3 values were not enriched.']);
+    expect(p.warnings).toEqual(['--max-rows 2: 1 of 3 values was not enriched.']);
+  });
+
+  it('--max-rows: the verb agrees with the count left out', async () => {
+    const p = ports();
+    await openBulkSource(p, { values: ['a', 'b', 'c'], kind: 'handle', maxRows: 1, needCount: false });
+    expect(p.warnings).toEqual(['--max-rows 1: 2 of 3 values were not enriched.']);
   });
 
   it('a file relative to the ports cwd: counted, the column guessed with a warning', async () => {
