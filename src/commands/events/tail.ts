@@ -6,6 +6,8 @@ import { EVENT_FILTER_FLAGS } from './flags.js';
 
 /** Events asked for per page while tailing; the server may apply fewer (the walk copes). */
 const TAIL_PAGE_SIZE = 50;
+/** Event lines after which a `--fields` path none of them had is warned about (a tail may never end). */
+const FIELDS_CHECK_AFTER = 100;
 
 /**
  * `creators events tail`: prints each new event once, in order of occurrence, as it appears (human
@@ -40,7 +42,7 @@ export default defineCommand({
     ['creators events tail --type follower_threshold --interval 60', 'only milestones, once a minute'],
   ],
   async run(ctx, { flags }) {
-    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { escapeControls, jsonText, plural, selectFields, truncate, writeChunk }] = await Promise.all([
+    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { escapeControls, jsonText, plural, selectFields, truncate, writeChunk }, { FieldsCheck }] = await Promise.all([
       import('node:path'),
       import('../../lib/events/filters.js'),
       import('../../lib/events/cursor.js'),
@@ -48,6 +50,7 @@ export default defineCommand({
       import('../../lib/events/tail.js'),
       import('../../lib/events/line.js'),
       import('../../lib/output/index.js'),
+      import('../../lib/output/fields-check.js'),
     ]);
     const filters = eventFilters(flags);
     const intervalS = flags.interval === undefined ? 10 : Number(flags.interval);
@@ -79,6 +82,8 @@ export default defineCommand({
     // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.
     const fitStderr = (text: string, prefix: number): string =>
       ctx.io.stderrIsTTY ? truncate(escapeControls(text), (ctx.io.columns ?? 80) - prefix) : text;
+    // A --fields path no event line has is said once: after the first events (a tail runs on), or at the end.
+    const fields = human ? undefined : FieldsCheck.for(output);
     const emit = async (event: ListeningRecord, status: number | undefined): Promise<void> => {
       if (human) {
         await writeChunk(ctx.io.stdout, `${humanLine(event, status, ctx.io.stdoutIsTTY ? (ctx.io.columns ?? 80) : undefined)}\n`);
@@ -86,21 +91,28 @@ export default defineCommand({
       }
       const shown = output.fields ? selectFields(event, output.fields) : event;
       await writeChunk(ctx.io.stdout, `${jsonText(shown)}\n`);
+      fields?.see(event);
+      if (fields?.count === FIELDS_CHECK_AFTER) fields.warn(ctx.io);
       if (status !== undefined) ctx.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
     };
-    const handed = await tailEvents(
-      {
-        http,
-        now: ctx.deps.now,
-        sleep: ctx.deps.sleep,
-        signal: ctx.deps.signal,
-        dispatcher: ctx.deps.dispatcher,
-        emit,
-        warn: (m) => ctx.warn(m),
-        forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
-      },
-      { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun },
-    );
+    let handed: number;
+    try {
+      handed = await tailEvents(
+        {
+          http,
+          now: ctx.deps.now,
+          sleep: ctx.deps.sleep,
+          signal: ctx.deps.signal,
+          dispatcher: ctx.deps.dispatcher,
+          emit,
+          warn: (m) => ctx.warn(m),
+          forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
+        },
+        { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun },
+      );
+    } finally {
+      fields?.warn(ctx.io);
+    }
     if (ctx.io.stderrIsTTY) ctx.notice(`${plural(handed, 'new event')}.`);
   },
 });

@@ -53,10 +53,17 @@ export class FieldsCheck {
     }
   }
 
-  /** Warns once per path no record had; nothing when no record was printed. */
+  /** How many records were noted so far. */
+  get count(): number {
+    return this.records;
+  }
+
+  /** Warns once per path no record had (a second call says nothing more); nothing when no record was printed. */
   warn(io: Io): void {
     if (this.records === 0) return;
-    for (const field of this.missing) {
+    const missing = [...this.missing];
+    this.missing.clear();
+    for (const field of missing) {
       const near = closest(field, [...this.seen]);
       const suggestion = near === undefined ? '' : `; did you mean '${near}'?`;
       warnOn(io, `--fields: no record has '${field}'${suggestion}`);

@@ -32,6 +32,19 @@ describe('creators events tail (edges)', () => {
     expect(Object.keys(lines[0] ?? {})).toEqual(['id', 'event_type']);
   });
 
+  it('--fields with a path no event line has: one warning with the nearest path, at the end of --once or of a Ctrl-C', async () => {
+    const once = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,evnt_type'], { env: env() });
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stdout.trim().split('\n')).toHaveLength(2);
+    expect(once.stderr).toBe("warning: --fields: no record has 'evnt_type'; did you mean 'event_type'?\n");
+    const controller = new AbortController();
+    const stopped = await runCli(['events', 'tail', '--backlog', '2', '--fields', 'id,evnt_type'], { env: env(), signal: controller.signal, onSleep: () => controller.abort() });
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr.match(/warning: --fields: no record has 'evnt_type'/g)).toHaveLength(1);
+    const fine = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], { env: env() });
+    expect(fine.stderr).toBe('');
+  });
+
   it('refuses bad flags, csv, -o and a corrupt cursor file with exit 2', async () => {
     const dir = tempDir('creators-tail-bad-');
     writeFileSync(join(dir, 'bad.cursor'), 'not json');
