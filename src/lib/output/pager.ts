@@ -44,7 +44,13 @@ export interface Pager {
    * Set by `pageOnce`: the stdout sinks of one screen share this one paged output (opened by the first
    * of them), so its parts reach one pager in order; committed when the screen is complete.
    */
-  shared?: { output?: PagedOutput } | undefined;
+  shared?: SharedPage | undefined;
+}
+
+/** One screen's paged output (opened by its first part) and the notes to print once it has been paged. */
+export interface SharedPage {
+  output?: PagedOutput;
+  after: (() => void)[];
 }
 
 /** Output held in memory before the pager is started anyway and the rest streamed into it (4 MiB). */
@@ -112,16 +118,18 @@ export async function pageOnce<S extends { pager?: Pager | undefined }, T>(
   body: (settings: S) => Promise<T>,
 ): Promise<T> {
   if (settings.pager === undefined || settings.pager.shared !== undefined) return body(settings);
-  const shared: { output?: PagedOutput } = {};
+  const shared: SharedPage = { after: [] };
   let result: T;
   try {
     result = await body({ ...settings, pager: { ...settings.pager, shared } });
   } catch (err) {
     await shared.output?.abort();
+    for (const note of shared.after) note();
     throw err;
   }
   io.clearLive?.();
   await shared.output?.commit();
+  for (const note of shared.after) note();
   return result;
 }
 

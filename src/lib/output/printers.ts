@@ -93,7 +93,10 @@ export async function printList(
         return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, notes, columns);
     }
   });
-  for (const note of notes) note();
+  // Within a screen paged once (pageOnce), after the whole screen.
+  const shared = settings.pager?.shared;
+  if (shared !== undefined) shared.after.push(...notes);
+  else for (const note of notes) note();
   check?.warn(io);
   return count;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PagerClosedError } from '../../../src/lib/errors.js';
 import { choosePager, pageOnce, pagerCommand, type Pager } from '../../../src/lib/output/pager.js';
 import { printPaidList } from '../../../src/lib/output/paid.js';
+import { printList } from '../../../src/lib/output/printers.js';
 import { openSink } from '../../../src/lib/output/sink.js';
 import type { OutputSettings } from '../../../src/lib/output/types.js';
 import { fakePager, type FakePagerOptions } from '../../helpers/fake-pager.js';
@@ -155,6 +156,25 @@ describe('pageOnce', () => {
     });
     await expect(failed).rejects.toThrow('list failed');
     expect(fake.text()).toBe('summary\n');
+  });
+
+  it("a part's note (columns left out) follows the whole screen, after the pager", async () => {
+    const io = memoryIo({ stdoutIsTTY: true, columns: 40 });
+    const { pager, fake } = paged();
+    let exitsAtNote: number | undefined;
+    io.stderr.on('data', () => (exitsAtNote ??= fake.exits()));
+    const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), more: 'x'.repeat(30) };
+    const settings: OutputSettings = { format: 'table', formatExplicit: false, color: false, quiet: false, pager };
+    await pageOnce(io, settings, async (screen) => {
+      await printList(io, screen, [record], []);
+      const sink = await openSink(io, screen);
+      await sink.write('after the table\n');
+      await sink.commit();
+    });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.text()).toMatch(/┌[\s\S]*after the table\n$/);
+    expect(io.err()).toMatch(/^note: columns? .* left out to fit 40 columns/);
+    expect(exitsAtNote).toBe(1);
   });
 
   it('without a pager the settings pass through unchanged', async () => {
