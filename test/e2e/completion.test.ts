@@ -173,9 +173,12 @@ describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmu
     const res = await run('zsh', ['-c', `creators completion zsh > '${fpath}/_creators'`]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
+    // A session that lives as long as the server: without it the server exits with each test's last
+    // session, and the next test's new-session could meet it exiting ("server exited unexpectedly").
+    expect((await tmux('new-session', '-d', '-s', 'keep', 'sleep 600')).stderr).toBe('');
   });
   afterAll(async () => {
-    if (sessions > 0) await tmux('kill-server');
+    await tmux('kill-server');
   });
 
   // Installed as the README says: the script written as _creators into a folder of $fpath, then compinit.
