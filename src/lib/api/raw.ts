@@ -73,7 +73,8 @@ export function paginatePlan(req: RawRequest, bound: { maxPages?: number | undef
   if (pageMilli === null) costBasis = undefined;
   else if (pages === undefined) costBasis = `pages unknown x ${unit}; --max-pages n bounds it`;
   else {
-    const why = pages === bound.maxPages ? '' : pages === capPages ? ' (the 10,000-result cap)' : ' (as many as --max-credits pays for)';
+    const paysForNone = bound.budgetMilli !== undefined && pageMilli !== null && bound.budgetMilli < pageMilli;
+    const why = pages === bound.maxPages ? '' : pages === capPages ? ' (the 10,000-result cap)' : paysForNone ? ' (--max-credits pays for no whole page)' : ' (as many as --max-credits pays for)';
     costBasis = `${plural(pages, 'page')}${why} x ${unit}`;
   }
   return {
