@@ -15,7 +15,7 @@ export default defineCommand({
   flags: {
     method: { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with -f/--input)', complete: METHODS },
     field: { flags: '-f, --field <key=value>', description: 'body field, or query parameter with -X GET; dot paths nest, values typed', repeat: true },
-    input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin' },
+    input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin', stdin: true },
     paginate: { flags: '--paginate', description: 'follow next links, next_token cursors, offset pages and Discovery page numbers, streaming every item' },
     maxPages: { flags: '--max-pages <n>', description: 'with --paginate: stop after n requests (bounds the worst case of a billed route)' },
   },

@@ -11,7 +11,7 @@ export default defineCommand({
   description: 'Store a setting in the profile (file mode 0600)',
   args: [
     { name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) },
-    { name: '<value>', description: 'value' },
+    { name: '<value>', description: 'value', stdin: true },
   ],
   examples: [
     ['creators config set max-credits 25', 'budget guard for every command'],
