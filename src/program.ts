@@ -80,13 +80,14 @@ function flagValue(flag: FlagDef, raw: unknown): unknown {
 }
 
 /**
- * Standard input can be read once: two values of `-` that read it (`--api-key-file -` with `--input -`,
+ * Standard input can be read once: `--api-key-file -` beside a value of `-` that reads it too (`--input -`,
  * `--file -`, `batch upload -`...) would leave one of them empty. Refused as a usage error naming both,
- * before anything is read or sent.
+ * before anything is read or sent. (Two readers of one verb, such as `--filters -` with
+ * `--exclude-handles -`, are the verb's own check.)
  */
 function refuseTwoStdinReaders(def: CommandDef<FlagDefs>, globals: GlobalOptions, values: Record<string, unknown>, positionals: unknown[]): void {
-  const readers: string[] = [];
-  if (globals.apiKeyFile === '-') readers.push('--api-key-file -');
+  if (globals.apiKeyFile !== '-') return;
+  const readers: string[] = ['--api-key-file -'];
   for (const [key, flag] of Object.entries(def.flags ?? {})) {
     const value = values[key];
     if (flag.stdin && (value === '-' || (Array.isArray(value) && value.includes('-')))) readers.push(`${new Option(flag.flags, '').long ?? key} -`);
@@ -97,7 +98,7 @@ function refuseTwoStdinReaders(def: CommandDef<FlagDefs>, globals: GlobalOptions
   });
   if (readers.length < 2) return;
   throw new UsageError(`${readers.slice(0, -1).join(', ')} and ${readers[readers.length - 1]} both read standard input, which can be read only once.`, {
-    hint: readers.includes('--api-key-file -') ? 'Give the key another way: --api-key-file <file>, CREATORS_API_KEY, or creators login.' : 'Read one of them from a file.',
+    hint: 'Give the key another way: --api-key-file <file>, CREATORS_API_KEY, or creators login.',
   });
 }
 
