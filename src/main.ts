@@ -3,6 +3,7 @@ import { realSleep, type Deps } from './app/deps.js';
 import { Context } from './app/context.js';
 import { CliError, EXIT, InterruptedError, PagerClosedError, UsageError } from './lib/errors.js';
 import { Secrets } from './lib/http/redact.js';
+import { exitHoldsSettled, pendingExitHolds } from './lib/io/exit-holds.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -116,6 +117,7 @@ function flagValue(argv: string[], flag: string): string | undefined {
 export async function run(): Promise<number> {
   const controller = new AbortController();
   let firstInterruptAt: number | undefined;
+  let waitingSince: number | undefined;
   // While a pager runs, Ctrl-C is the pager's (less stays, as it should): the output was complete
   // before the pager started, and leaving less behind would break the terminal.
   let pagersRunning = 0;
@@ -127,7 +129,17 @@ export async function run(): Promise<number> {
     // `atomically`, whose exit hook (when-exit) re-raises the signal it caught at once, and that
     // echo must not cut short the clean stop (committing output files) the first one started.
     if (firstInterruptAt !== undefined) {
-      if (Date.now() - firstInterruptAt > 1000) process.exit(EXIT.INTERRUPTED);
+      if (Date.now() - firstInterruptAt <= 1000) return;
+      // Work that must not be cut short (a refreshed login not yet stored: the server has killed the
+      // old pair) is waited for, once, with a line saying so; a further Ctrl-C exits regardless.
+      const holds = pendingExitHolds();
+      if (holds.length === 0 || waitingSince !== undefined) {
+        if (waitingSince === undefined || Date.now() - waitingSince > 1000) process.exit(EXIT.INTERRUPTED);
+        return;
+      }
+      waitingSince = Date.now();
+      process.stderr.write(`Saving ${holds.join(' and ')} before exiting (Ctrl-C again to exit now and lose it).\n`);
+      void exitHoldsSettled().then(() => process.exit(EXIT.INTERRUPTED));
       return;
     }
     firstInterruptAt = Date.now();

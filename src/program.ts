@@ -6,6 +6,7 @@ import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
+import { UsageError } from './lib/errors.js';
 import { FORMATS } from './lib/output/types.js';
 
 export function packageVersion(): string {
@@ -78,6 +79,29 @@ function flagValue(flag: FlagDef, raw: unknown): unknown {
   return Boolean(raw);
 }
 
+/**
+ * Standard input can be read once: `--api-key-file -` beside a value of `-` that reads it too (`--input -`,
+ * `--file -`, `batch upload -`...) would leave one of them empty. Refused as a usage error naming both,
+ * before anything is read or sent. (Two readers of one verb, such as `--filters -` with
+ * `--exclude-handles -`, are the verb's own check.)
+ */
+function refuseTwoStdinReaders(def: CommandDef<FlagDefs>, globals: GlobalOptions, values: Record<string, unknown>, positionals: unknown[]): void {
+  if (globals.apiKeyFile !== '-') return;
+  const readers: string[] = ['--api-key-file -'];
+  for (const [key, flag] of Object.entries(def.flags ?? {})) {
+    const value = values[key];
+    if (flag.stdin && (value === '-' || (Array.isArray(value) && value.includes('-')))) readers.push(`${new Option(flag.flags, '').long ?? key} -`);
+  }
+  (def.args ?? []).forEach((arg, i) => {
+    const value = positionals[i];
+    if (arg.stdin && (value === '-' || (Array.isArray(value) && value.includes('-')))) readers.push(`${arg.name} -`);
+  });
+  if (readers.length < 2) return;
+  throw new UsageError(`${readers.slice(0, -1).join(', ')} and ${readers[readers.length - 1]} both read standard input, which can be read only once.`, {
+    hint: 'Give the key another way: --api-key-file <file>, CREATORS_API_KEY, or creators login.',
+  });
+}
+
 /** Adds a declared verb or group (and its verbs) under `parent`. */
 function addNode(parent: Command, node: CommandNode, deps: Deps): void {
   if (node.kind === 'group') {
@@ -119,7 +143,9 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const raw = command.opts();
     const values = Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key])]));
-    const ctx = new Context(deps, command.optsWithGlobals() as GlobalOptions);
+    const globals = command.optsWithGlobals() as GlobalOptions;
+    refuseTwoStdinReaders(def, globals, values, actionArgs.slice(0, -2));
+    const ctx = new Context(deps, globals);
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
     } finally {

@@ -4,7 +4,7 @@
  * ledger does not move, and no local file or setting is written. The walk covers every leaf of the
  * command tree: a command added without a sample here fails the first test.
  */
-import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { buildProgram } from '../src/program.js';
 import { runCli } from './helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp.js';
+import { snapshotTree } from './helpers/tree-snapshot.js';
 
 /** Requests the sandbox answered (its own log: `METHOD /path/ status time`). */
 const seen: string[] = [];
@@ -177,8 +178,8 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
     const problems: string[] = [];
     for (const [name, argv] of Object.entries(samples(ids))) {
       const ledgerBefore = await api('GET', '/_sandbox/ledger');
-      const filesBefore = readdirSync(cwd).sort();
-      const configBefore = readFileSync(join(configDir, 'config.json'), 'utf8');
+      const filesBefore = snapshotTree(cwd);
+      const configBefore = snapshotTree(configDir);
       seen.length = 0;
       const controller = new AbortController();
       // A dry run that waits for something (a server, a job) is a failure of its own, not a hung suite.
@@ -191,17 +192,21 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
       if (res.code !== 0) problems.push(`${name}: exit ${res.code}: ${res.stderr.trim()}`);
       if (changing.length > 0) problems.push(`${name}: sent ${changing.join(', ')}`);
       if (ledgerAfter.used_milli !== ledgerBefore.used_milli) problems.push(`${name}: the ledger moved`);
-      if (JSON.stringify(readdirSync(cwd).sort()) !== JSON.stringify(filesBefore)) problems.push(`${name}: wrote a file in the working directory`);
-      if (!existsSync(join(configDir, 'config.json')) || readFileSync(join(configDir, 'config.json'), 'utf8') !== configBefore) problems.push(`${name}: changed the profile`);
+      // Every file's content and mtime, recursively: nothing created, replaced, truncated or touched.
+      if (JSON.stringify(snapshotTree(cwd)) !== JSON.stringify(filesBefore)) problems.push(`${name}: wrote a file in the working directory`);
+      if (JSON.stringify(snapshotTree(configDir)) !== JSON.stringify(configBefore)) problems.push(`${name}: wrote in the config directory (profile, journal, lock)`);
     }
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('sends the plan to -o like any data', async () => {
+  it('prints the plan on stdout with -o, in the format -o names, and leaves the -o file alone', async () => {
     const env = sandboxEnv(sandbox.get());
+    writeFileSync(join(cwd, 'plan.json'), '[{"paid":true}]\n');
+    const before = snapshotTree(cwd);
     const res = await runCli(['credits', '--dry-run', '-o', 'plan.json'], { env, configDir, cwd });
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('');
-    expect(JSON.parse(readFileSync(join(cwd, 'plan.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+    expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+    expect(res.stderr).toContain('Dry run: plan.json was not written; the plan is on standard output.');
+    expect(snapshotTree(cwd)).toEqual(before);
   });
 });

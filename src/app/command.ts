@@ -25,6 +25,8 @@ export interface FlagDef {
    * completes file names unless this says otherwise.
    */
   complete?: ValueSource;
+  /** A value of `-` reads standard input (two such readers in one command line are refused before anything runs). */
+  stdin?: boolean;
 }
 
 export type FlagDefs = Record<string, FlagDef>;
@@ -48,6 +50,8 @@ export interface ArgDef {
   description: string;
   /** What shell completion offers for it; an argument named `<file...>` completes file names unless this says otherwise. */
   complete?: ValueSource;
+  /** A value of `-` reads standard input (as `FlagDef.stdin`). */
+  stdin?: boolean;
 }
 
 export interface CommandDef<F extends FlagDefs = FlagDefs> {

@@ -309,6 +309,20 @@ export class Context {
   }
 
   /**
+   * Where a dry run prints its plan: stdout, in the format asked for (`-o`'s extension included). A dry
+   * run writes no file, and `-o`'s target may hold a stopped run's paid records; a notice says it was
+   * left alone.
+   */
+  private dryRunOutputNoticed = false;
+  async dryRunOutput(): Promise<OutputSettings> {
+    const settings = await this.output();
+    if (settings.outputPath === undefined) return settings;
+    if (!this.dryRunOutputNoticed) this.term.notice(`Dry run: ${this.globals.output ?? settings.outputPath} was not written; the plan is on standard output.`);
+    this.dryRunOutputNoticed = true;
+    return { ...settings, outputPath: undefined };
+  }
+
+  /**
    * The format the user asked for explicitly (flag or env), known without opening the store; used
    * for error printing: errors are JSON only when JSON was asked for, not merely because stdout is a pipe.
    */
@@ -338,7 +352,7 @@ export class Context {
         policy: await this.moneyPolicy(),
         baseUrl: await this.baseUrl(),
         // The plan printer is loaded only by a dry run.
-        printPlan: async (record) => (await import('../lib/output/plan.js')).printPlan(this.io, await this.output(), record),
+        printPlan: async (record) => (await import('../lib/output/plan.js')).printPlan(this.io, await this.dryRunOutput(), record),
       },
       plan,
     );

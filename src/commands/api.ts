@@ -15,7 +15,7 @@ export default defineCommand({
   flags: {
     method: { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with -f/--input)', complete: METHODS },
     field: { flags: '-f, --field <key=value>', description: 'body field, or query parameter with -X GET; dot paths nest, values typed', repeat: true },
-    input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin' },
+    input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin', stdin: true },
     paginate: { flags: '--paginate', description: 'follow next links, next_token cursors, offset pages and Discovery page numbers, streaming every item' },
     maxPages: { flags: '--max-pages <n>', description: 'with --paginate: stop after n requests (bounds the worst case of a billed route)' },
   },
@@ -38,7 +38,7 @@ export default defineCommand({
     if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
       throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });
     }
-    const { isJsonObject, itemOf, queryFromPairs, rawRequestPlan, recordOf, recordsOf, sendRawRequest } = await import('../lib/api/raw.js');
+    const { isJsonObject, itemOf, queryFromPairs, rawRequestPlan, rawSpendMilli, recordOf, recordsOf, sendRawRequest } = await import('../lib/api/raw.js');
     let body: RawRequest['body'];
     let query: RawRequest['query'];
     if (method === 'GET' || method === 'HEAD') {
@@ -99,16 +99,23 @@ export default defineCommand({
 
     const output = await ctx.output();
     const { status, data } = await sendRawRequest(http, request);
-    if (data === null || data === undefined) {
-      ctx.notice(`HTTP ${status} (no content)`);
-    } else if (typeof data === 'string') {
-      await printText(ctx.io, output, data.endsWith('\n') ? data : `${data}\n`);
-    } else if (Array.isArray(data) || (output.format !== 'json' && output.format !== 'table' && itemsOfPage(data))) {
-      // A page printed as rows (jsonl, csv, tsv): its list, without the paging envelope.
-      await printList(ctx.io, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(recordOf), []);
-    } else {
-      await printItem(ctx.io, output, itemOf(data));
-    }
+    const print = async (): Promise<void> => {
+      if (data === null || data === undefined) {
+        ctx.notice(`HTTP ${status} (no content)`);
+      } else if (typeof data === 'string') {
+        await printText(ctx.io, output, data.endsWith('\n') ? data : `${data}\n`);
+      } else if (Array.isArray(data) || (output.format !== 'json' && output.format !== 'table' && itemsOfPage(data))) {
+        // A page printed as rows (jsonl, csv, tsv): its list, without the paging envelope.
+        await printList(ctx.io, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(recordOf), []);
+      } else {
+        await printItem(ctx.io, output, itemOf(data));
+      }
+    };
+    // A billable answer whose write fails (a full disk) says what it cost, as every paid command does.
+    const spent = plan.worstCaseMilli === 0 ? undefined : rawSpendMilli(request, data);
+    if (spent === undefined) return print();
+    const { printPaid } = await import('../lib/output/paid.js');
+    await printPaid(output, spent, print);
   },
 });
 

@@ -1,7 +1,7 @@
 /**
  * Changes to the profile's stored settings, described before they are made: what `config set`,
  * `config unset` and `logout` print under `--dry-run` instead of writing the config file. Printed
- * like data (stdout or `-o`), as the plan of a request is.
+ * like data on stdout (never to `-o`: a dry run writes no file), as the plan of a request is.
  */
 import { CONFIG_KEYS, maskSecret } from './config.js';
 import type { Io } from './io/streams.js';

@@ -32,7 +32,7 @@ export interface GatePorts {
   term: Terminal;
   policy: MoneyPolicy;
   baseUrl: URL;
-  /** Prints the dry run's plan through lib/output (so `-o` receives it). */
+  /** Prints the dry run's plan through lib/output, on stdout in the format asked for (never to `-o`: a dry run writes no file). */
   printPlan(record: PlanRecord): Promise<void>;
 }
 

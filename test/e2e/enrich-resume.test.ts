@@ -160,10 +160,14 @@ describe('enrich handle --input: resumable after an interruption', () => {
     const before = { bytes: readFileSync(journalPath), mtime: statSync(journalPath).mtimeMs };
     const charges = sb.get().state.ledger.charges.length;
 
+    const outBefore = { bytes: readFileSync(w.out), mtime: statSync(w.out).mtimeMs };
     const dry = await spawnCli(args(w, '--dry-run', '--json'), w.env);
     expect(dry.code).toBe(0);
     expect(dry.stderr).toMatch(/Resuming: 10 of 40 rows already done/);
-    const plan = JSON.parse(readFileSync(w.out, 'utf8')) as { worst_case_credits?: number; cost_basis?: string } & Record<string, unknown>;
+    // The plan is on stdout; the partial output of the stopped run is left as it was.
+    expect(readFileSync(w.out).equals(outBefore.bytes)).toBe(true);
+    expect(statSync(w.out).mtimeMs).toBe(outBefore.mtime);
+    const plan = JSON.parse(dry.stdout) as { worst_case_credits?: number; cost_basis?: string } & Record<string, unknown>;
     expect(JSON.stringify(plan)).toMatch(/30 handles x 0\.03/);
     expect(JSON.stringify(plan)).toMatch(/0\.9\b/);
     expect(sb.get().state.ledger.charges.length).toBe(charges);

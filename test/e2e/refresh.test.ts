@@ -71,6 +71,34 @@ describe('e2e: refreshing the stored login', () => {
     expect(JSON.parse(next.stdout)).toHaveProperty('credits_available');
   });
 
+  it('a second Ctrl-C while the refreshed pair is on its way waits for it to be stored (saying so), then exits 130; the login survives', async () => {
+    const { configDir, env } = await shortLivedLogin();
+    const before = storedPair(configDir);
+    // The pair is rotated at once; its answer takes 8 pieces 600 ms apart.
+    faults(sb.get(), 'trickle:600 POST /public/v1/oauth/token/ count=1');
+    const child = spawn(process.execPath, [BIN, 'credits', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await until(() => !oauthState(sb.get().state).refreshTokens.has(before.refresh_token));
+      child.kill('SIGINT');
+      // The second Ctrl-C counts only after a second (a repeat within it is the echo of the first).
+      await new Promise((r) => setTimeout(r, 1200));
+      child.kill('SIGINT');
+      expect(await exit).toBe(130);
+    } finally {
+      faults(sb.get(), '');
+      child.kill('SIGKILL');
+    }
+    const after = storedPair(configDir);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(oauthState(sb.get().state).refreshTokens.has(after.refresh_token)).toBe(true);
+    expect(stderr).toContain('Saving the refreshed login before exiting (Ctrl-C again to exit now and lose it).');
+    const next = await spawnCli(['credits', '--json'], env);
+    expect(next.code, next.stderr).toBe(0);
+  });
+
   it('two processes refreshing at once both succeed and the login survives', async () => {
     const { configDir, env } = await shortLivedLogin();
     const before = storedPair(configDir);

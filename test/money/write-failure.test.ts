@@ -95,6 +95,18 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     rmSync(target);
   });
 
+  it('api (a billable POST) -o: exit 1, the request cost said, no file left', async () => {
+    const handle = sb.get().state.creators.list('instagram')[1]!.profile.username;
+    const target = join(disk.dir, 'raw.json');
+    const mark = ledgerMark(sb.get());
+    const res = await spawnCli(['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram', '-o', target], env());
+    expect(res.code).toBe(1);
+    expect(mark.since().milli).toBe(30);
+    expect(res.stderr).toContain(`Cannot write ${target}: no space left on device.`);
+    expect(res.stderr).toContain(`Spent 0.03 credits in this run; nothing kept, ${target} was not written.`);
+    expect(left()).toEqual([]);
+  });
+
   it('search --all -o: the run stops at the failed write instead of buying more pages', async () => {
     const mark = ledgerMark(sb.get());
     const res = await spawnCli(['search', '--platform', 'instagram', '--all', '--limit', '50', '--max-results', '1000', '-o', join(disk.dir, 'all.json')], env());
@@ -129,6 +141,27 @@ describe.skipIf(noDevFull !== undefined)(`stdout to /dev/full${noDevFull ? ` (sk
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('error: Cannot write to standard output: no space left on device.');
     expect(res.stderr).toContain('Spent 0.03 credits in this run; the output to standard output is incomplete.');
+  });
+
+  it('api (a billable POST) > /dev/full: exit 1, the request cost said', async () => {
+    const handle = sb.get().state.creators.list('instagram')[2]!.profile.username;
+    const res = await toDevFull(['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('error: Cannot write to standard output: no space left on device.');
+    expect(res.stderr).toContain('Spent 0.03 credits in this run; the output to standard output is incomplete.');
+  });
+
+  it('api (Discovery, charged per creator) --format csv > /dev/full: the creators returned are the spend', async () => {
+    const res = await toDevFull(['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=20', '--format', 'csv']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Spent 0.2 credits in this run; the output to standard output is incomplete.');
+  });
+
+  it('api (a free GET) > /dev/full: exit 1, no spend line', async () => {
+    const res = await toDevFull(['api', 'accounts/credits']);
+    expect(res.code).toBe(1);
+    expect(res.stderr.split('\n')[0]).toBe('error: Cannot write to standard output: no space left on device.');
+    expect(res.stderr).not.toContain('Spent');
   });
 
   it('a free command (credits) > /dev/full: exit 1, one clear line, no stack', async () => {

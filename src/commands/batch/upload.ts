@@ -25,7 +25,7 @@ export const JOB_FLAGS = {
 export default defineCommand({
   name: 'upload',
   description: 'Upload a CSV as a batch job (one column kept, blanks and duplicates dropped; files over 10 MB split into several jobs)',
-  args: [{ name: '<file>', description: "CSV file, or '-' for standard input" }],
+  args: [{ name: '<file>', description: "CSV file, or '-' for standard input", stdin: true }],
   flags: JOB_FLAGS,
   examples: [
     ['creators batch upload handles.csv --mode full --platform instagram --audience', 'full enrichment with audience data'],

@@ -11,7 +11,7 @@ export default defineCommand({
   description: 'Store a setting in the profile (file mode 0600)',
   args: [
     { name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) },
-    { name: '<value>', description: 'value' },
+    { name: '<value>', description: 'value', stdin: true },
   ],
   examples: [
     ['creators config set max-credits 25', 'budget guard for every command'],
@@ -27,7 +27,7 @@ export default defineCommand({
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
       const change: SettingChange = { action: 'set', key, value: shownValue(key, stored), previous: shownValue(key, store.get(key)) };
-      await printSettingsPlan(ctx.io, await ctx.output(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
+      await printSettingsPlan(ctx.io, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
       return;
     }
     store.set(key, stored);

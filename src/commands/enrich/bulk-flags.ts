@@ -6,7 +6,7 @@ import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
 export function bulkFlags(what: 'handles' | 'emails') {
   return {
-    input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin, which cannot be resumed); output keeps its columns` },
+    input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin, which cannot be resumed); output keeps its columns`, stdin: true },
     column: { flags: '--column <name>', description: `the column holding the ${what} (default: detected by header, then by content)` },
     concurrency: { flags: '--concurrency <n>', description: 'force the requests in flight, 1 to 32 (default: sized from the rate limit and the latency the service shows); pacing still keeps under the rate limit' },
     ...CSV_INPUT_FLAGS,

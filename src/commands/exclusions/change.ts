@@ -11,7 +11,7 @@ export const ENTRY_ARGS = [
 
 /** The flags `exclusions add` and `remove` share: the handles from a file, read by the one CSV reader. */
 export const ENTRY_FLAGS = {
-  file: { flags: '--file <file|->', description: 'read handles from a file or stdin: one per line, or the handle column of a CSV' },
+  file: { flags: '--file <file|->', description: 'read handles from a file or stdin: one per line, or the handle column of a CSV', stdin: true },
   ...CSV_INPUT_FLAGS,
 } as const satisfies FlagDefs;
 

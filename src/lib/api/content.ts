@@ -103,11 +103,15 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
   const price = DETAILS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
-  const pages = maxPages ?? budgetPages;
+  // A budget below one page still plans the first page, so the gate refuses it (exit 5) rather than
+  // the run ending at once with nothing, as if there were no comments.
+  const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
   const costBasis =
     maxPages !== undefined
       ? `${plural(maxPages, 'request')} x ${formatCredits(price)}`
-      : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
+      : budgetPages === 0
+        ? `1 page x ${formatCredits(price)}: --max-credits pays for no whole page`
+        : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
   return {
     plan: { method: 'POST', path: 'creators/content/details', body: detailsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
     pages: pages ?? Infinity,

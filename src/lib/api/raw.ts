@@ -6,7 +6,7 @@
 import { estimateRouteCost, formatCredits } from '../cost.js';
 import type { HttpClient, HttpResponse, Method } from '../http/client.js';
 import { buildUrl, type Query } from '../http/url.js';
-import { isNumberPaged, PAGING_RESULT_CAP } from '../paging.js';
+import { isNumberPaged, itemsOfPage, PAGING_RESULT_CAP } from '../paging.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
 
@@ -73,7 +73,8 @@ export function paginatePlan(req: RawRequest, bound: { maxPages?: number | undef
   if (pageMilli === null) costBasis = undefined;
   else if (pages === undefined) costBasis = `pages unknown x ${unit}; --max-pages n bounds it`;
   else {
-    const why = pages === bound.maxPages ? '' : pages === capPages ? ' (the 10,000-result cap)' : ' (as many as --max-credits pays for)';
+    const paysForNone = bound.budgetMilli !== undefined && pageMilli !== null && bound.budgetMilli < pageMilli;
+    const why = pages === bound.maxPages ? '' : pages === capPages ? ' (the 10,000-result cap)' : paysForNone ? ' (--max-credits pays for no whole page)' : ' (as many as --max-credits pays for)';
     costBasis = `${plural(pages, 'page')}${why} x ${unit}`;
   }
   return {
@@ -93,6 +94,18 @@ export function pageSpendMilli(pp: PaginatePlan, data: unknown, items: unknown[]
   if (isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(said)) return Math.round(said * 1000);
   if (pp.perItemMilli !== undefined) return Math.round((items?.length ?? 0) * pp.perItemMilli);
   return pp.pageMilli ?? 0;
+}
+
+/**
+ * What one answered raw request cost, as `api --paginate` counts a page: its own `credits_cost`, else
+ * its creators at the per-creator price (Discovery), else the route's price. Undefined when nothing
+ * says (an unpriced route whose answer names no cost).
+ */
+export function rawSpendMilli(req: RawRequest, data: unknown): number | undefined {
+  const pp = paginatePlan(req, {});
+  const said = isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(Number(data.credits_cost));
+  if (pp.pageMilli === null && !said) return undefined;
+  return pageSpendMilli(pp, data, itemsOfPage(data));
 }
 
 /** Sends the raw request; the response body is parsed as JSON when it is JSON. */

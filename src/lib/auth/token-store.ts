@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { ConfigStore } from '../config.js';
 import { AuthError, CliError } from '../errors.js';
 import type { TokenResponse } from './oauth.js';
+import { holdExit } from '../io/exit-holds.js';
 
 /** The profile key holding the login's tokens. */
 export const LOGIN_KEY = 'oauth';
@@ -114,10 +115,14 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
     // Someone else refreshed while we waited: their tokens are the live ones.
     if (latest.access_token !== current.access_token && !expiring(latest, deps.now())) return latest;
     try {
-      const tokens = await deps.refresh(latest);
-      const next = loginFromTokens(tokens, deps.now(), latest);
-      saveLogin(deps.store, next);
-      return next;
+      // From the request to the stored pair, a forced exit (a second Ctrl-C) waits: once the server
+      // has rotated the pair, the only live refresh token is the one in its answer.
+      return await holdExit('the refreshed login', async () => {
+        const tokens = await deps.refresh(latest);
+        const next = loginFromTokens(tokens, deps.now(), latest);
+        saveLogin(deps.store, next);
+        return next;
+      });
     } catch (err) {
       if (err instanceof AuthError) {
         // A process that ignored the lock (an older version) may have rotated the pair under us.

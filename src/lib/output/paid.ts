@@ -109,6 +109,21 @@ export async function printPaidList(
 }
 
 /**
+ * Any printing of a paid answer (`creators api`'s item, list or text): a failed write says what the
+ * request cost, since the answer itself is lost.
+ */
+export async function printPaid<T>(settings: OutputSettings, spentMilli: number, print: () => Promise<T>): Promise<T> {
+  try {
+    return await print();
+  } catch (caught) {
+    if (caught instanceof PagerClosedError) throw caught;
+    const report = stopReport(caught, { spentMilli: () => spentMilli, noun: 'records' }, settings, undefined);
+    const err = caught instanceof OutputFileError ? outputFileCliError(caught) : caught;
+    throw report ? withStopReport(err, report) : err;
+  }
+}
+
+/**
  * `printItem` for one record that was paid for (a post's details, one enrichment, shown on a terminal
  * as the `view` card when given): a failed write says what the request cost, since the record itself
  * is lost.
@@ -121,11 +136,5 @@ export async function printPaidItem(
   spentMilli: number,
   view?: TerminalView,
 ): Promise<void> {
-  try {
-    await printItem(io, settings, record, columns, view);
-  } catch (caught) {
-    const report = stopReport(caught, { spentMilli: () => spentMilli, noun: 'records' }, settings, undefined);
-    const err = caught instanceof OutputFileError ? outputFileCliError(caught) : caught;
-    throw report ? withStopReport(err, report) : err;
-  }
+  await printPaid(settings, spentMilli, () => printItem(io, settings, record, columns, view));
 }

@@ -1,4 +1,4 @@
-/** The `--dry-run` plan, printed like data: to stdout or to the `-o` file, in the format asked for. */
+/** The `--dry-run` plan, printed like data on stdout (a dry run writes no file, `-o` included), in the format asked for. */
 import type { PlanRecord } from '../cost.js';
 import type { Io } from '../io/streams.js';
 import { printText } from './printers.js';
