@@ -4,7 +4,7 @@
  * ledger does not move, and no local file or setting is written. The walk covers every leaf of the
  * command tree: a command added without a sample here fails the first test.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -199,14 +199,22 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('prints the plan on stdout with -o, in the format -o names, and leaves the -o file alone', async () => {
+  it('gives the plan to -o when the path is free, as the contract says', async () => {
+    const env = sandboxEnv(sandbox.get());
+    const res = await runCli(['credits', '--dry-run', '-o', 'fresh-plan.json'], { env, configDir, cwd });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(cwd, 'fresh-plan.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+  });
+
+  it('leaves an existing -o file alone (it may hold paid records) and prints the plan on stdout in its format', async () => {
     const env = sandboxEnv(sandbox.get());
     writeFileSync(join(cwd, 'plan.json'), '[{"paid":true}]\n');
     const before = snapshotTree(cwd);
     const res = await runCli(['credits', '--dry-run', '-o', 'plan.json'], { env, configDir, cwd });
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
-    expect(res.stderr).toContain('Dry run: plan.json was not written; the plan is on standard output.');
+    expect(res.stderr).toContain('Dry run: plan.json exists and was left unchanged; the plan is on standard output.');
     expect(snapshotTree(cwd)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Plan } from '../lib/api/plan.js';
 import { cleanApiKey } from '../lib/auth/api-key-source.js';
 import type { SessionPorts } from '../lib/auth/session.js';
@@ -309,15 +309,17 @@ export class Context {
   }
 
   /**
-   * Where a dry run prints its plan: stdout, in the format asked for (`-o`'s extension included). A dry
-   * run writes no file, and `-o`'s target may hold a stopped run's paid records; a notice says it was
-   * left alone.
+   * Where a dry run prints its plan. The contract gives it to `-o` when that path is free (a plan is
+   * not data, and nothing else is written). An existing target is left exactly as it is: it may hold a
+   * stopped run's paid records (the resume journal's partial output), so the plan goes to stdout
+   * instead, in the format asked for, and a notice says so.
    */
   private dryRunOutputNoticed = false;
   async dryRunOutput(): Promise<OutputSettings> {
     const settings = await this.output();
-    if (settings.outputPath === undefined) return settings;
-    if (!this.dryRunOutputNoticed) this.term.notice(`Dry run: ${this.globals.output ?? settings.outputPath} was not written; the plan is on standard output.`);
+    const target = settings.outputPath;
+    if (target === undefined || target === '-' || !existsSync(resolve(this.deps.cwd, target))) return settings;
+    if (!this.dryRunOutputNoticed) this.term.notice(`Dry run: ${this.globals.output ?? target} exists and was left unchanged; the plan is on standard output.`);
     this.dryRunOutputNoticed = true;
     return { ...settings, outputPath: undefined };
   }

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -208,13 +208,13 @@ describe('creators api --dry-run sends nothing', () => {
     expect(res.json()).toMatchObject({ dry_run: true, method: 'GET', url: 'https://api.test/public/v1/social/listening/events/', worst_case_credits: 0 });
   });
 
-  it('a write prints its plan on stdout in -o\'s format, writes no -o file and sends nothing', async () => {
+  it('a write prints its plan to -o and sends nothing', async () => {
     const { agent, env } = mockApi();
     const dir = tempDir('creators-api-');
     const res = await runCli(['api', 'discovery/exclusion-lists', '-f', 'name=x', '-f', 'platform=instagram', '--dry-run', '-o', join(dir, 'plan.json')], { env, dispatcher: agent });
     expect(res.code).toBe(0);
-    expect(existsSync(join(dir, 'plan.json'))).toBe(false);
-    expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, method: 'POST', body: { name: 'x', platform: 'instagram' }, worst_case_credits: 0 });
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', body: { name: 'x', platform: 'instagram' }, worst_case_credits: 0 });
   });
 });
 

@@ -30,7 +30,7 @@ describe('a dry run writes no file', () => {
       expect(dry.code, dry.stderr).toBe(0);
       expect(dry.stdout).toMatch(/^Dry run: nothing was sent\./);
       expect(dry.stdout).toContain('5 already done');
-      expect(dry.stderr).toContain('Dry run: out.csv was not written; the plan is on standard output.');
+      expect(dry.stderr).toContain('Dry run: out.csv exists and was left unchanged; the plan is on standard output.');
       expect({ ...snapshotTree(dir), ...snapshotTree(configDir) }).toEqual(before);
     } finally {
       await sb.close();

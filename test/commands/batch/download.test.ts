@@ -197,9 +197,9 @@ describe('creators batch download', () => {
     expect(json.json()).toMatchObject({ dry_run: true, method: 'GET', url: expect.stringContaining(`/public/v1/enrichment/batch/${id}/?format=json`), worst_case_credits: 0 });
     const res = await runCli(['batch', 'download', id, '--dry-run', '-o', join(dir, 'out.csv')], opts());
     expect(res.code).toBe(0);
-    // The plan is on stdout; a dry run writes no file, -o included.
-    expect(existsSync(join(dir, 'out.csv'))).toBe(false);
-    expect(res.stdout).toContain(`Dry run: nothing was sent.\nGET ${sandboxEnv(sb.get()).CREATORS_BASE_URL}/public/v1/enrichment/batch/${id}/download/\n`);
+    expect(res.stdout).toBe('');
+    // -o receives the plan (as any dry run's), not results.
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toContain(`Dry run: nothing was sent.\nGET ${sandboxEnv(sb.get()).CREATORS_BASE_URL}/public/v1/enrichment/batch/${id}/download/\n`);
     expect(world().fileRequests.length).toBe(0);
   });
 });

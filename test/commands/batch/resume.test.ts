@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
@@ -43,13 +43,13 @@ describe('creators batch resume', () => {
     expect(status.json()).toMatchObject({ status: 'paused_insufficient_credits' });
   });
 
-  it('--dry-run -o prints the plan on stdout in the file\'s format and writes no file', async () => {
+  it('--dry-run -o writes the plan to the file, in its format, and nothing to stdout', async () => {
     const id = await pausedJob('do');
     const out = join(tempDir(), 'plan.json');
     const res = await runCli(['batch', 'resume', id, '--dry-run', '-o', out], opts());
     expect(res.code).toBe(0);
-    expect(existsSync(out)).toBe(false);
-    expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0 });
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0 });
     expect(batchWorld(sb.get().state).jobs.get(id)?.status).toBe('paused_insufficient_credits');
   });
 

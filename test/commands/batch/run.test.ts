@@ -163,9 +163,9 @@ describe('creators batch run', () => {
     const before = world().jobs.size;
     const dry = await runCli(['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--dry-run'], t.opts());
     expect(dry.code).toBe(0);
-    // The plan is on stdout, in -o's format; a dry run writes no file.
-    expect(existsSync(join(t.dir, 'r.json'))).toBe(false);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06 });
+    // `-o` receives the plan, like any data.
+    expect(dry.stdout).toBe('');
+    expect(JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06 });
     expect(world().jobs.size).toBe(before);
     // A dry run changes nothing: no lock, no journal.
     expect(readdirSync(t.opts().configDir!)).toEqual([]);

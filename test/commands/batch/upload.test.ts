@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
@@ -135,15 +135,15 @@ describe('creators batch upload', () => {
     expect(readFileSync(out, 'utf8')).toBe(`${first}\n`);
   });
 
-  it('--dry-run -o prints the plan on stdout in the file\'s format, writes no file and sends nothing', async () => {
+  it('--dry-run -o writes the plan to the file and sends nothing', async () => {
     const dir = tempDir();
     const file = writeCsv(dir, 'in.csv', ['handle', 'a', 'b']);
     const { agent, env } = mockApi();
     const out = join(dir, 'plan.json');
     const res = await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram', '--dry-run', '-o', out], { env, dispatcher: agent });
     expect(res.code).toBe(0);
-    expect(existsSync(out)).toBe(false);
-    expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06, cost_basis: '2 rows x 0.03 (raw), charged only for rows with data' });
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06, cost_basis: '2 rows x 0.03 (raw), charged only for rows with data' });
   });
 
   it('--dry-run prints the plan and worst case (rows x mode price) and sends nothing', async () => {

@@ -52,14 +52,13 @@ describe('creators config set/unset --dry-run', () => {
     expect((await runCli(['--profile', 'staging', 'config', 'get', 'format'], { configDir })).stdout).toBe('tsv\n');
   });
 
-  it('with -o the plan is on stdout in the file\'s format, and no file is written', async () => {
+  it('the plan goes to -o like data', async () => {
     const configDir = tempConfigDir();
     const out = join(configDir, 'plan.json');
     const res = await runCli(['config', 'set', 'max-credits', '25', '--dry-run', '-o', out], { configDir });
     expect(res.code).toBe(0);
-    expect(existsSync(out)).toBe(false);
-    expect(res.stderr).toContain('was not written; the plan is on standard output.');
-    expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, changes: [{ action: 'set', key: 'max-credits', value: '25', previous: null }] });
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ dry_run: true, changes: [{ action: 'set', key: 'max-credits', value: '25', previous: null }] });
     expect(existsSync(file(configDir))).toBe(false);
   });
 });

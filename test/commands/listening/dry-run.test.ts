@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
@@ -73,13 +73,13 @@ describe('listening --dry-run: the plan, and nothing changed', () => {
     expect((await call(sb.get(), 'GET', `${L}/campaign/`)).body.count).toBe(before);
   });
 
-  it('with -o the plan is on stdout in the file\'s format, and no file is written', async () => {
+  it('the plan goes to -o like data', async () => {
     const dir = tempDir('creators-dry-o-');
     const file = join(dir, 'plan.json');
     const res = await runCli(['listening', 'subscriptions', 'create', '--name', 'ToFile', 'instagram:f1', '--dry-run', '-o', file], { env: env() });
     expect(res.code).toBe(0);
-    expect(existsSync(file)).toBe(false);
-    expect(JSON.parse(res.stdout)).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.3 });
+    expect(res.stdout).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.3 });
   });
 });
 
