@@ -38,6 +38,32 @@ export function cjsNamedExports(packages) {
   };
 }
 
+/**
+ * undici's HTTP/2 client (client-h2.js) requires `node:http2` when it loads, which pulls in node:http2 and
+ * node:tls: ~4-5 ms of every command that makes a request, for a protocol this CLI never asks for
+ * (`allowH2` is off). This plugin gives that one file a stand-in with http2's constants copied when the
+ * build runs (all client-h2 reads at load) and a `connect` that loads the real module on first call.
+ */
+export function lazyHttp2ForUndici() {
+  const require = createRequire(import.meta.url);
+  return {
+    name: 'lazy-http2-for-undici',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
+        /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
+        contents: [
+          `module.exports = { constants: ${JSON.stringify(require('node:http2').constants)},`,
+          "  connect: (...args) => require('node:http2').connect(...args) };",
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
 /** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
 export const bundleOptions = {
   bundle: true,
@@ -52,7 +78,7 @@ export const bundleOptions = {
   chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
   legalComments: 'none',
-  plugins: [cjsNamedExports(['undici'])],
+  plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */

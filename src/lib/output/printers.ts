@@ -2,26 +2,22 @@
  * Printers: records and a column spec in, text out through a sink. Machine formats (json, jsonl, csv,
  * tsv) stream; a terminal table buffers (it needs every row to size its columns). Nothing here knows
  * about HTTP. The sink is committed only after everything was written, so with `-o` a failed run leaves
- * no file behind.
+ * no file behind. Here: the entry points and the json/jsonl framing; csv/tsv lists are in
+ * delimited-printers.ts, the terminal's tables in terminal-printers.ts.
  */
-import { escapeControls } from '../io/safe-text.js';
-import { noticeOn, warnOn, type Io } from '../io/streams.js';
-import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, pickedFields, Row } from './columns.js';
-import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
-import { displayWidth } from './humanize.js';
+import type { Io } from '../io/streams.js';
+import { explicitColumns, inferColumns, pickedFields, Row } from './columns.js';
 import { jsonText } from './json-text.js';
-import { cellText, flattenRecord, selectFields, toCell, getPath, type FlatValue } from './flatten.js';
+import { selectFields, type FlatValue } from './flatten.js';
 import { FieldsCheck } from './fields-check.js';
 import { LineBatch } from './line-batch.js';
 import { openSink, type Sink } from './sink.js';
-import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';
+import { DEFAULT_COLUMNS } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
+import { lineEncoder, printDelimited } from './delimited-printers.js';
+import { isTerminalTable, keyValueText, printTerminalTable } from './terminal-printers.js';
 
-/** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
-export function isTerminalTable(io: Io, settings: OutputSettings): boolean {
-  const toStdout = !settings.outputPath || settings.outputPath === '-';
-  return settings.format === 'table' && io.stdoutIsTTY && toStdout;
-}
+export { isTerminalTable } from './terminal-printers.js';
 
 /** Opens the sink, runs `body`, commits; on any error aborts the sink and rethrows the error unchanged. */
 async function withSink<T>(io: Io, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
@@ -181,12 +177,6 @@ export async function printJsonRows<T>(
   });
 }
 
-/** csv and tsv through csv-stringify (one stringifier for the whole output); piped `table` plain tab-separated. */
-async function lineEncoder(settings: OutputSettings): Promise<LineEncoder> {
-  if (settings.format === 'csv' || settings.format === 'tsv') return csvLineEncoder(settings.format, settings);
-  return tabLine;
-}
-
 async function printJsonArray(
   sink: Sink,
   settings: OutputSettings,
@@ -199,118 +189,6 @@ async function printJsonArray(
   }
   await sink.write(count === 0 ? '[]\n' : '\n]\n');
   return count;
-}
-
-async function printDelimited(
-  io: Io,
-  sink: Sink,
-  settings: OutputSettings,
-  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
-  fixed: Column[] | undefined,
-  header: boolean,
-  notes: (() => void)[],
-  specs: readonly ColumnSpec[] = [],
-): Promise<number> {
-  const encode = await lineEncoder(settings);
-  const batch = new LineBatch(sink);
-  const write = (text: string): Promise<void> => batch.add(text);
-  const values: FlatValue[] = [];
-  const line = (row: Row, cols: Column[]): string => {
-    values.length = cols.length;
-    for (let i = 0; i < cols.length; i++) values[i] = row.raw(cols[i] as Column);
-    return encode(values);
-  };
-  let cols = fixed;
-  // Without --fields the columns are learnt from a buffered sample; then the sample is written out.
-  const sample: Row[] = [];
-  const known = new Set<string>();
-  const dropped = new Set<string>();
-  const settle = async (): Promise<void> => {
-    const inferred = inferColumns(sample.map((row) => row.flat));
-    cols = inferred;
-    for (const col of inferred) known.add(col.path);
-    if (header) await write(encode(inferred.map((col) => col.header)));
-    for (const row of sample.splice(0)) await write(line(row, inferred));
-  };
-
-  // With --fields the header is known at once but waits for the first record (or the end): stdout cannot
-  // take back a header written before the first page fails.
-  const fixedHeader = (): Promise<void> => (cols !== undefined && header ? write(encode(cols.map((col) => col.header))) : Promise.resolve());
-  let count = 0;
-  for await (const record of records) {
-    if (count === 0 && fixed !== undefined) await fixedHeader();
-    count++;
-    const row = new Row(record);
-    if (cols === undefined) {
-      sample.push(row);
-      if (sample.length >= INFER_SAMPLE) await settle();
-      continue;
-    }
-    if (fixed === undefined) {
-      for (const [key, value] of Object.entries(row.flat)) {
-        if (!known.has(key) && value !== null && value !== '') dropped.add(key);
-      }
-    }
-    await write(line(row, cols));
-  }
-  if (count === 0 && fixed !== undefined) await fixedHeader();
-  if (cols === undefined && sample.length > 0) await settle();
-  // An empty list still gets its header when the command knows its columns: CI jobs parse the file.
-  if (cols === undefined && sample.length === 0 && header && specs.length > 0) await write(encode(specs.map((spec) => spec.path)));
-  await batch.flush();
-  if (dropped.size > 0 && !settings.quiet) notes.push(() => warnDropped(io, [...dropped]));
-  return count;
-}
-
-/** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */
-function warnDropped(io: Io, names: string[]): void {
-  // Field names come from the data: the terminal object shows them escaped, like any data on stderr.
-  const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
-  warnOn(io, `fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
-}
-
-async function printTerminalTable(
-  io: Io,
-  sink: Sink,
-  settings: OutputSettings,
-  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
-  specs: ColumnSpec[],
-  notes: (() => void)[],
-): Promise<number> {
-  const rows: Row[] = [];
-  for await (const record of records) rows.push(new Row(record));
-  if (rows.length === 0) return 0;
-  const cols = explicitColumns(settings, specs, true) ?? inferColumns(rows.slice(0, INFER_SAMPLE).map((row) => row.flat));
-  const text = await renderTable({
-    head: cols.map((col) => col.header),
-    rows: rows.map((row) => cols.map((col) => row.display(col))),
-    alignRight: cols.map((col) => isNumericKind(col.kind)),
-    width: io.columns,
-    color: settings.color,
-    fits: cols.map(columnFit),
-    onDrop: (headers) => {
-      if (!settings.quiet) notes.push(() => noteDropped(io, headers));
-    },
-  });
-  await sink.write(text);
-  return rows.length;
-}
-
-/** How a column gives way in a terminal table: what must be copied never; numbers, dates and flags only as a whole. */
-function columnFit(col: Column): ColumnFit {
-  if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
-  const whole = col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts';
-  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true };
-}
-
-/** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
-function noteDropped(io: Io, headers: string[]): void {
-  const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
-  noticeOn(
-    io,
-    `note: ${headers.length === 1 ? 'column' : 'columns'} ${headers.join(', ')} left out to fit ` +
-      `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields`,
-  );
 }
 
 /**
@@ -360,31 +238,6 @@ export async function printItem(
     }
   });
   check?.warn(io);
-}
-
-async function keyValueText(
-  io: Io,
-  settings: OutputSettings,
-  record: DataRecord,
-  specs: ColumnSpec[] | undefined,
-): Promise<string> {
-  const terminal = isTerminalTable(io, settings);
-  const cols = explicitColumns(settings, specs, true);
-  const pairs: [string, string][] =
-    cols === undefined
-      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, cellText(value)])
-      : cols.map((col) => [col.header, terminal ? new Row(record).display(col) : cellText(toCell(getPath(record, col.path)))]);
-  if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
-  if (pairs.length === 0) return '';
-  // The label column gives way, and values that must be copied (a batch id) are never cut.
-  const whole = (i: number): boolean =>
-    keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
-  const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
-  const fits: ColumnFit[] = [
-    { floor: MIN_CUT_COLUMN, priority: 0, droppable: false },
-    { floor: Math.max(MIN_CUT_COLUMN, ...kept), priority: 0, droppable: false },
-  ];
-  return renderTable({ rows: pairs, width: io.columns, color: settings.color, fits });
 }
 
 /**

@@ -1,0 +1,212 @@
+/**
+ * One attempt of a request: the per-attempt timeout (headers, and for json and text the whole body),
+ * which signal may abort it (Ctrl-C stops a GET, never a state-changing request already sent), the
+ * transport (undici, or node:http for a streamed GET), the response size cap, JSON decoding, the
+ * `--debug` lines of the exchange, and the mapping of the answer to an outcome: a response, or a typed
+ * error and whether the retry loop (retry.ts) may send it again.
+ */
+import type { Readable } from 'node:stream';
+import { ApiError, type CliError } from '../errors.js';
+import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
+import { networkFailure, NOT_REPLAYED_HINT, rawNetworkError } from './network-error.js';
+import { redactText, redactUrl, type Secrets } from './redact.js';
+import { parseJson } from '../exact-json.js';
+import { ResponseTooLarge, type RawResponse, type Transport } from './transport.js';
+import type { HttpResponse, RequestOptions } from './types.js';
+
+/** The default cap on a response body that is read whole (JSON, text, an error body). */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
+
+/** What one attempt came to: the response, or the error and whether it may be sent again. */
+export type AttemptOutcome<T> =
+  | { kind: 'ok'; response: HttpResponse<T> }
+  | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined };
+
+/** What an attempt needs from the client that sends it. */
+export interface AttemptPorts {
+  now: () => number;
+  debug?: ((line: string) => void) | undefined;
+  /** Ctrl-C: aborts a GET or HEAD in flight; a request that may change state is answered first. */
+  signal?: AbortSignal | undefined;
+  proxyFor?: ((url: URL) => { host: string; variable: string } | undefined) | undefined;
+  maxResponseBytes?: number | undefined;
+  secrets?: Secrets | undefined;
+  /** The transport of every request but a streamed GET (undici, made on first use). */
+  transport: () => Transport;
+  /** The transport of a streamed GET without a body (node:http), when in play. */
+  streamTransport?: Transport | undefined;
+  /** Counts state-changing requests sent and not yet answered (the Ctrl-C notice names them). */
+  unsafe: { inFlight: number };
+}
+
+/** One attempt's request: everything the client prepared once for all attempts, plus this one's body and time. */
+export interface AttemptRequest {
+  req: RequestOptions;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | Buffer | Readable | undefined;
+  credential: string | undefined;
+  idempotent: boolean;
+  timeoutMs: number;
+}
+
+/** Sends one attempt and maps its answer (or its failure) to an outcome; never throws for the network's sake. */
+export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Promise<AttemptOutcome<T>> {
+  const { req, url, headers, body, credential, idempotent, timeoutMs } = a;
+  // The timeout covers the wait for the response and, for json and text, reading all of it. A stream
+  // (a download) only has the idle timeout between pieces once its headers are in: a large file may
+  // take longer than --timeout to arrive, as long as it keeps arriving.
+  const timer = new AbortController();
+  const fire = setTimeout(() => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  fire.unref();
+  // Ctrl-C stops a GET at once, but not a request already sent that may spend or change state: the
+  // server goes on with it either way, so it is answered and its result kept (a Discovery page, an
+  // enriched row, a created job), instead of being paid for and thrown away. No new request starts.
+  const interruptible = idempotent ? ports.signal : undefined;
+  const signals = [timer.signal, interruptible, req.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
+  const started = ports.now();
+  const secrets = credential ? [credential] : [];
+  if (ports.debug) {
+    const shown = typeof body === 'string' ? ` ${truncate(redactText(body, secrets), 2000)}` : body ? ' <stream>' : '';
+    ports.debug(`> ${req.method} ${redactUrl(url.href)}${shown}`);
+  }
+  const failure = (err: unknown) => {
+    clearTimeout(fire);
+    const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
+    const interrupted = Boolean(interruptible?.aborted || req.signal?.aborted);
+    const proxy = ports.proxyFor?.(url);
+    return failed(ports, networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
+  };
+  const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && ports.streamTransport !== undefined;
+  const transport = streamed ? (ports.streamTransport as Transport) : ports.transport();
+  let res: RawResponse;
+  if (!idempotent) ports.unsafe.inFlight++;
+  try {
+    res = await transport(url, { method: req.method, headers, body, signal, idleTimeoutMs: timeoutMs });
+  } catch (err) {
+    if (!idempotent) ports.unsafe.inFlight--;
+    return failure(err);
+  }
+
+  const status = res.statusCode;
+  const flatHeaders = res.headers;
+  if (req.responseType === 'stream' && status < 300) {
+    if (!idempotent) ports.unsafe.inFlight--;
+    clearTimeout(fire);
+    ports.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms (streaming)`);
+    return { kind: 'ok', response: { status, headers: flatHeaders, data: res.body as unknown as T, url: url.href } };
+  }
+  let text: string;
+  const maxBytes = ports.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
+  try {
+    text = await res.text(maxBytes);
+  } catch (err) {
+    if (err instanceof ResponseTooLarge) {
+      clearTimeout(fire);
+      ports.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: body over ${maxBytes} B, not read`);
+      return { kind: 'error', error: tooLarge(status, maxBytes, idempotent), retryable: false };
+    }
+    return failure(err);
+  } finally {
+    if (!idempotent) ports.unsafe.inFlight--;
+  }
+  clearTimeout(fire);
+  ports.debug?.(
+    `< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms ${Buffer.byteLength(text)} B` +
+      (text ? ` ${truncate(redactText(text, secrets), 2000)}` : ''),
+  );
+  const contentType = String(flatHeaders['content-type'] ?? '');
+  let parsed: unknown = undefined;
+  let parseFailed = false;
+  if (text && (contentType.includes('json') || /^\s*[[{]/.test(text))) {
+    try {
+      parsed = parseJson(text);
+    } catch {
+      parseFailed = contentType.includes('json');
+    }
+  }
+
+  if (status >= 200 && status < 300) {
+    ports.secrets?.addFromResponse(parsed);
+    if (req.responseType === 'text') {
+      return { kind: 'ok', response: { status, headers: flatHeaders, data: text as T, url: url.href } };
+    }
+    // A 2xx whose body is not the JSON the endpoint returns (a captive portal's or a proxy's HTML page, a
+    // cut-off body) is not a success: data taken from it would be wrong, and a billable POST may have run.
+    const notJson = !parseFailed && req.responseType !== 'json-or-text' && text.trim() !== '' && parsed === undefined;
+    if (parseFailed || notJson) {
+      const what = parseFailed
+        ? `a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes)`
+        : `a ${contentType.split(';')[0] || 'non-JSON'} page instead of JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes)`;
+      const proxyHint = notJson ? 'A proxy or captive portal may be answering instead of the API: check the network and --base-url.' : undefined;
+      return {
+        kind: 'error',
+        error: new ApiError(
+          `The server sent ${what}.`,
+          idempotent
+            ? { status, code: 'malformed_response', ...(proxyHint ? { hint: proxyHint } : {}) }
+            : { status, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT },
+        ),
+        retryable: idempotent,
+      };
+    }
+    const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
+    return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
+  }
+
+  const retryAfter = retryAfterSeconds(parsed, headerValue(flatHeaders['retry-after']), ports.now());
+  const error = errorFromResponse({ status, body: parsed, rawText: text, retryAfter, nowMs: ports.now() });
+  // 429 (per-minute) and 503 mean the server did not do the work: safe to replay for any method.
+  // The daily limit and the fair-use cap do not lift within a retry budget.
+  const refusedUnstarted = (status === 429 && !isDailyLimit(parsed) && !isFairUseCap(parsed, text)) || status === 503;
+  const transient = status === 500 || status === 502 || status === 504 || status === 408;
+  if (transient && !idempotent) {
+    return {
+      kind: 'error',
+      error: new ApiError(`${error.message}`, {
+        status,
+        code: error.code,
+        maybeCharged: true,
+        hint: NOT_REPLAYED_HINT,
+      }),
+      retryable: false,
+    };
+  }
+  return { kind: 'error', error, retryable: refusedUnstarted || (transient && idempotent), retryAfter };
+}
+
+/** Logs a network failure under --debug and hands it to the retry loop. */
+function failed(
+  ports: AttemptPorts,
+  f: ReturnType<typeof networkFailure>,
+  req: RequestOptions,
+  url: URL,
+  started: number,
+): { kind: 'error'; error: CliError; retryable: boolean } {
+  // The user's message is in plain words; the log keeps undici's own code and text.
+  const raw = f.error.cause !== undefined ? rawNetworkError(f.error.cause) : '';
+  ports.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${ports.now() - started} ms: ${raw || f.error.message}`);
+  return { kind: 'error', error: f.error, retryable: f.retryable };
+}
+
+/** A body over the cap: the same answer would come again, so it is not retried. */
+function tooLarge(status: number, maxBytes: number, idempotent: boolean): ApiError {
+  const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
+  const message = `The server's response (HTTP ${status}) is larger than ${mb} MB; it was not read further.`;
+  const hint = `Ask for less (a smaller --limit or page size), or raise the cap with CREATORS_MAX_RESPONSE_MB (now ${mb}).`;
+  return new ApiError(
+    message,
+    idempotent
+      ? { status, code: 'response_too_large', hint }
+      : { status, code: 'response_too_large', maybeCharged: true, hint: `${hint} ${NOT_REPLAYED_HINT}` },
+  );
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

@@ -1,0 +1,91 @@
+/**
+ * What a terminal gets (`table` with stdout a terminal and no `-o`): a list as a bordered table fitted to
+ * the width (table.ts), with a note for the columns left out, and one record as a key/value table.
+ * Humanised cells; the printers in printers.ts choose these only on a terminal.
+ */
+import { escapeControls } from '../io/safe-text.js';
+import { noticeOn, type Io } from '../io/streams.js';
+import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, Row } from './columns.js';
+import { tabLine } from './delimited.js';
+import { displayWidth } from './humanize.js';
+import { cellText, flattenRecord, toCell, getPath } from './flatten.js';
+import type { Sink } from './sink.js';
+import { type ColumnFit, MIN_CUT_COLUMN, renderTable } from './table.js';
+import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
+
+/** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
+export function isTerminalTable(io: Io, settings: OutputSettings): boolean {
+  const toStdout = !settings.outputPath || settings.outputPath === '-';
+  return settings.format === 'table' && io.stdoutIsTTY && toStdout;
+}
+
+/** A list as a bordered table; returns how many records (an empty list prints nothing). */
+export async function printTerminalTable(
+  io: Io,
+  sink: Sink,
+  settings: OutputSettings,
+  records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
+  specs: ColumnSpec[],
+  notes: (() => void)[],
+): Promise<number> {
+  const rows: Row[] = [];
+  for await (const record of records) rows.push(new Row(record));
+  if (rows.length === 0) return 0;
+  const cols = explicitColumns(settings, specs, true) ?? inferColumns(rows.slice(0, INFER_SAMPLE).map((row) => row.flat));
+  const text = await renderTable({
+    head: cols.map((col) => col.header),
+    rows: rows.map((row) => cols.map((col) => row.display(col))),
+    alignRight: cols.map((col) => isNumericKind(col.kind)),
+    width: io.columns,
+    color: settings.color,
+    fits: cols.map(columnFit),
+    onDrop: (headers) => {
+      if (!settings.quiet) notes.push(() => noteDropped(io, headers));
+    },
+  });
+  await sink.write(text);
+  return rows.length;
+}
+
+/** How a column gives way in a terminal table: what must be copied never; numbers, dates and flags only as a whole. */
+function columnFit(col: Column): ColumnFit {
+  if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
+  const whole = col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts';
+  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true };
+}
+
+/** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
+function noteDropped(io: Io, headers: string[]): void {
+  const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
+  noticeOn(
+    io,
+    `note: ${headers.length === 1 ? 'column' : 'columns'} ${headers.join(', ')} left out to fit ` +
+      `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields`,
+  );
+}
+
+/** One record as a two-column table on a terminal, or `key<TAB>value` lines elsewhere. */
+export async function keyValueText(
+  io: Io,
+  settings: OutputSettings,
+  record: DataRecord,
+  specs: ColumnSpec[] | undefined,
+): Promise<string> {
+  const terminal = isTerminalTable(io, settings);
+  const cols = explicitColumns(settings, specs, true);
+  const pairs: [string, string][] =
+    cols === undefined
+      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, cellText(value)])
+      : cols.map((col) => [col.header, terminal ? new Row(record).display(col) : cellText(toCell(getPath(record, col.path)))]);
+  if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
+  if (pairs.length === 0) return '';
+  // The label column gives way, and values that must be copied (a batch id) are never cut.
+  const whole = (i: number): boolean =>
+    keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
+  const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
+  const fits: ColumnFit[] = [
+    { floor: MIN_CUT_COLUMN, priority: 0, droppable: false },
+    { floor: Math.max(MIN_CUT_COLUMN, ...kept), priority: 0, droppable: false },
+  ];
+  return renderTable({ rows: pairs, width: io.columns, color: settings.color, fits });
+}
