@@ -124,6 +124,30 @@ describe('a bare group prints its help on stdout', () => {
     expect(res.stdout).toBe((await runCli([...argv, '--help'])).stdout);
   });
 
+  it('every --help fits a 60-column terminal: options wrapped, each example comment above its command', async () => {
+    const root = buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} });
+    const paths: string[][] = [[]];
+    const walk = (cmd: Command, path: string[]): void => {
+      for (const sub of cmd.commands) {
+        paths.push([...path, sub.name()]);
+        walk(sub, [...path, sub.name()]);
+      }
+    };
+    walk(root, []);
+    for (const path of paths) {
+      const res = await runCli([...path, '--help'], { tty: true, columns: 60 });
+      expect(res.code).toBe(0);
+      // A command line (an example, the usage) or a single long word (a path) is never broken; the rest fits.
+      const long = res.stdout.split('\n').filter((line) => [...line].length > 60 && !line.startsWith('  $ ') && !line.startsWith('Usage: ') && /\S\s+\S/.test(line.trim()));
+      expect(long, `creators ${path.join(' ')} --help`).toEqual([]);
+    }
+    const search = (await runCli(['search', '--help'], { tty: true, columns: 60 })).stdout;
+    expect(search).toContain('  # a page of 20 creators\n  $ creators search --platform instagram --min-followers 10000 --filter location=Germany\n');
+    // Where the examples fit, they stay one line each.
+    const wide = (await runCli(['search', '--help'], { tty: true, columns: 200 })).stdout;
+    expect(wide).toMatch(/^ {2}\$ creators search --platform instagram --min-followers 10000 --filter location=Germany +# a page of 20 creators$/m);
+  });
+
   it('is wrapped to the terminal width like --help', async () => {
     const res = await runCli(['enrich'], { tty: true, columns: 160 });
     expect(res.code).toBe(0);
