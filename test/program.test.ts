@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/program.js';
+import { COMMAND_TREE } from '../src/commands/index.js';
+import type { CommandNode } from '../src/app/command.js';
+import { helpBlocks, readmeBlocks } from './helpers/examples.js';
 import { runCli } from './helpers/run-cli.js';
 
 describe('the command tree', () => {
@@ -122,6 +125,20 @@ describe('a bare group prints its help on stdout', () => {
     expect(res.stdout).toContain('Commands:');
     // The same text as --help.
     expect(res.stdout).toBe((await runCli([...argv, '--help'])).stdout);
+  });
+
+  it('no example (help or README) teaches a flag kept only for compatibility', async () => {
+    const compat: [verb: string, flag: string][] = [];
+    const walk = (node: CommandNode, path: string[]): void => {
+      const here = [...path, node.def.name];
+      if (node.kind === 'group') for (const child of node.def.commands) walk(child, here);
+      else for (const flag of Object.values(node.def.flags ?? {})) if (/^accepted for compatibility/.test(flag.description)) compat.push([`creators ${here.join(' ')} `, flag.flags.split(/[ ,]/)[0] ?? '']);
+    };
+    for (const node of COMMAND_TREE) walk(node, []);
+    expect(compat.length).toBeGreaterThan(0);
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const steps = [...helpBlocks(COMMAND_TREE), ...readmeBlocks(readme)].flatMap((block) => block.steps.map((step) => `${block.where}: ${step.command}`));
+    for (const [verb, flag] of compat) expect(steps.filter((line) => line.includes(verb) && line.split(/\s+/).includes(flag))).toEqual([]);
   });
 
   it('every --help fits a 60-column terminal: options wrapped, each example comment above its command', async () => {
