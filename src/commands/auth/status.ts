@@ -94,7 +94,7 @@ async function showStatus(ctx: Context): Promise<void> {
     { path: 'profile', header: 'Profile' },
     { path: 'credential_source', header: 'Credential from' },
     { path: 'credential', header: 'Credential' },
-    { path: 'expires_at', header: 'Expires' },
+    { path: 'expires_at', header: 'Expires', kind: 'date' },
     { path: 'refreshable', header: 'Refreshable', kind: 'bool' },
     { path: 'live_check', header: 'Live check' },
     { path: 'credits_available', header: 'Credits available', kind: 'number' },
