@@ -92,6 +92,8 @@ describe('usage errors point to the help of the command that failed', () => {
     [['enrich', 'hanle'], "unknown command 'hanle'", "Did you mean handle? See 'creators enrich --help'."],
     [['enrich', 'bogus'], "unknown command 'bogus'", "See 'creators enrich --help'."],
     [['serch'], "unknown command 'serch'", "Did you mean search? See 'creators --help'."],
+    // A verb and its alias are one suggestion (was: "Did you mean one of list, ls?").
+    [['keys', 'lst'], "unknown command 'lst'", "Did you mean list? See 'creators keys --help'."],
     [['--bogus'], "unknown option '--bogus'", "See 'creators --help'."],
   ])('%j: exit 2, one line and the pointer', async (argv, message, hint) => {
     const res = await runCli(argv);
