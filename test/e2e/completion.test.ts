@@ -166,9 +166,12 @@ describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmu
     const res = await run('zsh', ['-c', `creators completion zsh > '${fpath}/_creators'`]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
+    // A session kept open for the whole file: killing a test's session must not end the server, or the next
+    // new-session can reach it while it shuts down ("server exited unexpectedly", seen under load).
+    expect((await tmux('new-session', '-d', '-s', 'keep', 'sleep 3600')).stderr).toBe('');
   });
   afterAll(async () => {
-    if (sessions > 0) await tmux('kill-server');
+    await tmux('kill-server');
   });
 
   // Installed as the README says: the script written as _creators into a folder of $fpath, then compinit.
