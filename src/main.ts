@@ -48,7 +48,7 @@ export async function main(argv: string[], given: Deps): Promise<number> {
       }
       const text = (commanderMessage || err.message).replace(/^error:\s*/i, '').trim();
       // Commander's suggestion comes as `(Did you mean --mode?)` on a second line.
-      const suggestion = text.split('\n').slice(1).join(' ').trim().replace(/^\((.*)\)$/, '$1');
+      const suggestion = oneNamePerCommand(text.split('\n').slice(1).join(' ').trim().replace(/^\((.*)\)$/, '$1'), failedCommand);
       const helpPointer = `See '${commandPath(failedCommand)} --help'.`;
       const usage = new UsageError(text.split('\n')[0] ?? text, {
         hint: suggestion ? `${suggestion} ${helpPointer}` : helpPointer,
@@ -97,6 +97,21 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
     debugStack,
   );
   return cliError.exitCode;
+}
+
+/**
+ * Commander suggests a verb and its aliases as separate words ("Did you mean one of list, ls?"): keep one
+ * name per command, its own.
+ */
+function oneNamePerCommand(suggestion: string, group: Command | undefined): string {
+  const m = /^Did you mean one of (.+)\?$/.exec(suggestion);
+  if (!m || !group) return suggestion;
+  const names = [
+    ...new Set(
+      (m[1] ?? '').split(', ').map((word) => group.commands.find((c) => c.name() === word || c.aliases().includes(word))?.name() ?? word),
+    ),
+  ];
+  return names.length === 1 ? `Did you mean ${names[0]}?` : `Did you mean one of ${names.join(', ')}?`;
 }
 
 /** `creators enrich handle` for the verb `handle` of the group `enrich` (`creators` when unknown). */

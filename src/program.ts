@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, Help, Option } from 'commander';
 import type { CommandDef, CommandNode, FlagDef, FlagDefs, GroupDef } from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
-import { examples } from './app/help-text.js';
+import { examples, helpParagraphs, helpWidth } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
 import { UsageError } from './lib/errors.js';
 import { FORMATS } from './lib/output/types.js';
@@ -52,17 +52,34 @@ export function buildProgram(deps: Deps): Command {
     .addOption(new Option('--max-credits <n>', 'refuse to start when the worst-case cost exceeds n (env CREATORS_MAX_CREDITS)'))
     .option('-y, --yes', 'answer yes to confirmations')
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: false })
-    .addHelpText('after', examples([
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: false, minWidthToWrap: 16, formatItem: narrowFormatItem })
+    .addHelpText('after', ({ command }) => examples([
       ['creators credits', 'show the credit balance'],
       ['creators dict languages --search port', 'look up filter values'],
       ['creators sandbox', 'run the local sandbox API (no account needed)'],
       ['creators api accounts/credits', 'call any endpoint'],
       ['creators help exit-codes', 'what each exit status means'],
-    ]) + '\nHelp topics: exit-codes, environment, formatting (creators help <topic>).\n');
+    ], helpWidth(command)) + helpTopicsLine(helpWidth(command)));
 
   for (const node of COMMAND_TREE) addNode(program, node, deps);
   return program;
+}
+
+/**
+ * A help entry (option, command, argument): commander's `term  description` when the description column
+ * has room, else (a narrow terminal, a long term) the description wrapped on its own lines under the term,
+ * instead of one unwrapped line the terminal would break anywhere.
+ */
+function narrowFormatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+  const width = helper.helpWidth ?? 80;
+  if (!description || width - termWidth - 4 >= 30) return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+  return `  ${term}\n${helper.boxWrap(description, width - 6).replace(/^/gm, '      ')}`;
+}
+
+/** The last line of `creators --help`, on two lines when the terminal is too narrow for one. */
+function helpTopicsLine(width: number): string {
+  const line = 'Help topics: exit-codes, environment, formatting (creators help <topic>).';
+  return line.length <= width ? `\n${line}\n` : `\n${line.replace(' (', '\n(')}\n`;
 }
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -115,8 +132,8 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
   // No `help [command]` entry of commander's in a group's list: `creators help <command...>` is the one.
   const group = parent.command(def.name).description(def.description).helpCommand(false);
   for (const alias of def.aliases ?? []) group.alias(alias);
-  const help = (def.examples ? examples(def.examples) : '') + (def.helpAfter ?? '');
-  if (help) group.addHelpText('after', help);
+  const { examples: list, helpAfter } = def;
+  if (list || helpAfter) group.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));
   for (const child of def.commands) addNode(group, child, deps);
 }
 
@@ -137,8 +154,8 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     cmd.addOption(option);
     if (flag.negatable) cmd.addOption(new Option(`--no-${option.name()}`, `no ${option.name()}`).hideHelp());
   }
-  const help = (def.examples ? examples(def.examples) : '') + (def.helpAfter ?? '');
-  if (help) cmd.addHelpText('after', help);
+  const { examples: list, helpAfter } = def;
+  if (list || helpAfter) cmd.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const raw = command.opts();

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { buildProgram } from '../src/program.js';
+import { COMMAND_TREE } from '../src/commands/index.js';
+import type { CommandNode } from '../src/app/command.js';
+import { helpBlocks, readmeBlocks } from './helpers/examples.js';
 import { runCli } from './helpers/run-cli.js';
 
 describe('the command tree', () => {
@@ -91,6 +94,8 @@ describe('usage errors point to the help of the command that failed', () => {
     [['enrich', 'hanle'], "unknown command 'hanle'", "Did you mean handle? See 'creators enrich --help'."],
     [['enrich', 'bogus'], "unknown command 'bogus'", "See 'creators enrich --help'."],
     [['serch'], "unknown command 'serch'", "Did you mean search? See 'creators --help'."],
+    // A verb and its alias are one suggestion (was: "Did you mean one of list, ls?").
+    [['keys', 'lst'], "unknown command 'lst'", "Did you mean list? See 'creators keys --help'."],
     [['--bogus'], "unknown option '--bogus'", "See 'creators --help'."],
   ])('%j: exit 2, one line and the pointer', async (argv, message, hint) => {
     const res = await runCli(argv);
@@ -124,6 +129,44 @@ describe('a bare group prints its help on stdout', () => {
     expect(res.stdout).toContain('Commands:');
     // The same text as --help.
     expect(res.stdout).toBe((await runCli([...argv, '--help'])).stdout);
+  });
+
+  it('no example (help or README) teaches a flag kept only for compatibility', async () => {
+    const compat: [verb: string, flag: string][] = [];
+    const walk = (node: CommandNode, path: string[]): void => {
+      const here = [...path, node.def.name];
+      if (node.kind === 'group') for (const child of node.def.commands) walk(child, here);
+      else for (const flag of Object.values(node.def.flags ?? {})) if (/^accepted for compatibility/.test(flag.description)) compat.push([`creators ${here.join(' ')} `, flag.flags.split(/[ ,]/)[0] ?? '']);
+    };
+    for (const node of COMMAND_TREE) walk(node, []);
+    expect(compat.length).toBeGreaterThan(0);
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const steps = [...helpBlocks(COMMAND_TREE), ...readmeBlocks(readme)].flatMap((block) => block.steps.map((step) => `${block.where}: ${step.command}`));
+    for (const [verb, flag] of compat) expect(steps.filter((line) => line.includes(verb) && line.split(/\s+/).includes(flag))).toEqual([]);
+  });
+
+  it('every --help fits a 60-column terminal: options wrapped, each example comment above its command', async () => {
+    const root = buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} });
+    const paths: string[][] = [[]];
+    const walk = (cmd: Command, path: string[]): void => {
+      for (const sub of cmd.commands) {
+        paths.push([...path, sub.name()]);
+        walk(sub, [...path, sub.name()]);
+      }
+    };
+    walk(root, []);
+    for (const path of paths) {
+      const res = await runCli([...path, '--help'], { tty: true, columns: 60 });
+      expect(res.code).toBe(0);
+      // A command line (an example, the usage) or a single long word (a path) is never broken; the rest fits.
+      const long = res.stdout.split('\n').filter((line) => [...line].length > 60 && !line.startsWith('  $ ') && !line.startsWith('Usage: ') && /\S\s+\S/.test(line.trim()));
+      expect(long, `creators ${path.join(' ')} --help`).toEqual([]);
+    }
+    const search = (await runCli(['search', '--help'], { tty: true, columns: 60 })).stdout;
+    expect(search).toContain('  # a page of 20 creators\n  $ creators search --platform instagram --min-followers 10000 --filter location=Germany\n');
+    // Where the examples fit, they stay one line each.
+    const wide = (await runCli(['search', '--help'], { tty: true, columns: 200 })).stdout;
+    expect(wide).toMatch(/^ {2}\$ creators search --platform instagram --min-followers 10000 --filter location=Germany +# a page of 20 creators$/m);
   });
 
   it('is wrapped to the terminal width like --help', async () => {

@@ -3,7 +3,7 @@ import { OVERLAP_CREATORS, OVERLAP_PLATFORMS } from '../contract/platforms.js';
 import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 
 const OVERLAP_COLUMNS: ColumnSpec[] = [
-  { path: 'username', header: 'creator' },
+  { path: 'username', header: 'creator', keep: true },
   { path: 'followers', header: 'followers', kind: 'count' },
   { path: 'unique_followers', header: 'unique', kind: 'count' },
   { path: 'unique_percentage', header: 'unique %', kind: 'percent' },

@@ -7,7 +7,7 @@ import { checkPlatform } from '../lib/platforms.js';
 
 
 const COMMENT_COLUMNS: ColumnSpec[] = [
-  { path: 'username', header: 'user' },
+  { path: 'username', header: 'user', keep: true },
   { path: 'text', header: 'comment' },
   { path: 'like_count', header: 'likes', kind: 'count' },
   { path: 'created_at', header: 'date', kind: 'date' },

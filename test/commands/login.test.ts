@@ -67,6 +67,11 @@ describe('creators login (browser)', () => {
       live_check: 'ok',
     });
     expect(status.stdout).not.toContain(profile.oauth.access_token);
+    // On a terminal the expiry is a time like every other: local, the zone named, not raw ISO.
+    const shown = await runCli(['auth', 'status', '--no-color'], { env, configDir, tty: true, columns: 100 });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/│ Expires +│ 2026-11-2\d \d\d:\d\d [A-Z+\-0-9]+ +│/);
+    expect(shown.stdout).toMatch(/│ Refreshable +│ yes +│/);
     const token = await runCli(['auth', 'token'], { env, configDir });
     expect(token.stdout).toBe(`${profile.oauth.access_token}\n`);
   });

@@ -86,4 +86,29 @@ describe('terminal tables never cut ids, handles or keys', () => {
     expectFits(res.stdout, columns);
     expect(res.stdout).toContain(`│ ${id} │`);
   });
+
+  it.each(WIDTHS)('overlap at %i columns shows every creator whole', async (columns) => {
+    // The longest handles, so that a 60-column table has to give way somewhere.
+    const handles = sb
+      .get()
+      .state.creators.list('instagram')
+      .map((c) => c.profile.username)
+      .sort((a, b) => b.length - a.length)
+      .slice(0, 3);
+    const res = await runCli(['overlap', ...handles, '--platform', 'instagram'], term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    for (const handle of handles) expect(res.stdout).toContain(`│ ${handle} `);
+  });
+
+  it.each(WIDTHS)('post comments at %i columns show every commenter whole', async (columns) => {
+    const json = await runCli(['post', 'Cwidth1', '--platform', 'instagram', '--kind', 'comments', '--json'], base());
+    expect(json.code).toBe(0);
+    const users = json.json<{ username: string }[]>().map((c) => c.username);
+    expect(users.length).toBeGreaterThan(0);
+    const res = await runCli(['post', 'Cwidth1', '--platform', 'instagram', '--kind', 'comments'], term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    for (const user of users) expect(res.stdout).toContain(`│ ${user} `);
+  });
 });

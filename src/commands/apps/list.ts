@@ -14,9 +14,9 @@ export default defineCommand({
     const output = await ctx.output();
     const apps = await listApps(await ctx.http());
     const count = await printList(ctx.io, output, apps, [
-      { path: 'id', header: 'ID', kind: 'number' },
+      { path: 'id', header: 'ID', kind: 'number', keep: true },
       { path: 'client_name', header: 'App' },
-      { path: 'client_id', header: 'Client ID' },
+      { path: 'client_id', header: 'Client ID', keep: true },
       { path: 'scope', header: 'Scope' },
       { path: 'created_at', header: 'Authorized', kind: 'date' },
       { path: 'last_used_at', header: 'Last used', kind: 'date' },

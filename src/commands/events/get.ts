@@ -17,7 +17,7 @@ export default defineCommand({
     const event = await getEvent(http, id);
     await printWithRows(ctx.io, await ctx.output(), event, 'delivery_history', [
       { path: 'attempt', header: '#', kind: 'number' },
-      { path: 'attempted_at', header: 'Attempted' },
+      { path: 'attempted_at', header: 'Attempted', kind: 'date' },
       { path: 'status', header: 'Status' },
       { path: 'response_status', header: 'HTTP', kind: 'number' },
       { path: 'latency_seconds', header: 'Latency s', kind: 'number' },

@@ -42,7 +42,7 @@ export default defineCommand({
       handles = page.handles;
       total = typeof page.total === 'number' ? page.total : undefined;
     }
-    const count = await printList(ctx.io, output, keyed('handle', handles), [{ path: 'handle', header: 'handle' }]);
+    const count = await printList(ctx.io, output, keyed('handle', handles), [{ path: 'handle', header: 'handle', keep: true }]);
     if (count === 0 && output.format === 'table') ctx.notice('No handles.');
     if (total !== undefined && offset + count < total) ctx.notice(`Showing ${countText(count)} of ${plural(total, 'handle')}; add --all for every page.`);
   },

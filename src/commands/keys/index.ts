@@ -10,7 +10,7 @@ export default defineGroup({
   description: 'Manage API keys (/public/v1/accounts/tokens/)',
   examples: [
     ['creators keys list', 'every key, values masked'],
-    ['creators keys create --name ci --show-token', 'a new key, printed once in full'],
+    ['creators keys create --name ci', 'a new key, printed once in full'],
     ['creators keys delete 3 --yes', 'delete a key in a script'],
   ],
   commands: [list, create, update, del],

@@ -34,7 +34,6 @@ export const EVENT_COLUMNS: ColumnSpec[] = [
   { path: 'latency_seconds', header: 'Latency s', kind: 'number' },
 ];
 
-/** The columns of a subscription or campaign. */
 /** The columns of the creators a subscription or campaign watches. */
 export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
   subscription: [
@@ -50,3 +49,20 @@ export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
     { path: 'posts_count', header: 'Posts', kind: 'count' },
   ],
 };
+
+/**
+ * The per-creator rows of `subscriptions details` on a terminal: the creator whole, dates humanised and
+ * never cut; the counts by event type give way first on a narrow terminal (`--json` has every field).
+ */
+export const SUBSCRIPTION_STATS_COLUMNS: ColumnSpec[] = [
+  { path: 'platform', header: 'Platform' },
+  { path: 'platform_id', header: 'Creator', keep: true },
+  { path: 'events', header: 'Events', kind: 'count' },
+  { path: 'delivered', header: 'Delivered', kind: 'count' },
+  { path: 'failed', header: 'Failed', kind: 'count' },
+  { path: 'last_event_at', header: 'Last event', kind: 'date', priority: -1 },
+  { path: 'added_at', header: 'Added', kind: 'date', priority: -2 },
+  { path: 'new_post', header: 'New posts', kind: 'count', priority: -3 },
+  { path: 'bio_change', header: 'Bio changes', kind: 'count', priority: -3 },
+  { path: 'follower_threshold', header: 'Follower thresholds', kind: 'count', priority: -3 },
+];

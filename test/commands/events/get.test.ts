@@ -23,4 +23,15 @@ describe('creators events get', () => {
     expect(table.stdout).toContain('Attempted');
     expect((await runCli(['events', 'get', '12/3'], { env: env() })).code).toBe(2);
   });
+
+  it('on a 60-column terminal the attempts show their time whole, in the local zone', async () => {
+    const list = await runCli(['events', 'list', '--json'], { env: env() });
+    const id = String(list.json<{ id: number }[]>()[0]?.id);
+    const res = await runCli(['events', 'get', id, '--no-color'], { env: env(), tty: true, columns: 60 });
+    expect(res.code).toBe(0);
+    const history = res.stdout.slice(res.stdout.indexOf('delivery_history:'));
+    for (const line of history.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(60);
+    expect(history).toMatch(/│ +1 │ \d{4}-\d{2}-\d{2} \d{2}:\d{2} [A-Z+\-0-9]+ +│/);
+    expect(history).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  });
 });

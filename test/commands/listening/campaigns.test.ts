@@ -102,4 +102,15 @@ describe('creators listening campaigns', () => {
     expect(resume.stderr).toContain('2 creators x 5 days x 0.3 (days left in campaign');
     expect((await call(sb.get(), 'GET', `${L}/campaign/${id}/`)).body.status).toBe('paused');
   });
+
+  it('overview on a 60-column terminal keeps the creator of each post whole', async () => {
+    const handle = 'a_rather_long_channel_handle_x';
+    const c = await call(sb.get(), 'POST', `${L}/campaign/`, { name: 'Narrow', days: 10, creators: [`youtube:${handle}`] });
+    sb.advance(8 * 3_600_000);
+    const res = await runCli(['listening', 'campaigns', 'overview', String(c.body.id), '--no-color'], { env: env(), tty: true, columns: 60 });
+    expect(res.code).toBe(0);
+    const posts = res.stdout.slice(res.stdout.indexOf('posts:'));
+    expect(posts).toContain(`│ ${handle} │`);
+    for (const line of posts.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(60);
+  });
 });

@@ -49,6 +49,26 @@ describe('creators listening subscriptions', () => {
     expect(readdirSync(dir)).toEqual(['stats.csv']);
   });
 
+  it.each([60, 200])('details on a %i-column terminal: creators whole, dates humanised and never cut, lines fit', async (columns) => {
+    const handle = 'narrow_watch';
+    const created = await call(sb.get(), 'POST', `${L}/subscription/`, { name: 'Narrow', creators: [`instagram:${handle}`] });
+    const res = await runCli(['listening', 'subscriptions', 'details', String(created.body.id), '--no-color'], { env: env(), tty: true, columns });
+    expect(res.code).toBe(0);
+    const lines = res.stdout.split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(columns);
+    const header = lines.find((line) => line.includes('Creator')) ?? '';
+    expect(header).toMatch(/│ Platform +│ Creator +│ Events │ Delivered │ Failed │/);
+    expect(res.stdout).toContain(`│ ${handle} │`);
+    if (columns === 60) {
+      expect(res.stderr).toMatch(/note: columns .*New posts.* left out to fit 60 columns/);
+    } else {
+      // The date the creator was added, as every terminal date: local time with the zone, whole.
+      expect(header).toMatch(/│ Last event +│ Added +│ New posts │/);
+      expect(res.stdout).toMatch(/│ \d{4}-\d{2}-\d{2} \d{2}:\d{2} [A-Z+\-0-9]+ +│/);
+    }
+    expect(res.stdout).not.toContain('…');
+  });
+
   it('add-creators honours --max-credits (exit 5, nothing sent) and --dry-run', async () => {
     const created = await call(sb.get(), 'POST', `${L}/subscription/`, { name: 'Budget' });
     const id = String(created.body.id);

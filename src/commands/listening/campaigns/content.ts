@@ -18,7 +18,7 @@ export default defineCommand({
     const count = await printList(ctx.io, output, listAll(http, listeningPath('campaign', id, 'content')), [
       { path: 'posted_at', header: 'Posted', kind: 'date' },
       { path: 'creator.platform', header: 'Platform' },
-      { path: 'creator.platform_id', header: 'Creator' },
+      { path: 'creator.platform_id', header: 'Creator', keep: true },
       { path: 'caption', header: 'Caption' },
       { path: 'views', header: 'Views', kind: 'count' },
       { path: 'likes', header: 'Likes', kind: 'count' },

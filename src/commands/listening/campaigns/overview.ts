@@ -20,7 +20,7 @@ export default defineCommand({
     const record = await getOne(http, listeningPath('campaign', id, 'overview'));
     await printWithRows(ctx.io, await ctx.output(), record, 'posts', [
       { path: 'posted_at', header: 'Posted', kind: 'date' },
-      { path: 'creator.platform_id', header: 'Creator' },
+      { path: 'creator.platform_id', header: 'Creator', keep: true },
       { path: 'views', header: 'Views', kind: 'count' },
       { path: 'likes', header: 'Likes', kind: 'count' },
       { path: 'engagement_rate', header: 'ER', kind: 'percent' },

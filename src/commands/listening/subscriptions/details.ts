@@ -12,12 +12,13 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const id = positiveId(args[0], 'subscription id');
-    const [{ getOne, listeningPath }, { printWithRows }] = await Promise.all([
+    const [{ getOne, listeningPath }, { printWithRows }, { SUBSCRIPTION_STATS_COLUMNS }] = await Promise.all([
       import('../../../lib/api/listening.js'),
       import('../../../lib/listening/print.js'),
+      import('../../../lib/listening/columns.js'),
     ]);
     const http = await ctx.http();
     const record = await getOne(http, listeningPath('subscription', id, 'details'));
-    await printWithRows(ctx.io, await ctx.output(), record, 'creators', []);
+    await printWithRows(ctx.io, await ctx.output(), record, 'creators', SUBSCRIPTION_STATS_COLUMNS);
   },
 });
