@@ -6,7 +6,7 @@ import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples, helpParagraphs, helpWidth } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
-import { UsageError } from './lib/errors.js';
+import { InterruptedError, UsageError } from './lib/errors.js';
 import { FORMATS } from './lib/output/types.js';
 
 export function packageVersion(): string {
@@ -165,6 +165,11 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const ctx = new Context(deps, globals);
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
+      // Ctrl-C came while a request already sent was finishing: its result is out, but the run was
+      // stopped, and a script under `set -e` must not carry on as if it had completed (exit 130).
+      if (deps.signal?.aborted && !def.endsOnCtrlC) {
+        throw new InterruptedError('Interrupted. What was already sent was finished and its result printed; nothing else was started.');
+      }
     } finally {
       // No wait spinner outlives the command (an error is printed next, possibly with requests still out).
       ctx.term.closeLive();

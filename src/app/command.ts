@@ -65,6 +65,11 @@ export interface CommandDef<F extends FlagDefs = FlagDefs> {
   /** More help text after the examples. */
   helpAfter?: string;
   /**
+   * Ctrl-C is how this command normally ends (a server in the foreground): exit 0. Any other command
+   * that Ctrl-C stopped exits 130, even when it could finish what it had already sent.
+   */
+  endsOnCtrlC?: boolean;
+  /**
    * The verb: `args` are the positional values in order (variadic ones spread), `flags` the typed flags.
    * Loaded lazily in effect: import heavy modules inside, with `await import()`. `command` is this
    * verb's commander node, for the few verbs that walk the tree itself (`help`, `completion`).

@@ -10,6 +10,7 @@ import { parseIntegerOption } from '../lib/options.js';
 export default defineCommand({
   name: 'sandbox',
   description: 'Run the local sandbox API in the foreground and print its base URL and a key',
+  endsOnCtrlC: true,
   flags: {
     port: { flags: '--port <n>', description: 'port to listen on (default: a free one)' },
     seed: { flags: '--seed <n>', description: 'seed of the synthetic creators', default: '42' },
