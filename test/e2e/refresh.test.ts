@@ -42,26 +42,39 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 20));
 }
 
+/**
+ * Runs `credits --json` on a short-lived login whose refresh answer trickles in 8 pieces `pieceMs` apart,
+ * presses Ctrl-C once the server has rotated the pair (the old refresh token is dead), then once more
+ * after `secondCtrlCAfterMs` if given; returns the exit code, stderr and the pairs before and after.
+ */
+async function ctrlCDuringRefresh(pieceMs: number, secondCtrlCAfterMs?: number) {
+  const { configDir, env } = await shortLivedLogin();
+  const before = storedPair(configDir);
+  faults(sb.get(), `trickle:${pieceMs} POST /public/v1/oauth/token/ count=1`);
+  const child = spawn(process.execPath, [BIN, 'credits', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  let code: number | null;
+  try {
+    await until(() => !oauthState(sb.get().state).refreshTokens.has(before.refresh_token));
+    child.kill('SIGINT');
+    if (secondCtrlCAfterMs !== undefined) {
+      await new Promise((r) => setTimeout(r, secondCtrlCAfterMs));
+      child.kill('SIGINT');
+    }
+    code = await exit;
+  } finally {
+    faults(sb.get(), '');
+    child.kill('SIGKILL');
+  }
+  return { code, stderr, env, before, after: storedPair(configDir) };
+}
+
 describe('e2e: refreshing the stored login', () => {
   it('Ctrl-C while a refresh is in flight: the rotated pair is stored, the command exits 130, the next one works', async () => {
-    const { configDir, env } = await shortLivedLogin();
-    const before = storedPair(configDir);
-    // The token endpoint rotates the pair at once, then sends its answer in 8 pieces 400 ms apart.
-    faults(sb.get(), 'trickle:400 POST /public/v1/oauth/token/ count=1');
-    const child = spawn(process.execPath, [BIN, 'credits', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    try {
-      // Ctrl-C once the server has rotated the pair (the old refresh token is dead) and its answer is on the way.
-      await until(() => !oauthState(sb.get().state).refreshTokens.has(before.refresh_token));
-      child.kill('SIGINT');
-      expect(await exit).toBe(130);
-    } finally {
-      faults(sb.get(), '');
-      child.kill('SIGKILL');
-    }
-    const after = storedPair(configDir);
+    const { code, stderr, env, before, after } = await ctrlCDuringRefresh(400);
+    expect(code).toBe(130);
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(oauthState(sb.get().state).refreshTokens.has(after.refresh_token)).toBe(true);
     expect(stderr).toMatch(/Interrupted/);
@@ -72,26 +85,10 @@ describe('e2e: refreshing the stored login', () => {
   });
 
   it('a second Ctrl-C while the refreshed pair is on its way waits for it to be stored (saying so), then exits 130; the login survives', async () => {
-    const { configDir, env } = await shortLivedLogin();
-    const before = storedPair(configDir);
-    // The pair is rotated at once; its answer takes 8 pieces 600 ms apart.
-    faults(sb.get(), 'trickle:600 POST /public/v1/oauth/token/ count=1');
-    const child = spawn(process.execPath, [BIN, 'credits', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    try {
-      await until(() => !oauthState(sb.get().state).refreshTokens.has(before.refresh_token));
-      child.kill('SIGINT');
-      // The second Ctrl-C counts only after a second (a repeat within it is the echo of the first).
-      await new Promise((r) => setTimeout(r, 1200));
-      child.kill('SIGINT');
-      expect(await exit).toBe(130);
-    } finally {
-      faults(sb.get(), '');
-      child.kill('SIGKILL');
-    }
-    const after = storedPair(configDir);
+    // The second Ctrl-C counts only after a second (a repeat within it is the echo of the first); the
+    // answer takes 8 pieces 600 ms apart, so it is still on its way then.
+    const { code, stderr, env, before, after } = await ctrlCDuringRefresh(600, 1200);
+    expect(code).toBe(130);
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(oauthState(sb.get().state).refreshTokens.has(after.refresh_token)).toBe(true);
     expect(stderr).toContain('Saving the refreshed login before exiting (Ctrl-C again to exit now and lose it).');
