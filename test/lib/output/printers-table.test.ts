@@ -149,3 +149,39 @@ describe('printItem', () => {
     expect(fields.out()).toBe('profile.followers\t12345\nuser_id\tu1\n');
   });
 });
+
+describe('printItem key/value table wrapping', () => {
+  const url = `https://example.com/${'segment/'.repeat(12)}end?x=1`;
+  const summary = 'The campaign reached many creators across three platforms and most of them posted twice in the first week.';
+
+  it.each([60, 100])('wraps long values at %i columns: words at spaces, a URL split at the column width, no ellipsis', async (columns) => {
+    const io = memoryIo({ stdoutIsTTY: true, columns });
+    await printItem(io, settings('table'), { report: { summary }, event_value: { url }, id: 'e1' });
+    const lines = io.out().trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+    expect(io.out()).not.toContain('…');
+    const cells = lines.flatMap((line) => /^│ (.*?) +│ (.*?) *│$/u.exec(line)?.slice(1, 3) ?? []);
+    const value = (label: string, join: string): string => {
+      const out: string[] = [];
+      let on = false;
+      for (let i = 0; i < cells.length; i += 2) {
+        const key = (cells[i] ?? '').trim();
+        if (key !== '') on = key === label;
+        if (on) out.push(cells[i + 1] ?? '');
+      }
+      return out.join(join);
+    };
+    expect(value('event_value.url', '')).toBe(url);
+    expect(value('report.summary', ' ')).toBe(summary);
+    expect(value('id', '')).toBe('e1');
+  });
+
+  it('keeps a value\'s line breaks as lines, and prints key<TAB>value unchanged when piped', async () => {
+    const io = memoryIo({ stdoutIsTTY: true, columns: 60 });
+    await printItem(io, settings('table'), { caption: 'first line\nsecond line' });
+    expect(io.out()).toBe(['┌─────────┬─────────────┐', '│ caption │ first line  │', '│         │ second line │', '└─────────┴─────────────┘', ''].join('\n'));
+    const piped = memoryIo();
+    await printItem(piped, settings('table'), { event_value: { url }, caption: 'a\tb' });
+    expect(piped.out()).toBe(`event_value.url\t${url}\ncaption\ta b\n`);
+  });
+});
