@@ -5,7 +5,7 @@
  */
 import { escapeControls } from '../io/safe-text.js';
 import { noticeOn, type Io } from '../io/streams.js';
-import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, Row } from './columns.js';
+import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, Row } from './columns.js';
 import { tabLine } from './delimited.js';
 import { displayWidth } from './humanize.js';
 import { cellText, flattenRecord, toCell, getPath } from './flatten.js';
@@ -78,8 +78,8 @@ export async function keyValueText(
   const cols = explicitColumns(settings, specs, true);
   const pairs: [string, string][] =
     cols === undefined
-      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, cellText(value)])
-      : cols.map((col) => [col.header, terminal ? new Row(record).display(col) : cellText(toCell(getPath(record, col.path)))]);
+      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, terminal ? genericText(value, key, true) : cellText(value)])
+      : cols.map((col) => [col.header, terminal ? new Row(record).display(col, { keyValue: true }) : cellText(toCell(getPath(record, col.path)))]);
   if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
   if (pairs.length === 0) return '';
   // Values wrap onto more lines (a caption, a URL split only where it must be, never with `…`), so the value
