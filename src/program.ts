@@ -129,8 +129,11 @@ function addNode(parent: Command, node: CommandNode, deps: Deps): void {
 }
 
 function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
-  // No `help [command]` entry of commander's in a group's list: `creators help <command...>` is the one.
-  const group = parent.command(def.name).description(def.description).helpCommand(false);
+  // `creators <group> help [verb]` prints that help (as gh does), but is not listed in the group's help:
+  // `creators help <command...>` is the one shown. Commander's help command is kept out of the tree's
+  // commands (completion, the build's help snapshots), and made hidden by creating it through `command()`.
+  const help = new Command().command('help [command]', { hidden: true }).description('show help for a command').helpOption(false);
+  const group = parent.command(def.name).description(def.description).addHelpCommand(help);
   for (const alias of def.aliases ?? []) group.alias(alias);
   const { examples: list, helpAfter } = def;
   if (list || helpAfter) group.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));

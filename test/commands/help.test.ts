@@ -59,3 +59,23 @@ describe('creators help', () => {
     expect(readFileSync(join(dir, 'env.txt'), 'utf8')).toBe((await runCli(['help', 'environment'])).stdout);
   });
 });
+
+describe('creators <group> help [verb]', () => {
+  it.each([
+    [['keys', 'help'], ['keys', '--help']],
+    [['listening', 'help'], ['listening', '--help']],
+    [['keys', 'help', 'create'], ['keys', 'create', '--help']],
+    [['listening', 'subscriptions', 'help', 'get'], ['listening', 'subscriptions', 'get', '--help']],
+  ])('%j prints the same help as %j, exit 0', async (argv, same) => {
+    const res = await runCli(argv);
+    const expected = await runCli(same);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toBe(expected.stdout);
+  });
+
+  it("a group's help does not list a help command (creators help <command> is the one)", async () => {
+    const res = await runCli(['keys', '--help']);
+    expect(res.stdout).not.toMatch(/^\s+help\b/m);
+  });
+});

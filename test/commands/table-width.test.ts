@@ -112,3 +112,37 @@ describe('terminal tables never cut ids, handles or keys', () => {
     for (const user of users) expect(res.stdout).toContain(`│ ${user} `);
   });
 });
+
+/** The rows of a terminal key/value table: each value with its wrapped lines (`join` between them). */
+function keyValues(stdout: string, join: string): Map<string, string> {
+  const values = new Map<string, string>();
+  let last = '';
+  for (const line of stdout.split('\n')) {
+    const cells = /^│ (.*?) +│ (.*?) *│$/u.exec(line);
+    if (!cells) continue;
+    const [, label = '', value = ''] = cells;
+    if (label.trim() !== '') {
+      last = label.trim();
+      values.set(last, value);
+    } else values.set(last, `${values.get(last) ?? ''}${join}${value}`);
+  }
+  return values;
+}
+
+describe('key/value tables wrap long values instead of cutting them', () => {
+  it.each([60, 100])('post at %i columns shows the URL and caption whole, every line within the width', async (columns) => {
+    const json = await runCli(['post', 'Cwidth1', '--platform', 'instagram', '--json'], base());
+    expect(json.code).toBe(0);
+    const post = json.json<{ post_url: string; caption: string; media: unknown[] }>();
+    const res = await runCli(['post', 'Cwidth1', '--platform', 'instagram'], term(columns));
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, columns);
+    expect(res.stdout).not.toContain('…');
+    expect(keyValues(res.stdout, '').get('post_url')).toBe(post.post_url);
+    expect(keyValues(res.stdout, '').get('media')).toBe(JSON.stringify(post.media));
+    expect(keyValues(res.stdout, ' ').get('caption')).toBe(post.caption);
+    // Piped: key<TAB>value lines, one per key, unchanged.
+    const piped = await runCli(['post', 'Cwidth1', '--platform', 'instagram', '--format', 'table'], base());
+    expect(piped.stdout.split('\n')).toContain(`post_url\t${post.post_url}`);
+  });
+});

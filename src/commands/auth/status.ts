@@ -1,6 +1,7 @@
 import { defineCommand } from '../../app/command.js';
 import type { Context, ResolvedCredential } from '../../app/context.js';
 import { AuthError, CliError, notAuthenticated } from '../../lib/errors.js';
+import type { ColumnSpec } from '../../lib/output/types.js';
 
 /**
  * `creators auth status`: which credential is in effect and where it came from, checked live
@@ -89,15 +90,17 @@ async function showStatus(ctx: Context): Promise<void> {
   } else {
     status.live_check = 'refresh failed';
   }
-  await printItem(ctx.io, output, status, [
+  // Expiry and refresh belong to a login: an API key (or no credential) has no such rows (JSON keeps its nulls).
+  const rows: ColumnSpec[] = [
     { path: 'base_url', header: 'Base URL' },
     { path: 'profile', header: 'Profile' },
     { path: 'credential_source', header: 'Credential from' },
     { path: 'credential', header: 'Credential' },
-    { path: 'expires_at', header: 'Expires', kind: 'date' },
-    { path: 'refreshable', header: 'Refreshable', kind: 'bool' },
+    ...(status.expires_at === null ? [] : [{ path: 'expires_at', header: 'Expires', kind: 'date' } as const]),
+    ...(status.refreshable === null ? [] : [{ path: 'refreshable', header: 'Refreshable', kind: 'bool' } as const]),
     { path: 'live_check', header: 'Live check' },
     { path: 'credits_available', header: 'Credits available', kind: 'number' },
-  ]);
+  ];
+  await printItem(ctx.io, output, status, rows);
   if (failure) throw failure;
 }

@@ -12,8 +12,11 @@
 import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
-import { displayWidth, humanCount, percent, toNumber } from './humanize.js';
+import { displayWidth, humanCount, percent, toNumber, wrapText } from './humanize.js';
 import type { DataRecord } from './types.js';
+
+/** The card's wrapping, shared with key/value tables (humanize.ts). */
+export { wrapText };
 
 /** The last line of every card. */
 export const CARD_HINT = 'Full record: add --json (or --format csv)';
@@ -307,36 +310,6 @@ function lookalikeLines(block: Obj, result: Obj): string[] {
   });
   if (items.length > MAX_LIST) lines.push(`and ${items.length - MAX_LIST} more`);
   return lines.filter((line) => line !== '');
-}
-
-/** Splits escaped text into lines of at most `width` columns, at spaces where it can, inside words where it must. */
-export function wrapText(value: string, width: number): string[] {
-  const room = Math.max(1, width);
-  const out: string[] = [];
-  for (const paragraph of value.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(' ').filter((w) => w !== '')) {
-      const candidate = line === '' ? word : `${line} ${word}`;
-      if (displayWidth(candidate) <= room) {
-        line = candidate;
-        continue;
-      }
-      if (line !== '') out.push(line);
-      line = '';
-      // A word wider than the line is cut into pieces.
-      let piece = '';
-      for (const char of word) {
-        if (displayWidth(piece + char) > room) {
-          out.push(piece);
-          piece = '';
-        }
-        piece += char;
-      }
-      line = piece;
-    }
-    if (line !== '') out.push(line);
-  }
-  return out;
 }
 
 /** Data text for the card: CRLF and tabs made plain, control characters visible. */

@@ -3,7 +3,7 @@
  * humanised for a terminal table).
  */
 import { cellText, flattenRecord, getPath, toCell, type FlatRecord, type FlatValue } from './flatten.js';
-import { humanCount, humanDate, percent, toNumber } from './humanize.js';
+import { countText, humanCount, humanDate, percent, toNumber } from './humanize.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** A resolved column. `inferred` columns are flattened keys, read from the flattened record. */
@@ -87,11 +87,38 @@ export class Row {
     if (Object.prototype.hasOwnProperty.call(this.record, column.path)) return toCell(this.record[column.path]);
     return toCell(getPath(this.record, column.path));
   }
-  /** The cell as a terminal table shows it: humanised per the column kind. */
-  display(column: Column): string {
-    if (column.inferred) return cellText(this.raw(column));
+  /**
+   * The cell as a terminal table shows it: humanised per the column kind; a value of no declared kind as
+   * `genericText` does (`keyValue`: the record's key/value table, where large integers get separators too).
+   */
+  display(column: Column, options: { keyValue?: boolean } = {}): string {
+    if (column.inferred) return genericText(this.raw(column), column.path, options.keyValue ?? false);
+    if (column.kind === undefined) return genericText(toCell(getPath(this.record, column.path)), column.path, options.keyValue ?? false);
     return displayValue(getPath(this.record, column.path), column.kind);
   }
+}
+
+/** A full ISO-8601 date-time with its zone (`Z` or an offset); without one the instant would be a guess. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
+
+/** Keys whose numbers are names, not amounts: `id`, `*_id`, `*Id`, `pk`. */
+const ID_NAME = /(^|[._])(id|pk)$|[a-z]Id$/;
+
+/** Integers from this size up get thousands separators in a key/value table (a year such as 2026 does not). */
+const SEPARATED_FROM = 10_000;
+
+/**
+ * A terminal cell of no declared kind: an ISO-8601 date-time string is shown as every time is (humanDate:
+ * local, zone named); in a key/value table (`keyValue`) an integer of 10,000 or more gets thousands
+ * separators, unless its key names an id (`id`, `*_id`, `pk`). Numeric strings and exact big numbers stay
+ * as sent. Machine formats never come here.
+ */
+export function genericText(value: FlatValue, path: string, keyValue: boolean): string {
+  if (typeof value === 'string' && ISO_DATE_TIME.test(value)) return humanDate(value);
+  if (keyValue && typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) >= SEPARATED_FROM && !ID_NAME.test(path)) {
+    return countText(value);
+  }
+  return cellText(value);
 }
 
 /** A value humanised for a terminal table according to its column kind. */

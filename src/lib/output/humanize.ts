@@ -162,3 +162,33 @@ export function truncate(text: string, width: number): string {
   }
   return `${out}…`;
 }
+
+/** Splits escaped text into lines of at most `width` columns, at spaces where it can, inside words where it must. */
+export function wrapText(value: string, width: number): string[] {
+  const room = Math.max(1, width);
+  const out: string[] = [];
+  for (const paragraph of value.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ').filter((w) => w !== '')) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (displayWidth(candidate) <= room) {
+        line = candidate;
+        continue;
+      }
+      if (line !== '') out.push(line);
+      line = '';
+      // A word wider than the line is cut into pieces.
+      let piece = '';
+      for (const char of word) {
+        if (displayWidth(piece + char) > room) {
+          out.push(piece);
+          piece = '';
+        }
+        piece += char;
+      }
+      line = piece;
+    }
+    if (line !== '') out.push(line);
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
  */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
-import { displayWidth, truncate } from './humanize.js';
+import { displayWidth, truncate, wrapText } from './humanize.js';
 
 /** Terminal width assumed when the io does not know it. */
 export const DEFAULT_COLUMNS = 100;
@@ -45,6 +45,11 @@ export interface TableInput {
   fits?: ColumnFit[] | undefined;
   /** Called with the headers of the columns left out to fit the width (none: not called). */
   onDrop?: ((headers: string[]) => void) | undefined;
+  /**
+   * Per column: wrap long cells onto more lines (at spaces, inside a word only when it is wider than the
+   * column, never with `…`) and keep their line breaks, instead of cutting them to one line.
+   */
+  wrap?: boolean[] | undefined;
 }
 
 /** Border and padding cost of n columns: every border one column, each cell one space on both sides. */
@@ -105,18 +110,26 @@ function shrink(natural: number[], fits: ColumnFit[], budget: number): number[] 
 /**
  * Renders a table as text (ending in a newline). Cells are single-line: line breaks become spaces,
  * other control characters visible escapes (`\x1b`, `\u009b`: a name cannot drive the terminal), and
- * long cells are cut with `…` so the table fits `width`. No ANSI codes at all when `color` is false.
+ * long cells are cut with `…` so the table fits `width`; cells of a `wrap` column keep their line breaks
+ * and are wrapped to the column instead. No ANSI codes at all when `color` is false.
  */
 export async function renderTable(input: TableInput): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const paint = colors(input.color);
   const cellText = (cell: string): string => escapeControls(truncate(cell, Number.MAX_SAFE_INTEGER));
+  // A wrapped cell keeps its paragraphs: each escaped on its own, joined by the line breaks wrapText splits at.
+  const wrapped = (i: number): boolean => input.wrap?.[i] === true;
+  const paragraphs = (cell: string): string =>
+    cell
+      .split(/\r\n|\n/)
+      .map((line) => escapeControls(line.replace(/\t/g, ' ')))
+      .join('\n');
   const head = input.head?.map(cellText);
-  const rows = input.rows.map((row) => row.map(cellText));
+  const rows = input.rows.map((row) => row.map((cell, i) => (wrapped(i) ? paragraphs(cell) : cellText(cell))));
   const count = head?.length ?? rows[0]?.length ?? 0;
   if (count === 0) return '';
   const natural = Array.from({ length: count }, (_, i) =>
-    Math.max(1, displayWidth(head?.[i] ?? ''), ...rows.map((row) => displayWidth(row[i] ?? ''))),
+    Math.max(1, displayWidth(head?.[i] ?? ''), ...rows.flatMap((row) => (row[i] ?? '').split('\n').map(displayWidth))),
   );
   const fitted = fitColumns(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS, input.fits);
   if (fitted.shown.length < count) {
@@ -134,6 +147,7 @@ export async function renderTable(input: TableInput): Promise<string> {
     // compact: no rule between rows, only under the header (denser, like most CLI tables).
     style: { compact: true, head: [], border: [] },
   });
-  for (const row of rows) table.push(widths.map((w, i) => truncate(row[shown[i] as number] ?? '', w)));
+  const fitCell = (cell: string, i: number, w: number): string => (wrapped(i) ? wrapText(cell, w).join('\n') : truncate(cell, w));
+  for (const row of rows) table.push(widths.map((w, i) => fitCell(row[shown[i] as number] ?? '', shown[i] as number, w)));
   return `${table.toString()}\n`;
 }

@@ -5,12 +5,12 @@
  */
 import { escapeControls } from '../io/safe-text.js';
 import { noticeOn, type Io } from '../io/streams.js';
-import { type Column, explicitColumns, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, Row } from './columns.js';
+import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, Row } from './columns.js';
 import { tabLine } from './delimited.js';
 import { displayWidth } from './humanize.js';
 import { cellText, flattenRecord, toCell, getPath } from './flatten.js';
 import type { Sink } from './sink.js';
-import { type ColumnFit, MIN_CUT_COLUMN, renderTable } from './table.js';
+import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
@@ -64,7 +64,10 @@ function noteDropped(io: Io, headers: string[]): void {
   );
 }
 
-/** One record as a two-column table on a terminal, or `key<TAB>value` lines elsewhere. */
+/** Narrowest the value column of a key/value table is wrapped to before the label column is cut. */
+const MIN_VALUE = 16;
+
+/** One record as a two-column table on a terminal (long values wrapped), or `key<TAB>value` lines elsewhere. */
 export async function keyValueText(
   io: Io,
   settings: OutputSettings,
@@ -75,17 +78,22 @@ export async function keyValueText(
   const cols = explicitColumns(settings, specs, true);
   const pairs: [string, string][] =
     cols === undefined
-      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, cellText(value)])
-      : cols.map((col) => [col.header, terminal ? new Row(record).display(col) : cellText(toCell(getPath(record, col.path)))]);
+      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, terminal ? genericText(value, key, true) : cellText(value)])
+      : cols.map((col) => [col.header, terminal ? new Row(record).display(col, { keyValue: true }) : cellText(toCell(getPath(record, col.path)))]);
   if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
   if (pairs.length === 0) return '';
-  // The label column gives way, and values that must be copied (a batch id) are never cut.
+  // Values wrap onto more lines (a caption, a URL split only where it must be, never with `…`), so the value
+  // column gives way first, down to MIN_VALUE; then the label column is cut. Values that must be copied (a
+  // batch id) keep their width while the label column can give way for them.
   const whole = (i: number): boolean =>
     keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
   const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
+  const width = io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS;
+  // Two columns' borders and padding: `│ label │ value │`.
+  const room = width - 7 - MIN_CUT_COLUMN;
   const fits: ColumnFit[] = [
-    { floor: MIN_CUT_COLUMN, priority: 0, droppable: false },
-    { floor: Math.max(MIN_CUT_COLUMN, ...kept), priority: 0, droppable: false },
+    { floor: MIN_CUT_COLUMN, priority: 1, droppable: false },
+    { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
-  return renderTable({ rows: pairs, width: io.columns, color: settings.color, fits });
+  return renderTable({ rows: pairs, width, color: settings.color, fits, wrap: [false, true] });
 }

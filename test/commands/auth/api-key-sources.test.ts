@@ -19,6 +19,19 @@ describe('--api-key-file', () => {
     expect(status.stdout).not.toContain(sb.get().apiKey);
   });
 
+  it('auth status with an API key on a terminal leaves out the rows that belong to a login', async () => {
+    const env = { CREATORS_BASE_URL: sb.get().url, CREATORS_API_KEY: sb.get().apiKey, NO_COLOR: '1' };
+    const shown = await runCli(['auth', 'status'], { env, tty: true, columns: 80 });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/│ Credential from +│ env +│/);
+    expect(shown.stdout).toMatch(/│ Live check +│ ok +│/);
+    expect(shown.stdout).not.toContain('Expires');
+    expect(shown.stdout).not.toContain('Refreshable');
+    // Machine output keeps every key, null where it does not apply.
+    const json = await runCli(['auth', 'status', '--json'], { env });
+    expect(json.json()).toMatchObject({ credential_kind: 'api-key', expires_at: null, refreshable: null });
+  });
+
   it('reads the key from standard input with -, in the built CLI', async () => {
     const res = await spawnCli(['credits', '--json', '--api-key-file', '-'], { CREATORS_BASE_URL: sb.get().url }, `${sb.get().apiKey}\r\n`);
     expect(res.code, res.stderr).toBe(0);

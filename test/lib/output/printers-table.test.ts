@@ -149,3 +149,102 @@ describe('printItem', () => {
     expect(fields.out()).toBe('profile.followers\t12345\nuser_id\tu1\n');
   });
 });
+
+describe('printItem key/value table wrapping', () => {
+  const url = `https://example.com/${'segment/'.repeat(12)}end?x=1`;
+  const summary = 'The campaign reached many creators across three platforms and most of them posted twice in the first week.';
+
+  it.each([60, 100])('wraps long values at %i columns: words at spaces, a URL split at the column width, no ellipsis', async (columns) => {
+    const io = memoryIo({ stdoutIsTTY: true, columns });
+    await printItem(io, settings('table'), { report: { summary }, event_value: { url }, id: 'e1' });
+    const lines = io.out().trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+    expect(io.out()).not.toContain('…');
+    const cells = lines.flatMap((line) => /^│ (.*?) +│ (.*?) *│$/u.exec(line)?.slice(1, 3) ?? []);
+    const value = (label: string, join: string): string => {
+      const out: string[] = [];
+      let on = false;
+      for (let i = 0; i < cells.length; i += 2) {
+        const key = (cells[i] ?? '').trim();
+        if (key !== '') on = key === label;
+        if (on) out.push(cells[i + 1] ?? '');
+      }
+      return out.join(join);
+    };
+    expect(value('event_value.url', '')).toBe(url);
+    expect(value('report.summary', ' ')).toBe(summary);
+    expect(value('id', '')).toBe('e1');
+  });
+
+  it('keeps a value\'s line breaks as lines, and prints key<TAB>value unchanged when piped', async () => {
+    const io = memoryIo({ stdoutIsTTY: true, columns: 60 });
+    await printItem(io, settings('table'), { caption: 'first line\nsecond line' });
+    expect(io.out()).toBe(['┌─────────┬─────────────┐', '│ caption │ first line  │', '│         │ second line │', '└─────────┴─────────────┘', ''].join('\n'));
+    const piped = memoryIo();
+    await printItem(piped, settings('table'), { event_value: { url }, caption: 'a\tb' });
+    expect(piped.out()).toBe(`event_value.url\t${url}\ncaption\ta b\n`);
+  });
+});
+
+describe('values of no declared kind on a terminal', () => {
+  const record = {
+    id: 123456,
+    user_id: 987654,
+    pk: 55555,
+    campaign: { reach_total: 1234567, year: 2026, budget_id: 424242 },
+    created_at: '2026-11-24T09:13:00.000Z',
+    date_occurance: '2026-11-24T09:13:00+02:00',
+    day: '2026-11-24',
+    followers_text: '1234567',
+    note: 'not a time 2026-11-24T09:13:00Z',
+  };
+
+  it('shows ISO date-times as local times with the zone, and large integers with separators except ids', async () => {
+    const previous = process.env.TZ;
+    process.env.TZ = 'UTC';
+    try {
+      const io = memoryIo({ stdoutIsTTY: true, columns: 100 });
+      await printItem(io, settings('table'), record);
+      const rows = new Map(
+        io
+          .out()
+          .split('\n')
+          .flatMap((line) => {
+            const cells = /^│ (.*?) +│ (.*?) *│$/u.exec(line);
+            return cells ? [[cells[1] ?? '', cells[2] ?? ''] as const] : [];
+          }),
+      );
+      expect(rows.get('created_at')).toBe('2026-11-24 09:13 UTC');
+      expect(rows.get('date_occurance')).toBe('2026-11-24 07:13 UTC');
+      expect(rows.get('day')).toBe('2026-11-24');
+      expect(rows.get('campaign.reach_total')).toBe('1,234,567');
+      expect(rows.get('campaign.year')).toBe('2026');
+      expect(rows.get('id')).toBe('123456');
+      expect(rows.get('user_id')).toBe('987654');
+      expect(rows.get('pk')).toBe('55555');
+      expect(rows.get('campaign.budget_id')).toBe('424242');
+      expect(rows.get('followers_text')).toBe('1234567');
+      expect(rows.get('note')).toBe(record.note);
+
+      // A generic list table: times humanised, numbers as they are.
+      const list = memoryIo({ stdoutIsTTY: true, columns: 200 });
+      await printList(list, settings('table'), [record], []);
+      expect(list.out()).toContain('2026-11-24 09:13 UTC');
+      expect(list.out()).toContain('1234567');
+      expect(list.out()).not.toContain('2026-11-24T09:13:00.000Z');
+    } finally {
+      if (previous === undefined) delete process.env.TZ;
+      else process.env.TZ = previous;
+    }
+  });
+
+  it('leaves machine formats and piped tables exactly as sent', async () => {
+    const piped = memoryIo();
+    await printItem(piped, settings('table'), record);
+    expect(piped.out()).toContain('created_at\t2026-11-24T09:13:00.000Z\n');
+    expect(piped.out()).toContain('campaign.reach_total\t1234567\n');
+    const json = memoryIo({ stdoutIsTTY: true });
+    await printItem(json, settings('json'), record);
+    expect(JSON.parse(json.out())).toEqual(record);
+  });
+});
