@@ -14,7 +14,7 @@ export default defineCommand({
   examples: [
     ['creators socials noah_paws --platform instagram', 'where else one creator is'],
     ['creators socials noah_paws theellastrong --platform instagram --format jsonl', 'two creators, one line each'],
-    ['creators socials --platform tiktok --input creators.csv -o socials.csv', 'a CSV in, the same CSV with results out (resumable)'],
+    ['creators socials --platform instagram --input creators.csv -o socials.csv', 'a CSV in, the same CSV with results out (resumable)'],
     ['creators socials --platform instagram --input creators.csv --dry-run', 'what it would cost (rows x 0.5)'],
   ],
   async run(ctx, { args, flags }) {

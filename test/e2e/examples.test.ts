@@ -50,11 +50,11 @@ const HELP_WORLD_FILES: Record<string, string> = {
   'filters.json': '{"number_of_followers":{"min":10000}}\n',
   'seen.txt': 'nike\nadidas\n',
   'contacted.csv': 'handle,name\nnike,Nike\n',
-  'handles.txt': 'nasa\nesa\n',
-  'h.txt': 'nasa\nesa\n',
-  'more.txt': 'jaxa\n',
-  'gone.txt': 'esa\n',
-  'sub.json': '{"name":"from a file","platform":"instagram","creators":[{"platform":"instagram","handle":"nasa"}]}\n',
+  'handles.txt': 'carlosrobinson\nesa\n',
+  'h.txt': 'carlosrobinson\nesa\n',
+  'more.txt': 'noah_paws\n',
+  'gone.txt': 'samuelkhan\n',
+  'sub.json': '{"name":"from a file","platform":"instagram","creators":[{"platform":"instagram","handle":"carlosrobinson"}]}\n',
   'body.json': '{"platform":"instagram","filters":{},"paging":{"limit":5,"page":0}}\n',
 };
 const HELP_WORLD_STEPS: readonly string[] = [
@@ -62,8 +62,8 @@ const HELP_WORLD_STEPS: readonly string[] = [
   'creators keys create --name second',
   'creators keys create --name third',
   ...['one', 'two', 'three'].map((n) => `creators exclusions create ${n} --platform instagram`),
-  ...['one', 'two', 'three'].map((n) => `creators listening subscriptions create --name ${n} --platform instagram nasa esa`),
-  ...['one', 'two'].map((n) => `creators listening campaigns create --name ${n} --days 30 --platform instagram nasa esa --max-credits 100`),
+  ...['one', 'two', 'three'].map((n) => `creators listening subscriptions create --name ${n} --platform instagram carlosrobinson samuelkhan`),
+  ...['one', 'two'].map((n) => `creators listening campaigns create --name ${n} --days 30 --platform instagram carlosrobinson samuelkhan --max-credits 100`),
 ];
 
 /** Runs one block top to bottom; returns what went wrong, one message per failed step. */
@@ -121,6 +121,10 @@ function indent(text: string): string {
 
 function judge(step: Step, outcome: Outcome, baseUrl: string): string | undefined {
   if (outcome.code !== step.exit) return `exit ${outcome.code}, expected ${step.exit}`;
+  // A help example shows the command at work: one that finds nothing in the sandbox teaches nothing.
+  if (step.where.endsWith('--help') && !/not found|nothing/i.test(step.comment) && /No data found|\b0 enriched\b/.test(outcome.output)) {
+    return 'finds nothing in the sandbox (use a creator it has)';
+  }
   // The README may leave out the notices a terminal shows on stderr (the spend line), so stdout alone may match.
   const shown = step.shown;
   if (shown !== undefined && shown.trim() !== '' && !shownMatches(shown, outcome.output, baseUrl) && !shownMatches(shown, outcome.stdout, baseUrl)) {

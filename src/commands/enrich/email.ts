@@ -17,8 +17,8 @@ export default defineCommand({
     ...bulkFlags('emails'),
   },
   examples: [
-    ['creators enrich email ann@example.com', 'basic lookup of one address'],
-    ['creators enrich email --mode advanced --min-followers 10000 ann@example.com', 'advanced, big accounts only'],
+    ['creators enrich email carlosrobinson.collabs@example.com', 'basic lookup of one address'],
+    ['creators enrich email --mode advanced --min-followers 10000 carlosrobinson.collabs@example.com', 'advanced, big accounts only'],
     ['creators enrich email --input leads.csv --column work_email -o leads-enriched.csv', 'a CSV column of emails'],
     ['cat leads.csv | creators enrich email --input - --max-rows 500 --max-credits 50', 'stdin, with a cost bound'],
   ],

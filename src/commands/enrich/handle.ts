@@ -17,12 +17,12 @@ export default defineCommand({
     ...bulkFlags('handles'),
   },
   examples: [
-    ['creators enrich handle nasa --platform instagram', 'full record of one creator'],
-    ['creators enrich handle nasa natgeo --platform instagram --mode profile', 'profile data of two creators'],
+    ['creators enrich handle carlosrobinson --platform instagram', 'full record of one creator'],
+    ['creators enrich handle carlosrobinson samuelkhan --platform instagram --mode profile', 'profile data of two creators'],
     ['creators enrich handle --platform tiktok --mode raw --input creators.csv -o out.csv', 'a CSV in, the same CSV with results out'],
     ['creators enrich handle --platform instagram --input creators.csv --dry-run', 'what it would cost (rows x price)'],
     ['creators enrich handle --platform instagram --input creators.csv -o out.csv --restart', 'pay for every row again instead of resuming an interrupted run'],
-    ['creators enrich handle nasa --platform instagram --mode analytics --lookalikes --json', 'analytics with lookalikes'],
+    ['creators enrich handle carlosrobinson --platform instagram --mode analytics --lookalikes --json', 'analytics with lookalikes'],
   ],
   async run(ctx, { args, flags }) {
     const [{ parseBulkOptions, runEnrichment }, { handleJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);

@@ -6,8 +6,8 @@ export default defineGroup({
   name: 'enrich',
   description: 'Enrich creators by handle or email (billed per creator found)',
   examples: [
-    ['creators enrich handle nasa --platform instagram', 'full enrichment of one creator (1 credit)'],
-    ['creators enrich email ann@example.com', 'creators behind an email address'],
+    ['creators enrich handle carlosrobinson --platform instagram', 'full enrichment of one creator (1 credit)'],
+    ['creators enrich email carlosrobinson.collabs@example.com', 'creators behind an email address'],
   ],
   commands: [handle, email],
 });

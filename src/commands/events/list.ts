@@ -20,7 +20,7 @@ export default defineCommand({
   examples: [
     ['creators events list', 'the first page'],
     ['creators events list --type new_post --subscription 3 --all --format jsonl', 'every new post of a subscription'],
-    ['creators events list --creator nasa --page 2 --page-size 50', 'paging'],
+    ['creators events list --creator carlosrobinson --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
     const [{ eventFilters }, { listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([

@@ -50,7 +50,7 @@ export function parseCreatorRef(value: string, platform: string | undefined): Cr
     return { platform: (m[1] as string).toLowerCase(), platform_id: (m[2] as string).trim() };
   }
   if (!platform) {
-    throw new UsageError(`No platform for creator '${value}'.`, { hint: 'Give --platform <p>, or write it as platform:handle (e.g. instagram:nasa).' });
+    throw new UsageError(`No platform for creator '${value}'.`, { hint: 'Give --platform <p>, or write it as platform:handle (e.g. instagram:carlosrobinson).' });
   }
   return { platform, platform_id: value.trim() };
 }

@@ -12,7 +12,7 @@ export default defineCommand({
   ],
   flags: { ...CREATOR_FLAGS, ...BODY_FLAGS },
   examples: [
-    ['creators listening campaigns add-creators 2 --platform instagram nasa', 'one creator'],
+    ['creators listening campaigns add-creators 2 --platform instagram noah_paws', 'one creator'],
     ['creators listening campaigns add-creators 2 --platform tiktok --file more.txt', 'from a file'],
   ],
   run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'campaign', action: 'add', rawId, values, flags }),

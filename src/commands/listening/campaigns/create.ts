@@ -19,9 +19,9 @@ export default defineCommand({
     ...BODY_FLAGS,
   },
   examples: [
-    ['creators listening campaigns create --name spring --days 30 --platform instagram nasa esa', '2 x 30 x 0.3 = 18 credits at most'],
+    ['creators listening campaigns create --name spring --days 30 --platform instagram carlosrobinson samuelkhan', '2 x 30 x 0.3 = 18 credits at most'],
     ['creators listening campaigns create --name spring --days 30 --file h.txt --platform tiktok --max-credits 50', 'refuse above 50'],
-    ['creators listening campaigns create --name spring --days 7 nasa --platform instagram --dry-run', 'show the plan only'],
+    ['creators listening campaigns create --name spring --days 7 noah_paws --platform instagram --dry-run', 'show the plan only'],
   ],
   async run(ctx, { args, flags }) {
     const [{ creatorRefs }, { buildBody }, { daysOption }, { createListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([

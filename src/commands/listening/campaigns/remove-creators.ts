@@ -12,7 +12,7 @@ export default defineCommand({
   ],
   flags: { ...CREATOR_FLAGS, ...BODY_FLAGS },
   examples: [
-    ['creators listening campaigns remove-creators 2 --platform instagram nasa --yes', 'stop following one'],
+    ['creators listening campaigns remove-creators 2 --platform instagram carlosrobinson --yes', 'stop following one'],
     ['creators listening campaigns remove-creators 2 --file gone.txt --platform tiktok', 'from a file'],
   ],
   run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'campaign', action: 'remove', rawId, values, flags }),

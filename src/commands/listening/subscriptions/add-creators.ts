@@ -12,9 +12,9 @@ export default defineCommand({
   ],
   flags: { ...CREATOR_FLAGS, ...BODY_FLAGS },
   examples: [
-    ['creators listening subscriptions add-creators 3 --platform youtube mkbhd', 'one creator'],
+    ['creators listening subscriptions add-creators 3 --platform youtube sophialearns', 'one creator'],
     ['creators listening subscriptions add-creators 3 --platform instagram --file handles.txt', 'from a file'],
-    ['creators listening subscriptions add-creators 3 instagram:nasa tiktok:esa --max-credits 1', 'with a budget'],
+    ['creators listening subscriptions add-creators 3 instagram:noah_paws tiktok:themaxtech --max-credits 1', 'with a budget'],
   ],
   run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'subscription', action: 'add', rawId, values, flags }),
 });

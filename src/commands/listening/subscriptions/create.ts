@@ -17,7 +17,7 @@ export default defineCommand({
     ...BODY_FLAGS,
   },
   examples: [
-    ['creators listening subscriptions create --name launch --platform instagram nasa esa', 'watch two creators'],
+    ['creators listening subscriptions create --name launch --platform instagram carlosrobinson samuelkhan', 'watch two creators'],
     ['creators listening subscriptions create --name bios --type bio_change --file handles.txt --platform tiktok', 'bio changes only'],
     ['creators listening subscriptions create --body sub.json --set webhook_url=https://example.com/hook', 'body from a file'],
   ],
