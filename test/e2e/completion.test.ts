@@ -164,7 +164,7 @@ describe.skipIf(!has('fish'))(`fish completion${skipped(['fish'])}`, () => {
 });
 
 // Each TAB starts an interactive zsh (compinit included): slower than the other shells on a loaded machine.
-describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmux${skipped(['zsh', 'tmux'])}`, { timeout: 90_000 }, () => {
+describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmux${skipped(['zsh', 'tmux'])}`, { timeout: 240_000 }, () => {
   // A server of our own (its own socket), ended when done.
   const socket = `creators-comp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args]);
@@ -186,15 +186,19 @@ describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmu
   const zdot = tempDir('creators-zdot-');
   writeFileSync(join(zdot, '.zshrc'), `PS1='READY%# '\nfpath=('${fpath}' $fpath)\nautoload -U compinit && compinit -u -D\n`);
 
-  /** Polls the screen until `done` holds (or a generous bound passes); returns the last screen. */
-  async function screenUntil(session: string, done: (screen: string) => boolean): Promise<string> {
-    let screen = '';
-    for (let i = 0; i < 100; i++) {
-      screen = (await tmux('capture-pane', '-p', '-t', session)).stdout;
-      if (done(screen)) break;
+  /**
+   * Polls the screen until `done` holds and returns it. The bound is generous time, not a count of
+   * polls (a hundred polls were ~10 s, which a loaded machine starting zsh and compinit can exceed);
+   * past it, the error shows what the screen held.
+   */
+  async function screenUntil(session: string, what: string, done: (screen: string) => boolean): Promise<string> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const screen = (await tmux('capture-pane', '-p', '-t', session)).stdout;
+      if (done(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`the zsh screen never showed ${what}; it shows:\n${screen}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    return screen;
   }
 
   /** Types `line` into a fresh interactive zsh, presses TAB, and returns the screen once `expected` all show. */
@@ -202,10 +206,10 @@ describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmu
     const session = `s${sessions++}`;
     const started = await tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', '-c', files, '-e', `PATH=${env.PATH}`, '-e', `HOME=${home}`, '-e', `ZDOTDIR=${zdot}`, '-e', `CREATORS_CONFIG_DIR=${env.CREATORS_CONFIG_DIR}`, 'zsh -i');
     expect(started.stderr).toBe('');
-    await screenUntil(session, (s) => s.includes('READY'));
+    await screenUntil(session, 'the prompt', (s) => s.includes('READY'));
     await tmux('send-keys', '-t', session, '-l', line);
     await tmux('send-keys', '-t', session, 'Tab');
-    const screen = await screenUntil(session, (s) => expected.every((w) => s.includes(w)));
+    const screen = await screenUntil(session, expected.join(', '), (s) => expected.every((w) => s.includes(w)));
     await tmux('kill-session', '-t', session);
     return screen;
   }

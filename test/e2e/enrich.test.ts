@@ -6,6 +6,7 @@ import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { csvObjects } from '../commands/enrich/helpers.js';
 import { tempDir } from '../helpers/temp.js';
+import { until } from '../helpers/until.js';
 
 /** End-to-end: the built CLI enriching a CSV against the sandbox, and a real Ctrl-C (SIGINT). Run `npm run build` first. */
 const sb = useSandbox({ seed: 13, credits: 1000 });
@@ -41,7 +42,7 @@ describe('enrich handle end to end', () => {
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     // Wait (by polling the sandbox ledger) until a few rows were enriched, then interrupt.
-    for (let i = 0; i < 200 && charges() - before < 8; i++) await new Promise((r) => setTimeout(r, 25));
+    await until('8 rows charged', () => charges() - before >= 8);
     child.kill('SIGINT');
     const code = await exited;
     expect(code).toBe(130);

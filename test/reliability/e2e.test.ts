@@ -22,7 +22,11 @@ const tmp = (): string => tempDir('creators-rel-e2e-');
 const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tmp(), ...extra });
 
-/** Spawns the CLI and sends SIGINT once the sandbox has seen its first faulted request (the run is under way). */
+/**
+ * Spawns the CLI and sends SIGINT as soon as the sandbox has seen its first faulted request (the run is
+ * under way, a request is on the wire). At once, not after a pause: a loaded machine could let a short
+ * run finish during the pause, and the exit would then be 0.
+ */
 function interrupt(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() } });
@@ -33,7 +37,7 @@ function interrupt(args: string[]): Promise<{ code: number | null; stdout: strin
     const poll = setInterval(() => {
       if ((figures(sb.get()).rules[0]?.injected ?? 0) > 0) {
         clearInterval(poll);
-        setTimeout(() => child.kill('SIGINT'), 150);
+        child.kill('SIGINT');
       }
     }, 20);
     const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -81,7 +85,8 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
   });
 
   it('enrich --input -o: exit 130, output complete or absent, the input byte-for-byte the same', async () => {
-    faults(sb.get(), 'delay:150 POST /public/v1/creators/enrich/**');
+    // Each row held 1 s: 40 rows cannot all be done between the first arrival and the SIGINT.
+    faults(sb.get(), 'delay:1000 POST /public/v1/creators/enrich/**');
     const dir = tmp();
     const input = join(dir, 'in.csv');
     const names = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);

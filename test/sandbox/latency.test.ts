@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drawLatency, latencyFamily, LatencySpecError, parseLatencySpec, REAL_LATENCY_SPEC } from '../../src/sandbox/latency.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { call, start } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const open: Sandbox[] = [];
 afterEach(async () => {
@@ -77,7 +78,7 @@ describe('latency draws', () => {
     );
     // The slow request has been counted by the throttle (it reached the sandbox) before the quick one is sent.
     const counted = (): number => [...sb.state.throttle.values()].reduce((n, hits) => n + hits.length, 0);
-    for (let i = 0; i < 500 && counted() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until('the slow request to reach the sandbox', () => counted() > 0);
     expect(counted()).toBe(1);
     const quick = await call(sb, '/public/v1/accounts/credits/');
     order.push('quick');

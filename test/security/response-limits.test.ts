@@ -10,6 +10,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../src/lib/http/client.js';
 import { runCli } from '../helpers/run-cli.js';
+import { until } from '../helpers/until.js';
 
 const MB = 1024 * 1024;
 
@@ -85,7 +86,7 @@ afterAll(async () => {
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({ CREATORS_BASE_URL: base, CREATORS_API_KEY: 'sk_test_limits', ...extra });
 
 async function closed(path: string, count = 1): Promise<number[]> {
-  for (let i = 0; i < 200 && stats(path).sent.length < count; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(`${count} closed replies on ${path}`, () => stats(path).sent.length >= count);
   return stats(path).sent;
 }
 

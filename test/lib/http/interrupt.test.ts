@@ -27,15 +27,26 @@ function client(signal: AbortSignal, notices: string[]): { http: HttpClient; age
   return { http, agent };
 }
 
+/**
+ * A reply that presses Ctrl-C the moment the request reaches the service (its answer comes `delay` ms
+ * later): the request is known to be on the wire when the signal fires, however slow the machine (a
+ * 40 ms timer could fire before a loaded machine had sent it).
+ */
+function ctrlCOnArrival<T extends object>(controller: AbortController, body: T) {
+  return () => {
+    controller.abort(new InterruptedError());
+    return { statusCode: 200, data: body, responseOptions: JSON_HEADERS };
+  };
+}
+
 describe('Ctrl-C with requests in flight', () => {
   it('a POST already sent is finished and its answer returned; the notice says why; the next request does not start', async () => {
     const controller = new AbortController();
     const notices: string[] = [];
     const { http, agent } = client(controller.signal, notices);
-    agent.get(API).intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, { accounts: [{ user_id: '1' }], credits_cost: 0.01 }, JSON_HEADERS).delay(200);
-    const pending = http.request<{ accounts: unknown[] }>({ method: 'POST', path: 'discovery', body: { platform: 'instagram' } });
-    setTimeout(() => controller.abort(new InterruptedError()), 40);
-    const res = await pending;
+    agent.get(API).intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(ctrlCOnArrival(controller, { accounts: [{ user_id: '1' }], credits_cost: 0.01 })).delay(200);
+    const res = await http.request<{ accounts: unknown[] }>({ method: 'POST', path: 'discovery', body: { platform: 'instagram' } });
+    expect(controller.signal.aborted).toBe(true);
     expect(res.data.accounts).toHaveLength(1);
     expect(notices).toEqual(['Waiting for the request already sent to finish, so what it is charged for is kept; press Ctrl-C again to stop at once.']);
     await expect(http.request({ method: 'POST', path: 'discovery', body: {} })).rejects.toBeInstanceOf(InterruptedError);
@@ -45,10 +56,8 @@ describe('Ctrl-C with requests in flight', () => {
     const controller = new AbortController();
     const notices: string[] = [];
     const { http, agent } = client(controller.signal, notices);
-    agent.get(API).intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, { credits_available: 1 }, JSON_HEADERS).delay(2_000);
-    const pending = http.request({ method: 'GET', path: 'accounts/credits' });
-    setTimeout(() => controller.abort(new InterruptedError()), 40);
-    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
+    agent.get(API).intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(ctrlCOnArrival(controller, { credits_available: 1 })).delay(2_000);
+    await expect(http.request({ method: 'GET', path: 'accounts/credits' })).rejects.toBeInstanceOf(InterruptedError);
     expect(notices).toEqual([]);
   });
 });

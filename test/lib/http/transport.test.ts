@@ -106,7 +106,9 @@ describe.each([
     const err = await drain(res.data).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(`${(err as Error).name} ${(err as { code?: string }).code}`).toMatch(/TimeoutError|UND_ERR_BODY_TIMEOUT/);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Cut by the 300 ms timeout, not left hanging: the error's name proves the cause; this bound only
+    // rules out a far longer wait, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     await agent.close();
   });
 

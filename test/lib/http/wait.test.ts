@@ -28,6 +28,10 @@ describe('the HTTP client reports each request wait', () => {
     pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(429, { detail: 'slow down' }, { headers: { 'content-type': 'application/json', 'retry-after': '3' } });
     pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, { accounts: [] }, JSON_HEADERS);
     const events: string[] = [];
+    // A clock that moves only with sleep: the retry back-off and the pacer's hold after the 429 are measured
+    // against it, so the machine's speed cannot change the sleeps (with the real clock, which a fake sleep
+    // does not move, the pacer slept again for what was left of the hold: 3000, or 2983 under load).
+    let clock = Date.parse('2026-11-22T10:00:00Z');
     const waits: RequestWaits = {
       beginWait(text) {
         events.push(`begin ${text}`);
@@ -40,16 +44,18 @@ describe('the HTTP client reports each request wait', () => {
       timeoutMs: 10_000,
       retries: 2,
       rateLimitPerMinute: 100_000,
-      now: () => Date.now(),
+      now: () => clock,
       sleep: async (ms) => {
         events.push(`sleep ${ms}`);
+        clock += ms;
       },
       credential: async () => 'key',
       waits,
     });
     await http.request({ method: 'POST', path: 'discovery', body: { platform: 'instagram' } });
-    // (The second sleep is the pacer holding every request after the 429.)
-    expect(events).toEqual(['begin Searching…', 'update Rate limited; retrying in 3 s', 'sleep 3000', 'update Searching…', 'sleep 3000', 'end']);
+    // The pacer holds every request for the 429's 3 s too; the retry's own sleep has already served that
+    // hold, so the retry leaves at once (no second sleep).
+    expect(events).toEqual(['begin Searching…', 'update Rate limited; retrying in 3 s', 'sleep 3000', 'update Searching…', 'end']);
 
     // A request that fails for good ends its wait too.
     pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(404, { detail: 'no' }, JSON_HEADERS);
