@@ -105,18 +105,24 @@ function flagValue(flag: FlagDef, raw: unknown): unknown {
 function refuseTwoStdinReaders(def: CommandDef<FlagDefs>, globals: GlobalOptions, values: Record<string, unknown>, positionals: unknown[]): void {
   if (globals.apiKeyFile !== '-') return;
   const readers: string[] = ['--api-key-file -'];
+  const isDash = (value: unknown): boolean => value === '-' || (Array.isArray(value) && value.includes('-'));
   for (const [key, flag] of Object.entries(def.flags ?? {})) {
-    const value = values[key];
-    if (flag.stdin && (value === '-' || (Array.isArray(value) && value.includes('-')))) readers.push(`${new Option(flag.flags, '').long ?? key} -`);
+    if (flag.stdin && isDash(values[key])) readers.push(`${new Option(flag.flags, '').long ?? key} -`);
   }
   (def.args ?? []).forEach((arg, i) => {
-    const value = positionals[i];
-    if (arg.stdin && (value === '-' || (Array.isArray(value) && value.includes('-')))) readers.push(`${arg.name} -`);
+    if (arg.stdin && isDash(positionals[i])) readers.push(`${arg.name} -`);
   });
   if (readers.length < 2) return;
   throw new UsageError(`${readers.slice(0, -1).join(', ')} and ${readers[readers.length - 1]} both read standard input, which can be read only once.`, {
     hint: 'Give the key another way: --api-key-file <file>, CREATORS_API_KEY, or creators login.',
   });
+}
+
+/** A group's or verb's Examples block and the text after it, fitted to the help width when shown. */
+function addHelpAfter(cmd: Command, def: Pick<GroupDef, 'examples' | 'helpAfter'>): void {
+  const { examples: list, helpAfter } = def;
+  if (!list && !helpAfter) return;
+  cmd.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));
 }
 
 /** Adds a declared verb or group (and its verbs) under `parent`. */
@@ -135,8 +141,7 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
   const help = new Command().command('help [command]', { hidden: true }).description('show help for a command').helpOption(false);
   const group = parent.command(def.name).description(def.description).addHelpCommand(help);
   for (const alias of def.aliases ?? []) group.alias(alias);
-  const { examples: list, helpAfter } = def;
-  if (list || helpAfter) group.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));
+  addHelpAfter(group, def);
   for (const child of def.commands) addNode(group, child, deps);
 }
 
@@ -157,8 +162,7 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     cmd.addOption(option);
     if (flag.negatable) cmd.addOption(new Option(`--no-${option.name()}`, `no ${option.name()}`).hideHelp());
   }
-  const { examples: list, helpAfter } = def;
-  if (list || helpAfter) cmd.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));
+  addHelpAfter(cmd, def);
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const raw = command.opts();

@@ -14,7 +14,7 @@ export async function printWithRows(io: Io, output: OutputSettings, record: Data
     return;
   }
   const summary = Object.fromEntries(Object.entries(record).filter(([k, v]) => k !== listKey && !Array.isArray(v)));
-  await pageOnce(io, output, async (screen) => {
+  await pageOnce(output, async (screen) => {
     await printItem(io, screen, summary);
     if (rows.length > 0) {
       await printText(io, screen, `\n${listKey}:\n`);

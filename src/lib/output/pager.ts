@@ -113,7 +113,6 @@ export interface PagedOutput {
  * `pageOnce`, `body` gets the settings as they are.
  */
 export async function pageOnce<S extends { pager?: Pager | undefined }, T>(
-  io: Io,
   settings: S,
   body: (settings: S) => Promise<T>,
 ): Promise<T> {
@@ -127,7 +126,6 @@ export async function pageOnce<S extends { pager?: Pager | undefined }, T>(
     for (const note of shared.after) note();
     throw err;
   }
-  io.clearLive?.();
   await shared.output?.commit();
   for (const note of shared.after) note();
   return result;
@@ -208,6 +206,8 @@ export function pagedOutput(
   const finish = async (): Promise<void> => {
     if (done) return;
     done = true;
+    // The wait spinner's line is erased before the pager takes the screen.
+    io.clearLive?.();
     if (target === undefined) {
       if (heldBytes === 0) return; // nothing to show: no pager
       await start();

@@ -124,23 +124,14 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
         throw stdoutWriteError(err);
       });
     };
-    if (settings.pager?.shared !== undefined) {
-      // One part of a screen paged once (`pageOnce`): the first part opens the paged output, the
-      // screen's end commits it.
-      const { pagedOutput } = await import('./pager.js');
-      const paged = (settings.pager.shared.output ??= pagedOutput(io, settings.pager, toStdout));
-      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: async () => {}, abort: async () => {} };
-    }
     if (settings.pager !== undefined) {
-      // A terminal with a pager: the output is held until complete, then paged (see pager.ts). The
-      // spinner's line is erased before the pager takes the screen.
+      // A terminal with a pager: the output is held until complete, then paged (see pager.ts). One part
+      // of a screen paged once (`pageOnce`) shares the screen's paged output, which the screen's end commits.
       const { pagedOutput } = await import('./pager.js');
-      const paged = pagedOutput(io, settings.pager, toStdout);
-      const commit = async (): Promise<void> => {
-        io.clearLive?.();
-        await paged.commit();
-      };
-      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit, abort: paged.abort };
+      const shared = settings.pager.shared;
+      const paged = shared !== undefined ? (shared.output ??= pagedOutput(io, settings.pager, toStdout)) : pagedOutput(io, settings.pager, toStdout);
+      if (shared !== undefined) return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: async () => {}, abort: async () => {} };
+      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: paged.commit, abort: paged.abort };
     }
     return {
       stream: io.stdout,

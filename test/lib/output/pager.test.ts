@@ -132,7 +132,7 @@ describe('pageOnce', () => {
   it('the sinks of one screen share one pager, committed at the end of the screen, parts in order', async () => {
     const io = memoryIo({ stdoutIsTTY: true });
     const { pager, fake } = paged();
-    await pageOnce(io, { pager }, async (screen) => {
+    await pageOnce({ pager }, async (screen) => {
       for (const part of ['one\n', 'two\n', 'three\n']) {
         const sink = await openSink(io, screen);
         await sink.write(part);
@@ -148,7 +148,7 @@ describe('pageOnce', () => {
   it('a screen that fails part-way: what was printed is still shown, the error goes on', async () => {
     const io = memoryIo({ stdoutIsTTY: true });
     const { pager, fake } = paged();
-    const failed = pageOnce(io, { pager }, async (screen) => {
+    const failed = pageOnce({ pager }, async (screen) => {
       const sink = await openSink(io, screen);
       await sink.write('summary\n');
       await sink.commit();
@@ -165,7 +165,7 @@ describe('pageOnce', () => {
     io.stderr.on('data', () => (exitsAtNote ??= fake.exits()));
     const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), more: 'x'.repeat(30) };
     const settings: OutputSettings = { format: 'table', formatExplicit: false, color: false, quiet: false, pager };
-    await pageOnce(io, settings, async (screen) => {
+    await pageOnce(settings, async (screen) => {
       await printList(io, screen, [record], []);
       const sink = await openSink(io, screen);
       await sink.write('after the table\n');
@@ -178,9 +178,8 @@ describe('pageOnce', () => {
   });
 
   it('without a pager the settings pass through unchanged', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
     const settings = { pager: undefined };
-    await pageOnce(io, settings, async (screen) => {
+    await pageOnce(settings, async (screen) => {
       expect(screen).toBe(settings);
     });
   });
