@@ -15,9 +15,6 @@ import { escapeControls } from '../io/safe-text.js';
 import { displayWidth, humanCount, percent, toNumber, wrapText } from './humanize.js';
 import type { DataRecord } from './types.js';
 
-/** The card's wrapping, shared with key/value tables (humanize.ts). */
-export { wrapText };
-
 /** The last line of every card. */
 export const CARD_HINT = 'Full record: add --json (or --format csv)';
 

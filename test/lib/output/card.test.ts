@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_HINT, creatorCard, wrapText } from '../../../src/lib/output/card.js';
+import { CARD_HINT, creatorCard } from '../../../src/lib/output/card.js';
+import { wrapText } from '../../../src/lib/output/humanize.js';
 import { displayWidth } from '../../../src/lib/output/humanize.js';
 
 const plain = (width: number) => ({ width, color: false });
