@@ -3,6 +3,7 @@
  * and batch ids are shown whole, every line fits the width, and columns left out are named on stderr.
  */
 import { describe, expect, it } from 'vitest';
+import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
 import { runCli, type RunOptions } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { testClock, uploadHandles } from './batch/helpers.js';
@@ -110,6 +111,20 @@ describe('terminal tables never cut ids, handles or keys', () => {
     expect(res.code).toBe(0);
     expectFits(res.stdout, columns);
     for (const user of users) expect(res.stdout).toContain(`│ ${user} `);
+  });
+
+  it('a commenter name longer than the comment column would allow stays whole at 60 columns; the comment gives way', async () => {
+    // The sandbox's commenters are short enough to fit anyway: this one is not.
+    const user = 'the_longest_commenter_name_in_town_2026';
+    const api = mockApi();
+    api.pool
+      .intercept({ path: '/public/v1/creators/content/details/', method: 'POST' })
+      .reply(200, { result: { comments: [{ username: user, text: 'a comment long enough to need cutting at sixty columns, surely', like_count: 3 }] }, credits_cost: 0.03 }, JSON_HEADERS);
+    const res = await runCli(['post', 'Clong', '--platform', 'instagram', '--kind', 'comments'], { env: { ...api.env, NO_COLOR: '1' }, dispatcher: api.agent, tty: true, columns: 60 });
+    expect(res.code).toBe(0);
+    expectFits(res.stdout, 60);
+    expect(res.stdout).toContain(`│ ${user} `);
+    expect(res.stdout).toContain('…');
   });
 });
 
