@@ -78,6 +78,8 @@ export const bundleOptions = {
   chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
   legalComments: 'none',
+  // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
+  external: ['libsql'],
   plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici()],
 };
 

@@ -50,6 +50,8 @@ export function buildProgram(deps: Deps): Command {
     .option('--retries <n>', 'retry budget for safe requests (default 3)')
     .option('--dry-run', 'print what would be sent and its worst-case cost; send nothing')
     .addOption(new Option('--max-credits <n>', 'refuse to start when the worst-case cost exceeds n (env CREATORS_MAX_CREDITS)'))
+    .addOption(new Option('--max-age <duration>', 'reuse answers from the store bought within this window: 14d, 24h, 0 buys fresh (env CREATORS_MAX_AGE)'))
+    .option('--no-store', 'neither take answers from the store nor keep them (may pay again)')
     .option('-y, --yes', 'answer yes to confirmations')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: false, minWidthToWrap: 16, formatItem: narrowFormatItem })
@@ -170,8 +172,10 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const globals = command.optsWithGlobals() as GlobalOptions;
     refuseTwoStdinReaders(def, globals, values, actionArgs.slice(0, -2));
     const ctx = new Context(deps, globals);
+    ctx.command = commandPath(command);
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
+      await ctx.finish();
       // Ctrl-C came while a request already sent was finishing: its result is out, but the run was
       // stopped, and a script under `set -e` must not carry on as if it had completed (exit 130).
       if (deps.signal?.aborted && !def.endsOnCtrlC) {
@@ -180,6 +184,14 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     } finally {
       // No wait spinner outlives the command (an error is printed next, possibly with requests still out).
       ctx.term.closeLive();
+      await ctx.close();
     }
   });
+}
+
+/** `enrich handle`: the words typed to reach a command, without the program's name. */
+function commandPath(command: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
 }

@@ -14,6 +14,8 @@ import { Terminal } from '../lib/io/terminal.js';
 import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
+import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
+import type { Store } from '../lib/store/types.js';
 
 /** The global options of the contract, as commander hands them over (camelCase). */
 export interface GlobalOptions {
@@ -36,6 +38,10 @@ export interface GlobalOptions {
   retries?: string;
   dryRun?: boolean;
   maxCredits?: string;
+  /** `--max-age <duration>`: reuse answers bought within it (0: buy fresh). */
+  maxAge?: string;
+  /** False with `--no-store`. */
+  store?: boolean;
   yes?: boolean;
 }
 
@@ -67,6 +73,12 @@ export class Context {
   private httpPromise: Promise<HttpClient> | undefined;
   private apiKeyFromFile: Promise<string> | undefined;
   private outputSettings: OutputSettings | undefined;
+  private storePromise: Promise<Store | undefined> | undefined;
+  private memoryPromise: Promise<PurchaseMemoryImpl | undefined> | undefined;
+  /** The store once opened (the shared pace follows it from then on). */
+  private openedStore: Store | undefined;
+  /** The command being run (`enrich handle`), for the spend log; set by program.ts. */
+  command = '';
 
   constructor(
     readonly deps: Deps,
@@ -241,7 +253,112 @@ export class Context {
       userAgent: 'creators-cli',
       onUnauthorized: (rejected) => this.refreshAfter401(rejected),
       secrets: this.term.secrets,
+      // The store is opened by the first purchase (or the money gate), not by free reads.
+      memory: {
+        request: async (req, send) => {
+          const memory = req.purchase || this.openedStore ? await this.memory() : undefined;
+          return memory ? memory.request(req, send) : send();
+        },
+      },
+      // Once the store is open, every process sharing it shares the account's pace.
+      sharedPace: {
+        take: async (intervalMs, toleranceMs, now) => this.openedStore?.pace(paceAccount(baseUrl, this.profileName)).take(intervalMs, toleranceMs, now),
+        delay: (until) => this.openedStore?.pace(paceAccount(baseUrl, this.profileName)).delay(until),
+      },
     });
+  }
+
+  /** Where this profile's store is: `CREATORS_STORE` > the `store` setting > the config directory. */
+  async storeLocation(): Promise<string> {
+    const { storeFile } = await import('../lib/store/open.js');
+    return storeFile({ configDir: configDirectory(this.deps), profile: this.profileName, cwd: this.deps.cwd, setting: this.deps.env.CREATORS_STORE ?? (await this.setting('store')) });
+  }
+
+  /**
+   * The profile's store, opened once: undefined with `--no-store` (said once) or in a dry run before any
+   * store exists (a dry run opens it read-only: it changes nothing anywhere).
+   */
+  store(): Promise<Store | undefined> {
+    this.storePromise ??= this.openStoreOnce();
+    return this.storePromise;
+  }
+
+  private async openStoreOnce(): Promise<Store | undefined> {
+    if (this.globals.store === false) {
+      this.term.notice('--no-store: answers are neither taken from nor kept in the store; this run may pay again for what was bought before.');
+      return undefined;
+    }
+    const raw = this.deps.env.CREATORS_STORE_BUSY_TIMEOUT;
+    const busyS = raw === undefined || raw === '' ? undefined : Number(raw);
+    if (busyS !== undefined && !(Number.isFinite(busyS) && busyS >= 0)) throw new UsageError(`Invalid CREATORS_STORE_BUSY_TIMEOUT '${raw}': expected seconds, 0 or more.`);
+    const { openStore } = await import('../lib/store/open.js');
+    this.openedStore = await openStore({ file: await this.storeLocation(), busyTimeoutMs: busyS === undefined ? undefined : busyS * 1000, readOnly: this.dryRun });
+    return this.openedStore;
+  }
+
+  /** The freshness windows of this run: `--max-age` > CREATORS_MAX_AGE > the `max-age` setting > per kind defaults. */
+  async maxAge(): Promise<MaxAge> {
+    const { DEFAULT_MAX_AGE_MS } = await import('../lib/store/memory.js');
+    const flag = this.globals.maxAge;
+    const raw = flag ?? this.deps.env.CREATORS_MAX_AGE ?? (await this.setting('max-age'));
+    if (raw === undefined || raw.trim() === '') return { ...DEFAULT_MAX_AGE_MS };
+    const { parseDuration } = await import('../lib/options.js');
+    const ms = parseDuration(raw, flag !== undefined ? '--max-age' : this.deps.env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
+    return { creator: ms, page: ms };
+  }
+
+  /** The purchase memory of this run (lib/store/memory.ts), or undefined without a store. */
+  memory(): Promise<PurchaseMemoryImpl | undefined> {
+    this.memoryPromise ??= (async () => {
+      const store = await this.store();
+      if (!store) return undefined;
+      const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
+      return new PurchaseMemoryImpl({
+        store,
+        baseUrl: (await this.baseUrl()).href,
+        profile: this.profileName,
+        command: this.command,
+        maxAge: await this.maxAge(),
+        now: this.deps.now,
+        sleep: this.deps.sleep,
+        signal: this.deps.signal,
+      });
+    })();
+    return this.memoryPromise;
+  }
+
+  /**
+   * A finished command whose paid answers the store could not keep (a full disk) fails: what was paid
+   * for was printed, and the error says where the store is and what to do.
+   */
+  async finish(): Promise<void> {
+    const memory = await this.memoryPromise?.catch(() => undefined);
+    if (memory?.failure !== undefined) throw memory.failure;
+  }
+
+  /** `--restart` of a bulk run: this run buys fresh, whatever the store holds (as `--max-age 0`). */
+  buyFresh(): void {
+    this.globals.maxAge = '0';
+  }
+
+  /**
+   * The end of the run: what came from the store said once, the budget reservation ended, the store
+   * closed. Never throws (the command's own result or error stands).
+   */
+  async close(): Promise<void> {
+    if (!this.memoryPromise && !this.storePromise) return;
+    try {
+      const memory = await this.memoryPromise?.catch(() => undefined);
+      if (memory) {
+        const { reuseNotice } = await import('../lib/store/open.js');
+        const line = memory.announced ? undefined : reuseNotice(memory.tally);
+        if (line) this.term.notice(line);
+        await this.openedStore?.endRun(memory.holder.run).catch(() => undefined);
+      }
+      await this.openedStore?.close();
+    } catch {
+      // Closing must not hide the command's outcome.
+    }
   }
 
   /**
@@ -348,7 +465,7 @@ export class Context {
    */
   async gate(plan: Plan): Promise<boolean> {
     const { gate } = await import('../lib/cost.js');
-    return gate(
+    const go = await gate(
       {
         term: this.term,
         policy: await this.moneyPolicy(),
@@ -358,6 +475,25 @@ export class Context {
       },
       plan,
     );
+    if (go && plan.worstCaseMilli !== 0) await this.reserveBudget(plan);
+    return go;
+  }
+
+  /**
+   * The profile's `daily-budget` and `monthly-budget`: the plan's worst case is checked against the
+   * period's logged spend plus what other live runs reserved, and reserved, in one store transaction
+   * (lib/store). Refused: exit 5, nothing sent.
+   */
+  private async reserveBudget(plan: Plan): Promise<void> {
+    const [daily, monthly] = [await this.setting('daily-budget'), await this.setting('monthly-budget')];
+    if (daily === undefined && monthly === undefined) return;
+    const memory = await this.memory();
+    if (!memory) {
+      this.term.warn('Budgets (daily-budget, monthly-budget) are not enforced with --no-store: this run is not counted against them.');
+      return;
+    }
+    const { reserveBudget } = await import('../lib/store/budget.js');
+    await reserveBudget(memory, { profile: this.profileName, now: this.deps.now(), worstMilli: plan.worstCaseMilli, daily, monthly });
   }
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
@@ -369,6 +505,11 @@ export class Context {
   warn(message: string): void {
     this.term.warn(message);
   }
+}
+
+/** The account whose pace processes share: the API and the profile's credential. */
+function paceAccount(baseUrl: URL, profile: string): string {
+  return `${baseUrl.href} ${profile}`;
 }
 
 function colourAllowed(g: GlobalOptions, env: Record<string, string | undefined>): boolean {

@@ -21,6 +21,6 @@ export default defineCommand({
     const [{ parseBulkOptions, runEnrichment }, { socialsJob }] = await Promise.all([import('../lib/bulk/enrich.js'), import('../lib/bulk/jobs.js')]);
     const bulk = parseBulkOptions(args, flags);
     const platform = await ctx.platform(flags.platform, SOCIAL_PLATFORMS);
-    await runEnrichment(await bulkPorts(ctx), socialsJob(platform), bulk);
+    await runEnrichment(await bulkPorts(ctx, bulk.restart), socialsJob(platform), bulk);
   },
 });

@@ -56,6 +56,17 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
     description: 'pager for long output on a terminal: a command line (default $PAGER, else less -FRX), or false for none',
     validate: (v) => (v.trim() === '' ? 'must be a command line, true or false' : undefined),
   },
+  store: {
+    description: 'the purchase memory: a file path (default <config dir>/store/<profile>.db; env CREATORS_STORE)',
+    validate: (v) => (v.trim() === '' ? 'must be a file path' : undefined),
+  },
+  'max-age': {
+    description: 'reuse answers from the store bought within this window: 14d, 24h, 0 (default: creators 14d, pages 24h)',
+    validate: (v) => (/^\s*\d+(\.\d+)?\s*[smhdw]?\s*$/i.test(v) ? undefined : 'must be a duration such as 14d, 24h, 30m or 0'),
+  },
+  'skip-bought': { description: 'search/similar leave out creators already bought on that platform within the creator window (true or false)', validate: booleanSetting },
+  'daily-budget': { description: 'refuse runs whose worst case would take today\'s logged spend past this many credits', validate: nonNegativeNumber },
+  'monthly-budget': { description: 'refuse runs whose worst case would take this month\'s logged spend past this many credits', validate: nonNegativeNumber },
   'page-base': {
     description: 'first Discovery page number on the wire: 0 or 1',
     validate: (v) => (v === '0' || v === '1' ? undefined : 'must be 0 or 1'),

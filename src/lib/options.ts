@@ -49,3 +49,15 @@ export function assignPairs(pairs: readonly string[], flag: string, target: Reco
   }
   return target;
 }
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/**
+ * A duration as users write it: `14d`, `24h`, `90m`, `30s`, `2w`, or `0`; a bare number is days.
+ * Returns milliseconds; a bad value is a usage error naming `what` (a flag or setting).
+ */
+export function parseDuration(raw: string, what: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$/i.exec(raw);
+  if (!m) throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 14d, 24h, 30m or 0.`);
+  return Math.round(Number(m[1]) * (DURATION_UNITS[(m[2] || 'd').toLowerCase()] as number));
+}

@@ -13,18 +13,18 @@ export function bulkFlags(what: 'handles' | 'emails') {
     maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
     restart: {
       flags: '--restart',
-      description: 're-running the same command after an interruption sends only the rows not yet answered; --restart forgets those answers and pays for every row again',
+      description: 'rows answered within --max-age are taken from the store, whatever the -o path or input file; --restart buys every row fresh (as --max-age 0)',
     },
   } as const satisfies FlagDefs;
 }
 
 /**
  * The ports of the bulk workflow, from the context: the client and output settings are built when
- * first asked for; resume journals live in the config directory, keyed with the base URL and profile.
+ * first asked for; the purchase memory (the store) answers the rows already bought.
  */
-export async function bulkPorts(ctx: Context): Promise<EnrichPorts> {
+export async function bulkPorts(ctx: Context, restart = false): Promise<EnrichPorts> {
   const policy = await ctx.moneyPolicy();
-  const { configDirectory } = await import('../../lib/config.js');
+  if (restart) ctx.buyFresh();
   return {
     term: ctx.term,
     http: () => ctx.http(),
@@ -34,6 +34,6 @@ export async function bulkPorts(ctx: Context): Promise<EnrichPorts> {
     mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
     now: ctx.deps.now,
     signal: ctx.deps.signal,
-    resume: async () => ({ dir: configDirectory(ctx.deps), baseUrl: (await ctx.baseUrl()).href, profile: ctx.profileName }),
+    memory: () => ctx.memory(),
   };
 }

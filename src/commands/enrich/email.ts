@@ -38,6 +38,6 @@ export default defineCommand({
       .map((p) => checkPlatform(p, SOCIAL_PLATFORMS, 'platform in --exclude-platforms'));
     const job = emailJob({ mode, minFollowers, excludePlatforms });
 
-    await runEnrichment(await bulkPorts(ctx), job, bulk);
+    await runEnrichment(await bulkPorts(ctx, bulk.restart), job, bulk);
   },
 });

@@ -45,6 +45,6 @@ export default defineCommand({
     if (flags.lookalikes && mode !== 'full' && mode !== 'analytics') throw new UsageError('--lookalikes applies to --mode analytics or full.');
     const job = handleJob({ mode, platform, emailRequired, includeLookalikes: flags.lookalikes, includeAudienceData: flags.audience });
 
-    await runEnrichment(await bulkPorts(ctx), job, bulk);
+    await runEnrichment(await bulkPorts(ctx, bulk.restart), job, bulk);
   },
 });

@@ -113,7 +113,14 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
         ? `1 page x ${formatCredits(price)}: --max-credits pays for no whole page`
         : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
   return {
-    plan: { method: 'POST', path: 'creators/content/details', body: detailsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
+    plan: {
+      method: 'POST',
+      path: 'creators/content/details',
+      body: detailsBody(req),
+      worstCaseMilli: pages === undefined ? null : pages * price,
+      costBasis,
+      purchase: { kind: 'page', platform: req.platform },
+    },
     pages: pages ?? Infinity,
   };
 }
@@ -124,7 +131,7 @@ export async function postDetails(http: HttpClient, req: DetailsRequest): Promis
   const outcome = readOutcome(res.data);
   const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
   const token = body.next_token ?? outcome.result?.next_token;
-  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: creditsLeftOf(res.data) };
+  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(res.data) };
 }
 
 /** The comments of a details answer: `result.comments`, or a top-level/`data` list as some clients see it. */

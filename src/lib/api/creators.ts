@@ -2,11 +2,12 @@
  * A creator's posts, connected socials and audience overlap (api-contract.md §8.1, §7, §5): one
  * function per endpoint, each with its plan priced from src/contract.
  */
+import { normalizeHandle } from '../../contract/handles.js';
 import { OVERLAP_CREATORS, POSTS_PAGE_SIZES, type CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import { keepStoredMark, type HttpClient } from '../http/client.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
@@ -62,7 +63,14 @@ export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number |
         ? `1 page x ${formatCredits(price)} ${POSTS_PRICE_WHY}: --max-credits pays for no whole page`
         : `pages unknown x ${formatCredits(price)} ${POSTS_PRICE_WHY}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
   return {
-    plan: { method: 'POST', path: 'creators/content/posts', body: postsBody(req), worstCaseMilli: pages === undefined ? null : pages * price, costBasis },
+    plan: {
+      method: 'POST',
+      path: 'creators/content/posts',
+      body: postsBody(req),
+      worstCaseMilli: pages === undefined ? null : pages * price,
+      costBasis,
+      purchase: { kind: 'page', platform: req.platform, subject: normalizeHandle(req.handle) },
+    },
     pages: pages ?? Infinity,
   };
 }
@@ -85,7 +93,7 @@ export async function creatorPosts(http: HttpClient, req: PostsRequest): Promise
   const res = await http.request(creatorPostsPlan(req, { maxPages: 1 }).plan);
   const body = asObject(res.data);
   const top = Array.isArray(body.posts) ? body.posts : Array.isArray(asObject(body.data).posts) ? (asObject(body.data).posts as unknown[]) : undefined;
-  const outcome = top && !body.result ? { ...readOutcome({ ...body, result: { posts: top } }), response: res.data } : readOutcome(res.data);
+  const outcome = top && !body.result ? { ...readOutcome(keepStoredMark(res.data, { ...body, result: { posts: top } })), response: res.data } : readOutcome(res.data);
   const list = outcome.result?.posts;
   const posts = Array.isArray(list) ? list.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : { value: p })) : [];
   const token = body.next_token ?? outcome.result?.next_token;
@@ -111,7 +119,14 @@ export async function* creatorPostPages(http: HttpClient, req: PostsRequest, max
 /** The plan of `connectedSocials`: one request at 0.5 (nothing found costs nothing). */
 export function connectedSocialsPlan(handle: string, platform: string): Plan {
   const price = WORST_CASE_MILLI.connectedSocials;
-  return { method: 'POST', path: 'creators/socials', body: { platform, handle }, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}` };
+  return {
+    method: 'POST',
+    path: 'creators/socials',
+    body: { platform, handle },
+    worstCaseMilli: price,
+    costBasis: `1 request x ${formatCredits(price)}`,
+    purchase: { kind: 'creator', platform, subject: normalizeHandle(handle) },
+  };
 }
 
 /**
@@ -123,7 +138,9 @@ export async function connectedSocials(http: HttpClient, handle: string, platfor
   const body = asObject(res.data);
   if (body.result === undefined && Array.isArray(body.socials)) {
     const found = body.socials.length > 0;
-    return { status: found ? 'ok' : 'not_found', result: found ? { socials: body.socials } : null, creditsCost: Number(body.credits_cost ?? (found ? 0.5 : 0)) || 0, response: res.data };
+    // An answer from the store was paid for when it was bought: it costs nothing now.
+    const cost = res.storedAt !== undefined ? 0 : Number(body.credits_cost ?? (found ? 0.5 : 0)) || 0;
+    return { status: found ? 'ok' : 'not_found', result: found ? { socials: body.socials } : null, creditsCost: cost, response: res.data, storedAt: res.storedAt };
   }
   return readOutcome(res.data);
 }
@@ -147,7 +164,14 @@ export function cleanOverlapCreators(values: readonly string[]): string[] {
 /** The plan of `audienceOverlap`: 1 credit per request, however many creators. */
 export function audienceOverlapPlan(platform: string, creators: readonly string[]): Plan {
   const price = WORST_CASE_MILLI.audienceOverlap;
-  return { method: 'POST', path: 'creators/audience/overlap', body: { platform, creators: [...creators] }, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}` };
+  return {
+    method: 'POST',
+    path: 'creators/audience/overlap',
+    body: { platform, creators: [...creators] },
+    worstCaseMilli: price,
+    costBasis: `1 request x ${formatCredits(price)}`,
+    purchase: { kind: 'creator', platform },
+  };
 }
 
 export interface OverlapAnswer {
@@ -178,8 +202,9 @@ export async function audienceOverlap(http: HttpClient, platform: string, creato
   const message = typeof body.message === 'string' ? body.message : undefined;
   return {
     found: details.length > 0 && body.success !== false && body.status !== false,
-    creditsCost: num(body.credits_cost) ?? 0,
-    creditsLeft: num(body.credits_left),
+    // An answer from the store was paid for when it was bought: it costs nothing now (its balance is stale).
+    creditsCost: res.storedAt !== undefined ? 0 : (num(body.credits_cost) ?? 0),
+    creditsLeft: res.storedAt !== undefined ? undefined : num(body.credits_left),
     details,
     totalFollowers: num(basics.total_followers),
     totalUniqueFollowers: num(basics.total_unique_followers),

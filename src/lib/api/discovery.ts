@@ -2,7 +2,7 @@ import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { ApiError } from '../errors.js';
 import type { SortSpec } from '../discovery/sort.js';
-import type { HttpClient } from '../http/client.js';
+import { keepStoredMark, type HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
 
@@ -147,6 +147,7 @@ export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'price
     body: req.body,
     worstCaseMilli: cost.milli,
     costBasis: cost.basis,
+    purchase: { kind: 'page', platform: typeof req.body.platform === 'string' ? req.body.platform : undefined },
   };
 }
 
@@ -166,8 +167,9 @@ export function pageOf(data: unknown): DiscoveryPage {
   }
   const page = data as Record<string, unknown>;
   const accounts = Array.isArray(page.accounts) ? page.accounts : [];
-  return {
+  const out = {
     ...page,
     accounts: accounts.filter((a): a is DiscoveryAccount => Boolean(a) && typeof a === 'object' && !Array.isArray(a)),
   } as DiscoveryPage;
+  return keepStoredMark(data, out);
 }

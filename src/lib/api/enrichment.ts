@@ -2,7 +2,8 @@ import type { EmailMode, HandleMode } from '../../contract/platforms.js';
 import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import { normalizeHandle } from '../../contract/handles.js';
+import { storedAt, type HttpClient, type Purchase } from '../http/client.js';
 import { looksLikeEmail } from '../csv/detect.js';
 import type { Plan } from './plan.js';
 
@@ -35,6 +36,8 @@ export interface EnrichOutcome {
   creditsCost: number;
   /** The whole response body, unknown fields included. */
   response: unknown;
+  /** Set when the answer came from the store (bought then, 0 credits now). */
+  storedAt?: number | undefined;
 }
 
 export function handlePath(mode: HandleMode): string {
@@ -88,6 +91,9 @@ export function readOutcome(data: unknown): EnrichOutcome {
   const result = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
   const cost = Number(body.credits_cost ?? 0);
   const notFound = body.status === 'not_found' || result === null || Object.keys(result).length === 0;
+  // An answer from the store was paid for when it was bought: it costs nothing now.
+  const stored = storedAt(data);
+  if (stored !== undefined) return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: 0, response: data, storedAt: stored };
   return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: Number.isFinite(cost) ? cost : 0, response: data };
 }
 
@@ -95,19 +101,19 @@ export function readOutcome(data: unknown): EnrichOutcome {
  * One enrichment request as a plan, at the mode's worst-case price from src/contract (email basic:
  * the higher of the two published prices); nothing found costs nothing, so this bounds the bill.
  */
-function enrichPlan(path: string, mode: HandleMode | EmailMode, body: Record<string, unknown>): Plan {
+function enrichPlan(path: string, mode: HandleMode | EmailMode, body: Record<string, unknown>, purchase: Purchase): Plan {
   const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
-  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}` };
+  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}`, purchase };
 }
 
 /** The plan of `enrichHandle`. */
 export function enrichHandlePlan(handle: string, options: HandleOptions): Plan {
-  return enrichPlan(handlePath(options.mode), options.mode, handleBody(handle, options));
+  return enrichPlan(handlePath(options.mode), options.mode, handleBody(handle, options), { kind: 'creator', platform: options.platform, subject: normalizeHandle(handle) });
 }
 
 /** The plan of `enrichEmail`. */
 export function enrichEmailPlan(email: string, options: EmailOptions): Plan {
-  return enrichPlan(emailPath(options.mode), options.mode, emailBody(email, options));
+  return enrichPlan(emailPath(options.mode), options.mode, emailBody(email, options), { kind: 'creator', subject: email.toLowerCase() });
 }
 
 /** `POST /public/v1/creators/enrich/handle/<mode>/`. */

@@ -3,7 +3,7 @@
  * worst-case price. `lib/api` functions that send a request also describe it as a plan; `--dry-run`,
  * `--max-credits` and the confirmation above `confirm-above` read plans (lib/cost.ts `gate`).
  */
-import type { Method } from '../http/client.js';
+import type { Method, Purchase } from '../http/client.js';
 import { buildUrl, type Query } from '../http/url.js';
 
 export interface Plan {
@@ -16,6 +16,8 @@ export interface Plan {
   worstCaseMilli: number | null;
   /** What the cost is made of, e.g. `50 creators x 2 pages x 0.01`. */
   costBasis?: string | undefined;
+  /** What a billable request buys, for the purchase memory (lib/store): reused within its window, kept once paid. */
+  purchase?: Purchase | undefined;
 }
 
 /** A free plan (reads, and writes the service does not bill). */

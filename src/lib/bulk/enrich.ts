@@ -1,9 +1,11 @@
 /**
- * A bulk enrichment run, shared by `enrich handle` and `enrich email`: source -> resume journal ->
- * money gate (rows left only) -> concurrent paced requests, each answer journaled -> rows written in
- * input order -> summary and exit status. It takes ports (the HTTP client, the terminal object,
- * output settings, the money gate, a clock, the interrupt signal, where journals live), never the
- * Context: the command assembles them.
+ * A bulk enrichment run, shared by `enrich handle`, `enrich email` and `socials`: source -> rows the
+ * store already holds counted -> money gate (rows left only) -> concurrent paced requests, each paid
+ * answer committed to the store by the HTTP client's purchase memory before it is written -> rows
+ * written in input order -> summary and exit status. A re-run after any stop buys only what the store
+ * does not hold, whatever the `-o` path, the input's name or mtime. It takes ports (the HTTP client,
+ * the terminal object, output settings, the money gate, the memory, a clock, the interrupt signal),
+ * never the Context: the command assembles them.
  */
 import path from 'node:path';
 import { getCredits } from '../api/account.js';
@@ -22,7 +24,7 @@ import { printPaidItem } from '../output/paid.js';
 import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
 import { ProgressLine } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
-import { runKey, RunJournal } from './resume.js';
+import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
 import { csvReadOptions } from '../csv/read.js';
 import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
@@ -37,7 +39,7 @@ export interface EnrichJob {
   /** The plan of one request for a cleaned value (route, body, worst-case price). */
   plan: (value: string) => Plan;
   send: (http: HttpClient, value: string) => Promise<EnrichOutcome>;
-  /** The options that change what is sent or billed (mode, platform...): part of the resume journal's key. */
+  /** The options that change what is sent or billed (mode, platform...). */
   request: Record<string, unknown>;
   resultColumns: string[];
   tableColumns: (valueColumn: string) => ColumnSpec[];
@@ -48,16 +50,18 @@ export interface EnrichJob {
 export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
   /** `--concurrency n` forces the rows in flight; undefined sizes it from the pace and latency (concurrency.ts). */
   concurrency?: number | undefined;
-  /** `--restart`: forget what an interrupted run of the same command already answered. */
+  /** `--restart`: buy every row fresh, whatever the store holds (the command sets `--max-age 0`). */
   restart?: boolean | undefined;
 }
 
-/** Where resume journals live, and what else keys them (another server or profile never shares answers). */
-export interface ResumePorts {
-  /** The config directory (journals go in its `enrich-runs/`). */
-  dir: string;
-  baseUrl: string;
-  profile: string;
+/** What the run asks of the purchase memory (lib/store/memory.ts) before its money gate. */
+export interface BulkMemory {
+  /** How many of these requests the store would answer now. */
+  countStored(reqs: readonly Plan[]): Promise<number>;
+  /** The window answers are reused within, for the notice. */
+  windowFor(purchase: NonNullable<Plan['purchase']>): number;
+  /** Set once the run has said what came from the store (no second notice at the end). */
+  announced: boolean;
 }
 
 /** What a run uses of the outside world. */
@@ -76,8 +80,8 @@ export interface EnrichPorts {
   mustCount: boolean;
   now(): number;
   signal?: AbortSignal | undefined;
-  /** Where resume journals live, asked for once the input and output are known; without it a run is not resumable. */
-  resume?: (() => Promise<ResumePorts>) | undefined;
+  /** The purchase memory, asked for once the input is checked; undefined with `--no-store` (nothing is resumable). */
+  memory?: (() => Promise<BulkMemory | undefined>) | undefined;
 }
 
 /** The bulk flags of `enrich handle` and `enrich email` as typed by the user, checked before anything is read or sent. */
@@ -102,9 +106,10 @@ export function parseBulkOptions(
   return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false, csv };
 }
 
-/** Errors that would fail every later row too: the run stops (after writing what is done). */
+/** Errors that would fail every later row too: the run stops (after writing what is done). A store that cannot keep answers stops it too. */
 function isFatal(err: unknown): boolean {
-  return err instanceof AuthError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof InterruptedError;
+  const store = err instanceof CliError && err.code.startsWith('store_');
+  return err instanceof AuthError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof InterruptedError || store;
 }
 
 function message(err: unknown): string {
@@ -123,7 +128,8 @@ async function enrichOne(ports: EnrichPorts, job: EnrichJob, http: HttpClient, c
   }
   try {
     const outcome = await job.send(http, value);
-    return { cells, status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result };
+    const source = outcome.storedAt !== undefined ? 'store' : 'api';
+    return { cells, status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result, source };
   } catch (err) {
     if (isFatal(err) || ports.signal?.aborted) throw err;
     const maybeCharged = err instanceof CliError && err.maybeCharged === true;
@@ -145,48 +151,48 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
       return await runSingle(ports, job, http, o.values[0] as string);
     }
 
-    let output = await ports.output();
-    // What an earlier, interrupted run of the same command already answered (read only: a dry run writes nothing).
-    const journal = await readJournal(ports, job, o, source, output.outputPath);
+    const output = await ports.output();
+    const memory = await ports.memory?.();
     const total = source.count;
-    const already = journal && !o.restart ? journal.doneCount(o.maxRows ?? Infinity) : 0;
-    if (already > 0) term.notice(`Resuming: ${already} of ${total ?? '?'} rows already done (not sent again; --restart to start over).`);
+    // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought again.
+    const already = memory && total !== undefined ? await countStored(memory, job, source) : 0;
+    if (already > 0 && memory) {
+      const window = memory.windowFor({ kind: 'creator' });
+      term.notice(`${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`);
+      memory.announced = true;
+    }
     const left = total === undefined ? undefined : Math.max(0, total - already);
     if (!(await ports.gate(runPlan(job, source.firstValue, left, o, already)))) return;
-    try {
-      await journal?.open({ restart: o.restart ?? false, now: ports.now, header: { kind: job.kind, input: o.input ?? '(arguments)', output: output.outputPath ?? '-', created_at: new Date(ports.now()).toISOString() } });
-      await runMany(ports, job, http, o, source, output, journal);
-    } finally {
-      await journal?.close();
-    }
+    await runMany(ports, job, http, o, source, output, memory !== undefined);
   } finally {
     await source.cleanup();
   }
 }
 
-/** The journal of this run's identity, or undefined when it cannot be resumed (stdin, no journal directory). */
-async function readJournal(ports: EnrichPorts, job: EnrichJob, o: BulkOptions, source: BulkSource, outputPath: string | undefined): Promise<RunJournal | undefined> {
-  if (!ports.resume || o.input === '-') return undefined;
-  const scope = await ports.resume();
-  const key = await runKey({
-    kind: job.kind,
-    request: job.request,
-    values: o.values,
-    inputPath: o.input === undefined ? undefined : path.resolve(ports.term.cwd, o.input),
-    column: source.header[source.valueIndex] ?? job.kind,
-    columnIndex: source.valueIndex,
-    outputPath,
-    baseUrl: scope.baseUrl,
-    profile: scope.profile,
-  });
-  return RunJournal.read(scope.dir, key, ports.now);
+/** How many of the source's values the store answers now: read in slices, never the whole input at once. */
+async function countStored(memory: BulkMemory, job: EnrichJob, source: BulkSource): Promise<number> {
+  let n = 0;
+  let batch: Plan[] = [];
+  for await (const value of source.values()) {
+    try {
+      batch.push(job.plan(job.clean(value)));
+    } catch {
+      continue;
+    }
+    if (batch.length >= 1000) {
+      n += await memory.countStored(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) n += await memory.countStored(batch);
+  return n;
 }
 
 /** Where the paid rows are, for the stop line: `120 rows in out.csv (partial); re-run the same command to resume...`. */
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
   const where = output.outputPath ? `in ${shownPath(ports.term.cwd, output.outputPath)}` : 'written to standard output';
   const rows = `${plural(written, 'row')} ${where} (partial)`;
-  return resumable ? `${rows}; re-run the same command to resume, --restart to start over` : `${rows}; a run from standard input cannot be resumed`;
+  return resumable ? `${rows}; re-run the same command to resume (rows in the store are not bought again)` : `${rows}; with --no-store nothing is kept for a re-run`;
 }
 
 function shownPath(cwd: string, file: string): string {
@@ -194,14 +200,12 @@ function shownPath(cwd: string, file: string): string {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
-/** Several values: rows streamed in input order, each answer journaled as it comes (when resumable). */
-async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: BulkOptions, source: BulkSource, output: OutputSettings, journal: RunJournal | undefined): Promise<void> {
+/** Several values: rows streamed in input order, each paid answer kept in the store as it comes (when there is one). */
+async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: BulkOptions, source: BulkSource, output: OutputSettings, resumable: boolean): Promise<void> {
   const { term } = ports;
   // CSV in, CSV out: with --input the default (not asked for) format is csv.
   if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
   const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
-  // A failed journal write stops the run: no new row is sent once a paid answer could not be recorded.
-  let journalFailure: unknown;
   // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves
   // (unless held for the pager until the end).
   const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
@@ -214,23 +218,11 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     // Forced, or sized from the pace in force and the latency the service shows (Little's law).
     concurrency: o.concurrency ?? (() => concurrencyFor(http.load())),
     signal: ports.signal,
-    work: async (cells, index) => {
-      let row: RowOutcome;
-      if (journal?.has(index)) {
-        // Answered (and paid for) by an earlier run: taken from the journal, not sent again.
-        row = { cells, error: null, ...(await journal.row(index)) };
-        counts.resumed++;
-      } else {
-        if (journalFailure !== undefined) throw journalFailure;
-        row = await enrichOne(ports, job, http, cells, source.valueIndex);
-        counts.creditsMilli += row.creditsMilli;
-        if (journal && (row.status === 'ok' || row.status === 'not_found')) {
-          const answered = { status: row.status, creditsMilli: row.creditsMilli, result: row.result };
-          await journal.record(index, answered).catch((err: unknown) => {
-            journalFailure ??= err;
-          });
-        }
-      }
+    work: async (cells) => {
+      // The HTTP client's purchase memory answers a row bought before from the store (0 credits).
+      const row = await enrichOne(ports, job, http, cells, source.valueIndex);
+      counts.creditsMilli += row.creditsMilli;
+      if (row.source === 'store') counts.resumed++;
       counts.done++;
       if (row.status === 'error') counts.failed++;
       if (row.maybeCharged) counts.maybeCharged++;
@@ -258,24 +250,24 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   } catch (err) {
     if (err === runner.stopped) {
       // Stopped before any row came out (rowsThenClear): nothing was written, not even a header.
-      const kept = journal ? 'no rows written; re-run the same command to resume, --restart to start over' : 'no rows written';
+      const kept = resumable ? 'no rows written; re-run the same command to resume, --restart to start over' : 'no rows written';
       throw withStopReport(err, { spentMilli: counts.creditsMilli, kept });
     }
-    // The output could not be written: what was paid for is in the journal for the next run.
+    // The output could not be written: what was paid for is in the store for the next run.
     if (counts.done === 0) throw err;
     const failed = err instanceof OutputFileError ? outputFileCliError(err) : err;
-    const kept = journal
-      ? `${plural(counts.done - counts.skipped, 'answered row')} kept in the resume journal; re-run the same command to resume without paying for them again`
-      : 'the rows were not kept (a run from standard input cannot be resumed)';
+    const kept = resumable
+      ? `${plural(counts.done - counts.skipped, 'answered row')} kept in the store; re-run the same command to resume without paying for them again`
+      : 'the rows were not kept (--no-store)';
     throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
   } finally {
     progress.finish();
     releaseDisplay();
   }
   await summary(term, http, counts, written);
-  if (runner.stopped !== undefined || journalFailure !== undefined) {
-    const report = { spentMilli: counts.creditsMilli, kept: keptText(ports, output, written, journal !== undefined) };
-    const stopped = runner.stopped ?? journalFailure;
+  if (runner.stopped !== undefined) {
+    const report = { spentMilli: counts.creditsMilli, kept: keptText(ports, output, written, resumable) };
+    const stopped = runner.stopped;
     if (stopped instanceof InterruptedError) {
       // Requests already sent were finished by the HTTP client (their answers are in `written`); rows
       // not started were never sent: nothing in flight may have been charged without being kept.
@@ -284,19 +276,17 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     throw withStopReport(stopped, report);
   }
   if (counts.failed > 0) {
-    // Failed rows were not charged and are not "done": the journal stays, so a re-run retries only them.
+    // Failed rows were not charged and are not in the store, so a re-run retries only them.
     // A row whose answer was lost after it reached the server may have been charged: say so, once.
     const lost =
       counts.maybeCharged > 0
         ? ` ${counts.maybeCharged} of them reached the server and lost ${counts.maybeCharged === 1 ? 'its' : 'their'} answer: ${counts.maybeCharged === 1 ? 'it' : 'they'} may have been charged (\`creators credits\` shows the balance).`
         : '';
     throw new PartialFailure(`${countText(counts.failed)} of ${plural(counts.done, 'row')} failed; see the status and error columns.${lost}`, {
-      hint: journal ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).' : undefined,
+      hint: resumable ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).' : undefined,
       ...(counts.maybeCharged > 0 ? { maybeCharged: true } : {}),
     });
   }
-  // Complete: nothing left to resume.
-  await journal?.remove();
 }
 
 /**
@@ -320,7 +310,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
     costBasis:
       count === undefined
         ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
-        : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${already} already done by an earlier run)` : ''}`,
+        : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}`,
   };
 }
 
@@ -331,7 +321,7 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   // Output settings first: an -o that cannot be written fails before anything is paid for.
   const output = await ports.output();
   const outcome = await job.send(http, value);
-  const row: RowOutcome = { cells: [raw], status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result };
+  const row: RowOutcome = { cells: [raw], status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result, source: outcome.storedAt !== undefined ? 'store' : 'api' };
   if (outcome.status === 'not_found') term.notice(`No data found for '${value}' (not charged).`);
   const record = nestedRecord([job.kind], row);
   if (output.format === 'csv' || output.format === 'tsv') {
@@ -361,6 +351,6 @@ async function summary(
   }
   const ok = c.done - c.failed - c.notFound - c.skipped;
   const skipped = c.skipped > 0 ? `, ${c.skipped} blank` : '';
-  const resumed = c.resumed ? ` (${c.resumed} from an earlier run)` : '';
+  const resumed = c.resumed ? ` (${countText(c.resumed)} from the store)` : '';
   term.notice(`${plural(written, 'row')}: ${countText(ok)} enriched, ${countText(c.notFound)} not found${skipped}, ${countText(c.failed)} failed${resumed}; ${creditCount(c.creditsMilli)} spent${left}.`);
 }

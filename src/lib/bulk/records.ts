@@ -1,6 +1,6 @@
 /**
  * What a bulk enrichment writes per row. Output keeps every input column, in input order, then the
- * result columns, then `credits_cost`, `status` and `error`.
+ * result columns, then `credits_cost`, `status`, `error` and `source` (`api` or `store`).
  *
  * csv/tsv need their columns before the first row is written, while the service's result layout
  * varies per creator (and full results nest audience data hundreds of fields deep). So the result
@@ -28,9 +28,13 @@ export interface RowOutcome {
   result: Record<string, unknown> | null;
   /** An `error` row whose request reached the server and whose answer was lost: it may have been charged. */
   maybeCharged?: boolean;
+  /** Where an answered row's answer came from: `api` (bought now) or `store` (bought earlier, 0 credits now). */
+  source?: RowSource | undefined;
 }
 
-export const TRAILING_COLUMNS = ['credits_cost', 'status', 'error'] as const;
+export type RowSource = 'api' | 'store';
+
+export const TRAILING_COLUMNS = ['credits_cost', 'status', 'error', 'source'] as const;
 
 /** The fixed result columns of `enrich handle` for a platform. */
 export function handleResultColumns(platform: string): string[] {
@@ -75,16 +79,16 @@ function inputObject(header: readonly string[], cells: readonly string[]): DataR
 
 /**
  * The record of a value given as an argument (one, or several), and of a terminal table's row: the
- * input columns, then `result` nested, `credits_cost`, `status`, `error` (a run's field wins over an
+ * input columns, then `result` nested, `credits_cost`, `status`, `error`, `source` (a run's field wins over an
  * input column of the same name).
  */
 export function nestedRecord(header: readonly string[], row: RowOutcome): DataRecord {
-  return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error };
+  return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error, source: row.source ?? null };
 }
 
 /** The run's own fields of a row, beside `input` in `inputRowJson`. */
 function runFields(row: RowOutcome): DataRecord {
-  return { result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error };
+  return { result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error, source: row.source ?? null };
 }
 
 function inputJson(header: readonly string[], cells: readonly string[]): OrderedJson {
@@ -92,7 +96,7 @@ function inputJson(header: readonly string[], cells: readonly string[]): Ordered
 }
 
 /**
- * The json/jsonl record maker of rows read from `--input`: `{input, result, credits_cost, status, error}`,
+ * The json/jsonl record maker of rows read from `--input`: `{input, result, credits_cost, status, error, source}`,
  * where `input` holds every input column under its own name, in input order (an `OrderedJson`: a JS object
  * would put a column named `2024` first), so a column named `status`, `error`, `result` or
  * `credits_cost` never collides with the run's fields. `fields` (`--fields`) keeps dot paths in their
@@ -135,7 +139,7 @@ export function inputRowJson(header: readonly string[], fields?: readonly string
   };
 }
 
-/** The csv/tsv columns of a run: input columns, result columns, then `credits_cost`, `status`, `error`. */
+/** The csv/tsv columns of a run: input columns, result columns, then `credits_cost`, `status`, `error`, `source`. */
 export function flatColumns(header: readonly string[], resultColumns: readonly string[]): string[] {
   return [...header, ...resultColumns, ...TRAILING_COLUMNS];
 }
@@ -160,7 +164,8 @@ export function flatValues(header: readonly string[], resultColumns: readonly st
     for (const read of readers) values[at++] = read(row.result);
     values[at++] = row.creditsMilli / 1000;
     values[at++] = row.status;
-    values[at] = row.error;
+    values[at++] = row.error;
+    values[at] = row.source ?? null;
     return values;
   };
 }

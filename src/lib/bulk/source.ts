@@ -18,6 +18,8 @@ export interface BulkSource {
   valueIndex: number;
   /** Rows in input order. */
   rows: AsyncIterable<string[]>;
+  /** The values again, read afresh (the store's count before the money gate); only when `count` is known. */
+  values: () => AsyncIterable<string>;
   /** Non-blank values to enrich, when known before starting (arguments, files, spooled stdin). */
   count: number | undefined;
   /** The first non-blank value, for the `--dry-run` example body. */
@@ -78,6 +80,9 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
       rows: (async function* () {
         for (const v of values) yield [v];
       })(),
+      values: async function* () {
+        yield* values.filter((v) => v.trim() !== '');
+      },
       count: values.filter((v) => v.trim() !== '').length,
       firstValue: values.find((v) => v.trim() !== ''),
       fromFile: false,
@@ -110,6 +115,14 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
       header: input.header,
       valueIndex: choice.index,
       rows: limit(input.rows, o.maxRows, () => ports.warn(`Stopped after ${plural(o.maxRows ?? 0, 'row')} (--max-rows); the rest of ${shown} was not read or enriched.`)),
+      values: async function* () {
+        if (path === '-') return;
+        const again = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: undefined });
+        for await (const row of limit(again.rows, o.maxRows)) {
+          const value = row[choice.index] ?? '';
+          if (value.trim() !== '') yield value;
+        }
+      },
       count,
       firstValue: input.sample.map((r) => r[choice.index] ?? '').find((v) => v.trim() !== ''),
       fromFile: true,

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { storedAt } from '../http/client.js';
 import { MAX_PAGE_LIMIT, maxPages, RESULT_CAP, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 
 /**
@@ -47,6 +48,8 @@ export interface RunTally {
   printed: number;
   spentMilli: number;
   creditsLeft?: string | number | undefined;
+  /** Pages answered from the store (0 credits). */
+  fromStore?: number;
   total?: number | undefined;
   /** Why `--all` stopped. */
   stop?: 'end' | 'max-results' | 'cap' | 'repeat' | undefined;
@@ -122,8 +125,11 @@ export async function* discoveryRecords(
     const accounts = page.accounts;
     tally.pages++;
     tally.returned += accounts.length;
-    tally.spentMilli += accounts.length * plan.priceMilli;
-    if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+    // A page from the store was paid for when it was bought: nothing now, and its balance is stale.
+    const stored = storedAt(page) !== undefined;
+    if (stored) tally.fromStore = (tally.fromStore ?? 0) + 1;
+    else tally.spentMilli += accounts.length * plan.priceMilli;
+    if (page.credits_left !== undefined && !stored) tally.creditsLeft = page.credits_left;
     if (typeof page.total === 'number') tally.total = page.total;
     onPage?.(page, index);
     const fresh: DiscoveryAccount[] = [];
@@ -207,8 +213,10 @@ export async function* discoveryRecords(
       if (page) {
         tally.pages++;
         tally.returned += page.accounts.length;
-        tally.spentMilli += page.accounts.length * plan.priceMilli;
-        if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+        if (storedAt(page) === undefined) {
+          tally.spentMilli += page.accounts.length * plan.priceMilli;
+          if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
+        }
       }
     }
   }

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { undiciTransport, type Transport } from './transport.js';
 import { DryRunViolation } from '../errors.js';
-import { Pacer } from './pacer.js';
+import { Pacer, type SharedPace } from './pacer.js';
 import { redactUrl, type Secrets } from './redact.js';
 import { buildUrl } from './url.js';
 import { stringifyJson } from '../exact-json.js';
@@ -18,9 +18,10 @@ import { waitLabel, type RequestWaits, type WaitHandle } from './wait.js';
 import { sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
 import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
-import type { HttpResponse, RequestOptions } from './types.js';
+import type { HttpResponse, PurchaseMemory, RequestOptions } from './types.js';
 
-export type { HttpResponse, Method, RequestOptions } from './types.js';
+export type { HttpResponse, Method, Purchase, PurchaseMemory, RequestOptions } from './types.js';
+export { FROM_STORE, keepStoredMark, storedAt } from './types.js';
 export { ATTEMPTS_DEADLINE_FACTOR, MAX_SILENT_WAIT_S } from './retry.js';
 export { DEFAULT_MAX_RESPONSE_MB } from './attempt.js';
 
@@ -69,6 +70,13 @@ export interface HttpClientOptions {
    * verifiers and tokens in the bodies it sends, and the tokens it receives.
    */
   secrets?: Secrets | undefined;
+  /**
+   * The purchase memory (lib/store): every POST passes through it, so a billable answer already bought
+   * is taken from the store and a new one is kept before it is returned. Absent with `--no-store`.
+   */
+  memory?: PurchaseMemory | undefined;
+  /** A pace shared with the other processes of this store (lib/store), instead of this process's own. */
+  sharedPace?: SharedPace | undefined;
 }
 
 /** The HTTP core: one per run, shared by every request of the command (see the file's header). */
@@ -82,7 +90,7 @@ export class HttpClient {
   private readonly retryPorts: RetryPorts;
 
   constructor(private readonly opts: HttpClientOptions) {
-    this.pacer = new Pacer(opts.rateLimitPerMinute, opts.now, opts.sleep);
+    this.pacer = new Pacer(opts.rateLimitPerMinute, opts.now, opts.sleep, opts.sharedPace);
     this.random = opts.random ?? Math.random;
     const attemptPorts: AttemptPorts = {
       now: opts.now,
@@ -148,6 +156,13 @@ export class HttpClient {
 
   /** Sends a request, retrying only what is safe to retry, and returns the decoded response. */
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
+    const memory = this.opts.memory;
+    if (memory && req.method === 'POST' && !this.opts.dryRun) return memory.request<T>(req, () => this.waitFor<T>(req));
+    return this.waitFor<T>(req);
+  }
+
+  /** Sends a request with its wait reported to the spinner (pacing slot, attempts and back-off as one). */
+  private async waitFor<T>(req: RequestOptions): Promise<HttpResponse<T>> {
     if (this.opts.waits === undefined) return this.send<T>(req, undefined);
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
     const label = waitLabel(req.method, url, this.opts.baseUrl.origin);

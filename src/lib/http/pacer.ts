@@ -14,6 +14,20 @@
  */
 export const RECOVERY_STEP_MS = 5_000;
 
+/**
+ * The schedule of every process sharing a store (lib/store): the GCRA's arrival time kept in the store,
+ * so N processes of one account together stay under its limit, each taking the next free slot.
+ */
+export interface SharedPace {
+  /**
+   * Takes the next slot of the shared schedule; resolves to when this caller may send (ms since the
+   * epoch), or undefined when no schedule is shared yet (the store is opened by the first purchase).
+   */
+  take(intervalMs: number, toleranceMs: number, now: number): Promise<number | undefined>;
+  /** Pushes every later slot of the shared schedule back to at least `until` (a 429's wait). Never throws. */
+  delay(until: number): void;
+}
+
 export class Pacer {
   /** Theoretical arrival time of the next request (GCRA): it may leave `tolerance` ms before it. */
   private tat = Number.NEGATIVE_INFINITY;
@@ -32,6 +46,7 @@ export class Pacer {
     private readonly perMinute: number,
     private readonly now: () => number,
     private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+    private readonly shared?: SharedPace | undefined,
   ) {
     // 5 at 300/min; 1 (no burst) at 10/min or less.
     const burst = perMinute > 0 ? Math.max(1, Math.min(5, Math.floor(perMinute / 10))) : 1;
@@ -63,9 +78,16 @@ export class Pacer {
   async acquire(signal?: AbortSignal): Promise<void> {
     const now = this.now();
     this.recover(now);
-    const base = Math.max(this.tat, now);
-    const slot = Math.max(now, base - this.toleranceMs);
-    this.tat = base + this.intervalMs;
+    const shared = await this.shared?.take(this.intervalMs, this.toleranceMs, now);
+    let slot: number;
+    if (shared !== undefined) {
+      // A 429's wait is this process's too, whatever the shared schedule says.
+      slot = Math.max(shared, this.tat - this.toleranceMs);
+    } else {
+      const base = Math.max(this.tat, now);
+      slot = Math.max(now, base - this.toleranceMs);
+      this.tat = base + this.intervalMs;
+    }
     // Under a millisecond is rounding (the burst's slots are sums of fractional intervals), not a wait.
     if (slot - now >= 1) await this.sleep(slot - now, signal);
   }
@@ -73,6 +95,7 @@ export class Pacer {
   /** Pushes every later slot back, with no burst after it, so all concurrent workers wait together. */
   delay(ms: number): void {
     this.tat = Math.max(this.tat, this.now() + ms + this.toleranceMs);
+    this.shared?.delay(this.now() + ms + this.toleranceMs);
   }
 
   /**

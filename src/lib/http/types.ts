@@ -41,6 +41,43 @@ export interface RequestOptions {
    * without it a dry run's free reads would fail once the access token expires.
    */
   credentialUpkeep?: boolean;
+  /**
+   * What this billable request buys, for the purchase memory (lib/store): an answer it already holds
+   * within the freshness window is returned instead of sending, and a new one is committed before it
+   * is returned. Requests without it are never answered from the store (their charges are still logged).
+   */
+  purchase?: Purchase | undefined;
+}
+
+/** What a billable request buys: a creator record (enrichment, socials, overlap) or a page (Discovery, posts, comments). */
+export interface Purchase {
+  kind: 'creator' | 'page';
+  platform?: string | undefined;
+  /** The creator bought, as the service normalises it (handle) or lower-cased (email); none for pages. */
+  subject?: string | undefined;
+}
+
+/**
+ * The purchase memory as the HTTP client sees it: every POST goes through `request`, which may answer
+ * from the store, and otherwise calls `send` and keeps what it paid for. Implemented in lib/store.
+ */
+export interface PurchaseMemory {
+  request<T>(req: RequestOptions, send: () => Promise<HttpResponse<T>>): Promise<HttpResponse<T>>;
+}
+
+/** Marks an answer that came from the store (not the wire): its purchase time, ms since the epoch. Not enumerable, never printed. */
+export const FROM_STORE: unique symbol = Symbol('creators.fromStore');
+
+/** Copies the store's mark from an answer to an object made from it (a page re-shaped for printing). */
+export function keepStoredMark<T extends object>(from: unknown, to: T): T {
+  const at = storedAt(from);
+  if (at !== undefined) Object.defineProperty(to, FROM_STORE, { value: at, enumerable: false });
+  return to;
+}
+
+/** When an answer taken from the store was bought, or undefined for an answer from the wire. */
+export function storedAt(data: unknown): number | undefined {
+  return data !== null && typeof data === 'object' ? ((data as { [FROM_STORE]?: number })[FROM_STORE] ?? undefined) : undefined;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -48,4 +85,6 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   data: T;
   url: string;
+  /** Set when the answer came from the purchase memory: when it was bought. */
+  storedAt?: number | undefined;
 }

@@ -192,3 +192,11 @@ export function wrapText(value: string, width: number): string[] {
   }
   return out;
 }
+
+/** A window for people: `14 days`, `24 hours`, `90 minutes`, `30 seconds` (the largest unit it divides into). */
+export function durationText(ms: number): string {
+  for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]] as const) {
+    if (ms >= size && ms % size === 0) return plural(ms / size, unit);
+  }
+  return plural(Math.round(ms / 1000), 'second');
+}

@@ -1,0 +1,68 @@
+/**
+ * Budgets per profile (`daily-budget`, `monthly-budget`, in credits): a run whose worst case would take
+ * the period's logged spend, plus what other live runs have reserved, past a budget is refused before
+ * anything is sent (exit 5). Check and reservation are one store transaction, so two processes cannot
+ * both pass a check that only one of them fits in. Periods are the local calendar day and month.
+ */
+import { formatCredits } from '../cost.js';
+import { CreditsError } from '../errors.js';
+import type { PurchaseMemoryImpl } from './memory.js';
+
+export interface BudgetInput {
+  profile: string;
+  now: number;
+  /** The plan's worst case in thousandths; null when it cannot be known. */
+  worstMilli: number | null;
+  daily?: string | undefined;
+  monthly?: string | undefined;
+}
+
+function startOfDay(now: number): number {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+function startOfMonth(now: number): number {
+  const d = new Date(now);
+  d.setDate(1);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+function milli(raw: string | undefined): number | undefined {
+  return raw === undefined ? undefined : Math.round(Number(raw) * 1000);
+}
+
+/** Reserves the worst case against the budgets, or throws the refusal (exit 5). */
+export async function reserveBudget(memory: PurchaseMemoryImpl, b: BudgetInput): Promise<void> {
+  const daily = milli(b.daily);
+  const monthly = milli(b.monthly);
+  if (b.worstMilli === null) {
+    throw new CreditsError('The worst-case cost of this command cannot be known, and a budget is set (daily-budget / monthly-budget); nothing was sent.', {
+      code: 'budget',
+      hint: 'Bound the run (--max-rows, --max-results, --max-pages) so its worst case is known.',
+    });
+  }
+  const refusal = await memory.store.reserve(
+    {
+      profile: b.profile,
+      worstMilli: b.worstMilli,
+      now: b.now,
+      daily: daily === undefined ? undefined : { limitMilli: daily, since: startOfDay(b.now) },
+      monthly: monthly === undefined ? undefined : { limitMilli: monthly, since: startOfMonth(b.now) },
+    },
+    memory.holder,
+  );
+  if (!refusal) return;
+  const period = refusal.period === 'daily' ? 'today' : 'this month';
+  const reserved = refusal.reservedMilli > 0 ? ` and ${formatCredits(refusal.reservedMilli)} reserved by runs in progress` : '';
+  const left = Math.max(0, refusal.limitMilli - refusal.spentMilli - refusal.reservedMilli);
+  throw new CreditsError(
+    `This run could cost up to ${formatCredits(b.worstMilli)} credits, over the ${refusal.period}-budget of ${formatCredits(refusal.limitMilli)}: ${formatCredits(refusal.spentMilli)} spent ${period}${reserved}, ${formatCredits(left)} left; nothing was sent.`,
+    {
+      code: 'budget',
+      hint: `Bound the run to fit (--max-credits ${formatCredits(left)} tells you before sending), or raise it: creators config set ${refusal.period}-budget <credits>.`,
+    },
+  );
+}

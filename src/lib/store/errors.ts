@@ -1,0 +1,50 @@
+/**
+ * What can go wrong with the store, as one line naming the file and what to do: a file that is not a
+ * database (exit 1; never a silent run without memory, which could pay again), a full disk (exit 1),
+ * another process holding the write lock past the busy timeout (exit 9), a store written by a newer
+ * version (exit 1, nothing changed).
+ */
+import { BusyError, CliError, EXIT } from '../errors.js';
+
+const NO_STORE = 'or run with --no-store to buy without the purchase memory';
+
+/** Turns an SQLite (or file system) failure on `file` into the CLI error a user can act on. */
+export function storeError(err: unknown, file: string): CliError {
+  if (err instanceof CliError) return err;
+  const e = (err ?? {}) as { code?: unknown; message?: unknown; found?: number; known?: number };
+  const code = String(e.code ?? '');
+  const message = typeof e.message === 'string' ? e.message : String(err);
+  if (code === 'CREATORS_NEWER_SCHEMA') {
+    return new CliError(`The store ${file} was written by a newer version of creators (schema ${e.found}; this one knows ${e.known}); nothing was changed.`, EXIT.ERROR, {
+      code: 'store_too_new',
+      hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
+      cause: err,
+    });
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new BusyError(`The store ${file} stayed locked by another process past the busy timeout; nothing more was sent.`, {
+      code: 'store_busy',
+      hint: 'Wait for the other run to finish and try again (CREATORS_STORE_BUSY_TIMEOUT sets the wait, in seconds).',
+      cause: err,
+    });
+  }
+  if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message)) {
+    return new CliError(`Cannot write to the store ${file}: the disk is full.`, EXIT.ERROR, {
+      code: 'store_full',
+      hint: `Free some space there, then re-run the same command (nothing already paid for is bought again), ${NO_STORE}.`,
+      cause: err,
+    });
+  }
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
+    return new CliError(`The store ${file} is not a readable database (${message}).`, EXIT.ERROR, {
+      code: 'store_corrupt',
+      hint: `Move it aside (its answers can no longer be reused) and re-run, ${NO_STORE}.`,
+      cause: err,
+    });
+  }
+  return new CliError(`Cannot use the store ${file}: ${message}.`, EXIT.ERROR, {
+    code: 'store_failed',
+    hint: `Check the file and its folder's permissions and free space, ${NO_STORE}.`,
+    cause: err,
+  });
+}

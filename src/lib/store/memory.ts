@@ -1,0 +1,281 @@
+/**
+ * The purchase memory: the HTTP client hands it every POST (lib/http `PurchaseMemory`). A request that
+ * says what it buys (`purchase`) is keyed by what was bought — base URL, route, query and body, the
+ * handle normalised as the service does — and:
+ *   1. answered from the store when bought within the freshness window (0 credits, marked `storedAt`);
+ *   2. otherwise claimed in the store, so another process buying the same record at once waits for this
+ *      answer instead of paying for its own (bounded; past the bound the record fails as busy);
+ *   3. sent, and its answer committed with its spend entry in one transaction before it is returned,
+ *      so nothing is printed that the store does not hold.
+ * Every other POST that the service charged (a raw `creators api` call) is logged in the spend log.
+ */
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { normalizeHandle } from '../../contract/handles.js';
+import { PRICES, requestPriceOf } from '../../contract/prices.js';
+import { BusyError } from '../errors.js';
+import { parseJson, stringifyJson } from '../exact-json.js';
+import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
+import { itemsOfPage } from '../paging.js';
+import type { Holder, Store, StoredAnswer } from './types.js';
+
+/** Default freshness windows (interface contract): creator records 14 days, pages 24 hours. */
+export const DEFAULT_MAX_AGE_MS = { creator: 14 * 86_400_000, page: 86_400_000 } as const;
+
+export interface MaxAge {
+  creator: number;
+  page: number;
+}
+
+export interface MemoryOptions {
+  store: Store;
+  /** The API origin and path prefix (`https://host/`): sandbox and production never share answers. */
+  baseUrl: string;
+  profile: string;
+  /** The command spending (`enrich handle`), for the spend log. */
+  command: string;
+  maxAge: MaxAge;
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  signal?: AbortSignal | undefined;
+  /** How long a request waits for another process's claim on the same record (default 2 minutes). */
+  claimWaitMs?: number | undefined;
+  /** A run id (default: random). */
+  run?: string | undefined;
+}
+
+/** What this run took from the store and bought, for the one notice per run. */
+export interface MemoryTally {
+  reused: number;
+  reusedRecords: number;
+  bought: number;
+  /** The window of the answers reused (the smallest, when kinds differ). */
+  windowMs: number | undefined;
+}
+
+/** Sorted keys, recursively: two bodies that mean the same have the same text. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(
+      Object.keys(value as Record<string, unknown>)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/** `creators/enrich/handle/full`: the route without `/public/v1/` and its slashes. */
+export function routeOf(path: string): string {
+  return path.replace(/^\/+/, '').replace(/^public\/v1\//, '').replace(/\/+$/, '');
+}
+
+/** The request as bought: what the key is made of (the handle as the service normalises it). */
+export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
+  let body = req.body;
+  if (body && typeof body === 'object' && !Array.isArray(body) && typeof (body as Record<string, unknown>).handle === 'string') {
+    body = { ...(body as Record<string, unknown>), handle: normalizeHandle((body as Record<string, string>).handle) };
+  }
+  return stringifyJson(canonical({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }));
+}
+
+/** The store key of a request to `baseUrl`. */
+export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
+  return createHash('sha256').update(`${baseUrl}\n${requestText(req)}`).digest('hex');
+}
+
+/** The creators a paid answer bought, normalised: the subject of a record, the accounts of a Discovery page. */
+function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
+  if (purchase.kind === 'creator') return found && purchase.subject && !purchase.subject.includes('@') ? [purchase.subject] : [];
+  const accounts = (data as { accounts?: unknown } | null)?.accounts;
+  if (!Array.isArray(accounts)) return [];
+  const handles: string[] = [];
+  for (const a of accounts) {
+    const profile = (a as { profile?: { username?: unknown } } | null)?.profile;
+    const name = profile?.username ?? (a as { username?: unknown } | null)?.username;
+    if (typeof name === 'string' && name) handles.push(normalizeHandle(name));
+  }
+  return handles;
+}
+
+/**
+ * What the service charged for an answer: its own `credits_cost` when it says; else what the price
+ * table says it charges (per creator returned for Discovery, per request elsewhere; nothing found is
+ * free); undefined for a route the table does not price.
+ */
+export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): number | undefined {
+  const said = data && typeof data === 'object' ? (data as { credits_cost?: unknown }).credits_cost : undefined;
+  if (said !== undefined && said !== null && said !== '' && Number.isFinite(Number(said))) return Math.round(Number(said) * 1000);
+  if (!isFound) return 0;
+  const route = routeOf(req.path);
+  const perCreator = [PRICES.discoveryPerCreator, PRICES.discoveryPerCreatorWithFilterValues, PRICES.similarPerCreator].filter((p) => p.route === route);
+  if (perCreator.length > 0) {
+    const withValues = String((req.query as Record<string, unknown> | undefined)?.return_filter_values ?? '') === 'true';
+    const price = perCreator.find((p) => ('query' in p) === withValues) ?? perCreator[0];
+    return (itemsOfPage(data)?.length ?? 0) * (price?.chargedMilli ?? 0);
+  }
+  return requestPriceOf(route)?.chargedMilli;
+}
+
+/** Whether a creator answer found someone (enrichment's `result`, socials' list): a not-found answer is free. */
+function found(data: unknown): boolean {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  const o = data as Record<string, unknown>;
+  if (o.status === 'not_found' || o.success === false) return false;
+  if (Array.isArray(o.details)) return o.details.length > 0;
+  const r = o.result;
+  if (r && typeof r === 'object') return Object.keys(r).length > 0;
+  if (Array.isArray(o.socials)) return o.socials.length > 0;
+  return r === undefined;
+}
+
+export class PurchaseMemoryImpl implements PurchaseMemory {
+  readonly holder: Holder;
+  readonly tally: MemoryTally = { reused: 0, reusedRecords: 0, bought: 0, windowMs: undefined };
+  /** Credits this run's answers were logged at (the spend log's share of this run). */
+  spentMilli = 0;
+  /**
+   * A paid answer the store could not keep (a full disk): the answer is still returned (it was paid
+   * for, so it is printed), and no purchase starts after it; the command ends with this error.
+   */
+  failure: unknown = undefined;
+  /** Set when a workflow has already said what came from the store (no second notice at the end). */
+  announced = false;
+
+  constructor(private readonly o: MemoryOptions) {
+    this.holder = { run: o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16), pid: process.pid, host: hostname() };
+  }
+
+  get store(): Store {
+    return this.o.store;
+  }
+
+  /** The window a purchase is reused within. */
+  windowFor(purchase: Purchase): number {
+    return this.o.maxAge[purchase.kind];
+  }
+
+  /** The stored answer a request would be answered with now, or undefined (a dry run's look; changes nothing). */
+  async peek(req: RequestOptions): Promise<StoredAnswer | undefined> {
+    if (!req.purchase) return undefined;
+    const window = this.windowFor(req.purchase);
+    if (window <= 0) return undefined;
+    return this.o.store.answer(answerKey(this.o.baseUrl, req), this.o.now() - window);
+  }
+
+  /** How many of these requests the store would answer now (a run's count before its money gate). */
+  async countStored(reqs: readonly RequestOptions[]): Promise<number> {
+    const byWindow = new Map<number, string[]>();
+    for (const req of reqs) {
+      if (!req.purchase) continue;
+      const window = this.windowFor(req.purchase);
+      if (window <= 0) continue;
+      const keys = byWindow.get(window) ?? [];
+      keys.push(answerKey(this.o.baseUrl, req));
+      byWindow.set(window, keys);
+    }
+    let n = 0;
+    for (const [window, keys] of byWindow) n += (await this.o.store.answered(keys, this.o.now() - window)).size;
+    return n;
+  }
+
+  async request<T>(req: RequestOptions, send: () => Promise<HttpResponse<T>>): Promise<HttpResponse<T>> {
+    // The store could not keep an answer already paid for: nothing more is bought.
+    if (this.failure !== undefined) throw this.failure;
+    const purchase = req.purchase;
+    if (!purchase) {
+      const res = await send();
+      await this.logCharge(req, res.data).catch((err: unknown) => {
+        this.failure ??= err;
+      });
+      return res;
+    }
+    const key = answerKey(this.o.baseUrl, req);
+    const window = this.windowFor(purchase);
+    const started = this.o.now();
+    const reuse = async (since: number): Promise<HttpResponse<T> | undefined> => {
+      const hit = await this.o.store.answer(key, since);
+      return hit ? this.fromStore<T>(hit, window) : undefined;
+    };
+    if (window > 0) {
+      const hit = await reuse(started - window);
+      if (hit) return hit;
+    }
+    // Claimed while in flight: a second process buying the same record waits for this answer.
+    const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
+    for (;;) {
+      const claim = await this.o.store.claim(key, this.holder, this.o.now(), Math.max(this.o.claimWaitMs ?? 120_000, 60_000));
+      if (claim === 'claimed') break;
+      // Its answer counts as fresh even with --max-age 0: it was bought after this request began.
+      const hit = await reuse(window > 0 ? started - window : started);
+      if (hit) return hit;
+      if (this.o.now() >= waitUntil) {
+        throw new BusyError(`Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`, {
+          hint: 'Re-run once it has finished: its answer will come from the store.',
+        });
+      }
+      await this.o.sleep(200, this.o.signal);
+    }
+    try {
+      // Answered by another process between the first look and the claim.
+      const late = window > 0 ? await reuse(started - window) : undefined;
+      if (late) return late;
+      const res = await send();
+      await this.keep(req, purchase, key, res.data).catch((err: unknown) => {
+        this.failure ??= err;
+      });
+      return res;
+    } finally {
+      await this.o.store.release(key, this.holder).catch(() => undefined);
+    }
+  }
+
+  private fromStore<T>(hit: StoredAnswer, window: number): HttpResponse<T> {
+    const data = parseJson(hit.body);
+    if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
+    this.tally.reused++;
+    this.tally.reusedRecords += hit.records;
+    this.tally.windowMs = this.tally.windowMs === undefined ? window : Math.min(this.tally.windowMs, window);
+    return { status: 200, headers: {}, data: data as T, url: '', storedAt: hit.boughtAt };
+  }
+
+  /** Commits a paid answer, the creators it bought and its charge, before the caller sees it. */
+  private async keep(req: RequestOptions, purchase: Purchase, key: string, data: unknown): Promise<void> {
+    const now = this.o.now();
+    const isFound = purchase.kind === 'page' || found(data);
+    const creditsMilli = chargedMilli(req, data, isFound) ?? 0;
+    const records = purchase.kind === 'page' ? (itemsOfPage(data)?.length ?? 0) : isFound ? 1 : 0;
+    const route = routeOf(req.path);
+    const answer: StoredAnswer = {
+      key,
+      baseUrl: this.o.baseUrl,
+      route,
+      kind: purchase.kind,
+      platform: purchase.platform ?? null,
+      subject: purchase.subject ?? null,
+      request: requestText(req),
+      body: stringifyJson(data),
+      status: isFound ? 'ok' : 'not_found',
+      creditsMilli,
+      records,
+      boughtAt: now,
+      profile: this.o.profile,
+    };
+    this.tally.bought++;
+    this.spentMilli += creditsMilli;
+    await this.o.store.commit(answer, creatorsOf(purchase, data, isFound), creditsMilli > 0 ? this.spendEntry(route, purchase.platform, creditsMilli, records, now) : undefined);
+  }
+
+  private spendEntry(route: string, platform: string | undefined, creditsMilli: number, records: number, at: number) {
+    return { at, profile: this.o.profile, baseUrl: this.o.baseUrl, command: this.o.command, route, platform: platform ?? null, creditsMilli, records, run: this.holder.run };
+  }
+
+  private async logCharge(req: RequestOptions, data: unknown): Promise<void> {
+    const creditsMilli = chargedMilli(req, data, true);
+    if (!creditsMilli || creditsMilli <= 0) return;
+    const body = req.body as { platform?: unknown } | undefined;
+    this.spentMilli += creditsMilli;
+    await this.o.store.logSpend(this.spendEntry(routeOf(req.path), typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, itemsOfPage(data)?.length ?? 1, this.o.now()));
+  }
+}

@@ -1,0 +1,361 @@
+/**
+ * The store's embedded engine: one SQLite file per profile through `libsql` (a better-sqlite3
+ * compatible binding shipped as prebuilt binaries, no install script; README "Never pay twice" says
+ * why). WAL, so readers never wait for the writer; a busy timeout, so several processes take turns;
+ * `synchronous=FULL`, so a committed answer survives a power cut, not only `kill -9`. Every write is
+ * one `BEGIN IMMEDIATE` transaction. SQLite errors become typed CLI errors naming the file (errors.ts).
+ */
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { SharedPace } from '../http/pacer.js';
+import { processAlive } from '../io/process-alive.js';
+import { storeError } from './errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import type {
+  AnswerKind, BudgetCheck, BudgetRefusal, Holder, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
+} from './types.js';
+
+/** The part of libsql's Database this engine uses. */
+interface Db {
+  prepare(sql: string): Stmt;
+  exec(sql: string): void;
+  close(): void;
+}
+interface Stmt {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
+/** How long a write waits for another process's transaction before giving up (exit 9). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
+export interface SqliteOptions {
+  file: string;
+  busyTimeoutMs?: number | undefined;
+  /** Opens without writing (no migration, no creation): `store path|stats|list|export` and dry runs. */
+  readOnly?: boolean | undefined;
+}
+
+type Row = Record<string, unknown>;
+
+function answerOf(r: Row): StoredAnswer {
+  return {
+    key: String(r.key),
+    baseUrl: String(r.base_url),
+    route: String(r.route),
+    kind: r.kind as AnswerKind,
+    platform: r.platform === null ? null : String(r.platform),
+    subject: r.subject === null ? null : String(r.subject),
+    request: String(r.request),
+    body: String(r.body),
+    status: r.status === 'not_found' ? 'not_found' : 'ok',
+    creditsMilli: Number(r.credits_milli),
+    records: Number(r.records),
+    boughtAt: Number(r.bought_at),
+    profile: String(r.profile),
+  };
+}
+
+function spendOf(r: Row): SpendEntry {
+  return {
+    at: Number(r.at),
+    profile: String(r.profile),
+    baseUrl: String(r.base_url),
+    command: String(r.command),
+    route: String(r.route),
+    platform: r.platform === null ? null : String(r.platform),
+    creditsMilli: Number(r.credits_milli),
+    records: Number(r.records),
+    run: String(r.run),
+  };
+}
+
+/** Opens (creating and migrating unless read-only) the SQLite store at `file`. */
+export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
+  const { default: Database } = (await import('libsql')) as unknown as { default: new (file: string, options?: Record<string, unknown>) => Db };
+  const file = path.resolve(o.file);
+  const busy = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  let db: Db | undefined;
+  try {
+    if (!o.readOnly) {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      // Created private before SQLite opens it (its -wal and -shm files take the same mode).
+      closeSync(openSync(file, 'a', 0o600));
+    }
+    db = new Database(file, { timeout: busy, ...(o.readOnly ? { readonly: true, fileMustExist: true } : {}) });
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+    if (!o.readOnly) {
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+    }
+    db.exec('PRAGMA foreign_keys = ON');
+    const store = new SqliteStore(db, file);
+    store.migrate(Boolean(o.readOnly));
+    return store;
+  } catch (err) {
+    try {
+      db?.close();
+    } catch {
+      // Closing a half-opened handle: nothing to keep.
+    }
+    throw storeError(err, file);
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly engine = 'sqlite' as const;
+  private readonly stmts = new Map<string, Stmt>();
+
+  constructor(
+    private readonly db: Db,
+    readonly location: string,
+  ) {}
+
+  private q(sql: string): Stmt {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  private row(sql: string, ...params: unknown[]): Row | undefined {
+    return this.q(sql).get(...params) as Row | undefined;
+  }
+
+  /** Runs `fn` in one write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no upgrade deadlock). */
+  private write<T>(fn: () => T): T {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      throw storeError(err, this.location);
+    }
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // Already rolled back by SQLite (a full disk does that).
+      }
+      throw storeError(err, this.location);
+    }
+  }
+
+  private read<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw storeError(err, this.location);
+    }
+  }
+
+  /** The schema version on disk. */
+  version(): number {
+    return Number((this.row('PRAGMA user_version') ?? {}).user_version ?? 0);
+  }
+
+  /** Brings the file to this build's schema; a newer one is refused untouched, a read-only open only checks. */
+  migrate(readOnly: boolean): void {
+    const found = this.version();
+    if (found > SCHEMA_VERSION) throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
+    if (found === SCHEMA_VERSION || readOnly) return;
+    this.write(() => {
+      // Another process may have migrated while this one waited for the lock.
+      const at = this.version();
+      if (at > SCHEMA_VERSION) throw Object.assign(new Error('newer schema'), { code: 'CREATORS_NEWER_SCHEMA', found: at, known: SCHEMA_VERSION });
+      for (let v = at; v < SCHEMA_VERSION; v++) this.db.exec(MIGRATIONS[v] as string);
+      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+
+  async answer(key: string, since: number): Promise<StoredAnswer | undefined> {
+    const r = this.read(() => this.row('SELECT * FROM answers WHERE key = ? AND bought_at >= ?', key, since));
+    return r ? answerOf(r) : undefined;
+  }
+
+  async answered(keys: readonly string[], since: number): Promise<Set<string>> {
+    return this.read(() => {
+      const found = new Set<string>();
+      const s = this.q('SELECT 1 AS hit FROM answers WHERE key = ? AND bought_at >= ?');
+      for (const key of keys) if (s.get(key, since)) found.add(key);
+      return found;
+    });
+  }
+
+  async commit(a: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined): Promise<void> {
+    this.write(() => {
+      this.q('DELETE FROM bought_creators WHERE key = ?').run(a.key);
+      this.q(
+        `INSERT OR REPLACE INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, a.creditsMilli, a.records, a.boughtAt, a.profile);
+      if (a.platform !== null) {
+        const ins = this.q('INSERT OR IGNORE INTO bought_creators (key, base_url, platform, handle, bought_at) VALUES (?, ?, ?, ?, ?)');
+        for (const handle of creators) ins.run(a.key, a.baseUrl, a.platform, handle, a.boughtAt);
+      }
+      if (spend) this.insertSpend(spend);
+    });
+  }
+
+  private insertSpend(e: SpendEntry): void {
+    this.q('INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      e.at, e.profile, e.baseUrl, e.command, e.route, e.platform, e.creditsMilli, e.records, e.run,
+    );
+  }
+
+  async logSpend(entry: SpendEntry): Promise<void> {
+    this.write(() => this.insertSpend(entry));
+  }
+
+  async claim(key: string, holder: Holder, now: number, staleMs: number): Promise<'claimed' | Holder> {
+    return this.write(() => {
+      const r = this.row('SELECT run, pid, host, claimed_at FROM claims WHERE key = ?', key);
+      if (r && String(r.run) !== holder.run) {
+        const other: Holder = { run: String(r.run), pid: Number(r.pid), host: String(r.host) };
+        const dead = other.host === holder.host && !processAlive(other.pid);
+        if (!dead && now - Number(r.claimed_at) < staleMs) return other;
+      }
+      this.q('INSERT OR REPLACE INTO claims (key, run, pid, host, claimed_at) VALUES (?, ?, ?, ?, ?)').run(key, holder.run, holder.pid, holder.host, now);
+      return 'claimed' as const;
+    });
+  }
+
+  async release(key: string, holder: Holder): Promise<void> {
+    this.write(() => this.q('DELETE FROM claims WHERE key = ? AND run = ?').run(key, holder.run));
+  }
+
+  async reserve(check: BudgetCheck, holder: Holder): Promise<BudgetRefusal | undefined> {
+    return this.write(() => {
+      // Runs of dead processes on this host hold nothing; runs elsewhere hold theirs for 6 hours at most.
+      const runs = this.q('SELECT run, pid, host, started_at, reserved_milli FROM runs WHERE profile = ?').all(check.profile) as Row[];
+      const live = runs.filter((r) => String(r.run) !== holder.run && (String(r.host) === holder.host ? processAlive(Number(r.pid)) : check.now - Number(r.started_at) < 6 * 3600_000));
+      for (const r of runs) if (!live.includes(r) && String(r.run) !== holder.run) this.q('DELETE FROM runs WHERE run = ?').run(r.run);
+      const spentByRun = this.q('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE run = ?');
+      const reservedMilli = live.reduce((sum, r) => sum + Math.max(0, Number(r.reserved_milli) - Number((spentByRun.get(r.run) as Row).s)), 0);
+      for (const [period, budget] of [['daily', check.daily], ['monthly', check.monthly]] as const) {
+        if (!budget) continue;
+        const spentMilli = Number((this.row('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE profile = ? AND at >= ?', check.profile, budget.since) ?? {}).s ?? 0);
+        if (spentMilli + reservedMilli + check.worstMilli > budget.limitMilli) return { period, limitMilli: budget.limitMilli, spentMilli, reservedMilli };
+      }
+      const prior = Number((spentByRun.get(holder.run) as Row).s);
+      this.q('INSERT OR REPLACE INTO runs (run, profile, pid, host, started_at, reserved_milli) VALUES (?, ?, ?, ?, ?, ?)').run(
+        holder.run, check.profile, holder.pid, holder.host, check.now, prior + check.worstMilli,
+      );
+      return undefined;
+    });
+  }
+
+  async endRun(run: string): Promise<void> {
+    this.write(() => {
+      this.q('DELETE FROM runs WHERE run = ?').run(run);
+      this.q('DELETE FROM claims WHERE run = ?').run(run);
+    });
+  }
+
+  pace(account: string): SharedPace {
+    return {
+      take: async (intervalMs, toleranceMs, now) =>
+        this.write(() => {
+          const r = this.row('SELECT tat FROM pace WHERE account = ?', account);
+          const base = Math.max(r ? Number(r.tat) : Number.NEGATIVE_INFINITY, now);
+          this.q('INSERT OR REPLACE INTO pace (account, tat) VALUES (?, ?)').run(account, base + intervalMs);
+          return Math.max(now, base - toleranceMs);
+        }),
+      delay: (until) => {
+        try {
+          this.write(() => this.q('INSERT INTO pace (account, tat) VALUES (?, ?) ON CONFLICT (account) DO UPDATE SET tat = MAX(tat, excluded.tat)').run(account, until));
+        } catch {
+          // This process waits all the same; the others learn of the 429 from their own answers.
+        }
+      },
+    };
+  }
+
+  async boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]> {
+    return this.read(() =>
+      (this.q('SELECT DISTINCT handle FROM bought_creators WHERE base_url = ? AND platform = ? AND bought_at >= ? ORDER BY handle').all(baseUrl, platform, since) as Row[]).map((r) =>
+        String(r.handle),
+      ),
+    );
+  }
+
+  async *list(f: ListFilter): AsyncIterable<StoredAnswer> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (f.platform !== undefined) (where.push('platform = ?'), params.push(f.platform));
+    if (f.kind !== undefined) (where.push('kind = ?'), params.push(f.kind));
+    if (f.since !== undefined) (where.push('bought_at >= ?'), params.push(f.since));
+    if (f.until !== undefined) (where.push('bought_at < ?'), params.push(f.until));
+    if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
+    const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, key`;
+    // Read in slices by rowid order of the result, so a large store is never held in memory at once.
+    const rows = this.read(() => this.db.prepare(sql).iterate(...params));
+    for (const r of rows) yield answerOf(r as Row);
+  }
+
+  async *spend(f: SpendFilter): AsyncIterable<SpendEntry> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (f.since !== undefined) (where.push('at >= ?'), params.push(f.since));
+    if (f.until !== undefined) (where.push('at < ?'), params.push(f.until));
+    if (f.profile !== undefined) (where.push('profile = ?'), params.push(f.profile));
+    const sql = `SELECT * FROM spend ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, id`;
+    const rows = this.read(() => this.db.prepare(sql).iterate(...params));
+    for (const r of rows) yield spendOf(r as Row);
+  }
+
+  async stats(): Promise<StoreStats> {
+    return this.read(() => {
+      const kinds = this.q(
+        'SELECT kind, COUNT(*) AS n, COALESCE(SUM(records), 0) AS records, COALESCE(SUM(credits_milli), 0) AS credits, MIN(bought_at) AS oldest, MAX(bought_at) AS newest FROM answers GROUP BY kind ORDER BY kind',
+      ).all() as Row[];
+      const s = this.row('SELECT COUNT(*) AS n, COALESCE(SUM(credits_milli), 0) AS credits, MIN(at) AS oldest, MAX(at) AS newest FROM spend') ?? {};
+      const size = (f: string): number => {
+        try {
+          return statSync(f).size;
+        } catch {
+          return 0;
+        }
+      };
+      const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+      return {
+        engine: 'sqlite',
+        location: this.location,
+        schemaVersion: this.version(),
+        sizeBytes: size(this.location) + size(`${this.location}-wal`),
+        answers: kinds.map((k) => ({ kind: k.kind as AnswerKind, count: Number(k.n), records: Number(k.records), creditsMilli: Number(k.credits), oldest: num(k.oldest), newest: num(k.newest) })),
+        spend: { entries: Number(s.n ?? 0), creditsMilli: Number(s.credits ?? 0), oldest: num(s.oldest), newest: num(s.newest) },
+      };
+    });
+  }
+
+  async prune(before: number): Promise<number> {
+    return this.write(() => this.q('DELETE FROM answers WHERE bought_at < ?').run(before).changes);
+  }
+
+  async forget(platform: string, subject: string): Promise<number> {
+    return this.write(() => {
+      // A page that bought the creator is forgotten too: its creators would otherwise come back from the store.
+      const pages = (this.q('SELECT DISTINCT key FROM bought_creators WHERE platform = ? AND handle = ?').all(platform, subject) as Row[]).map((r) => String(r.key));
+      let n = this.q('DELETE FROM answers WHERE platform = ? AND subject = ?').run(platform, subject).changes;
+      for (const key of pages) n += this.q('DELETE FROM answers WHERE key = ?').run(key).changes;
+      return n;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stmts.clear();
+    try {
+      this.db.close();
+    } catch {
+      // Closing twice, or after a failed write: nothing left to keep.
+    }
+  }
+}
+

@@ -1,0 +1,139 @@
+/**
+ * The store's one interface: what every engine (an SQLite file today) offers the purchase memory,
+ * the budgets, the shared pacer and the `store`/`spend` commands. Engine-neutral and asynchronous, so
+ * a server engine fits behind it. Times are milliseconds since the epoch; credits are integer
+ * thousandths (as the price table), so sums never drift.
+ */
+import type { SharedPace } from '../http/pacer.js';
+
+export type AnswerKind = 'creator' | 'page';
+export type AnswerStatus = 'ok' | 'not_found';
+
+/** A paid answer as the store holds it. */
+export interface StoredAnswer {
+  key: string;
+  baseUrl: string;
+  route: string;
+  kind: AnswerKind;
+  platform: string | null;
+  subject: string | null;
+  /** What was sent, canonical JSON (sorted keys). */
+  request: string;
+  /** The answer, exact JSON text as it came (big numbers included). */
+  body: string;
+  status: AnswerStatus;
+  creditsMilli: number;
+  /** Records the answer holds (1 for a creator, the accounts of a page). */
+  records: number;
+  boughtAt: number;
+  profile: string;
+}
+
+/** One charged request in the spend log. */
+export interface SpendEntry {
+  at: number;
+  profile: string;
+  baseUrl: string;
+  /** The command that spent (`enrich handle`, `search`...). */
+  command: string;
+  route: string;
+  platform: string | null;
+  creditsMilli: number;
+  records: number;
+  /** The run that spent it (budget reservations are per run). */
+  run: string;
+}
+
+/** Who holds a claim or a budget reservation: a run of a process on a host. */
+export interface Holder {
+  run: string;
+  pid: number;
+  host: string;
+}
+
+/** The budgets in force and the start of their periods. */
+export interface BudgetCheck {
+  profile: string;
+  worstMilli: number;
+  now: number;
+  daily?: { limitMilli: number; since: number } | undefined;
+  monthly?: { limitMilli: number; since: number } | undefined;
+}
+
+/** A budget a run would overrun: which one, its limit, what is spent and reserved by live runs. */
+export interface BudgetRefusal {
+  period: 'daily' | 'monthly';
+  limitMilli: number;
+  spentMilli: number;
+  reservedMilli: number;
+}
+
+export interface ListFilter {
+  platform?: string | undefined;
+  kind?: AnswerKind | undefined;
+  /** Bought at or after / before (ms). */
+  since?: number | undefined;
+  until?: number | undefined;
+  baseUrl?: string | undefined;
+}
+
+export interface SpendFilter {
+  since?: number | undefined;
+  until?: number | undefined;
+  profile?: string | undefined;
+}
+
+export interface StoreStats {
+  engine: 'sqlite';
+  location: string;
+  schemaVersion: number;
+  sizeBytes: number;
+  answers: { kind: AnswerKind; count: number; records: number; creditsMilli: number; oldest: number | null; newest: number | null }[];
+  spend: { entries: number; creditsMilli: number; oldest: number | null; newest: number | null };
+}
+
+export interface Store {
+  readonly engine: 'sqlite';
+  /** Where it is (a file path). */
+  readonly location: string;
+
+  /** The answer under `key` bought at or after `since`, or undefined. */
+  answer(key: string, since: number): Promise<StoredAnswer | undefined>;
+  /** Which of `keys` have an answer bought at or after `since` (a dry run's count). */
+  answered(keys: readonly string[], since: number): Promise<Set<string>>;
+  /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction. */
+  commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined): Promise<void>;
+  /** Logs a charge that left no answer to keep (a request outside the memory). */
+  logSpend(entry: SpendEntry): Promise<void>;
+
+  /**
+   * Claims `key` for a request about to be sent. Answers `claimed`, or the holder of a live claim (a
+   * claim older than `staleMs`, or of a dead process on this host, is taken over).
+   */
+  claim(key: string, holder: Holder, now: number, staleMs: number): Promise<'claimed' | Holder>;
+  release(key: string, holder: Holder): Promise<void>;
+
+  /**
+   * Checks the budgets against the period's logged spend plus what live runs reserved, and reserves
+   * `worstMilli` for this run, in one transaction (two processes cannot both pass a check one budget
+   * allows only once). Returns the budget it would overrun, or undefined when reserved.
+   */
+  reserve(check: BudgetCheck, holder: Holder): Promise<BudgetRefusal | undefined>;
+  /** Ends the run's reservation (what it spent stays in the spend log). */
+  endRun(run: string): Promise<void>;
+
+  /** The shared pacer of one account (base URL + profile). */
+  pace(account: string): SharedPace;
+
+  /** Creators bought on a platform since a time (for `--skip-bought`), normalised handles. */
+  boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]>;
+  /** What was bought, newest first. */
+  list(filter: ListFilter): AsyncIterable<StoredAnswer>;
+  spend(filter: SpendFilter): AsyncIterable<SpendEntry>;
+  stats(): Promise<StoreStats>;
+  /** Deletes answers bought before `before`; returns how many. */
+  prune(before: number): Promise<number>;
+  /** Deletes the answers about a creator on a platform; returns how many. */
+  forget(platform: string, subject: string): Promise<number>;
+  close(): Promise<void>;
+}
