@@ -306,6 +306,8 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
   const price = formatCredits(priceMilli);
   return {
     ...unit,
+    // The plan of the whole run, not one purchase.
+    purchase: undefined,
     worstCaseMilli: count === undefined ? null : count * priceMilli,
     costBasis:
       count === undefined

@@ -68,7 +68,7 @@ describe('enrich email', () => {
     expect(res.code).toBe(3);
     const [header] = parseCsv(res.stdout);
     expect(header!.slice(0, 5)).toEqual(['name', 'work_email', 'result.email', 'result.full_name', 'result.platforms']);
-    expect(header!.slice(-4)).toEqual(['result_json', 'credits_cost', 'status', 'error']);
+    expect(header!.slice(-5)).toEqual(['result_json', 'credits_cost', 'status', 'error', 'source']);
     const rows = csvObjects(res.stdout);
     expect(rows.map((r) => r.status)).toEqual(['ok', 'not_found', 'error', 'ok']);
     expect(rows[2]!.error).toMatch(/Invalid email address 'broken'/);

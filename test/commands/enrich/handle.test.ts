@@ -150,7 +150,7 @@ describe('enrich handle: against the sandbox', () => {
     expect(header).toEqual([
       'id', 'Name, full', 'username', 'notes',
       'result.instagram.username', 'result.instagram.userid', 'result.instagram.full_name', 'result.instagram.follower_count',
-      'result.instagram.engagement_percent', 'result.email', 'result_json', 'credits_cost', 'status', 'error',
+      'result.instagram.engagement_percent', 'result.email', 'result_json', 'credits_cost', 'status', 'error', 'source',
     ]);
     const rows = csvObjects(text);
     expect(rows.map((r) => r.id)).toEqual(['1', '2', '3', '4']);
@@ -169,9 +169,9 @@ describe('enrich handle: against the sandbox', () => {
     expect(res.code).toBe(0);
     const [header, row] = parseCsv(res.stdout);
     expect(header!.slice(0, 3)).toEqual(['handle', 'status', 'error']);
-    expect(header!.slice(-3)).toEqual(['credits_cost', 'status', 'error']);
+    expect(header!.slice(-4)).toEqual(['credits_cost', 'status', 'error', 'source']);
     expect(row!.slice(0, 3)).toEqual([hs[0], 'earlier', 'old error']);
-    expect(row!.slice(-2)).toEqual(['ok', '']);
+    expect(row!.slice(-3)).toEqual(['ok', '', 'api']);
     // --fields names the run's own column when a name appears twice.
     const picked = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', path, '--format', 'csv', '--fields', 'handle,status'], { env: sandboxEnv(sb.get()), cwd: dir });
     expect(parseCsv(picked.stdout)).toEqual([['handle', 'status'], [hs[0], 'ok']]);

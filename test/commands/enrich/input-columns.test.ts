@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
@@ -41,8 +41,8 @@ describe('enrich --input: json and jsonl keep every input column under input', (
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines).toEqual([
-      `{"input":${INPUT_1},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null}`,
-      `{"input":${INPUT_2},"result":null,"credits_cost":0,"status":"not_found","error":null}`,
+      `{"input":${INPUT_1},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null,"source":"api"}`,
+      `{"input":${INPUT_2},"result":null,"credits_cost":0,"status":"not_found","error":null,"source":"api"}`,
     ]);
     // No raw C1 control reaches the output; parsed back, the data is exactly the input.
     expect(res.stdout).not.toMatch(/\u0085/);
@@ -58,12 +58,12 @@ describe('enrich --input: json and jsonl keep every input column under input', (
       '[\n  {\n    "input": {\n      "status": "was ok",\n      "error": "old error",\n      "result": "old result",\n' +
         '      "credits_cost": "9",\n      "2024": "year",\n      "handle": "noah_paws",\n      "note": "a \\"quoted\\" note"\n    },\n' +
         '    "result": {\n      "instagram": {\n        "username": "noah_paws",\n        "follower_count": 12\n      }\n    },\n' +
-        '    "credits_cost": 0.03,\n    "status": "ok",\n    "error": null\n  },\n  {\n    "input": {\n      "status": "S2",\n',
+        '    "credits_cost": 0.03,\n    "status": "ok",\n    "error": null,\n    "source": "api"\n  },\n  {\n    "input": {\n      "status": "S2",\n',
     )).toBe(true);
-    expect(res.stdout.endsWith('    "credits_cost": 0,\n    "status": "not_found",\n    "error": null\n  }\n]\n')).toBe(true);
+    expect(res.stdout.endsWith('    "credits_cost": 0,\n    "status": "not_found",\n    "error": null,\n    "source": "api"\n  }\n]\n')).toBe(true);
     expect(res.json()).toEqual([
-      { input: JSON.parse(INPUT_1), result: FOUND, credits_cost: 0.03, status: 'ok', error: null },
-      { input: JSON.parse(INPUT_2), result: null, credits_cost: 0, status: 'not_found', error: null },
+      { input: JSON.parse(INPUT_1), result: FOUND, credits_cost: 0.03, status: 'ok', error: null, source: 'api' },
+      { input: JSON.parse(INPUT_2), result: null, credits_cost: 0, status: 'not_found', error: null, source: 'api' },
     ]);
   });
 
@@ -73,10 +73,10 @@ describe('enrich --input: json and jsonl keep every input column under input', (
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
       'status,error,result,credits_cost,2024,handle,note,result.instagram.username,result.instagram.userid,result.instagram.full_name,' +
-        'result.instagram.follower_count,result.instagram.engagement_percent,result.email,result_json,credits_cost,status,error\n' +
+        'result.instagram.follower_count,result.instagram.engagement_percent,result.email,result_json,credits_cost,status,error,source\n' +
         'was ok,old error,old result,9,year,noah_paws,"a ""quoted"" note",noah_paws,,,12,,,' +
-        '"{""instagram"":{""username"":""noah_paws"",""follower_count"":12}}",0.03,ok,\n' +
-        'S2,E2,R2,C2,Y2,missing_x,"line\nbreak \u0085",,,,,,,,0,not_found,\n',
+        '"{""instagram"":{""username"":""noah_paws"",""follower_count"":12}}",0.03,ok,,api\n' +
+        'S2,E2,R2,C2,Y2,missing_x,"line\nbreak \u0085",,,,,,,,0,not_found,,api\n',
     );
   });
 
@@ -85,7 +85,7 @@ describe('enrich --input: json and jsonl keep every input column under input', (
     const res = await run(path, ['--format', 'jsonl'], api(1));
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
-      `{"input":{"note":"x","handle":"noah_paws","note_3":"y","status":"z","note_2":"w"},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null}\n`,
+      `{"input":{"note":"x","handle":"noah_paws","note_3":"y","status":"z","note_2":"w"},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null,"source":"api"}\n`,
     );
   });
 
@@ -106,40 +106,34 @@ describe('enrich --input: json and jsonl keep every input column under input', (
     const res = await runCli(['enrich', 'handle', 'noah_paws', 'missing_x', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '1', '--format', 'jsonl'], { env: a.env, dispatcher: a.agent });
     expect(res.code).toBe(0);
     expect(res.stdout.trimEnd().split('\n')).toEqual([
-      `{"handle":"noah_paws","result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null}`,
-      '{"handle":"missing_x","result":null,"credits_cost":0,"status":"not_found","error":null}',
+      `{"handle":"noah_paws","result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null,"source":"api"}`,
+      '{"handle":"missing_x","result":null,"credits_cost":0,"status":"not_found","error":null,"source":"api"}',
     ]);
     const one = api(1);
     const single = await runCli(['enrich', 'handle', 'noah_paws', '--platform', 'instagram', '--mode', 'raw', '--json'], { env: one.env, dispatcher: one.agent });
     expect(single.code).toBe(0);
-    expect(single.stdout).toBe(`${JSON.stringify({ handle: 'noah_paws', result: FOUND, credits_cost: 0.03, status: 'ok', error: null }, null, 2)}\n`);
+    expect(single.stdout).toBe(`${JSON.stringify({ handle: 'noah_paws', result: FOUND, credits_cost: 0.03, status: 'ok', error: null, source: 'api' }, null, 2)}\n`);
   });
 
-  it('a resume journal written before this shape existed is read: its rows come out nested, not sent again', async () => {
+  it('a re-run takes the rows the store holds (source store, 0 credits) and sends only the failed one, in the same shape', async () => {
     const configDir = tempConfigDir();
     const { dir, path } = tempFile('in.csv', INPUT);
-    // First run: the found row is answered and journaled; the other fails (a free error), so the journal stays.
+    // First run: the found row is answered and kept in the store; the other fails (a free error).
     const first = mockApi();
     first.pool.intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' }).reply(200, { result: FOUND, credits_cost: 0.03 }, JSON_HEADERS);
     first.pool.intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' }).reply(400, { detail: 'bad handle' }, JSON_HEADERS);
     const out = join(dir, 'out.jsonl');
     const failed = await run(path, ['-o', out], first, { configDir, cwd: dir });
     expect(failed.code).toBe(3);
-    const runs = join(configDir, 'enrich-runs');
-    const [journal] = readdirSync(runs).filter((f) => f.endsWith('.jsonl'));
-    // The journal as the code before the `input` nesting wrote it (the format did not change: row answers, not output records).
-    writeFileSync(
-      join(runs, journal!),
-      '{"v":1,"kind":"handle","input":"in.csv","output":"out.jsonl","created_at":"2026-11-22T10:00:00.000Z"}\n' +
-        `{"i":0,"status":"ok","credits_milli":30,"result":${JSON.stringify(FOUND)}}\n`,
-    );
-    // Second run: only the failed row is sent.
+    // Second run, to another file: only the failed row is sent (the mock answers one request, and no more).
     const again = api(1);
-    const res = await run(path, ['-o', out], again, { configDir, cwd: dir });
+    const res = await run(path, ['-o', join(dir, 'again.jsonl')], again, { configDir, cwd: dir });
     expect(res.code).toBe(0);
-    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toEqual([
-      `{"input":${INPUT_1},"result":${JSON.stringify(FOUND)},"credits_cost":0.03,"status":"ok","error":null}`,
-      `{"input":${INPUT_2},"result":null,"credits_cost":0,"status":"not_found","error":null}`,
+    again.agent.assertNoPendingInterceptors();
+    expect(res.stderr).toMatch(/1 of 2 rows from the store \(bought within 14 days\): 0 credits/);
+    expect(readFileSync(join(dir, 'again.jsonl'), 'utf8').trimEnd().split('\n')).toEqual([
+      `{"input":${INPUT_1},"result":${JSON.stringify(FOUND)},"credits_cost":0,"status":"ok","error":null,"source":"store"}`,
+      `{"input":${INPUT_2},"result":null,"credits_cost":0,"status":"not_found","error":null,"source":"api"}`,
     ]);
   });
 });

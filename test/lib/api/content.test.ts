@@ -10,6 +10,8 @@ describe('post details plans', () => {
   it('one request at the contract price', () => {
     expect(postDetailsPlan({ ...req, kind: 'data' })).toEqual({
       method: 'POST', path: 'creators/content/details', body: { ...body, content_type: 'data' }, worstCaseMilli: price, costBasis: '1 request x 0.03',
+      // A page of a post's data: the purchase memory keeps it for the page window.
+      purchase: { kind: 'page', platform: req.platform },
     });
   });
 

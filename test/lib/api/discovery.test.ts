@@ -30,6 +30,7 @@ describe('Discovery worst case (lib/api)', () => {
       body: req.body,
       worstCaseMilli: 300,
       costBasis: '10 creators x 1 page x 0.03',
+      purchase: { kind: 'page', platform: 'instagram' },
     });
     const run = discoveryPlan(req, { limit: 10, page: 1, all: true, maxResults: 25 });
     expect(run).toMatchObject({ worstCaseMilli: 750, costBasis: '25 creators x 0.03, in pages of 10 and a smaller last request' });
