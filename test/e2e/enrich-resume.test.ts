@@ -10,8 +10,8 @@ import { faults } from '../reliability/helpers.js';
 
 /**
  * End-to-end: a bulk enrichment interrupted every way a run can be (kill -9, Ctrl-C, 402) and run
- * again: the re-run sends only the rows not yet answered, writes the whole file, and the sandbox
- * ledger shows no answered row paid twice. Run `npm run build` first.
+ * again: the re-run takes the rows already answered from the store and sends only the others, writes
+ * the whole file, and the sandbox ledger shows no answered row paid twice. Run `npm run build` first.
  */
 const sb = useSandbox({ seed: 29, credits: 1000, rateLimit: 100_000 });
 
@@ -62,13 +62,13 @@ async function interrupt(w: ReturnType<typeof workspace>, signal: NodeJS.Signals
 }
 
 function resumedCount(stderr: string): number {
-  const m = /Resuming: (\d+) of (\d+) rows already done/.exec(stderr);
+  const m = /(\d+) of (\d+) rows from the store/.exec(stderr);
   return m ? Number(m[1]) : 0;
 }
 
-function journals(config: string): string[] {
-  const dir = join(config, 'enrich-runs');
-  return existsSync(dir) ? readdirSync(dir) : [];
+/** The profile's store file (the purchase memory). */
+function storeFile(config: string): string {
+  return join(config, 'store', 'default.db');
 }
 
 /** The final file: every input row, in input order, each answered. */
@@ -93,7 +93,7 @@ describe('enrich handle --input: resumable after an interruption', () => {
     const paidBefore = sb.get().state.ledger.charges.length - from;
 
     const again = await spawnCli(args(w), w.env, undefined, 60_000);
-    expect(again.stderr).toMatch(/Resuming: \d+ of 200 rows already done/);
+    expect(again.stderr).toMatch(/\d+ of 200 rows from the store \(bought within 14 days\): 0 credits/);
     expect(again.code).toBe(0);
     // Everything answered before the kill was kept; at most the requests in flight at the kill were lost.
     expect(resumedCount(again.stderr)).toBeGreaterThanOrEqual(paidBefore - CONCURRENCY);
@@ -104,7 +104,7 @@ describe('enrich handle --input: resumable after an interruption', () => {
     expect(twice).toBeLessThanOrEqual(CONCURRENCY);
     expect(readdirSync(w.dir).sort()).toEqual(['in.csv', 'out.csv']);
     expect(statSync(w.out).mode & 0o777).toBe(0o600);
-    expect(journals(w.config).filter((n) => n.endsWith('.jsonl'))).toEqual([]);
+    expect(statSync(storeFile(w.config)).mode & 0o777).toBe(0o600);
   }, 90_000);
 
   it('Ctrl-C: exit 130 with what was spent and kept; the re-run resumes and completes the file', async () => {
@@ -113,7 +113,7 @@ describe('enrich handle --input: resumable after an interruption', () => {
     const from = sb.get().state.ledger.charges.length;
     const stopped = await interrupt(w, 'SIGINT', 20);
     expect(stopped.code).toBe(130);
-    const m = /Spent ([\d.]+) credits in this run; (\d+) rows in (\S+) \(partial\); re-run the same command to resume, --restart to start over\./.exec(stopped.stderr);
+    const m = /Spent ([\d.]+) credits in this run; (\d+) rows in (\S+) \(partial\); re-run the same command to resume \(rows in the store are not bought again\)\./.exec(stopped.stderr);
     expect(m, stopped.stderr).not.toBeNull();
     const kept = csvObjects(readFileSync(w.out, 'utf8'));
     expect(kept.length).toBe(Number(m?.[2]));
@@ -124,7 +124,7 @@ describe('enrich handle --input: resumable after an interruption', () => {
     expectComplete(w);
     const per = chargesPerHandle(from);
     expect(w.names.every((h) => (per.get(h) ?? 0) >= 1)).toBe(true);
-    // Requests in flight at Ctrl-C are finished and journaled (the server charges them either way):
+    // Requests in flight at Ctrl-C are finished and kept in the store (the server charges them either way):
     // no row is paid twice. Only kill -9 can lose an answer in flight.
     expect([...per.values()].filter((n) => n > 1)).toEqual([]);
   }, 90_000);
@@ -135,18 +135,17 @@ describe('enrich handle --input: resumable after an interruption', () => {
     sb.get().state.ledger.balanceMilli = 30 * 25; // 25 raw rows
     const first = await spawnCli(args(w), w.env, undefined, 60_000);
     expect(first.code).toBe(5);
-    expect(first.stderr).toMatch(/Spent 0\.75 credits in this run; 25 rows in \S+ \(partial\); re-run the same command to resume, --restart to start over\./);
+    expect(first.stderr).toMatch(/Spent 0\.75 credits in this run; 25 rows in \S+ \(partial\); re-run the same command to resume \(rows in the store are not bought again\)\./);
     expect(csvObjects(readFileSync(w.out, 'utf8'))).toHaveLength(25);
 
     const topUp = await fetch(`${sb.get().url}/_sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: 100 }) });
     expect(topUp.status).toBe(200);
     const again = await spawnCli(args(w), w.env, undefined, 60_000);
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/Resuming: 25 of 60 rows already done/);
+    expect(again.stderr).toMatch(/25 of 60 rows from the store/);
     expectComplete(w);
     const per = chargesPerHandle(from);
     expect(w.names.map((h) => per.get(h))).toEqual(w.names.map(() => 1));
-    expect(journals(w.config).filter((n) => n.endsWith('.jsonl'))).toEqual([]);
   }, 90_000);
 
   it('a dry run after an interruption prices only the rows left and writes nothing; --restart pays for every row again', async () => {
@@ -155,15 +154,15 @@ describe('enrich handle --input: resumable after an interruption', () => {
     sb.get().state.ledger.balanceMilli = 30 * 10;
     expect((await spawnCli(args(w), w.env)).code).toBe(5);
     sb.get().state.ledger.balanceMilli = 1_000_000;
-    const [journal] = journals(w.config).filter((n) => n.endsWith('.jsonl'));
-    const journalPath = join(w.config, 'enrich-runs', journal as string);
-    const before = { bytes: readFileSync(journalPath), mtime: statSync(journalPath).mtimeMs };
+    const store = storeFile(w.config);
+    const storeFiles = (): string[] => readdirSync(join(w.config, 'store')).sort();
+    const before = { bytes: readFileSync(store), mtime: statSync(store).mtimeMs, files: storeFiles() };
     const charges = sb.get().state.ledger.charges.length;
 
     const outBefore = { bytes: readFileSync(w.out), mtime: statSync(w.out).mtimeMs };
     const dry = await spawnCli(args(w, '--dry-run', '--json'), w.env);
     expect(dry.code).toBe(0);
-    expect(dry.stderr).toMatch(/Resuming: 10 of 40 rows already done/);
+    expect(dry.stderr).toMatch(/10 of 40 rows from the store/);
     // The plan is on stdout; the partial output of the stopped run is left as it was.
     expect(readFileSync(w.out).equals(outBefore.bytes)).toBe(true);
     expect(statSync(w.out).mtimeMs).toBe(outBefore.mtime);
@@ -171,19 +170,21 @@ describe('enrich handle --input: resumable after an interruption', () => {
     expect(JSON.stringify(plan)).toMatch(/30 handles x 0\.03/);
     expect(JSON.stringify(plan)).toMatch(/0\.9\b/);
     expect(sb.get().state.ledger.charges.length).toBe(charges);
-    expect(readFileSync(journalPath).equals(before.bytes)).toBe(true);
-    expect(statSync(journalPath).mtimeMs).toBe(before.mtime);
+    // A dry run opens the store read-only: not a byte or a file of it changes.
+    expect(readFileSync(store).equals(before.bytes)).toBe(true);
+    expect(statSync(store).mtimeMs).toBe(before.mtime);
+    expect(storeFiles()).toEqual(before.files);
 
     const restarted = await spawnCli(args(w, '--restart'), w.env);
     expect(restarted.code).toBe(0);
-    expect(restarted.stderr).not.toMatch(/Resuming/);
+    expect(restarted.stderr).not.toMatch(/from the store/);
     expectComplete(w);
     const per = chargesPerHandle(from);
     // The first 10 were paid by the interrupted run and again by --restart.
     expect(w.names.map((h) => per.get(h))).toEqual(w.names.map((_, i) => (i < 10 ? 2 : 1)));
   }, 90_000);
 
-  it('an edited input is a new run: nothing resumed', async () => {
+  it('an edited input buys only what changed: the rows the store holds are not bought again', async () => {
     const w = workspace(30, 600);
     const from = sb.get().state.ledger.charges.length;
     sb.get().state.ledger.balanceMilli = 30 * 10;
@@ -194,10 +195,10 @@ describe('enrich handle --input: resumable after an interruption', () => {
     w.names.push(extra);
     const again = await spawnCli(args(w), w.env);
     expect(again.code).toBe(0);
-    expect(again.stderr).not.toMatch(/Resuming/);
+    expect(again.stderr).toMatch(/10 of 31 rows from the store/);
     expectComplete(w);
     const per = chargesPerHandle(from);
-    expect(w.names.map((h) => per.get(h))).toEqual(w.names.map((_, i) => (i < 10 ? 2 : 1)));
+    expect(w.names.map((h) => per.get(h))).toEqual(w.names.map(() => 1));
   }, 90_000);
 
   it('an existing -o target keeps its mode (0644); a new one is created 0600', async () => {
