@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/temp.js';
 import { snapshotTree } from '../helpers/tree-snapshot.js';
 
 describe('a dry run writes no file', () => {
-  it('enrich handle --input -o after a stopped run: the partial output, the journal and the config dir are untouched', async () => {
+  it('enrich handle --input -o after a stopped run: the partial output, the store and the config dir are untouched', async () => {
     const sb = await startSandbox({ port: 0, seed: 5, rateLimit: 100_000, credits: 1000 });
     try {
       sb.state.ledger.balanceMilli = 5 * 30;
@@ -29,7 +29,7 @@ describe('a dry run writes no file', () => {
       const dry = await runCli([...args, '--dry-run'], { env, configDir, cwd: dir });
       expect(dry.code, dry.stderr).toBe(0);
       expect(dry.stdout).toMatch(/^Dry run: nothing was sent\./);
-      expect(dry.stdout).toContain('5 already done');
+      expect(dry.stdout).toContain('5 more from the store at 0 credits');
       expect(dry.stderr).toContain('Dry run: out.csv exists and was left unchanged; the plan is on standard output.');
       expect({ ...snapshotTree(dir), ...snapshotTree(configDir) }).toEqual(before);
     } finally {

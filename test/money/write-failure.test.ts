@@ -68,7 +68,7 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     expect(left()).toEqual([]);
   });
 
-  it('enrich --input -o: exit 1, the paid rows kept in the resume journal; after space is freed the re-run pays nothing again', async () => {
+  it('enrich --input -o: exit 1, the paid rows kept in the store; after space is freed the re-run pays nothing again', async () => {
     const names = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);
     const dir = tempDir('creators-full-in-');
     const input = join(dir, 'in.csv');
@@ -80,14 +80,14 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     const res = await spawnCli(args, e);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`Cannot write ${target}: no space left on device.`);
-    expect(res.stderr).toMatch(/Spent [\d.,]+ credits? in this run; \d+ answered rows? kept in the resume journal; re-run the same command/);
+    expect(res.stderr).toMatch(/Spent [\d.,]+ credits? in this run; \d+ answered rows? kept in the store; re-run the same command/);
     const paid = mark.since();
     expect(paid.milli).toBeGreaterThan(0);
     expect(left()).toEqual([]);
     rmSync(join(disk.dir, 'filler'));
     const again = await spawnCli(args, e);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/Resuming: \d+ of 40 rows already done/);
+    expect(again.stderr).toMatch(/\d+ of 40 rows from the store/);
     // Every handle charged once over both runs.
     const notes = mark.since().notes;
     expect(new Set(notes).size).toBe(notes.length);
