@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { answerKey, chargedMilli, PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
+import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
+import { storedAt, type HttpResponse, type RequestOptions } from '../../../src/lib/http/client.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const BASE = 'http://127.0.0.1:8787/';
+const enrich = (handle: string, extra: Record<string, unknown> = {}): RequestOptions => ({
+  method: 'POST',
+  path: 'creators/enrich/handle/raw',
+  body: { handle, platform: 'instagram', ...extra },
+  purchase: { kind: 'creator', platform: 'instagram', subject: handle.toLowerCase() },
+});
+
+async function memory(maxAge = { creator: 14 * 86_400_000, page: 86_400_000 }, now = () => 1_000_000_000_000) {
+  const store = await openSqliteStore({ file: join(tempDir('creators-memory-'), 'm.db') });
+  const m = new PurchaseMemoryImpl({ store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge, now, sleep: async () => {} });
+  return { store, m };
+}
+
+function answer(data: unknown): () => Promise<HttpResponse<unknown>> {
+  let calls = 0;
+  const send = async () => {
+    calls++;
+    return { status: 200, headers: {}, data: JSON.parse(JSON.stringify(data)) as unknown, url: BASE };
+  };
+  return Object.assign(send, { calls: () => calls });
+}
+
+describe('purchase memory keys', () => {
+  it('one creator is one key however the handle is written; options, routes and servers are not', () => {
+    const k = answerKey(BASE, enrich('noah_paws'));
+    expect(answerKey(BASE, enrich('@Noah_Paws'))).toBe(k);
+    expect(answerKey(BASE, enrich('https://www.instagram.com/noah_paws/'))).toBe(k);
+    // Key order of the body does not matter; a value does.
+    expect(answerKey(BASE, { ...enrich('x'), body: { platform: 'instagram', handle: 'noah_paws' } })).toBe(k);
+    expect(answerKey(BASE, enrich('noah_paws', { platform: 'tiktok' }))).not.toBe(k);
+    expect(answerKey(BASE, { ...enrich('noah_paws'), path: 'creators/enrich/handle/full' })).not.toBe(k);
+    expect(answerKey('https://api-dashboard.influencers.club/', enrich('noah_paws'))).not.toBe(k);
+  });
+
+  it('what an answer cost: its own credits_cost, else the price table (Discovery per creator returned), nothing found is free', () => {
+    expect(chargedMilli(enrich('a'), { result: { x: 1 }, credits_cost: 0.03 }, true)).toBe(30);
+    expect(chargedMilli(enrich('a'), { result: null }, false)).toBe(0);
+    expect(chargedMilli({ path: 'discovery' }, { accounts: [{}, {}, {}] }, true)).toBe(30);
+    expect(chargedMilli({ path: 'discovery', query: { return_filter_values: 'true' } }, { accounts: [{}, {}] }, true)).toBe(60);
+    expect(chargedMilli({ path: 'creators/content/details' }, { result: { a: 1 } }, true)).toBe(30);
+    expect(chargedMilli({ path: 'accounts/tokens' }, { id: 1 }, true)).toBeUndefined();
+  });
+});
+
+describe('purchase memory', () => {
+  it('a paid answer is kept before it is returned, and the same purchase comes back from the store at once, marked', async () => {
+    const { store, m } = await memory();
+    const send = answer({ result: { instagram: { username: 'noah_paws', follower_count: 12345678901234567890 } }, credits_cost: 0.03 });
+    const first = await m.request(enrich('noah_paws'), send);
+    expect(storedAt(first.data)).toBeUndefined();
+    const again = await m.request(enrich('@NOAH_PAWS'), send);
+    expect(send.calls()).toBe(1);
+    expect(again.storedAt).toBe(1_000_000_000_000);
+    expect(storedAt(again.data)).toBe(1_000_000_000_000);
+    // The mark is not data: JSON of the answer is unchanged.
+    expect(Object.keys(again.data as object)).toEqual(['result', 'credits_cost']);
+    expect(m.tally).toMatchObject({ reused: 1, bought: 1 });
+    const spend = [];
+    for await (const e of store.spend({})) spend.push(e);
+    expect(spend).toEqual([expect.objectContaining({ command: 'enrich handle', route: 'creators/enrich/handle/raw', creditsMilli: 30, records: 1, platform: 'instagram' })]);
+    expect(await store.boughtCreators(BASE, 'instagram', 0)).toEqual(['noah_paws']);
+  });
+
+  it('--max-age 0 buys fresh; an answer older than the window is bought again', async () => {
+    let t = 1_000_000_000_000;
+    const { m } = await memory({ creator: 14 * 86_400_000, page: 86_400_000 }, () => t);
+    const send = answer({ result: { a: 1 }, credits_cost: 0.03 });
+    await m.request(enrich('a'), send);
+    t += 15 * 86_400_000;
+    await m.request(enrich('a'), send);
+    expect(send.calls()).toBe(2);
+    const { m: fresh, store } = await memory({ creator: 0, page: 0 });
+    await fresh.request(enrich('b'), send);
+    await fresh.request(enrich('b'), send);
+    expect(send.calls()).toBe(4);
+    expect(await fresh.countStored([enrich('b')])).toBe(0);
+    await store.close();
+  });
+
+  it('a store that cannot keep a paid answer: the answer is still returned, and no later purchase is sent', async () => {
+    const { store, m } = await memory();
+    await store.close();
+    const send = answer({ result: { a: 1 }, credits_cost: 0.03 });
+    const res = await m.request(enrich('a'), send).catch((e: unknown) => e);
+    // The first lookup fails before anything is sent (the store is closed): nothing bought.
+    expect(send.calls()).toBe(0);
+    expect(res).toBeInstanceOf(Error);
+  });
+
+  it('another process holding a claim: the request waits for its answer instead of buying its own', async () => {
+    const { store, m } = await memory();
+    const key = answerKey(BASE, enrich('noah_paws'));
+    const other = { run: 'other-run', pid: process.pid, host: m.holder.host };
+    expect(await store.claim(key, other, 1_000_000_000_000, 60_000)).toBe('claimed');
+    const send = answer({ result: { a: 1 }, credits_cost: 0.03 });
+    const waiting = m.request(enrich('noah_paws'), send);
+    // The other process answers and releases.
+    await store.commit(
+      { key, baseUrl: BASE, route: 'creators/enrich/handle/raw', kind: 'creator', platform: 'instagram', subject: 'noah_paws', request: '{}', body: '{"result":{"a":2},"credits_cost":0.03}', status: 'ok', creditsMilli: 30, records: 1, boughtAt: 1_000_000_000_000, profile: 'default' },
+      ['noah_paws'],
+      undefined,
+    );
+    await store.release(key, other);
+    const res = await waiting;
+    expect(send.calls()).toBe(0);
+    expect(res.data).toEqual({ result: { a: 2 }, credits_cost: 0.03 });
+  });
+});
