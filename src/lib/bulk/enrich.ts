@@ -146,13 +146,19 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     const single = !source.fromFile && o.values.length === 1;
     // One value: a bad one is the command's usage error, before the money gate.
     if (single) job.clean(o.values[0] as string);
+    const memory = await ports.memory?.();
     if (single) {
-      if (!(await ports.gate(runPlan(job, source.firstValue, source.count, o)))) return;
+      // A creator the store holds is answered from it: the plan prices nothing.
+      const stored = memory ? await countStored(memory, job, source) : 0;
+      if (stored > 0 && memory) {
+        term.notice(`In the store (bought within ${durationText(memory.windowFor({ kind: 'creator' }))}): 0 credits; --max-age 0 buys fresh.`);
+        memory.announced = true;
+      }
+      if (!(await ports.gate(runPlan(job, source.firstValue, 1 - stored, o, stored)))) return;
       return await runSingle(ports, job, http, o.values[0] as string);
     }
 
     const output = await ports.output();
-    const memory = await ports.memory?.();
     const total = source.count;
     // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought again.
     const already = memory && total !== undefined ? await countStored(memory, job, source) : 0;
@@ -312,7 +318,9 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
     costBasis:
       count === undefined
         ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
-        : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}`,
+        : count === 0 && already > 0
+          ? `${plural(already, job.kind)} from the store at 0 credits`
+          : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}`,
   };
 }
 

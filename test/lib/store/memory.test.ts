@@ -19,7 +19,7 @@ async function memory(maxAge = { creator: 14 * 86_400_000, page: 86_400_000 }, n
   return { store, m };
 }
 
-function answer(data: unknown): () => Promise<HttpResponse<unknown>> {
+function answer(data: unknown): (() => Promise<HttpResponse<unknown>>) & { calls: () => number } {
   let calls = 0;
   const send = async () => {
     calls++;
