@@ -9,11 +9,11 @@ import type { AccountSide, SpendGroup } from '../lib/store/views.js';
  */
 export default defineCommand({
   name: 'spend',
-  description: 'Credits spent, from the spend log: by day, command, platform or profile, beside the account\'s own credits_used',
+  description: "Credits spent, from this profile's spend log, by day, command, platform or profile, beside the account's own credits_used (free)",
   flags: {
     since: { flags: '--since <when>', description: 'from this long ago (7d, 24h) or this date (2026-11-01) (default: 30d)' },
     until: { flags: '--until <when>', description: 'up to this long ago or this date (default: now)' },
-    by: { flags: '--by <group>', description: 'one row per day (local), command, platform or profile (default: day)', choices: ['day', 'command', 'platform', 'profile'] },
+    by: { flags: '--by <group>', description: 'what a row adds up; days are local calendar days (default: day)', choices: ['day', 'command', 'platform', 'profile'] },
   },
   examples: [
     ['creators spend', 'the last 30 days, day by day'],

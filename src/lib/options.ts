@@ -71,8 +71,9 @@ export function parseWhen(raw: string, now: number, what: string): number {
   const text = raw.trim();
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (day) {
-    const at = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime();
-    if (new Date(at).getDate() === Number(day[3])) return at;
+    const date = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    // 2026-13-01 or 2026-02-30 would roll over into another date: refused instead.
+    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return date.getTime();
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text))) {
     return Date.parse(text);
   } else if (/^\s*\d/.test(text) && !/^\d{4}-/.test(text)) {

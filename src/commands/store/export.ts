@@ -12,7 +12,7 @@ export default defineCommand({
   flags: { ...ANSWER_FILTER_FLAGS },
   examples: [
     ['creators store export -o store.jsonl', 'every answer, one per line'],
-    ["creators store export --kind creator --format jsonl | jq -c '.answer.result.username // empty'", 'the creators kept'],
+    ["creators store export --platform instagram --kind creator --format jsonl | jq -c '[.subject, .answer.result.instagram.follower_count]'", 'each Instagram creator kept, with its followers'],
   ],
   async run(ctx, { flags }) {
     const [{ isTerminalTable, printList }, { ANSWER_COLUMNS, answerFilter, exportRecord }] = await Promise.all([

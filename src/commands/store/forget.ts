@@ -10,9 +10,9 @@ export default defineCommand({
   description: 'Delete what the store keeps about a creator, so the next purchase buys it fresh (asks first unless --yes)',
   args: [{ name: '<platform:handle>', description: 'the creator, e.g. instagram:noah_paws (a profile URL works after the colon)' }],
   examples: [
+    ['creators store forget instagram:@Noah_Paws --dry-run', 'what would go (the handle is matched as the service normalises it); nothing changes'],
     ['creators store forget instagram:noah_paws', 'asks for confirmation'],
-    ['creators store forget instagram:@Noah_Paws --dry-run', 'what would go (handles match as the service normalises them); nothing changes'],
-    ['creators store forget instagram:noah_paws --yes', 'in scripts'],
+    ['creators store forget tiktok:noah_paws --yes', 'in scripts'],
   ],
   async run(ctx, { args: [raw = ''] }) {
     const { kindCountsText, parseCreatorRef, printStoreChangePlan } = await import('../../lib/store/views.js');

@@ -9,7 +9,7 @@ import stats from './stats.js';
 /** `creators store path|stats|list|export|prune|forget`: the purchase memory of this profile. */
 export default defineGroup({
   name: 'store',
-  description: 'The purchase memory: every paid answer, kept so it is never paid for twice (path, stats, list, export, prune, forget)',
+  description: 'The purchase memory: every paid answer kept, so nothing is paid for twice',
   examples: [
     ['creators store stats', 'records by kind, credits, oldest and newest, size'],
     ['creators store list --newer-than 7d', 'what was bought this week'],

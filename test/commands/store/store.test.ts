@@ -3,13 +3,15 @@
  * filters by platform, kind and age), counted and exported with its exact bodies; a machine without a
  * store gets empty answers and no file.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../src/lib/store/schema.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { tempDir } from '../../helpers/temp.js';
+import { snapshotTree } from '../../helpers/tree-snapshot.js';
 
 const sb = useSandbox();
 
@@ -71,6 +73,13 @@ describe('creators store without a store', () => {
 
     expect(existsSync(file)).toBe(false);
     expect(existsSync(join(configDir, 'store'))).toBe(false);
+
+    // An empty file (a first run stopped before the schema was written) holds nothing: read as no store.
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+    expect((await runCli(['store', 'list', '--json'], { env, configDir })).stdout).toBe('[]\n');
+    expect((await runCli(['store', 'stats', '--json'], { env, configDir })).json()).toMatchObject({ exists: false });
+    expect(statSync(file).size).toBe(0);
   });
 });
 
@@ -134,6 +143,39 @@ describe('creators store list', () => {
       expect(bad.code, flags.join(' ')).toBe(2);
       expect(bad.stderr).toMatch(message);
     }
+  });
+});
+
+describe('reading the store changes nothing', () => {
+  it('list, export, stats and spend leave the store file as it was (opened read-only)', async () => {
+    const { env, configDir } = await boughtTwo();
+    const tree = JSON.stringify(snapshotTree(configDir));
+    for (const argv of [['store', 'list'], ['store', 'export'], ['store', 'stats'], ['spend'], ['store', 'path']]) {
+      const res = await runCli([...argv, '--json'], { env, configDir });
+      expect(res.code, `${argv.join(' ')}: ${res.stderr}`).toBe(0);
+      expect(JSON.stringify(snapshotTree(configDir)), argv.join(' ')).toBe(tree);
+    }
+  });
+
+  it('an older store is read as it is: not migrated by a reader', async () => {
+    const env = sandboxEnv(sb.get());
+    const configDir = tempConfigDir();
+    const file = join(configDir, 'store', 'default.db');
+    mkdirSync(dirname(file), { recursive: true });
+    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; prepare(sql: string): { get(): unknown }; close(): void } };
+    const db = new Database(file);
+    db.exec(MIGRATIONS[0] as string);
+    db.exec(`INSERT INTO answers VALUES ('k1', '${sb.get().url}/', 'creators/enrich/handle/raw', 'creator', 'instagram', 'noah_paws', '{}', '{"result":{}}', 'ok', 30, 1, ${T0}, 'default')`);
+    db.exec('PRAGMA user_version = 1');
+    db.close();
+    for (const argv of [['store', 'list'], ['store', 'stats'], ['spend']]) {
+      const res = await runCli([...argv, '--json'], { env, configDir });
+      expect(res.code, `${argv.join(' ')}: ${res.stderr}`).toBe(0);
+    }
+    expect((await runCli(['store', 'list', '--json'], { env, configDir })).json<Row[]>().map((r) => r.subject)).toEqual(['noah_paws']);
+    const check = new Database(file);
+    expect(check.prepare('PRAGMA user_version').get()).toMatchObject({ user_version: 1 });
+    check.close();
   });
 });
 
