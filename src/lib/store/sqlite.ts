@@ -293,7 +293,8 @@ export class SqliteStore implements Store {
     if (f.since !== undefined) (where.push('bought_at >= ?'), params.push(f.since));
     if (f.until !== undefined) (where.push('bought_at < ?'), params.push(f.until));
     if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
-    const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, key`;
+    // Ties (answers bought in the same millisecond) newest-written first, not in the random order of their keys.
+    const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, rowid DESC`;
     // Read in slices by rowid order of the result, so a large store is never held in memory at once.
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
     for (const r of rows) yield answerOf(r as Row);

@@ -140,10 +140,12 @@ export function parseCreatorRef(raw: string): { platform: string; handle: string
   return { platform: checkPlatform(raw.slice(0, colon), SOCIAL_PLATFORMS), handle };
 }
 
-/** `1 creator record and 2 pages (its posts, or Discovery pages listing it)`: what `forget` takes away. */
+/** `1 creator record and 2 pages (its posts, or Discovery pages listing it)`, or `nothing`: what `forget` takes away. */
 export function kindCountsText(c: KindCounts): string {
-  const records = `${c.creator} creator ${c.creator === 1 ? 'record' : 'records'}`;
-  return c.page === 0 ? records : `${records} and ${c.page} ${c.page === 1 ? 'page' : 'pages'} (its posts, or Discovery pages listing it)`;
+  const parts: string[] = [];
+  if (c.creator > 0) parts.push(`${c.creator} creator ${c.creator === 1 ? 'record' : 'records'}`);
+  if (c.page > 0) parts.push(`${c.page} ${c.page === 1 ? 'page' : 'pages'} (its posts, or Discovery pages listing it)`);
+  return parts.length === 0 ? 'nothing' : parts.join(' and ');
 }
 
 export const SPEND_GROUPS = ['day', 'command', 'platform', 'profile'] as const;
