@@ -297,7 +297,7 @@ export class SqliteStore implements Store {
     const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, rowid DESC`;
     // Read in slices by rowid order of the result, so a large store is never held in memory at once.
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
-    for (const r of rows) yield answerOf(r as Row);
+    yield* this.rowsOf(rows, answerOf);
   }
 
   async *spend(f: SpendFilter): AsyncIterable<SpendEntry> {
@@ -309,7 +309,31 @@ export class SqliteStore implements Store {
     if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
     const sql = `SELECT * FROM spend ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, id`;
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
-    for (const r of rows) yield spendOf(r as Row);
+    yield* this.rowsOf(rows, spendOf);
+  }
+
+  /** A result's rows as records; a failure while stepping through them (a busy or corrupt page) is the store's typed error too. */
+  private *rowsOf<T>(rows: IterableIterator<unknown>, of: (r: Row) => T): Generator<T> {
+    let done = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = rows.next();
+        } catch (err) {
+          done = true;
+          throw storeError(err, this.location);
+        }
+        if (next.done) {
+          done = true;
+          return;
+        }
+        yield of(next.value as Row);
+      }
+    } finally {
+      // A reader that stopped early (a closed pager) ends the statement, as for...of would.
+      if (!done) rows.return?.();
+    }
   }
 
   async stats(): Promise<StoreStats> {
