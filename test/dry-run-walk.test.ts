@@ -45,6 +45,7 @@ interface Ids {
 function samples(ids: Ids): Record<string, string[]> {
   return {
     credits: ['credits'],
+    spend: ['spend', '--by', 'command'],
     'auth status': ['auth', 'status'],
     'auth token': ['auth', 'token'],
     login: ['login', '--no-browser'],
@@ -106,6 +107,12 @@ function samples(ids: Ids): Record<string, string[]> {
     'config unset': ['config', 'unset', 'platform'],
     'config list': ['config', 'list'],
     'config path': ['config', 'path'],
+    'store path': ['store', 'path'],
+    'store stats': ['store', 'stats'],
+    'store list': ['store', 'list', '--kind', 'page'],
+    'store export': ['store', 'export'],
+    'store prune': ['store', 'prune', '--older-than', '0', '--yes'],
+    'store forget': ['store', 'forget', `instagram:${ids.handle}`, '--yes'],
     api: ['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=10'],
     sandbox: ['sandbox', '--port', '0'],
     completion: ['completion', 'bash'],

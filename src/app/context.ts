@@ -77,6 +77,8 @@ export class Context {
   private memoryPromise: Promise<PurchaseMemoryImpl | undefined> | undefined;
   /** The store once opened (the shared pace follows it from then on). */
   private openedStore: Store | undefined;
+  /** Stores opened by `localStore` (the `store` and `spend` commands), closed at the end of the run. */
+  private readonly localStores: Store[] = [];
   /** The command being run (`enrich handle`), for the spend log; set by program.ts. */
   command = '';
 
@@ -288,12 +290,32 @@ export class Context {
       this.term.notice('--no-store: answers are neither taken from nor kept in the store; this run may pay again for what was bought before.');
       return undefined;
     }
+    const { openStore } = await import('../lib/store/open.js');
+    this.openedStore = await openStore({ file: await this.storeLocation(), busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: this.dryRun });
+    return this.openedStore;
+  }
+
+  /** `CREATORS_STORE_BUSY_TIMEOUT` (seconds) in milliseconds, or undefined for the engine's default. */
+  private storeBusyTimeoutMs(): number | undefined {
     const raw = this.deps.env.CREATORS_STORE_BUSY_TIMEOUT;
     const busyS = raw === undefined || raw === '' ? undefined : Number(raw);
     if (busyS !== undefined && !(Number.isFinite(busyS) && busyS >= 0)) throw new UsageError(`Invalid CREATORS_STORE_BUSY_TIMEOUT '${raw}': expected seconds, 0 or more.`);
+    return busyS === undefined ? undefined : busyS * 1000;
+  }
+
+  /**
+   * The store as the `store` and `spend` commands see it, whatever `--no-store` says (they are about
+   * the store, not buying through it): opened read-only, unless `write` outside a dry run, and never
+   * created; undefined when this profile has none yet. Not the purchase memory: nothing is bought
+   * through it and it takes no part in the shared pace. Closed by `close()`.
+   */
+  async localStore(o: { write?: boolean } = {}): Promise<Store | undefined> {
     const { openStore } = await import('../lib/store/open.js');
-    this.openedStore = await openStore({ file: await this.storeLocation(), busyTimeoutMs: busyS === undefined ? undefined : busyS * 1000, readOnly: this.dryRun });
-    return this.openedStore;
+    const file = await this.storeLocation();
+    if (!existsSync(file)) return undefined;
+    const store = await openStore({ file, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: !o.write || this.dryRun });
+    if (store) this.localStores.push(store);
+    return store;
   }
 
   /** The freshness windows of this run: `--max-age` > CREATORS_MAX_AGE > the `max-age` setting > per kind defaults. */
@@ -346,6 +368,7 @@ export class Context {
    * closed. Never throws (the command's own result or error stands).
    */
   async close(): Promise<void> {
+    for (const store of this.localStores.splice(0)) await store.close().catch(() => undefined);
     if (!this.memoryPromise && !this.storePromise) return;
     try {
       const memory = await this.memoryPromise?.catch(() => undefined);

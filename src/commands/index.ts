@@ -27,10 +27,13 @@ import sandbox from './sandbox.js';
 import search from './search.js';
 import similar from './similar.js';
 import socials from './socials.js';
+import spend from './spend.js';
+import store from './store/index.js';
 
 export const COMMAND_TREE: readonly CommandNode[] = [
   // account and access
   credits,
+  spend,
   auth,
   login,
   logout,
@@ -53,6 +56,7 @@ export const COMMAND_TREE: readonly CommandNode[] = [
   events,
   // settings and tools
   config,
+  store,
   api,
   sandbox,
   completion,

@@ -41,6 +41,12 @@ run; ..." says the same).
   CREATORS_MAX_RESPONSE_MB
                          largest JSON response read, in MB (default 64); larger
                          ones fail (response_too_large); downloads are not capped
+  CREATORS_STORE         the store file (default <config dir>/store/<profile>.db);
+                         creators store path prints it
+  CREATORS_MAX_AGE       reuse answers bought within this (14d, 24h; 0 buys fresh)
+  CREATORS_STORE_BUSY_TIMEOUT
+                         seconds to wait for another process's hold on the store
+                         (default 10); past it, exit 9
   CREATORS_PAGER         pager for long output on a terminal (before the profile's
                          pager setting and PAGER); empty or cat: no pager
   PAGER                  pager when neither CREATORS_PAGER nor the setting names one

@@ -61,3 +61,23 @@ export function parseDuration(raw: string, what: string): number {
   if (!m) throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 14d, 24h, 30m or 0.`);
   return Math.round(Number(m[1]) * (DURATION_UNITS[(m[2] || 'd').toLowerCase()] as number));
 }
+
+/**
+ * A point in time as `--since`/`--until` take it: a duration back from `now` (`7d`, `24h`, as
+ * `parseDuration`), or a date (`2026-11-01`, local midnight, as the budgets' days are) or an ISO 8601
+ * time with its zone. Returns milliseconds since the epoch; a bad value is a usage error naming `what`.
+ */
+export function parseWhen(raw: string, now: number, what: string): number {
+  const text = raw.trim();
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (day) {
+    const date = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    // 2026-13-01 or 2026-02-30 would roll over into another date: refused instead.
+    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return date.getTime();
+  } else if (/^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text))) {
+    return Date.parse(text);
+  } else if (/^\s*\d/.test(text) && !/^\d{4}-/.test(text)) {
+    return now - parseDuration(text, what);
+  }
+  throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 7d or 24h, or a date such as 2026-11-01.`);
+}

@@ -39,7 +39,7 @@ afterEach(async () => {
 /**
  * The state a command's help examples take for granted (its own examples name ids and files, not the steps
  * that made them): base-url set in the profile, keys 2 and 3, exclusion lists 1-3, subscriptions 1-3, campaigns 1-2, a day of listening
- * events, and the input files the examples read. README blocks get none of it: they make what they use.
+ * events, a creator and a Discovery page in the store, and the input files the examples read. README blocks get none of it: they make what they use.
  */
 const HELP_WORLD_FILES: Record<string, string> = {
   'handles.csv': 'handle\nnoah_paws\ntheellastrong\n',
@@ -64,6 +64,9 @@ const HELP_WORLD_STEPS: readonly string[] = [
   ...['one', 'two', 'three'].map((n) => `creators exclusions create ${n} --platform instagram`),
   ...['one', 'two', 'three'].map((n) => `creators listening subscriptions create --name ${n} --platform instagram carlosrobinson samuelkhan`),
   ...['one', 'two'].map((n) => `creators listening campaigns create --name ${n} --days 30 --platform instagram carlosrobinson samuelkhan --max-credits 100`),
+  // Something bought, for the examples of `store` and `spend`.
+  'creators enrich handle noah_paws --platform instagram --mode raw',
+  'creators search --platform instagram --limit 5',
 ];
 
 /** Runs one block top to bottom; returns what went wrong, one message per failed step. */

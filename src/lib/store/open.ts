@@ -39,10 +39,18 @@ export interface OpenOptions {
   readOnly?: boolean | undefined;
 }
 
-/** Opens the store (creating it unless read-only); undefined when read-only and there is none yet. */
+/**
+ * Opens the store (creating it unless read-only); undefined when read-only and there is none yet, or
+ * only an empty file (a first run stopped before its schema was written: nothing was ever kept in it).
+ */
 export async function openStore(o: OpenOptions): Promise<Store | undefined> {
   if (o.readOnly && !existsSync(o.file)) return undefined;
-  return openSqliteStore(o);
+  const store = await openSqliteStore(o);
+  if (o.readOnly && store.version() === 0) {
+    await store.close();
+    return undefined;
+  }
+  return store;
 }
 
 /** `37 of 200 requests answered from the store (bought within 14 days): 0 credits; --max-age 0 buys fresh.` */

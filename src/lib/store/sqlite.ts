@@ -12,7 +12,7 @@ import { processAlive } from '../io/process-alive.js';
 import { storeError } from './errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type {
-  AnswerKind, BudgetCheck, BudgetRefusal, Holder, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
+  AnswerKind, BudgetCheck, BudgetRefusal, DeleteOptions, Holder, KindCounts, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
 } from './types.js';
 
 /** The part of libsql's Database this engine uses. */
@@ -310,10 +310,11 @@ export class SqliteStore implements Store {
     if (f.since !== undefined) (where.push('bought_at >= ?'), params.push(f.since));
     if (f.until !== undefined) (where.push('bought_at < ?'), params.push(f.until));
     if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
-    const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, key`;
+    // Ties (answers bought in the same millisecond) newest-written first, not in the random order of their keys.
+    const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, rowid DESC`;
     // Read in slices by rowid order of the result, so a large store is never held in memory at once.
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
-    for (const r of rows) yield answerOf(r as Row);
+    yield* this.rowsOf(rows, answerOf);
   }
 
   async *spend(f: SpendFilter): AsyncIterable<SpendEntry> {
@@ -322,9 +323,34 @@ export class SqliteStore implements Store {
     if (f.since !== undefined) (where.push('at >= ?'), params.push(f.since));
     if (f.until !== undefined) (where.push('at < ?'), params.push(f.until));
     if (f.profile !== undefined) (where.push('profile = ?'), params.push(f.profile));
+    if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
     const sql = `SELECT * FROM spend ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, id`;
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
-    for (const r of rows) yield spendOf(r as Row);
+    yield* this.rowsOf(rows, spendOf);
+  }
+
+  /** A result's rows as records; a failure while stepping through them (a busy or corrupt page) is the store's typed error too. */
+  private *rowsOf<T>(rows: IterableIterator<unknown>, of: (r: Row) => T): Generator<T> {
+    let done = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = rows.next();
+        } catch (err) {
+          done = true;
+          throw storeError(err, this.location);
+        }
+        if (next.done) {
+          done = true;
+          return;
+        }
+        yield of(next.value as Row);
+      }
+    } finally {
+      // A reader that stopped early (a closed pager) ends the statement, as for...of would.
+      if (!done) rows.return?.();
+    }
   }
 
   async stats(): Promise<StoreStats> {
@@ -352,17 +378,28 @@ export class SqliteStore implements Store {
     });
   }
 
-  async prune(before: number): Promise<number> {
+  async prune(before: number, o: DeleteOptions = {}): Promise<number> {
+    if (o.dryRun) return this.read(() => Number((this.row('SELECT COUNT(*) AS n FROM answers WHERE bought_at < ?', before) ?? {}).n ?? 0));
     return this.write(() => this.q('DELETE FROM answers WHERE bought_at < ?').run(before).changes);
   }
 
-  async forget(platform: string, subject: string): Promise<number> {
+  async forget(platform: string, subject: string, o: DeleteOptions = {}): Promise<KindCounts> {
+    // A page that bought the creator is forgotten too: its creators would otherwise come back from the store.
+    const about = (): Row[] =>
+      this.q(
+        `SELECT key, kind FROM answers WHERE platform = ? AND subject = ?
+         UNION SELECT a.key, a.kind FROM answers a JOIN bought_creators b ON b.key = a.key WHERE b.platform = ? AND b.handle = ?`,
+      ).all(platform, subject, platform, subject) as Row[];
+    const counts = (rows: Row[]): KindCounts => ({
+      creator: rows.filter((r) => r.kind === 'creator').length,
+      page: rows.filter((r) => r.kind === 'page').length,
+    });
+    if (o.dryRun) return this.read(() => counts(about()));
     return this.write(() => {
-      // A page that bought the creator is forgotten too: its creators would otherwise come back from the store.
-      const pages = (this.q('SELECT DISTINCT key FROM bought_creators WHERE platform = ? AND handle = ?').all(platform, subject) as Row[]).map((r) => String(r.key));
-      let n = this.q('DELETE FROM answers WHERE platform = ? AND subject = ?').run(platform, subject).changes;
-      for (const key of pages) n += this.q('DELETE FROM answers WHERE key = ?').run(key).changes;
-      return n;
+      const rows = about();
+      const del = this.q('DELETE FROM answers WHERE key = ?');
+      for (const r of rows) del.run(r.key);
+      return counts(rows);
     });
   }
 

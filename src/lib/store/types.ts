@@ -81,6 +81,16 @@ export interface SpendFilter {
   since?: number | undefined;
   until?: number | undefined;
   profile?: string | undefined;
+  /** One API's charges (`creators spend` sets the base URL in use: sandbox and production never add up). */
+  baseUrl?: string | undefined;
+}
+
+/** Answers by kind (what a `forget` takes away: the creator's own records and the pages that listed it). */
+export type KindCounts = Record<AnswerKind, number>;
+
+/** `{ dryRun: true }`: count what would go and change nothing (works on a store opened read-only). */
+export interface DeleteOptions {
+  dryRun?: boolean | undefined;
 }
 
 export interface StoreStats {
@@ -131,9 +141,12 @@ export interface Store {
   list(filter: ListFilter): AsyncIterable<StoredAnswer>;
   spend(filter: SpendFilter): AsyncIterable<SpendEntry>;
   stats(): Promise<StoreStats>;
-  /** Deletes answers bought before `before`; returns how many. */
-  prune(before: number): Promise<number>;
-  /** Deletes the answers about a creator on a platform; returns how many. */
-  forget(platform: string, subject: string): Promise<number>;
+  /** Deletes answers bought before `before` (the spend log stays); returns how many. */
+  prune(before: number, options?: DeleteOptions): Promise<number>;
+  /**
+   * Deletes the answers about a creator on a platform (all base URLs), and the pages that listed it
+   * (otherwise its record would come back from the store); returns how many of each kind.
+   */
+  forget(platform: string, subject: string, options?: DeleteOptions): Promise<KindCounts>;
   close(): Promise<void>;
 }

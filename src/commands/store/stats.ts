@@ -1,0 +1,19 @@
+import { defineCommand } from '../../app/command.js';
+
+/** `creators store stats`: engine, location, size, records by kind, the spend log's totals. Reads only. */
+export default defineCommand({
+  name: 'stats',
+  description: 'Show what the store holds: records by kind, credits paid, oldest and newest, size',
+  examples: [
+    ['creators store stats', 'as a table'],
+    ["creators store stats --json | jq '.answers.creator.count'", 'creator records kept'],
+  ],
+  async run(ctx) {
+    const [{ printItem }, { STATS_COLUMNS, statsRecord }] = await Promise.all([import('../../lib/output/index.js'), import('../../lib/store/views.js')]);
+    const output = await ctx.output();
+    const location = await ctx.storeLocation();
+    const store = await ctx.localStore();
+    await printItem(ctx.io, output, statsRecord(await store?.stats(), location), STATS_COLUMNS);
+    if (!store) ctx.notice(`No store yet at ${location}: nothing has been bought with profile '${ctx.profileName}'.`);
+  },
+});

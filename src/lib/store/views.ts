@@ -1,0 +1,291 @@
+/**
+ * What the `store` and `spend` commands print, as plain records for lib/output: a stored answer as a
+ * row (`store list`, and with its request and body, `store export`), the store's figures as one record
+ * (`store stats`), the spend log grouped with a total row (`spend`). Machine formats get times as
+ * ISO 8601 and credits as numbers (the store's thousandths / 1000, so sums stay exact).
+ */
+import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
+import { normalizeHandle } from '../../contract/handles.js';
+import { UsageError } from '../errors.js';
+import { parseJson } from '../exact-json.js';
+import { parseDuration } from '../options.js';
+import { checkPlatform } from '../platforms.js';
+import type { Io } from '../io/streams.js';
+import { jsonText } from '../output/json-text.js';
+import { countText, humanDate, plural } from '../output/humanize.js';
+import { printText } from '../output/printers.js';
+import type { ColumnSpec, DataRecord, OutputSettings } from '../output/types.js';
+import type { AnswerKind, KindCounts, ListFilter, SpendEntry, StoredAnswer, StoreStats } from './types.js';
+
+/** Credits from the store's thousandths. */
+export function credits(milli: number): number {
+  return Math.round(milli) / 1000;
+}
+
+function iso(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/** The filters of `store list|export`, as typed on the command line. */
+export interface AnswerFilterFlags {
+  platform?: string | undefined;
+  kind?: string | undefined;
+  olderThan?: string | undefined;
+  newerThan?: string | undefined;
+}
+
+/** The store's filter for `--platform`, `--kind`, `--older-than`, `--newer-than` (ages back from `now`). */
+export function answerFilter(f: AnswerFilterFlags, now: number): ListFilter {
+  const filter: ListFilter = {};
+  if (f.platform !== undefined) filter.platform = checkPlatform(f.platform, SOCIAL_PLATFORMS);
+  if (f.kind !== undefined) filter.kind = f.kind as AnswerKind;
+  if (f.olderThan !== undefined) filter.until = now - parseDuration(f.olderThan, '--older-than');
+  if (f.newerThan !== undefined) filter.since = now - parseDuration(f.newerThan, '--newer-than');
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
+    throw new UsageError(`--newer-than ${f.newerThan} and --older-than ${f.olderThan} leave no time between them.`, {
+      hint: '--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago.',
+    });
+  }
+  return filter;
+}
+
+/** One stored answer as `store list` prints it. */
+export function answerRecord(a: StoredAnswer): DataRecord {
+  return {
+    bought_at: iso(a.boughtAt),
+    kind: a.kind,
+    platform: a.platform,
+    subject: a.subject,
+    route: a.route,
+    status: a.status,
+    records: a.records,
+    credits: credits(a.creditsMilli),
+    profile: a.profile,
+    base_url: a.baseUrl,
+    key: a.key,
+  };
+}
+
+/**
+ * One stored answer as `store export` prints it: the row of `store list` with what was sent (`request`)
+ * and what came back (`answer`). In JSON both are JSON, the answer's numbers exact as the service sent
+ * them; in csv/tsv and tables each is one cell of compact JSON text (a body flattened into columns would
+ * give every answer a different header).
+ */
+export function exportRecord(a: StoredAnswer, asJson: boolean): DataRecord {
+  return { ...answerRecord(a), request: asJson ? parseJson(a.request) : a.request, answer: asJson ? parseJson(a.body) : a.body };
+}
+
+/** Terminal columns of `store list` (and of `store export`, whose bodies a table leaves out). */
+export const ANSWER_COLUMNS: ColumnSpec[] = [
+  { path: 'bought_at', header: 'Bought', kind: 'date', priority: 3 },
+  { path: 'kind', header: 'Kind', priority: 2 },
+  { path: 'platform', header: 'Platform', priority: 2 },
+  { path: 'subject', header: 'Creator', keep: true },
+  { path: 'route', header: 'Route', priority: 1 },
+  { path: 'records', header: 'Records', kind: 'number', priority: 1 },
+  { path: 'credits', header: 'Credits', kind: 'number', priority: 2 },
+];
+
+/** `store stats` as one record; `stats` undefined when the profile has no store yet (all zero). */
+export function statsRecord(stats: StoreStats | undefined, location: string): DataRecord {
+  const kind = (k: AnswerKind): DataRecord => {
+    const a = stats?.answers.find((x) => x.kind === k);
+    return { count: a?.count ?? 0, records: a?.records ?? 0, credits: credits(a?.creditsMilli ?? 0), oldest: iso(a?.oldest), newest: iso(a?.newest) };
+  };
+  return {
+    engine: stats?.engine ?? 'sqlite',
+    location,
+    exists: stats !== undefined,
+    schema_version: stats?.schemaVersion ?? null,
+    size_bytes: stats?.sizeBytes ?? 0,
+    answers: { creator: kind('creator'), page: kind('page') },
+    spend: {
+      entries: stats?.spend.entries ?? 0,
+      credits: credits(stats?.spend.creditsMilli ?? 0),
+      oldest: iso(stats?.spend.oldest),
+      newest: iso(stats?.spend.newest),
+    },
+  };
+}
+
+/** The key/value rows of `store stats` on a terminal. */
+export const STATS_COLUMNS: ColumnSpec[] = [
+  { path: 'location', header: 'Location', keep: true },
+  { path: 'engine', header: 'Engine' },
+  { path: 'schema_version', header: 'Schema version' },
+  { path: 'size_bytes', header: 'Size (bytes)' },
+  { path: 'answers.creator.count', header: 'Creator records', kind: 'number' },
+  { path: 'answers.creator.credits', header: 'Creator records: credits', kind: 'number' },
+  { path: 'answers.creator.oldest', header: 'Creator records: oldest', kind: 'date' },
+  { path: 'answers.creator.newest', header: 'Creator records: newest', kind: 'date' },
+  { path: 'answers.page.count', header: 'Pages', kind: 'number' },
+  { path: 'answers.page.records', header: 'Pages: creators on them', kind: 'number' },
+  { path: 'answers.page.credits', header: 'Pages: credits', kind: 'number' },
+  { path: 'answers.page.oldest', header: 'Pages: oldest', kind: 'date' },
+  { path: 'answers.page.newest', header: 'Pages: newest', kind: 'date' },
+  { path: 'spend.entries', header: 'Spend log entries', kind: 'number' },
+  { path: 'spend.credits', header: 'Spend log: credits', kind: 'number' },
+  { path: 'spend.oldest', header: 'Spend log: oldest', kind: 'date' },
+  { path: 'spend.newest', header: 'Spend log: newest', kind: 'date' },
+];
+
+/** `instagram:noah_paws` (or `instagram:https://instagram.com/noah_paws`) -> the platform and the handle as the store keeps it. */
+export function parseCreatorRef(raw: string): { platform: string; handle: string } {
+  const colon = raw.indexOf(':');
+  const handle = colon > 0 ? normalizeHandle(raw.slice(colon + 1)) : '';
+  if (colon <= 0 || handle === '') {
+    throw new UsageError(`Invalid creator '${raw}': expected <platform>:<handle>, e.g. instagram:noah_paws.`);
+  }
+  return { platform: checkPlatform(raw.slice(0, colon), SOCIAL_PLATFORMS), handle };
+}
+
+/** `1 creator record and 2 pages (its posts, or Discovery pages listing it)`, or `nothing`: what `forget` takes away. */
+export function kindCountsText(c: KindCounts): string {
+  const parts: string[] = [];
+  if (c.creator > 0) parts.push(`${c.creator} creator ${c.creator === 1 ? 'record' : 'records'}`);
+  if (c.page > 0) parts.push(`${c.page} ${c.page === 1 ? 'page' : 'pages'} (its posts, or Discovery pages listing it)`);
+  return parts.length === 0 ? 'nothing' : parts.join(' and ');
+}
+
+export const SPEND_GROUPS = ['day', 'command', 'platform', 'profile'] as const;
+export type SpendGroup = (typeof SPEND_GROUPS)[number];
+
+/** `YYYY-MM-DD` of the local calendar day (the day budgets count in). */
+function localDay(at: number): string {
+  const d = new Date(at);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+function groupKey(e: SpendEntry, by: SpendGroup): string | null {
+  switch (by) {
+    case 'day':
+      return localDay(e.at);
+    case 'command':
+      return e.command;
+    case 'platform':
+      return e.platform;
+    default:
+      return e.profile;
+  }
+}
+
+interface Sum {
+  requests: number;
+  records: number;
+  creditsMilli: number;
+}
+
+/** The spend log grouped: one row per group (days in order, other groups by credits spent), and the total. */
+export interface SpendReport {
+  rows: DataRecord[];
+  total: Sum;
+}
+
+/** Groups spend entries `by` day (local), command, platform or profile. */
+export async function groupSpend(entries: AsyncIterable<SpendEntry>, by: SpendGroup): Promise<SpendReport> {
+  const groups = new Map<string | null, Sum>();
+  const total: Sum = { requests: 0, records: 0, creditsMilli: 0 };
+  for await (const e of entries) {
+    const key = groupKey(e, by);
+    const sum = groups.get(key) ?? { requests: 0, records: 0, creditsMilli: 0 };
+    for (const s of [sum, total]) {
+      s.requests++;
+      s.records += e.records;
+      s.creditsMilli += e.creditsMilli;
+    }
+    groups.set(key, sum);
+  }
+  const sorted = [...groups].sort(([ka, a], [kb, b]) =>
+    by === 'day' ? String(ka).localeCompare(String(kb)) : b.creditsMilli - a.creditsMilli || String(ka ?? '').localeCompare(String(kb ?? '')),
+  );
+  return { rows: sorted.map(([key, s]) => ({ [by]: key, requests: s.requests, records: s.records, credits: credits(s.creditsMilli) })), total };
+}
+
+/** What the account itself says it has used, beside what this spend log holds for it over all time. */
+export interface AccountSide {
+  /** `credits_used` of `GET /public/v1/accounts/credits/` in thousandths; null when it could not be read. */
+  usedMilli: number | null;
+  loggedMilli: number;
+  /** When the log's first entry for this API was made (ms), if it has one. */
+  loggedSince?: number | undefined;
+}
+
+/** The all-time total of spend entries (one API's), and when the first was made. */
+export async function loggedTotal(entries: AsyncIterable<SpendEntry>): Promise<Pick<AccountSide, 'loggedMilli' | 'loggedSince'>> {
+  let loggedMilli = 0;
+  let loggedSince: number | undefined;
+  for await (const e of entries) {
+    loggedMilli += e.creditsMilli;
+    loggedSince = loggedSince === undefined ? e.at : Math.min(loggedSince, e.at);
+  }
+  return { loggedMilli, loggedSince };
+}
+
+/**
+ * The account's figure beside the log's, for people (a notice under the table): what the difference is
+ * (charges this log never saw: the service's own, such as daily monitoring, other clients, or before the
+ * log began) or, when the log holds more, why that can be.
+ */
+export function accountNotice(a: AccountSide): string {
+  const used = credits(a.usedMilli ?? 0);
+  const logged = credits(a.loggedMilli);
+  const head = `The account has used ${plural(used, 'credit')} in all (credits_used of GET /public/v1/accounts/credits/)`;
+  const diff = (a.usedMilli ?? 0) - a.loggedMilli;
+  if (diff === 0) return a.loggedMilli === 0 ? `${head}.` : `${head}, all of them in this spend log.`;
+  if (diff > 0) {
+    const began = a.loggedSince === undefined ? 'before this log began' : `before this log began (${humanDate(a.loggedSince)})`;
+    return `${head}; this spend log holds ${countText(logged)} of them. The other ${plural(credits(diff), 'credit')} were charged outside it: by the service itself, such as daily monitoring, by other clients, or ${began}.`;
+  }
+  return `${head}, ${countText(credits(-diff))} less than this spend log holds (${countText(logged)}): the store may be shared with profiles of other accounts (CREATORS_STORE, the store setting).`;
+}
+
+/**
+ * The last row of `spend`: `<by>: "total"`, the window's totals, and the account's own `credits_used`
+ * (all time), the log's all-time total for this API, and the difference (null without the account's figure).
+ */
+export function totalRow(by: SpendGroup, total: Sum, account: AccountSide): DataRecord {
+  return {
+    [by]: 'total',
+    requests: total.requests,
+    records: total.records,
+    credits: credits(total.creditsMilli),
+    account_credits_used: account.usedMilli === null ? null : credits(account.usedMilli),
+    logged_all_time: credits(account.loggedMilli),
+    difference: account.usedMilli === null ? null : credits(account.usedMilli - account.loggedMilli),
+  };
+}
+
+/** `2026-10-23 10:00 UTC and now`: the window of a `spend` report, for people. */
+export function windowText(since: number, until: number | undefined): string {
+  return `${humanDate(since)} and ${until === undefined ? 'now' : humanDate(until)}`;
+}
+
+/** Terminal columns of `spend --by <by>` (the account's figures are said under the table). */
+export function spendColumns(by: SpendGroup): ColumnSpec[] {
+  return [
+    { path: by, header: by[0]?.toUpperCase() + by.slice(1), keep: true },
+    { path: 'requests', header: 'Requests', kind: 'number' },
+    { path: 'records', header: 'Records', kind: 'number' },
+    { path: 'credits', header: 'Credits', kind: 'number' },
+  ];
+}
+
+/** What a dry run of `store prune|forget` would delete: the record for JSON, a sentence for people. */
+export interface StoreChangePlan {
+  record: DataRecord;
+  text: string;
+}
+
+/**
+ * Prints a dry run's plan like data on stdout (as a request's plan is): json/jsonl the record with
+ * `dry_run: true`, any other format `Dry run: nothing was changed.` and the sentence.
+ */
+export async function printStoreChangePlan(io: Io, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
+  const record = { dry_run: true, ...plan.record };
+  if (settings.format === 'json' || settings.format === 'jsonl') {
+    await printText(io, settings, `${jsonText(record, settings.format === 'json' ? 2 : undefined)}\n`);
+    return;
+  }
+  await printText(io, settings, `Dry run: nothing was changed.\n${plan.text}\n`);
+}
