@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,store]`: the performance budgets
-// of issue 8 (and of issue 24's store, bench/store.mjs), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
+// of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
