@@ -13,18 +13,20 @@ export function benchEnv(extra = {}) {
 }
 
 /**
- * Runs a command to the end; returns {code, ms, peakKb, stdout, stderr}. Peak RSS comes from
- * `/usr/bin/time -v` when present (exact), else from polling /proc/<pid>/status VmHWM every 20 ms.
+ * Runs a command to the end; returns {code, ms, peakKb, cpuMs, stdout, stderr}. Peak RSS comes from
+ * `/usr/bin/time` when present (exact), else from polling /proc/<pid>/status VmHWM every 20 ms. cpuMs
+ * (user + system, from /usr/bin/time; undefined without it) tells a slow program from a busy machine.
  * `onStderrLine` sees stderr lines as they come (the sandbox's request log).
  */
 export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', keepStdout = true, rss = true, onStderrLine } = {}) {
   const useTime = rss && TIME_V !== undefined;
-  const [file, argv] = useTime ? [TIME_V, ['-f', '__PEAK_KB__ %M', cmd, ...args]] : [cmd, args];
+  const [file, argv] = useTime ? [TIME_V, ['-f', '__PEAK_KB__ %M %U %S', cmd, ...args]] : [cmd, args];
   const started = process.hrtime.bigint();
   const child = spawn(file, argv, { env, stdio: [stdin, 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let peakKb = 0;
+  let cpuMs;
   child.stdout.on('data', (c) => {
     if (keepStdout) stdout += c;
   });
@@ -34,9 +36,11 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
     const lines = pending.split('\n');
     pending = lines.pop();
     for (const line of lines) {
-      const m = /^__PEAK_KB__ (\d+)$/.exec(line);
-      if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      else {
+      const m = /^__PEAK_KB__ (\d+) ([\d.]+) ([\d.]+)$/.exec(line);
+      if (m) {
+        peakKb = Math.max(peakKb, Number(m[1]));
+        cpuMs = (Number(m[2]) + Number(m[3])) * 1000;
+      } else {
         stderr += `${line}\n`;
         onStderrLine?.(line);
       }
@@ -51,7 +55,7 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
   const [code] = await once(child, 'close');
   if (poll) clearInterval(poll);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { code, ms, peakKb, stdout, stderr: stderr + pending };
+  return { code, ms, peakKb, cpuMs, stdout, stderr: stderr + pending };
 }
 
 /** The fastest run: on a shared machine interference only ever adds time, so the best of N is each side's own cost. */

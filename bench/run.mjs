@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search]`: the performance budgets
-// of issue 8, each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,store]`: the performance budgets
+// of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../scripts/build.mjs';
 import { benchEnv, bestRun, fmtMb, fmtMs, line, measure, median, medianRun, writeCsv } from './lib.mjs';
+import { benchStore } from './store.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/creators.js');
@@ -323,6 +324,7 @@ try {
   if (want('download')) await benchDownload();
   if (want('enrich')) await benchEnrich();
   if (want('search')) await benchSearch();
+  if (want('store')) await benchStore({ BIN, root, tmp, out, note, startSandbox, quick });
 } finally {
   await rm(tmp, { recursive: true, force: true });
 }

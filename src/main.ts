@@ -1,4 +1,5 @@
 import { CommanderError, type Command } from 'commander';
+import { setMaxListeners } from 'node:events';
 import { realSleep, type Deps } from './app/deps.js';
 import { Context } from './app/context.js';
 import { CliError, EXIT, InterruptedError, PagerClosedError, UsageError } from './lib/errors.js';
@@ -131,6 +132,9 @@ function flagValue(argv: string[], flag: string): string | undefined {
 /** The production entry: real process streams, environment and Ctrl-C handling. */
 export async function run(): Promise<number> {
   const controller = new AbortController();
+  // Every request waiting (at the pacer, on a retry, in flight) listens on this one signal and lets go when it
+  // is done; a bulk run keeps up to 64 at once (concurrency.ts), which Node's default of 10 reports as a leak.
+  setMaxListeners(0, controller.signal);
   let firstInterruptAt: number | undefined;
   let waitingSince: number | undefined;
   // While a pager runs, Ctrl-C is the pager's (less stays, as it should): the output was complete

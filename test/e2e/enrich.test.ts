@@ -29,6 +29,16 @@ describe('enrich handle end to end', () => {
     expect(rows.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'not_found']);
   });
 
+  it('many rows waiting at the pacer at once (a slow service needs up to 64 in flight) print no listener-leak warning', async () => {
+    const names = sb.get().state.creators.list('instagram').slice(300, 340).map((c) => c.profile.username);
+    const { dir, env } = workspace(names);
+    // 40 workers at 600/min: all but the pacer's burst sleep at once, each listening on the run's signal.
+    const res = await spawnCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '40', '--input', join(dir, 'in.csv'), '-o', join(dir, 'out.csv')], { ...env, CREATORS_RATE_LIMIT: '600' });
+    expect(res.stderr).not.toMatch(/MaxListenersExceededWarning/);
+    expect(res.code).toBe(0);
+    expect(csvObjects(readFileSync(join(dir, 'out.csv'), 'utf8')).map((r) => r.status)).toEqual(names.map(() => 'ok'));
+  });
+
   it('Ctrl-C mid-run: exit 130, the rows done so far committed in input order, no temporary file left', async () => {
     const names = sb.get().state.creators.list('instagram').slice(0, 200).map((c) => c.profile.username);
     const { dir, env } = workspace(names);

@@ -8,7 +8,7 @@ export function bulkFlags(what: 'handles' | 'emails') {
   return {
     input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin, which cannot be resumed); output keeps its columns`, stdin: true },
     column: { flags: '--column <name>', description: `the column holding the ${what} (default: detected by header, then by content)` },
-    concurrency: { flags: '--concurrency <n>', description: 'force the requests in flight, 1 to 32 (default: sized from the rate limit and the latency the service shows); pacing still keeps under the rate limit' },
+    concurrency: { flags: '--concurrency <n>', description: 'force the requests in flight, 1 to 64 (default: sized from the rate limit and the latency the service shows); pacing still keeps under the rate limit' },
     ...CSV_INPUT_FLAGS,
     maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)' },
     restart: {

@@ -6,8 +6,11 @@
  * request in flight has waited (so a slow service is noticed while its first answers are still coming).
  * A little headroom (+15 % and one more) covers the spread; more workers than that would only queue at
  * the pacer. Within [1, cap].
+ *
+ * The cap is what 10 s an answer at 300/min needs (5/s x 10 s x 1.15 + 1 = 59), rounded up: at 32 the
+ * rate fell below the account's once answers took more than about 6.4 s (32 / 5 a second).
  */
-export const DEFAULT_CONCURRENCY_CAP = 32;
+export const DEFAULT_CONCURRENCY_CAP = 64;
 /** Before anything is known: a few at once, like the pacer's burst. */
 export const INITIAL_CONCURRENCY = 4;
 

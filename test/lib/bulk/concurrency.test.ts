@@ -15,7 +15,10 @@ describe('concurrencyFor', () => {
     expect(concurrencyFor({ perSecond: 5, latencyMs: 2, oldestInFlightMs: 0 })).toBe(2);
     // Before the first answer, the oldest request's age is the latency's floor.
     expect(concurrencyFor({ perSecond: 10, latencyMs: undefined, oldestInFlightMs: 1000 })).toBe(13);
-    expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
+    // 10 s an answer at 300/min needs 59, under the cap; 30 s needs more than the cap.
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(59);
+    expect(DEFAULT_CONCURRENCY_CAP).toBeGreaterThanOrEqual(59);
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
     expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 }, 8)).toBe(8);
   });
 });
@@ -120,8 +123,22 @@ describe('the runner sized from observed latency', () => {
     expect(adaptive.wallMs).toBeLessThan(fixed.wallMs / 2);
   });
 
-  it('at 3 s and 600/min it grows to the cap of 32 (needs 33); at 2 ms it stays at a few', async () => {
-    const slow = await simulate(400, 3000, 600);
+  it('at 10 s and 300/min it still sends at the limit (about 58 in flight; the old cap of 32 gave 32 / 10 s = 192/min)', async () => {
+    const slow = await simulate(600, 10_000, 300);
+    expect(slow.out).toHaveLength(600);
+    const target = concurrencyFor({ perSecond: slow.pacer.perSecond(), latencyMs: 10_000, oldestInFlightMs: 0 });
+    expect(target).toBeLessThan(DEFAULT_CONCURRENCY_CAP);
+    // The runner reaches (about) rate x latency, far past the old cap.
+    expect(slow.peak).toBeGreaterThan(32);
+    expect(slow.peak).toBeLessThanOrEqual(target);
+    const steady = slow.sent.filter((at) => at >= 30_000 && at < 90_000).length;
+    expect(steady / 300).toBeGreaterThan(0.95);
+    const capped = await simulate(600, 10_000, 300, 32);
+    expect(capped.sent.filter((at) => at >= 30_000 && at < 90_000).length).toBeLessThanOrEqual(192);
+  });
+
+  it('at 30 s and 300/min it grows to the cap (needs 174); at 2 ms it stays at a few', async () => {
+    const slow = await simulate(400, 30_000, 300);
     expect(slow.peak).toBe(DEFAULT_CONCURRENCY_CAP);
     const quick = await simulate(200, 2, 300);
     expect(quick.peak).toBeLessThanOrEqual(INITIAL_CONCURRENCY);
