@@ -17,7 +17,7 @@ import { BusyError } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { itemsOfPage } from '../paging.js';
-import type { Holder, Store, StoredAnswer } from './types.js';
+import type { Holder, ReusableAnswer, Store, StoredAnswer } from './types.js';
 
 /** Default freshness windows (interface contract): creator records 14 days, pages 24 hours. */
 export const DEFAULT_MAX_AGE_MS = { creator: 14 * 86_400_000, page: 86_400_000 } as const;
@@ -157,7 +157,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   /** The stored answer a request would be answered with now, or undefined (a dry run's look; changes nothing). */
-  async peek(req: RequestOptions): Promise<StoredAnswer | undefined> {
+  async peek(req: RequestOptions): Promise<ReusableAnswer | undefined> {
     if (!req.purchase) return undefined;
     const window = this.windowFor(req.purchase);
     if (window <= 0) return undefined;
@@ -231,7 +231,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
   }
 
-  private fromStore<T>(hit: StoredAnswer, window: number): HttpResponse<T> {
+  private fromStore<T>(hit: ReusableAnswer, window: number): HttpResponse<T> {
     const data = parseJson(hit.body);
     if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
     this.tally.reused++;

@@ -29,6 +29,9 @@ export interface StoredAnswer {
   profile: string;
 }
 
+/** What reusing an answer needs of it. */
+export type ReusableAnswer = Pick<StoredAnswer, 'body' | 'boughtAt' | 'records' | 'creditsMilli' | 'status'>;
+
 /** One charged request in the spend log. */
 export interface SpendEntry {
   at: number;
@@ -107,8 +110,8 @@ export interface Store {
   /** Where it is (a file path). */
   readonly location: string;
 
-  /** The answer under `key` bought at or after `since`, or undefined. */
-  answer(key: string, since: number): Promise<StoredAnswer | undefined>;
+  /** The answer under `key` bought at or after `since`, or undefined (only what reuse needs: read once per request). */
+  answer(key: string, since: number): Promise<ReusableAnswer | undefined>;
   /** Which of `keys` have an answer bought at or after `since` (a dry run's count). */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
   /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction. */
