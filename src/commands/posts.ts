@@ -32,7 +32,7 @@ export default defineCommand({
     ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { creditCount }, { printPaidList }] = await Promise.all([
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { creditCount, storedPages }, { printPaidList }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
       import('../lib/output/humanize.js'),
@@ -60,9 +60,13 @@ export default defineCommand({
 
     let spent = 0;
     let last: string | undefined;
+    const got = { pages: 0, fromStore: 0 };
     async function* posts(): AsyncGenerator<DataRecord> {
       for await (const page of creatorPostPages(http, req, pages)) {
+        // A page from the store was paid for when it was bought: 0 credits now.
         spent += Math.round(page.creditsCost * 1000);
+        got.pages++;
+        if (page.storedAt !== undefined) got.fromStore++;
         last = page.nextToken;
         yield* page.posts;
       }
@@ -72,6 +76,6 @@ export default defineCommand({
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
-    if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
+    if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(`${creditCount(spent)} spent${storedPages(got)}.`);
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryPorts } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryPorts } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -30,7 +30,7 @@ export default defineCommand({
       import('../lib/discovery/sort.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
+    const input = await readDiscoveryFlags(await discoveryInputPorts(ctx, flags), platform, flags);
     const sort = checkSort(platform, flags.sort, flags.order);
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');

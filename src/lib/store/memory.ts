@@ -130,6 +130,13 @@ function found(data: unknown): boolean {
   return r === undefined;
 }
 
+/** A stored answer's data as a request would get it: parsed exactly, marked `storedAt` (lib/http) with when it was bought. */
+export function storedData(hit: StoredAnswer): unknown {
+  const data = parseJson(hit.body);
+  if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
+  return data;
+}
+
 export class PurchaseMemoryImpl implements PurchaseMemory {
   readonly holder: Holder;
   readonly tally: MemoryTally = { reused: 0, reusedRecords: 0, bought: 0, windowMs: undefined };
@@ -232,8 +239,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   private fromStore<T>(hit: StoredAnswer, window: number): HttpResponse<T> {
-    const data = parseJson(hit.body);
-    if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
+    const data = storedData(hit);
     this.tally.reused++;
     this.tally.reusedRecords += hit.records;
     this.tally.windowMs = this.tally.windowMs === undefined ? window : Math.min(this.tally.windowMs, window);
