@@ -25,9 +25,8 @@ export const DISCOVERY_FLAGS = {
   skipBought: {
     flags: '--skip-bought',
     description:
-      'leave out creators already bought on the platform within the creator window (--max-age, default 14 days), through exclude_handles: ' +
-      'after --exclude-handles, up to 10,000 in all, the most recently bought first (a warning says how many more could not be left out); ' +
-      'setting skip-bought; --no-skip-bought turns the setting off for one run',
+      'leave out creators already bought on the platform within the creator window (--max-age, default 14 days) through exclude_handles: ' +
+      'with --exclude-handles up to 10,000, the most recently bought first (a warning counts the rest); setting skip-bought, --no-skip-bought for one run',
     negatable: true,
   },
   includeLookalikes: { flags: '--include-lookalikes', description: 'include lookalike creators (default false)' },

@@ -20,6 +20,7 @@ export default defineCommand({
     ['creators search --platform tiktok --query "vegan food creators in Berlin"', 'a brief mapped to filters'],
     ['creators search --platform instagram --filters filters.json --all --max-results 500 -o out.csv', 'up to 500, to CSV'],
     ['creators search --platform instagram --exclude-list 3 --exclude-handles seen.txt', 'leave out known creators'],
+    ['creators search --platform instagram --skip-bought --all --max-results 200 -o new.csv', 'only creators not bought in 14 days'],
     ['creators search --platform instagram --all --dry-run', 'show the request and its worst-case cost'],
   ],
   async run(ctx, { flags }) {
