@@ -328,6 +328,16 @@ export class Context {
   }
 
   /**
+   * The answer the store would give this billable request now (marked as from the store), or undefined
+   * (not held, not fresh, or no store): what a run's plan names and does not price. Only a look.
+   */
+  async storedAnswer(plan: Plan): Promise<unknown> {
+    const memory = await this.memory();
+    const hit = await memory?.peek(plan);
+    return hit === undefined ? undefined : (await import('../lib/store/memory.js')).storedData(hit);
+  }
+
+  /**
    * A finished command whose paid answers the store could not keep (a full disk) fails: what was paid
    * for was printed, and the error says where the store is and what to do.
    */

@@ -72,11 +72,7 @@ export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
   const { pageBase } = await import('../lib/discovery/paging.js');
   return {
     // What the store would answer: pages a run takes from it are not priced (nor bought).
-    stored: async (plan) => {
-      const memory = await ctx.memory();
-      const hit = await memory?.peek(plan);
-      return hit === undefined ? undefined : (await import('../lib/store/memory.js')).storedData(hit);
-    },
+    stored: (plan) => ctx.storedAnswer(plan),
     http: await ctx.http(),
     io: ctx.io,
     notices: ctx.term,

@@ -30,8 +30,9 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
       import('../lib/api/content.js'),
+      import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/index.js'),
       import('../lib/output/paid.js'),
@@ -51,7 +52,13 @@ export default defineCommand({
     const http = await ctx.http();
     const req = { platform, postId: parsed.postId, kind };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
-    const { plan, pages } = commentPagesPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
+    // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
+    const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
+      plan: (token, bound) => commentPagesPlan({ ...req, paginationToken: token }, bound),
+      next: (data) => detailsPageOf(data).nextToken,
+      first: undefined,
+      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
+    });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
     // The terminal summary, as search's: what this run spent and, when the answer says, what is left.

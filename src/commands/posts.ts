@@ -32,9 +32,10 @@ export default defineCommand({
     ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { creditCount, storedPages }, { printPaidList }] = await Promise.all([
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, storedPages }, { printPaidList }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
+      import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/paid.js'),
     ]);
@@ -54,7 +55,13 @@ export default defineCommand({
     const http = await ctx.http();
     const req = { platform, handle, count };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
-    const { plan, pages } = creatorPostsPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
+    // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
+    const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
+      plan: (token, bound) => creatorPostsPlan({ ...req, paginationToken: token }, bound),
+      next: (data) => nextPostsToken(postsPageOf(data)),
+      first: undefined,
+      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
+    });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
 

@@ -75,6 +75,20 @@ describe('posts --all with the store', () => {
     expect(stop.since()).toMatchObject({ count: 2, milli: 60 });
     expect(lines(readFileSync(out, 'utf8'))).toHaveLength(24);
 
+    // The dry run follows the stored pages' cursors and prices the rest from the first page not bought.
+    const dry = await w.run([...POSTS, '--max-pages', '5', '--dry-run']);
+    expect(dry.code).toBe(0);
+    const plan = dry.json<{ body: { pagination_token?: string }; worst_case_credits: number | null; cost_basis: string }>();
+    expect(plan.worst_case_credits).toBe(0.45);
+    expect(plan.cost_basis).toBe("2 pages from the store at 0 credits, then 3 requests x 0.15 (the newest official client's price; the spec says 0.03)");
+    expect(plan.body.pagination_token).toMatch(/\S/);
+    const unbounded = await w.run([...POSTS, '--dry-run']);
+    expect(unbounded.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({
+      worst_case_credits: null,
+      cost_basis: expect.stringMatching(/^2 pages from the store at 0 credits, then pages unknown x 0\.15/),
+    });
+    expect(stop.since().count).toBe(2);
+
     configure(w.sandbox.state, { credits: 100 });
     const resume = w.mark();
     const res = await w.run([...POSTS, '-o', out]);
@@ -97,15 +111,23 @@ describe('post --kind comments --all with the store', () => {
     expect(stop.since()).toMatchObject({ count: 2, milli: 60 });
 
     configure(w.sandbox.state, { credits: 100 });
+    // --max-credits bounds the pages bought, not the ones from the store: 0.03 buys the third page only.
+    const bounded = w.mark();
+    const some = await w.run([...COMMENTS, '--max-credits', '0.03'], { stderrTTY: true });
+    expect(some.code).toBe(0);
+    expect(bounded.since()).toMatchObject({ count: 1, milli: 30 });
+    expect(some.stderr).toContain('Stopped after the page limit; more comments remain.');
+    expect(some.stderr).toContain('0.03 credits spent (3 pages; 2 from the store)');
+
     const reference = await runCli(COMMENTS, { env: sandboxEnv(w.sandbox), configDir: tempConfigDir() });
     const resume = w.mark();
     const res = await w.run([...COMMENTS, '-o', out], { stderrTTY: true });
     expect(res.code).toBe(0);
-    // The pages of the whole run, less the two already bought, each at 0.03.
+    // The pages of the whole run, less the three already bought, each at 0.03.
     const bought = resume.since();
     expect(bought.count).toBeGreaterThan(0);
     expect(bought.milli).toBe(bought.count * 30);
-    expect(res.stderr).toContain(`${creditCount(bought.milli)} spent (${bought.count + 2} pages; 2 from the store)`);
+    expect(res.stderr).toContain(`${creditCount(bought.milli)} spent (${bought.count + 3} pages; 3 from the store)`);
     expect(readFileSync(out, 'utf8')).toBe(reference.stdout);
 
     // All from the store now: 0 credits, no balance (a stored answer's is stale).
@@ -113,7 +135,13 @@ describe('post --kind comments --all with the store', () => {
     const all = await w.run(COMMENTS, { stderrTTY: true });
     expect(all.stdout).toBe(reference.stdout);
     expect(again.since().count).toBe(0);
-    expect(all.stderr).toMatch(new RegExp(`^0 credits spent \\(${bought.count + 2} pages; ${bought.count + 2} from the store\\)\\.$`, 'm'));
+    const pages = bought.count + 3;
+    expect(all.stderr).toMatch(new RegExp(`^0 credits spent \\(${pages} pages; ${pages} from the store\\)\\.$`, 'm'));
+    const dry = await w.run([...COMMENTS, '--dry-run']);
+    expect(dry.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({ worst_case_credits: 0, cost_basis: `${pages} pages from the store at 0 credits; nothing to buy` });
+    // One page (not --all): the first, from the store.
+    const one = await w.run([...COMMENTS.filter((a) => a !== '--all'), '--dry-run']);
+    expect(one.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({ worst_case_credits: 0, cost_basis: '1 page from the store at 0 credits; nothing to buy' });
   });
 });
 
