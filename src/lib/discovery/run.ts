@@ -77,9 +77,9 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   if (run.envelope) checkEnvelope(ports.output, plan);
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
   await verifyExclusionLists(ports, run.platform, run.listIds);
-  const firstPlan = discoveryPlan(request(plan.page - 1 + base), run.paging);
+  // Pages the store answers from the first on (a stopped run's, an earlier one's) are named, not priced.
   const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
-  if (!(await ports.gate(fromStore ? restPlan(plan, base, request, fromStore) : firstPlan))) return;
+  if (!(await ports.gate(fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
 
   const tally = newTally();
   let first: DiscoveryPage | undefined;
