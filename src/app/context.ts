@@ -329,11 +329,14 @@ export class Context {
 
   /**
    * The answer the store would give this billable request now (marked as from the store), or undefined
-   * (not held, not fresh, or no store): what a run's plan names and does not price. Only a look.
+   * (not held, not fresh, or no store): what a run's plan names and does not price. Only a look. An
+   * answer within a few minutes of leaving its window is not counted: the run may reach it after it
+   * has left, and then buys it, so the plan prices it (its worst case stays a bound).
    */
   async storedAnswer(plan: Plan): Promise<unknown> {
     const memory = await this.memory();
-    const hit = await memory?.peek(plan);
+    const window = plan.purchase ? memory?.windowFor(plan.purchase) : undefined;
+    const hit = window === undefined ? undefined : await memory?.peek(plan, Math.min(STORED_MARGIN_MS, window / 10));
     return hit === undefined ? undefined : (await import('../lib/store/memory.js')).storedData(hit);
   }
 
@@ -516,6 +519,9 @@ export class Context {
     this.term.warn(message);
   }
 }
+
+/** How long before its window ends a stored answer stops counting in a run's plan (at most a tenth of the window). */
+const STORED_MARGIN_MS = 5 * 60_000;
 
 /** The account whose pace processes share: the API and the profile's credential. */
 function paceAccount(baseUrl: URL, profile: string): string {

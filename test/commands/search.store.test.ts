@@ -154,6 +154,22 @@ describe('search --dry-run: what the store would answer is named and not priced'
     expect(mark.since().count).toBe(0);
   });
 
+  it('a page about to leave its window is priced (the run may reach it after), though the run still takes it from the store', async () => {
+    const w = await world();
+    const t0 = Date.parse('2026-11-22T10:00:00Z');
+    let t = t0;
+    const at = { now: () => t };
+    await w.run([...SEARCH, '--limit', '10', '--json'], at);
+    t = t0 + 3_600_000;
+    expect((await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json'], at)).json<PlanOut>()).toMatchObject({ worst_case_credits: 0 });
+    // A minute before the 24-hour page window ends.
+    t = t0 + 86_400_000 - 60_000;
+    expect((await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json'], at)).json<PlanOut>()).toMatchObject({ worst_case_credits: 0.1, cost_basis: '10 creators x 1 page x 0.01' });
+    const mark = w.mark();
+    expect((await w.run([...SEARCH, '--limit', '10', '--json'], at)).code).toBe(0);
+    expect(mark.since().count).toBe(0);
+  });
+
   it('with --no-store the dry run prices every page', async () => {
     const w = await world();
     await w.run([...SEARCH, '--limit', '10', '--json']);

@@ -163,12 +163,16 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     return this.o.maxAge[purchase.kind];
   }
 
-  /** The stored answer a request would be answered with now, or undefined (a dry run's look; changes nothing). */
-  async peek(req: RequestOptions): Promise<StoredAnswer | undefined> {
+  /**
+   * The stored answer a request would be answered with now, or undefined (a dry run's look; changes
+   * nothing). With `marginMs`, only an answer still fresh that much later: a plan that leaves it
+   * unpriced stays a bound if the run reaches it a little after the look.
+   */
+  async peek(req: RequestOptions, marginMs = 0): Promise<StoredAnswer | undefined> {
     if (!req.purchase) return undefined;
     const window = this.windowFor(req.purchase);
     if (window <= 0) return undefined;
-    return this.o.store.answer(answerKey(this.o.baseUrl, req), this.o.now() - window);
+    return this.o.store.answer(answerKey(this.o.baseUrl, req), this.o.now() - window + Math.max(0, marginMs));
   }
 
   /** How many of these requests the store would answer now (a run's count before its money gate). */
