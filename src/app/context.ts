@@ -350,6 +350,19 @@ export class Context {
   }
 
   /**
+   * The answer the store would give this billable request now (marked as from the store), or undefined
+   * (not held, not fresh, or no store): what a run's plan names and does not price. Only a look. An
+   * answer within a few minutes of leaving its window is not counted: the run may reach it after it
+   * has left, and then buys it, so the plan prices it (its worst case stays a bound).
+   */
+  async storedAnswer(plan: Plan): Promise<unknown> {
+    const memory = await this.memory();
+    const window = plan.purchase ? memory?.windowFor(plan.purchase) : undefined;
+    const hit = window === undefined ? undefined : await memory?.peek(plan, Math.min(STORED_MARGIN_MS, window / 10));
+    return hit === undefined ? undefined : (await import('../lib/store/memory.js')).storedData(hit);
+  }
+
+  /**
    * A finished command whose paid answers the store could not keep (a full disk) fails: what was paid
    * for was printed, and the error says where the store is and what to do.
    */
@@ -529,6 +542,9 @@ export class Context {
     this.term.warn(message);
   }
 }
+
+/** How long before its window ends a stored answer stops counting in a run's plan (at most a tenth of the window). */
+const STORED_MARGIN_MS = 5 * 60_000;
 
 /** The account whose pace processes share: the API and the profile's credential. */
 function paceAccount(baseUrl: URL, profile: string): string {

@@ -2,6 +2,7 @@ import type { FlagDefs } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
 import type { Context } from '../app/context.js';
+import type { DiscoveryInputPorts } from '../lib/discovery/input.js';
 import type { DiscoveryPorts } from '../lib/discovery/run.js';
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
@@ -21,6 +22,13 @@ export const DISCOVERY_FLAGS = {
   excludeList: { flags: '--exclude-list <id>', description: 'leave out the handles of this exclusion list; repeatable (checked first, free)', repeat: true },
   excludeDefaultList: { flags: '--exclude-default-list', description: "leave out the handles of the platform's default exclusion list" },
   excludeAllLists: { flags: '--exclude-all-lists', description: 'leave out the handles of every exclusion list of the platform' },
+  skipBought: {
+    flags: '--skip-bought',
+    description:
+      'leave out creators already bought on the platform within the creator window (--max-age, default 14 days) through exclude_handles: ' +
+      'with --exclude-handles up to 10,000, the most recently bought first (a warning counts the rest); setting skip-bought, --no-skip-bought for one run',
+    negatable: true,
+  },
   includeLookalikes: { flags: '--include-lookalikes', description: 'include lookalike creators (default false)' },
   limit: { flags: '--limit <n>', description: 'creators per page, 1 to 50 (default 20; 50 with --all)' },
   page: { flags: '--page <n>', description: 'page to fetch (or start from with --all), counting from 1', default: '1' },
@@ -37,10 +45,34 @@ export const DISCOVERY_FLAGS = {
   },
 } as const satisfies FlagDefs;
 
+/**
+ * The ports reading the shared flags need, from the context: with `--skip-bought` (flag, else the
+ * `skip-bought` setting) the creators the store says were bought within the creator window.
+ */
+export async function discoveryInputPorts(ctx: Context, flags: { skipBought?: boolean | undefined }): Promise<DiscoveryInputPorts> {
+  const on = flags.skipBought ?? (await ctx.setting('skip-bought')) === 'true';
+  return {
+    input: ctx.term,
+    notices: ctx.term,
+    bought: on
+      ? async (platform) => {
+          const store = await ctx.store();
+          const windowMs = (await ctx.maxAge()).creator;
+          // --no-store: nothing to ask. A dry run before any store exists: nothing bought yet.
+          if (!store) return ctx.globals.store === false ? undefined : { handles: [], windowMs };
+          const handles = windowMs > 0 ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs) : [];
+          return { handles, windowMs };
+        }
+      : undefined,
+  };
+}
+
 /** The ports of the Discovery workflow, from the context (search and similar alike). */
 export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
   const { pageBase } = await import('../lib/discovery/paging.js');
   return {
+    // What the store would answer: pages a run takes from it are not priced (nor bought).
+    stored: (plan) => ctx.storedAnswer(plan),
     http: await ctx.http(),
     io: ctx.io,
     notices: ctx.term,

@@ -30,8 +30,9 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, parsePostRef, postDetails }, { creditCount, plural }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
       import('../lib/api/content.js'),
+      import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/index.js'),
       import('../lib/output/paid.js'),
@@ -51,20 +52,30 @@ export default defineCommand({
     const http = await ctx.http();
     const req = { platform, postId: parsed.postId, kind };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
-    const { plan, pages } = commentPagesPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
+    // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
+    const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
+      plan: (token, bound) => commentPagesPlan({ ...req, paginationToken: token }, bound),
+      next: (data) => detailsPageOf(data).nextToken,
+      first: undefined,
+      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
+    });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
     // The terminal summary, as search's: what this run spent and, when the answer says, what is left.
-    const spentLine = (spentMilli: number, left: number | undefined): string =>
-      `${creditCount(spentMilli)} spent${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`;
+    const spentLine = (spentMilli: number, left: number | undefined, pagesText = ''): string =>
+      `${creditCount(spentMilli)} spent${pagesText}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`;
 
     if (kind === 'comments') {
       let spent = 0;
       let last: string | undefined;
       let left: number | undefined;
+      const got = { pages: 0, fromStore: 0 };
       async function* comments(): AsyncGenerator<DataRecord> {
         for await (const page of commentPages(http, req, pages)) {
+          // A page from the store was paid for when it was bought: 0 credits now (and no balance).
           spent += Math.round(page.creditsCost * 1000);
+          got.pages++;
+          if (page.storedAt !== undefined) got.fromStore++;
           last = page.nextToken;
           left = page.creditsLeft ?? left;
           yield* commentsOf(page);
@@ -75,7 +86,7 @@ export default defineCommand({
       if (count === 0) ctx.notice('No comments found (not charged).');
       if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
-      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(spentLine(spent, left));
+      if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
       return;
     }
 

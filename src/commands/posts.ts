@@ -32,9 +32,10 @@ export default defineCommand({
     ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, platformOfProfileUrl }, { cleanHandle }, { creditCount }, { printPaidList }] = await Promise.all([
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, storedPages }, { printPaidList }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
+      import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/paid.js'),
     ]);
@@ -54,15 +55,25 @@ export default defineCommand({
     const http = await ctx.http();
     const req = { platform, handle, count };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
-    const { plan, pages } = creatorPostsPlan(req, { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli });
+    // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
+    const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
+      plan: (token, bound) => creatorPostsPlan({ ...req, paginationToken: token }, bound),
+      next: (data) => nextPostsToken(postsPageOf(data)),
+      first: undefined,
+      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
+    });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
 
     let spent = 0;
     let last: string | undefined;
+    const got = { pages: 0, fromStore: 0 };
     async function* posts(): AsyncGenerator<DataRecord> {
       for await (const page of creatorPostPages(http, req, pages)) {
+        // A page from the store was paid for when it was bought: 0 credits now.
         spent += Math.round(page.creditsCost * 1000);
+        got.pages++;
+        if (page.storedAt !== undefined) got.fromStore++;
         last = page.nextToken;
         yield* page.posts;
       }
@@ -72,6 +83,6 @@ export default defineCommand({
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
-    if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
+    if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(`${creditCount(spent)} spent${storedPages(got)}.`);
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryPorts } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryPorts } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -20,6 +20,7 @@ export default defineCommand({
     ['creators search --platform tiktok --query "vegan food creators in Berlin"', 'a brief mapped to filters'],
     ['creators search --platform instagram --filters filters.json --all --max-results 500 -o out.csv', 'up to 500, to CSV'],
     ['creators search --platform instagram --exclude-list 3 --exclude-handles seen.txt', 'leave out known creators'],
+    ['creators search --platform instagram --skip-bought --all --max-results 200 -o new.csv', 'only creators not bought in 14 days'],
     ['creators search --platform instagram --all --dry-run', 'show the request and its worst-case cost'],
   ],
   async run(ctx, { flags }) {
@@ -30,7 +31,7 @@ export default defineCommand({
       import('../lib/discovery/sort.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
+    const input = await readDiscoveryFlags(await discoveryInputPorts(ctx, flags), platform, flags);
     const sort = checkSort(platform, flags.sort, flags.order);
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');

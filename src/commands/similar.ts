@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryPorts } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryPorts } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -38,7 +38,7 @@ export default defineCommand({
       import('../lib/discovery/run.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryFlags({ input: ctx.term, notices: ctx.term }, platform, flags);
+    const input = await readDiscoveryFlags(await discoveryInputPorts(ctx, flags), platform, flags);
     await runDiscovery(await discoveryPorts(ctx), {
       kind: 'similar',
       platform,

@@ -128,10 +128,15 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
 /** `POST /public/v1/creators/content/details/` (0.03 credits when data comes back). */
 export async function postDetails(http: HttpClient, req: DetailsRequest): Promise<DetailsPage> {
   const res = await http.request(postDetailsPlan(req));
-  const outcome = readOutcome(res.data);
-  const body = (res.data && typeof res.data === 'object' ? res.data : {}) as Record<string, unknown>;
+  return detailsPageOf(res.data);
+}
+
+/** A details answer read: the result, the comments cursor, the cost and balance (0 and none for an answer from the store). */
+export function detailsPageOf(data: unknown): DetailsPage {
+  const outcome = readOutcome(data);
+  const body = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
   const token = body.next_token ?? outcome.result?.next_token;
-  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(res.data) };
+  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(data) };
 }
 
 /** The comments of a details answer: `result.comments`, or a top-level/`data` list as some clients see it. */

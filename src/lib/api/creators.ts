@@ -91,13 +91,23 @@ function asObject(value: unknown): Record<string, unknown> {
  */
 export async function creatorPosts(http: HttpClient, req: PostsRequest): Promise<PostsPage> {
   const res = await http.request(creatorPostsPlan(req, { maxPages: 1 }).plan);
-  const body = asObject(res.data);
+  return postsPageOf(res.data);
+}
+
+/** A posts answer read: the posts, the cursor, the cost (0 for an answer from the store). */
+export function postsPageOf(data: unknown): PostsPage {
+  const body = asObject(data);
   const top = Array.isArray(body.posts) ? body.posts : Array.isArray(asObject(body.data).posts) ? (asObject(body.data).posts as unknown[]) : undefined;
-  const outcome = top && !body.result ? { ...readOutcome(keepStoredMark(res.data, { ...body, result: { posts: top } })), response: res.data } : readOutcome(res.data);
+  const outcome = top && !body.result ? { ...readOutcome(keepStoredMark(data, { ...body, result: { posts: top } })), response: data } : readOutcome(data);
   const list = outcome.result?.posts;
   const posts = Array.isArray(list) ? list.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : { value: p })) : [];
   const token = body.next_token ?? outcome.result?.next_token;
   return { ...outcome, posts, nextToken: typeof token === 'string' && token ? token : undefined };
+}
+
+/** The cursor a posts run follows after this page, or undefined where it stops (no cursor, no posts). */
+export function nextPostsToken(page: PostsPage): string | undefined {
+  return page.posts.length === 0 ? undefined : page.nextToken;
 }
 
 /**
@@ -110,9 +120,10 @@ export async function* creatorPostPages(http: HttpClient, req: PostsRequest, max
   for (let n = 0; n < maxPages; n++) {
     const page = await creatorPosts(http, { ...req, paginationToken: token });
     yield page;
-    if (!page.nextToken || page.posts.length === 0 || seen.has(page.nextToken)) return;
-    seen.add(page.nextToken);
-    token = page.nextToken;
+    const next = nextPostsToken(page);
+    if (!next || seen.has(next)) return;
+    seen.add(next);
+    token = next;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Method, Purchase } from '../http/client.js';
 import { buildUrl, type Query } from '../http/url.js';
+import { plural } from '../output/humanize.js';
 
 export interface Plan {
   method: Method;
@@ -28,4 +29,57 @@ export function freePlan(method: Method, path: string, extra: Pick<Plan, 'query'
 /** The URL a plan goes to: the same rules the HTTP client applies when it sends it. */
 export function planUrl(baseUrl: URL, plan: Pick<Plan, 'path' | 'query'>): URL {
   return buildUrl(baseUrl, plan.path, plan.query);
+}
+
+/** How many pages a cursor-paged run may fetch, as its plan function takes it. */
+export interface PageBound {
+  maxPages?: number | undefined;
+  /** `--max-credits` in thousandths: without `maxPages`, the pages it pays for at the worst case. */
+  budgetMilli?: number | undefined;
+}
+
+/** A cursor-paged run (posts, comments) as its plan function describes it. */
+export interface CursorRun {
+  /** The plan and page bound of the run from the page of `token` (undefined: the first). */
+  plan(token: string | undefined, bound: PageBound): { plan: Plan; pages: number };
+  /** The cursor the run follows after a page's answer, or undefined where it stops. */
+  next(data: unknown): string | undefined;
+  /** The cursor it starts from. */
+  first: string | undefined;
+  bound: PageBound;
+}
+
+/**
+ * The plan of a cursor-paged run with the purchase memory: the pages the store answers from the first
+ * on are followed through their own cursors (each stored page's token leads to the next request);
+ * the gate then sees the first request to buy, priced for the rest only (`--max-pages` less the
+ * stored pages, or what `--max-credits` pays for after them), its basis naming the pages from the
+ * store at 0 credits. `pages` is the bound to run with: stored pages are not counted against a budget.
+ */
+export async function planAfterStoredPages(stored: ((plan: Plan) => Promise<unknown>) | undefined, run: CursorRun): Promise<{ plan: Plan; pages: number }> {
+  const whole = run.plan(run.first, run.bound);
+  if (!stored) return whole;
+  let token = run.first;
+  const seen = new Set<string>();
+  let held = 0;
+  let complete = false;
+  // Stored pages cost nothing: only --max-pages bounds them (a budget bounds the pages bought).
+  const most = run.bound.maxPages ?? Infinity;
+  while (held < most) {
+    const data = await stored(run.plan(token, { maxPages: 1 }).plan);
+    if (data === undefined) break;
+    held++;
+    const next = run.next(data);
+    if (next === undefined || seen.has(next)) {
+      complete = true;
+      break;
+    }
+    seen.add(next);
+    token = next;
+  }
+  if (held === 0) return whole;
+  const named = `${plural(held, 'page')} from the store at 0 credits`;
+  if (complete || held >= most) return { plan: { ...run.plan(run.first, { maxPages: 1 }).plan, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` }, pages: Math.max(whole.pages, held) };
+  const rest = run.plan(token, { maxPages: run.bound.maxPages === undefined ? undefined : run.bound.maxPages - held, budgetMilli: run.bound.budgetMilli });
+  return { plan: { ...rest.plan, costBasis: `${named}, then ${rest.plan.costBasis ?? 'the rest'}` }, pages: held + rest.pages };
 }

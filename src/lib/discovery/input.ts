@@ -9,7 +9,9 @@ import type { Notices } from '../io/terminal.js';
 import { parseIntegerOption } from '../options.js';
 import { csvReadOptions } from '../csv/read.js';
 import { readExcludeHandles } from './exclusions.js';
-import { buildFilters } from './filters.js';
+import { normalizeHandle } from '../../contract/handles.js';
+import { countText, durationText, plural } from '../output/humanize.js';
+import { buildFilters, MAX_EXCLUDE_HANDLES } from './filters.js';
 import { choosePageLimit } from './paging.js';
 
 /**
@@ -46,10 +48,23 @@ export interface DiscoveryInput {
   includeLookalikes: boolean;
 }
 
+/** Creators already bought on a platform (the store's `boughtCreators`), for `--skip-bought`. */
+export interface BoughtCreators {
+  /** Normalised handles, each once, the most recently bought first. */
+  handles: readonly string[];
+  /** The creator window they were bought within (`--max-age`, `max-age`, else 14 days). */
+  windowMs: number;
+}
+
 /** What reading the flags needs: `--filters`/`--exclude-handles` files or stdin, and a place for warnings. */
 export interface DiscoveryInputPorts {
   input: InputPorts;
   notices: Notices;
+  /**
+   * Given when `--skip-bought` (or the `skip-bought` setting) is on: the creators bought on the
+   * platform within the creator window, or undefined when there is no store to ask (`--no-store`).
+   */
+  bought?: ((platform: string) => Promise<BoughtCreators | undefined>) | undefined;
 }
 
 /** Reads and checks every flag the two Discovery commands share, for `platform` (already checked). */
@@ -87,5 +102,53 @@ export async function readDiscoveryFlags(ports: DiscoveryInputPorts, platform: s
     excludeAllLists: Boolean(flags.excludeAllLists),
   });
   for (const w of built.warnings) ports.notices.warn(w);
+  if (ports.bought) skipBought(ports.notices, built.filters, platform, await ports.bought(platform));
   return { platform, filters: built.filters, paging: { limit, page, all, maxResults }, listIds, includeLookalikes: Boolean(flags.includeLookalikes) };
+}
+
+/**
+ * `--skip-bought`: the creators already bought on the platform join `exclude_handles`, after the ones
+ * given (`--exclude-handles`, `--filters`), up to the API's 10,000. Past that the most recently
+ * bought are left out and a warning says how many could not be (those may be returned, and charged,
+ * again). A notice says how many are left out.
+ */
+export function skipBought(notices: Notices, filters: Record<string, unknown>, platform: string, bought: BoughtCreators | undefined): void {
+  if (bought === undefined) {
+    notices.warn('--skip-bought needs the store: with --no-store no creator is left out.');
+    return;
+  }
+  const within = `on ${platform} within ${durationText(bought.windowMs)}`;
+  if (bought.windowMs <= 0) {
+    notices.notice('--skip-bought: --max-age 0 counts no creator as bought; none left out.');
+    return;
+  }
+  const given = Array.isArray(filters.exclude_handles) ? filters.exclude_handles.map(String) : [];
+  const excluded = new Set(given.map((h) => normalizeHandle(h)));
+  const room = Math.max(0, MAX_EXCLUDE_HANDLES - given.length);
+  const added: string[] = [];
+  let leftOut = 0;
+  let over = 0;
+  for (const handle of bought.handles) {
+    if (excluded.has(handle)) {
+      leftOut++;
+      continue;
+    }
+    excluded.add(handle);
+    if (added.length < room) {
+      added.push(handle);
+      leftOut++;
+    } else over++;
+  }
+  if (added.length > 0) filters.exclude_handles = [...given, ...added];
+  if (bought.handles.length === 0) {
+    notices.notice(`--skip-bought: no creator bought ${within}; none left out.`);
+    return;
+  }
+  notices.notice(`--skip-bought: leaving out ${plural(leftOut, 'creator')} already bought ${within}.`);
+  if (over > 0) {
+    notices.warn(
+      `--skip-bought: ${plural(over, 'more creator')} bought ${within} could not be left out: a request takes at most ${countText(MAX_EXCLUDE_HANDLES)} handles ` +
+        '(the most recently bought are left out). They may be returned, and charged, again; put them in an exclusion list (creators exclusions add) and use --exclude-list.',
+    );
+  }
 }

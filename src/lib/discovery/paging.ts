@@ -216,7 +216,7 @@ export async function* discoveryRecords(
         if (storedAt(page) === undefined) {
           tally.spentMilli += page.accounts.length * plan.priceMilli;
           if (page.credits_left !== undefined) tally.creditsLeft = page.credits_left;
-        }
+        } else tally.fromStore = (tally.fromStore ?? 0) + 1;
       }
     }
   }

@@ -4,7 +4,10 @@
  * streamed to the printer, and a one-line summary of the spend on a terminal. A run that stops midway
  * keeps what it paid for and its error carries the spend (`printPaidList`). Takes ports, never the Context: the command assembles them.
  */
-import { discoveryPlan, discoveryPriceMilli, postDiscoveryPage, RESULT_CAP, type DiscoveryKind, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
+import {
+  discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, RESULT_CAP, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
+} from '../api/discovery.js';
+import { formatCredits } from '../cost.js';
 import type { Plan } from '../api/plan.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -42,6 +45,11 @@ export interface DiscoveryPorts {
   hasCredential(): Promise<boolean>;
   /** Aborted on Ctrl-C: no further page is asked for. */
   signal?: AbortSignal | undefined;
+  /**
+   * The answer the store would give a request now (marked `storedAt`), or undefined (none, or no
+   * store): the pages a run would take from it are named in its plan and not priced.
+   */
+  stored?: ((plan: Plan) => Promise<unknown>) | undefined;
 }
 
 export interface DiscoveryRun {
@@ -69,7 +77,9 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   if (run.envelope) checkEnvelope(ports.output, plan);
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
   await verifyExclusionLists(ports, run.platform, run.listIds);
-  if (!(await ports.gate(discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
+  // Pages the store answers from the first on (a stopped run's, an earlier one's) are named, not priced.
+  const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
+  if (!(await ports.gate(fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
 
   const tally = newTally();
   let first: DiscoveryPage | undefined;
@@ -111,6 +121,79 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       showing(ports, plan, tally);
     }
   }
+}
+
+/** The pages a run would take from the store, from its first page on, and where buying would start. */
+interface StoredPrefix {
+  pages: number;
+  /** Creators on those pages. */
+  creators: number;
+  /** The whole run is answered from the store. */
+  complete: boolean;
+  /** The first request the store does not answer (offset from the first creator, page size), and the creators printed before it. */
+  next?: { offset: number; limit: number; printed: number } | undefined;
+}
+
+/** Thrown by the look-up of a page the store does not hold: where the run would start buying. */
+const NOT_STORED = Symbol('not stored');
+
+/**
+ * Runs the run's own paging (discoveryRecords: the same page sizes, stops and repeats) over what the
+ * store holds, up to the first page it does not: how many pages (and creators) it would answer at 0
+ * credits. Undefined when it holds not even the first.
+ */
+async function storedPrefix(
+  stored: (plan: Plan) => Promise<unknown>,
+  plan: PagePlan,
+  base: 0 | 1,
+  request: (wirePage: number, limit?: number) => DiscoveryRequest,
+): Promise<StoredPrefix | undefined> {
+  const tally = newTally();
+  let missing: { offset: number; limit: number } | undefined;
+  const lookUp = async (wire: number, limit: number): Promise<DiscoveryPage> => {
+    const data = await stored(discoveryPlan(request(wire, limit)));
+    if (data === undefined) {
+      // Requests go out in page order: the first one missing is where buying starts.
+      missing ??= { offset: (wire - base) * limit, limit };
+      throw NOT_STORED;
+    }
+    return pageOf(data);
+  };
+  let complete = true;
+  try {
+    for await (const _ of discoveryRecords(plan, base, lookUp, tally)) {
+      // Only counted.
+    }
+  } catch (err) {
+    if (err !== NOT_STORED) throw err;
+    complete = false;
+  }
+  if (tally.pages === 0) return undefined;
+  const next = missing === undefined ? undefined : { ...missing, printed: tally.printed };
+  return { pages: tally.pages, creators: tally.returned, complete, next };
+}
+
+/**
+ * The plan of a run whose first pages the store answers: the first request it would buy, priced for
+ * the rest of the run only (the worst case from there, as for a run starting there), its basis naming
+ * what comes from the store at 0 credits.
+ */
+function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit?: number) => DiscoveryRequest, stored: StoredPrefix): Plan {
+  const named = `${plural(stored.pages, 'page')} (${plural(stored.creators, 'creator')}) from the store at 0 credits`;
+  const first = discoveryPlan(request(plan.page - 1 + base));
+  if (stored.complete || stored.next === undefined) return { ...first, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` };
+  const { offset, limit, printed } = stored.next;
+  const next = discoveryPlan(request(offset / limit + base, limit));
+  let rest: { milli: number; basis: string };
+  if (plan.maxResults !== undefined && offset % plan.limit !== 0) {
+    // In the smaller requests of the tail: exactly the creators still wanted.
+    const wanted = Math.max(0, Math.min(plan.maxResults - printed, RESULT_CAP - offset));
+    rest = { milli: wanted * plan.priceMilli, basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}` };
+  } else {
+    rest = worstCase({ ...plan, page: offset / plan.limit + 1, maxResults: plan.maxResults === undefined ? undefined : Math.max(0, plan.maxResults - printed) });
+  }
+  const from = offset % plan.limit === 0 ? ` from page ${offset / plan.limit + 1}` : '';
+  return { ...next, worstCaseMilli: rest.milli, costBasis: `${named}, then${from}: ${rest.basis}` };
 }
 
 /** On a terminal, after a single page: `Showing 20 of 1,234 matches (page 1); --page 2 or --all`. */
@@ -168,11 +251,12 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
   await checkExclusionLists(ports.http, platform, ids);
 }
 
-/** `Spent 0.5 credits on 50 creators (1 page); 999.5 credits left.` on a terminal, unless --quiet. */
+/** `Spent 0.5 credits on 150 creators (3 pages; 2 from the store); 999.5 credits left.` on a terminal, unless --quiet. */
 function summary(ports: DiscoveryPorts, tally: RunTally): void {
   if (!ports.io.stderrIsTTY || tally.pages === 0) return;
   const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
-  ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')})${left}.`);
+  const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store` : '';
+  ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored})${left}.`);
 }
 
 /** The filters the server applied, compact; a long exclusion list is shown by its size. */

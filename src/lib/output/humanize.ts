@@ -38,6 +38,11 @@ export function plural(count: number | string, singular: string, pluralForm = `$
   return `${text} ${one ? singular : pluralForm}`;
 }
 
+/** ` (3 pages; 2 from the store)` after a paging run's spend when the store answered some of its pages, else ''. */
+export function storedPages(got: { pages: number; fromStore: number }): string {
+  return got.fromStore > 0 ? ` (${plural(got.pages, 'page')}; ${countText(got.fromStore)} from the store)` : '';
+}
+
 /** Credits from thousandths for a person: `1 credit`, `0.01 credits`, `1,234.5 credits`. */
 export function creditCount(milli: number): string {
   return plural(Math.round(milli) / 1000, 'credit');

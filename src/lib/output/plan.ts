@@ -3,11 +3,30 @@ import type { PlanRecord } from '../cost.js';
 import type { Io } from '../io/streams.js';
 import { printText } from './printers.js';
 import type { OutputSettings } from './types.js';
-import { creditCount } from './humanize.js';
+import { countText, creditCount } from './humanize.js';
+
+/** Lists longer than this are shortened in the text form of a plan. */
+const LONG_LIST = 20;
+/** The items of a long list the text form shows. */
+const LIST_HEAD = 10;
+
+/**
+ * The body for a person to read: a long list (10,000 handles left out by `--skip-bought`) shows its
+ * first items and how many more there are, not thousands of lines. The json/jsonl plan keeps
+ * the body exactly as it would be sent.
+ */
+function shortened(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, value.length > LONG_LIST ? LIST_HEAD : value.length).map(shortened);
+    return value.length > LONG_LIST ? [...shown, `… ${countText(value.length - LIST_HEAD)} more (${countText(value.length)} in all)`] : shown;
+  }
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, shortened(v)]));
+  return value;
+}
 
 /**
  * json/jsonl: the record (pretty or one line). Any other format: a short text block naming what would
- * be sent and its worst-case cost.
+ * be sent (long lists shortened) and its worst-case cost.
  */
 export async function printPlan(io: Io, settings: OutputSettings, plan: PlanRecord): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
@@ -19,7 +38,7 @@ export async function printPlan(io: Io, settings: OutputSettings, plan: PlanReco
     io,
     settings,
     `Dry run: nothing was sent.\n${plan.method} ${plan.url}\n` +
-      (plan.body !== null ? `${JSON.stringify(plan.body, null, 2)}\n` : '') +
+      (plan.body !== null ? `${JSON.stringify(shortened(plan.body), null, 2)}\n` : '') +
       `Worst-case cost: ${credits}${plan.cost_basis ? ` (${plan.cost_basis})` : ''}\n`,
   );
 }

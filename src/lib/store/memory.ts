@@ -130,6 +130,13 @@ function found(data: unknown): boolean {
   return r === undefined;
 }
 
+/** A stored answer's data as a request would get it: parsed exactly, marked `storedAt` (lib/http) with when it was bought. */
+export function storedData(hit: Pick<StoredAnswer, 'body' | 'boughtAt'>): unknown {
+  const data = parseJson(hit.body);
+  if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
+  return data;
+}
+
 export class PurchaseMemoryImpl implements PurchaseMemory {
   readonly holder: Holder;
   readonly tally: MemoryTally = { reused: 0, reusedRecords: 0, bought: 0, windowMs: undefined };
@@ -156,12 +163,16 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     return this.o.maxAge[purchase.kind];
   }
 
-  /** The stored answer a request would be answered with now, or undefined (a dry run's look; changes nothing). */
-  async peek(req: RequestOptions): Promise<ReusableAnswer | undefined> {
+  /**
+   * The stored answer a request would be answered with now, or undefined (a dry run's look; changes
+   * nothing). With `marginMs`, only an answer still fresh that much later: a plan that leaves it
+   * unpriced stays a bound if the run reaches it a little after the look.
+   */
+  async peek(req: RequestOptions, marginMs = 0): Promise<ReusableAnswer | undefined> {
     if (!req.purchase) return undefined;
     const window = this.windowFor(req.purchase);
     if (window <= 0) return undefined;
-    return this.o.store.answer(answerKey(this.o.baseUrl, req), this.o.now() - window);
+    return this.o.store.answer(answerKey(this.o.baseUrl, req), this.o.now() - window + Math.max(0, marginMs));
   }
 
   /** How many of these requests the store would answer now (a run's count before its money gate). */
@@ -232,8 +243,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   private fromStore<T>(hit: ReusableAnswer, window: number): HttpResponse<T> {
-    const data = parseJson(hit.body);
-    if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
+    const data = storedData(hit);
     this.tally.reused++;
     this.tally.reusedRecords += hit.records;
     this.tally.windowMs = this.tally.windowMs === undefined ? window : Math.min(this.tally.windowMs, window);

@@ -298,9 +298,13 @@ export class SqliteStore implements Store {
 
   async boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]> {
     return this.read(() =>
-      (this.q('SELECT DISTINCT handle FROM bought_creators WHERE base_url = ? AND platform = ? AND bought_at >= ? ORDER BY handle').all(baseUrl, platform, since) as Row[]).map((r) =>
-        String(r.handle),
-      ),
+      (
+        this.q('SELECT handle FROM bought_creators WHERE base_url = ? AND platform = ? AND bought_at >= ? GROUP BY handle ORDER BY MAX(bought_at) DESC, handle').all(
+          baseUrl,
+          platform,
+          since,
+        ) as Row[]
+      ).map((r) => String(r.handle)),
     );
   }
 

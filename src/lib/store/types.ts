@@ -138,7 +138,10 @@ export interface Store {
   /** The shared pacer of one account (base URL + profile). */
   pace(account: string): SharedPace;
 
-  /** Creators bought on a platform since a time (for `--skip-bought`), normalised handles. */
+  /**
+   * Creators bought on a platform since a time (for `--skip-bought`), normalised handles, each once,
+   * the most recently bought first (ties by handle), so a caller that can send only so many keeps the newest.
+   */
   boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]>;
   /** What was bought, newest first. */
   list(filter: ListFilter): AsyncIterable<StoredAnswer>;
