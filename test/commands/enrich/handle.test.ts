@@ -47,7 +47,7 @@ describe('enrich handle: requests', () => {
     [['--mode', 'raw', '--platform', 'instagram', '--lookalikes'], /--lookalikes applies/],
     [['--mode', 'analytics', '--platform', 'instagram', '--email-required', 'must_have'], /--email-required applies/],
     [['--mode', 'deep', '--platform', 'instagram'], /deep/],
-    [['--concurrency', '50', '--platform', 'instagram'], /concurrency/],
+    [['--concurrency', '65', '--platform', 'instagram'], /concurrency/],
     [[], /--platform is required/],
   ])('refuses %j with exit 2, sending nothing', async (flags, message) => {
     const api = recordingApi();
