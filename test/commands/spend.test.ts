@@ -3,10 +3,11 @@
  * the sandbox ledger, beside the account's own credits_used and the difference (charges the log never
  * saw), in every format; one API's log only; without a credential, the log alone.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
+import { useTimeZone } from '../helpers/time-zone.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const open: Sandbox[] = [];
@@ -21,14 +22,7 @@ afterEach(async () => {
 });
 
 // Days are local calendar days (as budgets count them): read in UTC here.
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const DAY = 86_400_000;

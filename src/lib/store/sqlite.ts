@@ -72,6 +72,12 @@ function spendOf(r: Row): SpendEntry {
   };
 }
 
+/** A WHERE clause of the conditions whose value is given (a filter left out is no condition). */
+function whereOf(conditions: readonly [string, unknown][]): { where: string; params: unknown[] } {
+  const given = conditions.filter(([, value]) => value !== undefined);
+  return { where: given.length > 0 ? `WHERE ${given.map(([sql]) => sql).join(' AND ')}` : '', params: given.map(([, value]) => value) };
+}
+
 /** Opens (creating and migrating unless read-only) the SQLite store at `file`. */
 export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
   const { default: Database } = (await import('libsql')) as unknown as { default: new (file: string, options?: Record<string, unknown>) => Db };
@@ -309,28 +315,28 @@ export class SqliteStore implements Store {
   }
 
   async *list(f: ListFilter): AsyncIterable<StoredAnswer> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (f.platform !== undefined) (where.push('platform = ?'), params.push(f.platform));
-    if (f.kind !== undefined) (where.push('kind = ?'), params.push(f.kind));
-    if (f.since !== undefined) (where.push('bought_at >= ?'), params.push(f.since));
-    if (f.until !== undefined) (where.push('bought_at < ?'), params.push(f.until));
-    if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
+    const { where, params } = whereOf([
+      ['platform = ?', f.platform],
+      ['kind = ?', f.kind],
+      ['bought_at >= ?', f.since],
+      ['bought_at < ?', f.until],
+      ['base_url = ?', f.baseUrl],
+    ]);
     // Ties (answers bought in the same millisecond) newest-written first, not in the random order of their keys.
-    const sql = `SELECT * FROM answers ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY bought_at DESC, rowid DESC`;
+    const sql = `SELECT * FROM answers ${where} ORDER BY bought_at DESC, rowid DESC`;
     // Read in slices by rowid order of the result, so a large store is never held in memory at once.
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
     yield* this.rowsOf(rows, answerOf);
   }
 
   async *spend(f: SpendFilter): AsyncIterable<SpendEntry> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (f.since !== undefined) (where.push('at >= ?'), params.push(f.since));
-    if (f.until !== undefined) (where.push('at < ?'), params.push(f.until));
-    if (f.profile !== undefined) (where.push('profile = ?'), params.push(f.profile));
-    if (f.baseUrl !== undefined) (where.push('base_url = ?'), params.push(f.baseUrl));
-    const sql = `SELECT * FROM spend ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, id`;
+    const { where, params } = whereOf([
+      ['at >= ?', f.since],
+      ['at < ?', f.until],
+      ['profile = ?', f.profile],
+      ['base_url = ?', f.baseUrl],
+    ]);
+    const sql = `SELECT * FROM spend ${where} ORDER BY at, id`;
     const rows = this.read(() => this.db.prepare(sql).iterate(...params));
     yield* this.rowsOf(rows, spendOf);
   }

@@ -5,25 +5,19 @@
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/lib/store/schema.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 import { tempDir } from '../../helpers/temp.js';
 import { snapshotTree } from '../../helpers/tree-snapshot.js';
+import { useTimeZone } from '../../helpers/time-zone.js';
 
 const sb = useSandbox();
 
 // Terminal tables show local times: read in UTC here.
-const savedTz = process.env.TZ;
-beforeAll(() => {
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+useTimeZone('UTC');
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const HOUR = 3_600_000;
