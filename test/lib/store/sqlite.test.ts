@@ -435,6 +435,26 @@ describe('locks and the shared pace', () => {
     expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
   });
 
+  it('once a write has waited the whole busy timeout, the handle\'s later writes do not wait again (the process is not blocked once per row in flight)', async () => {
+    const file = storeFile();
+    (await open(file)).close();
+    const s = await open(file, { busyTimeoutMs: 1500 });
+    const holder = await rawDb(file);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      let started = Date.now();
+      expect((await refusal(() => s.claim('a', me('a'), T0, 60_000))).code).toBe('store_busy');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+      started = Date.now();
+      for (const key of ['b', 'c', 'd']) expect((await refusal(() => s.claim(key, me('a'), T0, 60_000))).code).toBe('store_busy');
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
+  });
+
   it('two connections take consecutive slots of one pace', async () => {
     const file = storeFile();
     const [a, b] = [await open(file), await open(file)];
