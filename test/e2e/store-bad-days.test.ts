@@ -403,6 +403,23 @@ describe('re-runs pay for nothing already bought', () => {
     expect(strip('elsewhere.csv')).toEqual(strip('out.csv'));
   }, 60_000);
 
+  it('an input naming a creator several times (spelled differently) pays for it once, even with the rows in flight together', async () => {
+    const w = world();
+    const [a, b] = creatorHandles(sb.get(), 2, 280);
+    const handles = [a, `@${(a as string).toUpperCase()}`, b, a, `https://www.instagram.com/${b}/`, b] as string[];
+    const input = join(w.dir, 'in.csv');
+    const out = join(w.dir, 'out.csv');
+    writeInput(input, handles);
+    latency('enrich=150ms');
+    const ledger = ledgerFrom();
+    const r = await spawnCli(enrichArgs(input, out, '--concurrency', '6'), w.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ledger.perHandle()).toEqual(new Map([[a, 1], [b, 1]]));
+    const rows = csvObjects(readFileSync(out, 'utf8'));
+    expect(rows.map((row) => row['result.instagram.username'])).toEqual([a, a, b, a, b, b]);
+    expect(rows.filter((row) => row.source === 'api')).toHaveLength(2);
+  });
+
   it('an input with 2 of 20 handles changed: the re-run charges exactly the 2 new creators', async () => {
     const w = world();
     const handles = creatorHandles(sb.get(), 20, 240);
