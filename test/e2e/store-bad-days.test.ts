@@ -517,6 +517,19 @@ describe('processes at once, one store', () => {
     expect(refused.stderr).toMatch(/This run could cost up to 0\.8 credits, over the daily-budget of 1: .*nothing was sent\./);
     expect(refused.stdout).toBe('');
     expect(ledger.charges().map((c) => [c.note, c.milli])).toEqual([[`analytics instagram:${[a, b][passed]}`, 800]]);
+
+    // The creator bought is in the store: asking again costs nothing, so the budget (0.2 left) lets it through.
+    latency('');
+    const winner = ['enrich', 'handle', [a, b][passed] as string, '--platform', 'instagram', '--mode', 'analytics', '--json'];
+    const plan = await spawnCli([...winner, '--dry-run'], w.env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)).toMatchObject({ worst_case_credits: 0, cost_basis: '1 handle from the store at 0 credits' });
+    const again = await spawnCli(winner, w.env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).result).toEqual(JSON.parse(results[passed]?.stdout as string).result);
+    const loser = await spawnCli(['enrich', 'handle', [a, b][1 - passed] as string, '--platform', 'instagram', '--mode', 'analytics', '--json'], w.env);
+    expect(loser.code, loser.stderr).toBe(5);
+    expect(ledger.charges()).toHaveLength(1);
   }, 60_000);
 
   it('four processes share the account\'s pace: no 429, never above the limit, and together about the whole rate', async () => {

@@ -147,7 +147,11 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     // One value: a bad one is the command's usage error, before the money gate.
     if (single) job.clean(o.values[0] as string);
     if (single) {
-      if (!(await ports.gate(runPlan(job, source.firstValue, source.count, o)))) return;
+      // A record the store holds is answered from it at 0 credits: the gate (--max-credits, the budgets,
+      // --dry-run) prices only what would be bought, or a free re-run would be refused (exit 5).
+      const memory = await ports.memory?.();
+      const held = memory ? await memory.countStored([job.plan(job.clean(o.values[0] as string))]) : 0;
+      if (!(await ports.gate(runPlan(job, source.firstValue, 1 - held, o, held)))) return;
       return await runSingle(ports, job, http, o.values[0] as string);
     }
 
@@ -310,7 +314,9 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
     costBasis:
       count === undefined
         ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
-        : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}`,
+        : count === 0 && already > 0
+          ? `${plural(already, job.kind)} from the store at 0 credits`
+          : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}`,
   };
 }
 
