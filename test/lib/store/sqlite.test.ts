@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
+import { openStore } from '../../../src/lib/store/open.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/lib/store/sqlite.js';
 import type { BudgetCheck, Holder, SpendEntry, StoredAnswer } from '../../../src/lib/store/types.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -155,6 +156,20 @@ describe('opening and migrating', () => {
     const file = storeFile();
     await refusal(() => open(file, { readOnly: true }));
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('openStore read-only (a dry run) finds no store in a missing or empty file, and leaves both as they were', async () => {
+    const missing = storeFile();
+    expect(await openStore({ file: missing, readOnly: true })).toBeUndefined();
+    expect(existsSync(missing)).toBe(false);
+    // What a run that created the file on a full disk leaves behind.
+    const empty = storeFile();
+    writeFileSync(empty, '');
+    expect(await openStore({ file: empty, readOnly: true })).toBeUndefined();
+    expect(readFileSync(empty)).toHaveLength(0);
+    const real = await openStore({ file: empty });
+    opened.push(real as SqliteStore);
+    expect((real as SqliteStore).version()).toBe(SCHEMA_VERSION);
   });
 
   it('a read-only open (a dry run) reads but refuses every write, and does not migrate an older store', async () => {
