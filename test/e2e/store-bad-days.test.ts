@@ -373,7 +373,7 @@ describe('kill -9 at any moment, then re-run', () => {
       let exited = false;
       void run.done.then(() => (exited = true));
       await until('the sandbox to charge a row', () => ledger.charges().length > before || exited);
-      const wait = Math.floor(Math.random() * 600);
+      const wait = 100 + Math.floor(Math.random() * 600);
       await sleep(wait);
       run.kill('SIGKILL');
       const res = await run.done;
