@@ -31,7 +31,7 @@ export function storeError(err: unknown, file: string): CliError {
   if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message)) {
     return new CliError(`Cannot write to the store ${file}: the disk is full.`, EXIT.ERROR, {
       code: 'store_full',
-      hint: `Free some space there, then re-run the same command (nothing already paid for is bought again), ${NO_STORE}.`,
+      hint: `Free some space there, then re-run the same command (answers the store kept are not bought again), ${NO_STORE}.`,
       cause: err,
     });
   }

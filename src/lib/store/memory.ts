@@ -149,6 +149,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   failure: unknown = undefined;
   /** Set when a workflow has already said what came from the store (no second notice at the end). */
   announced = false;
+  /** This run's purchases on their way, by key: settled once the answer is kept (or the request failed). */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = { run: o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16), pid: process.pid, host: hostname() };
@@ -213,6 +215,37 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       const hit = await reuse(started - window);
       if (hit) return hit;
     }
+    // The same record asked again by this run while it is on its way (a bulk input naming a creator
+    // twice): the store's claim belongs to the run, so it would not hold this one back; it waits for
+    // that answer here and takes it from the store instead of paying for its own.
+    for (let pending = this.inFlight.get(key); pending; pending = this.inFlight.get(key)) {
+      await pending;
+      if (this.failure !== undefined) throw this.failure;
+      // Bought after this request began: fresh even with --max-age 0.
+      const hit = await reuse(window > 0 ? started - window : started);
+      if (hit) return hit;
+    }
+    let landed!: () => void;
+    const flight = new Promise<void>((resolve) => (landed = resolve));
+    this.inFlight.set(key, flight);
+    try {
+      return await this.buy(req, send, purchase, key, window, started, reuse);
+    } finally {
+      this.inFlight.delete(key);
+      landed();
+    }
+  }
+
+  /** Claims the record in the store, sends the request and keeps its answer (see the class comment). */
+  private async buy<T>(
+    req: RequestOptions,
+    send: () => Promise<HttpResponse<T>>,
+    purchase: Purchase,
+    key: string,
+    window: number,
+    started: number,
+    reuse: (since: number) => Promise<HttpResponse<T> | undefined>,
+  ): Promise<HttpResponse<T>> {
     // Claimed while in flight: a second process buying the same record waits for this answer.
     const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
     for (;;) {

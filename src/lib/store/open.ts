@@ -3,7 +3,7 @@
  * `<config dir>/store/<profile>.db`. A dry run opens an existing store read-only (it changes nothing
  * anywhere) and uses none when there is no file yet.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { durationText } from '../output/humanize.js';
@@ -40,11 +40,12 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the store (creating it unless read-only); undefined when read-only and there is none yet, or
- * only an empty file (a first run stopped before its schema was written: nothing was ever kept in it).
+ * Opens the store (creating it unless read-only); undefined when read-only and there is none yet: no
+ * file, or an empty one (a run that created it and could not write, on a full disk), or one without a
+ * schema: a read-only open cannot give it tables, and a dry run would fail where the real run just begins.
  */
 export async function openStore(o: OpenOptions): Promise<Store | undefined> {
-  if (o.readOnly && !existsSync(o.file)) return undefined;
+  if (o.readOnly && (!existsSync(o.file) || statSync(o.file).size === 0)) return undefined;
   const store = await openSqliteStore(o);
   if (o.readOnly && store.version() === 0) {
     await store.close();

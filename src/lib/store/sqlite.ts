@@ -8,6 +8,7 @@
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SharedPace } from '../http/pacer.js';
+import { BusyError } from '../errors.js';
 import { processAlive } from '../io/process-alive.js';
 import { storeError } from './errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -89,15 +90,23 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       // Created private before SQLite opens it (its -wal and -shm files take the same mode).
       closeSync(openSync(file, 'a', 0o600));
+    } else {
+      // libsql (0.5) ignores better-sqlite3's `fileMustExist` and creates a missing file.
+      closeSync(openSync(file, 'r'));
     }
-    db = new Database(file, { timeout: busy, ...(o.readOnly ? { readonly: true, fileMustExist: true } : {}) });
+    db = new Database(file, { timeout: busy });
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+    // libsql (0.5) ignores `readonly` too: the connection itself refuses writes instead.
+    if (o.readOnly) db.exec('PRAGMA query_only = ON');
+    const store = new SqliteStore(db, file);
+    // A newer schema is refused before anything is set: switching a file to WAL rewrites its header,
+    // and a store another version wrote must not change by a byte.
+    store.checkVersion();
     if (!o.readOnly) {
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = FULL');
     }
     db.exec('PRAGMA foreign_keys = ON');
-    const store = new SqliteStore(db, file);
     store.migrate(Boolean(o.readOnly));
     return store;
   } catch (err) {
@@ -113,6 +122,8 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
   private readonly stmts = new Map<string, Stmt>();
+  /** A write has waited the whole busy timeout (see `write`). */
+  private busyGaveUp = false;
 
   constructor(
     private readonly db: Db,
@@ -143,7 +154,16 @@ export class SqliteStore implements Store {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
       this.restoreSync(durable);
-      throw storeError(err, this.location);
+      const failed = storeError(err, this.location);
+      // The binding is synchronous: a locked store blocks the whole process for the busy timeout. Once
+      // one write has waited that long the run stops (store_busy), and the rows already in flight must
+      // not each block it for the whole timeout again (8 in flight at 10 s was 90 s before exit 9):
+      // later writes of this handle try the lock once, without waiting.
+      if (failed instanceof BusyError && !this.busyGaveUp) {
+        this.busyGaveUp = true;
+        this.db.exec('PRAGMA busy_timeout = 0');
+      }
+      throw failed;
     }
     try {
       const out = fn();
@@ -183,10 +203,16 @@ export class SqliteStore implements Store {
     return Number((this.row('PRAGMA user_version') ?? {}).user_version ?? 0);
   }
 
-  /** Brings the file to this build's schema; a newer one is refused untouched, a read-only open only checks. */
-  migrate(readOnly: boolean): void {
+  /** Refuses a store written by a newer version (its schema is unknown here). */
+  checkVersion(): number {
     const found = this.version();
     if (found > SCHEMA_VERSION) throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
+    return found;
+  }
+
+  /** Brings the file to this build's schema; a newer one is refused untouched, a read-only open only checks. */
+  migrate(readOnly: boolean): void {
+    const found = this.checkVersion();
     if (found === SCHEMA_VERSION || readOnly) return;
     this.write(() => {
       // Another process may have migrated while this one waited for the lock.
