@@ -21,6 +21,13 @@ export function storeError(err: unknown, file: string): CliError {
       cause: err,
     });
   }
+  if (code === 'CREATORS_FOREIGN_DB') {
+    return new CliError(`${file} is an SQLite database of another program, not a creators store; nothing was changed.`, EXIT.ERROR, {
+      code: 'store_foreign',
+      hint: `Point CREATORS_STORE (or the store setting) at a file of its own, ${NO_STORE}.`,
+      cause: err,
+    });
+  }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new BusyError(`The store ${file} stayed locked by another process past the busy timeout; nothing more was sent.`, {
       code: 'store_busy',

@@ -203,10 +203,16 @@ export class SqliteStore implements Store {
     return Number((this.row('PRAGMA user_version') ?? {}).user_version ?? 0);
   }
 
-  /** Refuses a store written by a newer version (its schema is unknown here). */
+  /**
+   * Refuses a store written by a newer version (its schema is unknown here), and another program's
+   * database (version 0 with tables in it: a mistyped CREATORS_STORE), before anything is changed.
+   */
   checkVersion(): number {
     const found = this.version();
     if (found > SCHEMA_VERSION) throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
+    if (found === 0 && Number((this.row("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'") ?? {}).n ?? 0) > 0) {
+      throw storeError({ code: 'CREATORS_FOREIGN_DB', message: 'not a creators store' }, this.location);
+    }
     return found;
   }
 

@@ -483,3 +483,18 @@ describe('locks and the shared pace', () => {
     expect(await a.pace('acct').take(100, 0, T0)).toBe(T0 + 5000);
   });
 });
+
+describe('another program\'s database', () => {
+  it('an SQLite file at version 0 that already has tables is refused, not given ours', async () => {
+    const file = join(tempDir('creators-foreign-'), 'app.db');
+    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+    const other = new Database(file);
+    other.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES (\'keep me\')');
+    other.close();
+    const before = readFileSync(file);
+    const err = await openSqliteStore({ file }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'store_foreign', exitCode: 1 });
+    expect((err as Error).message).toContain(file);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
