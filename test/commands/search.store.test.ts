@@ -58,7 +58,7 @@ describe('search: pages from the store', () => {
     expect(b.stdout).toBe(a.stdout);
     // A stored page's balance is stale: no "credits left".
     expect(b.stderr).toMatch(/^Spent 0 credits on 100 creators \(2 pages; 2 from the store\)\.$/m);
-    expect(b.stderr).toContain('2 of 2 paid requests answered from the store (bought within 1 day): 0 credits; --max-age 0 buys fresh.');
+    expect(b.stderr).toContain('2 of 2 paid requests answered from the store (bought within 24 hours): 0 credits; --max-age 0 buys fresh.');
 
     // Piped: no summary, the same data.
     const piped = await w.run([...SEARCH, '--max-results', '100', '--json']);

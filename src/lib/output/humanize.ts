@@ -198,10 +198,10 @@ export function wrapText(value: string, width: number): string[] {
   return out;
 }
 
-/** A window for people: `14 days`, `24 hours`, `90 minutes`, `30 seconds` (the largest unit it divides into). */
+/** A window for people: `14 days`, `24 hours`, `90 minutes`, `30 seconds` (the largest unit it divides into; a day is `24 hours`, as the defaults are documented). */
 export function durationText(ms: number): string {
   for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]] as const) {
-    if (ms >= size && ms % size === 0) return plural(ms / size, unit);
+    if (ms >= size && ms % size === 0 && !(unit === 'day' && ms < 2 * size)) return plural(ms / size, unit);
   }
   return plural(Math.round(ms / 1000), 'second');
 }

@@ -91,3 +91,14 @@ describe('truncate', () => {
     expect(truncate('a\nb\tc', 10)).toBe('a b c');
   });
 });
+
+describe('durationText', () => {
+  it('names a window in the largest unit it divides into, a day as 24 hours', async () => {
+    const { durationText } = await import('../../../src/lib/output/humanize.js');
+    expect(durationText(14 * 86_400_000)).toBe('14 days');
+    expect(durationText(86_400_000)).toBe('24 hours');
+    expect(durationText(2 * 86_400_000)).toBe('2 days');
+    expect(durationText(90 * 60_000)).toBe('90 minutes');
+    expect(durationText(30_000)).toBe('30 seconds');
+  });
+});
