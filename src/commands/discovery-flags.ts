@@ -14,6 +14,10 @@ export const DISCOVERY_FLAGS = {
     repeat: true,
   },
   filters: { flags: '--filters <file|->', description: 'a JSON object of filters from a file or stdin', stdin: true },
+  uncheckedFilters: {
+    flags: '--unchecked-filters',
+    description: "send filter keys the platform's catalogue does not have (creators help filters) instead of refusing them (exit 2)",
+  },
   aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)' },
   minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key" },
   maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key" },
