@@ -9,7 +9,8 @@ import {
 } from '../api/discovery.js';
 import { formatCredits } from '../cost.js';
 import type { Plan } from '../api/plan.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, StdoutClosedError, UsageError } from '../errors.js';
+import { stdoutClosed } from '../output/sink.js';
 import type { HttpClient } from '../http/client.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
@@ -87,8 +88,11 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (index === 0) first = page;
     if (index === 0 && page.applied_filters !== undefined) notices.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
   };
+  const toStdout = ports.output.outputPath === undefined || ports.output.outputPath === '' || ports.output.outputPath === '-';
   const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
     if (ports.signal?.aborted) return Promise.reject(new InterruptedError());
+    // Nobody reads any more (`| head -1`): no page is bought for nobody; the run ends quietly (exit 0).
+    if (toStdout && stdoutClosed(ports.io)) return Promise.reject(new StdoutClosedError());
     return postDiscoveryPage(http, request(wire, limit));
   };
   // Pages a sequential run is certain to buy go out concurrently, as many as the pace and latency call for.
