@@ -82,6 +82,7 @@ export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
     notices: ctx.term,
     output: await ctx.output(),
     gate: (plan) => ctx.gate(plan),
+    confirmRest: (rest) => ctx.confirmRest(rest),
     pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base'))),
     dryRun: ctx.dryRun,
     hasCredential: async () => (await ctx.credential()) !== undefined,

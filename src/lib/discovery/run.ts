@@ -7,7 +7,7 @@
 import {
   discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, RESULT_CAP, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
 } from '../api/discovery.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits, type RestOfRun } from '../cost.js';
 import type { Plan } from '../api/plan.js';
 import { InterruptedError, StdoutClosedError, UsageError } from '../errors.js';
 import { stdoutClosed } from '../output/sink.js';
@@ -39,6 +39,8 @@ export interface DiscoveryPorts {
   output: OutputSettings;
   /** The money gate: true when the plan may be sent (`--dry-run` prints it and answers false). */
   gate(plan: Plan): Promise<boolean>;
+  /** After the first page of `--all`, the question with the real count when the gate left it to the run (lib/cost.ts `confirmRest`). */
+  confirmRest?: ((rest: RestOfRun) => Promise<boolean>) | undefined;
   /** The number of the first page on the wire (see `pageBase`). */
   pageBase: 0 | 1;
   dryRun: boolean;
@@ -80,7 +82,20 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   await verifyExclusionLists(ports, run.platform, run.listIds);
   // Pages the store answers from the first on (a stopped run's, an earlier one's) are named, not priced.
   const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
-  if (!(await ports.gate(fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
+  // `--all` buys its first page within `confirm-above` without a question and asks after it with the
+  // real count (askAfterFirst), instead of a worst case from the 10,000-result cap.
+  const firstMilli = plan.limit * plan.priceMilli;
+  const askAfterFirst = plan.all && fromStore === undefined && ports.confirmRest !== undefined;
+  const gatePlan = fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging);
+  if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
+    if (ports.dryRun && plan.all && fromStore === undefined) {
+      // The worst case assumes the cap; the real count costs one creator.
+      notices.notice(
+        `The worst case assumes the ${countText(RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
+      );
+    }
+    return;
+  }
 
   const tally = newTally();
   let first: DiscoveryPage | undefined;
@@ -96,7 +111,13 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     return postDiscoveryPage(http, request(wire, limit));
   };
   // Pages a sequential run is certain to buy go out concurrently, as many as the pace and latency call for.
-  const records = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()));
+  const goOn = askAfterFirst
+    ? (nextOffset: number, printed: number): Promise<boolean> => {
+        const rest = restOfRun(plan, tally, nextOffset, printed);
+        return rest === undefined ? Promise.resolve(true) : (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
+      }
+    : undefined;
+  const records = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn);
   // A run that stops part-way keeps the creators it paid for, and says what it spent (see printPaidList).
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;
@@ -108,6 +129,8 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (count === 0 && ports.output.format === 'table') notices.notice('No creators found.');
     if (tally.stop === 'repeat') {
       notices.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
+    } else if (tally.stop === 'declined') {
+      notices.notice('Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.');
     } else if (tally.stop === 'cap') {
       notices.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
     }
@@ -125,6 +148,23 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       showing(ports, plan, tally);
     }
   }
+}
+
+/**
+ * What the rest of an `--all` run can cost once its first page gave the real count: the creators
+ * still to come (up to the total, the cap and `--max-results`), their pages and price, and the
+ * question (`176 matches: 3 more pages, up to 1.26 credits more. Continue?`). Undefined when nothing
+ * more would be bought.
+ */
+function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed: number): Omit<RestOfRun, 'firstMilli' | 'spentMilli'> | undefined {
+  const reachable = Math.min(tally.total ?? RESULT_CAP, RESULT_CAP);
+  let creators = Math.max(0, reachable - nextOffset);
+  if (plan.maxResults !== undefined) creators = Math.min(creators, Math.max(0, plan.maxResults - printed));
+  if (creators === 0) return undefined;
+  const pages = Math.ceil(creators / plan.limit);
+  const restMilli = creators * plan.priceMilli;
+  const count = tally.total === undefined ? 'The total is unknown' : plural(tally.total, 'match', 'matches');
+  return { restMilli, question: `${count}: ${plural(pages, 'more page')}, up to ${creditCount(restMilli)} more. Continue?` };
 }
 
 /** The pages a run would take from the store, from its first page on, and where buying would start. */
