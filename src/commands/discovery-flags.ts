@@ -83,6 +83,8 @@ export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
     output: await ctx.output(),
     gate: (plan) => ctx.gate(plan),
     confirmRest: (rest) => ctx.confirmRest(rest),
+    term: ctx.term,
+    now: ctx.deps.now,
     pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base'))),
     dryRun: ctx.dryRun,
     hasCredential: async () => (await ctx.credential()) !== undefined,

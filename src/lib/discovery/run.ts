@@ -20,6 +20,7 @@ import { selectFields } from '../output/flatten.js';
 import { printPaidItem, printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
 import { pagesInFlightFor } from '../bulk/concurrency.js';
+import { pagingProgress, type ProgressTerminal } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
@@ -39,6 +40,9 @@ export interface DiscoveryPorts {
   output: OutputSettings;
   /** The money gate: true when the plan may be sent (`--dry-run` prints it and answers false). */
   gate(plan: Plan): Promise<boolean>;
+  /** The terminal, for the progress line of `--all` (none: no progress line). */
+  term?: ProgressTerminal | undefined;
+  now?: (() => number) | undefined;
   /** After the first page of `--all`, the question with the real count when the gate left it to the run (lib/cost.ts `confirmRest`). */
   confirmRest?: ((rest: RestOfRun) => Promise<boolean>) | undefined;
   /** The number of the first page on the wire (see `pageBase`). */
@@ -99,9 +103,20 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
 
   const tally = newTally();
   let first: DiscoveryPage | undefined;
+  // Records streaming to the same terminal show the progress themselves (a table is drawn at the end).
+  const recordsToTerminal = ports.io.stdoutIsTTY && !ports.output.outputPath && ports.output.format !== 'table' && ports.output.pager === undefined;
+  const progress =
+    plan.all && ports.term !== undefined
+      ? pagingProgress(ports.term, { label: run.kind, noun: 'creators', now: ports.now ?? Date.now, recordsToTerminal })
+      : undefined;
+  const startOffset = (plan.page - 1) * plan.limit;
   const onPage = (page: DiscoveryPage, index: number): void => {
     if (index === 0) first = page;
     if (index === 0 && page.applied_filters !== undefined) notices.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
+    if (progress === undefined) return;
+    let reach = tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, RESULT_CAP) - startOffset);
+    if (plan.maxResults !== undefined) reach = Math.min(reach ?? plan.maxResults, plan.maxResults);
+    progress.update({ pages: tally.pages, records: tally.returned, creditsMilli: tally.spentMilli, totalRecords: reach });
   };
   const toStdout = ports.output.outputPath === undefined || ports.output.outputPath === '' || ports.output.outputPath === '-';
   const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
@@ -114,10 +129,21 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const goOn = askAfterFirst
     ? (nextOffset: number, printed: number): Promise<boolean> => {
         const rest = restOfRun(plan, tally, nextOffset, printed);
-        return rest === undefined ? Promise.resolve(true) : (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
+        if (rest === undefined) return Promise.resolve(true);
+        // The question starts on a clean line.
+        progress?.pause();
+        return (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
       }
     : undefined;
-  const records = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn);
+  const paged = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn);
+  // A terminal table is drawn once every record is in: the progress line goes before that.
+  const records = progress === undefined ? paged : (async function* () {
+    try {
+      yield* paged;
+    } finally {
+      progress.finish();
+    }
+  })();
   // A run that stops part-way keeps the creators it paid for, and says what it spent (see printPaidList).
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;
@@ -142,6 +168,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       );
     }
   } finally {
+    progress?.finish();
     // A stopped run's error carries the spend in its stop line instead.
     if (completed) {
       summary(ports, tally);
