@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { pagingProgressText } from '../../src/lib/bulk/progress.js';
 
 const sb = useSandbox({ seed: 26 });
@@ -26,10 +26,19 @@ describe('a progress line for long paging runs on a terminal (issue 26 item 3)',
     expect(piped.stderr).not.toMatch(/\x1b\[2K/);
   });
 
+  it('api --paginate shows pages, records and credits of a billed route', async () => {
+    const handle = creatorHandles(sb.get(), 1, 0, 'tiktok')[0]!;
+    const res = await runCli(['api', 'creators/content/posts', '-f', 'platform=tiktok', '-f', `handle=${handle}`, '-f', 'count=35', '--paginate', '--format', 'jsonl'], {
+      env: env(), stderrTTY: true,
+    });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/\r\x1b\[2Kapi: 1 page, \d+ records, 0\.03 credits/);
+  });
+
   it('the text: pages, records of the total, credits, ETA', () => {
-    expect(pagingProgressText('search', 'creators', { pages: 3, records: 150, creditsMilli: 1500, totalRecords: 300 }, 3000)).toBe(
+    expect(pagingProgressText('search', ['creator', 'creators'], { pages: 3, records: 150, creditsMilli: 1500, totalRecords: 300 }, 3000)).toBe(
       'search: 3 pages, 150/300 creators, 1.5 credits, ETA 3s',
     );
-    expect(pagingProgressText('events', 'events', { pages: 1, records: 100 }, 1000)).toBe('events: 1 page, 100 events');
+    expect(pagingProgressText('events', ['event', 'events'], { pages: 1, records: 100 }, 1000)).toBe('events: 1 page, 100 events');
   });
 });

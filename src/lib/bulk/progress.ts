@@ -77,13 +77,13 @@ export interface PagingCounts {
 }
 
 /** `search: 3 pages, 150/176 creators, 1.5 credits, ETA 2s` (also used by tests). */
-export function pagingProgressText(label: string, noun: string, c: PagingCounts, elapsedMs: number): string {
+export function pagingProgressText(label: string, noun: readonly [singular: string, plural: string], c: PagingCounts, elapsedMs: number): string {
   const total = c.totalRecords;
   const of = total !== undefined ? `${countText(c.records)}/${countText(total)}` : countText(c.records);
   const credits = c.creditsMilli === undefined ? '' : `, ${creditCount(c.creditsMilli)}`;
   let eta = '';
   if (total !== undefined && c.records > 0 && c.records < total) eta = `, ETA ${formatDuration(((total - c.records) * elapsedMs) / c.records)}`;
-  return `${label}: ${c.pages === 1 ? '1 page' : `${countText(c.pages)} pages`}, ${of} ${noun}${credits}${eta}`;
+  return `${label}: ${c.pages === 1 ? '1 page' : `${countText(c.pages)} pages`}, ${of} ${c.records === 1 && total === undefined ? noun[0] : noun[1]}${credits}${eta}`;
 }
 
 /** The terminal side a paging progress line needs (the terminal object). */
@@ -109,7 +109,7 @@ export interface PagingProgress {
  */
 export function pagingProgress(
   term: ProgressTerminal,
-  options: { label: string; noun: string; now: () => number; recordsToTerminal: boolean },
+  options: { label: string; noun: readonly [singular: string, plural: string]; now: () => number; recordsToTerminal: boolean },
 ): PagingProgress {
   const enabled = term.io.stderrIsTTY && !term.quiet && !options.recordsToTerminal;
   if (!enabled) return { update: () => {}, pause: () => {}, finish: () => {} };
@@ -129,4 +129,18 @@ export function pagingProgress(
       release = undefined;
     },
   };
+}
+
+/** Records that stream to the terminal stderr shares show the progress themselves (a table or a pager holds them until the end). */
+export function recordsToTerminal(io: Io, output: { outputPath?: string | undefined; format: string; pager?: unknown }): boolean {
+  return io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
+}
+
+/** The records, with the progress line cleared once the last one is out (before a terminal table is drawn) or the run stops. */
+export async function* endingProgress<T>(records: AsyncIterable<T>, progress: PagingProgress): AsyncGenerator<T> {
+  try {
+    yield* records;
+  } finally {
+    progress.finish();
+  }
 }

@@ -107,7 +107,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const recordsToTerminal = ports.io.stdoutIsTTY && !ports.output.outputPath && ports.output.format !== 'table' && ports.output.pager === undefined;
   const progress =
     plan.all && ports.term !== undefined
-      ? pagingProgress(ports.term, { label: run.kind, noun: 'creators', now: ports.now ?? Date.now, recordsToTerminal })
+      ? pagingProgress(ports.term, { label: run.kind, noun: ['creator', 'creators'], now: ports.now ?? Date.now, recordsToTerminal })
       : undefined;
   const startOffset = (plan.page - 1) * plan.limit;
   const onPage = (page: DiscoveryPage, index: number): void => {
