@@ -515,6 +515,12 @@ export class Context {
     return go;
   }
 
+  /** After a paging run's first page, the question with the real count (lib/cost.ts `confirmRest`). */
+  async confirmRest(rest: import('../lib/cost.js').RestOfRun): Promise<boolean> {
+    const { confirmRest } = await import('../lib/cost.js');
+    return confirmRest({ term: this.term, policy: await this.moneyPolicy() }, rest);
+  }
+
   /**
    * The profile's `daily-budget` and `monthly-budget`: the plan's worst case is checked against the
    * period's logged spend plus what other live runs reserved, and reserved, in one store transaction

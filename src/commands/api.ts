@@ -58,7 +58,7 @@ export default defineCommand({
     ]);
     const request = { method, path, query, body };
     if (flags.paginate) {
-      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }, { creditCount, plural }] = await Promise.all([
+      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }, { creditCount, plural }, { pagingProgress, recordsToTerminal, endingProgress }] = await Promise.all([
         import('../lib/api/raw.js'),
         import('../lib/paging.js'),
         import('../lib/discovery/paging.js'),
@@ -67,6 +67,7 @@ export default defineCommand({
         import('../lib/output/paid.js'),
         import('../lib/cost.js'),
         import('../lib/output/humanize.js'),
+        import('../lib/bulk/progress.js'),
       ]);
       const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
       const pp = paginatePlan(request, { maxPages, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli, pageBase: base });
@@ -77,11 +78,16 @@ export default defineCommand({
       }
       const output = await ctx.output();
       let spent = 0;
+      let received = 0;
       const tally: PagingTally = { pages: 0 };
+      // pages, records and (for a billed route) credits so far, on a terminal.
+      const progress = pagingProgress(ctx.term, { label: 'api', noun: ['record', 'records'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.io, output) });
       const onPage = (data: unknown, items: unknown[] | undefined): void => {
         spent += pageSpendMilli(pp, data, items);
+        received += items?.length ?? 1;
+        progress.update({ pages: tally.pages, records: received, creditsMilli: pp.pageMilli === 0 ? undefined : spent });
       };
-      const records = recordsOf(paginate(http, request, { maxPages: pp.maxPages, pageBase: base, tally, onPage }));
+      const records = endingProgress(recordsOf(paginate(http, request, { maxPages: pp.maxPages, pageBase: base, tally, onPage })), progress);
       // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
       if (pp.pageMilli === 0) await printList(ctx.io, output, records, []);
       else await printPaidList(ctx.io, output, records, [], { spentMilli: () => spent, noun: 'records' });

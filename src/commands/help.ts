@@ -4,7 +4,7 @@ import { UsageError } from '../lib/errors.js';
 /** `creators help [topic | command...]`: a topic page, or the help of a command path. */
 export default defineCommand({
   name: 'help',
-  description: 'Show help for a command, or a topic: exit-codes, environment, formatting',
+  description: 'Show help for a command, or a topic: exit-codes, environment, formatting, filters',
   args: [
     {
       name: '[topic...]',

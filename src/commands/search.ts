@@ -22,6 +22,8 @@ export default defineCommand({
     ['creators search --platform instagram --exclude-list 3 --exclude-handles seen.txt', 'leave out known creators'],
     ['creators search --platform instagram --skip-bought --all --max-results 200 -o new.csv', 'only creators not bought in 14 days'],
     ['creators search --platform instagram --all --dry-run', 'show the request and its worst-case cost'],
+    ['creators search --platform instagram --filter location=Germany --limit 1', 'the real number of matches, for 0.01 credits'],
+    ['creators search --platform tiktok --filter new_key=yes --unchecked-filters', 'send a key the catalogue (creators help filters) does not know'],
   ],
   async run(ctx, { flags }) {
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);

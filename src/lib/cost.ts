@@ -103,9 +103,39 @@ async function confirmExpensive(ports: GatePorts, plan: Plan): Promise<boolean> 
   const { term } = ports;
   if (term.yes || plan.worstCaseMilli === null || !term.interactive) return true;
   if (!(plan.worstCaseMilli > ports.policy.confirmAboveMilli)) return true;
+  // The run buys its first page (within the threshold) and then asks with the real count (confirmRest):
+  // a cap-based worst case 57 times too high would teach people to answer yes without reading.
+  if (plan.confirmAfterFirstMilli !== undefined && plan.confirmAfterFirstMilli <= ports.policy.confirmAboveMilli) return true;
   const ok = await term.confirm(`This may cost up to ${creditCount(plan.worstCaseMilli)}${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
   if (!ok) term.notice('Nothing was sent.');
   return ok;
+}
+
+/** What a paging run knows after its first page, for `confirmRest`. */
+export interface RestOfRun {
+  /** The first request's price as the gate saw it (`Plan.confirmAfterFirstMilli`). */
+  firstMilli: number;
+  /** Spent so far (the first page). */
+  spentMilli: number;
+  /** The most the rest of the run can cost, from the real count. */
+  restMilli: number;
+  /** The question, e.g. `176 matches: 3 more pages, up to 1.26 credits more. Continue?`. */
+  question: string;
+}
+
+/**
+ * The question a paging run asks after its first page when the gate left it to the run
+ * (`Plan.confirmAfterFirstMilli` within `confirm-above`): asked on a terminal, without `--yes`, when
+ * what the whole run can cost (spent plus the rest, from the real count) is above the threshold.
+ * True when the run may go on; "no" keeps what was bought.
+ */
+export async function confirmRest(ports: Pick<GatePorts, 'term' | 'policy'>, rest: RestOfRun): Promise<boolean> {
+  const { term, policy } = ports;
+  if (policy.dryRun || term.yes || !term.interactive) return true;
+  // Above the threshold the gate asked before the first page already.
+  if (rest.firstMilli > policy.confirmAboveMilli) return true;
+  if (rest.restMilli <= 0 || !(rest.spentMilli + rest.restMilli > policy.confirmAboveMilli)) return true;
+  return term.confirm(rest.question);
 }
 
 /**

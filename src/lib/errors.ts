@@ -141,6 +141,17 @@ export class PagerClosedError extends CliError {
   }
 }
 
+/**
+ * Standard output's reader went away (`creators search --all | head -1`: EPIPE): like a pager closed
+ * early, the run stops there, buys no further page, and ends quietly with exit 0.
+ */
+export class StdoutClosedError extends PagerClosedError {
+  constructor() {
+    super();
+    this.message = 'Standard output was closed before the output ended.';
+  }
+}
+
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends CliError {
   constructor(message = 'Interrupted.', options: CliErrorOptions = {}) {

@@ -1,3 +1,43 @@
+import { AUDIENCE_KEYS, CREATOR_HAS_KEYS, FILTER_CATALOGUE } from '../contract/filter-catalogue.js';
+import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
+
+/** Words wrapped to 80 columns, indented. */
+function wrapped(words: readonly string[], indent: string): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const w of words) {
+    if (line.length + w.length + 1 > 80 && line.trim() !== '') {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${w} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join('\n');
+}
+
+/** `creators help filters`: the catalogue the CLI checks --filter/--filters keys against. */
+function filtersTopic(): string {
+  const everywhere = [...FILTER_CATALOGUE.instagram].filter((k) => DISCOVERY_PLATFORMS.every((p) => FILTER_CATALOGUE[p].has(k))).sort();
+  const own = DISCOVERY_PLATFORMS.map((p) => `  ${p}:\n${wrapped([...FILTER_CATALOGUE[p]].filter((k) => !everywhere.includes(k)).sort(), '    ')}`);
+  return `Discovery filter keys (search, similar: --filter, --filters)
+
+A key the chosen platform does not have is refused before anything is sent (exit 2):
+the service ignores it silently, so the run would buy unfiltered results.
+--unchecked-filters sends such keys anyway (for a key the service added since).
+
+Every platform:
+${wrapped(everywhere, '  ')}
+
+Per platform:
+${own.join('\n')}
+
+audience (instagram): ${AUDIENCE_KEYS.join(', ')}
+creator_has: ${CREATOR_HAS_KEYS.length} keys; only true has an effect for has_personal_website:
+${wrapped(CREATOR_HAS_KEYS, '  ')}
+`;
+}
+
 /** The `creators help <topic>` pages (loaded only by `creators help`). Scripts rely on the exit codes: changing one is a breaking change. */
 export const HELP_TOPICS: Record<string, string> = {
   'exit-codes': `Exit codes
@@ -111,4 +151,5 @@ control characters from data as visible escapes (\\x1b, \\u009b, \\r) and never
 prints a credential; json, jsonl, csv and tsv keep the data exactly (JSON also
 writes C1 controls as \\u0080...).
 `,
+  filters: filtersTopic(),
 };

@@ -48,7 +48,7 @@ describe('creators help', () => {
   it.each([['nothing-here'], ['constructor'], ['auth', 'nope']])('help %j is a usage error (exit 2)', async (...words) => {
     const res = await runCli(['help', ...words]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(new RegExp(`^error: No help topic or command '${words.join(' ')}'\\.\\nTopics: exit-codes, environment, formatting; `));
+    expect(res.stderr).toMatch(new RegExp(`^error: No help topic or command '${words.join(' ')}'\\.\\nTopics: exit-codes, environment, formatting, filters; `));
   });
 
   it('-o writes the topic to a file and nothing to stdout', async () => {

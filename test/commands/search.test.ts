@@ -142,7 +142,8 @@ describe('creators search --all', () => {
         expect(ids).toEqual(everything.map((a) => a.user_id));
         const spent = s.state.ledger.usedMilli - before;
         expect(spent).toBe(ids.length * 10);
-        const m = /^Spent ([\d.]+) credits on (\d+) creators \((\d+) pages\)/.exec(res.stderr);
+        // The progress line (issue 26) is erased in place before the summary: what the terminal shows after.
+        const m = /^Spent ([\d.]+) credits on (\d+) creators \((\d+) pages\)/.exec(res.stderr.replace(/[^\n]*\r\x1b\[2K/g, ''));
         expect(m).not.toBeNull();
         expect(Math.round(Number(m![1]) * 1000)).toBe(spent);
         expect(Number(m![3])).toBe(Math.ceil(ids.length / 4));

@@ -158,7 +158,8 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
       now: where.now,
       onSleep: where.advance,
     });
-    return { code: res.code, output: res.combined, stdout: res.stdout };
+    // A line erased in place (a progress line: `\r` + erase line) is not on the screen afterwards.
+    return { code: res.code, output: res.combined.replace(/[^\n]*\r\x1b\[2K/g, ''), stdout: res.stdout };
   }
   // A line for a real shell. `NAME=$(...)` keeps NAME for the next lines.
   const assigned = /^(\w+)=/.exec(step.command)?.[1];

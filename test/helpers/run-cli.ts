@@ -1,5 +1,5 @@
 import readline from 'node:readline';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { main } from '../../src/main.js';
 import type { Deps } from '../../src/app/deps.js';
@@ -43,6 +43,8 @@ export interface RunOptions {
   startPager?: Deps['startPager'];
   /** The run's credential set, to check afterwards what it learnt (main creates one otherwise). */
   secrets?: Deps['secrets'];
+  /** A stdout of the test's own (e.g. one whose reader goes away, as `| head -1`); `stdout` in the result is then empty. */
+  stdout?: Writable;
 }
 
 export interface RunResult {
@@ -67,7 +69,7 @@ export function tempConfigDir(): string {
  * directory, a clock and a sleep that returns at once (the waits are recorded in `sleeps`).
  */
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<RunResult> {
-  const stdout = options.ttyStreams ? fakeTtyStream(options.columns ?? 100) : new PassThrough();
+  const stdout = options.stdout ?? (options.ttyStreams ? fakeTtyStream(options.columns ?? 100) : new PassThrough());
   const stderr = options.ttyStreams ? fakeTtyStream(options.columns ?? 100) : new PassThrough();
   let out = '';
   let err = '';

@@ -19,6 +19,12 @@ export interface Plan {
   costBasis?: string | undefined;
   /** What a billable request buys, for the purchase memory (lib/store): reused within its window, kept once paid. */
   purchase?: Purchase | undefined;
+  /**
+   * A paging run (`search --all`) whose first request costs this much and which asks itself after it,
+   * with the real number of matches (lib/cost.ts `confirmRest`): when this is within `confirm-above`,
+   * the gate asks nothing before the first request.
+   */
+  confirmAfterFirstMilli?: number | undefined;
 }
 
 /** A free plan (reads, and writes the service does not bill). */

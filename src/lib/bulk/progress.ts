@@ -46,17 +46,101 @@ export class ProgressLine {
   }
 
   update(counts: ProgressCounts, force = false): void {
+    this.draw((elapsed) => progressText(this.label, counts, this.total, elapsed), force);
+  }
+
+  /** Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows). */
+  draw(text: (elapsedMs: number) => string, force = false): void {
     if (!this.enabled) return;
     const t = this.now();
-    if (!force && t - this.lastDraw < REDRAW_MS) return;
+    if (!force && this.drawn && t - this.lastDraw < REDRAW_MS) return;
     this.lastDraw = t;
     this.drawn = true;
-    this.io.stderr.write(`\r\x1b[2K${progressText(this.label, counts, this.total, t - this.started)}`);
+    this.io.stderr.write(`\r\x1b[2K${text(t - this.started)}`);
   }
 
   /** Clears the line so the summary or an error starts on a clean line. */
   finish(): void {
     if (this.enabled && this.drawn) this.io.stderr.write('\r\x1b[2K');
     this.drawn = false;
+  }
+}
+
+/** What a paging run (`search --all`, `posts --all`, `api --paginate`...) has done so far. */
+export interface PagingCounts {
+  pages: number;
+  records: number;
+  /** Credits so far; undefined for free reads (not shown). */
+  creditsMilli?: number | undefined;
+  /** Records the run will reach, when known (the total, capped): gives `n/total` and the ETA. */
+  totalRecords?: number | undefined;
+}
+
+/** `search: 3 pages, 150/176 creators, 1.5 credits, ETA 2s` (also used by tests). */
+export function pagingProgressText(label: string, noun: readonly [singular: string, plural: string], c: PagingCounts, elapsedMs: number): string {
+  const total = c.totalRecords;
+  const of = total !== undefined ? `${countText(c.records)}/${countText(total)}` : countText(c.records);
+  const credits = c.creditsMilli === undefined ? '' : `, ${creditCount(c.creditsMilli)}`;
+  let eta = '';
+  if (total !== undefined && c.records > 0 && c.records < total) eta = `, ETA ${formatDuration(((total - c.records) * elapsedMs) / c.records)}`;
+  return `${label}: ${c.pages === 1 ? '1 page' : `${countText(c.pages)} pages`}, ${of} ${c.records === 1 && total === undefined ? noun[0] : noun[1]}${credits}${eta}`;
+}
+
+/** The terminal side a paging progress line needs (the terminal object). */
+export interface ProgressTerminal {
+  io: Io;
+  quiet: boolean;
+  /** The command's own live display: no wait spinner while it shows. */
+  ownDisplay(): () => void;
+}
+
+/** A paging run's progress line: `update` after each page, `pause` before a question or notice, `finish` at the end. */
+export interface PagingProgress {
+  update(counts: PagingCounts): void;
+  /** Clears the line (it comes back at the next update). */
+  pause(): void;
+  finish(): void;
+}
+
+/**
+ * The progress line of a long paging run, on a terminal (stderr a TTY, not `--quiet`), the same line
+ * as bulk enrichment's (ProgressLine): not when the records themselves stream to the same terminal
+ * (they show the progress, and would be glued to the line). While it shows, no wait spinner.
+ */
+export function pagingProgress(
+  term: ProgressTerminal,
+  options: { label: string; noun: readonly [singular: string, plural: string]; now: () => number; recordsToTerminal: boolean },
+): PagingProgress {
+  const enabled = term.io.stderrIsTTY && !term.quiet && !options.recordsToTerminal;
+  if (!enabled) return { update: () => {}, pause: () => {}, finish: () => {} };
+  const line = new ProgressLine(term.io, true, options.label, undefined, options.now);
+  let release: (() => void) | undefined;
+  return {
+    update(counts) {
+      release ??= term.ownDisplay();
+      line.draw((elapsed) => pagingProgressText(options.label, options.noun, counts, elapsed));
+    },
+    pause() {
+      line.finish();
+    },
+    finish() {
+      line.finish();
+      release?.();
+      release = undefined;
+    },
+  };
+}
+
+/** Records that stream to the terminal stderr shares show the progress themselves (a table or a pager holds them until the end). */
+export function recordsToTerminal(io: Io, output: { outputPath?: string | undefined; format: string; pager?: unknown }): boolean {
+  return io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
+}
+
+/** The records, with the progress line cleared once the last one is out (before a terminal table is drawn) or the run stops. */
+export async function* endingProgress<T>(records: AsyncIterable<T>, progress: PagingProgress): AsyncGenerator<T> {
+  try {
+    yield* records;
+  } finally {
+    progress.finish();
   }
 }

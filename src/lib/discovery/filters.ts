@@ -1,4 +1,7 @@
 import { filterTypeOf, isListType } from '../../contract/filters.js';
+import { ALL_FILTER_KEYS, AUDIENCE_KEYS, CREATOR_HAS_KEYS, CREATOR_HAS_TRUE_ONLY, FILTER_CATALOGUE, platformsWithFilter } from '../../contract/filter-catalogue.js';
+import type { DiscoveryPlatform } from '../../contract/platforms.js';
+import { closest } from '../output/fields-check.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
@@ -26,6 +29,8 @@ export interface FilterInput {
   excludeLists?: readonly number[] | undefined;
   excludeDefaultList?: boolean;
   excludeAllLists?: boolean;
+  /** `--unchecked-filters`: keys the platform's catalogue does not have are sent (with a warning) instead of refused. */
+  unchecked?: boolean;
 }
 
 export interface BuiltFilters {
@@ -55,6 +60,7 @@ export function buildFilters(input: FilterInput): BuiltFilters {
     filters.ai_search = text;
   }
   mapFollowers(input, filters, warnings);
+  checkCatalogue(input.platform, filters, Boolean(input.unchecked), warnings);
   listTyped(filters);
   if (input.excludeHandles && input.excludeHandles.length > 0) {
     if (input.excludeHandles.length > MAX_EXCLUDE_HANDLES) {
@@ -114,4 +120,57 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   if (min !== undefined) range.min = min;
   if (max !== undefined) range.max = max;
   filters[key] = range;
+}
+
+/**
+ * Every key (and the keys of `audience` and `creator_has`) checked against the platform's catalogue
+ * (src/contract/filter-catalogue.ts) before anything is sent: the service ignores a key it does not
+ * know, or one the platform lacks, without a word, and the run then buys unfiltered results. Refused
+ * (exit 2) naming the nearest known key and the platforms that have it; `--unchecked-filters` sends
+ * them with a warning (for keys the service added after this catalogue).
+ */
+function checkCatalogue(platform: string, filters: Record<string, unknown>, unchecked: boolean, warnings: string[]): void {
+  const known = FILTER_CATALOGUE[platform as DiscoveryPlatform];
+  if (known === undefined) return;
+  const sentUnchecked: string[] = [];
+  const refuse = (key: string, message: string, hint: string): void => {
+    if (unchecked) sentUnchecked.push(key);
+    else throw new UsageError(message, { hint: `${hint} (--unchecked-filters sends keys the catalogue does not know.)` });
+  };
+  for (const key of Object.keys(filters)) {
+    if (known.has(key)) continue;
+    const others = platformsWithFilter(key);
+    if (others.length > 0) {
+      refuse(key, `'${key}' is not a filter on ${platform}: only ${others.join(', ')} ${others.length === 1 ? 'has' : 'have'} it.`, 'Drop it, or choose that --platform.');
+      continue;
+    }
+    const near = closest(key, ALL_FILTER_KEYS);
+    const where = near === undefined ? [] : platformsWithFilter(near);
+    const nearText = near === undefined ? '' : ` Did you mean '${near}'${where.length === 6 ? '' : ` (${where.join(', ')})`}?`;
+    refuse(key, `Unknown filter '${key}' for ${platform}.${nearText}`, `The ${platform} filter keys: creators help filters.`);
+  }
+  checkObjectKeys(filters, 'audience', AUDIENCE_KEYS, refuse);
+  checkObjectKeys(filters, 'creator_has', CREATOR_HAS_KEYS, refuse);
+  const has = filters.creator_has;
+  if (has && typeof has === 'object' && !Array.isArray(has)) {
+    for (const [key, value] of Object.entries(has)) {
+      if (CREATOR_HAS_TRUE_ONLY.includes(key) && value !== true) {
+        warnings.push(`creator_has.${key}=${JSON.stringify(value)} has no effect: only true filters (creators with a website); leave it out to include everyone.`);
+      }
+    }
+  }
+  if (sentUnchecked.length > 0) {
+    warnings.push(`--unchecked-filters: sending ${sentUnchecked.map((k) => `'${k}'`).join(', ')}, not in the ${platform} filter catalogue; the service ignores a key it does not know, and the results are then unfiltered by it.`);
+  }
+}
+
+/** The keys of a nested filter object (`audience`, `creator_has`) checked against its own list. */
+function checkObjectKeys(filters: Record<string, unknown>, name: string, allowed: readonly string[], refuse: (key: string, message: string, hint: string) => void): void {
+  const value = filters[name];
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
+  for (const key of Object.keys(value)) {
+    if (allowed.includes(key)) continue;
+    const near = closest(key, allowed);
+    refuse(`${name}.${key}`, `Unknown filter '${name}.${key}'.${near === undefined ? '' : ` Did you mean '${name}.${near}'?`}`, `'${name}' takes: ${allowed.join(', ')}.`);
+  }
 }

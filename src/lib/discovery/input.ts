@@ -22,6 +22,7 @@ import { choosePageLimit } from './paging.js';
 export interface DiscoveryFlags {
   filter: readonly string[];
   filters?: string | undefined;
+  uncheckedFilters?: boolean | undefined;
   aiSearch?: string | undefined;
   minFollowers?: string | undefined;
   maxFollowers?: string | undefined;
@@ -100,6 +101,7 @@ export async function readDiscoveryFlags(ports: DiscoveryInputPorts, platform: s
     excludeLists: listIds,
     excludeDefaultList: Boolean(flags.excludeDefaultList),
     excludeAllLists: Boolean(flags.excludeAllLists),
+    unchecked: Boolean(flags.uncheckedFilters),
   });
   for (const w of built.warnings) ports.notices.warn(w);
   if (ports.bought) skipBought(ports.notices, built.filters, platform, await ports.bought(platform));

@@ -52,7 +52,7 @@ export interface RunTally {
   fromStore?: number;
   total?: number | undefined;
   /** Why `--all` stopped. */
-  stop?: 'end' | 'max-results' | 'cap' | 'repeat' | undefined;
+  stop?: 'end' | 'max-results' | 'cap' | 'repeat' | 'declined' | undefined;
 }
 
 export function newTally(): RunTally {
@@ -90,6 +90,11 @@ export async function* discoveryRecords(
   tally: RunTally,
   onPage?: (page: DiscoveryPage, index: number) => void,
   window: () => number = () => 1,
+  /**
+   * Asked once the first page of an `--all` run is in and more would follow, before anything more is
+   * sent: false stops the run there (`stop: 'declined'`), keeping the first page.
+   */
+  goOn?: (nextOffset: number, printedAfter: number) => Promise<boolean>,
 ): AsyncGenerator<DiscoveryAccount> {
   const seen = new Set<string>();
   // Requests are bounded: whole pages, plus at most a few aligned tail requests.
@@ -177,6 +182,7 @@ export async function* discoveryRecords(
       else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
       else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
       else if (offset >= RESULT_CAP) stop = 'cap';
+      if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter))) stop = 'declined';
       if (plan.all && stop === undefined) {
         // The next request of the plan is sent while this page is being written (pipelining hides the
         // client's share of the time): always what the run would fetch next anyway.

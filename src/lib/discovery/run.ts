@@ -7,9 +7,10 @@
 import {
   discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, RESULT_CAP, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
 } from '../api/discovery.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits, type RestOfRun } from '../cost.js';
 import type { Plan } from '../api/plan.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, StdoutClosedError, UsageError } from '../errors.js';
+import { stdoutClosed } from '../output/sink.js';
 import type { HttpClient } from '../http/client.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
@@ -19,6 +20,7 @@ import { selectFields } from '../output/flatten.js';
 import { printPaidItem, printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
 import { pagesInFlightFor } from '../bulk/concurrency.js';
+import { pagingProgress, type ProgressTerminal } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
@@ -38,6 +40,11 @@ export interface DiscoveryPorts {
   output: OutputSettings;
   /** The money gate: true when the plan may be sent (`--dry-run` prints it and answers false). */
   gate(plan: Plan): Promise<boolean>;
+  /** The terminal, for the progress line of `--all` (none: no progress line). */
+  term?: ProgressTerminal | undefined;
+  now?: (() => number) | undefined;
+  /** After the first page of `--all`, the question with the real count when the gate left it to the run (lib/cost.ts `confirmRest`). */
+  confirmRest?: ((rest: RestOfRun) => Promise<boolean>) | undefined;
   /** The number of the first page on the wire (see `pageBase`). */
   pageBase: 0 | 1;
   dryRun: boolean;
@@ -79,20 +86,64 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   await verifyExclusionLists(ports, run.platform, run.listIds);
   // Pages the store answers from the first on (a stopped run's, an earlier one's) are named, not priced.
   const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
-  if (!(await ports.gate(fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging)))) return;
+  // `--all` buys its first page within `confirm-above` without a question and asks after it with the
+  // real count (askAfterFirst), instead of a worst case from the 10,000-result cap.
+  const firstMilli = plan.limit * plan.priceMilli;
+  const askAfterFirst = plan.all && fromStore === undefined && ports.confirmRest !== undefined;
+  const gatePlan = fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging);
+  if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
+    if (ports.dryRun && plan.all && fromStore === undefined) {
+      // The worst case assumes the cap; the real count costs one creator.
+      notices.notice(
+        `The worst case assumes the ${countText(RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
+      );
+    }
+    return;
+  }
 
   const tally = newTally();
   let first: DiscoveryPage | undefined;
+  // Records streaming to the same terminal show the progress themselves (a table is drawn at the end).
+  const recordsToTerminal = ports.io.stdoutIsTTY && !ports.output.outputPath && ports.output.format !== 'table' && ports.output.pager === undefined;
+  const progress =
+    plan.all && ports.term !== undefined
+      ? pagingProgress(ports.term, { label: run.kind, noun: ['creator', 'creators'], now: ports.now ?? Date.now, recordsToTerminal })
+      : undefined;
+  const startOffset = (plan.page - 1) * plan.limit;
   const onPage = (page: DiscoveryPage, index: number): void => {
     if (index === 0) first = page;
     if (index === 0 && page.applied_filters !== undefined) notices.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
+    if (progress === undefined) return;
+    let reach = tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, RESULT_CAP) - startOffset);
+    if (plan.maxResults !== undefined) reach = Math.min(reach ?? plan.maxResults, plan.maxResults);
+    progress.update({ pages: tally.pages, records: tally.returned, creditsMilli: tally.spentMilli, totalRecords: reach });
   };
+  const toStdout = ports.output.outputPath === undefined || ports.output.outputPath === '' || ports.output.outputPath === '-';
   const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
     if (ports.signal?.aborted) return Promise.reject(new InterruptedError());
+    // Nobody reads any more (`| head -1`): no page is bought for nobody; the run ends quietly (exit 0).
+    if (toStdout && stdoutClosed(ports.io)) return Promise.reject(new StdoutClosedError());
     return postDiscoveryPage(http, request(wire, limit));
   };
   // Pages a sequential run is certain to buy go out concurrently, as many as the pace and latency call for.
-  const records = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()));
+  const goOn = askAfterFirst
+    ? (nextOffset: number, printed: number): Promise<boolean> => {
+        const rest = restOfRun(plan, tally, nextOffset, printed);
+        if (rest === undefined) return Promise.resolve(true);
+        // The question starts on a clean line.
+        progress?.pause();
+        return (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
+      }
+    : undefined;
+  const paged = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn);
+  // A terminal table is drawn once every record is in: the progress line goes before that.
+  const records = progress === undefined ? paged : (async function* () {
+    try {
+      yield* paged;
+    } finally {
+      progress.finish();
+    }
+  })();
   // A run that stops part-way keeps the creators it paid for, and says what it spent (see printPaidList).
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;
@@ -104,6 +155,8 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (count === 0 && ports.output.format === 'table') notices.notice('No creators found.');
     if (tally.stop === 'repeat') {
       notices.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
+    } else if (tally.stop === 'declined') {
+      notices.notice('Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.');
     } else if (tally.stop === 'cap') {
       notices.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
     }
@@ -115,12 +168,30 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       );
     }
   } finally {
+    progress?.finish();
     // A stopped run's error carries the spend in its stop line instead.
     if (completed) {
       summary(ports, tally);
       showing(ports, plan, tally);
     }
   }
+}
+
+/**
+ * What the rest of an `--all` run can cost once its first page gave the real count: the creators
+ * still to come (up to the total, the cap and `--max-results`), their pages and price, and the
+ * question (`176 matches: 3 more pages, up to 1.26 credits more. Continue?`). Undefined when nothing
+ * more would be bought.
+ */
+function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed: number): Omit<RestOfRun, 'firstMilli' | 'spentMilli'> | undefined {
+  const reachable = Math.min(tally.total ?? RESULT_CAP, RESULT_CAP);
+  let creators = Math.max(0, reachable - nextOffset);
+  if (plan.maxResults !== undefined) creators = Math.min(creators, Math.max(0, plan.maxResults - printed));
+  if (creators === 0) return undefined;
+  const pages = Math.ceil(creators / plan.limit);
+  const restMilli = creators * plan.priceMilli;
+  const count = tally.total === undefined ? 'The total is unknown' : plural(tally.total, 'match', 'matches');
+  return { restMilli, question: `${count}: ${plural(pages, 'more page')}, up to ${creditCount(restMilli)} more. Continue?` };
 }
 
 /** The pages a run would take from the store, from its first page on, and where buying would start. */

@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from '../io/streams.js';
 import { openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
-import { CliError, EXIT, OutputWriteError, UsageError } from '../errors.js';
+import { CliError, EXIT, OutputWriteError, StdoutClosedError, UsageError } from '../errors.js';
 import type { OutputSettings } from './types.js';
 
 export { formatFromPath } from './format-from-path.js';
@@ -121,7 +121,7 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
     const toStdout = (chunk: string | Buffer): Promise<void> => {
       io.clearLive?.();
       return writeChunk(io.stdout, chunk).catch((err: unknown) => {
-        throw stdoutWriteError(err);
+        throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE' ? new StdoutClosedError() : stdoutWriteError(err);
       });
     };
     if (settings.pager !== undefined) {
@@ -142,6 +142,15 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
     };
   }
   return openFileSink(path.resolve(target), target, options.durable ?? true);
+}
+
+/**
+ * Standard output's reader went away (EPIPE: `| head -1`, a closed pipe): a paging run asks before
+ * buying each page, so that it buys none nobody will read. False while the stream still takes data.
+ */
+export function stdoutClosed(io: Pick<Io, 'stdout'>): boolean {
+  const errored = io.stdout.errored as { code?: unknown } | null | undefined;
+  return errored?.code === 'EPIPE' || (io.stdout.destroyed && !errored);
 }
 
 /**

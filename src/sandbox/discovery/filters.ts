@@ -8,6 +8,7 @@ import type { Creator } from '../data/creators.js';
 import { LANGUAGES } from '../data/dictionaries.js';
 import { filterTypeOf, isListType } from '../../contract/filters.js';
 import { FOLLOWER_KEY } from '../../contract/followers.js';
+import { FILTER_CATALOGUE } from '../../contract/filter-catalogue.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, fieldErrors } from '../respond.js';
 
@@ -196,7 +197,8 @@ export function compileFilters(platform: DiscoveryPlatform, filters: Record<stri
       case 'creator_has': out.push(creatorHas(spec)); break;
       case 'ai_search': out.push(aiSearch(spec)); break;
       default:
-        if (sample && key in sample.metrics && key !== 'platform') {
+        // A metric the platform's catalogue lacks is ignored, like any key the service does not know.
+        if (sample && key in sample.metrics && key !== 'platform' && FILTER_CATALOGUE[platform].has(key)) {
           out.push(metricMatcher(key, spec, (sample.metrics as unknown as Record<string, unknown>)[key]));
         }
     }

@@ -14,6 +14,8 @@ describe('buildFilters: list-typed filters', () => {
   it('keeps lists, other types and untyped keys as given (a --filters file too)', () => {
     const { filters } = buildFilters({
       platform: 'youtube',
+      // games_played is Twitch's: sent only unchecked since the catalogue check (issue 26).
+      unchecked: true,
       base: { games_played: 'Minecraft', niche: 'Beauty', gender: 'female' },
       pairs: ['topics=Fitness,Yoga', 'engagement_percent.min=2', 'is_verified=true'],
     });

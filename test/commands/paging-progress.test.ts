@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { pagingProgressText } from '../../src/lib/bulk/progress.js';
+
+const sb = useSandbox({ seed: 26 });
+const env = () => sandboxEnv(sb.get());
+const FILTER = ['--filter', 'location=Germany'];
+
+describe('a progress line for long paging runs on a terminal (issue 26 item 3)', () => {
+  it('search --all to a file shows pages, creators of the total and credits on stderr, then clears it', async () => {
+    const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all', '--format', 'csv', '--yes'], { env: env(), stderrTTY: true, stdoutTTY: false });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/\r\x1b\[2Ksearch: 1 page, 50\/\d+ creators, 0\.5 credits/);
+    // Cleared before the summary line.
+    expect(res.stderr).toMatch(/\r\x1b\[2KSpent [\d.]+ credits on \d+ creators/);
+  });
+
+  it('similar --all too; not with --quiet, not when stderr is not a terminal', async () => {
+    const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
+    const shown = await runCli(['similar', handle, '--platform', 'instagram', '--all', '--max-results', '100', '--format', 'csv'], { env: env(), stderrTTY: true });
+    expect(shown.stderr).toMatch(/similar: 1 page, 50\/100 creators, 0\.5 credits/);
+    const quiet = await runCli(['similar', handle, '--platform', 'instagram', '--all', '--max-results', '100', '--format', 'csv', '--quiet'], { env: env(), stderrTTY: true });
+    expect(quiet.stderr).not.toMatch(/similar: /);
+    const piped = await runCli(['similar', handle, '--platform', 'instagram', '--all', '--max-results', '100', '--format', 'csv'], { env: env() });
+    expect(piped.stderr).not.toMatch(/\x1b\[2K/);
+  });
+
+  it('api --paginate shows pages, records and credits of a billed route', async () => {
+    const handle = creatorHandles(sb.get(), 1, 0, 'tiktok')[0]!;
+    const res = await runCli(['api', 'creators/content/posts', '-f', 'platform=tiktok', '-f', `handle=${handle}`, '-f', 'count=35', '--paginate', '--format', 'jsonl'], {
+      env: env(), stderrTTY: true,
+    });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/\r\x1b\[2Kapi: 1 page, \d+ records, 0\.03 credits/);
+  });
+
+  it('the text: pages, records of the total, credits, ETA', () => {
+    expect(pagingProgressText('search', ['creator', 'creators'], { pages: 3, records: 150, creditsMilli: 1500, totalRecords: 300 }, 3000)).toBe(
+      'search: 3 pages, 150/300 creators, 1.5 credits, ETA 3s',
+    );
+    expect(pagingProgressText('events', ['event', 'events'], { pages: 1, records: 100 }, 1000)).toBe('events: 1 page, 100 events');
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { mockApi } from '../helpers/mock-api.js';
+import { FILTER_CATALOGUE } from '../../src/contract/filter-catalogue.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../helpers/temp.js';
+
+const sb = useSandbox({ seed: 26 });
+const env = () => sandboxEnv(sb.get());
+const used = () => sb.get().state.ledger.usedMilli;
+
+/** Runs against a MockAgent with no interceptors: any request would fail, so exit 2 proves nothing was sent. */
+async function refused(argv: string[], stdin?: string) {
+  const { agent, env: mockEnv } = mockApi();
+  const res = await runCli(argv, { env: mockEnv, dispatcher: agent, stdin });
+  expect(res.code).toBe(2);
+  return res.stderr;
+}
+
+describe('filter keys are checked against the platform catalogue before anything is sent', () => {
+  it('a misspelt key is refused naming the nearest key (issue 26: locaton bought 12,000 unfiltered creators)', async () => {
+    const before = used();
+    const res = await runCli(['search', '--platform', 'tiktok', '--filter', 'locaton=Germany', '--all'], { env: env() });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: Unknown filter 'locaton' for tiktok\. Did you mean 'location'\?/);
+    expect(res.stderr).toMatch(/--unchecked-filters/);
+    expect(used()).toBe(before);
+  });
+
+  it('a key of another platform is refused naming the platforms that have it', async () => {
+    expect(await refused(['search', '--platform', 'tiktok', '--filter', 'audience.location=Germany'])).toMatch(
+      /^error: 'audience' is not a filter on tiktok: only instagram has it\./,
+    );
+    expect(await refused(['search', '--platform', 'instagram', '--filter', 'keywords_not_in_tweets=cats'])).toMatch(
+      /^error: 'keywords_not_in_tweets' is not a filter on instagram: only twitter has it\./,
+    );
+  });
+
+  it('a misspelt key near a key of another platform names that platform', async () => {
+    expect(await refused(['search', '--platform', 'instagram', '--filter', 'keywords_in_tweet=cats'])).toMatch(
+      /Unknown filter 'keywords_in_tweet' for instagram\. Did you mean 'keywords_in_tweets' \(twitter\)\?/,
+    );
+  });
+
+  it('checks --filters files and similar too, and the keys of audience and creator_has', async () => {
+    const dir = tempDir('filters-');
+    const file = path.join(dir, 'f.json');
+    writeFileSync(file, JSON.stringify({ number_of_followers: { min: 1000 }, gendr: 'female' }));
+    expect(await refused(['search', '--platform', 'instagram', '--filters', file])).toMatch(/Unknown filter 'gendr' for instagram\. Did you mean 'gender'\?/);
+    expect(await refused(['similar', 'nasa', '--platform', 'youtube', '--filter', 'topic=Fitness'])).toMatch(/Unknown filter 'topic' for youtube\. Did you mean 'topics' \(youtube\)\?/);
+    expect(await refused(['search', '--platform', 'instagram', '--filter', 'audience.locaton=Germany'])).toMatch(/Unknown filter 'audience\.locaton'\. Did you mean 'audience\.location'\?/);
+    expect(await refused(['search', '--platform', 'instagram', '--filter', 'creator_has.has_patron=true'])).toMatch(/Did you mean 'creator_has\.has_patreon'\?/);
+  });
+
+  it('--unchecked-filters sends unknown keys, with a warning', async () => {
+    const before = used();
+    const res = await runCli(['search', '--platform', 'tiktok', '--filter', 'brand_new_key=1', '--unchecked-filters', '--limit', '1', '--json'], { env: env() });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/warning: --unchecked-filters: sending 'brand_new_key', not in the tiktok filter catalogue/);
+    expect(used() - before).toBe(10);
+  });
+
+  it('every key the help examples and the catalogue name passes on its platform', async () => {
+    const res = await runCli(
+      ['search', '--platform', 'youtube', '--filter', 'topics=Fitness', '--filter', 'has_shorts=true', '--min-followers', '10', '--limit', '1', '--json'],
+      { env: env() },
+    );
+    expect(res.code).toBe(0);
+    expect(FILTER_CATALOGUE.onlyfans.has('audience')).toBe(false);
+    expect(FILTER_CATALOGUE.instagram.has('audience')).toBe(true);
+  });
+
+  it('creator_has.has_personal_website=false warns that only true has an effect', async () => {
+    const res = await runCli(['search', '--platform', 'instagram', '--filter', 'creator_has.has_personal_website=false', '--limit', '1', '--json'], { env: env() });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/warning: creator_has\.has_personal_website=false has no effect: only true filters/);
+  });
+
+  it('creators help filters lists the catalogue', async () => {
+    const res = await runCli(['help', 'filters']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^Discovery filter keys/);
+    expect(res.stdout).toMatch(/keywords_not_in_tweets/);
+  });
+});
+
+describe('the catalogue and the sandbox agree', () => {
+  it("every platform metric the sandbox filters on is in that platform's catalogue", () => {
+    const state = sb.get().state;
+    for (const platform of Object.keys(FILTER_CATALOGUE) as (keyof typeof FILTER_CATALOGUE)[]) {
+      const sample = state.creators.list(platform)[0]!;
+      // `subscribers` is YouTube's follower count, filtered as number_of_subscribers.
+      // The sandbox's OnlyFans creators carry number_of_videos, a filter neither the contract nor N8N gives OnlyFans:
+      // the sandbox ignores it as a filter there, as the service would.
+      const keys = Object.keys(sample.metrics).filter((k) => k !== 'platform' && k !== 'subscribers' && !(platform === 'onlyfans' && k === 'number_of_videos'));
+      expect(keys.filter((k) => !FILTER_CATALOGUE[platform].has(k)), platform).toEqual([]);
+    }
+  });
+});
