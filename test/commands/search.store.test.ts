@@ -7,6 +7,7 @@ import { runCli, tempConfigDir, type RunOptions } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { ledgerMark } from '../reliability/helpers.js';
+import { screen } from '../helpers/screen.js';
 
 /**
  * search and similar with the purchase memory: a page bought within the window comes from the store at
@@ -35,7 +36,11 @@ async function world(options: Parameters<typeof startSandbox>[0] = {}) {
   const sandbox = await startSandbox({ port: 0, seed: 41, ...options });
   open.push(sandbox);
   const configDir = tempConfigDir();
-  const run = (argv: string[], extra: RunOptions = {}) => runCli(argv, { env: sandboxEnv(sandbox), configDir, ...extra });
+  // stderr as a terminal shows it: the progress line of --all is erased in place before the summary.
+  const run = async (argv: string[], extra: RunOptions = {}) => {
+    const res = await runCli(argv, { env: sandboxEnv(sandbox), configDir, ...extra });
+    return { ...res, stderr: screen(res.stderr).join('\n') };
+  };
   return { sandbox, configDir, run, mark: () => ledgerMark(sandbox) };
 }
 

@@ -122,7 +122,8 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
       return JSON.parse(out) as T;
     },
     errorJson() {
-      const line = err.trim().split('\n').pop() ?? '';
+      // The last line as a terminal shows it: a progress line erased in place before the error is gone.
+      const line = err.trim().split('\n').pop()?.replace(/^[^\n]*\r\x1b\[2K/, '') ?? '';
       return JSON.parse(line);
     },
   };

@@ -208,9 +208,12 @@ export class SqliteStore implements Store {
    * database (version 0 with tables in it: a mistyped CREATORS_STORE), before anything is changed.
    */
   checkVersion(): number {
-    const found = this.version();
+    // One statement, one snapshot: another process migrating the new file between two reads would make
+    // version 0 and its freshly created tables look like another program's database.
+    const r = this.row("SELECT (SELECT user_version FROM pragma_user_version) AS v, (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table') AS n") ?? {};
+    const found = Number(r.v ?? 0);
     if (found > SCHEMA_VERSION) throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
-    if (found === 0 && Number((this.row("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'") ?? {}).n ?? 0) > 0) {
+    if (found === 0 && Number(r.n ?? 0) > 0) {
       throw storeError({ code: 'CREATORS_FOREIGN_DB', message: 'not a creators store' }, this.location);
     }
     return found;
