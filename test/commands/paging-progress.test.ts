@@ -35,6 +35,20 @@ describe('a progress line for long paging runs on a terminal (issue 26 item 3)',
     expect(res.stderr).toMatch(/\r\x1b\[2Kapi: 1 page, \d+ records, 0\.03 credits/);
   });
 
+  it('exclusions entries --all shows pages and handles of the list (free: no credits), then clears it', async () => {
+    const handles = creatorHandles(sb.get(), 25, 40);
+    const made = await runCli(['exclusions', 'create', 'progress', '--platform', 'instagram', '--json'], { env: env() });
+    const id = String((made.json() as { id: number }).id);
+    expect((await runCli(['exclusions', 'add', id, ...handles], { env: env() })).code).toBe(0);
+    const res = await runCli(['exclusions', 'entries', id, '--all', '--limit', '10', '--format', 'csv'], { env: env(), stderrTTY: true });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout.trim().split('\n')).toHaveLength(26);
+    expect(res.stderr).toMatch(/\r\x1b\[2Kexclusions entries: 1 page, 10\/25 handles/);
+    expect(res.stderr).not.toMatch(/credit/);
+    // Cleared at the end: nothing of it is left on the screen.
+    expect(res.stderr.endsWith('\r\x1b[2K')).toBe(true);
+  });
+
   it('the text: pages, records of the total, credits, ETA', () => {
     expect(pagingProgressText('search', ['creator', 'creators'], { pages: 3, records: 150, creditsMilli: 1500, totalRecords: 300 }, 3000)).toBe(
       'search: 3 pages, 150/300 creators, 1.5 credits, ETA 3s',

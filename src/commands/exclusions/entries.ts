@@ -19,10 +19,11 @@ export default defineCommand({
     ['creators exclusions entries default:instagram --all --format csv -o handles.csv', 'all of them, to a file'],
   ],
   async run(ctx, { args: [list = ''], flags }) {
-    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { countText, keyed, plural, printList }, { pagesInFlightFor }] = await Promise.all([
+    const [{ allEntries, createsDefaultList, listEntries, listEntriesPlan, parseListRef }, { countText, keyed, plural, printList }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/output/index.js'),
       import('../../lib/bulk/concurrency.js'),
+      import('../../lib/bulk/progress.js'),
     ]);
     const ref = parseListRef(list);
     const limit = parseIntegerOption(flags.limit, '--limit', 1) ?? 1000;
@@ -35,8 +36,16 @@ export default defineCommand({
     let handles: AsyncIterable<string> | string[];
     let total: number | undefined;
     if (flags.all) {
+      // Pages, handles so far and of how many, on a terminal (free: no credits).
+      const progress = pagingProgress(ctx.term, { label: 'exclusions entries', noun: ['handle', 'handles'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.io, output) });
+      const seen = { pages: 0, records: 0 };
+      const onPage = (page: { handles: string[]; total?: unknown }): void => {
+        seen.pages++;
+        seen.records += page.handles.length;
+        progress.update({ ...seen, totalRecords: typeof page.total === 'number' ? Math.max(0, page.total - offset) : undefined });
+      };
       // Slow pages: the offsets left (from the total) go out several at once, in order.
-      handles = allEntries(http, ref, limit, offset, () => pagesInFlightFor(http.load()));
+      handles = endingProgress(allEntries(http, ref, limit, offset, () => pagesInFlightFor(http.load()), onPage), progress);
     } else {
       const page = await listEntries(http, ref, { offset, limit });
       handles = page.handles;

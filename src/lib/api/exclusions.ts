@@ -142,9 +142,18 @@ export async function listEntries(http: HttpClient, ref: ListRef, page: { offset
  * known: they are fetched several at once and yielded in order (free GETs); then page after page again
  * from where they ended, in case the list grew meanwhile.
  */
-export async function* allEntries(http: HttpClient, ref: ListRef, limit: number, offset = 0, window: () => number = () => 1): AsyncGenerator<string> {
+export async function* allEntries(
+  http: HttpClient,
+  ref: ListRef,
+  limit: number,
+  offset = 0,
+  window: () => number = () => 1,
+  /** Told of each page as it is taken, in order (a progress line). */
+  onPage: (page: HandlesPage) => void = () => {},
+): AsyncGenerator<string> {
   let at = offset;
   const first = await listEntries(http, ref, { offset: at, limit });
+  onPage(first);
   yield* first.handles;
   at += first.handles.length;
   if (first.handles.length === 0 || (typeof first.total === 'number' && at >= first.total)) return;
@@ -160,6 +169,7 @@ export async function* allEntries(http: HttpClient, ref: ListRef, limit: number,
         next += limit;
       }
       const page = await (queue.shift() as Promise<HandlesPage>);
+      onPage(page);
       yield* page.handles;
       at += page.handles.length;
       // A short page before the total: the list changed under us; the rest page by page.
@@ -169,6 +179,7 @@ export async function* allEntries(http: HttpClient, ref: ListRef, limit: number,
   }
   for (;;) {
     const page = await listEntries(http, ref, { offset: at, limit });
+    onPage(page);
     yield* page.handles;
     at += page.handles.length;
     if (page.handles.length === 0 || (typeof page.total === 'number' && at >= page.total)) return;
