@@ -4,10 +4,11 @@ import type { Plan } from '../lib/api/plan.js';
 import { cleanApiKey } from '../lib/auth/api-key-source.js';
 import type { SessionPorts } from '../lib/auth/session.js';
 import { configDirectory, type ConfigStore } from '../lib/config.js';
-import type { MoneyPolicy } from '../lib/cost.js';
-import { UsageError } from '../lib/errors.js';
+import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
+import { DryRunComplete, UsageError } from '../lib/errors.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
+import { redactUrl } from '../lib/http/redact.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import type { Io } from '../lib/io/streams.js';
 import { Terminal } from '../lib/io/terminal.js';
@@ -79,6 +80,8 @@ export class Context {
   private openedStore: Store | undefined;
   /** Stores opened by `localStore` (the `store` and `spend` commands), closed at the end of the run. */
   private readonly localStores: Store[] = [];
+  /** `--dry-run`: the free reads sent to check the run's input (`GET <url>`), named by the plan printed after them. */
+  private readonly inputChecks: string[] = [];
   /** The command being run (`enrich handle`), for the spend log; set by program.ts. */
   command = '';
 
@@ -251,6 +254,8 @@ export class Context {
       notice: (line) => this.term.notice(line),
       waits: this.term,
       dryRun: this.dryRun,
+      dryRead: (req) => this.dryRead(req),
+      dryRunChecked: (req) => this.inputChecks.push(`${req.method} ${redactUrl(req.url.href)}`),
       signal: this.deps.signal,
       userAgent: 'creators-cli',
       onUnauthorized: (rejected) => this.refreshAfter401(rejected),
@@ -507,12 +512,29 @@ export class Context {
         policy: await this.moneyPolicy(),
         baseUrl: await this.baseUrl(),
         // The plan printer is loaded only by a dry run.
-        printPlan: async (record) => (await import('../lib/output/plan.js')).printPlan(this.io, await this.dryRunOutput(), record),
+        printPlan: (record) => this.printPlan(record),
       },
       plan,
     );
     if (go && plan.worstCaseMilli !== 0) await this.reserveBudget(plan);
     return go;
+  }
+
+  /** Prints a dry run's plan (stdout, or a free `-o`), naming the input checks sent before it. */
+  private async printPlan(record: PlanRecord): Promise<void> {
+    const { printPlan } = await import('../lib/output/plan.js');
+    const checks = [...this.inputChecks];
+    await printPlan(this.io, await this.dryRunOutput(), checks.length > 0 ? { ...record, input_checks: checks } : record);
+  }
+
+  /**
+   * `--dry-run` of a free read (`dict`, `keys list`, `events list`...): the read's plan is printed in place
+   * of its answer and the run ends there (exit 0), having sent nothing. Reads a real run makes first to
+   * check its input are sent instead (`inputCheck`), and named by the plan.
+   */
+  private async dryRead(req: { method: string; url: URL }): Promise<never> {
+    await this.printPlan({ dry_run: true, method: req.method, url: req.url.href, body: null, worst_case_credits: 0, cost_basis: 'free read' });
+    throw new DryRunComplete(`${req.method} ${req.url.pathname}`);
   }
 
   /**

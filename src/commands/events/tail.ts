@@ -74,9 +74,6 @@ export default defineCommand({
     const human = output.format === 'table';
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
     const http = await ctx.http();
-    if (ctx.dryRun && (cursorFile || forwardTo)) {
-      ctx.notice('Dry run: events are printed, but none is forwarded and the cursor file is not written.');
-    }
     if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
     // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.

@@ -30,8 +30,9 @@ export async function* listAll(http: HttpClient, path: string, query?: Record<st
   }
 }
 
-export async function getOne(http: HttpClient, path: string): Promise<ListeningRecord> {
-  return recordOf((await http.request({ method: 'GET', path })).data);
+/** `GET` one record; `inputCheck`: a read the run makes to price or check what it sends (a dry run still makes it). */
+export async function getOne(http: HttpClient, path: string, o: { inputCheck?: boolean } = {}): Promise<ListeningRecord> {
+  return recordOf((await http.request({ method: 'GET', path, ...(o.inputCheck ? { inputCheck: true } : {}) })).data);
 }
 
 /**

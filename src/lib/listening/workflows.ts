@@ -93,7 +93,7 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
     if (!(await ports.gate(plan))) return null;
     return send(ports.http, plan);
   }
-  const current = await getOne(ports.http, listeningPath(kind, id));
+  const current = await getOne(ports.http, listeningPath(kind, id), { inputCheck: true });
   let monitoring: Monitoring = { creators: creatorsCount(current) };
   if (kind === 'campaign') {
     const left = typeof body.days === 'number' ? {} : campaignDuration(current, id, ports.now());
@@ -110,7 +110,7 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
  */
 export async function addCreators(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
   const n = creatorsIn(body);
-  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(ports.http, listeningPath(kind, id)), id, ports.now()) : {};
+  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(ports.http, listeningPath(kind, id), { inputCheck: true }), id, ports.now()) : {};
   const monitoring: Monitoring = { creators: n, days: duration.days, daysNote: duration.note };
   const plan = addCreatorsPlan(kind, id, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
