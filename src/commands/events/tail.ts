@@ -14,8 +14,8 @@ const FIELDS_CHECK_AFTER = 100;
  * lines on a terminal, JSON lines otherwise); `--cursor-file` carries the position across runs;
  * `--forward-to` POSTs each event to a local receiver first; `--once` prints what is new and exits.
  * The cursor file is locked for the run (another tail on it exits 9 before reading anything). Under
- * `--dry-run` the events are read and printed, but none is forwarded and the cursor file is not
- * written (nor locked).
+ * `--dry-run` the plan of the first read is printed and nothing is sent: no event is read or forwarded,
+ * and the cursor file is neither written nor locked.
  */
 export default defineCommand({
   name: 'tail',
