@@ -4,8 +4,11 @@ import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
-/** Events asked for per page while tailing; the server may apply fewer (the walk copes). */
-const TAIL_PAGE_SIZE = 50;
+/**
+ * Events asked for per page while tailing: the largest the route accepts (EVENTS_MAX_PAGE_SIZE), so a
+ * backlog takes the fewest requests; the server may apply fewer (the walk copes).
+ */
+const TAIL_PAGE_SIZE = 100;
 /** Event lines after which a `--fields` path none of them had is warned about (a tail may never end). */
 const FIELDS_CHECK_AFTER = 100;
 
