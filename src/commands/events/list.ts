@@ -41,7 +41,16 @@ export default defineCommand({
     let more: { count: number | undefined; next: string | null } | undefined;
     // With --all and slow pages, the pages left (known from the count) go out several at once, in order.
     const events = listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()));
-    const count = await printList(ctx.io, output, events, EVENT_COLUMNS);
+    let count: number;
+    try {
+      count = await printList(ctx.io, output, events, EVENT_COLUMNS);
+    } catch (err) {
+      // Past the last page the service says only "Invalid page.": say how many pages there are.
+      const { ApiError } = await import('../../lib/errors.js');
+      if (!(err instanceof ApiError && err.status === 404 && page > 1)) throw err;
+      const { pastLastPage } = await import('../../lib/events/pages.js');
+      throw await pastLastPage(http, err, { page, pageSize, filters });
+    }
     if (count === 0 && output.format === 'table') ctx.notice('No events.');
     if (more?.next && !flags.all) {
       ctx.notice(`${more.count === undefined ? 'More events' : plural(more.count, 'event')} in all; this was page ${page}. Use --page ${page + 1} or --all for more.`);
