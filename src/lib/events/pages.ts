@@ -19,7 +19,9 @@ export async function pastLastPage(http: HttpClient, err: ApiError, where: { pag
   const size = where.pageSize ?? first.results.length;
   if (first.count === undefined || size === 0) return err;
   const pages = Math.max(1, Math.ceil(first.count / size));
-  return new ApiError(`Page ${where.page} is past the last page: ${plural(first.count, 'event')} make ${plural(pages, 'page')} of ${size}.`, {
+  // The server's own words first (scripts may match them), then what it did not say.
+  const said = /[.!?]$/.test(err.message.trim()) ? err.message.trim() : `${err.message.trim()}.`;
+  return new ApiError(`${said} Page ${where.page} is past the last page: ${plural(first.count, 'event')} make ${plural(pages, 'page')} of ${size}.`, {
     status: err.status,
     code: err.code,
     hint: pages === 1 ? 'Leave out --page (there is one page).' : `Use --page 1 to ${pages}, or --all for every page.`,
