@@ -15,6 +15,7 @@ import { Terminal } from '../lib/io/terminal.js';
 import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
+import type { Runway } from '../lib/listening/runway.js';
 import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
 import type { Store } from '../lib/store/types.js';
 
@@ -82,6 +83,10 @@ export class Context {
   private readonly localStores: Store[] = [];
   /** `--dry-run`: the free reads sent to check the run's input (`GET <url>`), named by the plan printed after them. */
   private readonly inputChecks: string[] = [];
+  /** Set by `billed()`: this run charged monitoring. */
+  private billedRun = false;
+  /** The account's monitoring as a command last read it (balance, daily charge). */
+  private knownRunway: Runway | undefined;
   /** The command being run (`enrich handle`), for the spend log; set by program.ts. */
   command = '';
 
@@ -552,6 +557,35 @@ export class Context {
     }
     const { reserveBudget } = await import('../lib/store/budget.js');
     await reserveBudget(memory, { profile: this.profileName, now: this.deps.now(), worstMilli: plan.worstCaseMilli, daily, monthly });
+  }
+
+  /** A change that charged monitoring, with the account's monitoring after it (reused by the runway warning). */
+  billed(after?: Runway): void {
+    this.billedRun = true;
+    if (after) this.knownRunway = after;
+  }
+
+  /**
+   * The one place every paid run's terminal summary gets its runway warning: after a command that spent
+   * (its answers logged by the purchase memory, or a monitoring charge), on a terminal, when the balance
+   * covers fewer days of the daily monitoring charge than `runway-warn-days` (default 7; 0 turns it off).
+   * Two free reads (credits, listening usage) unless the command already made them; a failed read says
+   * nothing. Never throws.
+   */
+  async runwaySummary(): Promise<void> {
+    if (this.dryRun || this.term.quiet || !this.io.stderrIsTTY) return;
+    try {
+      const memory = await this.memoryPromise?.catch(() => undefined);
+      if (!this.billedRun && !(memory !== undefined && memory.spentMilli > 0)) return;
+      const { DEFAULT_RUNWAY_WARN_DAYS, readRunway, runwayWarning } = await import('../lib/listening/runway.js');
+      const warnDays = await this.numberOption(undefined, 'runway-warn-days', DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
+      if (warnDays <= 0) return;
+      const runway = this.knownRunway ?? (await readRunway(await this.http()));
+      const line = runwayWarning(runway, warnDays);
+      if (line) this.term.warn(line);
+    } catch {
+      // The warning is advice: a failed read must not turn a finished run into an error.
+    }
   }
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
