@@ -29,7 +29,7 @@ export default defineCommand({
     ['creators post https://www.instagram.com/p/C1a2B3c4D5e/', 'post data, platform from the URL'],
     ['creators post 7301234567890123456 --platform tiktok --kind transcript', 'a TikTok transcript'],
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
-    ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor cDoxMg', 'the next page of comments, from the cursor a run printed'],
+    ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ', 'the next page of comments, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
     const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
@@ -89,7 +89,7 @@ export default defineCommand({
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).
       const count = await printPaidList(ctx.io, output, comments(), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
       if (count === 0) ctx.notice('No comments found (not charged).');
-      if (last && !flags.all) ctx.notice(`More comments: add --all, or --cursor ${last} for the next page (next cursor ${last}).`);
+      if (last && !flags.all) ctx.notice(`More comments: next cursor ${last} (--cursor ${last} for the next page, or --all for every page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
       if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
       return;
