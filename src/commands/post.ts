@@ -89,7 +89,7 @@ export default defineCommand({
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).
       const count = await printPaidList(ctx.io, output, comments(), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
       if (count === 0) ctx.notice('No comments found (not charged).');
-      if (last && !flags.all) ctx.notice(`More comments: next cursor ${last} (--cursor ${last} for the next page, or --all for every page).`);
+      if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
       if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
       return;

@@ -85,7 +85,7 @@ export default defineCommand({
     // A run stopped part-way keeps the posts it paid for (the output is marked partial).
     const printed = await printPaidList(ctx.io, output, posts(), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
-    if (last && !flags.all) ctx.notice(`More posts: next cursor ${last} (--cursor ${last} for the next page, or --all for every page).`);
+    if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
     if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(`${creditCount(spent)} spent${storedPages(got)}.`);
   },

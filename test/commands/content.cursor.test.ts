@@ -26,7 +26,7 @@ async function world() {
 }
 
 const lines = (text: string): unknown[] => text.trim().split('\n').map((l) => JSON.parse(l) as unknown);
-const cursorIn = (stderr: string): string => (/next cursor (\S+) \(--cursor /.exec(stderr) ?? [])[1] ?? '';
+const cursorIn = (stderr: string): string => (/next cursor (\S+?); --cursor /.exec(stderr) ?? [])[1] ?? '';
 
 describe('--cursor takes the next cursor a run printed', () => {
   it('posts: the page after the first, one page bought, the same posts as the second page of --all', async () => {
