@@ -176,6 +176,8 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
       await ctx.finish();
+      // Every paid run's summary warns when the balance covers few days of monitoring (one place for all).
+      await ctx.runwaySummary();
       // Ctrl-C came while a request already sent was finishing: its result is out, but the run was
       // stopped, and a script under `set -e` must not carry on as if it had completed (exit 130).
       if (deps.signal?.aborted && !def.endsOnCtrlC) {

@@ -1,7 +1,8 @@
 /**
  * Every command, run with `--dry-run` against the sandbox, changes nothing anywhere: the sandbox sees
  * no state-changing request (any non-GET, or a GET of a default exclusion list, which creates it), its
- * ledger does not move, and no local file or setting is written. The walk covers every leaf of the
+ * ledger does not move, and no local file or setting is written. A plain read (`dict`, `keys list`,
+ * `events list`...) sends no request at all: it prints its plan. The walk covers every leaf of the
  * command tree: a command added without a sample here fails the first test.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -120,6 +121,16 @@ function samples(ids: Ids): Record<string, string[]> {
   };
 }
 
+/**
+ * The free reads a dry run still makes, per command: those its real run makes first to check or price
+ * its input (cli.md, `--dry-run`). Every other command sends no request at all.
+ */
+const INPUT_CHECKS: Record<string, RegExp[]> = {
+  search: [/^GET \/public\/v1\/discovery\/exclusion-lists\/$/],
+  'listening campaigns update': [/^GET \/public\/v1\/social\/listening\/campaign\/\d+\/$/],
+  'listening campaigns add-creators': [/^GET \/public\/v1\/social\/listening\/campaign\/\d+\/$/],
+};
+
 /** Sandbox API call for set-up (not the code under test). */
 async function api(method: string, path: string, body?: unknown): Promise<any> {
   const sb = sandbox.get();
@@ -198,6 +209,13 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
       const ledgerAfter = await api('GET', '/_sandbox/ledger');
       if (res.code !== 0) problems.push(`${name}: exit ${res.code}: ${res.stderr.trim()}`);
       if (changing.length > 0) problems.push(`${name}: sent ${changing.join(', ')}`);
+      // A plain read sends nothing at all: its plan stands for it. Only the free reads a real run makes
+      // first to check or price its input are sent (and the plan names them).
+      const reads = seen.filter((r) => !r.includes(' /_sandbox/')).map((r) => r.split(' ').slice(0, 2).join(' '));
+      const allowed = INPUT_CHECKS[name] ?? [];
+      const unexpected = reads.filter((r) => !allowed.some((re) => re.test(r)));
+      if (unexpected.length > 0) problems.push(`${name}: read ${unexpected.join(', ')}`);
+      if (reads.length > 0 && !/input|check/i.test(res.stdout)) problems.push(`${name}: its plan does not name the reads it sent`);
       if (ledgerAfter.used_milli !== ledgerBefore.used_milli) problems.push(`${name}: the ledger moved`);
       // Every file's content and mtime, recursively: nothing created, replaced, truncated or touched.
       if (JSON.stringify(snapshotTree(cwd)) !== JSON.stringify(filesBefore)) problems.push(`${name}: wrote a file in the working directory`);

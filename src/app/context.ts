@@ -4,16 +4,18 @@ import type { Plan } from '../lib/api/plan.js';
 import { cleanApiKey } from '../lib/auth/api-key-source.js';
 import type { SessionPorts } from '../lib/auth/session.js';
 import { configDirectory, type ConfigStore } from '../lib/config.js';
-import type { MoneyPolicy } from '../lib/cost.js';
-import { UsageError } from '../lib/errors.js';
+import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
+import { DryRunComplete, UsageError } from '../lib/errors.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
+import { redactUrl } from '../lib/http/redact.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import type { Io } from '../lib/io/streams.js';
 import { Terminal } from '../lib/io/terminal.js';
 import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
+import type { Runway } from '../lib/listening/runway.js';
 import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
 import type { Store } from '../lib/store/types.js';
 
@@ -79,6 +81,12 @@ export class Context {
   private openedStore: Store | undefined;
   /** Stores opened by `localStore` (the `store` and `spend` commands), closed at the end of the run. */
   private readonly localStores: Store[] = [];
+  /** `--dry-run`: the free reads sent to check the run's input (`GET <url>`), named by the plan printed after them. */
+  private readonly inputChecks: string[] = [];
+  /** Set by `billed()`: this run charged monitoring. */
+  private billedRun = false;
+  /** The account's monitoring as a command last read it (balance, daily charge). */
+  private knownRunway: Runway | undefined;
   /** The command being run (`enrich handle`), for the spend log; set by program.ts. */
   command = '';
 
@@ -251,6 +259,8 @@ export class Context {
       notice: (line) => this.term.notice(line),
       waits: this.term,
       dryRun: this.dryRun,
+      dryRead: (req) => this.dryRead(req),
+      dryRunChecked: (req) => this.inputChecks.push(`${req.method} ${redactUrl(req.url.href)}`),
       signal: this.deps.signal,
       userAgent: 'creators-cli',
       onUnauthorized: (rejected) => this.refreshAfter401(rejected),
@@ -507,7 +517,7 @@ export class Context {
         policy: await this.moneyPolicy(),
         baseUrl: await this.baseUrl(),
         // The plan printer is loaded only by a dry run.
-        printPlan: async (record) => (await import('../lib/output/plan.js')).printPlan(this.io, await this.dryRunOutput(), record),
+        printPlan: (record) => this.printPlan(record),
       },
       plan,
     );
@@ -519,6 +529,23 @@ export class Context {
   async confirmRest(rest: import('../lib/cost.js').RestOfRun): Promise<boolean> {
     const { confirmRest } = await import('../lib/cost.js');
     return confirmRest({ term: this.term, policy: await this.moneyPolicy() }, rest);
+  }
+
+  /** Prints a dry run's plan (stdout, or a free `-o`), naming the input checks sent before it. */
+  private async printPlan(record: PlanRecord): Promise<void> {
+    const { printPlan } = await import('../lib/output/plan.js');
+    const checks = [...this.inputChecks];
+    await printPlan(this.io, await this.dryRunOutput(), checks.length > 0 ? { ...record, input_checks: checks } : record);
+  }
+
+  /**
+   * `--dry-run` of a free read (`dict`, `keys list`, `events list`...): the read's plan is printed in place
+   * of its answer and the run ends there (exit 0), having sent nothing. Reads a real run makes first to
+   * check its input are sent instead (`inputCheck`), and named by the plan.
+   */
+  private async dryRead(req: { method: string; url: URL }): Promise<never> {
+    await this.printPlan({ dry_run: true, method: req.method, url: req.url.href, body: null, worst_case_credits: 0, cost_basis: 'free read' });
+    throw new DryRunComplete(`${req.method} ${req.url.pathname}`);
   }
 
   /**
@@ -536,6 +563,35 @@ export class Context {
     }
     const { reserveBudget } = await import('../lib/store/budget.js');
     await reserveBudget(memory, { profile: this.profileName, now: this.deps.now(), worstMilli: plan.worstCaseMilli, daily, monthly });
+  }
+
+  /** A change that charged monitoring, with the account's monitoring after it (reused by the runway warning). */
+  billed(after?: Runway): void {
+    this.billedRun = true;
+    if (after) this.knownRunway = after;
+  }
+
+  /**
+   * The one place every paid run's terminal summary gets its runway warning: after a command that spent
+   * (its answers logged by the purchase memory, or a monitoring charge), on a terminal, when the balance
+   * covers fewer days of the daily monitoring charge than `runway-warn-days` (default 7; 0 turns it off).
+   * Two free reads (credits, listening usage) unless the command already made them; a failed read says
+   * nothing. Never throws.
+   */
+  async runwaySummary(): Promise<void> {
+    if (this.dryRun || this.term.quiet || !this.io.stderrIsTTY) return;
+    try {
+      const memory = await this.memoryPromise?.catch(() => undefined);
+      if (!this.billedRun && !(memory !== undefined && memory.spentMilli > 0)) return;
+      const { DEFAULT_RUNWAY_WARN_DAYS, readRunway, runwayWarning } = await import('../lib/listening/runway.js');
+      const warnDays = await this.numberOption(undefined, 'runway-warn-days', DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
+      if (warnDays <= 0) return;
+      const runway = this.knownRunway ?? (await readRunway(await this.http()));
+      const line = runwayWarning(runway, warnDays);
+      if (line) this.term.warn(line);
+    } catch {
+      // The warning is advice: a failed read must not turn a finished run into an error.
+    }
   }
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */

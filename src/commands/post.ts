@@ -23,11 +23,13 @@ export default defineCommand({
     kind: { flags: '--kind <kind>', description: 'what to fetch', choices: CONTENT_KINDS, default: 'data' },
     all: { flags: '--all', description: 'comments: follow the cursor through every page (each page is a request)' },
     maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages' },
+    cursor: { flags: '--cursor <token>', description: 'comments: start at the page of this cursor (the "next cursor" a previous run printed)' },
   },
   examples: [
     ['creators post https://www.instagram.com/p/C1a2B3c4D5e/', 'post data, platform from the URL'],
     ['creators post 7301234567890123456 --platform tiktok --kind transcript', 'a TikTok transcript'],
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
+    ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ', 'the next page of comments, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
     const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
@@ -46,17 +48,20 @@ export default defineCommand({
     if (!platform) throw new UsageError('--platform is required when the post is given by id.', { hint: 'Use instagram, tiktok or youtube.' });
     if (platform === 'youtube' && kind === 'audio') throw new UsageError('YouTube posts have no audio kind.', { hint: 'Use --kind data, comments or transcript.' });
     if (flags.all && kind !== 'comments') throw new UsageError('--all applies to --kind comments.');
+    if (flags.cursor !== undefined && kind !== 'comments') throw new UsageError('--cursor applies to --kind comments.');
+    const cursor = flags.cursor?.trim() || undefined;
+    if (flags.cursor !== undefined && cursor === undefined) throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
     const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 
     const http = await ctx.http();
-    const req = { platform, postId: parsed.postId, kind };
+    const req = { platform, postId: parsed.postId, kind, paginationToken: cursor };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
     // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
     const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
       plan: (token, bound) => commentPagesPlan({ ...req, paginationToken: token }, bound),
       next: (data) => detailsPageOf(data).nextToken,
-      first: undefined,
+      first: cursor,
       bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
     });
     if (!(await ctx.gate(plan))) return;
@@ -84,7 +89,7 @@ export default defineCommand({
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).
       const count = await printPaidList(ctx.io, output, comments(), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
       if (count === 0) ctx.notice('No comments found (not charged).');
-      if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}).`);
+      if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
       if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
       return;

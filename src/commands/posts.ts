@@ -25,11 +25,13 @@ export default defineCommand({
     count: { flags: '--count <n>', description: 'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12' },
     all: { flags: '--all', description: 'follow the cursor through every page (each page is a request)' },
     maxPages: { flags: '--max-pages <n>', description: 'with --all: stop after n pages' },
+    cursor: { flags: '--cursor <token>', description: 'start at the page of this cursor (the "next cursor" a previous run printed)' },
   },
   examples: [
     ['creators posts noah_paws --platform instagram', 'the newest 12 posts'],
     ['creators posts themaxtech --platform tiktok --count 35 --all --max-pages 2 --format csv', 'up to 70 posts as CSV'],
     ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
+    ['creators posts noah_paws --platform instagram --cursor cDoxMg', 'the next page, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
     const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, storedPages }, { printPaidList }] = await Promise.all([
@@ -53,13 +55,15 @@ export default defineCommand({
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 
     const http = await ctx.http();
-    const req = { platform, handle, count };
+    const cursor = flags.cursor?.trim() || undefined;
+    if (flags.cursor !== undefined && cursor === undefined) throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
+    const req = { platform, handle, count, paginationToken: cursor };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
     // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
     const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
       plan: (token, bound) => creatorPostsPlan({ ...req, paginationToken: token }, bound),
       next: (data) => nextPostsToken(postsPageOf(data)),
-      first: undefined,
+      first: cursor,
       bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
     });
     if (!(await ctx.gate(plan))) return;
@@ -81,7 +85,7 @@ export default defineCommand({
     // A run stopped part-way keeps the posts it paid for (the output is marked partial).
     const printed = await printPaidList(ctx.io, output, posts(), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
-    if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}).`);
+    if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
     if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(`${creditCount(spent)} spent${storedPages(got)}.`);
   },

@@ -67,6 +67,10 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
   'skip-bought': { description: 'search/similar leave out creators already bought on that platform within the creator window (true or false)', validate: booleanSetting },
   'daily-budget': { description: 'refuse runs whose worst case would take today\'s logged spend past this many credits', validate: nonNegativeNumber },
   'monthly-budget': { description: 'refuse runs whose worst case would take this month\'s logged spend past this many credits', validate: nonNegativeNumber },
+  'runway-warn-days': {
+    description: 'warn in the summary of a paid run when the balance covers fewer days of monitoring than this (default 7)',
+    validate: nonNegativeNumber,
+  },
   'page-base': {
     description: 'first Discovery page number on the wire: 0 or 1',
     validate: (v) => (v === '0' || v === '1' ? undefined : 'must be 0 or 1'),

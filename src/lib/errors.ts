@@ -200,6 +200,18 @@ export function withStopReport(err: unknown, report: StopReport): CliError {
 }
 
 /**
+ * A dry run reached a free read the command would make (`dict`, `keys list`, `events list`...): the
+ * plan of that read was printed in its place and the run ends there, successfully (exit 0), having sent
+ * nothing. Not a CliError: nothing went wrong, and no error path may print it.
+ */
+export class DryRunComplete extends Error {
+  constructor(readonly request: string) {
+    super(`Dry run: stopped before ${request}.`);
+    this.name = 'DryRunComplete';
+  }
+}
+
+/**
  * A dry run reached the HTTP client with a request that changes state. Commands answer `--dry-run`
  * with a plan before sending anything, so this is a bug in the command, not a user error; the request
  * was not sent.

@@ -3,9 +3,6 @@ import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
-/** The largest `page_size` the events route accepts. */
-const MAX_PAGE_SIZE = 100;
-
 /** `creators events list`: one page of events (1-based), or every page from it with --all. Free. */
 export default defineCommand({
   name: 'list',
@@ -13,8 +10,8 @@ export default defineCommand({
   description: 'List events, one page (1-based) or --all',
   flags: {
     page: { flags: '--page <n>', description: 'page number, from 1' },
-    pageSize: { flags: '--page-size <n>', description: 'events per page, 1-100 (server default 10)' },
-    all: { flags: '--all', description: 'follow every page from --page on' },
+    pageSize: { flags: '--page-size <n>', description: 'events per page, 1-100 (default: the server\'s 10; 100 with --all)' },
+    all: { flags: '--all', description: 'follow every page from --page on (100 a page; an event is printed once even if pages shift)' },
     ...EVENT_FILTER_FLAGS,
   },
   examples: [
@@ -23,7 +20,7 @@ export default defineCommand({
     ['creators events list --creator carlosrobinson --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([
+    const [{ eventFilters }, { EVENTS_MAX_PAGE_SIZE, listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
@@ -32,17 +29,28 @@ export default defineCommand({
     ]);
     const filters = eventFilters(flags);
     const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
-    const pageSize = parseIntegerOption(flags.pageSize, '--page-size');
+    const asked = parseIntegerOption(flags.pageSize, '--page-size');
     // The service refuses page_size outside 1-100 (HTTP 400); checked here, so nothing is sent.
-    if (pageSize !== undefined && (pageSize < 1 || pageSize > MAX_PAGE_SIZE)) {
-      throw new UsageError(`Invalid --page-size '${String(flags.pageSize)}': must be between 1 and ${MAX_PAGE_SIZE}.`);
+    if (asked !== undefined && (asked < 1 || asked > EVENTS_MAX_PAGE_SIZE)) {
+      throw new UsageError(`Invalid --page-size '${String(flags.pageSize)}': must be between 1 and ${EVENTS_MAX_PAGE_SIZE}.`);
     }
+    // --all reads every page: the largest pages take the fewest requests (a tenth of the server's default).
+    const pageSize = asked ?? (flags.all ? EVENTS_MAX_PAGE_SIZE : undefined);
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
     // With --all and slow pages, the pages left (known from the count) go out several at once, in order.
     const events = listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()));
-    const count = await printList(ctx.io, output, events, EVENT_COLUMNS);
+    let count: number;
+    try {
+      count = await printList(ctx.io, output, events, EVENT_COLUMNS);
+    } catch (err) {
+      // Past the last page the service says only "Invalid page.": say how many pages there are.
+      const { ApiError } = await import('../../lib/errors.js');
+      if (!(err instanceof ApiError && err.status === 404 && page > 1)) throw err;
+      const { pastLastPage } = await import('../../lib/events/pages.js');
+      throw await pastLastPage(http, err, { page, pageSize, filters });
+    }
     if (count === 0 && output.format === 'table') ctx.notice('No events.');
     if (more?.next && !flags.all) {
       ctx.notice(`${more.count === undefined ? 'More events' : plural(more.count, 'event')} in all; this was page ${page}. Use --page ${page + 1} or --all for more.`);

@@ -4,8 +4,11 @@ import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
-/** Events asked for per page while tailing; the server may apply fewer (the walk copes). */
-const TAIL_PAGE_SIZE = 50;
+/**
+ * Events asked for per page while tailing: the largest the route accepts (EVENTS_MAX_PAGE_SIZE), so a
+ * backlog takes the fewest requests; the server may apply fewer (the walk copes).
+ */
+const TAIL_PAGE_SIZE = 100;
 /** Event lines after which a `--fields` path none of them had is warned about (a tail may never end). */
 const FIELDS_CHECK_AFTER = 100;
 
@@ -14,8 +17,8 @@ const FIELDS_CHECK_AFTER = 100;
  * lines on a terminal, JSON lines otherwise); `--cursor-file` carries the position across runs;
  * `--forward-to` POSTs each event to a local receiver first; `--once` prints what is new and exits.
  * The cursor file is locked for the run (another tail on it exits 9 before reading anything). Under
- * `--dry-run` the events are read and printed, but none is forwarded and the cursor file is not
- * written (nor locked).
+ * `--dry-run` the plan of the first read is printed and nothing is sent: no event is read or forwarded,
+ * and the cursor file is neither written nor locked.
  */
 export default defineCommand({
   name: 'tail',
@@ -74,9 +77,6 @@ export default defineCommand({
     const human = output.format === 'table';
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
     const http = await ctx.http();
-    if (ctx.dryRun && (cursorFile || forwardTo)) {
-      ctx.notice('Dry run: events are printed, but none is forwarded and the cursor file is not written.');
-    }
     if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
     // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.

@@ -8,7 +8,7 @@ import type { BODY_FLAGS, CREATOR_FLAGS } from './flags.js';
 
 /** The ports the listening workflows take, assembled from the context (the HTTP client is built here). */
 export async function listeningPorts(ctx: Context): Promise<ListeningPorts> {
-  return { http: await ctx.http(), term: ctx.term, gate: (plan) => ctx.gate(plan), dryRun: ctx.dryRun, now: ctx.deps.now };
+  return { http: await ctx.http(), term: ctx.term, gate: (plan) => ctx.gate(plan), dryRun: ctx.dryRun, now: ctx.deps.now, charged: (after) => ctx.billed(after) };
 }
 
 /** The flags of `add-creators`/`remove-creators`. */

@@ -1,17 +1,33 @@
 import { defineCommand } from '../../app/command.js';
 
-/** `creators listening usage`: current limits and active subscription counts (free). */
+/**
+ * `creators listening usage`: current limits and active subscription counts (free), with what the
+ * monitoring costs from now on: the daily charge, a monthly projection (30 days) and the runway (whole
+ * days the balance covers the daily charge; null without monitoring). Two free reads: usage and credits.
+ */
 export default defineCommand({
   name: 'usage',
-  description: 'Current listening limits, active subscriptions and monitored creators (free)',
+  description: 'Listening limits, monitored creators, the daily charge, its monthly projection and the runway (free)',
   examples: [
     ['creators listening usage', 'as a table'],
-    ['creators listening usage --json', 'for scripts'],
+    ["creators listening usage --json | jq '.runway_days'", 'days the balance covers the monitoring'],
   ],
   async run(ctx) {
-    const [{ getUsage }, { printItem }] = await Promise.all([import('../../lib/api/listening.js'), import('../../lib/output/index.js')]);
+    const [{ getUsage }, { printItem }, runway] = await Promise.all([
+      import('../../lib/api/listening.js'),
+      import('../../lib/output/index.js'),
+      import('../../lib/listening/runway.js'),
+    ]);
     const output = await ctx.output();
     const http = await ctx.http();
-    await printItem(ctx.io, output, await getUsage(http));
+    const usage = await getUsage(http);
+    const balance = await runway.balanceMilli(http);
+    const facts = runway.withRunway(usage, balance);
+    await printItem(ctx.io, output, facts.record);
+    if (ctx.io.stderrIsTTY) {
+      const warnDays = await ctx.numberOption(undefined, 'runway-warn-days', runway.DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
+      const line = warnDays > 0 ? runway.runwayWarning(facts.runway, warnDays) : undefined;
+      if (line) ctx.warn(line);
+    }
   },
 });

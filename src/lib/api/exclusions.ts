@@ -61,9 +61,9 @@ export function createsDefaultList(ref: ListRef): boolean {
 }
 
 /** Sends a plan; the GETs of `default/<platform>` are marked as creating state. */
-function send<T>(http: HttpClient, plan: Plan, ref?: ListRef): Promise<HttpResponse<T>> {
+function send<T>(http: HttpClient, plan: Plan, ref?: ListRef, inputCheck = false): Promise<HttpResponse<T>> {
   const { method, path, query, body } = plan;
-  return http.request<T>({ method, path, query, body, ...(ref && createsDefaultList(ref) ? { createsState: true } : {}) });
+  return http.request<T>({ method, path, query, body, ...(ref && createsDefaultList(ref) ? { createsState: true } : {}), ...(inputCheck ? { inputCheck } : {}) });
 }
 
 /** A free plan on a list; a read of a default list says it may create it. */
@@ -77,9 +77,12 @@ export function listExclusionListsPlan(): Plan {
   return freePlan('GET', BASE);
 }
 
-/** `GET …/exclusion-lists/` (free): every list of the team. Anything but an array of objects with `id` is an error. */
-export async function listExclusionLists(http: HttpClient): Promise<ExclusionList[]> {
-  const res = await send<unknown>(http, listExclusionListsPlan());
+/**
+ * `GET …/exclusion-lists/` (free): every list of the team. Anything but an array of objects with `id` is
+ * an error. `inputCheck`: read to check a run's list ids (a dry run still makes it, and its plan says so).
+ */
+export async function listExclusionLists(http: HttpClient, o: { inputCheck?: boolean } = {}): Promise<ExclusionList[]> {
+  const res = await send<unknown>(http, listExclusionListsPlan(), undefined, o.inputCheck);
   const data = res.data;
   if (!Array.isArray(data) || !data.every((l) => l && typeof l === 'object' && 'id' in (l as object))) {
     throw new ApiError('The exclusion-list lookup did not return a list of lists.', { code: 'malformed_response' });

@@ -30,8 +30,9 @@ export async function* listAll(http: HttpClient, path: string, query?: Record<st
   }
 }
 
-export async function getOne(http: HttpClient, path: string): Promise<ListeningRecord> {
-  return recordOf((await http.request({ method: 'GET', path })).data);
+/** `GET` one record; `inputCheck`: a read the run makes to price or check what it sends (a dry run still makes it). */
+export async function getOne(http: HttpClient, path: string, o: { inputCheck?: boolean } = {}): Promise<ListeningRecord> {
+  return recordOf((await http.request({ method: 'GET', path, ...(o.inputCheck ? { inputCheck: true } : {}) })).data);
 }
 
 /**
@@ -122,6 +123,9 @@ export async function getUsage(http: HttpClient): Promise<ListeningRecord> {
   return getOne(http, `${BASE}/usage/`);
 }
 
+/** The largest `page_size` the events route accepts: what `events list --all` and `events tail` ask for (fewest requests). */
+export const EVENTS_MAX_PAGE_SIZE = 100;
+
 export interface EventFilters {
   subscription_id?: string | undefined;
   event_type?: string | undefined;
@@ -155,6 +159,8 @@ export async function getEventsPage(
 /**
  * The events of one page, or with `all` of every page from it, following each `next` link once (a
  * server repeating a link does not loop). `last` receives the count and `next` link of the last page read.
+ * An event id is yielded once per run: events arriving while paging shift the pages, and the last
+ * event of one page comes back at the top of the next.
  */
 export async function* listEvents(
   http: HttpClient,
@@ -163,8 +169,19 @@ export async function* listEvents(
   last: (page: Pick<EventPage, 'count' | 'next'>) => void,
   window: () => number = () => 1,
 ): AsyncGenerator<ListeningRecord> {
+  const ids = new Set<string>();
+  function* unseen(page: EventPage): Generator<ListeningRecord> {
+    for (const event of page.results) {
+      const id = event.id === undefined || event.id === null ? undefined : String(event.id);
+      if (id !== undefined) {
+        if (ids.has(id)) continue;
+        ids.add(id);
+      }
+      yield event;
+    }
+  }
   let current = await getEventsPage(http, first);
-  yield* current.results;
+  yield* unseen(current);
   const seen = new Set<string>([current.url]);
   // Page-number links (`?page=N`) and a count: the pages left are known, so when the window allows more
   // than one (slow pages), they are fetched several at once and printed in page order. Free GETs.
@@ -180,13 +197,13 @@ export async function* listEvents(
       queue.push(page);
     }
     current = await (queue.shift() as Promise<EventPage>);
-    yield* current.results;
+    yield* unseen(current);
   }
   // Page after page by the `next` links (and after the known pages, any that arrived meanwhile).
   while (all && current.next && !seen.has(current.next)) {
     seen.add(current.next);
     current = await getEventsPage(http, { url: current.next });
-    yield* current.results;
+    yield* unseen(current);
   }
   last({ count: current.count, next: current.next });
 }

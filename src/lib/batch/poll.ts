@@ -80,8 +80,13 @@ export async function* pollBatch(read: () => Promise<BatchStatus>, o: PollOption
   }
 }
 
-/** Turns a final status into the command's outcome: nothing for done, exit 7 for failed, exit 5 for paused. */
-export function checkFinal(s: BatchStatus, again?: string): void {
+/**
+ * Turns a final status into the command's outcome: nothing for done, exit 7 for failed, exit 5 for
+ * paused. `rerun` names a command that picks a paused job up as well (the same `batch run`): a paused
+ * job continues only once resumed, so the hint always says `batch resume` (never `batch poll`, which
+ * waits but cannot resume).
+ */
+export function checkFinal(s: BatchStatus, rerun?: string): void {
   if (s.phase === 'done') return;
   const why = typeof s.status_message === 'string' && s.status_message ? `: ${s.status_message.replace(/\.$/, '')}` : '';
   if (s.phase === 'failed') {
@@ -93,7 +98,7 @@ export function checkFinal(s: BatchStatus, again?: string): void {
     const used = s.credits_used !== null ? ` after ${creditCount(s.credits_used * 1000)}` : '';
     throw new CreditsError(`Batch ${s.batch_id} is paused for insufficient credits${used} (${progressText(s)})${why}.`, {
       code: 'paused_insufficient_credits',
-      hint: `Top up, then continue it with: ${again ?? `creators batch resume ${s.batch_id}`} (resuming is free).`,
+      hint: `Top up, then continue it with: creators batch resume ${s.batch_id} (resuming is free)${rerun ? `, or re-run ${rerun}` : ''}.`,
     });
   }
 }

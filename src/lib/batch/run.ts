@@ -138,7 +138,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
             await resumeBatch(http, id);
           }
         }
-        const final = await waitForBatch(waitPorts, id, { ...o.wait, again, onStatus: (s) => used.set(id, s.credits_used ?? 0) });
+        const final = await waitForBatch(waitPorts, id, { ...o.wait, again, rerun: `the same \`creators batch run\` command (it resumes ${id} and downloads)`, onStatus: (s) => used.set(id, s.credits_used ?? 0) });
         credits += final.credits_used ?? 0;
         term.notice(`Batch ${id} ${final.status}: ${creditsText(final)} used.`);
       }

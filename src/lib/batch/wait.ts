@@ -91,6 +91,8 @@ export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notic
 export interface WaitOptions extends WaitSettings {
   /** How to pick the job up again, for the messages of a timeout or Ctrl-C. */
   again?: string | undefined;
+  /** A command that resumes a paused job and picks it up (the same `batch run`), for the paused message. */
+  rerun?: string | undefined;
   /** False: return a failed or paused final status instead of throwing its exit code. */
   check?: boolean;
   /** Told every reading (what the job has used so far, for a stop report). */
@@ -133,7 +135,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
   const final = last as BatchStatus;
   if (final.phase === 'done') spinner.succeed(`Batch ${id}: ${progressText(final)}`);
   else spinner.fail(`Batch ${id}: ${progressText(final)}`);
-  if (o.check !== false) checkFinal(final, o.again);
+  if (o.check !== false) checkFinal(final, o.rerun);
   return final;
 }
 

@@ -33,8 +33,35 @@ const HANDLE_HEADERS = [
   'x',
   'twitch',
   'onlyfans',
+  // The creator of listening records (`listening ... creators`) and of events (`creator.platform_id`).
+  'platform_id',
 ];
 const EMAIL_HEADERS = ['email', 'emails', 'e-mail', 'email_address'];
+
+/**
+ * The last part of a dotted column the CLI itself writes (csv flattens records to dot paths) that names
+ * the handle or the email unambiguously: `profile.username` (search, similar), `creator.platform_id`
+ * (events), `result.email`. Only these: `profile.url` or `event_value.url` end in a name that is a handle
+ * header on its own, but there they are a profile picture's or a post's address.
+ */
+const DOTTED_HANDLE = ['handle', 'username', 'user_name', 'platform_id'];
+const DOTTED_EMAIL = ['email', 'email_address'];
+
+/** `profile.username` -> `username`; undefined for a header without a dot. */
+function lastPart(name: string): string | undefined {
+  const i = name.lastIndexOf('.');
+  return i > 0 && i < name.length - 1 ? name.slice(i + 1) : undefined;
+}
+
+/** What a (normalised) header names: exactly a known header, or a dotted column the CLI writes. */
+function headerKind(name: string): ValueKind | undefined {
+  if (EMAIL_HEADERS.includes(name)) return 'email';
+  if (HANDLE_HEADERS.includes(name)) return 'handle';
+  const last = lastPart(name);
+  if (last !== undefined && DOTTED_EMAIL.includes(last)) return 'email';
+  if (last !== undefined && DOTTED_HANDLE.includes(last)) return 'handle';
+  return undefined;
+}
 
 /**
  * The one email check (column detection and `enrich email` before sending): one `@`, a local part of the
@@ -52,8 +79,7 @@ const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLower
 
 /** A header cell naming a handle or email column (`handle`, `username`, `email`...). */
 export function isKnownHeader(cell: string): boolean {
-  const name = norm(cell);
-  return HANDLE_HEADERS.includes(name) || EMAIL_HEADERS.includes(name);
+  return headerKind(norm(cell)) !== undefined;
 }
 
 /** A first row that is data rather than a header: an email, an `@handle` or a URL. */
@@ -76,7 +102,7 @@ export function detectColumn(header: readonly string[], sample: readonly (readon
 /** Sending addresses as handles wastes a paid run: a handle mode given an email column is a usage error. */
 function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly string[])[]): void {
   const values = sample.map((row) => row[choice.index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
-  const emailHeader = EMAIL_HEADERS.includes(norm(choice.name));
+  const emailHeader = headerKind(norm(choice.name)) === 'email';
   const mostlyEmails = values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length;
   if (emailHeader || mostlyEmails) {
     throw new UsageError(`Column '${choice.name}' holds email addresses, but this mode enriches handles.`, {
@@ -89,8 +115,8 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
   const names = header.map(norm);
   const kindOf = (index: number): ValueKind => {
     if (want) return want;
-    if (EMAIL_HEADERS.includes(names[index] ?? '')) return 'email';
-    if (HANDLE_HEADERS.includes(names[index] ?? '')) return 'handle';
+    const named = headerKind(names[index] ?? '');
+    if (named) return named;
     const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
     return values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length ? 'email' : 'handle';
   };
@@ -105,6 +131,12 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
   const order = want === 'email' ? [EMAIL_HEADERS] : want === 'handle' ? [HANDLE_HEADERS] : [EMAIL_HEADERS, HANDLE_HEADERS];
   for (const list of order) {
     const index = byHeader(list);
+    if (index >= 0) return { index, name: header[index] ?? '', kind: kindOf(index) };
+  }
+  // The CLI's own output as input: a dotted column it writes (`profile.username`, `creator.platform_id`).
+  const kinds: ValueKind[] = want ? [want] : ['email', 'handle'];
+  for (const kind of kinds) {
+    const index = names.findIndex((n) => n.includes('.') && headerKind(n) === kind);
     if (index >= 0) return { index, name: header[index] ?? '', kind: kindOf(index) };
   }
   for (let index = 0; index < header.length; index++) {

@@ -91,7 +91,7 @@ export async function readExcludeHandles(
  */
 export async function checkExclusionLists(http: HttpClient, platform: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  const lists = await listExclusionLists(http);
+  const lists = await listExclusionLists(http, { inputCheck: true });
   const byId = new Map(lists.map((l) => [Number(l.id), l]));
   for (const id of ids) {
     const list = byId.get(id);

@@ -66,6 +66,13 @@ export interface HttpClientOptions {
   /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
   dryRun?: boolean | undefined;
   /**
+   * `--dry-run` and a free read that is not an input check (`inputCheck`): prints the read's plan and
+   * throws (DryRunComplete), so the read is never sent. Without it such reads are sent.
+   */
+  dryRead?: ((req: { method: string; url: URL }) => Promise<never>) | undefined;
+  /** `--dry-run`: told of each input check sent (the plan printed after them names them). */
+  dryRunChecked?: ((req: { method: string; url: URL }) => void) | undefined;
+  /**
    * The run's credentials, redacted from every message: the client adds the bearer it sends, the codes,
    * verifiers and tokens in the bodies it sends, and the tokens it receives.
    */
@@ -181,6 +188,10 @@ export class HttpClient {
     if (this.opts.dryRun && !req.credentialUpkeep && (!idempotent || req.createsState)) {
       // The last line of defence: commands answer --dry-run with a plan before they get here.
       throw new DryRunViolation(`${req.method} ${redactUrl(url.href)}`);
+    }
+    if (this.opts.dryRun && !req.credentialUpkeep) {
+      if (!req.inputCheck && this.opts.dryRead) await this.opts.dryRead({ method: req.method, url });
+      this.opts.dryRunChecked?.({ method: req.method, url });
     }
     const headers: Record<string, string> = {
       accept: 'application/json',

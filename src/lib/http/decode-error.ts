@@ -147,5 +147,20 @@ export function errorFromResponse(res: DecodedResponse): CliError {
   return new ApiError(`${status >= 500 ? 'Server error' : 'Request failed'} (HTTP ${status}): ${message}`, {
     ...base,
     code: code ?? `http_${status}`,
+    hint: status === 400 && refusesPageNumber(body, message) ? PAGE_BASE_HINT : undefined,
   });
+}
+
+/**
+ * Sources disagree on Discovery's first page number (0 in the official clients, 1 in the FAQ): a 400
+ * about `paging.page` most likely means the service counts from the other one.
+ */
+const PAGE_BASE_HINT =
+  'The service may number its first page differently (0 or 1): set it with `creators config set page-base 1` (or 0), or CREATORS_PAGE_BASE.';
+
+/** A 400 whose body or message is about the page number of `paging`. */
+function refusesPageNumber(body: unknown, message: string): boolean {
+  const paging = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).paging : undefined;
+  if (paging && typeof paging === 'object' && !Array.isArray(paging) && 'page' in paging) return true;
+  return /\bpaging\.page\b/i.test(message);
 }

@@ -42,6 +42,12 @@ export interface RequestOptions {
    */
   credentialUpkeep?: boolean;
   /**
+   * A free read a dry run still makes because the real run makes it first to check its input (the
+   * exclusion-list ids of a search, the days a campaign has left): its plan is printed after it, saying
+   * so. Any other read in a dry run is answered by its plan and never sent.
+   */
+  inputCheck?: boolean;
+  /**
    * What this billable request buys, for the purchase memory (lib/store): an answer it already holds
    * within the freshness window is returned instead of sending, and a new one is committed before it
    * is returned. Requests without it are never answered from the store (their charges are still logged).

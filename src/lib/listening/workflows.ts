@@ -26,6 +26,7 @@ import { formatCredits } from '../cost.js';
 import type { HttpClient } from '../http/client.js';
 import { campaignDuration } from './days.js';
 import { creditCount, plural } from '../output/humanize.js';
+import { balanceMilli, chargeLine, readRunway, type Runway } from './runway.js';
 
 /** What the listening workflows use: the HTTP client, the terminal's side channel, the money gate, a clock. */
 export interface ListeningPorts {
@@ -39,6 +40,23 @@ export interface ListeningPorts {
   /** `--dry-run`: the estimate is not shown (the plan printed by the gate says it). */
   dryRun: boolean;
   now(): number;
+  /** Told the account's monitoring after a change that charged (the summary's runway warning reuses it). */
+  charged?(after: Runway): void;
+}
+
+/**
+ * Sends a change that starts monitoring and says what it cost: the service charges the day of the new
+ * creators at once and its answer does not say so, so the balance is read (free) before and after;
+ * then the daily rate from now on and the runway. A failed read only leaves the line shorter.
+ */
+async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<ListeningRecord | null> {
+  const before = await balanceMilli(ports.http).catch(() => undefined);
+  const result = await send(ports.http, plan);
+  const after = await readRunway(ports.http).catch((): Runway => ({ balanceMilli: undefined, dailyMilli: undefined, creators: undefined }));
+  const charged = before === undefined || after.balanceMilli === undefined ? undefined : before - after.balanceMilli;
+  ports.term.notice(chargeLine(charged, after));
+  ports.charged?.(after);
+  return result;
 }
 
 /**
@@ -77,7 +95,7 @@ export async function createListening(ports: ListeningPorts, kind: ListeningKind
   const monitoring: Monitoring = { creators: creatorsIn(body), days: kind === 'campaign' && typeof body.days === 'number' ? body.days : undefined };
   const plan = createPlan(kind, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
-  return send(ports.http, plan);
+  return monitoring.creators === null || monitoring.creators > 0 ? sendCharged(ports, plan) : send(ports.http, plan);
 }
 
 /**
@@ -93,7 +111,7 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
     if (!(await ports.gate(plan))) return null;
     return send(ports.http, plan);
   }
-  const current = await getOne(ports.http, listeningPath(kind, id));
+  const current = await getOne(ports.http, listeningPath(kind, id), { inputCheck: true });
   let monitoring: Monitoring = { creators: creatorsCount(current) };
   if (kind === 'campaign') {
     const left = typeof body.days === 'number' ? {} : campaignDuration(current, id, ports.now());
@@ -101,7 +119,8 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
   }
   const plan = updatePlan(kind, id, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
-  return send(ports.http, plan);
+  // Resuming restarts the daily charge (today's is taken at once); extending only lengthens it.
+  return resumes ? sendCharged(ports, plan) : send(ports.http, plan);
 }
 
 /**
@@ -110,11 +129,11 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
  */
 export async function addCreators(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
   const n = creatorsIn(body);
-  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(ports.http, listeningPath(kind, id)), id, ports.now()) : {};
+  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(ports.http, listeningPath(kind, id), { inputCheck: true }), id, ports.now()) : {};
   const monitoring: Monitoring = { creators: n, days: duration.days, daysNote: duration.note };
   const plan = addCreatorsPlan(kind, id, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
-  return send(ports.http, plan);
+  return sendCharged(ports, plan);
 }
 
 /**

@@ -28,7 +28,7 @@ function shortened(value: unknown): unknown {
  * json/jsonl: the record (pretty or one line). Any other format: a short text block naming what would
  * be sent (long lists shortened) and its worst-case cost.
  */
-export async function printPlan(io: Io, settings: OutputSettings, plan: PlanRecord): Promise<void> {
+export async function printPlan(io: Io, settings: OutputSettings, plan: PlanRecord & { input_checks?: string[] }): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);
     return;
@@ -37,8 +37,9 @@ export async function printPlan(io: Io, settings: OutputSettings, plan: PlanReco
   await printText(
     io,
     settings,
-    `Dry run: nothing was sent.\n${plan.method} ${plan.url}\n` +
+    `Dry run: ${plan.input_checks?.length ? 'nothing was sent but the free reads that check the input' : 'nothing was sent'}.\n${plan.method} ${plan.url}\n` +
       (plan.body !== null ? `${JSON.stringify(shortened(plan.body), null, 2)}\n` : '') +
-      `Worst-case cost: ${credits}${plan.cost_basis ? ` (${plan.cost_basis})` : ''}\n`,
+      `Worst-case cost: ${credits}${plan.cost_basis ? ` (${plan.cost_basis})` : ''}\n` +
+      (plan.input_checks?.length ? `Sent to check the input first (free reads, as the real run does): ${plan.input_checks.join(', ')}\n` : ''),
   );
 }

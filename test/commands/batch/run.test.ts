@@ -150,6 +150,10 @@ describe('creators batch run', () => {
     const first = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
     expect(first.code).toBe(5);
     expect(first.stderr).toContain('paused for insufficient credits');
+    // The way out resumes the job (batch poll only waits: it cannot resume a paused job).
+    const id = /batch (bch_\w+)/.exec(first.stderr)?.[1] ?? '';
+    expect(first.stderr).toContain(`Top up, then continue it with: creators batch resume ${id} (resuming is free), or re-run the same`);
+    expect(first.stderr).not.toContain('batch poll');
     expect(first.stderr).toMatch(/Spent 1 credit in this run; the results stay on the server in batch \S+; re-run the same command/);
     ledger().balanceMilli = 100_000;
     const second = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());

@@ -155,7 +155,7 @@ describe('creators events tail (edges)', () => {
     }
   });
 
-  it('--dry-run prints the events but writes no cursor file and forwards nothing', async () => {
+  it('--dry-run prints the plan of its first read: no event, no cursor file, nothing forwarded', async () => {
     const dir = tempDir('creators-tail-dry-');
     const cursor = join(dir, 'events.cursor');
     let hits = 0;
@@ -172,8 +172,9 @@ describe('creators events tail (edges)', () => {
         { env: env() },
       );
       expect(dry.code).toBe(0);
-      expect(dry.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number })).toHaveLength(2);
-      expect(dry.stderr).toContain('Dry run: events are printed, but none is forwarded and the cursor file is not written.');
+      const plan = JSON.parse(dry.stdout) as { dry_run: boolean; method: string; url: string; worst_case_credits: number };
+      expect(plan).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+      expect(new URL(plan.url).pathname).toBe('/public/v1/social/listening/events/');
       expect(existsSync(cursor)).toBe(false);
       expect(hits).toBe(0);
       // The same run for real writes the cursor and forwards both events.

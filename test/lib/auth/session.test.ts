@@ -50,18 +50,23 @@ describe('token refresh', () => {
     expect(res.stdout.trim()).not.toBe(before.access_token);
   });
 
-  it('a dry run with an expired login refreshes it for its free reads instead of failing', async () => {
+  it('a dry run with an expired login refreshes it for the reads that check its input instead of failing', async () => {
     const { configDir, env } = await loggedIn();
+    const made = await runCli(['exclusions', 'create', 'dry', '--platform', 'instagram', '--json'], { env, configDir });
+    expect(made.code, made.stderr).toBe(0);
     const before = oauthOf(configDir);
     const later = () => START + 7200_000;
+    // A plain read sends nothing in a dry run (its plan stands for it), so it needs no fresh token.
     const list = await runCli(['keys', 'list', '--dry-run', '--json'], { env, configDir, now: later });
     expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
-    expect(Array.isArray(list.json())).toBe(true);
+    expect(list.json()).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+    expect(oauthOf(configDir).access_token).toBe(before.access_token);
+    // The exclusion-list check a search makes first is sent: the expired login is refreshed for it.
+    const search = await runCli(['search', '--platform', 'instagram', '--exclude-list', String(made.json<{ id: number }>().id), '--dry-run', '--json'], { env, configDir, now: later });
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.json()).toMatchObject({ dry_run: true, method: 'POST', input_checks: [expect.stringMatching(/^GET .*\/exclusion-lists\/$/)] });
     expect(oauthOf(configDir).access_token).not.toBe(before.access_token);
-    const status = await runCli(['auth', 'status', '--dry-run', '--json'], { env, configDir, now: later });
-    expect(status.code).toBe(0);
-    expect(status.json()).toMatchObject({ authenticated: true, credential_source: 'login', live_check: 'ok' });
   });
 
   it('a 401 triggers one refresh and one replay, even for a POST (one key created)', async () => {

@@ -49,3 +49,29 @@ describe('guessing the handle column', () => {
     expect(detectColumn(['name', 'notes'], [['Ann', 'likes cats']], 'handle')).toMatchObject({ index: 0, guessed: true });
   });
 });
+
+describe("detectColumn: the CLI's own output is its own input", () => {
+  const search = ['user_id', 'profile.username', 'profile.full_name', 'profile.picture', 'profile.followers', 'profile.engagement_percent', 'profile.url'];
+  const events = ['id', 'event_type', 'event_value.post_id', 'event_value.url', 'event_value.caption', 'creator.platform', 'creator.platform_id', 'created_at'];
+
+  it('search and similar CSV: profile.username, not the first column or profile.url', () => {
+    const choice = detectColumn(search, [['123', 'nasa', 'NASA', 'https://p/x.jpg', '100', '1.2', 'https://instagram.com/nasa']], 'handle');
+    expect(choice).toEqual({ index: 1, name: 'profile.username', kind: 'handle' });
+    expect(detectColumn(['profile.username'], [['nasa']])).toEqual({ index: 0, name: 'profile.username', kind: 'handle' });
+  });
+
+  it('events CSV: the creator (creator.platform_id), not the post URL before it', () => {
+    expect(detectColumn(events, [['1', 'new_post', 'p1', 'https://instagram.example/alice/p/1', 'hi', 'instagram', 'alice', '2026']])).toEqual({
+      index: 6,
+      name: 'creator.platform_id',
+      kind: 'handle',
+    });
+  });
+
+  it('listening creators (platform_id), exclusion entries (handle), email columns (email, result.email)', () => {
+    expect(detectColumn(['platform', 'platform_id', 'added_at'], [['instagram', 'alice', '2026']])).toEqual({ index: 1, name: 'platform_id', kind: 'handle' });
+    expect(detectColumn(['handle'], [['alice']])).toEqual({ index: 0, name: 'handle', kind: 'handle' });
+    expect(detectColumn(['status', 'result.email'], [['ok', 'a@b.co']], 'email')).toEqual({ index: 1, name: 'result.email', kind: 'email' });
+    expect(() => detectColumn(['result.email'], [['a@b.co']], 'handle')).toThrow(/holds email addresses/);
+  });
+});
