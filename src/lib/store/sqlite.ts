@@ -98,7 +98,7 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
     // libsql (0.5) ignores `readonly` too: the connection itself refuses writes instead.
     if (o.readOnly) db.exec('PRAGMA query_only = ON');
-    const store = new SqliteStore(db, file);
+    const store = new SqliteStore(db, file, Boolean(o.readOnly));
     // A newer schema is refused before anything is set: switching a file to WAL rewrites its header,
     // and a store another version wrote must not change by a byte.
     store.checkVersion();
@@ -128,6 +128,7 @@ export class SqliteStore implements Store {
   constructor(
     private readonly db: Db,
     readonly location: string,
+    private readonly readOnly = false,
   ) {}
 
   private q(sql: string): Stmt {
@@ -452,6 +453,19 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.stmts.clear();
+    // libsql closes the file only once its statements are garbage-collected, which may be long after (or,
+    // in a long-lived process, during another run). So the last writer leaves the file whole and alone:
+    // the WAL folded in and the file back in rollback mode, no -wal or -shm beside it. With another
+    // process still in it, the switch is refused at once (busy) and the file stays in WAL: nothing lost.
+    if (!this.readOnly) {
+      try {
+        this.db.exec('PRAGMA busy_timeout = 0');
+        this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+        this.db.exec('PRAGMA journal_mode = DELETE');
+      } catch {
+        // Busy, or a full disk: the next open finds the WAL and recovers from it.
+      }
+    }
     try {
       this.db.close();
     } catch {

@@ -5,7 +5,7 @@
  * claims of dead processes taken over, one budget shared by two connections to one file.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,12 +100,13 @@ describe('opening and migrating', () => {
     const s = await open(file);
     expect(s.version()).toBe(SCHEMA_VERSION);
     expect((await s.stats()).schemaVersion).toBe(SCHEMA_VERSION);
-    await s.close();
-    const { statSync } = await import('node:fs');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // In WAL while open (readers never wait for the writer); back in rollback mode once the last writer closes.
     const db = await rawDb(file);
     expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
     db.close();
+    await s.close();
+    const { statSync } = await import('node:fs');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('migrates an empty (0-byte) file to the current schema', async () => {
@@ -496,5 +497,26 @@ describe('another program\'s database', () => {
     expect(err).toMatchObject({ code: 'store_foreign', exitCode: 1 });
     expect((err as Error).message).toContain(file);
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
+
+describe('closing', () => {
+  it('the last writer leaves the file alone in its folder (no -wal or -shm), and a reader then changes nothing', async () => {
+    const dir = tempDir('creators-close-');
+    const file = join(dir, 'store.db');
+    const w = await openSqliteStore({ file });
+    await w.commit(answer('a'), ['a'], spend('r', 30));
+    await w.close();
+    expect(readdirSync(dir)).toEqual(['store.db']);
+    const before = readFileSync(file);
+    const r = await openSqliteStore({ file, readOnly: true });
+    expect((await r.answer('a', 0))?.body).toContain('"username":"a"');
+    await r.close();
+    expect(readdirSync(dir)).toEqual(['store.db']);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    // And it opens again for writing, in WAL, with what it held.
+    const again = await openSqliteStore({ file });
+    expect((await again.answer('a', 0))?.records).toBe(1);
+    await again.close();
   });
 });
