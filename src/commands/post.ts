@@ -32,12 +32,13 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ', 'the next page of comments, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/content.js'),
       import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/index.js'),
       import('../lib/output/paid.js'),
+      import('../lib/bulk/progress.js'),
     ]);
     // commander has checked the choices; `find` gives the typed value.
     const kind = CONTENT_KINDS.find((k) => k === flags.kind) ?? 'data';
@@ -74,7 +75,9 @@ export default defineCommand({
       let spent = 0;
       let last: string | undefined;
       let left: number | undefined;
-      const got = { pages: 0, fromStore: 0 };
+      const got = { pages: 0, fromStore: 0, comments: 0 };
+      // --all on a terminal: pages, comments and credits so far.
+      const progress = pagingProgress(ctx.term, { label: 'comments', noun: ['comment', 'comments'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
       async function* comments(): AsyncGenerator<DataRecord> {
         for await (const page of commentPages(http, req, pages)) {
           // A page from the store was paid for when it was bought: 0 credits now (and no balance).
@@ -83,11 +86,14 @@ export default defineCommand({
           if (page.storedAt !== undefined) got.fromStore++;
           last = page.nextToken;
           left = page.creditsLeft ?? left;
-          yield* commentsOf(page);
+          const shown = commentsOf(page);
+          got.comments += shown.length;
+          progress.update({ pages: got.pages, records: got.comments, creditsMilli: spent });
+          yield* shown;
         }
       }
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).
-      const count = await printPaidList(ctx.io, output, comments(), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
+      const count = await printPaidList(ctx.io, output, endingProgress(comments(), progress), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
       if (count === 0) ctx.notice('No comments found (not charged).');
       if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);

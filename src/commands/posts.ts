@@ -34,12 +34,13 @@ export default defineCommand({
     ['creators posts noah_paws --platform instagram --cursor cDoxMg', 'the next page, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, storedPages }, { printPaidList }] = await Promise.all([
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, storedPages }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
       import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/paid.js'),
+      import('../lib/bulk/progress.js'),
     ]);
     const handle = cleanHandle(ref);
     // The URL's platform wins over the profile setting, but --platform must agree with it.
@@ -71,19 +72,23 @@ export default defineCommand({
 
     let spent = 0;
     let last: string | undefined;
-    const got = { pages: 0, fromStore: 0 };
+    const got = { pages: 0, fromStore: 0, posts: 0 };
+    // --all on a terminal: pages, posts and credits so far.
+    const progress = pagingProgress(ctx.term, { label: 'posts', noun: ['post', 'posts'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
     async function* posts(): AsyncGenerator<DataRecord> {
       for await (const page of creatorPostPages(http, req, pages)) {
         // A page from the store was paid for when it was bought: 0 credits now.
         spent += Math.round(page.creditsCost * 1000);
         got.pages++;
+        got.posts += page.posts.length;
         if (page.storedAt !== undefined) got.fromStore++;
         last = page.nextToken;
+        progress.update({ pages: got.pages, records: got.posts, creditsMilli: spent });
         yield* page.posts;
       }
     }
     // A run stopped part-way keeps the posts it paid for (the output is marked partial).
-    const printed = await printPaidList(ctx.io, output, posts(), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
+    const printed = await printPaidList(ctx.io, output, endingProgress(posts(), progress), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');

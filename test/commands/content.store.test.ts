@@ -9,6 +9,7 @@ import { runCli, tempConfigDir, type RunOptions } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { ledgerMark } from '../reliability/helpers.js';
+import { screen } from '../helpers/screen.js';
 
 /**
  * Cursor-paged commands (`posts --all`, `post --kind comments --all`) and `overlap` with the purchase
@@ -28,7 +29,11 @@ async function world(options: Parameters<typeof startSandbox>[0] = {}) {
   const sandbox = await startSandbox({ port: 0, seed: 31, ...options });
   open.push(sandbox);
   const configDir = tempConfigDir();
-  const run = (argv: string[], extra: RunOptions = {}) => runCli(argv, { env: sandboxEnv(sandbox), configDir, ...extra });
+  // stderr as a terminal shows it: the progress line of --all is erased in place before the summary.
+  const run = async (argv: string[], extra: RunOptions = {}) => {
+    const res = await runCli(argv, { env: sandboxEnv(sandbox), configDir, ...extra });
+    return { ...res, stderr: screen(res.stderr).join('\n') };
+  };
   // Creators of the sandbox with five pages of posts (60, Instagram pages of 12).
   const prolific = sandbox.state.creators.list('instagram').filter((c) => mediaCount(c) >= 60).map((c) => c.profile.username);
   const posts = ['posts', prolific[0]!, '--platform', 'instagram', '--all', '--format', 'jsonl'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { pagingProgressText } from '../../src/lib/bulk/progress.js';
 
@@ -47,6 +47,18 @@ describe('a progress line for long paging runs on a terminal (issue 26 item 3)',
     expect(res.stderr).not.toMatch(/credit/);
     // Cleared at the end: nothing of it is left on the screen.
     expect(res.stderr.endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('posts --all and post --kind comments --all show pages, records and credits; a single page shows none', async () => {
+    const handle = creatorHandles(sb.get(), 1, 0, 'tiktok')[0]!;
+    const posts = await runCli(['posts', handle, '--platform', 'tiktok', '--count', '35', '--all', '--max-pages', '3', '--format', 'jsonl'], { env: env(), stderrTTY: true });
+    expect(posts.code, posts.stderr).toBe(0);
+    expect(posts.stderr).toMatch(/\r\x1b\[2Kposts: 1 page, 35 posts, 0\.03 credits/);
+    const one = await runCli(['posts', handle, '--platform', 'tiktok', '--count', '35', '--format', 'jsonl'], { env: env(), stderrTTY: true, configDir: tempConfigDir() });
+    expect(one.stderr).not.toMatch(/posts: 1 page/);
+    const comments = await runCli(['post', 'Cmany1', '--platform', 'tiktok', '--kind', 'comments', '--all', '--format', 'jsonl'], { env: env(), stderrTTY: true });
+    expect(comments.code, comments.stderr).toBe(0);
+    expect(comments.stderr).toMatch(/\r\x1b\[2Kcomments: 1 page, \d+ comments, 0\.03 credits/);
   });
 
   it('the text: pages, records of the total, credits, ETA', () => {
