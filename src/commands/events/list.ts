@@ -20,12 +20,13 @@ export default defineCommand({
     ['creators events list --creator carlosrobinson --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { EVENTS_MAX_PAGE_SIZE, listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }] = await Promise.all([
+    const [{ eventFilters }, { EVENTS_MAX_PAGE_SIZE, listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
       import('../../lib/listening/columns.js'),
       import('../../lib/bulk/concurrency.js'),
+      import('../../lib/bulk/progress.js'),
     ]);
     const filters = eventFilters(flags);
     const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
@@ -39,8 +40,16 @@ export default defineCommand({
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
+    // --all on a terminal: pages and events so far, of the count when the server gives it (free: no credits).
+    const progress = pagingProgress(ctx.term, { label: 'events', noun: ['event', 'events'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
+    const seen = { pages: 0, records: 0 };
+    const onPage = (p: { results: unknown[]; count?: number | undefined }): void => {
+      seen.pages++;
+      seen.records += p.results.length;
+      progress.update({ ...seen, totalRecords: page === 1 ? p.count : undefined });
+    };
     // With --all and slow pages, the pages left (known from the count) go out several at once, in order.
-    const events = listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()));
+    const events = endingProgress(listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()), onPage), progress);
     let count: number;
     try {
       count = await printList(ctx.io, output, events, EVENT_COLUMNS);

@@ -168,6 +168,8 @@ export async function* listEvents(
   all: boolean,
   last: (page: Pick<EventPage, 'count' | 'next'>) => void,
   window: () => number = () => 1,
+  /** Told of each page as it is taken, in order (a progress line). */
+  onPage: (page: EventPage) => void = () => {},
 ): AsyncGenerator<ListeningRecord> {
   const ids = new Set<string>();
   function* unseen(page: EventPage): Generator<ListeningRecord> {
@@ -181,6 +183,7 @@ export async function* listEvents(
     }
   }
   let current = await getEventsPage(http, first);
+  onPage(current);
   yield* unseen(current);
   const seen = new Set<string>([current.url]);
   // Page-number links (`?page=N`) and a count: the pages left are known, so when the window allows more
@@ -197,12 +200,14 @@ export async function* listEvents(
       queue.push(page);
     }
     current = await (queue.shift() as Promise<EventPage>);
+    onPage(current);
     yield* unseen(current);
   }
   // Page after page by the `next` links (and after the known pages, any that arrived meanwhile).
   while (all && current.next && !seen.has(current.next)) {
     seen.add(current.next);
     current = await getEventsPage(http, { url: current.next });
+    onPage(current);
     yield* unseen(current);
   }
   last({ count: current.count, next: current.next });

@@ -67,6 +67,16 @@ describe('events paged while new ones arrive', () => {
     expect(sent.length).toBeLessThanOrEqual(Math.ceil(after / 100) + 1);
   });
 
+  it('events list --all on a terminal shows a progress line: pages and events of the count, no credits', async () => {
+    const total = await eventCount();
+    const res = await runCli(['events', 'list', '--all', '--format', 'jsonl', '-o', 'events.jsonl'], { env: sandboxEnv(sb), configDir: tempConfigDir(), stderrTTY: true, cwd: tempConfigDir() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(new RegExp(`\\r\\x1b\\[2Kevents: 1 page, 100/${total.toLocaleString('en-US')} events`));
+    expect(res.stderr).not.toMatch(/credit/);
+    const piped = await runCli(['events', 'list', '--all', '--format', 'jsonl'], { env: sandboxEnv(sb), configDir: tempConfigDir() });
+    expect(piped.stderr).not.toMatch(/events: 1 page/);
+  });
+
   it('events tail --once --backlog all: 100 a page, every event once', async () => {
     requests.length = 0;
     shifting = true;
