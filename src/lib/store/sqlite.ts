@@ -79,6 +79,25 @@ function whereOf(conditions: readonly [string, unknown][]): { where: string; par
   return { where: given.length > 0 ? `WHERE ${given.map(([sql]) => sql).join(' AND ')}` : '', params: given.map(([, value]) => value) };
 }
 
+/**
+ * Switches the file to WAL (it is left in rollback mode by the last writer to close it). The switch needs
+ * the file to itself and SQLite does not wait for that: another process's transaction is waited out here,
+ * up to the busy timeout, as every other write is.
+ */
+async function enterWal(db: Db, busyMs: number): Promise<void> {
+  const until = Date.now() + busyMs;
+  for (;;) {
+    try {
+      const mode = (db.prepare('PRAGMA journal_mode = WAL').get() as Row | undefined)?.journal_mode;
+      if (String(mode).toLowerCase() === 'wal') return;
+    } catch (err) {
+      if (!/^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown }).code ?? ''))) throw err;
+    }
+    if (Date.now() >= until) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** Opens (creating and migrating unless read-only) the SQLite store at `file`. */
 export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
   const { default: Database } = (await import('libsql')) as unknown as { default: new (file: string, options?: Record<string, unknown>) => Db };
@@ -103,7 +122,7 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     // and a store another version wrote must not change by a byte.
     store.checkVersion();
     if (!o.readOnly) {
-      db.exec('PRAGMA journal_mode = WAL');
+      await enterWal(db, busy);
       db.exec('PRAGMA synchronous = FULL');
     }
     db.exec('PRAGMA foreign_keys = ON');
