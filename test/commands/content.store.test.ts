@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mediaCount } from '../../src/sandbox/enrichment/creator-posts.js';
 import { creditCount } from '../../src/lib/output/humanize.js';
 import { configure } from '../../src/sandbox/state.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
-import { ledgerMark } from '../reliability/helpers.js';
-import { screen } from '../helpers/screen.js';
+import { useStoreWorlds } from '../helpers/store-world.js';
 
 /**
  * Cursor-paged commands (`posts --all`, `post --kind comments --all`) and `overlap` with the purchase
@@ -18,26 +16,15 @@ import { screen } from '../helpers/screen.js';
  * not bought and its output is whole. Terminal summaries count 0 for what came from the store.
  */
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
+const worlds = useStoreWorlds(31);
 
-async function world(options: Parameters<typeof startSandbox>[0] = {}) {
-  const sandbox = await startSandbox({ port: 0, seed: 31, ...options });
-  open.push(sandbox);
-  const configDir = tempConfigDir();
-  // stderr as a terminal shows it: the progress line of --all is erased in place before the summary.
-  const run = async (argv: string[], extra: RunOptions = {}) => {
-    const res = await runCli(argv, { env: sandboxEnv(sandbox), configDir, ...extra });
-    return { ...res, stderr: screen(res.stderr).join('\n') };
-  };
+async function world(options: Parameters<typeof worlds>[0] = {}) {
+  const w = await worlds(options);
   // Creators of the sandbox with five pages of posts (60, Instagram pages of 12).
-  const prolific = sandbox.state.creators.list('instagram').filter((c) => mediaCount(c) >= 60).map((c) => c.profile.username);
+  const prolific = w.sandbox.state.creators.list('instagram').filter((c) => mediaCount(c) >= 60).map((c) => c.profile.username);
   const posts = ['posts', prolific[0]!, '--platform', 'instagram', '--all', '--format', 'jsonl'];
-  return { sandbox, run, mark: () => ledgerMark(sandbox), prolific, posts };
+  return { ...w, prolific, posts };
 }
 
 const lines = (text: string): unknown[] => text.trim().split('\n').map((l) => JSON.parse(l) as unknown);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
-import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
+import { JSON_HEADERS, mockApi, refusedBeforeSending } from '../helpers/mock-api.js';
 
 type Account = { user_id: string; profile: { username: string } };
 
@@ -10,13 +10,8 @@ const sb = useSandbox({ seed: 22 });
 const env = () => sandboxEnv(sb.get());
 const used = () => sb.get().state.ledger.usedMilli;
 
-/** Runs against a MockAgent with no interceptors: any request would fail, so exit 2 proves nothing was sent. */
-async function refused(argv: string[], stdin?: string) {
-  const { agent, env: mockEnv } = mockApi();
-  const res = await runCli(argv, { env: mockEnv, dispatcher: agent, stdin });
-  expect(res.code).toBe(2);
-  return res.stderr;
-}
+/** Refused with exit 2 against a MockAgent with no interceptors: nothing was sent. */
+const refused = refusedBeforeSending;
 
 describe('checks that save credits: exit 2, nothing sent', () => {
   it.each([

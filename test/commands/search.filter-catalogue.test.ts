@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
-import { mockApi } from '../helpers/mock-api.js';
+import { refusedBeforeSending } from '../helpers/mock-api.js';
 import { FILTER_CATALOGUE } from '../../src/contract/filter-catalogue.js';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,13 +11,8 @@ const sb = useSandbox({ seed: 26 });
 const env = () => sandboxEnv(sb.get());
 const used = () => sb.get().state.ledger.usedMilli;
 
-/** Runs against a MockAgent with no interceptors: any request would fail, so exit 2 proves nothing was sent. */
-async function refused(argv: string[], stdin?: string) {
-  const { agent, env: mockEnv } = mockApi();
-  const res = await runCli(argv, { env: mockEnv, dispatcher: agent, stdin });
-  expect(res.code).toBe(2);
-  return res.stderr;
-}
+/** Refused with exit 2 against a MockAgent with no interceptors: nothing was sent. */
+const refused = refusedBeforeSending;
 
 describe('filter keys are checked against the platform catalogue before anything is sent', () => {
   it('a misspelt key is refused naming the nearest key (issue 26: locaton bought 12,000 unfiltered creators)', async () => {

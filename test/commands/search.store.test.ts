@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure } from '../../src/sandbox/state.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
-import { ledgerMark } from '../reliability/helpers.js';
-import { screen } from '../helpers/screen.js';
+import { useStoreWorlds } from '../helpers/store-world.js';
 
 /**
  * search and similar with the purchase memory: a page bought within the window comes from the store at
@@ -16,7 +14,6 @@ import { screen } from '../helpers/screen.js';
  * Discovery limit) re-run buys only the pages it had not bought, its output whole.
  */
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 type Account = { profile: { username: string } };
 interface PlanOut {
   dry_run: true;
@@ -26,23 +23,8 @@ interface PlanOut {
   cost_basis: string;
 }
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
 /** A sandbox of its own and a config directory (so a store) of its own, shared by the runs of one test. */
-async function world(options: Parameters<typeof startSandbox>[0] = {}) {
-  const sandbox = await startSandbox({ port: 0, seed: 41, ...options });
-  open.push(sandbox);
-  const configDir = tempConfigDir();
-  // stderr as a terminal shows it: the progress line of --all is erased in place before the summary.
-  const run = async (argv: string[], extra: RunOptions = {}) => {
-    const res = await runCli(argv, { env: sandboxEnv(sandbox), configDir, ...extra });
-    return { ...res, stderr: screen(res.stderr).join('\n') };
-  };
-  return { sandbox, configDir, run, mark: () => ledgerMark(sandbox) };
-}
+const world = useStoreWorlds(41);
 
 const handles = (json: string): string[] => (JSON.parse(json) as Account[]).map((a) => a.profile.username);
 const SEARCH = ['search', '--platform', 'instagram'];

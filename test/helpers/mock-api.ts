@@ -22,3 +22,15 @@ export function mockApi(options: { recorder?: boolean } = {}): { agent: MockAgen
 }
 
 export const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
+
+/**
+ * Runs the CLI against a MockAgent with no interceptors and expects exit 2: any request would have
+ * failed, so the usage error proves nothing was sent. Returns stderr.
+ */
+export async function refusedBeforeSending(argv: string[], stdin?: string): Promise<string> {
+  const { runCli } = await import('./run-cli.js');
+  const { agent, env } = mockApi();
+  const res = await runCli(argv, { env, dispatcher: agent, stdin });
+  if (res.code !== 2) throw new Error(`expected exit 2 before sending, got ${res.code}: ${res.stderr}`);
+  return res.stderr;
+}
