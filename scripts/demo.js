@@ -48,6 +48,9 @@ const commands = [
   [['posts', handle, '--platform', 'instagram', '--format', 'csv', '--fields', 'created_at,type,engagement.likes,post_url'], 0],
   // Bulk: rows in flight sized from the rate limit and the latency seen; pages fetched several at once.
   [['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', handlesCsv, '-o', enrichedCsv], 0],
+  // Never pay twice: the same rows again, to another file, come from the store at 0 credits.
+  [['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', handlesCsv, '-o', join(configDir, 'again.csv')], 0],
+  [['spend', '--by', 'command'], 0],
   [['search', '--platform', 'instagram', '--all', '--max-results', '500', '--fields', 'profile.username', '--format', 'jsonl'], 0],
   [['dict', 'languages', '--limit', '5', '--format', 'csv'], 0],
   [['auth', 'status', '--fields', 'base_url,credential_source,live_check,credits_available', '--json'], 0],
