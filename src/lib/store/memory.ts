@@ -47,7 +47,6 @@ export interface MemoryOptions {
 /** What this run took from the store and bought, for the one notice per run. */
 export interface MemoryTally {
   reused: number;
-  reusedRecords: number;
   bought: number;
   /** The window of the answers reused (the smallest, when kinds differ). */
   windowMs: number | undefined;
@@ -139,7 +138,7 @@ export function storedData(hit: Pick<StoredAnswer, 'body' | 'boughtAt'>): unknow
 
 export class PurchaseMemoryImpl implements PurchaseMemory {
   readonly holder: Holder;
-  readonly tally: MemoryTally = { reused: 0, reusedRecords: 0, bought: 0, windowMs: undefined };
+  readonly tally: MemoryTally = { reused: 0, bought: 0, windowMs: undefined };
   /** Credits this run's answers were logged at (the spend log's share of this run). */
   spentMilli = 0;
   /**
@@ -278,7 +277,6 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private fromStore<T>(hit: ReusableAnswer, window: number): HttpResponse<T> {
     const data = storedData(hit);
     this.tally.reused++;
-    this.tally.reusedRecords += hit.records;
     this.tally.windowMs = this.tally.windowMs === undefined ? window : Math.min(this.tally.windowMs, window);
     return { status: 200, headers: {}, data: data as T, url: '', storedAt: hit.boughtAt };
   }
