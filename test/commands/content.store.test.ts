@@ -153,5 +153,11 @@ describe('overlap with the store', () => {
     expect(b.stdout).toBe(a.stdout);
     expect(b.stderr).toMatch(/^0 credits spent\.$/m);
     expect(b.stderr).toContain('1 of 1 paid request answered from the store (bought within 14 days)');
+    // What the store answers is priced at 0: a --max-credits 0 guard (or a spent budget) lets it through.
+    const plan = await w.run([...args, '--dry-run']);
+    expect(JSON.parse(plan.stdout)).toMatchObject({ worst_case_credits: 0, cost_basis: 'from the store at 0 credits' });
+    const guarded = await w.run([...args, '--max-credits', '0']);
+    expect(guarded.code, guarded.stderr).toBe(0);
+    expect(again.since().count).toBe(0);
   });
 });
