@@ -24,8 +24,11 @@ export interface SharedPace {
    * epoch), or undefined when no schedule is shared yet (the store is opened by the first purchase).
    */
   take(intervalMs: number, toleranceMs: number, now: number): Promise<number | undefined>;
-  /** Pushes every later slot of the shared schedule back to at least `until` (a 429's wait). Never throws. */
-  delay(until: number): void;
+  /**
+   * Pushes every later slot of the shared schedule back to at least `until` (a 429's wait). Never throws;
+   * the caller need not wait for it (a server engine settles it in the background).
+   */
+  delay(until: number): void | Promise<void>;
 }
 
 export class Pacer {

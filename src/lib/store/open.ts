@@ -1,13 +1,14 @@
 /**
  * Where a profile's store is and how it is opened: `CREATORS_STORE` > the profile's `store` setting >
- * `<config dir>/store/<profile>.db`. A dry run opens an existing store read-only (it changes nothing
- * anywhere) and uses none when there is no file yet.
+ * `<config dir>/store/<profile>.db`; a `postgres://` URL there is a team store on a PostgreSQL server
+ * (postgres.ts). A dry run opens an existing store read-only (it changes nothing anywhere) and uses none
+ * when there is none yet.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
 import { durationText } from '../output/humanize.js';
 import type { MemoryTally } from './memory.js';
+import { isPgUrl, pgTarget } from './pg-errors.js';
 import { openSqliteStore } from './sqlite.js';
 import type { Store } from './types.js';
 
@@ -19,24 +20,32 @@ export interface StoreLocationInput {
   setting?: string | undefined;
 }
 
-/** The store file of a profile. */
+/** The store of a profile: its file, or the URL of a team store (as given, password included). */
 export function storeFile(o: StoreLocationInput): string {
   const given = o.setting?.trim();
-  if (given) {
-    if (/^postgres(ql)?:\/\//i.test(given)) {
-      throw new UsageError('A PostgreSQL store is not supported by this version of creators.', {
-        hint: 'Unset CREATORS_STORE / the store setting to use the local file, or run with --no-store.',
-      });
-    }
-    return path.resolve(o.cwd, given);
-  }
+  if (given) return isPgUrl(given) ? given : path.resolve(o.cwd, given);
   return path.join(o.configDir, 'store', `${o.profile}.db`);
 }
 
+/** The default store file of a profile (where `store push` copies from). */
+export function localStoreFile(o: Omit<StoreLocationInput, 'setting'>): string {
+  return storeFile({ ...o, setting: undefined });
+}
+
+/** Where a store is, fit to print: the file, or the server's URL without its password. */
+export function storeDisplay(file: string, env: Record<string, string | undefined>): string {
+  return isPgUrl(file) ? pgTarget(file, env).display : file;
+}
+
 export interface OpenOptions {
+  /** A file path or a `postgres://` URL (storeFile). */
   file: string;
+  /** Where a team store's `PG*` variables are read. */
+  env?: Record<string, string | undefined> | undefined;
   busyTimeoutMs?: number | undefined;
   readOnly?: boolean | undefined;
+  /** A team store: bring its schema to this build's (`creators store migrate`). */
+  migrate?: boolean | undefined;
 }
 
 /**
@@ -45,6 +54,16 @@ export interface OpenOptions {
  * schema: a read-only open cannot give it tables, and a dry run would fail where the real run just begins.
  */
 export async function openStore(o: OpenOptions): Promise<Store | undefined> {
+  if (isPgUrl(o.file)) {
+    const env = o.env ?? process.env;
+    const { openPgStore } = await import('./postgres.js');
+    const store = await openPgStore({ url: o.file.trim(), env, target: pgTarget(o.file.trim(), env), busyTimeoutMs: o.busyTimeoutMs, readOnly: o.readOnly, migrate: o.migrate });
+    if (o.readOnly && (await store.version()) === 0) {
+      await store.close();
+      return undefined;
+    }
+    return store;
+  }
   if (o.readOnly && (!existsSync(o.file) || statSync(o.file).size === 0)) return undefined;
   const store = await openSqliteStore(o);
   if (o.readOnly && store.version() === 0) {

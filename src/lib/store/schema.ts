@@ -1,7 +1,9 @@
 /**
- * The store's schema as a list of versioned migrations. The version is SQLite's `user_version`; each
- * migration runs in one transaction with the version bump, so a store is always at a version it says.
- * Append only: a migration that has shipped is never edited, a change is a new one.
+ * The store's schema as a list of versioned migrations, one text per engine for each version: the same
+ * tables, columns and meaning, in each engine's dialect. The version is SQLite's `user_version`, and
+ * PostgreSQL's `creators_schema` row; each migration runs in one transaction with the version bump, so
+ * a store is always at a version it says. Append only: a migration that has shipped is never edited, a
+ * change is a new one (in both lists).
  */
 export const MIGRATIONS: readonly string[] = [
   // 1: paid answers and the spend log.
@@ -68,6 +70,96 @@ export const MIGRATIONS: readonly string[] = [
     account TEXT PRIMARY KEY,
     tat REAL NOT NULL
   );
+  `,
+  // 3: where a spend entry came from (one charge is logged once, whatever copies it: a retried commit,
+  // `store push` run twice), and the store's own id (what its entries are known by elsewhere).
+  `
+  ALTER TABLE spend ADD COLUMN origin TEXT;
+  CREATE UNIQUE INDEX spend_origin ON spend (origin);
+  CREATE TABLE meta (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  INSERT INTO meta (name, value) VALUES ('store_id', lower(hex(randomblob(16))));
+  `,
+];
+
+/**
+ * The same migrations for PostgreSQL. Times and credits are BIGINT (milliseconds, thousandths); `seq`
+ * orders answers written in the same millisecond as SQLite's rowid does (newest written first).
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE answers (
+    key TEXT PRIMARY KEY,
+    base_url TEXT NOT NULL,
+    route TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    platform TEXT,
+    subject TEXT,
+    request TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL,
+    credits_milli BIGINT NOT NULL,
+    records INTEGER NOT NULL,
+    bought_at BIGINT NOT NULL,
+    profile TEXT NOT NULL,
+    seq BIGSERIAL NOT NULL
+  );
+  CREATE INDEX answers_subject ON answers (platform, subject);
+  CREATE INDEX answers_bought_at ON answers (bought_at, seq);
+  CREATE TABLE spend (
+    id BIGSERIAL PRIMARY KEY,
+    at BIGINT NOT NULL,
+    profile TEXT NOT NULL,
+    base_url TEXT NOT NULL,
+    command TEXT NOT NULL,
+    route TEXT NOT NULL,
+    platform TEXT,
+    credits_milli BIGINT NOT NULL,
+    records INTEGER NOT NULL,
+    run TEXT NOT NULL
+  );
+  CREATE INDEX spend_at ON spend (profile, at);
+  `,
+  `
+  CREATE TABLE bought_creators (
+    key TEXT NOT NULL REFERENCES answers (key) ON DELETE CASCADE,
+    base_url TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    handle TEXT NOT NULL,
+    bought_at BIGINT NOT NULL,
+    PRIMARY KEY (key, handle)
+  );
+  CREATE INDEX bought_creators_platform ON bought_creators (base_url, platform, bought_at);
+  CREATE TABLE claims (
+    key TEXT PRIMARY KEY,
+    run TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    claimed_at BIGINT NOT NULL
+  );
+  CREATE TABLE runs (
+    run TEXT PRIMARY KEY,
+    profile TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    reserved_milli BIGINT NOT NULL
+  );
+  CREATE TABLE pace (
+    account TEXT PRIMARY KEY,
+    tat DOUBLE PRECISION NOT NULL
+  );
+  `,
+  `
+  ALTER TABLE spend ADD COLUMN origin TEXT;
+  CREATE UNIQUE INDEX spend_origin ON spend (origin);
+  CREATE TABLE meta (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  INSERT INTO meta (name, value) VALUES ('store_id', replace(gen_random_uuid()::text, '-', ''));
   `,
 ];
 

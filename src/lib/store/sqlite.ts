@@ -13,7 +13,7 @@ import { processAlive } from '../io/process-alive.js';
 import { storeError } from './errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type {
-  AnswerKind, BudgetCheck, ReusableAnswer, BudgetRefusal, DeleteOptions, Holder, KindCounts, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
+  AnswerKind, AnswerRecord, BudgetCheck, LoadCounts, ReusableAnswer, BudgetRefusal, DeleteOptions, Holder, KindCounts, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
 } from './types.js';
 
 /** The part of libsql's Database this engine uses. */
@@ -41,7 +41,7 @@ export interface SqliteOptions {
 
 type Row = Record<string, unknown>;
 
-function answerOf(r: Row): StoredAnswer {
+export function answerOf(r: Row): StoredAnswer {
   return {
     key: String(r.key),
     baseUrl: String(r.base_url),
@@ -59,8 +59,9 @@ function answerOf(r: Row): StoredAnswer {
   };
 }
 
-function spendOf(r: Row): SpendEntry {
+export function spendOf(r: Row): SpendEntry {
   return {
+    origin: r.origin === null || r.origin === undefined ? null : String(r.origin),
     at: Number(r.at),
     profile: String(r.profile),
     baseUrl: String(r.base_url),
@@ -74,7 +75,7 @@ function spendOf(r: Row): SpendEntry {
 }
 
 /** A WHERE clause of the conditions whose value is given (a filter left out is no condition). */
-function whereOf(conditions: readonly [string, unknown][]): { where: string; params: unknown[] } {
+export function whereOf(conditions: readonly [string, unknown][]): { where: string; params: unknown[] } {
   const given = conditions.filter(([, value]) => value !== undefined);
   return { where: given.length > 0 ? `WHERE ${given.map(([sql]) => sql).join(' AND ')}` : '', params: given.map(([, value]) => value) };
 }
@@ -270,27 +271,37 @@ export class SqliteStore implements Store {
 
   async commit(a: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined): Promise<void> {
     this.write(() => {
-      this.q('DELETE FROM bought_creators WHERE key = ?').run(a.key);
-      this.q(
-        `INSERT OR REPLACE INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, a.creditsMilli, a.records, a.boughtAt, a.profile);
-      if (a.platform !== null) {
-        const ins = this.q('INSERT OR IGNORE INTO bought_creators (key, base_url, platform, handle, bought_at) VALUES (?, ?, ?, ?, ?)');
-        for (const handle of creators) ins.run(a.key, a.baseUrl, a.platform, handle, a.boughtAt);
-      }
+      this.commitRows(a, creators);
       if (spend) this.insertSpend(spend);
     });
   }
 
-  private insertSpend(e: SpendEntry): void {
-    this.q('INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-      e.at, e.profile, e.baseUrl, e.command, e.route, e.platform, e.creditsMilli, e.records, e.run,
+  /** An answer and the creators it bought, replacing what the key held (inside a write). */
+  private commitRows(a: StoredAnswer, creators: readonly string[]): void {
+    this.q('DELETE FROM bought_creators WHERE key = ?').run(a.key);
+    this.q(
+      `INSERT OR REPLACE INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, a.creditsMilli, a.records, a.boughtAt, a.profile);
+    if (a.platform !== null) {
+      const ins = this.q('INSERT OR IGNORE INTO bought_creators (key, base_url, platform, handle, bought_at) VALUES (?, ?, ?, ?, ?)');
+      for (const handle of creators) ins.run(a.key, a.baseUrl, a.platform, handle, a.boughtAt);
+    }
+  }
+
+  /** Logs a charge; one already logged under the same origin is not logged twice (answers whether it was new). */
+  private insertSpend(e: SpendEntry): boolean {
+    return (
+      this.q('INSERT OR IGNORE INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        e.at, e.profile, e.baseUrl, e.command, e.route, e.platform, e.creditsMilli, e.records, e.run, e.origin ?? null,
+      ).changes > 0
     );
   }
 
   async logSpend(entry: SpendEntry): Promise<void> {
-    this.write(() => this.insertSpend(entry));
+    this.write(() => {
+      this.insertSpend(entry);
+    });
   }
 
   async claim(key: string, holder: Holder, now: number, staleMs: number): Promise<'claimed' | Holder> {
@@ -467,6 +478,43 @@ export class SqliteStore implements Store {
       const del = this.q('DELETE FROM answers WHERE key = ?');
       for (const r of rows) del.run(r.key);
       return counts(rows);
+    });
+  }
+
+  async storeId(): Promise<string> {
+    return this.read(() => String((this.row("SELECT value FROM meta WHERE name = 'store_id'") ?? {}).value ?? ''));
+  }
+
+  async dumpAnswers(after: string | undefined, limit: number): Promise<AnswerRecord[]> {
+    return this.read(() => {
+      const rows = this.q('SELECT * FROM answers WHERE key > ? ORDER BY key LIMIT ?').all(after ?? '', limit) as Row[];
+      const creators = this.q('SELECT handle FROM bought_creators WHERE key = ? ORDER BY handle');
+      return rows.map((r) => ({ answer: answerOf(r), creators: (creators.all(r.key) as Row[]).map((c) => String(c.handle)) }));
+    });
+  }
+
+  async dumpSpend(after: number | undefined, limit: number): Promise<{ id: number; entry: SpendEntry }[]> {
+    const id = await this.storeId();
+    return this.read(() =>
+      (this.q('SELECT * FROM spend WHERE id > ? ORDER BY id LIMIT ?').all(after ?? 0, limit) as Row[]).map((r) => {
+        const entry = spendOf(r);
+        return { id: Number(r.id), entry: { ...entry, origin: entry.origin ?? `${id}:${Number(r.id)}` } };
+      }),
+    );
+  }
+
+  async load(answers: readonly AnswerRecord[], spend: readonly SpendEntry[]): Promise<LoadCounts> {
+    return this.write(() => {
+      let added = 0;
+      for (const { answer: a, creators } of answers) {
+        const held = this.row('SELECT bought_at FROM answers WHERE key = ?', a.key);
+        if (held && Number(held.bought_at) >= a.boughtAt) continue;
+        this.commitRows(a, creators);
+        added++;
+      }
+      let logged = 0;
+      for (const e of spend) if (this.insertSpend(e)) logged++;
+      return { answers: added, spend: logged };
     });
   }
 

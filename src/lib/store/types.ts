@@ -45,6 +45,23 @@ export interface SpendEntry {
   records: number;
   /** The run that spent it (budget reservations are per run). */
   run: string;
+  /**
+   * Names this charge wherever it is copied (a commit retried after a lost connection, `store push` run
+   * twice): a store logs an origin once. Unset for a charge logged once by construction.
+   */
+  origin?: string | null | undefined;
+}
+
+/** A paid answer with the creators it bought, as `store push` copies it. */
+export interface AnswerRecord {
+  answer: StoredAnswer;
+  creators: string[];
+}
+
+/** What a `load` added: answers new (or newer than the target's) and spend entries not logged there yet. */
+export interface LoadCounts {
+  answers: number;
+  spend: number;
 }
 
 /** Who holds a claim or a budget reservation: a run of a process on a host. */
@@ -96,8 +113,10 @@ export interface DeleteOptions {
   dryRun?: boolean | undefined;
 }
 
+export type Engine = 'sqlite' | 'postgres';
+
 export interface StoreStats {
-  engine: 'sqlite';
+  engine: Engine;
   location: string;
   schemaVersion: number;
   sizeBytes: number;
@@ -106,8 +125,8 @@ export interface StoreStats {
 }
 
 export interface Store {
-  readonly engine: 'sqlite';
-  /** Where it is (a file path). */
+  readonly engine: Engine;
+  /** Where it is: a file path, or a server's URL without its password. */
   readonly location: string;
 
   /** The answer under `key` bought at or after `since`, or undefined (only what reuse needs: read once per request). */
@@ -154,5 +173,17 @@ export interface Store {
    * (otherwise its record would come back from the store); returns how many of each kind.
    */
   forget(platform: string, subject: string, options?: DeleteOptions): Promise<KindCounts>;
+  /** The store's own id (its spend entries are known elsewhere as `<id>:<entry>`). */
+  storeId(): Promise<string>;
+  /** Answers in key order after `after`, with the creators each bought (`store push` reads in slices). */
+  dumpAnswers(after: string | undefined, limit: number): Promise<AnswerRecord[]>;
+  /** Spend entries in log order after entry `after`, each with its origin (its own, or `<store id>:<entry>`). */
+  dumpSpend(after: number | undefined, limit: number): Promise<{ id: number; entry: SpendEntry }[]>;
+  /**
+   * Adds copied answers (an answer replaces the one under its key only when bought later) and spend
+   * entries (each origin once), in one transaction: a copy run twice, or stopped and run again, adds
+   * nothing twice.
+   */
+  load(answers: readonly AnswerRecord[], spend: readonly SpendEntry[]): Promise<LoadCounts>;
   close(): Promise<void>;
 }

@@ -1,10 +1,9 @@
 /**
  * The store's SQLite engine against real files (never a mock): migrations from an empty file and from
- * an older schema, a newer schema and a corrupt file refused without a byte changed, and what the
- * purchase memory, the claims and the budgets rely on — answers kept and found within a window,
- * claims of dead processes taken over, one budget shared by two connections to one file.
+ * an older schema, a newer schema and a corrupt file refused without a byte changed, the busy timeout,
+ * WAL and closing. What every engine does alike (answers, claims, budgets, the pace) is the shared
+ * family in engines.test.ts.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { CliError, EXIT } from '../../../src/lib/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import { openStore } from '../../../src/lib/store/open.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/lib/store/sqlite.js';
-import type { BudgetCheck, Holder, SpendEntry, StoredAnswer } from '../../../src/lib/store/types.js';
+import type { Holder, SpendEntry, StoredAnswer } from '../../../src/lib/store/types.js';
 import { tempDir } from '../../helpers/temp.js';
 
 interface RawDb {
@@ -54,7 +53,6 @@ async function refusal(fn: () => Promise<unknown>): Promise<CliError> {
 }
 
 const T0 = Date.UTC(2026, 0, 15, 12);
-const DAY = 86_400_000;
 
 function answer(key: string, o: Partial<StoredAnswer> = {}): StoredAnswer {
   return {
@@ -80,13 +78,6 @@ function spend(run: string, creditsMilli: number, at = T0): SpendEntry {
 }
 
 const me = (run: string): Holder => ({ run, pid: process.pid, host: hostname() });
-
-/** The pid of a process that has exited (so is known dead on this host). */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
-  expect(child.status).toBe(0);
-  return child.pid as number;
-}
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -265,170 +256,6 @@ describe('a store this version cannot use', () => {
   });
 });
 
-describe('answers, spend and creators', () => {
-  it('an answer is found within its window and not after it; answered() names the ones held', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('a', { boughtAt: T0 }), ['a'], spend('r', 30));
-    await s.commit(answer('b', { boughtAt: T0 - 3 * DAY }), ['b'], spend('r', 30, T0 - 3 * DAY));
-    expect((await s.answer('a', T0))?.body).toContain('"username":"a"');
-    expect(await s.answer('a', T0 + 1)).toBeUndefined();
-    expect(await s.answer('b', T0 - DAY)).toBeUndefined();
-    expect(await s.answer('missing', 0)).toBeUndefined();
-    expect([...(await s.answered(['a', 'b', 'missing'], T0 - 2 * DAY))]).toEqual(['a']);
-    expect([...(await s.answered(['a', 'b', 'missing'], 0))].sort()).toEqual(['a', 'b']);
-  });
-
-  it('a new answer under the same key replaces the old one; its spend is logged each time', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('a', { boughtAt: T0, body: '{"v":1}' }), ['a'], spend('r1', 30));
-    await s.commit(answer('a', { boughtAt: T0 + DAY, body: '{"v":2}' }), ['a'], spend('r2', 30, T0 + DAY));
-    expect((await s.answer('a', 0))?.body).toBe('{"v":2}');
-    expect((await all(s.list({}))).map((x) => x.key)).toEqual(['a']);
-    expect((await all(s.spend({}))).map((e) => e.run)).toEqual(['r1', 'r2']);
-    expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', T0 + 1)).toEqual(['a']);
-  });
-
-  it('a not-found answer is kept (free) without a spend entry; logSpend logs a charge with no answer', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('nobody', { status: 'not_found', creditsMilli: 0, records: 0 }), [], undefined);
-    expect((await s.answer('nobody', 0))?.status).toBe('not_found');
-    await s.logSpend(spend('raw', 50));
-    const stats = await s.stats();
-    expect(stats.spend).toMatchObject({ entries: 1, creditsMilli: 50 });
-    expect(stats.answers).toEqual([{ kind: 'creator', count: 1, records: 0, creditsMilli: 0, oldest: T0, newest: T0 }]);
-  });
-
-  it('a page remembers the creators it bought, per base URL and platform', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('page1', { kind: 'page', subject: null, records: 2, route: 'discovery' }), ['ann', 'bob'], spend('r', 20));
-    await s.commit(answer('page2', { kind: 'page', subject: null, records: 1, route: 'discovery', baseUrl: 'https://api.example/' }), ['cat'], undefined);
-    await s.commit(answer('yt', { platform: 'youtube' }), ['dan'], undefined);
-    expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['ann', 'bob']);
-    expect(await s.boughtCreators('https://api.example/', 'instagram', 0)).toEqual(['cat']);
-    expect(await s.boughtCreators('http://127.0.0.1:1/', 'youtube', 0)).toEqual(['dan']);
-  });
-
-  it('list filters by platform, kind and age, newest first', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('old', { boughtAt: T0 - 10 * DAY }), [], undefined);
-    await s.commit(answer('new', { boughtAt: T0 }), [], undefined);
-    await s.commit(answer('yt', { platform: 'youtube', boughtAt: T0 - DAY }), [], undefined);
-    await s.commit(answer('pg', { kind: 'page', subject: null, boughtAt: T0 - 2 * DAY }), [], undefined);
-    expect((await all(s.list({}))).map((a) => a.key)).toEqual(['new', 'yt', 'pg', 'old']);
-    expect((await all(s.list({ platform: 'instagram', kind: 'creator' }))).map((a) => a.key)).toEqual(['new', 'old']);
-    expect((await all(s.list({ since: T0 - 5 * DAY, until: T0 }))).map((a) => a.key)).toEqual(['yt', 'pg']);
-  });
-
-  it('prune deletes answers bought before a time (and the creators they bought); the spend log stays', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('old', { boughtAt: T0 - 100 * DAY }), ['old'], spend('r', 30, T0 - 100 * DAY));
-    await s.commit(answer('new', { boughtAt: T0 }), ['new'], spend('r', 30));
-    expect(await s.prune(T0 - 90 * DAY)).toBe(1);
-    expect(await s.answer('old', 0)).toBeUndefined();
-    expect(await s.answer('new', 0)).toBeDefined();
-    expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['new']);
-    expect((await s.stats()).spend.entries).toBe(2);
-    expect(await s.prune(T0 - 90 * DAY)).toBe(0);
-  });
-
-  it('forget deletes a creator\'s answers on one platform and the pages that bought them', async () => {
-    const s = await open(storeFile());
-    await s.commit(answer('ann-raw', { subject: 'ann' }), ['ann'], undefined);
-    await s.commit(answer('ann-full', { subject: 'ann', route: 'creators/enrich/handle/full' }), ['ann'], undefined);
-    await s.commit(answer('ann-yt', { subject: 'ann', platform: 'youtube' }), ['ann'], undefined);
-    await s.commit(answer('page', { kind: 'page', subject: null }), ['ann', 'bob'], undefined);
-    await s.commit(answer('other-page', { kind: 'page', subject: null }), ['bob'], undefined);
-    expect(await s.forget('instagram', 'ann')).toEqual({ creator: 2, page: 1 });
-    expect((await all(s.list({}))).map((a) => a.key).sort()).toEqual(['ann-yt', 'other-page']);
-    expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['bob']);
-    expect(await s.forget('instagram', 'ann')).toEqual({ creator: 0, page: 0 });
-  });
-});
-
-describe('claims', () => {
-  it('a live claim holds off another run until released; the holder itself may claim again', async () => {
-    const s = await open(storeFile());
-    expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
-    expect(await s.claim('k', me('a'), T0 + 1, 60_000)).toBe('claimed');
-    expect(await s.claim('k', me('b'), T0 + 2, 60_000)).toEqual(me('a'));
-    // Releasing someone else's claim does nothing.
-    await s.release('k', me('b'));
-    expect(await s.claim('k', me('b'), T0 + 3, 60_000)).toEqual(me('a'));
-    await s.release('k', me('a'));
-    expect(await s.claim('k', me('b'), T0 + 4, 60_000)).toBe('claimed');
-  });
-
-  it('a claim older than the stale time is taken over', async () => {
-    const s = await open(storeFile());
-    expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
-    expect(await s.claim('k', me('b'), T0 + 59_999, 60_000)).toEqual(me('a'));
-    expect(await s.claim('k', me('b'), T0 + 60_000, 60_000)).toBe('claimed');
-  });
-
-  it('a claim of a dead process on this host is taken over at once; one on another host is not', async () => {
-    const s = await open(storeFile());
-    const dead = { run: 'dead', pid: deadPid(), host: hostname() };
-    expect(await s.claim('k', dead, T0, 60_000)).toBe('claimed');
-    expect(await s.claim('k', me('b'), T0 + 1, 60_000)).toBe('claimed');
-    const elsewhere = { run: 'far', pid: deadPid(), host: `${hostname()}-elsewhere` };
-    expect(await s.claim('j', elsewhere, T0, 60_000)).toBe('claimed');
-    expect(await s.claim('j', me('b'), T0 + 1, 60_000)).toEqual(elsewhere);
-  });
-
-  it('claims are seen across two connections to one file; endRun drops a run\'s claims', async () => {
-    const file = storeFile();
-    const [a, b] = [await open(file), await open(file)];
-    expect(await a.claim('k', me('a'), T0, 60_000)).toBe('claimed');
-    expect(await b.claim('k', me('b'), T0, 60_000)).toEqual(me('a'));
-    await a.endRun('a');
-    expect(await b.claim('k', me('b'), T0, 60_000)).toBe('claimed');
-  });
-});
-
-describe('budgets', () => {
-  const daily = (worstMilli: number, now = T0): BudgetCheck => ({ profile: 'default', worstMilli, now, daily: { limitMilli: 1000, since: now - (now % DAY) } });
-
-  it('two connections to one file cannot reserve past one budget together', async () => {
-    const file = storeFile();
-    const [a, b] = [await open(file), await open(file)];
-    const [ra, rb] = await Promise.all([a.reserve(daily(800), me('a')), b.reserve(daily(800), me('b'))]);
-    const refused = [ra, rb].filter((r) => r !== undefined);
-    expect(refused).toHaveLength(1);
-    expect(refused[0]).toEqual({ period: 'daily', limitMilli: 1000, spentMilli: 0, reservedMilli: 800 });
-  });
-
-  it('reservations add up; what a run spent counts once (spent, not also reserved); an ended run frees the rest', async () => {
-    const file = storeFile();
-    const [a, b] = [await open(file), await open(file)];
-    expect(await a.reserve(daily(400), me('a'))).toBeUndefined();
-    expect(await b.reserve(daily(400), me('b'))).toBeUndefined();
-    expect(await b.reserve(daily(400), me('c'))).toMatchObject({ reservedMilli: 800 });
-    // Run a spends 300 of its 400: 300 spent + 100 still reserved by a + 400 by b.
-    await a.logSpend(spend('a', 300));
-    expect(await b.reserve(daily(201), me('c'))).toEqual({ period: 'daily', limitMilli: 1000, spentMilli: 300, reservedMilli: 500 });
-    expect(await b.reserve(daily(200), me('c'))).toBeUndefined();
-    await b.endRun('c');
-    await a.endRun('a');
-    expect(await b.reserve(daily(300), me('d'))).toBeUndefined();
-  });
-
-  it('the reservation of a dead process on this host is dropped; yesterday\'s spend does not count today', async () => {
-    const s = await open(storeFile());
-    const dead = { run: 'dead', pid: deadPid(), host: hostname() };
-    expect(await s.reserve(daily(900), dead)).toBeUndefined();
-    await s.logSpend(spend('dead', 900, T0 - DAY));
-    expect(await s.reserve(daily(1000), me('a'))).toBeUndefined();
-  });
-
-  it('a monthly budget counts the whole month', async () => {
-    const s = await open(storeFile());
-    await s.logSpend(spend('x', 700, T0 - 5 * DAY));
-    const monthly = (worstMilli: number): BudgetCheck => ({ profile: 'default', worstMilli, now: T0, monthly: { limitMilli: 1000, since: T0 - 10 * DAY } });
-    expect(await s.reserve(monthly(301), me('a'))).toEqual({ period: 'monthly', limitMilli: 1000, spentMilli: 700, reservedMilli: 0 });
-    expect(await s.reserve(monthly(300), me('a'))).toBeUndefined();
-  });
-});
-
 describe('locks and the shared pace', () => {
   it('a write waits for another connection\'s transaction up to the busy timeout, then fails as store_busy (exit 9)', async () => {
     const file = storeFile();
@@ -469,19 +296,6 @@ describe('locks and the shared pace', () => {
       holder.close();
     }
     expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
-  });
-
-  it('two connections take consecutive slots of one pace', async () => {
-    const file = storeFile();
-    const [a, b] = [await open(file), await open(file)];
-    expect(await a.pace('acct').take(100, 0, T0)).toBe(T0);
-    expect(await b.pace('acct').take(100, 0, T0)).toBe(T0 + 100);
-    expect(await a.pace('acct').take(100, 0, T0)).toBe(T0 + 200);
-    // Another account has its own pace.
-    expect(await b.pace('other').take(100, 0, T0)).toBe(T0);
-    // A 429's wait pushes every later slot back.
-    b.pace('acct').delay(T0 + 5000);
-    expect(await a.pace('acct').take(100, 0, T0)).toBe(T0 + 5000);
   });
 });
 

@@ -1,0 +1,333 @@
+/**
+ * The store's shared test family: one behaviour, two engines. Every test here runs against the SQLite
+ * engine (a file in a temp dir) and the PostgreSQL engine (a fresh database on the server `.ci/run`
+ * starts; skipped, saying why, without one): answers kept and found within a window, spend logged once
+ * per origin, claims, budgets and the pace shared by two connections, and a copy between stores
+ * (`store push`) that adds nothing twice. Never a mock of either database.
+ */
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../../src/lib/store/open.js';
+import type { BudgetCheck, Holder, SpendEntry, Store, StoredAnswer } from '../../../src/lib/store/types.js';
+import { freshPgDatabase, PG_SKIP, PG_URL } from '../../helpers/pg.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const opened: Store[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+/** A new empty place for a store, and connections to it. */
+interface World {
+  /** One connection to a new store. */
+  open(): Promise<Store>;
+  /** Two connections to one new store (two processes, or two machines). */
+  pair(): Promise<[Store, Store]>;
+}
+
+async function connect(place: string): Promise<Store> {
+  const s = (await openStore({ file: place, env: {}, migrate: true })) as Store;
+  opened.push(s);
+  return s;
+}
+
+const ENGINES: { name: string; skip: string | undefined; place(): Promise<string> }[] = [
+  { name: 'sqlite', skip: undefined, place: async () => join(tempDir('creators-store-'), 'store.db') },
+  { name: 'postgres', skip: PG_URL ? undefined : PG_SKIP, place: freshPgDatabase },
+];
+
+const T0 = Date.UTC(2026, 0, 15, 12);
+const DAY = 86_400_000;
+
+function answer(key: string, o: Partial<StoredAnswer> = {}): StoredAnswer {
+  return {
+    key,
+    baseUrl: 'http://127.0.0.1:1/',
+    route: 'creators/enrich/handle/raw',
+    kind: 'creator',
+    platform: 'instagram',
+    subject: key,
+    request: JSON.stringify({ body: { handle: key } }),
+    body: `{"result":{"instagram":{"username":"${key}","followers":12345678901234567890}}}`,
+    status: 'ok',
+    creditsMilli: 30,
+    records: 1,
+    boughtAt: T0,
+    profile: 'default',
+    ...o,
+  };
+}
+
+function spend(run: string, creditsMilli: number, at = T0, origin?: string): SpendEntry {
+  return { at, profile: 'default', baseUrl: 'http://127.0.0.1:1/', command: 'enrich handle', route: 'creators/enrich/handle/raw', platform: 'instagram', creditsMilli, records: 1, run, origin };
+}
+
+const me = (run: string): Holder => ({ run, pid: process.pid, host: hostname() });
+
+/** The pid of a process that has exited (so is known dead on this host). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  expect(child.status).toBe(0);
+  return child.pid as number;
+}
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+for (const engine of ENGINES) {
+describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ? ` (${engine.skip})` : ''}`, () => {
+  const w: World = {
+    open: async () => connect(await engine.place()),
+    pair: async () => {
+      const place = await engine.place();
+      return [await connect(place), await connect(place)];
+    },
+  };
+
+  describe('answers, spend and creators', () => {
+    it('an answer is found within its window and not after it; answered() names the ones held', async () => {
+      const s = await w.open();
+      await s.commit(answer('a', { boughtAt: T0 }), ['a'], spend('r', 30));
+      await s.commit(answer('b', { boughtAt: T0 - 3 * DAY }), ['b'], spend('r', 30, T0 - 3 * DAY));
+      expect((await s.answer('a', T0))?.body).toContain('"username":"a"');
+      expect(await s.answer('a', T0 + 1)).toBeUndefined();
+      expect(await s.answer('b', T0 - DAY)).toBeUndefined();
+      expect(await s.answer('missing', 0)).toBeUndefined();
+      expect([...(await s.answered(['a', 'b', 'missing'], T0 - 2 * DAY))]).toEqual(['a']);
+      expect([...(await s.answered(['a', 'b', 'missing'], 0))].sort()).toEqual(['a', 'b']);
+    });
+
+    it('a new answer under the same key replaces the old one; its spend is logged each time', async () => {
+      const s = await w.open();
+      await s.commit(answer('a', { boughtAt: T0, body: '{"v":1}' }), ['a'], spend('r1', 30));
+      await s.commit(answer('a', { boughtAt: T0 + DAY, body: '{"v":2}' }), ['a'], spend('r2', 30, T0 + DAY));
+      expect((await s.answer('a', 0))?.body).toBe('{"v":2}');
+      expect((await all(s.list({}))).map((x) => x.key)).toEqual(['a']);
+      expect((await all(s.spend({}))).map((e) => e.run)).toEqual(['r1', 'r2']);
+      expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', T0 + 1)).toEqual(['a']);
+    });
+
+    it('a not-found answer is kept (free) without a spend entry; logSpend logs a charge with no answer', async () => {
+      const s = await w.open();
+      await s.commit(answer('nobody', { status: 'not_found', creditsMilli: 0, records: 0 }), [], undefined);
+      expect((await s.answer('nobody', 0))?.status).toBe('not_found');
+      await s.logSpend(spend('raw', 50));
+      const stats = await s.stats();
+      expect(stats.spend).toMatchObject({ entries: 1, creditsMilli: 50 });
+      expect(stats.answers).toEqual([{ kind: 'creator', count: 1, records: 0, creditsMilli: 0, oldest: T0, newest: T0 }]);
+    });
+
+    it('a page remembers the creators it bought, per base URL and platform', async () => {
+      const s = await w.open();
+      await s.commit(answer('page1', { kind: 'page', subject: null, records: 2, route: 'discovery' }), ['ann', 'bob'], spend('r', 20));
+      await s.commit(answer('page2', { kind: 'page', subject: null, records: 1, route: 'discovery', baseUrl: 'https://api.example/' }), ['cat'], undefined);
+      await s.commit(answer('yt', { platform: 'youtube' }), ['dan'], undefined);
+      expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['ann', 'bob']);
+      expect(await s.boughtCreators('https://api.example/', 'instagram', 0)).toEqual(['cat']);
+      expect(await s.boughtCreators('http://127.0.0.1:1/', 'youtube', 0)).toEqual(['dan']);
+    });
+
+    it('list filters by platform, kind and age, newest first', async () => {
+      const s = await w.open();
+      await s.commit(answer('old', { boughtAt: T0 - 10 * DAY }), [], undefined);
+      await s.commit(answer('new', { boughtAt: T0 }), [], undefined);
+      await s.commit(answer('yt', { platform: 'youtube', boughtAt: T0 - DAY }), [], undefined);
+      await s.commit(answer('pg', { kind: 'page', subject: null, boughtAt: T0 - 2 * DAY }), [], undefined);
+      expect((await all(s.list({}))).map((a) => a.key)).toEqual(['new', 'yt', 'pg', 'old']);
+      expect((await all(s.list({ platform: 'instagram', kind: 'creator' }))).map((a) => a.key)).toEqual(['new', 'old']);
+      expect((await all(s.list({ since: T0 - 5 * DAY, until: T0 }))).map((a) => a.key)).toEqual(['yt', 'pg']);
+    });
+
+    it('prune deletes answers bought before a time (and the creators they bought); the spend log stays', async () => {
+      const s = await w.open();
+      await s.commit(answer('old', { boughtAt: T0 - 100 * DAY }), ['old'], spend('r', 30, T0 - 100 * DAY));
+      await s.commit(answer('new', { boughtAt: T0 }), ['new'], spend('r', 30));
+      expect(await s.prune(T0 - 90 * DAY)).toBe(1);
+      expect(await s.answer('old', 0)).toBeUndefined();
+      expect(await s.answer('new', 0)).toBeDefined();
+      expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['new']);
+      expect((await s.stats()).spend.entries).toBe(2);
+      expect(await s.prune(T0 - 90 * DAY)).toBe(0);
+    });
+
+    it('forget deletes a creator\'s answers on one platform and the pages that bought them', async () => {
+      const s = await w.open();
+      await s.commit(answer('ann-raw', { subject: 'ann' }), ['ann'], undefined);
+      await s.commit(answer('ann-full', { subject: 'ann', route: 'creators/enrich/handle/full' }), ['ann'], undefined);
+      await s.commit(answer('ann-yt', { subject: 'ann', platform: 'youtube' }), ['ann'], undefined);
+      await s.commit(answer('page', { kind: 'page', subject: null }), ['ann', 'bob'], undefined);
+      await s.commit(answer('other-page', { kind: 'page', subject: null }), ['bob'], undefined);
+      expect(await s.forget('instagram', 'ann')).toEqual({ creator: 2, page: 1 });
+      expect((await all(s.list({}))).map((a) => a.key).sort()).toEqual(['ann-yt', 'other-page']);
+      expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['bob']);
+      expect(await s.forget('instagram', 'ann')).toEqual({ creator: 0, page: 0 });
+    });
+  });
+
+  describe('claims', () => {
+    it('a live claim holds off another run until released; the holder itself may claim again', async () => {
+      const s = await w.open();
+      expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
+      expect(await s.claim('k', me('a'), T0 + 1, 60_000)).toBe('claimed');
+      expect(await s.claim('k', me('b'), T0 + 2, 60_000)).toEqual(me('a'));
+      // Releasing someone else's claim does nothing.
+      await s.release('k', me('b'));
+      expect(await s.claim('k', me('b'), T0 + 3, 60_000)).toEqual(me('a'));
+      await s.release('k', me('a'));
+      expect(await s.claim('k', me('b'), T0 + 4, 60_000)).toBe('claimed');
+    });
+
+    it('a claim older than the stale time is taken over', async () => {
+      const s = await w.open();
+      expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
+      expect(await s.claim('k', me('b'), T0 + 59_999, 60_000)).toEqual(me('a'));
+      expect(await s.claim('k', me('b'), T0 + 60_000, 60_000)).toBe('claimed');
+    });
+
+    it('a claim of a dead process on this host is taken over at once; one on another host is not', async () => {
+      const s = await w.open();
+      const dead = { run: 'dead', pid: deadPid(), host: hostname() };
+      expect(await s.claim('k', dead, T0, 60_000)).toBe('claimed');
+      expect(await s.claim('k', me('b'), T0 + 1, 60_000)).toBe('claimed');
+      const elsewhere = { run: 'far', pid: deadPid(), host: `${hostname()}-elsewhere` };
+      expect(await s.claim('j', elsewhere, T0, 60_000)).toBe('claimed');
+      expect(await s.claim('j', me('b'), T0 + 1, 60_000)).toEqual(elsewhere);
+    });
+
+    it('claims are seen across two connections to one store; endRun drops a run\'s claims', async () => {
+      const [a, b] = await w.pair();
+      expect(await a.claim('k', me('a'), T0, 60_000)).toBe('claimed');
+      expect(await b.claim('k', me('b'), T0, 60_000)).toEqual(me('a'));
+      await a.endRun('a');
+      expect(await b.claim('k', me('b'), T0, 60_000)).toBe('claimed');
+    });
+  });
+
+  describe('budgets', () => {
+    const daily = (worstMilli: number, now = T0): BudgetCheck => ({ profile: 'default', worstMilli, now, daily: { limitMilli: 1000, since: now - (now % DAY) } });
+
+    it('two connections to one store cannot reserve past one budget together', async () => {
+      const [a, b] = await w.pair();
+      const [ra, rb] = await Promise.all([a.reserve(daily(800), me('a')), b.reserve(daily(800), me('b'))]);
+      const refused = [ra, rb].filter((r) => r !== undefined);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toEqual({ period: 'daily', limitMilli: 1000, spentMilli: 0, reservedMilli: 800 });
+    });
+
+    it('reservations add up; what a run spent counts once (spent, not also reserved); an ended run frees the rest', async () => {
+      const [a, b] = await w.pair();
+      expect(await a.reserve(daily(400), me('a'))).toBeUndefined();
+      expect(await b.reserve(daily(400), me('b'))).toBeUndefined();
+      expect(await b.reserve(daily(400), me('c'))).toMatchObject({ reservedMilli: 800 });
+      // Run a spends 300 of its 400: 300 spent + 100 still reserved by a + 400 by b.
+      await a.logSpend(spend('a', 300));
+      expect(await b.reserve(daily(201), me('c'))).toEqual({ period: 'daily', limitMilli: 1000, spentMilli: 300, reservedMilli: 500 });
+      expect(await b.reserve(daily(200), me('c'))).toBeUndefined();
+      await b.endRun('c');
+      await a.endRun('a');
+      expect(await b.reserve(daily(300), me('d'))).toBeUndefined();
+    });
+
+    it('the reservation of a dead process on this host is dropped; yesterday\'s spend does not count today', async () => {
+      const s = await w.open();
+      const dead = { run: 'dead', pid: deadPid(), host: hostname() };
+      expect(await s.reserve(daily(900), dead)).toBeUndefined();
+      await s.logSpend(spend('dead', 900, T0 - DAY));
+      expect(await s.reserve(daily(1000), me('a'))).toBeUndefined();
+    });
+
+    it('a monthly budget counts the whole month', async () => {
+      const s = await w.open();
+      await s.logSpend(spend('x', 700, T0 - 5 * DAY));
+      const monthly = (worstMilli: number): BudgetCheck => ({ profile: 'default', worstMilli, now: T0, monthly: { limitMilli: 1000, since: T0 - 10 * DAY } });
+      expect(await s.reserve(monthly(301), me('a'))).toEqual({ period: 'monthly', limitMilli: 1000, spentMilli: 700, reservedMilli: 0 });
+      expect(await s.reserve(monthly(300), me('a'))).toBeUndefined();
+    });
+  });
+
+  describe('the shared pace', () => {
+    it('two connections take consecutive slots of one pace', async () => {
+      const [a, b] = await w.pair();
+      expect(await a.pace('acct').take(100, 0, T0)).toBe(T0);
+      expect(await b.pace('acct').take(100, 0, T0)).toBe(T0 + 100);
+      expect(await a.pace('acct').take(100, 0, T0)).toBe(T0 + 200);
+      // Another account has its own pace.
+      expect(await b.pace('other').take(100, 0, T0)).toBe(T0);
+      // A 429's wait pushes every later slot back.
+      await b.pace('acct').delay(T0 + 5000);
+      expect(await a.pace('acct').take(100, 0, T0)).toBe(T0 + 5000);
+    });
+  });
+
+  describe('one charge, one entry; copies add nothing twice', () => {
+    it('a spend entry is logged once per origin (a commit retried after a lost answer)', async () => {
+      const s = await w.open();
+      await s.commit(answer('a'), ['a'], spend('r', 30, T0, 'r:a:1'));
+      await s.commit(answer('a'), ['a'], spend('r', 30, T0, 'r:a:1'));
+      await s.logSpend(spend('r', 50, T0, 'raw:1'));
+      await s.logSpend(spend('r', 50, T0, 'raw:1'));
+      await s.logSpend(spend('r', 50));
+      await s.logSpend(spend('r', 50));
+      expect((await all(s.spend({}))).map((e) => e.creditsMilli)).toEqual([30, 50, 50, 50]);
+    });
+
+    it('answers bought in the same millisecond list newest-written first; big numbers come back exactly', async () => {
+      const s = await w.open();
+      await s.commit(answer('first'), [], undefined);
+      await s.commit(answer('second'), [], undefined);
+      await s.commit(answer('first', { body: '{"followers":98765432109876543210}' }), [], undefined);
+      expect((await all(s.list({}))).map((a) => a.key)).toEqual(['first', 'second']);
+      expect((await s.answer('first', 0))?.body).toBe('{"followers":98765432109876543210}');
+      expect((await s.answer('second', 0))?.body).toContain('12345678901234567890');
+    });
+
+    it('a store lists more answers than one slice holds, in order', async () => {
+      const s = await w.open();
+      for (let i = 0; i < 1203; i++) await s.commit(answer(`k${i}`, { boughtAt: T0 + i }), [], undefined);
+      const keys = (await all(s.list({}))).map((a) => a.key);
+      expect(keys).toHaveLength(1203);
+      expect(keys[0]).toBe('k1202');
+      expect(keys[1202]).toBe('k0');
+      expect(new Set(keys).size).toBe(1203);
+    });
+
+    it('dump and load copy answers, their creators and the spend log; run twice (or after a stop) they add nothing twice', async () => {
+      const [from, to] = [await w.open(), await w.open()];
+      expect(await from.storeId()).toMatch(/^[0-9a-f]{32}$/);
+      expect(await from.storeId()).not.toBe(await to.storeId());
+      await from.commit(answer('ann'), ['ann'], spend('r', 30));
+      await from.commit(answer('page', { kind: 'page', subject: null, records: 2 }), ['bob', 'cat'], spend('r', 40));
+      await from.logSpend(spend('raw', 50));
+      // The target already holds a newer answer for ann: it is kept.
+      await to.commit(answer('ann', { boughtAt: T0 + DAY, body: '{"newer":true}' }), ['ann'], undefined);
+      const copy = async () => {
+        const answers = await from.dumpAnswers(undefined, 100);
+        const entries = (await from.dumpSpend(undefined, 100)).map((x) => x.entry);
+        return to.load(answers, entries);
+      };
+      expect(await copy()).toEqual({ answers: 1, spend: 3 });
+      expect(await copy()).toEqual({ answers: 0, spend: 0 });
+      expect((await to.answer('ann', 0))?.body).toBe('{"newer":true}');
+      expect(await to.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['ann', 'bob', 'cat']);
+      expect((await to.stats()).spend).toMatchObject({ entries: 3, creditsMilli: 120 });
+      // Slices: after a key, after an entry.
+      expect((await from.dumpAnswers('ann', 100)).map((r) => r.answer.key)).toEqual(['page']);
+      const [first] = await from.dumpSpend(undefined, 1);
+      expect((await from.dumpSpend(first?.id, 100)).map((x) => x.entry.creditsMilli)).toEqual([40, 50]);
+    });
+
+    it('two connections claiming one free key at once: exactly one gets it', async () => {
+      const [a, b] = await w.pair();
+      for (let i = 0; i < 20; i++) {
+        const got = await Promise.all([a.claim(`k${i}`, me('a'), T0, 60_000), b.claim(`k${i}`, me('b'), T0, 60_000)]);
+        expect(got.filter((g) => g === 'claimed')).toHaveLength(1);
+      }
+    });
+  });
+});
+}
