@@ -17,6 +17,7 @@ import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
 import type { Runway } from '../lib/listening/runway.js';
 import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
+import type { OpenOptions } from '../lib/store/open.js';
 import type { Store } from '../lib/store/types.js';
 
 /** The global options of the contract, as commander hands them over (camelCase). */
@@ -280,10 +281,33 @@ export class Context {
     });
   }
 
-  /** Where this profile's store is: `CREATORS_STORE` > the `store` setting > the config directory. */
+  /**
+   * Where this profile's store is: `CREATORS_STORE` > the `store` setting > the config directory; a
+   * `postgres://` URL is a team store. As given (a URL's password included): for opening it, never for printing.
+   */
+  private async storeAddress(): Promise<string> {
+    const { storeFile, isPgUrl, pgTarget } = await import('../lib/store/open.js');
+    const address = storeFile({ configDir: configDirectory(this.deps), profile: this.profileName, cwd: this.deps.cwd, setting: this.deps.env.CREATORS_STORE ?? (await this.setting('store')) });
+    // A team store's password stays out of every line printed, debug lines included.
+    if (isPgUrl(address)) this.term.secrets.add(pgTarget(address, this.deps.env).password);
+    return address;
+  }
+
+  /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */
   async storeLocation(): Promise<string> {
-    const { storeFile } = await import('../lib/store/open.js');
-    return storeFile({ configDir: configDirectory(this.deps), profile: this.profileName, cwd: this.deps.cwd, setting: this.deps.env.CREATORS_STORE ?? (await this.setting('store')) });
+    const { storeDisplay } = await import('../lib/store/open.js');
+    return storeDisplay(await this.storeAddress(), this.deps.env);
+  }
+
+  /** How this profile's store is opened (`store migrate|push`, which open it themselves). */
+  async storeOpenOptions(o: { dryRun?: boolean }): Promise<OpenOptions> {
+    return { file: await this.storeAddress(), env: this.deps.env, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: o.dryRun };
+  }
+
+  /** This profile's local store file (the default place, whatever `store` says): where `store push` copies from. */
+  async localStoreFile(): Promise<string> {
+    const { localStoreFile } = await import('../lib/store/open.js');
+    return localStoreFile({ configDir: configDirectory(this.deps), profile: this.profileName, cwd: this.deps.cwd });
   }
 
   /**
@@ -301,7 +325,7 @@ export class Context {
       return undefined;
     }
     const { openStore } = await import('../lib/store/open.js');
-    this.openedStore = await openStore({ file: await this.storeLocation(), busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: this.dryRun });
+    this.openedStore = await openStore({ file: await this.storeAddress(), env: this.deps.env, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: this.dryRun });
     return this.openedStore;
   }
 
@@ -319,11 +343,11 @@ export class Context {
    * created; undefined when this profile has none yet. Not the purchase memory: nothing is bought
    * through it and it takes no part in the shared pace. Closed by `close()`.
    */
-  async localStore(o: { write?: boolean } = {}): Promise<Store | undefined> {
-    const { openStore } = await import('../lib/store/open.js');
-    const file = await this.storeLocation();
-    if (!existsSync(file)) return undefined;
-    const store = await openStore({ file, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: !o.write || this.dryRun });
+  async localStore(o: { write?: boolean; file?: string; migrate?: boolean } = {}): Promise<Store | undefined> {
+    const { openStore, isPgUrl } = await import('../lib/store/open.js');
+    const file = o.file ?? (await this.storeAddress());
+    if (!isPgUrl(file) && !existsSync(file)) return undefined;
+    const store = await openStore({ file, env: this.deps.env, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: !o.write || this.dryRun, migrate: o.migrate && !this.dryRun });
     if (store) this.localStores.push(store);
     return store;
   }
@@ -391,11 +415,27 @@ export class Context {
    * closed. Never throws (the command's own result or error stands).
    */
   async close(): Promise<void> {
-    for (const store of this.localStores.splice(0)) await store.close().catch(() => undefined);
+    try {
+      await this.closeStore();
+    } finally {
+      for (const store of this.localStores.splice(0)) await store.close().catch(() => undefined);
+    }
+  }
+
+  private async closeStore(): Promise<void> {
     if (!this.memoryPromise && !this.storePromise) return;
     try {
       const memory = await this.memoryPromise?.catch(() => undefined);
       if (memory) {
+        // Paid answers a team store out of reach missed: kept once it is back, or in the local file.
+        const settled = await memory.settle(async () => {
+          const where = await this.localStoreFile();
+          const { openStore } = await import('../lib/store/open.js');
+          const store = await openStore({ file: where, busyTimeoutMs: this.storeBusyTimeoutMs() });
+          if (store) this.localStores.push(store);
+          return store ? { store, where } : undefined;
+        });
+        if (settled) this.term.warn(settled);
         const { reuseNotice } = await import('../lib/store/open.js');
         const line = memory.announced ? undefined : reuseNotice(memory.tally);
         if (line) this.term.notice(line);

@@ -105,6 +105,7 @@ export const NOT_RUN: ReadonlyArray<readonly [RegExp, string]> = [
   [/<\w+>/, 'a placeholder to fill in'],
   [/^creators events tail\b(?!.*--once)/, 'follows until Ctrl-C'],
   [/^(?!creators login).*# .*\bafter `creators login`/, 'needs an interactive login first (its comment says so)'],
+  [/postgres:\/\/|^creators store push\b/, 'needs a team store on PostgreSQL: test/e2e/team-store.test.ts runs these against one'],
 ];
 
 /** Why a step is not run (matched against the command and its comment), or undefined when it is. */

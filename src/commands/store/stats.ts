@@ -3,7 +3,7 @@ import { defineCommand } from '../../app/command.js';
 /** `creators store stats`: engine, location, size, records by kind, the spend log's totals. Reads only. */
 export default defineCommand({
   name: 'stats',
-  description: 'Show what the store holds: records by kind, credits paid, oldest and newest, size',
+  description: 'Show which store (engine, where) and what it holds: records by kind, credits paid, oldest and newest, size',
   examples: [
     ['creators store stats', 'as a table'],
     ["creators store stats --json | jq '.answers.creator.count'", 'creator records kept'],
@@ -13,7 +13,9 @@ export default defineCommand({
     const output = await ctx.output();
     const location = await ctx.storeLocation();
     const store = await ctx.localStore();
-    await printItem(ctx.io, output, statsRecord(await store?.stats(), location), STATS_COLUMNS);
-    if (!store) ctx.notice(`No store yet at ${location}: nothing has been bought with profile '${ctx.profileName}'.`);
+    const engine = location.startsWith('postgres://') ? 'postgres' : 'sqlite';
+    await printItem(ctx.io, output, statsRecord(await store?.stats(), location, engine), STATS_COLUMNS);
+    if (!store && engine === 'postgres') ctx.notice(`The team store ${location} has no creators schema yet: run \`creators store migrate\` once for the team.`);
+    else if (!store) ctx.notice(`No store yet at ${location}: nothing has been bought with profile '${ctx.profileName}'.`);
   },
 });

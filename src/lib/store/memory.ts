@@ -17,7 +17,15 @@ import { BusyError } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { itemsOfPage } from '../paging.js';
-import type { Holder, ReusableAnswer, Store, StoredAnswer } from './types.js';
+import { isUnreachable } from './pg-errors.js';
+import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
+
+/** A paid answer the store could not keep when it came (a team store out of reach). */
+interface Unkept {
+  answer: StoredAnswer;
+  creators: string[];
+  spend: SpendEntry | undefined;
+}
 
 /** Default freshness windows (interface contract): creator records 14 days, pages 24 hours. */
 export const DEFAULT_MAX_AGE_MS = { creator: 14 * 86_400_000, page: 86_400_000 } as const;
@@ -117,6 +125,12 @@ export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: 
   return requestPriceOf(route)?.chargedMilli;
 }
 
+/** `instagram:ann, instagram:bob and 3 more`: what a list of answers bought, for a line of text. */
+function missedNames(missed: readonly Unkept[]): string {
+  const names = missed.map((u) => (u.answer.subject ? `${u.answer.platform ?? ''}:${u.answer.subject}` : `${u.answer.route} page`));
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}
+
 /** Whether a creator answer found someone (enrichment's `result`, socials' list): a not-found answer is free. */
 function found(data: unknown): boolean {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
@@ -148,6 +162,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   failure: unknown = undefined;
   /** Set when a workflow has already said what came from the store (no second notice at the end). */
   announced = false;
+  /** Paid answers a team store out of reach could not keep: kept once it is back, or in the local store (`settle`). */
+  private readonly unkept: Unkept[] = [];
   /** This run's purchases on their way, by key: settled once the answer is kept (or the request failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
 
@@ -305,11 +321,52 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     };
     this.tally.bought++;
     this.spentMilli += creditsMilli;
-    await this.o.store.commit(answer, creatorsOf(purchase, data, isFound), creditsMilli > 0 ? this.spendEntry(route, purchase.platform, creditsMilli, records, now) : undefined);
+    // Named by run, key and time: a commit tried again (after a lost connection) logs the charge once.
+    const spend = creditsMilli > 0 ? { ...this.spendEntry(route, purchase.platform, creditsMilli, records, now), origin: `${this.holder.run}:${key}:${now}` } : undefined;
+    const creators = creatorsOf(purchase, data, isFound);
+    try {
+      await this.o.store.commit(answer, creators, spend);
+    } catch (err) {
+      if (isUnreachable(err)) this.unkept.push({ answer, creators, spend });
+      throw err;
+    }
   }
 
-  private spendEntry(route: string, platform: string | undefined, creditsMilli: number, records: number, at: number) {
+  private spendEntry(route: string, platform: string | undefined, creditsMilli: number, records: number, at: number): SpendEntry {
     return { at, profile: this.o.profile, baseUrl: this.o.baseUrl, command: this.o.command, route, platform: platform ?? null, creditsMilli, records, run: this.holder.run };
+  }
+
+  /**
+   * Keeps the paid answers a team store out of reach missed: in the team store once it answers again
+   * (a few tries over a few seconds), else in `local()` (the profile's own file, which `store push`
+   * copies into the team store). Answers one line saying which, or undefined when nothing was missed.
+   */
+  async settle(local: () => Promise<{ store: Store; where: string } | undefined>): Promise<string | undefined> {
+    if (this.unkept.length === 0) return undefined;
+    const missed = this.unkept.splice(0);
+    const what = `${missed.length} paid ${missed.length === 1 ? 'answer' : 'answers'} (${missedNames(missed)})`;
+    const commitAll = async (store: Store): Promise<void> => {
+      for (const u of missed) await store.commit(u.answer, u.creators, u.spend);
+    };
+    for (const wait of [250, 1000, 2000]) {
+      try {
+        await this.o.sleep(wait, this.o.signal);
+        await commitAll(this.o.store);
+        return `The team store was out of reach for part of this run; ${what} it missed are kept in it now.`;
+      } catch {
+        if (this.o.signal?.aborted) break;
+      }
+    }
+    try {
+      const fallback = await local();
+      if (fallback) {
+        await commitAll(fallback.store);
+        return `The team store is out of reach: ${what} are kept in the local store ${fallback.where}; \`creators store push\` copies them into the team store once it is back.`;
+      }
+    } catch {
+      // Said below: the answers were printed, and are in no store.
+    }
+    return `The team store is out of reach and the local store could not take them: ${what} are in this run's output only.`;
   }
 
   private async logCharge(req: RequestOptions, data: unknown): Promise<void> {

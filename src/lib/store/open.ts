@@ -9,8 +9,11 @@ import path from 'node:path';
 import { durationText } from '../output/humanize.js';
 import type { MemoryTally } from './memory.js';
 import { isPgUrl, pgTarget } from './pg-errors.js';
+
+export { isPgUrl, pgTarget };
 import { openSqliteStore } from './sqlite.js';
-import type { Store } from './types.js';
+import { SCHEMA_VERSION } from './schema.js';
+import type { Engine, Store } from './types.js';
 
 export interface StoreLocationInput {
   configDir: string;
@@ -71,6 +74,25 @@ export async function openStore(o: OpenOptions): Promise<Store | undefined> {
     return undefined;
   }
   return store;
+}
+
+/**
+ * Brings a store's schema to this build's (`creators store migrate`); with `readOnly`, only reads the
+ * version found. An SQLite file migrates itself when opened; a team store only here.
+ */
+export async function migrateStore(o: OpenOptions): Promise<{ engine: Engine; from: number; to: number }> {
+  if (isPgUrl(o.file)) {
+    const env = o.env ?? process.env;
+    const { pgSchemaVersion, migratePgStore } = await import('./postgres.js');
+    const base = { url: o.file.trim(), env, target: pgTarget(o.file.trim(), env), busyTimeoutMs: o.busyTimeoutMs };
+    const from = o.readOnly ? await pgSchemaVersion(base) : await migratePgStore(base);
+    return { engine: 'postgres', from, to: Math.max(from, SCHEMA_VERSION) };
+  }
+  const existing = existsSync(o.file) && statSync(o.file).size > 0 ? await openSqliteStore({ ...o, readOnly: true }) : undefined;
+  const from = existing ? existing.version() : 0;
+  await existing?.close();
+  if (!o.readOnly && from < SCHEMA_VERSION) await (await openSqliteStore({ ...o, readOnly: false })).close();
+  return { engine: 'sqlite', from, to: Math.max(from, SCHEMA_VERSION) };
 }
 
 /** `37 of 200 requests answered from the store (bought within 14 days): 0 credits; --max-age 0 buys fresh.` */

@@ -23,6 +23,18 @@ type Row = Record<string, unknown>;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** No statement of the store runs longer; one that would is cancelled by the server (its transaction rolled back). */
 const STATEMENT_TIMEOUT_MS = 60_000;
+/**
+ * A time as the BIGINT columns hold it: whole milliseconds (the clock may give fractions; SQLite takes
+ * them as they are, PostgreSQL refuses them). Floored, so a window's start never moves later.
+ */
+function ms(t: number): number {
+  return Math.floor(t);
+}
+
+function msOrUndefined(t: number | undefined): number | undefined {
+  return t === undefined ? undefined : ms(t);
+}
+
 /** Rows per slice when reading a large result (`store list`, `spend`, `store push`). */
 const SLICE = 500;
 
@@ -39,32 +51,40 @@ export interface PgOptions {
   migrate?: boolean | undefined;
 }
 
-/** The connection settings: the URL, with the `PG*` variables for what it leaves out (the URL wins, as in psql). */
-function poolConfig(o: PgOptions): PoolConfig {
+/**
+ * The connection settings: the URL's parts, with the `PG*` variables for what it leaves out (the URL wins,
+ * as in psql). SSL modes mean what they mean to libpq (`sslmode=require` encrypts without checking the
+ * certificate, as psql does); the password file is read by `pg` when no password is given.
+ */
+async function poolConfig(o: PgOptions): Promise<PoolConfig> {
+  const { parse } = (await import('pg-connection-string')) as unknown as { parse(url: string, options?: { useLibpqCompat?: boolean }): Record<string, unknown> };
+  const fromUrl = parse(o.url, /[?&]uselibpqcompat=/i.test(o.url) ? {} : { useLibpqCompat: true });
+  const given = Object.fromEntries(Object.entries(fromUrl).filter(([, v]) => v !== '' && v !== null && v !== undefined));
   const env = o.env;
-  const num = (v: string | undefined): number | undefined => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+  const num = (v: unknown): number | undefined => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'number' ? v : undefined);
   const lockMs = Math.max(0, Math.floor(o.busyTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
   const options = [`-c lock_timeout=${lockMs}`, `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`, `-c idle_in_transaction_session_timeout=${STATEMENT_TIMEOUT_MS}`];
   if (o.readOnly) options.push('-c default_transaction_read_only=on');
   return {
-    connectionString: o.url,
     ...(env.PGHOST ? { host: env.PGHOST } : {}),
     ...(num(env.PGPORT) ? { port: num(env.PGPORT) } : {}),
     ...(env.PGUSER ? { user: env.PGUSER } : {}),
     ...(env.PGPASSWORD ? { password: env.PGPASSWORD } : {}),
     ...(env.PGDATABASE ? { database: env.PGDATABASE } : {}),
+    ...given,
+    ...(num(given.port) ? { port: num(given.port) } : {}),
     application_name: 'creators',
-    options: options.join(' '),
+    options: [typeof given.options === 'string' ? given.options : '', ...options].filter(Boolean).join(' '),
     max: 8,
     connectionTimeoutMillis: num(env.PGCONNECT_TIMEOUT) !== undefined ? Number(env.PGCONNECT_TIMEOUT) * 1000 : 10_000,
     idleTimeoutMillis: 10_000,
-  };
+  } as PoolConfig;
 }
 
 /** Opens the PostgreSQL store: connects, checks the schema (and migrates it with `migrate`). */
 export async function openPgStore(o: PgOptions): Promise<PgStore> {
   const { default: pg } = (await import('pg')) as unknown as { default: { Pool: new (c: PoolConfig) => Pool } };
-  const pool = new pg.Pool(poolConfig(o));
+  const pool = new pg.Pool(await poolConfig(o));
   // An idle connection the server drops (a restart) is reported here; the next query reconnects or fails loudly.
   pool.on('error', () => undefined);
   const store = new PgStore(pool, o.target, Boolean(o.readOnly));
@@ -75,6 +95,30 @@ export async function openPgStore(o: PgOptions): Promise<PgStore> {
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw pgError(err, o.target);
+  }
+}
+
+/** Migrates a team store (`creators store migrate`); answers the version it found, under the migration lock. */
+export async function migratePgStore(o: PgOptions): Promise<number> {
+  const { default: pg } = (await import('pg')) as unknown as { default: { Pool: new (c: PoolConfig) => Pool } };
+  const pool = new pg.Pool(await poolConfig(o));
+  pool.on('error', () => undefined);
+  try {
+    return await new PgStore(pool, o.target, false).migrate();
+  } catch (err) {
+    throw pgError(err, o.target);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
+/** The schema version a team store is at (0: never migrated), read without changing anything; a newer one is refused. */
+export async function pgSchemaVersion(o: PgOptions): Promise<number> {
+  const store = await openPgStore({ ...o, readOnly: true, migrate: false });
+  try {
+    return await store.version();
+  } finally {
+    await store.close();
   }
 }
 
@@ -173,14 +217,14 @@ export class PgStore implements Store {
   }
 
   async answer(key: string, since: number): Promise<ReusableAnswer | undefined> {
-    const r = await this.row('SELECT body, bought_at, records, credits_milli, status FROM answers WHERE key = $1 AND bought_at >= $2', [key, since]);
+    const r = await this.row('SELECT body, bought_at, records, credits_milli, status FROM answers WHERE key = $1 AND bought_at >= $2', [key, ms(since)]);
     return r
       ? { body: String(r.body), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
       : undefined;
   }
 
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
-    const rows = await this.rows('SELECT key FROM answers WHERE key = ANY($1::text[]) AND bought_at >= $2', [keys, since]);
+    const rows = await this.rows('SELECT key FROM answers WHERE key = ANY($1::text[]) AND bought_at >= $2', [keys, ms(since)]);
     return new Set(rows.map((r) => String(r.key)));
   }
 
@@ -200,13 +244,13 @@ export class PgStore implements Store {
        ON CONFLICT (key) DO UPDATE SET base_url = excluded.base_url, route = excluded.route, kind = excluded.kind, platform = excluded.platform,
          subject = excluded.subject, request = excluded.request, body = excluded.body, status = excluded.status, credits_milli = excluded.credits_milli,
          records = excluded.records, bought_at = excluded.bought_at, profile = excluded.profile, seq = nextval(pg_get_serial_sequence('answers', 'seq'))`,
-      [a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, a.creditsMilli, a.records, a.boughtAt, a.profile],
+      [a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, Math.round(a.creditsMilli), a.records, ms(a.boughtAt), a.profile],
     );
     if (a.platform !== null && creators.length > 0) {
       await c.query(
         `INSERT INTO bought_creators (key, base_url, platform, handle, bought_at)
          SELECT $1, $2, $3, h, $5 FROM unnest($4::text[]) AS h ON CONFLICT DO NOTHING`,
-        [a.key, a.baseUrl, a.platform, creators, a.boughtAt],
+        [a.key, a.baseUrl, a.platform, creators, ms(a.boughtAt)],
       );
     }
   }
@@ -216,7 +260,7 @@ export class PgStore implements Store {
     const res = await c.query(
       `INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run, origin)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (origin) DO NOTHING`,
-      [e.at, e.profile, e.baseUrl, e.command, e.route, e.platform, e.creditsMilli, e.records, e.run, e.origin ?? null],
+      [ms(e.at), e.profile, e.baseUrl, e.command, e.route, e.platform, Math.round(e.creditsMilli), e.records, e.run, e.origin ?? null],
     );
     return (res.rowCount ?? 0) > 0;
   }
@@ -231,7 +275,7 @@ export class PgStore implements Store {
     return this.tx(async (c) => {
       // One statement takes a free key: two machines claiming at once, one of them wins.
       const taken = await c.query('INSERT INTO claims (key, run, pid, host, claimed_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING', [
-        key, holder.run, holder.pid, holder.host, now,
+        key, holder.run, holder.pid, holder.host, ms(now),
       ]);
       if ((taken.rowCount ?? 0) > 0) return 'claimed' as const;
       const r = (await c.query('SELECT run, pid, host, claimed_at FROM claims WHERE key = $1 FOR UPDATE', [key])).rows[0] as Row | undefined;
@@ -243,7 +287,7 @@ export class PgStore implements Store {
       await c.query(
         `INSERT INTO claims (key, run, pid, host, claimed_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (key) DO UPDATE SET run = excluded.run, pid = excluded.pid, host = excluded.host, claimed_at = excluded.claimed_at`,
-        [key, holder.run, holder.pid, holder.host, now],
+        [key, holder.run, holder.pid, holder.host, ms(now)],
       );
       return 'claimed' as const;
     });
@@ -266,14 +310,14 @@ export class PgStore implements Store {
       for (const r of live) reservedMilli += Math.max(0, Number(r.reserved_milli) - (await spentBy(String(r.run))));
       for (const [period, budget] of [['daily', check.daily], ['monthly', check.monthly]] as const) {
         if (!budget) continue;
-        const spentMilli = Number((await c.query('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE profile = $1 AND at >= $2', [check.profile, budget.since])).rows[0]?.s ?? 0);
+        const spentMilli = Number((await c.query('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE profile = $1 AND at >= $2', [check.profile, ms(budget.since)])).rows[0]?.s ?? 0);
         if (spentMilli + reservedMilli + check.worstMilli > budget.limitMilli) return { period, limitMilli: budget.limitMilli, spentMilli, reservedMilli };
       }
       const prior = await spentBy(holder.run);
       await c.query(
         `INSERT INTO runs (run, profile, pid, host, started_at, reserved_milli) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (run) DO UPDATE SET profile = excluded.profile, pid = excluded.pid, host = excluded.host, started_at = excluded.started_at, reserved_milli = excluded.reserved_milli`,
-        [holder.run, check.profile, holder.pid, holder.host, check.now, prior + check.worstMilli],
+        [holder.run, check.profile, holder.pid, holder.host, ms(check.now), Math.round(prior + check.worstMilli)],
       );
       return undefined;
     });
@@ -310,7 +354,7 @@ export class PgStore implements Store {
   async boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]> {
     const rows = await this.rows(
       'SELECT handle FROM bought_creators WHERE base_url = $1 AND platform = $2 AND bought_at >= $3 GROUP BY handle ORDER BY MAX(bought_at) DESC, handle',
-      [baseUrl, platform, since],
+      [baseUrl, platform, ms(since)],
     );
     return rows.map((r) => String(r.handle));
   }
@@ -325,8 +369,8 @@ export class PgStore implements Store {
     const { where, params } = whereOf([
       ['platform = ?', f.platform],
       ['kind = ?', f.kind],
-      ['bought_at >= ?', f.since],
-      ['bought_at < ?', f.until],
+      ['bought_at >= ?', msOrUndefined(f.since)],
+      ['bought_at < ?', msOrUndefined(f.until)],
       ['base_url = ?', f.baseUrl],
     ]);
     // Newest first in slices (keyset on bought_at, seq), so a large store is never held in memory at once.
@@ -344,8 +388,8 @@ export class PgStore implements Store {
 
   async *spend(f: SpendFilter): AsyncIterable<SpendEntry> {
     const { where, params } = whereOf([
-      ['at >= ?', f.since],
-      ['at < ?', f.until],
+      ['at >= ?', msOrUndefined(f.since)],
+      ['at < ?', msOrUndefined(f.until)],
       ['profile = ?', f.profile],
       ['base_url = ?', f.baseUrl],
     ]);
@@ -381,8 +425,8 @@ export class PgStore implements Store {
   }
 
   async prune(before: number, o: DeleteOptions = {}): Promise<number> {
-    if (o.dryRun) return Number((await this.row('SELECT COUNT(*) AS n FROM answers WHERE bought_at < $1', [before]))?.n ?? 0);
-    return this.tx(async (c) => (await c.query('DELETE FROM answers WHERE bought_at < $1', [before])).rowCount ?? 0);
+    if (o.dryRun) return Number((await this.row('SELECT COUNT(*) AS n FROM answers WHERE bought_at < $1', [ms(before)]))?.n ?? 0);
+    return this.tx(async (c) => (await c.query('DELETE FROM answers WHERE bought_at < $1', [ms(before)])).rowCount ?? 0);
   }
 
   async forget(platform: string, subject: string, o: DeleteOptions = {}): Promise<KindCounts> {

@@ -15,7 +15,7 @@ import { jsonText } from '../output/json-text.js';
 import { countText, humanDate, plural } from '../output/humanize.js';
 import { printText } from '../output/printers.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/types.js';
-import type { AnswerKind, KindCounts, ListFilter, SpendEntry, StoredAnswer, StoreStats } from './types.js';
+import type { AnswerKind, Engine, KindCounts, ListFilter, SpendEntry, StoredAnswer, StoreStats } from './types.js';
 
 /** Credits from the store's thousandths. */
 export function credits(milli: number): number {
@@ -88,13 +88,13 @@ export const ANSWER_COLUMNS: ColumnSpec[] = [
 ];
 
 /** `store stats` as one record; `stats` undefined when the profile has no store yet (all zero). */
-export function statsRecord(stats: StoreStats | undefined, location: string): DataRecord {
+export function statsRecord(stats: StoreStats | undefined, location: string, engine: Engine = 'sqlite'): DataRecord {
   const kind = (k: AnswerKind): DataRecord => {
     const a = stats?.answers.find((x) => x.kind === k);
     return { count: a?.count ?? 0, records: a?.records ?? 0, credits: credits(a?.creditsMilli ?? 0), oldest: iso(a?.oldest), newest: iso(a?.newest) };
   };
   return {
-    engine: stats?.engine ?? 'sqlite',
+    engine: stats?.engine ?? engine,
     location,
     exists: stats !== undefined,
     schema_version: stats?.schemaVersion ?? null,
