@@ -39,10 +39,10 @@ async function baselineBin(root, note) {
   return bin;
 }
 
-const handlesOf = (records) => records.map((c) => c.profile.username);
-const csvOf = (handles) => `handle\n${handles.join('\n')}\n`;
+export const handlesOf = (records) => records.map((c) => c.profile.username);
+export const csvOf = (handles) => `handle\n${handles.join('\n')}\n`;
 
-async function ledger(sb) {
+export async function ledger(sb) {
   return (await fetch(`${sb.baseUrl}/_sandbox/ledger`)).json();
 }
 
@@ -60,10 +60,50 @@ async function storeBytes(configDir) {
 }
 
 /** Requests per minute over the span of their arrivals at the sandbox (log time less the hold). */
-function arrivalRate(calls) {
+export function arrivalRate(calls) {
   const arrivals = calls.map((e) => e.at - e.ms).sort((a, b) => a - b);
   const span = (arrivals[arrivals.length - 1] - arrivals[0]) / 60_000;
   return { perMin: (arrivals.length - 1) / span, arrivals };
+}
+
+/**
+ * Credit efficiency of a weekly workflow. Week 1: search 1,000, enrich the top 200 in full. Week 2 (a
+ * week later): the same search, now without the 60 creators at the top of week 1 (left out by
+ * --exclude-handles, as creators already contacted would be), so its top 200 shares 140 (70 %) with
+ * week 1's; enrich that top 200. The sandbox has no clock to move, so week 2's search passes
+ * --max-age 0 (its pages, 24 h old a week later, are bought again) while the enrichment keeps the
+ * default window (creator records, 14 days: a week-old record is reused). Necessary: both weeks'
+ * results and one full record per distinct creator. Spent: the sandbox ledger. `weekEnv(week)` gives
+ * each week's environment beyond the sandbox's (its config directory by default; two machines on one
+ * team store for bench/team-store.mjs).
+ */
+export async function weeklyWorkflow({ cli, startSandbox, tmp, bin, store, name = store ? 'store' : 'baseline', weekEnv }) {
+  const sb = await startSandbox(['--rate-limit', '100000', '--credits', '1000000']);
+  try {
+    await configure(sb, { dailyDiscoveryLimit: 1_000_000 });
+    const dir = join(tmp, `workflow-${name}`);
+    await mkdir(dir, { recursive: true });
+    const env = (week) => sb.env({ CREATORS_CONFIG_DIR: join(dir, 'config'), CREATORS_RATE_LIMIT: '100000', ...(weekEnv ? weekEnv(week) : {}) });
+    const f = (file) => join(dir, file);
+    await cli(bin, ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '-o', f('week1.json'), '--quiet'], env(1));
+    const week1 = JSON.parse(await readFile(f('week1.json'), 'utf8'));
+    const top1 = handlesOf(week1).slice(0, 200);
+    await writeFile(f('top1.csv'), csvOf(top1));
+    await writeFile(f('contacted.txt'), `${top1.slice(0, 60).join('\n')}\n`);
+    await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', f('top1.csv'), '--mode', 'full', '-o', f('e1.csv'), '--quiet'], env(1));
+    await cli(bin, ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '--exclude-handles', f('contacted.txt'), ...(store ? ['--max-age', '0'] : []), '-o', f('week2.json'), '--quiet'], env(2));
+    const week2 = JSON.parse(await readFile(f('week2.json'), 'utf8'));
+    const top2 = handlesOf(week2).slice(0, 200);
+    await writeFile(f('top2.csv'), csvOf(top2));
+    await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', f('top2.csv'), '--mode', 'full', '-o', f('e2.csv'), '--quiet'], env(2));
+    const shared = top2.filter((h) => top1.includes(h)).length;
+    const distinct = new Set([...top1, ...top2]).size;
+    const necessary = (week1.length + week2.length) * DISCOVERY_CREDITS + distinct * FULL_CREDITS;
+    const spent = (await ledger(sb)).used;
+    return { spent, necessary, shared, distinct, results: week1.length + week2.length };
+  } finally {
+    await sb.stop();
+  }
 }
 
 export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quick }) {
@@ -73,44 +113,8 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
     return r;
   };
 
-  /**
-   * Credit efficiency of a weekly workflow. Week 1: search 1,000, enrich the top 200 in full. Week 2 (a
-   * week later): the same search, now without the 60 creators at the top of week 1 (left out by
-   * --exclude-handles, as creators already contacted would be), so its top 200 shares 140 (70 %) with
-   * week 1's; enrich that top 200. The sandbox has no clock to move, so week 2's search passes
-   * --max-age 0 (its pages, 24 h old a week later, are bought again) while the enrichment keeps the
-   * default window (creator records, 14 days: a week-old record is reused). Necessary: both weeks'
-   * results and one full record per distinct creator. Spent: the sandbox ledger.
-   */
-  const workflow = async (bin, { store }) => {
-    const sb = await startSandbox(['--rate-limit', '100000', '--credits', '1000000']);
-    try {
-      await configure(sb, { dailyDiscoveryLimit: 1_000_000 });
-      const dir = join(tmp, `workflow-${store ? 'store' : 'baseline'}`);
-      await mkdir(dir, { recursive: true });
-      const env = sb.env({ CREATORS_CONFIG_DIR: join(dir, 'config'), CREATORS_RATE_LIMIT: '100000' });
-      const f = (name) => join(dir, name);
-      await cli(bin, ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '-o', f('week1.json'), '--quiet'], env);
-      const week1 = JSON.parse(await readFile(f('week1.json'), 'utf8'));
-      const top1 = handlesOf(week1).slice(0, 200);
-      await writeFile(f('top1.csv'), csvOf(top1));
-      await writeFile(f('contacted.txt'), `${top1.slice(0, 60).join('\n')}\n`);
-      await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', f('top1.csv'), '--mode', 'full', '-o', f('e1.csv'), '--quiet'], env);
-      await cli(bin, ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '--exclude-handles', f('contacted.txt'), ...(store ? ['--max-age', '0'] : []), '-o', f('week2.json'), '--quiet'], env);
-      const week2 = JSON.parse(await readFile(f('week2.json'), 'utf8'));
-      const top2 = handlesOf(week2).slice(0, 200);
-      await writeFile(f('top2.csv'), csvOf(top2));
-      await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', f('top2.csv'), '--mode', 'full', '-o', f('e2.csv'), '--quiet'], env);
-      const shared = top2.filter((h) => top1.includes(h)).length;
-      const distinct = new Set([...top1, ...top2]).size;
-      const necessary = (week1.length + week2.length) * DISCOVERY_CREDITS + distinct * FULL_CREDITS;
-      const spent = (await ledger(sb)).used;
-      return { spent, necessary, shared, distinct, results: week1.length + week2.length };
-    } finally {
-      await sb.stop();
-    }
-  };
   note(`store: weekly workflow, this build and ${BASELINE_COMMIT}`);
+  const workflow = (bin, o) => weeklyWorkflow({ cli, startSandbox, tmp, bin, ...o });
   const now = await workflow(BIN, { store: true });
   let base;
   try {

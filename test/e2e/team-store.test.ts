@@ -6,16 +6,29 @@
  * middle of a bulk run. A real PostgreSQL (CREATORS_TEST_PG_URL, started by `.ci/run`); skipped, saying
  * why, without one.
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { freshPgDatabase, PG_SKIP, PG_URL, withCredentials } from '../helpers/pg.js';
 import { ledgerMark } from '../reliability/helpers.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv } from '../helpers/sandbox.js';
+import { BIN, spawnCli } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
+
+/** A folder with `creators` on it: the built CLI, as a user's PATH has it. */
+function tempBin(): string {
+  const dir = join(tempDir('creators-bin-'), 'bin');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'creators'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(dir, 'creators'), 0o755);
+  return dir;
+}
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const cleanups: (() => Promise<void>)[] = [];
@@ -75,7 +88,53 @@ async function cuttableProxy(target: URL): Promise<{ url: string; cut(): void; c
   };
 }
 
+/** The README's team setup: its SQL block and the shell block after it. */
+function readmeSetup(): { sql: string; shell: string } {
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const at = readme.indexOf('### Sharing with a team and CI');
+  const sql = /```sql\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
+  const shell = /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
+  if (!sql || !shell) throw new Error('README: no team setup under "Sharing with a team and CI"');
+  return { sql, shell };
+}
+
 describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})`}`, () => {
+  it("the README's setup works as printed (its role and database named afresh, its host the test server's)", async () => {
+    const { sql, shell } = readmeSetup();
+    const name = `creators_readme_${randomBytes(4).toString('hex')}`;
+    const admin = new URL(PG_URL as string);
+    const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => { connect(): Promise<void>; query(q: string): Promise<unknown>; end(): Promise<void> } } };
+    const c = new pg.Client({ connectionString: admin.href });
+    await c.connect();
+    try {
+      for (const statement of sql.replace(/\bcreators\b/g, name).split(';').map((x) => x.trim()).filter(Boolean)) await c.query(statement);
+    } finally {
+      await c.end();
+    }
+    cleanups.push(async () => {
+      const d = new pg.Client({ connectionString: admin.href });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.query(`DROP ROLE IF EXISTS ${name}`);
+      await d.end();
+    });
+    const sandbox = await startSandbox({ port: 0, seed: 25 });
+    cleanups.push(() => sandbox.close());
+    // A laptop that bought one creator before joining (its own file), then the README's lines.
+    const configDir = tempConfigDir();
+    const env = { ...process.env, ...sandboxEnv(sandbox), CREATORS_CONFIG_DIR: configDir, PATH: `${tempBin()}:${process.env.PATH}` };
+    expect((await runCli(['enrich', 'handle', creatorHandles(sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw'], { configDir, env: sandboxEnv(sandbox) })).code).toBe(0);
+    const script = shell
+      .replace(/postgres:\/\/creators@db\.internal:5432\/creators/g, `postgres://${name}@127.0.0.1:${admin.port}/${name}`)
+      .replace(/\bcreators_readme\b/g, name);
+    const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Migrated the store from schema 0 to 3.');
+    expect(r.stderr).toContain('Copied 1 answer and 1 spend entry into');
+    expect(r.stdout).toContain(`postgres://${name}@127.0.0.1:${admin.port}/${name}`);
+    expect(r.stdout).not.toContain('choose-one');
+  });
+
   it('two machines never pay twice for one record: single and bulk enrichment, each machine buying what the other bought', async () => {
     const t = await team();
     const handles = creatorHandles(t.sandbox, 6);
@@ -243,7 +302,13 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const m = t.machine(proxy.url);
     const out = join(tempDir('creators-team-'), 'out.csv');
     const mark = t.mark();
-    const running = m.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '4', '--input', csv(handles), '-o', out]);
+    // A process of its own (as a user's run is): its claims, left in the team store it lost, are a dead
+    // process's once it has exited, and the re-run below takes them over at once.
+    const running = spawnCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '4', '--input', csv(handles), '-o', out], {
+      ...sandboxEnv(t.sandbox),
+      CREATORS_CONFIG_DIR: m.configDir,
+      CREATORS_STORE: proxy.url,
+    });
     // Cut the network (and keep it down) once a few rows are bought.
     for (let i = 0; i < 200 && mark.since().count < 6; i++) await new Promise((r) => setTimeout(r, 25));
     await proxy.close();

@@ -81,12 +81,31 @@ async function poolConfig(o: PgOptions): Promise<PoolConfig> {
   } as PoolConfig;
 }
 
+/**
+ * A pool whose connections never end the process: a connection lost is reported to the query or
+ * transaction using it (and turned into a store error there), but `pg` also emits it as an 'error' event,
+ * sometimes twice or after the query has settled, and an 'error' event nobody listens to is an uncaught
+ * exception. Every connection of this pool has a listener from birth; an idle one the server drops (a
+ * restart) is reported on the pool, and the next query reconnects or fails loudly.
+ */
+async function newPool(o: PgOptions): Promise<Pool> {
+  const { default: pg } = (await import('pg')) as unknown as {
+    default: { Pool: new (c: PoolConfig) => Pool; Client: new (c: unknown) => { on(event: 'error', fn: () => void): unknown } };
+  };
+  class QuietClient extends pg.Client {
+    constructor(c: unknown) {
+      super(c);
+      this.on('error', () => undefined);
+    }
+  }
+  const pool = new pg.Pool({ ...(await poolConfig(o)), Client: QuietClient as unknown as PoolConfig['Client'] });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /** Opens the PostgreSQL store: connects, checks the schema (and migrates it with `migrate`). */
 export async function openPgStore(o: PgOptions): Promise<PgStore> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Pool: new (c: PoolConfig) => Pool } };
-  const pool = new pg.Pool(await poolConfig(o));
-  // An idle connection the server drops (a restart) is reported here; the next query reconnects or fails loudly.
-  pool.on('error', () => undefined);
+  const pool = await newPool(o);
   const store = new PgStore(pool, o.target, Boolean(o.readOnly));
   try {
     if (o.migrate) await store.migrate();
@@ -100,9 +119,7 @@ export async function openPgStore(o: PgOptions): Promise<PgStore> {
 
 /** Migrates a team store (`creators store migrate`); answers the version it found, under the migration lock. */
 export async function migratePgStore(o: PgOptions): Promise<number> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Pool: new (c: PoolConfig) => Pool } };
-  const pool = new pg.Pool(await poolConfig(o));
-  pool.on('error', () => undefined);
+  const pool = await newPool(o);
   try {
     return await new PgStore(pool, o.target, false).migrate();
   } catch (err) {
@@ -156,6 +173,12 @@ export class PgStore implements Store {
       throw pgError(err, this.target);
     }
     let broken = false;
+    // A connection lost while checked out is reported twice: by the query (handled below) and as an
+    // 'error' event, which with no listener would end the process with an uncaught exception.
+    const lost = (): void => {
+      broken = true;
+    };
+    client.on('error', lost);
     try {
       await client.query('BEGIN');
       const out = await fn(client);
@@ -170,6 +193,7 @@ export class PgStore implements Store {
       }
       throw pgError(err, this.target);
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }
