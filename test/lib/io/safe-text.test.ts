@@ -66,6 +66,13 @@ describe('the terminal object', () => {
     );
   });
 
+  it('notices and warnings show format characters from data as escapes (a reversed or disguised handle)', () => {
+    const { term: t, err } = term(false);
+    t.notice('Enriched photo_\u202Egnp.exe and na\u200Bsa');
+    t.warn('\uFEFFbom \u2066isolated\u2069');
+    expect(err()).toBe(String.raw`Enriched photo_\u202egnp.exe and na\u200bsa` + '\n' + String.raw`warning: \ufeffbom \u2066isolated\u2069` + '\n');
+  });
+
   it('a confirmation question without a terminal fails with the question escaped', async () => {
     const { term: t } = term(false);
     await expect(t.confirm('Delete \x1b[2J?')).rejects.toThrow('Confirmation needed: Delete \\x1b[2J?');
