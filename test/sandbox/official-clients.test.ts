@@ -38,8 +38,8 @@ interface Answer {
   body: any;
 }
 
-/** A request as n8n's `httpRequestWithAuthentication` sends it with `json: true`: Bearer key, JSON in and out. */
-async function n8n(sb: Sb, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+/** A JSON request as both clients send one (n8n's httpRequest with `json: true`, the MCP's httpx): Bearer key, JSON in and out. */
+async function call(sb: Sb, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${sb.apiKey}`, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${sb.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
@@ -73,7 +73,7 @@ describe('the n8n node: its four batch operations on the legacy routes', () => {
       expect(found).toBeGreaterThan(0);
 
       // Create Batch Enrichment: the emails field split on lines/commas, sent as {"emails": [...]}.
-      const created = await n8n(sb, 'POST', '/public/v1/creators/enrich/public/', { emails: list });
+      const created = await call(sb, 'POST', '/public/v1/creators/enrich/public/', { emails: list });
       expect(created.status).toBe(200);
       expect(created.body).toMatchObject({ status: 'validating', total_rows: list.length, platform: null });
       const id = created.body.batch_id as string;
@@ -81,20 +81,20 @@ describe('the n8n node: its four batch operations on the legacy routes', () => {
 
       // Get Batch Enrichment Status: GET .../public/{encodeURIComponent(id)}/
       clock.advance(60_000);
-      const status = await n8n(sb, 'GET', `/public/v1/creators/enrich/public/${encodeURIComponent(id)}/`);
+      const status = await call(sb, 'GET', `/public/v1/creators/enrich/public/${encodeURIComponent(id)}/`);
       expect(status.status).toBe(200);
       expect(status.body).toMatchObject({ batch_id: id, status: 'finished', total_rows: list.length, processed_rows: list.length, success_count: found });
       expect(typeof status.body.credits_used).toBe('string');
 
       // Download Batch Enrichment Results: the link, which serves every row once.
-      const link = await n8n(sb, 'GET', `/public/v1/creators/enrich/public/${encodeURIComponent(id)}/download/`);
+      const link = await call(sb, 'GET', `/public/v1/creators/enrich/public/${encodeURIComponent(id)}/download/`);
       expect(link.status).toBe(200);
       expect(link.body).toMatchObject({ batch_id: id, total_results: list.length });
       const file = await (await fetch(link.body.download_url as string)).text();
       expect(file.trim().split(/\r?\n/)).toHaveLength(list.length + 1);
 
       // Resume Batch Enrichment on a finished job: refused as the documented route refuses it, nothing charged.
-      const resume = await n8n(sb, 'POST', `/public/v1/creators/enrich/public/${encodeURIComponent(id)}/resume/`, {});
+      const resume = await call(sb, 'POST', `/public/v1/creators/enrich/public/${encodeURIComponent(id)}/resume/`, {});
       expect(resume.status).toBe(400);
       expect(batchCharges(sb)).toBe(found * EMAIL_BASIC_MILLI);
       expect(sb.state.ledger.usedMilli).toBe(found * EMAIL_BASIC_MILLI);
@@ -106,18 +106,18 @@ describe('the n8n node: its four batch operations on the legacy routes', () => {
       const list = emails(sb, 4);
       const found = list.filter((e) => sandboxFinds(sb.state, { seed: sb.state.seed, kind: 'email', mode: 'basic', platform: null }, e)).length;
       expect(found).toBeGreaterThan(1);
-      const id = (await n8n(sb, 'POST', '/public/v1/creators/enrich/public/', { emails: list })).body.batch_id as string;
+      const id = (await call(sb, 'POST', '/public/v1/creators/enrich/public/', { emails: list })).body.batch_id as string;
       clock.advance(60_000);
-      const paused = await n8n(sb, 'GET', `/public/v1/creators/enrich/public/${id}/`);
+      const paused = await call(sb, 'GET', `/public/v1/creators/enrich/public/${id}/`);
       expect(paused.body.status).toBe('paused_insufficient_credits');
       const paidBefore = batchCharges(sb);
       expect(paidBefore).toBe(EMAIL_BASIC_MILLI);
       sb.state.ledger.balanceMilli = 1000_000;
-      const resumed = await n8n(sb, 'POST', `/public/v1/creators/enrich/public/${id}/resume/`, {});
+      const resumed = await call(sb, 'POST', `/public/v1/creators/enrich/public/${id}/resume/`, {});
       expect(resumed.status).toBe(200);
       expect(resumed.body).toMatchObject({ batch_id: id });
       clock.advance(60_000);
-      const done = await n8n(sb, 'GET', `/public/v1/creators/enrich/public/${id}/`);
+      const done = await call(sb, 'GET', `/public/v1/creators/enrich/public/${id}/`);
       expect(done.body).toMatchObject({ status: 'finished', success_count: found });
       expect(batchCharges(sb)).toBe(found * EMAIL_BASIC_MILLI);
     }, EMAIL_BASIC_MILLI / 1000);
@@ -126,14 +126,14 @@ describe('the n8n node: its four batch operations on the legacy routes', () => {
   it('a create without emails, or not a list, is a field error; an unknown batch is 404 on every legacy route', async () => {
     await withSandbox(async (sb) => {
       for (const body of [{}, { emails: [] }, { emails: 'a@b.co' }, { emails: [' '] }, { emails: [1] }]) {
-        const res = await n8n(sb, 'POST', '/public/v1/creators/enrich/public/', body);
+        const res = await call(sb, 'POST', '/public/v1/creators/enrich/public/', body);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(Object.keys(res.body.error ?? res.body)).toContain('emails');
       }
       const unknown = 'bch_00000000000000000000000000000000';
-      expect((await n8n(sb, 'GET', `/public/v1/creators/enrich/public/${unknown}/`)).status).toBe(404);
-      expect((await n8n(sb, 'GET', `/public/v1/creators/enrich/public/${unknown}/download/`)).status).toBe(404);
-      expect((await n8n(sb, 'POST', `/public/v1/creators/enrich/public/${unknown}/resume/`, {})).status).toBe(404);
+      expect((await call(sb, 'GET', `/public/v1/creators/enrich/public/${unknown}/`)).status).toBe(404);
+      expect((await call(sb, 'GET', `/public/v1/creators/enrich/public/${unknown}/download/`)).status).toBe(404);
+      expect((await call(sb, 'POST', `/public/v1/creators/enrich/public/${unknown}/resume/`, {})).status).toBe(404);
       expect(sb.state.ledger.usedMilli).toBe(0);
     });
   });
@@ -150,7 +150,7 @@ describe('batch files as RFC 4180 writes them', () => {
       expect(created.status).toBe(200);
       expect(created.body.total_rows).toBe(4);
       clock.advance(60_000);
-      const rows = await n8n(sb, 'GET', `/public/v1/enrichment/batch/${created.body.batch_id}/?format=json`);
+      const rows = await call(sb, 'GET', `/public/v1/enrichment/batch/${created.body.batch_id}/?format=json`);
       expect(rows.body.map((r: { input_value: string }) => r.input_value)).toEqual([a, `${b}\r\nsecond line of one value`, `${c}, with a comma`, c]);
       const success = rows.body.filter((r: { status: string }) => r.status === 'success').length;
       expect(batchCharges(sb)).toBe(success * CHARGED_MILLI[MODE_PRICE.raw]);
@@ -179,7 +179,7 @@ describe('the MCP client: a multipart email batch', () => {
       expect(withFields.status).toBe(200);
       expect(withFields.body).toMatchObject({ status: 'validating', total_rows: list.length, enrichment_mode: 'basic' });
       clock.advance(60_000);
-      const results = await Promise.all([plain, withFields].map((c) => n8n(sb, 'GET', `/public/v1/enrichment/batch/${c.body.batch_id}/?format=json`)));
+      const results = await Promise.all([plain, withFields].map((c) => call(sb, 'GET', `/public/v1/enrichment/batch/${c.body.batch_id}/?format=json`)));
       expect(results[1]!.body).toEqual(results[0]!.body);
       const found = results[0]!.body.filter((r: { status: string }) => r.status === 'success').length;
       expect(found).toBeGreaterThan(0);
@@ -194,21 +194,51 @@ describe('Discovery ai_search as the n8n node sends it', () => {
       for (const brief of ['cooking', 'travelling vlogs', 'yoga']) {
         const before = sb.state.ledger.usedMilli;
         const body = { platform: 'instagram', paging: { limit: 20, page: 0 }, sort: { sort_by: 'relevancy', sort_order: 'desc' }, filters: { ai_search: brief } };
-        const res = await n8n(sb, 'POST', '/public/v1/discovery/', body);
+        const res = await call(sb, 'POST', '/public/v1/discovery/', body);
         expect(res.status).toBe(200);
         expect(res.body.accounts.length, brief).toBeGreaterThan(0);
         expect(res.body.total).toBeGreaterThanOrEqual(res.body.accounts.length);
         expect(sb.state.ledger.usedMilli - before).toBe(res.body.accounts.length * PRICES.discoveryPerCreator.chargedMilli);
       }
       // Food & Drink creators are what "cooking" should bring.
-      const res = await n8n(sb, 'POST', '/public/v1/discovery/', { platform: 'instagram', paging: { limit: 50, page: 0 }, filters: { ai_search: 'cooking' } });
+      const res = await call(sb, 'POST', '/public/v1/discovery/', { platform: 'instagram', paging: { limit: 50, page: 0 }, filters: { ai_search: 'cooking' } });
       const handles = new Set(res.body.accounts.map((a: { profile: { username: string } }) => a.profile.username));
       const niches = sb.state.creators.list('instagram').filter((c) => handles.has(c.profile.username)).map((c) => c.niche);
       expect(niches.length).toBeGreaterThan(0);
       expect(niches.every((n) => n === 'Food & Drink')).toBe(true);
       // An empty brief, as n8n sends when none was given, filters nothing.
-      const all = await n8n(sb, 'POST', '/public/v1/discovery/', { platform: 'instagram', paging: { limit: 1, page: 0 }, filters: { ai_search: '' } });
+      const all = await call(sb, 'POST', '/public/v1/discovery/', { platform: 'instagram', paging: { limit: 1, page: 0 }, filters: { ai_search: '' } });
       expect(all.body.total).toBeGreaterThan(res.body.total);
+    });
+  });
+});
+
+describe("the MCP client's single requests", () => {
+  it('every shape it sends is answered 200, each paid one charged once at its contract price', async () => {
+    await withSandbox(async (sb) => {
+      const [h1, h2] = sb.state.creators.list('instagram').slice(0, 2).map((c) => c.profile.username);
+      const paid: Array<[path: string, body: unknown, milli: number | ((answer: any) => number)]> = [
+        // filters is null when the MCP has none (api-contract §3).
+        ['/public/v1/discovery/', { platform: 'instagram', paging: { limit: 5, page: 1 }, sort: { sort_by: 'relevancy', sort_order: 'desc' }, filters: null }, (a) => a.accounts.length * PRICES.discoveryPerCreator.chargedMilli],
+        ['/public/v1/discovery/creators/similar/', { platform: 'instagram', filter_key: 'username', filter_value: h1, paging: { limit: 5, page: 1 } }, (a) => a.accounts.length * PRICES.similarPerCreator.chargedMilli],
+        ['/public/v1/creators/audience/overlap/', { platform: 'instagram', creators: [h1, h2] }, PRICES.audienceOverlap.chargedMilli],
+        ['/public/v1/creators/socials/', { platform: 'instagram', handle: h1 }, PRICES.connectedSocials.chargedMilli],
+        ['/public/v1/creators/enrich/handle/full/', { handle: h1, platform: 'instagram', email_required: 'preferred', include_lookalikes: false, include_audience_data: true }, CHARGED_MILLI[MODE_PRICE.full]],
+        ['/public/v1/creators/enrich/handle/profile/', { handle: h1, platform: 'instagram', email_required: 'preferred' }, CHARGED_MILLI[MODE_PRICE.profile]],
+        ['/public/v1/creators/enrich/handle/analytics/', { handle: h1, platform: 'instagram', include_lookalikes: false }, CHARGED_MILLI[MODE_PRICE.analytics]],
+        ['/public/v1/creators/enrich/handle/raw/', { handle: h1, platform: 'instagram' }, CHARGED_MILLI[MODE_PRICE.raw]],
+        // n8n's credential test: an address nobody has, answered without a charge.
+        ['/public/v1/creators/enrich/email/', { email: 'test@example.com' }, 0],
+      ];
+      for (const [path, body, price] of paid) {
+        const before = sb.state.ledger.usedMilli;
+        const res = await call(sb, 'POST', path, body);
+        expect(res.status, path).toBe(200);
+        expect(sb.state.ledger.usedMilli - before, path).toBe(typeof price === 'function' ? price(res.body) : price);
+      }
+      for (const path of ['/public/v1/accounts/credits/', '/public/v1/discovery/classifier/languages/', '/public/v1/discovery/classifier/brands/?search=nike&offset=0']) {
+        expect((await call(sb, 'GET', path)).status, path).toBe(200);
+      }
     });
   });
 });
