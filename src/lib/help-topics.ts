@@ -47,7 +47,8 @@ export const HELP_TOPICS: Record<string, string> = {
        expected JSON, a failed write of the output)
   2    usage error: bad flags, bad input file, a prompt needed without a terminal
   3    partial success: some rows or items failed, the rest were written
-  4    not authenticated, credential rejected (401), or login failed
+  4    not authenticated, credential rejected (401), login failed, or a proxy
+       refused its credentials (407)
   5    credits: balance exhausted, batch paused for credits, daily Discovery limit,
        or the --max-credits guard refused to start
   6    rate-limited or Discovery fair-use cap reached, and waiting was not possible

@@ -35,6 +35,8 @@ export function latencyFamily(path: string): LatencyFamily | undefined {
   const rest = path.slice('/public/v1/'.length);
   if (rest.startsWith('discovery/classifier/')) return 'dictionaries';
   if (rest.startsWith('discovery/')) return 'discovery';
+  // The n8n node's legacy batch routes are batch calls, not single enrichments.
+  if (rest.startsWith('creators/enrich/public/')) return 'batch';
   if (rest.startsWith('creators/enrich/')) return 'enrich';
   if (rest.startsWith('creators/')) return 'content';
   if (rest.startsWith('enrichment/batch/')) return 'batch';

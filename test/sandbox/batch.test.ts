@@ -75,7 +75,6 @@ describe('sandbox batch jobs', () => {
       const cases: Array<[FormData, string]> = [
         [form({ enrichment_mode: 'raw' }, 'a'), 'platform'],
         [form({ enrichment_mode: 'turbo', platform: 'instagram' }, 'a'), 'enrichment_mode'],
-        [form({ enrichment_mode: 'basic', min_followers: '10' }, 'a@b.co', 'email'), 'min_followers'],
         [form({ enrichment_mode: 'basic' }, 'a', 'handle'), 'file'],
         [form({ enrichment_mode: 'raw', platform: 'instagram' }), 'file'],
         [form({ enrichment_mode: 'raw', platform: 'instagram' }, 'a,b', 'handle,email'), 'file'],

@@ -39,6 +39,7 @@ describe('latency spec', () => {
     expect(latencyFamily('/public/v1/discovery/')).toBe('discovery');
     expect(latencyFamily('/public/v1/discovery/classifier/languages/')).toBe('dictionaries');
     expect(latencyFamily('/public/v1/creators/enrich/handle/full/')).toBe('enrich');
+    expect(latencyFamily('/public/v1/creators/enrich/public/bch_1/')).toBe('batch');
     expect(latencyFamily('/public/v1/creators/content/posts/')).toBe('content');
     expect(latencyFamily('/public/v1/social/listening/events/')).toBe('listening');
     expect(latencyFamily('/public/v1/accounts/credits/')).toBe('default');

@@ -12,6 +12,8 @@ const server = useHostileServer();
 /** How the corpus reads once escaped: what a person sees instead of the sequence. */
 const VISIBLE_OSC0 = String.raw`\x1b]0;pwned\x07`;
 const VISIBLE_C1 = String.raw`\u009b31m`;
+/** A right-to-left override, which would show the rest of the line reversed. */
+const VISIBLE_RLO = String.raw`gnp\u202eexe`;
 
 const account = { user_id: 'u1', profile: { username: `evil${HOSTILE}`, full_name: HOSTILE, followers: 1000, engagement_percent: 1.5 } };
 const event = {
@@ -55,6 +57,7 @@ describe('hostile data on a terminal', () => {
         expectNoCredential(res.stderr, `${c.name} ${extra.join(' ')} stderr`);
         // The data is shown, not dropped: the escapes are there for a person to read.
         expect(res.stdout).toContain(VISIBLE_OSC0);
+        expect(res.stdout).toContain(VISIBLE_RLO);
         if (c.name !== 'events tail lines' || extra.length === 1) expect(res.stdout).toMatch(/\\u009b31m|\\x1b\]0;pwned/);
       }
     });
@@ -92,12 +95,15 @@ describe('machine formats keep the data exactly', () => {
     // JSON.stringify escapes C0; C1 (a one-byte CSI for `jq -r` on a terminal) is escaped too.
     expectNoRawControls(json.stdout, 'json stdout');
     expect(json.stdout).toContain('\\u009b31m');
+    expect(json.stdout).toContain('gnp\\u202eexe');
     const jsonl = await onTerminal(['search', '--platform', 'instagram', '--format', 'jsonl'], routes, { stdoutTTY: false });
     expectNoRawControls(jsonl.stdout, 'jsonl stdout');
     expect(JSON.parse(jsonl.stdout.trim()).profile.full_name).toBe(HOSTILE);
     const csv = await onTerminal(['search', '--platform', 'instagram', '--format', 'csv'], routes, { stdoutTTY: false });
     expect(csv.stdout).toContain(SEQUENCES['OSC 0 (window title)']);
     expect(csv.stdout).toContain('\u009b31m');
+    expect(csv.stdout).toContain(SEQUENCES['RLO (shows text reversed)']);
+    expect(csv.stdout).toContain(SEQUENCES['zero-width space, joiners, BOM']);
     const item = await onTerminal(['enrich', 'handle', 'someone', '--platform', 'instagram', '--mode', 'raw', '--json'], [enrichReply, credits], { stdoutTTY: false });
     expectNoRawControls(item.stdout, 'json item stdout');
     expect(item.json<{ result: { instagram: { biography: string } } }>().result.instagram.biography).toBe(HOSTILE);

@@ -22,13 +22,20 @@ export const SEQUENCES: Record<string, string> = {
   'C1 OSC (U+009D)': '\u009d0;title\u009c',
   'CR (overwrite)': '\rFAKE',
   'DEL': '\x7f',
+  'RLO (shows text reversed)': 'gnp\u202Eexe',
+  'bidi isolates and marks': '\u2066\u2067\u2068\u2069\u200E\u200F\u061C\u202A\u202B\u202C\u202D',
+  'zero-width space, joiners, BOM': 'na\u200Bs\u200Ca\u200D\uFEFF',
 };
 
 /** All of them in one string, between ordinary words. */
 export const HOSTILE = `Evil ${Object.values(SEQUENCES).join(' ')} End`;
 
-/** Any control character a terminal acts on: C0 except tab and line feed, DEL, C1. */
-const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+/**
+ * Any control character a terminal acts on (C0 except tab and line feed, DEL, C1) and any invisible format
+ * character that disguises text (bidi controls, zero-width characters, BOM). The corpus has no emoji or
+ * Persian text, so no joiner in it is part of the writing.
+ */
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
 
 /** Fails, naming the stream and showing where, when raw control characters are in `text`. */
 export function expectNoRawControls(text: string, where: string): void {

@@ -3,6 +3,7 @@
  * `enrich: 120/300 rows, 3 failed, 118.4 credits, ETA 1m05s`, redrawn in place at most every
  * 250 ms and cleared when the run ends, so piped stderr never fills with carriage returns.
  */
+import { escapeControls } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
 import { countText, creditCount } from '../output/humanize.js';
 
@@ -49,14 +50,18 @@ export class ProgressLine {
     this.draw((elapsed) => progressText(this.label, counts, this.total, elapsed), force);
   }
 
-  /** Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows). */
+  /**
+   * Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows).
+   * The text is escaped like every other line for people: a label or count that ever carries data cannot
+   * drive the terminal or reverse the line.
+   */
   draw(text: (elapsedMs: number) => string, force = false): void {
     if (!this.enabled) return;
     const t = this.now();
     if (!force && this.drawn && t - this.lastDraw < REDRAW_MS) return;
     this.lastDraw = t;
     this.drawn = true;
-    this.io.stderr.write(`\r\x1b[2K${text(t - this.started)}`);
+    this.io.stderr.write(`\r\x1b[2K${escapeControls(text(t - this.started))}`);
   }
 
   /** Clears the line so the summary or an error starts on a clean line. */

@@ -8,11 +8,12 @@
 import type { Readable } from 'node:stream';
 import { ApiError, type CliError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
-import { networkFailure, NOT_REPLAYED_HINT, rawNetworkError } from './network-error.js';
+import { networkFailure, NOT_REPLAYED_HINT, proxyAuthFailure, rawNetworkError } from './network-error.js';
 import { redactText, redactUrl, type Secrets } from './redact.js';
 import { parseJson } from '../exact-json.js';
 import { ResponseTooLarge, type RawResponse, type Transport } from './transport.js';
 import type { HttpResponse, RequestOptions } from './types.js';
+import type { ProxyInUse } from './dispatcher.js';
 
 /** The default cap on a response body that is read whole (JSON, text, an error body). */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
@@ -28,7 +29,7 @@ export interface AttemptPorts {
   debug?: ((line: string) => void) | undefined;
   /** Ctrl-C: aborts a GET or HEAD in flight; a request that may change state is answered first. */
   signal?: AbortSignal | undefined;
-  proxyFor?: ((url: URL) => { host: string; variable: string } | undefined) | undefined;
+  proxyFor?: ((url: URL) => ProxyInUse | undefined) | undefined;
   maxResponseBytes?: number | undefined;
   secrets?: Secrets | undefined;
   /** The transport of every request but a streamed GET (undici, made on first use). */
@@ -154,6 +155,11 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
     return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
   }
+
+  // A proxy that wants credentials answers an absolute-form request itself: 407, or 401 with its own
+  // Proxy-Authenticate header. Not the API's 401 (no login refresh), and the same answer would come again.
+  const proxy = status === 407 || (status === 401 && flatHeaders['proxy-authenticate'] !== undefined) ? ports.proxyFor?.(url) : undefined;
+  if (proxy !== undefined) return { kind: 'error', error: proxyAuthFailure(proxy, status), retryable: false };
 
   const retryAfter = retryAfterSeconds(parsed, headerValue(flatHeaders['retry-after']), ports.now());
   const error = errorFromResponse({ status, body: parsed, rawText: text, retryAfter, nowMs: ports.now() });

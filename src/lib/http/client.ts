@@ -19,6 +19,7 @@ import { sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
 import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
 import type { HttpResponse, PurchaseMemory, RequestOptions } from './types.js';
+import type { ProxyInUse } from './dispatcher.js';
 
 export type { HttpResponse, Method, Purchase, PurchaseMemory, RequestOptions } from './types.js';
 export { FROM_STORE, keepStoredMark, storedAt } from './types.js';
@@ -62,7 +63,7 @@ export interface HttpClientOptions {
    */
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
   /** The proxy a request to this URL goes through (to name it when it cannot be reached). */
-  proxyFor?: ((url: URL) => { host: string; variable: string } | undefined) | undefined;
+  proxyFor?: ((url: URL) => ProxyInUse | undefined) | undefined;
   /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
   dryRun?: boolean | undefined;
   /**

@@ -4,7 +4,9 @@ import { loadAgent, loadEnvHttpProxyAgent } from './undici.js';
 /**
  * The default dispatcher: a keep-alive Agent, or undici's EnvHttpProxyAgent when a proxy is
  * configured (HTTPS_PROXY/HTTP_PROXY, lower or upper case, with NO_PROXY honoured). Reads the
- * injected environment rather than process.env so tests control it.
+ * injected environment rather than process.env so tests control it. An http:// target goes to an
+ * http:// proxy as an absolute-form request (`GET http://host/path`), as curl sends it, not through a
+ * CONNECT tunnel: many proxies tunnel only to port 443, and undici tunnels everything by default.
  */
 export async function createDispatcher(env: Record<string, string | undefined>): Promise<Dispatcher> {
   const { httpsProxy, httpProxy } = proxies(env);
@@ -14,6 +16,7 @@ export async function createDispatcher(env: Record<string, string | undefined>):
     const EnvHttpProxyAgent = await loadEnvHttpProxyAgent();
     return new EnvHttpProxyAgent({
       ...keepAlive,
+      proxyTunnel: false,
       ...(httpProxy ? { httpProxy } : {}),
       ...(httpsProxy ? { httpsProxy } : {}),
       ...(noProxy !== undefined ? { noProxy } : {}),
@@ -46,6 +49,8 @@ export interface ProxyInUse {
   host: string;
   /** `HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY` or `http_proxy`, as found. */
   variable: string;
+  /** The variable gives a user name or password for the proxy (never kept here). */
+  credentials: boolean;
 }
 
 /**
@@ -60,7 +65,8 @@ export function proxyFor(env: Record<string, string | undefined>, url: URL): Pro
     const value = variable === undefined ? undefined : withScheme(env[variable]);
     if (variable === undefined || value === undefined) return undefined;
     try {
-      return { host: new URL(value).host, variable };
+      const parsed = new URL(value);
+      return { host: parsed.host, variable, credentials: parsed.username !== '' || parsed.password !== '' };
     } catch {
       return undefined;
     }

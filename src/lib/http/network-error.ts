@@ -1,4 +1,5 @@
-import { CliError, InterruptedError, NetworkError } from '../errors.js';
+import { AuthError, CliError, InterruptedError, NetworkError } from '../errors.js';
+import type { ProxyInUse } from './dispatcher.js';
 /** What the failure message needs of the request. */
 interface FailedRequest {
   method: string;
@@ -20,7 +21,40 @@ export interface FailureContext {
   /** Ctrl-C or the caller's own signal ended the request. */
   interrupted: boolean;
   /** The proxy the request went through (from the environment), when one did. */
-  proxy?: { host: string; variable: string } | undefined;
+  proxy?: ProxyInUse | undefined;
+}
+
+/** The code of a proxy's refusal of its credentials (407, or 401 from the proxy): never a reason to refresh the API login. */
+export const PROXY_AUTH_FAILED = 'proxy_auth_failed';
+
+/**
+ * A proxy that answered 407 (or 401) instead of forwarding: its credentials are missing or wrong. Exit 4,
+ * not retried (the same credentials get the same answer). Names the proxy by host and variable, never
+ * the user name or password the variable holds. Nothing reached the API.
+ */
+export function proxyAuthFailure(proxy: ProxyInUse, status: number): AuthError {
+  const where = `The proxy ${proxy.host} (from ${proxy.variable})`;
+  const options = { code: PROXY_AUTH_FAILED, status };
+  return proxy.credentials
+    ? new AuthError(`${where} refused the credentials given for it (HTTP ${status}).`, {
+        ...options,
+        hint: `Check the user name and password in ${proxy.variable} (http://user:password@host:port).`,
+      })
+    : new AuthError(`${where} asks for credentials (HTTP ${status}).`, {
+        ...options,
+        hint: `Put them in ${proxy.variable}: http://user:password@${proxy.host}.`,
+      });
+}
+
+/**
+ * The status a proxy answered instead of forwarding, read from undici's error: a CONNECT answered with
+ * anything but 200 ("Proxy response (407) !== 200 when HTTP Tunneling"), or a 407 to an absolute-form
+ * request ("Proxy Authentication Required (407)").
+ */
+function proxyRefusalStatus(err: unknown): number | undefined {
+  const text = innermostMessage(err);
+  const match = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(text) ?? /^Proxy Authentication Required \((407)\)$/.exec(text);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Failures to open a connection: through a proxy, the connection that failed is the proxy's. */
@@ -42,6 +76,15 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
   if (f.interrupted) return { error: new InterruptedError(), retryable: false, code };
   const notSent = code !== undefined && NOT_SENT_CODES.has(code);
   const target = `${f.url.protocol}//${f.url.host}`;
+  const refused = f.proxy ? proxyRefusalStatus(err) : undefined;
+  if (f.proxy && refused !== undefined) {
+    // The proxy answered in the API's place: nothing reached the API, so nothing was charged.
+    if (refused === 407 || refused === 401) return { error: proxyAuthFailure(f.proxy, refused), retryable: false, code };
+    const message = `The proxy ${f.proxy.host} (from ${f.proxy.variable}) refused to connect to ${f.url.host} (HTTP ${refused}).`;
+    const hint = `Ask the proxy's administrator to allow ${f.url.host}, or put it in NO_PROXY if it can be reached directly.`;
+    // A proxy's own 5xx may pass; a 4xx is its rule and will not change.
+    return { error: new NetworkError(message, { code: 'proxy_refused', status: refused, hint, cause: err }), retryable: refused >= 500, code };
+  }
   if (f.proxy && code !== undefined && Object.hasOwn(CONNECT_FAILURES, code)) {
     // Naming the base URL here would send the user to the wrong setting.
     const message = `Cannot connect to the proxy ${f.proxy.host} (from ${f.proxy.variable}): ${CONNECT_FAILURES[code]}.`;

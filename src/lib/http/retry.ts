@@ -11,6 +11,7 @@ import type { AttemptOutcome, AttemptRequest } from './attempt.js';
 import type { LoadMeter } from './load.js';
 import type { Pacer } from './pacer.js';
 import { redactUrl, type Secrets } from './redact.js';
+import { PROXY_AUTH_FAILED } from './network-error.js';
 import type { HttpResponse, RequestOptions } from './types.js';
 import type { WaitHandle } from './wait.js';
 
@@ -97,7 +98,7 @@ export async function sendWithRetries<T>(
     if (body instanceof Readable && !body.destroyed) body.destroy();
     if (outcome.kind === 'ok') return outcome.response;
     const { error, retryable } = outcome;
-    if (error.status === 401 && credential && ports.onUnauthorized && !reauthorized) {
+    if (error.status === 401 && error.code !== PROXY_AUTH_FAILED && credential && ports.onUnauthorized && !reauthorized) {
       reauthorized = true;
       const fresh = await ports.onUnauthorized(credential);
       if (fresh && fresh !== credential) {

@@ -6,6 +6,7 @@
  */
 import type { Creator } from '../data/creators.js';
 import { LANGUAGES } from '../data/dictionaries.js';
+import { HANDLE_WORDS } from '../data/people.js';
 import { filterTypeOf, isListType } from '../../contract/filters.js';
 import { FOLLOWER_KEY } from '../../contract/followers.js';
 import { FILTER_CATALOGUE } from '../../contract/filter-catalogue.js';
@@ -84,15 +85,47 @@ function textMatcher(key: string, spec: unknown, get: (c: Creator) => string, ne
   return { key, test: (c) => (hits(c).length > 0) !== negate, value: (c) => (negate ? [] : hits(c)) };
 }
 
-/** Words of an `ai_search` brief worth matching (3+ letters, not filler). */
-const FILLER = new Set(['the', 'and', 'for', 'with', 'who', 'that', 'are', 'from', 'creators', 'creator', 'influencers', 'about', 'posts', 'content']);
+/** Words of an `ai_search` brief not worth matching (filler and the words every brief has). */
+const FILLER = new Set(['the', 'and', 'for', 'with', 'who', 'that', 'are', 'from', 'creators', 'creator', 'influencers', 'influencer', 'about', 'posts', 'content', 'people', 'accounts', 'into', 'like', 'love', 'loves']);
+
+/**
+ * A word's stem, so "cooking", "cooks" and "cook" meet: a plural or verb ending is dropped (leaving at
+ * least three letters) and a doubled last consonant halved ("running" -> "run", "travelling" -> "travel").
+ * A rough stand-in for the service's semantic search, enough for a brief of ordinary words to find creators.
+ */
+export function stem(word: string): string {
+  const ending = /(?:ing|ers|er|ies|es|ed|s)$/.exec(word);
+  if (!ending || word.length - ending[0].length < 3) return word;
+  let base = word.slice(0, -ending[0].length);
+  if (ending[0] === 'ies') base += 'y';
+  else if (/([b-df-hj-np-tv-z])\1$/.test(base) && base.length > 3) base = base.slice(0, -1);
+  return base;
+}
+
+/** A brief's words worth matching (3+ letters, not filler), each with its stem. */
+function briefWords(brief: string): Array<[word: string, stem: string]> {
+  const words = brief.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !FILLER.has(w));
+  return [...new Set(words)].map((w) => [w, stem(w)]);
+}
+
+/**
+ * What an `ai_search` brief is matched against: the creator's names, bio, niche, sub-niche and hashtags,
+ * plus the words of their niche's vocabulary (a Food & Drink creator is found for "cooking" or "kitchen").
+ */
+function searchText(c: Creator): string {
+  const vocabulary = HANDLE_WORDS[c.niche] ?? [];
+  return `${c.profile.username} ${c.profile.full_name} ${c.profile.bio} ${c.niche} ${c.sub_niche} ${c.hashtags.join(' ')} ${vocabulary.join(' ')}`.toLowerCase();
+}
 
 function aiSearch(spec: unknown): Matcher | undefined {
   if (typeof spec !== 'string') return undefined;
-  const words = spec.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !FILLER.has(w));
+  const words = briefWords(spec);
   if (words.length === 0) return undefined;
-  const text = (c: Creator): string => `${c.profile.bio} ${c.niche} ${c.sub_niche} ${c.hashtags.join(' ')}`.toLowerCase();
-  const hits = (c: Creator): string[] => words.filter((w) => text(c).includes(w));
+  // matched_filters echoes the brief's words that matched, as written.
+  const hits = (c: Creator): string[] => {
+    const text = searchText(c);
+    return words.filter(([, s]) => text.includes(s)).map(([w]) => w);
+  };
   return { key: 'ai_search', test: (c) => hits(c).length > 0, value: hits };
 }
 

@@ -2,15 +2,24 @@
  * Sandbox routes: batch enrichment (api-contract §9) and its `/_sandbox/batch` control surface.
  *
  *   POST /public/v1/enrichment/batch/                    multipart: file (one column `handle` or `email`,
- *        at most 10 MB), enrichment_mode, platform, email_required, include_lookalikes,
- *        include_audience_data, metadata -> {batch_id, status: "validating", created_at, ...}
+ *        at most 10 MB, RFC 4180: a quoted value may hold commas and line breaks), enrichment_mode,
+ *        platform, email_required, include_lookalikes, include_audience_data, metadata
+ *        (min_followers and exclude_platforms are accepted and ignored, as the service does)
+ *        -> {batch_id, status: "validating", created_at, ...}
  *   GET  /public/v1/enrichment/batch/:id/status/         status record (credits_used as a string)
  *   GET  /public/v1/enrichment/batch/:id/                results: CSV, or `?format=json` [{input_value, status, enrichment_data}]
  *   GET  /public/v1/enrichment/batch/:id/download/       {download_url (file host, another origin), filename,
  *        expires_in, expires_at, batch_id, total_results, invalid_records}
  *   POST /public/v1/enrichment/batch/:id/resume/         continue a paused or failed job (free)
  *   GET|POST /_sandbox/batch                             settings, `advanceSeconds`, fault injection
+ *
+ * The legacy routes the official n8n node still sends (api-contract §9.1-9.5), on the same jobs:
+ *   POST /public/v1/creators/enrich/public/              JSON {"emails": [...]}: an email batch, basic mode
+ *   GET  /public/v1/creators/enrich/public/:id/          the status record
+ *   GET  /public/v1/creators/enrich/public/:id/download/ the download link
+ *   POST /public/v1/creators/enrich/public/:id/resume/   resume
  */
+import { parse as parseCsv } from 'csv-parse/sync';
 import { boundaryOf, parseMultipart, type FormPart } from '../batch/multipart.js';
 import { BATCH_PLATFORMS } from '../../contract/platforms.js';
 import { advance, batchNow, batchWorld, configureBatch, hasResults, resume, type BatchJob } from '../batch/jobs.js';
@@ -50,15 +59,75 @@ function bool(part: FormPart | undefined, field: string): boolean | null {
   throw fieldError(field, 'Must be a valid boolean.');
 }
 
-/** Reads the one-column CSV: header `handle` or `email`, one value per line (quotes allowed). */
+/**
+ * Reads the one-column CSV with csv-parse, as RFC 4180 says: a BOM, CRLF or LF line ends, quoted values
+ * (a comma or a line break inside quotes is part of the value, so such a row is one row, billed once).
+ * The header is `handle` or `email`; blank rows are skipped.
+ */
 function readValues(data: Buffer, kind: 'handle' | 'email'): string[] {
-  const lines = data.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
-  const head = (lines.shift() ?? '').trim().replace(/^"|"$/g, '').toLowerCase();
-  if (head.includes(',')) throw fieldError('file', 'The CSV must have exactly one column.');
-  if (head !== kind) throw fieldError('file', `The CSV column must be headed '${kind}' for this enrichment mode.`);
-  const values = lines.map((l) => l.trim().replace(/^"(.*)"$/, '$1').replace(/""/g, '"')).filter((v) => v !== '');
+  let rows: string[][];
+  try {
+    rows = parseCsv(data, { bom: true, relax_column_count: true, skip_empty_lines: true, trim: true }) as string[][];
+  } catch (err) {
+    throw fieldError('file', `The CSV could not be read: ${(err as Error).message}`);
+  }
+  const [header = [], ...body] = rows;
+  if (header.length > 1) throw fieldError('file', 'The CSV must have exactly one column.');
+  if ((header[0] ?? '').toLowerCase() !== kind) throw fieldError('file', `The CSV column must be headed '${kind}' for this enrichment mode.`);
+  const wide = body.findIndex((row) => row.length > 1);
+  if (wide >= 0) throw fieldError('file', `Row ${wide + 1} has more than one column; quote a value that holds a comma.`);
+  const values = body.map((row) => row[0] ?? '').filter((v) => v !== '');
   if (values.length === 0) throw fieldError('file', 'The CSV has no rows.');
   return values;
+}
+
+/** What a new job is made of, however it was asked for. */
+interface JobRequest {
+  kind: 'handle' | 'email';
+  mode: string;
+  platform: string | null;
+  emailRequired: string | null;
+  includeLookalikes: boolean | null;
+  includeAudienceData: boolean | null;
+  metadata: Record<string, unknown> | null;
+  values: string[];
+}
+
+/** Starts a job (validating) and answers with the create record. */
+function startJob(ctx: RouteContext, r: JobRequest): Reply {
+  const now = batchNow(ctx.state);
+  const job: BatchJob = {
+    id: `bch_${randomBytes(16).toString('hex')}`,
+    account: ctx.credential?.account ?? '',
+    ctx: { seed: ctx.state.seed, kind: r.kind, mode: r.mode, platform: r.kind === 'handle' ? r.platform : null },
+    emailRequired: r.emailRequired,
+    includeLookalikes: r.includeLookalikes,
+    includeAudienceData: r.includeAudienceData,
+    metadata: r.metadata,
+    values: r.values,
+    outcomes: [],
+    data: [],
+    status: 'validating',
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    mark: now,
+    successCount: 0,
+    failedCount: 0,
+    creditsMilli: 0,
+    statusMessage: null,
+    failTriggered: false,
+  };
+  batchWorld(ctx.state).jobs.set(job.id, job);
+  return json({
+    batch_id: job.id,
+    status: job.status,
+    created_at: iso(now),
+    enrichment_mode: r.mode,
+    platform: job.ctx.platform,
+    total_rows: r.values.length,
+    metadata: r.metadata,
+  });
 }
 
 function create(ctx: RouteContext): Reply {
@@ -67,10 +136,8 @@ function create(ctx: RouteContext): Reply {
   if (!parts) throw fieldError('file', 'No file was submitted. Send multipart/form-data with a CSV file.');
   const field = (name: string): FormPart | undefined => parts.find((p) => p.name === name);
   const text = (name: string): string | undefined => field(name)?.data.toString('utf8').trim();
-  const refused = ['min_followers', 'exclude_platforms'].filter((n) => field(n));
-  if (refused.length > 0) {
-    throw new ApiError(fieldErrors(400, Object.fromEntries(refused.map((n) => [n, ['Not supported for batch enrichment.']]))));
-  }
+  // min_followers and exclude_platforms are listed by the service's documentation but have no effect on
+  // a batch (the newest official client says so and stopped sending them): accepted and ignored.
   const mode = text('enrichment_mode') ?? '';
   if (!MODES.includes(mode)) throw fieldError('enrichment_mode', mode ? `"${mode}" is not a valid choice.` : 'This field is required.');
   const kind = mode === 'raw' || mode === 'full' ? 'handle' : 'email';
@@ -92,39 +159,48 @@ function create(ctx: RouteContext): Reply {
   const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
   if (!file) throw fieldError('file', 'No file was submitted.');
   if (file.data.length > MAX_FILE_BYTES) throw fieldError('file', 'File too large. The maximum is 10 MB.');
-  const values = readValues(file.data, kind);
-  const now = batchNow(ctx.state);
-  const job: BatchJob = {
-    id: `bch_${randomBytes(16).toString('hex')}`,
-    account: ctx.credential?.account ?? '',
-    ctx: { seed: ctx.state.seed, kind, mode, platform: kind === 'handle' ? platform : null },
+  return startJob(ctx, {
+    kind,
+    mode,
+    platform,
     emailRequired,
     includeLookalikes: bool(field('include_lookalikes'), 'include_lookalikes'),
     includeAudienceData: bool(field('include_audience_data'), 'include_audience_data'),
     metadata,
+    values: readValues(file.data, kind),
+  });
+}
+
+/** Most emails one legacy JSON create takes: the row limit the official MCP client states for a batch file. */
+const MAX_LEGACY_EMAILS = 10_000;
+
+/**
+ * The legacy create the official n8n node sends: JSON `{"emails": [...]}`, emails only, no mode field.
+ * The sandbox runs it as a basic email batch (the mode is not published; basic is the email batch's
+ * base tier), charged per found row like any batch.
+ */
+function createLegacy(ctx: RouteContext): Reply {
+  const body = ctx.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(fieldErrors(400, { non_field_errors: ['Invalid data. Expected a dictionary.'] }));
+  }
+  const emails = (body as Record<string, unknown>).emails;
+  if (emails === undefined || emails === null) throw fieldError('emails', 'This field is required.');
+  if (!Array.isArray(emails)) throw fieldError('emails', `Expected a list of items but got type "${typeof emails}".`);
+  const bad = emails.findIndex((e) => typeof e !== 'string');
+  if (bad >= 0) throw new ApiError(fieldErrors(400, { emails: { [String(bad)]: ['Not a valid string.'] } }));
+  const values = (emails as string[]).map((e) => e.trim()).filter((e) => e !== '');
+  if (values.length === 0) throw fieldError('emails', 'This list may not be empty.');
+  if (values.length > MAX_LEGACY_EMAILS) throw fieldError('emails', `Ensure this field has no more than ${MAX_LEGACY_EMAILS} elements.`);
+  return startJob(ctx, {
+    kind: 'email',
+    mode: 'basic',
+    platform: null,
+    emailRequired: null,
+    includeLookalikes: null,
+    includeAudienceData: null,
+    metadata: null,
     values,
-    outcomes: [],
-    data: [],
-    status: 'validating',
-    createdAt: now,
-    startedAt: null,
-    finishedAt: null,
-    mark: now,
-    successCount: 0,
-    failedCount: 0,
-    creditsMilli: 0,
-    statusMessage: null,
-    failTriggered: false,
-  };
-  batchWorld(ctx.state).jobs.set(job.id, job);
-  return json({
-    batch_id: job.id,
-    status: job.status,
-    created_at: iso(now),
-    enrichment_mode: mode,
-    platform: job.ctx.platform,
-    total_rows: values.length,
-    metadata,
   });
 }
 
@@ -153,9 +229,39 @@ function notReady(job: BatchJob): ApiError {
   return new ApiError(errorText(400, `Batch results are not ready (status: ${job.status}).`));
 }
 
+/** The presigned link of a finished job's results. */
+function download(ctx: RouteContext): Reply {
+  const job = findJob(ctx);
+  if (!hasResults(job)) throw notReady(job);
+  const link = presign(ctx.state, job);
+  return json({
+    download_url: link.url,
+    filename: link.filename,
+    expires_in: link.expiresIn,
+    expires_at: iso(link.expiresAt),
+    batch_id: job.id,
+    total_results: job.outcomes.length,
+    invalid_records: job.failedCount,
+  });
+}
+
+function resumeJob(ctx: RouteContext): Reply {
+  const job = findJob(ctx);
+  if (!resume(ctx.state, job)) {
+    throw new ApiError(errorText(400, `Only a paused or failed batch can be resumed (status: ${job.status}).`));
+  }
+  return json({ batch_id: job.id, status: job.status, message: 'Batch resumed.' });
+}
+
 export function register(router: Router): void {
   router.post('/public/v1/enrichment/batch/', create, { body: 'raw' });
   router.get('/public/v1/enrichment/batch/:id/status/', (ctx) => json(statusRecord(ctx, findJob(ctx))));
+  // The legacy routes of the official n8n node, on the same jobs (its download answer is not published:
+  // the sandbox gives the documented one).
+  router.post('/public/v1/creators/enrich/public/', createLegacy);
+  router.get('/public/v1/creators/enrich/public/:id/', (ctx) => json(statusRecord(ctx, findJob(ctx))));
+  router.get('/public/v1/creators/enrich/public/:id/download/', download);
+  router.post('/public/v1/creators/enrich/public/:id/resume/', resumeJob);
   router.get('/public/v1/enrichment/batch/:id/', (ctx) => {
     const job = findJob(ctx);
     const format = ctx.query.get('format') ?? 'csv';
@@ -164,28 +270,8 @@ export function register(router: Router): void {
     if (format === 'json') return json(job.outcomes.map((o, i) => resultRow(job.values[i] as string, o, job.data[i] ?? null)));
     return { status: 200, raw: resultsCsv(job), contentType: 'text/csv' };
   });
-  router.get('/public/v1/enrichment/batch/:id/download/', (ctx) => {
-    if (!batchWorld(ctx.state).settings.downloadRoute) return notFound();
-    const job = findJob(ctx);
-    if (!hasResults(job)) throw notReady(job);
-    const link = presign(ctx.state, job);
-    return json({
-      download_url: link.url,
-      filename: link.filename,
-      expires_in: link.expiresIn,
-      expires_at: iso(link.expiresAt),
-      batch_id: job.id,
-      total_results: job.outcomes.length,
-      invalid_records: job.failedCount,
-    });
-  });
-  router.post('/public/v1/enrichment/batch/:id/resume/', (ctx) => {
-    const job = findJob(ctx);
-    if (!resume(ctx.state, job)) {
-      throw new ApiError(errorText(400, `Only a paused or failed batch can be resumed (status: ${job.status}).`));
-    }
-    return json({ batch_id: job.id, status: job.status, message: 'Batch resumed.' });
-  });
+  router.get('/public/v1/enrichment/batch/:id/download/', (ctx) => (batchWorld(ctx.state).settings.downloadRoute ? download(ctx) : notFound()));
+  router.post('/public/v1/enrichment/batch/:id/resume/', resumeJob);
 
   const describe = (ctx: RouteContext): Reply => {
     const world = batchWorld(ctx.state);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/lib/errors.js';
 import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
-import { formatDuration, progressText } from '../../../src/lib/bulk/progress.js';
+import { PassThrough, Readable } from 'node:stream';
+import { formatDuration, ProgressLine, progressText } from '../../../src/lib/bulk/progress.js';
+import type { Io } from '../../../src/lib/io/streams.js';
 
 async function* count(n: number, onPull?: (i: number) => void): AsyncGenerator<number> {
   for (let i = 0; i < n; i++) {
@@ -103,5 +105,18 @@ describe('progress text', () => {
     expect(progressText('enrich email', { done: 5, failed: 0, creditsMilli: 250 }, undefined, 1000)).toBe('enrich email: 5 rows, 0 failed, 0.25 credits');
     expect(formatDuration(3_725_000)).toBe('1h02m');
     expect(formatDuration(65_000)).toBe('1m05s');
+  });
+});
+
+describe('the progress line on a terminal', () => {
+  it('shows control and format characters in its text as escapes, its own redraw codes stay', () => {
+    let written = '';
+    const stderr = new PassThrough();
+    stderr.on('data', (c: Buffer) => (written += c.toString()));
+    const io: Io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true };
+    const line = new ProgressLine(io, true, 'enrich \u202Eeldnah\x1b]0;t\x07', 10, () => 0);
+    line.update({ done: 1, failed: 0, creditsMilli: 30 });
+    line.finish();
+    expect(written).toBe(`\r\x1b[2K${String.raw`enrich \u202eeldnah\x1b]0;t\x07`}: 1/10 rows, 0 failed, 0.03 credits, ETA 0s\r\x1b[2K`);
   });
 });

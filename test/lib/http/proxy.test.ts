@@ -138,11 +138,11 @@ describe('proxy settings', () => {
 describe('proxyFor: which proxy an error names', () => {
   const u = (s: string): URL => new URL(s);
   it('follows undici: https takes HTTPS_PROXY then HTTP_PROXY, http only HTTP_PROXY; NO_PROXY exempts; no credentials', () => {
-    expect(proxyFor({ HTTPS_PROXY: 'http://a:b@p1:3128', HTTP_PROXY: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p1:3128', variable: 'HTTPS_PROXY' });
-    expect(proxyFor({ http_proxy: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'http_proxy' });
+    expect(proxyFor({ HTTPS_PROXY: 'http://a:b@p1:3128', HTTP_PROXY: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p1:3128', variable: 'HTTPS_PROXY', credentials: true });
+    expect(proxyFor({ http_proxy: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'http_proxy', credentials: false });
     expect(proxyFor({ HTTPS_PROXY: 'p1:3128' }, u('http://api.example.com'))).toBeUndefined();
     expect(proxyFor({ HTTP_PROXY: 'p2:8080', NO_PROXY: '.example.com' }, u('http://api.example.com'))).toBeUndefined();
-    expect(proxyFor({ HTTP_PROXY: 'p2:8080', no_proxy: 'api.example.com:8443' }, u('http://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'HTTP_PROXY' });
+    expect(proxyFor({ HTTP_PROXY: 'p2:8080', no_proxy: 'api.example.com:8443' }, u('http://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'HTTP_PROXY', credentials: false });
     expect(proxyFor({ HTTP_PROXY: 'p2:8080', NO_PROXY: '*' }, u('http://api.example.com'))).toBeUndefined();
     expect(proxyFor({}, u('http://api.example.com'))).toBeUndefined();
   });

@@ -66,6 +66,13 @@ describe('the terminal object', () => {
     );
   });
 
+  it('notices and warnings show format characters from data as escapes (a reversed or disguised handle)', () => {
+    const { term: t, err } = term(false);
+    t.notice('Enriched photo_\u202Egnp.exe and na\u200Bsa');
+    t.warn('\uFEFFbom \u2066isolated\u2069');
+    expect(err()).toBe(String.raw`Enriched photo_\u202egnp.exe and na\u200bsa` + '\n' + String.raw`warning: \ufeffbom \u2066isolated\u2069` + '\n');
+  });
+
   it('a confirmation question without a terminal fails with the question escaped', async () => {
     const { term: t } = term(false);
     await expect(t.confirm('Delete \x1b[2J?')).rejects.toThrow('Confirmation needed: Delete \\x1b[2J?');
@@ -89,5 +96,26 @@ describe('printError', () => {
     const parsed = JSON.parse(text) as { error: { message: string; spent: { kept: string } } };
     expect(parsed.error.message).toBe('bad \x1b[2J REDACTED \u009b');
     expect(parsed.error.spent.kept).toBe('x\rkept');
+  });
+});
+
+describe('format characters', () => {
+  it('bidi controls, zero-width characters and the BOM are shown as escapes; the writing joiners stay', () => {
+    expect(escapeControls('nasa\u202Egnp.exe')).toBe(String.raw`nasa\u202egnp.exe`);
+    expect(escapeControls('\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C')).toBe(
+      String.raw`\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c`,
+    );
+    expect(escapeControls('na\u200Bsa n\u200Casa n\u200Dasa \uFEFFnasa x\u2060y')).toBe(String.raw`na\u200bsa n\u200casa n\u200dasa \ufeffnasa x\u2060y`);
+    // Writing, not disguise: an emoji ZWJ sequence, Persian ZWNJ, a Devanagari half form.
+    for (const text of ['👩\u200D💻 dev', '👍🏽\u200D🔥', 'می\u200Cخواهم', 'क्\u200Dष', 'é 😀 漢字']) expect(escapeControls(text)).toBe(text);
+    // A joiner between an emoji and a Latin letter, or at the ends, is not writing.
+    expect(escapeControls('😀\u200Da \u200D😀')).toBe(String.raw`😀\u200da \u200d😀`);
+  });
+
+  it('JSON writes them as \\u escapes and parses back to the same data', () => {
+    const value = { name: 'nasa\u202Egnp', zw: 'a\u200Bb\uFEFF', emoji: '👩\u200D💻' };
+    const text = escapeJsonC1(JSON.stringify(value));
+    expect(text).toBe('{"name":"nasa\\u202egnp","zw":"a\\u200bb\\ufeff","emoji":"👩\u200D💻"}');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
