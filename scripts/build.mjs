@@ -17,9 +17,9 @@
 // - No source maps: nothing reads them unless Node runs with --enable-source-maps, and they were two thirds
 //   of the package. `npm run build -- --sourcemap` writes them for debugging a build locally
 //   (`node --enable-source-maps bin/creators.js ...`); `npm pack` rebuilds without them (prepack).
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { dependencyProblems, thirdPartyNotices } from './package-contents.mjs';
@@ -73,6 +73,27 @@ export function lazyHttp2ForUndici() {
   };
 }
 
+/**
+ * Bundled packages without their comments: esbuild keeps the JSDoc of functions and class members, 120 KB
+ * of the packages' code (commander's and undici's mostly) that Node would read at every start, and the
+ * margin under the package's size budget (scripts/package-test.mjs). Only node_modules: our own code stays
+ * as written, and esbuild still writes the `// node_modules/<path>` line above each module
+ * (test/e2e/startup-modules.test.ts reads them). The bundler prints the code again, so only the comments
+ * go; minifying whitespace would have to apply to the whole output.
+ */
+export function stripPackageComments() {
+  return {
+    name: 'strip-package-comments',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const { code } = await transform(source, { loader: 'js', minifyWhitespace: true, legalComments: 'none', sourcefile: args.path });
+        return { contents: code, loader: 'js' };
+      });
+    },
+  };
+}
+
 /** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
 export const bundleOptions = {
   bundle: true,
@@ -89,7 +110,7 @@ export const bundleOptions = {
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici()],
+  plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici(), stripPackageComments()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */
