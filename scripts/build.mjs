@@ -188,6 +188,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   if (problems.length > 0) {
     for (const p of problems) process.stderr.write(`build: ${p}\n`);
+    await rm(staging, { recursive: true, force: true });
     process.exit(1);
   }
   await writeFile(`${staging}/THIRD-PARTY-NOTICES.txt`, notices);

@@ -27,12 +27,12 @@ function isBuiltin(specifier) {
   return specifier.startsWith('node:') || builtinModules.includes(specifier) || builtinModules.includes(packageOf(specifier));
 }
 
-/** Package names the built output imports at run time (external, not a Node built-in), with one output file that does. */
+/** Package names the built output imports at run time (external, not a Node built-in or a relative path), with one output file that does. */
 export function runtimePackages(metafile) {
   const found = new Map();
   for (const [file, output] of Object.entries(metafile.outputs)) {
     for (const imp of output.imports) {
-      if (!imp.external || isBuiltin(imp.path)) continue;
+      if (!imp.external || isBuiltin(imp.path) || /^(\.{1,2}\/|\/)/.test(imp.path)) continue;
       const name = packageOf(imp.path);
       if (!found.has(name)) found.set(name, file);
     }

@@ -58,6 +58,14 @@ describe('runtime dependencies', () => {
     expect(pkg.dependencies).toHaveProperty('libsql');
   });
 
+  it('the launcher, which is not bundled, imports only Node built-ins and dist/', async () => {
+    const { build } = await import('esbuild');
+    const result = await build({ absWorkingDir: root, entryPoints: ['bin/creators.js'], bundle: true, platform: 'node', format: 'esm', packages: 'external', external: ['../dist/*'], write: false, metafile: true, outdir: tempDir('creators-meta-') });
+    const launcher = result.metafile as Metafile;
+    expect(Object.values(launcher.outputs).flatMap((o) => o.imports.map((i) => i.path))).toContain('../dist/main.js');
+    expect(contents.dependencyProblems(launcher, { dependencies: {} })).toEqual([]);
+  });
+
   it('the notices name every package whose code is in dist/', () => {
     const notices = readFileSync(join(root, 'dist/THIRD-PARTY-NOTICES.txt'), 'utf8');
     const dirs = [...contents.bundledPackages(metafile, root).keys()];
