@@ -157,7 +157,9 @@ async function smoke(label, bin) {
       `${label}: the same enrichment again exited ${again.code}, credits used ${before} -> ${after} (expected unchanged, answered from the store): ${again.stderr.trim()}`,
     );
   } finally {
+    const exited = new Promise((resolve) => sandbox.child.once('exit', resolve));
     sandbox.child.kill('SIGTERM');
+    await exited;
   }
 }
 
