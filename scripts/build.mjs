@@ -10,10 +10,19 @@
 //   widths where it can be known in advance, and bin/creators.js prints it without loading the CLI.
 // - The build goes to dist.tmp/ and replaces dist/ at the end, so a concurrent `node bin/creators.js`
 //   never sees a half-written tree.
-import { build } from 'esbuild';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+// - What the package holds is checked against esbuild's metafile (scripts/package-contents.mjs): the
+//   build fails when package.json's `dependencies` differ from the packages the output imports at run
+//   time, and writes dist/THIRD-PARTY-NOTICES.txt with the licence of every package it bundled (failing
+//   when one has none).
+// - No source maps: nothing reads them unless Node runs with --enable-source-maps, and they were two thirds
+//   of the package. `npm run build -- --sourcemap` writes them for debugging a build locally
+//   (`node --enable-source-maps bin/creators.js ...`); `npm pack` rebuilds without them (prepack).
+import { build, transform } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { dependencyProblems, thirdPartyNotices } from './package-contents.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -64,6 +73,27 @@ export function lazyHttp2ForUndici() {
   };
 }
 
+/**
+ * Bundled packages without their comments: esbuild keeps the JSDoc of functions and class members, 120 KB
+ * of the packages' code (commander's and undici's mostly) that Node would read at every start, and the
+ * margin under the package's size budget (scripts/package-test.mjs). Only node_modules: our own code stays
+ * as written, and esbuild still writes the `// node_modules/<path>` line above each module
+ * (test/e2e/startup-modules.test.ts reads them). The bundler prints the code again, so only the comments
+ * go; minifying whitespace would have to apply to the whole output.
+ */
+export function stripPackageComments() {
+  return {
+    name: 'strip-package-comments',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const { code } = await transform(source, { loader: 'js', minifyWhitespace: true, legalComments: 'none', sourcefile: args.path });
+        return { contents: code, loader: 'js' };
+      });
+    },
+  };
+}
+
 /** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
 export const bundleOptions = {
   bundle: true,
@@ -71,7 +101,7 @@ export const bundleOptions = {
   platform: 'node',
   target: 'node20',
   splitting: true,
-  sourcemap: true,
+  sourcemap: false,
   // commander, undici and cli-table3 are CommonJS: inside an ESM bundle their `require('node:...')`
   // calls need a real `require`, or they die with "Dynamic require of ... is not supported".
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
@@ -80,7 +110,7 @@ export const bundleOptions = {
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici()],
+  plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici(), stripPackageComments()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */
@@ -147,7 +177,21 @@ export async function writeHelpSnapshot(outdir) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const staging = `${root}dist.tmp`;
   await rm(staging, { recursive: true, force: true });
-  await build({ ...bundleOptions, absWorkingDir: root, entryPoints: ['src/main.ts'], outdir: staging });
+  const sourcemap = process.argv.includes('--sourcemap');
+  const { metafile } = await build({ ...bundleOptions, sourcemap, metafile: true, absWorkingDir: root, entryPoints: ['src/main.ts'], outdir: staging });
+  const problems = dependencyProblems(metafile, JSON.parse(readFileSync(`${root}package.json`, 'utf8')));
+  let notices;
+  try {
+    notices = thirdPartyNotices(metafile, root);
+  } catch (e) {
+    problems.push(e.message);
+  }
+  if (problems.length > 0) {
+    for (const p of problems) process.stderr.write(`build: ${p}\n`);
+    await rm(staging, { recursive: true, force: true });
+    process.exit(1);
+  }
+  await writeFile(`${staging}/THIRD-PARTY-NOTICES.txt`, notices);
   await writeHelpSnapshot(staging);
   await rm(`${root}dist.old`, { recursive: true, force: true });
   await rename(`${root}dist`, `${root}dist.old`).catch((e) => {
