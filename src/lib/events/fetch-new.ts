@@ -99,7 +99,7 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
   const recent: Span[] = [spanOf(first, 1)];
   const remember = (s: Span): Span => {
     recent.push(s);
-    if (recent.length > 3) recent.shift();
+    if (recent.length > 4) recent.shift();
     return s;
   };
   const holds = (s: Span, pos: number): boolean => pos >= s.from && pos < s.from + s.events.length;
@@ -120,8 +120,10 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
         count = (await get(1)).count ?? count;
         continue;
       }
-      const span = spanOf(page, pageNo);
-      if (holds(span, pos) || span.events.length === 0 || pos >= count) return remember(span);
+      // Kept even when events arriving meanwhile moved `pos` off it: its positions stay right, and the
+      // read reaches them next (newest first, the page after the one asked for again holds `pos`).
+      const span = remember(spanOf(page, pageNo));
+      if (holds(span, pos) || span.events.length === 0 || pos >= count) return span;
     }
     throw new ApiError('The events list kept moving while it was read (events arriving faster than pages); try again.', { code: 'list_moving' });
   };

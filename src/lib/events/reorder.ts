@@ -3,7 +3,7 @@
  * service creates events in id order some time after they occur, so a backlog read in id order is
  * nearly, not quite, in order of occurrence. A window of the last REORDER_WINDOW events read puts it in
  * order with flat memory, whatever the size of the backlog: the earliest-occurring event in the window
- * is printed when the window is full, and an event waits at most REORDER_WINDOW reads (one that
+ * is printed when the window is full, and an event waits at most twice REORDER_WINDOW reads (one that
  * occurred long before its neighbours, or has no date, is printed late rather than held for ever), so
  * the ids printed ahead of the oldest pending one stay few. A batch smaller than the window is printed
  * exactly in order of occurrence.
@@ -69,7 +69,8 @@ export class ReorderWindow {
   peek(): { id: number; event: ListeningRecord } | undefined {
     this.skipOut();
     const oldest = this.fifo[this.head];
-    if (oldest && this.reads - oldest.seq > this.limit) return oldest;
+    // The window holds `limit` events: one read more than twice that long ago has been passed over too often.
+    if (oldest && this.reads - oldest.seq > 2 * this.limit) return oldest;
     return this.heap[0];
   }
 
