@@ -330,14 +330,15 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
  */
 function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): void {
   const dups = tally.duplicatesPaid ?? 0;
-  const dupText = `${plural(dups, 'duplicate')} paid for (on an earlier page too; printed once)`;
   if (!ports.io.stderrIsTTY || tally.pages === 0) {
-    if (dups > 0) ports.notices.notice(`${dupText[0]?.toUpperCase()}${dupText.slice(1)}: ${creditCount(dups * priceMilli)}.`);
+    if (dups > 0) {
+      ports.notices.notice(`Paid for ${plural(dups, 'duplicate creator')} (${creditCount(dups * priceMilli)}): on an earlier page too, as the pages overlapped; printed once.`);
+    }
     return;
   }
   const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
   const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store` : '';
-  const repeated = dups > 0 ? `; ${dupText}` : '';
+  const repeated = dups > 0 ? `; ${plural(dups, 'duplicate')} paid for, printed once` : '';
   ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
 }
 
