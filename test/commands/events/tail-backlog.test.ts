@@ -58,6 +58,30 @@ describe(`events tail over a backlog of ${BACKLOG.toLocaleString('en-US')} event
   }, 180_000);
 });
 
+describe.each(['asc', 'desc'] as const)('events tail over pages listed %s', (order) => {
+  it('a cursor finds its place across pages (a binary search), a first run takes the latest --backlog', async () => {
+    await call(sb.get(), 'POST', '/_sandbox/listening/config', { order });
+    const sub = await subscribe(sb.get(), `pages-${order}`, [`pages_${order}`]);
+    await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 1_000, subscription_id: sub });
+    const cursor = join(tempDir('creators-pages-'), 'events.cursor');
+    const configDir = tempConfigDir();
+    const args = ['events', 'tail', '--once', '--subscription', String(sub), '--cursor-file', cursor];
+    const firstRun = await runCli([...args, '--backlog', '150'], { env: env(), configDir });
+    expect(firstRun.code, firstRun.stderr).toBe(0);
+    const first = lines(firstRun.stdout).map((e) => e.id);
+    expect(first).toHaveLength(150);
+    const newest = Math.max(...first);
+    expect([...first].sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => newest - 149 + i));
+
+    await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 450, subscription_id: sub });
+    const secondRun = await runCli(args, { env: env(), configDir });
+    expect(secondRun.code, secondRun.stderr).toBe(0);
+    const second = lines(secondRun.stdout).map((e) => e.id);
+    expect([...second].sort((a, b) => a - b)).toEqual(Array.from({ length: 450 }, (_, i) => newest + 1 + i));
+    await call(sb.get(), 'POST', '/_sandbox/listening/config', { order: 'desc' });
+  });
+});
+
 describe('events tail --cursor-file names its server, profile and filters', () => {
   it('a cursor used against another server, profile or filters is refused (exit 2, both named) unless --cursor-reset', async () => {
     const sub = await subscribe(sb.get(), 'identity', ['id_a']);
