@@ -128,8 +128,8 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
     throw new ApiError('The events list kept moving while it was read (events arriving faster than pages); try again.', { code: 'list_moving' });
   };
 
-  /** The first position whose id is above `after`, and the page holding it (none: nothing is new). */
-  const findStart = async (after: number): Promise<{ pos: number; span?: Span }> => {
+  /** The first position whose id is above `after` (`count`: nothing is new). */
+  const findStart = async (after: number): Promise<number> => {
     let lo = 0;
     let hi = count;
     while (lo < hi) {
@@ -137,11 +137,11 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
       if (span.events.length === 0) break;
       const k = span.ids.findIndex((id) => id > after);
       if (k === -1) lo = span.from + span.events.length;
-      else if (k > 0) return { pos: span.from + k, span };
+      else if (k > 0) return span.from + k;
       else hi = span.from;
       hi = Math.min(Math.max(hi, lo), count);
     }
-    return { pos: lo };
+    return lo;
   };
 
   // The page holding the newest events: it names the newest id, and a cron run's new events are on it.
@@ -164,7 +164,7 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
     lastId = opts.after;
     const k = top.ids.findIndex((id) => id > lastId);
     if (k === -1) return; // nothing new: the newest page holds nothing above the watermark
-    pos = k > 0 || top.from === 0 ? top.from + k : (await findStart(lastId)).pos;
+    pos = k > 0 || top.from === 0 ? top.from + k : await findStart(lastId);
   }
 
   for (let researched = 0; pos < count && !opts.signal?.aborted; ) {
@@ -174,7 +174,7 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
     if ((span.ids[skip] as number) <= lastId) {
       // The positions do not add up (events removed?): find the first id above the last one read again.
       if (++researched > RESEARCH_TRIES) throw new ApiError('The events list changed order while it was read; try again.', { code: 'list_moving' });
-      pos = (await findStart(lastId)).pos;
+      pos = await findStart(lastId);
       recent.length = 0;
       continue;
     }
