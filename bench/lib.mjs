@@ -13,7 +13,7 @@ export function benchEnv(extra = {}) {
 }
 
 /**
- * Runs a command to the end; returns {code, ms, peakKb, cpuMs, stdout, stderr}. Peak RSS comes from
+ * Runs a command to the end; returns {code, ms, peakKb, cpuMs, stdout, lines (of stdout), stderr}. Peak RSS comes from
  * `/usr/bin/time` when present (exact), else from polling /proc/<pid>/status VmHWM every 20 ms. cpuMs
  * (user + system, from /usr/bin/time; undefined without it) tells a slow program from a busy machine.
  * `onStderrLine` sees stderr lines as they come (the sandbox's request log).
@@ -27,8 +27,10 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
   let stderr = '';
   let peakKb = 0;
   let cpuMs;
+  let lines = 0;
   child.stdout.on('data', (c) => {
     if (keepStdout) stdout += c;
+    for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++;
   });
   let pending = '';
   child.stderr.on('data', (c) => {
@@ -55,7 +57,7 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
   const [code] = await once(child, 'close');
   if (poll) clearInterval(poll);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { code, ms, peakKb, cpuMs, stdout, stderr: stderr + pending };
+  return { code, ms, peakKb, cpuMs, stdout, lines, stderr: stderr + pending };
 }
 
 /** The fastest run: on a shared machine interference only ever adds time, so the best of N is each side's own cost. */

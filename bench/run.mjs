@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,store,team]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,events,store,team]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -26,8 +26,8 @@ const want = (name) => only === undefined || only.includes(name);
 const MB = 1024 * 1024;
 
 const sizes = quick
-  ? { startupRuns: 11, rounds: 1, downloadRounds: 1, csvRows: 100_000, rssRows: [100_000, 1_000_000], downloadBytes: [20 * MB, 200 * MB], handles: 500, searchResults: 2_000 }
-  : { startupRuns: 31, rounds: 3, downloadRounds: 5, csvRows: 1_000_000, rssRows: [1_000_000, 10_000_000], downloadBytes: [100 * MB, 1024 * MB], handles: 2_000, searchResults: 10_000 };
+  ? { startupRuns: 11, rounds: 1, downloadRounds: 1, csvRows: 100_000, rssRows: [100_000, 1_000_000], downloadBytes: [20 * MB, 200 * MB], handles: 500, searchResults: 2_000, events: [100_000, 1_000_000] }
+  : { startupRuns: 31, rounds: 3, downloadRounds: 5, csvRows: 1_000_000, rssRows: [1_000_000, 10_000_000], downloadBytes: [100 * MB, 1024 * MB], handles: 2_000, searchResults: 10_000, events: [100_000, 1_000_000] };
 
 if (!existsSync(join(root, 'dist/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first.');
@@ -319,12 +319,55 @@ async function benchSearch() {
   }
 }
 
+/**
+ * `events tail --once --backlog all --cursor-file` over a backlog seeded into the sandbox
+ * (`/_sandbox/listening/seed`), 100,000 then 1,000,000 events: every event delivered once (lines
+ * counted), wall time, events a second and peak RSS, which must stay flat (within 1.25x) for ten times
+ * the backlog. Then the same cursor again: nothing new, one request.
+ */
+async function benchEvents() {
+  const sb = await startSandbox(['--rate-limit', '100000000', '--credits', '1000000']);
+  try {
+    const post = async (path, body) => {
+      const res = await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+      return res.json();
+    };
+    const sub = await post('/public/v1/social/listening/subscription/', { name: 'bench', creators: [{ platform: 'instagram', platform_id: 'bench_events' }] });
+    const env = sb.env({ CREATORS_RATE_LIMIT: '100000000' });
+    const runs = [];
+    let seeded = 0;
+    for (const events of sizes.events) {
+      note(`seeding ${(events - seeded).toLocaleString('en-US')} events`);
+      await post('/_sandbox/listening/seed', { events: events - seeded, subscription_id: sub.id });
+      seeded = events;
+      const cursor = join(tmp, `events-${events}.cursor`);
+      const args = [BIN, 'events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub.id), '--cursor-file', cursor];
+      const r = await measure(process.execPath, args, { env, keepStdout: false });
+      if (r.code !== 0) throw new Error(`events tail exited ${r.code}: ${r.stderr}`);
+      if (r.lines !== events) throw new Error(`events tail delivered ${r.lines} lines of ${events}`);
+      const again = await measure(process.execPath, args, { env, keepStdout: false });
+      if (again.code !== 0 || again.lines !== 0) throw new Error(`events tail again: exit ${again.code}, ${again.lines} lines`);
+      runs.push({ events, ...r, again });
+      await rm(cursor, { force: true });
+    }
+    const small = runs[0];
+    const big = runs[runs.length - 1];
+    const rate = (r) => Math.round(r.events / (r.ms / 1000)).toLocaleString('en-US');
+    out(line(`events tail: ${big.events.toLocaleString('en-US')} backlog`, big.peakKb / 1024 / 150, `${fmtMb(big.peakKb)} peak RSS of a 150 MB budget; every event once in ${fmtMs(big.ms)} (${rate(big)} events/s); then nothing new in ${fmtMs(big.again.ms)}`, big.peakKb / 1024 < 150, '< 150 MB'));
+    out(line(`events tail: peak RSS ${big.events / 1000}k vs ${small.events / 1000}k`, big.peakKb / small.peakKb, `${fmtMb(big.peakKb)} vs ${fmtMb(small.peakKb)} (flat: within 1.25x); ${fmtMs(small.ms)} for ${small.events.toLocaleString('en-US')} (${rate(small)} events/s)`, big.peakKb / small.peakKb <= 1.25, 'flat'));
+  } finally {
+    await sb.stop();
+  }
+}
+
 try {
   if (want('startup')) await benchStartup();
   if (want('csv')) await benchCsv();
   if (want('download')) await benchDownload();
   if (want('enrich')) await benchEnrich();
   if (want('search')) await benchSearch();
+  if (want('events')) await benchEvents();
   if (want('store')) await benchStore({ BIN, root, tmp, out, note, startSandbox, quick });
   if (want('team')) await benchTeamStore({ BIN, root, tmp, out, note, startSandbox, quick });
 } finally {

@@ -172,6 +172,7 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const globals = command.optsWithGlobals() as GlobalOptions;
     refuseTwoStdinReaders(def, globals, values, actionArgs.slice(0, -2));
     const ctx = new Context(deps, globals);
+    ctx.checkProfile();
     ctx.command = commandPath(command);
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });

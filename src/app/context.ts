@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Plan } from '../lib/api/plan.js';
 import { cleanApiKey } from '../lib/auth/api-key-source.js';
 import type { SessionPorts } from '../lib/auth/session.js';
-import { configDirectory, type ConfigStore } from '../lib/config.js';
+import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
 import { checkPlatform } from '../lib/platforms.js';
@@ -96,7 +96,8 @@ export class Context {
     readonly globals: GlobalOptions,
   ) {
     const env = deps.env;
-    this.profileName = globals.profile ?? env.CREATORS_PROFILE ?? 'default';
+    // An empty CREATORS_PROFILE is unset, as for the other variables; an empty --profile is refused (checkProfile).
+    this.profileName = globals.profile ?? (env.CREATORS_PROFILE || undefined) ?? 'default';
     this.dryRun = Boolean(globals.dryRun);
     this.term = new Terminal(deps.io, {
       quiet: Boolean(globals.quiet),
@@ -109,6 +110,14 @@ export class Context {
     });
     // The terminal's copy of the streams: writing data through it erases the wait spinner first.
     this.io = this.term.io;
+  }
+
+  /**
+   * The profile name checked as the command starts (program.ts): a blank or malformed `--profile` or
+   * CREATORS_PROFILE is a usage error even in a run that never opens the config file.
+   */
+  checkProfile(): void {
+    checkProfileName(this.profileName);
   }
 
   /** The profile's config store (conf), opened on first use. */

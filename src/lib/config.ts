@@ -101,6 +101,15 @@ interface ConfLike {
   readonly store: Record<string, unknown>;
 }
 
+/** A profile name: 1-64 letters, digits, dots, dashes or underscores; anything else (a blank `--profile ''`) is a usage error. */
+export function checkProfileName(profile: string): void {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(profile)) {
+    throw new UsageError(`Invalid profile name '${profile}'.`, {
+      hint: 'Use letters, digits, dot, dash or underscore (1 to 64 of them).',
+    });
+  }
+}
+
 /** Profiles over a conf store. Created lazily by the context: `--help` never loads conf. */
 export class ConfigStore {
   private constructor(
@@ -109,11 +118,7 @@ export class ConfigStore {
   ) {}
 
   static async open(deps: ConfigLocation, profile: string): Promise<ConfigStore> {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(profile)) {
-      throw new UsageError(`Invalid profile name '${profile}'.`, {
-        hint: 'Use letters, digits, dot, dash or underscore.',
-      });
-    }
+    checkProfileName(profile);
     const cwd = configDirectory(deps);
     const { default: Conf } = await import('conf');
     let conf: ConfLike;

@@ -127,3 +127,29 @@ describe('sandbox: social listening', () => {
     expect(START).toBeGreaterThan(0);
   });
 });
+
+describe('sandbox: a seeded backlog', () => {
+  it('POST /_sandbox/listening/seed appends events of a subscription; pages of either order read them by id', async () => {
+    const sub = await subscribe(sb.get(), 'seeded', ['seed_a', 'seed_b']);
+    const before = (await call(sb.get(), 'GET', '/_sandbox/listening')).body.events as number;
+    expect((await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 0, subscription_id: sub })).status).toBe(400);
+    expect((await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 5, subscription_id: 99_999 })).status).toBe(400);
+    const seeded = await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 250, subscription_id: sub });
+    expect(seeded.status).toBe(200);
+    expect(seeded.body.events).toBe(before + 250);
+    const ids = async (order: 'asc' | 'desc', page: number): Promise<number[]> => {
+      await call(sb.get(), 'POST', '/_sandbox/listening/config', { order });
+      const res = await call(sb.get(), 'GET', `${L}/events/?subscription_id=${sub}&page_size=100&page=${page}`);
+      expect(res.body.count).toBe(250);
+      return res.body.results.map((e: { id: number }) => e.id);
+    };
+    expect(await ids('asc', 1)).toEqual(Array.from({ length: 100 }, (_, i) => before + 1 + i));
+    expect(await ids('asc', 3)).toEqual(Array.from({ length: 50 }, (_, i) => before + 201 + i));
+    expect(await ids('desc', 1)).toEqual(Array.from({ length: 100 }, (_, i) => before + 250 - i));
+    expect(await ids('desc', 3)).toEqual(Array.from({ length: 50 }, (_, i) => before + 50 - i));
+    await call(sb.get(), 'POST', '/_sandbox/listening/config', { order: 'desc' });
+    const one = await call(sb.get(), 'GET', `${L}/events/${before + 1}/`);
+    expect(one.body).toMatchObject({ id: before + 1, subscription_id: sub, creator: { platform: 'instagram', platform_id: 'seed_a' } });
+    expect(Date.parse(one.body.date_occurance)).toBeLessThan(Date.parse(one.body.created_at));
+  });
+});

@@ -28,7 +28,7 @@ export default defineCommand({
       import('../../lib/bulk/concurrency.js'),
       import('../../lib/bulk/progress.js'),
     ]);
-    const filters = eventFilters(flags);
+    const filters = eventFilters(flags, (m) => ctx.warn(m));
     const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
     const asked = parseIntegerOption(flags.pageSize, '--page-size');
     // The service refuses page_size outside 1-100 (HTTP 400); checked here, so nothing is sent.

@@ -16,7 +16,8 @@ const FIELDS_CHECK_AFTER = 100;
  * `creators events tail`: prints each new event once, in order of occurrence, as it appears (human
  * lines on a terminal, JSON lines otherwise); `--cursor-file` carries the position across runs;
  * `--forward-to` POSTs each event to a local receiver first; `--once` prints what is new and exits.
- * The cursor file is locked for the run (another tail on it exits 9 before reading anything). Under
+ * The cursor file is locked for the run (another tail on it exits 9 before reading anything) and names
+ * the server, profile and filters it counts (another is exit 2 unless `--cursor-reset`). Under
  * `--dry-run` the plan of the first read is printed and nothing is sent: no event is read or forwarded,
  * and the cursor file is neither written nor locked.
  */
@@ -34,6 +35,10 @@ export default defineCommand({
     forwardTo: {
       flags: '--forward-to <url>',
       description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped); the X-Creators-Event-Id header names the event, so a receiver can drop repeats',
+    },
+    cursorReset: {
+      flags: '--cursor-reset',
+      description: 'start the cursor file over (from the latest events, as --backlog says) when it was written for another server, profile or filters',
     },
     backlog: { flags: '--backlog <n|all>', description: 'without a cursor: how many existing events to start with (default 10)' },
     ...EVENT_FILTER_FLAGS,
@@ -55,7 +60,7 @@ export default defineCommand({
       import('../../lib/output/index.js'),
       import('../../lib/output/fields-check.js'),
     ]);
-    const filters = eventFilters(flags);
+    const filters = eventFilters(flags, (m) => ctx.warn(m));
     const intervalS = flags.interval === undefined ? 10 : Number(flags.interval);
     if (!Number.isFinite(intervalS) || intervalS <= 0 || intervalS > 86_400) {
       throw new UsageError(`Invalid --interval '${String(flags.interval)}': expected seconds, more than 0 (e.g. 10 or 0.5).`);
@@ -77,6 +82,7 @@ export default defineCommand({
     const human = output.format === 'table';
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
     const http = await ctx.http();
+    const server = { baseUrl: (await ctx.baseUrl()).href, profile: ctx.profileName };
     if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
     // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.
@@ -106,9 +112,10 @@ export default defineCommand({
           dispatcher: ctx.deps.dispatcher,
           emit,
           warn: (m) => ctx.warn(m),
+          notice: (m) => ctx.notice(m),
           forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
         },
-        { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun },
+        { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun, server, cursorReset: flags.cursorReset },
       );
     } finally {
       fields?.warn(ctx.io);

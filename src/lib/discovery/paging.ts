@@ -50,6 +50,8 @@ export interface RunTally {
   creditsLeft?: string | number | undefined;
   /** Pages answered from the store (0 credits). */
   fromStore?: number;
+  /** Creators paid for again: already on an earlier page of the run (pages overlapping), not printed twice. */
+  duplicatesPaid?: number;
   total?: number | undefined;
   /** Why `--all` stopped. */
   stop?: 'end' | 'max-results' | 'cap' | 'repeat' | 'declined' | undefined;
@@ -141,7 +143,10 @@ export async function* discoveryRecords(
     for (const account of accounts) {
       const id = identity(account);
       if (id !== undefined) {
-        if (seen.has(id)) continue;
+        if (seen.has(id)) {
+          if (!stored) tally.duplicatesPaid = (tally.duplicatesPaid ?? 0) + 1;
+          continue;
+        }
         seen.add(id);
       }
       fresh.push(account);

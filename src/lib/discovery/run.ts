@@ -171,7 +171,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     progress?.finish();
     // A stopped run's error carries the spend in its stop line instead.
     if (completed) {
-      summary(ports, tally);
+      summary(ports, tally, plan.priceMilli);
       showing(ports, plan, tally);
     }
   }
@@ -322,12 +322,24 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
   await checkExclusionLists(ports.http, platform, ids);
 }
 
-/** `Spent 0.5 credits on 150 creators (3 pages; 2 from the store); 999.5 credits left.` on a terminal, unless --quiet. */
-function summary(ports: DiscoveryPorts, tally: RunTally): void {
-  if (!ports.io.stderrIsTTY || tally.pages === 0) return;
+/**
+ * `Spent 0.5 credits on 150 creators (3 pages; 2 from the store); 999.5 credits left.` on a terminal,
+ * unless --quiet. Creators paid for twice (a later page repeating some of an earlier one: the service's
+ * pages overlap when its results move) are counted in it; off a terminal, where there is no summary,
+ * they get a line of their own, so a script's log shows what was paid for nothing.
+ */
+function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): void {
+  const dups = tally.duplicatesPaid ?? 0;
+  if (!ports.io.stderrIsTTY || tally.pages === 0) {
+    if (dups > 0) {
+      ports.notices.notice(`Paid for ${plural(dups, 'duplicate creator')} (${creditCount(dups * priceMilli)}): on an earlier page too, as the pages overlapped; printed once.`);
+    }
+    return;
+  }
   const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
   const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store` : '';
-  ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored})${left}.`);
+  const repeated = dups > 0 ? `; ${plural(dups, 'duplicate')} paid for, printed once` : '';
+  ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
 }
 
 /** The filters the server applied, compact; a long exclusion list is shown by its size. */

@@ -1,12 +1,19 @@
 /**
  * The `events tail --cursor-file`: what has been printed (and forwarded) so far, so the next run
  * starts exactly after it. Event ids grow in creation order (they are integers assigned as events
- * are recorded), so "new" means an id above the watermark. Printing goes by occurrence, not by id,
- * so after an interrupted batch a few ids above the watermark may already be done: they are kept in
- * `done_ids` until the watermark passes them. The file is replaced atomically (temp, fsync, rename):
- * a crash leaves the old cursor or the new one, never half of one. A run that writes the cursor holds
- * `<cursor>.lock` (lib/io/lock.ts) for its whole length: two tails on one cursor (overlapping cron
- * runs) would otherwise both deliver every event.
+ * are recorded), so "new" means an id above the watermark. Printing goes by occurrence within a
+ * window (reorder.ts), not strictly by id, so a few ids above the watermark may already be done: they
+ * are kept in `done_ids` until the watermark passes them (never more than about the window). The
+ * watermark moves as lines are delivered, so a run stopped in a big backlog resumes where it was.
+ * The file is replaced atomically (temp, fsync, rename): a crash leaves the old cursor or the new one,
+ * never half of one. A run that writes the cursor holds `<cursor>.lock` (lib/io/lock.ts) for its whole
+ * length: two tails on one cursor (overlapping cron runs) would otherwise both deliver every event.
+ *
+ * The file names what it counts: the base URL, the profile and the filters it was written with. Ids
+ * mean nothing on another server (or another profile's account, or under other filters): used there
+ * it would skip every event at or below its watermark without a word, so a mismatch is a usage error
+ * (exit 2) unless `--cursor-reset`. A file from before these were recorded (version 1) names no
+ * server: it is taken as written for the one in use, said once on stderr, and saved with it.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -15,24 +22,34 @@ import { writeFileAtomic } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
-export interface CursorData {
-  version: 1;
+/** What a cursor counts: the events of one account on one server, under one set of filters. */
+export interface CursorIdentity {
+  base_url: string;
+  profile: string;
+  filters: Record<string, string>;
+}
+
+export interface CursorData extends CursorIdentity {
+  version: 2;
   /** Every matching event with an id at or below this one has been handled. */
   last_id: number | null;
   /** `date_occurance` of the newest-occurring event handled (for people reading the file). */
   last_date: string | null;
-  /** Ids above `last_id` already handled (an interrupted batch). */
+  /** Ids above `last_id` already handled (printed ahead of an older one, or before a failed forward). */
   done_ids: number[];
-  /** The filters the cursor was written with. */
-  filters: Record<string, string>;
   saved_at: string;
 }
+
+/** A cursor file as read: `legacy` (version 1) names no server or profile. */
+export type LoadedCursor = (Omit<CursorData, 'version' | 'base_url' | 'profile'> & { base_url?: string; profile?: string; legacy: boolean });
 
 /** The in-memory cursor. */
 export class Cursor {
   watermark: number | undefined;
   lastDate: string | null;
+  /** Handled ids, some of them at or below the watermark already (pruned when the set doubles). */
   private readonly done: Set<number>;
+  private pruneAt = 64;
 
   constructor(data?: Pick<CursorData, 'last_id' | 'last_date' | 'done_ids'>) {
     this.watermark = data?.last_id ?? undefined;
@@ -50,27 +67,35 @@ export class Cursor {
     if (date && (!this.lastDate || Date.parse(date) > Date.parse(this.lastDate))) this.lastDate = date;
   }
 
-  /** After a whole batch was handled: the watermark moves to the highest id seen, nothing is pending. */
-  completeBatch(ids: readonly number[]): void {
-    const top = Math.max(this.watermark ?? -Infinity, ...ids, ...this.done);
-    if (Number.isFinite(top)) this.watermark = top;
-    this.done.clear();
+  /** Every matching event at or below `id` is handled: the watermark moves up to it (never down). */
+  advanceTo(id: number): void {
+    if (this.watermark !== undefined && id <= this.watermark) return;
+    this.watermark = id;
+    if (this.done.size >= this.pruneAt) {
+      for (const d of this.done) if (d <= id) this.done.delete(d);
+      this.pruneAt = Math.max(64, this.done.size * 2);
+    }
   }
 
-  toJSON(filters: Record<string, string>, now: number): CursorData {
+  toJSON(identity: CursorIdentity, now: number): CursorData {
+    const w = this.watermark;
+    const done: number[] = [];
+    for (const id of this.done) if (w === undefined || id > w) done.push(id);
     return {
-      version: 1,
-      last_id: this.watermark ?? null,
+      version: 2,
+      base_url: identity.base_url,
+      profile: identity.profile,
+      filters: identity.filters,
+      last_id: w ?? null,
       last_date: this.lastDate,
-      done_ids: [...this.done].filter((id) => this.watermark === undefined || id > this.watermark).sort((a, b) => a - b),
-      filters,
+      done_ids: done.sort((a, b) => a - b),
       saved_at: new Date(now).toISOString(),
     };
   }
 }
 
 /** Reads a cursor file; a missing file is a first run, anything unreadable is a usage error (exit 2). */
-export async function loadCursor(path: string): Promise<CursorData | undefined> {
+export async function loadCursor(path: string): Promise<LoadedCursor | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -88,18 +113,68 @@ export async function loadCursor(path: string): Promise<CursorData | undefined> 
   } catch {
     throw bad();
   }
-  const d = data as Partial<CursorData>;
-  const okId = d.last_id === null || (typeof d.last_id === 'number' && Number.isFinite(d.last_id));
-  if (!data || typeof data !== 'object' || d.version !== 1 || !okId || !Array.isArray(d.done_ids)) throw bad();
-  if (!d.done_ids.every((n) => typeof n === 'number')) throw bad();
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw bad();
+  const d = data as Omit<Partial<CursorData>, 'version'> & { version?: unknown };
+  const okId = d.last_id === null || (typeof d.last_id === 'number' && Number.isInteger(d.last_id));
+  if ((d.version !== 1 && d.version !== 2) || !okId || !Array.isArray(d.done_ids)) throw bad();
+  if (!d.done_ids.every((n) => typeof n === 'number' && Number.isInteger(n))) throw bad();
+  const filters = d.filters && typeof d.filters === 'object' && !Array.isArray(d.filters) ? (d.filters as Record<string, string>) : {};
+  const legacy = d.version === 1;
+  if (!legacy && (typeof d.base_url !== 'string' || typeof d.profile !== 'string')) throw bad();
   return {
-    version: 1,
+    legacy,
+    ...(legacy ? {} : { base_url: d.base_url as string, profile: d.profile as string }),
     last_id: d.last_id ?? null,
     last_date: typeof d.last_date === 'string' ? d.last_date : null,
     done_ids: d.done_ids,
-    filters: d.filters && typeof d.filters === 'object' ? d.filters : {},
+    filters,
     saved_at: typeof d.saved_at === 'string' ? d.saved_at : '',
   };
+}
+
+/** `https://api.example/ (profile work, filters event_type=new_post)`: a cursor's identity in one phrase. */
+export function describeIdentity(id: { base_url?: string | undefined; profile?: string | undefined; filters: Record<string, string> }): string {
+  const filters = Object.keys(id.filters).sort().map((k) => `${k}=${id.filters[k]}`);
+  return `${id.base_url ?? '(no server)'} (profile ${id.profile ?? '(none)'}, ${filters.length === 0 ? 'no filters' : `filters ${filters.join(' ')}`})`;
+}
+
+function sameFilters(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
+}
+
+/** The hint of every refused cursor: what `--cursor-reset` would do. */
+const RESET_HINT = 'Use one cursor file per server, profile and filters, or add --cursor-reset to start this one over here (from the latest events, as --backlog says).';
+
+/**
+ * Checks a loaded cursor against the server, profile and filters in use: another is a usage error
+ * (exit 2) naming both. A version 1 file (none recorded) is checked on its filters only, and `adopted`
+ * says so: the caller tells the user once, and the next save records the identity.
+ */
+export function checkCursorIdentity(path: string, loaded: LoadedCursor, current: CursorIdentity): { adopted: boolean } {
+  const same =
+    sameFilters(loaded.filters, current.filters) &&
+    (loaded.legacy || (loaded.base_url === current.base_url && loaded.profile === current.profile));
+  if (!same) {
+    throw new UsageError(
+      `The cursor file '${path}' was written for ${describeIdentity(loaded.legacy ? { ...loaded, base_url: current.base_url, profile: current.profile } : loaded)}, not ${describeIdentity(current)}; its position means nothing here.`,
+      { hint: RESET_HINT },
+    );
+  }
+  return { adopted: loaded.legacy };
+}
+
+/**
+ * A watermark beyond every event the server has (under these filters) was not written against it
+ * (a server reset, another account, a hand-edited file): refused like another server's cursor.
+ */
+export function cursorBeyondServer(path: string, watermark: number, newest: number | undefined, current: CursorIdentity): UsageError {
+  const there = newest === undefined ? 'has no events' : `has none above id ${newest}`;
+  return new UsageError(
+    `The cursor file '${path}' has handled events up to id ${watermark}, but ${describeIdentity(current)} ${there}; it was not written against this server.`,
+    { hint: RESET_HINT },
+  );
 }
 
 /** Checks up front that the cursor file's folder exists, so a typo fails before anything is printed. */

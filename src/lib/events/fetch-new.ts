@@ -1,22 +1,33 @@
 /**
- * Finding the events not seen yet, whatever order the server lists them in. The first page says
- * which way the list runs (ids falling: newest first; rising: oldest first). Newest first: walk
- * `next` until a page reaches events already handled. Oldest first: jump to the last page (from
- * `count` and the page size the server really applied), read forward to the end, then walk
- * `previous` back until handled events show up. Either way only the pages holding new events are
- * read, duplicates from pages shifting under us are dropped, and the result is sorted by occurrence.
+ * Reading the events not handled yet, oldest first, a page at a time (flat memory, whatever the
+ * backlog), whichever order the server lists them in. The list is addressed by position in id order
+ * (0 = the oldest event): positions do not move when events arrive, whether the server lists oldest
+ * first (new ones are appended) or newest first (they are put in front, and every page shifts down:
+ * the page holding a position is found again from the `count` of the latest answer). The first
+ * unhandled position is found with a binary search over pages (one request when it is on the page
+ * holding the newest events, the usual case of a cron run), then pages are read forward from it.
  */
 import { ApiError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { getEventsPage, type EventFilters, type EventPage, type ListeningRecord } from '../api/listening.js';
-import type { Cursor } from './cursor.js';
 
-export interface FetchOptions {
+export interface ReadOptions {
   filters: EventFilters;
   /** Page size asked for; the server may apply a smaller one. */
   pageSize: number;
-  /** Without a cursor: how many of the latest events to start with (Infinity for all). */
+  /** Every matching event at or below this id was handled; undefined: a first run. */
+  after: number | undefined;
+  /** A first run: how many of the latest events to start with (Infinity for all). */
   backlog: number;
+  /** Told the newest event id the server has under the filters (undefined: none), before anything is read on. */
+  onNewest?(newest: number | undefined): void;
+  signal?: AbortSignal | undefined;
+}
+
+/** Events read in id order: every matching event at or below `through` has now been read (or was handled). */
+export interface EventChunk {
+  events: ListeningRecord[];
+  through: number;
 }
 
 /** A numeric event id; events without one cannot be tracked by a cursor. */
@@ -30,93 +41,146 @@ export function eventId(event: ListeningRecord): number {
   return id;
 }
 
-/** Occurrence time in ms, falling back to `created_at`, for ordering. */
-function occurred(event: ListeningRecord): number {
-  for (const key of ['date_occurance', 'date_occurrence', 'created_at']) {
-    const t = typeof event[key] === 'string' ? Date.parse(event[key] as string) : NaN;
-    if (Number.isFinite(t)) return t;
-  }
-  return Number.POSITIVE_INFINITY;
+/** A page as positions in id order: `events[k]` is at position `from + k`. */
+interface Span {
+  from: number;
+  events: ListeningRecord[];
+  ids: number[];
 }
 
-/** Sorts events by occurrence, then id: the order `events tail` prints them in. */
-export function byOccurrence(events: ListeningRecord[]): ListeningRecord[] {
-  return [...events].sort((a, b) => occurred(a) - occurred(b) || eventId(a) - eventId(b));
-}
+/** How many times a page is asked for again when events arriving meanwhile moved it. */
+const MOVED_TRIES = 5;
+/** How many times the read starts over from the last id read when the positions do not add up. */
+const RESEARCH_TRIES = 3;
 
-/** The new events, oldest occurrence first. */
-export async function fetchNewEvents(http: HttpClient, cursor: Cursor, opts: FetchOptions): Promise<ListeningRecord[]> {
-  const seen = new Map<number, ListeningRecord>();
-  const take = (page: EventPage): void => {
-    for (const e of page.results) seen.set(eventId(e), e);
-  };
-  const firstRun = cursor.watermark === undefined;
-  // Stop walking once a page reaches handled events (or, on a first run, once the backlog is full).
-  const hasOld = (page: EventPage): boolean =>
-    firstRun ? seen.size >= opts.backlog : page.results.some((e) => eventId(e) <= (cursor.watermark as number));
+/**
+ * The events after `opts.after` (or a first run's backlog), oldest first, one page's worth at a time.
+ * The first chunk of a first run may be empty: its `through` is where the cursor starts.
+ */
+export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGenerator<EventChunk> {
+  const get = (page: number): Promise<EventPage> => getEventsPage(http, { page, pageSize: opts.pageSize, filters: opts.filters });
+  const first = await get(1);
+  const firstIds = first.results.map(eventId);
 
-  const first = await getEventsPage(http, { page: 1, pageSize: opts.pageSize, filters: opts.filters });
-  take(first);
-  if (first.next && !(firstRun && opts.backlog === 0)) {
-    const ids = first.results.map(eventId);
-    const descending = ids.length >= 2 && (ids[0] as number) > (ids[ids.length - 1] as number);
-    if (descending) {
-      let page = first;
-      while (page.next && !hasOld(page)) {
-        page = await getEventsPage(http, { url: page.next });
-        take(page);
-      }
-    } else {
-      await walkFromEnd(http, first, opts, take, hasOld);
+  // One page holds everything: no positions needed.
+  if (!first.next) {
+    const sorted = first.results.map((e, k) => ({ e, id: firstIds[k] as number })).sort((a, b) => a.id - b.id);
+    const newest = sorted.length > 0 ? (sorted[sorted.length - 1] as { id: number }).id : undefined;
+    opts.onNewest?.(newest);
+    let fresh = opts.after === undefined ? sorted : sorted.filter((x) => x.id > (opts.after as number));
+    if (opts.after === undefined) {
+      fresh = opts.backlog >= fresh.length ? fresh : fresh.slice(fresh.length - opts.backlog);
+      const start = fresh[0] ? fresh[0].id - 1 : (newest ?? 0);
+      yield { events: [], through: start };
     }
-  }
-  let fresh = [...seen.entries()].filter(([id]) => cursor.isNew(id));
-  if (firstRun) {
-    // First run: the latest `backlog` events by id (like tail(1) shows the last lines first). The
-    // watermark goes just below them, so older events stay skipped even if this batch is interrupted.
-    fresh = fresh.sort((a, b) => b[0] - a[0]).slice(0, opts.backlog === Infinity ? undefined : opts.backlog);
-    const ids = fresh.length > 0 ? fresh.map(([id]) => id) : [...seen.keys()];
-    cursor.watermark = fresh.length > 0 ? Math.min(...ids) - 1 : ids.length > 0 ? Math.max(...ids) : 0;
-  }
-  return byOccurrence(fresh.map(([, e]) => e));
-}
-
-async function walkFromEnd(
-  http: HttpClient,
-  first: EventPage,
-  opts: FetchOptions,
-  take: (p: EventPage) => void,
-  hasOld: (p: EventPage) => boolean,
-): Promise<void> {
-  const applied = first.results.length;
-  const lastPage = first.count !== undefined && applied > 0 ? Math.ceil(first.count / applied) : undefined;
-  let jumped: EventPage | undefined;
-  if (lastPage !== undefined && lastPage > 1) {
-    try {
-      jumped = await getEventsPage(http, { page: lastPage, pageSize: opts.pageSize, filters: opts.filters });
-    } catch (err) {
-      // The list shrank between the two requests: fall back to reading it from the start.
-      if (!(err instanceof ApiError && err.status === 404)) throw err;
-    }
-  }
-  if (!jumped) {
-    let page = first;
-    while (page.next) {
-      page = await getEventsPage(http, { url: page.next });
-      take(page);
-    }
+    if (fresh.length > 0) yield { events: fresh.map((x) => x.e), through: (fresh[fresh.length - 1] as { id: number }).id };
     return;
   }
-  take(jumped);
-  // Events added since `count` was read may have opened further pages.
-  let forward = jumped;
-  while (forward.next) {
-    forward = await getEventsPage(http, { url: forward.next });
-    take(forward);
+
+  if (first.count === undefined) {
+    throw new ApiError('The events list has more than one page but no count; it cannot be read in order.', { code: 'malformed_response' });
   }
-  let back = jumped;
-  while (back.previous && !hasOld(back)) {
-    back = await getEventsPage(http, { url: back.previous });
-    take(back);
+  let count = first.count;
+  const size = Math.max(1, first.results.length);
+  let desc = firstIds.length >= 2 ? (firstIds[0] as number) > (firstIds[firstIds.length - 1] as number) : undefined;
+  if (desc === undefined) {
+    const second = await get(2);
+    const next = second.results[0];
+    desc = next !== undefined && firstIds[0] !== undefined ? (firstIds[0] as number) > eventId(next) : true;
+  }
+
+  const spanOf = (page: EventPage, pageNo: number): Span => {
+    const c = page.count ?? count;
+    count = c;
+    const at = page.results.map((e, k) => ({ e, pos: desc ? c - 1 - ((pageNo - 1) * size + k) : (pageNo - 1) * size + k }));
+    at.sort((a, b) => a.pos - b.pos);
+    return { from: at[0]?.pos ?? 0, events: at.map((x) => x.e), ids: at.map((x) => eventId(x.e)) };
+  };
+  const recent: Span[] = [spanOf(first, 1)];
+  const remember = (s: Span): Span => {
+    recent.push(s);
+    if (recent.length > 4) recent.shift();
+    return s;
+  };
+  const holds = (s: Span, pos: number): boolean => pos >= s.from && pos < s.from + s.events.length;
+
+  /** The page holding position `pos` (asked for again if events arriving meanwhile moved it off). */
+  const spanAt = async (pos: number): Promise<Span> => {
+    const known = recent.find((s) => holds(s, pos));
+    if (known) return known;
+    for (let tries = 0; tries < MOVED_TRIES; tries++) {
+      const index = desc ? count - 1 - pos : pos;
+      const pageNo = Math.floor(Math.max(0, index) / size) + 1;
+      let page: EventPage;
+      try {
+        page = await get(pageNo);
+      } catch (err) {
+        // Past the end (the list shrank): the count of page 1 says where it ends now.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+        count = (await get(1)).count ?? count;
+        continue;
+      }
+      // Kept even when events arriving meanwhile moved `pos` off it: its positions stay right, and the
+      // read reaches them next (newest first, the page after the one asked for again holds `pos`).
+      const span = remember(spanOf(page, pageNo));
+      if (holds(span, pos) || span.events.length === 0 || pos >= count) return span;
+    }
+    throw new ApiError('The events list kept moving while it was read (events arriving faster than pages); try again.', { code: 'list_moving' });
+  };
+
+  /** The first position whose id is above `after` (`count`: nothing is new). */
+  const findStart = async (after: number): Promise<number> => {
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const span = await spanAt(Math.floor((lo + hi) / 2));
+      if (span.events.length === 0) break;
+      const k = span.ids.findIndex((id) => id > after);
+      if (k === -1) lo = span.from + span.events.length;
+      else if (k > 0) return span.from + k;
+      else hi = span.from;
+      hi = Math.min(Math.max(hi, lo), count);
+    }
+    return lo;
+  };
+
+  // The page holding the newest events: it names the newest id, and a cron run's new events are on it.
+  const top = desc ? (recent[0] as Span) : await spanAt(count - 1);
+  const newest = top.ids.length > 0 ? Math.max(...top.ids) : undefined;
+  opts.onNewest?.(newest);
+
+  let pos: number;
+  let lastId: number;
+  if (opts.after === undefined) {
+    pos = Math.max(0, count - Math.min(opts.backlog, count));
+    if (pos >= count) {
+      yield { events: [], through: newest ?? 0 };
+      return;
+    }
+    const span = await spanAt(pos);
+    lastId = (span.ids[pos - span.from] ?? 1) - 1;
+    yield { events: [], through: lastId };
+  } else {
+    lastId = opts.after;
+    const k = top.ids.findIndex((id) => id > lastId);
+    if (k === -1) return; // nothing new: the newest page holds nothing above the watermark
+    pos = k > 0 || top.from === 0 ? top.from + k : await findStart(lastId);
+  }
+
+  for (let researched = 0; pos < count && !opts.signal?.aborted; ) {
+    const span = await spanAt(pos);
+    const skip = pos - span.from;
+    if (skip < 0 || skip >= span.events.length) return;
+    if ((span.ids[skip] as number) <= lastId) {
+      // The positions do not add up (events removed?): find the first id above the last one read again.
+      if (++researched > RESEARCH_TRIES) throw new ApiError('The events list changed order while it was read; try again.', { code: 'list_moving' });
+      pos = await findStart(lastId);
+      recent.length = 0;
+      continue;
+    }
+    const events = span.events.slice(skip);
+    lastId = span.ids[span.ids.length - 1] as number;
+    pos = span.from + span.events.length;
+    yield { events, through: lastId };
   }
 }

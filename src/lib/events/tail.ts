@@ -1,18 +1,23 @@
 /**
  * The `events tail` loop: poll, hand each new event over once (forwarded first when asked), in order
- * of occurrence, save the cursor, sleep, repeat. Time goes through the injected `sleep`/`now`, so tests
- * run it instantly. Failures never end in a silent hang: a poll that fails for a passing reason
- * (network, 5xx, 429) is reported on stderr and retried with growing waits; a forward that fails
- * after its retries is reported and tried again at the next poll, the cursor kept before it.
- * Ctrl-C saves the cursor and ends with InterruptedError (exit 130).
+ * of occurrence, sleep, repeat. A backlog streams through: pages are read oldest first (fetch-new.ts),
+ * put in order of occurrence in a bounded window (reorder.ts) and handed over as they come, and the
+ * cursor moves with the lines delivered (saved at most once a second, at once after each forward, and
+ * at the end), so memory stays flat and a run stopped anywhere resumes where it was. Time goes through
+ * the injected `sleep`/`now`, so tests run it instantly. Failures never end in a silent hang: a poll
+ * that fails for a passing reason (network, 5xx, 429) is reported on stderr and retried with growing
+ * waits; a forward that fails after its retries is reported and tried again at the next poll, the
+ * cursor kept before it. Ctrl-C stops reading, hands over the events already read, saves the cursor
+ * and ends with InterruptedError (exit 130).
  */
 import { ApiError, CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Dispatcher } from 'undici';
 import type { EventFilters, ListeningRecord } from '../api/listening.js';
-import { Cursor, loadCursor, lockCursor, saveCursor } from './cursor.js';
-import { eventId, fetchNewEvents } from './fetch-new.js';
+import { checkCursorIdentity, Cursor, cursorBeyondServer, loadCursor, lockCursor, saveCursor, type CursorIdentity } from './cursor.js';
+import { eventId, newEvents, type EventChunk } from './fetch-new.js';
 import { forwardEvent, ForwardError } from './forward.js';
+import { ReorderWindow } from './reorder.js';
 
 export interface TailOptions {
   filters: EventFilters;
@@ -29,6 +34,10 @@ export interface TailOptions {
    * and never written, and no event is forwarded.
    */
   dryRun?: boolean | undefined;
+  /** The server and profile in use: recorded in the cursor file and checked against it. */
+  server: { baseUrl: string; profile: string };
+  /** `--cursor-reset`: a cursor file written elsewhere (or beyond the server's events) starts over. */
+  cursorReset?: boolean | undefined;
 }
 
 export interface TailDeps {
@@ -41,6 +50,8 @@ export interface TailDeps {
   emit(event: ListeningRecord, forwardStatus: number | undefined): Promise<void>;
   /** Always shown (even with --quiet): problems. */
   warn(message: string): void;
+  /** Said once, unless --quiet (a cursor file from before it named its server). */
+  notice?(message: string): void;
   /**
    * A forward's status line (a failed attempt and the wait before the next); shown even with --quiet.
    * Defaults to `warn`; the command fits these to the terminal's width.
@@ -49,6 +60,9 @@ export interface TailDeps {
 }
 
 /** Longest wait between polls after repeated failures. */
+/** The cursor is saved at most this often while a backlog streams (and at the end, and after each forward). */
+const SAVE_EVERY_MS = 1_000;
+
 const MAX_BACKOFF_MS = 300_000;
 
 /** Errors worth waiting out: the network, the server's own trouble, throttling. */
@@ -77,14 +91,32 @@ export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<num
 }
 
 async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
-  const filters = Object.fromEntries(Object.entries(opts.filters).filter((e): e is [string, string] => e[1] !== undefined));
-  const loaded = opts.cursorFile ? await loadCursor(opts.cursorFile) : undefined;
-  if (loaded && JSON.stringify(loaded.filters) !== JSON.stringify(filters)) {
-    deps.warn(`the cursor file was written with other filters (${JSON.stringify(loaded.filters)}); continuing from it anyway`);
+  const filters = Object.fromEntries(Object.entries(opts.filters).filter((e): e is [string, string] => e[1] !== undefined).map(([k, v]) => [k, String(v)]));
+  const identity: CursorIdentity = { base_url: opts.server.baseUrl, profile: opts.server.profile, filters };
+  let loaded = opts.cursorFile ? await loadCursor(opts.cursorFile) : undefined;
+  if (loaded && opts.cursorReset) {
+    deps.notice?.(`--cursor-reset: the cursor file '${opts.cursorFile}' starts over here.`);
+    loaded = undefined;
+  } else if (loaded && checkCursorIdentity(opts.cursorFile as string, loaded, identity).adopted) {
+    deps.notice?.(`The cursor file '${opts.cursorFile}' names no server (written by an older version): taken as written for ${identity.base_url} (profile ${identity.profile}), and saved so.`);
   }
   const cursor = new Cursor(loaded);
+  // A loaded watermark is checked against the newest event the server has before anything is written.
+  let checkNewest = loaded !== undefined && loaded.last_id !== null;
+  let lastSave = Number.NEGATIVE_INFINITY;
   const save = async (): Promise<void> => {
-    if (opts.cursorFile && !opts.dryRun) await saveCursor(opts.cursorFile, cursor.toJSON(filters, deps.now()));
+    if (!opts.cursorFile || opts.dryRun || checkNewest) return;
+    await saveCursor(opts.cursorFile, cursor.toJSON(identity, deps.now()));
+    lastSave = deps.now();
+  };
+  const saveSoon = async (): Promise<void> => {
+    if (deps.now() - lastSave >= SAVE_EVERY_MS) await save();
+  };
+  const onNewest = (newest: number | undefined): void => {
+    if (!checkNewest) return;
+    const w = cursor.watermark as number;
+    if (w > 0 && (newest === undefined || w > newest)) throw cursorBeyondServer(opts.cursorFile as string, w, newest, identity);
+    checkNewest = false;
   };
   const pause = async (ms: number): Promise<void> => {
     try {
@@ -102,66 +134,112 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
   let failures = 0;
   const backoff = (): number => Math.min(MAX_BACKOFF_MS, Math.max(2_000, opts.intervalMs) * 2 ** (failures - 1));
 
+  /** Hands one event over (forward, then print) and moves the cursor; a ForwardError leaves it pending. */
+  const deliver = async (window: ReorderWindow, id: number, event: ListeningRecord): Promise<void> => {
+    let status: number | undefined;
+    if (opts.forwardTo && !opts.dryRun) {
+      status = await forwardEvent(
+        opts.forwardTo,
+        event,
+        { dispatcher: deps.dispatcher, sleep: deps.sleep, signal: deps.signal, onRetry: forwardStatus },
+        { attempts: opts.forwardAttempts ?? 5 },
+      );
+    }
+    await deps.emit(event, status);
+    cursor.markDone(id, typeof event.date_occurance === 'string' ? event.date_occurance : null);
+    window.take(id);
+    handed++;
+    // A forward is a side effect on someone else's system: remember it at once.
+    if (opts.forwardTo && !opts.dryRun) await save();
+    else await saveSoon();
+  };
+
+  /**
+   * One poll: reads what is new and hands it over as it streams. Returns the read error that ended it
+   * early (the events read before it are handed over first) or the forward that failed.
+   */
+  const poll = async (): Promise<{ readError?: unknown; forwardFailure?: ForwardError }> => {
+    const window = new ReorderWindow();
+    let through: number | undefined;
+    // Everything read is handled except what the window holds: the watermark stays below its oldest.
+    const settle = (): void => {
+      const oldest = window.oldestPending();
+      const upTo = oldest !== undefined ? oldest - 1 : through;
+      if (upTo !== undefined && (through === undefined || upTo <= through)) cursor.advanceTo(upTo);
+    };
+    const handOver = async (all: boolean): Promise<ForwardError | undefined> => {
+      while (all ? window.size > 0 : window.full) {
+        const next = window.peek();
+        if (!next) break;
+        try {
+          await deliver(window, next.id, next.event);
+        } catch (err) {
+          if (err instanceof ForwardError) return err;
+          throw err;
+        }
+        settle();
+      }
+      return undefined;
+    };
+    const reader = newEvents(deps.http, { filters: opts.filters, pageSize: opts.pageSize, backlog: opts.backlog, after: cursor.watermark, onNewest, signal: deps.signal });
+    let readError: unknown;
+    try {
+      for (;;) {
+        let step: IteratorResult<EventChunk>;
+        try {
+          step = await reader.next();
+        } catch (err) {
+          readError = err;
+          break;
+        }
+        if (step.done) break;
+        for (const event of step.value.events) {
+          const id = eventId(event);
+          if (cursor.isNew(id)) window.add(id, event);
+        }
+        through = step.value.through;
+        settle();
+        const failed = await handOver(false);
+        if (failed) return { forwardFailure: failed };
+        if (deps.signal?.aborted) break;
+      }
+      // The events read are handed over (after Ctrl-C or a failed read too: they are in hand).
+      const failed = checkNewest ? undefined : await handOver(true);
+      if (failed) return { forwardFailure: failed };
+    } finally {
+      await reader.return(undefined);
+    }
+    return readError === undefined ? {} : { readError };
+  };
+
   for (;;) {
     if (deps.signal?.aborted) {
       await save();
       throw new InterruptedError();
     }
-    let batch: ListeningRecord[];
+    let outcome: { readError?: unknown; forwardFailure?: ForwardError };
     try {
-      batch = await fetchNewEvents(deps.http, cursor, { filters: opts.filters, pageSize: opts.pageSize, backlog: opts.backlog });
+      outcome = await poll();
     } catch (err) {
-      if (err instanceof InterruptedError || deps.signal?.aborted) {
-        await save();
-        throw new InterruptedError();
-      }
-      if (opts.once || !passing(err)) {
-        await save();
-        throw err;
-      }
+      await save();
+      throw err instanceof CliError || !deps.signal?.aborted ? err : new InterruptedError();
+    }
+    await save();
+    const err = outcome.readError;
+    if (err !== undefined) {
+      if (err instanceof InterruptedError || deps.signal?.aborted) throw new InterruptedError();
+      if (opts.once || !passing(err)) throw err;
       failures++;
       const wait = backoff();
       deps.warn(`could not read events: ${sentence((err as Error).message)} Trying again in ${Math.ceil(wait / 1000)} s.`);
       await pause(wait);
       continue;
     }
-
-    let forwardFailure: ForwardError | undefined;
-    try {
-      for (const event of batch) {
-        let status: number | undefined;
-        if (opts.forwardTo && !opts.dryRun) {
-          try {
-            status = await forwardEvent(
-              opts.forwardTo,
-              event,
-              { dispatcher: deps.dispatcher, sleep: deps.sleep, signal: deps.signal, onRetry: forwardStatus },
-              { attempts: opts.forwardAttempts ?? 5 },
-            );
-          } catch (err) {
-            if (!(err instanceof ForwardError)) throw err;
-            forwardFailure = err;
-            break;
-          }
-        }
-        await deps.emit(event, status);
-        cursor.markDone(eventId(event), typeof event.date_occurance === 'string' ? event.date_occurance : null);
-        handed++;
-        // A forward is a side effect on someone else's system: remember it at once.
-        if (opts.forwardTo && !opts.dryRun) await save();
-      }
-    } catch (err) {
-      await save();
-      throw err instanceof CliError || !deps.signal?.aborted ? err : new InterruptedError();
-    }
-    if (!forwardFailure) cursor.completeBatch(batch.map(eventId));
-    await save();
-
-    if (forwardFailure) {
-      if (opts.once) throw forwardFailure;
+    if (outcome.forwardFailure) {
+      if (opts.once) throw outcome.forwardFailure;
       failures++;
       const wait = backoff();
-      forwardStatus(`${sentence(forwardFailure.message)} Trying it again in ${Math.ceil(wait / 1000)} s.`);
+      forwardStatus(`${sentence(outcome.forwardFailure.message)} Trying it again in ${Math.ceil(wait / 1000)} s.`);
       await pause(wait);
       continue;
     }

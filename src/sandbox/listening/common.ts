@@ -12,7 +12,7 @@ export const MAX_PAGE_SIZE = 100;
  * One page of `items`: `{count, next, previous, results}` with absolute `next`/`previous` URLs that
  * keep the other query parameters. 400 for a bad `page`/`page_size`; 404 `Invalid page.` past the end.
  */
-export function page<T>(ctx: RouteContext, items: readonly T[], view: (item: T) => unknown): Record<string, unknown> {
+export function page<T>(ctx: RouteContext, items: Pick<readonly T[], 'length' | 'slice'>, view: (item: T) => unknown): Record<string, unknown> {
   const size = intParam(ctx.query, 'page_size', 10, { min: 1, max: MAX_PAGE_SIZE });
   const number = intParam(ctx.query, 'page', 1, { min: 1 });
   const pages = Math.max(1, Math.ceil(items.length / size));

@@ -2,6 +2,7 @@
 import { parseJson } from '../body.js';
 import { normalizeHandle } from '../handles.js';
 import { toCredits } from '../ledger.js';
+import { intBetween, streamFor } from '../random.js';
 import { intParam, stringParam } from '../params.js';
 import { ApiError, errorText, fieldErrors, json, type Reply } from '../respond.js';
 import type { RouteContext } from '../router.js';
@@ -9,7 +10,7 @@ import { dailyMilli } from './billing.js';
 import { idParam, page } from './common.js';
 import { deliveryOf, eventView } from './delivery.js';
 import { syncListening } from './generator.js';
-import { campaignRunning, DAY_MS, EVENT_TYPES, listening, listeningNow, monitoredCreators } from './model.js';
+import { campaignRunning, DAY_MS, EVENT_TYPES, listening, listeningNow, monitoredCreators, type ListeningEvent, type ListeningState } from './model.js';
 import { CAMPAIGN_LIMIT } from './campaigns.js';
 import { CREATOR_LIMIT, SUBSCRIPTION_LIMIT } from './subscriptions.js';
 
@@ -24,14 +25,32 @@ export function listEvents(ctx: RouteContext): Reply {
     throw new ApiError(fieldErrors(422, { event_type: [`Select a valid choice. ${type} is not one of the available choices: ${EVENT_TYPES.join(', ')}.`] }));
   }
   const creator = creatorRaw === undefined ? undefined : normalizeHandle(creatorRaw);
-  const matching = ls.events.filter(
-    (e) =>
-      (subscription === undefined || e.subscription_id === subscription) &&
-      (type === undefined || e.event_type === type) &&
-      (creator === undefined || e.creator.platform_id === creator),
-  );
-  const ordered = ls.order === 'desc' ? [...matching].reverse() : matching;
+  const matching = matchingEvents(ls, { subscription, type, creator });
+  // Newest first without copying the list: a page is a reversed slice (a million events stay cheap to page).
+  const ordered: Pick<readonly ListeningEvent[], 'length' | 'slice'> =
+    ls.order === 'desc'
+      ? { length: matching.length, slice: (from = 0, to = matching.length) => matching.slice(Math.max(0, matching.length - to), Math.max(0, matching.length - from)).reverse() }
+      : matching;
   return json(page(ctx, ordered, (e) => eventView(ctx.state.seed, e, now, ls.deliveryFailureRate)));
+}
+
+/** The last filtered list, kept while no event is added (paging through a big backlog filters once). */
+const filtered = new WeakMap<ListeningState, { key: string; length: number; list: ListeningEvent[] }>();
+
+/** The events matching the filters, in id order: the list itself when there are none. */
+function matchingEvents(ls: ListeningState, f: { subscription: number | undefined; type: string | undefined; creator: string | undefined }): ListeningEvent[] {
+  if (f.subscription === undefined && f.type === undefined && f.creator === undefined) return ls.events;
+  const key = JSON.stringify(f);
+  const hit = filtered.get(ls);
+  if (hit && hit.key === key && hit.length === ls.events.length) return hit.list;
+  const list = ls.events.filter(
+    (e) =>
+      (f.subscription === undefined || e.subscription_id === f.subscription) &&
+      (f.type === undefined || e.event_type === f.type) &&
+      (f.creator === undefined || e.creator.platform_id === f.creator),
+  );
+  filtered.set(ls, { key, length: ls.events.length, list });
+  return list;
 }
 
 export function getEvent(ctx: RouteContext): Reply {
@@ -146,6 +165,53 @@ export function controlConfig(ctx: RouteContext): Reply {
     const r = b.delivery_failure_rate;
     if (typeof r !== 'number' || r < 0 || r > 1) throw new ApiError(fieldErrors(400, { delivery_failure_rate: ['Expected a number from 0 to 1.'] }));
     ls.deliveryFailureRate = r;
+  }
+  return json(controlView(ctx));
+}
+
+/** Most events one `seed` may add (the sandbox holds them all in memory: about 200 bytes each). */
+export const MAX_SEED_EVENTS = 2_000_000;
+
+/**
+ * `POST /_sandbox/listening/seed {"events": n, "subscription_id": id}`: appends n events of the
+ * subscription at once, without moving time (a backlog of a million takes a second, where
+ * `advance` would generate it creator by creator). They are the subscription's creators' in turn,
+ * created a second apart up to now, each occurring 5 s to 3 min before it was created (so, as with
+ * generated events, occurrence order differs a little from id order). Ids go on from the last one.
+ */
+export function controlSeed(ctx: RouteContext): Reply {
+  const b = controlBody(ctx);
+  const n = b.events;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SEED_EVENTS) {
+    throw new ApiError(fieldErrors(400, { events: [`Expected a whole number of events from 1 to ${MAX_SEED_EVENTS}.`] }));
+  }
+  const now = syncListening(ctx.state);
+  const ls = listening(ctx.state);
+  const subscription = ls.subscriptions.get(Number(b.subscription_id));
+  if (!subscription) throw new ApiError(fieldErrors(400, { subscription_id: ['Expected the id of an existing subscription.'] }));
+  const creators = [...subscription.creators.values()].map((c) => ({ platform: c.platform, platform_id: c.platform_id }));
+  const types = subscription.event_types;
+  const rng = streamFor(ctx.state.seed, `seed:${ls.events.length}`);
+  // Shared by every seeded event of a kind: the events differ in id, creator and time.
+  const values: Record<string, Record<string, unknown>> = {
+    new_post: { post_id: 'seeded', url: 'https://instagram.example/seeded/p/1', caption: 'Seeded backlog', media_type: 'image' },
+    bio_change: { field: 'bio', new_value: 'Seeded backlog' },
+    follower_threshold: { threshold: 10_000, followers: 10_042 },
+  };
+  for (let i = 0; i < n; i++) {
+    const createdMs = now - (n - 1 - i) * 1_000;
+    const occurredMs = createdMs - intBetween(rng, 5_000, 180_000);
+    const type = types[i % types.length] ?? 'new_post';
+    ls.events.push({
+      id: ls.events.length + 1,
+      event_type: type,
+      event_value: values[type] ?? null,
+      creator: creators[i % creators.length] ?? { platform: 'instagram', platform_id: 'seeded' },
+      date_occurance: new Date(occurredMs).toISOString(),
+      created_at: new Date(createdMs).toISOString(),
+      createdMs,
+      subscription_id: subscription.id,
+    });
   }
   return json(controlView(ctx));
 }

@@ -5,9 +5,9 @@
  * caught up with the sandbox clock.
  */
 import { slot, type SandboxState } from '../state.js';
+import { EVENT_TYPES, type EventType } from '../../contract/events.js';
 
-export const EVENT_TYPES = ['new_post', 'bio_change', 'follower_threshold'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType };
 
 export const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 /**
  * Sandbox routes: social listening under `/public/v1/social/listening/` (subscriptions, campaigns,
  * events, usage) and the sandbox-only `/_sandbox/listening` control surface (move time, list order,
- * delivery failure rate). Request and response bodies are the sandbox's own choice where the spec
+ * delivery failure rate, a seeded backlog). Request and response bodies are the sandbox's own choice where the spec
  * is silent; the logic lives in `../listening/`.
  */
 import * as campaigns from '../listening/campaigns.js';
@@ -40,4 +40,5 @@ export function register(router: Router): void {
   router.get('/_sandbox/listening', events.controlState);
   router.post('/_sandbox/listening/advance', events.controlAdvance, { body: 'raw' });
   router.post('/_sandbox/listening/config', events.controlConfig, { body: 'raw' });
+  router.post('/_sandbox/listening/seed', events.controlSeed, { body: 'raw' });
 }

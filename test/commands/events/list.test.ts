@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
+import { refusedBeforeSending } from '../../helpers/mock-api.js';
 import { subscribe, useClockedSandbox } from '../listening/helpers.js';
 
 const sb = useClockedSandbox({ seed: 13 });
@@ -27,10 +28,21 @@ describe('creators events list', () => {
     expect(table.stdout).toContain('Delivery');
   });
 
-  it('server errors are reported: 422 unknown type, 404 past the last page; bad flags exit 2', async () => {
-    const type = await runCli(['events', 'list', '--type', 'nope'], { env: env() });
-    expect(type.code).toBe(1);
-    expect(type.stderr).toContain('nope is not one of the available choices');
+  it('an unknown --type is refused before sending (exit 2, nearest type named); --unchecked-filters sends it', async () => {
+    for (const verb of [['events', 'list'], ['events', 'tail', '--once']]) {
+      const refused = await runCli([...verb, '--type', 'bio_chnage'], { env: env() });
+      expect(refused.code, verb.join(' ')).toBe(2);
+      expect(refused.stderr).toContain("error: Unknown event type 'bio_chnage'. Did you mean 'bio_change'?");
+      expect(refused.stderr).toContain('--unchecked-filters');
+    }
+    expect(await refusedBeforeSending(['events', 'list', '--type', 'bogus'])).toContain("Unknown event type 'bogus'.");
+    const sent = await runCli(['events', 'list', '--type', 'nope', '--unchecked-filters'], { env: env() });
+    expect(sent.stderr).toContain("warning: --unchecked-filters: sending --type 'nope'");
+    expect(sent.code).toBe(1);
+    expect(sent.stderr).toContain('nope is not one of the available choices');
+  });
+
+  it('server errors are reported: 404 past the last page; bad flags exit 2', async () => {
     const past = await runCli(['events', 'list', '--page', '9999'], { env: env() });
     expect(past.code).toBe(1);
     expect(past.stderr).toContain('Invalid page.');

@@ -77,7 +77,8 @@ describe('events paged while new ones arrive', () => {
     expect(piped.stderr).not.toMatch(/events: 1 page/);
   });
 
-  it('events tail --once --backlog all: 100 a page, every event once', async () => {
+  it('events tail --once --backlog all: 100 a page, every event once, none of those there at the start missed', async () => {
+    const before = await eventCount();
     requests.length = 0;
     shifting = true;
     const res = await runCli(['events', 'tail', '--once', '--backlog', 'all'], { env: sandboxEnv(sb), configDir: tempConfigDir() });
@@ -86,7 +87,11 @@ describe('events paged while new ones arrive', () => {
     const printed = ids(res.stdout);
     expect(printed.length).toBeGreaterThan(300);
     expect(new Set(printed).size).toBe(printed.length);
+    const all = new Set(printed);
+    for (let id = 1; id <= before; id++) expect(all.has(id), `event ${id}`).toBe(true);
+    // Oldest first, page after page: at most three requests a page while every page shifts under the read.
     expect(requests.length).toBeGreaterThan(0);
+    expect(requests.length).toBeLessThanOrEqual(3 * Math.ceil(printed.length / 100) + 4);
     expect(requests.every((r) => r.includes('page_size=100'))).toBe(true);
   });
 });

@@ -54,7 +54,7 @@ describe.each(['desc', 'asc'] as const)('events tail with the server listing %s'
     const first = await tailFor(['--subscription', String(sub), '--cursor-file', cursor, '--backlog', 'all'], 4);
     expect(first.code).toBe(130);
     const cursorData = JSON.parse(readFileSync(cursor, 'utf8'));
-    expect(cursorData).toMatchObject({ version: 1, done_ids: [], filters: { subscription_id: String(sub) } });
+    expect(cursorData).toMatchObject({ version: 2, done_ids: [], filters: { subscription_id: String(sub) } });
 
     sb.advance(45 * MIN); // events keep coming while nobody is tailing
     const second = await tailFor(['--subscription', String(sub), '--cursor-file', cursor], 3);
