@@ -82,8 +82,11 @@ run; ..." says the same).
   CREATORS_MAX_RESPONSE_MB
                          largest JSON response read, in MB (default 64); larger
                          ones fail (response_too_large); downloads are not capped
-  CREATORS_STORE         the store file (default <config dir>/store/<profile>.db);
-                         creators store path prints it
+  CREATORS_STORE         the store file (default <config dir>/store/<profile>.db), or
+                         a team store's postgres:// URL; creators store path prints it
+  PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGPASSFILE
+                         a team store's connection, for what its URL leaves out (as
+                         psql reads them); the password is never printed
   CREATORS_MAX_AGE       reuse answers bought within this (14d, 24h; 0 buys fresh)
   CREATORS_STORE_BUSY_TIMEOUT
                          seconds to wait for another process's hold on the store

@@ -47,7 +47,7 @@ describe('control routes take JSON only (no cross-site form or text/plain posts)
 
   it('lists the control routes that change something', () => {
     expect(changes.map(([m, p]) => `${m} ${p}`).sort()).toEqual(
-      ['DELETE /_sandbox/faults', 'POST /_sandbox/batch', 'POST /_sandbox/config', 'POST /_sandbox/faults', 'POST /_sandbox/listening/advance', 'POST /_sandbox/listening/config', 'POST /_sandbox/oauth'].sort(),
+      ['DELETE /_sandbox/faults', 'POST /_sandbox/batch', 'POST /_sandbox/config', 'POST /_sandbox/faults', 'POST /_sandbox/listening/advance', 'POST /_sandbox/listening/config', 'POST /_sandbox/listening/seed', 'POST /_sandbox/oauth'].sort(),
     );
   });
 

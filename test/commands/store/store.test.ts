@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../../src/lib/store/schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
@@ -183,7 +183,7 @@ describe('creators store stats', () => {
       engine: 'sqlite',
       location: join(configDir, 'store', 'default.db'),
       exists: true,
-      schema_version: 2,
+      schema_version: SCHEMA_VERSION,
       answers: {
         creator: { count: 1, records: 1, credits: 0.03, oldest: new Date(T0).toISOString(), newest: new Date(T0).toISOString() },
         page: { count: 1, records: 5, credits: 0.05, oldest: new Date(T0 + HOUR).toISOString(), newest: new Date(T0 + HOUR).toISOString() },
