@@ -86,9 +86,9 @@ function tempPathFor(target: string): string {
 }
 
 /**
- * Removes temporary files of `target` whose writer is gone (its pid no longer runs): what a `kill -9`
- * or a power cut left. Another live process's file is left alone (a pid reused since is taken as
- * alive: the file then stays until that process ends). Best effort: never throws.
+ * Removes temporary files of `target` whose writer is gone (its pid no longer runs, or now belongs to
+ * a process that started after the file was last written): what a `kill -9` or a power cut left.
+ * Another live process's file is left alone. Best effort: never throws.
  */
 export async function removeStaleTemps(target: string): Promise<string[]> {
   const dir = path.dirname(target);
@@ -105,8 +105,10 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
     const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid === process.pid || processAlive(pid)) continue;
     const stale = path.join(dir, name);
+    // A process that started after the file was last written is not its writer (a reused pid).
+    const writtenAt = await fsp.stat(stale).then((st) => st.mtimeMs, () => undefined);
+    if (writtenAt === undefined || pid === process.pid || processAlive(pid, { seenAt: writtenAt })) continue;
     if (await fsp.unlink(stale).then(() => true, () => false)) removed.push(stale);
   }
   return removed;
