@@ -1,9 +1,9 @@
 import { dirname, join } from 'node:path';
 import type { ConfigStore } from '../config.js';
-import { AuthError, CliError } from '../errors.js';
+import { AuthError, CliError, EXIT } from '../errors.js';
 import type { TokenResponse } from './oauth.js';
 import { holdExit } from '../io/exit-holds.js';
-import { withLock } from '../io/lock.js';
+import { LockPathTaken, withLock } from '../io/lock.js';
 
 /** The profile key holding the login's tokens. */
 export const LOGIN_KEY = 'oauth';
@@ -135,6 +135,9 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
       if (err instanceof CliError && !forced && latest.expires_at !== undefined && latest.expires_at > deps.now()) return latest;
       throw err;
     }
+  }).catch((err: unknown) => {
+    if (!(err instanceof LockPathTaken)) throw err;
+    throw new CliError(`Cannot lock the login for its refresh: ${err.message}.`, EXIT.ERROR, { code: 'lock_failed', hint: `Move ${path} out of the way, then run the command again.` });
   });
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src/lib/config.js';
 import { AuthError, NetworkError } from '../../../src/lib/errors.js';
@@ -128,6 +128,17 @@ describe('the login lock', () => {
     const { store } = await setup();
     const path = lockPath(store);
     writeFileSync(path, JSON.stringify({ id: 'x', pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: Date.now() }));
+    expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a lock of a pid reused after a reboot and a dangling symbolic link at once (the one lock, lib/io/lock.ts)', async () => {
+    const { store } = await setup();
+    const path = lockPath(store);
+    // pid 1 always runs; this lock, fresh by its time, was written before the machine last booted.
+    writeFileSync(path, JSON.stringify({ id: 'x', pid: 1, host: (await import('node:os')).hostname(), at: Date.now(), boot: 'an-earlier-boot' }));
+    expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
+    symlinkSync(`${path}.gone`, path);
     expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
     expect(existsSync(path)).toBe(false);
   });
