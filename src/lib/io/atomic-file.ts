@@ -118,6 +118,15 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
 const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
 
 /**
+ * Whether `target` (absolute) names this process's standard output (`/dev/stdout`, `/dev/fd/1`,
+ * `/proc/self/fd/1`): written as stdout itself, which may be a socket (Node's child processes get
+ * socket pairs) that no path can open.
+ */
+export function namesStdout(target: string): boolean {
+  return new RegExp(`^/(?:dev/(?:stdout|fd/1)|proc/(?:self|thread-self|${process.pid})/fd/1)$`).test(target);
+}
+
+/**
  * Whether `target` (absolute) is written through in place rather than replaced: a descriptor path
  * (`/dev/stdout`, `/dev/fd/N`: the shell's redirect or pipe behind it is the destination), or an
  * existing target that is neither a regular file nor a folder (a character or block device, a FIFO,

@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { writesInPlace } from '../io/atomic-file.js';
+import { namesStdout, writesInPlace } from '../io/atomic-file.js';
 
 /**
  * Checks, before anything is sent, that `-o` can be written: its folder exists, is a folder and is
@@ -13,6 +13,7 @@ export function checkOutputPath(target: string): void {
   const fail = (why: string): never => {
     throw new UsageError(`Cannot write -o ${target}: ${why}.`, { hint: 'Choose a file in an existing, writable folder; nothing was sent.' });
   };
+  if (namesStdout(target)) return; // written as stdout itself
   if (writesInPlace(target)) {
     // A device, FIFO or descriptor path is written where it is: its folder (/dev) need not be writable.
     try {

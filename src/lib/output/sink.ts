@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 
 import type { Io } from '../io/streams.js';
-import { openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
+import { namesStdout, openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { CliError, EXIT, OutputWriteError, StdoutClosedError, UsageError } from '../errors.js';
 import type { OutputSettings } from './types.js';
@@ -120,7 +120,9 @@ export interface SinkOptions {
  */
 export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
-  if (target === undefined || target === '' || target === '-') {
+  // `-o /dev/stdout` is stdout itself (never paged: -o was given).
+  const stdoutByPath = target !== undefined && target !== '' && namesStdout(path.resolve(target));
+  if (target === undefined || target === '' || target === '-' || stdoutByPath) {
     // The wait spinner (stderr, same screen) is erased before any data, also for users of `stream`.
     io.clearLive?.();
     const toStdout = (chunk: string | Buffer): Promise<void> => {
@@ -129,7 +131,7 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
         throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE' ? new StdoutClosedError() : stdoutWriteError(err);
       });
     };
-    if (settings.pager !== undefined) {
+    if (settings.pager !== undefined && !stdoutByPath) {
       // A terminal with a pager: the output is held until complete, then paged (see pager.ts). One part
       // of a screen paged once (`pageOnce`) shares the screen's paged output, which the screen's end commits.
       const { pagedOutput } = await import('./pager.js');

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAtomicFile, removeStaleTemps, writeFileAtomic, writesInPlace } from '../../../src/lib/io/atomic-file.js';
+import { namesStdout, openAtomicFile, removeStaleTemps, writeFileAtomic, writesInPlace } from '../../../src/lib/io/atomic-file.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -141,6 +141,9 @@ describe('writesInPlace: the one rule for targets that are not regular files', (
     // Whatever the descriptor leads to (a regular file after `> out`): the shell's redirect is the destination.
     for (const p of ['/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/63', '/proc/self/fd/3', '/proc/4242/fd/1']) expect(writesInPlace(p), p).toBe(true);
     expect(writesInPlace('/dev/fdx/1')).toBe(false);
+    // Standard output by path is stdout itself (a socket pair under a Node parent: no path opens it).
+    for (const p of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]) expect(namesStdout(p), p).toBe(true);
+    for (const p of ['/dev/stderr', '/dev/fd/10', '/proc/1/fd/1', join(dir, 'f')]) expect(namesStdout(p), p).toBe(false);
   });
 
   it('a temporary file whose pid now belongs to a process started after it was written is stale (a reused pid)', async () => {
