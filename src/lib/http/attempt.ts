@@ -91,7 +91,8 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     return failure(err);
   }
   try {
-    res = decodeContent(res);
+    // A HEAD answer has no body, whatever its headers say of one.
+    if (req.method !== 'HEAD') res = decodeContent(res);
   } catch (err) {
     if (!(err instanceof UnsupportedEncoding)) throw err;
     if (!idempotent) ports.unsafe.inFlight--;
