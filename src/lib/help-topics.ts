@@ -139,7 +139,8 @@ For spreadsheets (csv and tsv only; off by default, so machine output is exact):
   --no-csv-safe, --no-bom turn the setting off for one run.
 --fields a,b.c keeps those dot paths, in that order, in every format.
 -o file writes to a temporary file next to it and renames it when complete, so a
-failed or interrupted run never leaves a half-written file.
+failed or interrupted run never leaves a half-written file. A device, FIFO or
+/dev/fd/N (/dev/null, a named pipe, >(cmd)) is written through, never replaced.
 Data goes to stdout; progress, notices, warnings and errors go to stderr.
 On a terminal, data (any format, JSON too, as gh does) goes through a pager:
 $CREATORS_PAGER, the profile's pager setting, $PAGER, else less -FRX (which

@@ -134,7 +134,20 @@ export async function getDownloadLink(http: HttpClient, id: string): Promise<Dow
   if (typeof data.download_url !== 'string' || data.download_url === '') {
     throw new CliError(`The download route for batch ${id} returned no download_url.`, 1, { code: 'malformed_response' });
   }
-  return data as DownloadLink;
+  // A relative link (`/files/...`) is taken from the route's own URL, as a browser resolves a link.
+  let url: URL | undefined;
+  try {
+    url = new URL(data.download_url, res.url || http.baseUrl.href);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new CliError(`The download route for batch ${id} returned a download_url that is not an http(s) URL.`, 1, {
+      code: 'malformed_response',
+      hint: `The results stay on the server; try again later with: creators batch download ${id}`,
+    });
+  }
+  return { ...data, download_url: url.href } as DownloadLink;
 }
 
 /** Opens the result route `GET /public/v1/enrichment/batch/{id}/` as a byte stream (CSV default, or JSON). */

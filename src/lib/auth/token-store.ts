@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ConfigStore } from '../config.js';
-import { AuthError, CliError } from '../errors.js';
+import { AuthError, CliError, EXIT } from '../errors.js';
 import type { TokenResponse } from './oauth.js';
 import { holdExit } from '../io/exit-holds.js';
+import { LockPathTaken, withLock } from '../io/lock.js';
 
 /** The profile key holding the login's tokens. */
 export const LOGIN_KEY = 'oauth';
@@ -14,8 +12,9 @@ export const CLIENTS_KEY = 'oauth-clients';
 /** Refresh this long before the access token expires, so a request never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 60_000;
 /**
- * A lock not renewed for this long (wall clock) is taken to be left over from a crashed process. The
- * holder renews it every third of this, so a refresh slower than this (a long --timeout) keeps it.
+ * A login lock not renewed for this long (wall clock) is taken to be left over from a crashed process
+ * (the one lock, lib/io/lock.ts). The holder renews it every third of this, so a refresh slower than
+ * this (a long --timeout) keeps it.
  */
 export const STALE_LOCK_MS = 30_000;
 
@@ -109,7 +108,9 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
   if (!current.refresh_token || !current.client_id) {
     throw new AuthError('The login has expired and cannot be refreshed.', { hint: 'Run `creators login` again.' });
   }
-  return withLock(lockPath(deps.store), deps, async () => {
+  const path = lockPath(deps.store);
+  const timedOut = (): AuthError => new AuthError('Timed out waiting for another creators process to refresh the login.', { hint: `If none is running, remove ${path}.` });
+  return withLock(path, deps, { staleAfterMs: STALE_LOCK_MS, waitMs: 2 * STALE_LOCK_MS, timedOut }, async () => {
     const latest = readLogin(deps.store);
     if (!latest) throw new AuthError('Not logged in (the login was removed meanwhile).', { hint: 'Run `creators login`.' });
     // Someone else refreshed while we waited: their tokens are the live ones.
@@ -134,109 +135,13 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
       if (err instanceof CliError && !forced && latest.expires_at !== undefined && latest.expires_at > deps.now()) return latest;
       throw err;
     }
+  }).catch((err: unknown) => {
+    if (!(err instanceof LockPathTaken)) throw err;
+    throw new CliError(`Cannot lock the login for its refresh: ${err.message}.`, EXIT.ERROR, { code: 'lock_failed', hint: `Move ${path} out of the way, then run the command again.` });
   });
 }
 
 /** The lock file next to config.json, one per profile. */
 export function lockPath(store: ConfigStore): string {
   return join(dirname(store.path), `.oauth-${store.profile}.lock`);
-}
-
-interface LockInfo {
-  id: string;
-  pid: number;
-  host: string;
-  at: number;
-}
-
-/**
- * Runs `fn` holding an O_EXCL lock file. Staleness uses the wall clock and the holder's pid, not
- * the injected clock: the lock is shared with other processes that live in real time.
- */
-export async function withLock<T>(
-  path: string,
-  deps: Pick<RefreshDeps, 'sleep' | 'signal'>,
-  fn: () => Promise<T>,
-  renewEveryMs = STALE_LOCK_MS / 3,
-): Promise<T> {
-  const mine: LockInfo = { id: randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), at: Date.now() };
-  const started = Date.now();
-  for (;;) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify(mine));
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    if (isStale(path)) {
-      removeIf(path, () => isStale(path));
-      continue;
-    }
-    if (Date.now() - started > 2 * STALE_LOCK_MS) {
-      throw new AuthError('Timed out waiting for another creators process to refresh the login.', { hint: `If none is running, remove ${path}.` });
-    }
-    await deps.sleep(50, deps.signal);
-    // Let the holder's I/O run even when the injected sleep returns at once (tests).
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  // Renewed while held: another process must not judge a slow refresh's lock stale and refresh too.
-  const renew = setInterval(() => {
-    if (readLock(path)?.id !== mine.id) return;
-    try {
-      const temp = `${path}.${mine.id}.tmp`;
-      writeFileSync(temp, JSON.stringify({ ...mine, at: Date.now() }), { mode: 0o600 });
-      renameSync(temp, path);
-    } catch {
-      // A renewal that fails leaves the older time: at worst the lock is judged stale later.
-    }
-  }, renewEveryMs);
-  renew.unref();
-  try {
-    return await fn();
-  } finally {
-    clearInterval(renew);
-    removeIf(path, () => readLock(path)?.id === mine.id);
-  }
-}
-
-function readLock(path: string): LockInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-function isStale(path: string): boolean {
-  const info = readLock(path);
-  if (!info) {
-    // Unreadable: being written right now, or junk. Judge by the file's age.
-    try {
-      return Date.now() - statSync(path).mtimeMs > STALE_LOCK_MS;
-    } catch {
-      return false;
-    }
-  }
-  if (Date.now() - info.at > STALE_LOCK_MS) return true;
-  if (info.host === hostname() && info.pid !== process.pid) {
-    try {
-      process.kill(info.pid, 0);
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ESRCH';
-    }
-  }
-  return false;
-}
-
-function removeIf(path: string, check: () => boolean): void {
-  try {
-    if (check()) unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
 }

@@ -38,7 +38,10 @@ export interface DownloadOptions {
   format: 'csv' | 'json';
   /** Opens a fresh destination (an atomic file sink, or stdout). */
   openSink: () => Promise<Sink>;
-  /** False for stdout: bytes already written cannot be taken back, so only a Range resume is possible. */
+  /**
+   * False for stdout: bytes already written cannot be taken back, so only a Range resume is possible.
+   * A sink written in place (a device or a FIFO as `-o`) is never restarted either, whatever this says.
+   */
   restartable: boolean;
   /** Transfer attempts in all (interruptions and expired links). Default 5. */
   attempts?: number;
@@ -60,12 +63,29 @@ function header(res: HttpResponse<unknown>, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Downloads the results of batch `o.id` into a sink opened by `o.openSink`, committing it at the end. */
+/**
+ * Downloads the results of batch `o.id` into a sink opened by `o.openSink`, committing it at the end.
+ * Whatever ends the download (an error of any kind), the sink is aborted: no temporary file or open
+ * descriptor is left for the garbage collector.
+ */
 export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promise<DownloadResult> {
+  let sink: Sink | undefined;
+  try {
+    return await transfer(http, o, (opened) => (sink = opened));
+  } catch (err) {
+    await sink?.abort();
+    throw err;
+  }
+}
+
+async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sink) => void): Promise<DownloadResult> {
   const attempts = o.attempts ?? 5;
   let source: DownloadResult['source'] = o.format === 'csv' ? 'download_url' : 'results_route';
   let link: DownloadLink | undefined;
   let sink = await o.openSink();
+  opened(sink);
+  // Bytes written to stdout or through a device or FIFO cannot be taken back: only a Range resume then.
+  const restartable = o.restartable && !sink.inPlace;
   let written = 0;
   let resumable = false;
   let etag: string | undefined;
@@ -99,14 +119,15 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
           : await openResults(http, o.id, o.format, o.timeoutMs);
       if (written > 0 && res.status !== 206) {
         // The host sent the whole file again: start over in a fresh temporary file.
-        if (!o.restartable) {
+        if (!restartable) {
           res.data.destroy();
-          throw new NetworkError(`The download of batch ${o.id} was interrupted after ${written} bytes already written to stdout and cannot be resumed.`, {
+          throw new NetworkError(`The download of batch ${o.id} was interrupted after ${written} bytes already written to ${sink.inPlace && o.restartable ? 'the output' : 'stdout'} and cannot be resumed.`, {
             hint: `Download it to a file instead: creators batch download ${o.id} -o results.${o.format}`,
           });
         }
         await sink.abort();
         sink = await o.openSink();
+        opened(sink);
         written = 0;
       }
       resumable = header(res, 'accept-ranges') === 'bytes';
@@ -152,7 +173,7 @@ export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promi
         await sink.abort();
         throw err;
       }
-      if (attempt >= attempts || (!o.restartable && !resumable && written > 0)) break;
+      if (attempt >= attempts || (!restartable && !resumable && written > 0)) break;
       const how = written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
       o.notice(`Download of batch ${o.id} interrupted (${transferProblem(err, fileHost())}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
       try {

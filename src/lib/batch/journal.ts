@@ -14,6 +14,8 @@
  * re-run knows a job may exist although it has no id for it.
  *
  * Entries are written atomically (temp file, fsync, rename), so a crash mid-write never corrupts one.
+ * An entry damaged all the same (a disk error, a hand edit) is never taken as absent: it may have
+ * named a job already paid for, so `batch run` refuses it like a lost create reply (`--force` to go on).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
@@ -61,23 +63,54 @@ function isEntry(e: unknown): e is JournalEntry {
 }
 
 /**
- * The entry for `key`, read without locking (a dry run, which changes nothing). A missing or damaged
- * entry is none: the journal is only a record of ids.
+ * An entry that exists but cannot be read (junk, cut short, not an entry, unreadable): it may have
+ * named a job already paid for, so it is never taken as absent (`batch run` refuses without --force).
  */
-export async function readJournalEntry(dir: string, key: string): Promise<JournalEntry | undefined> {
+export interface DamagedEntry {
+  damaged: true;
+  /** The file that could not be read. */
+  file: string;
+  /** Why, in a few words. */
+  why: string;
+}
+
+export function isDamaged(found: JournalEntry | DamagedEntry | undefined): found is DamagedEntry {
+  return found !== undefined && 'damaged' in found;
+}
+
+/** The file's entry (`pick` takes it out of the parsed JSON); undefined only when the file does not exist. */
+async function readEntryFile(file: string, pick: (parsed: unknown) => unknown): Promise<JournalEntry | DamagedEntry | undefined> {
+  let text: string;
   try {
-    const parsed = JSON.parse(await readFile(join(dir, JOURNAL_DIR, `${key}.json`), 'utf8')) as unknown;
-    return isEntry(parsed) ? parsed : undefined;
+    text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { damaged: true, file, why: describeFsError(err, 'read') };
   }
+  let parsed: unknown;
   try {
-    const legacy = JSON.parse(await readFile(join(dir, LEGACY_JOURNAL_FILE), 'utf8')) as { entries?: Record<string, unknown> };
-    const entry = legacy?.entries?.[key];
-    return isEntry(entry) ? entry : undefined;
+    parsed = JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    return { damaged: true, file, why: text.trim() === '' ? 'it is empty' : 'it is not valid JSON' };
   }
+  const entry = pick(parsed);
+  if (entry === undefined) return undefined;
+  return isEntry(entry) ? entry : { damaged: true, file, why: 'it is not a journal entry' };
+}
+
+/**
+ * The entry for `key`, read without locking (a dry run, which changes nothing): undefined when there
+ * is none, `DamagedEntry` when its file (or the single journal file of earlier versions) exists but
+ * cannot be read.
+ */
+export async function readJournalEntry(dir: string, key: string): Promise<JournalEntry | DamagedEntry | undefined> {
+  const own = await readEntryFile(join(dir, JOURNAL_DIR, `${key}.json`), (parsed) => parsed ?? null);
+  if (own !== undefined) return own;
+  return readEntryFile(join(dir, LEGACY_JOURNAL_FILE), (parsed) => {
+    const entries = (parsed as { entries?: unknown } | null)?.entries;
+    if (!entries || typeof entries !== 'object') return null;
+    return (entries as Record<string, unknown>)[key];
+  });
 }
 
 /** The entry of one input, locked for this run. */
@@ -86,8 +119,8 @@ export class LockedJournalEntry {
     private readonly file: string,
     private readonly lock: FileLock,
     private readonly now: () => number,
-    /** The entry as found when the lock was taken. */
-    readonly found: JournalEntry | undefined,
+    /** The entry as found when the lock was taken (damaged: found but unreadable). */
+    readonly found: JournalEntry | DamagedEntry | undefined,
   ) {}
 
   /**

@@ -15,7 +15,7 @@ import type { Terminal } from '../io/terminal.js';
 import { downloadMany } from './combine.js';
 import type { CsvReadOptions } from '../csv/read.js';
 import { extractBatchInput } from './extract.js';
-import { journalKey, LockedJournalEntry, readJournalEntry, type InFlight, type JournalEntry } from './journal.js';
+import { isDamaged, journalKey, LockedJournalEntry, readJournalEntry, type DamagedEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
@@ -77,7 +77,10 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     // dry run changes nothing, so it only reads.
     locked = o.dryRun ? undefined : await LockedJournalEntry.open(ports.journalDir, key, o.source, ports.now);
     reportExtraction(term, o.source, extraction);
-    const previous = o.force ? undefined : locked ? locked.found : await readJournalEntry(ports.journalDir, key);
+    const found = o.force ? undefined : locked ? locked.found : await readJournalEntry(ports.journalDir, key);
+    // An entry that cannot be read may have named a job already paid for: never taken as none.
+    if (isDamaged(found)) throw unreadableEntry(found, o.source);
+    const previous = found;
     const now = new Date(ports.now()).toISOString();
     const entry: JournalEntry =
       previous && previous.batch_ids.length === extraction.parts.length
@@ -177,6 +180,22 @@ function mayAlreadyExist(entry: JournalEntry, parts: number): UsageError {
       code: 'maybe_created',
       maybeCharged: true,
       hint: 'If it was created it runs and charges for its rows; `creators credits` shows what was used. To create another job anyway (charged again), re-run with --force.',
+    },
+  );
+}
+
+/**
+ * The journal entry of this input exists but cannot be read (junk, cut short, unreadable): it may have
+ * named a job already created and charging. Treated like a create whose reply was lost (exit 2,
+ * `maybe_created`): only the user can decide to pay for another job.
+ */
+function unreadableEntry(found: DamagedEntry, source: string): UsageError {
+  return new UsageError(
+    `A batch job may already exist for ${source}: its journal entry ${found.file} cannot be read (${found.why}), so whether an earlier run created a job is unknown.`,
+    {
+      code: 'maybe_created',
+      maybeCharged: true,
+      hint: 'If a job was created it runs and charges for its rows; `creators credits` shows what was used. To create another job anyway (charged again), re-run with --force.',
     },
   );
 }

@@ -1,7 +1,8 @@
 /**
  * One attempt of a request: the per-attempt timeout (headers, and for json and text the whole body),
  * which signal may abort it (Ctrl-C stops a GET, never a state-changing request already sent), the
- * transport (undici, or node:http for a streamed GET), the response size cap, JSON decoding, the
+ * transport (undici, or node:http for a streamed GET), content decoding (gzip, deflate, br: the size
+ * cap counts decoded bytes), the response size cap, JSON decoding, the
  * `--debug` lines of the exchange, and the mapping of the answer to an outcome: a response, or a typed
  * error and whether the retry loop (retry.ts) may send it again.
  */
@@ -12,6 +13,7 @@ import { networkFailure, NOT_REPLAYED_HINT, proxyAuthFailure, rawNetworkError } 
 import { redactText, redactUrl, type Secrets } from './redact.js';
 import { parseJson } from '../exact-json.js';
 import { ResponseTooLarge, type RawResponse, type Transport } from './transport.js';
+import { decodeContent, UnsupportedEncoding } from './content-encoding.js';
 import type { HttpResponse, RequestOptions } from './types.js';
 import type { ProxyInUse } from './dispatcher.js';
 
@@ -88,6 +90,20 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   } catch (err) {
     if (!idempotent) ports.unsafe.inFlight--;
     return failure(err);
+  }
+  try {
+    // A HEAD answer has no body, whatever its headers say of one.
+    if (req.method !== 'HEAD') res = decodeContent(res);
+  } catch (err) {
+    if (!(err instanceof UnsupportedEncoding)) throw err;
+    if (!idempotent) ports.unsafe.inFlight--;
+    clearTimeout(fire);
+    ports.debug?.(`< ${res.statusCode} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: Content-Encoding ${err.encoding}, not read`);
+    const message = `The server sent its answer (HTTP ${res.statusCode}) with Content-Encoding '${err.encoding}', which this client cannot decode.`;
+    const error = idempotent
+      ? new ApiError(message, { status: res.statusCode, code: 'malformed_response', hint: 'The server or a proxy in front of it encodes answers unasked; nothing was written.' })
+      : new ApiError(message, { status: res.statusCode, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT });
+    return { kind: 'error', error, retryable: false };
   }
 
   const status = res.statusCode;

@@ -6,9 +6,14 @@
  * start: it may hold paid-for data; a new target stays 0600, a replaced one keeps its permissions.
  * Temporary files of the same target left by processes that no longer exist (`kill -9`, a power cut)
  * are removed when the next one is opened, so they never pile up.
+ *
+ * A target that is not a regular file (a device such as /dev/null, a FIFO, a terminal, `/dev/stdout`,
+ * `/dev/fd/N` as bash's `>(cmd)` gives it) is never renamed over: replacing /dev/null as root would
+ * replace the system's device, and a FIFO's reader would get nothing. It is written through in place,
+ * as a shell redirect writes it (`writesInPlace` is the one rule, also used by the `-o` preflight).
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, unlinkSync, type WriteStream } from 'node:fs';
+import { constants, promises as fsp, statSync, unlinkSync, type WriteStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { processAlive } from './process-alive.js';
@@ -28,12 +33,17 @@ export interface AtomicFileOptions {
   mode?: number | undefined;
 }
 
-/** A temporary file on its way to becoming `target`. */
+/** A temporary file on its way to becoming `target` (or, for a device or a FIFO, the target itself). */
 export interface AtomicFile {
   /** The absolute target path. */
   readonly target: string;
-  /** The temporary file, in the target's folder. */
+  /** The temporary file, in the target's folder; the target itself when `inPlace`. */
   readonly tempPath: string;
+  /**
+   * True when the target is written through in place (see `writesInPlace`): no temporary file, no
+   * fsync, no rename; what was written cannot be taken back, so `abort` only closes.
+   */
+  readonly inPlace: boolean;
   /** Open for writing (`write`, `writev`, `datasync`...); `commit` and `abort` close it. */
   readonly handle: FileHandle;
   /**
@@ -76,9 +86,9 @@ function tempPathFor(target: string): string {
 }
 
 /**
- * Removes temporary files of `target` whose writer is gone (its pid no longer runs): what a `kill -9`
- * or a power cut left. Another live process's file is left alone (a pid reused since is taken as
- * alive: the file then stays until that process ends). Best effort: never throws.
+ * Removes temporary files of `target` whose writer is gone (its pid no longer runs, or now belongs to
+ * a process that started after the file was last written): what a `kill -9` or a power cut left.
+ * Another live process's file is left alone. Best effort: never throws.
  */
 export async function removeStaleTemps(target: string): Promise<string[]> {
   const dir = path.dirname(target);
@@ -95,20 +105,100 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
     const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
     if (!m) continue;
     const pid = Number(m[1]);
-    if (pid === process.pid || processAlive(pid)) continue;
     const stale = path.join(dir, name);
+    // A process that started after the file was last written is not its writer (a reused pid).
+    const writtenAt = await fsp.stat(stale).then((st) => st.mtimeMs, () => undefined);
+    if (writtenAt === undefined || pid === process.pid || processAlive(pid, { seenAt: writtenAt })) continue;
     if (await fsp.unlink(stale).then(() => true, () => false)) removed.push(stale);
   }
   return removed;
 }
 
+/** Paths naming an open descriptor of this process (`/dev/stdout`, `/dev/fd/3`, `>(cmd)`), whatever it leads to. */
+const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
+
+/**
+ * Whether `target` (absolute) names this process's standard output (`/dev/stdout`, `/dev/fd/1`,
+ * `/proc/self/fd/1`): written as stdout itself, which may be a socket (Node's child processes get
+ * socket pairs) that no path can open.
+ */
+export function namesStdout(target: string): boolean {
+  return new RegExp(`^/(?:dev/(?:stdout|fd/1)|proc/(?:self|thread-self|${process.pid})/fd/1)$`).test(target);
+}
+
+/**
+ * Whether `target` (absolute) is written through in place rather than replaced: a descriptor path
+ * (`/dev/stdout`, `/dev/fd/N`: the shell's redirect or pipe behind it is the destination), or an
+ * existing target that is neither a regular file nor a folder (a character or block device, a FIFO,
+ * a socket). A missing target, a regular file or a symbolic link to one is written atomically.
+ */
+export function writesInPlace(target: string): boolean {
+  if (DESCRIPTOR_PATH.test(target)) return true;
+  try {
+    const st = statSync(target);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A socket cannot be opened as a file: said in words (open() would only answer ENXIO). */
+function notWritable(target: string): Error | undefined {
+  try {
+    if (statSync(target).isSocket()) return Object.assign(new Error('it is a socket, not a file, a device or a FIFO'), { code: 'ENXIO' });
+  } catch {
+    // Gone or unreachable: open() says why.
+  }
+  return undefined;
+}
+
+/**
+ * Opens a device, FIFO or descriptor path for writing where it is, as `>` would (a FIFO waits for its
+ * reader). Appending: through `/dev/fd/N` onto a file the shell opened with `>>`, nothing is lost;
+ * after `>` the file is empty anyway. Never creates anything.
+ */
+async function openInPlace(absolute: string): Promise<AtomicFile> {
+  const refused = notWritable(absolute);
+  if (refused) throw refused;
+  const handle = await fsp.open(absolute, constants.O_WRONLY | constants.O_APPEND);
+  let state: 'open' | 'committed' | 'aborted' = 'open';
+  let stream: WriteStream | undefined;
+  const close = async (): Promise<void> => {
+    if (stream && !stream.destroyed) stream.destroy();
+    await handle.close();
+  };
+  return {
+    target: absolute,
+    tempPath: absolute,
+    inPlace: true,
+    handle,
+    createWriteStream(streamOptions = {}) {
+      if (stream) throw new Error(`${absolute} already has a write stream`);
+      stream = handle.createWriteStream({ ...streamOptions, autoClose: false });
+      return stream;
+    },
+    async commit() {
+      if (state !== 'open') throw new Error(`${absolute} was already ${state}`);
+      state = 'committed';
+      await close();
+    },
+    async abort() {
+      if (state !== 'open') return;
+      state = 'aborted';
+      await close().catch(() => {});
+    },
+  };
+}
+
 /**
  * Creates the temporary file for `target` (resolved against the process's cwd when relative), after
  * removing stale ones of the same target (`removeStaleTemps`). Rejects with the system error when it
- * cannot be created (`ENOENT`: no such folder, `EACCES`...).
+ * cannot be created (`ENOENT`: no such folder, `EACCES`...). A target that `writesInPlace` is opened
+ * itself instead (`inPlace`: no temporary file, no rename).
  */
 export async function openAtomicFile(target: string, options: AtomicFileOptions = {}): Promise<AtomicFile> {
   const absolute = path.resolve(target);
+  if (writesInPlace(absolute)) return openInPlace(absolute);
   const durable = options.durable ?? true;
   await removeStaleTemps(absolute);
   const tempPath = tempPathFor(absolute);
@@ -132,6 +222,7 @@ export async function openAtomicFile(target: string, options: AtomicFileOptions 
   return {
     target: absolute,
     tempPath,
+    inPlace: false,
     handle,
     createWriteStream(streamOptions = {}) {
       if (stream) throw new Error(`${absolute} already has a write stream`);

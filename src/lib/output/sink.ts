@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 
 import type { Io } from '../io/streams.js';
-import { openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
+import { namesStdout, openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { CliError, EXIT, OutputWriteError, StdoutClosedError, UsageError } from '../errors.js';
 import type { OutputSettings } from './types.js';
@@ -32,6 +32,11 @@ export interface Sink {
   commit(): Promise<void>;
   /** Gives up: for a file, close and delete the temporary file; the target is untouched. Never throws. */
   abort(): Promise<void>;
+  /**
+   * True when bytes written cannot be taken back: stdout, or an `-o` device, FIFO or descriptor path
+   * written through in place. A download then cannot restart from zero in a fresh file.
+   */
+  readonly inPlace: boolean;
 }
 
 /** An output file that could not be opened, written or put in place; the message names the path. */
@@ -115,7 +120,9 @@ export interface SinkOptions {
  */
 export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
-  if (target === undefined || target === '' || target === '-') {
+  // `-o /dev/stdout` is stdout itself (never paged: -o was given).
+  const stdoutByPath = target !== undefined && target !== '' && namesStdout(path.resolve(target));
+  if (target === undefined || target === '' || target === '-' || stdoutByPath) {
     // The wait spinner (stderr, same screen) is erased before any data, also for users of `stream`.
     io.clearLive?.();
     const toStdout = (chunk: string | Buffer): Promise<void> => {
@@ -124,16 +131,17 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
         throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE' ? new StdoutClosedError() : stdoutWriteError(err);
       });
     };
-    if (settings.pager !== undefined) {
+    if (settings.pager !== undefined && !stdoutByPath) {
       // A terminal with a pager: the output is held until complete, then paged (see pager.ts). One part
       // of a screen paged once (`pageOnce`) shares the screen's paged output, which the screen's end commits.
       const { pagedOutput } = await import('./pager.js');
       const shared = settings.pager.shared;
       const paged = shared !== undefined ? (shared.output ??= pagedOutput(io, settings.pager, toStdout)) : pagedOutput(io, settings.pager, toStdout);
-      if (shared !== undefined) return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: async () => {}, abort: async () => {} };
-      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: paged.commit, abort: paged.abort };
+      if (shared !== undefined) return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: async () => {}, abort: async () => {}, inPlace: true };
+      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: paged.commit, abort: paged.abort, inPlace: true };
     }
     return {
+      inPlace: true,
       stream: io.stdout,
       write: toStdout,
       writeBytes: toStdout,
@@ -173,8 +181,15 @@ const PATH_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'E
  * the path's own problem (`OutputFileError`, a usage error: a directory in the way at the rename). The
  * temporary file is removed, the target untouched.
  */
-function fileWriteError(shown: string, err: unknown): OutputWriteError | OutputFileError {
+function fileWriteError(shown: string, err: unknown, inPlace: boolean): OutputWriteError | OutputFileError {
   if (err instanceof OutputWriteError || err instanceof OutputFileError) return err;
+  if (inPlace) {
+    // A device or FIFO written through (as stdout is): what was written stays written.
+    return new OutputWriteError(`Cannot write ${shown}: ${describeFsError(err, 'write')}.`, {
+      hint: `The output to ${shown} is incomplete. Choose another -o path, then run the command again.`,
+      cause: err,
+    });
+  }
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && PATH_CODES.has(code) && code !== 'EROFS') {
     // EROFS mid-write is the disk's failure (exit 1), though at open time it is the path's (exit 2).
@@ -199,14 +214,16 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): P
   for (let done = 0; done < rest.length; ) done += (await handle.write(rest, done, rest.length - done)).bytesWritten;
 }
 
-async function openFileSink(target: string, shown: string, durable: boolean): Promise<Sink> {
+async function openFileSink(target: string, shown: string, durableAsked: boolean): Promise<Sink> {
   let file: AtomicFile;
   try {
-    file = await openAtomicFile(target, { durable });
+    file = await openAtomicFile(target, { durable: durableAsked });
   } catch (err) {
     throw new OutputFileError(`cannot write ${shown}: ${describeFsError(err, 'write')}`, shown, err);
   }
-  const { handle } = file;
+  const { handle, inPlace } = file;
+  // A device or a FIFO has nothing to flush to disk (fsync fails on them).
+  const durable = durableAsked && !inPlace;
   // A short queue (256 KB): each queued chunk is a Buffer, and one that waits through two young-generation
   // collections is freed only by a full one. csv-stringify's garbage makes young collections frequent, and
   // with a 1 MB queue tens of MB of written chunks piled up (see README, Performance).
@@ -263,17 +280,18 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
   };
 
   return {
+    inPlace,
     stream,
     write: (chunk) =>
       writeChunk(stream, chunk).catch((err: unknown) => {
-        throw fileWriteError(shown, err);
+        throw fileWriteError(shown, err, inPlace);
       }),
     async writeBytes(chunk) {
       if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
-      if (bytesError !== undefined) throw fileWriteError(shown, bytesError);
+      if (bytesError !== undefined) throw fileWriteError(shown, bytesError, inPlace);
       // Bytes given to `write` go first (they are queued in the stream).
       if (stream.writableLength > 0) {
-        await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err)) : resolve())));
+        await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err, inPlace)) : resolve())));
       }
       // Network chunks (~64 KB) are gathered into 1 MB writes, and the next 1 MB is received while the
       // previous one is written: the stream's one-chunk-at-a-time writes ran at half of curl's rate.
@@ -281,7 +299,7 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
       gatheredBytes += chunk.length;
       if (gatheredBytes >= WRITE_BATCH_BYTES) {
         await flushGathered().catch((err: unknown) => {
-          throw fileWriteError(shown, err);
+          throw fileWriteError(shown, err, inPlace);
         });
       }
     },
@@ -305,7 +323,7 @@ async function openFileSink(target: string, shown: string, durable: boolean): Pr
         await file.commit();
       } catch (err) {
         await cleanup();
-        throw fileWriteError(shown, err);
+        throw fileWriteError(shown, err, inPlace);
       }
     },
     async abort() {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
@@ -115,6 +115,30 @@ describe('creators batch run', () => {
     const forced = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--force'], t.opts());
     expect(forced.code).toBe(0);
     expect(world().jobs.size).toBe(before + 2);
+  });
+
+  it('a damaged journal entry is never taken as absent: exit 2 (maybe_created) naming the file, nothing created; --force creates another', async () => {
+    const t = setup(creatorHandles(sb.get(), 10, 2050));
+    const before = world().jobs.size;
+    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '1'], t.opts());
+    expect(first.code).toBe(8);
+    expect(world().jobs.size).toBe(before + 1);
+    const dir = join(t.opts().configDir!, 'batch-journal');
+    const [name] = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    const file = join(dir, name!);
+    // Cut short, as a disk error or a hand edit might leave it.
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 20));
+    const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--json'], t.opts());
+    expect(again.code).toBe(2);
+    const err = JSON.parse(again.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string; hint: string } };
+    expect(err.error.code).toBe('maybe_created');
+    expect(err.error.message).toContain(`its journal entry ${file} cannot be read (it is not valid JSON)`);
+    expect(err.error.hint).toContain('--force');
+    expect(world().jobs.size).toBe(before + 1);
+    const forced = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--force'], t.opts());
+    expect(forced.code).toBe(0);
+    expect(world().jobs.size).toBe(before + 2);
+    expect(journalEntries(t.opts().configDir!)[0]?.completed_at).toBeDefined();
   });
 
   it('--timeout alone is still the whole wait for one release, with a one-line deprecation warning', async () => {

@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -43,6 +44,24 @@ describe('creators events tail (edges)', () => {
     expect(stopped.stderr.match(/warning: --fields: no record has 'evnt_type'/g)).toHaveLength(1);
     const fine = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], { env: env() });
     expect(fine.stderr).toBe('');
+  });
+
+  it('a cursor lock a crash left behind never blocks the next tail: a pid reused after a reboot, a dangling symlink, an empty folder', async () => {
+    const dir = tempDir('creators-tail-lock-');
+    const cursor = join(dir, 'c.cursor');
+    const lock = `${cursor}.lock`;
+    const leftovers: Array<[string, () => void]> = [
+      // pid 1 always runs, but this lock was written before the machine last booted.
+      ['pid 1 of an earlier boot', () => writeFileSync(lock, JSON.stringify({ id: 'old', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z', boot: 'an-earlier-boot' }))],
+      ['a dangling symlink', () => symlinkSync(join(dir, 'gone'), lock)],
+      ['an empty folder', () => mkdirSync(lock)],
+    ];
+    for (const [what, leave] of leftovers) {
+      leave();
+      const res = await runCli(['events', 'tail', '--once', '--backlog', '1', '--cursor-file', cursor], { env: env() });
+      expect(res.code, `${what}: ${res.stderr}`).toBe(0);
+      expect(readdirSync(dir).sort(), what).toEqual(['c.cursor']);
+    }
   });
 
   it('refuses bad flags, csv, -o and a corrupt cursor file with exit 2', async () => {

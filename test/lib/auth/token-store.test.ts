@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src/lib/config.js';
 import { AuthError, NetworkError } from '../../../src/lib/errors.js';
-import { ensureFreshLogin, lockPath, readLogin, saveLogin, withLock, type RefreshDeps } from '../../../src/lib/auth/token-store.js';
+import { ensureFreshLogin, lockPath, readLogin, saveLogin, STALE_LOCK_MS, type RefreshDeps } from '../../../src/lib/auth/token-store.js';
+import { withLock as sharedWithLock } from '../../../src/lib/io/lock.js';
 import type { TokenResponse } from '../../../src/lib/auth/oauth.js';
 import { tempConfigDir } from '../../helpers/run-cli.js';
 
@@ -96,7 +97,12 @@ describe('ensureFreshLogin', () => {
   });
 });
 
-describe('withLock', () => {
+/** The login's use of the one lock: stale after 30 s unrenewed, renewed every `renewEveryMs`. */
+function withLock<T>(path: string, ports: { sleep: () => Promise<void> }, fn: () => Promise<T>, renewEveryMs?: number): Promise<T> {
+  return sharedWithLock(path, ports, { staleAfterMs: STALE_LOCK_MS, waitMs: 2 * STALE_LOCK_MS, renewEveryMs, timedOut: () => new Error('timed out') }, fn);
+}
+
+describe('the login lock', () => {
   it('renews the lock while held, so a slow refresh is not taken for a crashed one', async () => {
     const { store } = await setup();
     const path = lockPath(store);
@@ -122,6 +128,17 @@ describe('withLock', () => {
     const { store } = await setup();
     const path = lockPath(store);
     writeFileSync(path, JSON.stringify({ id: 'x', pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: Date.now() }));
+    expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('takes over a lock of a pid reused after a reboot and a dangling symbolic link at once (the one lock, lib/io/lock.ts)', async () => {
+    const { store } = await setup();
+    const path = lockPath(store);
+    // pid 1 always runs; this lock, fresh by its time, was written before the machine last booted.
+    writeFileSync(path, JSON.stringify({ id: 'x', pid: 1, host: (await import('node:os')).hostname(), at: Date.now(), boot: 'an-earlier-boot' }));
+    expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
+    symlinkSync(`${path}.gone`, path);
     expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
     expect(existsSync(path)).toBe(false);
   });

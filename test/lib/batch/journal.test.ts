@@ -2,11 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../../src/lib/errors.js';
-import { JOURNAL_DIR, journalKey, LockedJournalEntry, readJournalEntry } from '../../../src/lib/batch/journal.js';
+import { JOURNAL_DIR, journalKey, LockedJournalEntry, readJournalEntry, type JournalEntry } from '../../../src/lib/batch/journal.js';
 import { tempDir } from '../../commands/batch/helpers.js';
 
 const now = (): number => Date.parse('2026-11-22T10:00:00Z');
 const entry = (ids: Array<string | null>) => ({ batch_ids: ids, input: 'in.csv', created_at: 'x', updated_at: 'x' });
+/** The batch ids of an entry read back (undefined for none or a damaged one). */
+const ids = (found: unknown): JournalEntry['batch_ids'] | undefined => (found as JournalEntry | undefined)?.batch_ids;
 
 describe('journal', () => {
   it('keys on input hash and options, persists atomically (0600) and forgets nothing it was told', async () => {
@@ -19,10 +21,10 @@ describe('journal', () => {
     expect(j.found).toBeUndefined();
     await j.save(entry(['bch_1']));
     j.release();
-    expect((await readJournalEntry(dir, k1))?.batch_ids).toEqual(['bch_1']);
+    expect(ids(await readJournalEntry(dir, k1))).toEqual(['bch_1']);
     expect((statSync(join(dir, JOURNAL_DIR, `${k1}.json`)).mode & 0o777).toString(8)).toBe('600');
     const again = await LockedJournalEntry.open(dir, k1, 'in.csv', now);
-    expect(again.found?.batch_ids).toEqual(['bch_1']);
+    expect(ids(again.found)).toEqual(['bch_1']);
     again.release();
     expect(readdirSync(join(dir, JOURNAL_DIR))).toEqual([`${k1}.json`]);
   });
@@ -39,18 +41,33 @@ describe('journal', () => {
     await held.save(entry(['bch_1']));
     other.release();
     held.release();
-    expect((await readJournalEntry(dir, 'k1'))?.batch_ids).toEqual(['bch_1']);
-    expect((await readJournalEntry(dir, 'k2'))?.batch_ids).toEqual(['bch_2']);
+    expect(ids(await readJournalEntry(dir, 'k1'))).toEqual(['bch_1']);
+    expect(ids(await readJournalEntry(dir, 'k2'))).toEqual(['bch_2']);
   });
 
-  it('treats a damaged entry as none, and still reads the single journal file of earlier versions', async () => {
+  it('says an entry that exists but cannot be read is damaged (never none), and still reads the single journal file of earlier versions', async () => {
     const dir = tempDir();
     const j = await LockedJournalEntry.open(dir, 'k', 'in.csv', now);
     j.release();
-    writeFileSync(join(dir, JOURNAL_DIR, 'k.json'), '{not json');
+    const file = join(dir, JOURNAL_DIR, 'k.json');
     expect(await readJournalEntry(dir, 'k')).toBeUndefined();
+    for (const [text, why] of [
+      ['{not json', 'it is not valid JSON'],
+      ['', 'it is empty'],
+      ['{"batch_ids": 3}', 'it is not a journal entry'],
+      ['null', 'it is not a journal entry'],
+    ] as const) {
+      writeFileSync(file, text);
+      expect(await readJournalEntry(dir, 'k')).toEqual({ damaged: true, file, why });
+    }
+    const locked = await LockedJournalEntry.open(dir, 'k', 'in.csv', now);
+    expect(locked.found).toEqual({ damaged: true, file, why: 'it is not a journal entry' });
+    locked.release();
     writeFileSync(join(dir, 'batch-journal.json'), JSON.stringify({ version: 1, entries: { old: entry(['bch_old']) } }));
-    expect((await readJournalEntry(dir, 'old'))?.batch_ids).toEqual(['bch_old']);
+    expect(ids(await readJournalEntry(dir, 'old'))).toEqual(['bch_old']);
+    expect(await readJournalEntry(dir, 'none')).toBeUndefined();
+    writeFileSync(join(dir, 'batch-journal.json'), '{"entries": {"old": ');
+    expect(await readJournalEntry(dir, 'none')).toEqual({ damaged: true, file: join(dir, 'batch-journal.json'), why: 'it is not valid JSON' });
   });
 
   it("removes other inputs' entries untouched for 30 days, but not one whose run holds its lock", async () => {

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAtomicFile, writeFileAtomic } from '../../../src/lib/io/atomic-file.js';
+import { namesStdout, openAtomicFile, removeStaleTemps, writeFileAtomic, writesInPlace } from '../../../src/lib/io/atomic-file.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -123,5 +123,40 @@ describe('writeFileAtomic', () => {
     expect(err).toBeInstanceOf(Error);
     expect(readdirSync(dir)).toEqual(['state.json']);
     expect(readFileSync(target, 'utf8')).toBe('old');
+  });
+});
+
+describe('writesInPlace: the one rule for targets that are not regular files', () => {
+  it('a missing path, a regular file, a symbolic link to one and a folder are not; a FIFO, a device and descriptor paths are', () => {
+    writeFileSync(join(dir, 'f'), 'x');
+    symlinkSync(join(dir, 'f'), join(dir, 'link'));
+    mkdirSync(join(dir, 'd'));
+    execFileSync('mkfifo', [join(dir, 'p')]);
+    expect(writesInPlace(join(dir, 'missing'))).toBe(false);
+    expect(writesInPlace(join(dir, 'f'))).toBe(false);
+    expect(writesInPlace(join(dir, 'link'))).toBe(false);
+    expect(writesInPlace(join(dir, 'd'))).toBe(false);
+    expect(writesInPlace(join(dir, 'p'))).toBe(true);
+    expect(writesInPlace('/dev/null')).toBe(true);
+    // Whatever the descriptor leads to (a regular file after `> out`): the shell's redirect is the destination.
+    for (const p of ['/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/63', '/proc/self/fd/3', '/proc/4242/fd/1']) expect(writesInPlace(p), p).toBe(true);
+    expect(writesInPlace('/dev/fdx/1')).toBe(false);
+    // Standard output by path is stdout itself (a socket pair under a Node parent: no path opens it).
+    for (const p of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]) expect(namesStdout(p), p).toBe(true);
+    for (const p of ['/dev/stderr', '/dev/fd/10', '/proc/1/fd/1', join(dir, 'f')]) expect(namesStdout(p), p).toBe(false);
+  });
+
+  it('a temporary file whose pid now belongs to a process started after it was written is stale (a reused pid)', async () => {
+    const target = join(dir, 'out.csv');
+    // pid 1 runs, but it started after 2000-01-01, when this temporary file was last written.
+    const stale = join(dir, '.out.csv.1.0123abcd.tmp');
+    writeFileSync(stale, 'x');
+    utimesSync(stale, new Date('2000-01-01T00:00:00Z'), new Date('2000-01-01T00:00:00Z'));
+    const fresh = join(dir, '.out.csv.1.4567abcd.tmp');
+    writeFileSync(fresh, 'x');
+    const removed = await removeStaleTemps(target);
+    if (statSync('/proc/1/stat', { throwIfNoEntry: false }) === undefined) return; // no /proc: pid only
+    expect(removed).toEqual([stale]);
+    expect(readdirSync(dir)).toEqual(['.out.csv.1.4567abcd.tmp']);
   });
 });

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeHolder, tryLock } from '../../../src/lib/io/lock.js';
+import { describeHolder, LockPathTaken, tryLock } from '../../../src/lib/io/lock.js';
+import { bootId, processAlive, processIdentity, processStart } from '../../../src/lib/io/process-alive.js';
 import { tempDir } from '../../helpers/temp.js';
 
 /** The pid of a process that has ended (so no process has it, barring reuse in the meantime). */
@@ -63,5 +64,89 @@ describe('tryLock', () => {
     const got = tryLock(path);
     expect(got.acquired).toBe(true);
     if (got.acquired) got.lock.release();
+  });
+
+  it('records the boot id and the start time of its process, so a reused pid can be told apart', () => {
+    const path = join(tempDir(), 'x.lock');
+    const got = tryLock(path);
+    if (!got.acquired) throw new Error('expected the lock');
+    const data = JSON.parse(readFileSync(path, 'utf8')) as { boot?: string; start?: string };
+    got.lock.release();
+    if (bootId() === undefined) return; // no /proc: pid only
+    expect(data.boot).toBe(bootId());
+    expect(data.start).toBe(processStart(process.pid));
+    expect(processIdentity()).toEqual({ boot: data.boot, start: data.start });
+  });
+
+  const noProc = bootId() === undefined ? 'no /proc here: only the pid can be checked' : undefined;
+  it.skipIf(noProc)(`a lock held by a reused pid (pid 1 after a reboot or a container restart) is stale ${noProc ? `(skipped: ${noProc})` : ''}`, () => {
+    const dir = tempDir();
+    const path = join(dir, 'x.lock');
+    const old = { id: 'r', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z' };
+    // Written before the last boot: another boot id.
+    writeFileSync(path, JSON.stringify({ ...old, boot: 'another-boot-0000' }));
+    let got = tryLock(path);
+    expect(got.acquired).toBe(true);
+    if (got.acquired) got.lock.release();
+    // Same boot, but pid 1 is now a process that started at another time.
+    writeFileSync(path, JSON.stringify({ ...old, boot: bootId(), start: `${Number(processStart(1)) + 12345}` }));
+    got = tryLock(path);
+    expect(got.acquired).toBe(true);
+    if (got.acquired) got.lock.release();
+    // A lock of an earlier version (pid only), last written before pid 1 started: not its holder.
+    writeFileSync(path, JSON.stringify(old));
+    utimesSync(path, new Date('2000-01-01T00:00:00Z'), new Date('2000-01-01T00:00:00Z'));
+    got = tryLock(path);
+    expect(got.acquired).toBe(true);
+    if (got.acquired) got.lock.release();
+    expect(readdirSync(dir)).toEqual([]);
+    // The store's claims still ask with the pid alone.
+    expect(processAlive(1)).toBe(true);
+    expect(processAlive(deadPid())).toBe(false);
+  });
+
+  it('a dangling symbolic link at the lock path holds nothing: taken over, its target never created', () => {
+    const dir = tempDir();
+    const path = join(dir, 'x.lock');
+    symlinkSync(join(dir, 'nowhere'), path);
+    const got = tryLock(path);
+    expect(got.acquired).toBe(true);
+    expect(lstatSync(path).isFile()).toBe(true);
+    if (got.acquired) got.lock.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a symbolic link to a file is not a lock either: the link goes, the file it names is untouched', () => {
+    const dir = tempDir();
+    const path = join(dir, 'x.lock');
+    writeFileSync(join(dir, 'precious'), 'keep me');
+    symlinkSync(join(dir, 'precious'), path);
+    const got = tryLock(path);
+    expect(got.acquired).toBe(true);
+    if (got.acquired) got.lock.release();
+    expect(readdirSync(dir)).toEqual(['precious']);
+    expect(readFileSync(join(dir, 'precious'), 'utf8')).toBe('keep me');
+  });
+
+  it('an empty folder at the lock path is taken over and removed, no .stale folder left behind', () => {
+    const dir = tempDir();
+    const path = join(dir, 'x.lock');
+    mkdirSync(path);
+    const got = tryLock(path);
+    expect(got.acquired).toBe(true);
+    expect(readdirSync(dir)).toEqual(['x.lock']);
+    if (got.acquired) got.lock.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a folder with files in it is not emptied: refused naming it, left where it was', () => {
+    const dir = tempDir();
+    const path = join(dir, 'x.lock');
+    mkdirSync(path);
+    writeFileSync(join(path, 'data'), 'x');
+    expect(() => tryLock(path)).toThrow(LockPathTaken);
+    expect(() => tryLock(path)).toThrow(`${path} is a folder with files in it, not a lock file`);
+    expect(readdirSync(dir)).toEqual(['x.lock']);
+    expect(readdirSync(path)).toEqual(['data']);
   });
 });
