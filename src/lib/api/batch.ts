@@ -3,7 +3,6 @@
  */
 import type { Readable } from 'node:stream';
 import { BATCH_ROUTE, MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
-import { CliError } from '../errors.js';
 import { formatCredits } from '../cost.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
@@ -126,15 +125,13 @@ export async function getBatchStatus(http: HttpClient, id: string, timeoutMs?: n
   return normaliseStatus(res.data, id);
 }
 
-/** `GET /public/v1/enrichment/batch/{id}/download/`: a short-lived CSV URL on another host (free). */
+/**
+ * `GET /public/v1/enrichment/batch/{id}/download/`: a short-lived CSV URL on another host (free). The
+ * HTTP client has checked the answer's shape (a non-empty `download_url`; src/contract/responses.ts).
+ */
 export async function getDownloadLink(http: HttpClient, id: string): Promise<DownloadLink> {
   const { method, path } = downloadLinkPlan(id);
-  const res = await http.request<Record<string, unknown>>({ method, path });
-  const data = res.data ?? {};
-  if (typeof data.download_url !== 'string' || data.download_url === '') {
-    throw new CliError(`The download route for batch ${id} returned no download_url.`, 1, { code: 'malformed_response' });
-  }
-  return data as DownloadLink;
+  return (await http.request<DownloadLink>({ method, path })).data;
 }
 
 /** Opens the result route `GET /public/v1/enrichment/batch/{id}/` as a byte stream (CSV default, or JSON). */

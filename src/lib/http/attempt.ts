@@ -17,6 +17,14 @@ import type { HttpResponse, RequestOptions } from './types.js';
 /** The default cap on a response body that is read whole (JSON, text, an error body). */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
 
+const SHAPE_HINT = 'A gateway or proxy may be answering for the API, or the API changed: --debug shows the body.';
+
+let shapes: Promise<typeof import('../../contract/responses.js')> | undefined;
+/** The response schemas (and the schema library), loaded with the first answer to check. */
+function responseShapes(): Promise<typeof import('../../contract/responses.js')> {
+  return (shapes ??= import('../../contract/responses.js'));
+}
+
 /** What one attempt came to: the response, or the error and whether it may be sent again. */
 export type AttemptOutcome<T> =
   | { kind: 'ok'; response: HttpResponse<T> }
@@ -152,6 +160,23 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
       };
     }
     const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
+    // JSON of the wrong shape (a gateway's `{"message": "Internal error"}` with 200) is no answer either:
+    // read as data it would be an empty page or "not found (not charged)". Checked before the store keeps it.
+    if (req.responseType === undefined || req.responseType === 'json') {
+      const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
+      if (mismatch !== undefined) {
+        return {
+          kind: 'error',
+          error: new ApiError(
+            `The server's answer to ${req.method} ${url.pathname} does not have the endpoint's shape (HTTP ${status}): ${mismatch}.`,
+            idempotent
+              ? { status, code: 'malformed_response', hint: SHAPE_HINT }
+              : { status, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT },
+          ),
+          retryable: idempotent,
+        };
+      }
+    }
     return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
   }
 
