@@ -86,6 +86,9 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     const proxy = ports.proxyFor?.(url);
     return failed(ports, networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
   };
+  // The schemas load while the request is on the wire, not after the answer arrives.
+  const checked = req.responseType === undefined || req.responseType === 'json';
+  if (checked) void responseShapes().catch(() => undefined);
   const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && ports.streamTransport !== undefined;
   const transport = streamed ? (ports.streamTransport as Transport) : ports.transport();
   let res: RawResponse;
@@ -162,7 +165,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
     // JSON of the wrong shape (a gateway's `{"message": "Internal error"}` with 200) is no answer either:
     // read as data it would be an empty page or "not found (not charged)". Checked before the store keeps it.
-    if (req.responseType === undefined || req.responseType === 'json') {
+    if (checked) {
       const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
       if (mismatch !== undefined) {
         return {
