@@ -25,6 +25,20 @@ function responseShapes(): Promise<typeof import('../../contract/responses.js')>
   return (shapes ??= import('../../contract/responses.js'));
 }
 
+/**
+ * Checks an answer the purchase memory returned instead of sending (one kept before answers were checked)
+ * against its route's schema, as the wire's answers are; throws `malformed_response` (nothing charged now).
+ */
+export async function checkStoredAnswer(req: RequestOptions, url: URL, data: unknown, boughtAt: number): Promise<void> {
+  if (req.responseType !== undefined && req.responseType !== 'json') return;
+  const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
+  if (mismatch === undefined) return;
+  throw new ApiError(`The answer the store holds for ${req.method} ${url.pathname} (bought ${new Date(boughtAt).toISOString()}) does not have the endpoint's shape: ${mismatch}.`, {
+    code: 'malformed_response',
+    hint: 'Nothing was charged for it now; --max-age 0 buys it afresh.',
+  });
+}
+
 /** What one attempt came to: the response, or the error and whether it may be sent again. */
 export type AttemptOutcome<T> =
   | { kind: 'ok'; response: HttpResponse<T> }

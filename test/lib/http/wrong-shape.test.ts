@@ -127,6 +127,29 @@ describe('a 200 JSON answer of the wrong shape', () => {
     expect(second.json<{ result: { instagram: { username: string } } }>().result.instagram.username).toBe('nasa');
   });
 
+  it('an answer of the wrong shape held in the store (kept before answers were checked) is refused too; --max-age 0 buys afresh', async () => {
+    const configDir = tempConfigDir();
+    const argv = ['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw', '--json'];
+    const good = gateway({ result: { instagram: { username: 'nasa', follower_count: 5 } }, credits_cost: 0.03 });
+    expect((await runCli(argv, { env: good.env, dispatcher: good.agent, configDir })).code).toBe(0);
+    // What an older version kept from a gateway's answer.
+    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+    const db = new Database(join(configDir, 'store', 'default.db'));
+    db.exec(`UPDATE answers SET body = '{"message":"Internal error"}'`);
+    db.close();
+    const again = await runCli(argv, { env: good.env, dispatcher: good.agent, configDir });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    const { error } = again.errorJson() as ErrorJson;
+    expect(error.code).toBe('malformed_response');
+    expect(error.message).toMatch(/^The answer the store holds for POST \/public\/v1\/creators\/enrich\/handle\/raw\/ \(bought .+\) does not have the endpoint's shape: result is missing/);
+    expect(error.maybe_charged).toBeUndefined();
+    expect(good.sent).toHaveLength(1);
+    const fresh = await runCli([...argv, '--max-age', '0'], { env: good.env, dispatcher: good.agent, configDir });
+    expect(fresh.code).toBe(0);
+    expect(good.sent).toHaveLength(2);
+  });
+
   it('creators api is the escape hatch: it prints any JSON as it came', async () => {
     const api = gateway();
     const res = await runCli(['api', 'accounts/credits'], { env: api.env, dispatcher: api.agent });
