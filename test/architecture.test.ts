@@ -104,6 +104,14 @@ describe('import rules', () => {
     expect(violations(/^app\//, /^(app|lib|contract)\//)).toEqual([]);
   });
 
+  it('the response schemas (and the schema library) load only with the first answer: one dynamic import, in lib/http/attempt.ts', () => {
+    const importers = files.flatMap((f) => (graph.get(f) ?? []).filter((e) => e.to === 'contract/responses.ts').map((e) => `${f}${e.dynamic ? ' (dynamic)' : ''}`));
+    expect([...new Set(importers)]).toEqual(['lib/http/attempt.ts (dynamic)']);
+    // Nothing else reaches the package itself.
+    const direct = files.filter((f) => f !== 'contract/responses.ts' && /from 'valibot'|import\('valibot'\)/.test(readFileSync(join(src, f), 'utf8')));
+    expect(direct).toEqual([]);
+  });
+
   it('src/ has no import circle, type-only imports included', () => {
     expect(circles(false)).toEqual([]);
   });

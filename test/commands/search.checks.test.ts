@@ -62,9 +62,9 @@ describe('checks that save credits: exit 2, nothing sent', () => {
   it('refuses when the list lookup does not return a list of lists', async () => {
     const { agent, pool, env: mockEnv } = mockApi();
     pool.intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'GET' }).reply(200, { detail: 'odd' }, JSON_HEADERS);
-    const res = await runCli(['search', '--platform', 'tiktok', '--exclude-list', '1'], { env: mockEnv, dispatcher: agent });
+    const res = await runCli(['search', '--platform', 'tiktok', '--exclude-list', '1', '--retries', '0'], { env: mockEnv, dispatcher: agent });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/did not return a list of lists/);
+    expect(res.stderr).toMatch(/^error: The server's answer to GET \/public\/v1\/discovery\/exclusion-lists\/ does not have the endpoint's shape \(HTTP 200\): the body: expected Array/);
   });
 });
 

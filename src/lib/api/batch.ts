@@ -126,14 +126,14 @@ export async function getBatchStatus(http: HttpClient, id: string, timeoutMs?: n
   return normaliseStatus(res.data, id);
 }
 
-/** `GET /public/v1/enrichment/batch/{id}/download/`: a short-lived CSV URL on another host (free). */
+/**
+ * `GET /public/v1/enrichment/batch/{id}/download/`: a short-lived CSV URL on another host (free). The
+ * HTTP client has checked the answer's shape (a non-empty `download_url`; src/contract/responses.ts).
+ */
 export async function getDownloadLink(http: HttpClient, id: string): Promise<DownloadLink> {
   const { method, path } = downloadLinkPlan(id);
-  const res = await http.request<Record<string, unknown>>({ method, path });
-  const data = res.data ?? {};
-  if (typeof data.download_url !== 'string' || data.download_url === '') {
-    throw new CliError(`The download route for batch ${id} returned no download_url.`, 1, { code: 'malformed_response' });
-  }
+  const res = await http.request<Record<string, unknown> & { download_url: string }>({ method, path });
+  const data = res.data;
   // A relative link (`/files/...`) is taken from the route's own URL, as a browser resolves a link.
   let url: URL | undefined;
   try {

@@ -1,6 +1,5 @@
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
-import { ApiError } from '../errors.js';
 import type { SortSpec } from '../discovery/sort.js';
 import { keepStoredMark, type HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
@@ -160,12 +159,12 @@ export async function postDiscoveryPage(http: HttpClient, req: DiscoveryRequest)
   return pageOf(res.data);
 }
 
-/** Checks the envelope: an object with an `accounts` list (a missing list is an empty page). */
+/**
+ * A page as the CLI reads it. Its shape (an object with an `accounts` list of objects) was checked by the
+ * HTTP client against src/contract/responses.ts before the store kept it.
+ */
 export function pageOf(data: unknown): DiscoveryPage {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    throw new ApiError('The server sent a Discovery response that is not an object.', { code: 'malformed_response' });
-  }
-  const page = data as Record<string, unknown>;
+  const page = (data ?? {}) as Record<string, unknown>;
   const accounts = Array.isArray(page.accounts) ? page.accounts : [];
   const out = {
     ...page,

@@ -1,4 +1,4 @@
-import { ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
@@ -78,16 +78,12 @@ export function listExclusionListsPlan(): Plan {
 }
 
 /**
- * `GET …/exclusion-lists/` (free): every list of the team. Anything but an array of objects with `id` is
- * an error. `inputCheck`: read to check a run's list ids (a dry run still makes it, and its plan says so).
+ * `GET …/exclusion-lists/` (free): every list of the team (an array of objects with `id`: the HTTP client
+ * checks it against src/contract/responses.ts). `inputCheck`: read to check a run's list ids (a dry run
+ * still makes it, and its plan says so).
  */
 export async function listExclusionLists(http: HttpClient, o: { inputCheck?: boolean } = {}): Promise<ExclusionList[]> {
-  const res = await send<unknown>(http, listExclusionListsPlan(), undefined, o.inputCheck);
-  const data = res.data;
-  if (!Array.isArray(data) || !data.every((l) => l && typeof l === 'object' && 'id' in (l as object))) {
-    throw new ApiError('The exclusion-list lookup did not return a list of lists.', { code: 'malformed_response' });
-  }
-  return data as ExclusionList[];
+  return (await send<ExclusionList[]>(http, listExclusionListsPlan(), undefined, o.inputCheck)).data;
 }
 
 /** The plan of `createExclusionList` (free). */

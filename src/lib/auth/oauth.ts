@@ -27,9 +27,7 @@ export async function registerClient(http: HttpClient, redirectUri: string): Pro
     .catch((err: unknown) => {
       throw asAuthError(err, 'Could not register the CLI as an OAuth client');
     });
-  if (!res.data || typeof res.data.client_id !== 'string' || !res.data.client_id) {
-    throw new AuthError('Login failed: the server did not return a client_id when registering the CLI.');
-  }
+  // A `client_id` is there: the HTTP client checked the answer's shape (src/contract/responses.ts).
   return res.data;
 }
 
@@ -106,11 +104,8 @@ async function tokenRequest(http: HttpClient, fields: Record<string, string>, up
     .catch((err: unknown) => {
       throw asAuthError(err, fields.grant_type === 'refresh_token' ? 'Could not refresh the login' : 'Could not exchange the authorization code');
     });
-  const data = res.data;
-  if (!data || typeof data.access_token !== 'string' || !data.access_token) {
-    throw new AuthError('Login failed: the token endpoint answered without an access_token.');
-  }
-  return data;
+  // An `access_token` is there: the HTTP client checked the answer's shape (src/contract/responses.ts).
+  return res.data;
 }
 
 /** Plain words for the OAuth error codes (RFC 6749 §4.1.2.1 and §5.2). */

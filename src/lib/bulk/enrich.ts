@@ -106,10 +106,14 @@ export function parseBulkOptions(
   return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false, csv };
 }
 
-/** Errors that would fail every later row too: the run stops (after writing what is done). A store that cannot keep answers stops it too. */
+/**
+ * Errors that would fail every later row too: the run stops (after writing what is done). A store that
+ * cannot keep answers stops it too, and so does an answer of the wrong shape: a gateway answering for
+ * the API would take every later row's request (each maybe charged) and give nothing readable back.
+ */
 function isFatal(err: unknown): boolean {
-  const store = err instanceof CliError && err.code.startsWith('store_');
-  return err instanceof AuthError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof InterruptedError || store;
+  const stops = err instanceof CliError && (err.code.startsWith('store_') || err.code === 'malformed_response');
+  return err instanceof AuthError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof InterruptedError || stops;
 }
 
 function message(err: unknown): string {

@@ -65,10 +65,13 @@ const SAVE_EVERY_MS = 1_000;
 
 const MAX_BACKOFF_MS = 300_000;
 
-/** Errors worth waiting out: the network, the server's own trouble, throttling. */
+/**
+ * Errors worth waiting out: the network, the server's own trouble, throttling, and an answer that is not
+ * an events page (a gateway answering for the API for a while; reading events is free).
+ */
 function passing(err: unknown): boolean {
   if (err instanceof NetworkError || err instanceof RateLimitError) return true;
-  return err instanceof ApiError && (err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429);
+  return err instanceof ApiError && (err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429 || err.code === 'malformed_response');
 }
 
 /** Ends a message with a full stop so the next sentence reads right. */

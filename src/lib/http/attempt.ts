@@ -20,6 +20,28 @@ import type { ProxyInUse } from './dispatcher.js';
 /** The default cap on a response body that is read whole (JSON, text, an error body). */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
 
+const SHAPE_HINT = 'A gateway or proxy may be answering for the API, or the API changed: --debug shows the body.';
+
+let shapes: Promise<typeof import('../../contract/responses.js')> | undefined;
+/** The response schemas (and the schema library), loaded with the first answer to check. */
+function responseShapes(): Promise<typeof import('../../contract/responses.js')> {
+  return (shapes ??= import('../../contract/responses.js'));
+}
+
+/**
+ * Checks an answer the purchase memory returned instead of sending (one kept before answers were checked)
+ * against its route's schema, as the wire's answers are; throws `malformed_response` (nothing charged now).
+ */
+export async function checkStoredAnswer(req: RequestOptions, url: URL, data: unknown, boughtAt: number): Promise<void> {
+  if (req.responseType !== undefined && req.responseType !== 'json') return;
+  const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
+  if (mismatch === undefined) return;
+  throw new ApiError(`The answer the store holds for ${req.method} ${url.pathname} (bought ${new Date(boughtAt).toISOString()}) does not have the endpoint's shape: ${mismatch}.`, {
+    code: 'malformed_response',
+    hint: 'Nothing was charged for it now; --max-age 0 buys it afresh.',
+  });
+}
+
 /** What one attempt came to: the response, or the error and whether it may be sent again. */
 export type AttemptOutcome<T> =
   | { kind: 'ok'; response: HttpResponse<T> }
@@ -81,6 +103,9 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     const proxy = ports.proxyFor?.(url);
     return failed(ports, networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
   };
+  // The schemas load while the request is on the wire, not after the answer arrives.
+  const checked = req.responseType === undefined || req.responseType === 'json';
+  if (checked) void responseShapes().catch(() => undefined);
   const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && ports.streamTransport !== undefined;
   const transport = streamed ? (ports.streamTransport as Transport) : ports.transport();
   let res: RawResponse;
@@ -169,6 +194,23 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
       };
     }
     const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
+    // JSON of the wrong shape (a gateway's `{"message": "Internal error"}` with 200) is no answer either:
+    // read as data it would be an empty page or "not found (not charged)". Checked before the store keeps it.
+    if (checked) {
+      const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
+      if (mismatch !== undefined) {
+        return {
+          kind: 'error',
+          error: new ApiError(
+            `The server's answer to ${req.method} ${url.pathname} does not have the endpoint's shape (HTTP ${status}): ${mismatch}.`,
+            idempotent
+              ? { status, code: 'malformed_response', hint: SHAPE_HINT }
+              : { status, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT },
+          ),
+          retryable: idempotent,
+        };
+      }
+    }
     return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
   }
 

@@ -15,7 +15,7 @@ import { redactUrl, type Secrets } from './redact.js';
 import { buildUrl } from './url.js';
 import { stringifyJson } from '../exact-json.js';
 import { waitLabel, type RequestWaits, type WaitHandle } from './wait.js';
-import { sendAttempt, type AttemptPorts } from './attempt.js';
+import { checkStoredAnswer, sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
 import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
 import type { HttpResponse, PurchaseMemory, RequestOptions } from './types.js';
@@ -165,7 +165,13 @@ export class HttpClient {
   /** Sends a request, retrying only what is safe to retry, and returns the decoded response. */
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
     const memory = this.opts.memory;
-    if (memory && req.method === 'POST' && !this.opts.dryRun) return memory.request<T>(req, () => this.waitFor<T>(req));
+    if (memory && req.method === 'POST' && !this.opts.dryRun) {
+      const res = await memory.request<T>(req, () => this.waitFor<T>(req));
+      if (res.storedAt !== undefined) {
+        await checkStoredAnswer(req, req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query), res.data, res.storedAt);
+      }
+      return res;
+    }
     return this.waitFor<T>(req);
   }
 

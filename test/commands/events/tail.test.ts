@@ -110,6 +110,32 @@ describe('creators events tail (edges)', () => {
     expect(sleeps.filter((ms) => ms >= 10_000)).toEqual([10_000, 20_000, 40_000, 10_000]);
   });
 
+  it('an answer that is not an events page (a gateway for a while) is waited out like a 500; --once exits 1 with it', async () => {
+    const event = { id: 1, event_type: 'new_post', creator: { platform: 'instagram', platform_id: 'x' }, date_occurance: '2026-11-22T09:00:00Z', created_at: '2026-11-22T09:01:00Z' };
+    const { agent, pool, env: mockEnv } = mockApi();
+    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { message: 'Internal error' }, JSON_HEADERS);
+    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { count: 1, next: null, previous: null, results: [event] }, JSON_HEADERS).persist();
+    const controller = new AbortController();
+    let tens = 0;
+    const res = await runCli(['events', 'tail', '--interval', '10', '--retries', '0'], {
+      env: mockEnv,
+      dispatcher: agent,
+      signal: controller.signal,
+      // The first 10 s wait is the backoff after the gateway's answer; the second, the poll interval after success.
+      onSleep: (ms) => {
+        if (ms === 10_000 && ++tens === 2) controller.abort();
+      },
+    });
+    expect(res.code).toBe(130);
+    expect(res.stderr).toContain("warning: could not read events: The server's answer to GET /public/v1/social/listening/events/ does not have the endpoint's shape (HTTP 200): results is missing");
+    expect(JSON.parse(res.stdout.trim())).toMatchObject({ id: 1 });
+    const once = mockApi();
+    once.pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { message: 'Internal error' }, JSON_HEADERS);
+    const failed = await runCli(['events', 'tail', '--once', '--retries', '0'], { env: once.env, dispatcher: once.agent });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+  });
+
   it('--once exits with the error when the server cannot be read (no silent hang)', async () => {
     const { agent, pool, env: mockEnv } = mockApi();
     pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(401, { detail: 'Invalid token.' }, JSON_HEADERS);
