@@ -294,6 +294,41 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(notTeam.stderr).toContain('store push copies into a team store');
   });
 
+  it('a blip (every connection cut, the server back at once): operations are tried again on new connections; each paid record is in the team store once, with its charge once', async () => {
+    const t = await team({ latency: 'enrich=150ms' });
+    const proxy = await cuttableProxy(new URL(t.url));
+    cleanups.push(() => proxy.close());
+    const handles = creatorHandles(t.sandbox, 40);
+    const m = t.machine(proxy.url);
+    const mark = t.mark();
+    const running = spawnCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '4', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'out.csv')], {
+      ...sandboxEnv(t.sandbox),
+      CREATORS_CONFIG_DIR: m.configDir,
+      CREATORS_STORE: proxy.url,
+    });
+    for (let i = 0; i < 200 && mark.since().count < 6; i++) await new Promise((r) => setTimeout(r, 25));
+    // Every connection dropped, twice, in the middle of the run; new ones get through.
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 300));
+    proxy.cut();
+    const r = await running;
+    const paid = mark.since().count;
+    if (r.code === 0) {
+      // Usually: every operation a cut connection failed was tried again on a new one.
+      expect(r.stderr).toBe('');
+      expect(paid).toBe(40);
+    } else {
+      // A statement that failed every try: the run stops buying, and what it paid and the store missed is
+      // committed once the store answers again (said so), or no answer was missed at all.
+      expect(r.stderr).toMatch(/Cannot reach the team store at 127\.0\.0\.1:\d+/);
+      expect(r.stderr).not.toContain('kept in the local store');
+    }
+    // Whichever: each paid record once in the team store, with its charge once in the spend log.
+    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as { answers: { creator: { count: number } }; spend: { entries: number } };
+    expect(stats.answers.creator.count).toBe(paid);
+    expect(stats.spend.entries).toBe(paid);
+  });
+
   it('the connection lost mid-run: no new purchase starts, what was paid is in the output and in the local store (said which), exit non-zero; store push adds it to the team store', async () => {
     const t = await team({ latency: 'enrich=150ms' });
     const proxy = await cuttableProxy(new URL(t.url));
@@ -318,7 +353,7 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(paid).toBeGreaterThanOrEqual(6);
     expect(paid).toBeLessThan(40);
     expect(r.stderr).toMatch(/Cannot reach the team store at 127\.0\.0\.1:\d+/);
-    expect(r.stderr).toMatch(/paid answers? \(instagram:[^)]*\) (is|are) kept in the local store /);
+    expect(r.stderr).toMatch(/\d+ paid answers? \(instagram:[^)]*\) (is|are) kept in the local store /);
     // The local store holds what the team store missed; pushed, the team store has every paid record.
     const push = await m.run(['store', 'push', '--json'], { env: { CREATORS_STORE: t.url } });
     expect(push.code).toBe(0);

@@ -160,6 +160,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    * for, so it is printed), and no purchase starts after it; the command ends with this error.
    */
   failure: unknown = undefined;
+  /** Charges logged without an answer (for their origins). */
+  private charges = 0;
   /** Set when a workflow has already said what came from the store (no second notice at the end). */
   announced = false;
   /** Paid answers a team store out of reach could not keep: kept once it is back, or in the local store (`settle`). */
@@ -344,7 +346,9 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   async settle(local: () => Promise<{ store: Store; where: string } | undefined>): Promise<string | undefined> {
     if (this.unkept.length === 0) return undefined;
     const missed = this.unkept.splice(0);
-    const what = `${missed.length} paid ${missed.length === 1 ? 'answer' : 'answers'} (${missedNames(missed)})`;
+    const one = missed.length === 1;
+    const what = `${missed.length} paid ${one ? 'answer' : 'answers'} (${missedNames(missed)})`;
+    const are = one ? 'is' : 'are';
     const commitAll = async (store: Store): Promise<void> => {
       for (const u of missed) await store.commit(u.answer, u.creators, u.spend);
     };
@@ -352,7 +356,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       try {
         await this.o.sleep(wait, this.o.signal);
         await commitAll(this.o.store);
-        return `The team store was out of reach for part of this run; ${what} it missed are kept in it now.`;
+        return `The team store was out of reach for part of this run; ${what} it missed ${are} kept in it now.`;
       } catch {
         if (this.o.signal?.aborted) break;
       }
@@ -361,12 +365,12 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       const fallback = await local();
       if (fallback) {
         await commitAll(fallback.store);
-        return `The team store is out of reach: ${what} are kept in the local store ${fallback.where}; \`creators store push\` copies them into the team store once it is back.`;
+        return `The team store is out of reach: ${what} ${are} kept in the local store ${fallback.where}; \`creators store push\` copies ${one ? 'it' : 'them'} into the team store once it is back.`;
       }
     } catch {
       // Said below: the answers were printed, and are in no store.
     }
-    return `The team store is out of reach and the local store could not take them: ${what} are in this run's output only.`;
+    return `The team store is out of reach and the local store could not take ${one ? 'it' : 'them'}: ${what} ${are} in this run's output only.`;
   }
 
   private async logCharge(req: RequestOptions, data: unknown): Promise<void> {
@@ -374,6 +378,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     if (!creditsMilli || creditsMilli <= 0) return;
     const body = req.body as { platform?: unknown } | undefined;
     this.spentMilli += creditsMilli;
-    await this.o.store.logSpend(this.spendEntry(routeOf(req.path), typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, itemsOfPage(data)?.length ?? 1, this.o.now()));
+    const entry = this.spendEntry(routeOf(req.path), typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, itemsOfPage(data)?.length ?? 1, this.o.now());
+    // Named by run and count: a log retried after a lost connection logs the charge once.
+    await this.o.store.logSpend({ ...entry, origin: `${this.holder.run}:charge:${++this.charges}` });
   }
 }

@@ -10,7 +10,7 @@
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { SharedPace } from '../http/pacer.js';
 import { processAlive } from '../io/process-alive.js';
-import { pgError, type PgTarget } from './pg-errors.js';
+import { isUnreachable, pgError, type PgTarget } from './pg-errors.js';
 import { PG_MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { answerOf, spendOf, whereOf } from './sqlite.js';
 import type {
@@ -153,11 +153,32 @@ export class PgStore implements Store {
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    try {
-      return (await this.pool.query(sql, params)).rows as Row[];
-    } catch (err) {
-      throw pgError(err, this.target);
+    return this.again(async () => {
+      try {
+        return (await this.pool.query(sql, params)).rows as Row[];
+      } catch (err) {
+        throw pgError(err, this.target);
+      }
+    });
+  }
+
+  /**
+   * Runs `op` again (three more tries within a second) on a fresh connection when its connection was lost (a blip: a server restart, a
+   * proxy or NAT dropping idle connections): every operation of this engine may run more than once, since a
+   * repeated write changes nothing (answers replace by key, spend entries are logged once per origin,
+   * claims and runs are upserts of the same holder). A server still out of reach fails the last try.
+   */
+  private async again<T>(op: () => Promise<T>): Promise<T> {
+    // A blip may leave several pooled connections dead: each is found out (and dropped) by one try.
+    for (const wait of [100, 300, 600]) {
+      try {
+        return await op();
+      } catch (err) {
+        if (!isUnreachable(err)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
     }
+    return op();
   }
 
   private async row(sql: string, params: unknown[] = []): Promise<Row | undefined> {
@@ -166,6 +187,10 @@ export class PgStore implements Store {
 
   /** Runs `fn` in one transaction on one connection; rolled back on any failure. */
   private async tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    return this.again(() => this.txOnce(fn));
+  }
+
+  private async txOnce<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
