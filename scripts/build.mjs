@@ -102,6 +102,9 @@ export const bundleOptions = {
   target: 'node20',
   splitting: true,
   sourcemap: false,
+  // Shorter code, the same names and lines per statement (stack traces stay readable): 165 KB less to
+  // install, which keeps the package under its 3 MB budget.
+  minifySyntax: true,
   // commander, undici and cli-table3 are CommonJS: inside an ESM bundle their `require('node:...')`
   // calls need a real `require`, or they die with "Dynamic require of ... is not supported".
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

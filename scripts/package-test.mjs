@@ -156,6 +156,27 @@ async function smoke(label, bin) {
       again.code === 0 && after === before && /from the store/.test(again.stderr),
       `${label}: the same enrichment again exited ${again.code}, credits used ${before} -> ${after} (expected unchanged, answered from the store): ${again.stderr.trim()}`,
     );
+
+    // The team store (the bundled PostgreSQL driver), when .ci/run gives a server: migrate a database of
+    // its own, push the local store into it, and a second "machine" then buys none of it.
+    const admin = process.env.CREATORS_TEST_PG_URL;
+    if (admin) {
+      const db = `creators_package_${label}_${process.pid}`;
+      const url = new URL(admin);
+      url.pathname = `/${db}`;
+      const createdb = run(process.execPath, ['-e', `const {Client}=require(${JSON.stringify(join(root, 'node_modules/pg'))});const c=new Client({connectionString:process.argv[1]});c.connect().then(()=>c.query('CREATE DATABASE ${db}')).then(()=>c.end(),(e)=>{console.error(e.message);process.exit(1)})`, admin], { allowFail: true });
+      if (check(createdb.code === 0, `${label}: could not create database ${db} on the test server: ${createdb.stderr.trim()}`)) {
+        const team = (args, extra = {}) => run('creators', args, { env: { ...env, CREATORS_STORE: url.href, ...extra }, cwd: work, allowFail: true });
+        const migrate = team(['store', 'migrate', '--json']);
+        const push = team(['store', 'push', '--json']);
+        const pushed = push.code === 0 ? JSON.parse(push.stdout) : undefined;
+        check(migrate.code === 0 && pushed?.answers.added === 6, `${label}: team store migrate/push exited ${migrate.code}/${push.code}: ${migrate.stderr.trim()} ${push.stderr.trim()}`);
+        const teamBefore = credits();
+        const other = team(['enrich', 'handle', '--input', 'top5.csv', '--platform', 'instagram', '--mode', 'raw', '--format', 'jsonl', '-o', 'team.jsonl'], { HOME: join(home, 'other-machine') });
+        check(other.code === 0 && credits() === teamBefore, `${label}: another machine on the team store exited ${other.code} and paid ${credits() - teamBefore}: ${other.stderr.trim()}`);
+        check(!`${migrate.stdout}${push.stdout}${other.stderr}`.includes(decodeURIComponent(url.password)), `${label}: the team store's password was printed`);
+      }
+    }
   } finally {
     const exited = new Promise((resolve) => sandbox.child.once('exit', resolve));
     sandbox.child.kill('SIGTERM');
