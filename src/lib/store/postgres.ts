@@ -65,7 +65,11 @@ async function poolConfig(o: PgOptions): Promise<PoolConfig> {
   const lockMs = Math.max(0, Math.floor(o.busyTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
   const options = [`-c lock_timeout=${lockMs}`, `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`, `-c idle_in_transaction_session_timeout=${STATEMENT_TIMEOUT_MS}`];
   if (o.readOnly) options.push('-c default_transaction_read_only=on');
+  // No password given: the password file, read here as pg itself would (its own reading is deprecated
+  // and says so on stderr).
+  const password = env.PGPASSWORD || given.password ? {} : { password: passwordFromFile };
   return {
+    ...password,
     ...(env.PGHOST ? { host: env.PGHOST } : {}),
     ...(num(env.PGPORT) ? { port: num(env.PGPORT) } : {}),
     ...(env.PGUSER ? { user: env.PGUSER } : {}),
@@ -101,6 +105,12 @@ async function newPool(o: PgOptions): Promise<Pool> {
   const pool = new pg.Pool({ ...(await poolConfig(o)), Client: QuietClient as unknown as PoolConfig['Client'] });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** The password for a connection from the password file (`PGPASSFILE`, else ~/.pgpass), or none. */
+async function passwordFromFile(params: { host?: string; port?: number; database?: string; user?: string }): Promise<string | undefined> {
+  const { default: pgpass } = await import('pgpass');
+  return new Promise((resolve) => pgpass(params, resolve));
 }
 
 /** Opens the PostgreSQL store: connects, checks the schema (and migrates it with `migrate`). */
