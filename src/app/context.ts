@@ -11,6 +11,7 @@ import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import type { Io } from '../lib/io/streams.js';
+import { unicodeAllowed } from '../lib/io/charset.js';
 import { Terminal } from '../lib/io/terminal.js';
 import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import type { Format, OutputSettings } from '../lib/output/types.js';
@@ -497,6 +498,7 @@ export class Context {
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
       stdoutIsTTY: this.io.stdoutIsTTY,
       color: colourAllowed(g, env),
+      unicode: unicodeAllowed(env),
       quiet: this.term.quiet,
       cwd: this.deps.cwd,
       csvSafe: g.csvSafe,

@@ -74,7 +74,20 @@ export default defineCommand({
       async function* records(): AsyncGenerator<DataRecord> {
         yield* all;
       }
-      await printPaidList(ctx.io, output, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
+      const [{ isTerminalTable, printText }, { pageOnce }, { overlapChart }] = await Promise.all([
+        import('../lib/output/index.js'),
+        import('../lib/output/pager.js'),
+        import('../lib/output/overlap-chart.js'),
+      ]);
+      // On a terminal the table is followed by its picture, unique against overlapping, paged as one screen.
+      const chart = isTerminalTable(ctx.io, output) && output.fields === undefined;
+      await pageOnce(output, async (screen) => {
+        await printPaidList(ctx.io, screen, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
+        if (chart) {
+          const width = ctx.io.columns !== undefined && ctx.io.columns > 0 ? ctx.io.columns : 100;
+          await printText(ctx.io, screen, overlapChart(all, { width, unicode: screen.unicode ?? false, color: screen.color }));
+        }
+      });
     }
     if (ctx.io.stderrIsTTY) {
       const left = answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;

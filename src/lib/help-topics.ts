@@ -97,6 +97,8 @@ run; ..." says the same).
                          (default less -FRX; LESS=FRX is set when LESS is unset)
   XDG_CONFIG_HOME        base of the config directory (default ~/.config)
   NO_COLOR               no ANSI colour
+  LC_ALL, LC_CTYPE, LANG the first one set must name UTF-8 for Unicode charts and
+                         separators; otherwise (and with TERM=dumb) they are ASCII
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                          proxy settings, upper or lower case
 
@@ -118,7 +120,11 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          breaks in values become spaces). One creator (enrich handle|email,
          socials with one value) is a card on a terminal: profile, contact,
          metrics, platforms, audience, sponsors and lookalikes, each when the
-         record has them; --fields gives key/value rows instead.
+         record has them; --fields gives key/value rows instead. Charts where
+         a picture says more: the card's audience (bars with percentages,
+         credibility histogram, growth sparkline), overlap (unique against
+         overlapping), campaigns overview (7-day trend sparklines, top posts);
+         Unicode in a UTF-8 locale, ASCII otherwise; machine formats never.
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
          Bulk runs (enrich handle|email, socials with --input) write each row as

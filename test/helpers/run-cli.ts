@@ -95,7 +95,8 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
       stderrIsTTY: options.stderrTTY ?? Boolean(options.tty),
       columns: options.columns ?? 100,
     },
-    env: { HOME: '/nonexistent-home', ...options.env },
+    // A UTF-8 locale, as on most terminals (lib/io/charset.ts draws ASCII without one); a test of ASCII sets LANG=C.
+    env: { HOME: '/nonexistent-home', LANG: 'C.UTF-8', ...options.env },
     cwd: options.cwd ?? process.cwd(),
     now: options.now ?? (() => clock as number),
     sleep: async (ms: number) => {

@@ -12,6 +12,7 @@
 import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
+import { barRows, histogramRows, shareText, sparkline, type BarRow } from './charts.js';
 import { displayWidth, humanCount, percent, toNumber, wrapText } from './humanize.js';
 import type { DataRecord } from './types.js';
 
@@ -21,12 +22,29 @@ export const CARD_HINT = 'Full record: add --json (or --format csv)';
 export interface CardLayout {
   /** Terminal width in columns. */
   width: number;
-  /** Bold title and section headings. */
+  /** Bold title and section headings, coloured charts. */
   color: boolean;
+  /** Unicode charts and separators (`·`, `›`); ASCII otherwise (lib/io/charset.ts). */
+  unicode: boolean;
 }
 
 type Obj = Record<string, unknown>;
-type Pair = [label: string, value: string];
+/** Lines already fitted to the width they are given (a chart); data text in them is escaped already. */
+type Drawn = (width: number) => string[];
+type Pair = [label: string, value: string | Drawn];
+
+/** The card's own punctuation, Unicode or ASCII. */
+interface Marks {
+  /** Between parts of one line: ` · `. */
+  dot: string;
+  /** Niche › sub-niche. */
+  sub: string;
+  /** A range: `1k–2k`. */
+  range: string;
+}
+
+const UNICODE_MARKS: Marks = { dot: ' · ', sub: ' › ', range: '–' };
+const ASCII_MARKS: Marks = { dot: ' - ', sub: ' > ', range: '-' };
 
 interface Section {
   title: string;
@@ -127,12 +145,12 @@ function location(value: unknown): string | undefined {
   return text(value);
 }
 
-function income(block: Obj, result: Obj): string | undefined {
+function income(block: Obj, result: Obj, marks: Marks): string | undefined {
   const range = (min: unknown, max: unknown, currency: unknown, note: string): string | undefined => {
     const lo = count(min);
     const hi = count(max);
     if (lo === undefined && hi === undefined) return undefined;
-    const span = lo !== undefined && hi !== undefined ? `${lo}–${hi}` : (lo ?? hi);
+    const span = lo !== undefined && hi !== undefined ? `${lo}${marks.range}${hi}` : (lo ?? hi);
     return `${span}${text(currency) ? ` ${text(currency)}` : ''}${note}`;
   };
   const official = first(block, 'income') ?? first(result, 'income');
@@ -147,11 +165,11 @@ function yesNo(value: unknown): string | undefined {
   return undefined;
 }
 
-function pairs(entries: [string, string | undefined][]): Pair[] {
+function pairs(entries: [string, string | Drawn | undefined][]): Pair[] {
   return entries.filter((entry): entry is Pair => entry[1] !== undefined && entry[1] !== '');
 }
 
-function profileSection(block: Obj, result: Obj): Pair[] {
+function profileSection(block: Obj, result: Obj, marks: Marks): Pair[] {
   const niche = first(block, 'niche_class', 'niche', 'category') ?? first(result, 'niche_class', 'niche', 'category');
   const sub = first(block, 'niche_sub_class', 'sub_niche', 'sub_category') ?? first(result, 'niche_sub_class', 'sub_niche');
   const business = first(block, 'is_business', 'is_business_account') ?? first(result, 'is_business');
@@ -161,12 +179,12 @@ function profileSection(block: Obj, result: Obj): Pair[] {
   });
   return pairs([
     ['Bio', text(first(block, 'biography', 'bio', 'description') ?? first(result, 'biography', 'bio'))],
-    ['Niche', [text(niche), text(sub)].filter((v) => v !== undefined).join(' › ') || undefined],
+    ['Niche', [text(niche), text(sub)].filter((v) => v !== undefined).join(marks.sub) || undefined],
     ['Location', location(first(result, 'location') ?? first(block, 'location', 'country'))],
     ['Language', text(first(result, 'language') ?? first(block, 'language'))],
     ['Gender', text(first(result, 'gender') ?? first(block, 'gender'))],
     ['Account', business === true || business === 'true' ? 'business' : undefined],
-    ['Income', income(block, result)],
+    ['Income', income(block, result, marks)],
     ['Hashtags', joined(hashtags, 8)?.replace(/, /g, ' ')],
   ]);
 }
@@ -186,7 +204,37 @@ function contactSection(block: Obj, result: Obj): Pair[] {
   ]);
 }
 
-function metricsSection(block: Obj): Pair[] {
+/** `[months, percent]` of `creator_follower_growth` (`{"3_months_ago": 5.98, ...}`), the longest ago first. */
+function growthPoints(value: unknown): [number, number][] {
+  if (!isObj(value)) return [];
+  const points: [number, number][] = [];
+  for (const [key, raw] of Object.entries(value)) {
+    const months = /^(\d+)_months?(?:_ago)?$/.exec(key)?.[1];
+    const pctValue = toNumber(raw);
+    if (months !== undefined && pctValue !== undefined && pctValue > -100) points.push([Number(months), pctValue]);
+  }
+  return points.sort((a, b) => b[0] - a[0]);
+}
+
+/**
+ * Follower growth as a sparkline of the follower count 12, 6 and 3 months ago and now (worked back from each
+ * period's growth), then the figures: `▁▄▆█ +20.1% in 12 months, +9.8% in 6, +5.98% in 3`.
+ */
+function growthChart(points: [number, number][], layout: CardLayout): Drawn {
+  const now = 100;
+  const series = [...points.map(([, g]) => now / (1 + g / 100)), now];
+  const signed = (g: number): string => `${g > 0 ? '+' : ''}${percent(g)}`;
+  const figures = points.map(([months, g], i) => `${signed(g)} in ${months}${i === 0 ? ` month${months === 1 ? '' : 's'}` : ''}`).join(', ');
+  return (width) => {
+    const plain = sparkline(series, { unicode: layout.unicode, cell: 2, baseline: 'lowest' });
+    const lines = wrapText(`${plain} ${figures}`, width);
+    if (layout.color && lines[0]?.startsWith(plain)) lines[0] = sparkline(series, { unicode: layout.unicode, cell: 2, baseline: 'lowest', color: true }) + lines[0].slice(plain.length);
+    return lines;
+  };
+}
+
+function metricsSection(block: Obj, result: Obj, layout: CardLayout): Pair[] {
+  const growth = growthPoints(first(block, 'creator_follower_growth') ?? first(result, 'creator_follower_growth'));
   const rate = first(block, 'engagement_rate');
   const rateNum = toNumber(rate);
   const engagement = first(block, 'engagement_percent') !== undefined ? pct(block.engagement_percent) : rateNum !== undefined && rateNum <= 1 ? share(rate) : pct(rate);
@@ -198,12 +246,12 @@ function metricsSection(block: Obj): Pair[] {
     ['Views/post', count(first(block, 'views_median', 'avg_views', 'average_views', 'reels_views_median'))],
     ['Posts', count(first(block, 'media_count', 'posts_count', 'video_count'))],
     ['Posting freq.', text(first(block, 'posting_frequency_recent_months', 'posting_frequency'))],
-    ['Growth', pct(first(block, 'follower_growth_percent', 'growth_rate'))],
+    ['Growth', growth.length > 0 ? growthChart(growth, layout) : pct(first(block, 'follower_growth_percent', 'growth_rate'))],
   ]);
 }
 
 /** Other accounts: the other platform blocks (email enrichment), connected socials, other platforms by name. */
-function platformsSection(main: string | undefined, blocks: [string, Obj][], result: Obj): Pair[] {
+function platformsSection(main: string | undefined, blocks: [string, Obj][], result: Obj, marks: Marks): Pair[] {
   const rows: Pair[] = [];
   const named = new Set<string>(main === undefined ? [] : [main]);
   for (const [platform, block] of blocks) {
@@ -211,7 +259,7 @@ function platformsSection(main: string | undefined, blocks: [string, Obj][], res
     named.add(platform);
     const followers = count(first(block, 'follower_count', 'followers'));
     const value = joined([at(first(block, 'username', 'handle')), followers === undefined ? undefined : `${followers} followers`, text(first(block, 'profile_url', 'url'))], 3);
-    if (value !== undefined) rows.push([platform, value.replace(/, /g, ' · ')]);
+    if (value !== undefined) rows.push([platform, value.replace(/, /g, marks.dot)]);
   }
   const bare: string[] = [];
   for (const item of [...list(result.socials), ...list(result.other_platforms), ...list(Array.isArray(result.platforms) ? result.platforms : [])]) {
@@ -220,7 +268,7 @@ function platformsSection(main: string | undefined, blocks: [string, Obj][], res
       if (platform === undefined || named.has(platform)) continue;
       named.add(platform);
       const value = joined([at(first(item, 'handle', 'username')), text(first(item, 'url', 'profile_url'))], 2);
-      if (value !== undefined) rows.push([platform, value.replace(/, /g, ' · ')]);
+      if (value !== undefined) rows.push([platform, value.replace(/, /g, marks.dot)]);
       else bare.push(platform);
     } else {
       const platform = text(item);
@@ -234,18 +282,85 @@ function platformsSection(main: string | undefined, blocks: [string, Obj][], res
   return rows;
 }
 
-/** `name 60%, name 24.1%` of `[{name|code, weight}]`, the heaviest first. */
-function weights(value: unknown, max = 3): string | undefined {
-  const items = list(value)
-    .filter(isObj)
-    .map((item) => ({ name: text(first(item, 'name', 'code', 'label')), weight: toNumber(item.weight) }))
-    .filter((item) => item.name !== undefined);
-  items.sort((a, b) => (b.weight ?? 0) - (a.weight ?? 0));
-  return joined(items.map((item) => (item.weight === undefined ? item.name : `${item.name} ${share(item.weight)}`)), max);
+interface Share {
+  label: string;
+  /** 0..1 (a weight above 1 is read as percent). */
+  weight: number | undefined;
 }
 
-/** The audience summary: the followers slice if it answered, else likers, else commenters. */
-function audienceSection(block: Obj, result: Obj): { title: string; rows: Pair[] } {
+/** The shares of `[{name|code|label, weight}]` or of `{label: weight}` (both layouts are seen), as listed. */
+function shareList(value: unknown): Share[] {
+  const toShare = (label: string | undefined, raw: unknown): Share | undefined => {
+    if (label === undefined) return undefined;
+    const weight = toNumber(raw);
+    return { label, weight: weight === undefined ? undefined : weight > 1 ? weight / 100 : weight };
+  };
+  const items = Array.isArray(value)
+    ? value.filter(isObj).map((item) => toShare(text(first(item, 'name', 'code', 'label')), item.weight))
+    : isObj(value)
+      ? Object.entries(value).map(([key, raw]) => toShare(key, raw))
+      : [];
+  return items.filter((item): item is Share => item !== undefined);
+}
+
+const heaviestFirst = (a: Share, b: Share): number => (b.weight ?? 0) - (a.weight ?? 0);
+/** Age groups youngest first (`13-17`, `18-24`, ..., `65-`). */
+const youngestFirst = (a: Share, b: Share): number => (parseInt(a.label, 10) || 0) - (parseInt(b.label, 10) || 0);
+/** `FEMALE` -> `Female`; an open age group `65-` -> `65+`. */
+const shareLabel = (label: string): string =>
+  /^[A-Z]+$/.test(label) ? label[0] + label.slice(1).toLowerCase() : /^\d+-$/.test(label) ? `${label.slice(0, -1)}+` : label;
+
+/**
+ * A share chart of the audience (countries, ages...): the first `max` shares, a bar each with its percentage,
+ * labels as wide as `labelWidth()` (shared by the section's charts so their bars line up); names alone when
+ * no share has a weight.
+ */
+function sharesChart(items: Share[], max: number, layout: CardLayout, labelWidth: () => number): string | Drawn | undefined {
+  const shown = items.slice(0, max);
+  if (shown.length === 0) return undefined;
+  if (shown.every((item) => item.weight === undefined)) return joined(shown.map((item) => item.label), max);
+  const rows: BarRow[] = shown.map((item) => ({
+    label: clean(shareLabel(item.label)),
+    parts: [item.weight ?? 0],
+    text: item.weight === undefined ? '' : shareText(item.weight),
+  }));
+  return (width) => barRows(rows, { width, unicode: layout.unicode, color: layout.color, labelWidth: labelWidth() });
+}
+
+/**
+ * The credibility of the audience on the histogram the service sends with it (`audience_credibility_<slice>_histogram`,
+ * bins `{min, max, total, median}`; the first without `min`, the last without `max`), the audience's own bin
+ * marked with its value (the median's bin when the value is missing); the value alone without a histogram.
+ */
+function credibilityValue(value: unknown, histogram: unknown, layout: CardLayout): string | Drawn | undefined {
+  const bins = list(histogram)
+    .filter(isObj)
+    .map((bin) => ({ min: toNumber(bin.min), max: toNumber(bin.max), total: toNumber(first(bin, 'total', 'count')) ?? 0, median: bin.median === true }));
+  if (bins.length < 2) return share(value);
+  // Bounds in percent (0..100) or as fractions (0..1); the value likewise.
+  const scale = bins.some((bin) => (bin.max ?? 0) > 1 || (bin.min ?? 0) > 1) ? 100 : 1;
+  const bound = (v: number): string => percent(v / scale, { fraction: true, digits: 0 });
+  // The open ends (no `min` on the first bin, no `max` on the last) are as wide as a closed bin.
+  const step = bins.map((bin) => (bin.min !== undefined && bin.max !== undefined ? bin.max - bin.min : undefined)).find((w) => w !== undefined && w > 0);
+  const firstBin = bins[0]!;
+  const lastBin = bins[bins.length - 1]!;
+  const low = bound(firstBin.min ?? Math.max(0, (firstBin.max ?? 0) - (step ?? firstBin.max ?? 0)));
+  const high = bound(lastBin.max ?? Math.min(scale, (lastBin.min ?? 0) + (step ?? scale)));
+  const raw = toNumber(value);
+  const own = raw === undefined ? undefined : scale === 1 && raw > 1 ? raw / 100 : scale === 100 && raw <= 1 ? raw * 100 : raw;
+  let mark: { bin: number; label: string } | undefined;
+  if (own !== undefined) {
+    const found = bins.findIndex((bin) => (bin.min === undefined || own >= bin.min) && (bin.max === undefined || own < bin.max));
+    mark = { bin: found >= 0 ? found : own < (bins[0]?.max ?? 0) ? 0 : bins.length - 1, label: share(value) ?? '' };
+  } else {
+    const median = bins.findIndex((bin) => bin.median);
+    if (median >= 0) mark = { bin: median, label: 'median' };
+  }
+  return (width) => histogramRows({ counts: bins.map((bin) => bin.total), low, high, mark }, { width, unicode: layout.unicode, color: layout.color });
+}
+
+/** The audience: the followers slice if it answered, else likers, else commenters; shares drawn as bars. */
+function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: string; rows: Pair[] } {
   const audience = first(block, 'audience') ?? first(result, 'audience');
   let data: Obj | undefined;
   let who = '';
@@ -262,13 +377,23 @@ function audienceSection(block: Obj, result: Obj): { title: string; rows: Pair[]
     if (data === undefined && ['audience_geo', 'audience_credibility', 'audience_ages', 'audience_genders'].some((key) => key in audience)) data = audience;
   }
   const geo = isObj(data?.audience_geo) ? data.audience_geo : undefined;
-  const interests = list(first(result, 'audience_interests') ?? first(data, 'audience_interests')).map((item) => (isObj(item) ? text(first(item, 'name')) : text(item)));
+  // Interests: a list of names (or `{name}`), or `{topic: share}`, heaviest first.
+  const rawInterests = first(result, 'audience_interests') ?? first(data, 'audience_interests');
+  const interests = Array.isArray(rawInterests)
+    ? rawInterests.map((item) => (isObj(item) ? text(first(item, 'name')) : text(item)))
+    : shareList(rawInterests).sort(heaviestFirst).map((item) => item.label);
+  const charts: [label: string, items: Share[], max: number][] = [
+    ['Countries', shareList(geo?.countries).sort(heaviestFirst), MAX_LIST],
+    ['Cities', shareList(geo?.cities).sort(heaviestFirst), 3],
+    ['Ages', shareList(first(data, 'audience_ages', 'ages')).sort(youngestFirst), 8],
+    ['Genders', shareList(first(data, 'audience_genders', 'genders')).sort(heaviestFirst), 3],
+  ];
+  // One label width for all the section's bars, so they start in one column.
+  const labelWidth = (): number => Math.max(1, ...charts.flatMap(([, items, max]) => items.slice(0, max).map((item) => displayWidth(clean(shareLabel(item.label))))));
+  const histogram = isObj(audience) ? first(audience, `audience_credibility_${who || 'followers'}_histogram`) : undefined;
   const rows = pairs([
-    ['Credibility', data === undefined ? undefined : share(first(data, 'audience_credibility', 'credibility'))],
-    ['Countries', weights(geo?.countries)],
-    ['Cities', weights(geo?.cities)],
-    ['Ages', weights(first(data, 'audience_ages', 'ages'), 4)],
-    ['Genders', weights(first(data, 'audience_genders', 'genders'), 2)],
+    ['Credibility', data === undefined ? undefined : credibilityValue(first(data, 'audience_credibility', 'credibility'), histogram ?? first(data, 'credibility_histogram'), layout)],
+    ...charts.map(([label, items, max]): [string, string | Drawn | undefined] => [label, sharesChart(items, max, layout, labelWidth)]),
     ['Interests', joined(interests)],
     ['Brand affinity', joined(list(first(data, 'audience_brand_affinity')).map((item) => (isObj(item) ? text(item.name) : text(item))), 3)],
   ]);
@@ -297,13 +422,13 @@ function sponsorsSection(block: Obj, result: Obj): Pair[] {
   ]);
 }
 
-function lookalikeLines(block: Obj, result: Obj): string[] {
+function lookalikeLines(block: Obj, result: Obj, marks: Marks): string[] {
   const items = list(first(result, 'lookalikes') ?? first(block, 'lookalikes')).filter(isObj);
   const lines = items.slice(0, MAX_LIST).map((item) => {
     const followers = count(first(item, 'follower_count', 'followers'));
     const engagement = pct(first(item, 'engagement_percent'));
     const parts = [at(first(item, 'username', 'handle')) ?? text(first(item, 'profile_url', 'url')), followers && `${followers} followers`, engagement && `${engagement} engagement`];
-    return parts.filter((part) => part !== undefined && part !== '').join(' · ');
+    return parts.filter((part) => part !== undefined && part !== '').join(marks.dot.trim() === '' ? ' ' : marks.dot);
   });
   if (items.length > MAX_LIST) lines.push(`and ${items.length - MAX_LIST} more`);
   return lines.filter((line) => line !== '');
@@ -331,18 +456,19 @@ export function creatorCard(record: DataRecord, layout: CardLayout, platform?: s
     joined([text(first(result, 'first_name')), text(first(result, 'last_name'))])?.replace(', ', ' ');
   const handle = at(first(block, 'username', 'handle') ?? first(result, 'handle', 'username') ?? first(record, 'handle'));
   const verified = first(block, 'is_verified', 'verified') === true ? 'verified' : undefined;
-  const titleRest = [handle, mainPlatform, verified].filter((part) => part !== undefined).join(' · ');
+  const marks = layout.unicode ? UNICODE_MARKS : ASCII_MARKS;
+  const titleRest = [handle, mainPlatform, verified].filter((part) => part !== undefined).join(marks.dot);
   const fallback = text(first(record, 'email', 'handle')) ?? 'Creator';
 
-  const audience = audienceSection(block, result);
+  const audience = audienceSection(block, result, layout);
   const sections: Section[] = [
-    { title: 'Profile', rows: profileSection(block, result), lines: [] },
+    { title: 'Profile', rows: profileSection(block, result, marks), lines: [] },
     { title: 'Contact', rows: contactSection(block, result), lines: [] },
-    { title: 'Metrics', rows: metricsSection(block), lines: [] },
-    { title: 'Platforms', rows: platformsSection(mainEntry?.[0], blocks, result), lines: [] },
+    { title: 'Metrics', rows: metricsSection(block, result, layout), lines: [] },
+    { title: 'Platforms', rows: platformsSection(mainEntry?.[0], blocks, result, marks), lines: [] },
     { title: audience.title, rows: audience.rows, lines: [] },
     { title: 'Sponsors and brands', rows: sponsorsSection(block, result), lines: [] },
-    { title: 'Lookalikes', rows: [], lines: lookalikeLines(block, result) },
+    { title: 'Lookalikes', rows: [], lines: lookalikeLines(block, result, marks) },
   ].filter((section) => section.rows.length > 0 || section.lines.length > 0);
 
   return renderCard({ name: name ?? (handle === undefined ? fallback : undefined), rest: titleRest, sections }, layout);
@@ -366,9 +492,10 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
   for (const section of card.sections) {
     out.push('', paint.bold(section.title));
     for (const [label, raw] of section.rows) {
-      const value = clean(raw);
+      // Text is escaped and wrapped; a chart draws itself to the width it is given.
+      const fitted = (room: number): string[] => (typeof raw === 'function' ? raw(room) : wrapText(clean(raw), room));
       if (beside) {
-        const lines = wrapText(value, valueWidth);
+        const lines = fitted(valueWidth);
         lines.forEach((line, i) => {
           const head = i === 0 ? label.padEnd(labelWidth) : ' '.repeat(labelWidth);
           out.push(`${' '.repeat(INDENT)}${head}${' '.repeat(LABEL_GAP)}${line}`);
@@ -376,7 +503,7 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
       } else {
         // Too narrow for two columns: the label, then its value indented beneath it.
         out.push(`${' '.repeat(INDENT)}${label}`);
-        for (const line of wrapText(value, width - 2 * INDENT)) out.push(`${' '.repeat(2 * INDENT)}${line}`);
+        for (const line of fitted(width - 2 * INDENT)) out.push(`${' '.repeat(2 * INDENT)}${line}`);
       }
     }
     for (const line of section.lines) for (const part of wrapText(clean(line), width - INDENT)) out.push(`${' '.repeat(INDENT)}${part}`);

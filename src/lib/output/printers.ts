@@ -195,7 +195,7 @@ async function printJsonArray(
  * A terminal view of one record (a creator card, lib/output/card.ts): its text fitted to `width`, or
  * undefined to fall back to the key/value table.
  */
-export type TerminalView = (record: DataRecord, layout: { width: number; color: boolean }) => string | undefined;
+export type TerminalView = (record: DataRecord, layout: { width: number; color: boolean; unicode: boolean }) => string | undefined;
 
 /**
  * Prints one record: `json` pretty, `jsonl` one line, `csv`/`tsv` header and one row (all flattened
@@ -231,7 +231,7 @@ export async function printItem(
       default: {
         const shown =
           view !== undefined && isTerminalTable(io, settings) && pickedFields(settings) === undefined
-            ? view(record, { width: io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS, color: settings.color })
+            ? view(record, { width: io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS, color: settings.color, unicode: settings.unicode ?? false })
             : undefined;
         await sink.write(shown ?? (await keyValueText(io, settings, record, columns)));
       }

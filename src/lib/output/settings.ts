@@ -24,6 +24,8 @@ export interface OutputInputs {
   stdoutIsTTY: boolean;
   /** ANSI colour allowed at all (no --no-color, NO_COLOR, TERM=dumb). */
   color: boolean;
+  /** Unicode drawing characters allowed (a UTF-8 locale, a terminal that is not dumb: lib/io/charset.ts). */
+  unicode?: boolean | undefined;
   quiet: boolean;
   cwd: string;
   /** `--csv-safe` and `--bom`: true when given, false for `--no-csv-safe`/`--no-bom`, undefined when neither. */
@@ -56,6 +58,7 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     // `-o -` means stdout; relative paths are taken from the injected cwd.
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
+    unicode: inputs.unicode ?? false,
     quiet: inputs.quiet,
     // Off by default, so machine output stays byte for byte what it was: flag (either way) > profile > off.
     csvSafe: inputs.csvSafe ?? inputs.profileCsvSafe === 'true',

@@ -16,6 +16,11 @@ export interface OutputSettings {
   outputPath?: string | undefined;
   /** ANSI colour allowed (on a terminal, no `--no-color`, no NO_COLOR). */
   color: boolean;
+  /**
+   * Unicode drawing characters allowed in terminal views (charts, card separators): a UTF-8 locale and a
+   * terminal that is not dumb (lib/io/charset.ts). Absent: ASCII only.
+   */
+  unicode?: boolean | undefined;
   /** `--quiet`: no spinners, progress or notices. */
   quiet: boolean;
   /** `--csv-safe`: csv/tsv cells starting with `=`, `+`, `-`, `@`, tab or CR get a leading `'`. */

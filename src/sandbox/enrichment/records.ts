@@ -118,6 +118,7 @@ function analyticsBlock(state: SandboxState, platform: string, creator: Creator,
     comments_median: Math.round(interactions * 0.04),
     posting_frequency_recent_months: creator.posting_frequency,
     follower_growth_percent: creator.growth_rate,
+    creator_follower_growth: followerGrowth(state, platform, creator),
     income: creator.income,
     hashtags: creator.hashtags,
     tagged: pickSome(rng, ['studio', 'friends', 'collab', 'crew'], intBetween(rng, 0, 2)).map((w) => ({
@@ -129,6 +130,63 @@ function analyticsBlock(state: SandboxState, platform: string, creator: Creator,
     // The creator's newest posts: the same ones the posts route pages through.
     post_data: creatorPosts(state.seed, platform, creator, 0, RECORD_POSTS),
   };
+}
+
+/**
+ * Growth in percent since 3, 6 and 12 months ago (the service's `creator_follower_growth`): the 3-month
+ * figure is the creator's `growth_rate`, the longer ones grow from it. Its own random stream, so the
+ * rest of the record is what it was before these were added.
+ */
+function followerGrowth(state: SandboxState, platform: string, creator: Creator): Record<string, number> {
+  const rng = rngFor(state, platform, creator, 'growth');
+  const three = creator.growth_rate;
+  const six = round(three * (1.6 + rng() * 0.4), 2);
+  const twelve = round(six * (1.5 + rng() * 0.5), 2);
+  return { '3_months_ago': three, '6_months_ago': six, '12_months_ago': twelve };
+}
+
+const AGE_GROUPS = ['13-17', '18-24', '25-34', '35-44', '45-64', '65-'] as const;
+const AGE_SHAPE = [0.6, 3, 3.2, 1.6, 0.9, 0.2] as const;
+
+/** `[{code, weight}]` shares summing to 1 (3 decimals), the last one taking the rounding. */
+function shares(codes: readonly string[], raw: readonly number[]): { code: string; weight: number }[] {
+  const sum = raw.reduce((a, b) => a + b, 0);
+  const weights = raw.map((v) => round(v / sum, 3));
+  weights[weights.length - 1] = round(1 - weights.slice(0, -1).reduce((a, b) => a + b, 0), 3);
+  return codes.map((code, i) => ({ code, weight: weights[i] ?? 0 }));
+}
+
+/** A slice's ages and genders (`audience_ages`, `audience_genders`), from their own random stream. */
+function demographics(creator: Creator, rng: Rng): Record<string, unknown> {
+  const female = Math.min(0.85, Math.max(0.15, 0.35 + rng() * 0.3 + (creator.gender === 'female' ? 0.15 : creator.gender === 'male' ? -0.1 : 0)));
+  return {
+    audience_ages: shares(AGE_GROUPS, AGE_SHAPE.map((v) => v * (0.6 + rng() * 0.8))),
+    audience_genders: shares(['FEMALE', 'MALE'], [female, 1 - female]),
+  };
+}
+
+/**
+ * `audience_credibility_followers_histogram` (and `_likers_`): how credible the audiences of comparable
+ * accounts are, in bins of 0.05 from 0.4 to 1 (`{min, max, total}`; the first bin has no `min`, the last no
+ * `max`, as the service sends them), the median's bin flagged `median: true`.
+ */
+function credibilityHistogram(rng: Rng): Record<string, unknown>[] {
+  const bins = Array.from({ length: 12 }, (_, i) => {
+    const middle = 0.425 + i * 0.05;
+    return Math.round(4000 * Math.exp(-((middle - 0.78) ** 2) / 0.012) * (0.8 + rng() * 0.4)) + 5;
+  });
+  const total = bins.reduce((a, b) => a + b, 0);
+  let seen = 0;
+  let median = -1;
+  return bins.map((count, i) => {
+    seen += count;
+    const bin: Record<string, unknown> = { ...(i > 0 ? { min: round(0.4 + i * 0.05, 2) } : {}), ...(i < 11 ? { max: round(0.45 + i * 0.05, 2) } : {}), total: count };
+    if (median < 0 && seen >= total / 2) {
+      median = i;
+      bin.median = true;
+    }
+    return bin;
+  });
 }
 
 function posts(platform: string, creator: Creator, rng: Rng, count: number): Record<string, unknown>[] {
@@ -149,11 +207,12 @@ function posts(platform: string, creator: Creator, rng: Rng, count: number): Rec
   return out;
 }
 
-function audience(creator: Creator, rng: Rng): Record<string, unknown> {
+function audience(creator: Creator, rng: Rng, shape: Rng): Record<string, unknown> {
   const slice = (share: number): Record<string, unknown> => ({
     success: true,
     data: {
       audience_credibility: round(0.6 + rng() * 0.35, 3),
+      ...demographics(creator, shape),
       audience_geo: {
         countries: [
           { id: 1, name: creator.location.country, code: creator.location.country_code, weight: round(0.4 + share * 0.2, 3) },
@@ -167,7 +226,8 @@ function audience(creator: Creator, rng: Rng): Record<string, unknown> {
       audience_lookalikes: [],
     },
   });
-  return { audience_followers: slice(1), audience_likers: slice(0.5), audience_commenters: rng() < 0.1 ? { success: false, error: 'empty_audience' } : slice(0.2) };
+  const slices = { audience_followers: slice(1), audience_likers: slice(0.5), audience_commenters: rng() < 0.1 ? { success: false, error: 'empty_audience' } : slice(0.2) };
+  return { ...slices, audience_credibility_followers_histogram: credibilityHistogram(shape), audience_credibility_likers_histogram: credibilityHistogram(shape) };
 }
 
 function lookalikes(state: SandboxState, platform: string, creator: Creator, rng: Rng): Record<string, unknown>[] {
@@ -182,7 +242,7 @@ function lookalikes(state: SandboxState, platform: string, creator: Creator, rng
 export function analyticsRecord(state: SandboxState, platform: string, creator: Creator, lookalikesWanted: boolean): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'analytics');
   const block = analyticsBlock(state, platform, creator, rng);
-  if (AUDIENCE.has(platform)) block.audience = audience(creator, rng);
+  if (AUDIENCE.has(platform)) block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'));
   const result: Record<string, unknown> = { [platform]: block };
   if (lookalikesWanted) result.lookalikes = lookalikes(state, platform, creator, rng);
   return result;
@@ -194,7 +254,7 @@ export function fullRecord(state: SandboxState, platform: string, creator: Creat
   const profile = profileRecord(platform, creator);
   const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(state, platform, creator, rng) };
   if (options.includeAudienceData && AUDIENCE.has(platform)) {
-    block.audience = audience(creator, rng);
+    block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'));
     if (platform === 'instagram') {
       block.sponsored_posts = creator.has_done_brand_deals ? posts(platform, creator, rng, 1) : [];
       block.past_sponsors = creator.brands.map((handle) => ({ handle, post_count: intBetween(rng, 1, 6), post_ids: [] }));

@@ -63,8 +63,17 @@ describe('enrich handle on a terminal: a card', () => {
     expect(out).toContain(`Bio`);
     expect(out.replace(/\n {10,}/g, ' ')).toContain(block.biography);
     expect(out).toContain(result.email);
-    expect(out).toMatch(/\n {2}Credibility +\d+(\.\d)?%\n/);
-    expect(out).toMatch(/\n {2}Countries +\S/);
+    // The audience as pictures: credibility on its histogram, marked; shares as bars with their percentages.
+    const audience = json.json<{ result: { instagram: { audience: { audience_followers: { data: Record<string, any> } } } } }>().result.instagram.audience.audience_followers.data;
+    const credibility = percent(audience.audience_credibility, { fraction: true, digits: 1 });
+    expect(out).toMatch(new RegExp(`\\n {2}Credibility +40% [▁-█]+ 100%\\n +▲ ${credibility.replace('.', '\\.')}\\n`));
+    for (const country of audience.audience_geo.countries) {
+      const share = percent(country.weight, { fraction: true, digits: 1 }).replace('.', '\\.');
+      expect(out).toMatch(new RegExp(`\\n {2}(Countries)? +${country.name} +█*[▉▊▋▌▍▎▏]?░* +${share}\\n`));
+    }
+    expect(out).toMatch(/\n {2}Ages +13-17 +[█▉▊▋▌▍▎▏░]+ +\d+(\.\d)?%\n( +\S+ +[█▉▊▋▌▍▎▏░]+ +\d+(\.\d)?%\n){5}/);
+    expect(out).toMatch(/\n {2}Genders +(Female|Male) +[█▉▊▋▌▍▎▏░]+ +\d+(\.\d)?%\n +(Female|Male) +[█▉▊▋▌▍▎▏░]+ +\d+(\.\d)?%\n/);
+    expect(out).toMatch(/\n {2}Growth +[▁-█]{8} [+-]\d/);
     expect(out).toMatch(/\n {2}Past sponsors +@/);
     for (const look of result.lookalikes) expect(out).toContain(`@${look.username} · `);
     expect(lastLine(out)).toBe(CARD_HINT);
@@ -72,6 +81,33 @@ describe('enrich handle on a terminal: a card', () => {
     expectFits(out, columns);
     // No colour asked for: no escape sequences at all.
     expect(out).not.toContain('\x1b');
+  });
+
+  it('a locale that is not UTF-8 (LANG=C), or TERM=dumb: the same card in ASCII, charts included', async () => {
+    const argv = ['enrich', 'handle', richCreator(), '--platform', 'instagram', '--mode', 'full', '--audience', '--lookalikes'];
+    const utf8 = await runCli(argv, term(100));
+    for (const env of [{ LANG: 'C' }, { LANG: 'en_US.ISO-8859-1', LC_ALL: '' }, { LANG: 'C.UTF-8', TERM: 'dumb' }, { LANG: 'C.UTF-8', LC_ALL: 'POSIX' }]) {
+      const res = await runCli(argv, { ...term(100), env: { ...sandboxEnv(sb.get(), { NO_COLOR: '1' }), ...env } });
+      expect(res.code).toBe(0);
+      // No block elements, markers or Unicode punctuation of our own (data text keeps its characters).
+      expect(res.stdout, JSON.stringify(env)).not.toMatch(/[\u2580-\u259f▲·›–]/);
+      expect(res.stdout).toMatch(/\n {2}Countries +\S.* +#+\.* +\d+(\.\d)?%\n/);
+      expect(res.stdout).toMatch(/\n {2}Credibility +40% [_.:\-=+*#]+ 100%\n +\^ \d/);
+      expect(res.stdout.split('\n')[0]).toMatch(/ @\S+ - instagram$/);
+      // Line for line the same card.
+      expect(res.stdout.split('\n')).toHaveLength(utf8.stdout.split('\n').length);
+      expectFits(res.stdout, 100);
+    }
+    expect(utf8.stdout).toMatch(/[█░▲]/);
+  });
+
+  it('colour paints the charts; --no-color draws the same shapes without escape codes', async () => {
+    const argv = ['enrich', 'handle', richCreator(), '--platform', 'instagram', '--mode', 'full', '--audience'];
+    const coloured = await runCli(argv, { env: sandboxEnv(sb.get()), tty: true, columns: 100 });
+    expect(coloured.stdout).toMatch(/\x1b\[36m█+/);
+    const plain = await runCli([...argv, '--no-color'], { env: sandboxEnv(sb.get()), tty: true, columns: 100 });
+    expect(plain.stdout).not.toContain('\x1b');
+    expect(coloured.stdout.replace(/\x1b\[\d+m/g, '')).toBe(plain.stdout);
   });
 
   it('bold headings only when colour is allowed', async () => {

@@ -47,7 +47,7 @@ describe('creators listening campaigns', () => {
     const o = overview.json<{ totals: { posts: number }; posts: unknown[] }>();
     expect(o.totals.posts).toBeGreaterThan(0);
     const table = await runCli(['listening', 'campaigns', 'overview', id], { env: env(), tty: true });
-    expect(table.stdout).toContain('posts:');
+    expect(table.stdout).toMatch(/\n(\x1b\[1m)?(Top \d+ posts by EMV, of \d+|Posts)(\x1b\[22m)?\n┌/);
     const content = await runCli(['listening', 'campaigns', 'content', id, '--format', 'jsonl'], { env: env() });
     expect(content.stdout.trim().split('\n')).toHaveLength(o.totals.posts);
     const creators = await runCli(['listening', 'campaigns', 'creators', id, '--json'], { env: env() });
@@ -109,7 +109,7 @@ describe('creators listening campaigns', () => {
     sb.advance(8 * 3_600_000);
     const res = await runCli(['listening', 'campaigns', 'overview', String(c.body.id), '--no-color'], { env: env(), tty: true, columns: 60 });
     expect(res.code).toBe(0);
-    const posts = res.stdout.slice(res.stdout.indexOf('posts:'));
+    const posts = res.stdout.slice(res.stdout.search(/\n(Top \d+ posts by EMV, of \d+|Posts)\n/));
     expect(posts).toContain(`│ ${handle} │`);
     for (const line of posts.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(60);
   });

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_HINT, creatorCard } from '../../../src/lib/output/card.js';
-import { wrapText } from '../../../src/lib/output/humanize.js';
-import { displayWidth } from '../../../src/lib/output/humanize.js';
+import { displayWidth, wrapText } from '../../../src/lib/output/humanize.js';
 
-const plain = (width: number) => ({ width, color: false });
+const plain = (width: number) => ({ width, color: false, unicode: true });
 const lines = (text: string | undefined): string[] => (text ?? '').trimEnd().split('\n');
 
 describe('creatorCard', () => {
@@ -48,7 +47,7 @@ describe('creatorCard', () => {
     expect(card).toMatch(/\n {2}Bio +hi\n/);
   });
 
-  it('audience summary: countries, ages and genders by weight, credibility; the followers slice first, a failed slice skipped', () => {
+  it('audience: countries, ages and genders as bars with percentages, credibility; the followers slice first, a failed slice skipped', () => {
     const card = creatorCard(
       {
         result: {
@@ -74,9 +73,76 @@ describe('creatorCard', () => {
     );
     expect(card).toContain('\nAudience (likers)\n');
     expect(card).toMatch(/\n {2}Credibility +81%\n/);
-    expect(card).toMatch(/\n {2}Countries +Mexico 50%, Spain 20%\n/);
-    expect(card).toMatch(/\n {2}Ages +18-24 40%, 25-34 35%\n/);
-    expect(card).toMatch(/\n {2}Genders +FEMALE 62%, MALE 38%\n/);
+    // The heaviest country first, ages youngest first; one column for every bar of the section.
+    expect(card).toMatch(/\n {2}Countries {4}Mexico {2}█{20}░{20} {2}50%\n {15}Spain {3}█{8}░{32} {2}20%\n/);
+    expect(card).toMatch(/\n {2}Ages {9}18-24 {3}█{16}░{24} {2}40%\n {15}25-34 {3}█{14}░{26} {2}35%\n/);
+    expect(card).toMatch(/\n {2}Genders {6}Female  █{24}▊░{15} {2}62%\n {15}Male {4}█{15}▎░{24} {2}38%\n/);
+  });
+
+  const audienceRecord = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    result: { instagram: { username: 'cy', audience: { audience_followers: { success: true, data }, ...extra } } },
+  });
+  const bins = [
+    { max: 0.5, total: 10 },
+    { min: 0.5, max: 0.6, total: 40 },
+    { min: 0.6, max: 0.7, total: 90, median: true },
+    { min: 0.7, max: 0.8, total: 60 },
+    { min: 0.8, total: 20 },
+  ];
+
+  it('credibility on its histogram: the open ends as wide as a bin, the audience marked in its bin', () => {
+    const card = creatorCard(audienceRecord({ audience_credibility: 0.734 }, { audience_credibility_followers_histogram: bins }), plain(100), 'instagram')!;
+    const lines = card.split('\n');
+    const row = lines.findIndex((line) => line.startsWith('  Credibility'));
+    expect(lines[row]).toMatch(/^ {2}Credibility {2}40% [▁-█]{20} 90%$/);
+    // Bins of 4 cells: the marker under the middle of the fourth (0.7 to 0.8).
+    const bars = lines[row]!.indexOf('40% ') + 4;
+    expect(lines[row + 1]!.indexOf('▲')).toBe(bars + 3 * 4 + 1);
+    expect(lines[row + 1]!.trim()).toBe('▲ 73.4%');
+    // No value: the median's bin.
+    const median = creatorCard(audienceRecord({ audience_geo: {} }, { audience_credibility_followers_histogram: bins }), plain(100), 'instagram')!;
+    expect(median).toMatch(/\n {17,}▲ median\n/);
+  });
+
+  it('shares as a `{label: weight}` map (percent or fraction) are drawn the same', () => {
+    const card = creatorCard(audienceRecord({ audience_ages: { '25-34': 0.3, '13-17': 0.1, '65-': 0.05 }, audience_genders: { male: 78, female: 22 } }), plain(80), 'instagram')!;
+    expect(card).toMatch(/\n {2}Ages +13-17 +█+[▉▊▋▌▍▎▏]?░+ +10%\n +25-34 +█+[▉▊▋▌▍▎▏]?░+ +30%\n +65\+ +█+[▉▊▋▌▍▎▏]?░+ +5%\n/);
+    expect(card).toMatch(/\n {2}Genders +male +█+[▉▊▋▌▍▎▏]?░+ +78%\n +female +█+[▉▊▋▌▍▎▏]?░+ +22%\n/);
+  });
+
+  it('follower growth over 12, 6 and 3 months as a sparkline of the follower count, then the figures', () => {
+    const card = creatorCard(
+      { result: { instagram: { username: 'g', follower_growth_percent: 5, creator_follower_growth: { '3_months_ago': 5, '12_months_ago': 20, '6_months_ago': 9.5 } } } },
+      plain(100),
+      'instagram',
+    )!;
+    expect(card).toMatch(/\n {2}Growth +▁▁▄▄▆▆██ \+20% in 12 months, \+9\.5% in 6, \+5% in 3\n/);
+    // Without the periods: the 3-month figure alone, as before.
+    expect(creatorCard({ result: { instagram: { username: 'g', follower_growth_percent: 5 } } }, plain(100), 'instagram')).toMatch(/\n {2}Growth +5%\n/);
+  });
+
+  it.each([60, 100, 200])('at %i columns every chart line fits; ASCII without Unicode, no colour codes without colour', (width) => {
+    const record = audienceRecord(
+      {
+        audience_credibility: 0.9,
+        audience_geo: { countries: [{ name: 'United States of America', weight: 0.61 }, { name: 'India', weight: 0.2 }], cities: [{ name: 'Kolkata', weight: 0.11 }] },
+        audience_ages: [{ code: '18-24', weight: 0.4 }],
+        audience_genders: [{ code: 'FEMALE', weight: 0.62 }],
+      },
+      { audience_credibility_followers_histogram: bins },
+    );
+    for (const unicode of [true, false]) {
+      const card = creatorCard(record, { width, color: false, unicode }, 'instagram')!;
+      for (const line of card.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      expect(card).toContain('United States of America');
+      if (!unicode) {
+        expect(card).not.toMatch(/[\u2580-\u259f▲·›–]/);
+        expect(card).toMatch(/\n {2}Countries +United States of America +#+\.+ +61%\n/);
+        expect(card).toContain('^ 90%');
+      }
+      expect(card).not.toContain('\x1b');
+    }
+    expect(creatorCard(record, { width, color: true, unicode: true }, 'instagram')).toContain('\x1b[36m█');
   });
 
   it('sponsors: past sponsors with post counts; brands only when they add names', () => {
@@ -112,7 +178,7 @@ describe('creatorCard', () => {
   });
 
   it('colour: bold name and headings; none without it', () => {
-    const card = creatorCard({ result: { instagram: { username: 'a', full_name: 'A', follower_count: 1 } } }, { width: 80, color: true }, 'instagram');
+    const card = creatorCard({ result: { instagram: { username: 'a', full_name: 'A', follower_count: 1 } } }, { width: 80, color: true, unicode: true }, 'instagram');
     expect(card).toContain('\x1b[1mA\x1b[22m @a');
     expect(card).toContain('\x1b[1mMetrics\x1b[22m');
     expect(creatorCard({ result: { instagram: { username: 'a', follower_count: 1 } } }, plain(80))).not.toContain('\x1b');
