@@ -5,13 +5,13 @@
  * per origin, claims, budgets and the pace shared by two connections, and a copy between stores
  * (`store push`) that adds nothing twice. Never a mock of either database.
  */
-import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/lib/store/open.js';
-import type { BudgetCheck, Holder, SpendEntry, Store, StoredAnswer } from '../../../src/lib/store/types.js';
+import type { BudgetCheck, Store } from '../../../src/lib/store/types.js';
 import { freshPgDatabase, PG_SKIP, PG_URL } from '../../helpers/pg.js';
+import { all, answer, DAY, deadPid, me, spend, T0 } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const opened: Store[] = [];
@@ -37,47 +37,6 @@ const ENGINES: { name: string; skip: string | undefined; place(): Promise<string
   { name: 'sqlite', skip: undefined, place: async () => join(tempDir('creators-store-'), 'store.db') },
   { name: 'postgres', skip: PG_URL ? undefined : PG_SKIP, place: freshPgDatabase },
 ];
-
-const T0 = Date.UTC(2026, 0, 15, 12);
-const DAY = 86_400_000;
-
-function answer(key: string, o: Partial<StoredAnswer> = {}): StoredAnswer {
-  return {
-    key,
-    baseUrl: 'http://127.0.0.1:1/',
-    route: 'creators/enrich/handle/raw',
-    kind: 'creator',
-    platform: 'instagram',
-    subject: key,
-    request: JSON.stringify({ body: { handle: key } }),
-    body: `{"result":{"instagram":{"username":"${key}","followers":12345678901234567890}}}`,
-    status: 'ok',
-    creditsMilli: 30,
-    records: 1,
-    boughtAt: T0,
-    profile: 'default',
-    ...o,
-  };
-}
-
-function spend(run: string, creditsMilli: number, at = T0, origin?: string): SpendEntry {
-  return { at, profile: 'default', baseUrl: 'http://127.0.0.1:1/', command: 'enrich handle', route: 'creators/enrich/handle/raw', platform: 'instagram', creditsMilli, records: 1, run, origin };
-}
-
-const me = (run: string): Holder => ({ run, pid: process.pid, host: hostname() });
-
-/** The pid of a process that has exited (so is known dead on this host). */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
-  expect(child.status).toBe(0);
-  return child.pid as number;
-}
-
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 for (const engine of ENGINES) {
 describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ? ` (${engine.skip})` : ''}`, () => {

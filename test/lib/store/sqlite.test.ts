@@ -5,14 +5,13 @@
  * family in engines.test.ts.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import { openStore } from '../../../src/lib/store/open.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/lib/store/sqlite.js';
-import type { Holder, SpendEntry, StoredAnswer } from '../../../src/lib/store/types.js';
+import { all, answer, me, spend, T0 } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
 interface RawDb {
@@ -50,39 +49,6 @@ async function refusal(fn: () => Promise<unknown>): Promise<CliError> {
   );
   expect(err).toBeInstanceOf(CliError);
   return err as CliError;
-}
-
-const T0 = Date.UTC(2026, 0, 15, 12);
-
-function answer(key: string, o: Partial<StoredAnswer> = {}): StoredAnswer {
-  return {
-    key,
-    baseUrl: 'http://127.0.0.1:1/',
-    route: 'creators/enrich/handle/raw',
-    kind: 'creator',
-    platform: 'instagram',
-    subject: key,
-    request: JSON.stringify({ body: { handle: key } }),
-    body: `{"result":{"instagram":{"username":"${key}","followers":12345678901234567890}}}`,
-    status: 'ok',
-    creditsMilli: 30,
-    records: 1,
-    boughtAt: T0,
-    profile: 'default',
-    ...o,
-  };
-}
-
-function spend(run: string, creditsMilli: number, at = T0): SpendEntry {
-  return { at, profile: 'default', baseUrl: 'http://127.0.0.1:1/', command: 'enrich handle', route: 'creators/enrich/handle/raw', platform: 'instagram', creditsMilli, records: 1, run };
-}
-
-const me = (run: string): Holder => ({ run, pid: process.pid, host: hostname() });
-
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
 }
 
 describe('opening and migrating', () => {
