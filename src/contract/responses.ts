@@ -181,6 +181,11 @@ export const RESPONSE_ROUTES: ReadonlyArray<{ method: string; pattern: string; s
   { method: 'GET', pattern: `${P}/enrichment/batch/:id/`, schema: 'stream' },
   { method: 'GET', pattern: `${P}/enrichment/batch/:id/download/`, schema: downloadLinkSchema },
   { method: 'POST', pattern: `${P}/enrichment/batch/:id/resume/`, schema: batchResumedSchema },
+  // The legacy routes the official n8n node sends (api-contract §9.1-9.5), on the same jobs and shapes.
+  { method: 'POST', pattern: `${P}/creators/enrich/public/`, schema: batchCreatedSchema },
+  { method: 'GET', pattern: `${P}/creators/enrich/public/:id/`, schema: batchStatusSchema },
+  { method: 'GET', pattern: `${P}/creators/enrich/public/:id/download/`, schema: downloadLinkSchema },
+  { method: 'POST', pattern: `${P}/creators/enrich/public/:id/resume/`, schema: batchResumedSchema },
   ...['subscription', 'campaign'].flatMap((kind) => [
     { method: 'GET', pattern: `${LISTENING}/${kind}/`, schema: listOf(listeningRecordSchema) },
     { method: 'POST', pattern: `${LISTENING}/${kind}/`, schema: listeningRecordSchema },

@@ -120,6 +120,7 @@ describe('the gateway answer fails every route a reader would misread', () => {
         'GET /public/v1/social/listening/campaign/:id/overview/',
         'GET /public/v1/social/listening/subscription/:id/details/',
         'GET /public/v1/social/listening/usage/',
+        'POST /public/v1/creators/enrich/public/:id/resume/',
         'POST /public/v1/enrichment/batch/:id/resume/',
         'POST /public/v1/social/listening/campaign/:id/creators/',
         'POST /public/v1/social/listening/subscription/:id/creators/',

@@ -119,6 +119,16 @@ describe('the sandbox answers in the contract shapes', () => {
       clock.advance(60_000);
       expect((await hit('GET', `${P}/enrichment/batch/${failed.batch_id}/status/`)).status).toBe('failed');
       await hit('POST', `${P}/enrichment/batch/${failed.batch_id}/resume/`, {});
+      // The legacy routes the official n8n node sends, on the same jobs.
+      const legacy = await hit('POST', `${P}/creators/enrich/public/`, { emails: ['ann@example.com', 'nobody@example.com'] });
+      await hit('GET', `${P}/creators/enrich/public/${legacy.batch_id}/`);
+      clock.advance(60_000);
+      await hit('GET', `${P}/creators/enrich/public/${legacy.batch_id}/`);
+      await hit('GET', `${P}/creators/enrich/public/${legacy.batch_id}/download/`);
+      const failedAgain = await hit('POST', `${P}/enrichment/batch/`, failing);
+      clock.advance(60_000);
+      expect((await hit('GET', `${P}/creators/enrich/public/${failedAgain.batch_id}/`)).status).toBe('failed');
+      await hit('POST', `${P}/creators/enrich/public/${failedAgain.batch_id}/resume/`, {});
 
       // Social listening.
       const sub = await hit('POST', `${P}/social/listening/subscription/`, { name: 's', creators: [{ platform: 'instagram', handle }] });
