@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
  * tmux screens), child processes (the pager, the sandbox, the CLI end to end) and the start-up path (the
  * launcher, module.enableCompileCache, the help snapshot).
  */
-export const SUBSET = [
+const SUBSET = [
   // HTTP
   'test/lib/http/client.test.ts',
   'test/lib/http/transport.test.ts',
