@@ -20,7 +20,7 @@
 import { build, transform } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { dependencyProblems, thirdPartyNotices } from './package-contents.mjs';
 
@@ -74,6 +74,31 @@ export function lazyHttp2ForUndici() {
 }
 
 /**
+ * Node's built-in modules through `require()` instead of ESM `import`. Importing a built-in from ESM makes
+ * Node build an ESM facade of it, which reads every one of its exports, lazy ones included: `node:http`'s
+ * exports on Node 22 and 24 include WebSocket and friends, so an ESM import of node:http loads Node's own
+ * copy of undici (measured: 58-130 ms against 4-12 ms for require() on this machine, Node 20 to 24; node:fs and
+ * node:os cost a few ms more too). The bundle's banner already defines `require` (createRequire); esbuild's
+ * CommonJS interop gives the named and default imports, read when used. The built-ins of packages go the
+ * same way.
+ */
+export function builtinsViaRequire() {
+  const names = builtinModules.filter((n) => !n.startsWith('_')).map((n) => n.replace(/[/]/g, '\\/'));
+  const filter = new RegExp(`^(node:.+|${names.join('|')})$`);
+  return {
+    name: 'builtins-via-require',
+    setup(b) {
+      // Static imports only: esbuild gives a dynamic import() of a CommonJS module in its own chunk nothing but
+      // `default`, so `await import('node:https')` stays an import (lib/http/transport.ts says why it is one).
+      b.onResolve({ filter }, (args) =>
+        args.namespace === 'builtin-require' || args.kind !== 'import-statement' ? undefined : { path: args.path, namespace: 'builtin-require' },
+      );
+      b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    },
+  };
+}
+
+/**
  * Bundled packages without their comments: esbuild keeps the JSDoc of functions and class members, 120 KB
  * of the packages' code (commander's and undici's mostly) that Node would read at every start, and the
  * margin under the package's size budget (scripts/package-test.mjs). Only node_modules: our own code stays
@@ -113,7 +138,7 @@ export const bundleOptions = {
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [cjsNamedExports(['undici']), lazyHttp2ForUndici(), stripPackageComments()],
+  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), stripPackageComments()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */

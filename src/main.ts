@@ -14,7 +14,7 @@ import { buildProgram } from './program.js';
 export async function main(argv: string[], given: Deps): Promise<number> {
   // One set of known credentials for the whole run: the command's Context fills it, the error report reads it.
   const deps: Deps = given.secrets ? given : { ...given, secrets: new Secrets() };
-  const program = buildProgram(deps);
+  const program = buildProgram(deps, argv);
   let commanderMessage = '';
   // The command whose parsing failed (a verb for an unknown option, a group for an unknown verb).
   let failedCommand: Command | undefined;

@@ -15,11 +15,11 @@ export function packageVersion(): string {
 }
 
 /**
- * The whole commander tree, built from the command definitions (src/commands/index.ts). Verbs import
- * their heavy modules inside `run`, so building the tree (and `--help`) loads commander and the light
- * declarations only.
+ * The commander tree, built from the command definitions (src/commands/index.ts). Verbs import their
+ * heavy modules inside `run`, so building the tree (and `--help`) loads commander and the light
+ * declarations only. Given the command line, only the part of the tree it runs is built (`treeFor`).
  */
-export function buildProgram(deps: Deps): Command {
+export function buildProgram(deps: Deps, argv?: readonly string[]): Command {
   const program = new Command('creators');
   program
     .description(
@@ -63,8 +63,34 @@ export function buildProgram(deps: Deps): Command {
       ['creators help exit-codes', 'what each exit status means'],
     ], helpWidth(command)) + helpTopicsLine(helpWidth(command)));
 
-  for (const node of COMMAND_TREE) addNode(program, node, deps);
+  for (const node of argv === undefined ? COMMAND_TREE : treeFor(argv)) addNode(program, node, deps);
   return program;
+}
+
+/** Verbs that read the command tree itself (the help texts, the completion scripts): always the whole tree. */
+const READS_THE_TREE = new Set(['help', 'completion']);
+
+/**
+ * The part of the tree a command line runs: when it starts with a verb's words (`credits`, `keys list`),
+ * that verb alone under its group, without the ~100 other verbs commander would otherwise build (their
+ * options, arguments and help hooks: ~5 ms of every run, a twentieth of a one-request command). Anything
+ * else gets the whole tree, so commander's messages are unchanged: a global option before the verb, an
+ * unknown or misspelt word (the suggestions need the siblings), a group without its verb, a help request
+ * (a group's help lists its verbs), and the verbs that read the tree.
+ */
+export function treeFor(argv: readonly string[]): readonly CommandNode[] {
+  if (argv.includes('--help') || argv.includes('-h')) return COMMAND_TREE;
+  const named = (nodes: readonly CommandNode[], word: string | undefined): CommandNode | undefined =>
+    nodes.find((n) => n.def.name === word || (n.def.aliases ?? []).includes(word ?? ''));
+  const slice = (nodes: readonly CommandNode[], depth: number): CommandNode | undefined => {
+    const node = named(nodes, argv[depth]);
+    if (node === undefined) return undefined;
+    if (node.kind === 'command') return READS_THE_TREE.has(node.def.name) ? undefined : node;
+    const child = slice(node.def.commands, depth + 1);
+    return child === undefined ? undefined : { kind: 'group', def: { ...node.def, commands: [child] } };
+  };
+  const node = slice(COMMAND_TREE, 0);
+  return node === undefined ? COMMAND_TREE : [node];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { buildProgram } from '../src/program.js';
+import { buildProgram, treeFor } from '../src/program.js';
 import { COMMAND_TREE } from '../src/commands/index.js';
 import type { CommandNode } from '../src/app/command.js';
 import { helpBlocks, readmeBlocks } from './helpers/examples.js';
@@ -182,5 +182,67 @@ describe('conflicting format flags', () => {
     expect(res.code).toBe(2);
     // --json asked for JSON, so the error itself comes as JSON.
     expect(res.errorJson().error).toMatchObject({ code: 'usage', message: '--json and --format csv ask for two formats.' });
+  });
+});
+
+describe('the part of the tree a command line runs', () => {
+  const deps = { io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} };
+  const names = (cmd: Command): string[] => cmd.commands.map((c) => c.name());
+  /** Every verb of a tree with its words, options (flags and defaults) and arguments, as commander holds them. */
+  const verbs = (root: Command): Map<string, string> => {
+    const found = new Map<string, string>();
+    const walk = (cmd: Command, path: string[]): void => {
+      if (cmd.commands.length === 0 && path.length > 0) {
+        const shape = {
+          options: cmd.options.map((o) => [o.flags, o.defaultValue, o.argChoices, o.hidden]),
+          args: cmd.registeredArguments.map((a) => [a.name(), a.required, a.variadic]),
+          aliases: cmd.aliases(),
+          description: cmd.description(),
+          parents: (() => {
+            const up: unknown[] = [];
+            for (let c = cmd.parent; c; c = c.parent) up.push([c.name(), c.options.map((o) => o.flags), c.aliases()]);
+            return up;
+          })(),
+        };
+        found.set(path.join(' '), JSON.stringify(shape));
+      }
+      for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(root, []);
+    return found;
+  };
+
+  it('builds only the verb a command line starts with (under its group), the way the whole tree has it', () => {
+    expect(names(buildProgram(deps, ['credits', '--json']))).toEqual(['credits']);
+    const keys = buildProgram(deps, ['keys', 'list', '--json']);
+    expect(names(keys)).toEqual(['keys']);
+    expect(names(keys.commands[0] as Command)).toEqual(['list']);
+    const whole = verbs(buildProgram(deps));
+    expect(whole.size).toBeGreaterThan(60);
+    for (const [path, shape] of whole) {
+      const sliced = verbs(buildProgram(deps, path.split(' ')));
+      // `help` and `completion` read the tree: theirs is the whole one.
+      expect([...sliced.keys()], path).toEqual(['help', 'completion'].includes(path) ? [...whole.keys()] : [path]);
+      expect(sliced.get(path), path).toBe(shape);
+    }
+  });
+
+  it('finds a verb or a group by its alias', () => {
+    const listening = buildProgram(deps, ['listening', 'subs', 'ls']);
+    expect(names(listening)).toEqual(['listening']);
+    const subs = listening.commands[0]?.commands[0] as Command;
+    expect([subs.name(), ...names(subs)]).toEqual(['subscriptions', 'list']);
+  });
+
+  it('keeps the whole tree where commander needs the other commands: a global option first, a typo, a bare group, help, completion', () => {
+    for (const argv of [[], ['--json', 'credits'], ['credit'], ['keys'], ['keys', 'lst'], ['credits', '--help'], ['keys', 'list', '-h'], ['help', 'credits'], ['completion', 'bash']]) {
+      expect(treeFor(argv), argv.join(' ')).toBe(COMMAND_TREE);
+    }
+  });
+
+  it('answers a sliced command line as the whole tree does: a misspelt option is still a usage error with its suggestion', async () => {
+    const res = await runCli(['credits', '--jsn']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--json');
   });
 });

@@ -247,18 +247,20 @@ export class Context {
     if (maxMb !== undefined && !(Number.isFinite(maxMb) && maxMb > 0)) {
       throw new UsageError(`Invalid CREATORS_MAX_RESPONSE_MB '${maxResponseMb}': expected a number of megabytes above 0.`);
     }
-    const [{ HttpClient }, { createDispatcher, proxyConfigured, proxyFor }, { nodeTransport }] = await Promise.all([
+    const [{ HttpClient }, { createDispatcher, proxyConfigured, proxyFor }, { keepAliveGetTransport, nodeTransport }] = await Promise.all([
       import('../lib/http/client.js'),
       import('../lib/http/dispatcher.js'),
       import('../lib/http/transport.js'),
     ]);
-    const dispatcher = this.deps.dispatcher ?? (await createDispatcher(this.deps.env));
+    // GETs through node:http (downloads: faster at that size; the other reads: undici is not even loaded),
+    // unless a proxy or a test dispatcher must see them. undici is made by the first request that needs it.
+    const plain = this.deps.dispatcher === undefined && !proxyConfigured(this.deps.env);
     return new HttpClient({
       baseUrl,
       credential: async () => (await this.credential())?.value,
-      dispatcher,
-      // Downloads through node:http (faster at this size), unless a proxy or a test dispatcher must see them.
-      streamTransport: this.deps.dispatcher === undefined && !proxyConfigured(this.deps.env) ? nodeTransport : undefined,
+      dispatcher: this.deps.dispatcher ?? (() => createDispatcher(this.deps.env)),
+      streamTransport: plain ? nodeTransport : undefined,
+      getTransport: plain ? keepAliveGetTransport() : undefined,
       proxyFor: this.deps.dispatcher === undefined ? (url) => proxyFor(this.deps.env, url) : undefined,
       timeoutMs: timeoutS * 1000,
       retries,

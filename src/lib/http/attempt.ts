@@ -1,8 +1,8 @@
 /**
  * One attempt of a request: the per-attempt timeout (headers, and for json and text the whole body),
  * which signal may abort it (Ctrl-C stops a GET, never a state-changing request already sent), the
- * transport (undici, or node:http for a streamed GET), content decoding (gzip, deflate, br: the size
- * cap counts decoded bytes), the response size cap, JSON decoding, the
+ * transport (undici, or node:http for a GET without a body), content decoding (gzip, deflate, br: the
+ * size cap counts decoded bytes), the response size cap, JSON decoding, the
  * `--debug` lines of the exchange, and the mapping of the answer to an outcome: a response, or a typed
  * error and whether the retry loop (retry.ts) may send it again.
  */
@@ -60,6 +60,8 @@ export interface AttemptPorts {
   transport: () => Transport;
   /** The transport of a streamed GET without a body (node:http), when in play. */
   streamTransport?: Transport | undefined;
+  /** The transport of any other GET without a body (node:http, keep-alive), when in play. */
+  getTransport?: Transport | undefined;
   /** Counts state-changing requests sent and not yet answered (the Ctrl-C notice names them). */
   unsafe: { inFlight: number };
 }
@@ -106,8 +108,9 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   // The schemas load while the request is on the wire, not after the answer arrives.
   const checked = req.responseType === undefined || req.responseType === 'json';
   if (checked) void responseShapes().catch(() => undefined);
-  const streamed = req.responseType === 'stream' && req.method === 'GET' && body === undefined && ports.streamTransport !== undefined;
-  const transport = streamed ? (ports.streamTransport as Transport) : ports.transport();
+  const bodyLessGet = req.method === 'GET' && body === undefined;
+  const transport =
+    (bodyLessGet && req.responseType === 'stream' ? ports.streamTransport : undefined) ?? (bodyLessGet ? ports.getTransport : undefined) ?? ports.transport();
   let res: RawResponse;
   if (!idempotent) ports.unsafe.inFlight++;
   try {

@@ -30,12 +30,15 @@ export interface HttpClientOptions {
   baseUrl: URL;
   /** Bearer credential; resolved lazily so commands that fail early never read the store. */
   credential?: () => Promise<string | undefined>;
-  dispatcher: Dispatcher;
+  /** undici's dispatcher, or a function making it on the first request that needs it. */
+  dispatcher: Dispatcher | (() => Promise<Dispatcher>);
   /**
    * Carries GET requests whose body is handed back as a stream (downloads) instead of the dispatcher:
    * `nodeTransport`, when no proxy and no test dispatcher is in play (see transport.ts).
    */
   streamTransport?: Transport | undefined;
+  /** Carries the other GETs without a body: `keepAliveGetTransport()`, under the same conditions. */
+  getTransport?: Transport | undefined;
   timeoutMs: number;
   retries: number;
   /**
@@ -109,6 +112,7 @@ export class HttpClient {
       secrets: opts.secrets,
       transport: () => (this.undici ??= undiciTransport(opts.dispatcher)),
       streamTransport: opts.streamTransport,
+      getTransport: opts.getTransport,
       unsafe: this.unsafe,
     };
     this.retryPorts = {

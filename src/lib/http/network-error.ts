@@ -98,7 +98,7 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
   else message = `${networkProblem(err, f.url.host)}.`;
   const retryable = notSent || f.idempotent;
   const hint = !retryable ? NOT_REPLAYED_HINT : code === 'ECONNREFUSED' ? 'Is the base URL right? (--base-url or CREATORS_BASE_URL)' : undefined;
-  const options = { code: plainCode(code), hint, cause: err, ...(retryable ? {} : { maybeCharged: true }) };
+  const options = { code: closedByServer(err) ? 'connection_closed' : plainCode(code), hint, cause: err, ...(retryable ? {} : { maybeCharged: true }) };
   return { error: new NetworkError(message, options), retryable, code };
 }
 
@@ -110,8 +110,9 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
 export function networkProblem(err: unknown, host: string): string {
   const code = errorCodeOf(err);
   const text = innermostMessage(err);
-  if (code === 'ECONNRESET') return `The connection to ${host} was reset before the response was complete`;
-  if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE' || /other side closed|terminated/i.test(text)) {
+  const closed = code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE' || /other side closed|terminated/i.test(text) || closedByServer(err);
+  if (code === 'ECONNRESET' && !closed) return `The connection to ${host} was reset before the response was complete`;
+  if (closed) {
     return `The connection to ${host} closed before the response was complete`;
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return `Timed out connecting to ${host}`;
@@ -142,6 +143,19 @@ export function rawNetworkError(err: unknown): string {
   const code = errorCodeOf(err);
   const text = innermostMessage(err);
   return code && text && !text.includes(code) ? `${code} (${text})` : (code ?? text);
+}
+
+/**
+ * node:http (the transport of GETs) reports a connection the server closed, a FIN rather than a reset, as
+ * ECONNRESET without a system call: "socket hang up" before the answer, "aborted" during the body. That is
+ * what undici calls "other side closed" (UND_ERR_SOCKET); a reset read from the socket names its call.
+ */
+function closedByServer(err: unknown): boolean {
+  if (errorCodeOf(err) !== 'ECONNRESET' || !/^(socket hang up|aborted)$/.test(innermostMessage(err))) return false;
+  for (let e = err as { syscall?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.syscall !== undefined) return false;
+  }
+  return true;
 }
 
 /** The error's code for scripts (`--json`): a dropped connection and undici's codes in plain words, other system codes lower case. */

@@ -1,11 +1,20 @@
 /**
  * How one HTTP exchange is carried. Requests go through undici (keep-alive pools, proxies, MockAgent in
- * tests). A GET whose body is streamed to a file (a batch download) may go through node:http instead:
- * at 1 GB it took ~1.1 s against ~1.6 s through undici here, with a third less CPU (undici copies every
- * chunk into its WebAssembly parser's memory and back out), about what `curl -o` takes. The context
- * uses it only when no proxy is configured and no dispatcher was injected.
+ * tests), except, when no proxy is configured and no dispatcher was injected, GETs without a body, which
+ * go through node:http(s):
+ * - a GET whose body is streamed to a file (a batch download), on a connection of its own: at 1 GB it took
+ *   ~1.1 s against ~1.6 s through undici here, with a third less CPU (undici copies every chunk into its
+ *   WebAssembly parser's memory and back out), about what `curl -o` takes;
+ * - any other GET (the JSON reads: balance, dictionaries, pages, lookups), on keep-alive connections: a
+ *   command that only reads never loads undici, whose modules and WebAssembly parser took ~20-30 ms of a
+ *   one-request command against ~5 ms for node:http (README, Performance). GETs are safe to send again, so
+ *   a kept connection the server closed meanwhile costs a retry, never a double charge; requests that may
+ *   spend (POST...) stay on undici, which also honours the server's keep-alive hint.
  */
-import type { IncomingMessage } from 'node:http';
+// A static import: the build turns it into require() (scripts/build.mjs builtinsViaRequire), while
+// `import('node:http')` would build its ESM facade, which on Node 22+ loads Node's own undici.
+import * as http from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
@@ -70,15 +79,17 @@ export interface TransportRequest {
 
 export type Transport = (url: URL, req: TransportRequest) => Promise<RawResponse>;
 
-/** Through an undici dispatcher (the default for every request). */
-export function undiciTransport(dispatcher: Dispatcher): Transport {
+/** Through an undici dispatcher (the default for every request), made on first use when given as a function. */
+export function undiciTransport(given: Dispatcher | (() => Promise<Dispatcher>)): Transport {
+  let dispatcher: Promise<Dispatcher> | undefined;
   return async (url, req) => {
-    const { request } = await import('./undici.js');
+    dispatcher ??= typeof given === 'function' ? given() : Promise.resolve(given);
+    const [{ request }, d] = await Promise.all([import('./undici.js'), dispatcher]);
     const res = await request(url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body as string | Buffer | undefined,
-      dispatcher,
+      dispatcher: d,
       signal: req.signal,
       headersTimeout: req.idleTimeoutMs,
       bodyTimeout: req.idleTimeoutMs,
@@ -99,37 +110,59 @@ function idleTimeout(ms: number): Error {
 }
 
 /**
- * A body-less request through node:http or node:https on its own connection (closed after: one large
- * transfer, nothing to reuse). The idle timeout is the socket's: no byte for that long, before or during
- * the body, ends the exchange with a TimeoutError (the body's reader sees it), and there is no cap on a
- * transfer that keeps moving. A reader that has not taken what arrived (a slow pipe) is not the server's
- * silence: as with undici's body timeout, the wait goes on.
+ * A body-less request through node:http or node:https. The idle timeout is the socket's: no byte for that
+ * long, before or during the body, ends the exchange with a TimeoutError (the body's reader sees it), and
+ * there is no cap on a transfer that keeps moving. A reader that has not taken what arrived (a slow pipe)
+ * is not the server's silence: as with undici's body timeout, the wait goes on. `agent` gives the
+ * connection: false for one of its own, closed after.
  */
-export const nodeTransport: Transport = async (url, req) => {
-  if (req.body !== undefined) throw new Error('nodeTransport sends no request body');
-  const mod = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  return new Promise<RawResponse>((resolve, reject) => {
-    let response: IncomingMessage | undefined;
-    const request = mod.request(url, { method: req.method, headers: req.headers, signal: req.signal, agent: false }, (res) => {
-      response = res;
-      resolve({
-        statusCode: res.statusCode ?? 0,
-        headers: res.headers,
-        body: res,
-        text: (maxBytes) => readCapped(res, res.headers, maxBytes),
+function nodeHttpTransport(agent: (https: boolean) => Promise<Agent | false>): Transport {
+  return async (url, req) => {
+    if (req.body !== undefined) throw new Error('the node:http transport sends no request body');
+    const https = url.protocol === 'https:';
+    // node:https (and with it node:tls) only for an https URL.
+    const [mod, via] = await Promise.all([https ? import('node:https') : http, agent(https)]);
+    return new Promise<RawResponse>((resolve, reject) => {
+      let response: IncomingMessage | undefined;
+      const request = mod.request(url, { method: req.method, headers: req.headers, signal: req.signal, agent: via }, (res) => {
+        response = res;
+        resolve({
+          statusCode: res.statusCode ?? 0,
+          headers: res.headers,
+          body: res,
+          text: (maxBytes) => readCapped(res, res.headers, maxBytes),
+        });
       });
+      const onIdle = (): void => {
+        if (response !== undefined && response.readableLength > 0) {
+          request.setTimeout(req.idleTimeoutMs, onIdle);
+          return;
+        }
+        const err = idleTimeout(req.idleTimeoutMs);
+        if (response !== undefined) response.destroy(err);
+        else request.destroy(err);
+      };
+      request.setTimeout(req.idleTimeoutMs, onIdle);
+      request.on('error', reject);
+      request.end();
     });
-    const onIdle = (): void => {
-      if (response !== undefined && response.readableLength > 0) {
-        request.setTimeout(req.idleTimeoutMs, onIdle);
-        return;
-      }
-      const err = idleTimeout(req.idleTimeoutMs);
-      if (response !== undefined) response.destroy(err);
-      else request.destroy(err);
-    };
-    request.setTimeout(req.idleTimeoutMs, onIdle);
-    request.on('error', reject);
-    request.end();
-  });
-};
+  };
+}
+
+/** A streamed GET (a download) on a connection of its own: one large transfer, nothing to reuse. */
+export const nodeTransport: Transport = nodeHttpTransport(async () => false);
+
+/**
+ * GETs without a body on keep-alive connections (one pool per transport: make one per run). An idle
+ * connection is closed after 10 s, or before the server's `Keep-Alive: timeout=` hint runs out (Node's
+ * agent keeps a second's margin), as undici's Agent does; an idle connection does not keep the process up.
+ */
+export function keepAliveGetTransport(): Transport {
+  const agents: { http?: Promise<Agent>; https?: Promise<Agent> } = {};
+  const options = { keepAlive: true, timeout: 10_000 };
+  return nodeHttpTransport((https) =>
+    https
+      ? (agents.https ??= import('node:https').then((m) => new m.Agent(options)))
+      : (agents.http ??= Promise.resolve(new http.Agent(options))),
+  );
+}

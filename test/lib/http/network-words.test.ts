@@ -70,7 +70,12 @@ describe('a connection that breaks is reported in plain words', () => {
     const host = await breakingServer(behaviours['closes mid-response'] as Behaviour);
     const res = await runCli(['credits', '--retries', '0', '--debug'], { env: { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' } });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/\[debug\] ! GET \S+ failed after \d+ ms: UND_ERR_SOCKET \(other side closed\)/);
+    // A GET goes through node:http (ECONNRESET "aborted", as Node says a closed connection), a POST through undici.
+    expect(res.stderr).toMatch(/\[debug\] ! GET \S+ failed after \d+ ms: ECONNRESET \(aborted\)/);
+    expect(res.stderr).toMatch(/^error: The connection to .* closed before the response was complete\.$/m);
+    const post = await runCli(['enrich', 'handle', 'a', '--platform', 'instagram', '--mode', 'raw', '--yes', '--debug'], { env: { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' } });
+    expect(post.code).toBe(1);
+    expect(post.stderr).toMatch(/\[debug\] ! POST \S+ failed after \d+ ms: UND_ERR_SOCKET \(other side closed\)/);
     expect(res.stderr).toMatch(/^error: The connection to .* closed before the response was complete\.$/m);
   });
 });

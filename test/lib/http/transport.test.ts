@@ -1,15 +1,16 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent } from 'undici';
+import { Agent, MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../src/lib/http/client.js';
-import { nodeTransport, type Transport } from '../../../src/lib/http/transport.js';
+import { keepAliveGetTransport, nodeTransport, type Transport } from '../../../src/lib/http/transport.js';
 import { NetworkError } from '../../../src/lib/errors.js';
 
 /**
  * A host with slow answers: `/trickle` sends 16 x 1 KB, 40 ms apart (~0.6 s in all), `/big` 8 MB as fast as
- * it is read, `/stall` sends 1 KB then nothing, `/silent` never answers, `/gone` answers 403 with a body.
+ * it is read, `/stall` sends 1 KB then nothing, `/silent` never answers, `/gone` answers 403 with a body,
+ * `/json` answers JSON naming the client's port (one port, one connection).
  */
 let server: Server;
 let base = '';
@@ -51,6 +52,8 @@ beforeAll(async () => {
       res.write(piece);
     } else if (req.url === '/gone') {
       res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+    } else if (req.url === '/json') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ port: req.socket.remotePort }));
     } else if (req.url !== '/silent') {
       res.writeHead(404).end();
     }
@@ -65,11 +68,12 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function client(streamTransport: Transport | undefined, dispatcher: Agent): HttpClient {
+function client(streamTransport: Transport | undefined, dispatcher: Agent | MockAgent, getTransport?: Transport): HttpClient {
   return new HttpClient({
     baseUrl: new URL('https://api.test'),
     dispatcher,
     streamTransport,
+    getTransport,
     timeoutMs: 300,
     retries: 0,
     rateLimitPerMinute: 100_000,
@@ -151,6 +155,57 @@ describe('the json timeout', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toMatch(/^Request timed out after/);
+    await agent.close();
+  });
+});
+
+describe('GETs without a body over keep-alive node:http (the reads of a run without a proxy)', () => {
+  it('reuses one connection for the reads of a run', async () => {
+    const agent = new Agent();
+    const http = client(undefined, agent, keepAliveGetTransport());
+    const ports: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await http.request<{ port: number }>({ method: 'GET', path: '', absoluteUrl: `${base}/json`, noAuth: true });
+      ports.push(res.data.port);
+    }
+    expect(new Set(ports).size).toBe(1);
+    await agent.close();
+  });
+
+  it('never touches the dispatcher for a GET, which carries every other request (a POST may spend)', async () => {
+    const mock = new MockAgent();
+    mock.disableNetConnect();
+    mock.get('https://api.test').intercept({ path: '/public/v1/spend/', method: 'POST' }).reply(200, { spent: true });
+    const http = client(undefined, mock, keepAliveGetTransport());
+    const read = await http.request<{ port: number }>({ method: 'GET', path: '', absoluteUrl: `${base}/json`, noAuth: true });
+    expect(typeof read.data.port).toBe('number');
+    const spent = await http.request<{ spent: boolean }>({ method: 'POST', path: 'spend', noAuth: true, body: {} });
+    expect(spent.data).toEqual({ spent: true });
+    mock.assertNoPendingInterceptors();
+    await mock.close();
+  });
+
+  it('keeps the json timeout over the whole body, and the size cap', async () => {
+    const agent = new Agent();
+    const slow = await client(undefined, agent, keepAliveGetTransport())
+      .request({ method: 'GET', path: '', absoluteUrl: `${base}/trickle`, noAuth: true, responseType: 'text' })
+      .catch((e: unknown) => e);
+    expect(slow).toBeInstanceOf(NetworkError);
+    expect((slow as Error).message).toMatch(/^Request timed out after/);
+    const capped = await new HttpClient({
+      baseUrl: new URL('https://api.test'),
+      dispatcher: agent,
+      getTransport: keepAliveGetTransport(),
+      maxResponseBytes: 1024 * 1024,
+      timeoutMs: 5_000,
+      retries: 0,
+      rateLimitPerMinute: 100_000,
+      now: Date.now,
+      sleep: async () => {},
+    })
+      .request({ method: 'GET', path: '', absoluteUrl: `${base}/big`, noAuth: true, responseType: 'text' })
+      .catch((e: unknown) => e);
+    expect((capped as { code?: string }).code).toBe('response_too_large');
     await agent.close();
   });
 });
