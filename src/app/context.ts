@@ -12,7 +12,7 @@ import { redactUrl } from '../lib/http/redact.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import type { Io } from '../lib/io/streams.js';
 import { Terminal } from '../lib/io/terminal.js';
-import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
+import { asciiLocale, askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
 import type { Runway } from '../lib/listening/runway.js';
@@ -497,6 +497,7 @@ export class Context {
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
       stdoutIsTTY: this.io.stdoutIsTTY,
       color: colourAllowed(g, env),
+      ascii: asciiLocale(env),
       quiet: this.term.quiet,
       cwd: this.deps.cwd,
       csvSafe: g.csvSafe,

@@ -5,14 +5,15 @@ import { UsageError } from '../lib/errors.js';
 import { parseIntegerOption } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 
+/** The URL is the post's identifier (kept whole); the caption is cut first, then columns leave in priority order. */
 const POST_COLUMNS: ColumnSpec[] = [
-  { path: 'created_at', header: 'date', kind: 'date' },
-  { path: 'type', header: 'type' },
-  { path: 'caption', header: 'caption', kind: 'text' },
-  { path: 'engagement.likes', header: 'likes', kind: 'count' },
-  { path: 'engagement.comments', header: 'comments', kind: 'count' },
-  { path: 'engagement.views', header: 'views', kind: 'count' },
-  { path: 'post_url', header: 'url' },
+  { path: 'created_at', header: 'date', kind: 'date', priority: 3 },
+  { path: 'type', header: 'type', whole: true, priority: 0 },
+  { path: 'caption', header: 'caption', kind: 'text', priority: 1 },
+  { path: 'engagement.likes', header: 'likes', kind: 'count', priority: 2 },
+  { path: 'engagement.comments', header: 'comments', kind: 'count', priority: -1 },
+  { path: 'engagement.views', header: 'views', kind: 'count', priority: 1 },
+  { path: 'post_url', header: 'url', keep: true },
 ];
 
 /** `creators posts <handle|url>`: a creator's posts, newest first, a page per request. */

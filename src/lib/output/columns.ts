@@ -16,6 +16,10 @@ export interface Column {
   keep?: boolean;
   /** See `ColumnSpec.priority`. */
   priority?: number;
+  /** See `ColumnSpec.whole`. */
+  whole?: boolean | undefined;
+  /** See `ColumnSpec.wide`. */
+  wide?: boolean | undefined;
 }
 
 /** The last part of a path that names something to copy: `id`, `*_id`, `username`, `handle`, `token`, `email`. */
@@ -48,7 +52,8 @@ export function explicitColumns(
   if (fields !== undefined) {
     return fields.map((path) => {
       const spec = specs?.find((s) => s.path === path);
-      return { path, header: path, kind: spec?.kind, inferred: false, keep: spec?.keep, priority: spec?.priority };
+      // Asked for by name: shown even where the command's table would leave it out for width.
+      return { path, header: path, kind: spec?.kind, inferred: false, keep: spec?.keep, priority: spec?.priority, whole: spec?.whole ?? spec?.wide };
     });
   }
   if (useSpecs && specs !== undefined && specs.length > 0) {
@@ -59,6 +64,8 @@ export function explicitColumns(
       inferred: false,
       keep: spec.keep ?? false,
       priority: spec.priority,
+      whole: spec.whole,
+      wide: spec.wide,
     }));
   }
   return undefined;

@@ -149,23 +149,25 @@ export function displayWidth(text: string): number {
 }
 
 /**
- * Cuts text to at most `width` terminal columns, ending with `…` when something was cut.
+ * Cuts text to at most `width` terminal columns, ending with `…` (or the `ellipsis` given: `...` where the
+ * locale is not UTF-8) when something was cut.
  * Line breaks (CRLF, LF) and tabs become spaces first, so a cell stays on one line; a lone CR is left
  * for the control-character escaping (`\r`), as it only ever rewrites what was already printed.
  */
-export function truncate(text: string, width: number): string {
+export function truncate(text: string, width: number, ellipsis = '…'): string {
   const flat = text.replace(/\r\n|[\n\t]/g, ' ');
   if (displayWidth(flat) <= width) return flat;
   if (width <= 0) return '';
+  const mark = displayWidth(ellipsis) <= width ? ellipsis : '';
   let out = '';
   let used = 0;
   for (const char of flat) {
     const w = charWidth(char);
-    if (used + w > width - 1) break;
+    if (used + w > width - displayWidth(mark)) break;
     out += char;
     used += w;
   }
-  return `${out}…`;
+  return `${out}${mark}`;
 }
 
 /** Splits escaped text into lines of at most `width` columns, at spaces where it can, inside words where it must. */

@@ -24,6 +24,8 @@ export interface OutputInputs {
   stdoutIsTTY: boolean;
   /** ANSI colour allowed at all (no --no-color, NO_COLOR, TERM=dumb). */
   color: boolean;
+  /** The locale's character set is not UTF-8 (`asciiLocale`). */
+  ascii?: boolean | undefined;
   quiet: boolean;
   cwd: string;
   /** `--csv-safe` and `--bom`: true when given, false for `--no-csv-safe`/`--no-bom`, undefined when neither. */
@@ -32,6 +34,16 @@ export interface OutputInputs {
   /** The profile's `csv-safe` and `bom` settings (`true`/`false`); read only when the flag was not given. */
   profileCsvSafe?: string | undefined;
   profileBom?: string | undefined;
+}
+
+/**
+ * True when the locale names a character set other than UTF-8 (`LANG=C`, `POSIX`, `en_US.ISO-8859-1`), as
+ * the C library reads it: LC_ALL, else LC_CTYPE, else LANG, the first one set and not empty. With none set
+ * the terminal is taken to be UTF-8 (Windows sets none, and its terminals draw the box characters).
+ */
+export function asciiLocale(env: Record<string, string | undefined>): boolean {
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((value) => value !== undefined && value !== '');
+  return locale !== undefined && !/utf-?8/i.test(locale);
 }
 
 /** The format asked for explicitly, without defaults; a usage error for `--json --format csv`. */
@@ -56,6 +68,7 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     // `-o -` means stdout; relative paths are taken from the injected cwd.
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
+    ascii: inputs.ascii === true,
     quiet: inputs.quiet,
     // Off by default, so machine output stays byte for byte what it was: flag (either way) > profile > off.
     csvSafe: inputs.csvSafe ?? inputs.profileCsvSafe === 'true',

@@ -38,6 +38,7 @@ export async function printTerminalTable(
     alignRight: cols.map((col) => isNumericKind(col.kind)),
     width: io.columns,
     color: settings.color,
+    ascii: settings.ascii,
     fits: cols.map(columnFit),
     onDrop: (headers) => {
       if (!settings.quiet) notes.push(() => noteDropped(io, headers));
@@ -50,8 +51,8 @@ export async function printTerminalTable(
 /** How a column gives way in a terminal table: what must be copied never; numbers, dates and flags only as a whole. */
 function columnFit(col: Column): ColumnFit {
   if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
-  const whole = col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts';
-  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true };
+  const whole = col.whole === true || col.wide === true || (col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts');
+  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true, optional: col.wide === true };
 }
 
 /** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
@@ -95,5 +96,5 @@ export async function keyValueText(
     { floor: MIN_CUT_COLUMN, priority: 1, droppable: false },
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
-  return renderTable({ rows: pairs, width, color: settings.color, fits, wrap: [false, true] });
+  return renderTable({ rows: pairs, width, color: settings.color, ascii: settings.ascii, fits, wrap: [false, true] });
 }
