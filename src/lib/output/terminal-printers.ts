@@ -131,8 +131,11 @@ export async function keyValueText(
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
   const table = await renderTable({ rows: pairs, width, color: settings.color, ascii: settings.ascii, fits, wrap: [false, true] });
-  // Each URL whole at the end of its line: a terminal that soft-wraps it still copies it as one.
+  // Each URL whole after its label, or on a line of its own when both do not fit on one.
   const pad = Math.max(...links.map(([label]) => displayWidth(escapeControls(label))));
-  const below = links.map(([label, url]) => `${escapeControls(label)}${' '.repeat(pad - displayWidth(escapeControls(label)) + 2)}${escapeControls(url)}\n`);
+  const below = links.map(([label, url]) => {
+    const [name, link] = [escapeControls(label), escapeControls(url)];
+    return pad + 2 + displayWidth(link) <= width ? `${name}${' '.repeat(pad - displayWidth(name) + 2)}${link}\n` : `${name}:\n${link}\n`;
+  });
   return table + below.join('');
 }
