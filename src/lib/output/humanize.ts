@@ -200,6 +200,11 @@ export function wrapText(value: string, width: number): string[] {
   return out;
 }
 
+/** `a tiktok`, `an instagram`: the article a word (a platform name) takes, by its first letter. */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
 /** A window for people: `14 days`, `24 hours`, `90 minutes`, `30 seconds` (the largest unit it divides into; a day is `24 hours`, as the defaults are documented). */
 export function durationText(ms: number): string {
   for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]] as const) {

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { matchChoice } from '../options.js';
 import { formatFromPath } from './format-from-path.js';
 import { checkOutputPath } from './preflight.js';
 import { FORMATS, type Format, type OutputSettings } from './types.js';
@@ -48,7 +49,7 @@ export function asciiLocale(env: Record<string, string | undefined>): boolean {
 
 /** The format asked for explicitly, without defaults; a usage error for `--json --format csv`. */
 export function askedFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>): string | undefined {
-  if (inputs.json && inputs.format !== undefined && inputs.format !== 'json') {
+  if (inputs.json && inputs.format !== undefined && matchChoice(inputs.format, FORMATS) !== 'json') {
     throw new UsageError(`--json and --format ${inputs.format} ask for two formats.`, { hint: 'Keep one of them.' });
   }
   const fromFlag = inputs.json ? 'json' : inputs.format;
@@ -84,14 +85,13 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
  */
 export function errorFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'envFormat'>): Format | undefined {
   const f = inputs.json ? 'json' : (inputs.format ?? inputs.envFormat);
-  return f !== undefined && (FORMATS as readonly string[]).includes(f) ? (f as Format) : undefined;
+  return f === undefined ? undefined : matchChoice(f, FORMATS);
 }
 
 function checkFormat(format: string): Format {
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
-  }
-  return format as Format;
+  const known = matchChoice(format, FORMATS);
+  if (known === undefined) throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
+  return known;
 }
 
 function parseFields(raw: string | undefined): string[] | undefined {
