@@ -90,3 +90,39 @@ describe('counts in real commands', () => {
     expect(text.stderr).toContain('Spent 0.01 credits in this run; 1 creator written to standard output');
   });
 });
+
+describe('words: articles, counted handles, the end of posts', () => {
+  it("'an instagram filter', 'an instagram post', 'an instagram profile'", async () => {
+    const { agent, env } = mockApi();
+    const filter = await runCli(['search', '--platform', 'instagram', '--filter', 'number_of_subscribers.min=1000', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(filter.stderr).toBe("warning: 'number_of_subscribers' is not an instagram filter; sent as 'number_of_followers'.\n");
+    const tiktok = await runCli(['search', '--platform', 'youtube', '--filter', 'number_of_followers.min=1000', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(tiktok.stderr).toBe("warning: 'number_of_followers' is not a youtube filter; sent as 'number_of_subscribers'.\n");
+    const post = await runCli(['post', 'https://www.instagram.com/p/Cabc/', '--platform', 'tiktok', '--dry-run'], { env, dispatcher: agent });
+    expect(post.code).toBe(2);
+    expect(post.stderr).toContain('The URL is an instagram post but --platform is tiktok.');
+    const posts = await runCli(['posts', 'https://www.instagram.com/noah_paws/', '--platform', 'youtube', '--dry-run'], { env, dispatcher: agent });
+    expect(posts.code).toBe(2);
+    expect(posts.stderr).toContain('The URL is an instagram profile but --platform is youtube.');
+  });
+
+  it("'Read 1 unique handle', 'Read 1,200 unique handles'", async () => {
+    const { reportExtraction } = await import('../../src/lib/batch/upload.js');
+    const said: string[] = [];
+    const notices = { notice: (m: string) => said.push(m), warn: (m: string) => said.push(m) };
+    const x = { rows: 1, duplicates: 0, blanks: 0, parts: [], guessedColumn: false, kind: 'handle', column: 'handle' };
+    reportExtraction(notices as never, 'in.csv', x as never);
+    reportExtraction(notices as never, 'in.csv', { ...x, rows: 1200, kind: 'email', column: 'email' } as never);
+    expect(said).toEqual(["Read 1 unique handle from column 'handle' of in.csv.", "Read 1,200 unique emails from column 'email' of in.csv."]);
+  });
+
+  it('posts ends as post does: what was spent and the balance left', async () => {
+    const { agent, pool, env } = mockApi();
+    pool
+      .intercept({ path: '/public/v1/creators/content/posts/', method: 'POST' })
+      .reply(200, { result: { posts: [{ post_id: 'p1', post_url: 'https://www.instagram.com/p/p1/', caption: 'hi' }] }, credits_cost: 0.03, credits_left: 999.97 }, JSON_HEADERS);
+    const res = await runCli(['posts', 'noah_paws', '--platform', 'instagram', '--format', 'csv'], { env, dispatcher: agent, stderrTTY: true });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.split('\n')).toContain('0.03 credits spent; 999.97 credits left.');
+  });
+});
