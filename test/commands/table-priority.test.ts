@@ -60,6 +60,13 @@ describe('terminal tables give way in one priority order', () => {
     }
   });
 
+  it('similar at 200 columns: its similarity before the wide columns', async () => {
+    const seed = sb.get().state.creators.list('youtube')[0]!.profile.username;
+    const res = await runCli(['similar', seed, '--platform', 'youtube', '--limit', '5'], term(200));
+    expect(res.code, res.stderr).toBe(0);
+    expect(headers(res.stdout)).toEqual(['handle', 'name', 'followers', 'engagement', 'similarity', 'profile', 'user id']);
+  });
+
   it.each(WIDTHS)('enrich handle at %i columns: country and profile URL on a wide terminal', async (columns) => {
     const handles = sb.get().state.creators.list('instagram').slice(0, 2).map((c) => c.profile.username);
     const res = await runCli(['enrich', 'handle', ...handles, '--platform', 'instagram'], term(columns));

@@ -338,7 +338,8 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
     await printOutcomes(term.io, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
     // On a terminal the record is a card; piped or with --fields, the key/value rows of before.
-    const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error');
+    // The columns a list shows only on a wide terminal are not rows of one record's table.
+    const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error' && c.wide !== true);
     await printPaidItem(term.io, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
   } else {
     await printPaidItem(term.io, output, record, undefined, row.creditsMilli);
