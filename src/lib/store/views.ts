@@ -82,7 +82,7 @@ export const ANSWER_COLUMNS: ColumnSpec[] = [
   { path: 'kind', header: 'Kind', whole: true, priority: 2 },
   { path: 'platform', header: 'Platform', whole: true, priority: 2 },
   { path: 'subject', header: 'Creator', keep: true },
-  { path: 'route', header: 'Route', whole: true, priority: 1 },
+  { path: 'route', header: 'Route', priority: 1 },
   { path: 'records', header: 'Records', kind: 'number', priority: 1 },
   { path: 'credits', header: 'Credits', kind: 'number', priority: 2 },
 ];
