@@ -2,7 +2,7 @@ import { CommanderError, type Command } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { realSleep, type Deps } from './app/deps.js';
 import { Context } from './app/context.js';
-import { CliError, DryRunComplete, EXIT, InterruptedError, PagerClosedError, UsageError } from './lib/errors.js';
+import { CliError, DryRunComplete, EXIT, InterruptedError, PagerClosedError, StoppedError, UsageError } from './lib/errors.js';
 import { Secrets } from './lib/http/redact.js';
 import { exitHoldsSettled, pendingExitHolds } from './lib/io/exit-holds.js';
 import { buildProgram } from './program.js';
@@ -66,6 +66,8 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
   if (err instanceof PagerClosedError) return EXIT.OK;
   // A dry run of a free read printed that read's plan in place of its answer: done, nothing sent.
   if (err instanceof DryRunComplete) return EXIT.OK;
+  // Ctrl-C ended a follow command (events tail) as it is meant to end: 130, quietly.
+  if (err instanceof StoppedError) return err.exitCode;
   const cliError =
     err instanceof CliError
       ? err

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Argument, Command, Help, Option } from 'commander';
+import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
 import type { CommandDef, CommandNode, FlagDef, FlagDefs, GroupDef } from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
@@ -7,6 +7,7 @@ import { COMMAND_TREE } from './commands/index.js';
 import { examples, helpParagraphs, helpWidth } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
 import { InterruptedError, UsageError } from './lib/errors.js';
+import { matchChoice } from './lib/options.js';
 import { FORMATS } from './lib/output/types.js';
 
 export function packageVersion(): string {
@@ -182,7 +183,18 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
     const option = new Option(flag.flags, flag.description);
     if (flag.repeat) option.argParser(collect);
     if (flag.default !== undefined) option.default(flag.default);
-    if (flag.choices) option.choices(flag.choices);
+    if (flag.choices) {
+      // Listed for help and completion; matched by the one rule for case in choices (lib/options.ts).
+      const choices = flag.choices;
+      option.choices(choices);
+      if (!flag.repeat) {
+        option.argParser((value: string) => {
+          const found = matchChoice(value, choices);
+          if (found === undefined) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+          return found;
+        });
+      }
+    }
     if (flag.hidden) option.hideHelp();
     completeWith(option, { values: flag.complete, repeat: flag.repeat });
     // The key a verb reads must be the one commander stores the value under.

@@ -13,7 +13,7 @@ import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import type { Io } from '../lib/io/streams.js';
 import { unicodeAllowed } from '../lib/io/charset.js';
 import { Terminal } from '../lib/io/terminal.js';
-import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
+import { asciiLocale, askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
 import type { Runway } from '../lib/listening/runway.js';
@@ -501,6 +501,7 @@ export class Context {
       stdoutIsTTY: this.io.stdoutIsTTY,
       color: colourAllowed(g, env),
       unicode: unicodeAllowed(env),
+      ascii: asciiLocale(env),
       quiet: this.term.quiet,
       cwd: this.deps.cwd,
       csvSafe: g.csvSafe,

@@ -1,5 +1,6 @@
 import { defineCommand } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
+import { matchChoice } from '../lib/options.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -22,7 +23,7 @@ export default defineCommand({
       import('../lib/output/index.js'),
     ]);
     const scripts: Record<(typeof SHELLS)[number], typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };
-    const known = SHELLS.find((s) => s === shell);
+    const known = matchChoice(shell, SHELLS);
     if (!known) throw new UsageError(`Unsupported shell '${shell}'.`, { hint: 'Use bash, zsh or fish.' });
     // `completion` is a top-level verb: its parent is the whole tree.
     await printText(ctx.io, await ctx.output(), scripts[known](await completionTree(command.parent ?? command)));

@@ -1,6 +1,6 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
-import { parseIntegerOption } from '../lib/options.js';
+import { matchChoice, parseIntegerOption } from '../lib/options.js';
 
 /** The dictionary kinds, for the help line (their routes live in lib/api/dictionary.ts, loaded only to run). */
 export const KINDS = [
@@ -26,7 +26,9 @@ export default defineCommand({
     ['creators dict brands --search nike --limit 10 --no-exact', 'brands whose name contains nike'],
     ['creators dict niches --json', 'niche values for the niche filter'],
   ],
-  async run(ctx, { args: [kind = ''], flags }) {
+  async run(ctx, { args: [asked = ''], flags }) {
+    // Kinds match in any case, as every choice does; an unknown one is refused below, naming the kinds.
+    const kind = matchChoice(asked, KINDS) ?? asked;
     // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
     const platform = kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
     const [{ dictionaryColumns, listDictionary }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/index.js')]);

@@ -5,14 +5,15 @@ import { UsageError } from '../lib/errors.js';
 import { parseIntegerOption } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 
+/** The URL is the post's identifier (kept whole); the caption is cut first, then columns leave in priority order. */
 const POST_COLUMNS: ColumnSpec[] = [
-  { path: 'created_at', header: 'date', kind: 'date' },
-  { path: 'type', header: 'type' },
-  { path: 'caption', header: 'caption', kind: 'text' },
-  { path: 'engagement.likes', header: 'likes', kind: 'count' },
-  { path: 'engagement.comments', header: 'comments', kind: 'count' },
-  { path: 'engagement.views', header: 'views', kind: 'count' },
-  { path: 'post_url', header: 'url' },
+  { path: 'created_at', header: 'date', kind: 'date', priority: 3 },
+  { path: 'type', header: 'type', whole: true, priority: 0 },
+  { path: 'caption', header: 'caption', kind: 'text', priority: 1 },
+  { path: 'engagement.likes', header: 'likes', kind: 'count', priority: 2 },
+  { path: 'engagement.comments', header: 'comments', kind: 'count', priority: -1 },
+  { path: 'engagement.views', header: 'views', kind: 'count', priority: 1 },
+  { path: 'post_url', header: 'url', keep: true },
 ];
 
 /** `creators posts <handle|url>`: a creator's posts, newest first, a page per request. */
@@ -34,7 +35,7 @@ export default defineCommand({
     ['creators posts noah_paws --platform instagram --cursor cDoxMg', 'the next page, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, storedPages }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, plural, storedPages, withArticle }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
       import('../lib/api/plan.js'),
@@ -46,7 +47,7 @@ export default defineCommand({
     // The URL's platform wins over the profile setting, but --platform must agree with it.
     const fromUrl = platformOfProfileUrl(handle);
     const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
-    if (fromUrl && flagPlatform && fromUrl !== flagPlatform) throw new UsageError(`The URL is a ${fromUrl} profile but --platform is ${flagPlatform}.`);
+    if (fromUrl && flagPlatform && fromUrl !== flagPlatform) throw new UsageError(`The URL is ${withArticle(fromUrl)} profile but --platform is ${flagPlatform}.`);
     const chosen = flagPlatform ?? fromUrl ?? (await ctx.platform(undefined, CONTENT_PLATFORMS));
     const platform = CONTENT_PLATFORMS.find((p) => p === chosen);
     if (!platform) throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
@@ -72,6 +73,7 @@ export default defineCommand({
 
     let spent = 0;
     let last: string | undefined;
+    let left: number | undefined;
     const got = { pages: 0, fromStore: 0, posts: 0 };
     // --all on a terminal: pages, posts and credits so far.
     const progress = pagingProgress(ctx.term, { label: 'posts', noun: ['post', 'posts'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
@@ -83,6 +85,7 @@ export default defineCommand({
         got.posts += page.posts.length;
         if (page.storedAt !== undefined) got.fromStore++;
         last = page.nextToken;
+        left = page.creditsLeft ?? left;
         progress.update({ pages: got.pages, records: got.posts, creditsMilli: spent });
         yield* page.posts;
       }
@@ -92,6 +95,9 @@ export default defineCommand({
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
-    if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(`${creditCount(spent)} spent${storedPages(got)}.`);
+    // The summary as `post` ends: what this run spent and, when the answer says, what is left.
+    if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) {
+      ctx.notice(`${creditCount(spent)} spent${storedPages(got)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`);
+    }
   },
 });

@@ -27,7 +27,7 @@ export default defineCommand({
   ],
   async run(ctx, { flags }) {
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { checkSort }, { searchBody }] = await Promise.all([
+    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { checkSort }, { searchBody }] = await Promise.all([
       import('../lib/discovery/input.js'),
       import('../lib/discovery/run.js'),
       import('../lib/discovery/sort.js'),
@@ -38,7 +38,7 @@ export default defineCommand({
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');
     const body = searchBody({ platform, filters: input.filters, sort, query, includeLookalikes: input.includeLookalikes });
-    const columns = flags.returnFilterValues ? [...CREATOR_COLUMNS, { path: 'matched_filters', header: 'matched filters' }] : CREATOR_COLUMNS;
+    const columns = [...CREATOR_COLUMNS, ...(flags.returnFilterValues ? [{ path: 'matched_filters', header: 'matched filters', kind: 'text' as const }] : []), ...CREATOR_WIDE_COLUMNS];
     await runDiscovery(await discoveryPorts(ctx), {
       kind: 'search',
       platform,

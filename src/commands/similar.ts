@@ -33,7 +33,7 @@ export default defineCommand({
     const by = BY.find((known) => known === asked);
     if (by === undefined) throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, runDiscovery }, { similarBody }] = await Promise.all([
+    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { similarBody }] = await Promise.all([
       import('../lib/discovery/input.js'),
       import('../lib/discovery/run.js'),
       import('../lib/api/discovery.js'),
@@ -49,6 +49,7 @@ export default defineCommand({
       columns: [
         ...CREATOR_COLUMNS.map((col) => (col.path === 'profile.engagement_percent' ? { ...col, priority: -1 } : col)),
         { path: 'similarity_score', header: 'similarity', kind: 'number' },
+        ...CREATOR_WIDE_COLUMNS,
       ],
       envelope: flags.envelope,
     });

@@ -159,6 +159,16 @@ export class InterruptedError extends CliError {
   }
 }
 
+/**
+ * Ctrl-C ended a command that runs until it is stopped (`events tail`): the way it is meant to end, not a
+ * failure. Exit 130 for scripts, and nothing printed (main.ts).
+ */
+export class StoppedError extends InterruptedError {
+  constructor() {
+    super('Stopped.', { code: 'stopped' });
+  }
+}
+
 /** The API answered with an error status that has no more specific class. Exit 1. */
 export class ApiError extends CliError {
   constructor(message: string, options: CliErrorOptions = {}) {

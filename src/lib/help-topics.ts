@@ -94,7 +94,10 @@ run; ..." says the same).
   CREATORS_PAGER         pager for long output on a terminal (before the profile's
                          pager setting and PAGER); empty or cat: no pager
   PAGER                  pager when neither CREATORS_PAGER nor the setting names one
-                         (default less -FRX; LESS=FRX is set when LESS is unset)
+                         (default less -FRX; LESS=FRX is set when LESS is unset);
+                         not used when TERM=dumb
+  TERM                   dumb: no colour, and no pager but CREATORS_PAGER or the setting
+  LC_ALL, LC_CTYPE, LANG a character set other than UTF-8 (LANG=C): ASCII table borders
   XDG_CONFIG_HOME        base of the config directory (default ~/.config)
   NO_COLOR               no ANSI colour
   LC_ALL, LC_CTYPE, LANG the first one set must name UTF-8 for Unicode charts and
@@ -150,8 +153,10 @@ failed or interrupted run never leaves a half-written file. A device, FIFO or
 Data goes to stdout; progress, notices, warnings and errors go to stderr.
 On a terminal, data (any format, JSON too, as gh does) goes through a pager:
 $CREATORS_PAGER, the profile's pager setting, $PAGER, else less -FRX (which
-quits at once when the output fits the screen). Never to a pipe or with -o; off
+quits at once when the output fits the screen). Never to a pipe or with -o, nor
+on a dumb terminal (TERM=dumb) unless CREATORS_PAGER or the setting names one; off
 with --no-pager, CREATORS_PAGER= (empty) or creators config set pager false.
+Tables have ASCII borders when the locale is not UTF-8 (LANG=C).
 
 Times in tables, cards and event lines are shown in your time zone (TZ) with
 the zone named: 2026-11-24 09:13 UTC, 2026-11-24 04:13 EST, or an offset such as

@@ -1,5 +1,15 @@
 import { UsageError } from './errors.js';
 
+/**
+ * The one rule for case in choices (a flag's `choices`, platforms, formats): a value matches the choice
+ * spelled the same in any case, and the choice is what is passed on (`--mode RAW` is `raw`, as
+ * `--platform INSTAGRAM` is `instagram`). Undefined when nothing matches.
+ */
+export function matchChoice<T extends string>(value: string, choices: readonly T[]): T | undefined {
+  const wanted = value.trim().toLowerCase();
+  return choices.find((choice) => choice.toLowerCase() === wanted);
+}
+
 /** Parses a whole-number flag value; a usage error names the flag when it is not one. */
 export function parseIntegerOption(raw: unknown, flag: string, min = Number.MIN_SAFE_INTEGER): number | undefined {
   if (raw === undefined || raw === null) return undefined;

@@ -1,12 +1,13 @@
 import { UsageError } from './errors.js';
+import { matchChoice } from './options.js';
 
 /** The platform lists live in src/contract/platforms.ts, shared with the sandbox. */
 export { DISCOVERY_PLATFORMS, SOCIAL_PLATFORMS } from '../contract/platforms.js';
 
-/** Lower-cases a platform and checks it against the allowed list; a usage error (nothing sent) otherwise. */
+/** Checks a platform against the allowed list, in any case (`matchChoice`); a usage error (nothing sent) otherwise. */
 export function checkPlatform(value: string, allowed: readonly string[], what = 'platform'): string {
-  const p = value.trim().toLowerCase();
-  if (!allowed.includes(p)) {
+  const p = matchChoice(value, allowed);
+  if (p === undefined) {
     throw new UsageError(`Unknown ${what} '${value}'.`, { hint: `Use one of: ${allowed.join(', ')}.` });
   }
   return p;

@@ -51,6 +51,19 @@ describe('the pager', () => {
     expect(pager.calls.map((c) => c.command)).toEqual(['less -S']);
   });
 
+  it('TERM=dumb (an Emacs shell, an IDE console): no pager from PAGER or the default; one named for creators is used', async () => {
+    for (const extra of [{}, { PAGER: 'less' }] as Record<string, string>[]) {
+      const pager = fakePager();
+      const res = await runCli(['credits'], { tty: true, env: sandboxEnv(sb.get(), { TERM: 'dumb', ...extra }), startPager: pager.start });
+      expect(res.code).toBe(0);
+      expect(pager.calls).toEqual([]);
+      expect(res.stdout).toMatch(/Credits available/);
+    }
+    const pager = fakePager();
+    await runCli(['credits'], { tty: true, env: sandboxEnv(sb.get(), { TERM: 'dumb', CREATORS_PAGER: 'more' }), startPager: pager.start });
+    expect(pager.calls.map((c) => c.command)).toEqual(['more']);
+  });
+
   it('--json on a terminal is paged too (as gh does); piped it is not', async () => {
     const pager = fakePager();
     const res = await runCli([...DICT, '--json'], { tty: true, env: sandboxEnv(sb.get()), startPager: pager.start });

@@ -55,7 +55,7 @@ describe('counts in real commands', () => {
     expect(await cost(['enrich', 'handle', 'a', '--platform', 'instagram', '--mode', 'full'])).toMatch(/^Worst-case cost: 1 credit \(1 handle x 1/);
   });
 
-  it('the bulk enrichment summary: 1 row, 2 rows', async () => {
+  it('the enrichment summary: one value named, 2 rows counted', async () => {
     const run = async (handles: string[]): Promise<string> => {
       const { agent, pool, env } = mockApi();
       pool
@@ -65,9 +65,10 @@ describe('counts in real commands', () => {
       pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, { credits_available: 1, credits_used: 0 }, JSON_HEADERS);
       const res = await runCli(['enrich', 'handle', ...handles, '--platform', 'instagram', '--mode', 'raw', '--format', 'csv'], { env, dispatcher: agent, stderrTTY: true });
       expect(res.code).toBe(0);
-      return res.stderr.replace(/\x1b\[2K/g, '').split(/\r|\n/).filter((l) => / rows?: /.test(l)).at(-1) ?? '';
+      return res.stderr.replace(/\x1b\[2K/g, '').split(/\r|\n/).filter((l) => / rows?: |^Enriched /.test(l)).at(-1) ?? '';
     };
-    expect(await run(['a'])).toBe('1 row: 1 enriched, 0 not found, 0 failed; 0.03 credits spent, 1 left.');
+    // One value is not a run of rows: the line names it, and the balance reads as post's does.
+    expect(await run(['a'])).toBe('Enriched a: 0.03 credits spent; 1 credit left.');
     expect(await run(['a', 'b'])).toBe('2 rows: 2 enriched, 0 not found, 0 failed; 0.06 credits spent, 1 left.');
   });
 
@@ -87,5 +88,41 @@ describe('counts in real commands', () => {
     })();
     expect(text.code).toBe(5);
     expect(text.stderr).toContain('Spent 0.01 credits in this run; 1 creator written to standard output');
+  });
+});
+
+describe('words: articles, counted handles, the end of posts', () => {
+  it("'an instagram filter', 'an instagram post', 'an instagram profile'", async () => {
+    const { agent, env } = mockApi();
+    const filter = await runCli(['search', '--platform', 'instagram', '--filter', 'number_of_subscribers.min=1000', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(filter.stderr).toBe("warning: 'number_of_subscribers' is not an instagram filter; sent as 'number_of_followers'.\n");
+    const tiktok = await runCli(['search', '--platform', 'youtube', '--filter', 'number_of_followers.min=1000', '--dry-run', '--json'], { env, dispatcher: agent });
+    expect(tiktok.stderr).toBe("warning: 'number_of_followers' is not a youtube filter; sent as 'number_of_subscribers'.\n");
+    const post = await runCli(['post', 'https://www.instagram.com/p/Cabc/', '--platform', 'tiktok', '--dry-run'], { env, dispatcher: agent });
+    expect(post.code).toBe(2);
+    expect(post.stderr).toContain('The URL is an instagram post but --platform is tiktok.');
+    const posts = await runCli(['posts', 'https://www.instagram.com/noah_paws/', '--platform', 'youtube', '--dry-run'], { env, dispatcher: agent });
+    expect(posts.code).toBe(2);
+    expect(posts.stderr).toContain('The URL is an instagram profile but --platform is youtube.');
+  });
+
+  it("'Read 1 unique handle', 'Read 1,200 unique handles'", async () => {
+    const { reportExtraction } = await import('../../src/lib/batch/upload.js');
+    const said: string[] = [];
+    const notices = { notice: (m: string) => said.push(m), warn: (m: string) => said.push(m) };
+    const x = { rows: 1, duplicates: 0, blanks: 0, parts: [], guessedColumn: false, kind: 'handle', column: 'handle' };
+    reportExtraction(notices as never, 'in.csv', x as never);
+    reportExtraction(notices as never, 'in.csv', { ...x, rows: 1200, kind: 'email', column: 'email' } as never);
+    expect(said).toEqual(["Read 1 unique handle from column 'handle' of in.csv.", "Read 1,200 unique emails from column 'email' of in.csv."]);
+  });
+
+  it('posts ends as post does: what was spent and the balance left', async () => {
+    const { agent, pool, env } = mockApi();
+    pool
+      .intercept({ path: '/public/v1/creators/content/posts/', method: 'POST' })
+      .reply(200, { result: { posts: [{ post_id: 'p1', post_url: 'https://www.instagram.com/p/p1/', caption: 'hi' }] }, credits_cost: 0.03, credits_left: 999.97 }, JSON_HEADERS);
+    const res = await runCli(['posts', 'noah_paws', '--platform', 'instagram', '--format', 'csv'], { env, dispatcher: agent, stderrTTY: true });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.split('\n')).toContain('0.03 credits spent; 999.97 credits left.');
   });
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../app/command.js';
 import type { ListeningRecord } from '../../lib/api/listening.js';
-import { UsageError } from '../../lib/errors.js';
+import { InterruptedError, StoppedError, UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
@@ -117,6 +117,9 @@ export default defineCommand({
         },
         { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun, server, cursorReset: flags.cursorReset },
       );
+    } catch (err) {
+      // Ctrl-C is how a tail ends: the cursor is saved; exit 130 without an error line.
+      throw err instanceof InterruptedError ? new StoppedError() : err;
     } finally {
       fields?.warn(ctx.io);
     }

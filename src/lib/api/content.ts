@@ -7,7 +7,7 @@ import type { Plan } from './plan.js';
 
 export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import type { ContentKind } from '../../contract/platforms.js';
-import { plural } from '../output/humanize.js';
+import { plural, withArticle } from '../output/humanize.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -48,7 +48,7 @@ export function parsePostRef(value: string, platform?: string): { platform: stri
     });
   }
   if (platform && platform !== found.platform) {
-    throw new UsageError(`The URL is a ${found.platform} post but --platform is ${platform}.`);
+    throw new UsageError(`The URL is ${withArticle(found.platform)} post but --platform is ${platform}.`);
   }
   return { platform: found.platform, postId: found.postId };
 }

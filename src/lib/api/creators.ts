@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { keepStoredMark, type HttpClient } from '../http/client.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
+import { creditsLeftOf } from './content.js';
 import { plural } from '../output/humanize.js';
 
 type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
@@ -79,6 +80,8 @@ export interface PostsPage extends EnrichOutcome {
   posts: Record<string, unknown>[];
   /** `next_token`, top level or inside `result`, if any. */
   nextToken: string | undefined;
+  /** The balance after this request, when the answer carries it (not for an answer from the store). */
+  creditsLeft: number | undefined;
 }
 
 function asObject(value: unknown): Record<string, unknown> {
@@ -102,7 +105,12 @@ export function postsPageOf(data: unknown): PostsPage {
   const list = outcome.result?.posts;
   const posts = Array.isArray(list) ? list.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : { value: p })) : [];
   const token = body.next_token ?? outcome.result?.next_token;
-  return { ...outcome, posts, nextToken: typeof token === 'string' && token ? token : undefined };
+  return {
+    ...outcome,
+    posts,
+    nextToken: typeof token === 'string' && token ? token : undefined,
+    creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(data),
+  };
 }
 
 /** The cursor a posts run follows after this page, or undefined where it stops (no cursor, no posts). */

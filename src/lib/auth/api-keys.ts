@@ -27,7 +27,7 @@ export function maskKey<T extends Record<string, unknown>>(record: T, show: bool
 
 export const KEY_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'ID', kind: 'number', keep: true },
-  { path: 'name', header: 'Name' },
+  { path: 'name', header: 'Name', kind: 'text' },
   { path: 'token', header: 'Key', keep: true },
   { path: 'active', header: 'Active', kind: 'bool' },
   { path: 'expires_at', header: 'Expires', kind: 'date', priority: -1 },

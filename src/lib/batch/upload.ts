@@ -23,7 +23,7 @@ export function reportExtraction(notices: Notices, source: string, x: Extraction
     x.parts.length > 1 ? `split into ${x.parts.length} batches of at most 10 MB` : '',
   ].filter(Boolean);
   if (x.guessedColumn) notices.warn(`No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`);
-  notices.notice(`Read ${x.rows} unique ${x.kind === 'email' ? 'emails' : 'handles'} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`);
+  notices.notice(`Read ${plural(x.rows, x.kind === 'email' ? 'unique email' : 'unique handle')} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`);
 }
 
 /** The plan of creating a job per part in `parts` (all of the extraction by default). */

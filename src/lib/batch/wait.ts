@@ -17,7 +17,7 @@ import { creditCount } from '../output/humanize.js';
 /** The columns of a status record on a terminal (`batch status`, `batch poll`). */
 export const STATUS_COLUMNS: ColumnSpec[] = [
   { path: 'batch_id', header: 'Batch', keep: true },
-  { path: 'status', header: 'Status' },
+  { path: 'status', header: 'Status', whole: true, priority: 1 },
   { path: 'processed_rows', header: 'Processed', kind: 'number' },
   { path: 'total_rows', header: 'Total rows', kind: 'number' },
   { path: 'success_count', header: 'Enriched', kind: 'number' },
@@ -25,7 +25,7 @@ export const STATUS_COLUMNS: ColumnSpec[] = [
   { path: 'credits_used', header: 'Credits used', kind: 'number' },
   { path: 'started_at', header: 'Started', kind: 'date' },
   { path: 'estimated_completion', header: 'Estimated completion', kind: 'date' },
-  { path: 'status_message', header: 'Message' },
+  { path: 'status_message', header: 'Message', kind: 'text' },
 ];
 
 /** What printing a wait needs from the terminal: notices, a spinner, and whether stderr is one. */

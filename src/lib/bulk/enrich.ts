@@ -342,12 +342,25 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
     await printOutcomes(term.io, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
     // On a terminal the record is a card; piped or with --fields, the key/value rows of before.
-    const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error');
+    // The columns a list shows only on a wide terminal are not rows of one record's table.
+    const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error' && c.wide !== true);
     await printPaidItem(term.io, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
   } else {
     await printPaidItem(term.io, output, record, undefined, row.creditsMilli);
   }
-  await summary(term, http, { done: 1, failed: 0, notFound: outcome.status === 'not_found' ? 1 : 0, skipped: 0, creditsMilli: row.creditsMilli }, 1);
+  // One value is not a run of rows: its line says what became of it (a value not found was said above).
+  if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli);
+}
+
+/** After one value enriched, on a terminal: `Enriched noah_paws: 0.03 credits spent; 999.97 credits left.` */
+async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number): Promise<void> {
+  if (!term.io.stderrIsTTY || term.quiet) return;
+  let left = '';
+  if (creditsMilli > 0) {
+    const credits = await getCredits(http).catch(() => undefined);
+    if (credits?.credits_available !== null && credits?.credits_available !== undefined) left = `; ${plural(credits.credits_available, 'credit')} left`;
+  }
+  term.notice(`Enriched ${value}: ${creditCount(creditsMilli)} spent${left}.`);
 }
 
 /** The one-line summary after a run that may have spent credits: on a terminal only. */

@@ -49,20 +49,23 @@ export function emailResultColumns(): string[] {
 
 /** Terminal table columns: the value, the status and a few headline fields. */
 export function tableColumns(valueColumn: string, kind: 'handle' | 'email', platform?: string): ColumnSpec[] {
-  const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn, keep: true }, { path: 'status', header: 'status' }];
+  const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn, keep: true }, { path: 'status', header: 'status', whole: true, priority: 4 }];
+  // Priority: what gives way last is highest; the email and the URL are read whole or not at all.
   const mid: ColumnSpec[] =
     kind === 'handle' && platform
       ? [
-          { path: `result.${platform}.full_name`, header: 'name' },
-          { path: `result.${platform}.follower_count`, header: 'followers', kind: 'count' },
-          { path: `result.${platform}.engagement_percent`, header: 'engagement', kind: 'percent' },
-          { path: 'result.email', header: 'email' },
+          { path: `result.${platform}.full_name`, header: 'name', kind: 'text', priority: 2 },
+          { path: `result.${platform}.follower_count`, header: 'followers', kind: 'count', priority: 3 },
+          { path: `result.${platform}.engagement_percent`, header: 'engagement', kind: 'percent', priority: 1 },
+          { path: 'result.email', header: 'email', whole: true, priority: 0 },
+          { path: 'result.location.country', header: 'country', wide: true, priority: -1 },
+          { path: `result.${platform}.profile_url`, header: 'profile', wide: true, priority: -2 },
         ]
       : [
-          { path: 'result.full_name', header: 'name' },
-          { path: 'result.platforms', header: 'platforms' },
+          { path: 'result.full_name', header: 'name', kind: 'text', priority: 2 },
+          { path: 'result.platforms', header: 'platforms', kind: 'text', priority: 1 },
         ];
-  return [...head, ...mid, { path: 'credits_cost', header: 'credits', kind: 'number' }, { path: 'error', header: 'error' }];
+  return [...head, ...mid, { path: 'credits_cost', header: 'credits', kind: 'number', priority: -3 }, { path: 'error', header: 'error', kind: 'text', priority: 3 }];
 }
 
 /** Sets an own data property; defineProperty only for `__proto__`, which plain assignment would not create (and is slow for every cell). */

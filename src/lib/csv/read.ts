@@ -105,6 +105,56 @@ async function peekHeaderLine(pieces: AsyncIterator<string>): Promise<{ line: st
   return { line: (end === -1 ? text : text.slice(0, end)).trim(), replay };
 }
 
+/** How much of a tab-separated input is read ahead to tell CSV quoting from plain TSV (1 MiB of text). */
+const PLAIN_TSV_WINDOW = 1024 * 1024;
+
+/** Up to `limit` characters of `pieces` (more only to finish a piece), and the pieces with them put back. */
+async function peekText(pieces: AsyncIterator<string>, limit: number): Promise<{ text: string; done: boolean; replay: AsyncGenerator<string> }> {
+  let text = '';
+  let done = false;
+  while (text.length < limit) {
+    const next = await pieces.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    text += next.value;
+  }
+  const head = text;
+  const replay = (async function* () {
+    if (head) yield head;
+    if (done) return;
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+  })();
+  return { text, done, replay };
+}
+
+/**
+ * True when the beginning of a tab-separated input has quotes that CSV would refuse: a quote inside an
+ * unquoted value, text after a closing quote, or (when `text` is the whole input) a quote never closed.
+ * A quote left open where the window was cut says nothing: the quoted value may go on after it.
+ */
+async function quotesAreNotCsv(text: string, whole: boolean, comments: boolean): Promise<boolean> {
+  if (!text.includes('"')) return false;
+  const cut = whole ? text : text.slice(0, Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
+  const error = await new Promise<unknown>((resolve) => {
+    parse(
+      cut,
+      {
+        delimiter: '\t',
+        record_delimiter: ['\r\n', '\n', '\r'],
+        skip_empty_lines: true,
+        relax_column_count: true,
+        max_record_size: MAX_RECORD,
+        ...(comments ? { comment: '#', comment_no_infix: true } : {}),
+      },
+      (err) => resolve(err),
+    );
+  });
+  if (!(error instanceof CsvError)) return false;
+  return error.code === 'INVALID_OPENING_QUOTE' || error.code === 'CSV_INVALID_CLOSING_QUOTE' || (whole && error.code === 'CSV_QUOTE_NOT_CLOSED');
+}
+
 /** A csv-parse error as a sentence naming the line (and field where it helps). */
 function describeCsvError(err: CsvError, delimiter: string): string {
   const e = err as CsvError & { lines?: number; column?: number; record?: string[]; field?: string };
@@ -140,13 +190,30 @@ const MAX_RECORD = 16 * 1024 * 1024;
 export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source: string, options: CsvStreamOptions = {}): AsyncGenerator<string[]> {
   let delimiter = options.delimiter ?? ',';
   try {
-    const { line, replay } = await peekHeaderLine(decodeText(stream, source)[Symbol.asyncIterator]());
+    const peeked = await peekHeaderLine(decodeText(stream, source)[Symbol.asyncIterator]());
+    const { line } = peeked;
+    let { replay } = peeked;
     delimiter = options.delimiter ?? detectDelimiter(line);
-    if (options.delimiter === undefined && delimiter !== ',') {
+    // A tab-separated file may be plain TSV (Miller's --otsv, database exports): quotes there are part of
+    // the values. Its beginning tells: quotes CSV would refuse mean plain TSV (read without quoting).
+    let plain = false;
+    if (delimiter === '\t') {
+      const window = await peekText(replay[Symbol.asyncIterator](), PLAIN_TSV_WINDOW);
+      replay = window.replay;
+      plain = await quotesAreNotCsv(window.text, window.done, options.comments === true);
+    }
+    const detected = options.delimiter === undefined && delimiter !== ',';
+    if (plain) {
+      options.notice?.(
+        `Reading ${named(source)} as plain tab-separated values: its quotes are not CSV quotes and are kept in the values` +
+          `${detected ? ' (tab from its header line; --delimiter to choose another)' : ''}.`,
+      );
+    } else if (detected) {
       options.notice?.(`Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line; --delimiter to choose another).`);
     }
     const parser = parse({
       delimiter,
+      ...(plain ? { quote: false } : {}),
       record_delimiter: ['\r\n', '\n', '\r'],
       skip_empty_lines: true,
       relax_column_count: options.relaxColumns ?? false,

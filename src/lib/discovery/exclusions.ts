@@ -18,8 +18,8 @@ import { countText, plural } from '../output/humanize.js';
 /** Table columns of an exclusion list object. */
 export const LIST_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'id', kind: 'number', keep: true },
-  { path: 'name', header: 'name' },
-  { path: 'platform', header: 'platform' },
+  { path: 'name', header: 'name', kind: 'text' },
+  { path: 'platform', header: 'platform', whole: true, priority: 1 },
   { path: 'is_default', header: 'default', kind: 'bool' },
   { path: 'handle_count', header: 'handles', kind: 'count' },
   { path: 'updated_at', header: 'updated', kind: 'date' },

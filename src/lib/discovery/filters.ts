@@ -5,7 +5,7 @@ import { closest } from '../output/fields-check.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
-import { countText } from '../output/humanize.js';
+import { countText, withArticle } from '../output/humanize.js';
 
 /** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */
 const FORBIDDEN: Record<string, string> = {
@@ -106,9 +106,9 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
     // Another platform's key would be ignored by the API (unfiltered results, full price): move it.
     if (!(key in filters)) {
       filters[key] = filters[k];
-      warnings.push(`'${k}' is not a ${input.platform} filter; sent as '${key}'.`);
+      warnings.push(`'${k}' is not ${withArticle(input.platform)} filter; sent as '${key}'.`);
     } else {
-      warnings.push(`'${k}' is not a ${input.platform} filter and '${key}' is already set; '${k}' was dropped.`);
+      warnings.push(`'${k}' is not ${withArticle(input.platform)} filter and '${key}' is already set; '${k}' was dropped.`);
     }
     delete filters[k];
   }

@@ -24,12 +24,18 @@ import { pagingProgress, type ProgressTerminal } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
-/** The table of both Discovery commands: handle, name, followers, engagement (+ per command). */
+/** The table of both Discovery commands: handle, name, followers, engagement (+ per command, then `CREATOR_WIDE_COLUMNS`). */
 export const CREATOR_COLUMNS: ColumnSpec[] = [
   { path: 'profile.username', header: 'handle', keep: true },
-  { path: 'profile.full_name', header: 'name' },
-  { path: 'profile.followers', header: 'followers', kind: 'count' },
-  { path: 'profile.engagement_percent', header: 'engagement', kind: 'percent' },
+  { path: 'profile.full_name', header: 'name', kind: 'text', priority: 1 },
+  { path: 'profile.followers', header: 'followers', kind: 'count', priority: 2 },
+  { path: 'profile.engagement_percent', header: 'engagement', kind: 'percent', priority: 1 },
+];
+
+/** What a wide terminal adds to a Discovery table: the profile URL, then the user id, each only where it fits whole. */
+export const CREATOR_WIDE_COLUMNS: ColumnSpec[] = [
+  { path: 'profile.url', header: 'profile', wide: true, priority: -1 },
+  { path: 'user_id', header: 'user id', wide: true, priority: -2 },
 ];
 
 export interface DiscoveryPorts {

@@ -2,6 +2,7 @@
 import type { EventFilters } from '../api/listening.js';
 import { UsageError } from '../errors.js';
 import { positiveId } from '../ids.js';
+import { matchChoice } from '../options.js';
 import { closest } from '../output/fields-check.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 
@@ -28,7 +29,8 @@ export function eventFilters(flags: EventFilterFlags, warn: (message: string) =>
     if (!t) throw new UsageError(`${flag} needs a value.`);
     return t;
   };
-  const type = text('--type', flags.type);
+  const asked = text('--type', flags.type);
+  const type = asked === undefined ? undefined : (matchChoice(asked, EVENT_TYPES) ?? asked);
   if (type !== undefined && !(EVENT_TYPES as readonly string[]).includes(type)) {
     if (flags.uncheckedFilters) {
       warn(`--unchecked-filters: sending --type '${type}', not one of the known event types (${EVENT_TYPES.join(', ')}).`);

@@ -44,6 +44,11 @@ export class Pacer {
   private pausedUntil = Number.NEGATIVE_INFINITY;
   /** 429s seen by `backOff`. */
   backOffs = 0;
+  /**
+   * The lowered pace explained, set at the first 429 (retry.ts) and printed when another request follows
+   * (then cleared): for a one-off command the retry notice says all there is.
+   */
+  paceNote: string | undefined;
 
   constructor(
     private readonly perMinute: number,

@@ -83,6 +83,11 @@ export async function sendWithRetries<T>(
     // The rate limit is the API's: a file host (a presigned download URL) is not paced, so a download
     // does not wait a slot behind the request that fetched its link.
     if (paced) await ports.pacer.acquire(ports.signal);
+    // Another request after a 429: the lowered pace now concerns it, so it is explained (once a run).
+    if (paced && attempt === 1 && ports.pacer.paceNote !== undefined) {
+      ports.notice?.(ports.pacer.paceNote);
+      ports.pacer.paceNote = undefined;
+    }
     const body = makeBody();
     const attemptStarted = ports.now();
     const flight = paced ? ports.load.takeOff(attemptStarted) : undefined;
@@ -139,10 +144,9 @@ export async function sendWithRetries<T>(
     if (waitMs >= 2000 && (error.status !== 429 || firstBackOff)) {
       ports.notice?.(`${error.message.replace(/\.$/, '')}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
     }
+    // The pace explained when another request follows (above): a one-off command gets the one line.
     if (firstBackOff && waitMs >= 2000) {
-      ports.notice?.(
-        `Another client may be using this account's rate limit: every request waits, then the pace drops to ${Math.floor(ports.pacer.perMinuteNow)} a minute and recovers while no 429 comes.`,
-      );
+      ports.pacer.paceNote = `Another client may be using this account's rate limit: every request waits, then the pace drops to ${Math.floor(ports.pacer.perMinuteNow)} a minute and recovers while no 429 comes.`;
     }
     ports.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
     const why = error.status === 429 ? 'Rate limited' : error.status !== undefined ? `HTTP ${error.status}` : 'No answer';

@@ -4,18 +4,18 @@ import type { ColumnSpec } from '../output/types.js';
 
 export const SUBSCRIPTION_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'ID', kind: 'number', keep: true },
-  { path: 'name', header: 'Name' },
-  { path: 'status', header: 'Status' },
-  { path: 'event_types', header: 'Event types' },
-  { path: 'creators_count', header: 'Creators', kind: 'count' },
-  { path: 'webhook_url', header: 'Webhook' },
-  { path: 'created_at', header: 'Created', kind: 'date' },
+  { path: 'name', header: 'Name', kind: 'text', priority: 2 },
+  { path: 'status', header: 'Status', whole: true, priority: 3 },
+  { path: 'event_types', header: 'Event types', kind: 'text', priority: 1 },
+  { path: 'creators_count', header: 'Creators', kind: 'count', priority: 2 },
+  { path: 'webhook_url', header: 'Webhook', whole: true, priority: -1 },
+  { path: 'created_at', header: 'Created', kind: 'date', priority: 0 },
 ];
 
 export const CAMPAIGN_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'ID', kind: 'number', keep: true },
-  { path: 'name', header: 'Name' },
-  { path: 'status', header: 'Status' },
+  { path: 'name', header: 'Name', kind: 'text', priority: 2 },
+  { path: 'status', header: 'Status', whole: true, priority: 3 },
   { path: 'days', header: 'Days', kind: 'number' },
   { path: 'start_date', header: 'Start', kind: 'date' },
   { path: 'end_date', header: 'End', kind: 'date' },
@@ -26,24 +26,24 @@ export const CAMPAIGN_COLUMNS: ColumnSpec[] = [
 export const EVENT_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'ID', kind: 'number', keep: true },
   { path: 'date_occurance', header: 'Occurred', kind: 'date' },
-  { path: 'event_type', header: 'Type' },
-  { path: 'creator.platform', header: 'Platform' },
+  { path: 'event_type', header: 'Type', whole: true, priority: 3 },
+  { path: 'creator.platform', header: 'Platform', whole: true, priority: 2 },
   { path: 'creator.platform_id', header: 'Creator', keep: true },
-  { path: 'delivery_status', header: 'Delivery' },
-  { path: 'retries', header: 'Retries', kind: 'number' },
-  { path: 'latency_seconds', header: 'Latency s', kind: 'number' },
+  { path: 'delivery_status', header: 'Delivery', whole: true, priority: 1 },
+  { path: 'retries', header: 'Retries', kind: 'number', priority: -1 },
+  { path: 'latency_seconds', header: 'Latency s', kind: 'number', priority: -2 },
 ];
 
 /** The columns of the creators a subscription or campaign watches. */
 export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
   subscription: [
-    { path: 'platform', header: 'Platform' },
+    { path: 'platform', header: 'Platform', whole: true, priority: 1 },
     { path: 'platform_id', header: 'Creator', keep: true },
     { path: 'added_at', header: 'Added', kind: 'date' },
     { path: 'events_count', header: 'Events', kind: 'count' },
   ],
   campaign: [
-    { path: 'platform', header: 'Platform' },
+    { path: 'platform', header: 'Platform', whole: true, priority: 1 },
     { path: 'platform_id', header: 'Creator', keep: true },
     { path: 'added_at', header: 'Added', kind: 'date' },
     { path: 'posts_count', header: 'Posts', kind: 'count' },
@@ -55,7 +55,7 @@ export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
  * never cut; the counts by event type give way first on a narrow terminal (`--json` has every field).
  */
 export const SUBSCRIPTION_STATS_COLUMNS: ColumnSpec[] = [
-  { path: 'platform', header: 'Platform' },
+  { path: 'platform', header: 'Platform', whole: true, priority: 1 },
   { path: 'platform_id', header: 'Creator', keep: true },
   { path: 'events', header: 'Events', kind: 'count' },
   { path: 'delivered', header: 'Delivered', kind: 'count' },

@@ -1,12 +1,16 @@
 /** Flag values of listening create/update, checked before anything is sent. */
 import { UsageError } from '../errors.js';
 import { parseForwardUrl } from '../events/forward.js';
-import { parseIntegerOption } from '../options.js';
+import { matchChoice, parseIntegerOption } from '../options.js';
+import { EVENT_TYPES } from '../../contract/events.js';
 
-/** `--type new_post,bio_change` -> a list; any name is passed on (the spec's list is not complete). */
+/**
+ * `--type new_post,bio_change` -> a list; a known type in any case is sent as it is spelled (as every
+ * choice is matched), any other name is passed on (the spec's list is not complete).
+ */
 export function eventTypes(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const list = raw.split(',').map((t) => t.trim()).filter(Boolean);
+  const list = raw.split(',').map((t) => t.trim()).filter(Boolean).map((t) => matchChoice(t, EVENT_TYPES) ?? t);
   if (list.length === 0) throw new UsageError('--type needs at least one event type, e.g. --type new_post,bio_change.');
   return list;
 }

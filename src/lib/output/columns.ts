@@ -16,6 +16,10 @@ export interface Column {
   keep?: boolean;
   /** See `ColumnSpec.priority`. */
   priority?: number;
+  /** See `ColumnSpec.whole`. */
+  whole?: boolean | undefined;
+  /** See `ColumnSpec.wide`. */
+  wide?: boolean | undefined;
 }
 
 /** The last part of a path that names something to copy: `id`, `*_id`, `username`, `handle`, `token`, `email`. */
@@ -48,7 +52,8 @@ export function explicitColumns(
   if (fields !== undefined) {
     return fields.map((path) => {
       const spec = specs?.find((s) => s.path === path);
-      return { path, header: path, kind: spec?.kind, inferred: false, keep: spec?.keep, priority: spec?.priority };
+      // Asked for by name: shown even where the command's table would leave it out for width.
+      return { path, header: path, kind: spec?.kind, inferred: false, keep: spec?.keep, priority: spec?.priority, whole: spec?.whole ?? spec?.wide };
     });
   }
   if (useSpecs && specs !== undefined && specs.length > 0) {
@@ -59,6 +64,8 @@ export function explicitColumns(
       inferred: false,
       keep: spec.keep ?? false,
       priority: spec.priority,
+      whole: spec.whole,
+      wide: spec.wide,
     }));
   }
   return undefined;
@@ -92,6 +99,9 @@ export class Row {
    * `genericText` does (`keyValue`: the record's key/value table, where large integers get separators too).
    */
   display(column: Column, options: { keyValue?: boolean } = {}): string {
+    // A list of objects is named item by item, not shown as JSON (whichever way the column was found).
+    const objects = column.kind === 'accounts' ? undefined : objectList(getPath(this.record, column.path));
+    if (objects !== undefined) return shortList(objects);
     if (column.inferred) return genericText(this.raw(column), column.path, options.keyValue ?? false);
     if (column.kind === undefined) return genericText(toCell(getPath(this.record, column.path)), column.path, options.keyValue ?? false);
     return displayValue(getPath(this.record, column.path), column.kind);
@@ -121,9 +131,38 @@ export function genericText(value: FlatValue, path: string, keyValue: boolean): 
   return cellText(value);
 }
 
+/** Fields that name an item of a list, in the order one is looked for. */
+const ITEM_NAMES = ['name', 'title', 'label', 'username', 'handle', 'type', 'code', 'id'];
+
+/** The objects of a list of objects (lists of plain values and anything else: undefined). */
+export function objectList(value: unknown): Record<string, unknown>[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  if (!value.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item))) return undefined;
+  return value as Record<string, unknown>[];
+}
+
+/** How many items of a short list a terminal shows before `and N more`. */
+const SHORT_LIST = 5;
+
+/**
+ * A list of objects for people: each item by its name (`name`, `title`, `username`, `type`...),
+ * `a, b, c, d, e and 7 more`; items with no such field are counted (`3 items`). Only a terminal shows this.
+ */
+export function shortList(items: readonly Record<string, unknown>[]): string {
+  const names = items.map((item) => {
+    const key = ITEM_NAMES.find((k) => item[k] !== null && item[k] !== undefined && typeof item[k] !== 'object');
+    return key === undefined ? undefined : String(item[key]);
+  });
+  if (names.some((n) => n === undefined)) return items.length === 1 ? '1 item' : `${countText(items.length)} items`;
+  const head = names.slice(0, SHORT_LIST).join(', ');
+  return names.length > SHORT_LIST ? `${head} and ${countText(names.length - SHORT_LIST)} more` : head;
+}
+
 /** A value humanised for a terminal table according to its column kind. */
 export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefined): string {
   if (value === null || value === undefined) return '';
+  const objects = kind === 'accounts' ? undefined : objectList(value);
+  if (objects !== undefined) return shortList(objects);
   switch (kind) {
     case 'count':
       return toNumber(value) === undefined ? cellText(toCell(value)) : humanCount(value);

@@ -149,23 +149,25 @@ export function displayWidth(text: string): number {
 }
 
 /**
- * Cuts text to at most `width` terminal columns, ending with `…` when something was cut.
+ * Cuts text to at most `width` terminal columns, ending with `…` (or the `ellipsis` given: `...` where the
+ * locale is not UTF-8) when something was cut.
  * Line breaks (CRLF, LF) and tabs become spaces first, so a cell stays on one line; a lone CR is left
  * for the control-character escaping (`\r`), as it only ever rewrites what was already printed.
  */
-export function truncate(text: string, width: number): string {
+export function truncate(text: string, width: number, ellipsis = '…'): string {
   const flat = text.replace(/\r\n|[\n\t]/g, ' ');
   if (displayWidth(flat) <= width) return flat;
   if (width <= 0) return '';
+  const mark = displayWidth(ellipsis) <= width ? ellipsis : '';
   let out = '';
   let used = 0;
   for (const char of flat) {
     const w = charWidth(char);
-    if (used + w > width - 1) break;
+    if (used + w > width - displayWidth(mark)) break;
     out += char;
     used += w;
   }
-  return `${out}…`;
+  return `${out}${mark}`;
 }
 
 /** Splits escaped text into lines of at most `width` columns, at spaces where it can, inside words where it must. */
@@ -196,6 +198,11 @@ export function wrapText(value: string, width: number): string[] {
     if (line !== '') out.push(line);
   }
   return out;
+}
+
+/** `a tiktok`, `an instagram`: the article a word (a platform name) takes, by its first letter. */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
 /** A window for people: `14 days`, `24 hours`, `90 minutes`, `30 seconds` (the largest unit it divides into; a day is `24 hours`, as the defaults are documented). */

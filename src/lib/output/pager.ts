@@ -83,11 +83,15 @@ export function choosePager(inputs: PagerInputs): Pager | undefined {
 
 /**
  * The pager command line: CREATORS_PAGER > the profile setting > PAGER > `less -FRX`. Empty or `cat`
- * (and the setting `false`) means no pager; the setting `true` means the default.
+ * (and the setting `false`) means no pager; the setting `true` means the default. With `TERM=dumb`, only
+ * CREATORS_PAGER or the setting.
  */
 export function pagerCommand(env: Record<string, string | undefined>, setting: string | undefined): string | undefined {
   const fromSetting = setting === undefined || setting.trim() === 'true' ? undefined : setting.trim() === 'false' ? '' : setting;
-  const raw = (env.CREATORS_PAGER ?? fromSetting ?? env.PAGER ?? DEFAULT_PAGER).trim();
+  // A dumb terminal (Emacs shell, IDE consoles) cannot run less ("Press RETURN"): paged only through a pager
+  // named for this program, never through PAGER or the default.
+  const fallback = env.TERM === 'dumb' ? '' : (env.PAGER ?? DEFAULT_PAGER);
+  const raw = (env.CREATORS_PAGER ?? fromSetting ?? fallback).trim();
   return raw === '' || raw === 'cat' ? undefined : raw;
 }
 

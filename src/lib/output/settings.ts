@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { matchChoice } from '../options.js';
 import { formatFromPath } from './format-from-path.js';
 import { checkOutputPath } from './preflight.js';
 import { FORMATS, type Format, type OutputSettings } from './types.js';
@@ -26,6 +27,8 @@ export interface OutputInputs {
   color: boolean;
   /** Unicode drawing characters allowed (a UTF-8 locale, a terminal that is not dumb: lib/io/charset.ts). */
   unicode?: boolean | undefined;
+  /** The locale's character set is not UTF-8 (`asciiLocale`). */
+  ascii?: boolean | undefined;
   quiet: boolean;
   cwd: string;
   /** `--csv-safe` and `--bom`: true when given, false for `--no-csv-safe`/`--no-bom`, undefined when neither. */
@@ -36,9 +39,19 @@ export interface OutputInputs {
   profileBom?: string | undefined;
 }
 
+/**
+ * True when the locale names a character set other than UTF-8 (`LANG=C`, `POSIX`, `en_US.ISO-8859-1`), as
+ * the C library reads it: LC_ALL, else LC_CTYPE, else LANG, the first one set and not empty. With none set
+ * the terminal is taken to be UTF-8 (Windows sets none, and its terminals draw the box characters).
+ */
+export function asciiLocale(env: Record<string, string | undefined>): boolean {
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((value) => value !== undefined && value !== '');
+  return locale !== undefined && !/utf-?8/i.test(locale);
+}
+
 /** The format asked for explicitly, without defaults; a usage error for `--json --format csv`. */
 export function askedFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>): string | undefined {
-  if (inputs.json && inputs.format !== undefined && inputs.format !== 'json') {
+  if (inputs.json && inputs.format !== undefined && matchChoice(inputs.format, FORMATS) !== 'json') {
     throw new UsageError(`--json and --format ${inputs.format} ask for two formats.`, { hint: 'Keep one of them.' });
   }
   const fromFlag = inputs.json ? 'json' : inputs.format;
@@ -59,6 +72,7 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
     unicode: inputs.unicode ?? false,
+    ascii: inputs.ascii === true,
     quiet: inputs.quiet,
     // Off by default, so machine output stays byte for byte what it was: flag (either way) > profile > off.
     csvSafe: inputs.csvSafe ?? inputs.profileCsvSafe === 'true',
@@ -74,14 +88,13 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
  */
 export function errorFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'envFormat'>): Format | undefined {
   const f = inputs.json ? 'json' : (inputs.format ?? inputs.envFormat);
-  return f !== undefined && (FORMATS as readonly string[]).includes(f) ? (f as Format) : undefined;
+  return f === undefined ? undefined : matchChoice(f, FORMATS);
 }
 
 function checkFormat(format: string): Format {
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
-  }
-  return format as Format;
+  const known = matchChoice(format, FORMATS);
+  if (known === undefined) throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
+  return known;
 }
 
 function parseFields(raw: string | undefined): string[] | undefined {

@@ -21,6 +21,11 @@ export interface ColumnFit {
   priority: number;
   /** May be left out when cutting is not enough. */
   droppable: boolean;
+  /**
+   * Shown only when the table fits with it at its natural width (a profile URL, a user id on a wide
+   * terminal): left out before anything is cut, the lowest priority first, and without a note.
+   */
+  optional?: boolean | undefined;
 }
 
 export interface FittedColumns {
@@ -50,34 +55,58 @@ export interface TableInput {
    * column, never with `…`) and keep their line breaks, instead of cutting them to one line.
    */
   wrap?: boolean[] | undefined;
+  /** ASCII borders and `...` for a locale that is not UTF-8 (box-drawing characters would show as bytes). */
+  ascii?: boolean | undefined;
 }
+
+/** cli-table3's borders in ASCII. */
+const ASCII_CHARS = {
+  top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
+  bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
+  left: '|', 'left-mid': '+', mid: '-', 'mid-mid': '+', right: '|', 'right-mid': '+', middle: '|',
+};
 
 /** Border and padding cost of n columns: every border one column, each cell one space on both sides. */
 const chrome = (n: number): number => n + 1 + 2 * n;
 
 /**
- * Widths that make the table fit `total` columns, giving way in this order: the columns of the lowest
- * priority are cut first, the widest of them first ("water filling" down to each column's floor), then the
- * next priority; when every column is at its floor, the droppable column of the lowest priority (the last of
- * equals) is left out and the widths are worked out again for the rest. Columns whose floor is their natural
- * width (ids, handles, keys, numbers, dates) are never cut; a table of such columns alone may overflow.
+ * Widths that make the table fit `total` columns, in one priority order per table. Optional columns are
+ * shown only when they fit beside the others at their natural width, the highest priority first. Then the
+ * columns of the lowest priority are cut first, the widest of them first ("water filling" down to each
+ * column's floor), then the next priority. When even every floor is too wide, columns are left out: the
+ * columns that may not be dropped stay, then the others are taken in priority order (the first of equals
+ * first) as long as their floors fit, so a narrow column of low priority can still use the room a wide one
+ * of higher priority could not. Columns whose floor is their natural width (ids, handles, keys, URLs,
+ * numbers, dates) are never cut; a table of kept columns alone may overflow.
  */
 export function fitColumns(natural: readonly number[], total: number, fits?: readonly ColumnFit[]): FittedColumns {
   const fit = (i: number): ColumnFit => {
     const given = fits?.[i] ?? { floor: MIN_CUT_COLUMN, priority: 0, droppable: false };
     return { ...given, floor: Math.min(given.floor, natural[i] ?? 1) };
   };
-  let shown = natural.map((_, i) => i);
-  for (;;) {
-    const widths = shrink(shown.map((i) => natural[i] ?? 1), shown.map((i) => fit(i)), total - chrome(shown.length));
-    if (widths !== undefined) return { widths, shown };
-    let drop = -1;
-    for (const i of shown) {
-      if (fit(i).droppable && (drop < 0 || fit(i).priority <= fit(drop).priority)) drop = i;
+  const all = natural.map((_, i) => i);
+  // Highest priority first; the first of equals first (a stable sort).
+  const byPriority = (cols: number[]): number[] => [...cols].sort((a, b) => fit(b).priority - fit(a).priority);
+  const inOrder = (cols: Set<number>): number[] => all.filter((i) => cols.has(i));
+  /** Greedy in priority order: `base`, then each candidate whose `width` still fits. */
+  const take = (base: number[], candidates: number[], width: (i: number) => number): number[] => {
+    const chosen = new Set(base);
+    let used = base.reduce((a, i) => a + width(i), 0);
+    for (const i of byPriority(candidates)) {
+      if (used + width(i) <= total - chrome(chosen.size + 1)) {
+        chosen.add(i);
+        used += width(i);
+      }
     }
-    if (drop < 0) return { widths: shown.map((i) => fit(i).floor), shown };
-    shown = shown.filter((i) => i !== drop);
-  }
+    return inOrder(chosen);
+  };
+  const required = all.filter((i) => fit(i).optional !== true);
+  const shown = take(required, all.filter((i) => fit(i).optional === true), (i) => natural[i] ?? 1);
+  const widths = shrink(shown.map((i) => natural[i] ?? 1), shown.map((i) => fit(i)), total - chrome(shown.length));
+  if (widths !== undefined) return { widths, shown };
+  const kept = take(required.filter((i) => !fit(i).droppable), required.filter((i) => fit(i).droppable), (i) => fit(i).floor);
+  const keptWidths = shrink(kept.map((i) => natural[i] ?? 1), kept.map((i) => fit(i)), total - chrome(kept.length));
+  return { widths: keptWidths ?? kept.map((i) => fit(i).floor), shown: kept };
 }
 
 /** Widths within `budget`, cutting lower priorities first; undefined when even every floor is too wide. */
@@ -132,22 +161,23 @@ export async function renderTable(input: TableInput): Promise<string> {
     Math.max(1, displayWidth(head?.[i] ?? ''), ...rows.flatMap((row) => (row[i] ?? '').split('\n').map(displayWidth))),
   );
   const fitted = fitColumns(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS, input.fits);
-  if (fitted.shown.length < count) {
-    input.onDrop?.(Array.from({ length: count }, (_, i) => i).filter((i) => !fitted.shown.includes(i)).map((i) => head?.[i] ?? String(i + 1)));
-  }
+  const dropped = Array.from({ length: count }, (_, i) => i).filter((i) => !fitted.shown.includes(i) && input.fits?.[i]?.optional !== true);
+  if (dropped.length > 0) input.onDrop?.(dropped.map((i) => head?.[i] ?? String(i + 1)));
+  const ellipsis = input.ascii === true ? '...' : '…';
   const { widths, shown } = fitted;
   const pick = <T>(cells: readonly T[]): T[] => shown.map((i) => cells[i] as T);
   const table = new Table({
     // Headers are painted here, not through cli-table3's `style`: that goes through @colors/colors, which
     // decides on its own (CI=1, TERM=dumb, no TTY on the real stdout) and would ignore our --color decision.
-    ...(head === undefined ? {} : { head: pick(head).map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_CUT_COLUMN))) }),
+    ...(head === undefined ? {} : { head: pick(head).map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_CUT_COLUMN, ellipsis))) }),
     colWidths: widths.map((w) => w + 2),
     colAligns: shown.map((i) => (input.alignRight?.[i] ? 'right' : 'left')),
     wordWrap: false,
     // compact: no rule between rows, only under the header (denser, like most CLI tables).
     style: { compact: true, head: [], border: [] },
+    ...(input.ascii === true ? { chars: ASCII_CHARS } : {}),
   });
-  const fitCell = (cell: string, i: number, w: number): string => (wrapped(i) ? wrapText(cell, w).join('\n') : truncate(cell, w));
+  const fitCell = (cell: string, i: number, w: number): string => (wrapped(i) ? wrapText(cell, w).join('\n') : truncate(cell, w, ellipsis));
   for (const row of rows) table.push(widths.map((w, i) => fitCell(row[shown[i] as number] ?? '', shown[i] as number, w)));
   return `${table.toString()}\n`;
 }

@@ -5,7 +5,7 @@
  */
 import { escapeControls } from '../io/safe-text.js';
 import { noticeOn, type Io } from '../io/streams.js';
-import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, Row } from './columns.js';
+import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, objectList, Row, shortList } from './columns.js';
 import { tabLine } from './delimited.js';
 import { displayWidth } from './humanize.js';
 import { cellText, flattenRecord, toCell, getPath } from './flatten.js';
@@ -38,6 +38,7 @@ export async function printTerminalTable(
     alignRight: cols.map((col) => isNumericKind(col.kind)),
     width: io.columns,
     color: settings.color,
+    ascii: settings.ascii,
     fits: cols.map(columnFit),
     onDrop: (headers) => {
       if (!settings.quiet) notes.push(() => noteDropped(io, headers));
@@ -50,8 +51,8 @@ export async function printTerminalTable(
 /** How a column gives way in a terminal table: what must be copied never; numbers, dates and flags only as a whole. */
 function columnFit(col: Column): ColumnFit {
   if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
-  const whole = col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts';
-  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true };
+  const whole = col.whole === true || col.wide === true || (col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts');
+  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true, optional: col.wide === true };
 }
 
 /** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
@@ -67,7 +68,19 @@ function noteDropped(io: Io, headers: string[]): void {
 /** Narrowest the value column of a key/value table is wrapped to before the label column is cut. */
 const MIN_VALUE = 16;
 
-/** One record as a two-column table on a terminal (long values wrapped), or `key<TAB>value` lines elsewhere. */
+/** A value that is one web address (and nothing else). */
+const URL_VALUE = /^https?:\/\/\S+$/i;
+
+/** What a key/value cell says for a URL printed under the table. */
+export const LINK_BELOW = '(link below)';
+
+/**
+ * One record as a two-column table on a terminal (long values wrapped), or `key<TAB>value` lines elsewhere.
+ * On a terminal, a URL too long for one line of the value column is not split inside the box (selecting it
+ * would copy border characters): the cell says `(link below)` and the URL is printed whole on a line of its
+ * own under the table, after its label. A list of objects is named item by item (`shortList`), the URLs
+ * its items hold printed under the table the same way.
+ */
 export async function keyValueText(
   io: Io,
   settings: OutputSettings,
@@ -76,24 +89,53 @@ export async function keyValueText(
 ): Promise<string> {
   const terminal = isTerminalTable(io, settings);
   const cols = explicitColumns(settings, specs, true);
-  const pairs: [string, string][] =
+  const entries: { label: string; path: string; value: string }[] =
     cols === undefined
-      ? Object.entries(flattenRecord(record)).map(([key, value]) => [key, terminal ? genericText(value, key, true) : cellText(value)])
-      : cols.map((col) => [col.header, terminal ? new Row(record).display(col, { keyValue: true }) : cellText(toCell(getPath(record, col.path)))]);
-  if (!terminal) return pairs.map((pair) => tabLine(pair)).join('');
-  if (pairs.length === 0) return '';
-  // Values wrap onto more lines (a caption, a URL split only where it must be, never with `…`), so the value
-  // column gives way first, down to MIN_VALUE; then the label column is cut. Values that must be copied (a
-  // batch id) keep their width while the label column can give way for them.
-  const whole = (i: number): boolean =>
-    keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
-  const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
+      ? Object.entries(flattenRecord(record)).map(([key, value]) => ({ label: key, path: key, value: terminal ? genericText(value, key, true) : cellText(value) }))
+      : cols.map((col) => ({
+          label: col.header,
+          path: col.path,
+          value: terminal ? new Row(record).display(col, { keyValue: true }) : cellText(toCell(getPath(record, col.path))),
+        }));
+  if (!terminal) return entries.map((e) => tabLine([e.label, e.value])).join('');
+  if (entries.length === 0) return '';
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS;
   // Two columns' borders and padding: `│ label │ value │`.
   const room = width - 7 - MIN_CUT_COLUMN;
+  const labelWidth = Math.min(Math.max(...entries.map((e) => displayWidth(escapeControls(e.label)))), width - 7 - MIN_VALUE);
+  const valueRoom = width - 7 - Math.max(labelWidth, MIN_CUT_COLUMN);
+  const links: [string, string][] = [];
+  const pairs: [string, string][] = entries.map((e) => {
+    const raw = getPath(record, e.path);
+    const objects = objectList(raw);
+    if (objects !== undefined) {
+      const urls = objects.flatMap((item) => Object.values(item).filter((v): v is string => typeof v === 'string' && URL_VALUE.test(v)));
+      urls.forEach((url, i) => links.push([urls.length === 1 ? e.label : `${e.label} ${i + 1}`, url]));
+      const named = shortList(objects);
+      return [e.label, urls.length === 0 ? named : `${named} ${LINK_BELOW}`];
+    }
+    if (typeof raw === 'string' && URL_VALUE.test(raw) && displayWidth(escapeControls(raw)) > valueRoom) {
+      links.push([e.label, raw]);
+      return [e.label, LINK_BELOW];
+    }
+    return [e.label, e.value];
+  });
+  // Values wrap onto more lines (a caption, never with `…`), so the value column gives way first, down to
+  // MIN_VALUE; then the label column is cut. Values that must be copied (a batch id) keep their width
+  // while the label column can give way for them.
+  const whole = (i: number): boolean =>
+    keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
+  const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
   const fits: ColumnFit[] = [
     { floor: MIN_CUT_COLUMN, priority: 1, droppable: false },
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
-  return renderTable({ rows: pairs, width, color: settings.color, fits, wrap: [false, true] });
+  const table = await renderTable({ rows: pairs, width, color: settings.color, ascii: settings.ascii, fits, wrap: [false, true] });
+  // Each URL whole after its label, or on a line of its own when both do not fit on one.
+  const pad = Math.max(...links.map(([label]) => displayWidth(escapeControls(label))));
+  const below = links.map(([label, url]) => {
+    const [name, link] = [escapeControls(label), escapeControls(url)];
+    return pad + 2 + displayWidth(link) <= width ? `${name}${' '.repeat(pad - displayWidth(name) + 2)}${link}\n` : `${name}:\n${link}\n`;
+  });
+  return table + below.join('');
 }

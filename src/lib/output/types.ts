@@ -21,6 +21,8 @@ export interface OutputSettings {
    * terminal that is not dumb (lib/io/charset.ts). Absent: ASCII only.
    */
   unicode?: boolean | undefined;
+  /** The locale is not UTF-8 (`LANG=C`): terminal tables get ASCII borders and `...` (settings.ts `asciiLocale`). */
+  ascii?: boolean | undefined;
   /** `--quiet`: no spinners, progress or notices. */
   quiet: boolean;
   /** `--csv-safe`: csv/tsv cells starting with `=`, `+`, `-`, `@`, tab or CR get a leading `'`. */
@@ -42,6 +44,16 @@ export interface ColumnSpec {
   kind?: 'text' | 'number' | 'count' | 'percent' | 'date' | 'bool' | 'accounts';
   /** Something to copy (an id, a handle, a key): a terminal table never cuts or drops it. */
   keep?: boolean;
+  /**
+   * A value read whole or not at all (a URL, a user id, a platform, a status): a terminal table never cuts
+   * it, and leaves it out in priority order when the width is not enough.
+   */
+  whole?: boolean;
+  /**
+   * Shown only when the terminal is wide enough for it uncut (implies `whole`): left out before anything
+   * else gives way, the lowest priority first, without a note (`--fields` names it to ask for it).
+   */
+  wide?: boolean;
   /**
    * How long the column holds out when a terminal table is too wide (default 0): lower is cut first,
    * then dropped first (the last of equals first). Numbers, dates and flags are never cut, only dropped.

@@ -79,8 +79,8 @@ export function exportRecord(a: StoredAnswer, asJson: boolean): DataRecord {
 /** Terminal columns of `store list` (and of `store export`, whose bodies a table leaves out). */
 export const ANSWER_COLUMNS: ColumnSpec[] = [
   { path: 'bought_at', header: 'Bought', kind: 'date', priority: 3 },
-  { path: 'kind', header: 'Kind', priority: 2 },
-  { path: 'platform', header: 'Platform', priority: 2 },
+  { path: 'kind', header: 'Kind', whole: true, priority: 2 },
+  { path: 'platform', header: 'Platform', whole: true, priority: 2 },
   { path: 'subject', header: 'Creator', keep: true },
   { path: 'route', header: 'Route', priority: 1 },
   { path: 'records', header: 'Records', kind: 'number', priority: 1 },

@@ -60,6 +60,15 @@ describe('user files through every input path', () => {
     expect(nulRes.stderr).toMatch(/holds a NUL byte.*\(line 2, byte 5\)/);
   });
 
+  it('a plain TSV export (Miller --otsv) with a quote in a value is read as plain TSV, said on stderr', async () => {
+    const tsv = file('export.tsv', 'handle\tbio\nnoah_paws\tSays "woof" daily\n');
+    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--input', tsv, '--dry-run', '--json'], { env: offline(), dispatcher: dispatcher() });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.json<Plan>().body.handle).toBe('noah_paws');
+    expect(res.stderr).toContain('as plain tab-separated values: its quotes are not CSV quotes and are kept in the values');
+    expect(res.stderr).not.toContain('not valid CSV');
+  });
+
   it('UTF-16 files (the "Unicode text" export) are decoded, tab-separated', async () => {
     const utf16 = file('unicode.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name\tEmail\r\nNoé\tnoe@example.com\r\n', 'utf16le')]));
     const res = await runCli(['enrich', 'email', '--input', utf16, '--dry-run', '--json'], { env: offline(), dispatcher: dispatcher() });

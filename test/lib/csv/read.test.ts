@@ -60,6 +60,28 @@ describe('readCsv', () => {
     expect(n).toBe(50_000);
   });
 
+  it('a plain TSV (quotes that are not CSV quotes) is read without quoting, and says so once', async () => {
+    const notices: string[] = [];
+    const text = 'handle\ttitle\nnoah_paws\tHe said "hi"\neva_khan\t"Best of" 2026\nhannah\t"quoted"\n';
+    const input = await readCsv(stream(text), 'export.tsv', { notice: (m) => notices.push(m) });
+    expect(input.header).toEqual(['handle', 'title']);
+    expect(await all(input.rows)).toEqual([['noah_paws', 'He said "hi"'], ['eva_khan', '"Best of" 2026'], ['hannah', '"quoted"']]);
+    expect(notices).toEqual(["Reading 'export.tsv' as plain tab-separated values: its quotes are not CSV quotes and are kept in the values (tab from its header line; --delimiter to choose another)."]);
+    // --delimiter tab: the same, the notice about the quotes only.
+    const forced: string[] = [];
+    const again = await readCsv(stream(text), 'export.tsv', { delimiter: '\t', notice: (m) => forced.push(m) });
+    expect((await all(again.rows))[0]).toEqual(['noah_paws', 'He said "hi"']);
+    expect(forced).toEqual(["Reading 'export.tsv' as plain tab-separated values: its quotes are not CSV quotes and are kept in the values."]);
+  });
+
+  it('a TSV quoted as CSV (our own tsv output) keeps its CSV quoting; a comma file with a stray quote is still refused', async () => {
+    const notices: string[] = [];
+    const quoted = await readCsv(stream('handle\tnote\nnoah_paws\t"a\tb ""c"""\n'), 'ours.tsv', { notice: (m) => notices.push(m) });
+    expect(await all(quoted.rows)).toEqual([['noah_paws', 'a\tb "c"']]);
+    expect(notices).toEqual(["Reading 'ours.tsv' as tab-separated (from its header line; --delimiter to choose another)."]);
+    await expect(readCsv(stream('handle,title\nnoah,He said "hi"\n'), 'in.csv')).rejects.toThrow(/in\.csv' is not valid CSV: line 2, field 2: a quote inside an unquoted value/);
+  });
+
   it('an empty input or malformed CSV is a usage error', async () => {
     await expect(readCsv(stream(''), 'empty.csv')).rejects.toThrow(/holds no rows/);
     await expect(readCsv(stream('a\n"oops\n'), 'bad.csv')).rejects.toThrow(/'bad.csv' is not valid CSV/);

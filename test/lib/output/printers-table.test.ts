@@ -154,10 +154,12 @@ describe('printItem key/value table wrapping', () => {
   const url = `https://example.com/${'segment/'.repeat(12)}end?x=1`;
   const summary = 'The campaign reached many creators across three platforms and most of them posted twice in the first week.';
 
-  it.each([60, 100])('wraps long values at %i columns: words at spaces, a URL split at the column width, no ellipsis', async (columns) => {
+  it.each([60, 100, 200])('at %i columns: words wrapped at spaces, no ellipsis; a URL never split inside the box', async (columns) => {
     const io = memoryIo({ stdoutIsTTY: true, columns });
     await printItem(io, settings('table'), { report: { summary }, event_value: { url }, id: 'e1' });
-    const lines = io.out().trimEnd().split('\n');
+    const all = io.out().trimEnd().split('\n');
+    const end = all.findIndex((line) => line.startsWith('└'));
+    const lines = all.slice(0, end + 1);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
     expect(io.out()).not.toContain('…');
     const cells = lines.flatMap((line) => /^│ (.*?) +│ (.*?) *│$/u.exec(line)?.slice(1, 3) ?? []);
@@ -171,7 +173,15 @@ describe('printItem key/value table wrapping', () => {
       }
       return out.join(join);
     };
-    expect(value('event_value.url', '')).toBe(url);
+    // The URL (123 characters) fits one line of the box only at 200 columns; else it is printed whole under it.
+    if (columns === 200) {
+      expect(value('event_value.url', '')).toBe(url);
+      expect(all.slice(end + 1)).toEqual([]);
+    } else {
+      expect(value('event_value.url', '')).toBe('(link below)');
+      // Label and URL do not fit one line together: the URL has a line of its own.
+      expect(all.slice(end + 1)).toEqual(['event_value.url:', url]);
+    }
     expect(value('report.summary', ' ')).toBe(summary);
     expect(value('id', '')).toBe('e1');
   });
