@@ -146,14 +146,15 @@ const SHORT_LIST = 5;
 
 /**
  * A list of objects for people: each item by its name (`name`, `title`, `username`, `type`...),
- * `a, b, c, d, e and 7 more`; items with no such field are counted (`3 items`). Only a terminal shows this.
+ * `a, b, c, d, e and 7 more`. When an item has no such field (a raw `creators api` answer), nothing could
+ * stand for it: the list is shown whole, as compact JSON with its numbers exact. Only a terminal shows this.
  */
 export function shortList(items: readonly Record<string, unknown>[]): string {
   const names = items.map((item) => {
     const key = ITEM_NAMES.find((k) => item[k] !== null && item[k] !== undefined && typeof item[k] !== 'object');
     return key === undefined ? undefined : String(item[key]);
   });
-  if (names.some((n) => n === undefined)) return items.length === 1 ? '1 item' : `${countText(items.length)} items`;
+  if (names.some((n) => n === undefined)) return cellText(toCell(items));
   const head = names.slice(0, SHORT_LIST).join(', ');
   return names.length > SHORT_LIST ? `${head} and ${countText(names.length - SHORT_LIST)} more` : head;
 }
