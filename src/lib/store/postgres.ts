@@ -12,7 +12,7 @@ import type { SharedPace } from '../http/pacer.js';
 import { processAlive } from '../io/process-alive.js';
 import { isUnreachable, pgError, type PgTarget } from './pg-errors.js';
 import { PG_MIGRATIONS, SCHEMA_VERSION } from './schema.js';
-import { answerOf, spendOf, whereOf } from './sqlite.js';
+import { answerOf, spendOf, whereOf } from './rows.js';
 import type {
   AnswerRecord, BudgetCheck, BudgetRefusal, DeleteOptions, Holder, KindCounts, ListFilter, LoadCounts, ReusableAnswer, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats, AnswerKind,
 } from './types.js';

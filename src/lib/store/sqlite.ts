@@ -11,6 +11,7 @@ import type { SharedPace } from '../http/pacer.js';
 import { BusyError } from '../errors.js';
 import { processAlive } from '../io/process-alive.js';
 import { storeError } from './errors.js';
+import { answerOf, spendOf, whereOf } from './rows.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import type {
   AnswerKind, AnswerRecord, BudgetCheck, LoadCounts, ReusableAnswer, BudgetRefusal, DeleteOptions, Holder, KindCounts, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
@@ -40,45 +41,6 @@ export interface SqliteOptions {
 }
 
 type Row = Record<string, unknown>;
-
-export function answerOf(r: Row): StoredAnswer {
-  return {
-    key: String(r.key),
-    baseUrl: String(r.base_url),
-    route: String(r.route),
-    kind: r.kind as AnswerKind,
-    platform: r.platform === null ? null : String(r.platform),
-    subject: r.subject === null ? null : String(r.subject),
-    request: String(r.request),
-    body: String(r.body),
-    status: r.status === 'not_found' ? 'not_found' : 'ok',
-    creditsMilli: Number(r.credits_milli),
-    records: Number(r.records),
-    boughtAt: Number(r.bought_at),
-    profile: String(r.profile),
-  };
-}
-
-export function spendOf(r: Row): SpendEntry {
-  return {
-    origin: r.origin === null || r.origin === undefined ? null : String(r.origin),
-    at: Number(r.at),
-    profile: String(r.profile),
-    baseUrl: String(r.base_url),
-    command: String(r.command),
-    route: String(r.route),
-    platform: r.platform === null ? null : String(r.platform),
-    creditsMilli: Number(r.credits_milli),
-    records: Number(r.records),
-    run: String(r.run),
-  };
-}
-
-/** A WHERE clause of the conditions whose value is given (a filter left out is no condition). */
-export function whereOf(conditions: readonly [string, unknown][]): { where: string; params: unknown[] } {
-  const given = conditions.filter(([, value]) => value !== undefined);
-  return { where: given.length > 0 ? `WHERE ${given.map(([sql]) => sql).join(' AND ')}` : '', params: given.map(([, value]) => value) };
-}
 
 /**
  * Switches the file to WAL (it is left in rollback mode by the last writer to close it). The switch needs
