@@ -1,7 +1,9 @@
 /**
  * Every `$ creators ...` line of the README and every `--help` example runs as printed against a
  * default-seed sandbox: each block (a README code block, or one command's examples) top to bottom against a
- * fresh sandbox, in its own working directory and config directory, on a pretend terminal 100 columns wide.
+ * fresh sandbox, in its own working directory and config directory, on a pretend terminal 100 columns wide;
+ * and the whole README once more, top to bottom in one sandbox and one directory, as a reader follows it, with no
+ * prompt answered (a prompt the README does not show stops the reader).
  * A step fails on an exit code other than 0 (or the `# exit N` its comment declares) and, where the README
  * shows output, on different output (addresses, keys, times masked; `...` in the README stands for more).
  * Plain `creators` lines run in-process; lines that need a shell (pipes, `$(...)`, `printf > file`, curl)
@@ -70,7 +72,7 @@ const HELP_WORLD_STEPS: readonly string[] = [
 ];
 
 /** Runs one block top to bottom; returns what went wrong, one message per failed step. */
-async function runBlock(block: Block): Promise<{ failures: string[]; notRun: string[] }> {
+async function runBlock(block: Block, inOrder = false): Promise<{ failures: string[]; notRun: string[] }> {
   // One clock for the sandbox and the in-process CLI: a CLI sleep (polling, retry waits) moves sandbox time.
   const clock = { t: Date.parse('2026-11-22T10:00:00Z') };
   const now = (): number => clock.t;
@@ -89,7 +91,7 @@ async function runBlock(block: Block): Promise<{ failures: string[]; notRun: str
   };
   const failures: string[] = [];
   const notRun: string[] = [];
-  const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms) };
+  const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms), answer: !inOrder };
   if (!block.where.startsWith('README')) {
     for (const [name, content] of Object.entries(HELP_WORLD_FILES)) writeFileSync(join(cwd, name), content);
     mkdirSync(join(home, '.config', 'fish', 'completions'), { recursive: true });
@@ -107,7 +109,7 @@ async function runBlock(block: Block): Promise<{ failures: string[]; notRun: str
       continue;
     }
     const outcome = await runStep(step, vars, place);
-    const problem = judge(step, outcome, sandbox.url);
+    const problem = judge(step, outcome, sandbox.url, inOrder);
     if (problem) failures.push(`${step.where}\n  $ ${step.command}\n  ${problem}\n${indent(mask(outcome.output, sandbox.url))}`);
   }
   return { failures, notRun };
@@ -122,8 +124,12 @@ function indent(text: string): string {
     .join('\n');
 }
 
-function judge(step: Step, outcome: Outcome, baseUrl: string): string | undefined {
+/** In order, only what stops a reader counts (exit codes, prompts): balances and store hits differ from a block's own run. */
+function judge(step: Step, outcome: Outcome, baseUrl: string, inOrder: boolean): string | undefined {
+  const prompt = /^.*\[y\/N\].*$/m.exec(outcome.output)?.[0];
+  if (prompt !== undefined && step.where.startsWith('README') && !(step.shown ?? '').includes(prompt.trim())) return `stops at a prompt the README does not show: ${prompt.trim()}`;
   if (outcome.code !== step.exit) return `exit ${outcome.code}, expected ${step.exit}`;
+  if (inOrder) return undefined;
   // A help example shows the command at work: one that finds nothing in the sandbox teaches nothing.
   if (step.where.endsWith('--help') && !/not found|nothing/i.test(step.comment) && /No data found|\b0 enriched\b/.test(outcome.output)) {
     return 'finds nothing in the sandbox (use a creator it has)';
@@ -137,6 +143,8 @@ function judge(step: Step, outcome: Outcome, baseUrl: string): string | undefine
 }
 
 interface Place {
+  /** Whether a prompt is answered yes (a block on its own) or left unanswered (the README in order). */
+  answer: boolean;
   cwd: string;
   configDir: string;
   now: () => number;
@@ -149,8 +157,8 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
     const res = await runCli(words.slice(1), {
       env: { ...vars },
       tty: true,
-      // A prompt ("Delete ...?") is answered yes, as a reader at the terminal would.
-      stdin: 'y\n',
+      // A prompt ("Delete ...?") is answered yes, as a reader at the terminal would, except in the in-order run.
+      stdin: where.answer ? 'y\n' : '',
       stdinTTY: true,
       columns: COLUMNS,
       cwd: where.cwd,
@@ -203,6 +211,13 @@ describe('README and --help examples run as printed against a default-seed sandb
     expect(help.length).toBeGreaterThan(20);
     expect(readme.flatMap((b) => b.steps).filter((s) => s.shown).length).toBeGreaterThan(8);
   });
+
+  // One reader, one sandbox, the README top to bottom: a block may use what an earlier one made, and must not
+  // make it twice or use what an earlier one deleted.
+  it(`README.md top to bottom: ${readme.reduce((n, b) => n + b.steps.length, 0)} line(s) in ${readme.length} blocks, in order`, async () => {
+    const { failures } = await runBlock({ where: 'README.md', steps: readme.flatMap((b) => b.steps) }, true);
+    expect(failures.length, `\n${failures.join('\n\n')}\n`).toBe(0);
+  }, 600_000);
 
   for (const block of [...readme, ...help]) {
     it(`${block.where}: ${block.steps.length} line(s)`, async () => {
