@@ -1,26 +1,22 @@
 /**
- * The bytes of a user's file as text, strictly: UTF-8 (a BOM dropped), or UTF-16LE/BE when a BOM says so
- * (spreadsheets' "Unicode text" export). Anything else is refused naming its line and byte, and so is a NUL:
- * a mangled handle or email is still a billable request.
+ * A user's file as text, strictly: UTF-8, or UTF-16 when a BOM says so (spreadsheets' "Unicode text"). Anything
+ * else, and a NUL, is refused naming its line and byte: a mangled handle is still a billable request.
  */
 import { TextDecoder } from 'node:util';
 import { UsageError } from '../errors.js';
 
-/** Names the source in messages: a path in quotes, or standard input (capitalised to start a sentence). */
 export function named(source: string, startsSentence = false): string {
   if (source !== '-') return `'${source}'`;
   return startsSentence ? 'Standard input' : 'standard input';
 }
 
-/** Expected length of the UTF-8 sequence led by `b`, 0 for a byte that cannot lead one. */
 function sequenceLength(b: number): number {
   return b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
 }
 
 /**
- * Scans `buf` for UTF-8: `invalid` is the index of the first byte of the first invalid sequence (-1 when
- * none), `tail` where a sequence cut by the end of `buf` starts (`buf.length` when none). Overlong forms,
- * surrogates (ED A0..BF) and code points past U+10FFFF are invalid at their lead byte, as the decoder sees them.
+ * `invalid`: the lead byte of the first invalid sequence (-1: none), as the decoder sees it (overlong forms and
+ * surrogates included); `tail`: where a sequence cut by the end of `buf` starts.
  */
 export function scanUtf8(buf: Uint8Array): { invalid: number; tail: number } {
   let i = 0;
@@ -45,7 +41,6 @@ export function scanUtf8(buf: Uint8Array): { invalid: number; tail: number } {
   return { invalid: -1, tail: buf.length };
 }
 
-/** Line breaks in `text` (`\n`, `\r\n` or a lone `\r`); `afterCr` says the previous piece ended with `\r`. */
 function countBreaks(text: string, afterCr: boolean): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (!(i === 0 ? afterCr : text.charCodeAt(i - 1) === 13)) n++;
@@ -55,11 +50,7 @@ function countBreaks(text: string, afterCr: boolean): number {
 
 export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
-/**
- * Decodes a byte stream (strings pass through) into text pieces: the BOM picks UTF-16LE/BE, else UTF-8 (a
- * UTF-8 BOM is dropped). Invalid bytes and NUL are a `UsageError` naming the line and byte (1-based line,
- * 0-based byte offset from the start of the input); rows already read stay read (stdin streams).
- */
+/** Line 1-based, byte offset 0-based; rows already read stay read (stdin streams). */
 export async function* decodeText(stream: AsyncIterable<Buffer | string>, source: string): AsyncGenerator<string> {
   let decoder: TextDecoder | undefined;
   let encoding: Encoding = 'utf-8';

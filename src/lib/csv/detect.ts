@@ -6,7 +6,7 @@ export interface ColumnChoice {
   index: number;
   name: string;
   kind: ValueKind;
-  /** No header or content said so: the first column was taken. Callers say so, with --column as the way out. */
+  /** The first column was taken for want of a sign: callers say so, naming --column. */
   guessed?: boolean;
 }
 
@@ -38,22 +38,15 @@ const HANDLE_HEADERS = [
 ];
 const EMAIL_HEADERS = ['email', 'emails', 'e-mail', 'email_address'];
 
-/**
- * The last part of a dotted column the CLI itself writes (csv flattens records to dot paths) that names
- * the handle or the email unambiguously: `profile.username` (search, similar), `creator.platform_id`
- * (events), `result.email`. Only these: `profile.url` or `event_value.url` end in a name that is a handle
- * header on its own, but there they are a profile picture's or a post's address.
- */
+/** Of the CLI's own dotted columns, only these: `profile.url` or `event_value.url` are a picture's or a post's address. */
 const DOTTED_HANDLE = ['handle', 'username', 'user_name', 'platform_id'];
 const DOTTED_EMAIL = ['email', 'email_address'];
 
-/** `profile.username` -> `username`; undefined for a header without a dot. */
 function lastPart(name: string): string | undefined {
   const i = name.lastIndexOf('.');
   return i > 0 && i < name.length - 1 ? name.slice(i + 1) : undefined;
 }
 
-/** What a (normalised) header names: exactly a known header, or a dotted column the CLI writes. */
 function headerKind(name: string): ValueKind | undefined {
   if (EMAIL_HEADERS.includes(name)) return 'email';
   if (HANDLE_HEADERS.includes(name)) return 'handle';
@@ -63,21 +56,15 @@ function headerKind(name: string): ValueKind | undefined {
   return undefined;
 }
 
-/**
- * The one email check (column detection and `enrich email` before sending): one `@`, a local part of the
- * characters an address may hold unquoted (no `;`, `,` or space, so `carla;carla@x.com` from a
- * semicolon file read with commas is not an address), a dotted domain.
- */
+/** The one email check; no `;`, `,` or space, so `carla;carla@x.com` (a semicolon file read with commas) is no address. */
 const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
 
-/** True when `value` (trimmed) has the form of an email address. */
 export function looksLikeEmail(value: string): boolean {
   return EMAIL.test(value.trim());
 }
 
 const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLowerCase();
 
-/** A header cell naming a handle or email column (`handle`, `username`, `email`...). */
 export function isKnownHeader(cell: string): boolean {
   return headerKind(norm(cell)) !== undefined;
 }
@@ -87,12 +74,7 @@ export function looksLikeData(row: readonly string[]): boolean {
   return row.some((cell) => looksLikeEmail(cell) || /^@\w/.test(cell.trim()) || /^https?:\/\//i.test(cell.trim()));
 }
 
-/**
- * Picks the column holding handles or emails. `explicit` (`--column`) wins and must exist; otherwise
- * a recognised header (email/handle names, case-insensitive); otherwise the column whose first values
- * are mostly emails; otherwise the first column, as handles. `want` restricts the kind when the command
- * knows it (enrich email wants emails).
- */
+/** `--column`, else a known header, else a column of mostly emails, else the first column, as handles. */
 export function detectColumn(header: readonly string[], sample: readonly (readonly string[])[], want?: ValueKind, explicit?: string): ColumnChoice {
   const choice = pickColumn(header, sample, want, explicit);
   if (want === 'handle') refuseEmailsAsHandles(choice, sample);
@@ -149,7 +131,6 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
   if (want === 'email') {
     throw new UsageError('No email column found in the input.', { hint: 'Name it with --column.' });
   }
-  // Handles by content: a column whose first values start with @ or are profile URLs.
   for (let index = 0; index < header.length; index++) {
     const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
     const handleLike = values.filter((v) => /^@[\w.]+$/.test(v.trim()) || /^https?:\/\/(www\.)?[a-z]+\.[a-z]+\/@?[\w.]+/i.test(v.trim()));

@@ -1,10 +1,6 @@
 /**
- * The one reader of a user's CSV (a file or stdin), for every command that takes one: `enrich --input`,
- * `batch upload|run`, `exclusions add|remove --file`, `search|similar --exclude-handles`. Bytes are decoded
- * strictly (decode.ts), the delimiter is taken from the header line, and csv-parse streams the records, so
- * a file of any size is never held in memory. One set of rules: rows wider or narrower than the header are
- * refused with their line unless `relaxColumns`; blank lines are skipped (and `#` comment lines in lists).
- * Also what a bulk command needs before it spends anything: a counting pass over a file and spooling stdin.
+ * The one reader of a user's CSV (a file or stdin), streamed by csv-parse so no file is held in memory. One
+ * set of rules: rows of another width than the header are refused with their line unless `relaxColumns`.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,7 +16,6 @@ import { decodeText, named } from './decode.js';
 import { isKnownHeader, looksLikeData } from './detect.js';
 import { plural } from '../output/humanize.js';
 
-/** How many data rows are read ahead to detect the value column by content. */
 export const SAMPLE_ROWS = 5;
 
 /** The delimiters recognised in a header line, in the order a tie is settled. */
@@ -28,22 +23,17 @@ export const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
 
-/** The user's reading rules: `--delimiter`, `--relax-columns`. */
 export interface CsvReadOptions {
-  /** Forced delimiter (`--delimiter`); detected from the header line otherwise. */
   delimiter?: string | undefined;
-  /** Accept rows wider or narrower than the header (`--relax-columns`): padded or cut to its width. */
+  /** Rows of another width are padded or cut to the header's. */
   relaxColumns?: boolean | undefined;
 }
 
 export interface CsvStreamOptions extends CsvReadOptions {
-  /** Skip lines starting with `#` (one-column handle lists). */
   comments?: boolean | undefined;
-  /** Told when the detected delimiter is not a comma. */
   notice?: ((message: string) => void) | undefined;
 }
 
-/** Parses a `--delimiter` value: one character, with `tab`, `\t`, `comma`, `semicolon`, `pipe` as names. */
 export function parseDelimiter(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const byName: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
@@ -54,7 +44,7 @@ export function parseDelimiter(value: string | undefined): string | undefined {
   return d;
 }
 
-/** The delimiter a header line uses: the most frequent of `DELIMITERS` outside quotes; a comma when none. */
+/** The most frequent outside quotes; a comma when none. */
 export function detectDelimiter(headerLine: string): string {
   const counts = new Map<string, number>();
   let quoted = false;
@@ -71,7 +61,6 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
-/** The header line of `pieces` (up to the first line break outside quotes), and the pieces with it put back. */
 async function peekHeaderLine(pieces: AsyncIterator<string>): Promise<{ line: string; replay: AsyncGenerator<string> }> {
   let text = '';
   let done = false;
@@ -105,10 +94,9 @@ async function peekHeaderLine(pieces: AsyncIterator<string>): Promise<{ line: st
   return { line: (end === -1 ? text : text.slice(0, end)).trim(), replay };
 }
 
-/** How much of a tab-separated input is read ahead to tell CSV quoting from plain TSV (1 MiB of text). */
+/** How much of a tab-separated input is read to tell CSV quoting from plain TSV. */
 const PLAIN_TSV_WINDOW = 1024 * 1024;
 
-/** Up to `limit` characters of `pieces` (more only to finish a piece), and the pieces with them put back. */
 async function peekText(pieces: AsyncIterator<string>, limit: number): Promise<{ text: string; done: boolean; replay: AsyncGenerator<string> }> {
   let text = '';
   let done = false;
@@ -129,11 +117,7 @@ async function peekText(pieces: AsyncIterator<string>, limit: number): Promise<{
   return { text, done, replay };
 }
 
-/**
- * True when the beginning of a tab-separated input has quotes that CSV would refuse: a quote inside an
- * unquoted value, text after a closing quote, or (when `text` is the whole input) a quote never closed.
- * A quote left open where the window was cut says nothing: the quoted value may go on after it.
- */
+/** A quote left open where the window was cut says nothing: the quoted value may go on after it. */
 async function quotesAreNotCsv(text: string, whole: boolean, comments: boolean): Promise<boolean> {
   if (!text.includes('"')) return false;
   const cut = whole ? text : text.slice(0, Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
@@ -155,7 +139,6 @@ async function quotesAreNotCsv(text: string, whole: boolean, comments: boolean):
   return error.code === 'INVALID_OPENING_QUOTE' || error.code === 'CSV_INVALID_CLOSING_QUOTE' || (whole && error.code === 'CSV_QUOTE_NOT_CLOSED');
 }
 
-/** A csv-parse error as a sentence naming the line (and field where it helps). */
 function describeCsvError(err: CsvError, delimiter: string): string {
   const e = err as CsvError & { lines?: number; column?: number; record?: string[]; field?: string };
   const line = e.lines ?? 0;
@@ -182,11 +165,7 @@ function describeCsvError(err: CsvError, delimiter: string): string {
 
 const MAX_RECORD = 16 * 1024 * 1024;
 
-/**
- * The records of a CSV stream, one by one (header row included): decoded, delimiter detected (or forced),
- * parsed by csv-parse. Malformed input is a `UsageError` (code `bad_csv`) naming the source and line; the
- * records before it have been yielded (a stdin stream keeps them), a file's is caught by the counting pass.
- */
+/** Malformed input is a `UsageError` naming the line, after the records before it (a file's is caught by the counting pass). */
 export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source: string, options: CsvStreamOptions = {}): AsyncGenerator<string[]> {
   let delimiter = options.delimiter ?? ',';
   try {
@@ -194,8 +173,7 @@ export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source
     const { line } = peeked;
     let { replay } = peeked;
     delimiter = options.delimiter ?? detectDelimiter(line);
-    // A tab-separated file may be plain TSV (Miller's --otsv, database exports): quotes there are part of
-    // the values. Its beginning tells: quotes CSV would refuse mean plain TSV (read without quoting).
+    // Plain TSV (Miller's --otsv, database exports) has quotes in its values: quotes CSV would refuse tell it.
     let plain = false;
     if (delimiter === '\t') {
       const window = await peekText(replay[Symbol.asyncIterator](), PLAIN_TSV_WINDOW);
@@ -236,33 +214,21 @@ export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source
 }
 
 export interface CsvInput {
-  /** Column names, unique (a repeated name gets `_2`, `_3`...). */
   header: string[];
   /** True when the file had no header row and `header` was made up (`column1`...). */
   headerSynthesized: boolean;
-  /** The first rows, for column detection; they are also the first rows `rows` yields. */
   sample: string[][];
-  /** Every data row, in order, sample included, each as wide as the header. */
   rows: AsyncIterable<string[]>;
 }
 
 export interface ReadCsvOptions extends CsvStreamOptions {
-  /** What a single made-up column is named (`handle`, `email`). */
   kindHint?: string | undefined;
-  /** Data rows read ahead for column detection (default `SAMPLE_ROWS`). */
   sampleRows?: number | undefined;
-  /**
-   * `data` (default): the first row is the header unless it looks like data (an email, `@handle`, URL);
-   * `names`: the first row is the header only when it holds a known column name (one-column handle lists).
-   */
+  /** `names`: the first row is the header only when it holds a known column name (one-column handle lists). */
   header?: 'data' | 'names' | undefined;
 }
 
-/**
- * The header's names made unique: a blank name is `column<n>`, a repeated one `<name>_2`, `<name>_3`...,
- * skipping any name the header already has (`note,note,note_2` is `note,note_3,note_2`): each column keeps
- * its own name in every output, and the first of a repeated name keeps it bare.
- */
+/** `note,note,note_2` is `note,note_3,note_2`: each column keeps its own name in every output. */
 function uniqueNames(names: string[]): string[] {
   const wanted = names.map((raw, i) => raw.trim() || `column${i + 1}`);
   const given = new Set(wanted);
@@ -283,7 +249,6 @@ function uniqueNames(names: string[]): string[] {
   });
 }
 
-/** Reads a CSV stream into its header, a sample of rows for column detection, and the rest on demand. */
 export async function readCsv(stream: AsyncIterable<Buffer | string>, source: string, options: ReadCsvOptions = {}): Promise<CsvInput> {
   const records = csvRecords(stream, source, options);
   const first = await records.next();
@@ -317,11 +282,7 @@ export async function readCsv(stream: AsyncIterable<Buffer | string>, source: st
   return { header, headerSynthesized: synthesized, sample: buffered, rows: rows() };
 }
 
-/**
- * Counts data rows with a non-blank value in column `index`, streaming the file once (opened, like
- * every user file, through the one input opener: an unreadable file is a usage error naming `--input`).
- * This pass is also what refuses a malformed file before anything is sent.
- */
+/** This pass is also what refuses a malformed file before anything is sent. */
 export async function countValues(ports: InputPorts, source: string, index: number, options: ReadCsvOptions = {}): Promise<{ rows: number; values: number }> {
   const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, { ...options, notice: undefined });
   let rows = 0;
@@ -333,7 +294,7 @@ export async function countValues(ports: InputPorts, source: string, index: numb
   return { rows, values };
 }
 
-/** Copies stdin to a private temporary file so it can be read twice; `cleanup` removes it. */
+/** Stdin to a private temporary file, so it can be read twice. */
 export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const stdin = await openInput(ports, '-', '--input', { kind: 'CSV' });
   const dir = await mkdtemp(join(tmpdir(), 'creators-stdin-'));
@@ -342,7 +303,6 @@ export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cle
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The reading rules from the verb's `--delimiter` and `--relax-columns` flags (a bad delimiter is a usage error). */
 export function csvReadOptions(flags: { delimiter?: string | undefined; relaxColumns?: boolean | undefined }): CsvReadOptions {
   return { delimiter: parseDelimiter(flags.delimiter), relaxColumns: flags.relaxColumns === true };
 }

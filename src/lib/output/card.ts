@@ -1,13 +1,7 @@
 /**
- * One creator record on a terminal as a card (like `gh repo view`): a title line (name, @handle,
- * platform, verified), then sections — Profile, Contact, Metrics, Platforms, Audience, Sponsors and
- * brands, Lookalikes — each left out when the record has nothing for it, and a last line naming
- * `--json` for everything. It reads both layouts the API contract lists (api-contract.md §7): the
- * official one (`result.<platform>` blocks: `follower_count`, `biography`, `niche_class`, `income`...)
- * and the flat one of the third-party mock (`platforms.<platform>` blocks, `income_last_90_days_min`...),
- * plus the usual aliases (`followers`, `bio`, `avg_likes`...). Data text goes through `escapeControls`
- * and is wrapped to the width; no line is wider than the terminal. Only a terminal table uses this:
- * machine formats print the record itself.
+ * One creator record on a terminal as a card (like `gh repo view`). It reads both layouts the API contract
+ * lists (api-contract.md §7): the official `result.<platform>` blocks and the third-party mock's flat
+ * `platforms.<platform>` blocks, plus the usual aliases (`followers`, `bio`...). Data text is escaped.
  */
 import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import { colors } from '../io/color.js';
@@ -16,30 +10,22 @@ import { barRows, histogramRows, shareText, sparkline, type BarRow } from './cha
 import { displayWidth, humanCount, percent, toNumber, wrapText } from './humanize.js';
 import type { DataRecord } from './types.js';
 
-/** The last line of every card. */
 export const CARD_HINT = 'Full record: add --json (or --format csv)';
 
 export interface CardLayout {
-  /** Terminal width in columns. */
   width: number;
-  /** Bold title and section headings, coloured charts. */
   color: boolean;
-  /** Unicode charts and separators (`·`, `›`); ASCII otherwise (lib/io/charset.ts). */
   unicode: boolean;
 }
 
 type Obj = Record<string, unknown>;
-/** Lines already fitted to the width they are given (a chart); data text in them is escaped already. */
+/** Lines fitted to the width given (a chart), data text already escaped. */
 type Drawn = (width: number) => string[];
 type Pair = [label: string, value: string | Drawn];
 
-/** The card's own punctuation, Unicode or ASCII. */
 interface Marks {
-  /** Between parts of one line: ` · `. */
   dot: string;
-  /** Niche › sub-niche. */
   sub: string;
-  /** A range: `1k–2k`. */
   range: string;
 }
 
@@ -49,7 +35,6 @@ const ASCII_MARKS: Marks = { dot: ' - ', sub: ' > ', range: '-' };
 interface Section {
   title: string;
   rows: Pair[];
-  /** Free lines after the rows (lookalikes). */
   lines: string[];
 }
 
@@ -64,7 +49,6 @@ function isObj(value: unknown): value is Obj {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The first of `keys` that `obj` has with a value (not null, undefined or ''). */
 function first(obj: Obj | undefined, ...keys: string[]): unknown {
   if (obj === undefined) return undefined;
   for (const key of keys) {
@@ -91,7 +75,6 @@ function count(value: unknown): string | undefined {
   return toNumber(value) === undefined ? text(value) : humanCount(value);
 }
 
-/** A `*_percent` value (already in percent). */
 function pct(value: unknown): string | undefined {
   return toNumber(value) === undefined ? text(value) : percent(value);
 }
@@ -107,7 +90,6 @@ function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** `a, b, c` of the texts, at most `max` of them, then `and N more`. */
 function joined(items: (string | undefined)[], max = MAX_LIST): string | undefined {
   const shown = items.filter((item): item is string => item !== undefined && item !== '');
   if (shown.length === 0) return undefined;
@@ -120,7 +102,6 @@ function at(handle: unknown): string | undefined {
   return shown === undefined ? undefined : shown.startsWith('@') ? shown : `@${shown}`;
 }
 
-/** The platform blocks of a result: `result.<platform>` (official) and `result.platforms.<platform>` (flat mock). */
 function platformBlocks(result: Obj): [string, Obj][] {
   const blocks: [string, Obj][] = [];
   const seen = new Set<string>();
@@ -216,10 +197,7 @@ function growthPoints(value: unknown): [number, number][] {
   return points.sort((a, b) => b[0] - a[0]);
 }
 
-/**
- * Follower growth as a sparkline of the follower count 12, 6 and 3 months ago and now (worked back from each
- * period's growth), then the figures: `▁▄▆█ +20.1% in 12 months, +9.8% in 6, +5.98% in 3`.
- */
+/** `▁▄▆█ +20.1% in 12 months, +9.8% in 6, +5.98% in 3`: the follower count worked back from each period's growth. */
 function growthChart(points: [number, number][], layout: CardLayout): Drawn {
   const now = 100;
   const series = [...points.map(([, g]) => now / (1 + g / 100)), now];
@@ -250,7 +228,6 @@ function metricsSection(block: Obj, result: Obj, layout: CardLayout): Pair[] {
   ]);
 }
 
-/** Other accounts: the other platform blocks (email enrichment), connected socials, other platforms by name. */
 function platformsSection(main: string | undefined, blocks: [string, Obj][], result: Obj, marks: Marks): Pair[] {
   const rows: Pair[] = [];
   const named = new Set<string>(main === undefined ? [] : [main]);
@@ -284,7 +261,6 @@ function platformsSection(main: string | undefined, blocks: [string, Obj][], res
 
 interface Share {
   label: string;
-  /** 0..1 (a weight above 1 is read as percent). */
   weight: number | undefined;
 }
 
@@ -304,17 +280,10 @@ function shareList(value: unknown): Share[] {
 }
 
 const heaviestFirst = (a: Share, b: Share): number => (b.weight ?? 0) - (a.weight ?? 0);
-/** Age groups youngest first (`13-17`, `18-24`, ..., `65-`). */
 const youngestFirst = (a: Share, b: Share): number => (parseInt(a.label, 10) || 0) - (parseInt(b.label, 10) || 0);
-/** `FEMALE` -> `Female`; an open age group `65-` -> `65+`. */
 const shareLabel = (label: string): string =>
   /^[A-Z]+$/.test(label) ? label[0] + label.slice(1).toLowerCase() : /^\d+-$/.test(label) ? `${label.slice(0, -1)}+` : label;
 
-/**
- * A share chart of the audience (countries, ages...): the first `max` shares, a bar each with its percentage,
- * labels as wide as `labelWidth()` (shared by the section's charts so their bars line up); names alone when
- * no share has a weight.
- */
 function sharesChart(items: Share[], max: number, layout: CardLayout, labelWidth: () => number): string | Drawn | undefined {
   const shown = items.slice(0, max);
   if (shown.length === 0) return undefined;
@@ -327,11 +296,7 @@ function sharesChart(items: Share[], max: number, layout: CardLayout, labelWidth
   return (width) => barRows(rows, { width, unicode: layout.unicode, color: layout.color, labelWidth: labelWidth() });
 }
 
-/**
- * The credibility of the audience on the histogram the service sends with it (`audience_credibility_<slice>_histogram`,
- * bins `{min, max, total, median}`; the first without `min`, the last without `max`), the audience's own bin
- * marked with its value (the median's bin when the value is missing); the value alone without a histogram.
- */
+/** On the service's histogram (bins `{min, max, total, median}`, open at both ends), the audience's own bin marked. */
 function credibilityValue(value: unknown, histogram: unknown, layout: CardLayout): string | Drawn | undefined {
   const bins = list(histogram)
     .filter(isObj)
@@ -359,7 +324,6 @@ function credibilityValue(value: unknown, histogram: unknown, layout: CardLayout
   return (width) => histogramRows({ counts: bins.map((bin) => bin.total), low, high, mark }, { width, unicode: layout.unicode, color: layout.color });
 }
 
-/** The audience: the followers slice if it answered, else likers, else commenters; shares drawn as bars. */
 function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: string; rows: Pair[] } {
   const audience = first(block, 'audience') ?? first(result, 'audience');
   let data: Obj | undefined;
@@ -373,11 +337,9 @@ function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: 
         break;
       }
     }
-    // A bare summary object (no slices).
     if (data === undefined && ['audience_geo', 'audience_credibility', 'audience_ages', 'audience_genders'].some((key) => key in audience)) data = audience;
   }
   const geo = isObj(data?.audience_geo) ? data.audience_geo : undefined;
-  // Interests: a list of names (or `{name}`), or `{topic: share}`, heaviest first.
   const rawInterests = first(result, 'audience_interests') ?? first(data, 'audience_interests');
   const interests = Array.isArray(rawInterests)
     ? rawInterests.map((item) => (isObj(item) ? text(first(item, 'name')) : text(item)))
@@ -388,7 +350,6 @@ function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: 
     ['Ages', shareList(first(data, 'audience_ages', 'ages')).sort(youngestFirst), 8],
     ['Genders', shareList(first(data, 'audience_genders', 'genders')).sort(heaviestFirst), 3],
   ];
-  // One label width for all the section's bars, so they start in one column.
   const labelWidth = (): number => Math.max(1, ...charts.flatMap(([, items, max]) => items.slice(0, max).map((item) => displayWidth(clean(shareLabel(item.label))))));
   const histogram = isObj(audience) ? first(audience, `audience_credibility_${who || 'followers'}_histogram`) : undefined;
   const rows = pairs([
@@ -434,16 +395,11 @@ function lookalikeLines(block: Obj, result: Obj, marks: Marks): string[] {
   return lines.filter((line) => line !== '');
 }
 
-/** Data text for the card: CRLF and tabs made plain, control characters visible. */
 function clean(value: string): string {
   return escapeControls(value.replace(/\r\n/g, '\n').replace(/\t/g, ' '));
 }
 
-/**
- * The card of an enrichment record (`{handle|email, result, ...}` or a bare `result`), or undefined
- * when there is no result to show (not found): the caller prints its key/value table instead.
- * `platform` names the block to show first (the platform the command asked about).
- */
+/** Undefined when there is no result to show (not found): the caller prints its key/value table instead. */
 export function creatorCard(record: DataRecord, layout: CardLayout, platform?: string): string | undefined {
   const result = isObj(record.result) ? record.result : record.result === undefined && record.status === undefined ? record : undefined;
   if (result === undefined) return undefined;
@@ -478,7 +434,6 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
   const width = Math.max(20, layout.width);
   const paint = colors(layout.color);
   const out: string[] = [];
-  // Title: the name in bold, then `@handle · platform · verified`, wrapped like any text.
   const name = card.name === undefined ? '' : clean(card.name);
   const rest = clean(card.rest);
   const title = [name, rest].filter((part) => part !== '').join(' ');
@@ -492,7 +447,6 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
   for (const section of card.sections) {
     out.push('', paint.bold(section.title));
     for (const [label, raw] of section.rows) {
-      // Text is escaped and wrapped; a chart draws itself to the width it is given.
       const fitted = (room: number): string[] => (typeof raw === 'function' ? raw(room) : wrapText(clean(raw), room));
       if (beside) {
         const lines = fitted(valueWidth);
@@ -501,7 +455,6 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
           out.push(`${' '.repeat(INDENT)}${head}${' '.repeat(LABEL_GAP)}${line}`);
         });
       } else {
-        // Too narrow for two columns: the label, then its value indented beneath it.
         out.push(`${' '.repeat(INDENT)}${label}`);
         for (const line of fitted(width - 2 * INDENT)) out.push(`${' '.repeat(2 * INDENT)}${line}`);
       }

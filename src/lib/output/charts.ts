@@ -1,15 +1,10 @@
 /**
- * Small text charts for a terminal: sparklines, horizontal bars with a label and a value, a row of trends
- * (sparkline, first, last, change) and a histogram with a marker. Each returns lines (no indentation, no
- * newline) at most `width` columns wide, so the caller places them (a card's value column, a screen's
- * section). Unicode block elements on a UTF-8 terminal, ASCII otherwise (lib/io/charset.ts decides); colour
- * only paints what the shapes already say, so `--no-color` loses nothing. Only terminal views use these:
- * machine formats never draw.
+ * Small text charts for a terminal, each as lines at most `width` columns wide for the caller to place. Colour
+ * only paints what the shapes already say, so `--no-color` loses nothing.
  */
 import { colors, type Colors } from '../io/color.js';
 import { displayWidth, percent, truncate } from './humanize.js';
 
-/** How a chart may draw: its width in columns, Unicode or ASCII, colour or none. */
 export interface ChartStyle {
   width: number;
   unicode: boolean;
@@ -17,14 +12,11 @@ export interface ChartStyle {
 }
 
 interface Glyphs {
-  /** Sparkline levels, lowest first. */
   levels: readonly string[];
   full: string;
-  /** Partial cells by eighths (index 1..7); ASCII has none and rounds to whole cells. */
+  /** ASCII has none and rounds to whole cells. */
   eighths: readonly string[];
-  /** The unfilled rest of a share bar. */
   track: string;
-  /** The second part of a split bar (overlapping audience). */
   second: string;
   marker: string;
 }
@@ -47,7 +39,6 @@ const ASCII: Glyphs = {
   marker: '^',
 };
 
-/** The fill characters of a chart, for a legend: `█ unique  ▒ overlapping`. */
 export function chartGlyphs(unicode: boolean): { full: string; second: string; track: string } {
   const g = unicode ? UNICODE : ASCII;
   return { full: g.full, second: g.second, track: g.track };
@@ -60,9 +51,8 @@ function paintIf(paint: (text: string) => string, text: string): string {
 }
 
 /**
- * A sparkline: one level per value (each `cell` characters wide), scaled from 0 (or the lowest value when
- * one is negative) to the highest, so a flat non-zero series is drawn high and an all-zero one low; with
- * `baseline: 'lowest'` from the lowest value instead (a follower count, whose shape is in its changes).
+ * Scaled from 0, so a flat non-zero series is drawn high and an all-zero one low; `baseline: 'lowest'` for a
+ * series whose shape is in its changes (a follower count).
  */
 export function sparkline(values: readonly number[], options: { unicode: boolean; color?: boolean; cell?: number; baseline?: 'zero' | 'lowest' }): string {
   const g = options.unicode ? UNICODE : ASCII;
@@ -80,11 +70,7 @@ export function sparkline(values: readonly number[], options: { unicode: boolean
   return paintIf(colors(options.color ?? false).cyan, text);
 }
 
-/**
- * A bar `width` cells long. One part: a share of the whole (0..1) in eighths of a cell (whole cells in
- * ASCII), the rest of the track shaded, a share above 0 never drawn empty. Several parts: consecutive
- * shares in whole cells (the first in the full glyph, the second shaded), then the track.
- */
+/** A share above 0 is never drawn empty. */
 function drawBar(parts: readonly number[], width: number, g: Glyphs, paint: Colors): string {
   const clamp = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
   if (parts.length <= 1) {
@@ -117,25 +103,18 @@ function drawBar(parts: readonly number[], width: number, g: Glyphs, paint: Colo
   return out + paintIf(paint.dim, g.track.repeat(Math.max(0, width - used)));
 }
 
-/** One bar row: a label, shares of a whole (one part, or consecutive parts of a split bar), a value text. */
 export interface BarRow {
   label: string;
   parts: readonly number[];
-  /** Shown after the bar, right-aligned (a percentage); by default the first part as a percentage. */
+  /** By default the first part as a percentage. */
   text?: string;
 }
 
-/** `60%`, `20.9%`, `0.4%` of a 0..1 share. */
 export function shareText(share: number): string {
   return percent(share, { fraction: true, digits: 1 });
 }
 
-/**
- * Bar rows fitted to `width`: `label  ██████▌░░░░░  60%`. Labels are as wide as `labelWidth` (by default
- * the widest label) and cut with `…` only when the bar would be narrower than 10 cells; the bar takes what
- * is left, at most `maxBar` cells (default 40: on a wide terminal the value stays near its bar); values
- * right-aligned.
- */
+/** `label  ██████▌░░░░░  60%`; the bar at most `maxBar` cells, so on a wide terminal the value stays near its bar. */
 export function barRows(rows: readonly BarRow[], style: ChartStyle & { labelWidth?: number; maxBar?: number }): string[] {
   if (rows.length === 0) return [];
   const g = style.unicode ? UNICODE : ASCII;
@@ -154,14 +133,13 @@ export function barRows(rows: readonly BarRow[], style: ChartStyle & { labelWidt
   });
 }
 
-/** One metric over time: its label, its values oldest first, and how to write one value. */
 export interface TrendSeries {
   label: string;
   values: readonly number[];
   format: (value: number) => string;
 }
 
-/** `+25%`, `-68%`, `+3.4%`, or `from 0` / `0%` when the first value is 0. */
+/** `+25%`, or `from 0` when the first value is 0. */
 export function changeText(first: number, last: number): string {
   if (first === 0) return last === 0 ? '0%' : 'from 0';
   const change = ((last - first) / Math.abs(first)) * 100;
@@ -169,10 +147,6 @@ export function changeText(first: number, last: number): string {
   return change > 0 ? `+${text}` : text;
 }
 
-/**
- * A row per metric: label, sparkline (each value up to 4 cells wide when the width allows), first value,
- * last value and change, under a header line naming the columns (`trend` is `trendLabel`).
- */
 export function trendRows(series: readonly TrendSeries[], style: ChartStyle & { trendLabel?: string }): string[] {
   if (series.length === 0) return [];
   const paint = colors(style.color);
@@ -206,20 +180,14 @@ export function trendRows(series: readonly TrendSeries[], style: ChartStyle & { 
   return lines;
 }
 
-/** A histogram: the count of each bin (lowest bin first), the axis ends, and a bin to point at. */
 export interface Histogram {
   counts: readonly number[];
-  /** Written left of the first bin and right of the last (`50%`, `100%`). */
   low: string;
   high: string;
-  /** A bin marked under the bars (`▲ 90.5% this audience`). */
   mark?: { bin: number; label: string } | undefined;
 }
 
-/**
- * `50% ▁▂▃▅▇█▆▃▁ 100%`, each bin up to 4 cells wide, and when a bin is marked a second line with the
- * marker under it and its label beside (before it when there is no room after).
- */
+/** `50% ▁▂▃▅▇█▆▃▁ 100%`, and a line with the marker under the marked bin. */
 export function histogramRows(histogram: Histogram, style: ChartStyle): string[] {
   const n = histogram.counts.length;
   if (n === 0) return [];

@@ -1,48 +1,34 @@
-/**
- * Which columns a csv/tsv/table output has, and what goes in each cell (raw for machine formats,
- * humanised for a terminal table).
- */
+/** Which columns a csv/tsv/table output has, and what goes in each cell. */
 import { cellText, flattenRecord, getPath, toCell, type FlatRecord, type FlatValue } from './flatten.js';
 import { countText, humanCount, humanDate, percent, toNumber } from './humanize.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
-/** A resolved column. `inferred` columns are flattened keys, read from the flattened record. */
 export interface Column {
   path: string;
   header: string;
   kind: ColumnSpec['kind'] | undefined;
   inferred: boolean;
-  /** Never cut or dropped in a terminal table (see `ColumnSpec.keep`). */
   keep?: boolean;
-  /** See `ColumnSpec.priority`. */
   priority?: number;
-  /** See `ColumnSpec.whole`. */
   whole?: boolean | undefined;
-  /** See `ColumnSpec.wide`. */
   wide?: boolean | undefined;
 }
 
-/** The last part of a path that names something to copy: `id`, `*_id`, `username`, `handle`, `token`, `email`. */
 const COPY_NAME = /(^|\.)(id|[a-z]+_id|username|handle|token|email)$/;
 
-/** Whether a terminal table must show the column whole: marked `keep`, or (without a spec) named like an id. */
+/** Without a spec, a column named like an id is shown whole: it is there to be copied. */
 export function keepsWhole(column: Column): boolean {
   return column.keep ?? COPY_NAME.test(column.path);
 }
 
-/** How many leading records are buffered to learn the columns of a streamed csv/tsv/table output. */
 export const INFER_SAMPLE = 100;
 
-/** The `--fields` list without blank names; undefined when none was given. */
 export function pickedFields(settings: Pick<OutputSettings, 'fields'>): string[] | undefined {
   const fields = settings.fields?.filter((field) => field !== '');
   return fields !== undefined && fields.length > 0 ? fields : undefined;
 }
 
-/**
- * The columns given up front: `--fields` (header = the path, kind borrowed from a matching spec) or,
- * when `useSpecs`, the command's column specs. `undefined` means: infer from the records.
- */
+/** `--fields`, or with `useSpecs` the command's specs; undefined means: infer from the records. */
 export function explicitColumns(
   settings: Pick<OutputSettings, 'fields'>,
   specs: readonly ColumnSpec[] | undefined,
@@ -71,14 +57,12 @@ export function explicitColumns(
   return undefined;
 }
 
-/** The union of the flattened keys of the sample, in order of first appearance. */
 export function inferColumns(sample: readonly FlatRecord[]): Column[] {
   const seen = new Set<string>();
   for (const flat of sample) for (const key of Object.keys(flat)) seen.add(key);
   return [...seen].map((path) => ({ path, header: path, kind: undefined, inferred: true }));
 }
 
-/** A record with its flattened form computed at most once. */
 export class Row {
   private flatCache: FlatRecord | undefined;
   constructor(readonly record: DataRecord) {}
@@ -86,18 +70,12 @@ export class Row {
     this.flatCache ??= flattenRecord(this.record);
     return this.flatCache;
   }
-  /** The raw cell value of a column (not humanised). */
   raw(column: Column): FlatValue {
     if (column.inferred) return Object.prototype.hasOwnProperty.call(this.flat, column.path) ? (this.flat[column.path] ?? null) : null;
-    // A key that is the whole path (the usual case for csv records built with their columns' names)
-    // is read directly: this runs for every cell of every row.
+    // A key that is the whole path is read directly: this runs for every cell of every row.
     if (Object.prototype.hasOwnProperty.call(this.record, column.path)) return toCell(this.record[column.path]);
     return toCell(getPath(this.record, column.path));
   }
-  /**
-   * The cell as a terminal table shows it: humanised per the column kind; a value of no declared kind as
-   * `genericText` does (`keyValue`: the record's key/value table, where large integers get separators too).
-   */
   display(column: Column, options: { keyValue?: boolean } = {}): string {
     // A list of objects is named item by item, not shown as JSON (whichever way the column was found).
     const objects = column.kind === 'accounts' ? undefined : objectList(getPath(this.record, column.path));
@@ -111,18 +89,12 @@ export class Row {
 /** A full ISO-8601 date-time with its zone (`Z` or an offset); without one the instant would be a guess. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
-/** Keys whose numbers are names, not amounts: `id`, `*_id`, `*Id`, `pk`. */
 const ID_NAME = /(^|[._])(id|pk)$|[a-z]Id$/;
 
 /** Integers from this size up get thousands separators in a key/value table (a year such as 2026 does not). */
 const SEPARATED_FROM = 10_000;
 
-/**
- * A terminal cell of no declared kind: an ISO-8601 date-time string is shown as every time is (humanDate:
- * local, zone named); in a key/value table (`keyValue`) an integer of 10,000 or more gets thousands
- * separators, unless its key names an id (`id`, `*_id`, `pk`). Numeric strings and exact big numbers stay
- * as sent. Machine formats never come here.
- */
+/** A cell of no declared kind: in a key/value table an integer gets separators unless its key names an id. */
 export function genericText(value: FlatValue, path: string, keyValue: boolean): string {
   if (typeof value === 'string' && ISO_DATE_TIME.test(value)) return humanDate(value);
   if (keyValue && typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) >= SEPARATED_FROM && !ID_NAME.test(path)) {
@@ -131,24 +103,17 @@ export function genericText(value: FlatValue, path: string, keyValue: boolean): 
   return cellText(value);
 }
 
-/** Fields that name an item of a list, in the order one is looked for. */
 const ITEM_NAMES = ['name', 'title', 'label', 'username', 'handle', 'type', 'code', 'id'];
 
-/** The objects of a list of objects (lists of plain values and anything else: undefined). */
 export function objectList(value: unknown): Record<string, unknown>[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   if (!value.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item))) return undefined;
   return value as Record<string, unknown>[];
 }
 
-/** How many items of a short list a terminal shows before `and N more`. */
 const SHORT_LIST = 5;
 
-/**
- * A list of objects for people: each item by its name (`name`, `title`, `username`, `type`...),
- * `a, b, c, d, e and 7 more`. When an item has no such field (a raw `creators api` answer), nothing could
- * stand for it: the list is shown whole, as compact JSON with its numbers exact. Only a terminal shows this.
- */
+/** `a, b, c, d, e and 7 more` by name; when an item has no name field, nothing could stand for it: compact JSON. */
 export function shortList(items: readonly Record<string, unknown>[]): string {
   const names = items.map((item) => {
     const key = ITEM_NAMES.find((k) => item[k] !== null && item[k] !== undefined && typeof item[k] !== 'object');
@@ -159,7 +124,6 @@ export function shortList(items: readonly Record<string, unknown>[]): string {
   return names.length > SHORT_LIST ? `${head} and ${countText(names.length - SHORT_LIST)} more` : head;
 }
 
-/** A value humanised for a terminal table according to its column kind. */
 export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefined): string {
   if (value === null || value === undefined) return '';
   const objects = kind === 'accounts' ? undefined : objectList(value);
@@ -189,7 +153,6 @@ export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefine
   }
 }
 
-/** True for kinds whose cells read best right-aligned. */
 export function isNumericKind(kind: ColumnSpec['kind'] | undefined): boolean {
   return kind === 'count' || kind === 'number' || kind === 'percent';
 }

@@ -1,8 +1,4 @@
-/**
- * The list printer of csv, tsv and piped `table` (tab-separated raw rows): columns from `--fields`, or
- * learnt from the first records (buffered, then streamed; a key first seen later is warned about), lines
- * encoded by delimited.ts and written in batches.
- */
+/** csv, tsv and piped `table`: columns from `--fields`, or learnt from the first records (a later key is warned about). */
 import { warnOn, type Io } from '../io/streams.js';
 import { type Column, inferColumns, INFER_SAMPLE, Row } from './columns.js';
 import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
@@ -11,13 +7,11 @@ import { LineBatch } from './line-batch.js';
 import type { Sink } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
-/** csv and tsv through csv-stringify (one stringifier for the whole output); piped `table` plain tab-separated. */
 export async function lineEncoder(settings: OutputSettings): Promise<LineEncoder> {
   if (settings.format === 'csv' || settings.format === 'tsv') return csvLineEncoder(settings.format, settings);
   return tabLine;
 }
 
-/** Prints records as delimited lines (a header first when `header`); returns how many there were. */
 export async function printDelimited(
   io: Io,
   sink: Sink,
@@ -38,7 +32,6 @@ export async function printDelimited(
     return encode(values);
   };
   let cols = fixed;
-  // Without --fields the columns are learnt from a buffered sample; then the sample is written out.
   const sample: Row[] = [];
   const known = new Set<string>();
   const dropped = new Set<string>();
@@ -50,8 +43,7 @@ export async function printDelimited(
     for (const row of sample.splice(0)) await write(line(row, inferred));
   };
 
-  // With --fields the header is known at once but waits for the first record (or the end): stdout cannot
-  // take back a header written before the first page fails.
+  // The header waits for the first record (or the end): stdout cannot take it back if the first page fails.
   const fixedHeader = (): Promise<void> => (cols !== undefined && header ? write(encode(cols.map((col) => col.header))) : Promise.resolve());
   let count = 0;
   for await (const record of records) {
@@ -79,9 +71,8 @@ export async function printDelimited(
   return count;
 }
 
-/** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */
+/** Streaming csv cannot add a column after the header: said rather than dropped silently. */
 function warnDropped(io: Io, names: string[]): void {
-  // Field names come from the data: the terminal object shows them escaped, like any data on stderr.
   const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
   warnOn(io, `fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
 }

@@ -1,28 +1,21 @@
 /**
- * Line encoders for the delimited outputs. csv and tsv are written by csv-stringify (RFC 4180 quoting; tsv is
- * csv with a tab delimiter and the same quoting, so a CSV reader given a tab delimiter reads it back exactly).
- * The plain tab-separated rows of `--format table` when stdout is not a terminal are not csv: no quoting,
- * tabs and line breaks in values become spaces, one row per line (like `gh`).
+ * tsv is csv with a tab delimiter and the same quoting, so a CSV reader given a tab reads it back exactly.
+ * Piped `--format table` rows are not csv: no quoting, tabs and line breaks become spaces (like `gh`).
  */
 import type { FlatValue } from './flatten.js';
 
-/** Encodes one row of raw cell values (`null` an empty cell) as a line ending in `\n`. */
 export type LineEncoder = (values: readonly FlatValue[]) => string;
 
-/** csv-stringify options the user chooses: `--csv-safe` and `--bom`. */
 export interface CsvWriteOptions {
   /** Prefix a cell starting with `=`, `+`, `-`, `@`, tab or CR with `'` (OWASP's CSV injection advice). */
   csvSafe?: boolean | undefined;
-  /** Start the output with a UTF-8 byte order mark, so Excel reads it as UTF-8. */
+  /** So Excel reads it as UTF-8. */
   bom?: boolean | undefined;
 }
 
 /**
- * One csv-stringify `Stringifier` (its streaming API) for one whole output: each call writes a record to it
- * and reads back the line it produced. The transform runs synchronously inside `write`, so the line comes
- * back at once: each record is written out before the next is pulled from its source, which keeps the
- * printers' backpressure (a paging command stops buying pages nobody reads) and their rule that a run
- * stopped part-way keeps every record it already had.
+ * One `Stringifier` for the whole output; its transform runs synchronously inside `write`, so each record is
+ * out before the next is pulled: backpressure holds (no page bought nobody reads), and a stopped run keeps all.
  */
 export async function csvLineEncoder(format: 'csv' | 'tsv', options: CsvWriteOptions = {}): Promise<LineEncoder> {
   const { Stringifier } = await import('csv-stringify');
@@ -47,13 +40,11 @@ export async function csvLineEncoder(format: 'csv' | 'tsv', options: CsvWriteOpt
     stringifier.write(values);
     const line = stringifier.read() as string | null;
     if (failure !== undefined) throw failure;
-    // Every record gives at least its line end; nothing back would mean the transform did not run in step.
     if (line === null) throw new Error('csv-stringify wrote nothing for a record');
     return line;
   };
 }
 
-/** A plain tab-separated line (piped `--format table`): tabs and line breaks inside values become spaces. */
 export function tabLine(values: readonly FlatValue[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) {
@@ -64,7 +55,6 @@ export function tabLine(values: readonly FlatValue[]): string {
   return `${line}\n`;
 }
 
-/** One plain tab-separated cell: tabs and line breaks become spaces. */
 function tabCell(cell: string): string {
   return cell.replace(/\r\n|[\t\r\n]/g, ' ');
 }

@@ -1,14 +1,9 @@
-/**
- * `--fields` names a path no printed record has (`profile.usrname`): the column would come out empty
- * without a word. The check watches the records as they are printed and, at the end, warns once per such
- * path on stderr with the closest path the records do have. Printing goes on as asked (exit 0).
- */
+/** A `--fields` path no printed record has (`profile.usrname`) would be empty without a word: warned once, with the closest. */
 import { warnOn, type Io } from '../io/streams.js';
 import { pickedFields } from './columns.js';
 import { flattenRecord, getPath } from './flatten.js';
 import type { DataRecord, OutputSettings } from './types.js';
 
-/** Records whose paths are collected for suggestions (more would only cost time). */
 const SUGGEST_SAMPLE = 100;
 
 export class FieldsCheck {
@@ -20,13 +15,11 @@ export class FieldsCheck {
     this.missing = new Set(fields);
   }
 
-  /** A check for the run's `--fields`, or undefined when none were given. */
   static for(settings: Pick<OutputSettings, 'fields'>): FieldsCheck | undefined {
     const fields = pickedFields(settings);
     return fields === undefined ? undefined : new FieldsCheck(fields);
   }
 
-  /** Notes one printed record. */
   see(record: DataRecord): void {
     this.records++;
     if (this.missing.size === 0) return;
@@ -45,7 +38,6 @@ export class FieldsCheck {
     for (const path of paths) this.seePath(path);
   }
 
-  /** Passes `records` through, noting each. */
   async *watch(records: AsyncIterable<DataRecord> | Iterable<DataRecord>): AsyncGenerator<DataRecord> {
     for await (const record of records) {
       this.see(record);
@@ -53,12 +45,10 @@ export class FieldsCheck {
     }
   }
 
-  /** How many records were noted so far. */
   get count(): number {
     return this.records;
   }
 
-  /** Warns once per path no record had (a second call says nothing more); nothing when no record was printed. */
   warn(io: Io): void {
     if (this.records === 0) return;
     const missing = [...this.missing];
@@ -77,10 +67,7 @@ export class FieldsCheck {
   }
 }
 
-/**
- * The known path nearest to `field`: one ending in `.field` (`username` for `profile.username`), else
- * the one fewest edits away when that is few enough to be a typo (a third of the length, at least 1).
- */
+/** One ending in `.field`, else the fewest edits away when few enough to be a typo (a third of the length). */
 export function closest(field: string, known: readonly string[]): string | undefined {
   const lower = field.toLowerCase();
   const bySuffix = known.filter((path) => path.toLowerCase().endsWith(`.${lower}`));

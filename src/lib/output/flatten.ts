@@ -1,14 +1,10 @@
-/**
- * Dot paths into records: reading one value, flattening a record to dot-path columns for csv/tsv/table,
- * and keeping only `--fields` for json/jsonl. Pure functions, no dependencies.
- */
+/** Dot paths into records: reading one, flattening for csv/tsv/table, `--fields` for json/jsonl. */
 import { isExactNumber, stringifyJson } from '../exact-json.js';
 import type { DataRecord } from './types.js';
 
-/** A value that fits in one csv/tsv/table cell. `null` means an empty cell. */
+/** `null` is an empty cell. */
 export type FlatValue = string | number | boolean | null;
 
-/** A record flattened to dot-path keys (`profile.username`). */
 export type FlatRecord = Record<string, FlatValue>;
 
 const hasOwn = (value: object, key: string): boolean => Object.prototype.hasOwnProperty.call(value, key);
@@ -17,28 +13,19 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
   return typeof value === 'object' && value !== null;
 }
 
-/** True for a plain `{...}` object (not an array, not a Date or other class instance). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
 }
 
-/**
- * Reads the value at a dot path (`profile.username`, `posts.0.id`). Numeric segments index arrays.
- * A key that itself contains dots (as CSV input columns like `profile.username` do) is matched literally
- * before the path is split, longest literal key first. Returns `undefined` when the path is missing.
- */
+/** A key that itself contains dots (CSV input columns like `profile.username`) is matched literally, longest first. */
 export function getPath(record: unknown, path: string): unknown {
   if (path === '') return record;
   return walk(record, path);
 }
 
-/**
- * Walks `rest` (the dot path still to follow) from `value`. Candidate keys are the path's prefixes at
- * dot boundaries, longest first, taken as substrings rather than split-and-joined: this runs for every
- * cell of every csv row, so it allocates as little as it can.
- */
+/** Prefixes taken as substrings, not split-and-joined: this runs for every cell of every csv row. */
 function walk(value: unknown, rest: string): unknown {
   if (!isContainer(value)) return undefined;
   let key = rest;
@@ -66,11 +53,7 @@ function isPrimitiveLike(value: unknown): boolean {
   return value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function') || isExactNumber(value);
 }
 
-/**
- * Turns one value into a cell: primitives stay, `null`/`undefined` become `null` (an empty cell),
- * arrays of primitives are joined with `; ` unless an item holds `; `; those arrays, arrays holding
- * objects and objects become JSON text.
- */
+/** Arrays of primitives are joined with `; `; other arrays and objects become JSON text. */
 export function toCell(value: unknown): FlatValue {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
@@ -101,18 +84,11 @@ export function toCell(value: unknown): FlatValue {
   return stringifyJson(value);
 }
 
-/** The text of a cell: `null` is the empty string. */
 export function cellText(value: FlatValue): string {
   return value === null ? '' : String(value);
 }
 
-/**
- * Flattens a record for csv/tsv/table: nested objects become dot-path keys (`profile.username`),
- * arrays of primitives are joined with `; ` (their JSON text when an item holds `; `), arrays containing
- * objects become their JSON text,
- * `null`/`undefined` become `null` (an empty cell). An empty nested object keeps its key with an
- * empty cell so the column does not vanish. Key order follows the record.
- */
+/** Nested objects become dot-path keys; an empty one keeps its key with an empty cell, so the column does not vanish. */
 export function flattenRecord(record: DataRecord): FlatRecord {
   const out: FlatRecord = {};
   flattenInto(out, '', record);
@@ -134,14 +110,8 @@ function flattenInto(out: FlatRecord, prefix: string, value: Record<string, unkn
 }
 
 /**
- * Keeps only the given dot paths of a record, rebuilding the nesting, for json/jsonl `--fields`:
- * fields `profile.username,user_id` give `{profile: {username}, user_id}`, keys in the order of the fields.
- *
- * Choices: a path missing from the record is omitted (not written as `null`), so the output never
- * claims the API sent a null it did not send; a path through an array keeps the array shape with the
- * element at its index (`posts.0.id` gives `{posts: [{id}]}`); when both a path and one of its
- * prefixes are asked for, the prefix wins (it already contains the longer path). The input is never
- * modified: selected values are shared, and containers are new.
+ * json/jsonl `--fields`: `profile.username,user_id` gives `{profile: {username}, user_id}`. A missing path is
+ * omitted, never `null`: the output never claims the API sent a null it did not send. The input is never modified.
  */
 export function selectFields(record: DataRecord, fields: readonly string[]): DataRecord {
   const out: DataRecord = {};
@@ -204,7 +174,6 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** Bare values (handles, ids) as one-field records `{ [key]: value }`, for the printers. */
 export async function* keyed<T>(key: string, values: AsyncIterable<T> | Iterable<T>): AsyncGenerator<DataRecord> {
   for await (const value of values) yield { [key]: value };
 }

@@ -1,10 +1,6 @@
 /** The output format an `-o` file name implies. Kept apart from the sink so option parsing stays light. */
 import type { Format } from './types.js';
 
-/**
- * The format implied by a file name's extension, case-insensitive: `.csv`, `.tsv`, `.json`,
- * `.jsonl`/`.ndjson` (jsonl). `undefined` for anything else (the caller keeps its default).
- */
 export function formatFromPath(filePath: string): Format | undefined {
   const dot = filePath.lastIndexOf('.');
   const slash = Math.max(filePath.lastIndexOf('/'), filePath.lastIndexOf('\\'));

@@ -1,8 +1,4 @@
-/**
- * The output library: printers (table, json/jsonl, csv/tsv), flattening, humanising, the atomic file
- * sink and error printing. Importing this module loads no heavy dependency: cli-table3 is imported
- * inside the functions that use it.
- */
+/** Importing this module loads no heavy dependency: cli-table3 is imported inside the functions that use it. */
 export * from './types.js';
 export { cellText, flattenRecord, getPath, keyed, selectFields, toCell, type FlatRecord, type FlatValue } from './flatten.js';
 export { countText, creditCount, displayWidth, humanCount, humanDate, percent, plural, toNumber, truncate } from './humanize.js';

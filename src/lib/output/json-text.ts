@@ -1,8 +1,4 @@
-/**
- * The JSON text of data for output: numbers a double cannot hold written with their exact digits
- * (exact-json.ts) and C1 controls escaped (safe-text.ts), so `jq -r` on a terminal is safe. Every
- * json/jsonl line the CLI prints goes through here.
- */
+/** Every json/jsonl line: exact big numbers, and C1 controls escaped so `jq -r` on a terminal is safe. */
 import { stringifyJson } from '../exact-json.js';
 import { escapeJsonC1 } from '../io/safe-text.js';
 
@@ -10,21 +6,12 @@ export function jsonText(value: unknown, indent?: number): string {
   return escapeJsonC1(stringifyJson(value, indent));
 }
 
-/**
- * A JSON object whose keys are written in the order given. A JS object cannot be trusted with that:
- * integer-like keys (`"2024"`) always come first, whatever order they were set in, and a CSV's columns
- * must come out in the file's order. Values are any JSON value, or another `OrderedJson`. Keys are not
- * checked for repeats: the caller gives unique names.
- */
+/** Keys in the order given: a JS object puts integer-like keys (`"2024"`) first, and a CSV's columns keep the file's order. */
 export class OrderedJson {
   constructor(readonly entries: ReadonlyArray<readonly [string, unknown]>) {}
 }
 
-/**
- * The JSON text of an `OrderedJson`: exactly the bytes `jsonText` writes for an object with those keys
- * in that order (same spacing for `indent`, entries whose value is `undefined` left out, exact numbers,
- * C1 controls escaped).
- */
+/** Exactly the bytes `jsonText` writes for an object with those keys in that order. */
 export function orderedJsonText(value: OrderedJson, indent?: number): string {
   return escapeJsonC1(writeObject(value, indent !== undefined && indent > 0 ? ' '.repeat(indent) : '', ''));
 }

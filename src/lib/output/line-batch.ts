@@ -1,19 +1,15 @@
 import type { Sink } from './sink.js';
 
 /**
- * Joins output lines into larger writes: one write per row costs more than formatting the row.
- * Lines are held only while rows arrive back to back (a CPU-bound burst); a flush is scheduled with
- * setImmediate, which runs as soon as the loop waits for input, so a slow source (paging) still
- * streams each row out when it comes. 64 KB of held text is written at once. Backpressure reaches the
- * source: while a write waits for the sink (a full pipe to `less`), `add` waits too, so `search --all`
- * stops buying pages nobody is reading.
+ * Joins output lines into larger writes (one write per row costs more than formatting it), held only while
+ * rows arrive back to back: setImmediate flushes as soon as the loop waits, so a slow source still streams.
+ * While a write waits for the sink (a full pipe to `less`), `add` waits too: no page is bought nobody reads.
  */
 export class LineBatch {
   private pending = '';
   private scheduled = false;
   private failed: unknown = undefined;
   private inFlight: Promise<void> = Promise.resolve();
-  /** Writes started and not finished. */
   private writing = 0;
 
   constructor(private readonly sink: Sink) {}
@@ -34,7 +30,6 @@ export class LineBatch {
     }
   }
 
-  /** Writes what is held; resolves once the sink can take more. */
   flush(): Promise<void> {
     const text = this.pending;
     this.pending = '';

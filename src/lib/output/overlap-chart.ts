@@ -1,14 +1,9 @@
-/**
- * `creators overlap` on a terminal, below its table: each creator's audience as one bar split into the
- * unique share and the share that follows another of the creators compared, and the same for all of them
- * together (the `(total)` row), so the comparison is seen at a glance. Drawn with lib/output/charts.ts.
- */
+/** `creators overlap` on a terminal: each creator's audience as one bar split into its unique and overlapping shares. */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
 import { barRows, chartGlyphs, shareText, type BarRow, type ChartStyle } from './charts.js';
 import { toNumber } from './humanize.js';
 
-/** One creator (or the total): a name and the unique and overlapping shares in percent (0..100). */
 export interface OverlapShare {
   username: unknown;
   unique_percentage: unknown;
@@ -17,10 +12,7 @@ export interface OverlapShare {
 
 const INDENT = '  ';
 
-/**
- * The chart's text (ending in a newline): a heading with the legend, then a bar per row that has a unique
- * share (the overlapping share is the rest when the answer leaves it out); '' when no row has one.
- */
+/** The overlapping share is the rest when the answer leaves it out; '' when no row has a unique share. */
 export function overlapChart(rows: readonly OverlapShare[], style: ChartStyle): string {
   const bars: BarRow[] = rows.flatMap((row) => {
     const unique = toNumber(row.unique_percentage);

@@ -5,16 +5,10 @@ import { printText } from './printers.js';
 import type { OutputSettings } from './types.js';
 import { countText, creditCount } from './humanize.js';
 
-/** Lists longer than this are shortened in the text form of a plan. */
 const LONG_LIST = 20;
-/** The items of a long list the text form shows. */
 const LIST_HEAD = 10;
 
-/**
- * The body for a person to read: a long list (10,000 handles left out by `--skip-bought`) shows its
- * first items and how many more there are, not thousands of lines. The json/jsonl plan keeps
- * the body exactly as it would be sent.
- */
+/** For a person, a long list (10,000 handles left out by `--skip-bought`) is shortened; json keeps the body as sent. */
 function shortened(value: unknown): unknown {
   if (Array.isArray(value)) {
     const shown = value.slice(0, value.length > LONG_LIST ? LIST_HEAD : value.length).map(shortened);
@@ -24,10 +18,6 @@ function shortened(value: unknown): unknown {
   return value;
 }
 
-/**
- * json/jsonl: the record (pretty or one line). Any other format: a short text block naming what would
- * be sent (long lists shortened) and its worst-case cost.
- */
 export async function printPlan(io: Io, settings: OutputSettings, plan: PlanRecord & { input_checks?: string[] }): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);

@@ -3,17 +3,13 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { namesStdout, writesInPlace } from '../io/atomic-file.js';
 
-/**
- * Checks, before anything is sent, that `-o` can be written: its folder exists, is a folder and is
- * writable, and the target is not a folder (a device, FIFO or descriptor path: that it is writable
- * itself). A paid result must never be fetched only to be lost because the file cannot be created.
- */
+/** Before anything is sent: a paid result must never be fetched only to be lost because the file cannot be created. */
 export function checkOutputPath(target: string): void {
   const dir = path.dirname(target);
   const fail = (why: string): never => {
     throw new UsageError(`Cannot write -o ${target}: ${why}.`, { hint: 'Choose a file in an existing, writable folder; nothing was sent.' });
   };
-  if (namesStdout(target)) return; // written as stdout itself
+  if (namesStdout(target)) return;
   if (writesInPlace(target)) {
     // A device, FIFO or descriptor path is written where it is: its folder (/dev) need not be writable.
     try {

@@ -1,9 +1,7 @@
 /**
- * Printers: records and a column spec in, text out through a sink. Machine formats (json, jsonl, csv,
- * tsv) stream; a terminal table buffers (it needs every row to size its columns). Nothing here knows
- * about HTTP. The sink is committed only after everything was written, so with `-o` a failed run leaves
- * no file behind. Here: the entry points and the json/jsonl framing; csv/tsv lists are in
- * delimited-printers.ts, the terminal's tables in terminal-printers.ts.
+ * Printers: records and a column spec in, text out through a sink. Machine formats stream; a terminal table
+ * buffers (it sizes its columns). The sink is committed only after everything was written, so with `-o` a
+ * failed run leaves no file behind.
  */
 import type { Io } from '../io/streams.js';
 import { explicitColumns, inferColumns, pickedFields, Row } from './columns.js';
@@ -19,7 +17,6 @@ import { isTerminalTable, keyValueText, printTerminalTable } from './terminal-pr
 
 export { isTerminalTable } from './terminal-printers.js';
 
-/** Opens the sink, runs `body`, commits; on any error aborts the sink and rethrows the error unchanged. */
 async function withSink<T>(io: Io, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
   const sink = await openSink(io, settings);
   try {
@@ -37,25 +34,14 @@ function keepFields(record: DataRecord, settings: OutputSettings): DataRecord {
   return fields !== undefined ? selectFields(record, fields) : record;
 }
 
-/** Pretty JSON of a record indented by two more spaces, as an element of a pretty-printed array. */
 function arrayElement(record: unknown): string {
   return jsonText(record, 2).replace(/^/gm, '  ');
 }
 
 /**
- * Prints a list of records and returns how many there were.
- * - `json`: one JSON array, streamed record by record (byte-identical to `JSON.stringify(list, null, 2)`,
- *   C1 controls escaped as `\u0080`...);
- * - `jsonl`: one compact record per line;
- * - `csv`/`tsv`: header then flattened rows. Columns are `--fields` when given, else the union of the
- *   flattened keys of the first 100 records (buffered, then streamed): a key that first appears later
- *   is left out, with a warning on stderr (unless `--quiet`). An empty list without `--fields` prints nothing;
- *   the header is never written before the first record (or the end of a list that succeeded empty), so a
- *   source that fails at once leaves stdout empty;
- * - `table` on a terminal: a bordered table of `columns` (or `--fields`), humanised and fitted to the
- *   width; an empty list prints nothing and returns 0 (the caller prints a notice);
- * - `table` otherwise (piped or `-o`): tab-separated raw rows, no header, no borders (like `gh`).
- * If `records` throws, the sink is aborted (no file appears with `-o`) and the error is rethrown as is.
+ * Prints a list of records and returns how many there were. `json` streams one array byte-identical to
+ * `JSON.stringify(list, null, 2)`; the csv/tsv header is never written before the first record, so a source
+ * that fails at once leaves stdout empty; piped `table` is tab-separated raw rows without header (like `gh`).
  */
 export async function printList(
   io: Io,
@@ -63,10 +49,8 @@ export async function printList(
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   columns: ColumnSpec[],
 ): Promise<number> {
-  // A --fields path no record has is said once the list is out.
   const check = FieldsCheck.for(settings);
   if (check !== undefined) records = check.watch(records);
-  // Notes about the output (columns left out) come after it, below the table (and after the pager).
   const notes: (() => void)[] = [];
   const count = await withSink(io, settings, async (sink) => {
     switch (settings.format) {
@@ -89,7 +73,6 @@ export async function printList(
         return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, notes, columns);
     }
   });
-  // Within a screen paged once (pageOnce), after the whole screen.
   const shared = settings.pager?.shared;
   if (shared !== undefined) shared.after.push(...notes);
   else for (const note of notes) note();
@@ -98,11 +81,8 @@ export async function printList(
 }
 
 /**
- * Prints csv/tsv rows whose columns are known up front, `toValues` giving each row's values in `columns`
- * order: a header line, then one line per row. `--fields` picks and orders columns by name (a name not in `columns` is
- * an empty column). Used where every row has the same layout (bulk enrichment): no object of named
- * cells is built per row, which the general printer needs and which cost more than the rest of the line.
- * Returns how many rows there were; like `printList`, a throw from `rows` aborts the sink.
+ * csv/tsv rows whose columns are known up front (bulk enrichment): no object of named cells is built per row,
+ * which cost more than the rest of the line. `--fields` picks and orders columns by name.
  */
 export async function printRows<T>(
   io: Io,
@@ -118,8 +98,7 @@ export async function printRows<T>(
     const picked = pickedFields(settings);
     // A name listed twice (an input column named like an output column) picks the later, the run's own.
     const index = picked?.map((name) => columns.lastIndexOf(name));
-    // The header waits for the first row (or the end): stdout cannot take back a header written before
-    // an error, and a header alone would read as an empty answer.
+    // The header waits for the first row (or the end): stdout cannot take back a header written before an error.
     const header = encode(picked ?? columns);
     const values: FlatValue[] = [];
     let count = 0;
@@ -139,18 +118,12 @@ export async function printRows<T>(
     await batch.flush();
     return count;
   });
-  // Every row has the same columns: a --fields name that is not one of them is empty in all.
   if (count > 0) check?.seePaths(columns, (field) => columns.includes(field));
   check?.warn(io);
   return count;
 }
 
-/**
- * Prints json/jsonl rows that write their own JSON text (`toJson(row, indent)`), where a record must keep
- * a key order a JS object cannot (bulk enrichment's input columns: `OrderedJson`). The framing is
- * `printList`'s: `json` one array, each element indented two more spaces; `jsonl` one line per row.
- * Returns how many rows there were; a throw from `rows` aborts the sink.
- */
+/** json/jsonl rows that write their own JSON text, to keep a key order a JS object cannot (`OrderedJson`). */
 export async function printJsonRows<T>(
   io: Io,
   settings: OutputSettings & { format: 'json' | 'jsonl' },
@@ -191,18 +164,9 @@ async function printJsonArray(
   return count;
 }
 
-/**
- * A terminal view of one record (a creator card, lib/output/card.ts): its text fitted to `width`, or
- * undefined to fall back to the key/value table.
- */
+/** A terminal view of one record (a creator card), or undefined to fall back to the key/value table. */
 export type TerminalView = (record: DataRecord, layout: { width: number; color: boolean; unicode: boolean }) => string | undefined;
 
-/**
- * Prints one record: `json` pretty, `jsonl` one line, `csv`/`tsv` header and one row (all flattened
- * keys, or `--fields`); `table` on a terminal the `view` (a card) when given and no `--fields`, else a
- * two-column key/value table of `columns` (humanised), `--fields`, or else every flattened key; `table`
- * piped or to a file `key<TAB>value` lines, raw.
- */
 export async function printItem(
   io: Io,
   settings: OutputSettings,
@@ -240,18 +204,12 @@ export async function printItem(
   check?.warn(io);
 }
 
-/**
- * Prints raw text (a completion script, a non-JSON API body) to the sink, exactly as given: no newline
- * is added. With `-o`, the file is written atomically like any other output.
- */
+/** Raw text exactly as given (no newline added). */
 export async function printText(io: Io, settings: OutputSettings, text: string): Promise<void> {
   await withSink(io, settings, (sink) => sink.write(text));
 }
 
-/**
- * Copies a body the server sent (a CSV export) byte for byte to stdout or the `-o` file; if the body
- * breaks off, the file is not committed.
- */
+/** A body the server sent, byte for byte; if it breaks off, the file is not committed. */
 export async function printBytes(io: Io, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
   await withSink(io, settings, async (sink) => {
     for await (const chunk of body) await sink.writeBytes(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));

@@ -1,65 +1,41 @@
-/**
- * Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width: ids, handles, keys,
- * numbers and dates are never cut; the widest column of the lowest priority gives way first, then columns
- * are dropped (the caller names them on stderr).
- */
+/** Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width. */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
 import { displayWidth, truncate, wrapText } from './humanize.js';
 
-/** Terminal width assumed when the io does not know it. */
 export const DEFAULT_COLUMNS = 100;
 
-/** Narrowest a column that may be cut is squeezed to before columns are dropped (7 characters and `…`). */
+/** Narrowest a column is cut to before columns are dropped (7 characters and `…`). */
 export const MIN_CUT_COLUMN = 8;
 
-/** How one column may give way when the table is too wide. */
 export interface ColumnFit {
   /** Never cut below this width (`Infinity`: never cut at all). */
   floor: number;
-  /** Lower gives way first: shrunk first, dropped first. */
   priority: number;
-  /** May be left out when cutting is not enough. */
   droppable: boolean;
-  /**
-   * Shown only when the table fits with it at its natural width (a profile URL, a user id on a wide
-   * terminal): left out before anything is cut, the lowest priority first, and without a note.
-   */
+  /** Shown only when the table fits with it uncut: left out before anything is cut, without a note. */
   optional?: boolean | undefined;
 }
 
 export interface FittedColumns {
-  /** Content widths of the shown columns, in the order of `shown`. */
   widths: number[];
-  /** Indexes of the columns shown, in their original order. */
   shown: number[];
 }
 
 export interface TableInput {
-  /** Header cells; omitted for a key/value table. */
   head?: string[] | undefined;
-  /** Cells already formatted for display. */
   rows: string[][];
-  /** Per column: right-align (numbers). */
   alignRight?: boolean[] | undefined;
-  /** Terminal width in columns. */
   width?: number | undefined;
-  /** ANSI colours for header and borders. */
   color: boolean;
-  /** Per column: how it gives way (`fitColumns`); by default any column is cut down to 8 and none dropped. */
   fits?: ColumnFit[] | undefined;
-  /** Called with the headers of the columns left out to fit the width (none: not called). */
   onDrop?: ((headers: string[]) => void) | undefined;
-  /**
-   * Per column: wrap long cells onto more lines (at spaces, inside a word only when it is wider than the
-   * column, never with `…`) and keep their line breaks, instead of cutting them to one line.
-   */
+  /** Per column: wrap long cells and keep their line breaks instead of cutting them to one line. */
   wrap?: boolean[] | undefined;
-  /** ASCII borders and `...` for a locale that is not UTF-8 (box-drawing characters would show as bytes). */
+  /** For a locale that is not UTF-8 (box-drawing characters would show as bytes). */
   ascii?: boolean | undefined;
 }
 
-/** cli-table3's borders in ASCII. */
 const ASCII_CHARS = {
   top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
   bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
@@ -70,14 +46,10 @@ const ASCII_CHARS = {
 const chrome = (n: number): number => n + 1 + 2 * n;
 
 /**
- * Widths that make the table fit `total` columns, in one priority order per table. Optional columns are
- * shown only when they fit beside the others at their natural width, the highest priority first. Then the
- * columns of the lowest priority are cut first, the widest of them first ("water filling" down to each
- * column's floor), then the next priority. When even every floor is too wide, columns are left out: the
- * columns that may not be dropped stay, then the others are taken in priority order (the first of equals
- * first) as long as their floors fit, so a narrow column of low priority can still use the room a wide one
- * of higher priority could not. Columns whose floor is their natural width (ids, handles, keys, URLs,
- * numbers, dates) are never cut; a table of kept columns alone may overflow.
+ * Widths that make the table fit `total` columns. The lowest priority is cut first, widest first ("water
+ * filling" down to each floor). When even every floor is too wide, columns are left out, the others taken in
+ * priority order while their floors fit, so a narrow column of low priority can use the room a wide one
+ * could not. A table of uncuttable columns alone may overflow.
  */
 export function fitColumns(natural: readonly number[], total: number, fits?: readonly ColumnFit[]): FittedColumns {
   const fit = (i: number): ColumnFit => {
@@ -85,10 +57,8 @@ export function fitColumns(natural: readonly number[], total: number, fits?: rea
     return { ...given, floor: Math.min(given.floor, natural[i] ?? 1) };
   };
   const all = natural.map((_, i) => i);
-  // Highest priority first; the first of equals first (a stable sort).
   const byPriority = (cols: number[]): number[] => [...cols].sort((a, b) => fit(b).priority - fit(a).priority);
   const inOrder = (cols: Set<number>): number[] => all.filter((i) => cols.has(i));
-  /** Greedy in priority order: `base`, then each candidate whose `width` still fits. */
   const take = (base: number[], candidates: number[], width: (i: number) => number): number[] => {
     const chosen = new Set(base);
     let used = base.reduce((a, i) => a + width(i), 0);
@@ -122,7 +92,6 @@ function shrink(natural: number[], fits: ColumnFit[], budget: number): number[] 
     const room = budget - rest;
     const capped = (cap: number): number => members.reduce((a, i) => a + Math.max(fits[i]!.floor, Math.min(natural[i]!, cap)), 0);
     if (capped(0) > room) continue;
-    // Largest cap that fits this level's room: only its widest columns shrink.
     let low = 0;
     let high = Math.max(...members.map((i) => natural[i]!));
     while (low < high) {
@@ -136,17 +105,11 @@ function shrink(natural: number[], fits: ColumnFit[], budget: number): number[] 
   return undefined;
 }
 
-/**
- * Renders a table as text (ending in a newline). Cells are single-line: line breaks become spaces,
- * other control characters visible escapes (`\x1b`, `\u009b`: a name cannot drive the terminal), and
- * long cells are cut with `…` so the table fits `width`; cells of a `wrap` column keep their line breaks
- * and are wrapped to the column instead. No ANSI codes at all when `color` is false.
- */
+/** Control characters become visible escapes (`\x1b`: a name cannot drive the terminal). */
 export async function renderTable(input: TableInput): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const paint = colors(input.color);
   const cellText = (cell: string): string => escapeControls(truncate(cell, Number.MAX_SAFE_INTEGER));
-  // A wrapped cell keeps its paragraphs: each escaped on its own, joined by the line breaks wrapText splits at.
   const wrapped = (i: number): boolean => input.wrap?.[i] === true;
   const paragraphs = (cell: string): string =>
     cell
@@ -173,7 +136,6 @@ export async function renderTable(input: TableInput): Promise<string> {
     colWidths: widths.map((w) => w + 2),
     colAligns: shown.map((i) => (input.alignRight?.[i] ? 'right' : 'left')),
     wordWrap: false,
-    // compact: no rule between rows, only under the header (denser, like most CLI tables).
     style: { compact: true, head: [], border: [] },
     ...(input.ascii === true ? { chars: ASCII_CHARS } : {}),
   });

@@ -1,8 +1,4 @@
-/**
- * What a terminal gets (`table` with stdout a terminal and no `-o`): a list as a bordered table fitted to
- * the width (table.ts), with a note for the columns left out, and one record as a key/value table.
- * Humanised cells; the printers in printers.ts choose these only on a terminal.
- */
+/** What a terminal gets: a list as a bordered table fitted to the width, one record as a key/value table. */
 import { escapeControls } from '../io/safe-text.js';
 import { noticeOn, type Io } from '../io/streams.js';
 import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, objectList, Row, shortList } from './columns.js';
@@ -13,13 +9,11 @@ import type { Sink } from './sink.js';
 import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
-/** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
 export function isTerminalTable(io: Io, settings: OutputSettings): boolean {
   const toStdout = !settings.outputPath || settings.outputPath === '-';
   return settings.format === 'table' && io.stdoutIsTTY && toStdout;
 }
 
-/** A list as a bordered table; returns how many records (an empty list prints nothing). */
 export async function printTerminalTable(
   io: Io,
   sink: Sink,
@@ -48,14 +42,13 @@ export async function printTerminalTable(
   return rows.length;
 }
 
-/** How a column gives way in a terminal table: what must be copied never; numbers, dates and flags only as a whole. */
+/** What must be copied never gives way; numbers, dates and flags only as a whole. */
 function columnFit(col: Column): ColumnFit {
   if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
   const whole = col.whole === true || col.wide === true || (col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts');
   return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true, optional: col.wide === true };
 }
 
-/** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
 function noteDropped(io: Io, headers: string[]): void {
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
   noticeOn(
@@ -65,21 +58,15 @@ function noteDropped(io: Io, headers: string[]): void {
   );
 }
 
-/** Narrowest the value column of a key/value table is wrapped to before the label column is cut. */
 const MIN_VALUE = 16;
 
-/** A value that is one web address (and nothing else). */
 const URL_VALUE = /^https?:\/\/\S+$/i;
 
-/** What a key/value cell says for a URL printed under the table. */
 export const LINK_BELOW = '(link below)';
 
 /**
- * One record as a two-column table on a terminal (long values wrapped), or `key<TAB>value` lines elsewhere.
- * On a terminal, a URL too long for one line of the value column is not split inside the box (selecting it
- * would copy border characters): the cell says `(link below)` and the URL is printed whole on a line of its
- * own under the table, after its label. A list of objects is named item by item (`shortList`), the URLs
- * its items hold printed under the table the same way.
+ * One record as a two-column table on a terminal, or `key<TAB>value` lines elsewhere. A URL too long for the
+ * value column is printed whole under the table (selecting it inside the box would copy border characters).
  */
 export async function keyValueText(
   io: Io,
@@ -100,7 +87,6 @@ export async function keyValueText(
   if (!terminal) return entries.map((e) => tabLine([e.label, e.value])).join('');
   if (entries.length === 0) return '';
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS;
-  // Two columns' borders and padding: `│ label │ value │`.
   const room = width - 7 - MIN_CUT_COLUMN;
   const labelWidth = Math.min(Math.max(...entries.map((e) => displayWidth(escapeControls(e.label)))), width - 7 - MIN_VALUE);
   const valueRoom = width - 7 - Math.max(labelWidth, MIN_CUT_COLUMN);
@@ -120,9 +106,8 @@ export async function keyValueText(
     }
     return [e.label, e.value];
   });
-  // Values wrap onto more lines (a caption, never with `…`), so the value column gives way first, down to
-  // MIN_VALUE; then the label column is cut. Values that must be copied (a batch id) keep their width
-  // while the label column can give way for them.
+  // Values wrap, so the value column gives way first, down to MIN_VALUE; then the label column is cut.
+  // Values that must be copied (a batch id) keep their width while the label column can give way.
   const whole = (i: number): boolean =>
     keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
   const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
@@ -131,7 +116,6 @@ export async function keyValueText(
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
   const table = await renderTable({ rows: pairs, width, color: settings.color, ascii: settings.ascii, fits, wrap: [false, true] });
-  // Each URL whole after its label, or on a line of its own when both do not fit on one.
   const pad = Math.max(...links.map(([label]) => displayWidth(escapeControls(label))));
   const below = links.map(([label, url]) => {
     const [name, link] = [escapeControls(label), escapeControls(url)];

@@ -1,8 +1,6 @@
 /**
- * Budgets per profile (`daily-budget`, `monthly-budget`, in credits): a run whose worst case would take
- * the period's logged spend, plus what other live runs have reserved, past a budget is refused before
- * anything is sent (exit 5). Check and reservation are one store transaction, so two processes cannot
- * both pass a check that only one of them fits in. Periods are the local calendar day and month.
+ * A run whose worst case, added to the period's spend and live runs' reservations, passes `daily-budget` or
+ * `monthly-budget` is refused before anything is sent. Periods are the local calendar day and month.
  */
 import { formatCredits } from '../cost.js';
 import { CreditsError } from '../errors.js';
@@ -34,7 +32,6 @@ function milli(raw: string | undefined): number | undefined {
   return raw === undefined ? undefined : Math.round(Number(raw) * 1000);
 }
 
-/** Reserves the worst case against the budgets, or throws the refusal (exit 5). */
 export async function reserveBudget(memory: PurchaseMemoryImpl, b: BudgetInput): Promise<void> {
   const daily = milli(b.daily);
   const monthly = milli(b.monthly);

@@ -1,14 +1,8 @@
-/**
- * What can go wrong with the store, as one line naming the file and what to do: a file that is not a
- * database (exit 1; never a silent run without memory, which could pay again), a full disk (exit 1),
- * another process holding the write lock past the busy timeout (exit 9), a store written by a newer
- * version (exit 1, nothing changed).
- */
+/** The store's failures as one line naming the file; never a silent run without memory, which could pay again. */
 import { BusyError, CliError, EXIT } from '../errors.js';
 
 const NO_STORE = 'or run with --no-store to buy without the purchase memory';
 
-/** Turns an SQLite (or file system) failure on `file` into the CLI error a user can act on. */
 export function storeError(err: unknown, file: string): CliError {
   if (err instanceof CliError) return err;
   const e = (err ?? {}) as { code?: unknown; message?: unknown; found?: number; known?: number };

@@ -1,13 +1,10 @@
 /**
- * The purchase memory: the HTTP client hands it every POST (lib/http `PurchaseMemory`). A request that
- * says what it buys (`purchase`) is keyed by what was bought — base URL, route, query and body, the
- * handle normalised as the service does — and:
- *   1. answered from the store when bought within the freshness window (0 credits, marked `storedAt`);
- *   2. otherwise claimed in the store, so another process buying the same record at once waits for this
- *      answer instead of paying for its own (bounded; past the bound the record fails as busy);
- *   3. sent, and its answer committed with its spend entry in one transaction before it is returned,
- *      so nothing is printed that the store does not hold.
- * Every other POST that the service charged (a raw `creators api` call) is logged in the spend log.
+ * The purchase memory: the HTTP client hands it every POST. A `purchase` is keyed by what was bought (base
+ * URL, route, query, body, the handle normalised as the service does) and is (1) answered from the store
+ * when bought within the freshness window; else (2) claimed, so another process buying the same record
+ * waits for this answer instead of paying for its own (bounded: then busy); (3) sent, and committed with
+ * its spend entry in one transaction before it is returned, so nothing is printed that the store does not
+ * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -20,7 +17,6 @@ import { itemsOfPage } from '../paging.js';
 import { isUnreachable } from './pg-errors.js';
 import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
-/** A paid answer the store could not keep when it came (a team store out of reach). */
 interface Unkept {
   answer: StoredAnswer;
   creators: string[];
@@ -40,23 +36,18 @@ export interface MemoryOptions {
   /** The API origin and path prefix (`https://host/`): sandbox and production never share answers. */
   baseUrl: string;
   profile: string;
-  /** The command spending (`enrich handle`), for the spend log. */
   command: string;
   maxAge: MaxAge;
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
-  /** How long a request waits for another process's claim on the same record (default 2 minutes). */
   claimWaitMs?: number | undefined;
-  /** A run id (default: random). */
   run?: string | undefined;
 }
 
-/** What this run took from the store and bought, for the one notice per run. */
 export interface MemoryTally {
   reused: number;
   bought: number;
-  /** The window of the answers reused (the smallest, when kinds differ). */
   windowMs: number | undefined;
 }
 
@@ -73,7 +64,6 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** `creators/enrich/handle/full`: the route without `/public/v1/` and its slashes. */
 export function routeOf(path: string): string {
   return path.replace(/^\/+/, '').replace(/^public\/v1\//, '').replace(/\/+$/, '');
 }
@@ -87,12 +77,10 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
   return stringifyJson(canonical({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }));
 }
 
-/** The store key of a request to `baseUrl`. */
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
   return createHash('sha256').update(`${baseUrl}\n${requestText(req)}`).digest('hex');
 }
 
-/** The creators a paid answer bought, normalised: the subject of a record, the accounts of a Discovery page. */
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
   if (purchase.kind === 'creator') return found && purchase.subject && !purchase.subject.includes('@') ? [purchase.subject] : [];
   const accounts = (data as { accounts?: unknown } | null)?.accounts;
@@ -107,9 +95,8 @@ function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[]
 }
 
 /**
- * What the service charged for an answer: its own `credits_cost` when it says; else what the price
- * table says it charges (per creator returned for Discovery, per request elsewhere; nothing found is
- * free); undefined for a route the table does not price.
+ * What the service charged: its own `credits_cost` when it says; else the price table (per creator returned
+ * for Discovery, per request elsewhere; nothing found is free); undefined for a route the table does not price.
  */
 export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): number | undefined {
   const said = data && typeof data === 'object' ? (data as { credits_cost?: unknown }).credits_cost : undefined;
@@ -125,7 +112,6 @@ export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: 
   return requestPriceOf(route)?.chargedMilli;
 }
 
-/** `instagram:ann, instagram:bob and 3 more`: what a list of answers bought, for a line of text. */
 function missedNames(missed: readonly Unkept[]): string {
   const names = missed.map((u) => (u.answer.subject ? `${u.answer.platform ?? ''}:${u.answer.subject}` : `${u.answer.route} page`));
   return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
@@ -153,20 +139,14 @@ export function storedData(hit: Pick<StoredAnswer, 'body' | 'boughtAt'>): unknow
 export class PurchaseMemoryImpl implements PurchaseMemory {
   readonly holder: Holder;
   readonly tally: MemoryTally = { reused: 0, bought: 0, windowMs: undefined };
-  /** Credits this run's answers were logged at (the spend log's share of this run). */
   spentMilli = 0;
-  /**
-   * A paid answer the store could not keep (a full disk): the answer is still returned (it was paid
-   * for, so it is printed), and no purchase starts after it; the command ends with this error.
-   */
+  /** A paid answer the store could not keep (a full disk): it is still printed, no purchase starts after it, the command ends with this error. */
   failure: unknown = undefined;
-  /** Charges logged without an answer (for their origins). */
   private charges = 0;
   /** Set when a workflow has already said what came from the store (no second notice at the end). */
   announced = false;
   /** Paid answers a team store out of reach could not keep: kept once it is back, or in the local store (`settle`). */
   private readonly unkept: Unkept[] = [];
-  /** This run's purchases on their way, by key: settled once the answer is kept (or the request failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly o: MemoryOptions) {
@@ -177,15 +157,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     return this.o.store;
   }
 
-  /** The window a purchase is reused within. */
   windowFor(purchase: Purchase): number {
     return this.o.maxAge[purchase.kind];
   }
 
   /**
-   * The stored answer a request would be answered with now, or undefined (a dry run's look; changes
-   * nothing). With `marginMs`, only an answer still fresh that much later: a plan that leaves it
-   * unpriced stays a bound if the run reaches it a little after the look.
+   * A dry run's look (changes nothing). With `marginMs`, only an answer still fresh that much later: a plan
+   * that leaves it unpriced stays a bound if the run reaches it a little after the look.
    */
   async peek(req: RequestOptions, marginMs = 0): Promise<ReusableAnswer | undefined> {
     if (!req.purchase) return undefined;
@@ -211,7 +189,6 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   async request<T>(req: RequestOptions, send: () => Promise<HttpResponse<T>>): Promise<HttpResponse<T>> {
-    // The store could not keep an answer already paid for: nothing more is bought.
     if (this.failure !== undefined) throw this.failure;
     const purchase = req.purchase;
     if (!purchase) {
@@ -232,9 +209,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       const hit = await reuse(started - window);
       if (hit) return hit;
     }
-    // The same record asked again by this run while it is on its way (a bulk input naming a creator
-    // twice): the store's claim belongs to the run, so it would not hold this one back; it waits for
-    // that answer here and takes it from the store instead of paying for its own.
+    // The same record asked again by this run while on its way (a bulk input naming a creator twice): the
+    // store's claim belongs to the run and would not hold it back, so it waits here and reuses that answer.
     for (let pending = this.inFlight.get(key); pending; pending = this.inFlight.get(key)) {
       await pending;
       if (this.failure !== undefined) throw this.failure;
@@ -253,7 +229,6 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
   }
 
-  /** Claims the record in the store, sends the request and keeps its answer (see the class comment). */
   private async buy<T>(
     req: RequestOptions,
     send: () => Promise<HttpResponse<T>>,
@@ -263,12 +238,10 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     started: number,
     reuse: (since: number) => Promise<HttpResponse<T> | undefined>,
   ): Promise<HttpResponse<T>> {
-    // Claimed while in flight: a second process buying the same record waits for this answer.
     const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
     for (;;) {
       const claim = await this.o.store.claim(key, this.holder, this.o.now(), Math.max(this.o.claimWaitMs ?? 120_000, 60_000));
       if (claim === 'claimed') break;
-      // Its answer counts as fresh even with --max-age 0: it was bought after this request began.
       const hit = await reuse(window > 0 ? started - window : started);
       if (hit) return hit;
       if (this.o.now() >= waitUntil) {
@@ -299,7 +272,6 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     return { status: 200, headers: {}, data: data as T, url: '', storedAt: hit.boughtAt };
   }
 
-  /** Commits a paid answer, the creators it bought and its charge, before the caller sees it. */
   private async keep(req: RequestOptions, purchase: Purchase, key: string, data: unknown): Promise<void> {
     const now = this.o.now();
     const isFound = purchase.kind === 'page' || found(data);
@@ -339,9 +311,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   /**
-   * Keeps the paid answers a team store out of reach missed: in the team store once it answers again
-   * (a few tries over a few seconds), else in `local()` (the profile's own file, which `store push`
-   * copies into the team store). Answers one line saying which, or undefined when nothing was missed.
+   * Keeps the paid answers an unreachable team store missed: in it once it answers again (a few tries), else in
+   * `local()` (which `store push` copies into the team store). Answers one line saying which.
    */
   async settle(local: () => Promise<{ store: Store; where: string } | undefined>): Promise<string | undefined> {
     if (this.unkept.length === 0) return undefined;

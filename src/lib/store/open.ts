@@ -1,8 +1,6 @@
 /**
- * Where a profile's store is and how it is opened: `CREATORS_STORE` > the profile's `store` setting >
- * `<config dir>/store/<profile>.db`; a `postgres://` URL there is a team store on a PostgreSQL server
- * (postgres.ts). A dry run opens an existing store read-only (it changes nothing anywhere) and uses none
- * when there is none yet.
+ * Where a profile's store is: `CREATORS_STORE` > the profile's `store` setting > `<config dir>/store/<profile>.db`;
+ * a `postgres://` URL is a team store. A dry run opens an existing store read-only, and uses none when there is none.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +17,6 @@ export interface StoreLocationInput {
   configDir: string;
   profile: string;
   cwd: string;
-  /** `CREATORS_STORE` or the `store` setting, when given. */
   setting?: string | undefined;
 }
 
@@ -30,7 +27,6 @@ export function storeFile(o: StoreLocationInput): string {
   return path.join(o.configDir, 'store', `${o.profile}.db`);
 }
 
-/** The default store file of a profile (where `store push` copies from). */
 export function localStoreFile(o: Omit<StoreLocationInput, 'setting'>): string {
   return storeFile({ ...o, setting: undefined });
 }
@@ -41,20 +37,16 @@ export function storeDisplay(file: string, env: Record<string, string | undefine
 }
 
 export interface OpenOptions {
-  /** A file path or a `postgres://` URL (storeFile). */
   file: string;
-  /** Where a team store's `PG*` variables are read. */
   env?: Record<string, string | undefined> | undefined;
   busyTimeoutMs?: number | undefined;
   readOnly?: boolean | undefined;
-  /** A team store: bring its schema to this build's (`creators store migrate`). */
   migrate?: boolean | undefined;
 }
 
 /**
- * Opens the store (creating it unless read-only); undefined when read-only and there is none yet: no
- * file, or an empty one (a run that created it and could not write, on a full disk), or one without a
- * schema: a read-only open cannot give it tables, and a dry run would fail where the real run just begins.
+ * Undefined when read-only and there is no store yet (no file, an empty one, or one without a schema): a
+ * read-only open cannot give it tables, and a dry run would fail where the real run just begins.
  */
 export async function openStore(o: OpenOptions): Promise<Store | undefined> {
   if (isPgUrl(o.file)) {
@@ -76,10 +68,7 @@ export async function openStore(o: OpenOptions): Promise<Store | undefined> {
   return store;
 }
 
-/**
- * Brings a store's schema to this build's (`creators store migrate`); with `readOnly`, only reads the
- * version found. An SQLite file migrates itself when opened; a team store only here.
- */
+/** `creators store migrate` (`readOnly`: only reads the version). An SQLite file migrates itself when opened; a team store only here. */
 export async function migrateStore(o: OpenOptions): Promise<{ engine: Engine; from: number; to: number }> {
   if (isPgUrl(o.file)) {
     const env = o.env ?? process.env;

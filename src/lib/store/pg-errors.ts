@@ -1,11 +1,6 @@
-/**
- * Where a team store is and what can go wrong with it, as one line naming the server (never its
- * password) and what to do: unreachable (exit 1, nothing bought), credentials refused (exit 4, with the
- * server's reason), a lock held past the busy timeout (exit 9), a schema to migrate or too new (exit 1).
- */
+/** A team store's failures as one line naming the server (never its password) and what to do. */
 import { AuthError, BusyError, CliError, EXIT } from '../errors.js';
 
-/** A PostgreSQL store's address for messages: the URL without a password, and its parts. */
 export interface PgTarget {
   /** `postgres://user@host:port/database`. */
   display: string;
@@ -16,7 +11,6 @@ export interface PgTarget {
   password: string | undefined;
 }
 
-/** Whether a store setting names a PostgreSQL server rather than a file. */
 export function isPgUrl(setting: string): boolean {
   return /^postgres(ql)?:\/\//i.test(setting.trim());
 }
@@ -41,7 +35,6 @@ export function pgTarget(url: string, env: Record<string, string | undefined>): 
 
 const NO_STORE = 'or run with --no-store to buy without the purchase memory';
 
-/** Connection failures: the server was not reached, or the connection to it was lost. */
 const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|57P01|57P02|57P03|08000|08003|08006|08001|08004)$/;
 
 /** Whether an error means the team store could not be reached (the answer may be kept later). */
@@ -54,7 +47,6 @@ function clean(text: string, t: PgTarget): string {
   return t.password ? text.split(t.password).join('***') : text;
 }
 
-/** Turns a `pg` (or network) failure into the CLI error a user can act on. */
 export function pgError(err: unknown, t: PgTarget): CliError {
   if (err instanceof CliError) return err;
   const e = (err ?? {}) as { code?: unknown; message?: unknown; found?: number; known?: number; errors?: unknown[] };

@@ -1,11 +1,8 @@
 /**
- * The store's server engine: a PostgreSQL database shared by a team and its CI, through `pg`
- * (node-postgres): its pool, its reading of the `PG*` variables and of the password file, as `psql` does.
- * The same schema and behaviour as the SQLite engine (types.ts), made safe across machines by the
- * database itself: answers and their spend in one transaction; a claim taken by one `INSERT ... ON
- * CONFLICT`; a budget's check and reservation serialised by a transaction-scoped advisory lock per
- * profile; the account's pace one `UPSERT ... RETURNING` per request. The schema is changed only by
- * `creators store migrate` (a team's server is not migrated behind its back by whoever upgrades first).
+ * The team store on PostgreSQL through `pg`, read like `psql` does (`PG*` variables, the password file). Safe
+ * across machines by the database itself: a claim is one `INSERT ... ON CONFLICT`, a budget's check and
+ * reservation hold a transaction-scoped advisory lock per profile, the pace is one `UPSERT ... RETURNING`.
+ * Only `creators store migrate` changes the schema (not whoever upgrades first).
  */
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { SharedPace } from '../http/pacer.js';
@@ -23,10 +20,7 @@ type Row = Record<string, unknown>;
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** No statement of the store runs longer; one that would is cancelled by the server (its transaction rolled back). */
 const STATEMENT_TIMEOUT_MS = 60_000;
-/**
- * A time as the BIGINT columns hold it: whole milliseconds (the clock may give fractions; SQLite takes
- * them as they are, PostgreSQL refuses them). Floored, so a window's start never moves later.
- */
+/** Whole milliseconds (PostgreSQL's BIGINT refuses the clock's fractions); floored, so a window's start never moves later. */
 function ms(t: number): number {
   return Math.floor(t);
 }
@@ -35,27 +29,19 @@ function msOrUndefined(t: number | undefined): number | undefined {
   return t === undefined ? undefined : ms(t);
 }
 
-/** Rows per slice when reading a large result (`store list`, `spend`, `store push`). */
 const SLICE = 500;
 
 export interface PgOptions {
   url: string;
-  /** The environment the `PG*` variables are read from (the process's own by default, as psql). */
   env: Record<string, string | undefined>;
-  /** Where it is, for messages: the URL without its password. */
   target: PgTarget;
   busyTimeoutMs?: number | undefined;
   /** Every transaction read-only (a dry run, `store stats|list|export`): the server refuses writes. */
   readOnly?: boolean | undefined;
-  /** `creators store migrate`: bring the schema to this build's version. */
   migrate?: boolean | undefined;
 }
 
-/**
- * The connection settings: the URL's parts, with the `PG*` variables for what it leaves out (the URL wins,
- * as in psql). SSL modes mean what they mean to libpq (`sslmode=require` encrypts without checking the
- * certificate, as psql does); the password file is read by `pg` when no password is given.
- */
+/** The URL wins over the `PG*` variables, and SSL modes mean what they mean to libpq, as in psql. */
 async function poolConfig(o: PgOptions): Promise<PoolConfig> {
   const { parse } = (await import('pg-connection-string')) as unknown as { parse(url: string, options?: { useLibpqCompat?: boolean }): Record<string, unknown> };
   const fromUrl = parse(o.url, /[?&]uselibpqcompat=/i.test(o.url) ? {} : { useLibpqCompat: true });
@@ -65,8 +51,7 @@ async function poolConfig(o: PgOptions): Promise<PoolConfig> {
   const lockMs = Math.max(0, Math.floor(o.busyTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
   const options = [`-c lock_timeout=${lockMs}`, `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`, `-c idle_in_transaction_session_timeout=${STATEMENT_TIMEOUT_MS}`];
   if (o.readOnly) options.push('-c default_transaction_read_only=on');
-  // No password given: the password file, read here as pg itself would (its own reading is deprecated
-  // and says so on stderr).
+  // The password file read here as pg would: pg's own reading is deprecated and says so on stderr.
   const password = env.PGPASSWORD || given.password ? {} : { password: passwordFromFile };
   return {
     ...password,
@@ -86,11 +71,9 @@ async function poolConfig(o: PgOptions): Promise<PoolConfig> {
 }
 
 /**
- * A pool whose connections never end the process: a connection lost is reported to the query or
- * transaction using it (and turned into a store error there), but `pg` also emits it as an 'error' event,
- * sometimes twice or after the query has settled, and an 'error' event nobody listens to is an uncaught
- * exception. Every connection of this pool has a listener from birth; an idle one the server drops (a
- * restart) is reported on the pool, and the next query reconnects or fails loudly.
+ * A pool whose connections never end the process: `pg` also emits a lost connection as an 'error' event
+ * (sometimes twice, or after the query settled), and one nobody listens to is an uncaught exception. The query
+ * using it gets the error; an idle one dropped by the server fails or reconnects on the next query.
  */
 async function newPool(o: PgOptions): Promise<Pool> {
   const { default: pg } = (await import('pg')) as unknown as {
@@ -107,13 +90,11 @@ async function newPool(o: PgOptions): Promise<Pool> {
   return pool;
 }
 
-/** The password for a connection from the password file (`PGPASSFILE`, else ~/.pgpass), or none. */
 async function passwordFromFile(params: { host?: string; port?: number; database?: string; user?: string }): Promise<string | undefined> {
   const { default: pgpass } = await import('pgpass');
   return new Promise((resolve) => pgpass(params, resolve));
 }
 
-/** Opens the PostgreSQL store: connects, checks the schema (and migrates it with `migrate`). */
 export async function openPgStore(o: PgOptions): Promise<PgStore> {
   const pool = await newPool(o);
   const store = new PgStore(pool, o.target, Boolean(o.readOnly));
@@ -127,7 +108,6 @@ export async function openPgStore(o: PgOptions): Promise<PgStore> {
   }
 }
 
-/** Migrates a team store (`creators store migrate`); answers the version it found, under the migration lock. */
 export async function migratePgStore(o: PgOptions): Promise<number> {
   const pool = await newPool(o);
   try {
@@ -173,10 +153,9 @@ export class PgStore implements Store {
   }
 
   /**
-   * Runs `op` again (three more tries within a second) on a fresh connection when its connection was lost (a blip: a server restart, a
-   * proxy or NAT dropping idle connections): every operation of this engine may run more than once, since a
-   * repeated write changes nothing (answers replace by key, spend entries are logged once per origin,
-   * claims and runs are upserts of the same holder). A server still out of reach fails the last try.
+   * Runs `op` again on a fresh connection when its connection was lost (a server restart, a NAT dropping idle
+   * connections). Safe because a repeated write changes nothing: answers replace by key, spend is logged once
+   * per origin, claims and runs are upserts of the same holder.
    */
   private async again<T>(op: () => Promise<T>): Promise<T> {
     // A blip may leave several pooled connections dead: each is found out (and dropped) by one try.
@@ -195,7 +174,6 @@ export class PgStore implements Store {
     return (await this.rows(sql, params))[0];
   }
 
-  /** Runs `fn` in one transaction on one connection; rolled back on any failure. */
   private async tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
     return this.again(() => this.txOnce(fn));
   }
@@ -208,8 +186,7 @@ export class PgStore implements Store {
       throw pgError(err, this.target);
     }
     let broken = false;
-    // A connection lost while checked out is reported twice: by the query (handled below) and as an
-    // 'error' event, which with no listener would end the process with an uncaught exception.
+    // A lost connection is also an 'error' event, which with no listener would be an uncaught exception.
     const lost = (): void => {
       broken = true;
     };
@@ -233,7 +210,6 @@ export class PgStore implements Store {
     }
   }
 
-  /** The schema version on the server: 0 for a database creators has never migrated. */
   async version(): Promise<number> {
     const r = await this.row("SELECT to_regclass('creators_schema') IS NOT NULL AS versioned, to_regclass('answers') IS NOT NULL AS answers");
     if (!r?.versioned) {
@@ -243,10 +219,7 @@ export class PgStore implements Store {
     return Number((await this.row('SELECT MAX(version) AS v FROM creators_schema'))?.v ?? 0);
   }
 
-  /**
-   * Refuses a newer schema (another version of creators wrote it) and, outside read-only use, an older
-   * one: the team migrates explicitly (`creators store migrate`), no run changes the schema by itself.
-   */
+  /** Refuses a newer schema and, outside read-only use, an older one: the team migrates explicitly. */
   async checkVersion(): Promise<number> {
     const found = await this.version();
     if (found > SCHEMA_VERSION) throw pgError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.target);
@@ -256,10 +229,7 @@ export class PgStore implements Store {
     return found;
   }
 
-  /**
-   * Brings the schema to this build's version, in one transaction under an advisory lock (two
-   * `store migrate` at once: the second finds the work done). Returns the version it found.
-   */
+  /** Under an advisory lock: of two `store migrate` at once, the second finds the work done. Returns the version found. */
   async migrate(): Promise<number> {
     return this.tx(async (c) => {
       await c.query("SELECT pg_advisory_xact_lock(hashtextextended('creators:migrate', 0))");
@@ -294,7 +264,6 @@ export class PgStore implements Store {
     });
   }
 
-  /** An answer and the creators it bought, replacing what the key held (inside a transaction). */
   private async commitRows(c: PoolClient, a: StoredAnswer, creators: readonly string[]): Promise<void> {
     await c.query('DELETE FROM bought_creators WHERE key = $1', [a.key]);
     await c.query(
@@ -418,7 +387,6 @@ export class PgStore implements Store {
     return rows.map((r) => String(r.handle));
   }
 
-  /** `whereOf`'s `?` placeholders numbered for PostgreSQL, from `$first`. */
   private numbered(where: string, first = 1): string {
     let n = first;
     return where.replace(/\?/g, () => `$${n++}`);

@@ -1,9 +1,4 @@
-/**
- * `creators store push`: copies a local store (answers, the creators they bought, the spend log) into
- * the team store, in slices of one transaction each. A copy run twice, or stopped and run again, adds
- * nothing twice: an answer replaces the team's only when bought later, a spend entry is known by its
- * origin (`<local store id>:<entry>`).
- */
+/** `creators store push`, in slices of one transaction each: a copy run twice, or stopped and run again, adds nothing twice. */
 import { InterruptedError } from '../errors.js';
 import type { Store } from './types.js';
 

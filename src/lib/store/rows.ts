@@ -1,7 +1,4 @@
-/**
- * The store's rows as records, and the WHERE clause of a filter: one reading of the schema's columns for
- * every engine (an SQLite row and a PostgreSQL row have the same names; BIGINTs arrive as strings there).
- */
+/** One reading of the columns for both engines (PostgreSQL's BIGINTs arrive as strings). */
 import type { AnswerKind, SpendEntry, StoredAnswer } from './types.js';
 
 export type Row = Record<string, unknown>;

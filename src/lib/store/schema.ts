@@ -1,9 +1,7 @@
 /**
- * The store's schema as a list of versioned migrations, one text per engine for each version: the same
- * tables, columns and meaning, in each engine's dialect. The version is SQLite's `user_version`, and
- * PostgreSQL's `creators_schema` row; each migration runs in one transaction with the version bump, so
- * a store is always at a version it says. Append only: a migration that has shipped is never edited, a
- * change is a new one (in both lists).
+ * Versioned migrations, one text per engine for each version. Each runs in one transaction with the version
+ * bump (SQLite's `user_version`, PostgreSQL's `creators_schema`), so a store is always at the version it says.
+ * Append only: a shipped migration is never edited; a change is a new one, in both lists.
  */
 export const MIGRATIONS: readonly string[] = [
   // 1: paid answers and the spend log.
@@ -84,10 +82,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/**
- * The same migrations for PostgreSQL. Times and credits are BIGINT (milliseconds, thousandths); `seq`
- * orders answers written in the same millisecond as SQLite's rowid does (newest written first).
- */
+/** `seq` orders answers written in the same millisecond as SQLite's rowid does. */
 export const PG_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE answers (
@@ -163,5 +158,4 @@ export const PG_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

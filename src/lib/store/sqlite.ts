@@ -1,9 +1,7 @@
 /**
- * The store's embedded engine: one SQLite file per profile through `libsql` (a better-sqlite3
- * compatible binding shipped as prebuilt binaries, no install script; README "Never pay twice" says
- * why). WAL, so readers never wait for the writer; a busy timeout, so several processes take turns;
- * `synchronous=FULL`, so a committed answer survives a power cut, not only `kill -9`. Every write is
- * one `BEGIN IMMEDIATE` transaction. SQLite errors become typed CLI errors naming the file (errors.ts).
+ * One SQLite file per profile through `libsql` (prebuilt binaries, no install script: README "Never pay
+ * twice"). WAL, so readers never wait for the writer; a busy timeout, so processes take turns;
+ * `synchronous=FULL`, so a committed answer survives a power cut, not only `kill -9`.
  */
 import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +15,6 @@ import type {
   AnswerKind, AnswerRecord, BudgetCheck, LoadCounts, ReusableAnswer, BudgetRefusal, DeleteOptions, Holder, KindCounts, ListFilter, SpendEntry, SpendFilter, Store, StoredAnswer, StoreStats,
 } from './types.js';
 
-/** The part of libsql's Database this engine uses. */
 interface Db {
   prepare(sql: string): Stmt;
   exec(sql: string): void;
@@ -42,11 +39,7 @@ export interface SqliteOptions {
 
 type Row = Record<string, unknown>;
 
-/**
- * Switches the file to WAL (it is left in rollback mode by the last writer to close it). The switch needs
- * the file to itself and SQLite does not wait for that: another process's transaction is waited out here,
- * up to the busy timeout, as every other write is.
- */
+/** The switch to WAL needs the file to itself and SQLite does not wait for that: waited out here, up to the busy timeout. */
 async function enterWal(db: Db, busyMs: number): Promise<void> {
   const until = Date.now() + busyMs;
   for (;;) {
@@ -61,7 +54,6 @@ async function enterWal(db: Db, busyMs: number): Promise<void> {
   }
 }
 
-/** Opens (creating and migrating unless read-only) the SQLite store at `file`. */
 export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
   const { default: Database } = (await import('libsql')) as unknown as { default: new (file: string, options?: Record<string, unknown>) => Db };
   const file = path.resolve(o.file);
@@ -104,7 +96,6 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
   private readonly stmts = new Map<string, Stmt>();
-  /** A write has waited the whole busy timeout (see `write`). */
   private busyGaveUp = false;
 
   constructor(
@@ -127,9 +118,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Runs `fn` in one write transaction (BEGIN IMMEDIATE: the write lock is taken first, so no upgrade
-   * deadlock). `durable: false` for what need not survive a power cut (pacing slots, claims): no fsync,
-   * which would otherwise cost one per request.
+   * BEGIN IMMEDIATE: the write lock is taken first, so no upgrade deadlock. `durable: false` for what need not
+   * survive a power cut (pacing slots, claims): no fsync per request.
    */
   private write<T>(fn: () => T, durable = true): T {
     try {
@@ -138,10 +128,8 @@ export class SqliteStore implements Store {
     } catch (err) {
       this.restoreSync(durable);
       const failed = storeError(err, this.location);
-      // The binding is synchronous: a locked store blocks the whole process for the busy timeout. Once
-      // one write has waited that long the run stops (store_busy), and the rows already in flight must
-      // not each block it for the whole timeout again (8 in flight at 10 s was 90 s before exit 9):
-      // later writes of this handle try the lock once, without waiting.
+      // The binding is synchronous: a locked store blocks the whole process. Once one write has waited the
+      // busy timeout the run stops, and the writes already in flight must not each wait it out again.
       if (failed instanceof BusyError && !this.busyGaveUp) {
         this.busyGaveUp = true;
         this.db.exec('PRAGMA busy_timeout = 0');
@@ -181,18 +169,13 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** The schema version on disk. */
   version(): number {
     return Number((this.row('PRAGMA user_version') ?? {}).user_version ?? 0);
   }
 
-  /**
-   * Refuses a store written by a newer version (its schema is unknown here), and another program's
-   * database (version 0 with tables in it: a mistyped CREATORS_STORE), before anything is changed.
-   */
+  /** Refuses a newer schema, and another program's database (version 0 with tables: a mistyped CREATORS_STORE). */
   checkVersion(): number {
-    // One statement, one snapshot: another process migrating the new file between two reads would make
-    // version 0 and its freshly created tables look like another program's database.
+    // One snapshot: a migration between two reads would make version 0 with tables look like another program's.
     const r = this.row("SELECT (SELECT user_version FROM pragma_user_version) AS v, (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table') AS n") ?? {};
     const found = Number(r.v ?? 0);
     if (found > SCHEMA_VERSION) throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
@@ -216,7 +199,7 @@ export class SqliteStore implements Store {
   }
 
   async answer(key: string, since: number): Promise<ReusableAnswer | undefined> {
-    // Only the columns reuse reads: building all thirteen per row doubled the cost of a run answered from the store.
+    // Only the columns reuse reads: this runs once per request of a run answered from the store.
     const r = this.read(() => this.row('SELECT body, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?', key, since));
     return r
       ? { body: String(r.body), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
@@ -225,7 +208,7 @@ export class SqliteStore implements Store {
 
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
     return this.read(() => {
-      // One statement per run's batch (keys as a JSON array), not one call per key: the binding's per-call cost dominates.
+      // One statement for all keys: the binding's per-call cost dominates.
       const rows = this.q('SELECT key FROM answers WHERE key IN (SELECT value FROM json_each(?)) AND bought_at >= ?').all(JSON.stringify(keys), since) as Row[];
       return new Set(rows.map((r) => String(r.key)));
     });
@@ -238,7 +221,6 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** An answer and the creators it bought, replacing what the key held (inside a write). */
   private commitRows(a: StoredAnswer, creators: readonly string[]): void {
     this.q('DELETE FROM bought_creators WHERE key = ?').run(a.key);
     this.q(
@@ -424,7 +406,6 @@ export class SqliteStore implements Store {
   }
 
   async forget(platform: string, subject: string, o: DeleteOptions = {}): Promise<KindCounts> {
-    // A page that bought the creator is forgotten too: its creators would otherwise come back from the store.
     const about = (): Row[] =>
       this.q(
         `SELECT key, kind FROM answers WHERE platform = ? AND subject = ?
@@ -482,10 +463,8 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.stmts.clear();
-    // libsql closes the file only once its statements are garbage-collected, which may be long after (or,
-    // in a long-lived process, during another run). So the last writer leaves the file whole and alone:
-    // the WAL folded in and the file back in rollback mode, no -wal or -shm beside it. With another
-    // process still in it, the switch is refused at once (busy) and the file stays in WAL: nothing lost.
+    // libsql closes the file only once its statements are garbage-collected, maybe much later: the last writer
+    // folds the WAL in and leaves rollback mode now. With another process in it, busy: it stays in WAL.
     if (!this.readOnly) {
       try {
         this.db.exec('PRAGMA busy_timeout = 0');

@@ -1,7 +1,5 @@
 /**
- * What the `store` and `spend` commands print, as plain records for lib/output: a stored answer as a
- * row (`store list`, and with its request and body, `store export`), the store's figures as one record
- * (`store stats`), the spend log grouped with a total row (`spend`). Machine formats get times as
+ * What the `store` and `spend` commands print, as plain records for lib/output. Machine formats get times as
  * ISO 8601 and credits as numbers (the store's thousandths / 1000, so sums stay exact).
  */
 import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
@@ -26,7 +24,6 @@ function iso(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }
 
-/** The filters of `store list|export`, as typed on the command line. */
 export interface AnswerFilterFlags {
   platform?: string | undefined;
   kind?: string | undefined;
@@ -49,7 +46,6 @@ export function answerFilter(f: AnswerFilterFlags, now: number): ListFilter {
   return filter;
 }
 
-/** One stored answer as `store list` prints it. */
 export function answerRecord(a: StoredAnswer): DataRecord {
   return {
     bought_at: iso(a.boughtAt),
@@ -67,10 +63,8 @@ export function answerRecord(a: StoredAnswer): DataRecord {
 }
 
 /**
- * One stored answer as `store export` prints it: the row of `store list` with what was sent (`request`)
- * and what came back (`answer`). In JSON both are JSON, the answer's numbers exact as the service sent
- * them; in csv/tsv and tables each is one cell of compact JSON text (a body flattened into columns would
- * give every answer a different header).
+ * `store export`: in JSON the request and answer are JSON (numbers exact); elsewhere each is one cell of JSON
+ * text (a body flattened into columns would give every answer a different header).
  */
 export function exportRecord(a: StoredAnswer, asJson: boolean): DataRecord {
   return { ...answerRecord(a), request: asJson ? parseJson(a.request) : a.request, answer: asJson ? parseJson(a.body) : a.body };
@@ -109,7 +103,6 @@ export function statsRecord(stats: StoreStats | undefined, location: string, eng
   };
 }
 
-/** The key/value rows of `store stats` on a terminal. */
 export const STATS_COLUMNS: ColumnSpec[] = [
   { path: 'location', header: 'Location', keep: true },
   { path: 'engine', header: 'Engine' },
@@ -182,7 +175,6 @@ export interface SpendReport {
   total: Sum;
 }
 
-/** Groups spend entries `by` day (local), command, platform or profile. */
 export async function groupSpend(entries: AsyncIterable<SpendEntry>, by: SpendGroup): Promise<SpendReport> {
   const groups = new Map<string | null, Sum>();
   const total: Sum = { requests: 0, records: 0, creditsMilli: 0 };
@@ -202,16 +194,13 @@ export async function groupSpend(entries: AsyncIterable<SpendEntry>, by: SpendGr
   return { rows: sorted.map(([key, s]) => ({ [by]: key, requests: s.requests, records: s.records, credits: credits(s.creditsMilli) })), total };
 }
 
-/** What the account itself says it has used, beside what this spend log holds for it over all time. */
 export interface AccountSide {
   /** `credits_used` of `GET /public/v1/accounts/credits/` in thousandths; null when it could not be read. */
   usedMilli: number | null;
   loggedMilli: number;
-  /** When the log's first entry for this API was made (ms), if it has one. */
   loggedSince?: number | undefined;
 }
 
-/** The all-time total of spend entries (one API's), and when the first was made. */
 export async function loggedTotal(entries: AsyncIterable<SpendEntry>): Promise<Pick<AccountSide, 'loggedMilli' | 'loggedSince'>> {
   let loggedMilli = 0;
   let loggedSince: number | undefined;
@@ -222,11 +211,7 @@ export async function loggedTotal(entries: AsyncIterable<SpendEntry>): Promise<P
   return { loggedMilli, loggedSince };
 }
 
-/**
- * The account's figure beside the log's, for people (a notice under the table): what the difference is
- * (charges this log never saw: the service's own, such as daily monitoring, other clients, or before the
- * log began) or, when the log holds more, why that can be.
- */
+/** The account's `credits_used` beside the log's total, and why they can differ. */
 export function accountNotice(a: AccountSide): string {
   const used = credits(a.usedMilli ?? 0);
   const logged = credits(a.loggedMilli);
@@ -240,10 +225,7 @@ export function accountNotice(a: AccountSide): string {
   return `${head}, ${countText(credits(-diff))} less than this spend log holds (${countText(logged)}): the store may be shared with profiles of other accounts (CREATORS_STORE, the store setting).`;
 }
 
-/**
- * The last row of `spend`: `<by>: "total"`, the window's totals, and the account's own `credits_used`
- * (all time), the log's all-time total for this API, and the difference (null without the account's figure).
- */
+/** The last row of `spend`: the window's totals, and the account's all-time `credits_used` beside the log's. */
 export function totalRow(by: SpendGroup, total: Sum, account: AccountSide): DataRecord {
   return {
     [by]: 'total',
@@ -256,7 +238,6 @@ export function totalRow(by: SpendGroup, total: Sum, account: AccountSide): Data
   };
 }
 
-/** `2026-10-23 10:00 UTC and now`: the window of a `spend` report, for people. */
 export function windowText(since: number, until: number | undefined): string {
   return `${humanDate(since)} and ${until === undefined ? 'now' : humanDate(until)}`;
 }
@@ -271,16 +252,12 @@ export function spendColumns(by: SpendGroup): ColumnSpec[] {
   ];
 }
 
-/** What a dry run of `store prune|forget` would delete: the record for JSON, a sentence for people. */
 export interface StoreChangePlan {
   record: DataRecord;
   text: string;
 }
 
-/**
- * Prints a dry run's plan like data on stdout (as a request's plan is): json/jsonl the record with
- * `dry_run: true`, any other format `Dry run: nothing was changed.` and the sentence.
- */
+/** A dry run's plan is data on stdout, as a request's plan is. */
 export async function printStoreChangePlan(io: Io, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
   const record = { dry_run: true, ...plan.record };
   if (settings.format === 'json' || settings.format === 'jsonl') {
