@@ -111,6 +111,7 @@ export function bashScript(tree: CompletionTree): string {
   const assign = (pattern: string, v: ValueCompletion): string => `    ${pattern}) words=${quote(words(v))}${v.files ? ' files=1' : ''} ;;`;
   const valueCases = [
     ...all.flatMap(({ path, node }) => (path.length === 0 ? [] : node.options.filter((o) => o.takesValue).map((o) => assign(o.flags.map((f) => key(path, f)).join('|'), o.values)))),
+    // A global option's value, wherever it is given.
     ...globals.filter((o) => o.takesValue).map((o) => assign(o.flags.map((f) => `*${quote(`|${f}`)}`).join('|'), o.values)),
   ];
   const argCases = all.flatMap(({ path, node }) => node.args.map((a, i) => assign(key(path, `#${i}`), a.values)));

@@ -140,6 +140,7 @@ export class ConfigStore {
     return `profiles.${this.profile.replace(/\./g, '\\.')}.${name.replace(/\./g, '\\.')}`;
   }
 
+  /** A value of the current profile. */
   get(name: string): unknown {
     return this.conf.get(this.key(name));
   }
@@ -152,11 +153,13 @@ export class ConfigStore {
     this.conf.delete(this.key(name));
   }
 
+  /** All values of the current profile. */
   all(): ProfileData {
     const profiles = (this.conf.store.profiles ?? {}) as Record<string, ProfileData>;
     return { ...(profiles[this.profile] ?? {}) };
   }
 
+  /** Names of every stored profile. */
   profiles(): string[] {
     return Object.keys((this.conf.store.profiles ?? {}) as Record<string, unknown>);
   }

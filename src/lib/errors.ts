@@ -40,6 +40,7 @@ export class CliError extends Error {
   readonly retryAfter: number | undefined;
   readonly hint: string | undefined;
   readonly maybeCharged: boolean | undefined;
+  /** Set by the command that stopped, once it knows what was spent and kept (`withStopReport`). */
   spent: StopReport | undefined;
 
   constructor(message: string, exitCode: number, options: CliErrorOptions = {}) {

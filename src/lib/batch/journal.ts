@@ -97,7 +97,10 @@ export class LockedJournalEntry {
     readonly found: JournalEntry | DamagedEntry | undefined,
   ) {}
 
-  /** BusyError (exit 9) while another run holds the lock, before anything is done. */
+  /**
+   * Locks the entry of `key` in `dir` for this run and reads it. Throws BusyError (exit 9) naming the
+   * other run when it holds the lock; nothing has been done then. `source` is the input as typed.
+   */
   static async open(dir: string, key: string, source: string, now: () => number): Promise<LockedJournalEntry> {
     const folder = join(dir, JOURNAL_DIR);
     const lockPath = join(folder, `${key}.lock`);

@@ -35,7 +35,6 @@ export interface EnrichJob {
   request: Record<string, unknown>;
   resultColumns: string[];
   tableColumns: (valueColumn: string) => ColumnSpec[];
-  /** The platform of the values (handle jobs): its block leads a single record's terminal card. */
   platform?: string | undefined;
 }
 
@@ -47,7 +46,6 @@ export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
 export interface BulkMemory {
   countStored(reqs: readonly Plan[]): Promise<number>;
   windowFor(purchase: NonNullable<Plan['purchase']>): number;
-  /** Set once the run has said what came from the store (no second notice at the end). */
   announced: boolean;
 }
 
@@ -195,10 +193,10 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   const releaseDisplay = showProgress ? term.ownDisplay() : () => {};
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
+    // Forced, or sized from the pace in force and the latency the service shows (Little's law).
     concurrency: o.concurrency ?? (() => concurrencyFor(http.load())),
     signal: ports.signal,
     work: async (cells) => {
-      // The HTTP client's purchase memory answers a row bought before from the store (0 credits).
       const row = await enrichOne(ports, job, http, cells, source.valueIndex);
       counts.creditsMilli += row.creditsMilli;
       if (row.source === 'store') counts.resumed++;
@@ -279,6 +277,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
   const price = formatCredits(priceMilli);
   return {
     ...unit,
+    // The plan of the whole run, not one purchase.
     purchase: undefined,
     worstCaseMilli: count === undefined ? null : count * priceMilli,
     costBasis:

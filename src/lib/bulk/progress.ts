@@ -45,7 +45,11 @@ export class ProgressLine {
     this.draw((elapsed) => progressText(this.label, counts, this.total, elapsed), force);
   }
 
-  /** Escaped like every line for people: a label or count that ever carries data cannot drive the terminal. */
+  /**
+   * Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows).
+   * The text is escaped like every other line for people: a label or count that ever carries data cannot
+   * drive the terminal or reverse the line.
+   */
   draw(text: (elapsedMs: number) => string, force = false): void {
     if (!this.enabled) return;
     const t = this.now();
@@ -55,6 +59,7 @@ export class ProgressLine {
     this.io.stderr.write(`\r\x1b[2K${escapeControls(text(t - this.started))}`);
   }
 
+  /** Clears the line so the summary or an error starts on a clean line. */
   finish(): void {
     if (this.enabled && this.drawn) this.io.stderr.write('\r\x1b[2K');
     this.drawn = false;
@@ -81,7 +86,6 @@ export function pagingProgressText(label: string, noun: readonly [singular: stri
 export interface ProgressTerminal {
   io: Io;
   quiet: boolean;
-  /** The command's own live display: no wait spinner while it shows. */
   ownDisplay(): () => void;
 }
 
@@ -120,7 +124,6 @@ export function recordsToTerminal(io: Io, output: { outputPath?: string | undefi
   return io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
 }
 
-/** The records, with the progress line cleared once the last one is out (before a terminal table is drawn) or the run stops. */
 export async function* endingProgress<T>(records: AsyncIterable<T>, progress: PagingProgress): AsyncGenerator<T> {
   try {
     yield* records;

@@ -20,6 +20,7 @@ export interface RunnerOptions<I, O> {
 export class OrderedRunner<I, O> {
   stopped: unknown = undefined;
   started = 0;
+  /** The most rows that were in flight at once. */
   peak = 0;
   private readonly limit: () => number;
 

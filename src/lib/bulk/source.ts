@@ -15,7 +15,6 @@ export interface BulkSource {
   rows: AsyncIterable<string[]>;
   /** The values again, read afresh (the store's count before the money gate); only when `count` is known. */
   values: () => AsyncIterable<string>;
-  /** Non-blank values to enrich, when known before starting (arguments, files, spooled stdin). */
   count: number | undefined;
   firstValue: string | undefined;
   /** True for `--input` (the output then defaults to CSV). */

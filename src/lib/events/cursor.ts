@@ -12,7 +12,6 @@ import { writeFileAtomic } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
-/** What a cursor counts: the events of one account on one server, under one set of filters. */
 export interface CursorIdentity {
   base_url: string;
   profile: string;
@@ -23,14 +22,12 @@ export interface CursorData extends CursorIdentity {
   version: 2;
   /** Every matching event with an id at or below this one has been handled. */
   last_id: number | null;
-  /** `date_occurance` of the newest-occurring event handled (for people reading the file). */
   last_date: string | null;
   /** Ids above `last_id` already handled (printed ahead of an older one, or before a failed forward). */
   done_ids: number[];
   saved_at: string;
 }
 
-/** A cursor file as read: `legacy` (version 1) names no server or profile. */
 export type LoadedCursor = (Omit<CursorData, 'version' | 'base_url' | 'profile'> & { base_url?: string; profile?: string; legacy: boolean });
 
 export class Cursor {
@@ -50,6 +47,7 @@ export class Cursor {
     return (this.watermark === undefined || id > this.watermark) && !this.done.has(id);
   }
 
+  /** Records one handled event. */
   markDone(id: number, date: string | null): void {
     this.done.add(id);
     if (date && (!this.lastDate || Date.parse(date) > Date.parse(this.lastDate))) this.lastDate = date;

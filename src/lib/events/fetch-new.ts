@@ -25,7 +25,6 @@ export interface EventChunk {
   through: number;
 }
 
-/** A numeric event id; events without one cannot be tracked by a cursor. */
 export function eventId(event: ListeningRecord): number {
   const id = typeof event.id === 'number' ? event.id : Number(event.id);
   if (!Number.isSafeInteger(id)) {

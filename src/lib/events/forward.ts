@@ -27,7 +27,6 @@ export const FORWARD_ATTEMPTS = 5;
 
 export interface ForwardOptions {
   attempts?: number;
-  /** First backoff in ms (default 1000), doubled each time, at most 30 s. */
   backoffMs?: number;
   timeoutMs?: number;
 }

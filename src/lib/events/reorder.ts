@@ -39,6 +39,7 @@ export class ReorderWindow {
     return this.pending;
   }
 
+  /** Whether the window is over its limit: the caller hands out `next()` until it is not. */
   get full(): boolean {
     return this.pending > this.limit;
   }
@@ -66,6 +67,7 @@ export class ReorderWindow {
     return this.heap[0];
   }
 
+  /** Takes out what `peek()` returned. */
   take(id: number): void {
     this.skipOut();
     const top = this.heap[0];
@@ -92,6 +94,7 @@ export class ReorderWindow {
     return this.fifo[this.head]?.id;
   }
 
+  /** Drops entries already handed out from the front of both structures (and compacts the read order). */
   private skipOut(): void {
     while (this.heap.length > 0 && (this.heap[0] as Entry).out) this.popHeap();
     while (this.head < this.fifo.length && (this.fifo[this.head] as Entry).out) this.head++;

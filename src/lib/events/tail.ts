@@ -26,7 +26,6 @@ export interface TailOptions {
   /** `--dry-run`: the cursor file is read, never written; nothing is forwarded. */
   dryRun?: boolean | undefined;
   server: { baseUrl: string; profile: string };
-  /** `--cursor-reset`: a cursor file written elsewhere (or beyond the server's events) starts over. */
   cursorReset?: boolean | undefined;
 }
 
@@ -38,7 +37,6 @@ export interface TailDeps {
   dispatcher?: Dispatcher | undefined;
   emit(event: ListeningRecord, forwardStatus: number | undefined): Promise<void>;
   warn(message: string): void;
-  /** Said once, unless --quiet (a cursor file from before it named its server). */
   notice?(message: string): void;
   /** A failed forward attempt and the wait before the next, even with --quiet (default `warn`). */
   forwardStatus?(message: string): void;
