@@ -2,19 +2,12 @@ import { UsageError } from './errors.js';
 import { readInputJson, type InputPorts } from './io/input.js';
 import { assignPairs } from './options.js';
 
-/** The flags every body-taking command shares: `--body <file|->` and repeated `--set key=value`. */
 export interface BodyFlags {
   body?: string | undefined;
   set?: string[] | undefined;
 }
 
-/**
- * Builds a JSON request body for routes whose fields the spec does not name. Layers, later wins:
- * the `--body` file (or stdin with `-`, a JSON object), then `--set key=value` pairs (typed values,
- * dot paths nest, as `--filter` does), then the command's own flags (`fields`, undefined ones skipped).
- * Unknown keys are sent as given: the CLI passes them through rather than guessing the server's schema.
- * `ports` (the terminal object) open the `--body` file or standard input.
- */
+/** Later wins: `--body`, `--set`, the command's flags. Unknown keys pass through rather than guess the server's schema. */
 export async function buildBody(ports: InputPorts, flags: BodyFlags, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   let body: Record<string, unknown> = {};
   if (flags.body !== undefined) {

@@ -1,23 +1,16 @@
-/**
- * Shell completion scripts generated from the command tree: subcommands, option names, and the values of
- * options and arguments (commander `choices`, the `complete` declared beside a flag or argument, file names
- * for `<file...>` values). The scripts are static: a TAB runs shell code only, never Node.
- */
+/** The scripts are generated from the command tree and static: a TAB runs shell code only, never Node. */
 import type { Argument, Command, Option } from 'commander';
 import { completionMeta, type ValueContext, type ValueSource } from './completion-values.js';
 
-/** What a value completes to: words, file names, or nothing (free text). */
 export interface ValueCompletion {
   words: readonly string[];
   files: boolean;
 }
 
 export interface CompletionOption {
-  /** `--output`, `-o`. */
   flags: string[];
   description: string;
   takesValue: boolean;
-  /** The value's placeholder (`file`, `mode`); empty for a switch. */
   placeholder: string;
   repeat: boolean;
   values: ValueCompletion;
@@ -75,7 +68,6 @@ async function argument(a: Argument, context: ValueContext): Promise<CompletionA
   return { name: a.name(), required: a.required, variadic: a.variadic, values: await resolve(completionMeta(a).values, a.argChoices, a.name(), context) };
 }
 
-/** The tree a script is generated from: every command's names, first line of description, visible flags and arguments. */
 export async function completionTree(cmd: Command, context: ValueContext = { commands: cmd.commands.map((c) => c.name()) }): Promise<CompletionTree> {
   return {
     name: cmd.name(),
@@ -92,7 +84,6 @@ interface PathNode {
   node: CompletionTree;
 }
 
-/** Every command path with its node, the root first: `[], ["config"], ["config", "set"]`. */
 function paths(tree: CompletionTree, prefix: string[] = []): PathNode[] {
   const out: PathNode[] = [{ path: prefix, node: tree }];
   for (const c of tree.commands) out.push(...paths(c, [...prefix, c.name]));
@@ -105,10 +96,7 @@ const inherited = (tree: CompletionTree): CompletionOption[] => tree.options.fil
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 const words = (v: ValueCompletion): string => v.words.join(' ');
 
-/**
- * bash: the line before the cursor is walked once (command path, positional count, an option waiting for its
- * value, `--opt=value` split by COMP_WORDBREAKS included); then the words of that place are offered.
- */
+/** bash: the line is walked once (`--opt=value` split by COMP_WORDBREAKS included), then that place's words offered. */
 export function bashScript(tree: CompletionTree): string {
   const fn = `_${tree.name.replace(/\W/g, '_')}`;
   const all = paths(tree);
@@ -200,9 +188,6 @@ complete -F ${fn}_complete ${tree.name}
 `;
 }
 
-// zsh ------------------------------------------------------------------------------------------------------
-
-/** Text inside `_arguments`' `[...]` and `_describe`'s `name:description`. */
 const zshDescription = (s: string): string => s.replace(/\\/g, '\\\\').replace(/[[\]]/g, (c) => `\\${c}`).replace(/:/g, '\\:');
 
 function zshAction(v: ValueCompletion): string {
@@ -230,10 +215,7 @@ function zshArgSpecs(args: readonly CompletionArg[]): string[] {
   });
 }
 
-/**
- * zsh: one `_arguments` function per command, so option values, positional values and file names come from
- * zsh's own machinery; a group hands the rest of the line to its subcommand's function.
- */
+/** zsh: one `_arguments` function per command, so values and file names come from zsh's own machinery. */
 export function zshScript(tree: CompletionTree): string {
   const base = `_${tree.name.replace(/\W/g, '_')}`;
   const fnName = (path: string[]): string => [base, ...path.map((p) => p.replace(/\W/g, '_'))].join('__');
@@ -283,12 +265,7 @@ fi
 `;
 }
 
-// fish -----------------------------------------------------------------------------------------------------
-
-/**
- * fish: a helper walks the line before the cursor once (command path, positional count, an option waiting for
- * its value), so subcommands are offered only where they belong: `enrich handle <TAB>` never offers `email`.
- */
+/** fish: the line is walked once, so subcommands are offered only where they belong (`enrich handle <TAB>`). */
 export function fishScript(tree: CompletionTree): string {
   const c = tree.name;
   const fn = `__${c.replace(/\W/g, '_')}`;

@@ -1,8 +1,4 @@
-/**
- * Changes to the profile's stored settings, described before they are made: what `config set`,
- * `config unset` and `logout` print under `--dry-run` instead of writing the config file. Printed
- * like data on stdout (never to `-o`: a dry run writes no file), as the plan of a request is.
- */
+/** What `config set`/`unset` and `logout` print under `--dry-run`: data on stdout, never `-o` (a dry run writes no file). */
 import { CONFIG_KEYS, maskSecret } from './config.js';
 import type { Io } from './io/streams.js';
 import { printText } from './output/printers.js';
@@ -12,13 +8,10 @@ import type { OutputSettings } from './output/types.js';
 export interface SettingChange {
   action: 'set' | 'unset';
   key: string;
-  /** The new value (set), or null (unset). */
   value: string | null;
-  /** The value stored now, or null when the key is not set. */
   previous: string | null;
 }
 
-/** The dry run's record: which profile, which file, which changes. */
 export interface SettingsPlan {
   dry_run: true;
   profile: string;
@@ -26,7 +19,6 @@ export interface SettingsPlan {
   changes: SettingChange[];
 }
 
-/** A stored value as a dry run shows it: secrets masked, a stored login summarised, absent as null. */
 export function shownValue(key: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'object') return 'stored';
@@ -34,10 +26,6 @@ export function shownValue(key: string, value: unknown): string | null {
   return CONFIG_KEYS[key]?.secret ? maskSecret(text) : text;
 }
 
-/**
- * json/jsonl: the record (pretty or one line). Any other format: a short text block, one line per
- * change, e.g. `set format to 'csv' (now 'tsv')`.
- */
 export async function printSettingsPlan(io: Io, settings: OutputSettings, plan: SettingsPlan): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);

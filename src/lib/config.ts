@@ -4,14 +4,8 @@ import { homedir } from 'node:os';
 import { UsageError } from './errors.js';
 import { SOCIAL_PLATFORMS } from '../contract/platforms.js';
 
-/**
- * Per-profile settings and credentials, stored through `conf` in
- * `$XDG_CONFIG_HOME/creators/config.json` (or `CREATORS_CONFIG_DIR`) with mode 0600.
- *
- * Layout: `{ "profiles": { "<name>": { "base-url": ..., "api-key": ..., "oauth": {...} } } }`.
- */
+/** Per-profile settings and credentials in `$XDG_CONFIG_HOME/creators/config.json` (or `CREATORS_CONFIG_DIR`), 0600. */
 
-/** A user-settable key: its description, whether it is secret, and how to check its value. */
 export interface ConfigKeySpec {
   description: string;
   secret?: boolean;
@@ -79,7 +73,6 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
 
 export type ProfileData = Record<string, unknown>;
 
-/** The directory holding config.json. */
 /** Where the config store lives: an explicit directory (tests), else from the environment. */
 export interface ConfigLocation {
   env: Record<string, string | undefined>;
@@ -172,7 +165,6 @@ export class ConfigStore {
   }
 }
 
-/** Checks a key and value for `config set`; returns the value to store. */
 export function validateConfigValue(key: string, value: string): string {
   const spec = CONFIG_KEYS[key];
   if (!spec) {
@@ -185,10 +177,7 @@ export function validateConfigValue(key: string, value: string): string {
   return value;
 }
 
-/**
- * `abcd…wxyz` style masking for secrets shown in status output. At most a quarter of the value
- * is ever shown, so a short secret shows almost nothing.
- */
+/** At most a quarter of a secret is ever shown, so a short one shows almost nothing. */
 export function maskSecret(secret: string): string {
   if (secret.length < 16) return '****';
   const keep = Math.min(4, Math.floor(secret.length / 8));

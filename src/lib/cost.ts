@@ -14,7 +14,6 @@ export interface MoneyPolicy {
   dryRun: boolean;
   /** `--max-credits` in thousandths; undefined when unset. */
   maxCreditsMilli: number | undefined;
-  /** `confirm-above` in thousandths: a terminal run whose worst case is above it asks first. */
   confirmAboveMilli: number;
 }
 
@@ -43,7 +42,6 @@ export interface GatePorts {
  */
 export const PRICE_MILLI = WORST_CASE_MILLI;
 
-/** `1234` -> `1.234`; trailing zeros trimmed. */
 export function formatCredits(milli: number): string {
   return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
 }
@@ -56,17 +54,12 @@ export function parseMaxCredits(raw: string | undefined): number | undefined {
   return Math.round(n * 1000);
 }
 
-/** The `confirm-above` setting in thousandths (default 10 credits). */
 export function parseConfirmAbove(raw: string | undefined): number {
   const threshold = raw === undefined ? DEFAULT_CONFIRM_ABOVE : Number(raw);
   return Math.round(threshold * 1000);
 }
 
-/**
- * The money gate every plan passes before it is sent: enforces `--max-credits` (exit 5, nothing sent;
- * an unknown worst case is refused under a budget), answers `--dry-run` by printing the plan, and on a
- * terminal asks before a run whose worst case is above `confirm-above`. True when the plan may be sent.
- */
+/** Every plan passes here before it is sent: `--max-credits` (exit 5), `--dry-run`, then `confirm-above`. */
 export async function gate(ports: GatePorts, plan: Plan): Promise<boolean> {
   const budget = ports.policy.maxCreditsMilli;
   const url = planUrl(ports.baseUrl, plan);
@@ -95,10 +88,7 @@ export async function gate(ports: GatePorts, plan: Plan): Promise<boolean> {
   return false;
 }
 
-/**
- * On a terminal, a run whose worst case is above the threshold asks before sending (`--yes` answers).
- * Scripts are not asked: without a terminal, `--max-credits` is their guard.
- */
+/** Scripts are not asked: without a terminal, `--max-credits` is their guard. */
 async function confirmExpensive(ports: GatePorts, plan: Plan): Promise<boolean> {
   const { term } = ports;
   if (term.yes || plan.worstCaseMilli === null || !term.interactive) return true;
@@ -111,24 +101,15 @@ async function confirmExpensive(ports: GatePorts, plan: Plan): Promise<boolean> 
   return ok;
 }
 
-/** What a paging run knows after its first page, for `confirmRest`. */
 export interface RestOfRun {
   /** The first request's price as the gate saw it (`Plan.confirmAfterFirstMilli`). */
   firstMilli: number;
-  /** Spent so far (the first page). */
   spentMilli: number;
-  /** The most the rest of the run can cost, from the real count. */
   restMilli: number;
-  /** The question, e.g. `176 matches: 3 more pages, up to 1.26 credits more. Continue?`. */
   question: string;
 }
 
-/**
- * The question a paging run asks after its first page when the gate left it to the run
- * (`Plan.confirmAfterFirstMilli` within `confirm-above`): asked on a terminal, without `--yes`, when
- * what the whole run can cost (spent plus the rest, from the real count) is above the threshold.
- * True when the run may go on; "no" keeps what was bought.
- */
+/** Asks when the whole run (spent plus the rest, from the real count) is above `confirm-above`; "no" keeps what was bought. */
 export async function confirmRest(ports: Pick<GatePorts, 'term' | 'policy'>, rest: RestOfRun): Promise<boolean> {
   const { term, policy } = ports;
   if (policy.dryRun || term.yes || !term.interactive) return true;

@@ -1,7 +1,4 @@
-/**
- * Typed errors. Each carries the exit code of the contract (see `creators help exit-codes`);
- * `src/main.ts` is the only place that turns them into an exit status and a printed message.
- */
+/** Each carries its exit code (`creators help exit-codes`); only src/main.ts turns them into an exit status. */
 
 export const EXIT = {
   OK: 0,
@@ -20,28 +17,19 @@ export const EXIT = {
 export interface CliErrorOptions {
   /** Machine-readable code printed in JSON error mode, e.g. `usage`, `http_500`, `daily_limit_exceeded`. */
   code?: string;
-  /** HTTP status when the error came from the API. */
   status?: number;
-  /** Seconds the server asked us to wait, when it said so. */
   retryAfter?: number;
-  /** A second line telling the user what to do next. */
   hint?: string;
   /** A request that may have been processed (and charged) failed and was not retried: JSON errors say so. */
   maybeCharged?: boolean;
-  /** What a stopped billable command spent and kept (see `StopReport`). */
   spent?: StopReport;
   cause?: unknown;
 }
 
-/**
- * What a billable command that stopped (Ctrl-C, 402, a limit, a failed write) spent in this run and
- * where what it paid for is: printed as one line after the error (`Spent 5.5 credits in this run;
- * 550 creators kept in p.json, marked partial.`) and as `spent` in JSON errors.
- */
+/** What a stopped billable command spent and where what it paid for is: a line after the error, `spent` in JSON. */
 export interface StopReport {
   /** Credits spent by this run, in thousandths (as far as the client can know). */
   spentMilli: number;
-  /** Where the paid results are, e.g. `550 creators kept in p.json, marked partial` or `nothing kept`. */
   kept: string;
 }
 
@@ -89,7 +77,6 @@ export class AuthError extends CliError {
   }
 }
 
-/** No API key or login for the profile: exit 4, with what to do about it. */
 export function notAuthenticated(): AuthError {
   return new AuthError('Not authenticated: no API key or login for this profile.', {
     hint: 'Pass --api-key, set CREATORS_API_KEY, `creators config set api-key <key>`, or run `creators login`.',
@@ -117,7 +104,7 @@ export class RemoteJobFailed extends CliError {
   }
 }
 
-/** Still pending when `--timeout` ran out. Exit 8. */
+/** Still pending when the wait (`--max-wait`) ran out. Exit 8. */
 export class PendingError extends CliError {
   constructor(message: string, options: CliErrorOptions = {}) {
     super(message, EXIT.PENDING, { code: 'pending', ...options });
@@ -131,20 +118,14 @@ export class BusyError extends CliError {
   }
 }
 
-/**
- * The pager was quit (or died) before the output ended: the user has seen what they wanted. Not an
- * error: `main` exits 0 and prints nothing. A paging command stops here, so no further page is bought.
- */
+/** Not an error (exit 0, nothing printed): the user has seen what they wanted, and no further page is bought. */
 export class PagerClosedError extends CliError {
   constructor() {
     super('The pager was closed before the output ended.', EXIT.OK, { code: 'pager_closed' });
   }
 }
 
-/**
- * Standard output's reader went away (`creators search --all | head -1`: EPIPE): like a pager closed
- * early, the run stops there, buys no further page, and ends quietly with exit 0.
- */
+/** EPIPE (`creators search --all | head -1`): like a pager closed early. */
 export class StdoutClosedError extends PagerClosedError {
   constructor() {
     super();
@@ -159,10 +140,7 @@ export class InterruptedError extends CliError {
   }
 }
 
-/**
- * Ctrl-C ended a command that runs until it is stopped (`events tail`): the way it is meant to end, not a
- * failure. Exit 130 for scripts, and nothing printed (main.ts).
- */
+/** How a command that runs until stopped (`events tail`) is meant to end: exit 130 for scripts, nothing printed. */
 export class StoppedError extends InterruptedError {
   constructor() {
     super('Stopped.', { code: 'stopped' });
@@ -187,21 +165,14 @@ export function isCliError(err: unknown): err is CliError {
   return err instanceof CliError;
 }
 
-/**
- * A failed write of the command's output (stdout or the `-o` file: no space left, I/O error, a
- * read-only file system...). Exit 1; the message names the destination and the system's words.
- */
+/** Writing stdout or the `-o` file failed (no space left, I/O error...). Exit 1. */
 export class OutputWriteError extends CliError {
   constructor(message: string, options: CliErrorOptions = {}) {
     super(message, EXIT.ERROR, { code: 'write_failed', ...options });
   }
 }
 
-/**
- * Attaches what a stopped billable command spent and kept to the error that stopped it, and returns
- * the error to rethrow. A non-CliError (an unexpected failure) is wrapped so the report is not lost;
- * a report already attached by an inner layer is kept.
- */
+/** A non-CliError is wrapped so the report is not lost; a report attached by an inner layer is kept. */
 export function withStopReport(err: unknown, report: StopReport): CliError {
   const cli =
     err instanceof CliError ? err : new CliError(`Unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.ERROR, { code: 'internal', cause: err });
@@ -209,11 +180,7 @@ export function withStopReport(err: unknown, report: StopReport): CliError {
   return cli;
 }
 
-/**
- * A dry run reached a free read the command would make (`dict`, `keys list`, `events list`...): the
- * plan of that read was printed in its place and the run ends there, successfully (exit 0), having sent
- * nothing. Not a CliError: nothing went wrong, and no error path may print it.
- */
+/** A dry run ended at a free read whose plan was printed (exit 0). Not a CliError: no error path may print it. */
 export class DryRunComplete extends Error {
   constructor(readonly request: string) {
     super(`Dry run: stopped before ${request}.`);
@@ -221,11 +188,7 @@ export class DryRunComplete extends Error {
   }
 }
 
-/**
- * A dry run reached the HTTP client with a request that changes state. Commands answer `--dry-run`
- * with a plan before sending anything, so this is a bug in the command, not a user error; the request
- * was not sent.
- */
+/** Commands answer `--dry-run` before sending, so a state-changing request here is a bug; it was not sent. */
 export class DryRunViolation extends CliError {
   constructor(request: string) {
     super(`Internal error: a dry run tried to send ${request}; it was not sent. This is a bug in creators; please report it.`, EXIT.ERROR, {

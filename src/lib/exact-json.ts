@@ -1,19 +1,11 @@
 /**
- * JSON in and out without losing numbers. `JSON.parse` rounds an id beyond 2^53 (`6789012345678901234`
- * becomes `6789012345678901000`) and turns `1e400` into Infinity (printed as `null`). Responses are parsed
- * here instead: ordinary numbers stay JS numbers (prices, totals and paging keep working), and only a
- * number whose text a double cannot hold exactly becomes an `ExactNumber` that keeps its text.
- * `stringifyJson` writes an `ExactNumber` back as that bare text. The lossless parser (lossless-json) is
- * JavaScript and slower than `JSON.parse`, so it runs only on a text that holds such a number: a quick scan
- * for candidates outside strings decides (README, Security, has the figures).
+ * `JSON.parse` rounds ids beyond 2^53 and turns `1e400` into Infinity: a number a double cannot hold exactly
+ * becomes an `ExactNumber` keeping its text; others stay JS numbers. The lossless parser is slower, so it
+ * runs only when a quick scan finds such a number outside strings (README, Security, has the figures).
  */
 import { isLosslessNumber, isSafeNumber, LosslessNumber, parse as parseLossless } from 'lossless-json';
 
-/**
- * A number kept as its exact text. Printing it (`String(n)`, a template, `stringifyJson`, csv/tsv cells)
- * gives that text; arithmetic and comparisons see the nearest double (`1e400` is Infinity), never an
- * exception, so code written for plain numbers keeps running on it.
- */
+/** Prints as its exact text; arithmetic sees the nearest double, so code written for numbers keeps running. */
 export class ExactNumber extends LosslessNumber {
   override valueOf(): number {
     return Number(this.value);
@@ -28,7 +20,6 @@ export class ExactNumber extends LosslessNumber {
   }
 }
 
-/** True for a number kept as text (ours, or any lossless-json number). */
 export function isExactNumber(value: unknown): value is LosslessNumber {
   return typeof value === 'object' && value !== null && isLosslessNumber(value);
 }
@@ -39,12 +30,7 @@ const parseNumber = (text: string): number | ExactNumber => (isSafeNumber(text) 
 // round-trip through a double. The same text inside a string (a long digit run in a URL) is no number.
 const MAYBE_UNSAFE = /[\d.]{16}|\d[eE]/g;
 
-/**
- * True when the JSON text may hold a number `JSON.parse` would not keep exactly. Each candidate is checked
- * where it stands: a JSON number starts the text or follows `[`, `,` or `:` (and spaces); anything else before
- * its run of number characters means the candidate is inside a string. A string that happens to hold
- * `: 12345678901234567` only sends the text to the slower exact parser.
- */
+/** A JSON number starts the text or follows `[`, `,` or `:`; anything else before it means it is in a string. */
 export function mayHoldUnsafeNumber(text: string): boolean {
   MAYBE_UNSAFE.lastIndex = 0;
   for (let m = MAYBE_UNSAFE.exec(text); m !== null; m = MAYBE_UNSAFE.exec(text)) {
@@ -65,10 +51,6 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
-/**
- * `JSON.parse` that keeps numbers exact: a number a double cannot hold exactly comes back as an
- * `ExactNumber`, every other number as a JS number. Throws a SyntaxError on invalid JSON, like `JSON.parse`.
- */
 export function parseJson(text: string): unknown {
   if (!mayHoldUnsafeNumber(text)) return JSON.parse(text);
   return parseLossless(text, null, parseNumber);
@@ -80,10 +62,7 @@ const MARKED = new RegExp(`"\\\\u0000${MARK.slice(1)}([^"]*)"`, 'g');
 let marking = false;
 let marked = 0;
 
-/**
- * `JSON.stringify` (same arguments, same bytes) that writes each `ExactNumber` as its bare text. Data
- * without one costs one flag check more than `JSON.stringify`.
- */
+/** `JSON.stringify`'s bytes, each `ExactNumber` bare; data without one costs one flag check more. */
 export function stringifyJson(value: unknown, indent?: number): string {
   marking = true;
   marked = 0;

@@ -1,7 +1,6 @@
 import { AUDIENCE_KEYS, CREATOR_HAS_KEYS, FILTER_CATALOGUE } from '../contract/filter-catalogue.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 
-/** Words wrapped to 80 columns, indented. */
 function wrapped(words: readonly string[], indent: string): string {
   const lines: string[] = [];
   let line = indent;

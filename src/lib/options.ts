@@ -1,10 +1,6 @@
 import { UsageError } from './errors.js';
 
-/**
- * The one rule for case in choices (a flag's `choices`, platforms, formats): a value matches the choice
- * spelled the same in any case, and the choice is what is passed on (`--mode RAW` is `raw`, as
- * `--platform INSTAGRAM` is `instagram`). Undefined when nothing matches.
- */
+/** The one rule for case in choices: any case matches, and the choice's own spelling is passed on (`RAW` is `raw`). */
 export function matchChoice<T extends string>(value: string, choices: readonly T[]): T | undefined {
   const wanted = value.trim().toLowerCase();
   return choices.find((choice) => choice.toLowerCase() === wanted);
@@ -22,10 +18,7 @@ export function parseIntegerOption(raw: unknown, flag: string, min = Number.MIN_
   return n;
 }
 
-/**
- * Types a `key=value` value: numbers, `true`/`false`, `null`, comma lists become arrays
- * (of typed items); anything else stays a string. `"quoted"` values are kept as strings.
- */
+/** Comma lists become arrays of typed items; `"quoted"` values stay strings. */
 export function typedValue(raw: string): unknown {
   const v = raw.trim();
   if (/^".*"$/s.test(v)) return v.slice(1, -1);
@@ -37,10 +30,6 @@ export function typedValue(raw: string): unknown {
   return v;
 }
 
-/**
- * Builds an object from repeated `key=value` pairs; dot paths nest (`a.b=1` -> `{a:{b:1}}`).
- * A pair without `=` or with an empty key is a usage error naming the flag.
- */
 export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -62,21 +51,14 @@ export function assignPairs(pairs: readonly string[], flag: string, target: Reco
 
 const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-/**
- * A duration as users write it: `14d`, `24h`, `90m`, `30s`, `2w`, or `0`; a bare number is days.
- * Returns milliseconds; a bad value is a usage error naming `what` (a flag or setting).
- */
+/** `14d`, `24h`, `90m`, `30s`, `2w` or `0` in ms; a bare number is days. */
 export function parseDuration(raw: string, what: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$/i.exec(raw);
   if (!m) throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 14d, 24h, 30m or 0.`);
   return Math.round(Number(m[1]) * (DURATION_UNITS[(m[2] || 'd').toLowerCase()] as number));
 }
 
-/**
- * A point in time as `--since`/`--until` take it: a duration back from `now` (`7d`, `24h`, as
- * `parseDuration`), or a date (`2026-11-01`, local midnight, as the budgets' days are) or an ISO 8601
- * time with its zone. Returns milliseconds since the epoch; a bad value is a usage error naming `what`.
- */
+/** A duration back from `now`, a date (local midnight, as the budgets' days are) or an ISO 8601 time with its zone. */
 export function parseWhen(raw: string, now: number, what: string): number {
   const text = raw.trim();
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);

@@ -11,17 +11,13 @@ export interface PageRequest {
 /** A query can reach at most this many results (Discovery and Similar; api-contract.md §1). */
 export const PAGING_RESULT_CAP = 10_000;
 
-/** The keys a page's list sits under, in the order they are tried. */
 const LIST_KEYS = ['results', 'accounts', 'handles', 'posts', 'comments', 'data', 'items', 'events'];
 
 function objectOf(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-/**
- * The list inside a page: a bare array, or the first array under a known key, at the top or inside
- * `result` (the envelope of posts and comments: `{"result": {"comments": [...]}, "next_token": ...}`).
- */
+/** A bare array, or the first array under a known key, at the top or inside `result` (posts and comments). */
 export function itemsOfPage(data: unknown): unknown[] | undefined {
   if (Array.isArray(data)) return data;
   const page = objectOf(data);
@@ -39,16 +35,12 @@ export function itemsOfPage(data: unknown): unknown[] | undefined {
   return undefined;
 }
 
-/** A `next_token` cursor, at the top of the page or inside `result`. */
 function cursorOf(page: Record<string, unknown>): string | undefined {
   const token = page.next_token ?? objectOf(page.result)?.next_token;
   return typeof token === 'string' && token ? token : undefined;
 }
 
-/**
- * True when the request pages by number (`paging: {limit, page}` in its body): Discovery and Similar,
- * whose responses say `total` but carry no cursor.
- */
+/** `paging: {limit, page}` in the body: Discovery and Similar say `total` but carry no cursor. */
 export function isNumberPaged(req: PageRequest): boolean {
   if (req.method !== 'POST') return false;
   if (objectOf(req.body?.paging)) return true;
@@ -56,7 +48,6 @@ export function isNumberPaged(req: PageRequest): boolean {
   return p === 'discovery' || p === 'discovery/creators/similar';
 }
 
-/** What a paginated run did, filled in as pages arrive (read after it ends or stops). */
 export interface PagingTally {
   pages: number;
   /** Why it stopped: the last page, the page bound, the 10,000-result cap, or a page that repeated the ones before. */
@@ -73,7 +64,6 @@ export interface PaginateOptions {
   onPage?: ((data: unknown, items: unknown[] | undefined) => void) | undefined;
 }
 
-/** An item's identity for the repeat check of numbered pages (a creator's id or username). */
 function identity(item: unknown): string | undefined {
   const o = objectOf(item);
   if (!o) return undefined;
@@ -82,13 +72,9 @@ function identity(item: unknown): string | undefined {
 }
 
 /**
- * Follows a list endpoint page after page, yielding every item once, for the raw `api --paginate`.
- * Understands the service's four paging styles: a `next` URL (events), a `next_token` cursor at the top
- * or under `result`, sent back as `pagination_token` (comments, posts), Discovery's numbered
- * `paging.page` (up to `total` or the 10,000-result cap; a short page is the last) and
- * `offset`/`limit`/`total` (exclusion entries). A cursor or page is never requested twice, and a
- * numbered page holding nothing but creators already seen (a server counting pages from the other
- * base) ends the run rather than buying the same page again. Pages that are not lists are yielded whole.
+ * `api --paginate` over the four paging styles: a `next` URL (events), a `next_token` cursor sent back as
+ * `pagination_token`, numbered `paging.page` (to `total` or the cap) and `offset`/`limit`/`total`. Nothing is
+ * requested twice; a numbered page of creators already seen (pages counted from the other base) ends the run.
  */
 export async function* paginate(http: HttpClient, first: PageRequest, options: PaginateOptions = {}): AsyncGenerator<unknown> {
   const tally = options.tally ?? { pages: 0 };

@@ -24,7 +24,6 @@ function describeChar(c: string): string {
   return (c.codePointAt(0) ?? 0) < 0x80 ? `a control character (U+${hex})` : `a non-ASCII character (U+${hex})`;
 }
 
-/** Refuses a key holding anything but printable ASCII, naming the character and where the key came from. */
 function checkPrintable(value: string, source: ApiKeySource, path?: string): void {
   const bad = /[^\x20-\x7e]/u.exec(value);
   if (!bad) return;
@@ -40,10 +39,8 @@ function checkPrintable(value: string, source: ApiKeySource, path?: string): voi
 }
 
 /**
- * The bearer value of an API key: surrounding whitespace and a leading `Bearer ` removed, then checked
- * to be printable ASCII. A line break or a non-ASCII character cannot travel in an HTTP header (undici
- * refuses it as UND_ERR_INVALID_ARG, which reads like a network failure): it is a usage error naming
- * where the key came from. The key itself is never printed.
+ * Not printable ASCII is a usage error naming the source (never the key): undici would refuse the header as
+ * UND_ERR_INVALID_ARG, which reads like a network failure.
  */
 export function cleanApiKey(raw: string, source: ApiKeySource, path?: string): string {
   const value = raw.trim().replace(/^Bearer\s+/i, '');
@@ -51,10 +48,7 @@ export function cleanApiKey(raw: string, source: ApiKeySource, path?: string): s
   return value;
 }
 
-/**
- * Reads `--api-key-file <path|->`: the whole file (or standard input), less one trailing newline,
- * checked like any key. Unlike `--api-key`, the key does not appear in the process list.
- */
+/** Unlike `--api-key`, the key does not appear in the process list. */
 export async function readApiKeyFile(ports: InputPorts, path: string): Promise<string> {
   const { readInputText } = await import('../io/input.js');
   const text = await readInputText(ports, path, '--api-key-file');

@@ -1,12 +1,8 @@
-/** What the `keys` verbs share: the expiry flag's reading, masking of key values, the table columns. */
 import { maskSecret } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { ColumnSpec } from '../output/types.js';
 
-/**
- * Reads `--expires-at`: an ISO 8601 date or date-time, normalised to UTC ISO; `none` (when
- * `allowNone`) means no expiry (null). Undefined when the flag was not given.
- */
+/** `none` (when `allowNone`) is no expiry (null); undefined when the flag was not given. */
 export function parseExpiry(raw: string | undefined, allowNone: boolean): string | null | undefined {
   if (raw === undefined) return undefined;
   const text = raw.trim();

@@ -3,32 +3,23 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../errors.js';
 
-/** The query of the redirect the browser was sent to: `code` and `state`, or `error`. */
 export type CallbackParams = URLSearchParams;
 
 export interface CallbackServer {
   /** `http://127.0.0.1:<port>/callback`: the registered redirect URI. */
   redirectUri: string;
   port: number;
-  /**
-   * Resolves with the first redirect that carries `code` or `error` and the state given to
-   * `expectState`. Any other callback is answered with an error page and ignored: any local process
-   * or web page can reach this port, and must not be able to end or steer the login.
-   */
+  /** Only a redirect with the expected state: any local process or web page can reach this port. */
   received: Promise<CallbackParams>;
   /** The `state` of this login attempt; until it is set, every callback is ignored. */
   expectState(state: string): void;
-  /** Answers the waiting browser with a short success or failure page. */
   finish(ok: boolean, message: string): void;
   close(): Promise<void>;
 }
 
 export const CALLBACK_PATH = '/callback';
 
-/**
- * Sent with every answer of the listener: the page may not be framed (clickjacking), loads nothing,
- * runs no script, and the callback address (with its code) is not passed on as a referrer.
- */
+/** No framing (clickjacking), nothing loaded or run, and the callback address (with its code) never a referrer. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
@@ -38,7 +29,6 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export interface CallbackServerOptions {
-  /** Told (without the caller's text) each time a callback is ignored. */
   onIgnored?: ((why: string) => void) | undefined;
 }
 
@@ -48,11 +38,7 @@ function sameState(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/**
- * A one-shot HTTP listener on 127.0.0.1 (never all interfaces) for the OAuth redirect. The
- * browser's request is held open until `finish` so its page can say whether the login really
- * worked (after the token exchange), not merely that a code arrived.
- */
+/** The browser's request is held open until `finish`, so its page says whether the login really worked. */
 export async function startCallbackServer(port = 0, options: CallbackServerOptions = {}): Promise<CallbackServer> {
   let resolveReceived!: (p: CallbackParams) => void;
   const received = new Promise<CallbackParams>((r) => (resolveReceived = r));

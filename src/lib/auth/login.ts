@@ -13,37 +13,25 @@ import { loginFromTokens, readClient, saveClient, saveLogin, type StoredLogin } 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
 
 export interface LoginOptions {
-  /** Fixed listener port; a new random one each login when undefined. */
   port?: number | undefined;
-  /** Print the URL and read the pasted redirect instead of opening a browser. */
   noBrowser: boolean;
   timeoutMs: number;
 }
 
-/** What the login flow needs from the outside world; the command builds it from its context. */
 export interface LoginPorts {
-  /** The profile's config store: the registered client and the tokens are saved here. */
   store: ConfigStore;
   baseUrl: URL;
-  /** The HTTP client for the registration and the code exchange (both unauthenticated). */
   http(): Promise<HttpClient>;
   now(): number;
-  /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
-  /** stderr for the URL and instructions, stdin for a pasted redirect, notices. */
   term: Pick<Terminal, 'io' | 'notice' | 'tell'>;
   /** The environment, to tell whether a browser can be opened here (SSH, no display). */
   env: Record<string, string | undefined>;
-  /** Opens a URL in a browser; the system's opener when undefined. */
   openBrowser?: ((url: string) => Promise<void>) | undefined;
-  /** The money gate: false when the plan must not be sent (`--dry-run` printed it). */
   gate(plan: Plan): Promise<boolean>;
 }
 
-/**
- * True when a browser on this machine can plausibly be opened: not over SSH, and on Linux only
- * with a display. An injected opener (tests) counts as a display.
- */
+/** Not over SSH, and on Linux only with a display; an injected opener (tests) counts as one. */
 export function canOpenBrowser(env: Record<string, string | undefined>, injected: boolean, platform = process.platform): boolean {
   if (env.SSH_CONNECTION || env.SSH_TTY) return false;
   if (injected) return true;
@@ -51,7 +39,6 @@ export function canOpenBrowser(env: Record<string, string | undefined>, injected
   return true;
 }
 
-/** The production opener: `open`, loaded lazily. A missing helper (xdg-open ENOENT) rejects. */
 async function openWithSystem(url: string): Promise<void> {
   const { default: open } = await import('open');
   const child = await open(url);
@@ -61,13 +48,8 @@ async function openWithSystem(url: string): Promise<void> {
 }
 
 /**
- * The whole `creators login` flow: a loopback listener, client registration once per base URL,
- * PKCE + state, the browser (or a pasted redirect), the code exchange, and the tokens saved in
- * the profile. Every failure is an AuthError (exit 4) with the reason in plain words.
- *
- * Each request that changes state passes `gate` first. Under `--dry-run` the first one (the
- * registration, or the code exchange when a client is registered already) is printed as the plan
- * and the flow stops there: undefined, no browser opened, nothing sent or stored.
+ * Every failure is an AuthError (exit 4) in plain words. Under `--dry-run` the first request that changes
+ * state (the registration, or the code exchange) is the plan and the flow stops: no browser, nothing stored.
  */
 export async function login(ports: LoginPorts, opts: LoginOptions): Promise<StoredLogin | undefined> {
   const { store, baseUrl: base, term } = ports;
@@ -157,7 +139,6 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
   }
 }
 
-/** The login timeout for a person: `45 s`, `1 minute`, `1.5 minutes`, `5 minutes`. */
 export function timeoutText(ms: number): string {
   return ms >= 60_000 ? plural(Math.round(ms / 6_000) / 10, 'minute') : `${Math.round(ms / 1000)} s`;
 }
@@ -180,11 +161,7 @@ function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, ti
   });
 }
 
-/**
- * Lines pasted on stdin: a full redirect URL (`http://127.0.0.1:PORT/callback?code=...&state=...`),
- * just its query, or a bare code. Anything else is reported and the next line is awaited. EOF
- * means nothing will be pasted: the listener may still answer.
- */
+/** EOF means nothing will be pasted: the listener may still answer. */
 function readPasted(term: Pick<Terminal, 'io' | 'tell'>, cleanups: Array<() => void>): Promise<CallbackParams> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: term.io.stdin, terminal: false });
@@ -197,7 +174,6 @@ function readPasted(term: Pick<Terminal, 'io' | 'tell'>, cleanups: Array<() => v
   });
 }
 
-/** Parses a pasted redirect URL, query string or bare code; undefined when it is none of them. */
 export function parsePasted(line: string): CallbackParams | undefined {
   const text = line.trim();
   if (!text) return undefined;
@@ -210,7 +186,6 @@ export function parsePasted(line: string): CallbackParams | undefined {
   return undefined;
 }
 
-/** Checks `--port`: 1-65535. */
 export function parsePort(raw: unknown): number | undefined {
   if (raw === undefined) return undefined;
   const text = String(raw);

@@ -31,7 +31,6 @@ export async function registerClient(http: HttpClient, redirectUri: string): Pro
   return res.data;
 }
 
-/** The plan of `registerClient` (free). */
 export function registerClientPlan(redirectUri: string): Plan {
   return freePlan('POST', 'oauth/register', { body: { client_name: CLIENT_NAME, redirect_uris: [redirectUri], scope: 'all' } });
 }
@@ -56,7 +55,6 @@ export function authorizeUrl(baseUrl: URL, p: AuthorizeParams): string {
   }).href;
 }
 
-/** Exchanges an authorization code and its PKCE verifier for tokens. */
 export async function exchangeCode(http: HttpClient, p: CodeExchange): Promise<TokenResponse> {
   return tokenRequest(http, exchangeFields(p));
 }
@@ -77,7 +75,6 @@ function exchangeFields(p: CodeExchange): Record<string, string> {
   return { grant_type: 'authorization_code', client_id: p.clientId, code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri };
 }
 
-/** A token endpoint request as a plan: the form fields shown as the body (free). */
 function tokenPlan(fields: Record<string, string>): Plan {
   return freePlan('POST', 'oauth/token', { body: fields });
 }
@@ -104,7 +101,6 @@ async function tokenRequest(http: HttpClient, fields: Record<string, string>, up
     .catch((err: unknown) => {
       throw asAuthError(err, fields.grant_type === 'refresh_token' ? 'Could not refresh the login' : 'Could not exchange the authorization code');
     });
-  // An `access_token` is there: the HTTP client checked the answer's shape (src/contract/responses.ts).
   return res.data;
 }
 
@@ -122,15 +118,11 @@ export const OAUTH_ERRORS: Record<string, string> = {
   temporarily_unavailable: 'the authorization server is temporarily unavailable',
 };
 
-/** Describes an OAuth error code for a message. */
 export function describeOAuthError(code: string): string {
   return OAUTH_ERRORS[code] ?? code;
 }
 
-/**
- * A 4xx from an OAuth endpoint becomes AuthError (exit 4) naming the OAuth error; other failures
- * (network, 5xx) keep their own type and exit code.
- */
+/** A 4xx becomes AuthError (exit 4) naming the OAuth error; network failures and 5xx keep their own. */
 function asAuthError(err: unknown, what: string): unknown {
   if (!(err instanceof CliError) || err.status === undefined || err.status >= 500 || err.status === 429) return err;
   const code = err.code in OAUTH_ERRORS ? err.code : undefined;

@@ -4,9 +4,7 @@ import type { HttpClient } from '../http/client.js';
 import { refreshTokens } from './oauth.js';
 import { ensureFreshLogin, readLogin, type StoredLogin } from './token-store.js';
 
-/** What reading (and refreshing) the stored login needs; the app builds it from its context. */
 export interface SessionPorts {
-  /** The profile's config store, where the login lives. */
   store: ConfigStore;
   /** The base URL in effect: a login bound to another one is not used. */
   baseUrl: URL;
@@ -23,11 +21,7 @@ export function loginFor(login: StoredLogin | undefined, baseUrl: URL): StoredLo
   return login.base_url === undefined || login.base_url === baseUrl.href ? login : undefined;
 }
 
-/**
- * The profile's login with a live access token, refreshed through the token store when it is
- * about to expire or when `rejected` (a token the API just answered 401 to) is still current.
- * Undefined when the profile has no login for the current base URL.
- */
+/** Refreshed when about to expire, or when `rejected` (a token the API just answered 401 to) is still current. */
 export async function freshLogin(ports: SessionPorts, opts: { rejected?: string } = {}): Promise<StoredLogin | undefined> {
   const { store } = ports;
   if (!loginFor(readLogin(store), ports.baseUrl)) return undefined;

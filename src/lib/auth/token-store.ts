@@ -5,17 +5,11 @@ import type { TokenResponse } from './oauth.js';
 import { holdExit } from '../io/exit-holds.js';
 import { LockPathTaken, withLock } from '../io/lock.js';
 
-/** The profile key holding the login's tokens. */
 export const LOGIN_KEY = 'oauth';
-/** The profile key holding registered clients, one per base URL. */
 export const CLIENTS_KEY = 'oauth-clients';
 /** Refresh this long before the access token expires, so a request never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 60_000;
-/**
- * A login lock not renewed for this long (wall clock) is taken to be left over from a crashed process
- * (the one lock, lib/io/lock.ts). The holder renews it every third of this, so a refresh slower than
- * this (a long --timeout) keeps it.
- */
+/** A login lock not renewed for this long is a crashed process's; renewed every third of it, so a slow refresh keeps it. */
 export const STALE_LOCK_MS = 30_000;
 
 /** What a login leaves in the profile. `expires_at` is in ms since the epoch. */
@@ -54,7 +48,6 @@ export function clearLogin(store: ConfigStore): boolean {
   return had;
 }
 
-/** The login record built from a token response. */
 export function loginFromTokens(tokens: TokenResponse, now: number, base: Partial<StoredLogin>): StoredLogin {
   return {
     ...base,
@@ -67,7 +60,6 @@ export function loginFromTokens(tokens: TokenResponse, now: number, base: Partia
   };
 }
 
-/** The client registered for `baseUrl` on this profile, if any. */
 export function readClient(store: ConfigStore, baseUrl: string): StoredClient | undefined {
   const all = store.get(CLIENTS_KEY) as Record<string, StoredClient> | undefined;
   const client = all?.[baseUrl];
@@ -85,7 +77,6 @@ export interface RefreshDeps {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
-  /** Calls the token endpoint with the refresh grant. */
   refresh(login: StoredLogin): Promise<TokenResponse>;
 }
 
@@ -94,11 +85,8 @@ function expiring(login: StoredLogin, now: number): boolean {
 }
 
 /**
- * The login with a usable access token: refreshed when it expires within a minute, or when
- * `rejected` (the token a 401 came back for) is still the stored one. Refreshing happens under a
- * lock file and re-reads the store first, because the server kills the old access token and
- * refresh token on refresh: two processes refreshing with the same refresh token would leave the
- * loser with a dead pair. The loser instead waits for the lock and picks up the winner's tokens.
+ * Refreshes under a lock, re-reading the store first: the server kills the old pair on refresh, so two processes
+ * refreshing with one refresh token would leave the loser a dead pair. The loser takes the winner's tokens.
  */
 export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: string } = {}): Promise<StoredLogin> {
   const current = readLogin(deps.store);
@@ -141,7 +129,6 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
   });
 }
 
-/** The lock file next to config.json, one per profile. */
 export function lockPath(store: ConfigStore): string {
   return join(dirname(store.path), `.oauth-${store.profile}.lock`);
 }

@@ -1,8 +1,4 @@
-/**
- * Results of several batches (a split input) into one output: each part is downloaded to its own
- * temporary file first (so each can restart on its own), then the parts are streamed into the
- * target, keeping the CSV header of the first part only.
- */
+/** A split input's parts go to temporary files first, so each can restart on its own; one CSV header is kept. */
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,11 +10,9 @@ import { downloadBatch, type DownloadOptions } from './download.js';
 
 export type ManyOptions = Omit<DownloadOptions, 'id' | 'openSink' | 'restartable'> & {
   io: Io;
-  /** The final file; stdout when undefined. */
   outputPath?: string | undefined;
 };
 
-/** Downloads the results of `ids` into one output (CSV); returns the bytes written. */
 export async function downloadMany(http: HttpClient, ids: string[], o: ManyOptions): Promise<number> {
   // The service keeps the results and downloads are free: files are atomic, without waiting for the disk.
   const target = (): Promise<Sink> => openSink(o.io, { outputPath: o.outputPath }, { durable: false });

@@ -1,11 +1,8 @@
 /**
- * Downloading batch results, streamed to an atomic file. CSV goes through the short-lived
- * `/download/` URL (another host: no Authorization header), falling back to the result route when
- * `/download/` is missing; JSON always uses the result route (`?format=json`). An interrupted
- * transfer resumes with a Range request when the host allows it, otherwise restarts from zero in a
- * fresh temporary file; an expired URL (403/400 from the storage host) is asked for again. Opening
- * the transfer is retried by the HTTP core; this loop only takes over once bytes are flowing. The
- * target only ever appears complete.
+ * CSV comes from the short-lived `/download/` URL (another host: no Authorization header), else the result
+ * route. An interrupted transfer resumes with Range when the host allows it, else restarts in a fresh
+ * temporary file; an expired URL is asked for again. The HTTP core retries the opening; this loop takes over
+ * once bytes flow. The target only ever appears complete.
  */
 import type { Readable } from 'node:stream';
 import { CliError, InterruptedError, NetworkError, OutputWriteError, UsageError } from '../errors.js';
@@ -15,10 +12,7 @@ import type { Plan } from '../api/plan.js';
 import { transferProblem } from '../http/network-error.js';
 import { OutputFileError, type Sink } from '../output/sink.js';
 
-/**
- * Results come as CSV or JSON: from `--json`/`--format` (flags only), else from the `-o` extension
- * (`.json`), else CSV. Any other asked format is a usage error.
- */
+/** From `--json`/`--format`, else the `-o` extension, else CSV. */
 export function resultsFormat(asked: { json?: boolean | undefined; format?: string | undefined }, outputPath: string | undefined): 'csv' | 'json' {
   const format = asked.json ? 'json' : asked.format;
   if (format !== undefined) {
@@ -36,14 +30,9 @@ export function downloadPlan(id: string, format: 'csv' | 'json'): Plan {
 export interface DownloadOptions {
   id: string;
   format: 'csv' | 'json';
-  /** Opens a fresh destination (an atomic file sink, or stdout). */
   openSink: () => Promise<Sink>;
-  /**
-   * False for stdout: bytes already written cannot be taken back, so only a Range resume is possible.
-   * A sink written in place (a device or a FIFO as `-o`) is never restarted either, whatever this says.
-   */
+  /** False for stdout: written bytes cannot be taken back (nor in an in-place sink), so only a Range resume. */
   restartable: boolean;
-  /** Transfer attempts in all (interruptions and expired links). Default 5. */
   attempts?: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal | undefined;
@@ -63,11 +52,7 @@ function header(res: HttpResponse<unknown>, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/**
- * Downloads the results of batch `o.id` into a sink opened by `o.openSink`, committing it at the end.
- * Whatever ends the download (an error of any kind), the sink is aborted: no temporary file or open
- * descriptor is left for the garbage collector.
- */
+/** Whatever ends the download, the sink is aborted: no temporary file or descriptor is left to the GC. */
 export async function downloadBatch(http: HttpClient, o: DownloadOptions): Promise<DownloadResult> {
   let sink: Sink | undefined;
   try {
@@ -91,7 +76,6 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
   let etag: string | undefined;
   let lastError: unknown;
 
-  // Where the bytes come from, to name it when the connection drops.
   const fileHost = (): string => (source === 'download_url' && link ? new URL(link.download_url).host : http.baseUrl.host);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     // Until the body starts, failures are the HTTP core's: it has already retried what it may.
@@ -118,7 +102,6 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
           ? await openDownloadUrl(http, link.download_url, headers, o.timeoutMs)
           : await openResults(http, o.id, o.format, o.timeoutMs);
       if (written > 0 && res.status !== 206) {
-        // The host sent the whole file again: start over in a fresh temporary file.
         if (!restartable) {
           res.data.destroy();
           throw new NetworkError(`The download of batch ${o.id} was interrupted after ${written} bytes already written to ${sink.inPlace && o.restartable ? 'the output' : 'stdout'} and cannot be resumed.`, {
@@ -168,8 +151,7 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
         throw err;
       }
       if (!transferring && err instanceof CliError) {
-        // A request the core gave up on (after its own retries and back-off): retrying it here too
-        // would multiply the attempts.
+        // The core gave up after its own retries: retrying here too would multiply the attempts.
         await sink.abort();
         throw err;
       }
@@ -177,7 +159,6 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
       const how = written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
       o.notice(`Download of batch ${o.id} interrupted (${transferProblem(err, fileHost())}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
       try {
-        // Waits like the HTTP core; the resume itself (Range, restart, new link) is this loop's.
         await o.sleep(http.retryDelayMs(attempt), o.signal);
       } catch {
         await sink.abort();

@@ -1,9 +1,4 @@
-/**
- * Turns the user's CSV into what the batch route takes: one column headed `handle` or `email`,
- * blanks removed, duplicates dropped (and counted), written to temporary part files of at most
- * `maxPartBytes` each (the service refuses files over 10 MB). The input is streamed: it is read once,
- * hashed on the way (for the `batch run` journal), and never held in memory whole.
- */
+/** The user's CSV as the batch route takes it (one `handle` or `email` column, unique), streamed and hashed once. */
 import { createHash } from 'node:crypto';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +13,6 @@ import { csvLineEncoder } from '../output/delimited.js';
 /** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
 export const MAX_PART_BYTES = 10_000_000;
 
-/** Rows read before the column is chosen (detection looks at the first values). */
 const SAMPLE_ROWS = 20;
 
 export interface BatchPart {
@@ -29,16 +23,13 @@ export interface BatchPart {
 
 export interface Extraction {
   kind: ValueKind;
-  /** The input column the values came from. */
   column: string;
   /** True when no header or content said which column: the first one was taken. */
   guessedColumn?: boolean;
   parts: BatchPart[];
-  /** Unique non-blank values kept. */
   rows: number;
   blanks: number;
   duplicates: number;
-  /** sha256 of the input bytes, hex. */
   inputSha256: string;
   /** Removes the temporary part files. Never throws. */
   cleanup(): Promise<void>;
@@ -48,15 +39,9 @@ export interface ExtractOptions {
   kind: ValueKind;
   column?: string | undefined;
   maxPartBytes?: number;
-  /** `--delimiter`, `--relax-columns`. */
   csv?: CsvReadOptions | undefined;
 }
 
-/**
- * Reads the input CSV, picks the column (`--column`, else a `handle`/`email` header, else by content),
- * and writes the unique values into part files. `ports` says where relative paths start and gives
- * stdin for `-` (the terminal object). Throws a usage error for empty or unreadable input.
- */
 export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices, 'notice'>>, source: string, options: ExtractOptions): Promise<Extraction> {
   const input = await openInput(ports, source, 'input', { kind: 'CSV' });
   const hash = createHash('sha256');
@@ -78,7 +63,6 @@ export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices
   let duplicates = 0;
   let header = '';
   let guessed = false;
-  // The part files are csv written like every csv output: one stringifier for the whole extraction.
   const encode = await csvLineEncoder('csv');
 
   const flush = async (): Promise<void> => {

@@ -1,21 +1,9 @@
 /**
- * The `batch run` journal: which batch ids a given input (its sha256 plus the job options, base URL
- * and profile) started, so a re-run after a crash, a timeout or Ctrl-C reattaches instead of paying
- * for the same rows twice.
- *
- * One small JSON file per input (`batch-journal/<key>.json` in the config directory), each guarded by
- * its own lock file (`<key>.lock`) held for the whole run. One file per input rather than one shared
- * file under a lock: a run only ever writes its own entry, so runs of different inputs cannot clobber
- * each other's entries whatever their timing, and no run waits on another's write. Two runs of the
- * same input cannot both hold its lock: the second stops at once (BusyError, exit 9).
- *
- * Before a create request is sent, the entry records it as in flight (part, time); the batch id
- * replaces that when the reply arrives. A run killed in between leaves the in-flight mark, so the
- * re-run knows a job may exist although it has no id for it.
- *
- * Entries are written atomically (temp file, fsync, rename), so a crash mid-write never corrupts one.
- * An entry damaged all the same (a disk error, a hand edit) is never taken as absent: it may have
- * named a job already paid for, so `batch run` refuses it like a lost create reply (`--force` to go on).
+ * The `batch run` journal: the batch ids an input (sha256 + job options, base URL, profile) started, so a
+ * re-run reattaches instead of paying for the same rows twice. One file per input, each under its own lock
+ * for the whole run, so runs of different inputs never clobber or wait on each other. A create is recorded
+ * as in flight before it is sent: a run killed before the reply leaves a mark. A damaged entry is never
+ * taken as absent: it may have named a job already paid for.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
@@ -25,7 +13,6 @@ import { writeFileAtomic } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
-/** The folder of entries, in the config directory. */
 export const JOURNAL_DIR = 'batch-journal';
 /** The single shared file of earlier versions: still read (never written), so an upgrade loses no job. */
 export const LEGACY_JOURNAL_FILE = 'batch-journal.json';
@@ -35,9 +22,7 @@ const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 /** A create request sent whose reply has not been seen. */
 export interface InFlight {
-  /** Index of the part being created. */
   part: number;
-  /** ISO time the request was sent. */
   sent_at: string;
 }
 
@@ -62,15 +47,10 @@ function isEntry(e: unknown): e is JournalEntry {
   return Boolean(e && typeof e === 'object' && Array.isArray((e as JournalEntry).batch_ids));
 }
 
-/**
- * An entry that exists but cannot be read (junk, cut short, not an entry, unreadable): it may have
- * named a job already paid for, so it is never taken as absent (`batch run` refuses without --force).
- */
+/** An entry that exists but cannot be read: `batch run` refuses it without --force. */
 export interface DamagedEntry {
   damaged: true;
-  /** The file that could not be read. */
   file: string;
-  /** Why, in a few words. */
   why: string;
 }
 
@@ -98,11 +78,7 @@ async function readEntryFile(file: string, pick: (parsed: unknown) => unknown): 
   return isEntry(entry) ? entry : { damaged: true, file, why: 'it is not a journal entry' };
 }
 
-/**
- * The entry for `key`, read without locking (a dry run, which changes nothing): undefined when there
- * is none, `DamagedEntry` when its file (or the single journal file of earlier versions) exists but
- * cannot be read.
- */
+/** Read without locking (for a dry run, which changes nothing). */
 export async function readJournalEntry(dir: string, key: string): Promise<JournalEntry | DamagedEntry | undefined> {
   const own = await readEntryFile(join(dir, JOURNAL_DIR, `${key}.json`), (parsed) => parsed ?? null);
   if (own !== undefined) return own;
@@ -113,13 +89,11 @@ export async function readJournalEntry(dir: string, key: string): Promise<Journa
   });
 }
 
-/** The entry of one input, locked for this run. */
 export class LockedJournalEntry {
   private constructor(
     private readonly file: string,
     private readonly lock: FileLock,
     private readonly now: () => number,
-    /** The entry as found when the lock was taken (damaged: found but unreadable). */
     readonly found: JournalEntry | DamagedEntry | undefined,
   ) {}
 
@@ -164,10 +138,7 @@ export class LockedJournalEntry {
   }
 }
 
-/**
- * Removes other inputs' entries untouched for 30 days, each under its own lock (skipped when held).
- * Ages are file times, so they are compared with the wall clock, not the injected one.
- */
+/** Ages are file times, so they are compared with the wall clock, not the injected one. */
 async function prune(folder: string, keep: string): Promise<void> {
   const now = Date.now();
   let names: string[];

@@ -1,8 +1,4 @@
-/**
- * A multipart/form-data body streamed from disk: text fields first, then the CSV file part. The
- * length is computed up front so the request carries Content-Length (some upload proxies refuse
- * chunked bodies), and the file itself is never read into memory.
- */
+/** Streamed from disk, with Content-Length computed up front: some upload proxies refuse chunked bodies. */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -24,12 +20,10 @@ export interface MultipartFile {
 
 const CRLF = '\r\n';
 
-/** Field names and file names come from our own code, but quote-escape them anyway. */
 function quoted(s: string): string {
   return s.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
 }
 
-/** Builds a multipart body of `fields` and one file read from `file.path`. */
 export async function multipartBody(fields: ReadonlyArray<readonly [string, string]>, file: MultipartFile): Promise<MultipartBody> {
   const boundary = `----creators${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(

@@ -1,7 +1,4 @@
-/**
- * The options of a batch job (`batch upload` / `batch run`): checked before anything is sent, and
- * turned into the multipart fields of api-contract §9.1.
- */
+/** Batch job options, checked before anything is sent, as the multipart fields of api-contract §9.1. */
 import { BATCH_PLATFORMS } from '../../contract/platforms.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
@@ -11,18 +8,15 @@ export type BatchMode = (typeof BATCH_MODES)[number];
 
 export interface BatchJobOptions {
   mode: BatchMode;
-  /** `handle` for raw/full, `email` for basic/advanced. */
   kind: 'handle' | 'email';
   platform?: string | undefined;
   emailRequired?: 'must_have' | 'preferred' | undefined;
   audience: boolean;
   lookalikes: boolean;
   metadata?: Record<string, unknown> | undefined;
-  /** `--column`: the input column holding the values. */
   column?: string | undefined;
 }
 
-/** The job flags of `batch upload` and `batch run`, as the user typed them. */
 export interface JobFlags {
   mode?: string | undefined;
   platform?: string | undefined;
@@ -31,24 +25,17 @@ export interface JobFlags {
   audience?: boolean | undefined;
   lookalikes?: boolean | undefined;
   metadata?: readonly string[] | undefined;
-  /** Refused: the service dropped it for batch jobs. */
+  /** Refused, with the next: the service dropped them for batch jobs. */
   minFollowers?: string | undefined;
-  /** Refused: the service dropped it for batch jobs. */
   excludePlatforms?: string | undefined;
 }
 
 export interface JobOptionPorts {
-  /**
-   * The platform: `--platform`, else the profile setting, checked against `allowed`; a usage error
-   * ("--platform is required <why>") when neither gives one. (Context.platform in the app.)
-   */
+  /** `--platform`, else the profile's, checked against `allowed`; a usage error when neither gives one. */
   platform(flag: string | undefined, allowed: readonly string[], why: string): Promise<string>;
 }
 
-/**
- * Checks the upload flags. Refuses `--min-followers`/`--exclude-platforms` (batch enrichment stopped
- * accepting them on 2026-09-17), flags that do not apply to the mode, and a missing platform.
- */
+/** `--min-followers`/`--exclude-platforms` are refused: batch enrichment stopped accepting them on 2026-09-17. */
 export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): Promise<BatchJobOptions> {
   for (const [value, flag] of [[flags.minFollowers, '--min-followers'], [flags.excludePlatforms, '--exclude-platforms']] as const) {
     if (value !== undefined) {
@@ -104,10 +91,7 @@ export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): P
   return out;
 }
 
-/**
- * The multipart text fields, in a stable order. Booleans travel as the strings "true"/"false" (as the
- * official client sends them); lookalikes are sent explicitly because the documented default changed.
- */
+/** Booleans as "true"/"false" (as the official client sends them); lookalikes always: the documented default changed. */
 export function wireFields(o: BatchJobOptions): Array<[string, string]> {
   const fields: Array<[string, string]> = [['enrichment_mode', o.mode]];
   if (o.platform) fields.push(['platform', o.platform]);

@@ -1,8 +1,4 @@
-/**
- * Waiting for a batch: an async iterator over status readings, with an injected clock and sleep so
- * tests run instantly. It ends after the first final reading (done, failed, paused for credits);
- * `--max-wait` and Ctrl-C end it with errors that say how to pick the job up again.
- */
+/** Status readings until the first final one; `--max-wait` and Ctrl-C end with how to pick the job up again. */
 import { ApiError, CreditsError, InterruptedError, NetworkError, PendingError, RateLimitError, RemoteJobFailed } from '../errors.js';
 import { progressText, type BatchStatus } from './status.js';
 import { creditCount } from '../output/humanize.js';
@@ -13,12 +9,10 @@ export const DEFAULT_INTERVAL_S = 30;
 export interface PollOptions {
   id: string;
   intervalMs: number;
-  /** Overall wait limit; undefined waits forever. */
   timeoutMs?: number | undefined;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal | undefined;
-  /** How to pick the job up again, for the timeout and Ctrl-C messages. */
   again?: string | undefined;
 }
 
@@ -37,10 +31,7 @@ function interrupted(o: PollOptions): InterruptedError {
   });
 }
 
-/**
- * Yields each status reading of batch `o.id` and returns after a final one. Throws PendingError
- * (exit 8) when `timeoutMs` runs out first, InterruptedError (exit 130) on Ctrl-C.
- */
+/** PendingError (exit 8) when `timeoutMs` runs out first, InterruptedError (exit 130) on Ctrl-C. */
 export async function* pollBatch(read: () => Promise<BatchStatus>, o: PollOptions): AsyncGenerator<BatchStatus, void> {
   const deadline = o.timeoutMs === undefined ? undefined : o.now() + o.timeoutMs;
   let failures = 0;
@@ -52,8 +43,7 @@ export async function* pollBatch(read: () => Promise<BatchStatus>, o: PollOption
       failures = 0;
     } catch (err) {
       if (err instanceof InterruptedError || o.signal?.aborted) throw interrupted(o);
-      // Status reads are free and the job runs on regardless: a passing failure is waited out, as
-      // `events tail` does, until the deadline or too many in a row.
+      // Status reads are free and the job runs on regardless: a passing failure is waited out.
       failures++;
       const left = deadline === undefined ? Infinity : deadline - o.now();
       if (!passing(err) || failures >= MAX_FAILED_READINGS || left <= 0) throw err;
@@ -80,12 +70,7 @@ export async function* pollBatch(read: () => Promise<BatchStatus>, o: PollOption
   }
 }
 
-/**
- * Turns a final status into the command's outcome: nothing for done, exit 7 for failed, exit 5 for
- * paused. `rerun` names a command that picks a paused job up as well (the same `batch run`): a paused
- * job continues only once resumed, so the hint always says `batch resume` (never `batch poll`, which
- * waits but cannot resume).
- */
+/** A paused job continues only once resumed, so the hint says `batch resume` (`batch poll` only waits). */
 export function checkFinal(s: BatchStatus, rerun?: string): void {
   if (s.phase === 'done') return;
   const why = typeof s.status_message === 'string' && s.status_message ? `: ${s.status_message.replace(/\.$/, '')}` : '';

@@ -1,11 +1,7 @@
 /**
- * `batch run`: upload, wait, download in one go, for cron and CI. The journal maps this input and
- * these options to the batch ids it started, so a re-run after a crash, `--max-wait` or Ctrl-C
- * reattaches instead of paying twice. The input's journal entry is locked for the run (a second run
- * of the same input stops at once, exit 9) and records each create request before it is sent (a run
- * killed before the reply leaves a mark the re-run refuses to ignore without --force). The plan of the
- * jobs still to create passes the money gate before anything is sent; a dry run stops there (nothing
- * sent, no lock taken, no journal written).
+ * `batch run`: upload, wait, download, for cron and CI. The journal entry of this input and these options
+ * is locked for the run and records each create before it is sent, so a re-run reattaches instead of
+ * paying twice. A dry run stops at the gate: nothing sent, no lock, no journal write.
  */
 import type { Plan } from '../api/plan.js';
 import { batchStatusPlan, getBatchStatus, resumeBatch } from '../api/batch.js';
@@ -24,12 +20,10 @@ import { creditCount, plural } from '../output/humanize.js';
 export interface RunPorts {
   http(): Promise<HttpClient>;
   gate(plan: Plan): Promise<boolean>;
-  /** Input (the CSV), notices, spinner, and the streams results go to without `-o`. */
   term: Terminal;
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
-  /** Where the journal lives (the config directory). */
   journalDir: string;
 }
 
@@ -38,23 +32,18 @@ export interface RunInput {
   source: string;
   job: BatchJobOptions;
   format: 'csv' | 'json';
-  /** The results file; stdout when undefined. */
   outputPath?: string | undefined;
-  /** `-o` as the user typed it, for the closing notice. */
   outputShown?: string | undefined;
   wait: WaitSettings;
   /** `--force`: start new jobs even if the journal knows some for this input (or a create whose reply was lost). */
   force: boolean;
-  /** `--dry-run`: the plan is printed (by the gate) and nothing changes: no lock, no journal write. */
   dryRun: boolean;
   /** Where the jobs live: part of the journal key, so another server or profile never reattaches. */
   baseUrl: string;
   profile: string;
-  /** How the input is read: `--delimiter`, `--relax-columns`. */
   csv?: CsvReadOptions | undefined;
 }
 
-/** Runs the whole job; returns when the results are written (or the dry run's plan printed). */
 export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   const { term } = ports;
   const { job } = o;
@@ -73,8 +62,6 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       base_url: o.baseUrl,
       profile: o.profile,
     });
-    // The entry is locked for the whole run (a second run of the same input stops here, exit 9); a
-    // dry run changes nothing, so it only reads.
     locked = o.dryRun ? undefined : await LockedJournalEntry.open(ports.journalDir, key, o.source, ports.now);
     reportExtraction(term, o.source, extraction);
     const found = o.force ? undefined : locked ? locked.found : await readJournalEntry(ports.journalDir, key);
@@ -98,8 +85,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     const http = await ports.http();
     for (const [i, part] of extraction.parts.entries()) {
       if (entry.batch_ids[i] !== null) continue;
-      // Recorded before the request leaves: if the reply never arrives (Ctrl-C, kill -9, a lost
-      // connection), the re-run knows a job may exist and does not create another silently.
+      // Recorded before the request leaves: if the reply never arrives, the re-run knows a job may exist.
       entry.in_flight = { part: i, sent_at: new Date(ports.now()).toISOString() };
       await journal.save(entry);
       let created;
@@ -166,11 +152,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   }
 }
 
-/**
- * An earlier run sent a create request and never saw the reply: the job may exist (and be charging)
- * though the journal has no id for it. Exit 2, like a confirmation that needs a flag: waiting and
- * retrying (what exit 9 invites) would never help; only the user can decide to pay for another job.
- */
+/** Exit 2, not 9: waiting and retrying never helps; only the user can decide to pay for another job. */
 function mayAlreadyExist(entry: JournalEntry, parts: number): UsageError {
   const inFlight = entry.in_flight as InFlight;
   const part = parts > 1 ? ` (part ${inFlight.part + 1} of ${parts})` : '';
@@ -184,11 +166,7 @@ function mayAlreadyExist(entry: JournalEntry, parts: number): UsageError {
   );
 }
 
-/**
- * The journal entry of this input exists but cannot be read (junk, cut short, unreadable): it may have
- * named a job already created and charging. Treated like a create whose reply was lost (exit 2,
- * `maybe_created`): only the user can decide to pay for another job.
- */
+/** Treated like a create whose reply was lost: the entry may have named a job already charging. */
 function unreadableEntry(found: DamagedEntry, source: string): UsageError {
   return new UsageError(
     `A batch job may already exist for ${source}: its journal entry ${found.file} cannot be read (${found.why}), so whether an earlier run created a job is unknown.`,

@@ -1,8 +1,4 @@
-/**
- * The batch status vocabulary. Sources disagree (api-contract §17.8): the create response says
- * processing/finished/failed/validating, the status endpoint queued/processing/finished/failed/
- * paused_insufficient_credits, the prose queued/running/completed/failed. All of them map here.
- */
+/** The status words of the create response, the status endpoint and the prose disagree (api-contract §17.8). */
 import { toNumber } from '../api/account.js';
 import { creditCount } from '../output/humanize.js';
 
@@ -34,7 +30,6 @@ export function batchPhase(status: unknown): BatchPhase {
   return PHASES[word] ?? 'pending';
 }
 
-/** A status record with the fields we rely on read tolerantly; every other field is kept. */
 export interface BatchStatus extends Record<string, unknown> {
   batch_id: string;
   status: string;
@@ -59,7 +54,6 @@ export function normaliseStatus(data: unknown, id: string): BatchStatus {
   };
 }
 
-/** `1,200/5,000 rows (24%), 36 credits used` — the progress line of spinners and notices. */
 export function progressText(s: BatchStatus): string {
   const parts: string[] = [s.status];
   if (s.total_rows !== null && s.processed_rows !== null) {

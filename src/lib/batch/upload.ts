@@ -1,9 +1,4 @@
-/**
- * Creating batch jobs from an extracted input (`batch upload`, and the create step of `batch run`):
- * what was read is reported, the plan (rows x the mode's price) passes the money gate, then each part
- * file is uploaded as its own job. Every id is printed through lib/output as soon as its job exists,
- * so `-o` receives it and a later failure never hides a job already started.
- */
+/** Each id is printed as soon as its job exists, so `-o` gets it and a later failure never hides a started job. */
 import type { Plan } from '../api/plan.js';
 import { createBatch, createBatchPlan, type CreatedBatch } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
@@ -15,7 +10,6 @@ import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { countText, plural } from '../output/humanize.js';
 
-/** Tells the user what was read: rows kept, duplicates and blanks dropped, parts. */
 export function reportExtraction(notices: Notices, source: string, x: Extraction): void {
   const extra = [
     x.duplicates > 0 ? `${plural(x.duplicates, 'duplicate')} skipped` : '',
@@ -26,7 +20,6 @@ export function reportExtraction(notices: Notices, source: string, x: Extraction
   notices.notice(`Read ${plural(x.rows, x.kind === 'email' ? 'unique email' : 'unique handle')} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`);
 }
 
-/** The plan of creating a job per part in `parts` (all of the extraction by default). */
 export function uploadPlan(job: BatchJobOptions, parts: readonly BatchPart[]): Plan {
   return createBatchPlan({
     mode: job.mode,
@@ -37,7 +30,6 @@ export function uploadPlan(job: BatchJobOptions, parts: readonly BatchPart[]): P
   });
 }
 
-/** Uploads one part file as a job and returns the create response. */
 export async function uploadPart(http: HttpClient, job: BatchJobOptions, path: string): Promise<CreatedBatch> {
   const body = await multipartBody(wireFields(job), { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path });
   return createBatch(http, body);
@@ -47,18 +39,11 @@ export interface UploadPorts {
   http(): Promise<HttpClient>;
   /** The money gate: `--max-credits`, the `--dry-run` plan, the confirmation. True when the plan may be sent. */
   gate(plan: Plan): Promise<boolean>;
-  /** Notices, and the streams data goes to (with `output`). */
   term: Notices & { readonly io: Io };
   output: OutputSettings;
 }
 
-/**
- * `batch upload`: reports the extraction, gates the plan, creates one job per part and prints each
- * as it is created. What is printed depends on the output: `json` the create response (an array for
- * several parts) at the end; `jsonl` one response per line; on a terminal a sentence per job (and a
- * hint to follow it); otherwise (piped, csv, tsv, or a file of another format) only the ids, one per
- * line, for `ID=$(creators batch upload ...)`.
- */
+/** Piped (or csv, tsv), only the ids, one per line, for `ID=$(creators batch upload ...)`. */
 export async function uploadBatches(ports: UploadPorts, source: string, job: BatchJobOptions, extraction: Extraction): Promise<void> {
   const { term, output } = ports;
   reportExtraction(term, source, extraction);
@@ -66,8 +51,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
   const http = await ports.http();
   const created: CreatedBatch[] = [];
   const total = extraction.parts.length;
-  // JSON only when asked for (flag, env, profile, `-o` extension), not merely because stdout is a pipe:
-  // piped, the default is the bare ids.
+  // JSON only when asked for, not merely because stdout is a pipe: piped, the default is the bare ids.
   const asked = output.formatExplicit ? output.format : undefined;
 
   if (asked === 'json') {
@@ -90,7 +74,6 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
     for (const [i, part] of extraction.parts.entries()) {
       const batch = await uploadPart(http, job, part.path);
       created.push(batch);
-      // Each id goes out as soon as it exists, so a later failure never hides a job already started.
       await sink.write(line(batch, i, part.rows));
     }
   } catch (err) {

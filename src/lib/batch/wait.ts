@@ -1,9 +1,4 @@
-/**
- * Waiting for a batch job the way `batch poll` and `batch run` show it: the poll loop of poll.ts
- * behind a spinner on a terminal (a progress line per change on stderr otherwise), plus the reading
- * of the wait flags. `--max-wait` is the whole wait; `--timeout` is the per-request timeout, as
- * everywhere else, except for one release where it still stands in for `--max-wait` (deprecated).
- */
+/** `--max-wait` is the whole wait; `--timeout` is per request, except for one release (deprecated, see waitSettings). */
 import { UsageError } from '../errors.js';
 import { getBatchStatus } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
@@ -14,7 +9,6 @@ import { checkFinal, DEFAULT_INTERVAL_S, pollBatch } from './poll.js';
 import { progressText, type BatchStatus } from './status.js';
 import { creditCount } from '../output/humanize.js';
 
-/** The columns of a status record on a terminal (`batch status`, `batch poll`). */
 export const STATUS_COLUMNS: ColumnSpec[] = [
   { path: 'batch_id', header: 'Batch', keep: true },
   { path: 'status', header: 'Status', whole: true, priority: 1 },
@@ -28,7 +22,6 @@ export const STATUS_COLUMNS: ColumnSpec[] = [
   { path: 'status_message', header: 'Message', kind: 'text' },
 ];
 
-/** What printing a wait needs from the terminal: notices, a spinner, and whether stderr is one. */
 export interface WaitTerminal extends Notices {
   readonly io: { readonly stderrIsTTY: boolean };
   spinner(text: string): Spinner;
@@ -42,16 +35,13 @@ export interface WaitPorts {
   signal?: AbortSignal | undefined;
 }
 
-/** How long to wait and how often to look. */
 export interface WaitSettings {
   intervalMs: number;
-  /** The whole wait (`--max-wait`); undefined waits until the job ends. */
   maxWaitMs?: number | undefined;
   /** Timeout of each status read; undefined leaves it to the HTTP client (`--timeout`, default 30 s). */
   readTimeoutMs?: number | undefined;
 }
 
-/** The wait flags as typed: the verb's own `--interval`/`--max-wait`, and the global `--timeout`. */
 export interface WaitFlags {
   interval?: string | undefined;
   maxWait?: string | undefined;
@@ -59,7 +49,6 @@ export interface WaitFlags {
   timeout?: string | undefined;
 }
 
-/** Seconds from a flag, > 0; a usage error names the flag otherwise. */
 export function parseSeconds(raw: string | undefined, flag: string): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw.trim());
@@ -69,12 +58,7 @@ export function parseSeconds(raw: string | undefined, flag: string): number | un
   return n;
 }
 
-/**
- * Reads the wait flags of `batch <verb>`. `--max-wait` is the whole wait, and then `--timeout` is only
- * the per-request timeout. Without `--max-wait`, a `--timeout` is still taken as the whole wait (what
- * it meant here before `--max-wait` existed), with a one-line deprecation warning; its status reads
- * keep their 30 s timeout, as then.
- */
+/** Without `--max-wait`, `--timeout` is still the whole wait (its old meaning, warned), reads keeping 30 s. */
 export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notices, 'warn'>): WaitSettings {
   const intervalMs = (parseSeconds(flags.interval, '--interval') ?? DEFAULT_INTERVAL_S) * 1000;
   const maxWait = parseSeconds(flags.maxWait, '--max-wait');
@@ -89,7 +73,6 @@ export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notic
 }
 
 export interface WaitOptions extends WaitSettings {
-  /** How to pick the job up again, for the messages of a timeout or Ctrl-C. */
   again?: string | undefined;
   /** A command that resumes a paused job and picks it up (the same `batch run`), for the paused message. */
   rerun?: string | undefined;
@@ -99,11 +82,6 @@ export interface WaitOptions extends WaitSettings {
   onStatus?: ((status: BatchStatus) => void) | undefined;
 }
 
-/**
- * Waits for batch `id` with a spinner (a progress line per reading on stderr when it is not a
- * terminal), and returns the final status; failed and paused raise their exit codes via checkFinal
- * unless `check` is false.
- */
 export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions): Promise<BatchStatus> {
   const { term } = ports;
   const spinner = term.spinner(`Batch ${id}: waiting…`);
@@ -139,12 +117,10 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
   return final;
 }
 
-/** `12.5 credits` from a status's credits_used. */
 export function creditsText(s: BatchStatus): string {
   return s.credits_used === null ? 'unknown credits' : creditCount(s.credits_used * 1000);
 }
 
-/** The status record as printed: the API's fields, our normalised numbers, without the internal phase. */
 export function printable(s: BatchStatus): Record<string, unknown> {
   const { phase: _phase, ...rest } = s;
   return rest;

@@ -1,11 +1,6 @@
 /**
- * A bulk enrichment run, shared by `enrich handle`, `enrich email` and `socials`: source -> rows the
- * store already holds counted -> money gate (rows left only) -> concurrent paced requests, each paid
- * answer committed to the store by the HTTP client's purchase memory before it is written -> rows
- * written in input order -> summary and exit status. A re-run after any stop buys only what the store
- * does not hold, whatever the `-o` path, the input's name or mtime. It takes ports (the HTTP client,
- * the terminal object, output settings, the money gate, the memory, a clock, the interrupt signal),
- * never the Context: the command assembles them.
+ * Each paid answer is committed to the store by the HTTP client before its row is written, so a re-run after
+ * any stop buys only what the store does not hold, whatever the `-o` path or the input's name.
  */
 import path from 'node:path';
 import { getCredits } from '../api/account.js';
@@ -31,50 +26,34 @@ import { openBulkSource, type BulkSource, type SourceOptions } from './source.js
 import { countText, creditCount, plural } from '../output/humanize.js';
 
 export interface EnrichJob {
-  /** `enrich handle`, for messages and the progress line. */
   label: string;
   kind: 'handle' | 'email';
   /** Cleans one value; throws a UsageError for a value that must not be sent (the row fails, nothing is charged). */
   clean: (value: string) => string;
-  /** The plan of one request for a cleaned value (route, body, worst-case price). */
   plan: (value: string) => Plan;
   send: (http: HttpClient, value: string) => Promise<EnrichOutcome>;
-  /** The options that change what is sent or billed (mode, platform...). */
   request: Record<string, unknown>;
   resultColumns: string[];
   tableColumns: (valueColumn: string) => ColumnSpec[];
-  /** The platform of the values (handle jobs): its block leads a single record's terminal card. */
   platform?: string | undefined;
 }
 
 export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
-  /** `--concurrency n` forces the rows in flight; undefined sizes it from the pace and latency (concurrency.ts). */
   concurrency?: number | undefined;
-  /** `--restart`: buy every row fresh, whatever the store holds (the command sets `--max-age 0`). */
   restart?: boolean | undefined;
 }
 
-/** What the run asks of the purchase memory (lib/store/memory.ts) before its money gate. */
 export interface BulkMemory {
-  /** How many of these requests the store would answer now. */
   countStored(reqs: readonly Plan[]): Promise<number>;
-  /** The window answers are reused within, for the notice. */
   windowFor(purchase: NonNullable<Plan['purchase']>): number;
-  /** Set once the run has said what came from the store (no second notice at the end). */
   announced: boolean;
 }
 
-/** What a run uses of the outside world. */
 export interface EnrichPorts {
-  /** The terminal object: input (cwd, stdin), notices and warnings, TTY-ness, `--quiet`. */
   term: Terminal;
-  /**
-   * The HTTP client and the output settings, asked for when the run reaches them (after the input is
-   * opened and checked), so a bad input file is reported before a bad `--timeout` or `-o`, as always.
-   */
+  /** Asked for late, so a bad input file is reported before a bad `--timeout` or `-o`, as always. */
   http(): Promise<HttpClient>;
   output(): Promise<OutputSettings>;
-  /** The money gate (`--max-credits`, `--dry-run`, the confirmation); true when the plan may be sent. */
   gate(plan: Plan): Promise<boolean>;
   /** The worst case must be known before sending (a dry run or a `--max-credits` budget): stdin is then counted first. */
   mustCount: boolean;
@@ -84,7 +63,6 @@ export interface EnrichPorts {
   memory?: (() => Promise<BulkMemory | undefined>) | undefined;
 }
 
-/** The bulk flags of `enrich handle` and `enrich email` as typed by the user, checked before anything is read or sent. */
 export function parseBulkOptions(
   values: string[],
   flags: {
@@ -106,11 +84,7 @@ export function parseBulkOptions(
   return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false, csv };
 }
 
-/**
- * Errors that would fail every later row too: the run stops (after writing what is done). A store that
- * cannot keep answers stops it too, and so does an answer of the wrong shape: a gateway answering for
- * the API would take every later row's request (each maybe charged) and give nothing readable back.
- */
+/** Would fail every later row too, like a gateway answering for the API (each request maybe charged, nothing readable). */
 function isFatal(err: unknown): boolean {
   const stops = err instanceof CliError && (err.code.startsWith('store_') || err.code === 'malformed_response');
   return err instanceof AuthError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof InterruptedError || stops;
@@ -141,7 +115,6 @@ async function enrichOne(ports: EnrichPorts, job: EnrichJob, http: HttpClient, c
   }
 }
 
-/** Runs the job over the values given as arguments or through `--input`, printing rows as they complete. */
 export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkOptions): Promise<void> {
   const { term } = ports;
   const source = await openBulkSource(term, { ...o, kind: job.kind, needCount: ports.mustCount });
@@ -179,7 +152,6 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
   }
 }
 
-/** How many of the source's values the store answers now: read in slices, never the whole input at once. */
 async function countStored(memory: BulkMemory, job: EnrichJob, source: BulkSource): Promise<number> {
   let n = 0;
   let batch: Plan[] = [];
@@ -198,7 +170,6 @@ async function countStored(memory: BulkMemory, job: EnrichJob, source: BulkSourc
   return n;
 }
 
-/** Where the paid rows are, for the stop line: `120 rows in out.csv (partial); re-run the same command to resume...`. */
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
   const where = output.outputPath ? `in ${shownPath(ports.term.cwd, output.outputPath)}` : 'written to standard output';
   const rows = `${plural(written, 'row')} ${where} (partial)`;
@@ -210,14 +181,11 @@ function shownPath(cwd: string, file: string): string {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
-/** Several values: rows streamed in input order, each paid answer kept in the store as it comes (when there is one). */
 async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: BulkOptions, source: BulkSource, output: OutputSettings, resumable: boolean): Promise<void> {
   const { term } = ports;
-  // CSV in, CSV out: with --input the default (not asked for) format is csv.
   if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
   const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
-  // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves
-  // (unless held for the pager until the end).
+  // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
   const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
   const showProgress = term.io.stderrIsTTY && !term.quiet && !rowsToTerminal;
   const progress = new ProgressLine(term.io, showProgress, job.label, source.count, ports.now);
@@ -229,7 +197,6 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     concurrency: o.concurrency ?? (() => concurrencyFor(http.load())),
     signal: ports.signal,
     work: async (cells) => {
-      // The HTTP client's purchase memory answers a row bought before from the store (0 credits).
       const row = await enrichOne(ports, job, http, cells, source.valueIndex);
       counts.creditsMilli += row.creditsMilli;
       if (row.source === 'store') counts.resumed++;
@@ -243,7 +210,6 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     },
   });
   const valueColumn = source.header[source.valueIndex] ?? job.kind;
-  // A terminal table is drawn once every row is in: clear the progress line before that.
   const rowsThenClear = (async function* () {
     let yielded = 0;
     for await (const row of runner.run()) {
@@ -259,7 +225,6 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
   } catch (err) {
     if (err === runner.stopped) {
-      // Stopped before any row came out (rowsThenClear): nothing was written, not even a header.
       const kept = resumable ? 'no rows written; re-run the same command to resume, --restart to start over' : 'no rows written';
       throw withStopReport(err, { spentMilli: counts.creditsMilli, kept });
     }
@@ -299,10 +264,6 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   }
 }
 
-/**
- * The plan of the whole run: the route and an example body (the first value; none when it is blank
- * or invalid), at `values x price`; unknown for stdin that is not counted first.
- */
 function runPlan(job: EnrichJob, firstValue: string | undefined, count: number | undefined, o: BulkOptions, already = 0): Plan {
   let example: Plan | undefined;
   try {
@@ -341,7 +302,6 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   if (output.format === 'csv' || output.format === 'tsv') {
     await printOutcomes(term.io, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
-    // On a terminal the record is a card; piped or with --fields, the key/value rows of before.
     // The columns a list shows only on a wide terminal are not rows of one record's table.
     const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error' && c.wide !== true);
     await printPaidItem(term.io, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
@@ -352,7 +312,6 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli);
 }
 
-/** After one value enriched, on a terminal: `Enriched noah_paws: 0.03 credits spent; 999.97 credits left.` */
 async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number): Promise<void> {
   if (!term.io.stderrIsTTY || term.quiet) return;
   let left = '';
@@ -363,7 +322,6 @@ async function singleSummary(term: Terminal, http: HttpClient, value: string, cr
   term.notice(`Enriched ${value}: ${creditCount(creditsMilli)} spent${left}.`);
 }
 
-/** The one-line summary after a run that may have spent credits: on a terminal only. */
 async function summary(
   term: Terminal,
   http: HttpClient,

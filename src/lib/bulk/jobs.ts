@@ -1,7 +1,3 @@
-/**
- * The two bulk enrichment jobs: what `enrich handle` and `enrich email` send per value, how they
- * describe it as a plan, and which columns their output has.
- */
 import {
   cleanEmail, cleanHandle, enrichEmail, enrichEmailPlan, enrichHandle, enrichHandlePlan, type EmailOptions, type HandleOptions,
 } from '../api/enrichment.js';
@@ -36,7 +32,6 @@ export function handleJob(options: HandleOptions): EnrichJob {
   };
 }
 
-/** `enrich email`: one request per address, basic or advanced. */
 export function emailJob(options: EmailOptions): EnrichJob {
   return {
     label: 'enrich email',

@@ -1,8 +1,4 @@
-/**
- * The progress line of a bulk run, on stderr and only on a terminal (never with `--quiet`):
- * `enrich: 120/300 rows, 3 failed, 118.4 credits, ETA 1m05s`, redrawn in place at most every
- * 250 ms and cleared when the run ends, so piped stderr never fills with carriage returns.
- */
+/** Only on a terminal, redrawn at most every 250 ms and cleared at the end: piped stderr never fills with CRs. */
 import { escapeControls } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
 import { countText, creditCount } from '../output/humanize.js';
@@ -23,7 +19,6 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** The text of the line (also used by tests). */
 export function progressText(label: string, c: ProgressCounts, total: number | undefined, elapsedMs: number): string {
   const of = total !== undefined ? `${c.done}/${total}` : `${c.done}`;
   let eta = '';
@@ -71,17 +66,14 @@ export class ProgressLine {
   }
 }
 
-/** What a paging run (`search --all`, `posts --all`, `api --paginate`...) has done so far. */
 export interface PagingCounts {
   pages: number;
   records: number;
-  /** Credits so far; undefined for free reads (not shown). */
   creditsMilli?: number | undefined;
   /** Records the run will reach, when known (the total, capped): gives `n/total` and the ETA. */
   totalRecords?: number | undefined;
 }
 
-/** `search: 3 pages, 150/176 creators, 1.5 credits, ETA 2s` (also used by tests). */
 export function pagingProgressText(label: string, noun: readonly [singular: string, plural: string], c: PagingCounts, elapsedMs: number): string {
   const total = c.totalRecords;
   const of = total !== undefined ? `${countText(c.records)}/${countText(total)}` : countText(c.records);
@@ -91,27 +83,18 @@ export function pagingProgressText(label: string, noun: readonly [singular: stri
   return `${label}: ${c.pages === 1 ? '1 page' : `${countText(c.pages)} pages`}, ${of} ${c.records === 1 && total === undefined ? noun[0] : noun[1]}${credits}${eta}`;
 }
 
-/** The terminal side a paging progress line needs (the terminal object). */
 export interface ProgressTerminal {
   io: Io;
   quiet: boolean;
-  /** The command's own live display: no wait spinner while it shows. */
   ownDisplay(): () => void;
 }
 
-/** A paging run's progress line: `update` after each page, `pause` before a question or notice, `finish` at the end. */
 export interface PagingProgress {
   update(counts: PagingCounts): void;
-  /** Clears the line (it comes back at the next update). */
   pause(): void;
   finish(): void;
 }
 
-/**
- * The progress line of a long paging run, on a terminal (stderr a TTY, not `--quiet`), the same line
- * as bulk enrichment's (ProgressLine): not when the records themselves stream to the same terminal
- * (they show the progress, and would be glued to the line). While it shows, no wait spinner.
- */
 export function pagingProgress(
   term: ProgressTerminal,
   options: { label: string; noun: readonly [singular: string, plural: string]; now: () => number; recordsToTerminal: boolean },
@@ -141,7 +124,6 @@ export function recordsToTerminal(io: Io, output: { outputPath?: string | undefi
   return io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
 }
 
-/** The records, with the progress line cleared once the last one is out (before a terminal table is drawn) or the run stops. */
 export async function* endingProgress<T>(records: AsyncIterable<T>, progress: PagingProgress): AsyncGenerator<T> {
   try {
     yield* records;

@@ -1,14 +1,8 @@
 /**
- * What a bulk enrichment writes per row. Output keeps every input column, in input order, then the
- * result columns, then `credits_cost`, `status`, `error` and `source` (`api` or `store`).
- *
- * csv/tsv need their columns before the first row is written, while the service's result layout
- * varies per creator (and full results nest audience data hundreds of fields deep). So the result
- * columns are a FIXED, documented list per command and platform (identity and headline metrics of
- * the platform block), plus `result_json`, which holds the whole `result` as compact JSON: every
- * field the service returned is in the file, and the header never depends on the data. json/jsonl
- * keep `result` nested, unflattened; rows read from `--input` keep the input row nested under `input`
- * (`inputRowJson`), so no input column is lost to a run's field of the same name.
+ * csv/tsv need their columns before the first row, while results vary per creator (full results nest hundreds
+ * of fields): so the result columns are a fixed, documented list per command and platform, plus `result_json`
+ * holding the whole result, and the header never depends on the data. json/jsonl keep the input row under
+ * `input`, so no input column is lost to a run's field of the same name.
  */
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { stringifyJson } from '../exact-json.js';
@@ -20,7 +14,6 @@ import {
 export type RowStatus = 'ok' | 'not_found' | 'error' | 'skipped';
 
 export interface RowOutcome {
-  /** The input row's cells, in input order. */
   cells: string[];
   status: RowStatus;
   error: string | null;
@@ -36,18 +29,15 @@ export type RowSource = 'api' | 'store';
 
 export const TRAILING_COLUMNS = ['credits_cost', 'status', 'error', 'source'] as const;
 
-/** The fixed result columns of `enrich handle` for a platform. */
 export function handleResultColumns(platform: string): string[] {
   const p = `result.${platform}`;
   return [`${p}.username`, `${p}.userid`, `${p}.full_name`, `${p}.follower_count`, `${p}.engagement_percent`, 'result.email', 'result_json'];
 }
 
-/** The fixed result columns of `enrich email`: the address's name and its accounts on the six Discovery platforms. */
 export function emailResultColumns(): string[] {
   return ['result.email', 'result.full_name', 'result.platforms', ...DISCOVERY_PLATFORMS.flatMap((p) => [`result.${p}.username`, `result.${p}.follower_count`]), 'result_json'];
 }
 
-/** Terminal table columns: the value, the status and a few headline fields. */
 export function tableColumns(valueColumn: string, kind: 'handle' | 'email', platform?: string): ColumnSpec[] {
   const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn, keep: true }, { path: 'status', header: 'status', whole: true, priority: 4 }];
   // Priority: what gives way last is highest; the email and the URL are read whole or not at all.
@@ -80,16 +70,11 @@ function inputObject(header: readonly string[], cells: readonly string[]): DataR
   return out;
 }
 
-/**
- * The record of a value given as an argument (one, or several), and of a terminal table's row: the
- * input columns, then `result` nested, `credits_cost`, `status`, `error`, `source` (a run's field wins over an
- * input column of the same name).
- */
+/** A run's field wins over an input column of the same name. */
 export function nestedRecord(header: readonly string[], row: RowOutcome): DataRecord {
   return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error, source: row.source ?? null };
 }
 
-/** The run's own fields of a row, beside `input` in `inputRowJson`. */
 function runFields(row: RowOutcome): DataRecord {
   return { result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error, source: row.source ?? null };
 }
@@ -98,19 +83,11 @@ function inputJson(header: readonly string[], cells: readonly string[]): Ordered
   return new OrderedJson(header.map((name, i) => [name, cells[i] ?? ''] as const));
 }
 
-/**
- * The json/jsonl record maker of rows read from `--input`: `{input, result, credits_cost, status, error, source}`,
- * where `input` holds every input column under its own name, in input order (an `OrderedJson`: a JS object
- * would put a column named `2024` first), so a column named `status`, `error`, `result` or
- * `credits_cost` never collides with the run's fields. `fields` (`--fields`) keeps dot paths in their
- * order: `input` (the whole row), `input.<column>` (the column named exactly so), and paths into the
- * run's fields (`status`, `result.email`), as `selectFields` does; a path that is not there is left out.
- */
+/** `input` is an OrderedJson: a JS object would put a column named `2024` first. `--fields` may pick `input.<column>`. */
 export function inputRowJson(header: readonly string[], fields?: readonly string[]): (row: RowOutcome) => OrderedJson {
   if (fields === undefined) {
     return (row) => new OrderedJson([['input', inputJson(header, row.cells)], ...Object.entries(runFields(row))]);
   }
-  // The field list is read once per run: which top-level keys, in which order, and which input columns.
   const top: string[] = [];
   const own: string[] = [];
   const picked: number[] = [];
@@ -142,16 +119,11 @@ export function inputRowJson(header: readonly string[], fields?: readonly string
   };
 }
 
-/** The csv/tsv columns of a run: input columns, result columns, then `credits_cost`, `status`, `error`, `source`. */
 export function flatColumns(header: readonly string[], resultColumns: readonly string[]): string[] {
   return [...header, ...resultColumns, ...TRAILING_COLUMNS];
 }
 
-/**
- * The csv/tsv row maker of a run: a row's values in `flatColumns` order. Input cells are kept as they
- * are (an input column named like a result column keeps its own value); `result_json` is the whole
- * result. Each result column's path is split once here, not once per cell.
- */
+/** An input column named like a result column keeps its own value; each path is split once, not once per cell. */
 export function flatValues(header: readonly string[], resultColumns: readonly string[]): (row: RowOutcome) => FlatValue[] {
   const width = header.length;
   const readers = resultColumns.map((column): ((result: Record<string, unknown> | null) => FlatValue) => {
@@ -173,11 +145,6 @@ export function flatValues(header: readonly string[], resultColumns: readonly st
   };
 }
 
-/**
- * Prints a run's rows in the output format: csv/tsv as flat rows of `flatColumns` (no object per row);
- * json/jsonl as `inputRowJson` records when `nestInput` (rows from `--input`), else as `nestedRecord`s;
- * tables as `nestedRecord`s (`tableColumns` for a terminal table). Returns the row count.
- */
 export async function printOutcomes(
   io: Io,
   output: OutputSettings,
@@ -202,11 +169,7 @@ export async function printOutcomes(
   return printList(io, output, records, tableColumns);
 }
 
-/**
- * The value of a result column: property by property along its dot path (`parts`) when every step is
- * an own key of a plain object (the service's usual shape), else the full dot-path lookup (`getPath`),
- * which also matches keys that contain dots and array indexes.
- */
+/** Own keys along `parts` (the service's usual shape), else `getPath`, which matches dotted keys and indexes. */
 function resultValue(wrapped: { result: unknown }, path: string, parts: readonly string[]): unknown {
   let value: unknown = wrapped;
   for (const part of parts) {

@@ -1,35 +1,21 @@
 /**
- * The concurrent row runner: items stream in from an async source, workers process them at once
- * (sharing one HttpClient, whose pacer keeps the whole process under the rate limit), and results
- * come out in input order. The number of workers is fixed, or a function asked again as rows finish
- * and every `recheckMs` while rows wait (enrich.ts sizes it from the client's load: concurrency.ts).
- * Memory is bounded by the window (twice the workers), whatever the input size: the source is only
- * read when the window has room.
+ * Results in input order. Workers share one HttpClient, whose pacer keeps the process under the rate limit;
+ * memory is bounded by the window (twice the workers): the source is read only when the window has room.
  */
 import { InterruptedError } from '../errors.js';
 
 export interface RunnerOptions<I, O> {
   items: AsyncIterable<I>;
-  /** Rows worked on at once (default 4): a number, or a function asked again as the run goes. */
   concurrency?: number | (() => number);
-  /** With a concurrency function: how often waiting rows ask it again, ms (default 250). */
   recheckMs?: number;
-  /**
-   * Processes one item. Per-item failures should be caught and returned as a value (a row with
-   * status `error`); a throw means the run cannot go on (interrupted, credential rejected, out of
-   * credits) and stops it.
-   */
+  /** Per-item failures are returned as values; a throw means the run cannot go on, and stops it. */
   work: (item: I, index: number) => Promise<O>;
-  /** Aborted on Ctrl-C: no new item is started. */
   signal?: AbortSignal | undefined;
 }
 
 /**
- * Runs `work` over `items` concurrently and yields the results in input order. It never throws
- * from the iteration itself: when the run must stop (a throw from `work` or from the source, or the
- * signal), no new item starts, items already in flight settle, those that succeeded are still
- * yielded (in order), and the reason is left in `stopped` for the caller to throw after it has
- * committed its output.
+ * Never throws from the iteration: on a stop, items in flight settle and those that succeeded are still
+ * yielded; the reason waits in `stopped` for the caller to throw once its output is committed.
  */
 export class OrderedRunner<I, O> {
   stopped: unknown = undefined;
@@ -50,7 +36,6 @@ export class OrderedRunner<I, O> {
   async *run(): AsyncGenerator<O> {
     const source = this.opts.items[Symbol.asyncIterator]();
     const queue: Promise<{ ok: true; value: O } | { ok: false; error: unknown }>[] = [];
-    // Rows in flight; a slot is taken by the item's work and released when it settles.
     let busy = 0;
     const waiters: (() => void)[] = [];
     const take = (): void => {
@@ -63,7 +48,6 @@ export class OrderedRunner<I, O> {
       wakeUp?.();
       wakeUp = undefined;
     };
-    // Waiting rows start while the limit allows.
     const pump = (): void => {
       while (waiters.length > 0 && busy < this.limit()) {
         take();
@@ -143,9 +127,8 @@ export class OrderedRunner<I, O> {
     } finally {
       if (recheck) clearInterval(recheck);
       signal?.removeEventListener('abort', onAbort);
-      // The consumer may have stopped early (its output failed): no queued item may start after that,
-      // and the items in flight are waited for, so their work (a paid answer being journaled) ends
-      // before the caller cleans up.
+      // The consumer may have stopped early: no queued item starts, and the items in flight (a paid answer
+      // being journaled) end before the caller cleans up.
       if (queue.length > 0) {
         this.stop(new Error('the run was stopped'));
         await Promise.all(queue.splice(0));

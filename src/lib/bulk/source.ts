@@ -1,8 +1,6 @@
 /**
- * Where the values of a bulk enrichment come from: arguments, or a CSV file / stdin with a detected
- * or named column. Files are read twice (a counting pass for the `rows x price` worst case, then the
- * run); stdin is read once, unless the cost must be known first (`--dry-run` or a `--max-credits`
- * budget without `--max-rows`), in which case it is spooled to a private temporary file.
+ * Files are read twice (a counting pass for the `rows x price` worst case, then the run); stdin once, unless
+ * the cost must be known first (a dry run or a budget without `--max-rows`): then it is spooled to a temp file.
  */
 import { UsageError } from '../errors.js';
 import { detectColumn, type ValueKind } from '../csv/detect.js';
@@ -12,17 +10,12 @@ import type { Notices } from '../io/terminal.js';
 import { countText, plural } from '../output/humanize.js';
 
 export interface BulkSource {
-  /** Column names of the output's input part. */
   header: string[];
-  /** Index of the value column in `header`. */
   valueIndex: number;
-  /** Rows in input order. */
   rows: AsyncIterable<string[]>;
   /** The values again, read afresh (the store's count before the money gate); only when `count` is known. */
   values: () => AsyncIterable<string>;
-  /** Non-blank values to enrich, when known before starting (arguments, files, spooled stdin). */
   count: number | undefined;
-  /** The first non-blank value, for the `--dry-run` example body. */
   firstValue: string | undefined;
   /** True for `--input` (the output then defaults to CSV). */
   fromFile: boolean;
@@ -37,9 +30,7 @@ export interface SourceOptions {
   kind: ValueKind;
   /** Stop after this many rows (bounds the cost of a stdin run without counting it). */
   maxRows?: number | undefined;
-  /** True when the worst case must be known before sending (dry run or a budget). */
   needCount: boolean;
-  /** `--delimiter`, `--relax-columns`. */
   csv?: CsvReadOptions | undefined;
 }
 
@@ -60,7 +51,6 @@ async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?
   }
 }
 
-/** What opening a source needs: the input opener's ports (cwd, stdin) and warnings (the terminal object). */
 export type SourcePorts = InputPorts & Pick<Notices, 'warn'> & Partial<Pick<Notices, 'notice'>>;
 
 /** Opens the source; every check that can fail on bad input happens here, before anything is sent. */

@@ -1,19 +1,9 @@
 /**
- * The `events tail --cursor-file`: what has been printed (and forwarded) so far, so the next run
- * starts exactly after it. Event ids grow in creation order (they are integers assigned as events
- * are recorded), so "new" means an id above the watermark. Printing goes by occurrence within a
- * window (reorder.ts), not strictly by id, so a few ids above the watermark may already be done: they
- * are kept in `done_ids` until the watermark passes them (never more than about the window). The
- * watermark moves as lines are delivered, so a run stopped in a big backlog resumes where it was.
- * The file is replaced atomically (temp, fsync, rename): a crash leaves the old cursor or the new one,
- * never half of one. A run that writes the cursor holds `<cursor>.lock` (lib/io/lock.ts) for its whole
- * length: two tails on one cursor (overlapping cron runs) would otherwise both deliver every event.
- *
- * The file names what it counts: the base URL, the profile and the filters it was written with. Ids
- * mean nothing on another server (or another profile's account, or under other filters): used there
- * it would skip every event at or below its watermark without a word, so a mismatch is a usage error
- * (exit 2) unless `--cursor-reset`. A file from before these were recorded (version 1) names no
- * server: it is taken as written for the one in use, said once on stderr, and saved with it.
+ * `events tail --cursor-file`: ids grow in creation order, so "new" is an id above the watermark. Printing
+ * goes by occurrence (reorder.ts), so a few ids above it may be done already: they wait in `done_ids`. A
+ * writing run holds `<cursor>.lock` throughout, or overlapping cron runs would both deliver every event.
+ * Ids mean nothing on another server, profile or filters (the file would silently skip events there), so
+ * a mismatch is a usage error unless `--cursor-reset`; a version 1 file names no server and is adopted.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -22,7 +12,6 @@ import { writeFileAtomic } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
-/** What a cursor counts: the events of one account on one server, under one set of filters. */
 export interface CursorIdentity {
   base_url: string;
   profile: string;
@@ -33,17 +22,14 @@ export interface CursorData extends CursorIdentity {
   version: 2;
   /** Every matching event with an id at or below this one has been handled. */
   last_id: number | null;
-  /** `date_occurance` of the newest-occurring event handled (for people reading the file). */
   last_date: string | null;
   /** Ids above `last_id` already handled (printed ahead of an older one, or before a failed forward). */
   done_ids: number[];
   saved_at: string;
 }
 
-/** A cursor file as read: `legacy` (version 1) names no server or profile. */
 export type LoadedCursor = (Omit<CursorData, 'version' | 'base_url' | 'profile'> & { base_url?: string; profile?: string; legacy: boolean });
 
-/** The in-memory cursor. */
 export class Cursor {
   watermark: number | undefined;
   lastDate: string | null;
@@ -132,7 +118,6 @@ export async function loadCursor(path: string): Promise<LoadedCursor | undefined
   };
 }
 
-/** `https://api.example/ (profile work, filters event_type=new_post)`: a cursor's identity in one phrase. */
 export function describeIdentity(id: { base_url?: string | undefined; profile?: string | undefined; filters: Record<string, string> }): string {
   const filters = Object.keys(id.filters).sort().map((k) => `${k}=${id.filters[k]}`);
   return `${id.base_url ?? '(no server)'} (profile ${id.profile ?? '(none)'}, ${filters.length === 0 ? 'no filters' : `filters ${filters.join(' ')}`})`;
@@ -144,14 +129,9 @@ function sameFilters(a: Record<string, string>, b: Record<string, string>): bool
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
 }
 
-/** The hint of every refused cursor: what `--cursor-reset` would do. */
 const RESET_HINT = 'Use one cursor file per server, profile and filters, or add --cursor-reset to start this one over here (from the latest events, as --backlog says).';
 
-/**
- * Checks a loaded cursor against the server, profile and filters in use: another is a usage error
- * (exit 2) naming both. A version 1 file (none recorded) is checked on its filters only, and `adopted`
- * says so: the caller tells the user once, and the next save records the identity.
- */
+/** A version 1 file is checked on its filters only; `adopted` tells the caller to say so once. */
 export function checkCursorIdentity(path: string, loaded: LoadedCursor, current: CursorIdentity): { adopted: boolean } {
   const same =
     sameFilters(loaded.filters, current.filters) &&
@@ -165,10 +145,7 @@ export function checkCursorIdentity(path: string, loaded: LoadedCursor, current:
   return { adopted: loaded.legacy };
 }
 
-/**
- * A watermark beyond every event the server has (under these filters) was not written against it
- * (a server reset, another account, a hand-edited file): refused like another server's cursor.
- */
+/** A watermark beyond the server's newest event was written elsewhere (a reset server, a hand-edited file). */
 export function cursorBeyondServer(path: string, watermark: number, newest: number | undefined, current: CursorIdentity): UsageError {
   const there = newest === undefined ? 'has no events' : `has none above id ${newest}`;
   return new UsageError(
@@ -187,7 +164,6 @@ export async function checkCursorPath(path: string): Promise<void> {
   }
 }
 
-/** Writes the cursor atomically: a temporary file in the same folder, fsync, rename over the target. */
 export async function saveCursor(path: string, data: CursorData): Promise<void> {
   try {
     await writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
@@ -196,11 +172,7 @@ export async function saveCursor(path: string, data: CursorData): Promise<void> 
   }
 }
 
-/**
- * Locks the cursor file for this run (`<path>.lock` beside it). Throws BusyError (exit 9) naming the
- * other tail when it holds the lock: nothing has been read or delivered then. A lock left by a tail
- * that was killed is taken over.
- */
+/** BusyError (exit 9) while another tail holds `<path>.lock`, before anything is read; a dead holder's lock is taken over. */
 export function lockCursor(path: string): FileLock {
   const lockPath = `${path}.lock`;
   let attempt;

@@ -1,11 +1,8 @@
 /**
- * Reading the events not handled yet, oldest first, a page at a time (flat memory, whatever the
- * backlog), whichever order the server lists them in. The list is addressed by position in id order
- * (0 = the oldest event): positions do not move when events arrive, whether the server lists oldest
- * first (new ones are appended) or newest first (they are put in front, and every page shifts down:
- * the page holding a position is found again from the `count` of the latest answer). The first
- * unhandled position is found with a binary search over pages (one request when it is on the page
- * holding the newest events, the usual case of a cron run), then pages are read forward from it.
+ * Unhandled events, oldest first, a page at a time, whichever order the server lists them in. Events are
+ * addressed by position in id order (0 = oldest), which arriving events never move; listed newest first,
+ * pages shift down, so a position's page is found again from the latest `count`. The start is a binary
+ * search over pages (one request when it is on the newest page, a cron run's usual case).
  */
 import { ApiError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -13,11 +10,9 @@ import { getEventsPage, type EventFilters, type EventPage, type ListeningRecord 
 
 export interface ReadOptions {
   filters: EventFilters;
-  /** Page size asked for; the server may apply a smaller one. */
   pageSize: number;
   /** Every matching event at or below this id was handled; undefined: a first run. */
   after: number | undefined;
-  /** A first run: how many of the latest events to start with (Infinity for all). */
   backlog: number;
   /** Told the newest event id the server has under the filters (undefined: none), before anything is read on. */
   onNewest?(newest: number | undefined): void;
@@ -30,7 +25,6 @@ export interface EventChunk {
   through: number;
 }
 
-/** A numeric event id; events without one cannot be tracked by a cursor. */
 export function eventId(event: ListeningRecord): number {
   const id = typeof event.id === 'number' ? event.id : Number(event.id);
   if (!Number.isSafeInteger(id)) {
@@ -41,7 +35,6 @@ export function eventId(event: ListeningRecord): number {
   return id;
 }
 
-/** A page as positions in id order: `events[k]` is at position `from + k`. */
 interface Span {
   from: number;
   events: ListeningRecord[];
@@ -53,16 +46,12 @@ const MOVED_TRIES = 5;
 /** How many times the read starts over from the last id read when the positions do not add up. */
 const RESEARCH_TRIES = 3;
 
-/**
- * The events after `opts.after` (or a first run's backlog), oldest first, one page's worth at a time.
- * The first chunk of a first run may be empty: its `through` is where the cursor starts.
- */
+/** A first run's first chunk may be empty: its `through` is where the cursor starts. */
 export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGenerator<EventChunk> {
   const get = (page: number): Promise<EventPage> => getEventsPage(http, { page, pageSize: opts.pageSize, filters: opts.filters });
   const first = await get(1);
   const firstIds = first.results.map(eventId);
 
-  // One page holds everything: no positions needed.
   if (!first.next) {
     const sorted = first.results.map((e, k) => ({ e, id: firstIds[k] as number })).sort((a, b) => a.id - b.id);
     const newest = sorted.length > 0 ? (sorted[sorted.length - 1] as { id: number }).id : undefined;
@@ -104,7 +93,6 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
   };
   const holds = (s: Span, pos: number): boolean => pos >= s.from && pos < s.from + s.events.length;
 
-  /** The page holding position `pos` (asked for again if events arriving meanwhile moved it off). */
   const spanAt = async (pos: number): Promise<Span> => {
     const known = recent.find((s) => holds(s, pos));
     if (known) return known;
@@ -120,15 +108,13 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
         count = (await get(1)).count ?? count;
         continue;
       }
-      // Kept even when events arriving meanwhile moved `pos` off it: its positions stay right, and the
-      // read reaches them next (newest first, the page after the one asked for again holds `pos`).
+      // Kept even when arrivals moved `pos` off it: its positions stay right, and the read reaches them next.
       const span = remember(spanOf(page, pageNo));
       if (holds(span, pos) || span.events.length === 0 || pos >= count) return span;
     }
     throw new ApiError('The events list kept moving while it was read (events arriving faster than pages); try again.', { code: 'list_moving' });
   };
 
-  /** The first position whose id is above `after` (`count`: nothing is new). */
   const findStart = async (after: number): Promise<number> => {
     let lo = 0;
     let hi = count;

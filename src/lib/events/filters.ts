@@ -6,7 +6,6 @@ import { matchChoice } from '../options.js';
 import { closest } from '../output/fields-check.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 
-/** The filter flags as the verbs read them. */
 export interface EventFilterFlags {
   subscription: string | undefined;
   type: string | undefined;
@@ -14,14 +13,8 @@ export interface EventFilterFlags {
   uncheckedFilters?: boolean | undefined;
 }
 
-/**
- * `--subscription` (a positive integer), `--type` (a known event type, src/contract/events.ts) and
- * `--creator` (not blank) as the events query. The service answers 422 for a type it does not know:
- * refused here (exit 2) with the nearest known one, unless `--unchecked-filters` (sent with a warning,
- * for a type the service added since).
- */
+/** The service answers 422 for an unknown type: refused here with the nearest one, unless `--unchecked-filters`. */
 export function eventFilters(flags: EventFilterFlags, warn: (message: string) => void = () => {}): EventFilters {
-  // A subscription id, like every id: a positive integer, checked before anything is sent.
   const subscription = flags.subscription === undefined ? undefined : positiveId(flags.subscription, '--subscription');
   const text = (flag: string, v: string | undefined): string | undefined => {
     if (v === undefined) return undefined;

@@ -1,11 +1,7 @@
 /**
- * `events tail --forward-to <url>`: POSTs each event's JSON to a local webhook receiver. A failed
- * delivery (connection error, timeout, non-2xx) is tried again with exponential backoff, up to
- * FORWARD_ATTEMPTS attempts in all (the first try and 4 retries, waiting 1, 2, 4, 8 s), and each
- * failure is reported on stderr; when the attempts run out the caller gets a ForwardError and must not move
- * the cursor past the event. The receiver gets no credential: the API key never leaves for another origin.
- * Each POST carries the event's id in `X-Creators-Event-Id` (the same on every attempt and every run):
- * delivery is at least once, so a receiver drops a repeat by that id.
+ * `events tail --forward-to <url>`. When the attempts run out the caller must not move the cursor past the
+ * event. The receiver gets no credential (the API key never leaves for another origin). Delivery is at least
+ * once, so each POST carries the event id in `X-Creators-Event-Id` for the receiver to drop repeats.
  */
 import type { Dispatcher } from 'undici';
 import { CliError, EXIT, InterruptedError } from '../errors.js';
@@ -16,14 +12,11 @@ export interface ForwardDeps {
   dispatcher?: Dispatcher | undefined;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
-  /** Told about each failed attempt and the wait before the next. */
   onRetry(message: string): void;
 }
 
-/** The header naming the event a forwarded POST carries, for receivers to drop repeats. */
 export const EVENT_ID_HEADER = 'x-creators-event-id';
 
-/** The event id as a header value: printable ASCII as is, anything else percent-encoded (a header cannot hold it). */
 function headerValue(id: unknown): string {
   const text = String(id);
   return /^[\x21-\x7e]+$/.test(text) ? text : encodeURIComponent(text);
@@ -33,21 +26,17 @@ function headerValue(id: unknown): string {
 export const FORWARD_ATTEMPTS = 5;
 
 export interface ForwardOptions {
-  /** Attempts in all, the first try included (default FORWARD_ATTEMPTS). */
   attempts?: number;
-  /** First backoff in ms (default 1000), doubled each time, at most 30 s. */
   backoffMs?: number;
   timeoutMs?: number;
 }
 
-/** The forward of one event failed after every attempt. Exit 1. */
 export class ForwardError extends CliError {
   constructor(message: string, hint?: string) {
     super(message, EXIT.ERROR, { code: 'forward_failed', ...(hint ? { hint } : {}) });
   }
 }
 
-/** Checks a `--forward-to` value: an absolute http(s) URL. */
 export function parseForwardUrl(raw: string): URL | undefined {
   try {
     const url = new URL(raw);
@@ -58,7 +47,7 @@ export function parseForwardUrl(raw: string): URL | undefined {
 }
 
 let plain: Dispatcher | undefined;
-/** The dispatcher for receivers when none is injected: a plain Agent, no proxy (receivers are usually local). */
+// No proxy: receivers are usually local.
 async function plainAgent(): Promise<Dispatcher> {
   if (plain === undefined) {
     const { loadAgent } = await import('../http/undici.js');
@@ -68,7 +57,6 @@ async function plainAgent(): Promise<Dispatcher> {
   return plain;
 }
 
-/** POSTs `event` as JSON to `url`; resolves with the receiver's status once it answers 2xx. */
 export async function forwardEvent(url: URL, event: Record<string, unknown>, deps: ForwardDeps, opts: ForwardOptions = {}): Promise<number> {
   const attempts = opts.attempts ?? FORWARD_ATTEMPTS;
   const { request } = await import('../http/undici.js');

@@ -5,13 +5,8 @@ import { displayWidth, escapeControls, humanDate, truncate } from '../output/ind
 const MIN_SUMMARY = 8;
 
 /**
- * One event for people: when, id, type, who, a short summary of the value, forward status. Everything from
- * the event shows control characters as visible escapes. Without `columns` (piped) the line is whole. With
- * `columns` (a terminal) nothing that names something is ever cut (the id, the type, the creator) and what
- * happened is not dropped for them: the type's padding goes first; then, when the summary would be cut to
- * less than a few characters, the event takes two lines, the second indented, the creator moving down to
- * it when the first is still too wide (and what happened to a third when the second has no room for it);
- * only the summary is cut (with `…`), the forward status kept last.
+ * One event for people. On a terminal (`columns`) nothing that names something (id, type, creator) is cut:
+ * the type's padding goes first, then the event wraps to two or three indented lines; only the summary is cut.
  */
 export function humanLine(event: ListeningRecord, forwardStatus: number | undefined, columns?: number): string {
   const creator = (event.creator ?? {}) as Record<string, unknown>;
@@ -29,7 +24,6 @@ export function humanLine(event: ListeningRecord, forwardStatus: number | undefi
   const tail = forwardStatus === undefined ? '' : `  -> forwarded (HTTP ${forwardStatus})`;
   const shown = escapeControls(summary).replace(/\r\n|[\n\t]/g, ' ');
   if (columns === undefined) return `${lead(18)}  ${who}${shown ? `  ${shown}` : ''}${tail}`;
-  /** `start`, then the summary cut to what is left of the line (left out below MIN_SUMMARY), then the tail. */
   const line = (start: string): string | undefined => {
     const room = columns - displayWidth(start) - displayWidth(tail) - 2;
     if (shown === '') return displayWidth(start) + displayWidth(tail) <= columns ? `${start}${tail}` : undefined;
@@ -39,10 +33,8 @@ export function humanLine(event: ListeningRecord, forwardStatus: number | undefi
     const one = line(`${lead(pad)}  ${who}`);
     if (one !== undefined) return one;
   }
-  // Two lines: the creator stays on the first when it fits there whole.
   const head = `${lead(0)}  ${who}`;
   if (shown === '' && tail === '') return head;
   if (displayWidth(head) <= columns) return `${head}\n${line('  ') ?? `  ${truncate(shown, columns - 2)}${tail}`}`;
-  // Narrower still: the creator alone on the second line, what happened on a third.
   return `${lead(0)}\n${line(`  ${who}`) ?? `  ${who}\n${line('  ') ?? `  ${truncate(shown, columns - 2)}${tail}`}`}`;
 }

@@ -4,11 +4,7 @@ import type { HttpClient } from '../http/client.js';
 import { getEventsPage, type EventFilters } from '../api/listening.js';
 import { plural } from '../output/humanize.js';
 
-/**
- * The 404 of a page past the end, told with the number of pages there are: one free read of the first
- * page (same filters and page size) gives the count and the page size the server applies. When that
- * read fails too, the original error stands.
- */
+/** One free read of page 1 gives the count and the page size the server applies; if it fails, `err` stands. */
 export async function pastLastPage(http: HttpClient, err: ApiError, where: { page: number; pageSize: number | undefined; filters: EventFilters }): Promise<ApiError> {
   let first;
   try {

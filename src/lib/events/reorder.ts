@@ -1,19 +1,14 @@
 /**
- * The order `events tail` prints in: by occurrence (`date_occurance`, then `created_at`), then id. The
- * service creates events in id order some time after they occur, so a backlog read in id order is
- * nearly, not quite, in order of occurrence. A window of the last REORDER_WINDOW events read puts it in
- * order with flat memory, whatever the size of the backlog: the earliest-occurring event in the window
- * is printed when the window is full, and an event waits at most twice REORDER_WINDOW reads (one that
- * occurred long before its neighbours, or has no date, is printed late rather than held for ever), so
- * the ids printed ahead of the oldest pending one stay few. A batch smaller than the window is printed
- * exactly in order of occurrence.
+ * `events tail` prints by occurrence, then id. The service creates events in id order some time after they
+ * occur, so a backlog read by id is nearly in order: a bounded window fixes that with flat memory. An event
+ * waits at most twice the window's reads (one with no date is printed late rather than held for ever), so
+ * the ids printed ahead of the oldest pending one stay few.
  */
 import type { ListeningRecord } from '../api/listening.js';
 
 /** Events held to put them in order of occurrence (about 1 KB each as read). */
 export const REORDER_WINDOW = 2_000;
 
-/** Occurrence time in ms, falling back to `created_at`; an event with neither goes last. */
 export function occurred(event: ListeningRecord): number {
   for (const key of ['date_occurance', 'date_occurrence', 'created_at']) {
     const t = typeof event[key] === 'string' ? Date.parse(event[key] as string) : NaN;
@@ -25,13 +20,11 @@ export function occurred(event: ListeningRecord): number {
 interface Entry {
   id: number;
   at: number;
-  /** Reads before this one (its age in the window). */
   seq: number;
   event: ListeningRecord;
   out: boolean;
 }
 
-/** A bounded window of events read in id order, handed out in order of occurrence. */
 export class ReorderWindow {
   private readonly heap: Entry[] = [];
   /** The entries in the order read (ids rising); `head` is the first still pending, or past it. */

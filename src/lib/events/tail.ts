@@ -1,14 +1,8 @@
 /**
- * The `events tail` loop: poll, hand each new event over once (forwarded first when asked), in order
- * of occurrence, sleep, repeat. A backlog streams through: pages are read oldest first (fetch-new.ts),
- * put in order of occurrence in a bounded window (reorder.ts) and handed over as they come, and the
- * cursor moves with the lines delivered (saved at most once a second, at once after each forward, and
- * at the end), so memory stays flat and a run stopped anywhere resumes where it was. Time goes through
- * the injected `sleep`/`now`, so tests run it instantly. Failures never end in a silent hang: a poll
- * that fails for a passing reason (network, 5xx, 429) is reported on stderr and retried with growing
- * waits; a forward that fails after its retries is reported and tried again at the next poll, the
- * cursor kept before it. Ctrl-C stops reading, hands over the events already read, saves the cursor
- * and ends with InterruptedError (exit 130).
+ * The `events tail` loop. A backlog streams through (pages oldest first, a reorder window, the cursor moving
+ * with the lines delivered), so memory stays flat and a run stopped anywhere resumes where it was. Never a
+ * silent hang: a passing failure (network, 5xx, 429) or a failed forward is reported and retried with
+ * growing waits, the cursor kept before it. Ctrl-C hands over what was read, saves, and exits 130.
  */
 import { ApiError, CliError, InterruptedError, NetworkError, RateLimitError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -29,14 +23,9 @@ export interface TailOptions {
   cursorFile?: string | undefined;
   forwardTo?: URL | undefined;
   forwardAttempts?: number;
-  /**
-   * `--dry-run`: events are read and printed, but nothing changes anywhere: the cursor file is read
-   * and never written, and no event is forwarded.
-   */
+  /** `--dry-run`: the cursor file is read, never written; nothing is forwarded. */
   dryRun?: boolean | undefined;
-  /** The server and profile in use: recorded in the cursor file and checked against it. */
   server: { baseUrl: string; profile: string };
-  /** `--cursor-reset`: a cursor file written elsewhere (or beyond the server's events) starts over. */
   cursorReset?: boolean | undefined;
 }
 
@@ -46,44 +35,28 @@ export interface TailDeps {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
   dispatcher?: Dispatcher | undefined;
-  /** Prints one event; `forwardStatus` is the receiver's HTTP status when forwarding. */
   emit(event: ListeningRecord, forwardStatus: number | undefined): Promise<void>;
-  /** Always shown (even with --quiet): problems. */
   warn(message: string): void;
-  /** Said once, unless --quiet (a cursor file from before it named its server). */
   notice?(message: string): void;
-  /**
-   * A forward's status line (a failed attempt and the wait before the next); shown even with --quiet.
-   * Defaults to `warn`; the command fits these to the terminal's width.
-   */
+  /** A failed forward attempt and the wait before the next, even with --quiet (default `warn`). */
   forwardStatus?(message: string): void;
 }
 
-/** Longest wait between polls after repeated failures. */
-/** The cursor is saved at most this often while a backlog streams (and at the end, and after each forward). */
 const SAVE_EVERY_MS = 1_000;
 
 const MAX_BACKOFF_MS = 300_000;
 
-/**
- * Errors worth waiting out: the network, the server's own trouble, throttling, and an answer that is not
- * an events page (a gateway answering for the API for a while; reading events is free).
- */
+/** Worth waiting out, with an answer that is not an events page (a gateway standing in; reading is free). */
 function passing(err: unknown): boolean {
   if (err instanceof NetworkError || err instanceof RateLimitError) return true;
   return err instanceof ApiError && (err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429 || err.code === 'malformed_response');
 }
 
-/** Ends a message with a full stop so the next sentence reads right. */
 function sentence(text: string): string {
   return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
-/**
- * Runs the tail until `once` is done, a fatal error, or Ctrl-C. Returns how many events were handed
- * over. With a cursor file (and not a dry run) the cursor is locked for the whole run: another tail on
- * it ends this one at once with BusyError (exit 9), before anything is read.
- */
+/** Runs until `once` is done, a fatal error, or Ctrl-C; returns how many events were handed over. */
 export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<number> {
   const lock = opts.cursorFile && !opts.dryRun ? lockCursor(opts.cursorFile) : undefined;
   try {
@@ -137,7 +110,6 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
   let failures = 0;
   const backoff = (): number => Math.min(MAX_BACKOFF_MS, Math.max(2_000, opts.intervalMs) * 2 ** (failures - 1));
 
-  /** Hands one event over (forward, then print) and moves the cursor; a ForwardError leaves it pending. */
   const deliver = async (window: ReorderWindow, id: number, event: ListeningRecord): Promise<void> => {
     let status: number | undefined;
     if (opts.forwardTo && !opts.dryRun) {
@@ -157,10 +129,6 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
     else await saveSoon();
   };
 
-  /**
-   * One poll: reads what is new and hands it over as it streams. Returns the read error that ended it
-   * early (the events read before it are handed over first) or the forward that failed.
-   */
   const poll = async (): Promise<{ readError?: unknown; forwardFailure?: ForwardError }> => {
     const window = new ReorderWindow();
     let through: number | undefined;

@@ -34,7 +34,6 @@ export const EVENT_COLUMNS: ColumnSpec[] = [
   { path: 'latency_seconds', header: 'Latency s', kind: 'number', priority: -2 },
 ];
 
-/** The columns of the creators a subscription or campaign watches. */
 export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
   subscription: [
     { path: 'platform', header: 'Platform', whole: true, priority: 1 },
@@ -50,10 +49,7 @@ export const CREATOR_COLUMNS: Record<ListeningKind, ColumnSpec[]> = {
   ],
 };
 
-/**
- * The per-creator rows of `subscriptions details` on a terminal: the creator whole, dates humanised and
- * never cut; the counts by event type give way first on a narrow terminal (`--json` has every field).
- */
+/** The counts by event type give way first on a narrow terminal (`--json` has every field). */
 export const SUBSCRIPTION_STATS_COLUMNS: ColumnSpec[] = [
   { path: 'platform', header: 'Platform', whole: true, priority: 1 },
   { path: 'platform_id', header: 'Creator', keep: true },

@@ -9,26 +9,15 @@ export interface CreatorRef {
 }
 
 export interface CreatorSources {
-  /** Handles given as arguments. */
   values: readonly string[];
   /** `--file <file|->`: more handles, one per line (blanks and `#` lines skipped). */
   file?: string | undefined;
-  /**
-   * The platform of bare handles (`--platform`, else the profile's setting, checked), asked for after
-   * the file is read; undefined when neither gives one.
-   */
+  /** Asked for after the file is read; undefined when neither `--platform` nor the profile gives one. */
   platform(): Promise<string | undefined>;
-  /** At least one creator must be named (unless `--body` may carry them). */
   required: boolean;
-  /** `--body` was given: the creators may be in it. */
   hasBody: boolean;
 }
 
-/**
- * Creator references from arguments and `--file`: `handle` on the platform of `sources.platform()`,
- * or `platform:handle`. A bare handle without a platform, or none at all when `required`, is a usage
- * error (exit 2) before anything is sent.
- */
 export async function creatorRefs(ports: InputPorts, sources: CreatorSources): Promise<CreatorRef[]> {
   const all = [...sources.values];
   if (sources.file !== undefined) {
@@ -43,7 +32,6 @@ export async function creatorRefs(ports: InputPorts, sources: CreatorSources): P
   return refs;
 }
 
-/** One reference: `platform:handle` when the prefix is a listening platform, else `handle` on `platform`. */
 export function parseCreatorRef(value: string, platform: string | undefined): CreatorRef {
   const m = /^([a-z]+):(.+)$/i.exec(value.trim());
   if (m && (LISTENING_PLATFORMS as readonly string[]).includes((m[1] as string).toLowerCase())) {

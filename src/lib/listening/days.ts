@@ -1,12 +1,8 @@
-/** How many days creators added to a campaign now would be monitored (and billed). */
 const DAY_MS = 86_400_000;
 
 /**
- * How many days creators added now would be monitored (and billed) by `campaign`: from today
- * (UTC date of `nowMs`) to its `end_date`, never more than its `days` and at least 1 (today is
- * billed as soon as they are added, and a client clock behind or ahead of the server's must not
- * shrink the estimate to nothing); its `days` when it has no end date; undefined when it is
- * open-ended (neither field), which the caller then treats as a per-day cost.
+ * Days billed for creators added now: to `end_date`, at most `days`, at least 1 (today is billed at once, and
+ * clock skew must not shrink the estimate to nothing). Undefined when open-ended: priced per day.
  */
 export function remainingDays(campaign: Record<string, unknown>, nowMs: number): number | undefined {
   const rawDays = Number(campaign.days);
@@ -18,7 +14,6 @@ export function remainingDays(campaign: Record<string, unknown>, nowMs: number):
   return Math.max(1, days === undefined ? left : Math.min(days, left));
 }
 
-/** The days left in a campaign (see remainingDays) and a note saying where they came from. */
 export function campaignDuration(campaign: Record<string, unknown>, id: string, nowMs: number): { days?: number; note?: string } {
   const days = remainingDays(campaign, nowMs);
   if (days === undefined) return {};

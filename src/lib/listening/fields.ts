@@ -1,13 +1,9 @@
-/** Flag values of listening create/update, checked before anything is sent. */
 import { UsageError } from '../errors.js';
 import { parseForwardUrl } from '../events/forward.js';
 import { matchChoice, parseIntegerOption } from '../options.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 
-/**
- * `--type new_post,bio_change` -> a list; a known type in any case is sent as it is spelled (as every
- * choice is matched), any other name is passed on (the spec's list is not complete).
- */
+/** A known type in any case is sent as spelled; any other name is passed on (the spec's list is not complete). */
 export function eventTypes(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const list = raw.split(',').map((t) => t.trim()).filter(Boolean).map((t) => matchChoice(t, EVENT_TYPES) ?? t);
@@ -15,7 +11,6 @@ export function eventTypes(raw: string | undefined): string[] | undefined {
   return list;
 }
 
-/** `--webhook-url <url>` (an absolute http(s) URL) or `none` to clear it. */
 export function webhookUrl(raw: string | undefined): string | null | undefined {
   if (raw === undefined) return undefined;
   if (raw === 'none') return null;
@@ -23,14 +18,12 @@ export function webhookUrl(raw: string | undefined): string | null | undefined {
   return raw;
 }
 
-/** `--days n`: a campaign's monitoring duration, 1 to 365 days. */
 export function daysOption(raw: string | undefined): number | undefined {
   const days = parseIntegerOption(raw, '--days', 1);
   if (days !== undefined && days > 365) throw new UsageError(`Invalid --days '${String(raw)}': at most 365.`);
   return days;
 }
 
-/** `--pause` / `--resume` as the `status` they set (undefined when neither is given). */
 export function statusChange(flags: { pause: boolean; resume: boolean }): 'paused' | 'active' | undefined {
   if (flags.pause && flags.resume) throw new UsageError('--pause and --resume cannot be used together.');
   return flags.pause ? 'paused' : flags.resume ? 'active' : undefined;

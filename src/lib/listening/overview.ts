@@ -1,11 +1,4 @@
-/**
- * `listening campaigns overview` on a terminal: a screen to look at rather than a dump. The campaign's
- * name and state, its totals humanised (67M views, 1.1M EMV), the 7-day trends as a sparkline per metric
- * with the first and last day and the change, the top posts (by EMV, else by engagement) as a table with a
- * line naming `campaigns content` for all of them, and the generated report. Any other format (and
- * `--fields`) prints the record itself, every post included; a record without totals, trends or posts
- * (a shape this view does not know) is printed as before, a key/value table and the posts.
- */
+/** A screen to look at on a terminal; any other format, `--fields` or an unknown shape prints the record itself. */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
 import type { Io } from '../io/streams.js';
@@ -39,7 +32,6 @@ function isObj(value: unknown): value is Obj {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** `estimated_reach` -> `Est. reach`; an unknown key -> `Its words`. */
 function label(key: string): string {
   const known = LABELS[key];
   if (known !== undefined) return known;
@@ -47,7 +39,6 @@ function label(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A figure for people: rates and percentages with `%`, counts and money as 12.3k, text escaped. */
 function figure(key: string, value: unknown): string | undefined {
   if (value === null || value === undefined || value === '' || typeof value === 'object') return undefined;
   if (toNumber(value) !== undefined) return /(_rate|_percent|_percentage)$/.test(key) ? percent(value) : humanCount(value);
@@ -55,7 +46,6 @@ function figure(key: string, value: unknown): string | undefined {
   return escapeControls(String(value));
 }
 
-/** `label  value` lines, values wrapped beside their labels. */
 function pairLines(pairs: [string, string][], width: number): string[] {
   const labelWidth = Math.max(0, ...pairs.map(([name]) => displayWidth(name)));
   const room = Math.max(10, width - INDENT.length - labelWidth - 2);
@@ -64,7 +54,6 @@ function pairLines(pairs: [string, string][], width: number): string[] {
   );
 }
 
-/** The 7-day trends: one series per numeric field of the days (posts, engagement, reach...). */
 function trendSeries(days: Obj[]): TrendSeries[] {
   const keys = [...new Set(days.flatMap((day) => Object.keys(day)))].filter((key) => key !== 'date' && days.some((day) => toNumber(day[key]) !== undefined));
   return keys.map((key) => ({ label: label(key), values: days.map((day) => toNumber(day[key]) ?? 0), format: (value: number) => humanCount(value) }));
@@ -77,7 +66,6 @@ function topPosts(posts: Obj[]): { posts: Obj[]; by: string } {
   return { posts: [...posts].sort((a, b) => score(b) - score(a)).slice(0, TOP_POSTS), by: hasEmv ? 'EMV' : 'engagement' };
 }
 
-/** The text above the posts table: title, other fields, totals, trends. */
 function headText(record: Obj, id: string, settings: OutputSettings, width: number): string {
   const paint = colors(settings.color);
   const dot = settings.unicode ? ' · ' : ' - ';
@@ -114,7 +102,6 @@ function headText(record: Obj, id: string, settings: OutputSettings, width: numb
   return `${out.join('\n')}\n`;
 }
 
-/** The text below the posts table: where all the posts are, the report, the hint. */
 function tailText(record: Obj, id: string, shown: number, total: number, settings: OutputSettings, width: number): string {
   const paint = colors(settings.color);
   const out: string[] = [];
@@ -133,10 +120,6 @@ function tailText(record: Obj, id: string, shown: number, total: number, setting
   return `${out.join('\n')}\n`;
 }
 
-/**
- * Prints a campaign overview: the screen above on a terminal (paged once as one screen), the record itself
- * in any other format. `postColumns` are the columns of the top-posts table.
- */
 export async function printOverview(io: Io, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[]): Promise<void> {
   const posts = Array.isArray(record.posts) ? record.posts.filter(isObj) : undefined;
   const known = isObj(record.totals) || Array.isArray(record.trends_7d) || posts !== undefined;

@@ -2,11 +2,7 @@ import { isTerminalTable, printItem, printList, printText, type ColumnSpec, type
 import type { Io } from '../io/streams.js';
 import { pageOnce } from '../output/pager.js';
 
-/**
- * Prints a record with a nested list (subscription details, campaign overview, an event's delivery
- * history): on a terminal the scalar fields as a key/value table and the list as a table below it,
- * under a `<listKey>:` heading, paged once as one screen; in any other format the whole record, untouched.
- */
+/** On a terminal, the scalars as a key/value table and the list below, paged once; elsewhere the record untouched. */
 export async function printWithRows(io: Io, output: OutputSettings, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
   const rows = record[listKey];
   if (!isTerminalTable(io, output) || output.fields || !Array.isArray(rows)) {

@@ -1,8 +1,6 @@
 /**
- * Monitoring money: what a subscription or campaign change charged on the spot, the daily rate from
- * then on, the monthly projection and the runway (how many days the balance covers the daily charge).
- * The service charges the day's monitoring of new creators at once and says nothing about it in its
- * answer, so the charge is the fall of the balance around the request (two free reads of the credits).
+ * The service charges new creators' day at once and its answer does not say so: the charge is the fall of
+ * the balance around the request (two free reads). Runway: whole days the balance covers the daily charge.
  */
 import { CHARGED_MILLI } from '../../contract/prices.js';
 import { getCredits, toNumber } from '../api/account.js';
@@ -10,26 +8,18 @@ import { getUsage } from '../api/listening.js';
 import type { HttpClient } from '../http/client.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
-/** Default of the `runway-warn-days` setting. */
 export const DEFAULT_RUNWAY_WARN_DAYS = 7;
 
-/** Days in the monthly projection. */
 export const MONTH_DAYS = 30;
 
-/** The account's monitoring, as the usage route and the balance tell it. */
 export interface Runway {
-  /** The balance in thousandths; undefined when the credits read did not say. */
+  /** Thousandths of a credit, as every amount here; undefined when a read did not say. */
   balanceMilli: number | undefined;
-  /** What the monitored creators cost per day, in thousandths; undefined when usage did not say. */
   dailyMilli: number | undefined;
-  /** Creators monitored now, when usage says. */
   creators: number | undefined;
 }
 
-/**
- * The daily monitoring charge from a usage record: `estimated_daily_credits`, else monitored creators
- * times the price per creator and day (the record's, else the published 0.3).
- */
+/** `estimated_daily_credits`, else creators times the price per creator-day (the record's, else the published one). */
 export function dailyMilliOf(usage: Record<string, unknown>): number | undefined {
   const estimated = toNumber(usage.estimated_daily_credits);
   if (estimated !== null) return Math.round(estimated * 1000);
@@ -39,35 +29,27 @@ export function dailyMilliOf(usage: Record<string, unknown>): number | undefined
   return Math.round(creators * (price === null ? CHARGED_MILLI.monitoringPerCreatorDay : price * 1000));
 }
 
-/** The balance in thousandths from the credits read (`credits_available` or `credits_left`). */
 export async function balanceMilli(http: HttpClient): Promise<number | undefined> {
   const credits = await getCredits(http);
   return credits.credits_available === null ? undefined : Math.round(credits.credits_available * 1000);
 }
 
-/** Reads the balance and the daily monitoring charge (two free GETs). */
 export async function readRunway(http: HttpClient): Promise<Runway> {
   const [balance, usage] = await Promise.all([balanceMilli(http), getUsage(http)]);
   const creators = toNumber(usage.monitored_creators);
   return { balanceMilli: balance, dailyMilli: dailyMilliOf(usage), creators: creators === null ? undefined : creators };
 }
 
-/** Whole days the balance covers the daily charge; undefined without a charge (or a balance). */
 export function runwayDays(r: Pick<Runway, 'balanceMilli' | 'dailyMilli'>): number | undefined {
   if (r.balanceMilli === undefined || r.dailyMilli === undefined || r.dailyMilli <= 0) return undefined;
   return Math.floor(Math.max(0, r.balanceMilli) / r.dailyMilli);
 }
 
-/** `the balance covers 12 days of monitoring` (or `less than a day`). */
 export function runwayText(days: number): string {
   return days < 1 ? 'the balance covers less than a day of monitoring' : `the balance covers ${plural(days, 'day')} of monitoring`;
 }
 
-/**
- * The line after a change that starts monitoring: `Charged 0.6 credits now for today's monitoring; from
- * now on 0.9 credits a day for 3 monitored creators (27 a month); the balance covers 11 days of monitoring.`
- * `chargedMilli` undefined: the balance could not be read around the request.
- */
+/** `chargedMilli` undefined: the balance could not be read around the request. */
 export function chargeLine(chargedMilli: number | undefined, after: Runway): string {
   const now =
     chargedMilli === undefined ? 'The charge made now could not be read (see creators credits)'
@@ -79,11 +61,6 @@ export function chargeLine(chargedMilli: number | undefined, after: Runway): str
   return `${now}; from now on ${creditCount(after.dailyMilli)} a day${who} (${creditCount(after.dailyMilli * MONTH_DAYS)} a month)${days === undefined ? '' : `; ${runwayText(days)}`}.`;
 }
 
-/**
- * The summary warning of a paid run, or undefined when the runway is at least `warnDays` (or there is
- * no monitoring): `Monitoring costs 3 credits a day and the balance (10 credits) covers 3 days: top up
- * before it pauses.`
- */
 export function runwayWarning(r: Runway, warnDays: number): string | undefined {
   const days = runwayDays(r);
   if (days === undefined || days >= warnDays || r.dailyMilli === undefined || r.balanceMilli === undefined) return undefined;
@@ -91,10 +68,7 @@ export function runwayWarning(r: Runway, warnDays: number): string | undefined {
   return `Monitoring costs ${creditCount(r.dailyMilli)} a day and the balance (${creditCount(r.balanceMilli)}) covers ${covers}, under runway-warn-days ${countText(warnDays)}: top up before monitoring pauses.`;
 }
 
-/**
- * The usage record with what it costs from now on: `daily_credits`, `monthly_projected_credits` (30
- * days), `credits_available` and `runway_days` (null without a daily charge), after the service's fields.
- */
+/** The usage record with what it costs from now on, after the service's own fields. */
 export function withRunway(usage: Record<string, unknown>, balance: number | undefined): { record: Record<string, unknown>; runway: Runway } {
   const creators = toNumber(usage.monitored_creators);
   const runway: Runway = { balanceMilli: balance, dailyMilli: dailyMilliOf(usage), creators: creators === null ? undefined : creators };

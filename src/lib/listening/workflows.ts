@@ -1,10 +1,4 @@
-/**
- * The state-changing work of subscriptions and campaigns: each builds the plan of its request, shows
- * the monitoring estimate, passes the money gate (so `--dry-run` prints the plan and sends nothing,
- * and `--max-credits` refuses before anything is sent), asks when the change cannot be undone, then
- * sends. Each returns the server's answer for the command to print, or null when nothing was sent
- * (or the server answered without a body).
- */
+/** Every change passes the money gate (so `--dry-run` and `--max-credits` send nothing); null: nothing sent. */
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import {
   addCreatorsPlan,
@@ -28,14 +22,12 @@ import { campaignDuration } from './days.js';
 import { creditCount, plural } from '../output/humanize.js';
 import { balanceMilli, chargeLine, readRunway, type Runway } from './runway.js';
 
-/** What the listening workflows use: the HTTP client, the terminal's side channel, the money gate, a clock. */
 export interface ListeningPorts {
   http: HttpClient;
   term: {
     notice(message: string): void;
     confirm(question: string): Promise<boolean>;
   };
-  /** The money gate: true when the plan may be sent (false under `--dry-run`, after printing it). */
   gate(plan: Plan): Promise<boolean>;
   /** `--dry-run`: the estimate is not shown (the plan printed by the gate says it). */
   dryRun: boolean;
@@ -44,11 +36,7 @@ export interface ListeningPorts {
   charged?(after: Runway): void;
 }
 
-/**
- * Sends a change that starts monitoring and says what it cost: the service charges the day of the new
- * creators at once and its answer does not say so, so the balance is read (free) before and after;
- * then the daily rate from now on and the runway. A failed read only leaves the line shorter.
- */
+/** The charge is read as the balance's fall around the request (runway.ts); a failed read only shortens the line. */
 async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<ListeningRecord | null> {
   const before = await balanceMilli(ports.http).catch(() => undefined);
   const result = await send(ports.http, plan);
@@ -59,10 +47,7 @@ async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<Listening
   return result;
 }
 
-/**
- * The line shown on stderr before monitoring starts: `creators x days x 0.3` with a known duration,
- * the cost per day when open-ended. Undefined when no creator (or an unknown number) is involved.
- */
+/** Undefined when no creator (or an unknown number) is involved. */
 export function monitoringNotice(m: Monitoring): string | undefined {
   if (m.creators === null || m.creators <= 0) return undefined;
   const { worstCaseMilli, costBasis } = monitoringCost(m);
@@ -74,23 +59,18 @@ export function monitoringNotice(m: Monitoring): string | undefined {
   return `Estimated monitoring cost: ${detail}; a creator already monitored costs nothing more).`;
 }
 
-/** Shows the monitoring estimate (not under `--dry-run`), then passes the gate. */
 async function gateMonitoring(ports: ListeningPorts, plan: Plan, monitoring: Monitoring): Promise<boolean> {
   const notice = monitoringNotice(monitoring);
   if (notice !== undefined && !ports.dryRun) ports.term.notice(notice);
   return ports.gate(plan);
 }
 
-/** How many creators a subscription or campaign record says it watches; null when it does not say. */
 export function creatorsCount(record: ListeningRecord): number | null {
   const n = typeof record.creators_count === 'string' && record.creators_count.trim() !== '' ? Number(record.creators_count) : record.creators_count;
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
 }
 
-/**
- * `... create`: its creators are monitored from today, billed per creator per day; a campaign's
- * `days` bound the estimate, a subscription is open-ended (priced per day).
- */
+/** A campaign's `days` bound the estimate; a subscription is open-ended (priced per day). */
 export async function createListening(ports: ListeningPorts, kind: ListeningKind, body: Record<string, unknown>): Promise<ListeningRecord | null> {
   const monitoring: Monitoring = { creators: creatorsIn(body), days: kind === 'campaign' && typeof body.days === 'number' ? body.days : undefined };
   const plan = createPlan(kind, body, monitoring);
@@ -98,11 +78,7 @@ export async function createListening(ports: ListeningPorts, kind: ListeningKind
   return monitoring.creators === null || monitoring.creators > 0 ? sendCharged(ports, plan) : send(ports.http, plan);
 }
 
-/**
- * `... update <id>`: PATCH. Resuming (`status: active`) restarts the daily charge for the creators
- * it watches, and a campaign's new `days` extend it: those are priced from a free read of the record
- * first (a resumed campaign for the days it has left). Any other change is free.
- */
+/** Resuming and a campaign's new `days` are priced from a free read of the record first; any other change is free. */
 export async function updateListening(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
   const resumes = body.status === 'active';
   const extends_ = kind === 'campaign' && body.days !== undefined;
@@ -123,10 +99,7 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
   return resumes ? sendCharged(ports, plan) : send(ports.http, plan);
 }
 
-/**
- * `... add-creators <id>`: starts monitoring them. Creators added to a campaign are billed daily
- * until it ends (a free read of the campaign gives the days left); subscriptions are open-ended.
- */
+/** A campaign's creators are billed daily until it ends (a free read gives the days left). */
 export async function addCreators(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
   const n = creatorsIn(body);
   const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(ports.http, listeningPath(kind, id), { inputCheck: true }), id, ports.now()) : {};
@@ -136,10 +109,7 @@ export async function addCreators(ports: ListeningPorts, kind: ListeningKind, id
   return sendCharged(ports, plan);
 }
 
-/**
- * `campaigns remove-creators <id>`: DELETE with the creators in the body, after a confirmation
- * (`--yes` answers it). Already-billed days are not refunded. `shownId` is the id as the user typed it.
- */
+/** Already-billed days are not refunded. `shownId` is the id as the user typed it. */
 export async function removeCreators(
   ports: ListeningPorts,
   kind: ListeningKind,
@@ -156,7 +126,6 @@ export async function removeCreators(
   return send(ports.http, plan);
 }
 
-/** `subscriptions delete <id>` / `campaigns archive <id>` (both DELETE): asks first unless `--yes`. */
 export async function deleteListening(ports: ListeningPorts, kind: ListeningKind, id: string, verb: 'Delete' | 'Archive'): Promise<ListeningRecord | null> {
   const plan = deletePlan(kind, id);
   if (!(await ports.gate(plan))) return null;
