@@ -1,11 +1,3 @@
-/**
- * One attempt of a request: the per-attempt timeout (headers, and for json and text the whole body),
- * which signal may abort it (Ctrl-C stops a GET, never a state-changing request already sent), the
- * transport (undici, or node:http for a GET without a body), content decoding (gzip, deflate, br: the
- * size cap counts decoded bytes), the response size cap, JSON decoding, the
- * `--debug` lines of the exchange, and the mapping of the answer to an outcome: a response, or a typed
- * error and whether the retry loop (retry.ts) may send it again.
- */
 import type { Readable } from 'node:stream';
 import { ApiError, type CliError } from '../errors.js';
 import { errorFromResponse, isDailyLimit, isFairUseCap, retryAfterSeconds } from './decode-error.js';
@@ -17,21 +9,16 @@ import { decodeContent, UnsupportedEncoding } from './content-encoding.js';
 import type { HttpResponse, RequestOptions } from './types.js';
 import type { ProxyInUse } from './dispatcher.js';
 
-/** The default cap on a response body that is read whole (JSON, text, an error body). */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
 
 const SHAPE_HINT = 'A gateway or proxy may be answering for the API, or the API changed: --debug shows the body.';
 
 let shapes: Promise<typeof import('../../contract/responses.js')> | undefined;
-/** The response schemas (and the schema library), loaded with the first answer to check. */
 function responseShapes(): Promise<typeof import('../../contract/responses.js')> {
   return (shapes ??= import('../../contract/responses.js'));
 }
 
-/**
- * Checks an answer the purchase memory returned instead of sending (one kept before answers were checked)
- * against its route's schema, as the wire's answers are; throws `malformed_response` (nothing charged now).
- */
+/** An answer the store kept before answers were checked gets its route's schema check too (nothing charged now). */
 export async function checkStoredAnswer(req: RequestOptions, url: URL, data: unknown, boughtAt: number): Promise<void> {
   if (req.responseType !== undefined && req.responseType !== 'json') return;
   const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
@@ -42,31 +29,24 @@ export async function checkStoredAnswer(req: RequestOptions, url: URL, data: unk
   });
 }
 
-/** What one attempt came to: the response, or the error and whether it may be sent again. */
 export type AttemptOutcome<T> =
   | { kind: 'ok'; response: HttpResponse<T> }
   | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined };
 
-/** What an attempt needs from the client that sends it. */
 export interface AttemptPorts {
   now: () => number;
   debug?: ((line: string) => void) | undefined;
-  /** Ctrl-C: aborts a GET or HEAD in flight; a request that may change state is answered first. */
+  /** Ctrl-C aborts a GET or HEAD in flight; a request that may change state is answered first. */
   signal?: AbortSignal | undefined;
   proxyFor?: ((url: URL) => ProxyInUse | undefined) | undefined;
   maxResponseBytes?: number | undefined;
   secrets?: Secrets | undefined;
-  /** The transport of every request but a streamed GET (undici, made on first use). */
   transport: () => Transport;
-  /** The transport of a streamed GET without a body (node:http), when in play. */
   streamTransport?: Transport | undefined;
-  /** The transport of any other GET without a body (node:http, keep-alive), when in play. */
   getTransport?: Transport | undefined;
-  /** Counts state-changing requests sent and not yet answered (the Ctrl-C notice names them). */
   unsafe: { inFlight: number };
 }
 
-/** One attempt's request: everything the client prepared once for all attempts, plus this one's body and time. */
 export interface AttemptRequest {
   req: RequestOptions;
   url: URL;
@@ -77,18 +57,15 @@ export interface AttemptRequest {
   timeoutMs: number;
 }
 
-/** Sends one attempt and maps its answer (or its failure) to an outcome; never throws for the network's sake. */
+/** Never throws for the network's sake: a failure is an outcome, with whether the retry loop may send it again. */
 export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Promise<AttemptOutcome<T>> {
   const { req, url, headers, body, credential, idempotent, timeoutMs } = a;
-  // The timeout covers the wait for the response and, for json and text, reading all of it. A stream
-  // (a download) only has the idle timeout between pieces once its headers are in: a large file may
-  // take longer than --timeout to arrive, as long as it keeps arriving.
+  // A stream (a download) has only the idle timeout once its headers are in: it may take longer than --timeout.
   const timer = new AbortController();
   const fire = setTimeout(() => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
   fire.unref();
-  // Ctrl-C stops a GET at once, but not a request already sent that may spend or change state: the
-  // server goes on with it either way, so it is answered and its result kept (a Discovery page, an
-  // enriched row, a created job), instead of being paid for and thrown away. No new request starts.
+  // Ctrl-C does not abort a request that may spend: the server goes on with it either way, so it is answered
+  // and its result kept instead of being paid for and thrown away.
   const interruptible = idempotent ? ports.signal : undefined;
   const signals = [timer.signal, interruptible, req.signal].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
@@ -105,7 +82,6 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     const proxy = ports.proxyFor?.(url);
     return failed(ports, networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
   };
-  // The schemas load while the request is on the wire, not after the answer arrives.
   const checked = req.responseType === undefined || req.responseType === 'json';
   if (checked) void responseShapes().catch(() => undefined);
   const bodyLessGet = req.method === 'GET' && body === undefined;
@@ -120,7 +96,6 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     return failure(err);
   }
   try {
-    // A HEAD answer has no body, whatever its headers say of one.
     if (req.method !== 'HEAD') res = decodeContent(res);
   } catch (err) {
     if (!(err instanceof UnsupportedEncoding)) throw err;
@@ -177,8 +152,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     if (req.responseType === 'text') {
       return { kind: 'ok', response: { status, headers: flatHeaders, data: text as T, url: url.href } };
     }
-    // A 2xx whose body is not the JSON the endpoint returns (a captive portal's or a proxy's HTML page, a
-    // cut-off body) is not a success: data taken from it would be wrong, and a billable POST may have run.
+    // A 2xx that is not the endpoint's JSON (a captive portal's page, a cut-off body) is no success: a billable POST may have run.
     const notJson = !parseFailed && req.responseType !== 'json-or-text' && text.trim() !== '' && parsed === undefined;
     if (parseFailed || notJson) {
       const what = parseFailed
@@ -197,8 +171,8 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
       };
     }
     const data = (parsed === undefined ? (text === '' ? null : text) : parsed) as T;
-    // JSON of the wrong shape (a gateway's `{"message": "Internal error"}` with 200) is no answer either:
-    // read as data it would be an empty page or "not found (not charged)". Checked before the store keeps it.
+    // JSON of the wrong shape (a gateway's `{"message": ...}` with 200) would read as an empty page or "not
+    // found (not charged)". Checked before the store keeps it.
     if (checked) {
       const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
       if (mismatch !== undefined) {
@@ -217,8 +191,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
   }
 
-  // A proxy that wants credentials answers an absolute-form request itself: 407, or 401 with its own
-  // Proxy-Authenticate header. Not the API's 401 (no login refresh), and the same answer would come again.
+  // A proxy's own 407, or 401 with Proxy-Authenticate: not the API's 401 (no login refresh), and not retried.
   const proxy = status === 407 || (status === 401 && flatHeaders['proxy-authenticate'] !== undefined) ? ports.proxyFor?.(url) : undefined;
   if (proxy !== undefined) return { kind: 'error', error: proxyAuthFailure(proxy, status), retryable: false };
 
@@ -243,7 +216,6 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   return { kind: 'error', error, retryable: refusedUnstarted || (transient && idempotent), retryAfter };
 }
 
-/** Logs a network failure under --debug and hands it to the retry loop. */
 function failed(
   ports: AttemptPorts,
   f: ReturnType<typeof networkFailure>,
@@ -251,13 +223,12 @@ function failed(
   url: URL,
   started: number,
 ): { kind: 'error'; error: CliError; retryable: boolean } {
-  // The user's message is in plain words; the log keeps undici's own code and text.
   const raw = f.error.cause !== undefined ? rawNetworkError(f.error.cause) : '';
   ports.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${ports.now() - started} ms: ${raw || f.error.message}`);
   return { kind: 'error', error: f.error, retryable: f.retryable };
 }
 
-/** A body over the cap: the same answer would come again, so it is not retried. */
+/** The same answer would come again, so it is not retried. */
 function tooLarge(status: number, maxBytes: number, idempotent: boolean): ApiError {
   const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
   const message = `The server's response (HTTP ${status}) is larger than ${mb} MB; it was not read further.`;

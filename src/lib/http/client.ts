@@ -1,11 +1,3 @@
-/**
- * The HTTP core's public face: `HttpClient`. Per request it builds the URL, refuses a state-changing
- * request during a dry run, adds the bearer credential (only for the API's own origin) and the JSON or raw
- * body, and reports the wait (pacing, attempts and back-off as one) to the terminal's spinner; then the
- * retry loop (retry.ts) sends it, one attempt at a time (attempt.ts). It also owns what lives as long as
- * the client: the pacer, the load meter behind `load()`, the undici transport (made on first use) and the
- * Ctrl-C notice for requests already sent. Commands and lib/api never do any of this themselves.
- */
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { undiciTransport, type Transport } from './transport.js';
@@ -30,67 +22,38 @@ export interface HttpClientOptions {
   baseUrl: URL;
   /** Bearer credential; resolved lazily so commands that fail early never read the store. */
   credential?: () => Promise<string | undefined>;
-  /** undici's dispatcher, or a function making it on the first request that needs it. */
   dispatcher: Dispatcher | (() => Promise<Dispatcher>);
-  /**
-   * Carries GET requests whose body is handed back as a stream (downloads) instead of the dispatcher:
-   * `nodeTransport`, when no proxy and no test dispatcher is in play (see transport.ts).
-   */
+  /** node:http transports for bodyless GETs (streamed: downloads), used when no proxy or test dispatcher is in play (transport.ts). */
   streamTransport?: Transport | undefined;
-  /** Carries the other GETs without a body: `keepAliveGetTransport()`, under the same conditions. */
   getTransport?: Transport | undefined;
   timeoutMs: number;
   retries: number;
-  /**
-   * Largest JSON (or text, or error) body read, in bytes (default 64 MB, `CREATORS_MAX_RESPONSE_MB`).
-   * Streamed bodies (downloads) have no cap.
-   */
+  /** Default 64 MB (`CREATORS_MAX_RESPONSE_MB`); streamed bodies (downloads) have no cap. */
   maxResponseBytes?: number | undefined;
   rateLimitPerMinute: number;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
-  /** Traffic log line writer for `--debug`; undefined when debug is off. */
   debug?: ((line: string) => void) | undefined;
-  /** User-visible notices (waits); silenced by `--quiet`. */
   notice?: ((line: string) => void) | undefined;
-  /** Told when each request starts and stops waiting for its answer (the terminal's spinner). */
   waits?: RequestWaits | undefined;
-  /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   userAgent?: string;
-  /**
-   * Called once when a request sent with `credential` gets a 401: returns a fresh credential to
-   * replay the request with (an OAuth refresh), or undefined to report the 401 as is. A 401 means
-   * the server did not process the request, so the one replay is safe for any method.
-   */
+  /** A 401 means the server did not process the request, so one replay with a refreshed credential is safe for any method. */
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
-  /** The proxy a request to this URL goes through (to name it when it cannot be reached). */
   proxyFor?: ((url: URL) => ProxyInUse | undefined) | undefined;
-  /** `--dry-run`: any request that changes state is refused (a bug in the command, never sent). */
   dryRun?: boolean | undefined;
-  /**
-   * `--dry-run` and a free read that is not an input check (`inputCheck`): prints the read's plan and
-   * throws (DryRunComplete), so the read is never sent. Without it such reads are sent.
-   */
+  /** `--dry-run`: a free read that is not an `inputCheck` prints its plan and throws (DryRunComplete), never sent. */
   dryRead?: ((req: { method: string; url: URL }) => Promise<never>) | undefined;
-  /** `--dry-run`: told of each input check sent (the plan printed after them names them). */
   dryRunChecked?: ((req: { method: string; url: URL }) => void) | undefined;
-  /**
-   * The run's credentials, redacted from every message: the client adds the bearer it sends, the codes,
-   * verifiers and tokens in the bodies it sends, and the tokens it receives.
-   */
+  /** Redacted from every message; the client adds the bearer it sends and the tokens in bodies it sends and receives. */
   secrets?: Secrets | undefined;
-  /**
-   * The purchase memory (lib/store): every POST passes through it, so a billable answer already bought
-   * is taken from the store and a new one is kept before it is returned. Absent with `--no-store`.
-   */
+  /** Every POST passes through it: an answer already bought is taken from the store, a new one is kept before it is returned. */
   memory?: PurchaseMemory | undefined;
-  /** A pace shared with the other processes of this store (lib/store), instead of this process's own. */
   sharedPace?: SharedPace | undefined;
 }
 
-/** The HTTP core: one per run, shared by every request of the command (see the file's header). */
+/** The HTTP core, one per run: each request goes through the retry loop (retry.ts), one attempt at a time (attempt.ts). */
 export class HttpClient {
   private readonly pacer: Pacer;
   private readonly random: () => number;
@@ -147,26 +110,17 @@ export class HttpClient {
     return this.opts.baseUrl;
   }
 
-  /**
-   * What a concurrent workflow sizes itself from (Little's law: in flight ~= rate x latency): the pace in
-   * force (requests a second, lowered after a 429), the service's observed latency (a moving average of
-   * answered attempts; the wait for a pacing slot is not part of it), and how long the oldest attempt in
-   * flight has been waiting (a floor on the latency before the first answers come in).
-   */
+  /** For concurrent workflows sizing themselves by Little's law (in flight ~= rate x latency). */
   load(): { perSecond: number; latencyMs: number | undefined; oldestInFlightMs: number } {
     const { latencyMs, oldestInFlightMs } = this.meter.snapshot(this.opts.now());
     return { perSecond: this.pacer.perSecond(), latencyMs, oldestInFlightMs };
   }
 
-  /**
-   * The core's wait before attempt `attempt + 1` (see `backoffMs`), with this client's random source: for
-   * loops that must resume work themselves (a download continuing at a byte offset) but wait like the core.
-   */
+  /** The core's back-off, for loops that resume work themselves (a download continuing at a byte offset). */
   retryDelayMs(attempt: number): number {
     return backoffMs(attempt, this.random);
   }
 
-  /** Sends a request, retrying only what is safe to retry, and returns the decoded response. */
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {
     const memory = this.opts.memory;
     if (memory && req.method === 'POST' && !this.opts.dryRun) {
@@ -179,12 +133,10 @@ export class HttpClient {
     return this.waitFor<T>(req);
   }
 
-  /** Sends a request with its wait reported to the spinner (pacing slot, attempts and back-off as one). */
   private async waitFor<T>(req: RequestOptions): Promise<HttpResponse<T>> {
     if (this.opts.waits === undefined) return this.send<T>(req, undefined);
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
     const label = waitLabel(req.method, url, this.opts.baseUrl.origin);
-    // The whole wait is one: pacing slot, attempts and the back-off between them.
     const wait = this.opts.waits.beginWait(label);
     try {
       return await this.send<T>(req, { handle: wait, label });
@@ -247,7 +199,6 @@ export class HttpClient {
         credential,
         idempotent,
         timeoutMs: req.timeoutMs ?? this.opts.timeoutMs,
-        // The rate limit is the API's: a file host (a presigned download URL) is not paced.
         paced: url.origin === this.opts.baseUrl.origin,
       },
       wait,

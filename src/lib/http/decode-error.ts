@@ -6,12 +6,7 @@ import {
   RateLimitError,
 } from '../errors.js';
 
-/**
- * Reads a readable message out of any error body the service is known to send
- * (api-contract §2.2): the first non-empty of `message`, `detail`, `error`,
- * `response_meta.error_message`; lists and field dicts are flattened to `key: value; …`.
- * Without any of those keys, the raw body (first 300 characters) is shown.
- */
+/** The error body shapes the service is known to send (api-contract §2.2); otherwise the raw body, cut at 300 characters. */
 export function errorMessageFromBody(body: unknown, rawText = ''): string | undefined {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const obj = body as Record<string, unknown>;
@@ -38,7 +33,6 @@ export function errorMessageFromBody(body: unknown, rawText = ''): string | unde
   return undefined;
 }
 
-/** `["a","b"]` -> `a b`; `{"name":["taken"]}` -> `name: taken`; nested keys joined with dots. */
 export function flattenErrorValue(value: unknown, prefix = ''): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'string') return prefix ? `${prefix}: ${value}` : value;
@@ -59,7 +53,6 @@ export function flattenErrorValue(value: unknown, prefix = ''): string {
   return '';
 }
 
-/** `retry_after` from the body or the `Retry-After` header (seconds or an HTTP date), in seconds. */
 export function retryAfterSeconds(body: unknown, header: string | undefined, nowMs: number): number | undefined {
   const fromBody = body && typeof body === 'object' ? (body as Record<string, unknown>).retry_after : undefined;
   const n = Number(fromBody);
@@ -89,18 +82,17 @@ export interface DecodedResponse {
   nowMs: number;
 }
 
-/** Is this 429 the daily Discovery credit limit (never retried)? */
+/** Never retried. */
 export function isDailyLimit(body: unknown): boolean {
   return errorCode(body) === 'daily_limit_exceeded';
 }
 
-/** Is this 429 the Discovery fair-use cap (never retried; lasts until the subscription renews)? */
+/** Never retried: it lasts until the subscription renews. */
 export function isFairUseCap(body: unknown, rawText: string): boolean {
   const code = errorCode(body) ?? '';
   return /fair[_-]?use/i.test(code) || /fair[- ]use/i.test(rawText);
 }
 
-/** Turns an error response into the typed error of the exit-code table. */
 export function errorFromResponse(res: DecodedResponse): CliError {
   const { status, body, rawText } = res;
   const code = errorCode(body);
@@ -151,14 +143,10 @@ export function errorFromResponse(res: DecodedResponse): CliError {
   });
 }
 
-/**
- * Sources disagree on Discovery's first page number (0 in the official clients, 1 in the FAQ): a 400
- * about `paging.page` most likely means the service counts from the other one.
- */
+/** Sources disagree on Discovery's first page number (0 in the official clients, 1 in the FAQ). */
 const PAGE_BASE_HINT =
   'The service may number its first page differently (0 or 1): set it with `creators config set page-base 1` (or 0), or CREATORS_PAGE_BASE.';
 
-/** A 400 whose body or message is about the page number of `paging`. */
 function refusesPageNumber(body: unknown, message: string): boolean {
   const paging = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).paging : undefined;
   if (paging && typeof paging === 'object' && !Array.isArray(paging) && 'page' in paging) return true;

@@ -1,13 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { loadAgent, loadEnvHttpProxyAgent } from './undici.js';
 
-/**
- * The default dispatcher: a keep-alive Agent, or undici's EnvHttpProxyAgent when a proxy is
- * configured (HTTPS_PROXY/HTTP_PROXY, lower or upper case, with NO_PROXY honoured). Reads the
- * injected environment rather than process.env so tests control it. An http:// target goes to an
- * http:// proxy as an absolute-form request (`GET http://host/path`), as curl sends it, not through a
- * CONNECT tunnel: many proxies tunnel only to port 443, and undici tunnels everything by default.
- */
+/** Reads the injected environment so tests control it. An http:// target goes to an http:// proxy as an absolute-form
+ * request, as curl sends it, not through CONNECT: many proxies tunnel only to port 443. */
 export async function createDispatcher(env: Record<string, string | undefined>): Promise<Dispatcher> {
   const { httpsProxy, httpProxy } = proxies(env);
   const noProxy = env.NO_PROXY ?? env.no_proxy;
@@ -37,27 +32,19 @@ function withScheme(proxy: string | undefined): string | undefined {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
 }
 
-/** True when requests may go through a proxy (HTTPS_PROXY or HTTP_PROXY is set). */
 export function proxyConfigured(env: Record<string, string | undefined>): boolean {
   const { httpsProxy, httpProxy } = proxies(env);
   return Boolean(httpsProxy || httpProxy);
 }
 
-/** The proxy a request to `url` goes through, as the user wrote its host, and the variable that set it. */
 export interface ProxyInUse {
-  /** `host:port`, without any `user:password@`. */
   host: string;
-  /** `HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY` or `http_proxy`, as found. */
   variable: string;
-  /** The variable gives a user name or password for the proxy (never kept here). */
+  /** Never the credentials themselves. */
   credentials: boolean;
 }
 
-/**
- * Which proxy undici's EnvHttpProxyAgent (createDispatcher) uses for `url`, if any: https URLs take
- * HTTPS_PROXY and fall back to HTTP_PROXY, http URLs take HTTP_PROXY; NO_PROXY (host, `.domain`,
- * `*.domain`, `host:port`, `*`) exempts. Only for messages: the agent itself decides the route.
- */
+/** As undici's EnvHttpProxyAgent (createDispatcher) chooses it. Only for messages: the agent itself decides the route. */
 export function proxyFor(env: Record<string, string | undefined>, url: URL): ProxyInUse | undefined {
   const named = (upper: string): ProxyInUse | undefined => {
     const lower = upper.toLowerCase();

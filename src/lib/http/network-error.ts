@@ -1,11 +1,9 @@
 import { AuthError, CliError, InterruptedError, NetworkError } from '../errors.js';
 import type { ProxyInUse } from './dispatcher.js';
-/** What the failure message needs of the request. */
 interface FailedRequest {
   method: string;
 }
 
-/** The hint of every failure after which a billable request is not replayed. */
 export const NOT_REPLAYED_HINT =
   'The request may have been processed (and charged); it was not retried automatically. Check `creators credits` before trying again.';
 
@@ -18,20 +16,14 @@ export interface FailureContext {
   idempotent: boolean;
   timedOut: boolean;
   timeoutMs: number;
-  /** Ctrl-C or the caller's own signal ended the request. */
   interrupted: boolean;
-  /** The proxy the request went through (from the environment), when one did. */
   proxy?: ProxyInUse | undefined;
 }
 
-/** The code of a proxy's refusal of its credentials (407, or 401 from the proxy): never a reason to refresh the API login. */
+/** A proxy's refusal of its credentials (407, or 401 from the proxy): never a reason to refresh the API login. */
 export const PROXY_AUTH_FAILED = 'proxy_auth_failed';
 
-/**
- * A proxy that answered 407 (or 401) instead of forwarding: its credentials are missing or wrong. Exit 4,
- * not retried (the same credentials get the same answer). Names the proxy by host and variable, never
- * the user name or password the variable holds. Nothing reached the API.
- */
+/** Exit 4, not retried (the same credentials get the same answer); names the proxy, never the credentials. */
 export function proxyAuthFailure(proxy: ProxyInUse, status: number): AuthError {
   const where = `The proxy ${proxy.host} (from ${proxy.variable})`;
   const options = { code: PROXY_AUTH_FAILED, status };
@@ -46,18 +38,13 @@ export function proxyAuthFailure(proxy: ProxyInUse, status: number): AuthError {
       });
 }
 
-/**
- * The status a proxy answered instead of forwarding, read from undici's error: a CONNECT answered with
- * anything but 200 ("Proxy response (407) !== 200 when HTTP Tunneling"), or a 407 to an absolute-form
- * request ("Proxy Authentication Required (407)").
- */
+/** undici's words for a proxy's non-200 to CONNECT, or a 407 to an absolute-form request. */
 function proxyRefusalStatus(err: unknown): number | undefined {
   const text = innermostMessage(err);
   const match = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/.exec(text) ?? /^Proxy Authentication Required \((407)\)$/.exec(text);
   return match ? Number(match[1]) : undefined;
 }
 
-/** Failures to open a connection: through a proxy, the connection that failed is the proxy's. */
 const CONNECT_FAILURES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
@@ -67,10 +54,7 @@ const CONNECT_FAILURES: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'timed out',
 };
 
-/**
- * A request that got no (complete) answer: connection refused, reset, timed out, DNS. Whether it is
- * retryable decides money: only a request that never left, or a safe (GET) one, may be sent again.
- */
+/** Whether it is retryable decides money: only a request that never left, or a safe (GET) one, may be sent again. */
 export function networkFailure(err: unknown, f: FailureContext): { error: CliError; retryable: boolean; code: string | undefined } {
   const code = errorCodeOf(err);
   if (f.interrupted) return { error: new InterruptedError(), retryable: false, code };
@@ -102,11 +86,7 @@ export function networkFailure(err: unknown, f: FailureContext): { error: CliErr
   return { error: new NetworkError(message, options), retryable, code };
 }
 
-/**
- * A failed exchange with `host` in plain words, without a full stop: undici's codes and messages
- * (`UND_ERR_SOCKET`, "other side closed", `ECONNRESET`) mean nothing to a user. The raw error stays
- * for `--debug` (rawNetworkError).
- */
+/** In plain words, without a full stop: undici's codes mean nothing to a user (the raw error stays for `--debug`). */
 export function networkProblem(err: unknown, host: string): string {
   const code = errorCodeOf(err);
   const text = innermostMessage(err);
@@ -125,11 +105,7 @@ export function networkProblem(err: unknown, host: string): string {
   return readable ? `Network error talking to ${host}: ${readable}` : `Network error talking to ${host}`;
 }
 
-/**
- * Why a transfer that had started stopped, in words for the middle of a sentence: a dropped connection
- * as networkProblem says it (Node's "aborted" and undici's "terminated" included), any other error
- * (a short body found by the caller) by its own message.
- */
+/** In words for the middle of a sentence; an error that is not a dropped connection by its own message. */
 export function transferProblem(err: unknown, host: string): string {
   const text = innermostMessage(err);
   const dropped = errorCodeOf(err) !== undefined || /^(aborted|terminated|other side closed|socket hang up)$/i.test(text);
@@ -138,18 +114,14 @@ export function transferProblem(err: unknown, host: string): string {
   return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
-/** The raw error behind a network failure, for the `--debug` log: `UND_ERR_SOCKET (other side closed)`. */
 export function rawNetworkError(err: unknown): string {
   const code = errorCodeOf(err);
   const text = innermostMessage(err);
   return code && text && !text.includes(code) ? `${code} (${text})` : (code ?? text);
 }
 
-/**
- * node:http (the transport of GETs) reports a connection the server closed, a FIN rather than a reset, as
- * ECONNRESET without a system call: "socket hang up" before the answer, "aborted" during the body. That is
- * what undici calls "other side closed" (UND_ERR_SOCKET); a reset read from the socket names its call.
- */
+// node:http reports a FIN from the server as ECONNRESET without a system call ("socket hang up", "aborted"):
+// undici's "other side closed". A reset read from the socket names its call.
 function closedByServer(err: unknown): boolean {
   if (errorCodeOf(err) !== 'ECONNRESET' || !/^(socket hang up|aborted)$/.test(innermostMessage(err))) return false;
   for (let e = err as { syscall?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
@@ -158,7 +130,6 @@ function closedByServer(err: unknown): boolean {
   return true;
 }
 
-/** The error's code for scripts (`--json`): a dropped connection and undici's codes in plain words, other system codes lower case. */
 function plainCode(code: string | undefined): string {
   if (code === undefined) return 'network_error';
   if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED' || code === 'EPIPE') return 'connection_closed';
@@ -169,7 +140,6 @@ function plainCode(code: string | undefined): string {
   return code.toLowerCase();
 }
 
-/** The message of the deepest error in the `cause` / AggregateError `errors` chain that has one. */
 function innermostMessage(err: unknown): string {
   let found = '';
   let e = err as { message?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
@@ -180,7 +150,6 @@ function innermostMessage(err: unknown): string {
   return found;
 }
 
-/** The system or undici error code, looking through `cause` and AggregateError `errors`. */
 function errorCodeOf(err: unknown): string | undefined {
   let e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
   for (let depth = 0; e && depth < 5; depth++) {

@@ -1,53 +1,28 @@
 /**
- * Client-side pacing, so one process never trips the account's per-minute limit and bulk work still
- * runs close to it. A small burst leaves at once (a command that makes two or three requests — a
- * check then a search, a link then a download — does not wait between them); after it, requests leave
- * evenly spaced. The steady rate is lowered by the burst (and a 2 % margin), so any 60-second window
- * holds at most `burst + (limit - burst)` requests: a sliding-window limiter never answers 429.
- * Not a plain sliding window of `limit`: that allows a burst of the whole limit, which a server
- * counting a few milliseconds differently may refuse.
- *
- * A 429 all the same means someone else spends the same account's budget (another process, another
- * machine): `backOff` makes every later request wait the server's time, with no burst after it, and
- * lowers the pace to 80 % of what it was (not below a quarter of the limit); each quiet stretch of
- * `RECOVERY_STEP_MS` gives back a tenth of the limit, until the full pace is back.
+ * GCRA: a small burst leaves at once, then requests leave evenly, the rate lowered by the burst and a 2 % margin: a
+ * plain sliding window would allow a burst of the whole limit, which a server counting a few ms differently may refuse.
+ * A 429 means someone else spends the account's budget: every request waits the server's time and the pace drops
+ * to 80 % (not below a quarter), recovering a tenth of the limit per quiet `RECOVERY_STEP_MS`.
  */
 export const RECOVERY_STEP_MS = 5_000;
 
-/**
- * The schedule of every process sharing a store (lib/store): the GCRA's arrival time kept in the store,
- * so N processes of one account together stay under its limit, each taking the next free slot.
- */
+/** The GCRA's arrival time kept in the store, so the processes of one account together stay under its limit. */
 export interface SharedPace {
-  /**
-   * Takes the next slot of the shared schedule; resolves to when this caller may send (ms since the
-   * epoch), or undefined when no schedule is shared yet (the store is opened by the first purchase).
-   */
+  /** Resolves to when this caller may send (ms since the epoch), or undefined when no schedule is shared yet. */
   take(intervalMs: number, toleranceMs: number, now: number): Promise<number | undefined>;
-  /**
-   * Pushes every later slot of the shared schedule back to at least `until` (a 429's wait). Never throws;
-   * the caller need not wait for it (a server engine settles it in the background).
-   */
+  /** Never throws; the caller need not wait for it (a server engine settles it in the background). */
   delay(until: number): void | Promise<void>;
 }
 
 export class Pacer {
-  /** Theoretical arrival time of the next request (GCRA): it may leave `tolerance` ms before it. */
   private tat = Number.NEGATIVE_INFINITY;
   private readonly baseIntervalMs: number;
   private readonly toleranceMs: number;
-  /** The share of the full pace in force (lowered by a 429, recovered step by step). */
   private share = 1;
-  /** When the share last changed (a 429 or a recovery step). */
   private shareSince = 0;
-  /** The end of the last 429's wait. */
   private pausedUntil = Number.NEGATIVE_INFINITY;
-  /** 429s seen by `backOff`. */
   backOffs = 0;
-  /**
-   * The lowered pace explained, set at the first 429 (retry.ts) and printed when another request follows
-   * (then cleared): for a one-off command the retry notice says all there is.
-   */
+  /** Set at the first 429 and printed when another request follows: for a one-off command the retry notice says all. */
   paceNote: string | undefined;
 
   constructor(
@@ -62,7 +37,6 @@ export class Pacer {
     this.toleranceMs = (burst - 1) * this.baseIntervalMs;
   }
 
-  /** Gives back a tenth of the pace per quiet `RECOVERY_STEP_MS` since the last change. */
   private recover(now: number): void {
     if (this.share >= 1) return;
     const steps = Math.floor((now - this.shareSince) / RECOVERY_STEP_MS);
@@ -75,14 +49,12 @@ export class Pacer {
     return this.baseIntervalMs / this.share;
   }
 
-  /** The steady pace in force, in requests a second (Infinity when unpaced): what a full pipeline can get. */
   perSecond(): number {
     if (this.baseIntervalMs === 0) return Number.POSITIVE_INFINITY;
     this.recover(this.now());
     return 1000 / this.intervalMs;
   }
 
-  /** Waits for this caller's slot. Slots are handed out in call order. */
   async acquire(signal?: AbortSignal): Promise<void> {
     const now = this.now();
     this.recover(now);
@@ -100,17 +72,12 @@ export class Pacer {
     if (slot - now >= 1) await this.sleep(slot - now, signal);
   }
 
-  /** Pushes every later slot back, with no burst after it, so all concurrent workers wait together. */
+  /** With no burst after it, so all concurrent workers wait together. */
   delay(ms: number): void {
     this.tat = Math.max(this.tat, this.now() + ms + this.toleranceMs);
     this.shared?.delay(this.now() + ms + this.toleranceMs);
   }
 
-  /**
-   * After a 429: every later request waits `ms` (the server's time), and the pace drops to 80 % of what
-   * it was (at least a quarter of the limit). Several workers answered 429 within the same wait lower
-   * it once. Returns true the first time (for the one notice).
-   */
   backOff(ms: number): boolean {
     const now = this.now();
     this.recover(now);
@@ -119,12 +86,10 @@ export class Pacer {
     this.pausedUntil = Math.max(this.pausedUntil, now + ms);
     this.delay(ms);
     this.backOffs++;
-    // Recovery counts from the end of the wait.
     this.shareSince = now + ms;
     return this.backOffs === 1;
   }
 
-  /** The pace in force, per minute (for messages). */
   get perMinuteNow(): number {
     return this.perMinute * this.share;
   }

@@ -1,10 +1,4 @@
-/**
- * The one retry policy of the HTTP core: the loop around one request's attempts (attempt.ts). It owns the
- * attempt budget (`--retries`), the total deadline of all attempts (twice the timeout), the wait between
- * attempts (the server's `retry_after`/`Retry-After`, else exponential back-off with jitter; a wait over
- * `MAX_SILENT_WAIT_S` is refused), the pacing slot before each attempt and the lowered pace after a 429,
- * the one replay after a 401 with a refreshed credential, and the notices and spinner text of a wait.
- */
+/** The HTTP core's one retry policy; whether an outcome may be sent again is attempt.ts's call, never this loop's. */
 import { Readable } from 'node:stream';
 import { InterruptedError, RateLimitError } from '../errors.js';
 import type { AttemptOutcome, AttemptRequest } from './attempt.js';
@@ -15,25 +9,16 @@ import { PROXY_AUTH_FAILED } from './network-error.js';
 import type { HttpResponse, RequestOptions } from './types.js';
 import type { WaitHandle } from './wait.js';
 
-/** The longest wait done without asking: beyond it the command stops with the wait in the message. */
 export const MAX_SILENT_WAIT_S = 60;
 
-/**
- * All attempts of one request together get this many times its timeout of the server's time (waits
- * between attempts aside): a server that trickles an endless body is given up on after 2 x --timeout,
- * not after each of the retry budget's attempts has used its own --timeout.
- */
+/** A server trickling an endless body is given up on after 2 x --timeout, not after every attempt used its own. */
 export const ATTEMPTS_DEADLINE_FACTOR = 2;
 
-/**
- * The wait before attempt `attempt + 1` when the server named none: exponential from 0.5 s, capped at
- * 8 s, with jitter (50-100 %) so concurrent clients do not retry in step.
- */
+/** Exponential from 0.5 s, capped at 8 s, with jitter so concurrent clients do not retry in step. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
   return Math.min(8_000, 500 * 2 ** (attempt - 1)) * (0.5 + random() * 0.5);
 }
 
-/** What the loop needs from the client that runs it. */
 export interface RetryPorts {
   retries: number;
   now: () => number;
@@ -46,27 +31,21 @@ export interface RetryPorts {
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
   pacer: Pacer;
   load: LoadMeter;
-  /** Sends one attempt (attempt.ts `sendAttempt` with the client's ports). */
   attempt: <T>(a: AttemptRequest) => Promise<AttemptOutcome<T>>;
 }
 
-/** A request prepared once for all its attempts by the client facade. */
 export interface PreparedRequest {
   req: RequestOptions;
   url: URL;
   /** Sent with every attempt; a replay after a 401 changes its authorization. */
   headers: Record<string, string>;
-  /** A fresh body for each attempt (a streamed one is made again by its factory). */
   makeBody: () => string | Buffer | Readable | undefined;
   credential: string | undefined;
   idempotent: boolean;
-  /** Each attempt's timeout (`timeoutMs` of the request, else `--timeout`). */
   timeoutMs: number;
-  /** To the API's own origin: takes a pacing slot and counts in `load()`; a file host does not. */
   paced: boolean;
 }
 
-/** Sends a prepared request until it is answered, fails for good, or the budget or deadline runs out. */
 export async function sendWithRetries<T>(
   ports: RetryPorts,
   prepared: PreparedRequest,
@@ -80,10 +59,8 @@ export async function sendWithRetries<T>(
   let reauthorized = false;
   for (let attempt = 1; ; attempt++) {
     checkInterrupted(ports.signal);
-    // The rate limit is the API's: a file host (a presigned download URL) is not paced, so a download
-    // does not wait a slot behind the request that fetched its link.
+    // A download does not wait a pacing slot behind the request that fetched its link.
     if (paced) await ports.pacer.acquire(ports.signal);
-    // Another request after a 429: the lowered pace now concerns it, so it is explained (once a run).
     if (paced && attempt === 1 && ports.pacer.paceNote !== undefined) {
       ports.notice?.(ports.pacer.paceNote);
       ports.pacer.paceNote = undefined;
@@ -97,9 +74,8 @@ export async function sendWithRetries<T>(
         if (flight !== undefined) ports.load.land(flight);
       });
     usedMs += Math.max(0, ports.now() - attemptStarted);
-    // A streamed download's time is the transfer's, not the service's answer: only JSON and text count.
+    // A download's time is the transfer's, not the service's answer.
     if (paced && req.responseType !== 'stream') ports.load.observe(Math.max(0, ports.now() - attemptStarted));
-    // A stream the failed attempt did not finish must not hold its file open.
     if (body instanceof Readable && !body.destroyed) body.destroy();
     if (outcome.kind === 'ok') return outcome.response;
     const { error, retryable } = outcome;
@@ -138,13 +114,11 @@ export async function sendWithRetries<T>(
         hint: `Try again after ${new Date(Math.ceil((ports.now() + waitMs) / 1000) * 1000).toISOString()}.`,
       });
     }
-    // A 429: every request waits it out and the pace is lowered (pacer.ts), said once per run: with
-    // many workers each would otherwise print its own line.
+    // A 429's notice is said once per run: with many workers each would otherwise print its own line.
     const firstBackOff = error.status === 429 ? ports.pacer.backOff(waitMs) : false;
     if (waitMs >= 2000 && (error.status !== 429 || firstBackOff)) {
       ports.notice?.(`${error.message.replace(/\.$/, '')}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
     }
-    // The pace explained when another request follows (above): a one-off command gets the one line.
     if (firstBackOff && waitMs >= 2000) {
       ports.pacer.paceNote = `Another client may be using this account's rate limit: every request waits, then the pace drops to ${Math.floor(ports.pacer.perMinuteNow)} a minute and recovers while no 429 comes.`;
     }
@@ -160,7 +134,6 @@ export async function sendWithRetries<T>(
   }
 }
 
-/** Ctrl-C came: no new attempt starts. */
 export function checkInterrupted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new InterruptedError();
 }

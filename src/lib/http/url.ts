@@ -6,10 +6,7 @@ export const API_PREFIX = '/public/v1/';
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
 
-/**
- * Checks and normalises a base URL (the origin, optionally with a path prefix for proxies).
- * A bad value is a usage error: nothing is sent.
- */
+/** An optional path prefix is kept (for proxies); a bad value is a usage error: nothing is sent. */
 export function parseBaseUrl(raw: string): URL {
   let url: URL;
   try {
@@ -29,11 +26,7 @@ export function parseBaseUrl(raw: string): URL {
   return url;
 }
 
-/**
- * The API path for `path`: always under `/public/v1/` and always ending with `/`
- * (every route of the real service ends with a slash). Accepts `accounts/credits`,
- * `/accounts/credits/` or the full `/public/v1/accounts/credits/`.
- */
+/** Every route of the real service ends with a slash. */
 export function apiPath(path: string): string {
   const [pathname, search] = splitOnce(path, '?');
   let p = pathname.trim();
@@ -44,7 +37,6 @@ export function apiPath(path: string): string {
   return search === undefined ? p : `${p}?${search}`;
 }
 
-/** Joins base URL, API path and query into the request URL. Array values repeat the key. */
 export function buildUrl(base: URL, path: string, query?: Query): URL {
   const url = new URL(base.href);
   const [pathname, search] = splitOnce(apiPath(path), '?');
