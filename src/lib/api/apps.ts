@@ -3,25 +3,22 @@ import { pathSegment } from '../http/url.js';
 import { listBody } from './keys.js';
 import { freePlan, type Plan } from './plan.js';
 
-/** A connected OAuth app; the real fields are unpublished (api-contract §13.4), so all are kept. */
+/** The real fields are unpublished (api-contract §13.4), so all are kept. */
 export type ConnectedApp = Record<string, unknown>;
 
-/** `GET /public/v1/oauth/apps/`: apps the user has authorized. */
 export async function listApps(http: HttpClient): Promise<ConnectedApp[]> {
   return listBody<ConnectedApp>((await http.request(listAppsPlan())).data);
 }
 
-/** The plan of `listApps` (free). */
 export function listAppsPlan(): Plan {
   return freePlan('GET', 'oauth/apps');
 }
 
-/** `DELETE /public/v1/oauth/apps/{id}/`: disconnects the app and kills its tokens. */
+/** Disconnects the app and kills its tokens. */
 export async function revokeApp(http: HttpClient, id: string): Promise<void> {
   await http.request(revokeAppPlan(id));
 }
 
-/** The plan of `revokeApp` (free). */
 export function revokeAppPlan(id: string): Plan {
   return { ...freePlan('DELETE', appPath(id)), costBasis: 'free' };
 }

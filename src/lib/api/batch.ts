@@ -1,6 +1,4 @@
-/**
- * Batch enrichment endpoints (api-contract §9). One function per endpoint; no printing, no flags.
- */
+// api-contract §9.
 import type { Readable } from 'node:stream';
 import { BATCH_ROUTE, MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { CliError } from '../errors.js';
@@ -12,7 +10,7 @@ import { normaliseStatus, type BatchStatus } from '../batch/status.js';
 import { freePlan, type Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
 
-/** Uploads and downloads get longer than ordinary requests (cli.md: default 120 s). */
+/** cli.md: default 120 s. */
 export const TRANSFER_TIMEOUT_MS = 120_000;
 
 export interface CreatedBatch extends Record<string, unknown> {
@@ -29,34 +27,24 @@ export interface DownloadLink extends Record<string, unknown> {
 
 const base = (id: string): string => `enrichment/batch/${pathSegment(id, 'batch id')}`;
 
-/** The create route: one place for the sender and its plan. */
 const CREATE_PATH = BATCH_ROUTE;
 
-/** An enrichment mode a batch job runs in (each row is billed at the mode's single-call price). */
 export type BatchPriceMode = keyof typeof MODE_PRICE;
 
-/** Worst-case price of one row, in thousandths (the higher figure where sources disagree). */
+/** The higher figure where sources disagree. */
 export function batchRowPriceMilli(mode: BatchPriceMode): number {
   return WORST_CASE_MILLI[MODE_PRICE[mode]];
 }
 
 export interface CreatePlanInput {
   mode: BatchPriceMode;
-  /** The multipart text fields, in the order they are sent. */
   fields: ReadonlyArray<readonly [string, string]>;
-  /** The value column sent (`handle` or `email`). */
   column: string;
-  /** Rows in all the files this plan covers. */
   rows: number;
-  /** How many files (jobs) the rows are sent as; 1 unless the input was split. */
   files?: number;
 }
 
-/**
- * The plan of `createBatch` (one or several part files): the text fields and what the file part
- * holds, and the worst case: every row enriched at the mode's price (the service charges only rows
- * that return data).
- */
+/** Worst case: every row enriched at the mode's price (the service charges only rows that return data). */
 export function createBatchPlan(input: CreatePlanInput): Plan {
   const price = batchRowPriceMilli(input.mode);
   const files = input.files ?? 1;
@@ -72,25 +60,19 @@ export function createBatchPlan(input: CreatePlanInput): Plan {
   };
 }
 
-/** The plan of `getBatchStatus` (free). */
 export function batchStatusPlan(id: string): Plan {
   return freePlan('GET', `${base(id)}/status`);
 }
 
-/** The plan of `getDownloadLink` (free): how a CSV download starts. */
 export function downloadLinkPlan(id: string): Plan {
   return freePlan('GET', `${base(id)}/download`);
 }
 
-/** The plan of `openResults` (free): the result route, CSV or JSON. */
 export function resultsPlan(id: string, format: 'csv' | 'json'): Plan {
   return freePlan('GET', base(id), format === 'json' ? { query: { format: 'json' } } : {});
 }
 
-/**
- * The plan of `resumeBatch`: the request itself is free (service-spec: resume costs 0 credits); the
- * job then goes on charging its remaining rows at its mode's price, as when it was created.
- */
+/** service-spec: resume costs 0 credits; the job then goes on charging its remaining rows. */
 export function resumeBatchPlan(id: string): Plan {
   return {
     ...freePlan('POST', `${base(id)}/resume`, { body: {} }),
@@ -102,12 +84,8 @@ export interface CreateOptions {
   timeoutMs?: number | undefined;
 }
 
-/**
- * `POST /public/v1/enrichment/batch/` (multipart). The body is a factory of fresh streams, so the
- * client may send it again under its usual rules for a POST: only when the server refused it unstarted
- * (429 rate_limited, 503, connection refused). A timeout or reset after sending is not retried: the
- * job may exist.
- */
+/** The body is a factory of fresh streams, so the client may send it again when the server refused it unstarted
+ * (429 rate_limited, 503, connection refused). A timeout or reset after sending is not retried: the job may exist. */
 export async function createBatch(http: HttpClient, body: MultipartBody, options: CreateOptions = {}): Promise<CreatedBatch> {
   const res = await http.request<Record<string, unknown>>({
     method: 'POST',
@@ -119,22 +97,18 @@ export async function createBatch(http: HttpClient, body: MultipartBody, options
   return { ...data, batch_id: String(data.batch_id ?? data.id ?? ''), status: String(data.status ?? 'queued') };
 }
 
-/** `GET /public/v1/enrichment/batch/{id}/status/` (free). */
 export async function getBatchStatus(http: HttpClient, id: string, timeoutMs?: number): Promise<BatchStatus> {
   const { method, path } = batchStatusPlan(id);
   const res = await http.request({ method, path, ...(timeoutMs ? { timeoutMs } : {}) });
   return normaliseStatus(res.data, id);
 }
 
-/**
- * `GET /public/v1/enrichment/batch/{id}/download/`: a short-lived CSV URL on another host (free). The
- * HTTP client has checked the answer's shape (a non-empty `download_url`; src/contract/responses.ts).
- */
+/** A short-lived CSV URL on another host; the HTTP client has checked it is a non-empty `download_url`. */
 export async function getDownloadLink(http: HttpClient, id: string): Promise<DownloadLink> {
   const { method, path } = downloadLinkPlan(id);
   const res = await http.request<Record<string, unknown> & { download_url: string }>({ method, path });
   const data = res.data;
-  // A relative link (`/files/...`) is taken from the route's own URL, as a browser resolves a link.
+  // A relative link is taken from the route's own URL, as a browser resolves a link.
   let url: URL | undefined;
   try {
     url = new URL(data.download_url, res.url || http.baseUrl.href);
@@ -150,7 +124,6 @@ export async function getDownloadLink(http: HttpClient, id: string): Promise<Dow
   return { ...data, download_url: url.href } as DownloadLink;
 }
 
-/** Opens the result route `GET /public/v1/enrichment/batch/{id}/` as a byte stream (CSV default, or JSON). */
 export async function openResults(
   http: HttpClient,
   id: string,
@@ -168,7 +141,6 @@ export async function openResults(
   });
 }
 
-/** Opens a presigned download URL. No Authorization header: it is another host (and noAuth says so twice). */
 export async function openDownloadUrl(
   http: HttpClient,
   url: string,
@@ -186,7 +158,6 @@ export async function openDownloadUrl(
   });
 }
 
-/** `POST /public/v1/enrichment/batch/{id}/resume/` with `{}` (free). */
 export async function resumeBatch(http: HttpClient, id: string): Promise<Record<string, unknown>> {
   const { method, path, body } = resumeBatchPlan(id);
   const res = await http.request<Record<string, unknown> | null>({ method, path, body });

@@ -11,13 +11,7 @@ import { plural, withArticle } from '../output/humanize.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-/**
- * A post reference reduced to the platform's post id: the API wants the id, not a URL
- * (api-contract.md §8.2). Known URL forms: Instagram `/p/<id>/`, `/reel/<id>/` (and `/reels/`, `/tv/`);
- * TikTok `/@user/video/<id>`; YouTube `watch?v=<id>`, `youtu.be/<id>`, `/shorts/<id>`. The platform
- * is taken from the URL's host when not given; a URL of another form, or one that contradicts
- * `--platform`, is a usage error (nothing sent).
- */
+/** The API wants the id, not a URL (api-contract.md §8.2); a URL contradicting `--platform` is a usage error. */
 export function parsePostRef(value: string, platform?: string): { platform: string | undefined; postId: string } {
   const text = value.trim();
   if (ID.test(text)) return { platform, postId: text };
@@ -67,16 +61,11 @@ export function detailsBody(req: DetailsRequest): Record<string, unknown> {
 }
 
 export interface DetailsPage extends EnrichOutcome {
-  /** The comments cursor for the next page (`next_token`, top level or inside `result`), if any. */
   nextToken: string | undefined;
-  /** The balance after this request, when the answer carries it; undefined otherwise. */
   creditsLeft: number | undefined;
 }
 
-/**
- * The balance an answer reports: `credits_left` (a number, or a numeric string as on similar creators:
- * api-contract §4, §8), else `credits_available` (the credits endpoint's name); undefined when absent.
- */
+/** `credits_left` may be a numeric string (api-contract §4, §8); `credits_available` is the credits endpoint's name. */
 export function creditsLeftOf(response: unknown): number | undefined {
   const body = (response && typeof response === 'object' ? response : {}) as Record<string, unknown>;
   for (const value of [body.credits_left, body.credits_available]) {
@@ -86,25 +75,18 @@ export function creditsLeftOf(response: unknown): number | undefined {
   return undefined;
 }
 
-/** Worst-case price of one details request (src/contract). */
 const DETAILS_PRICE_MILLI = WORST_CASE_MILLI.postDetails;
 
-/** The plan of `postDetails`: one request. */
 export function postDetailsPlan(req: DetailsRequest): Plan {
   return commentPagesPlan(req, { maxPages: 1 }).plan;
 }
 
-/**
- * The plan of `commentPages` and the number of pages it may fetch. With `maxPages` the worst case is
- * exact; without it the page count is unknown, so a budget (`--max-credits`, in thousandths) bounds
- * the pages instead (as many as it pays for), and with neither the worst case is unknown (null).
- */
+/** Without `maxPages`, a --max-credits budget bounds the pages; with neither the worst case is unknown. */
 export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined }): { plan: Plan; pages: number } {
   const price = DETAILS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
-  // A budget below one page still plans the first page, so the gate refuses it (exit 5) rather than
-  // the run ending at once with nothing, as if there were no comments.
+  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no comments.
   const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
   const costBasis =
     maxPages !== undefined
@@ -125,13 +107,12 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
   };
 }
 
-/** `POST /public/v1/creators/content/details/` (0.03 credits when data comes back). */
+/** 0.03 credits when data comes back. */
 export async function postDetails(http: HttpClient, req: DetailsRequest): Promise<DetailsPage> {
   const res = await http.request(postDetailsPlan(req));
   return detailsPageOf(res.data);
 }
 
-/** A details answer read: the result, the comments cursor, the cost and balance (0 and none for an answer from the store). */
 export function detailsPageOf(data: unknown): DetailsPage {
   const outcome = readOutcome(data);
   const body = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
@@ -139,7 +120,6 @@ export function detailsPageOf(data: unknown): DetailsPage {
   return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(data) };
 }
 
-/** The comments of a details answer: `result.comments`, or a top-level/`data` list as some clients see it. */
 export function commentsOf(page: DetailsPage): Record<string, unknown>[] {
   const body = (page.response && typeof page.response === 'object' ? page.response : {}) as Record<string, unknown>;
   const data = body.data as Record<string, unknown> | undefined;
@@ -147,10 +127,7 @@ export function commentsOf(page: DetailsPage): Record<string, unknown>[] {
   return Array.isArray(list) ? list.map((c) => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { value: c })) : [];
 }
 
-/**
- * Comment pages one after another, following `next_token` -> `pagination_token`, at most `maxPages`
- * (every page is a billed request). Stops when a page has no cursor or repeats one.
- */
+/** Every page is a billed request; stops at a page with no cursor or at a repeated one. */
 export async function* commentPages(http: HttpClient, req: DetailsRequest, maxPages = Infinity): AsyncGenerator<DetailsPage> {
   let token = req.paginationToken;
   const seen = new Set<string>();

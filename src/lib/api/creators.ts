@@ -1,7 +1,4 @@
-/**
- * A creator's posts, connected socials and audience overlap (api-contract.md §8.1, §7, §5): one
- * function per endpoint, each with its plan priced from src/contract.
- */
+// api-contract.md §8.1, §7, §5; every plan priced from src/contract.
 import { normalizeHandle } from '../../contract/handles.js';
 import { OVERLAP_CREATORS, POSTS_PAGE_SIZES, type CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
@@ -23,10 +20,6 @@ export interface PostsRequest {
   paginationToken?: string | undefined;
 }
 
-/**
- * Checks `--count` against the platform's page size (src/contract): Instagram takes none (fixed 12),
- * TikTok 1..35, YouTube 1..50.
- */
 export function checkPostsCount(platform: ContentPlatform, count: number | undefined): void {
   const size = POSTS_PAGE_SIZES[platform];
   if (count === undefined) return;
@@ -45,17 +38,12 @@ export function postsBody(req: PostsRequest): Record<string, unknown> {
 const POSTS_PRICE_MILLI = WORST_CASE_MILLI.creatorPosts;
 const POSTS_PRICE_WHY = `(the newest official client's price; the spec says 0.03)`;
 
-/**
- * The plan of `creatorPostPages` and the number of pages it may fetch: `maxPages` pages at the worst
- * case; without it a `--max-credits` budget bounds the pages (as many as it pays for at the worst
- * case), and with neither the cost is unknown (null).
- */
+/** Without `maxPages`, a --max-credits budget bounds the pages (at the worst case); with neither the cost is unknown. */
 export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined }): { plan: Plan; pages: number } {
   const price = POSTS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
-  // A budget below one page still plans the first page, so the gate refuses it (exit 5) rather than
-  // the run ending at once with nothing, as if there were no posts.
+  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no posts.
   const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
   const costBasis =
     maxPages !== undefined
@@ -78,9 +66,7 @@ export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number |
 
 export interface PostsPage extends EnrichOutcome {
   posts: Record<string, unknown>[];
-  /** `next_token`, top level or inside `result`, if any. */
   nextToken: string | undefined;
-  /** The balance after this request, when the answer carries it (not for an answer from the store). */
   creditsLeft: number | undefined;
 }
 
@@ -88,16 +74,12 @@ function asObject(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/**
- * `POST /public/v1/creators/content/posts/`. The response shape is unpublished: the posts are read
- * from `result.posts`, or a top-level or `data` list as a third-party client saw it.
- */
+/** The response shape is unpublished: posts from `result.posts`, or a top-level or `data` list as a third-party client saw it. */
 export async function creatorPosts(http: HttpClient, req: PostsRequest): Promise<PostsPage> {
   const res = await http.request(creatorPostsPlan(req, { maxPages: 1 }).plan);
   return postsPageOf(res.data);
 }
 
-/** A posts answer read: the posts, the cursor, the cost (0 for an answer from the store). */
 export function postsPageOf(data: unknown): PostsPage {
   const body = asObject(data);
   const top = Array.isArray(body.posts) ? body.posts : Array.isArray(asObject(body.data).posts) ? (asObject(body.data).posts as unknown[]) : undefined;
@@ -113,15 +95,11 @@ export function postsPageOf(data: unknown): PostsPage {
   };
 }
 
-/** The cursor a posts run follows after this page, or undefined where it stops (no cursor, no posts). */
 export function nextPostsToken(page: PostsPage): string | undefined {
   return page.posts.length === 0 ? undefined : page.nextToken;
 }
 
-/**
- * Post pages one after another, following `next_token` -> `pagination_token`, at most `maxPages`
- * (every page is a billed request). Stops when a page has no cursor, no posts, or repeats a cursor.
- */
+/** Every page is a billed request; stops at a page with no cursor or no posts, or at a repeated cursor. */
 export async function* creatorPostPages(http: HttpClient, req: PostsRequest, maxPages = Infinity): AsyncGenerator<PostsPage> {
   let token = req.paginationToken;
   const seen = new Set<string>();
@@ -135,7 +113,7 @@ export async function* creatorPostPages(http: HttpClient, req: PostsRequest, max
   }
 }
 
-/** The plan of `connectedSocials`: one request at 0.5 (nothing found costs nothing). */
+/** Nothing found costs nothing. */
 export function connectedSocialsPlan(handle: string, platform: string): Plan {
   const price = WORST_CASE_MILLI.connectedSocials;
   return {
@@ -148,10 +126,7 @@ export function connectedSocialsPlan(handle: string, platform: string): Plan {
   };
 }
 
-/**
- * `POST /public/v1/creators/socials/`. Read like an enrichment answer (`result`, `credits_cost`); a
- * top-level `socials` list (a third-party client's reading of the unpublished shape) becomes `result.socials`.
- */
+/** A top-level `socials` list (a third-party client's reading of the unpublished shape) is read too. */
 export async function connectedSocials(http: HttpClient, handle: string, platform: string): Promise<EnrichOutcome> {
   const res = await http.request(connectedSocialsPlan(handle, platform));
   const body = asObject(res.data);
@@ -164,7 +139,6 @@ export async function connectedSocials(http: HttpClient, handle: string, platfor
   return readOutcome(res.data);
 }
 
-/** Cleans 2..10 overlap creators (usernames or profile URLs), refusing repeats, before anything is sent. */
 export function cleanOverlapCreators(values: readonly string[]): string[] {
   const creators = values.map(cleanHandle);
   if (creators.length < OVERLAP_CREATORS.min || creators.length > OVERLAP_CREATORS.max) {
@@ -180,7 +154,7 @@ export function cleanOverlapCreators(values: readonly string[]): string[] {
   return creators;
 }
 
-/** The plan of `audienceOverlap`: 1 credit per request, however many creators. */
+/** 1 credit per request, however many creators. */
 export function audienceOverlapPlan(platform: string, creators: readonly string[]): Plan {
   const price = WORST_CASE_MILLI.audienceOverlap;
   return {
@@ -194,10 +168,8 @@ export function audienceOverlapPlan(platform: string, creators: readonly string[
 }
 
 export interface OverlapAnswer {
-  /** Found: `details` has a row per creator. */
   found: boolean;
   creditsCost: number;
-  /** `credits_left`, a number or a numeric string (sources disagree), as a number; undefined when absent. */
   creditsLeft: number | undefined;
   details: Record<string, unknown>[];
   totalFollowers: number | undefined;
@@ -212,7 +184,6 @@ function num(value: unknown): number | undefined {
   return undefined;
 }
 
-/** `POST /public/v1/creators/audience/overlap/` (1 credit when figures come back). */
 export async function audienceOverlap(http: HttpClient, platform: string, creators: readonly string[]): Promise<OverlapAnswer> {
   const res = await http.request(audienceOverlapPlan(platform, creators));
   const body = asObject(res.data);
@@ -232,7 +203,6 @@ export async function audienceOverlap(http: HttpClient, platform: string, creato
   };
 }
 
-/** The content platform of a profile URL's host (instagram.com, tiktok.com, youtube.com), or undefined for a bare handle. */
 export function platformOfProfileUrl(value: string): ContentPlatform | undefined {
   const text = value.trim();
   if (!/^(https?:\/\/)?(www\.|m\.)?[a-z0-9.-]+\.[a-z]{2,}\//i.test(text)) return undefined;

@@ -6,7 +6,6 @@ import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
 import { freePlan, type Plan } from './plan.js';
 import { recordOf } from './raw.js';
 
-/** CLI kind -> classifier route. `locations` is per platform. */
 export const DICTIONARY_KINDS: Record<string, string> = {
   languages: 'discovery/classifier/languages',
   locations: 'discovery/classifier/locations/{platform}',
@@ -21,7 +20,6 @@ export const DICTIONARY_KINDS: Record<string, string> = {
   'sub-niches': 'discovery/classifier/sub-niche',
 };
 
-/** The API's own path names, accepted as aliases. */
 const KIND_ALIASES: Record<string, string> = { niche: 'niches', 'sub-niche': 'sub-niches', topics: 'yt-topics' };
 
 export interface DictionaryQuery {
@@ -33,7 +31,6 @@ export interface DictionaryQuery {
   exact?: boolean | undefined;
 }
 
-/** Checks the query before anything is sent, and returns the request path and query string. */
 export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Record<string, string | undefined> } {
   const kind = KIND_ALIASES[q.kind] ?? q.kind;
   const route = DICTIONARY_KINDS[kind];
@@ -67,19 +64,16 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
   };
 }
 
-/** The plan of `listDictionary` (a free GET); the query is checked first (usage errors, nothing sent). */
 export function dictionaryPlan(q: DictionaryQuery): Plan {
   const { path, query } = dictionaryRequest(q);
   return freePlan('GET', path, { query });
 }
 
-/** Lists dictionary entries (free). Accepts a bare array or an envelope (`results`, `data`, `items`). */
 export async function listDictionary(http: HttpClient, q: DictionaryQuery): Promise<Record<string, unknown>[]> {
   const res = await http.request<unknown>(dictionaryPlan(q));
   return entriesOf(res.data);
 }
 
-/** The entries of a list response, each as a record (bare strings become `{value}`). */
 export function entriesOf(data: unknown): Record<string, unknown>[] {
   let list: unknown = data;
   if (list && typeof list === 'object' && !Array.isArray(list)) {
@@ -90,7 +84,6 @@ export function entriesOf(data: unknown): Record<string, unknown>[] {
   return list.map(recordOf);
 }
 
-/** Table columns from the first entry: scalar fields as they are, lists shown by their size. */
 export function dictionaryColumns(first: Record<string, unknown> | undefined): ColumnSpec[] {
   if (!first) return [{ path: 'value', header: 'value' }];
   return Object.entries(first)

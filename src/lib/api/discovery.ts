@@ -5,17 +5,15 @@ import { keepStoredMark, type HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
 
-/** One creator of a Discovery or Similar page; unknown fields are kept as they came. */
 export interface DiscoveryAccount extends Record<string, unknown> {
   user_id?: string;
   profile?: Record<string, unknown>;
 }
 
-/** A page of Discovery or Similar results (api-contract §3/§4); every other field is kept. */
+/** api-contract §3/§4; every other field is kept. */
 export interface DiscoveryPage extends Record<string, unknown> {
   total?: number;
   limit?: number;
-  /** A string on the wire ("11849.48"); sometimes a number. */
   credits_left?: string | number;
   accounts: DiscoveryAccount[];
   applied_filters?: unknown;
@@ -24,7 +22,6 @@ export interface DiscoveryPage extends Record<string, unknown> {
 
 export type DiscoveryKind = 'search' | 'similar';
 
-/** Route per kind. Both are billable POSTs: 0.01 per creator returned (0.03 with filter values). */
 export const DISCOVERY_PATHS: Record<DiscoveryKind, string> = {
   search: 'discovery',
   similar: 'discovery/creators/similar',
@@ -35,17 +32,15 @@ export const MAX_PAGE_LIMIT = 50;
 /** A query can reach at most this many results. */
 export const RESULT_CAP = 10_000;
 
-/** What a search asks for (everything but paging). */
 export interface SearchInput {
   platform: string;
   filters: Record<string, unknown>;
   sort?: SortSpec | undefined;
-  /** `--query`: a brief the server maps to filters. */
   query?: string | undefined;
   includeLookalikes: boolean;
 }
 
-/** The body of a search without `paging`. The official client sends `filters: null`, not {}, when there are none. */
+/** The official client sends `filters: null`, not {}, when there are none. */
 export function searchBody(input: SearchInput): Record<string, unknown> {
   return {
     platform: input.platform,
@@ -56,7 +51,6 @@ export function searchBody(input: SearchInput): Record<string, unknown> {
   };
 }
 
-/** What a Similar request asks for (everything but paging). */
 export interface SimilarInput {
   platform: string;
   by: 'url' | 'username' | 'id';
@@ -65,10 +59,7 @@ export interface SimilarInput {
   includeLookalikes: boolean;
 }
 
-/**
- * The body of a Similar request without `paging`. The official client omits filters when there are
- * none; `include_lookalikes` is not a documented Similar field, so it is sent only when asked for.
- */
+/** `include_lookalikes` is not a documented Similar field, so it is sent only when asked for. */
 export function similarBody(input: SimilarInput): Record<string, unknown> {
   return {
     platform: input.platform,
@@ -79,33 +70,27 @@ export function similarBody(input: SimilarInput): Record<string, unknown> {
   };
 }
 
-/** One Discovery or Similar request: the body carries `paging`; `returnFilterValues` is search only. */
 export interface DiscoveryRequest {
   kind: DiscoveryKind;
   body: Record<string, unknown>;
   returnFilterValues?: boolean | undefined;
 }
 
-/** Which pages a run asks for, and at what price (thousandths of a credit per creator returned). */
 export interface PagePlan {
-  /** Creators per page (1-50). */
   limit: number;
-  /** 1-based page to start from, as the user counts. */
+  /** 1-based, as the user counts. */
   page: number;
   all: boolean;
-  /** Stop after exactly this many creators (with `all`). */
   maxResults?: number | undefined;
-  /** Price per creator returned, in thousandths of a credit. */
   priceMilli: number;
 }
 
-/** The worst-case price of one creator returned (src/contract/prices.ts): the filter-values rate replaces the base one. */
+/** The filter-values rate replaces the base one. */
 export function discoveryPriceMilli(kind: DiscoveryKind, returnFilterValues = false): number {
   if (kind === 'similar') return WORST_CASE_MILLI.similarPerCreator;
   return returnFilterValues ? WORST_CASE_MILLI.discoveryPerCreatorWithFilterValues : WORST_CASE_MILLI.discoveryPerCreator;
 }
 
-/** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
 export function maxPages(plan: PagePlan): number {
   if (!plan.all) return 1;
   const reachable = RESULT_CAP - (plan.page - 1) * plan.limit;
@@ -113,7 +98,6 @@ export function maxPages(plan: PagePlan): number {
   return Math.max(1, Math.ceil(wanted / plan.limit));
 }
 
-/** The worst case: limit x pages x price (or exactly `maxResults` x price), with the words for `--dry-run` and `--max-credits`. */
 export function worstCase(plan: PagePlan): { milli: number; basis: string } {
   if (plan.all && plan.maxResults !== undefined) {
     // The tail is fetched in smaller aligned pages, so exactly this many creators can be bought.
@@ -130,10 +114,7 @@ export function worstCase(plan: PagePlan): { milli: number; basis: string } {
   };
 }
 
-/**
- * The plan of a Discovery run: its first request, priced from the contract for every page `run` may
- * fetch (limit x pages x price, or exactly `maxResults` x price); without `run`, just this one page.
- */
+/** Priced for every page `run` may fetch; without `run`, just this one page. */
 export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'priceMilli'>): Plan {
   const priceMilli = discoveryPriceMilli(req.kind, req.returnFilterValues);
   const paging = req.body.paging as { limit?: unknown } | undefined;
@@ -150,19 +131,12 @@ export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'price
   };
 }
 
-/**
- * `POST /public/v1/discovery/` or `/discovery/creators/similar/`: one page. The caller has already
- * passed the money gate. `returnFilterValues` adds `?return_filter_values=true` (search only).
- */
 export async function postDiscoveryPage(http: HttpClient, req: DiscoveryRequest): Promise<DiscoveryPage> {
   const res = await http.request<unknown>(discoveryPlan(req));
   return pageOf(res.data);
 }
 
-/**
- * A page as the CLI reads it. Its shape (an object with an `accounts` list of objects) was checked by the
- * HTTP client against src/contract/responses.ts before the store kept it.
- */
+/** Its shape was checked by the HTTP client against src/contract/responses.ts before the store kept it. */
 export function pageOf(data: unknown): DiscoveryPage {
   const page = (data ?? {}) as Record<string, unknown>;
   const accounts = Array.isArray(page.accounts) ? page.accounts : [];

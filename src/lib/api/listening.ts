@@ -1,8 +1,5 @@
-/**
- * Social listening endpoints (`/public/v1/social/listening/`). The spec names the routes and the
- * events query but no other bodies, so records are passed through untouched: every field the server
- * sends reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
- */
+// The spec names no bodies but the events query, so records pass through untouched: every field the server sends
+// reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import type { HttpClient } from '../http/client.js';
@@ -17,47 +14,36 @@ export type ListeningRecord = Record<string, unknown>;
 
 const BASE = 'social/listening';
 
-/** The path of a subscription or campaign route; the id is checked before it goes into the path. */
 export function listeningPath(kind: ListeningKind, id?: string, ...rest: string[]): string {
   const what = kind === 'subscription' ? 'subscription id' : 'campaign id';
   return [BASE, kind, ...(id === undefined ? [] : [pathSegment(id, what)]), ...rest].join('/') + '/';
 }
 
-/** Yields the records of a listing, following `next` links (or a bare array) to the end. */
 export async function* listAll(http: HttpClient, path: string, query?: Record<string, string | number | undefined>): AsyncGenerator<ListeningRecord> {
   for await (const item of paginate(http, { method: 'GET', path, ...(query ? { query } : {}) })) {
     yield recordOf(item);
   }
 }
 
-/** `GET` one record; `inputCheck`: a read the run makes to price or check what it sends (a dry run still makes it). */
+/** `inputCheck`: a read the run makes to price or check what it sends, so a dry run still makes it. */
 export async function getOne(http: HttpClient, path: string, o: { inputCheck?: boolean } = {}): Promise<ListeningRecord> {
   return recordOf((await http.request({ method: 'GET', path, ...(o.inputCheck ? { inputCheck: true } : {}) })).data);
 }
 
-/**
- * Sends a plan (create, update, add or remove creators, delete): the same request the money gate
- * was shown. Null when the server answers without a body.
- */
+/** The same request the money gate was shown. */
 export async function send(http: HttpClient, plan: Plan): Promise<ListeningRecord | null> {
   const res = await http.request({ method: plan.method, path: plan.path, ...(plan.body === undefined ? {} : { body: plan.body }) });
   return res.data === null || res.data === undefined ? null : recordOf(res.data);
 }
 
-/**
- * What starting (or extending) monitoring involves: how many creators (null when it cannot be
- * known), for how many days (undefined: open-ended, priced per day) and where the days came from.
- */
+/** `creators` null when it cannot be known; `days` undefined when open-ended (priced per day). */
 export interface Monitoring {
   creators: number | null;
   days?: number | undefined;
   daysNote?: string | undefined;
 }
 
-/**
- * The worst case of monitoring, from the one price table: creators x days x the daily price; with no
- * end, one day (--max-credits is checked against a day's cost); null when the creators are unknown.
- */
+/** From the one price table; open-ended monitoring checks --max-credits against one day's cost. */
 export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'costBasis'> {
   const perDay = WORST_CASE_MILLI.monitoringPerCreatorDay;
   const price = formatCredits(perDay);
@@ -73,41 +59,33 @@ export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'co
   };
 }
 
-/** The number of creators a body lists (0 when it lists none). */
 export function creatorsIn(body: Record<string, unknown>): number {
   return Array.isArray(body.creators) ? body.creators.length : 0;
 }
 
-/** `POST subscription/` or `campaign/`: its creators are monitored (billed per creator per day). */
 export function createPlan(kind: ListeningKind, body: Record<string, unknown>, monitoring: Monitoring): Plan {
   return { method: 'POST', path: listeningPath(kind), body, ...monitoringCost(monitoring) };
 }
 
-/**
- * `PATCH subscription/{id}/` or `campaign/{id}/`: free, unless it (re)starts or extends monitoring
- * (`monitoring` given), which is priced like creating it.
- */
+/** Free, unless it (re)starts or extends monitoring, which is priced like creating it. */
 export function updatePlan(kind: ListeningKind, id: string, body: Record<string, unknown>, monitoring?: Monitoring): Plan {
   const path = listeningPath(kind, id);
   return monitoring ? { method: 'PATCH', path, body, ...monitoringCost(monitoring) } : freePlan('PATCH', path, { body });
 }
 
-/** `POST {kind}/{id}/creators/`: the creators added are monitored (billed per creator per day). */
 export function addCreatorsPlan(kind: ListeningKind, id: string, body: Record<string, unknown>, monitoring: Monitoring): Plan {
   return { method: 'POST', path: listeningPath(kind, id, 'creators'), body, ...monitoringCost(monitoring) };
 }
 
-/** `DELETE {kind}/{id}/creators/` with the creators in the body: free (billed days are not refunded). */
+/** Free: billed days are not refunded. */
 export function removeCreatorsPlan(kind: ListeningKind, id: string, body: Record<string, unknown>): Plan {
   return freePlan('DELETE', listeningPath(kind, id, 'creators'), { body });
 }
 
-/** `DELETE {kind}/{id}/`: deletes a subscription, archives a campaign. Free. */
 export function deletePlan(kind: ListeningKind, id: string): Plan {
   return freePlan('DELETE', listeningPath(kind, id));
 }
 
-/** `GET subscription/{id}/details/export/` as an open stream of CSV bytes (never held in memory). */
 export async function exportDetails(http: HttpClient, id: string): Promise<NodeJS.ReadableStream> {
   const res = await http.request<NodeJS.ReadableStream>({
     method: 'GET',
@@ -123,7 +101,7 @@ export async function getUsage(http: HttpClient): Promise<ListeningRecord> {
   return getOne(http, `${BASE}/usage/`);
 }
 
-/** The largest `page_size` the events route accepts: what `events list --all` and `events tail` ask for (fewest requests). */
+/** The largest `page_size` the events route accepts (fewest requests). */
 export const EVENTS_MAX_PAGE_SIZE = 100;
 
 export interface EventFilters {
@@ -137,11 +115,9 @@ export interface EventPage {
   next: string | null;
   previous: string | null;
   results: ListeningRecord[];
-  /** The URL this page came from (to resolve relative links). */
   url: string;
 }
 
-/** One page of `GET events/` (1-based `page`), or the page at an absolute `next`/`previous` URL. */
 export async function getEventsPage(
   http: HttpClient,
   where: { page?: number | undefined; pageSize?: number | undefined; filters?: EventFilters; url?: string },
@@ -156,19 +132,14 @@ export async function getEventsPage(
   return toEventPage(res.data, res.url);
 }
 
-/**
- * The events of one page, or with `all` of every page from it, following each `next` link once (a
- * server repeating a link does not loop). `last` receives the count and `next` link of the last page read.
- * An event id is yielded once per run: events arriving while paging shift the pages, and the last
- * event of one page comes back at the top of the next.
- */
+/** An event id is yielded once per run: events arriving while paging shift the pages, so one page's last event
+ * comes back at the top of the next. A server repeating a `next` link does not loop. */
 export async function* listEvents(
   http: HttpClient,
   first: { page: number; pageSize?: number | undefined; filters: EventFilters },
   all: boolean,
   last: (page: Pick<EventPage, 'count' | 'next'>) => void,
   window: () => number = () => 1,
-  /** Told of each page as it is taken, in order (a progress line). */
   onPage: (page: EventPage) => void = () => {},
 ): AsyncGenerator<ListeningRecord> {
   const ids = new Set<string>();
@@ -186,8 +157,7 @@ export async function* listEvents(
   onPage(current);
   yield* unseen(current);
   const seen = new Set<string>([current.url]);
-  // Page-number links (`?page=N`) and a count: the pages left are known, so when the window allows more
-  // than one (slow pages), they are fetched several at once and printed in page order. Free GETs.
+  // With page-number links and a count the pages left are known: slow pages are fetched several at once, in order.
   const known = all && window() > 1 ? pagesLeft(current) : [];
   const queue: Promise<EventPage>[] = [];
   let sent = 0;
@@ -203,7 +173,6 @@ export async function* listEvents(
     onPage(current);
     yield* unseen(current);
   }
-  // Page after page by the `next` links (and after the known pages, any that arrived meanwhile).
   while (all && current.next && !seen.has(current.next)) {
     seen.add(current.next);
     current = await getEventsPage(http, { url: current.next });
@@ -213,7 +182,6 @@ export async function* listEvents(
   last({ count: current.count, next: current.next });
 }
 
-/** The URLs of the pages after `page` when its `next` is a `?page=N` link and its count says how many there are. */
 function pagesLeft(page: EventPage): string[] {
   if (!page.next || page.count === undefined || page.results.length === 0) return [];
   const next = new URL(page.next);
@@ -228,7 +196,6 @@ function pagesLeft(page: EventPage): string[] {
   return urls;
 }
 
-/** Reads an events page tolerantly: a bare array is one page without links. */
 export function toEventPage(data: unknown, url: string): EventPage {
   if (Array.isArray(data)) return { count: data.length, next: null, previous: null, results: data.map(recordOf), url };
   const page = recordOf(data);
@@ -243,7 +210,6 @@ export function toEventPage(data: unknown, url: string): EventPage {
   };
 }
 
-/** `GET events/{id}/`: one event with its delivery history. */
 export async function getEvent(http: HttpClient, id: string): Promise<ListeningRecord> {
   return getOne(http, `${BASE}/events/${pathSegment(id, 'event id')}/`);
 }
