@@ -1,7 +1,3 @@
-/**
- * Exclusion lists as Discovery uses them: handles read from a file or stdin, the free check of
- * `--exclude-list` ids, and the `exclusions add|remove` workflow (gate, chunks, notice, print).
- */
 import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, parseListRef, type ListRef } from '../api/exclusions.js';
 import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
@@ -15,7 +11,6 @@ import { printItem, type ColumnSpec, type OutputSettings } from '../output/index
 import { MAX_EXCLUDE_HANDLES } from './filters.js';
 import { countText, plural } from '../output/humanize.js';
 
-/** Table columns of an exclusion list object. */
 export const LIST_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'id', kind: 'number', keep: true },
   { path: 'name', header: 'name', kind: 'text' },
@@ -25,11 +20,6 @@ export const LIST_COLUMNS: ColumnSpec[] = [
   { path: 'updated_at', header: 'updated', kind: 'date' },
 ];
 
-/**
- * Reads handles from a file or stdin (`-`) through the one CSV reader: one per line, or the handle column
- * of a CSV (a `handle`/`username` header, else detected). Blank lines and `#` comments are skipped;
- * exact duplicates (ignoring case) are kept once.
- */
 export async function readHandleLines(input: InputPorts & Partial<Pick<Notices, 'notice'>>, source: string, flag: string, csv: CsvReadOptions = {}): Promise<string[]> {
   const stream = await openInput(input, source, flag);
   let rows: AsyncIterable<string[]>;
@@ -48,12 +38,10 @@ export async function readHandleLines(input: InputPorts & Partial<Pick<Notices, 
   return uniqueHandles(values);
 }
 
-/** The input ports alone (the terminal object's getters copied into a plain object). */
 function portsOf(input: InputPorts): InputPorts {
   return { cwd: input.cwd, stdin: input.stdin, stdinIsTTY: input.stdinIsTTY };
 }
 
-/** Trimmed, without blanks or `#` comments, each once (ignoring case), in first-seen order. */
 export function uniqueHandles(values: Iterable<string>): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -68,7 +56,7 @@ export function uniqueHandles(values: Iterable<string>): string[] {
   return out;
 }
 
-/** Handles for `--exclude-handles`: more than 10,000 is a usage error, as the API would refuse them. */
+/** More than 10,000 is a usage error, as the API would refuse them. */
 export async function readExcludeHandles(
   input: InputPorts & Partial<Pick<Notices, 'notice'>>,
   source: string,
@@ -84,11 +72,8 @@ export async function readExcludeHandles(
   return out;
 }
 
-/**
- * The real API skips unknown or other-platform exclusion-list ids silently and still charges, so
- * they are checked first with one free GET of all lists: an id that does not exist, or belongs to
- * another platform, is a usage error and nothing billable is sent.
- */
+/** The real API skips unknown or other-platform exclusion-list ids silently and still charges, so they are checked
+ * first with one free GET of all lists: nothing billable is sent for a bad id. */
 export async function checkExclusionLists(http: HttpClient, platform: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   const lists = await listExclusionLists(http, { inputCheck: true });
@@ -106,28 +91,21 @@ export async function checkExclusionLists(http: HttpClient, platform: string, id
   }
 }
 
-/** The handles to add or remove (`uniqueHandles`); none is a usage error. */
 export function handlesToChange(values: Iterable<string>, action: 'add' | 'remove'): string[] {
   const handles = uniqueHandles(values);
   if (handles.length === 0) throw new UsageError(`No handles to ${action}.`, { hint: 'Give handles as arguments, or --file <file|-> with one per line.' });
   return handles;
 }
 
-/** What adding or removing handles needs: the HTTP client, the money gate, notices and the output. */
 export interface EntriesPorts {
   http: HttpClient;
-  /** The money gate (`--dry-run` prints the plan and answers false). */
   gate(plan: Plan): Promise<boolean>;
   notices: Notices;
   io: Io;
   output: OutputSettings;
 }
 
-/**
- * `exclusions add|remove`: passes the first request through the gate (so a dry run sends nothing,
- * and creates no default list), sends every chunk, says how many handles in how many requests, and
- * prints the list as it is after the last chunk.
- */
+/** The first request passes the gate, so a dry run sends nothing (and creates no default list). */
 export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Promise<void> {
   if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
   const result = await changeEntries(ports.http, ref, handles, action);
@@ -136,20 +114,14 @@ export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handl
   if (result && typeof result === 'object') await printItem(ports.io, ports.output, result, LIST_COLUMNS);
 }
 
-/** What `exclusions add|remove` were given: the list, handles as arguments, and `--file`. */
 export interface EntriesChange {
   list: string;
   handles: readonly string[];
   file?: string | undefined;
-  /** `--delimiter`, `--relax-columns` for the file. */
   delimiter?: string | undefined;
   relaxColumns?: boolean | undefined;
 }
 
-/**
- * `exclusions add|remove`: the list reference and the handles (arguments, then the file's lines) are
- * checked before anything is sent; then the gate, then the change in chunks (changeListEntries).
- */
 export async function changeEntriesFrom(ports: EntriesPorts & { input: InputPorts }, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
   const ref = parseListRef(change.list);
   const csv = csvReadOptions(change);

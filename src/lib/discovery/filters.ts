@@ -18,9 +18,7 @@ export const MAX_EXCLUDE_HANDLES = 10_000;
 
 export interface FilterInput {
   platform: string;
-  /** A whole filters object from `--filters <file|->`. */
   base?: unknown;
-  /** `--filter key=value` pairs (dot paths nest, values typed). */
   pairs?: readonly string[];
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
@@ -29,21 +27,14 @@ export interface FilterInput {
   excludeLists?: readonly number[] | undefined;
   excludeDefaultList?: boolean;
   excludeAllLists?: boolean;
-  /** `--unchecked-filters`: keys the platform's catalogue does not have are sent (with a warning) instead of refused. */
   unchecked?: boolean;
 }
 
 export interface BuiltFilters {
   filters: Record<string, unknown>;
-  /** Things the user should know (a remapped follower key). */
   warnings: string[];
 }
 
-/**
- * Builds the `filters` object from every way the CLI accepts them, in order: the `--filters` object,
- * then `--filter` pairs, then the dedicated flags. Everything is checked here, before any request:
- * forbidden keys, `ai_search` length (3-150), follower bounds and their per-platform key.
- */
 export function buildFilters(input: FilterInput): BuiltFilters {
   const warnings: string[] = [];
   if (input.base !== undefined && (input.base === null || typeof input.base !== 'object' || Array.isArray(input.base))) {
@@ -76,11 +67,8 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   return { filters, warnings };
 }
 
-/**
- * Sends a single value of a list-typed filter (src/contract/filters.ts, from api-contract §3.1) as a
- * one-item list: `--filter location=Germany` is `"location": ["Germany"]`, as the service's serializer
- * expects (a bare string may be refused). Applies to the `audience` object's keys too.
- */
+/** A single value of a list-typed filter (api-contract §3.1), here or in `audience`, is sent as a one-item list, as
+ * the service's serializer expects (a bare string may be refused). */
 function listTyped(filters: Record<string, unknown>, prefix = ''): void {
   for (const [key, value] of Object.entries(filters)) {
     const path = prefix + key;
@@ -90,10 +78,7 @@ function listTyped(filters: Record<string, unknown>, prefix = ''): void {
   }
 }
 
-/**
- * The follower-count filter key differs per platform (src/contract/followers.ts); OnlyFans has none.
- * The real API silently ignores a follower filter under the wrong key, so the CLI maps it instead.
- */
+/** The real API silently ignores a follower filter under another platform's key (src/contract/followers.ts), so it is mapped. */
 function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warnings: string[]): void {
   const key = followerKeyOf(input.platform);
   const wantsBounds = input.minFollowers !== undefined || input.maxFollowers !== undefined;
@@ -103,7 +88,6 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   }
   if (!key) return;
   for (const k of foreign) {
-    // Another platform's key would be ignored by the API (unfiltered results, full price): move it.
     if (!(key in filters)) {
       filters[key] = filters[k];
       warnings.push(`'${k}' is not ${withArticle(input.platform)} filter; sent as '${key}'.`);
@@ -122,13 +106,8 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   filters[key] = range;
 }
 
-/**
- * Every key (and the keys of `audience` and `creator_has`) checked against the platform's catalogue
- * (src/contract/filter-catalogue.ts) before anything is sent: the service ignores a key it does not
- * know, or one the platform lacks, without a word, and the run then buys unfiltered results. Refused
- * (exit 2) naming the nearest known key and the platforms that have it; `--unchecked-filters` sends
- * them with a warning (for keys the service added after this catalogue).
- */
+/** The service ignores a key it does not know, or one the platform lacks, without a word, and the run then buys
+ * unfiltered results: refused (exit 2) unless `--unchecked-filters` (keys added after this catalogue). */
 function checkCatalogue(platform: string, filters: Record<string, unknown>, unchecked: boolean, warnings: string[]): void {
   const known = FILTER_CATALOGUE[platform as DiscoveryPlatform];
   if (known === undefined) return;
@@ -164,7 +143,6 @@ function checkCatalogue(platform: string, filters: Record<string, unknown>, unch
   }
 }
 
-/** The keys of a nested filter object (`audience`, `creator_has`) checked against its own list. */
 function checkObjectKeys(filters: Record<string, unknown>, name: string, allowed: readonly string[], refuse: (key: string, message: string, hint: string) => void): void {
   const value = filters[name];
   if (!value || typeof value !== 'object' || Array.isArray(value)) return;

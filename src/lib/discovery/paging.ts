@@ -2,11 +2,7 @@ import { UsageError } from '../errors.js';
 import { storedAt } from '../http/client.js';
 import { MAX_PAGE_LIMIT, maxPages, RESULT_CAP, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 
-/**
- * The number of the first page on the wire, from CREATORS_PAGE_BASE or the `page-base` setting
- * (`raw`), else 0: the base both official clients send (the FAQ says 1; the setting exists for a
- * server that agrees with it).
- */
+/** Default 0, the base both official clients send (the FAQ says 1; the setting is for a server that agrees with it). */
 export function pageBase(raw: string | undefined): 0 | 1 {
   const text = (raw ?? '0').trim();
   if (text === '0') return 0;
@@ -14,11 +10,8 @@ export function pageBase(raw: string | undefined): 0 | 1 {
   throw new UsageError(`Invalid page base '${raw ?? ''}': use 0 or 1 (CREATORS_PAGE_BASE or \`creators config set page-base\`).`);
 }
 
-/**
- * The page size for `--max-results n` (from page 1, no `--limit`): the largest size (1-50) that splits
- * n into the fewest equal pages when one exists (120 = 40 x 3, 51 = 17 x 3), else 50, the rest being
- * fetched by `nextLimit`'s smaller aligned requests (101 = 50 + 50 + 1). Either way exactly n are bought.
- */
+/** The largest size splitting n into the fewest equal pages (120 = 40 x 3), else 50 with `nextLimit`'s aligned tail
+ * (101 = 50 + 50 + 1): either way exactly n are bought. */
 export function choosePageLimit(maxResults: number): number {
   const wanted = Math.min(maxResults, RESULT_CAP);
   if (wanted <= MAX_PAGE_LIMIT) return wanted;
@@ -26,12 +19,8 @@ export function choosePageLimit(maxResults: number): number {
   return wanted % fewest === 0 ? wanted / fewest : MAX_PAGE_LIMIT;
 }
 
-/**
- * The page size of the next request. Whole pages of the plan's size while they fit; then, so that
- * exactly `remaining` more creators are bought, smaller pages at aligned offsets: a page of size d at
- * offset o is `page = o / d`, so d must divide o (page 50 with limit 1 is creator 51). With
- * `remaining` undefined (no `--max-results`) it is always the plan's size.
- */
+/** To buy exactly `remaining` more: smaller pages at aligned offsets, since a page of size d at offset o is
+ * `page = o / d`, so d must divide o (page 50 with limit 1 is creator 51). */
 export function nextLimit(offset: number, remaining: number | undefined, limit: number): number {
   if (remaining === undefined || (remaining >= limit && offset % limit === 0)) return limit;
   const target = Math.max(1, Math.min(remaining, limit));
@@ -40,20 +29,16 @@ export function nextLimit(offset: number, remaining: number | undefined, limit: 
   return 1;
 }
 
-/** What a run did, filled in as pages arrive (for the summary line, also after an error). */
 export interface RunTally {
   pages: number;
-  /** Creators returned by the server (and so charged), including any not printed. */
+  /** Charged, including any not printed. */
   returned: number;
   printed: number;
   spentMilli: number;
   creditsLeft?: string | number | undefined;
-  /** Pages answered from the store (0 credits). */
   fromStore?: number;
-  /** Creators paid for again: already on an earlier page of the run (pages overlapping), not printed twice. */
   duplicatesPaid?: number;
   total?: number | undefined;
-  /** Why `--all` stopped. */
   stop?: 'end' | 'max-results' | 'cap' | 'repeat' | 'declined' | undefined;
 }
 
@@ -68,22 +53,9 @@ function identity(a: DiscoveryAccount): string | undefined {
 }
 
 /**
- * Streams the creators of one page, or (`all`) of page after page, as they arrive. `fetchPage`
- * receives the wire page number (user page - 1 + base). Stops at the end of the result set (a short
- * or empty page, or `total` reached), after the page that reaches `maxResults` (a page is paid in
- * full, so all its creators are yielded, possibly a few more than `maxResults`; see
- * `choosePageLimit`), or at the 10,000-result cap. A creator already
- * seen is not printed twice; a page of nothing but repeats (a server counting pages from another
- * base) stops the run with `stop: 'repeat'` instead of paying for the same page again and again.
- *
- * Pages a sequential run is certain to buy are fetched concurrently, up to `window()` at once (the
- * caller sizes it from the pace and the latency: one at a few milliseconds, more when each page takes
- * seconds): once two pages have come back whole (so the page base is right) and the total is known,
- * every later full page below the total, `maxResults` and the cap is one the sequential run would buy,
- * whatever the pages hold (repeats only lower the count printed, so they never end a run sooner there).
- * The output stays in page order. If a page fails while later ones are on their way, those that come
- * back were paid for: they are yielded (after the gap) before the error is thrown, so nothing paid is
- * lost; pages not yet sent are not sent (Ctrl-C stops them in the client).
+ * A page is paid in full, so all of it is yielded (possibly past `maxResults`); a page of nothing but repeats (a server
+ * counting from another base) stops the run. Up to `window()` pages go out at once, but only pages the sequential run
+ * is certain to buy: after two whole pages with the total known, full pages below the total, `maxResults` and the cap.
  */
 export async function* discoveryRecords(
   plan: PagePlan,
@@ -92,10 +64,7 @@ export async function* discoveryRecords(
   tally: RunTally,
   onPage?: (page: DiscoveryPage, index: number) => void,
   window: () => number = () => 1,
-  /**
-   * Asked once the first page of an `--all` run is in and more would follow, before anything more is
-   * sent: false stops the run there (`stop: 'declined'`), keeping the first page.
-   */
+  /** Asked after the first page of `--all`, before anything more is sent: false stops there (`declined`). */
   goOn?: (nextOffset: number, printedAfter: number) => Promise<boolean>,
 ): AsyncGenerator<DiscoveryAccount> {
   const seen = new Set<string>();
@@ -116,9 +85,7 @@ export async function* discoveryRecords(
     page.catch(() => {});
     return { offset, limit, page };
   };
-  // Requests sent and not yet taken, in page order; the first is the page to print next.
   const ahead: Ahead[] = [send(startOffset, nextLimit(startOffset, remaining(0), plan.limit))];
-  /** A full page the sequential run is certain to buy (see above). */
   const certain = (offset: number, pagesSeen: number): boolean =>
     pagesSeen >= 2 &&
     tally.total !== undefined &&
@@ -127,7 +94,6 @@ export async function* discoveryRecords(
     offset + plan.limit <= RESULT_CAP &&
     (plan.maxResults === undefined || offset - startOffset + plan.limit <= plan.maxResults) &&
     requests < maxRequests;
-  /** Counts a page that came back and returns its creators not seen before. */
   const take = (page: DiscoveryPage, index: number): DiscoveryAccount[] => {
     const accounts = page.accounts;
     tally.pages++;
@@ -153,7 +119,6 @@ export async function* discoveryRecords(
     }
     return fresh;
   };
-  /** Takes the pages bought ahead that come back (paid for), yielding what they bring that is new, in order. */
   async function* drainAhead(index: number): AsyncGenerator<DiscoveryAccount> {
     for (const later of ahead.splice(0)) {
       const got = await later.page.catch(() => undefined);
@@ -172,7 +137,6 @@ export async function* discoveryRecords(
       try {
         page = await head.page;
       } catch (err) {
-        // Pages after the failed one that come back were paid for: kept, in order, then the error.
         yield* drainAhead(i);
         throw err;
       }
@@ -189,10 +153,8 @@ export async function* discoveryRecords(
       else if (offset >= RESULT_CAP) stop = 'cap';
       if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter))) stop = 'declined';
       if (plan.all && stop === undefined) {
-        // The next request of the plan is sent while this page is being written (pipelining hides the
-        // client's share of the time): always what the run would fetch next anyway.
+        // Sent while this page is written (pipelining): always what the run would fetch next anyway.
         if (ahead.length === 0 && requests < maxRequests) ahead.push(send(offset, nextLimit(offset, remaining(printedAfter), plan.limit)));
-        // Then the pages it is certain to buy after that, while the window allows.
         const limitNow = Math.max(1, Math.floor(window()));
         for (;;) {
           const last = ahead[ahead.length - 1];
@@ -202,23 +164,20 @@ export async function* discoveryRecords(
           ahead.push(send(at, plan.limit));
         }
       }
-      // No cut at maxResults inside a page: its creators are already paid for, so they are all yielded.
       for (const account of fresh) {
         tally.printed++;
         yield account;
       }
       if (!plan.all) return;
       if (stop !== undefined) {
-        // Only a server whose total was wrong (a short page before it) or that repeats itself stops with
-        // pages bought ahead: they were paid for, so what they bring that is new is kept.
+        // A wrong total or a repeating server stops with pages bought ahead: paid for, so what they bring that is new is kept.
         yield* drainAhead(i);
         return void (tally.stop = stop);
       }
     }
     if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
   } finally {
-    // The run stopped while pages were on their way (Ctrl-C, a write error): they may be charged, so
-    // they are counted in the spend the summary reports.
+    // Stopped while pages were on their way (Ctrl-C, a write error): they may be charged, so they count in the spend.
     for (const later of ahead.splice(0)) {
       const page = await later.page.catch(() => undefined);
       if (page) {

@@ -1,9 +1,4 @@
-/**
- * The money-spending part `search` and `similar` share: the free exclusion-list check, the worst case
- * through the money gate (`--max-credits`, `--dry-run`, the confirmation), then page after page
- * streamed to the printer, and a one-line summary of the spend on a terminal. A run that stops midway
- * keeps what it paid for and its error carries the spend (`printPaidList`). Takes ports, never the Context: the command assembles them.
- */
+// The paid part of `search` and `similar`; takes ports, never the Context. A run stopped midway keeps what it paid for.
 import {
   discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, RESULT_CAP, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
 } from '../api/discovery.js';
@@ -24,7 +19,6 @@ import { pagingProgress, type ProgressTerminal } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
-/** The table of both Discovery commands: handle, name, followers, engagement (+ per command, then `CREATOR_WIDE_COLUMNS`). */
 export const CREATOR_COLUMNS: ColumnSpec[] = [
   { path: 'profile.username', header: 'handle', keep: true },
   { path: 'profile.full_name', header: 'name', kind: 'text', priority: 1 },
@@ -32,7 +26,6 @@ export const CREATOR_COLUMNS: ColumnSpec[] = [
   { path: 'profile.engagement_percent', header: 'engagement', kind: 'percent', priority: 1 },
 ];
 
-/** What a wide terminal adds to a Discovery table: the profile URL, then the user id, each only where it fits whole. */
 export const CREATOR_WIDE_COLUMNS: ColumnSpec[] = [
   { path: 'profile.url', header: 'profile', wide: true, priority: -1 },
   { path: 'user_id', header: 'user id', wide: true, priority: -2 },
@@ -40,45 +33,34 @@ export const CREATOR_WIDE_COLUMNS: ColumnSpec[] = [
 
 export interface DiscoveryPorts {
   http: HttpClient;
-  /** Streams: data goes out through lib/output on `io`; the summary only when stderr is a terminal. */
   io: Io;
   notices: Notices;
   output: OutputSettings;
-  /** The money gate: true when the plan may be sent (`--dry-run` prints it and answers false). */
+  /** `--dry-run` prints the plan and answers false. */
   gate(plan: Plan): Promise<boolean>;
-  /** The terminal, for the progress line of `--all` (none: no progress line). */
   term?: ProgressTerminal | undefined;
   now?: (() => number) | undefined;
-  /** After the first page of `--all`, the question with the real count when the gate left it to the run (lib/cost.ts `confirmRest`). */
+  /** When the gate left the question to the run: asked after the first page, with the real count (lib/cost.ts). */
   confirmRest?: ((rest: RestOfRun) => Promise<boolean>) | undefined;
-  /** The number of the first page on the wire (see `pageBase`). */
   pageBase: 0 | 1;
   dryRun: boolean;
-  /** Whether any credential is configured (a dry run without one cannot check exclusion lists). */
   hasCredential(): Promise<boolean>;
-  /** Aborted on Ctrl-C: no further page is asked for. */
   signal?: AbortSignal | undefined;
-  /**
-   * The answer the store would give a request now (marked `storedAt`), or undefined (none, or no
-   * store): the pages a run would take from it are named in its plan and not priced.
-   */
+  /** What the store would answer now: the pages a run would take from it are named in its plan, not priced. */
   stored?: ((plan: Plan) => Promise<unknown>) | undefined;
 }
 
 export interface DiscoveryRun {
   kind: DiscoveryKind;
   platform: string;
-  /** The request body without `paging`. */
   body: Record<string, unknown>;
   paging: Omit<PagePlan, 'priceMilli'>;
   returnFilterValues?: boolean | undefined;
   listIds: readonly number[];
   columns: ColumnSpec[];
-  /** `--envelope`: one JSON object of the page's total, credits_left, applied_filters and accounts. */
   envelope?: boolean | undefined;
 }
 
-/** Runs a Discovery or Similar query: checks, gate, pages streamed out, summary. */
 export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Promise<void> {
   const { http, notices, pageBase: base } = ports;
   const plan: PagePlan = { ...run.paging, priceMilli: discoveryPriceMilli(run.kind, run.returnFilterValues) };
@@ -90,16 +72,13 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   if (run.envelope) checkEnvelope(ports.output, plan);
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
   await verifyExclusionLists(ports, run.platform, run.listIds);
-  // Pages the store answers from the first on (a stopped run's, an earlier one's) are named, not priced.
   const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
-  // `--all` buys its first page within `confirm-above` without a question and asks after it with the
-  // real count (askAfterFirst), instead of a worst case from the 10,000-result cap.
+  // `--all` buys its first page within confirm-above unasked, then asks with the real count, not the 10,000-cap worst case.
   const firstMilli = plan.limit * plan.priceMilli;
   const askAfterFirst = plan.all && fromStore === undefined && ports.confirmRest !== undefined;
   const gatePlan = fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging);
   if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
     if (ports.dryRun && plan.all && fromStore === undefined) {
-      // The worst case assumes the cap; the real count costs one creator.
       notices.notice(
         `The worst case assumes the ${countText(RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
       );
@@ -131,12 +110,10 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (toStdout && stdoutClosed(ports.io)) return Promise.reject(new StdoutClosedError());
     return postDiscoveryPage(http, request(wire, limit));
   };
-  // Pages a sequential run is certain to buy go out concurrently, as many as the pace and latency call for.
   const goOn = askAfterFirst
     ? (nextOffset: number, printed: number): Promise<boolean> => {
         const rest = restOfRun(plan, tally, nextOffset, printed);
         if (rest === undefined) return Promise.resolve(true);
-        // The question starts on a clean line.
         progress?.pause();
         return (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
       }
@@ -150,7 +127,6 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       progress.finish();
     }
   })();
-  // A run that stops part-way keeps the creators it paid for, and says what it spent (see printPaidList).
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;
   try {
@@ -183,12 +159,6 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   }
 }
 
-/**
- * What the rest of an `--all` run can cost once its first page gave the real count: the creators
- * still to come (up to the total, the cap and `--max-results`), their pages and price, and the
- * question (`176 matches: 3 more pages, up to 1.26 credits more. Continue?`). Undefined when nothing
- * more would be bought.
- */
 function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed: number): Omit<RestOfRun, 'firstMilli' | 'spentMilli'> | undefined {
   const reachable = Math.min(tally.total ?? RESULT_CAP, RESULT_CAP);
   let creators = Math.max(0, reachable - nextOffset);
@@ -200,25 +170,16 @@ function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed:
   return { restMilli, question: `${count}: ${plural(pages, 'more page')}, up to ${creditCount(restMilli)} more. Continue?` };
 }
 
-/** The pages a run would take from the store, from its first page on, and where buying would start. */
 interface StoredPrefix {
   pages: number;
-  /** Creators on those pages. */
   creators: number;
-  /** The whole run is answered from the store. */
   complete: boolean;
-  /** The first request the store does not answer (offset from the first creator, page size), and the creators printed before it. */
   next?: { offset: number; limit: number; printed: number } | undefined;
 }
 
-/** Thrown by the look-up of a page the store does not hold: where the run would start buying. */
 const NOT_STORED = Symbol('not stored');
 
-/**
- * Runs the run's own paging (discoveryRecords: the same page sizes, stops and repeats) over what the
- * store holds, up to the first page it does not: how many pages (and creators) it would answer at 0
- * credits. Undefined when it holds not even the first.
- */
+/** The run's own paging (same page sizes, stops and repeats) over what the store holds, up to the first page it does not. */
 async function storedPrefix(
   stored: (plan: Plan) => Promise<unknown>,
   plan: PagePlan,
@@ -250,11 +211,7 @@ async function storedPrefix(
   return { pages: tally.pages, creators: tally.returned, complete, next };
 }
 
-/**
- * The plan of a run whose first pages the store answers: the first request it would buy, priced for
- * the rest of the run only (the worst case from there, as for a run starting there), its basis naming
- * what comes from the store at 0 credits.
- */
+/** Priced for the rest of the run only, its basis naming what comes from the store at 0 credits. */
 function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit?: number) => DiscoveryRequest, stored: StoredPrefix): Plan {
   const named = `${plural(stored.pages, 'page')} (${plural(stored.creators, 'creator')}) from the store at 0 credits`;
   const first = discoveryPlan(request(plan.page - 1 + base));
@@ -273,7 +230,6 @@ function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit
   return { ...next, worstCaseMilli: rest.milli, costBasis: `${named}, then${from}: ${rest.basis}` };
 }
 
-/** On a terminal, after a single page: `Showing 20 of 1,234 matches (page 1); --page 2 or --all`. */
 function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
   if (!ports.io.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
   const reachable = Math.min(tally.total, RESULT_CAP);
@@ -282,17 +238,12 @@ function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
   ports.notices.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);
 }
 
-/** `--envelope` describes one page as JSON: refused (exit 2, before anything is sent) with `--all` or another format. */
 function checkEnvelope(output: OutputSettings, plan: PagePlan): void {
   if (plan.all) throw new UsageError('--envelope describes one page; leave out --all and --max-results (use --envelope first to see the total).');
   if (output.format !== 'json') throw new UsageError('--envelope prints JSON: add --json (or --format json).');
 }
 
-/**
- * The single page as one object: `total`, `credits_left` and `applied_filters` as the server sent them
- * (null when absent), and the creators (`--fields` applies to each creator). The page
- * is paid for when it arrives, so a failed write reports the spend (`printPaidItem`).
- */
+/** The page is paid for when it arrives, so a failed write reports the spend (printPaidItem). */
 async function printEnvelope(
   output: OutputSettings,
   io: Io,
@@ -314,11 +265,7 @@ async function printEnvelope(
   return accounts.length;
 }
 
-/**
- * The free exclusion-list check (one GET of all lists, which creates nothing). A dry run without any
- * credential cannot make it, so it says so instead of implying the ids are fine; anything else
- * behaves as in the real run.
- */
+/** A dry run without a credential cannot make the check, so it says so instead of implying the ids are fine. */
 async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   if (ports.dryRun && !(await ports.hasCredential())) {
@@ -328,12 +275,8 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
   await checkExclusionLists(ports.http, platform, ids);
 }
 
-/**
- * `Spent 0.5 credits on 150 creators (3 pages; 2 from the store); 999.5 credits left.` on a terminal,
- * unless --quiet. Creators paid for twice (a later page repeating some of an earlier one: the service's
- * pages overlap when its results move) are counted in it; off a terminal, where there is no summary,
- * they get a line of their own, so a script's log shows what was paid for nothing.
- */
+/** Creators paid for twice (the service's pages overlap when its results move) are counted in the terminal summary;
+ * off a terminal they get a line of their own, so a script's log shows what was paid for nothing. */
 function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): void {
   const dups = tally.duplicatesPaid ?? 0;
   if (!ports.io.stderrIsTTY || tally.pages === 0) {
@@ -348,7 +291,6 @@ function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): vo
   ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
 }
 
-/** The filters the server applied, compact; a long exclusion list is shown by its size. */
 function describeFilters(applied: unknown): string {
   if (!applied || typeof applied !== 'object' || Array.isArray(applied)) return JSON.stringify(applied);
   const shown = { ...(applied as Record<string, unknown>) };

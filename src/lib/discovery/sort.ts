@@ -10,11 +10,7 @@ export interface SortSpec {
   sort_order: 'asc' | 'desc';
 }
 
-/**
- * Checks `--sort`/`--order` against the platform's rules before anything is sent: `relevancy` only
- * descending, `growth_rate` only on Instagram/TikTok/YouTube, `number_of_followers` not on OnlyFans.
- * Returns undefined when no sort was asked for (the API then ranks by relevancy).
- */
+/** Undefined when no sort was asked for (the API then ranks by relevancy). */
 export function checkSort(platform: string, by: string | undefined, order: string | undefined): SortSpec | undefined {
   const dir = (order ?? 'desc').trim().toLowerCase();
   if (by === undefined) {
