@@ -4,7 +4,7 @@
  * like data on stdout (never to `-o`: a dry run writes no file), as the plan of a request is.
  */
 import { CONFIG_KEYS, maskSecret } from './config.js';
-import type { Io } from './io/streams.js';
+import type { Terminal } from './io/terminal.js';
 import { printText } from './output/printers.js';
 import type { OutputSettings } from './output/types.js';
 
@@ -38,7 +38,7 @@ export function shownValue(key: string, value: unknown): string | null {
  * json/jsonl: the record (pretty or one line). Any other format: a short text block, one line per
  * change, e.g. `set format to 'csv' (now 'tsv')`.
  */
-export async function printSettingsPlan(io: Io, settings: OutputSettings, plan: SettingsPlan): Promise<void> {
+export async function printSettingsPlan(io: Terminal, settings: OutputSettings, plan: SettingsPlan): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);
     return;

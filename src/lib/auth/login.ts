@@ -31,7 +31,7 @@ export interface LoginPorts {
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   /** stderr for the URL and instructions, stdin for a pasted redirect, notices. */
-  term: Pick<Terminal, 'io' | 'notice' | 'tell'>;
+  term: Pick<Terminal, 'stdin' | 'notice' | 'tell'>;
   /** The environment, to tell whether a browser can be opened here (SSH, no display). */
   env: Record<string, string | undefined>;
   /** Opens a URL in a browser; the system's opener when undefined. */
@@ -185,9 +185,9 @@ function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, ti
  * just its query, or a bare code. Anything else is reported and the next line is awaited. EOF
  * means nothing will be pasted: the listener may still answer.
  */
-function readPasted(term: Pick<Terminal, 'io' | 'tell'>, cleanups: Array<() => void>): Promise<CallbackParams> {
+function readPasted(term: Pick<Terminal, 'stdin' | 'tell'>, cleanups: Array<() => void>): Promise<CallbackParams> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input: term.io.stdin, terminal: false });
+    const rl = createInterface({ input: term.stdin, terminal: false });
     cleanups.push(() => rl.close());
     rl.on('line', (line) => {
       const params = parsePasted(line);

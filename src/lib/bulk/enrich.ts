@@ -22,7 +22,7 @@ import { creatorCard } from '../output/card.js';
 import { OutputFileError, outputFileCliError, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { printPaidItem } from '../output/paid.js';
 import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
-import { ProgressLine } from './progress.js';
+import { progressText } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
@@ -218,11 +218,9 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
   // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves
   // (unless held for the pager until the end).
-  const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
-  const showProgress = term.io.stderrIsTTY && !term.quiet && !rowsToTerminal;
-  const progress = new ProgressLine(term.io, showProgress, job.label, source.count, ports.now);
-  // The progress line is the run's live display: no wait spinner on top of it.
-  const releaseDisplay = showProgress ? term.ownDisplay() : () => {};
+  const rowsToTerminal = term.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
+  // The progress line is the run's live display from the start: no wait spinner on top of it.
+  const progress = rowsToTerminal ? undefined : term.liveLine(ports.now);
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
     // Forced, or sized from the pace in force and the latency the service shows (Little's law).
@@ -238,7 +236,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       if (row.maybeCharged) counts.maybeCharged++;
       if (row.status === 'not_found') counts.notFound++;
       if (row.status === 'skipped') counts.skipped++;
-      progress.update(counts);
+      progress?.draw((elapsed) => progressText(job.label, counts, source.count, elapsed));
       return row;
     },
   });
@@ -250,13 +248,13 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       yielded++;
       yield row;
     }
-    progress.finish();
+    progress?.clear();
     // Stopped before a single row (a 401, no credits): no output at all, not a lone csv header on stdout.
     if (yielded === 0 && runner.stopped !== undefined) throw runner.stopped;
   })();
   let written: number;
   try {
-    written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
+    written = await printOutcomes(term, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
   } catch (err) {
     if (err === runner.stopped) {
       // Stopped before any row came out (rowsThenClear): nothing was written, not even a header.
@@ -271,8 +269,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       : 'the rows were not kept (--no-store)';
     throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
   } finally {
-    progress.finish();
-    releaseDisplay();
+    progress?.close();
   }
   await summary(term, http, counts, written);
   if (runner.stopped !== undefined) {
@@ -339,14 +336,14 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   if (outcome.status === 'not_found') term.notice(`No data found for '${value}' (not charged).`);
   const record = nestedRecord([job.kind], row);
   if (output.format === 'csv' || output.format === 'tsv') {
-    await printOutcomes(term.io, output, [job.kind], job.resultColumns, [], [row]);
+    await printOutcomes(term, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
     // On a terminal the record is a card; piped or with --fields, the key/value rows of before.
     // The columns a list shows only on a wide terminal are not rows of one record's table.
     const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error' && c.wide !== true);
-    await printPaidItem(term.io, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
+    await printPaidItem(term, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
   } else {
-    await printPaidItem(term.io, output, record, undefined, row.creditsMilli);
+    await printPaidItem(term, output, record, undefined, row.creditsMilli);
   }
   // One value is not a run of rows: its line says what became of it (a value not found was said above).
   if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli);
@@ -354,7 +351,7 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
 
 /** After one value enriched, on a terminal: `Enriched noah_paws: 0.03 credits spent; 999.97 credits left.` */
 async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number): Promise<void> {
-  if (!term.io.stderrIsTTY || term.quiet) return;
+  if (!term.stderrIsTTY || term.quiet) return;
   let left = '';
   if (creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);
@@ -370,7 +367,7 @@ async function summary(
   c: { done: number; failed: number; notFound: number; skipped: number; creditsMilli: number; resumed?: number },
   written: number,
 ): Promise<void> {
-  if (!term.io.stderrIsTTY || term.quiet) return;
+  if (!term.stderrIsTTY || term.quiet) return;
   let left = '';
   if (c.creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);

@@ -1,10 +1,9 @@
 /**
- * The progress line of a bulk run, on stderr and only on a terminal (never with `--quiet`):
- * `enrich: 120/300 rows, 3 failed, 118.4 credits, ETA 1m05s`, redrawn in place at most every
- * 250 ms and cleared when the run ends, so piped stderr never fills with carriage returns.
+ * The text of progress lines, drawn by the terminal object's `liveLine` (on stderr, only on a terminal,
+ * never with `--quiet`): a bulk run's `enrich: 120/300 rows, 3 failed, 118.4 credits, ETA 1m05s` and a
+ * paging run's `search: 3 pages, 150/176 creators, 1.5 credits, ETA 2s`.
  */
-import { escapeControls } from '../io/safe-text.js';
-import type { Io } from '../io/streams.js';
+import type { LiveLine, Terminal } from '../io/terminal.js';
 import { countText, creditCount } from '../output/humanize.js';
 
 export interface ProgressCounts {
@@ -12,8 +11,6 @@ export interface ProgressCounts {
   failed: number;
   creditsMilli: number;
 }
-
-const REDRAW_MS = 250;
 
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -29,46 +26,6 @@ export function progressText(label: string, c: ProgressCounts, total: number | u
   let eta = '';
   if (total !== undefined && c.done > 0 && c.done < total) eta = `, ETA ${formatDuration(((total - c.done) * elapsedMs) / c.done)}`;
   return `${label}: ${of} rows, ${countText(c.failed)} failed, ${creditCount(c.creditsMilli)}${eta}`;
-}
-
-export class ProgressLine {
-  private readonly started: number;
-  private lastDraw = -Infinity;
-  private drawn = false;
-
-  constructor(
-    private readonly io: Io,
-    private readonly enabled: boolean,
-    private readonly label: string,
-    private readonly total: number | undefined,
-    private readonly now: () => number,
-  ) {
-    this.started = now();
-  }
-
-  update(counts: ProgressCounts, force = false): void {
-    this.draw((elapsed) => progressText(this.label, counts, this.total, elapsed), force);
-  }
-
-  /**
-   * Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows).
-   * The text is escaped like every other line for people: a label or count that ever carries data cannot
-   * drive the terminal or reverse the line.
-   */
-  draw(text: (elapsedMs: number) => string, force = false): void {
-    if (!this.enabled) return;
-    const t = this.now();
-    if (!force && this.drawn && t - this.lastDraw < REDRAW_MS) return;
-    this.lastDraw = t;
-    this.drawn = true;
-    this.io.stderr.write(`\r\x1b[2K${escapeControls(text(t - this.started))}`);
-  }
-
-  /** Clears the line so the summary or an error starts on a clean line. */
-  finish(): void {
-    if (this.enabled && this.drawn) this.io.stderr.write('\r\x1b[2K');
-    this.drawn = false;
-  }
 }
 
 /** What a paging run (`search --all`, `posts --all`, `api --paginate`...) has done so far. */
@@ -91,13 +48,8 @@ export function pagingProgressText(label: string, noun: readonly [singular: stri
   return `${label}: ${c.pages === 1 ? '1 page' : `${countText(c.pages)} pages`}, ${of} ${c.records === 1 && total === undefined ? noun[0] : noun[1]}${credits}${eta}`;
 }
 
-/** The terminal side a paging progress line needs (the terminal object). */
-export interface ProgressTerminal {
-  io: Io;
-  quiet: boolean;
-  /** The command's own live display: no wait spinner while it shows. */
-  ownDisplay(): () => void;
-}
+/** The terminal side a paging progress line needs. */
+export type ProgressTerminal = Pick<Terminal, 'liveLine'>;
 
 /** A paging run's progress line: `update` after each page, `pause` before a question or notice, `finish` at the end. */
 export interface PagingProgress {
@@ -108,36 +60,34 @@ export interface PagingProgress {
 }
 
 /**
- * The progress line of a long paging run, on a terminal (stderr a TTY, not `--quiet`), the same line
- * as bulk enrichment's (ProgressLine): not when the records themselves stream to the same terminal
- * (they show the progress, and would be glued to the line). While it shows, no wait spinner.
+ * The progress line of a long paging run, the terminal's live line as bulk enrichment's: not when the
+ * records themselves stream to the same terminal (they show the progress, and would be glued to the
+ * line). It holds the screen (no wait spinner) from the first page until `finish`.
  */
 export function pagingProgress(
   term: ProgressTerminal,
   options: { label: string; noun: readonly [singular: string, plural: string]; now: () => number; recordsToTerminal: boolean },
 ): PagingProgress {
-  const enabled = term.io.stderrIsTTY && !term.quiet && !options.recordsToTerminal;
-  if (!enabled) return { update: () => {}, pause: () => {}, finish: () => {} };
-  const line = new ProgressLine(term.io, true, options.label, undefined, options.now);
-  let release: (() => void) | undefined;
+  if (options.recordsToTerminal) return { update: () => {}, pause: () => {}, finish: () => {} };
+  const startedAt = options.now();
+  let line: LiveLine | undefined;
   return {
     update(counts) {
-      release ??= term.ownDisplay();
+      line ??= term.liveLine(options.now, startedAt);
       line.draw((elapsed) => pagingProgressText(options.label, options.noun, counts, elapsed));
     },
     pause() {
-      line.finish();
+      line?.clear();
     },
     finish() {
-      line.finish();
-      release?.();
-      release = undefined;
+      line?.close();
+      line = undefined;
     },
   };
 }
 
 /** Records that stream to the terminal stderr shares show the progress themselves (a table or a pager holds them until the end). */
-export function recordsToTerminal(io: Io, output: { outputPath?: string | undefined; format: string; pager?: unknown }): boolean {
+export function recordsToTerminal(io: Pick<Terminal, 'stdoutIsTTY'>, output: { outputPath?: string | undefined; format: string; pager?: unknown }): boolean {
   return io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
 }
 

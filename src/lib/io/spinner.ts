@@ -40,7 +40,7 @@ const noop: Spinner = {
  * no-op and nothing is ever written. It never writes to stdout. `succeed`/`fail` print their final line
  * themselves, so it appears even when ora had not loaded yet.
  */
-export function createSpinner(io: Io, settings: Pick<OutputSettings, 'quiet' | 'color'>, text: string): Spinner {
+export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: Pick<OutputSettings, 'quiet' | 'color'>, text: string): Spinner {
   if (!io.stderrIsTTY || settings.quiet) return noop;
   const c = colors(settings.color);
   // Some ptys (script, containers, CI) report a width of 0: ora then divides by zero and spins the CPU
@@ -88,7 +88,7 @@ export function createSpinner(io: Io, settings: Pick<OutputSettings, 'quiet' | '
 }
 
 /** A spinner that never animates: `succeed`/`fail` still print their final line. */
-function finalLineOnly(io: Io, c: ReturnType<typeof colors>, text: string): Spinner {
+function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, text: string): Spinner {
   let current = text;
   let stopped = false;
   const finish = (symbol: string, final: string | undefined): void => {

@@ -8,7 +8,7 @@
  */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { trendRows, type TrendSeries } from '../output/charts.js';
 import { countText, displayWidth, humanCount, humanDate, percent, plural, toNumber, wrapText } from '../output/humanize.js';
 import { isTerminalTable, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
@@ -137,7 +137,7 @@ function tailText(record: Obj, id: string, shown: number, total: number, setting
  * Prints a campaign overview: the screen above on a terminal (paged once as one screen), the record itself
  * in any other format. `postColumns` are the columns of the top-posts table.
  */
-export async function printOverview(io: Io, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[]): Promise<void> {
+export async function printOverview(io: Terminal, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[]): Promise<void> {
   const posts = Array.isArray(record.posts) ? record.posts.filter(isObj) : undefined;
   const known = isObj(record.totals) || Array.isArray(record.trends_7d) || posts !== undefined;
   if (!isTerminalTable(io, settings) || settings.fields || !known) {

@@ -1,5 +1,5 @@
 import { isTerminalTable, printItem, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { pageOnce } from '../output/pager.js';
 
 /**
@@ -7,7 +7,7 @@ import { pageOnce } from '../output/pager.js';
  * history): on a terminal the scalar fields as a key/value table and the list as a table below it,
  * under a `<listKey>:` heading, paged once as one screen; in any other format the whole record, untouched.
  */
-export async function printWithRows(io: Io, output: OutputSettings, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
+export async function printWithRows(io: Terminal, output: OutputSettings, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
   const rows = record[listKey];
   if (!isTerminalTable(io, output) || output.fields || !Array.isArray(rows)) {
     await printItem(io, output, record);

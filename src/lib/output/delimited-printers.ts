@@ -3,7 +3,7 @@
  * learnt from the first records (buffered, then streamed; a key first seen later is warned about), lines
  * encoded by delimited.ts and written in batches.
  */
-import { warnOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { type Column, inferColumns, INFER_SAMPLE, Row } from './columns.js';
 import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
 import type { FlatValue } from './flatten.js';
@@ -19,7 +19,7 @@ export async function lineEncoder(settings: OutputSettings): Promise<LineEncoder
 
 /** Prints records as delimited lines (a header first when `header`); returns how many there were. */
 export async function printDelimited(
-  io: Io,
+  io: Terminal,
   sink: Sink,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
@@ -80,8 +80,8 @@ export async function printDelimited(
 }
 
 /** Streaming csv/tsv cannot add a column after the header: say so rather than drop data silently. */
-function warnDropped(io: Io, names: string[]): void {
+function warnDropped(io: Terminal, names: string[]): void {
   // Field names come from the data: the terminal object shows them escaped, like any data on stderr.
   const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
-  warnOn(io, `fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
+  io.warn(`fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
 }

@@ -3,7 +3,7 @@
  * without a word. The check watches the records as they are printed and, at the end, warns once per such
  * path on stderr with the closest path the records do have. Printing goes on as asked (exit 0).
  */
-import { warnOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { pickedFields } from './columns.js';
 import { flattenRecord, getPath } from './flatten.js';
 import type { DataRecord, OutputSettings } from './types.js';
@@ -59,14 +59,14 @@ export class FieldsCheck {
   }
 
   /** Warns once per path no record had (a second call says nothing more); nothing when no record was printed. */
-  warn(io: Io): void {
+  warn(io: Terminal): void {
     if (this.records === 0) return;
     const missing = [...this.missing];
     this.missing.clear();
     for (const field of missing) {
       const near = closest(field, [...this.seen]);
       const suggestion = near === undefined ? '' : `; did you mean '${near}'?`;
-      warnOn(io, `--fields: no record has '${field}'${suggestion}`);
+      io.warn(`--fields: no record has '${field}'${suggestion}`);
     }
   }
 

@@ -13,7 +13,7 @@
  */
 import type { Writable } from 'node:stream';
 import { PagerClosedError } from '../errors.js';
-import { warnOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 
 /** A started pager: its standard input, and its exit. */
 export interface PagerProcess {
@@ -140,7 +140,7 @@ export async function pageOnce<S extends { pager?: Pager | undefined }, T>(
  * warning line on stderr when the user chose that pager).
  */
 export function pagedOutput(
-  io: Io,
+  io: Terminal,
   pager: Pager,
   direct: (chunk: string | Buffer) => Promise<void>,
 ): PagedOutput {
@@ -162,7 +162,7 @@ export function pagedOutput(
       target = 'direct';
       if (pager.chosen === false) return;
       const why = (err as { code?: unknown }).code === 'ENOENT' ? 'not found' : ((err as Error).message ?? String(err));
-      warnOn(io, `cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`);
+      io.warn(`cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`);
     }
   };
 
@@ -211,7 +211,7 @@ export function pagedOutput(
     if (done) return;
     done = true;
     // The wait spinner's line is erased before the pager takes the screen.
-    io.clearLive?.();
+    io.clearLive();
     if (target === undefined) {
       if (heldBytes === 0) return; // nothing to show: no pager
       await start();

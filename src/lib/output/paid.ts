@@ -7,7 +7,7 @@
  * stop's own code. A failed write (a full disk) keeps nothing and says so, with the spend.
  */
 import { AuthError, CreditsError, InterruptedError, OutputWriteError, PagerClosedError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { printItem, printList, type TerminalView } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
@@ -71,7 +71,7 @@ function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, '
  * any record arrived is rethrown as is (with a report when something was spent): no empty file is made.
  */
 export async function printPaidList(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord>,
   columns: ColumnSpec[],
@@ -129,7 +129,7 @@ export async function printPaid<T>(settings: OutputSettings, spentMilli: number,
  * is lost.
  */
 export async function printPaidItem(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   record: DataRecord,
   columns: ColumnSpec[] | undefined,

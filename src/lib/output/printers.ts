@@ -5,7 +5,7 @@
  * no file behind. Here: the entry points and the json/jsonl framing; csv/tsv lists are in
  * delimited-printers.ts, the terminal's tables in terminal-printers.ts.
  */
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { explicitColumns, inferColumns, pickedFields, Row } from './columns.js';
 import { jsonText } from './json-text.js';
 import { selectFields, type FlatValue } from './flatten.js';
@@ -20,7 +20,7 @@ import { isTerminalTable, keyValueText, printTerminalTable } from './terminal-pr
 export { isTerminalTable } from './terminal-printers.js';
 
 /** Opens the sink, runs `body`, commits; on any error aborts the sink and rethrows the error unchanged. */
-async function withSink<T>(io: Io, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
+async function withSink<T>(io: Terminal, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
   const sink = await openSink(io, settings);
   try {
     const result = await body(sink);
@@ -58,7 +58,7 @@ function arrayElement(record: unknown): string {
  * If `records` throws, the sink is aborted (no file appears with `-o`) and the error is rethrown as is.
  */
 export async function printList(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   columns: ColumnSpec[],
@@ -105,7 +105,7 @@ export async function printList(
  * Returns how many rows there were; like `printList`, a throw from `rows` aborts the sink.
  */
 export async function printRows<T>(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings & { format: 'csv' | 'tsv' },
   columns: readonly string[],
   rows: AsyncIterable<T> | Iterable<T>,
@@ -152,7 +152,7 @@ export async function printRows<T>(
  * Returns how many rows there were; a throw from `rows` aborts the sink.
  */
 export async function printJsonRows<T>(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings & { format: 'json' | 'jsonl' },
   rows: AsyncIterable<T> | Iterable<T>,
   toJson: (row: T, indent?: number) => string,
@@ -204,7 +204,7 @@ export type TerminalView = (record: DataRecord, layout: { width: number; color: 
  * piped or to a file `key<TAB>value` lines, raw.
  */
 export async function printItem(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   record: DataRecord,
   columns?: ColumnSpec[],
@@ -244,7 +244,7 @@ export async function printItem(
  * Prints raw text (a completion script, a non-JSON API body) to the sink, exactly as given: no newline
  * is added. With `-o`, the file is written atomically like any other output.
  */
-export async function printText(io: Io, settings: OutputSettings, text: string): Promise<void> {
+export async function printText(io: Terminal, settings: OutputSettings, text: string): Promise<void> {
   await withSink(io, settings, (sink) => sink.write(text));
 }
 
@@ -252,7 +252,7 @@ export async function printText(io: Io, settings: OutputSettings, text: string):
  * Copies a body the server sent (a CSV export) byte for byte to stdout or the `-o` file; if the body
  * breaks off, the file is not committed.
  */
-export async function printBytes(io: Io, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+export async function printBytes(io: Terminal, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
   await withSink(io, settings, async (sink) => {
     for await (const chunk of body) await sink.writeBytes(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   });

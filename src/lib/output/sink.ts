@@ -8,7 +8,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { namesStdout, openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { CliError, EXIT, OutputWriteError, StdoutClosedError, UsageError } from '../errors.js';
@@ -118,15 +118,15 @@ export interface SinkOptions {
  * be created. With `settings.pager` (a terminal that pages), stdout output is held and paged on commit;
  * `stream` is then the terminal itself, which only callers that bypass the pager may use.
  */
-export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
+export async function openSink(io: Terminal, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
   // `-o /dev/stdout` is stdout itself (never paged: -o was given).
   const stdoutByPath = target !== undefined && target !== '' && namesStdout(path.resolve(target));
   if (target === undefined || target === '' || target === '-' || stdoutByPath) {
     // The wait spinner (stderr, same screen) is erased before any data, also for users of `stream`.
-    io.clearLive?.();
+    io.clearLive();
     const toStdout = (chunk: string | Buffer): Promise<void> => {
-      io.clearLive?.();
+      io.clearLive();
       return writeChunk(io.stdout, chunk).catch((err: unknown) => {
         throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE' ? new StdoutClosedError() : stdoutWriteError(err);
       });
@@ -156,7 +156,7 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
  * Standard output's reader went away (EPIPE: `| head -1`, a closed pipe): a paging run asks before
  * buying each page, so that it buys none nobody will read. False while the stream still takes data.
  */
-export function stdoutClosed(io: Pick<Io, 'stdout'>): boolean {
+export function stdoutClosed(io: Pick<Terminal, 'stdout'>): boolean {
   const errored = io.stdout.errored as { code?: unknown } | null | undefined;
   return errored?.code === 'EPIPE' || (io.stdout.destroyed && !errored);
 }

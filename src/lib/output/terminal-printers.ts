@@ -4,7 +4,7 @@
  * Humanised cells; the printers in printers.ts choose these only on a terminal.
  */
 import { escapeControls } from '../io/safe-text.js';
-import { noticeOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, objectList, Row, shortList } from './columns.js';
 import { tabLine } from './delimited.js';
 import { displayWidth } from './humanize.js';
@@ -14,14 +14,14 @@ import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 /** True when `table` means a bordered table: stdout is a terminal and data is not going to a file. */
-export function isTerminalTable(io: Io, settings: OutputSettings): boolean {
+export function isTerminalTable(io: Terminal, settings: OutputSettings): boolean {
   const toStdout = !settings.outputPath || settings.outputPath === '-';
   return settings.format === 'table' && io.stdoutIsTTY && toStdout;
 }
 
 /** A list as a bordered table; returns how many records (an empty list prints nothing). */
 export async function printTerminalTable(
-  io: Io,
+  io: Terminal,
   sink: Sink,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
@@ -56,10 +56,9 @@ function columnFit(col: Column): ColumnFit {
 }
 
 /** Columns left out of a terminal table to fit the width: named on stderr, with the way to choose. */
-function noteDropped(io: Io, headers: string[]): void {
+function noteDropped(io: Terminal, headers: string[]): void {
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
-  noticeOn(
-    io,
+  io.notice(
     `note: ${headers.length === 1 ? 'column' : 'columns'} ${headers.join(', ')} left out to fit ` +
       `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields`,
   );
@@ -82,7 +81,7 @@ export const LINK_BELOW = '(link below)';
  * its items hold printed under the table the same way.
  */
 export async function keyValueText(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   record: DataRecord,
   specs: ColumnSpec[] | undefined,

@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { parseJson } from '../exact-json.js';
 import { parseDuration } from '../options.js';
 import { checkPlatform } from '../platforms.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { jsonText } from '../output/json-text.js';
 import { countText, humanDate, plural } from '../output/humanize.js';
 import { printText } from '../output/printers.js';
@@ -281,7 +281,7 @@ export interface StoreChangePlan {
  * Prints a dry run's plan like data on stdout (as a request's plan is): json/jsonl the record with
  * `dry_run: true`, any other format `Dry run: nothing was changed.` and the sentence.
  */
-export async function printStoreChangePlan(io: Io, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
+export async function printStoreChangePlan(io: Terminal, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
   const record = { dry_run: true, ...plan.record };
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${jsonText(record, settings.format === 'json' ? 2 : undefined)}\n`);

@@ -12,11 +12,11 @@ import { screen, SPINNER_FRAMES } from '../../helpers/screen.js';
  * only on a terminal, erased before anything else is written. The delay runs on fake timers (ora's own
  * frame interval stays real, it only redraws), so nothing here depends on how fast the machine is.
  */
-function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean } = {}): { term: Terminal; err: () => string } {
+function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean; columns?: number } = {}): { term: Terminal; err: () => string } {
   const stderr = options.stderrIsTTY === false ? new PassThrough() : fakeTtyStream(80);
   let err = '';
   stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: options.stderrIsTTY ?? true, columns: 80 };
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: options.stderrIsTTY ?? true, columns: options.columns ?? 80 };
   const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: '/', ...options });
   return { term, err: () => err };
 }
@@ -80,13 +80,13 @@ describe('the wait spinner', () => {
     expect(screen(err())).toEqual(['Rate limited; retrying in 3 s (attempt 2 of 4).', 'warning: something to know']);
   });
 
-  it('is erased before data (io.clearLive, called by the stdout sink) and comes back only after another delay', async () => {
+  it('is erased before data (clearLive, called by the stdout sink) and comes back only after another delay', async () => {
     const { term, err } = terminal();
     const wait = term.beginWait('Enriching…');
     vi.advanceTimersByTime(300);
     await term.liveReady;
     expect(screen(err())).toHaveLength(1);
-    term.io.clearLive?.();
+    term.clearLive();
     expect(screen(err())).toEqual([]);
     vi.advanceTimersByTime(299);
     await term.liveReady;
@@ -102,7 +102,7 @@ describe('the wait spinner', () => {
     const { term, err } = terminal();
     let out = '';
     let spinnerOnScreenAtData: string[] | undefined;
-    term.io.stdout.on('data', (c: Buffer) => {
+    term.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       spinnerOnScreenAtData ??= screen(err());
     });
@@ -110,7 +110,7 @@ describe('the wait spinner', () => {
     vi.advanceTimersByTime(300);
     await term.liveReady;
     expect(screen(err())).toHaveLength(1);
-    const sink = await openSink(term.io, { outputPath: undefined });
+    const sink = await openSink(term, { outputPath: undefined });
     await sink.write('page 1\n');
     expect(out).toBe('page 1\n');
     expect(spinnerOnScreenAtData).toEqual([]);
@@ -118,10 +118,10 @@ describe('the wait spinner', () => {
   });
 
   it("a printer's note (columns left out) goes through the terminal: below the table, the spinner erased, data escaped", async () => {
-    const { term, err } = terminal();
+    const { term, err } = terminal({ columns: 40 });
     let out = '';
     let errAtTable: string | undefined;
-    term.io.stdout.on('data', (c: Buffer) => {
+    term.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       errAtTable ??= err();
     });
@@ -131,7 +131,7 @@ describe('the wait spinner', () => {
     await term.liveReady;
     const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), 'evil\x1b[2Jname': 'x'.repeat(30) };
     const settings = { format: 'table' as const, formatExplicit: false, color: false, quiet: false };
-    await printList({ ...term.io, columns: 40 }, settings, [record], []);
+    await printList(term, settings, [record], []);
     await term.liveReady;
     expect(out, JSON.stringify(err())).toMatch(/┌/);
     // Nothing on stderr yet when the table was written: the note follows it.
