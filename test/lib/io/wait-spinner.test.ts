@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -6,6 +8,7 @@ import { printList } from '../../../src/lib/output/printers.js';
 import { openSink } from '../../../src/lib/output/sink.js';
 import { fakeTtyStream } from '../../helpers/run-cli.js';
 import { screen, SPINNER_FRAMES } from '../../helpers/screen.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /**
  * The wait spinner the terminal object draws for requests the HTTP client reports: after the delay,
@@ -148,6 +151,26 @@ describe('the wait spinner', () => {
     wait.end();
   });
 
+  it("a printer's warning while the spinner is on screen (data to a file, nothing on stdout) goes through the terminal: spinner erased, text escaped, redrawn below", async () => {
+    const { term, err } = terminal({ color: true });
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/^. Searching…$/)]);
+    const target = join(tempDir('creators-wait-'), 'out.csv');
+    const settings = { format: 'csv' as const, formatExplicit: true, color: false, quiet: false, outputPath: target, fields: ['id', 'no\x1b[2Jpe'] };
+    await printList(term, settings, [{ id: 'a1' }], []);
+    await term.liveReady;
+    expect(readFileSync(target, 'utf8')).toMatch(/^id,/);
+    const warning = String.raw`warning: --fields: no record has 'no\x1b[2Jpe'`;
+    expect(screen(err())).toEqual([warning, expect.stringMatching(/^. Searching…$/)]);
+    // Only the terminal object writes this line (ora also clears its own line around a stray write to
+    // stderr, so a printer writing there itself would show as a plain, unescaped or uncoloured line).
+    expect(err()).toContain(`\x1b[33mwarning:\x1b[39m ${warning.slice('warning: '.length)}\n`);
+    wait.end();
+    expect(screen(err())).toEqual([warning]);
+  });
+
   it('tell (what a person must act on: the login URL) is shown even with --quiet, above the spinner', async () => {
     const { term, err } = terminal();
     const wait = term.beginWait('Waiting…');
@@ -193,6 +216,25 @@ describe('the wait spinner', () => {
     own.stop();
     wait.end();
     expect(screen(err()).filter((l) => l.includes('Waiting for'))).toEqual([]);
+  });
+
+  it('stays away while a progress line (liveLine) is open, drawn or not, and may come back once it is closed', async () => {
+    const { term, err } = terminal();
+    const line = term.liveLine(() => 0);
+    const wait = term.beginWait('Waiting for api.test…');
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(err()).toBe('');
+    line.draw(() => 'enrich: 1/3 rows');
+    line.clear();
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(screen(err())).toEqual([]);
+    line.close();
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/Waiting for api\.test…$/)]);
+    wait.end();
   });
 
   it('is gone for good once the command is over (an error prints next)', async () => {
