@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { readCsv } from '../src/lib/csv/read.js';
 import { OrderedRunner } from '../src/lib/bulk/runner.js';
 import { handleResultColumns, printOutcomes, type RowOutcome } from '../src/lib/bulk/records.js';
+import { Terminal } from '../src/lib/io/terminal.js';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) throw new Error('usage: csv-path <in.csv> <out.csv>');
@@ -25,6 +26,7 @@ const runner = new OrderedRunner<string[], RowOutcome>({
     result: { instagram: { username: cells[0], userid: '1234567', full_name: 'Some Creator', follower_count: 12345, engagement_percent: 2.5 }, email: null },
   }),
 });
-const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+const io = new Terminal(streams, { quiet: true, color: false, debug: false, yes: false, cwd: process.cwd() });
 const rows = await printOutcomes(io, { format: 'csv', formatExplicit: true, outputPath: output, color: false, quiet: true } as never, input$.header, resultColumns, [], runner.run());
 process.stdout.write(`${rows}\n`);

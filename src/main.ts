@@ -88,7 +88,7 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
   const { printError } = await import('./lib/output/errors-print.js');
   const debugStack = ctx.term.debug ? ((err as Error)?.stack ?? undefined) : undefined;
   printError(
-    deps.io,
+    ctx.term,
     { format: format ?? 'table', formatExplicit: true, color: ctx.term.stderrColor, quiet: ctx.term.quiet, secrets: ctx.term.secrets },
     {
       message: cliError.message,

@@ -10,7 +10,6 @@ import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
-import type { Io } from '../lib/io/streams.js';
 import { unicodeAllowed } from '../lib/io/charset.js';
 import { Terminal } from '../lib/io/terminal.js';
 import { asciiLocale, askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
@@ -67,8 +66,7 @@ export interface ResolvedCredential {
  * `src/lib` sees this class.
  */
 export class Context {
-  readonly io: Io;
-  /** The terminal object: streams, TTY-ness, colour, notices, spinner, prompts, input. */
+  /** The terminal object: streams, TTY-ness, colour, notices, spinner, progress, prompts, input, what is live on screen. */
   readonly term: Terminal;
   readonly profileName: string;
   readonly dryRun: boolean;
@@ -109,8 +107,6 @@ export class Context {
       secrets: deps.secrets,
       waitSpinnerDelayMs: deps.waitSpinnerDelayMs,
     });
-    // The terminal's copy of the streams: writing data through it erases the wait spinner first.
-    this.io = this.term.io;
   }
 
   /**
@@ -170,7 +166,7 @@ export class Context {
     if (this.globals.apiKeyFile !== undefined) {
       // Read once: standard input can only be read once, and a file need not be read per request.
       this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(({ readApiKeyFile }) =>
-        readApiKeyFile({ cwd: this.deps.cwd, stdin: this.io.stdin, stdinIsTTY: this.io.stdinIsTTY }, this.globals.apiKeyFile as string),
+        readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, this.globals.apiKeyFile as string),
       );
       return { value: await this.apiKeyFromFile, source: 'file', kind: 'api-key' };
     }
@@ -498,7 +494,7 @@ export class Context {
       output: g.output,
       envFormat: env.CREATORS_FORMAT,
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
-      stdoutIsTTY: this.io.stdoutIsTTY,
+      stdoutIsTTY: this.term.stdoutIsTTY,
       color: colourAllowed(g, env),
       unicode: unicodeAllowed(env),
       ascii: asciiLocale(env),
@@ -510,10 +506,10 @@ export class Context {
       profileBom: g.bom === undefined ? await this.setting('bom') : undefined,
     });
     // Long output on a terminal is paged (flag > CREATORS_PAGER > profile > PAGER > less); never to a file or a pipe.
-    if (this.deps.startPager !== undefined && this.io.stdoutIsTTY && g.pager !== false) {
+    if (this.deps.startPager !== undefined && this.term.stdoutIsTTY && g.pager !== false) {
       const { choosePager } = await import('../lib/output/pager.js');
       settings.pager = choosePager({
-        stdoutIsTTY: this.io.stdoutIsTTY,
+        stdoutIsTTY: this.term.stdoutIsTTY,
         toFile: settings.outputPath !== undefined,
         flag: g.pager,
         env,
@@ -589,7 +585,7 @@ export class Context {
   private async printPlan(record: PlanRecord): Promise<void> {
     const { printPlan } = await import('../lib/output/plan.js');
     const checks = [...this.inputChecks];
-    await printPlan(this.io, await this.dryRunOutput(), checks.length > 0 ? { ...record, input_checks: checks } : record);
+    await printPlan(this.term, await this.dryRunOutput(), checks.length > 0 ? { ...record, input_checks: checks } : record);
   }
 
   /**
@@ -633,7 +629,7 @@ export class Context {
    * nothing. Never throws.
    */
   async runwaySummary(): Promise<void> {
-    if (this.dryRun || this.term.quiet || !this.io.stderrIsTTY) return;
+    if (this.dryRun || this.term.quiet || !this.term.stderrIsTTY) return;
     try {
       const memory = await this.memoryPromise?.catch(() => undefined);
       if (!this.billedRun && !(memory !== undefined && memory.spentMilli > 0)) return;

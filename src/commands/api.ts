@@ -81,7 +81,7 @@ export default defineCommand({
       let received = 0;
       const tally: PagingTally = { pages: 0 };
       // pages, records and (for a billed route) credits so far, on a terminal.
-      const progress = pagingProgress(ctx.term, { label: 'api', noun: ['record', 'records'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.io, output) });
+      const progress = pagingProgress(ctx.term, { label: 'api', noun: ['record', 'records'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.term, output) });
       const onPage = (data: unknown, items: unknown[] | undefined): void => {
         spent += pageSpendMilli(pp, data, items);
         received += items?.length ?? 1;
@@ -89,12 +89,12 @@ export default defineCommand({
       };
       const records = endingProgress(recordsOf(paginate(http, request, { maxPages: pp.maxPages, pageBase: base, tally, onPage })), progress);
       // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
-      if (pp.pageMilli === 0) await printList(ctx.io, output, records, []);
-      else await printPaidList(ctx.io, output, records, [], { spentMilli: () => spent, noun: 'records' });
+      if (pp.pageMilli === 0) await printList(ctx.term, output, records, []);
+      else await printPaidList(ctx.term, output, records, [], { spentMilli: () => spent, noun: 'records' });
       if (tally.stop === 'max-pages') ctx.notice(`Stopped after ${plural(tally.pages, 'page')} (the page bound); more may remain.`);
       else if (tally.stop === 'cap') ctx.notice('Stopped at the 10,000-result cap: a query reaches no further.');
       else if (tally.stop === 'repeat') ctx.notice('Stopped: the last page repeated creators already received (the server may count pages from the other base; see CREATORS_PAGE_BASE).');
-      if (ctx.io.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
+      if (ctx.term.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
       return;
     }
     const plan = rawRequestPlan(request);
@@ -109,12 +109,12 @@ export default defineCommand({
       if (data === null || data === undefined) {
         ctx.notice(`HTTP ${status} (no content)`);
       } else if (typeof data === 'string') {
-        await printText(ctx.io, output, data.endsWith('\n') ? data : `${data}\n`);
+        await printText(ctx.term, output, data.endsWith('\n') ? data : `${data}\n`);
       } else if (Array.isArray(data) || (output.format !== 'json' && output.format !== 'table' && itemsOfPage(data))) {
         // A page printed as rows (jsonl, csv, tsv): its list, without the paging envelope.
-        await printList(ctx.io, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(recordOf), []);
+        await printList(ctx.term, output, (Array.isArray(data) ? data : (itemsOfPage(data) ?? [])).map(recordOf), []);
       } else {
-        await printItem(ctx.io, output, itemOf(data));
+        await printItem(ctx.term, output, itemOf(data));
       }
     };
     // A billable answer whose write fails (a full disk) says what it cost, as every paid command does.

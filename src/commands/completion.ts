@@ -26,6 +26,6 @@ export default defineCommand({
     const known = matchChoice(shell, SHELLS);
     if (!known) throw new UsageError(`Unsupported shell '${shell}'.`, { hint: 'Use bash, zsh or fish.' });
     // `completion` is a top-level verb: its parent is the whole tree.
-    await printText(ctx.io, await ctx.output(), scripts[known](await completionTree(command.parent ?? command)));
+    await printText(ctx.term, await ctx.output(), scripts[known](await completionTree(command.parent ?? command)));
   },
 });

@@ -14,7 +14,7 @@ export default defineCommand({
     const output = await ctx.output();
     if (!(await ctx.gate(creditsPlan()))) return;
     const credits = await getCredits(await ctx.http());
-    await printItem(ctx.io, output, credits, [
+    await printItem(ctx.term, output, credits, [
       { path: 'credits_available', header: 'Credits available', kind: 'number' },
       { path: 'credits_used', header: 'Credits used', kind: 'number' },
     ]);

@@ -41,7 +41,7 @@ export default defineCommand({
       offset: parseIntegerOption(flags.offset, '--offset'),
       exact: flags.exact,
     });
-    const count = await printList(ctx.io, output, entries, dictionaryColumns(entries[0]));
+    const count = await printList(ctx.term, output, entries, dictionaryColumns(entries[0]));
     if (count === 0 && output.format === 'table') ctx.notice('No entries found.');
   },
 });

@@ -78,12 +78,10 @@ export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
     // What the store would answer: pages a run takes from it are not priced (nor bought).
     stored: (plan) => ctx.storedAnswer(plan),
     http: await ctx.http(),
-    io: ctx.io,
-    notices: ctx.term,
+    term: ctx.term,
     output: await ctx.output(),
     gate: (plan) => ctx.gate(plan),
     confirmRest: (rest) => ctx.confirmRest(rest),
-    term: ctx.term,
     now: ctx.deps.now,
     pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base'))),
     dryRun: ctx.dryRun,

@@ -24,12 +24,12 @@ export default defineCommand({
     // `help` is a top-level verb: its parent is the whole tree.
     const root = command.parent ?? command;
     if (!topic) {
-      await printText(ctx.io, await ctx.output(), root.helpInformation());
+      await printText(ctx.term, await ctx.output(), root.helpInformation());
       return;
     }
     const text = Object.hasOwn(HELP_TOPICS, topic) ? HELP_TOPICS[topic] : undefined;
     if (text) {
-      await printText(ctx.io, await ctx.output(), text);
+      await printText(ctx.term, await ctx.output(), text);
       return;
     }
     let target: typeof root | undefined = root;
@@ -41,6 +41,6 @@ export default defineCommand({
         hint: `Topics: ${Object.keys(HELP_TOPICS).join(', ')}; commands: see 'creators --help'.`,
       });
     }
-    await printText(ctx.io, await ctx.output(), target.helpInformation());
+    await printText(ctx.term, await ctx.output(), target.helpInformation());
   },
 });

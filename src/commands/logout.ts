@@ -17,7 +17,7 @@ export default defineCommand({
     const store = await ctx.config();
     if (ctx.dryRun) {
       const { printSettingsPlan } = await import('../lib/config-change.js');
-      await printSettingsPlan(ctx.io, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: logoutChanges(store) });
+      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: logoutChanges(store) });
       return;
     }
     const what = describeCredentials(forgetCredentials(store));

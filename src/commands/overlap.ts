@@ -41,12 +41,12 @@ export default defineCommand({
     const spent = Math.round(answer.creditsCost * 1000);
     if (!answer.found) {
       ctx.notice(`${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${creditCount(spent)} charged`})`);
-      await printPaidItem(ctx.io, output, answer.response, undefined, spent);
+      await printPaidItem(ctx.term, output, answer.response, undefined, spent);
       return;
     }
     if (output.format === 'json') {
       // json keeps the whole answer (basics, details, unknown fields); the row formats get a row per creator and a total row.
-      await printPaidItem(ctx.io, output, answer.response, undefined, spent);
+      await printPaidItem(ctx.term, output, answer.response, undefined, spent);
     } else {
       const rows = answer.details.map((d) => {
         const followers = typeof d.followers === 'number' ? d.followers : undefined;
@@ -80,16 +80,16 @@ export default defineCommand({
         import('../lib/output/overlap-chart.js'),
       ]);
       // On a terminal the table is followed by its picture, unique against overlapping, paged as one screen.
-      const chart = isTerminalTable(ctx.io, output) && output.fields === undefined;
+      const chart = isTerminalTable(ctx.term, output) && output.fields === undefined;
       await pageOnce(output, async (screen) => {
-        await printPaidList(ctx.io, screen, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
+        await printPaidList(ctx.term, screen, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
         if (chart) {
-          const width = ctx.io.columns !== undefined && ctx.io.columns > 0 ? ctx.io.columns : 100;
-          await printText(ctx.io, screen, overlapChart(all, { width, unicode: screen.unicode ?? false, color: screen.color }));
+          const width = ctx.term.columns !== undefined && ctx.term.columns > 0 ? ctx.term.columns : 100;
+          await printText(ctx.term, screen, overlapChart(all, { width, unicode: screen.unicode ?? false, color: screen.color }));
         }
       });
     }
-    if (ctx.io.stderrIsTTY) {
+    if (ctx.term.stderrIsTTY) {
       const left = answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;
       ctx.notice(`${creditCount(spent)} spent${left}.`);
     }

@@ -77,7 +77,7 @@ export default defineCommand({
       let left: number | undefined;
       const got = { pages: 0, fromStore: 0, comments: 0 };
       // --all on a terminal: pages, comments and credits so far.
-      const progress = pagingProgress(ctx.term, { label: 'comments', noun: ['comment', 'comments'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
+      const progress = pagingProgress(ctx.term, { label: 'comments', noun: ['comment', 'comments'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output) });
       async function* comments(): AsyncGenerator<DataRecord> {
         for await (const page of commentPages(http, req, pages)) {
           // A page from the store was paid for when it was bought: 0 credits now (and no balance).
@@ -93,22 +93,22 @@ export default defineCommand({
         }
       }
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).
-      const count = await printPaidList(ctx.io, output, endingProgress(comments(), progress), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
+      const count = await printPaidList(ctx.term, output, endingProgress(comments(), progress), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
       if (count === 0) ctx.notice('No comments found (not charged).');
       if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
-      if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
+      if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
       return;
     }
 
     const page = await postDetails(http, req);
     if (page.status === 'not_found') {
       ctx.notice(`No ${kind} found for ${platform} post ${parsed.postId} (not charged).`);
-      await printItem(ctx.io, output, { platform, post_id: parsed.postId, status: 'not_found' });
+      await printItem(ctx.term, output, { platform, post_id: parsed.postId, status: 'not_found' });
       return;
     }
     const spent = Math.round(page.creditsCost * 1000);
-    await printPaidItem(ctx.io, output, page.result ?? {}, undefined, spent);
-    if (ctx.io.stderrIsTTY) ctx.notice(spentLine(spent, page.creditsLeft));
+    await printPaidItem(ctx.term, output, page.result ?? {}, undefined, spent);
+    if (ctx.term.stderrIsTTY) ctx.notice(spentLine(spent, page.creditsLeft));
   },
 });

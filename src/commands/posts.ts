@@ -76,7 +76,7 @@ export default defineCommand({
     let left: number | undefined;
     const got = { pages: 0, fromStore: 0, posts: 0 };
     // --all on a terminal: pages, posts and credits so far.
-    const progress = pagingProgress(ctx.term, { label: 'posts', noun: ['post', 'posts'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
+    const progress = pagingProgress(ctx.term, { label: 'posts', noun: ['post', 'posts'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output) });
     async function* posts(): AsyncGenerator<DataRecord> {
       for await (const page of creatorPostPages(http, req, pages)) {
         // A page from the store was paid for when it was bought: 0 credits now.
@@ -91,12 +91,12 @@ export default defineCommand({
       }
     }
     // A run stopped part-way keeps the posts it paid for (the output is marked partial).
-    const printed = await printPaidList(ctx.io, output, endingProgress(posts(), progress), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
+    const printed = await printPaidList(ctx.term, output, endingProgress(posts(), progress), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
     // The summary as `post` ends: what this run spent and, when the answer says, what is left.
-    if (ctx.io.stderrIsTTY && (spent > 0 || got.fromStore > 0)) {
+    if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) {
       ctx.notice(`${creditCount(spent)} spent${storedPages(got)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`);
     }
   },

@@ -87,7 +87,7 @@ export default defineCommand({
           ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`
           : `Dry run: no sandbox was started.\nIt would listen on ${plan.listen} (seed ${seed}, ${plural(rateLimit, 'request')} a minute, ${plural(credits, 'credit')}${flags.trial ? ', trial account' : ''}, page base ${plan.page_base}${latency ? `, latency ${latencyText}` : ''}).\n` +
             plan.faults.map((f) => `  fault: ${f}\n`).join('');
-      await printText(ctx.io, output, text);
+      await printText(ctx.term, output, text);
       return;
     }
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -111,10 +111,10 @@ export default defineCommand({
       throw err;
     }
     try {
-      if (ctx.io.stdoutIsTTY) {
+      if (ctx.term.stdoutIsTTY) {
         const faultLines = faults?.length ? `Faults (counts at ${sandbox.url}/_sandbox/faults):\n${faults.map((f) => `  ${rules.describeRule(f)}\n`).join('')}` : '';
         await printText(
-          ctx.io,
+          ctx.term,
           output,
           `Sandbox API listening on ${sandbox.url}\n\n` +
             `  export CREATORS_BASE_URL=${sandbox.url}\n` +
@@ -123,7 +123,7 @@ export default defineCommand({
             faultLines,
         );
       } else {
-        await printText(ctx.io, output, `${JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey })}\n`);
+        await printText(ctx.term, output, `${JSON.stringify({ base_url: sandbox.url, api_key: sandbox.apiKey })}\n`);
       }
       await new Promise<void>((resolve) => {
         const signal = ctx.deps.signal;

@@ -55,7 +55,7 @@ export default defineCommand({
         failed = `Could not read the account's credits_used (${err.message}): only the spend log is shown.`;
       }
     }
-    await printList(ctx.io, output, [...report.rows, views.totalRow(by, report.total, account)], views.spendColumns(by));
+    await printList(ctx.term, output, [...report.rows, views.totalRow(by, report.total, account)], views.spendColumns(by));
     if (report.total.requests === 0) ctx.notice(`Nothing in the spend log${store ? '' : ' (no store yet)'} between ${views.windowText(since, until)}.`);
     if (failed !== undefined) ctx.warn(failed);
     else if (unread !== undefined) ctx.notice(unread);

@@ -1,6 +1,6 @@
 /** What `config set`/`unset` and `logout` print under `--dry-run`: data on stdout, never `-o` (a dry run writes no file). */
 import { CONFIG_KEYS, maskSecret } from './config.js';
-import type { Io } from './io/streams.js';
+import type { Terminal } from './io/terminal.js';
 import { printText } from './output/printers.js';
 import type { OutputSettings } from './output/types.js';
 
@@ -26,7 +26,7 @@ export function shownValue(key: string, value: unknown): string | null {
   return CONFIG_KEYS[key]?.secret ? maskSecret(text) : text;
 }
 
-export async function printSettingsPlan(io: Io, settings: OutputSettings, plan: SettingsPlan): Promise<void> {
+export async function printSettingsPlan(io: Terminal, settings: OutputSettings, plan: SettingsPlan): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);
     return;

@@ -13,7 +13,7 @@ export default defineCommand({
     const [{ listApps }, { printList }] = await Promise.all([import('../../lib/api/apps.js'), import('../../lib/output/index.js')]);
     const output = await ctx.output();
     const apps = await listApps(await ctx.http());
-    const count = await printList(ctx.io, output, apps, [
+    const count = await printList(ctx.term, output, apps, [
       { path: 'id', header: 'ID', kind: 'number', keep: true },
       { path: 'client_name', header: 'App' },
       { path: 'client_id', header: 'Client ID', keep: true },

@@ -101,6 +101,6 @@ async function showStatus(ctx: Context): Promise<void> {
     { path: 'live_check', header: 'Live check' },
     { path: 'credits_available', header: 'Credits available', kind: 'number' },
   ];
-  await printItem(ctx.io, output, status, rows);
+  await printItem(ctx.term, output, status, rows);
   if (failure) throw failure;
 }

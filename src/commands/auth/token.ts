@@ -19,6 +19,6 @@ export default defineCommand({
       throw notAuthenticated();
     }
     const { printText } = await import('../../lib/output/index.js');
-    await printText(ctx.io, await ctx.output(), `${credential.value}\n`);
+    await printText(ctx.term, await ctx.output(), `${credential.value}\n`);
   },
 });

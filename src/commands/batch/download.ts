@@ -30,7 +30,7 @@ export default defineCommand({
       id,
       format,
       // The service keeps the results and downloads are free: atomic, without waiting for the disk.
-      openSink: () => openSink(ctx.io, { outputPath }, { durable: false }),
+      openSink: () => openSink(ctx.term, { outputPath }, { durable: false }),
       restartable: outputPath !== undefined,
       sleep: ctx.deps.sleep,
       signal: ctx.deps.signal,

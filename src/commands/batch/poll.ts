@@ -37,7 +37,7 @@ export default defineCommand({
     const http = await ctx.http();
     const ports = { http, term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal };
     const final = await waitForBatch(ports, id, { ...wait, check: false });
-    await printItem(ctx.io, await ctx.output(), printable(final), STATUS_COLUMNS);
+    await printItem(ctx.term, await ctx.output(), printable(final), STATUS_COLUMNS);
     checkFinal(final);
   },
 });

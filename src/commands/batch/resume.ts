@@ -24,11 +24,11 @@ export default defineCommand({
     const output = await ctx.output();
     if (!(await ctx.gate(resumeBatchPlan(id)))) return;
     const answer = await resumeBatch(await ctx.http(), id);
-    if (isTerminalTable(ctx.io, output)) {
-      await printText(ctx.io, output, `Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`);
+    if (isTerminalTable(ctx.term, output)) {
+      await printText(ctx.term, output, `Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`);
       ctx.notice(`Follow it with: creators batch poll ${id}`);
       return;
     }
-    await printItem(ctx.io, output, { batch_id: id, ...answer });
+    await printItem(ctx.term, output, { batch_id: id, ...answer });
   },
 });

@@ -17,6 +17,6 @@ export default defineCommand({
       import('../../lib/output/index.js'),
     ]);
     const status = await getBatchStatus(await ctx.http(), id);
-    await printItem(ctx.io, await ctx.output(), printable(status), STATUS_COLUMNS);
+    await printItem(ctx.term, await ctx.output(), printable(status), STATUS_COLUMNS);
   },
 });

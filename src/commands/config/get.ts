@@ -19,6 +19,6 @@ export default defineCommand({
     const value = (await ctx.config()).get(key);
     if (value === undefined) throw new UsageError(`'${key}' is not set in profile '${ctx.profileName}'.`);
     const text = String(value);
-    await printText(ctx.io, await ctx.output(), `${CONFIG_KEYS[key]?.secret && !flags.showSecret ? maskSecret(text) : text}\n`);
+    await printText(ctx.term, await ctx.output(), `${CONFIG_KEYS[key]?.secret && !flags.showSecret ? maskSecret(text) : text}\n`);
   },
 });

@@ -20,7 +20,7 @@ export default defineCommand({
       rows.push({ key, value: CONFIG_KEYS[key]?.secret ? maskSecret(text) : text });
     }
     const output = await ctx.output();
-    await printList(ctx.io, output, rows, [
+    await printList(ctx.term, output, rows, [
       { path: 'key', header: 'Key' },
       { path: 'value', header: 'Value' },
     ]);

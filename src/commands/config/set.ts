@@ -27,7 +27,7 @@ export default defineCommand({
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
       const change: SettingChange = { action: 'set', key, value: shownValue(key, stored), previous: shownValue(key, store.get(key)) };
-      await printSettingsPlan(ctx.io, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
+      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
       return;
     }
     store.set(key, stored);

@@ -15,7 +15,7 @@ export default defineCommand({
     const [{ getEvent }, { printWithRows }] = await Promise.all([import('../../lib/api/listening.js'), import('../../lib/listening/print.js')]);
     const http = await ctx.http();
     const event = await getEvent(http, id);
-    await printWithRows(ctx.io, await ctx.output(), event, 'delivery_history', [
+    await printWithRows(ctx.term, await ctx.output(), event, 'delivery_history', [
       { path: 'attempt', header: '#', kind: 'number' },
       { path: 'attempted_at', header: 'Attempted', kind: 'date' },
       { path: 'status', header: 'Status' },

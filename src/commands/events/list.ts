@@ -41,7 +41,7 @@ export default defineCommand({
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
     // --all on a terminal: pages and events so far, of the count when the server gives it (free: no credits).
-    const progress = pagingProgress(ctx.term, { label: 'events', noun: ['event', 'events'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.io, output) });
+    const progress = pagingProgress(ctx.term, { label: 'events', noun: ['event', 'events'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output) });
     const seen = { pages: 0, records: 0 };
     const onPage = (p: { results: unknown[]; count?: number | undefined }): void => {
       seen.pages++;
@@ -52,7 +52,7 @@ export default defineCommand({
     const events = endingProgress(listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()), onPage), progress);
     let count: number;
     try {
-      count = await printList(ctx.io, output, events, EVENT_COLUMNS);
+      count = await printList(ctx.term, output, events, EVENT_COLUMNS);
     } catch (err) {
       // Past the last page the service says only "Invalid page.": say how many pages there are.
       const { ApiError } = await import('../../lib/errors.js');

@@ -83,22 +83,22 @@ export default defineCommand({
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
     const http = await ctx.http();
     const server = { baseUrl: (await ctx.baseUrl()).href, profile: ctx.profileName };
-    if (!flags.once && ctx.io.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
+    if (!flags.once && ctx.term.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
     // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.
     const fitStderr = (text: string, prefix: number): string =>
-      ctx.io.stderrIsTTY ? truncate(escapeControls(text), (ctx.io.columns ?? 80) - prefix) : text;
+      ctx.term.stderrIsTTY ? truncate(escapeControls(text), (ctx.term.columns ?? 80) - prefix) : text;
     // A --fields path no event line has is said once: after the first events (a tail runs on), or at the end.
     const fields = human ? undefined : FieldsCheck.for(output);
     const emit = async (event: ListeningRecord, status: number | undefined): Promise<void> => {
       if (human) {
-        await writeChunk(ctx.io.stdout, `${humanLine(event, status, ctx.io.stdoutIsTTY ? (ctx.io.columns ?? 80) : undefined)}\n`);
+        await writeChunk(ctx.term.stdout, `${humanLine(event, status, ctx.term.stdoutIsTTY ? (ctx.term.columns ?? 80) : undefined)}\n`);
         return;
       }
       const shown = output.fields ? selectFields(event, output.fields) : event;
-      await writeChunk(ctx.io.stdout, `${jsonText(shown)}\n`);
+      await writeChunk(ctx.term.stdout, `${jsonText(shown)}\n`);
       fields?.see(event);
-      if (fields?.count === FIELDS_CHECK_AFTER) fields.warn(ctx.io);
+      if (fields?.count === FIELDS_CHECK_AFTER) fields.warn(ctx.term);
       if (status !== undefined) ctx.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
     };
     let handed: number;
@@ -121,8 +121,8 @@ export default defineCommand({
       // Ctrl-C is how a tail ends: the cursor is saved; exit 130 without an error line.
       throw err instanceof InterruptedError ? new StoppedError() : err;
     } finally {
-      fields?.warn(ctx.io);
+      fields?.warn(ctx.term);
     }
-    if (ctx.io.stderrIsTTY) ctx.notice(`${plural(handed, 'new event')}.`);
+    if (ctx.term.stderrIsTTY) ctx.notice(`${plural(handed, 'new event')}.`);
   },
 });

@@ -24,6 +24,6 @@ export async function changeEntries(
   const change: EntriesChange = { list, handles, file: flags.file, delimiter: flags.delimiter, relaxColumns: flags.relaxColumns };
   const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
   // The gate comes first: a dry run sends nothing (and so creates no default list).
-  const ports = { http: await ctx.http(), gate: ctx.gate.bind(ctx), notices: ctx.term, input: ctx.term, io: ctx.io, output: await ctx.output() };
+  const ports = { http: await ctx.http(), gate: ctx.gate.bind(ctx), term: ctx.term, output: await ctx.output() };
   await changeEntriesFrom(ports, change, action);
 }

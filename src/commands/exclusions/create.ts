@@ -21,6 +21,6 @@ export default defineCommand({
     const http = await ctx.http();
     if (!(await ctx.gate(createExclusionListPlan(clean, platform)))) return;
     const list = await createExclusionList(http, clean, platform);
-    await printItem(ctx.io, await ctx.output(), list, LIST_COLUMNS);
+    await printItem(ctx.term, await ctx.output(), list, LIST_COLUMNS);
   },
 });

@@ -37,7 +37,7 @@ export default defineCommand({
     let total: number | undefined;
     if (flags.all) {
       // Pages, handles so far and of how many, on a terminal (free: no credits).
-      const progress = pagingProgress(ctx.term, { label: 'exclusions entries', noun: ['handle', 'handles'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.io, output) });
+      const progress = pagingProgress(ctx.term, { label: 'exclusions entries', noun: ['handle', 'handles'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.term, output) });
       const seen = { pages: 0, records: 0 };
       const onPage = (page: { handles: string[]; total?: unknown }): void => {
         seen.pages++;
@@ -51,7 +51,7 @@ export default defineCommand({
       handles = page.handles;
       total = typeof page.total === 'number' ? page.total : undefined;
     }
-    const count = await printList(ctx.io, output, keyed('handle', handles), [{ path: 'handle', header: 'handle', keep: true }]);
+    const count = await printList(ctx.term, output, keyed('handle', handles), [{ path: 'handle', header: 'handle', keep: true }]);
     if (count === 0 && output.format === 'table') ctx.notice('No handles.');
     if (total !== undefined && offset + count < total) ctx.notice(`Showing ${countText(count)} of ${plural(total, 'handle')}; add --all for every page.`);
   },

@@ -19,6 +19,6 @@ export default defineCommand({
     const output = await ctx.output();
     // Reading a default list may create it: that read passes the gate, so --dry-run creates nothing.
     if (createsDefaultList(ref) && !(await ctx.gate(getExclusionListPlan(ref)))) return;
-    await printItem(ctx.io, output, await getExclusionList(await ctx.http(), ref), LIST_COLUMNS);
+    await printItem(ctx.term, output, await getExclusionList(await ctx.http(), ref), LIST_COLUMNS);
   },
 });

@@ -21,7 +21,7 @@ export default defineCommand({
     const output = await ctx.output();
     const lists = await listExclusionLists(await ctx.http());
     const shown = platform ? lists.filter((l) => String(l.platform).toLowerCase() === platform) : lists;
-    const count = await printList(ctx.io, output, shown, LIST_COLUMNS);
+    const count = await printList(ctx.term, output, shown, LIST_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice('No exclusion lists.');
   },
 });

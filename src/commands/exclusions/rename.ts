@@ -21,6 +21,6 @@ export default defineCommand({
     const clean = checkListName(name);
     const http = await ctx.http();
     if (!(await ctx.gate(renameExclusionListPlan(ref, clean)))) return;
-    await printItem(ctx.io, await ctx.output(), await renameExclusionList(http, ref, clean), LIST_COLUMNS);
+    await printItem(ctx.term, await ctx.output(), await renameExclusionList(http, ref, clean), LIST_COLUMNS);
   },
 });

@@ -35,7 +35,7 @@ export default defineCommand({
     // The new key joins the run's secrets: warnings, errors and debug lines from here on mask it. Only the
     // data output below (stdout or -o) shows it, on purpose.
     ctx.term.secrets.add(key.token);
-    await printItem(ctx.io, output, key, KEY_COLUMNS);
+    await printItem(ctx.term, output, key, KEY_COLUMNS);
     if (typeof key.token === 'string') {
       ctx.warn('Copy the new key now and keep it secret: it will not be shown again (keys list masks it).');
     }

@@ -40,6 +40,6 @@ export default defineCommand({
     const output = await ctx.output();
     if (!(await ctx.gate(updateKeyPlan(id, changes)))) return;
     const key = await updateKey(await ctx.http(), id, changes);
-    await printItem(ctx.io, output, maskKey(key, flags.showToken), KEY_COLUMNS);
+    await printItem(ctx.term, output, maskKey(key, flags.showToken), KEY_COLUMNS);
   },
 });

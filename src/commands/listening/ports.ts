@@ -41,5 +41,5 @@ export async function changeCreators(
   const output = await ctx.output();
   const ports = await listeningPorts(ctx);
   const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);
-  if (result) await printItem(ctx.io, output, result);
+  if (result) await printItem(ctx.term, output, result);
 }

@@ -23,8 +23,8 @@ export default defineCommand({
     const usage = await getUsage(http);
     const balance = await runway.balanceMilli(http);
     const facts = runway.withRunway(usage, balance);
-    await printItem(ctx.io, output, facts.record);
-    if (ctx.io.stderrIsTTY) {
+    await printItem(ctx.term, output, facts.record);
+    if (ctx.term.stderrIsTTY) {
       const warnDays = await ctx.numberOption(undefined, 'runway-warn-days', runway.DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
       const line = warnDays > 0 ? runway.runwayWarning(facts.runway, warnDays) : undefined;
       if (line) ctx.warn(line);

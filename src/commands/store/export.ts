@@ -26,8 +26,8 @@ export default defineCommand({
     async function* rows() {
       if (store) for await (const answer of store.list(filter)) yield exportRecord(answer, asJson);
     }
-    const terminal = isTerminalTable(ctx.io, output);
-    const count = await printList(ctx.io, output, rows(), ANSWER_COLUMNS);
+    const terminal = isTerminalTable(ctx.term, output);
+    const count = await printList(ctx.term, output, rows(), ANSWER_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
     else if (terminal) ctx.notice('The bodies are left out of a table: use --format jsonl or -o <file>.jsonl to export them.');
   },

@@ -24,7 +24,7 @@ export default defineCommand({
     const total = counts.creator + counts.page;
     if (ctx.dryRun) {
       const record = { store: location, platform, handle, would_delete: counts };
-      await printStoreChangePlan(ctx.io, await ctx.dryRunOutput(), { record, text: `${who}: ${kindCountsText(counts)} would be deleted from ${location}.` });
+      await printStoreChangePlan(ctx.term, await ctx.dryRunOutput(), { record, text: `${who}: ${kindCountsText(counts)} would be deleted from ${location}.` });
       return;
     }
     if (!store || total === 0) {

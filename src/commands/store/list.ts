@@ -26,7 +26,7 @@ export default defineCommand({
     async function* rows() {
       if (store) for await (const answer of store.list(filter)) yield answerRecord(answer);
     }
-    const count = await printList(ctx.io, output, rows(), ANSWER_COLUMNS);
+    const count = await printList(ctx.term, output, rows(), ANSWER_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
   },
 });

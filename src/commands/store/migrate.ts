@@ -18,7 +18,7 @@ export default defineCommand({
     const done = await migrateStore(await ctx.storeOpenOptions({ dryRun: ctx.dryRun }));
     const record = { store: location, engine: done.engine, from: done.from, to: done.to, ...(ctx.dryRun ? { dry_run: true } : {}) };
     const output = ctx.dryRun ? await ctx.dryRunOutput() : await ctx.output();
-    await printItem(ctx.io, output, record, [
+    await printItem(ctx.term, output, record, [
       { path: 'store', header: 'Store', keep: true },
       { path: 'engine', header: 'Engine' },
       { path: 'from', header: 'Schema found' },

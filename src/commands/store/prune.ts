@@ -32,7 +32,7 @@ export default defineCommand({
     const what = `${plural(count, 'stored answer')} bought before ${humanDate(before)}`;
     if (ctx.dryRun) {
       const record = { store: location, older_than: flags.olderThan, before: new Date(before).toISOString(), would_delete: count };
-      await printStoreChangePlan(ctx.io, await ctx.dryRunOutput(), { record, text: `${what} would be deleted from ${location}.` });
+      await printStoreChangePlan(ctx.term, await ctx.dryRunOutput(), { record, text: `${what} would be deleted from ${location}.` });
       return;
     }
     if (!store || count === 0) {

@@ -47,7 +47,7 @@ export default defineCommand({
       const stats = await from.stats();
       const answers = stats.answers.reduce((n, a) => n + a.count, 0);
       const record = { dry_run: true, from: fromFile, to: target, answers: { read: answers, added: null }, spend: { read: stats.spend.entries, added: null } };
-      await printItem(ctx.io, await ctx.dryRunOutput(), record, fields);
+      await printItem(ctx.term, await ctx.dryRunOutput(), record, fields);
       ctx.notice(`Dry run: nothing was copied; ${plural(answers, 'answer')} and ${plural(stats.spend.entries, 'spend entry', 'spend entries')} would be offered to ${target} (what it already holds is skipped).`);
       return;
     }
@@ -55,7 +55,7 @@ export default defineCommand({
     const to = (await openStore(options)) as NonNullable<Awaited<ReturnType<typeof openStore>>>;
     try {
       const counts = await pushStore(from, to, { signal: ctx.deps.signal });
-      await printItem(ctx.io, await ctx.output(), { from: fromFile, to: target, ...counts }, fields);
+      await printItem(ctx.term, await ctx.output(), { from: fromFile, to: target, ...counts }, fields);
       const skipped = counts.answers.read - counts.answers.added;
       ctx.notice(
         `Copied ${plural(counts.answers.added, 'answer')} and ${plural(counts.spend.added, 'spend entry', 'spend entries')} into ${target}` +

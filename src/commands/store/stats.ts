@@ -14,7 +14,7 @@ export default defineCommand({
     const location = await ctx.storeLocation();
     const store = await ctx.localStore();
     const engine = location.startsWith('postgres://') ? 'postgres' : 'sqlite';
-    await printItem(ctx.io, output, statsRecord(await store?.stats(), location, engine), STATS_COLUMNS);
+    await printItem(ctx.term, output, statsRecord(await store?.stats(), location, engine), STATS_COLUMNS);
     if (!store && engine === 'postgres') ctx.notice(`The team store ${location} has no creators schema yet: run \`creators store migrate\` once for the team.`);
     else if (!store) ctx.notice(`No store yet at ${location}: nothing has been bought with profile '${ctx.profileName}'.`);
   },

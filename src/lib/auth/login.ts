@@ -24,7 +24,7 @@ export interface LoginPorts {
   http(): Promise<HttpClient>;
   now(): number;
   signal?: AbortSignal | undefined;
-  term: Pick<Terminal, 'io' | 'notice' | 'tell'>;
+  term: Pick<Terminal, 'stdin' | 'notice' | 'tell'>;
   /** The environment, to tell whether a browser can be opened here (SSH, no display). */
   env: Record<string, string | undefined>;
   openBrowser?: ((url: string) => Promise<void>) | undefined;
@@ -162,9 +162,9 @@ function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, ti
 }
 
 /** EOF means nothing will be pasted: the listener may still answer. */
-function readPasted(term: Pick<Terminal, 'io' | 'tell'>, cleanups: Array<() => void>): Promise<CallbackParams> {
+function readPasted(term: Pick<Terminal, 'stdin' | 'tell'>, cleanups: Array<() => void>): Promise<CallbackParams> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input: term.io.stdin, terminal: false });
+    const rl = createInterface({ input: term.stdin, terminal: false });
     cleanups.push(() => rl.close());
     rl.on('line', (line) => {
       const params = parsePasted(line);

@@ -3,13 +3,13 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import type { HttpClient } from '../http/client.js';
 import { openSink, writeChunk, type Sink } from '../output/sink.js';
 import { downloadBatch, type DownloadOptions } from './download.js';
 
 export type ManyOptions = Omit<DownloadOptions, 'id' | 'openSink' | 'restartable'> & {
-  io: Io;
+  io: Terminal;
   outputPath?: string | undefined;
 };
 

@@ -132,7 +132,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
         term.notice(`Batch ${id} ${final.status}: ${creditsText(final)} used.`);
       }
       bytes = await downloadMany(http, ids, {
-        io: term.io,
+        io: term,
         outputPath: o.outputPath,
         format: o.format,
         sleep: ports.sleep,

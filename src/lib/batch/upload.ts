@@ -2,8 +2,7 @@
 import type { Plan } from '../api/plan.js';
 import { createBatch, createBatchPlan, type CreatedBatch } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
-import type { Io } from '../io/streams.js';
-import type { Notices } from '../io/terminal.js';
+import type { Notices, Terminal } from '../io/terminal.js';
 import { escapeControls, jsonText, openSink, printItem, printList, selectFields, type OutputSettings } from '../output/index.js';
 import type { BatchPart, Extraction } from './extract.js';
 import { multipartBody } from './multipart.js';
@@ -39,7 +38,7 @@ export interface UploadPorts {
   http(): Promise<HttpClient>;
   /** The money gate: `--max-credits`, the `--dry-run` plan, the confirmation. True when the plan may be sent. */
   gate(plan: Plan): Promise<boolean>;
-  term: Notices & { readonly io: Io };
+  term: Terminal;
   output: OutputSettings;
 }
 
@@ -56,20 +55,20 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
 
   if (asked === 'json') {
     for (const part of extraction.parts) created.push(await uploadPart(http, job, part.path));
-    if (created.length === 1) await printItem(term.io, output, created[0] as CreatedBatch);
-    else await printList(term.io, output, created, []);
+    if (created.length === 1) await printItem(term, output, created[0] as CreatedBatch);
+    else await printList(term, output, created, []);
     return;
   }
 
   const toStdout = output.outputPath === undefined || output.outputPath === '' || output.outputPath === '-';
-  const sentences = asked !== 'jsonl' && term.io.stdoutIsTTY && toStdout;
+  const sentences = asked !== 'jsonl' && term.stdoutIsTTY && toStdout;
   const line = (batch: CreatedBatch, i: number, rows: number): string => {
     if (asked === 'jsonl') return `${jsonText(output.fields ? selectFields(batch, output.fields) : batch)}\n`;
     if (!sentences) return `${batch.batch_id}\n`;
     const of = total > 1 ? ` (part ${i + 1} of ${total})` : '';
     return escapeControls(`Batch ${batch.batch_id} created${of}: ${plural(rows, 'row')}, status ${batch.status}.\n`);
   };
-  const sink = await openSink(term.io, output);
+  const sink = await openSink(term, output);
   try {
     for (const [i, part] of extraction.parts.entries()) {
       const batch = await uploadPart(http, job, part.path);
@@ -87,7 +86,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
     throw err;
   }
   await sink.commit();
-  if (term.io.stdoutIsTTY && asked !== 'jsonl') {
+  if (term.stdoutIsTTY && asked !== 'jsonl') {
     const first = String(created[0]?.batch_id ?? '');
     term.notice(`Follow it with: creators batch poll ${first}${created.length > 1 ? ' (and the other ids)' : ''}`);
   }

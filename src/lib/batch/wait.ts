@@ -23,7 +23,7 @@ export const STATUS_COLUMNS: ColumnSpec[] = [
 ];
 
 export interface WaitTerminal extends Notices {
-  readonly io: { readonly stderrIsTTY: boolean };
+  readonly stderrIsTTY: boolean;
   spinner(text: string): Spinner;
 }
 
@@ -102,7 +102,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
       o.onStatus?.(status);
       const line = `Batch ${id}: ${progressText(status)}`;
       spinner.update(line);
-      if (!term.io.stderrIsTTY && line !== lastLine) term.notice(line);
+      if (!term.stderrIsTTY && line !== lastLine) term.notice(line);
       lastLine = line;
     }
   } catch (err) {

@@ -17,7 +17,7 @@ import { creatorCard } from '../output/card.js';
 import { OutputFileError, outputFileCliError, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { printPaidItem } from '../output/paid.js';
 import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
-import { ProgressLine } from './progress.js';
+import { progressText } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
@@ -186,11 +186,9 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
   const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
   // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
-  const rowsToTerminal = term.io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
-  const showProgress = term.io.stderrIsTTY && !term.quiet && !rowsToTerminal;
-  const progress = new ProgressLine(term.io, showProgress, job.label, source.count, ports.now);
   // The progress line is the run's live display: no wait spinner on top of it.
-  const releaseDisplay = showProgress ? term.ownDisplay() : () => {};
+  const rowsToTerminal = term.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
+  const progress = rowsToTerminal ? undefined : term.liveLine(ports.now);
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
     // Forced, or sized from the pace in force and the latency the service shows (Little's law).
@@ -205,7 +203,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       if (row.maybeCharged) counts.maybeCharged++;
       if (row.status === 'not_found') counts.notFound++;
       if (row.status === 'skipped') counts.skipped++;
-      progress.update(counts);
+      progress?.draw((elapsed) => progressText(job.label, counts, source.count, elapsed));
       return row;
     },
   });
@@ -216,13 +214,13 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       yielded++;
       yield row;
     }
-    progress.finish();
+    progress?.clear();
     // Stopped before a single row (a 401, no credits): no output at all, not a lone csv header on stdout.
     if (yielded === 0 && runner.stopped !== undefined) throw runner.stopped;
   })();
   let written: number;
   try {
-    written = await printOutcomes(term.io, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
+    written = await printOutcomes(term, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
   } catch (err) {
     if (err === runner.stopped) {
       const kept = resumable ? 'no rows written; re-run the same command to resume, --restart to start over' : 'no rows written';
@@ -236,8 +234,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       : 'the rows were not kept (--no-store)';
     throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
   } finally {
-    progress.finish();
-    releaseDisplay();
+    progress?.close();
   }
   await summary(term, http, counts, written);
   if (runner.stopped !== undefined) {
@@ -300,20 +297,20 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   if (outcome.status === 'not_found') term.notice(`No data found for '${value}' (not charged).`);
   const record = nestedRecord([job.kind], row);
   if (output.format === 'csv' || output.format === 'tsv') {
-    await printOutcomes(term.io, output, [job.kind], job.resultColumns, [], [row]);
+    await printOutcomes(term, output, [job.kind], job.resultColumns, [], [row]);
   } else if (output.format === 'table') {
     // The columns a list shows only on a wide terminal are not rows of one record's table.
     const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error' && c.wide !== true);
-    await printPaidItem(term.io, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
+    await printPaidItem(term, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
   } else {
-    await printPaidItem(term.io, output, record, undefined, row.creditsMilli);
+    await printPaidItem(term, output, record, undefined, row.creditsMilli);
   }
   // One value is not a run of rows: its line says what became of it (a value not found was said above).
   if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli);
 }
 
 async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number): Promise<void> {
-  if (!term.io.stderrIsTTY || term.quiet) return;
+  if (!term.stderrIsTTY || term.quiet) return;
   let left = '';
   if (creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);
@@ -328,7 +325,7 @@ async function summary(
   c: { done: number; failed: number; notFound: number; skipped: number; creditsMilli: number; resumed?: number },
   written: number,
 ): Promise<void> {
-  if (!term.io.stderrIsTTY || term.quiet) return;
+  if (!term.stderrIsTTY || term.quiet) return;
   let left = '';
   if (c.creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);

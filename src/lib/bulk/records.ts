@@ -6,7 +6,7 @@
  */
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { stringifyJson } from '../exact-json.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import {
   getPath, OrderedJson, orderedJsonText, printJsonRows, printList, printRows, selectFields, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings,
 } from '../output/index.js';
@@ -146,7 +146,7 @@ export function flatValues(header: readonly string[], resultColumns: readonly st
 }
 
 export async function printOutcomes(
-  io: Io,
+  io: Terminal,
   output: OutputSettings,
   header: readonly string[],
   resultColumns: readonly string[],

@@ -5,8 +5,7 @@ import type { HttpClient } from '../http/client.js';
 import { detectColumn } from '../csv/detect.js';
 import { csvReadOptions, readCsv, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
-import type { Io } from '../io/streams.js';
-import type { Notices } from '../io/terminal.js';
+import type { Notices, Terminal } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { MAX_EXCLUDE_HANDLES } from './filters.js';
 import { countText, plural } from '../output/humanize.js';
@@ -36,10 +35,6 @@ export async function readHandleLines(input: InputPorts & Partial<Pick<Notices, 
   const values: string[] = [];
   for await (const row of rows) values.push(row[index] ?? '');
   return uniqueHandles(values);
-}
-
-function portsOf(input: InputPorts): InputPorts {
-  return { cwd: input.cwd, stdin: input.stdin, stdinIsTTY: input.stdinIsTTY };
 }
 
 export function uniqueHandles(values: Iterable<string>): string[] {
@@ -100,8 +95,7 @@ export function handlesToChange(values: Iterable<string>, action: 'add' | 'remov
 export interface EntriesPorts {
   http: HttpClient;
   gate(plan: Plan): Promise<boolean>;
-  notices: Notices;
-  io: Io;
+  term: Terminal;
   output: OutputSettings;
 }
 
@@ -110,8 +104,8 @@ export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handl
   if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
   const result = await changeEntries(ports.http, ref, handles, action);
   const requests = entryRequests(handles.length);
-  ports.notices.notice(`${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`);
-  if (result && typeof result === 'object') await printItem(ports.io, ports.output, result, LIST_COLUMNS);
+  ports.term.notice(`${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`);
+  if (result && typeof result === 'object') await printItem(ports.term, ports.output, result, LIST_COLUMNS);
 }
 
 export interface EntriesChange {
@@ -122,9 +116,9 @@ export interface EntriesChange {
   relaxColumns?: boolean | undefined;
 }
 
-export async function changeEntriesFrom(ports: EntriesPorts & { input: InputPorts }, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
+export async function changeEntriesFrom(ports: EntriesPorts, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
   const ref = parseListRef(change.list);
   const csv = csvReadOptions(change);
-  const fromFile = change.file === undefined ? [] : await readHandleLines({ ...portsOf(ports.input), notice: (m) => ports.notices.notice(m) }, change.file, '--file', csv);
+  const fromFile = change.file === undefined ? [] : await readHandleLines(ports.term, change.file, '--file', csv);
   await changeListEntries(ports, ref, handlesToChange([...change.handles, ...fromFile], action), action);
 }

@@ -7,15 +7,14 @@ import type { Plan } from '../api/plan.js';
 import { InterruptedError, StdoutClosedError, UsageError } from '../errors.js';
 import { stdoutClosed } from '../output/sink.js';
 import type { HttpClient } from '../http/client.js';
-import type { Io } from '../io/streams.js';
-import type { Notices } from '../io/terminal.js';
+import type { Terminal } from '../io/terminal.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/index.js';
 import { pickedFields } from '../output/columns.js';
 import { selectFields } from '../output/flatten.js';
 import { printPaidItem, printPaidList } from '../output/paid.js';
 import { checkExclusionLists } from './exclusions.js';
 import { pagesInFlightFor } from '../bulk/concurrency.js';
-import { pagingProgress, type ProgressTerminal } from '../bulk/progress.js';
+import { pagingProgress } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
@@ -33,12 +32,10 @@ export const CREATOR_WIDE_COLUMNS: ColumnSpec[] = [
 
 export interface DiscoveryPorts {
   http: HttpClient;
-  io: Io;
-  notices: Notices;
+  term: Terminal;
   output: OutputSettings;
   /** `--dry-run` prints the plan and answers false. */
   gate(plan: Plan): Promise<boolean>;
-  term?: ProgressTerminal | undefined;
   now?: (() => number) | undefined;
   /** When the gate left the question to the run: asked after the first page, with the real count (lib/cost.ts). */
   confirmRest?: ((rest: RestOfRun) => Promise<boolean>) | undefined;
@@ -62,7 +59,7 @@ export interface DiscoveryRun {
 }
 
 export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Promise<void> {
-  const { http, notices, pageBase: base } = ports;
+  const { http, term, pageBase: base } = ports;
   const plan: PagePlan = { ...run.paging, priceMilli: discoveryPriceMilli(run.kind, run.returnFilterValues) };
   const request = (wirePage: number, limit = plan.limit) => ({
     kind: run.kind,
@@ -79,7 +76,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const gatePlan = fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging);
   if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
     if (ports.dryRun && plan.all && fromStore === undefined) {
-      notices.notice(
+      term.notice(
         `The worst case assumes the ${countText(RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
       );
     }
@@ -89,15 +86,15 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const tally = newTally();
   let first: DiscoveryPage | undefined;
   // Records streaming to the same terminal show the progress themselves (a table is drawn at the end).
-  const recordsToTerminal = ports.io.stdoutIsTTY && !ports.output.outputPath && ports.output.format !== 'table' && ports.output.pager === undefined;
+  const recordsToTerminal = ports.term.stdoutIsTTY && !ports.output.outputPath && ports.output.format !== 'table' && ports.output.pager === undefined;
   const progress =
-    plan.all && ports.term !== undefined
+    plan.all
       ? pagingProgress(ports.term, { label: run.kind, noun: ['creator', 'creators'], now: ports.now ?? Date.now, recordsToTerminal })
       : undefined;
   const startOffset = (plan.page - 1) * plan.limit;
   const onPage = (page: DiscoveryPage, index: number): void => {
     if (index === 0) first = page;
-    if (index === 0 && page.applied_filters !== undefined) notices.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
+    if (index === 0 && page.applied_filters !== undefined) term.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
     if (progress === undefined) return;
     let reach = tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, RESULT_CAP) - startOffset);
     if (plan.maxResults !== undefined) reach = Math.min(reach ?? plan.maxResults, plan.maxResults);
@@ -107,7 +104,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
     if (ports.signal?.aborted) return Promise.reject(new InterruptedError());
     // Nobody reads any more (`| head -1`): no page is bought for nobody; the run ends quietly (exit 0).
-    if (toStdout && stdoutClosed(ports.io)) return Promise.reject(new StdoutClosedError());
+    if (toStdout && stdoutClosed(ports.term)) return Promise.reject(new StdoutClosedError());
     return postDiscoveryPage(http, request(wire, limit));
   };
   const goOn = askAfterFirst
@@ -131,20 +128,20 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   let completed = false;
   try {
     const count = run.envelope
-      ? await printEnvelope(ports.output, ports.io, records, () => first, tally)
-      : await printPaidList(ports.io, ports.output, records, run.columns, paid);
+      ? await printEnvelope(ports.output, ports.term, records, () => first, tally)
+      : await printPaidList(ports.term, ports.output, records, run.columns, paid);
     completed = true;
-    if (count === 0 && ports.output.format === 'table') notices.notice('No creators found.');
+    if (count === 0 && ports.output.format === 'table') term.notice('No creators found.');
     if (tally.stop === 'repeat') {
-      notices.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
+      term.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
     } else if (tally.stop === 'declined') {
-      notices.notice('Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.');
+      term.notice('Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.');
     } else if (tally.stop === 'cap') {
-      notices.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
+      term.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
     }
     const extra = plan.maxResults === undefined ? 0 : tally.printed - plan.maxResults;
     if (extra > 0) {
-      notices.notice(
+      term.notice(
         // Requests are sized to add up to --max-results; only a server sending more than asked gets here.
         `The server returned ${plural(tally.printed, 'creator')}, ${countText(extra)} more than --max-results ${plan.maxResults}; they were paid for, so they were kept.`,
       );
@@ -231,11 +228,11 @@ function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit
 }
 
 function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
-  if (!ports.io.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
+  if (!ports.term.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
   const reachable = Math.min(tally.total, RESULT_CAP);
   const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
   const next = more ? `; --page ${plan.page + 1} or --all` : '';
-  ports.notices.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);
+  ports.term.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);
 }
 
 function checkEnvelope(output: OutputSettings, plan: PagePlan): void {
@@ -246,7 +243,7 @@ function checkEnvelope(output: OutputSettings, plan: PagePlan): void {
 /** The page is paid for when it arrives, so a failed write reports the spend (printPaidItem). */
 async function printEnvelope(
   output: OutputSettings,
-  io: Io,
+  io: Terminal,
   records: AsyncIterable<DataRecord>,
   page: () => DiscoveryPage | undefined,
   tally: RunTally,
@@ -269,7 +266,7 @@ async function printEnvelope(
 async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   if (ports.dryRun && !(await ports.hasCredential())) {
-    ports.notices.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
+    ports.term.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
     return;
   }
   await checkExclusionLists(ports.http, platform, ids);
@@ -279,16 +276,16 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
  * off a terminal they get a line of their own, so a script's log shows what was paid for nothing. */
 function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): void {
   const dups = tally.duplicatesPaid ?? 0;
-  if (!ports.io.stderrIsTTY || tally.pages === 0) {
+  if (!ports.term.stderrIsTTY || tally.pages === 0) {
     if (dups > 0) {
-      ports.notices.notice(`Paid for ${plural(dups, 'duplicate creator')} (${creditCount(dups * priceMilli)}): on an earlier page too, as the pages overlapped; printed once.`);
+      ports.term.notice(`Paid for ${plural(dups, 'duplicate creator')} (${creditCount(dups * priceMilli)}): on an earlier page too, as the pages overlapped; printed once.`);
     }
     return;
   }
   const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
   const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store` : '';
   const repeated = dups > 0 ? `; ${plural(dups, 'duplicate')} paid for, printed once` : '';
-  ports.notices.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
+  ports.term.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
 }
 
 function describeFilters(applied: unknown): string {

@@ -2,9 +2,8 @@
  * A progress spinner on stderr, only on a terminal and never with `--quiet`. ora is imported lazily
  * so commands that never spin (and `--help`) do not load it.
  */
-import type { Io } from '../io/streams.js';
+import type { Io } from './streams.js';
 import { colors } from './color.js';
-import type { OutputSettings } from '../output/types.js';
 
 export interface Spinner {
   /** Changes the text next to the spinner. */
@@ -40,7 +39,7 @@ const noop: Spinner = {
  * no-op and nothing is ever written. It never writes to stdout. `succeed`/`fail` print their final line
  * themselves, so it appears even when ora had not loaded yet.
  */
-export function createSpinner(io: Io, settings: Pick<OutputSettings, 'quiet' | 'color'>, text: string): Spinner {
+export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: { quiet: boolean; color: boolean }, text: string): Spinner {
   if (!io.stderrIsTTY || settings.quiet) return noop;
   const c = colors(settings.color);
   // Some ptys (script, containers, CI) report a width of 0: ora then divides by zero and spins the CPU
@@ -88,7 +87,7 @@ export function createSpinner(io: Io, settings: Pick<OutputSettings, 'quiet' | '
 }
 
 /** A spinner that never animates: `succeed`/`fail` still print their final line. */
-function finalLineOnly(io: Io, c: ReturnType<typeof colors>, text: string): Spinner {
+function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, text: string): Spinner {
   let current = text;
   let stopped = false;
   const finish = (symbol: string, final: string | undefined): void => {

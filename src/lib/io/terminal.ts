@@ -1,20 +1,42 @@
 /**
  * The terminal object: the one owner of stdin/stdout/stderr and what is known about them (TTY-ness,
- * width, colour), of the human-facing side channel (notices, warnings, debug lines, spinners,
- * confirmations) and of the input ports (cwd and stdin, read by `io/input.ts`). Lib workflows take this instead of the
- * whole Context (cli/cli's IOStreams is the model). Data never goes through here: it leaves through
- * `lib/output`, which takes `term.io`.
+ * width, colour), of the human-facing side channel (notices, warnings, debug lines, spinners, progress
+ * lines, confirmations), of the input ports (cwd and stdin, read by `io/input.ts`) and of the rules of
+ * what may be live on the screen at once. Lib workflows and printers take this (or a `Pick` of it)
+ * instead of the whole Context (cli/cli's IOStreams is the model). Data is written by `lib/output`
+ * on `stdout`, after `clearLive()`.
  */
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { Secrets } from '../http/redact.js';
 import type { RequestWaits, WaitHandle } from '../http/wait.js';
 import { confirm } from './prompt.js';
 import { escapeControls } from './safe-text.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
-import type { Io, Notices } from './streams.js';
+import type { Io } from './streams.js';
 
-export type { Notices } from './streams.js';
+/** The side channel for people: notices (silenced by --quiet) and warnings (always shown). */
+export interface Notices {
+  notice(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * A line of the command's own on stderr, redrawn in place (a progress line). While it is open no wait
+ * spinner shows.
+ */
+export interface LiveLine {
+  /** Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows). */
+  draw(text: (elapsedMs: number) => string, force?: boolean): void;
+  /** Erases the line (before a question or a summary); the next draw brings it back. */
+  clear(): void;
+  /** Erases the line for good: the wait spinner may show again. */
+  close(): void;
+}
+
+const LIVE_LINE_REDRAW_MS = 250;
+
+const NO_LIVE_LINE: LiveLine = { draw() {}, clear() {}, close() {} };
 
 export interface TerminalOptions {
   /** `--quiet`: no notices, spinners or progress. */
@@ -39,8 +61,14 @@ export interface TerminalOptions {
 /** The delay before a waiting request shows a spinner: a quick answer shows nothing at all. */
 export const WAIT_SPINNER_DELAY_MS = 300;
 
-export class Terminal implements InputPorts, Notices, RequestWaits {
-  readonly io: Io;
+export class Terminal implements Io, InputPorts, Notices, RequestWaits {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly columns: number | undefined;
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly yes: boolean;
@@ -52,7 +80,7 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
   private readonly waitDelayMs: number;
   /** Requests waiting for an answer, in the order their text last changed (the last one is shown). */
   private readonly waits = new Set<{ text: string }>();
-  /** Live displays of the command's own (a `batch poll` spinner, the bulk progress line, `events tail`). */
+  /** Live displays of the command's own (a `batch poll` spinner, a progress line, `events tail`). */
   private ownDisplays = 0;
   /** The command is over: no wait spinner any more. */
   private closed = false;
@@ -60,9 +88,13 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(io: Io, options: TerminalOptions) {
-    // Its own copy of the streams, so the output path can ask it to erase the spinner before writing data,
-    // and printers write their notes and warnings through it.
-    this.io = { ...io, clearLive: () => this.clearLive(), notices: this };
+    this.stdin = io.stdin;
+    this.stdout = io.stdout;
+    this.stderr = io.stderr;
+    this.stdinIsTTY = io.stdinIsTTY;
+    this.stdoutIsTTY = io.stdoutIsTTY;
+    this.stderrIsTTY = io.stderrIsTTY;
+    this.columns = io.columns;
     this.quiet = options.quiet;
     this.debug = options.debug;
     this.yes = options.yes;
@@ -80,17 +112,9 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
     return escapeControls(this.secrets.redact(message));
   }
 
-  get stdin(): Readable {
-    return this.io.stdin;
-  }
-
-  get stdinIsTTY(): boolean {
-    return this.io.stdinIsTTY;
-  }
-
   /** Both stdin and stderr are terminals: a person can be asked something. */
   get interactive(): boolean {
-    return this.io.stdinIsTTY && this.io.stderrIsTTY;
+    return this.stdinIsTTY && this.stderrIsTTY;
   }
 
   /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
@@ -122,7 +146,7 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
    */
   spinner(text: string): Spinner {
     const release = this.ownDisplay();
-    const spinner = createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
+    const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
     const safe = (t: string | undefined): string | undefined => (t === undefined ? undefined : this.safe(t));
     return {
       update: (next) => spinner.update(this.safe(next)),
@@ -139,6 +163,36 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
         release();
       },
       ready: spinner.ready,
+    };
+  }
+
+  /**
+   * A progress line of the command's own on stderr, its clock started at `startedAt` (default: now):
+   * only on a terminal and never with `--quiet`, else nothing is drawn. It holds the screen from now
+   * until `close()`: no wait spinner meanwhile. Its text is escaped like every other line for people.
+   */
+  liveLine(now: () => number, startedAt = now()): LiveLine {
+    if (!this.stderrIsTTY || this.quiet) return NO_LIVE_LINE;
+    const release = this.ownDisplay();
+    let lastDraw = -Infinity;
+    let drawn = false;
+    const clear = (): void => {
+      if (drawn) this.stderr.write('\r\x1b[2K');
+      drawn = false;
+    };
+    return {
+      draw: (text, force = false) => {
+        const t = now();
+        if (!force && drawn && t - lastDraw < LIVE_LINE_REDRAW_MS) return;
+        lastDraw = t;
+        drawn = true;
+        this.stderr.write(`\r\x1b[2K${escapeControls(text(t - startedAt))}`);
+      },
+      clear,
+      close: () => {
+        clear();
+        release();
+      },
     };
   }
 
@@ -215,7 +269,7 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
   private aboveLive(line: string): void {
     const shown = this.waitSpinner !== undefined;
     this.hideWaitSpinner();
-    this.io.stderr.write(line);
+    this.stderr.write(line);
     // It had waited its delay already: straight back, under the line.
     if (shown && this.waitSpinnerAllowed()) this.showWaitSpinner();
     else this.armWaitSpinner();
@@ -223,7 +277,7 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
 
   private waitSpinnerAllowed(): boolean {
     return (
-      this.io.stderrIsTTY && !this.quiet && !this.debug && !this.closed && this.ownDisplays === 0 && this.waits.size > 0 && Number.isFinite(this.waitDelayMs)
+      this.stderrIsTTY && !this.quiet && !this.debug && !this.closed && this.ownDisplays === 0 && this.waits.size > 0 && Number.isFinite(this.waitDelayMs)
     );
   }
 
@@ -244,7 +298,7 @@ export class Terminal implements InputPorts, Notices, RequestWaits {
   }
 
   private showWaitSpinner(): void {
-    this.waitSpinner = createSpinner(this.io, { quiet: this.quiet, color: this.stderrColor }, this.waitText());
+    this.waitSpinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.waitText());
   }
 
   private hideWaitSpinner(): void {

@@ -1,7 +1,7 @@
 /** A screen to look at on a terminal; any other format, `--fields` or an unknown shape prints the record itself. */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { trendRows, type TrendSeries } from '../output/charts.js';
 import { countText, displayWidth, humanCount, humanDate, percent, plural, toNumber, wrapText } from '../output/humanize.js';
 import { isTerminalTable, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
@@ -120,7 +120,7 @@ function tailText(record: Obj, id: string, shown: number, total: number, setting
   return `${out.join('\n')}\n`;
 }
 
-export async function printOverview(io: Io, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[]): Promise<void> {
+export async function printOverview(io: Terminal, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[]): Promise<void> {
   const posts = Array.isArray(record.posts) ? record.posts.filter(isObj) : undefined;
   const known = isObj(record.totals) || Array.isArray(record.trends_7d) || posts !== undefined;
   if (!isTerminalTable(io, settings) || settings.fields || !known) {

@@ -1,5 +1,5 @@
 /** csv, tsv and piped `table`: columns from `--fields`, or learnt from the first records (a later key is warned about). */
-import { warnOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { type Column, inferColumns, INFER_SAMPLE, Row } from './columns.js';
 import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';
 import type { FlatValue } from './flatten.js';
@@ -13,7 +13,7 @@ export async function lineEncoder(settings: OutputSettings): Promise<LineEncoder
 }
 
 export async function printDelimited(
-  io: Io,
+  io: Terminal,
   sink: Sink,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
@@ -72,7 +72,7 @@ export async function printDelimited(
 }
 
 /** Streaming csv cannot add a column after the header: said rather than dropped silently. */
-function warnDropped(io: Io, names: string[]): void {
+function warnDropped(io: Terminal, names: string[]): void {
   const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
-  warnOn(io, `fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
+  io.warn(`fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
 }

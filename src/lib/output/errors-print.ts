@@ -1,5 +1,5 @@
 /** Printing an error for the user (text) or for a script (one JSON line), always on stderr. */
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { colors } from '../io/color.js';
 import { escapeControls, escapeJsonC1 } from '../io/safe-text.js';
 import { redactCredentialPatterns, type Secrets } from '../http/redact.js';
@@ -26,7 +26,7 @@ export function stopLine(spent: { spentMilli: number; kept: string }): string {
  * body): every credential in `secrets`, and any `Bearer ...` shape, is redacted from them.
  */
 export function printError(
-  io: Io,
+  io: Pick<Terminal, 'stderr'>,
   settings: Pick<OutputSettings, 'format' | 'color'> & Partial<OutputSettings> & { secrets?: Secrets | undefined },
   err: PrintableError,
   debugStack?: string,

@@ -1,5 +1,5 @@
 /** A `--fields` path no printed record has (`profile.usrname`) would be empty without a word: warned once, with the closest. */
-import { warnOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { pickedFields } from './columns.js';
 import { flattenRecord, getPath } from './flatten.js';
 import type { DataRecord, OutputSettings } from './types.js';
@@ -49,14 +49,14 @@ export class FieldsCheck {
     return this.records;
   }
 
-  warn(io: Io): void {
+  warn(io: Terminal): void {
     if (this.records === 0) return;
     const missing = [...this.missing];
     this.missing.clear();
     for (const field of missing) {
       const near = closest(field, [...this.seen]);
       const suggestion = near === undefined ? '' : `; did you mean '${near}'?`;
-      warnOn(io, `--fields: no record has '${field}'${suggestion}`);
+      io.warn(`--fields: no record has '${field}'${suggestion}`);
     }
   }
 

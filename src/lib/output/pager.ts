@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { PagerClosedError } from '../errors.js';
-import { warnOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 
 export interface PagerProcess {
   stdin: Writable;
@@ -97,7 +97,7 @@ export async function pageOnce<S extends { pager?: Pager | undefined }, T>(
 
 /** `direct` writes to the real stdout, used when the pager cannot be started. */
 export function pagedOutput(
-  io: Io,
+  io: Terminal,
   pager: Pager,
   direct: (chunk: string | Buffer) => Promise<void>,
 ): PagedOutput {
@@ -119,7 +119,7 @@ export function pagedOutput(
       target = 'direct';
       if (pager.chosen === false) return;
       const why = (err as { code?: unknown }).code === 'ENOENT' ? 'not found' : ((err as Error).message ?? String(err));
-      warnOn(io, `cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`);
+      io.warn(`cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`);
     }
   };
 
@@ -167,7 +167,7 @@ export function pagedOutput(
   const finish = async (): Promise<void> => {
     if (done) return;
     done = true;
-    io.clearLive?.();
+    io.clearLive();
     if (target === undefined) {
       if (heldBytes === 0) return;
       await start();

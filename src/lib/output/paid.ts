@@ -4,7 +4,7 @@
  * run spent, so the command exits with the stop's own code. A failed write keeps nothing and says so.
  */
 import { AuthError, CreditsError, InterruptedError, OutputWriteError, PagerClosedError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { printItem, printList, type TerminalView } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
@@ -54,7 +54,7 @@ function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, '
 }
 
 export async function printPaidList(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord>,
   columns: ColumnSpec[],
@@ -103,7 +103,7 @@ export async function printPaid<T>(settings: OutputSettings, spentMilli: number,
 }
 
 export async function printPaidItem(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   record: DataRecord,
   columns: ColumnSpec[] | undefined,

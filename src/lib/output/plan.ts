@@ -1,6 +1,6 @@
 /** The `--dry-run` plan, printed like data on stdout (a dry run writes no file, `-o` included), in the format asked for. */
 import type { PlanRecord } from '../cost.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { printText } from './printers.js';
 import type { OutputSettings } from './types.js';
 import { countText, creditCount } from './humanize.js';
@@ -18,7 +18,7 @@ function shortened(value: unknown): unknown {
   return value;
 }
 
-export async function printPlan(io: Io, settings: OutputSettings, plan: PlanRecord & { input_checks?: string[] }): Promise<void> {
+export async function printPlan(io: Terminal, settings: OutputSettings, plan: PlanRecord & { input_checks?: string[] }): Promise<void> {
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${JSON.stringify(plan, null, settings.format === 'json' ? 2 : undefined)}\n`);
     return;

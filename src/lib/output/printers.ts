@@ -3,7 +3,7 @@
  * buffers (it sizes its columns). The sink is committed only after everything was written, so with `-o` a
  * failed run leaves no file behind.
  */
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { explicitColumns, inferColumns, pickedFields, Row } from './columns.js';
 import { jsonText } from './json-text.js';
 import { selectFields, type FlatValue } from './flatten.js';
@@ -17,7 +17,7 @@ import { isTerminalTable, keyValueText, printTerminalTable } from './terminal-pr
 
 export { isTerminalTable } from './terminal-printers.js';
 
-async function withSink<T>(io: Io, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
+async function withSink<T>(io: Terminal, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
   const sink = await openSink(io, settings);
   try {
     const result = await body(sink);
@@ -44,7 +44,7 @@ function arrayElement(record: unknown): string {
  * that fails at once leaves stdout empty; piped `table` is tab-separated raw rows without header (like `gh`).
  */
 export async function printList(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
   columns: ColumnSpec[],
@@ -85,7 +85,7 @@ export async function printList(
  * which cost more than the rest of the line. `--fields` picks and orders columns by name.
  */
 export async function printRows<T>(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings & { format: 'csv' | 'tsv' },
   columns: readonly string[],
   rows: AsyncIterable<T> | Iterable<T>,
@@ -125,7 +125,7 @@ export async function printRows<T>(
 
 /** json/jsonl rows that write their own JSON text, to keep a key order a JS object cannot (`OrderedJson`). */
 export async function printJsonRows<T>(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings & { format: 'json' | 'jsonl' },
   rows: AsyncIterable<T> | Iterable<T>,
   toJson: (row: T, indent?: number) => string,
@@ -168,7 +168,7 @@ async function printJsonArray(
 export type TerminalView = (record: DataRecord, layout: { width: number; color: boolean; unicode: boolean }) => string | undefined;
 
 export async function printItem(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   record: DataRecord,
   columns?: ColumnSpec[],
@@ -205,12 +205,12 @@ export async function printItem(
 }
 
 /** Raw text exactly as given (no newline added). */
-export async function printText(io: Io, settings: OutputSettings, text: string): Promise<void> {
+export async function printText(io: Terminal, settings: OutputSettings, text: string): Promise<void> {
   await withSink(io, settings, (sink) => sink.write(text));
 }
 
 /** A body the server sent, byte for byte; if it breaks off, the file is not committed. */
-export async function printBytes(io: Io, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+export async function printBytes(io: Terminal, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
   await withSink(io, settings, async (sink) => {
     for await (const chunk of body) await sink.writeBytes(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   });

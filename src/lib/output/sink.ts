@@ -6,7 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { namesStdout, openAtomicFile, type AtomicFile } from '../io/atomic-file.js';
 import { describeFsError } from '../io/errno.js';
 import { CliError, EXIT, OutputWriteError, StdoutClosedError, UsageError } from '../errors.js';
@@ -83,13 +83,13 @@ export interface SinkOptions {
 }
 
 /** With a pager, stdout output is held and paged on commit; `stream` is then the terminal, for callers that bypass it. */
-export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
+export async function openSink(io: Terminal, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
   const target = settings.outputPath;
   const stdoutByPath = target !== undefined && target !== '' && namesStdout(path.resolve(target));
   if (target === undefined || target === '' || target === '-' || stdoutByPath) {
-    io.clearLive?.();
+    io.clearLive();
     const toStdout = (chunk: string | Buffer): Promise<void> => {
-      io.clearLive?.();
+      io.clearLive();
       return writeChunk(io.stdout, chunk).catch((err: unknown) => {
         throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE' ? new StdoutClosedError() : stdoutWriteError(err);
       });
@@ -115,7 +115,7 @@ export async function openSink(io: Io, settings: Pick<OutputSettings, 'outputPat
 }
 
 /** Standard output's reader went away (EPIPE): a paging run asks before buying each page, so it buys none nobody reads. */
-export function stdoutClosed(io: Pick<Io, 'stdout'>): boolean {
+export function stdoutClosed(io: Pick<Terminal, 'stdout'>): boolean {
   const errored = io.stdout.errored as { code?: unknown } | null | undefined;
   return errored?.code === 'EPIPE' || (io.stdout.destroyed && !errored);
 }

@@ -1,6 +1,6 @@
 /** What a terminal gets: a list as a bordered table fitted to the width, one record as a key/value table. */
 import { escapeControls } from '../io/safe-text.js';
-import { noticeOn, type Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, objectList, Row, shortList } from './columns.js';
 import { tabLine } from './delimited.js';
 import { displayWidth } from './humanize.js';
@@ -9,13 +9,13 @@ import type { Sink } from './sink.js';
 import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
-export function isTerminalTable(io: Io, settings: OutputSettings): boolean {
+export function isTerminalTable(io: Terminal, settings: OutputSettings): boolean {
   const toStdout = !settings.outputPath || settings.outputPath === '-';
   return settings.format === 'table' && io.stdoutIsTTY && toStdout;
 }
 
 export async function printTerminalTable(
-  io: Io,
+  io: Terminal,
   sink: Sink,
   settings: OutputSettings,
   records: AsyncIterable<DataRecord> | Iterable<DataRecord>,
@@ -49,10 +49,9 @@ function columnFit(col: Column): ColumnFit {
   return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true, optional: col.wide === true };
 }
 
-function noteDropped(io: Io, headers: string[]): void {
+function noteDropped(io: Terminal, headers: string[]): void {
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : undefined;
-  noticeOn(
-    io,
+  io.notice(
     `note: ${headers.length === 1 ? 'column' : 'columns'} ${headers.join(', ')} left out to fit ` +
       `${width === undefined ? 'the terminal' : `${width} columns`}; choose columns with --fields`,
   );
@@ -69,7 +68,7 @@ export const LINK_BELOW = '(link below)';
  * value column is printed whole under the table (selecting it inside the box would copy border characters).
  */
 export async function keyValueText(
-  io: Io,
+  io: Terminal,
   settings: OutputSettings,
   record: DataRecord,
   specs: ColumnSpec[] | undefined,

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { parseJson } from '../exact-json.js';
 import { parseDuration } from '../options.js';
 import { checkPlatform } from '../platforms.js';
-import type { Io } from '../io/streams.js';
+import type { Terminal } from '../io/terminal.js';
 import { jsonText } from '../output/json-text.js';
 import { countText, humanDate, plural } from '../output/humanize.js';
 import { printText } from '../output/printers.js';
@@ -258,7 +258,7 @@ export interface StoreChangePlan {
 }
 
 /** A dry run's plan is data on stdout, as a request's plan is. */
-export async function printStoreChangePlan(io: Io, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
+export async function printStoreChangePlan(io: Terminal, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
   const record = { dry_run: true, ...plan.record };
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${jsonText(record, settings.format === 'json' ? 2 : undefined)}\n`);

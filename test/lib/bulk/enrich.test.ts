@@ -10,7 +10,7 @@ import { HttpClient } from '../../../src/lib/http/client.js';
 import { Terminal } from '../../../src/lib/io/terminal.js';
 import type { OutputSettings } from '../../../src/lib/output/index.js';
 import { API, JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
-import { memoryIo } from '../output/memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const JSONL: OutputSettings = { format: 'jsonl', formatExplicit: true, color: false, quiet: false };
@@ -18,7 +18,7 @@ const JSONL: OutputSettings = { format: 'jsonl', formatExplicit: true, color: fa
 /** Ports over an in-memory terminal and a MockAgent; `gate` answers `pass` and records the plans it saw. */
 function ports(o: { cwd?: string; pass?: boolean; mustCount?: boolean } = {}) {
   const api = mockApi();
-  const io = memoryIo();
+  const io = memoryTerminal();
   const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: o.cwd ?? tmpdir() });
   const http = new HttpClient({ baseUrl: new URL(API), dispatcher: api.agent, timeoutMs: 1000, retries: 0, rateLimitPerMinute: 60_000, now: () => 0, sleep: async () => {} });
   const plans: Plan[] = [];

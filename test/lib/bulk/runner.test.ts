@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../src/lib/errors.js';
 import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
-import { PassThrough, Readable } from 'node:stream';
-import { formatDuration, ProgressLine, progressText } from '../../../src/lib/bulk/progress.js';
-import type { Io } from '../../../src/lib/io/streams.js';
+import { formatDuration, progressText } from '../../../src/lib/bulk/progress.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 
 async function* count(n: number, onPull?: (i: number) => void): AsyncGenerator<number> {
   for (let i = 0; i < n; i++) {
@@ -110,13 +109,10 @@ describe('progress text', () => {
 
 describe('the progress line on a terminal', () => {
   it('shows control and format characters in its text as escapes, its own redraw codes stay', () => {
-    let written = '';
-    const stderr = new PassThrough();
-    stderr.on('data', (c: Buffer) => (written += c.toString()));
-    const io: Io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true };
-    const line = new ProgressLine(io, true, 'enrich \u202Eeldnah\x1b]0;t\x07', 10, () => 0);
-    line.update({ done: 1, failed: 0, creditsMilli: 30 });
-    line.finish();
-    expect(written).toBe(`\r\x1b[2K${String.raw`enrich \u202eeldnah\x1b]0;t\x07`}: 1/10 rows, 0 failed, 0.03 credits, ETA 0s\r\x1b[2K`);
+    const term = memoryTerminal({ stderrIsTTY: true, stdoutIsTTY: true });
+    const line = term.liveLine(() => 0);
+    line.draw((elapsed) => progressText('enrich \u202Eeldnah\x1b]0;t\x07', { done: 1, failed: 0, creditsMilli: 30 }, 10, elapsed));
+    line.close();
+    expect(term.err()).toBe(`\r\x1b[2K${String.raw`enrich \u202eeldnah\x1b]0;t\x07`}: 1/10 rows, 0 failed, 0.03 credits, ETA 0s\r\x1b[2K`);
   });
 });

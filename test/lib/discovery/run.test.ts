@@ -3,7 +3,8 @@ import type { Plan } from '../../../src/lib/api/plan.js';
 import { runDiscovery, type DiscoveryPorts } from '../../../src/lib/discovery/run.js';
 import type { HttpClient, RequestOptions } from '../../../src/lib/http/client.js';
 import type { OutputSettings } from '../../../src/lib/output/types.js';
-import { memoryIo } from '../output/memory-io.js';
+import { screen } from '../../helpers/screen.js';
+import { memoryTerminal, type MemoryTerminal } from '../../helpers/terminal.js';
 
 const JSONL: OutputSettings = { format: 'jsonl', formatExplicit: true, color: false, quiet: false };
 
@@ -23,22 +24,28 @@ function fakeHttp(pages: Record<number, unknown[]>, lists: unknown[] = []): { ht
   return { http, sent };
 }
 
-function ports(http: HttpClient, over: Partial<DiscoveryPorts> = {}): DiscoveryPorts & { io: ReturnType<typeof memoryIo>; gated: Plan[]; notes: string[] } {
+/** The notices and warnings on the terminal's screen (the progress line of --all erased under them). */
+function noteLines(term: MemoryTerminal): string[] {
+  return screen(term.err()).filter((line) => line !== '');
+}
+
+function ports(http: HttpClient, over: Partial<DiscoveryPorts> = {}): DiscoveryPorts & { term: MemoryTerminal; gated: Plan[]; readonly notes: string[] } {
   const gated: Plan[] = [];
-  const notes: string[] = [];
+  const term = memoryTerminal({ stderrIsTTY: true });
   return {
     http,
-    io: memoryIo({ stderrIsTTY: true }),
-    notices: { notice: (m) => notes.push(m), warn: (m) => notes.push(`warning: ${m}`) },
+    term,
+    get notes() {
+      return noteLines(term);
+    },
     output: JSONL,
     gate: async (plan) => (gated.push(plan), true),
     pageBase: 0,
     dryRun: false,
     hasCredential: async () => true,
     gated,
-    notes,
     ...over,
-  } as DiscoveryPorts & { io: ReturnType<typeof memoryIo>; gated: Plan[]; notes: string[] };
+  } as DiscoveryPorts & { term: MemoryTerminal; gated: Plan[]; readonly notes: string[] };
 }
 
 const account = (id: string) => ({ user_id: id, profile: { username: id } });
@@ -57,10 +64,11 @@ describe('runDiscovery (lib, with ports)', () => {
     const { http, sent } = fakeHttp({ 0: [account('a'), account('b')], 1: [account('c')] });
     const p = ports(http);
     await runDiscovery(p, run());
+    await new Promise((resolve) => setImmediate(resolve)); // the last line reaches the stream's reader
     expect(p.gated).toHaveLength(1);
     expect(p.gated[0]).toMatchObject({ method: 'POST', path: 'discovery', body: { paging: { limit: 2, page: 0 } }, worstCaseMilli: 100_000 });
     expect(sent.map((r) => (r.body as { paging: unknown }).paging)).toEqual([{ limit: 2, page: 0 }, { limit: 2, page: 1 }]);
-    expect(p.io.out().trim().split('\n').map((l) => (JSON.parse(l) as { user_id: string }).user_id)).toEqual(['a', 'b', 'c']);
+    expect(p.term.out().trim().split('\n').map((l) => (JSON.parse(l) as { user_id: string }).user_id)).toEqual(['a', 'b', 'c']);
     expect(p.notes).toEqual(['Spent 0.03 credits on 3 creators (2 pages); 9.5 credits left.']);
   });
 
@@ -69,7 +77,7 @@ describe('runDiscovery (lib, with ports)', () => {
     const p = ports(http, { gate: async () => false });
     await runDiscovery(p, run());
     expect(sent).toEqual([]);
-    expect(p.io.out()).toBe('');
+    expect(p.term.out()).toBe('');
   });
 
   it('checks exclusion lists with one free GET before the gate; a dry run without a credential only warns', async () => {
@@ -87,7 +95,7 @@ describe('runDiscovery (lib, with ports)', () => {
     const controller = new AbortController();
     const { http, sent } = fakeHttp({ 0: [account('a'), account('b')], 1: [account('c'), account('d')] });
     const p = ports(http, { signal: controller.signal });
-    const out = p.io;
+    const out = p.term;
     controller.abort();
     await expect(runDiscovery(p, run())).rejects.toThrow(/Interrupted/);
     expect(sent).toEqual([]);

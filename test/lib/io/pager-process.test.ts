@@ -5,7 +5,7 @@ import { PagerClosedError } from '../../../src/lib/errors.js';
 import { spawnPager } from '../../../src/lib/io/pager-process.js';
 import { pagedOutput } from '../../../src/lib/output/pager.js';
 import { tempDir } from '../../helpers/temp.js';
-import { memoryIo } from '../output/memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 
 const env = { PATH: process.env.PATH };
 
@@ -26,7 +26,7 @@ describe('spawnPager (the production pager starter)', () => {
   });
 
   it('a pager that exits while output still streams in: the next write is PagerClosedError (EPIPE taken quietly)', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const paged = pagedOutput(io, { command: 'head -c 10 > /dev/null', env, start: spawnPager, chosen: true, streamAfterBytes: 1 }, async () => {
       throw new Error('not direct');
     });

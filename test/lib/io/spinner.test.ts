@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { createSpinner } from '../../../src/lib/io/spinner.js';
-import { memoryIo } from '../output/memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 
 const on = { quiet: false, color: false };
 
 describe('createSpinner', () => {
   it('writes nothing at all when stderr is not a terminal', async () => {
-    const io = memoryIo({ stdoutIsTTY: true, stderrIsTTY: false });
+    const io = memoryTerminal({ stdoutIsTTY: true, stderrIsTTY: false });
     const spinner = createSpinner(io, on, 'Searching');
     await spinner.ready;
     spinner.update('Page 2');
@@ -19,7 +19,7 @@ describe('createSpinner', () => {
   });
 
   it('writes nothing with --quiet, even on a terminal', async () => {
-    const io = memoryIo({ stdoutIsTTY: true, stderrIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true, stderrIsTTY: true });
     const spinner = createSpinner(io, { quiet: true, color: false }, 'Searching');
     await spinner.ready;
     spinner.succeed('Done');
@@ -28,7 +28,7 @@ describe('createSpinner', () => {
   });
 
   it('spins on stderr only, and prints the final line', async () => {
-    const io = memoryIo({ stdoutIsTTY: true, stderrIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true, stderrIsTTY: true });
     const spinner = createSpinner(io, on, 'Searching');
     await spinner.ready;
     expect(io.err()).toContain('Searching');
@@ -43,7 +43,7 @@ describe('createSpinner', () => {
   });
 
   it('shows nothing when stopped before ora has loaded, but still prints a final line', async () => {
-    const io = memoryIo({ stderrIsTTY: true });
+    const io = memoryTerminal({ stderrIsTTY: true });
     const quick = createSpinner(io, on, 'Quick');
     quick.stop();
     await quick.ready;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -6,17 +8,18 @@ import { printList } from '../../../src/lib/output/printers.js';
 import { openSink } from '../../../src/lib/output/sink.js';
 import { fakeTtyStream } from '../../helpers/run-cli.js';
 import { screen, SPINNER_FRAMES } from '../../helpers/screen.js';
+import { tempDir } from '../../helpers/temp.js';
 
 /**
  * The wait spinner the terminal object draws for requests the HTTP client reports: after the delay,
  * only on a terminal, erased before anything else is written. The delay runs on fake timers (ora's own
  * frame interval stays real, it only redraws), so nothing here depends on how fast the machine is.
  */
-function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean } = {}): { term: Terminal; err: () => string } {
+function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean; columns?: number } = {}): { term: Terminal; err: () => string } {
   const stderr = options.stderrIsTTY === false ? new PassThrough() : fakeTtyStream(80);
   let err = '';
   stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: options.stderrIsTTY ?? true, columns: 80 };
+  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: options.stderrIsTTY ?? true, columns: options.columns ?? 80 };
   const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: '/', ...options });
   return { term, err: () => err };
 }
@@ -80,13 +83,13 @@ describe('the wait spinner', () => {
     expect(screen(err())).toEqual(['Rate limited; retrying in 3 s (attempt 2 of 4).', 'warning: something to know']);
   });
 
-  it('is erased before data (io.clearLive, called by the stdout sink) and comes back only after another delay', async () => {
+  it('is erased before data (clearLive, called by the stdout sink) and comes back only after another delay', async () => {
     const { term, err } = terminal();
     const wait = term.beginWait('Enriching…');
     vi.advanceTimersByTime(300);
     await term.liveReady;
     expect(screen(err())).toHaveLength(1);
-    term.io.clearLive?.();
+    term.clearLive();
     expect(screen(err())).toEqual([]);
     vi.advanceTimersByTime(299);
     await term.liveReady;
@@ -102,7 +105,7 @@ describe('the wait spinner', () => {
     const { term, err } = terminal();
     let out = '';
     let spinnerOnScreenAtData: string[] | undefined;
-    term.io.stdout.on('data', (c: Buffer) => {
+    term.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       spinnerOnScreenAtData ??= screen(err());
     });
@@ -110,7 +113,7 @@ describe('the wait spinner', () => {
     vi.advanceTimersByTime(300);
     await term.liveReady;
     expect(screen(err())).toHaveLength(1);
-    const sink = await openSink(term.io, { outputPath: undefined });
+    const sink = await openSink(term, { outputPath: undefined });
     await sink.write('page 1\n');
     expect(out).toBe('page 1\n');
     expect(spinnerOnScreenAtData).toEqual([]);
@@ -118,10 +121,10 @@ describe('the wait spinner', () => {
   });
 
   it("a printer's note (columns left out) goes through the terminal: below the table, the spinner erased, data escaped", async () => {
-    const { term, err } = terminal();
+    const { term, err } = terminal({ columns: 40 });
     let out = '';
     let errAtTable: string | undefined;
-    term.io.stdout.on('data', (c: Buffer) => {
+    term.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       errAtTable ??= err();
     });
@@ -131,7 +134,7 @@ describe('the wait spinner', () => {
     await term.liveReady;
     const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), 'evil\x1b[2Jname': 'x'.repeat(30) };
     const settings = { format: 'table' as const, formatExplicit: false, color: false, quiet: false };
-    await printList({ ...term.io, columns: 40 }, settings, [record], []);
+    await printList(term, settings, [record], []);
     await term.liveReady;
     expect(out, JSON.stringify(err())).toMatch(/┌/);
     // Nothing on stderr yet when the table was written: the note follows it.
@@ -146,6 +149,26 @@ describe('the wait spinner', () => {
     await term.liveReady;
     expect(screen(err())).toEqual([lines[0], expect.stringMatching(/^. Searching…$/)]);
     wait.end();
+  });
+
+  it("a printer's warning while the spinner is on screen (data to a file, nothing on stdout) goes through the terminal: spinner erased, text escaped, redrawn below", async () => {
+    const { term, err } = terminal({ color: true });
+    const wait = term.beginWait('Searching…');
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/^. Searching…$/)]);
+    const target = join(tempDir('creators-wait-'), 'out.csv');
+    const settings = { format: 'csv' as const, formatExplicit: true, color: false, quiet: false, outputPath: target, fields: ['id', 'no\x1b[2Jpe'] };
+    await printList(term, settings, [{ id: 'a1' }], []);
+    await term.liveReady;
+    expect(readFileSync(target, 'utf8')).toMatch(/^id,/);
+    const warning = String.raw`warning: --fields: no record has 'no\x1b[2Jpe'`;
+    expect(screen(err())).toEqual([warning, expect.stringMatching(/^. Searching…$/)]);
+    // Only the terminal object writes this line (ora also clears its own line around a stray write to
+    // stderr, so a printer writing there itself would show as a plain, unescaped or uncoloured line).
+    expect(err()).toContain(`\x1b[33mwarning:\x1b[39m ${warning.slice('warning: '.length)}\n`);
+    wait.end();
+    expect(screen(err())).toEqual([warning]);
   });
 
   it('tell (what a person must act on: the login URL) is shown even with --quiet, above the spinner', async () => {
@@ -193,6 +216,25 @@ describe('the wait spinner', () => {
     own.stop();
     wait.end();
     expect(screen(err()).filter((l) => l.includes('Waiting for'))).toEqual([]);
+  });
+
+  it('stays away while a progress line (liveLine) is open, drawn or not, and may come back once it is closed', async () => {
+    const { term, err } = terminal();
+    const line = term.liveLine(() => 0);
+    const wait = term.beginWait('Waiting for api.test…');
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(err()).toBe('');
+    line.draw(() => 'enrich: 1/3 rows');
+    line.clear();
+    vi.advanceTimersByTime(10_000);
+    await term.liveReady;
+    expect(screen(err())).toEqual([]);
+    line.close();
+    vi.advanceTimersByTime(300);
+    await term.liveReady;
+    expect(screen(err())).toEqual([expect.stringMatching(/Waiting for api\.test…$/)]);
+    wait.end();
   });
 
   it('is gone for good once the command is over (an error prints next)', async () => {

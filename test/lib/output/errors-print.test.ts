@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { colors } from '../../../src/lib/io/color.js';
 import { printError } from '../../../src/lib/output/errors-print.js';
-import { memoryIo } from './memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 
 const rateLimited = {
   message: 'Daily Discovery limit reached; try again at 2025-01-02 00:00 UTC.',
@@ -14,7 +14,7 @@ const rateLimited = {
 
 describe('printError', () => {
   it.each(['json', 'jsonl'] as const)('prints exactly one JSON line on stderr in %s format', (format) => {
-    const io = memoryIo();
+    const io = memoryTerminal();
     printError(io, { format, color: true }, rateLimited, 'Error: stack\n    at x');
     const lines = io.err().split('\n');
     expect(lines).toHaveLength(2);
@@ -26,17 +26,17 @@ describe('printError', () => {
   });
 
   it('uses null for an absent status and retry_after', () => {
-    const io = memoryIo();
+    const io = memoryTerminal();
     printError(io, { format: 'json', color: false }, { message: 'boom', code: 'network_error' });
     expect(JSON.parse(io.err())).toEqual({ error: { code: 'network_error', message: 'boom', status: null, retry_after: null } });
   });
 
   it('ends a stopped billable command with the spend line in text, and as `spent` in JSON', () => {
     const spent = { spentMilli: 5500, kept: '550 creators kept in p.json, marked partial' };
-    const text = memoryIo();
+    const text = memoryTerminal();
     printError(text, { format: 'table', color: false }, { message: 'Interrupted.', code: 'interrupted', spent });
     expect(text.err()).toBe('error: Interrupted.\nSpent 5.5 credits in this run; 550 creators kept in p.json, marked partial.\n');
-    const json = memoryIo();
+    const json = memoryTerminal();
     printError(json, { format: 'json', color: false }, { message: 'Interrupted.', code: 'interrupted', spent });
     expect(JSON.parse(json.err())).toEqual({
       error: { code: 'interrupted', message: 'Interrupted.', status: null, retry_after: null, spent: { credits: 5.5, kept: spent.kept } },
@@ -44,17 +44,17 @@ describe('printError', () => {
   });
 
   it('prints error: and the hint as text otherwise, without colour when off', () => {
-    const io = memoryIo();
+    const io = memoryTerminal();
     printError(io, { format: 'table', color: false }, rateLimited);
     expect(io.err()).toBe(`error: ${rateLimited.message}\n${rateLimited.hint}\n`);
     expect(io.out()).toBe('');
   });
 
   it('colours error: in red and adds the stack only when given', () => {
-    const io = memoryIo();
+    const io = memoryTerminal();
     printError(io, { format: 'csv', color: true }, { message: 'bad', code: 'x' }, 'Error: bad\n    at f (a.js:1:1)');
     expect(io.err()).toBe('\x1b[31merror:\x1b[39m bad\n\x1b[2mError: bad\n    at f (a.js:1:1)\x1b[22m\n');
-    const plain = memoryIo();
+    const plain = memoryTerminal();
     printError(plain, { format: 'tsv', color: false }, { message: 'bad', code: 'x' });
     expect(plain.err()).toBe('error: bad\n');
   });

@@ -6,7 +6,7 @@ import { printList } from '../../../src/lib/output/printers.js';
 import { openSink } from '../../../src/lib/output/sink.js';
 import type { OutputSettings } from '../../../src/lib/output/types.js';
 import { fakePager, type FakePagerOptions } from '../../helpers/fake-pager.js';
-import { memoryIo } from './memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 
 function paged(options: FakePagerOptions = {}, streamAfterBytes?: number): { pager: Pager; fake: ReturnType<typeof fakePager> } {
   const fake = fakePager(options);
@@ -42,7 +42,7 @@ describe('pagerCommand and choosePager', () => {
 
 describe('the paged stdout sink', () => {
   it('holds the output until commit, starts one pager, closes its input and resolves after it exits', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager, fake } = paged();
     const sink = await openSink(io, { pager });
     await sink.write('a\n');
@@ -56,7 +56,7 @@ describe('the paged stdout sink', () => {
   });
 
   it('no output: no pager at all', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager, fake } = paged();
     const sink = await openSink(io, { pager });
     await sink.commit();
@@ -64,7 +64,7 @@ describe('the paged stdout sink', () => {
   });
 
   it('a failed printer still shows what it had printed (as on a plain terminal), and abort never throws', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager, fake } = paged({ quitAfter: 1 });
     const sink = await openSink(io, { pager });
     await sink.write('partial\n');
@@ -74,7 +74,7 @@ describe('the paged stdout sink', () => {
   });
 
   it('past the held size the pager starts and the rest streams in; a quit then rejects the next write with PagerClosedError', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager, fake } = paged({ quitAfter: 30 }, 20);
     const sink = await openSink(io, { pager });
     await sink.write('0123456789\n');
@@ -87,7 +87,7 @@ describe('the paged stdout sink', () => {
   });
 
   it('a paid run streaming into a pager stops pulling records (buying pages) once the pager is quit', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager } = paged({ quitAfter: 400 }, 100);
     let pulled = 0;
     async function* records(): AsyncGenerator<Record<string, unknown>> {
@@ -107,7 +107,7 @@ describe('the paged stdout sink', () => {
   });
 
   it('a pager that cannot be started: one warning, then the output goes to stdout', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager } = paged({ notFound: true });
     const sink = await openSink(io, { pager });
     await sink.write('x\n');
@@ -118,7 +118,7 @@ describe('the paged stdout sink', () => {
   });
 
   it('the default less missing (nobody chose it): no pager, no warning', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager } = paged({ notFound: true });
     const sink = await openSink(io, { pager: { ...pager, chosen: false } });
     await sink.write('x\n');
@@ -130,7 +130,7 @@ describe('the paged stdout sink', () => {
 
 describe('pageOnce', () => {
   it('the sinks of one screen share one pager, committed at the end of the screen, parts in order', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager, fake } = paged();
     await pageOnce({ pager }, async (screen) => {
       for (const part of ['one\n', 'two\n', 'three\n']) {
@@ -146,7 +146,7 @@ describe('pageOnce', () => {
   });
 
   it('a screen that fails part-way: what was printed is still shown, the error goes on', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     const { pager, fake } = paged();
     const failed = pageOnce({ pager }, async (screen) => {
       const sink = await openSink(io, screen);
@@ -159,7 +159,7 @@ describe('pageOnce', () => {
   });
 
   it("a part's note (columns left out) follows the whole screen, after the pager", async () => {
-    const io = memoryIo({ stdoutIsTTY: true, columns: 40 });
+    const io = memoryTerminal({ stdoutIsTTY: true, columns: 40 });
     const { pager, fake } = paged();
     let exitsAtNote: number | undefined;
     io.stderr.on('data', () => (exitsAtNote ??= fake.exits()));

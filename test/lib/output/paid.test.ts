@@ -5,7 +5,7 @@ import { CliError, EXIT } from '../../../src/lib/errors.js';
 import { printPaidList } from '../../../src/lib/output/paid.js';
 import type { OutputSettings } from '../../../src/lib/output/types.js';
 import { tempDir } from '../../helpers/temp.js';
-import { memoryIo } from './memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 
 const settings = (outputPath: string): OutputSettings => ({ format: 'json', formatExplicit: true, color: false, quiet: false, outputPath }) as OutputSettings;
 
@@ -19,7 +19,7 @@ describe('printPaidList', () => {
     const target = join(dir, 'p.json');
     // The path was fine when checked; a folder appears there before the file is put in place.
     mkdirSync(target);
-    const err = await printPaidList(memoryIo(), settings(target), paid(3), [], { spentMilli: () => 30, noun: 'creators' }).catch((e: unknown) => e);
+    const err = await printPaidList(memoryTerminal(), settings(target), paid(3), [], { spentMilli: () => 30, noun: 'creators' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     const cli = err as CliError;
     expect(cli.exitCode).toBe(EXIT.USAGE);

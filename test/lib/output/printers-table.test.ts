@@ -6,14 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { printItem, printList } from '../../../src/lib/output/printers.js';
 import type { ColumnSpec, DataRecord } from '../../../src/lib/output/types.js';
 import { columns, creators, settings, slowly } from './fixtures.js';
-import { memoryIo } from './memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const ESC = '\x1b[';
 
 describe('printList table', () => {
   it('renders a bordered, humanised table on a terminal', async () => {
-    const io = memoryIo({ stdoutIsTTY: true, columns: 80 });
+    const io = memoryTerminal({ stdoutIsTTY: true, columns: 80 });
     expect(await printList(io, settings('table'), creators, columns)).toBe(2);
     expect(io.out()).toBe(
       [
@@ -31,19 +31,19 @@ describe('printList table', () => {
   it('truncates long text so the table fits the terminal width', async () => {
     const long = { name: 'n', bio: 'lorem ipsum '.repeat(20), note: 'x'.repeat(50) };
     const cols: ColumnSpec[] = [{ path: 'name' }, { path: 'bio' }, { path: 'note' }];
-    const io = memoryIo({ stdoutIsTTY: true, columns: 60 });
+    const io = memoryTerminal({ stdoutIsTTY: true, columns: 60 });
     await printList(io, settings('table'), [long], cols);
     const lines = io.out().trimEnd().split('\n');
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
     expect(lines[3]).toContain('…');
     expect(lines[3]?.startsWith('│ n    │ lorem ipsum')).toBe(true);
-    const wide = memoryIo({ stdoutIsTTY: true }); // default width 100
+    const wide = memoryTerminal({ stdoutIsTTY: true }); // default width 100
     await printList(wide, settings('table'), [long], cols);
     for (const line of wide.out().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
   });
 
   it('uses --fields as the table columns, keeping kinds of matching specs', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     await printList(io, settings('table', { fields: ['user_id', 'profile.followers'] }), creators, columns);
     expect(io.out()).toBe(
       [
@@ -59,26 +59,26 @@ describe('printList table', () => {
   });
 
   it('has no ANSI codes without colour, and has them with colour', async () => {
-    const plain = memoryIo({ stdoutIsTTY: true });
+    const plain = memoryTerminal({ stdoutIsTTY: true });
     await printList(plain, settings('table', { color: false }), creators, columns);
     expect(plain.out()).not.toContain(ESC);
-    const colored = memoryIo({ stdoutIsTTY: true });
+    const colored = memoryTerminal({ stdoutIsTTY: true });
     await printList(colored, settings('table', { color: true }), creators, columns);
     expect(colored.out()).toContain(ESC);
     expect(colored.out()).toContain('\x1b[36mUSERNAME\x1b[39m');
   });
 
   it('prints nothing for an empty list on a terminal', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     expect(await printList(io, settings('table'), slowly([]), columns)).toBe(0);
     expect(io.out()).toBe('');
   });
 
   it('prints raw tab-separated rows without header when piped', async () => {
-    const io = memoryIo({ stdoutIsTTY: false });
+    const io = memoryTerminal({ stdoutIsTTY: false });
     await printList(io, settings('table'), creators, columns);
     expect(io.out()).toBe('alice\t12345\t3.456\nbob\t1234567\t0.5\n');
-    const fields = memoryIo();
+    const fields = memoryTerminal();
     await printList(fields, settings('table', { fields: ['user_id', 'profile.full_name'] }), creators, columns);
     expect(fields.out()).toBe('u1\tAlice, "Al" Smith\nu2\tBob Jones\n');
   });
@@ -87,7 +87,7 @@ describe('printList table', () => {
     const dir = tempDir('creators-print-');
     try {
       const target = path.join(dir, 'out.txt');
-      const io = memoryIo({ stdoutIsTTY: true });
+      const io = memoryTerminal({ stdoutIsTTY: true });
       await printList(io, settings('table', { outputPath: target }), creators, columns);
       expect(fs.readFileSync(target, 'utf8')).toBe('alice\t12345\t3.456\nbob\t1234567\t0.5\n');
       expect(io.out()).toBe('');
@@ -102,25 +102,25 @@ describe('printItem', () => {
   const record = creators[0] as DataRecord;
 
   it('prints pretty JSON, or one line for jsonl', async () => {
-    const json = memoryIo();
+    const json = memoryTerminal();
     await printItem(json, settings('json'), record, columns);
     expect(json.out()).toBe(`${JSON.stringify(record, null, 2)}\n`);
-    const jsonl = memoryIo();
+    const jsonl = memoryTerminal();
     await printItem(jsonl, settings('jsonl', { fields: ['user_id'] }), record, columns);
     expect(jsonl.out()).toBe('{"user_id":"u1"}\n');
   });
 
   it('prints a header and one row for csv/tsv', async () => {
-    const csv = memoryIo();
+    const csv = memoryTerminal();
     await printItem(csv, settings('csv', { fields: ['user_id', 'profile.full_name'] }), record);
     expect(csv.out()).toBe('user_id,profile.full_name\nu1,"Alice, ""Al"" Smith"\n');
-    const tsv = memoryIo();
+    const tsv = memoryTerminal();
     await printItem(tsv, settings('tsv'), { a: 1, b: { c: null } });
     expect(tsv.out()).toBe('a\tb.c\n1\t\n');
   });
 
   it('prints a key/value table on a terminal', async () => {
-    const io = memoryIo({ stdoutIsTTY: true });
+    const io = memoryTerminal({ stdoutIsTTY: true });
     await printItem(io, settings('table'), record, columns);
     expect(io.out()).toBe(
       [
@@ -132,19 +132,19 @@ describe('printItem', () => {
         '',
       ].join('\n'),
     );
-    const all = memoryIo({ stdoutIsTTY: true });
+    const all = memoryTerminal({ stdoutIsTTY: true });
     await printItem(all, settings('table'), { id: 7, nested: { ok: true } });
     expect(all.out()).toBe(['┌───────────┬──────┐', '│ id        │ 7    │', '│ nested.ok │ true │', '└───────────┴──────┘', ''].join('\n'));
   });
 
   it('prints key<TAB>value lines when piped, raw, honouring --fields', async () => {
-    const io = memoryIo();
+    const io = memoryTerminal();
     await printItem(io, settings('table'), record);
     expect(io.out()).toBe(
       'user_id\tu1\nprofile.username\talice\nprofile.full_name\tAlice, "Al" Smith\n' +
         'profile.followers\t12345\nprofile.engagement_percent\t3.456\ntags\tfitness; travel\n',
     );
-    const fields = memoryIo();
+    const fields = memoryTerminal();
     await printItem(fields, settings('table', { fields: ['profile.followers', 'user_id'] }), record, columns);
     expect(fields.out()).toBe('profile.followers\t12345\nuser_id\tu1\n');
   });
@@ -155,7 +155,7 @@ describe('printItem key/value table wrapping', () => {
   const summary = 'The campaign reached many creators across three platforms and most of them posted twice in the first week.';
 
   it.each([60, 100, 200])('at %i columns: words wrapped at spaces, no ellipsis; a URL never split inside the box', async (columns) => {
-    const io = memoryIo({ stdoutIsTTY: true, columns });
+    const io = memoryTerminal({ stdoutIsTTY: true, columns });
     await printItem(io, settings('table'), { report: { summary }, event_value: { url }, id: 'e1' });
     const all = io.out().trimEnd().split('\n');
     const end = all.findIndex((line) => line.startsWith('└'));
@@ -187,10 +187,10 @@ describe('printItem key/value table wrapping', () => {
   });
 
   it('keeps a value\'s line breaks as lines, and prints key<TAB>value unchanged when piped', async () => {
-    const io = memoryIo({ stdoutIsTTY: true, columns: 60 });
+    const io = memoryTerminal({ stdoutIsTTY: true, columns: 60 });
     await printItem(io, settings('table'), { caption: 'first line\nsecond line' });
     expect(io.out()).toBe(['┌─────────┬─────────────┐', '│ caption │ first line  │', '│         │ second line │', '└─────────┴─────────────┘', ''].join('\n'));
-    const piped = memoryIo();
+    const piped = memoryTerminal();
     await printItem(piped, settings('table'), { event_value: { url }, caption: 'a\tb' });
     expect(piped.out()).toBe(`event_value.url\t${url}\ncaption\ta b\n`);
   });
@@ -213,7 +213,7 @@ describe('values of no declared kind on a terminal', () => {
     const previous = process.env.TZ;
     process.env.TZ = 'UTC';
     try {
-      const io = memoryIo({ stdoutIsTTY: true, columns: 100 });
+      const io = memoryTerminal({ stdoutIsTTY: true, columns: 100 });
       await printItem(io, settings('table'), record);
       const rows = new Map(
         io
@@ -237,7 +237,7 @@ describe('values of no declared kind on a terminal', () => {
       expect(rows.get('note')).toBe(record.note);
 
       // A generic list table: times humanised, numbers as they are.
-      const list = memoryIo({ stdoutIsTTY: true, columns: 200 });
+      const list = memoryTerminal({ stdoutIsTTY: true, columns: 200 });
       await printList(list, settings('table'), [record], []);
       expect(list.out()).toContain('2026-11-24 09:13 UTC');
       expect(list.out()).toContain('1234567');
@@ -249,11 +249,11 @@ describe('values of no declared kind on a terminal', () => {
   });
 
   it('leaves machine formats and piped tables exactly as sent', async () => {
-    const piped = memoryIo();
+    const piped = memoryTerminal();
     await printItem(piped, settings('table'), record);
     expect(piped.out()).toContain('created_at\t2026-11-24T09:13:00.000Z\n');
     expect(piped.out()).toContain('campaign.reach_total\t1234567\n');
-    const json = memoryIo({ stdoutIsTTY: true });
+    const json = memoryTerminal({ stdoutIsTTY: true });
     await printItem(json, settings('json'), record);
     expect(JSON.parse(json.out())).toEqual(record);
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { formatFromPath, openSink, OutputFileError } from '../../../src/lib/output/sink.js';
-import { memoryIo } from './memory-io.js';
+import { memoryTerminal } from '../../helpers/terminal.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -31,7 +31,7 @@ describe('formatFromPath', () => {
 
 describe('openSink to stdout', () => {
   it('writes to io.stdout and leaves it open on commit and abort', async () => {
-    const io = memoryIo();
+    const io = memoryTerminal();
     const sink = await openSink(io, {});
     expect(sink.stream).toBe(io.stdout);
     await sink.write('hello\n');
@@ -42,7 +42,7 @@ describe('openSink to stdout', () => {
   });
 
   it('waits for drain when the stream is full, and keeps every byte in order', async () => {
-    const io = memoryIo({ highWaterMark: 16 });
+    const io = memoryTerminal({ highWaterMark: 16 });
     io.stdout.pause(); // nobody reads: the buffer fills and write() must wait
     const sink = await openSink(io, {});
     const first = sink.write('x'.repeat(64));
@@ -58,7 +58,7 @@ describe('openSink to stdout', () => {
   });
 
   it('rejects instead of hanging when the stream is destroyed while waiting', async () => {
-    const io = memoryIo({ highWaterMark: 4 });
+    const io = memoryTerminal({ highWaterMark: 4 });
     io.stdout.pause();
     const sink = await openSink(io, {});
     const pending = sink.write('a lot more than four bytes');
@@ -72,7 +72,7 @@ describe('openSink to a file', () => {
 
   it('writes a temporary file beside the target and renames it on commit', async () => {
     const target = path.join(dir, 'out.csv');
-    const io = memoryIo();
+    const io = memoryTerminal();
     const sink = await openSink(io, { outputPath: target });
     await sink.write('a,b\n');
     const [temp] = entries();
@@ -88,7 +88,7 @@ describe('openSink to a file', () => {
   it('abort deletes the temporary file and leaves an existing target untouched', async () => {
     const target = path.join(dir, 'out.json');
     fs.writeFileSync(target, 'previous');
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryTerminal(), { outputPath: target });
     await sink.write('half a fi');
     await sink.abort();
     await sink.abort(); // twice is harmless
@@ -100,7 +100,7 @@ describe('openSink to a file', () => {
     const target = path.join(dir, 'out.json');
     fs.writeFileSync(target, 'previous');
     fs.chmodSync(target, 0o640);
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryTerminal(), { outputPath: target });
     await sink.write('new');
     await sink.commit();
     expect(fs.readFileSync(target, 'utf8')).toBe('new');
@@ -110,7 +110,7 @@ describe('openSink to a file', () => {
 
   it('writes large outputs completely', async () => {
     const target = path.join(dir, 'big.jsonl');
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryTerminal(), { outputPath: target });
     const line = `${JSON.stringify({ text: 'y'.repeat(1000) })}\n`;
     for (let i = 0; i < 2000; i++) await sink.write(line);
     await sink.commit();
@@ -119,7 +119,7 @@ describe('openSink to a file', () => {
 
   it('writeBytes keeps every byte in order, after what went through write, in chunks of any size', async () => {
     const target = path.join(dir, 'results.csv');
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryTerminal(), { outputPath: target });
     await sink.write('header\n');
     const parts: Buffer[] = [];
     // ~5 MB in chunks from 1 byte to 1.5 MB: several gathered writes, one chunk larger than a write.
@@ -144,7 +144,7 @@ describe('openSink to a file', () => {
     const sync = vi.spyOn(proto, 'sync');
     const datasync = vi.spyOn(proto, 'datasync');
     const target = path.join(dir, 'big.csv');
-    const sink = await openSink(memoryIo(), { outputPath: target }, durable === undefined ? undefined : { durable });
+    const sink = await openSink(memoryTerminal(), { outputPath: target }, durable === undefined ? undefined : { durable });
     const block = Buffer.alloc(1024 * 1024);
     try {
       for (let i = 0; i < 66; i++) {
@@ -175,7 +175,7 @@ describe('openSink to a file', () => {
   it('abort during writeBytes (a write in flight) deletes the temporary file and keeps the old target', async () => {
     const target = path.join(dir, 'results.csv');
     fs.writeFileSync(target, 'previous');
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryTerminal(), { outputPath: target });
     for (let i = 0; i < 3; i++) await sink.writeBytes(Buffer.alloc(1024 * 1024 + 1, 120));
     await sink.abort();
     expect(entries()).toEqual(['results.csv']);
@@ -185,7 +185,7 @@ describe('openSink to a file', () => {
 
   it('fails with a message naming the path when the folder does not exist', async () => {
     const target = path.join(dir, 'no', 'such', 'out.csv');
-    const err = await openSink(memoryIo(), { outputPath: target }).catch((e: unknown) => e);
+    const err = await openSink(memoryTerminal(), { outputPath: target }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutputFileError);
     expect((err as OutputFileError).message).toBe(`cannot write ${target}: no such directory`);
     expect((err as OutputFileError).code).toBe('ENOENT');
@@ -203,7 +203,7 @@ describe('openSink to a file', () => {
       probe = false;
     }
     if (probe) return;
-    await expect(openSink(memoryIo(), { outputPath: target })).rejects.toThrow(
+    await expect(openSink(memoryTerminal(), { outputPath: target })).rejects.toThrow(
       `cannot write ${target}: permission denied`,
     );
   });
@@ -211,7 +211,7 @@ describe('openSink to a file', () => {
   it('fails on commit when the target is a directory, and cleans up the temporary file', async () => {
     const target = path.join(dir, 'taken');
     fs.mkdirSync(target);
-    const sink = await openSink(memoryIo(), { outputPath: target });
+    const sink = await openSink(memoryTerminal(), { outputPath: target });
     await sink.write('data');
     await expect(sink.commit()).rejects.toThrow(`cannot write ${target}`);
     expect(entries()).toEqual(['taken']);

@@ -20,6 +20,6 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const result = await deleteListening(await listeningPorts(ctx), 'campaign', id, 'Archive');
-    if (result) await printItem(ctx.io, output, result, CAMPAIGN_COLUMNS);
+    if (result) await printItem(ctx.term, output, result, CAMPAIGN_COLUMNS);
   },
 });

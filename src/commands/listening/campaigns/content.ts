@@ -15,7 +15,7 @@ export default defineCommand({
     const [{ listAll, listeningPath }, { printList }] = await Promise.all([import('../../../lib/api/listening.js'), import('../../../lib/output/index.js')]);
     const output = await ctx.output();
     const http = await ctx.http();
-    const count = await printList(ctx.io, output, listAll(http, listeningPath('campaign', id, 'content')), [
+    const count = await printList(ctx.term, output, listAll(http, listeningPath('campaign', id, 'content')), [
       { path: 'posted_at', header: 'Posted', kind: 'date' },
       { path: 'creator.platform', header: 'Platform' },
       { path: 'creator.platform_id', header: 'Creator', keep: true },

@@ -44,6 +44,6 @@ export default defineCommand({
     if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
     const created = await createListening(await listeningPorts(ctx), 'campaign', body);
-    if (created) await printItem(ctx.io, output, created, CAMPAIGN_COLUMNS);
+    if (created) await printItem(ctx.term, output, created, CAMPAIGN_COLUMNS);
   },
 });

@@ -19,6 +19,6 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const http = await ctx.http();
-    await printItem(ctx.io, output, await getOne(http, listeningPath('campaign', id)), CAMPAIGN_COLUMNS);
+    await printItem(ctx.term, output, await getOne(http, listeningPath('campaign', id)), CAMPAIGN_COLUMNS);
   },
 });

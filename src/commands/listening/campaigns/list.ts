@@ -17,7 +17,7 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const http = await ctx.http();
-    const count = await printList(ctx.io, output, listAll(http, listeningPath('campaign')), CAMPAIGN_COLUMNS);
+    const count = await printList(ctx.term, output, listAll(http, listeningPath('campaign')), CAMPAIGN_COLUMNS);
     if (count === 0 && output.format === 'table') ctx.notice('No campaigns.');
   },
 });

@@ -19,7 +19,7 @@ export default defineCommand({
     const http = await ctx.http();
     const record = await getOne(http, listeningPath('campaign', id, 'overview'));
     // The top posts are ranked by EMV: on a narrow terminal it is the last number to give way.
-    await printOverview(ctx.io, await ctx.output(), record, String(id), [
+    await printOverview(ctx.term, await ctx.output(), record, String(id), [
       { path: 'posted_at', header: 'Posted', kind: 'date', priority: 1 },
       { path: 'creator.platform_id', header: 'Creator', keep: true },
       { path: 'views', header: 'Views', kind: 'count', priority: 2 },

@@ -39,6 +39,6 @@ export default defineCommand({
     }
     const output = await ctx.output();
     const updated = await updateListening(await listeningPorts(ctx), 'campaign', id, body);
-    if (updated) await printItem(ctx.io, output, updated, CAMPAIGN_COLUMNS);
+    if (updated) await printItem(ctx.term, output, updated, CAMPAIGN_COLUMNS);
   },
 });

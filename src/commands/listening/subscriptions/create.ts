@@ -46,6 +46,6 @@ export default defineCommand({
     if (body.name === undefined) throw new UsageError('A subscription needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
     const created = await createListening(await listeningPorts(ctx), 'subscription', body);
-    if (created) await printItem(ctx.io, output, created, SUBSCRIPTION_COLUMNS);
+    if (created) await printItem(ctx.term, output, created, SUBSCRIPTION_COLUMNS);
   },
 });

@@ -21,6 +21,6 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const result = await deleteListening(await listeningPorts(ctx), 'subscription', id, 'Delete');
-    if (result) await printItem(ctx.io, output, result, SUBSCRIPTION_COLUMNS);
+    if (result) await printItem(ctx.term, output, result, SUBSCRIPTION_COLUMNS);
   },
 });

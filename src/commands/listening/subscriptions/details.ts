@@ -19,6 +19,6 @@ export default defineCommand({
     ]);
     const http = await ctx.http();
     const record = await getOne(http, listeningPath('subscription', id, 'details'));
-    await printWithRows(ctx.io, await ctx.output(), record, 'creators', SUBSCRIPTION_STATS_COLUMNS);
+    await printWithRows(ctx.term, await ctx.output(), record, 'creators', SUBSCRIPTION_STATS_COLUMNS);
   },
 });

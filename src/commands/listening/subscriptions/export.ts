@@ -18,7 +18,7 @@ export default defineCommand({
     const [{ exportDetails }, { printBytes }] = await Promise.all([import('../../../lib/api/listening.js'), import('../../../lib/output/index.js')]);
     const output = await ctx.output();
     const body = await exportDetails(await ctx.http(), id);
-    await printBytes(ctx.io, output, body);
+    await printBytes(ctx.term, output, body);
     if (output.outputPath) ctx.notice(`Wrote ${output.outputPath}.`);
   },
 });

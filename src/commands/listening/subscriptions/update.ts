@@ -43,6 +43,6 @@ export default defineCommand({
     }
     const output = await ctx.output();
     const updated = await updateListening(await listeningPorts(ctx), 'subscription', id, body);
-    if (updated) await printItem(ctx.io, output, updated, SUBSCRIPTION_COLUMNS);
+    if (updated) await printItem(ctx.term, output, updated, SUBSCRIPTION_COLUMNS);
   },
 });
