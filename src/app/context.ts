@@ -6,6 +6,7 @@ import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
+import { parseCreditsMilli, parseDuration } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
@@ -21,7 +22,10 @@ import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
 import type { OpenOptions } from '../lib/store/open.js';
 import type { Store } from '../lib/store/types.js';
 
-/** The global options of the contract, as commander hands them over (camelCase). */
+/**
+ * The global options of the contract, as commander hands them over (camelCase), the numbers read by
+ * `GLOBAL_VALUES` (program.ts does, before the verb runs).
+ */
 export interface GlobalOptions {
   baseUrl?: string;
   apiKey?: string;
@@ -38,16 +42,45 @@ export interface GlobalOptions {
   pager?: boolean;
   color?: boolean;
   debug?: boolean;
-  timeout?: string;
-  retries?: string;
+  /** `--timeout <s>`: seconds. */
+  timeout?: number;
+  retries?: number;
   dryRun?: boolean;
-  maxCredits?: string;
-  /** `--max-age <duration>`: reuse answers bought within it (0: buy fresh). */
-  maxAge?: string;
+  /** `--max-credits <n>` in thousandths of a credit; null when given empty (no budget, whatever the env says). */
+  maxCredits?: number | null;
+  /** `--max-age <duration>` in ms: reuse answers bought within it (0: buy fresh); null when given empty (the defaults). */
+  maxAge?: number | null;
   /** False with `--no-store`. */
   store?: boolean;
   yes?: boolean;
 }
+
+/** `--timeout`, flag or setting: seconds above 0. */
+function timeoutSeconds(raw: string, what: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
+  if (n === 0) throw new UsageError(`Invalid ${what} '${raw}': expected a number of seconds above 0.`);
+  return n;
+}
+
+/** `--retries`, flag or setting: a whole number, 0 or more. */
+function retryCount(raw: string, what: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
+  if (!Number.isInteger(n)) throw new UsageError(`Invalid ${what} '${raw}': expected a whole number.`);
+  return n;
+}
+
+/**
+ * How the global options that are not text are read, flag by flag (program.ts applies them to the
+ * command line). An empty `--max-credits` or `--max-age` is null: none given, whatever the env says.
+ */
+export const GLOBAL_VALUES = {
+  timeout: { parse: timeoutSeconds },
+  retries: { parse: retryCount },
+  maxCredits: { parse: (raw: string, flag: string) => (raw === '' ? null : parseCreditsMilli(raw, flag)) },
+  maxAge: { parse: (raw: string, flag: string) => (raw.trim() === '' ? null : parseDuration(raw, flag)) },
+} as const satisfies Partial<Record<keyof GlobalOptions, { parse(raw: string, flag: string): unknown }>>;
 
 export type CredentialSource = 'flag' | 'file' | 'env' | 'profile' | 'login';
 
@@ -235,10 +268,11 @@ export class Context {
 
   private async buildHttp(): Promise<HttpClient> {
     const baseUrl = await this.baseUrl();
-    const timeoutS = await this.numberOption(this.globals.timeout, 'timeout', 30, '--timeout');
-    if (timeoutS <= 0) throw new UsageError(`Invalid --timeout '${this.globals.timeout ?? timeoutS}': expected a number of seconds above 0.`);
-    const retries = await this.numberOption(this.globals.retries, 'retries', 3, '--retries');
-    if (!Number.isInteger(retries)) throw new UsageError(`Invalid --retries '${this.globals.retries ?? retries}': expected a whole number.`);
+    // The profile's settings are read as the flags are, and named as them.
+    const timeoutSetting = this.globals.timeout === undefined ? await this.setting('timeout') : undefined;
+    const timeoutS = this.globals.timeout ?? (timeoutSetting === undefined ? 30 : timeoutSeconds(timeoutSetting, '--timeout'));
+    const retriesSetting = this.globals.retries === undefined ? await this.setting('retries') : undefined;
+    const retries = this.globals.retries ?? (retriesSetting === undefined ? 3 : retryCount(retriesSetting, '--retries'));
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
@@ -368,10 +402,10 @@ export class Context {
   async maxAge(): Promise<MaxAge> {
     const { DEFAULT_MAX_AGE_MS } = await import('../lib/store/memory.js');
     const flag = this.globals.maxAge;
-    const raw = flag ?? this.deps.env.CREATORS_MAX_AGE ?? (await this.setting('max-age'));
+    if (flag !== undefined) return flag === null ? { ...DEFAULT_MAX_AGE_MS } : { creator: flag, page: flag };
+    const raw = this.deps.env.CREATORS_MAX_AGE ?? (await this.setting('max-age'));
     if (raw === undefined || raw.trim() === '') return { ...DEFAULT_MAX_AGE_MS };
-    const { parseDuration } = await import('../lib/options.js');
-    const ms = parseDuration(raw, flag !== undefined ? '--max-age' : this.deps.env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
+    const ms = parseDuration(raw, this.deps.env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
     return { creator: ms, page: ms };
   }
 
@@ -419,7 +453,7 @@ export class Context {
 
   /** `--restart` of a bulk run: this run buys fresh, whatever the store holds (as `--max-age 0`). */
   buyFresh(): void {
-    this.globals.maxAge = '0';
+    this.globals.maxAge = 0;
   }
 
   /**
@@ -551,10 +585,13 @@ export class Context {
 
   /** The money policy of this run: `--dry-run`, `--max-credits` (flag > env > profile), `confirm-above`. */
   async moneyPolicy(): Promise<MoneyPolicy> {
-    const { parseConfirmAbove, parseMaxCredits } = await import('../lib/cost.js');
+    const { parseConfirmAbove } = await import('../lib/cost.js');
+    const flag = this.globals.maxCredits;
+    const raw = flag === undefined ? (this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))) : undefined;
     return {
       dryRun: this.dryRun,
-      maxCreditsMilli: parseMaxCredits(this.globals.maxCredits ?? this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))),
+      // The env and the setting are named as the flag, as they always were.
+      maxCreditsMilli: flag !== undefined ? (flag ?? undefined) : raw === undefined || raw === '' ? undefined : parseCreditsMilli(raw, '--max-credits'),
       confirmAboveMilli: parseConfirmAbove(await this.setting('confirm-above')),
     };
   }

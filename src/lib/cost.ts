@@ -1,7 +1,7 @@
 import { PRICES, requestPriceOf, WORST_CASE_MILLI } from '../contract/prices.js';
 import type { Plan } from './api/plan.js';
 import { planUrl } from './api/plan.js';
-import { CreditsError, UsageError } from './errors.js';
+import { CreditsError } from './errors.js';
 import { redactValue } from './http/redact.js';
 import type { Terminal } from './io/terminal.js';
 import { creditCount, plural } from './output/humanize.js';
@@ -46,14 +46,6 @@ export const PRICE_MILLI = WORST_CASE_MILLI;
 /** `1234` -> `1.234`; trailing zeros trimmed. */
 export function formatCredits(milli: number): string {
   return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
-}
-
-/** Parses a `--max-credits` value (the app picks flag > CREATORS_MAX_CREDITS > profile) into thousandths; undefined when unset. */
-export function parseMaxCredits(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid --max-credits '${raw}': expected a number, 0 or more.`);
-  return Math.round(n * 1000);
 }
 
 /** The `confirm-above` setting in thousandths (default 10 credits). */

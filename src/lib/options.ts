@@ -23,6 +23,23 @@ export function parseIntegerOption(raw: unknown, flag: string, min = Number.MIN_
 }
 
 /**
+ * Credits in thousandths, as every price and balance is held: `0.03` is exactly 30 (not 0.03 x 1000 in
+ * floating point), a fourth decimal rounds half up. Other spellings Number() reads (`1e3`) are taken as
+ * it reads them. A usage error names `what` when the value is not a number, 0 or more.
+ */
+export function parseCreditsMilli(raw: string, what: string): number {
+  const plain = /^\s*\+?(\d*)(?:\.(\d*))?\s*$/.exec(raw);
+  if (plain && /\d/.test(raw)) {
+    const fraction = plain[2] ?? '';
+    const milli = Number(plain[1] || '0') * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3)) + (Number(fraction[3] ?? '0') >= 5 ? 1 : 0);
+    if (Number.isSafeInteger(milli)) return milli;
+  }
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a number, 0 or more.`);
+  return Math.round(n * 1000);
+}
+
+/**
  * Types a `key=value` value: numbers, `true`/`false`, `null`, comma lists become arrays
  * (of typed items); anything else stays a string. `"quoted"` values are kept as strings.
  */

@@ -4,7 +4,6 @@
  * of the wait flags. `--max-wait` is the whole wait; `--timeout` is the per-request timeout, as
  * everywhere else, except for one release where it still stands in for `--max-wait` (deprecated).
  */
-import { UsageError } from '../errors.js';
 import { getBatchStatus } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
 import type { Spinner } from '../io/spinner.js';
@@ -51,41 +50,29 @@ export interface WaitSettings {
   readTimeoutMs?: number | undefined;
 }
 
-/** The wait flags as typed: the verb's own `--interval`/`--max-wait`, and the global `--timeout`. */
+/** The wait in seconds: the verb's own `--interval`/`--max-wait`, and the global `--timeout`. */
 export interface WaitFlags {
-  interval?: string | undefined;
-  maxWait?: string | undefined;
+  interval?: number | undefined;
+  maxWait?: number | undefined;
   /** The global `--timeout` (commander gives it to the root wherever it is typed). */
-  timeout?: string | undefined;
-}
-
-/** Seconds from a flag, > 0; a usage error names the flag otherwise. */
-export function parseSeconds(raw: string | undefined, flag: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw.trim());
-  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new UsageError(`Invalid ${flag} '${raw}': expected a number of seconds greater than 0.`);
-  }
-  return n;
+  timeout?: number | undefined;
 }
 
 /**
- * Reads the wait flags of `batch <verb>`. `--max-wait` is the whole wait, and then `--timeout` is only
+ * The wait of `batch <verb>`. `--max-wait` is the whole wait, and then `--timeout` is only
  * the per-request timeout. Without `--max-wait`, a `--timeout` is still taken as the whole wait (what
  * it meant here before `--max-wait` existed), with a one-line deprecation warning; its status reads
  * keep their 30 s timeout, as then.
  */
 export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notices, 'warn'>): WaitSettings {
-  const intervalMs = (parseSeconds(flags.interval, '--interval') ?? DEFAULT_INTERVAL_S) * 1000;
-  const maxWait = parseSeconds(flags.maxWait, '--max-wait');
-  if (maxWait !== undefined) return { intervalMs, maxWaitMs: maxWait * 1000 };
-  const legacy = parseSeconds(flags.timeout, '--timeout');
-  if (legacy === undefined) return { intervalMs };
+  const intervalMs = (flags.interval ?? DEFAULT_INTERVAL_S) * 1000;
+  if (flags.maxWait !== undefined) return { intervalMs, maxWaitMs: flags.maxWait * 1000 };
+  if (flags.timeout === undefined) return { intervalMs };
   notices.warn(
-    `--timeout as the whole wait of \`creators batch ${verb}\` is deprecated: use --max-wait ${flags.timeout?.trim()} ` +
+    `--timeout as the whole wait of \`creators batch ${verb}\` is deprecated: use --max-wait ${flags.timeout} ` +
       '(--timeout is the per-request timeout, and will mean only that in the next release).',
   );
-  return { intervalMs, maxWaitMs: legacy * 1000, readTimeoutMs: 30_000 };
+  return { intervalMs, maxWaitMs: flags.timeout * 1000, readTimeoutMs: 30_000 };
 }
 
 export interface WaitOptions extends WaitSettings {

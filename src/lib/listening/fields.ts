@@ -1,7 +1,7 @@
 /** Flag values of listening create/update, checked before anything is sent. */
 import { UsageError } from '../errors.js';
 import { parseForwardUrl } from '../events/forward.js';
-import { matchChoice, parseIntegerOption } from '../options.js';
+import { matchChoice } from '../options.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 
 /**
@@ -21,13 +21,6 @@ export function webhookUrl(raw: string | undefined): string | null | undefined {
   if (raw === 'none') return null;
   if (!parseForwardUrl(raw)) throw new UsageError(`Invalid --webhook-url '${raw}': expected an http(s) URL, or none.`);
   return raw;
-}
-
-/** `--days n`: a campaign's monitoring duration, 1 to 365 days. */
-export function daysOption(raw: string | undefined): number | undefined {
-  const days = parseIntegerOption(raw, '--days', 1);
-  if (days !== undefined && days > 365) throw new UsageError(`Invalid --days '${String(raw)}': at most 365.`);
-  return days;
 }
 
 /** `--pause` / `--resume` as the `status` they set (undefined when neither is given). */

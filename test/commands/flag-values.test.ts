@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { ParsedVerb } from '../../src/program.js';
+import { DEFAULT_CONCURRENCY_CAP } from '../../src/lib/bulk/concurrency.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * Flag values are read when the command line is, before the verb runs: these run in-process with the
+ * verb replaced (`run`), so nothing needs a server, a store or an HTTP double.
+ */
+async function parsed(argv: string[]): Promise<{ code: number; stderr: string; verb: ParsedVerb | undefined }> {
+  let verb: ParsedVerb | undefined;
+  const res = await runCli(argv, { run: (v) => void (verb = v) });
+  return { code: res.code, stderr: res.stderr, verb };
+}
+
+describe('flag values reach the verb typed', () => {
+  it.each([
+    // integer, with bounds
+    [['search', '--limit', '50'], 'limit', 50],
+    [['search', '--limit', ' 7 '], 'limit', 7],
+    [['search'], 'page', 1],
+    [['search', '--page', '3'], 'page', 3],
+    [['search', '--max-results', '120'], 'maxResults', 120],
+    [['search', '--min-followers', '0'], 'minFollowers', 0],
+    [['search', '--exclude-list', '3', '--exclude-list', '12'], 'excludeList', [3, 12]],
+    [['search'], 'excludeList', []],
+    [['search'], 'limit', undefined],
+    [['enrich', 'handle', '--concurrency', String(DEFAULT_CONCURRENCY_CAP)], 'concurrency', DEFAULT_CONCURRENCY_CAP],
+    [['enrich', 'email', '--max-rows', '1'], 'maxRows', 1],
+    [['listening', 'campaigns', 'create', '--days', '365'], 'days', 365],
+    [['listening', 'campaigns', 'update', '2', '--days', '1'], 'days', 1],
+    // seconds
+    [['batch', 'poll', '7', '--interval', '0.5'], 'interval', 0.5],
+    [['batch', 'run', 'x.csv', '--max-wait', '90'], 'maxWait', 90],
+  ] as const)('%j: %s is %j', async (argv, key, value) => {
+    const { code, stderr, verb } = await parsed([...argv]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(verb?.flags[key]).toEqual(value);
+  });
+
+  it.each([
+    // seconds and whole numbers, as the HTTP client takes them
+    [['credits', '--timeout', '2.5'], 'timeout', 2.5],
+    [['credits', '--timeout', '1e1'], 'timeout', 10],
+    [['credits', '--retries', '0'], 'retries', 0],
+    // credits: thousandths, exactly
+    [['credits', '--max-credits', '0.03'], 'maxCredits', 30],
+    [['credits', '--max-credits', '1.0005'], 'maxCredits', 1001],
+    [['credits', '--max-credits', '0.1'], 'maxCredits', 100],
+    [['credits', '--max-credits', '12'], 'maxCredits', 12_000],
+    [['credits', '--max-credits', '1e3'], 'maxCredits', 1_000_000],
+    [['credits', '--max-credits', ''], 'maxCredits', null],
+    // durations in ms
+    [['credits', '--max-age', '24h'], 'maxAge', 86_400_000],
+    [['credits', '--max-age', '0'], 'maxAge', 0],
+    [['credits', '--max-age', ' '], 'maxAge', null],
+    [['credits'], 'maxAge', undefined],
+  ] as const)('global %j: %s is %j', async (argv, key, value) => {
+    const { code, stderr, verb } = await parsed([...argv]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(verb?.globals[key]).toEqual(value);
+  });
+});
+
+describe('a value that is not one is a usage error naming the flag (exit 2), before the verb runs', () => {
+  it.each([
+    [['search', '--limit', 'x'], "error: Invalid --limit 'x': expected a whole number."],
+    [['search', '--limit', '0'], "error: Invalid --limit '0': must be 1 or more."],
+    [['search', '--limit', '-5'], "error: Invalid --limit '-5': must be 1 or more."],
+    [['search', '--limit', '1.5'], "error: Invalid --limit '1.5': expected a whole number."],
+    [['search', '--limit', '99999999999999999999'], "error: Invalid --limit '99999999999999999999': expected a whole number."],
+    [['search', '--limit', '51'], 'error: Invalid --limit 51: at most 50 creators per page.\nUse --all to get more, page after page.'],
+    [['search', '--page', '0'], "error: Invalid --page '0': must be 1 or more."],
+    [['similar', 'nasa', '--max-results', '0'], "error: Invalid --max-results '0': must be 1 or more."],
+    [['search', '--exclude-list', '3', '--exclude-list', 'abc'], "error: Invalid --exclude-list 'abc': expected a whole number."],
+    [['search', '--min-followers', '-1'], "error: Invalid --min-followers '-1': must be 0 or more."],
+    [['search', '--max-followers', 'many'], "error: Invalid --max-followers 'many': expected a whole number."],
+    [['enrich', 'handle', '--concurrency', String(DEFAULT_CONCURRENCY_CAP + 1)], `error: Invalid --concurrency '${DEFAULT_CONCURRENCY_CAP + 1}': at most ${DEFAULT_CONCURRENCY_CAP}.`],
+    [['enrich', 'handle', '--concurrency', '0'], "error: Invalid --concurrency '0': must be 1 or more."],
+    [['socials', '--max-rows', 'x'], "error: Invalid --max-rows 'x': expected a whole number."],
+    [['listening', 'campaigns', 'create', '--days', '366'], "error: Invalid --days '366': at most 365."],
+    [['listening', 'campaigns', 'update', '2', '--days', '0'], "error: Invalid --days '0': must be 1 or more."],
+    [['batch', 'poll', '7', '--interval', '0'], "error: Invalid --interval '0': expected a number of seconds greater than 0."],
+    [['batch', 'poll', '7', '--max-wait', 'soon'], "error: Invalid --max-wait 'soon': expected a number of seconds greater than 0."],
+    [['credits', '--timeout', '0'], "error: Invalid --timeout '0': expected a number of seconds above 0."],
+    [['credits', '--timeout', '-1'], "error: Invalid --timeout '-1': expected a non-negative number."],
+    [['credits', '--retries', '1.5'], "error: Invalid --retries '1.5': expected a whole number."],
+    [['credits', '--retries', 'x'], "error: Invalid --retries 'x': expected a non-negative number."],
+    [['credits', '--max-credits', '-1'], "error: Invalid --max-credits '-1': expected a number, 0 or more."],
+    [['credits', '--max-credits', 'lots'], "error: Invalid --max-credits 'lots': expected a number, 0 or more."],
+    [['credits', '--max-age', 'soon'], "error: Invalid --max-age 'soon': expected a duration such as 14d, 24h, 30m or 0."],
+  ] as const)('%j', async (argv, message) => {
+    const { code, stderr, verb } = await parsed([...argv]);
+    expect(verb).toBeUndefined();
+    expect(code).toBe(2);
+    expect(stderr).toBe(`${message}\n`);
+  });
+});
