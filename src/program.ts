@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
-import type { CommandDef, CommandNode, FlagDef, FlagDefs, GroupDef } from './app/command.js';
+import { credits, duration, type CommandDef, type CommandNode, type FlagDef, type FlagDefs, type GroupDef, type ValueKind } from './app/command.js';
 import type { Deps } from './app/deps.js';
-import { Context, GLOBAL_VALUES, type GlobalOptions } from './app/context.js';
+import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples, helpParagraphs, helpWidth } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
 import { InterruptedError, UsageError } from './lib/errors.js';
-import { matchChoice } from './lib/options.js';
+import { matchChoice, parseRetries, parseTimeoutSeconds } from './lib/options.js';
 import { FORMATS } from './lib/output/types.js';
 
 export function packageVersion(): string {
@@ -146,11 +146,22 @@ function flagValue(flag: FlagDef, raw: unknown, name: string): unknown {
   return Boolean(raw);
 }
 
+/**
+ * How the global options that are not text are read (the profile's settings for them are read the same
+ * way by the Context). An empty `--max-credits` or `--max-age` is null: none, whatever the env says.
+ */
+const GLOBAL_VALUES: { [K in keyof GlobalOptions]?: ValueKind<GlobalOptions[K]> } = {
+  timeout: { parse: parseTimeoutSeconds },
+  retries: { parse: parseRetries },
+  maxCredits: { parse: (raw, flag) => (raw === '' ? null : credits.parse(raw, flag)) },
+  maxAge: { parse: (raw, flag) => (raw.trim() === '' ? null : duration.parse(raw, flag)) },
+};
+
 /** The global options with their numbers read (`GLOBAL_VALUES`), each once, before any verb runs. */
 function globalValues(raw: Record<string, unknown>): GlobalOptions {
   const globals: Record<string, unknown> = { ...raw };
   for (const [key, kind] of Object.entries(GLOBAL_VALUES)) {
-    if (typeof raw[key] === 'string') globals[key] = kind.parse(raw[key], `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    if (typeof raw[key] === 'string') globals[key] = kind?.parse(raw[key], `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
   return globals as GlobalOptions;
 }

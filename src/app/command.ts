@@ -34,12 +34,15 @@ export function integer(bounds: { min?: number; max?: number; check?: (n: number
   };
 }
 
-/** Seconds above 0, decimals allowed (`0.5`); `expected` ends the usage error (each flag has said it its own way). */
-export function seconds(expected: string): ValueKind<number> {
+/**
+ * Seconds above 0 (and at most `max`), decimals allowed (`0.5`); `expected` ends the usage error (each
+ * flag has said it its own way).
+ */
+export function seconds(expected: string, max = Number.POSITIVE_INFINITY): ValueKind<number> {
   return {
     parse(raw, flag) {
       const n = Number(raw.trim());
-      if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`Invalid ${flag} '${raw}': ${expected}`);
+      if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`Invalid ${flag} '${raw}': ${expected}`);
       return n;
     },
   };

@@ -6,7 +6,7 @@ import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
-import { parseCreditsMilli, parseDuration } from '../lib/options.js';
+import { parseCreditsMilli, parseDuration, parseRetries, parseTimeoutSeconds } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
@@ -23,8 +23,8 @@ import type { OpenOptions } from '../lib/store/open.js';
 import type { Store } from '../lib/store/types.js';
 
 /**
- * The global options of the contract, as commander hands them over (camelCase), the numbers read by
- * `GLOBAL_VALUES` (program.ts does, before the verb runs).
+ * The global options of the contract, as commander hands them over (camelCase), the numbers read
+ * (program.ts's `GLOBAL_VALUES`, before the verb runs).
  */
 export interface GlobalOptions {
   baseUrl?: string;
@@ -54,33 +54,6 @@ export interface GlobalOptions {
   store?: boolean;
   yes?: boolean;
 }
-
-/** `--timeout`, flag or setting: seconds above 0. */
-function timeoutSeconds(raw: string, what: string): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
-  if (n === 0) throw new UsageError(`Invalid ${what} '${raw}': expected a number of seconds above 0.`);
-  return n;
-}
-
-/** `--retries`, flag or setting: a whole number, 0 or more. */
-function retryCount(raw: string, what: string): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
-  if (!Number.isInteger(n)) throw new UsageError(`Invalid ${what} '${raw}': expected a whole number.`);
-  return n;
-}
-
-/**
- * How the global options that are not text are read, flag by flag (program.ts applies them to the
- * command line). An empty `--max-credits` or `--max-age` is null: none given, whatever the env says.
- */
-export const GLOBAL_VALUES = {
-  timeout: { parse: timeoutSeconds },
-  retries: { parse: retryCount },
-  maxCredits: { parse: (raw: string, flag: string) => (raw === '' ? null : parseCreditsMilli(raw, flag)) },
-  maxAge: { parse: (raw: string, flag: string) => (raw.trim() === '' ? null : parseDuration(raw, flag)) },
-} as const satisfies Partial<Record<keyof GlobalOptions, { parse(raw: string, flag: string): unknown }>>;
 
 export type CredentialSource = 'flag' | 'file' | 'env' | 'profile' | 'login';
 
@@ -270,9 +243,9 @@ export class Context {
     const baseUrl = await this.baseUrl();
     // The profile's settings are read as the flags are, and named as them.
     const timeoutSetting = this.globals.timeout === undefined ? await this.setting('timeout') : undefined;
-    const timeoutS = this.globals.timeout ?? (timeoutSetting === undefined ? 30 : timeoutSeconds(timeoutSetting, '--timeout'));
+    const timeoutS = this.globals.timeout ?? (timeoutSetting === undefined ? 30 : parseTimeoutSeconds(timeoutSetting, '--timeout'));
     const retriesSetting = this.globals.retries === undefined ? await this.setting('retries') : undefined;
-    const retries = this.globals.retries ?? (retriesSetting === undefined ? 3 : retryCount(retriesSetting, '--retries'));
+    const retries = this.globals.retries ?? (retriesSetting === undefined ? 3 : parseRetries(retriesSetting, '--retries'));
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);

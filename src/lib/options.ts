@@ -22,6 +22,22 @@ export function parseIntegerOption(raw: unknown, flag: string, min = Number.MIN_
   return n;
 }
 
+/** `--timeout` (flag or setting): seconds above 0. */
+export function parseTimeoutSeconds(raw: string, what: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
+  if (n === 0) throw new UsageError(`Invalid ${what} '${raw}': expected a number of seconds above 0.`);
+  return n;
+}
+
+/** `--retries` (flag or setting): a whole number, 0 or more. */
+export function parseRetries(raw: string, what: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
+  if (!Number.isInteger(n)) throw new UsageError(`Invalid ${what} '${raw}': expected a whole number.`);
+  return n;
+}
+
 /**
  * Credits in thousandths, as every price and balance is held: `0.03` is exactly 30 (not 0.03 x 1000 in
  * floating point), a fourth decimal rounds half up. Other spellings Number() reads (`1e3`) are taken as
