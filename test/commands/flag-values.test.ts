@@ -66,7 +66,7 @@ describe('flag values reach the verb typed', () => {
     [['credits', '--retries', '0'], 'retries', 0],
     // credits: thousandths, exactly
     [['credits', '--max-credits', '0.03'], 'maxCredits', 30],
-    [['credits', '--max-credits', '1.0005'], 'maxCredits', 1001],
+    [['credits', '--max-credits', '0.5005'], 'maxCredits', 501],
     [['credits', '--max-credits', '0.1'], 'maxCredits', 100],
     [['credits', '--max-credits', '12'], 'maxCredits', 12_000],
     [['credits', '--max-credits', '1e3'], 'maxCredits', 1_000_000],
