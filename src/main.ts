@@ -5,16 +5,16 @@ import { Context } from './app/context.js';
 import { CliError, DryRunComplete, EXIT, InterruptedError, PagerClosedError, StoppedError, UsageError } from './lib/errors.js';
 import { Secrets } from './lib/http/redact.js';
 import { exitHoldsSettled, pendingExitHolds } from './lib/io/exit-holds.js';
-import { buildProgram } from './program.js';
+import { buildProgram, type ProgramOptions } from './program.js';
 
 /**
  * Runs the CLI for `argv` (without node and script) and returns the exit code.
  * This is the one place where typed errors become exit codes and printed messages.
  */
-export async function main(argv: string[], given: Deps): Promise<number> {
+export async function main(argv: string[], given: Deps, options: ProgramOptions = {}): Promise<number> {
   // One set of known credentials for the whole run: the command's Context fills it, the error report reads it.
   const deps: Deps = given.secrets ? given : { ...given, secrets: new Secrets() };
-  const program = buildProgram(deps, argv);
+  const program = buildProgram(deps, argv, options);
   let commanderMessage = '';
   // The command whose parsing failed (a verb for an unknown option, a group for an unknown verb).
   let failedCommand: Command | undefined;

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
-import type { CommandDef, CommandNode, FlagDef, FlagDefs, GroupDef } from './app/command.js';
+import { credits, duration, type CommandDef, type CommandNode, type FlagDef, type FlagDefs, type GroupDef, type ValueKind } from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples, helpParagraphs, helpWidth } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
 import { InterruptedError, UsageError } from './lib/errors.js';
-import { matchChoice } from './lib/options.js';
+import { matchChoice, parseRetries, parseTimeoutSeconds } from './lib/options.js';
 import { FORMATS } from './lib/output/types.js';
 
 export function packageVersion(): string {
@@ -15,12 +15,29 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
+/** What a verb is called with once its command line is read: values typed and checked, nothing run yet. */
+export interface ParsedVerb {
+  /** The words typed to reach it (`enrich handle`). */
+  command: string;
+  args: string[];
+  flags: Record<string, unknown>;
+  globals: GlobalOptions;
+}
+
+export interface ProgramOptions {
+  /**
+   * Called instead of the verb (as gh's `runF`): a test of flag parsing sees what the verb would be
+   * given, without a Context, a store or an HTTP double.
+   */
+  run?: (verb: ParsedVerb) => Promise<void> | void;
+}
+
 /**
  * The commander tree, built from the command definitions (src/commands/index.ts). Verbs import their
  * heavy modules inside `run`, so building the tree (and `--help`) loads commander and the light
  * declarations only. Given the command line, only the part of the tree it runs is built (`treeFor`).
  */
-export function buildProgram(deps: Deps, argv?: readonly string[]): Command {
+export function buildProgram(deps: Deps, argv?: readonly string[], options: ProgramOptions = {}): Command {
   const program = new Command('creators');
   program
     .description(
@@ -64,7 +81,7 @@ export function buildProgram(deps: Deps, argv?: readonly string[]): Command {
       ['creators help exit-codes', 'what each exit status means'],
     ], helpWidth(command)) + helpTopicsLine(helpWidth(command)));
 
-  for (const node of argv === undefined ? COMMAND_TREE : treeFor(argv)) addNode(program, node, deps);
+  for (const node of argv === undefined ? COMMAND_TREE : treeFor(argv)) addNode(program, node, deps, options);
   return program;
 }
 
@@ -118,11 +135,35 @@ function positionalValues(actionArgs: unknown[]): string[] {
   return actionArgs.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
 }
 
-/** A flag's value as its declaration types it: a list, a value (or undefined), or a switch (false when absent). */
-function flagValue(flag: FlagDef, raw: unknown): unknown {
-  if (flag.repeat) return raw ?? [];
-  if (flag.flags.includes('<') || flag.negatable) return raw;
+/**
+ * A flag's value as its declaration types it: a list, a value (or undefined), or a switch (false when
+ * absent); a value of a kind (`FlagDef.value`) parsed, a usage error naming the flag when it is not one.
+ */
+function flagValue(flag: FlagDef, raw: unknown, name: string): unknown {
+  const parse = (text: unknown): unknown => (flag.value === undefined ? text : flag.value.parse(String(text), name));
+  if (flag.repeat) return ((raw as string[] | undefined) ?? []).map(parse);
+  if (flag.flags.includes('<') || flag.negatable) return raw === undefined || typeof raw === 'boolean' ? raw : parse(raw);
   return Boolean(raw);
+}
+
+/**
+ * How the global options that are not text are read (the profile's settings for them are read the same
+ * way by the Context). An empty `--max-credits` or `--max-age` is null: none, whatever the env says.
+ */
+const GLOBAL_VALUES: { [K in keyof GlobalOptions]?: ValueKind<GlobalOptions[K]> } = {
+  timeout: { parse: parseTimeoutSeconds },
+  retries: { parse: parseRetries },
+  maxCredits: { parse: (raw, flag) => (raw === '' ? null : credits.parse(raw, flag)) },
+  maxAge: { parse: (raw, flag) => (raw.trim() === '' ? null : duration.parse(raw, flag)) },
+};
+
+/** The global options with their numbers read (`GLOBAL_VALUES`), each once, before any verb runs. */
+function globalValues(raw: Record<string, unknown>): GlobalOptions {
+  const globals: Record<string, unknown> = { ...raw };
+  for (const [key, kind] of Object.entries(GLOBAL_VALUES)) {
+    if (typeof raw[key] === 'string') globals[key] = kind?.parse(raw[key], `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  }
+  return globals as GlobalOptions;
 }
 
 /**
@@ -155,15 +196,15 @@ function addHelpAfter(cmd: Command, def: Pick<GroupDef, 'examples' | 'helpAfter'
 }
 
 /** Adds a declared verb or group (and its verbs) under `parent`. */
-function addNode(parent: Command, node: CommandNode, deps: Deps): void {
+function addNode(parent: Command, node: CommandNode, deps: Deps, options: ProgramOptions): void {
   if (node.kind === 'group') {
-    addGroup(parent, node.def, deps);
+    addGroup(parent, node.def, deps, options);
     return;
   }
-  addVerb(parent, node.def, deps);
+  addVerb(parent, node.def, deps, options);
 }
 
-function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
+function addGroup(parent: Command, def: GroupDef, deps: Deps, options: ProgramOptions): void {
   // `creators <group> help [verb]` prints that help (as gh does), but is not listed in the group's help:
   // `creators help <command...>` is the one shown. Commander's help command is kept out of the tree's
   // commands (completion, the build's help snapshots), and made hidden by creating it through `command()`.
@@ -171,10 +212,10 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps): void {
   const group = parent.command(def.name).description(def.description).addHelpCommand(help);
   for (const alias of def.aliases ?? []) group.alias(alias);
   addHelpAfter(group, def);
-  for (const child of def.commands) addNode(group, child, deps);
+  for (const child of def.commands) addNode(group, child, deps, options);
 }
 
-function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
+function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options: ProgramOptions): void {
   const cmd = parent.command(def.name).description(def.description);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   for (const arg of def.args ?? []) cmd.addArgument(completeWith(new Argument(arg.name, arg.description), { values: arg.complete }));
@@ -206,9 +247,15 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps): void {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = actionArgs[actionArgs.length - 1] as Command;
     const raw = command.opts();
-    const values = Object.fromEntries(Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key])]));
-    const globals = command.optsWithGlobals() as GlobalOptions;
+    const values = Object.fromEntries(
+      Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key], command.options.find((o) => o.attributeName() === key)?.long ?? key)]),
+    );
+    const globals = globalValues(command.optsWithGlobals());
     refuseTwoStdinReaders(def, globals, values, actionArgs.slice(0, -2));
+    if (options.run) {
+      await options.run({ command: commandPath(command), args: positionalValues(actionArgs), flags: values, globals });
+      return;
+    }
     const ctx = new Context(deps, globals);
     ctx.checkProfile();
     ctx.command = commandPath(command);

@@ -6,7 +6,53 @@
  */
 import type { Command } from 'commander';
 import type { ValueSource } from '../lib/completion-values.js';
+import { UsageError } from '../lib/errors.js';
+import { parseCreditsMilli, parseDuration, parseIntegerOption } from '../lib/options.js';
 import type { Context } from './context.js';
+
+/**
+ * How a flag's text becomes a typed value. program.ts calls `parse` once, when the command line is
+ * read and before the verb runs, with the flag's long name for the usage error; verbs and lib get the value.
+ */
+export interface ValueKind<T> {
+  parse(raw: string, flag: string): T;
+}
+
+/**
+ * A whole number, `min` or more (`must be <min> or more`), at most `max` (`at most <max>`); `check`
+ * refuses other values with a message of its own.
+ */
+export function integer(bounds: { min?: number; max?: number; check?: (n: number, raw: string, flag: string) => UsageError | undefined } = {}): ValueKind<number> {
+  return {
+    parse(raw, flag) {
+      const n = parseIntegerOption(raw, flag, bounds.min) as number;
+      if (bounds.max !== undefined && n > bounds.max) throw new UsageError(`Invalid ${flag} '${raw}': at most ${bounds.max}.`);
+      const refused = bounds.check?.(n, raw, flag);
+      if (refused) throw refused;
+      return n;
+    },
+  };
+}
+
+/**
+ * Seconds above 0 (and at most `max`), decimals allowed (`0.5`); `expected` ends the usage error (each
+ * flag has said it its own way).
+ */
+export function seconds(expected: string, max = Number.POSITIVE_INFINITY): ValueKind<number> {
+  return {
+    parse(raw, flag) {
+      const n = Number(raw.trim());
+      if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`Invalid ${flag} '${raw}': ${expected}`);
+      return n;
+    },
+  };
+}
+
+/** A duration as `parseDuration` reads it (`14d`, `24h`, `0`), in milliseconds. */
+export const duration: ValueKind<number> = { parse: (raw, flag) => parseDuration(raw, flag) };
+
+/** Credits, exact to the thousandth as every price is held (`0.03` is 30), 0 or more. */
+export const credits: ValueKind<number> = { parse: (raw, flag) => parseCreditsMilli(raw, flag) };
 
 /** One flag. `flags` is commander's syntax: `--platform <p>`, `-f, --field <key=value>`, `--all`. */
 export interface FlagDef {
@@ -27,12 +73,20 @@ export interface FlagDef {
   complete?: ValueSource;
   /** A value of `-` reads standard input (two such readers in one command line are refused before anything runs). */
   stdin?: boolean;
+  /** The value's kind when it is not text (a number of credits, seconds...): the verb receives it parsed. */
+  value?: ValueKind<unknown>;
 }
 
 export type FlagDefs = Record<string, FlagDef>;
 
 /** The typed value of one flag, inferred from its declaration. */
-export type FlagValue<F extends FlagDef> = F extends { repeat: true }
+export type FlagValue<F extends FlagDef> = F extends { value: ValueKind<infer T> }
+  ? F extends { repeat: true }
+    ? T[]
+    : F extends { default: string }
+      ? T
+      : T | undefined
+  : F extends { repeat: true }
   ? string[]
   : F['flags'] extends `${string}<${string}>`
     ? F extends { default: string }

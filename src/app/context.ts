@@ -6,6 +6,7 @@ import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
+import { parseCreditsMilli, parseDuration, parseRetries, parseTimeoutSeconds } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
@@ -20,7 +21,10 @@ import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
 import type { OpenOptions } from '../lib/store/open.js';
 import type { Store } from '../lib/store/types.js';
 
-/** The global options of the contract, as commander hands them over (camelCase). */
+/**
+ * The global options of the contract, as commander hands them over (camelCase), the numbers read
+ * (program.ts's `GLOBAL_VALUES`, before the verb runs).
+ */
 export interface GlobalOptions {
   baseUrl?: string;
   apiKey?: string;
@@ -37,12 +41,14 @@ export interface GlobalOptions {
   pager?: boolean;
   color?: boolean;
   debug?: boolean;
-  timeout?: string;
-  retries?: string;
+  /** `--timeout <s>`: seconds. */
+  timeout?: number;
+  retries?: number;
   dryRun?: boolean;
-  maxCredits?: string;
-  /** `--max-age <duration>`: reuse answers bought within it (0: buy fresh). */
-  maxAge?: string;
+  /** `--max-credits <n>` in thousandths of a credit; null when given empty (no budget, whatever the env says). */
+  maxCredits?: number | null;
+  /** `--max-age <duration>` in ms: reuse answers bought within it (0: buy fresh); null when given empty (the defaults). */
+  maxAge?: number | null;
   /** False with `--no-store`. */
   store?: boolean;
   yes?: boolean;
@@ -231,10 +237,11 @@ export class Context {
 
   private async buildHttp(): Promise<HttpClient> {
     const baseUrl = await this.baseUrl();
-    const timeoutS = await this.numberOption(this.globals.timeout, 'timeout', 30, '--timeout');
-    if (timeoutS <= 0) throw new UsageError(`Invalid --timeout '${this.globals.timeout ?? timeoutS}': expected a number of seconds above 0.`);
-    const retries = await this.numberOption(this.globals.retries, 'retries', 3, '--retries');
-    if (!Number.isInteger(retries)) throw new UsageError(`Invalid --retries '${this.globals.retries ?? retries}': expected a whole number.`);
+    // The profile's settings are read as the flags are, and named as them.
+    const timeoutSetting = this.globals.timeout === undefined ? await this.setting('timeout') : undefined;
+    const timeoutS = this.globals.timeout ?? (timeoutSetting === undefined ? 30 : parseTimeoutSeconds(timeoutSetting, '--timeout'));
+    const retriesSetting = this.globals.retries === undefined ? await this.setting('retries') : undefined;
+    const retries = this.globals.retries ?? (retriesSetting === undefined ? 3 : parseRetries(retriesSetting, '--retries'));
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
@@ -364,10 +371,10 @@ export class Context {
   async maxAge(): Promise<MaxAge> {
     const { DEFAULT_MAX_AGE_MS } = await import('../lib/store/memory.js');
     const flag = this.globals.maxAge;
-    const raw = flag ?? this.deps.env.CREATORS_MAX_AGE ?? (await this.setting('max-age'));
+    if (flag !== undefined) return flag === null ? { ...DEFAULT_MAX_AGE_MS } : { creator: flag, page: flag };
+    const raw = this.deps.env.CREATORS_MAX_AGE ?? (await this.setting('max-age'));
     if (raw === undefined || raw.trim() === '') return { ...DEFAULT_MAX_AGE_MS };
-    const { parseDuration } = await import('../lib/options.js');
-    const ms = parseDuration(raw, flag !== undefined ? '--max-age' : this.deps.env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
+    const ms = parseDuration(raw, this.deps.env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
     return { creator: ms, page: ms };
   }
 
@@ -415,7 +422,7 @@ export class Context {
 
   /** `--restart` of a bulk run: this run buys fresh, whatever the store holds (as `--max-age 0`). */
   buyFresh(): void {
-    this.globals.maxAge = '0';
+    this.globals.maxAge = 0;
   }
 
   /**
@@ -547,10 +554,13 @@ export class Context {
 
   /** The money policy of this run: `--dry-run`, `--max-credits` (flag > env > profile), `confirm-above`. */
   async moneyPolicy(): Promise<MoneyPolicy> {
-    const { parseConfirmAbove, parseMaxCredits } = await import('../lib/cost.js');
+    const { parseConfirmAbove } = await import('../lib/cost.js');
+    const flag = this.globals.maxCredits;
+    const raw = flag === undefined ? (this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))) : undefined;
     return {
       dryRun: this.dryRun,
-      maxCreditsMilli: parseMaxCredits(this.globals.maxCredits ?? this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))),
+      // The env and the setting are named as the flag, as they always were.
+      maxCreditsMilli: flag !== undefined ? (flag ?? undefined) : raw === undefined || raw === '' ? undefined : parseCreditsMilli(raw, '--max-credits'),
       confirmAboveMilli: parseConfirmAbove(await this.setting('confirm-above')),
     };
   }

@@ -1,9 +1,9 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, integer } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { RawRequest } from '../lib/api/raw.js';
 import type { PagingTally } from '../lib/paging.js';
 import type { Method } from '../lib/http/client.js';
-import { assignPairs, parseIntegerOption } from '../lib/options.js';
+import { assignPairs } from '../lib/options.js';
 
 const METHODS: readonly Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -17,7 +17,7 @@ export default defineCommand({
     field: { flags: '-f, --field <key=value>', description: 'body field, or query parameter with -X GET; dot paths nest, values typed', repeat: true },
     input: { flags: '--input <file>', description: 'request body as JSON from a file, or - for stdin', stdin: true },
     paginate: { flags: '--paginate', description: 'follow next links, next_token cursors, offset pages and Discovery page numbers, streaming every item' },
-    maxPages: { flags: '--max-pages <n>', description: 'with --paginate: stop after n requests (bounds the worst case of a billed route)' },
+    maxPages: { flags: '--max-pages <n>', description: 'with --paginate: stop after n requests (bounds the worst case of a billed route)', value: integer({ min: 1 }) },
   },
   examples: [
     ['creators api accounts/credits', 'GET a path'],
@@ -33,7 +33,7 @@ export default defineCommand({
     if (!isMethod(method)) {
       throw new UsageError(`Unknown HTTP method '${String(flags.method)}'.`, { hint: `Use one of: ${METHODS.join(', ')}.` });
     }
-    const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
+    const maxPages = flags.maxPages;
     if (maxPages !== undefined && !flags.paginate) throw new UsageError('--max-pages needs --paginate.');
     if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
       throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });

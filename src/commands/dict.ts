@@ -1,6 +1,7 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, integer } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
-import { matchChoice, parseIntegerOption } from '../lib/options.js';
+import { UsageError } from '../lib/errors.js';
+import { matchChoice } from '../lib/options.js';
 
 /** The dictionary kinds, for the help line (their routes live in lib/api/dictionary.ts, loaded only to run). */
 export const KINDS = [
@@ -16,8 +17,16 @@ export default defineCommand({
   flags: {
     platform: { flags: '--platform <p>', description: 'platform (required for locations): instagram, youtube, tiktok, twitch, twitter, onlyfans', complete: DISCOVERY_PLATFORMS },
     search: { flags: '--search <text>', description: 'only entries matching this text' },
-    limit: { flags: '--limit <n>', description: 'entries per request, 1 to 100' },
-    offset: { flags: '--offset <n>', description: 'skip this many entries' },
+    limit: {
+      flags: '--limit <n>',
+      description: 'entries per request, 1 to 100',
+      value: integer({ check: (n, _raw, flag) => (n < 1 || n > 100 ? new UsageError(`Invalid ${flag} '${n}': expected a whole number from 1 to 100.`) : undefined) }),
+    },
+    offset: {
+      flags: '--offset <n>',
+      description: 'skip this many entries',
+      value: integer({ check: (n, _raw, flag) => (n < 0 ? new UsageError(`Invalid ${flag} '${n}': expected a whole number, 0 or more.`) : undefined) }),
+    },
     exact: { flags: '--exact', description: 'brands: match the brand handle exactly', negatable: true },
   },
   examples: [
@@ -37,8 +46,8 @@ export default defineCommand({
       kind,
       platform,
       search: flags.search,
-      limit: parseIntegerOption(flags.limit, '--limit'),
-      offset: parseIntegerOption(flags.offset, '--offset'),
+      limit: flags.limit,
+      offset: flags.offset,
       exact: flags.exact,
     });
     const count = await printList(ctx.term, output, entries, dictionaryColumns(entries[0]));

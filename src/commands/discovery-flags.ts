@@ -1,8 +1,10 @@
-import type { FlagDefs } from '../app/command.js';
+import { integer, type FlagDefs, type FlagValues } from '../app/command.js';
+import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
+import { UsageError } from '../lib/errors.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
 import type { Context } from '../app/context.js';
-import type { DiscoveryInputPorts } from '../lib/discovery/input.js';
+import type { DiscoveryInputPorts, DiscoveryOptions } from '../lib/discovery/input.js';
 import type { DiscoveryPorts } from '../lib/discovery/run.js';
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
@@ -19,11 +21,11 @@ export const DISCOVERY_FLAGS = {
     description: "send filter keys the platform's catalogue does not have (creators help filters) instead of refusing them (exit 2)",
   },
   aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)' },
-  minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key" },
-  maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key" },
+  minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key", value: integer({ min: 0 }) },
+  maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key", value: integer({ min: 0 }) },
   excludeHandles: { flags: '--exclude-handles <file|->', description: 'handles to leave out: one per line, or the handle column of a CSV (up to 10,000)', stdin: true },
   ...CSV_INPUT_FLAGS,
-  excludeList: { flags: '--exclude-list <id>', description: 'leave out the handles of this exclusion list; repeatable (checked first, free)', repeat: true },
+  excludeList: { flags: '--exclude-list <id>', description: 'leave out the handles of this exclusion list; repeatable (checked first, free)', repeat: true, value: integer({ min: 1 }) },
   excludeDefaultList: { flags: '--exclude-default-list', description: "leave out the handles of the platform's default exclusion list" },
   excludeAllLists: { flags: '--exclude-all-lists', description: 'leave out the handles of every exclusion list of the platform' },
   skipBought: {
@@ -34,8 +36,18 @@ export const DISCOVERY_FLAGS = {
     negatable: true,
   },
   includeLookalikes: { flags: '--include-lookalikes', description: 'include lookalike creators (default false)' },
-  limit: { flags: '--limit <n>', description: 'creators per page, 1 to 50 (default 20; 50 with --all)' },
-  page: { flags: '--page <n>', description: 'page to fetch (or start from with --all), counting from 1', default: '1' },
+  limit: {
+    flags: '--limit <n>',
+    description: 'creators per page, 1 to 50 (default 20; 50 with --all)',
+    value: integer({
+      min: 1,
+      check: (n, _raw, flag) =>
+        n > DISCOVERY_PAGE_LIMIT.max
+          ? new UsageError(`Invalid ${flag} ${n}: at most ${DISCOVERY_PAGE_LIMIT.max} creators per page.`, { hint: 'Use --all to get more, page after page.' })
+          : undefined,
+    }),
+  },
+  page: { flags: '--page <n>', description: 'page to fetch (or start from with --all), counting from 1', default: '1', value: integer({ min: 1 }) },
   envelope: {
     flags: '--envelope',
     description: "with --json: one object of the page's total, credits_left and applied_filters and its creators (accounts); one page, not --all",
@@ -46,8 +58,18 @@ export const DISCOVERY_FLAGS = {
     description:
       'stop after exactly this many creators (implies --all); without --limit the page size is picked to add up to n (120 = 40 x 3), ' +
       'otherwise the last creators are fetched in smaller pages so that no more than n are bought',
+    value: integer({ min: 1 }),
   },
 } as const satisfies FlagDefs;
+
+/** The shared flags as the Discovery workflow takes them: the pages worked out, stdin read by one of them at most. */
+export async function discoveryOptions(flags: FlagValues<typeof DISCOVERY_FLAGS>): Promise<DiscoveryOptions> {
+  const { discoveryPaging } = await import('../lib/discovery/input.js');
+  const paging = discoveryPaging(flags);
+  if ((paging.page - 1) * paging.limit >= DISCOVERY_RESULT_CAP) throw new UsageError(`--page ${paging.page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
+  if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
+  return { ...flags, paging };
+}
 
 /**
  * The ports reading the shared flags need, from the context: with `--skip-bought` (flag, else the

@@ -1,5 +1,14 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, seconds, type ValueKind } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
+
+/** The local listener's port: 1-65535, digits only. */
+const LISTENER_PORT: ValueKind<number> = {
+  parse(raw, flag) {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < 1 || n > 65535) throw new UsageError(`Invalid ${flag} '${raw}': expected a port number from 1 to 65535.`);
+    return n;
+  },
+};
 
 /**
  * `creators login`: OAuth 2.0 authorization code with PKCE; tokens saved in the profile. Under
@@ -11,8 +20,8 @@ export default defineCommand({
   description: 'Log in with OAuth 2.0 (authorization code + PKCE) and store the tokens in the profile',
   flags: {
     browser: { flags: '--no-browser', description: 'print the URL and read the pasted redirect URL (or code) instead of opening a browser' },
-    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: a new random one each login)' },
-    loginTimeout: { flags: '--login-timeout <s>', description: 'give up after this many seconds (default 300)' },
+    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: a new random one each login)', value: LISTENER_PORT },
+    loginTimeout: { flags: '--login-timeout <s>', description: 'give up after this many seconds (default 300)', value: seconds('expected a positive number of seconds.') },
   },
   examples: [
     ['creators login', 'opens the browser; approve, and the CLI is logged in'],
@@ -21,17 +30,12 @@ export default defineCommand({
   ],
   helpAfter: '\nOver SSH or without a display the browser is not opened; the URL is printed and a pasted redirect is accepted.\n',
   async run(ctx, { flags }) {
-    const [{ DEFAULT_LOGIN_TIMEOUT_MS, login, parsePort }, { humanDate }] = await Promise.all([
+    const [{ DEFAULT_LOGIN_TIMEOUT_MS, login }, { humanDate }] = await Promise.all([
       import('../lib/auth/login.js'),
       import('../lib/output/humanize.js'),
     ]);
-    const port = parsePort(flags.port);
-    let timeoutMs = DEFAULT_LOGIN_TIMEOUT_MS;
-    if (flags.loginTimeout !== undefined) {
-      const s = Number(flags.loginTimeout);
-      if (!Number.isFinite(s) || s <= 0) throw new UsageError(`Invalid --login-timeout '${flags.loginTimeout}': expected a positive number of seconds.`);
-      timeoutMs = s * 1000;
-    }
+    const port = flags.port;
+    const timeoutMs = flags.loginTimeout === undefined ? DEFAULT_LOGIN_TIMEOUT_MS : flags.loginTimeout * 1000;
     const store = await ctx.config();
     const base = await ctx.baseUrl();
     const result = await login(

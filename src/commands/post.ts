@@ -1,8 +1,7 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, integer } from '../app/command.js';
 import { CONTENT_KINDS, CONTENT_PLATFORMS } from '../contract/platforms.js';
 import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 import { UsageError } from '../lib/errors.js';
-import { parseIntegerOption } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 
 
@@ -22,7 +21,7 @@ export default defineCommand({
     platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)', complete: CONTENT_PLATFORMS },
     kind: { flags: '--kind <kind>', description: 'what to fetch', choices: CONTENT_KINDS, default: 'data' },
     all: { flags: '--all', description: 'comments: follow the cursor through every page (each page is a request)' },
-    maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages' },
+    maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages', value: integer({ min: 1 }) },
     cursor: { flags: '--cursor <token>', description: 'comments: start at the page of this cursor (the "next cursor" a previous run printed)' },
   },
   examples: [
@@ -52,7 +51,7 @@ export default defineCommand({
     if (flags.cursor !== undefined && kind !== 'comments') throw new UsageError('--cursor applies to --kind comments.');
     const cursor = flags.cursor?.trim() || undefined;
     if (flags.cursor !== undefined && cursor === undefined) throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
-    const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
+    const maxPages = flags.maxPages;
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 
     const http = await ctx.http();

@@ -1,8 +1,7 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, integer } from '../app/command.js';
 import { CONTENT_PLATFORMS } from '../contract/platforms.js';
 import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 import { UsageError } from '../lib/errors.js';
-import { parseIntegerOption } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 
 /** The URL is the post's identifier (kept whole); the caption is cut first, then columns leave in priority order. */
@@ -23,9 +22,9 @@ export default defineCommand({
   args: [{ name: '<handle|url>', description: 'username or profile URL' }],
   flags: {
     platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)', complete: CONTENT_PLATFORMS },
-    count: { flags: '--count <n>', description: 'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12' },
+    count: { flags: '--count <n>', description: 'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12', value: integer({ min: 1 }) },
     all: { flags: '--all', description: 'follow the cursor through every page (each page is a request)' },
-    maxPages: { flags: '--max-pages <n>', description: 'with --all: stop after n pages' },
+    maxPages: { flags: '--max-pages <n>', description: 'with --all: stop after n pages', value: integer({ min: 1 }) },
     cursor: { flags: '--cursor <token>', description: 'start at the page of this cursor (the "next cursor" a previous run printed)' },
   },
   examples: [
@@ -51,9 +50,9 @@ export default defineCommand({
     const chosen = flagPlatform ?? fromUrl ?? (await ctx.platform(undefined, CONTENT_PLATFORMS));
     const platform = CONTENT_PLATFORMS.find((p) => p === chosen);
     if (!platform) throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
-    const count = parseIntegerOption(flags.count, '--count', 1);
+    const count = flags.count;
     checkPostsCount(platform, count);
-    const maxPages = parseIntegerOption(flags.maxPages, '--max-pages', 1);
+    const maxPages = flags.maxPages;
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 
     const http = await ctx.http();

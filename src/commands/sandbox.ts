@@ -1,6 +1,16 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, integer, type ValueKind } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
-import { parseIntegerOption } from '../lib/options.js';
+
+/** The starting balance: the sandbox's ledger holds thousandths of a credit. */
+const BALANCE: ValueKind<number> = {
+  parse(raw, flag) {
+    const credits = Number(raw);
+    if (!Number.isFinite(credits) || credits < 0 || credits > 1e9 || Math.abs(credits * 1000 - Math.round(credits * 1000)) > 1e-6) {
+      throw new UsageError(`Invalid ${flag} '${raw}': expected a number from 0 to 1000000000 with at most three decimals.`);
+    }
+    return credits;
+  },
+};
 
 /**
  * `creators sandbox`: the local API in the foreground until Ctrl-C (or SIGTERM), then exit 0. On a terminal it prints
@@ -12,12 +22,20 @@ export default defineCommand({
   description: 'Run the local sandbox API in the foreground and print its base URL and a key',
   endsOnCtrlC: true,
   flags: {
-    port: { flags: '--port <n>', description: 'port to listen on (default: a free one)' },
-    seed: { flags: '--seed <n>', description: 'seed of the synthetic creators', default: '42' },
-    rateLimit: { flags: '--rate-limit <n>', description: 'requests per minute before 429', default: '300' },
-    credits: { flags: '--credits <n>', description: 'starting balance', default: '1000' },
+    port: {
+      flags: '--port <n>',
+      description: 'port to listen on (default: a free one)',
+      value: integer({ min: 0, check: (n, _raw, flag) => (n > 65535 ? new UsageError(`Invalid ${flag} '${n}': expected 0 (any free port) to 65535.`) : undefined) }),
+    },
+    seed: { flags: '--seed <n>', description: 'seed of the synthetic creators', default: '42', value: integer() },
+    rateLimit: { flags: '--rate-limit <n>', description: 'requests per minute before 429', default: '300', value: integer({ min: 1 }) },
+    credits: { flags: '--credits <n>', description: 'starting balance', default: '1000', value: BALANCE },
     trial: { flags: '--trial', description: 'behave like a trial account (30 successful requests)' },
-    pageBase: { flags: '--page-base <n>', description: 'first Discovery page number it accepts: 0 (default) or 1' },
+    pageBase: {
+      flags: '--page-base <n>',
+      description: 'first Discovery page number it accepts: 0 (default) or 1',
+      value: integer({ min: 0, check: (n, _raw, flag) => (n !== 0 && n !== 1 ? new UsageError(`Invalid ${flag} '${n}': expected 0 or 1.`) : undefined) }),
+    },
     latency: { flags: '--latency <spec>', description: "reply times per route family, median±spread: 'discovery=1.2s±0.5,enrich=2s±1,default=150ms', or 'real' (a guess); default none" },
     faults: { flags: '--faults <spec>', description: "inject faults: 'kind[:arg] [METHOD] [/path/glob] [count=n|p=0.1]; ...' (* within a path segment, ** any depth; see /_sandbox/faults)" },
     allowRedirect: {
@@ -35,16 +53,8 @@ export default defineCommand({
     ['creators sandbox --allow-redirect https://app.example/callback', 'let a web app register a non-loopback redirect URI'],
   ],
   async run(ctx, { flags }) {
-    const port = parseIntegerOption(flags.port, '--port', 0) ?? 0;
-    if (port > 65535) throw new UsageError(`Invalid --port '${port}': expected 0 (any free port) to 65535.`);
-    const pageBase = flags.pageBase === undefined ? undefined : parseIntegerOption(flags.pageBase, '--page-base', 0);
-    if (pageBase !== undefined && pageBase !== 0 && pageBase !== 1) throw new UsageError(`Invalid --page-base '${pageBase}': expected 0 or 1.`);
-    const seed = parseIntegerOption(flags.seed, '--seed') ?? 42;
-    const rateLimit = parseIntegerOption(flags.rateLimit, '--rate-limit', 1) ?? 300;
-    const credits = Number(flags.credits);
-    if (!Number.isFinite(credits) || credits < 0 || credits > 1e9 || Math.abs(credits * 1000 - Math.round(credits * 1000)) > 1e-6) {
-      throw new UsageError(`Invalid --credits '${flags.credits}': expected a number from 0 to 1000000000 with at most three decimals.`);
-    }
+    const port = flags.port ?? 0;
+    const { pageBase, seed, rateLimit, credits } = flags;
     const allowRedirects = flags.allowRedirect ?? [];
     for (const uri of allowRedirects) {
       if (!URL.canParse(uri) || !/^https?:$/.test(new URL(uri).protocol)) {

@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryPorts } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryOptions, discoveryPorts } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -27,13 +27,13 @@ export default defineCommand({
   ],
   async run(ctx, { flags }) {
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { checkSort }, { searchBody }] = await Promise.all([
+    const [{ readDiscoveryInput }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { checkSort }, { searchBody }] = await Promise.all([
       import('../lib/discovery/input.js'),
       import('../lib/discovery/run.js'),
       import('../lib/discovery/sort.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryFlags(await discoveryInputPorts(ctx, flags), platform, flags);
+    const input = await readDiscoveryInput(await discoveryInputPorts(ctx, flags), platform, await discoveryOptions(flags));
     const sort = checkSort(platform, flags.sort, flags.order);
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');

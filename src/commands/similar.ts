@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryPorts } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryOptions, discoveryPorts } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -33,12 +33,12 @@ export default defineCommand({
     const by = BY.find((known) => known === asked);
     if (by === undefined) throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryFlags }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { similarBody }] = await Promise.all([
+    const [{ readDiscoveryInput }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { similarBody }] = await Promise.all([
       import('../lib/discovery/input.js'),
       import('../lib/discovery/run.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryFlags(await discoveryInputPorts(ctx, flags), platform, flags);
+    const input = await readDiscoveryInput(await discoveryInputPorts(ctx, flags), platform, await discoveryOptions(flags));
     await runDiscovery(await discoveryPorts(ctx), {
       kind: 'similar',
       platform,

@@ -1,7 +1,7 @@
 import { PRICES, requestPriceOf, WORST_CASE_MILLI } from '../contract/prices.js';
 import type { Plan } from './api/plan.js';
 import { planUrl } from './api/plan.js';
-import { CreditsError, UsageError } from './errors.js';
+import { CreditsError } from './errors.js';
 import { redactValue } from './http/redact.js';
 import type { Terminal } from './io/terminal.js';
 import { creditCount, plural } from './output/humanize.js';
@@ -47,13 +47,6 @@ export function formatCredits(milli: number): string {
 }
 
 /** Parses a `--max-credits` value (the app picks flag > CREATORS_MAX_CREDITS > profile) into thousandths; undefined when unset. */
-export function parseMaxCredits(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid --max-credits '${raw}': expected a number, 0 or more.`);
-  return Math.round(n * 1000);
-}
-
 export function parseConfirmAbove(raw: string | undefined): number {
   const threshold = raw === undefined ? DEFAULT_CONFIRM_ABOVE : Number(raw);
   return Math.round(threshold * 1000);

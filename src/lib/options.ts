@@ -18,6 +18,33 @@ export function parseIntegerOption(raw: unknown, flag: string, min = Number.MIN_
   return n;
 }
 
+export function parseTimeoutSeconds(raw: string, what: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
+  if (n === 0) throw new UsageError(`Invalid ${what} '${raw}': expected a number of seconds above 0.`);
+  return n;
+}
+
+export function parseRetries(raw: string, what: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a non-negative number.`);
+  if (!Number.isInteger(n)) throw new UsageError(`Invalid ${what} '${raw}': expected a whole number.`);
+  return n;
+}
+
+/** Exact thousandths (`0.03` is 30, not 0.03 x 1000 in floating point); a fourth decimal rounds half up. */
+export function parseCreditsMilli(raw: string, what: string): number {
+  const plain = /^\s*\+?(\d*)(?:\.(\d*))?\s*$/.exec(raw);
+  if (plain && /\d/.test(raw)) {
+    const fraction = plain[2] ?? '';
+    const milli = Number(plain[1] || '0') * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3)) + (Number(fraction[3] ?? '0') >= 5 ? 1 : 0);
+    if (Number.isSafeInteger(milli)) return milli;
+  }
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`Invalid ${what} '${raw}': expected a number, 0 or more.`);
+  return Math.round(n * 1000);
+}
+
 /** Comma lists become arrays of typed items; `"quoted"` values stay strings. */
 export function typedValue(raw: string): unknown {
   const v = raw.trim();

@@ -3,6 +3,7 @@ import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { main } from '../../src/main.js';
 import type { Deps } from '../../src/app/deps.js';
+import type { ProgramOptions } from '../../src/program.js';
 import { tempDir } from './temp.js';
 
 export interface RunOptions {
@@ -43,6 +44,8 @@ export interface RunOptions {
   startPager?: Deps['startPager'];
   /** The run's credential set, to check afterwards what it learnt (main creates one otherwise). */
   secrets?: Deps['secrets'];
+  /** Called instead of the verb, with its parsed and typed values (flag tests: nothing runs, nothing is sent). */
+  run?: ProgramOptions['run'];
   /** A stdout of the test's own (e.g. one whose reader goes away, as `| head -1`); `stdout` in the result is then empty. */
   stdout?: Writable;
 }
@@ -112,7 +115,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     startPager: options.startPager,
     secrets: options.secrets,
   };
-  const code = await main(argv, deps);
+  const code = await main(argv, deps, { run: options.run });
   await new Promise((r) => setImmediate(r));
   return {
     code,

@@ -1,12 +1,14 @@
-import { defineCommand, type FlagDefs } from '../../app/command.js';
+import { defineCommand, seconds, type FlagDefs } from '../../app/command.js';
+
+const WAIT_SECONDS = seconds('expected a number of seconds greater than 0.');
 
 /** The wait flags: shared by `poll` and `run`. */
 export const INTERVAL_FLAG = {
-  interval: { flags: '--interval <s>', description: 'seconds between status checks (default 30)' },
+  interval: { flags: '--interval <s>', description: 'seconds between status checks (default 30)', value: WAIT_SECONDS },
 } as const satisfies FlagDefs;
 
 export const MAX_WAIT_FLAG = {
-  maxWait: { flags: '--max-wait <s>', description: 'give up waiting (exit 8) after s seconds; the job keeps running (default: wait until it ends)' },
+  maxWait: { flags: '--max-wait <s>', description: 'give up waiting (exit 8) after s seconds; the job keeps running (default: wait until it ends)', value: WAIT_SECONDS },
 } as const satisfies FlagDefs;
 
 /**

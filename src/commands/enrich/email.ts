@@ -1,7 +1,6 @@
-import { defineCommand } from '../../app/command.js';
+import { defineCommand, integer } from '../../app/command.js';
 import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseIntegerOption } from '../../lib/options.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
 import { bulkFlags, bulkPorts } from './bulk-flags.js';
 
@@ -12,7 +11,7 @@ export default defineCommand({
   args: [{ name: '[emails...]', description: 'email addresses' }],
   flags: {
     mode: { flags: '--mode <mode>', description: 'basic or advanced', choices: EMAIL_MODES, default: 'basic' },
-    minFollowers: { flags: '--min-followers <n>', description: 'advanced: only accounts with at least n followers' },
+    minFollowers: { flags: '--min-followers <n>', description: 'advanced: only accounts with at least n followers', value: integer({ min: 0 }) },
     excludePlatforms: { flags: '--exclude-platforms <a,b>', description: 'advanced: leave these platforms out (comma list)', complete: SOCIAL_PLATFORMS },
     ...bulkFlags('emails'),
   },
@@ -27,7 +26,7 @@ export default defineCommand({
     // commander has checked the choices; `find` gives the typed value.
     const mode = EMAIL_MODES.find((m) => m === flags.mode) ?? 'basic';
     const bulk = parseBulkOptions(args, flags);
-    const minFollowers = parseIntegerOption(flags.minFollowers, '--min-followers', 0);
+    const minFollowers = flags.minFollowers;
     if (mode !== 'advanced' && (minFollowers !== undefined || flags.excludePlatforms !== undefined)) {
       throw new UsageError('--min-followers and --exclude-platforms apply to --mode advanced.');
     }

@@ -1,6 +1,6 @@
-import { defineCommand } from '../../app/command.js';
+import { defineCommand, integer } from '../../app/command.js';
+import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
 /** `creators events list`: one page of events (1-based), or every page from it with --all. Free. */
@@ -9,8 +9,15 @@ export default defineCommand({
   aliases: ['ls'],
   description: 'List events, one page (1-based) or --all',
   flags: {
-    page: { flags: '--page <n>', description: 'page number, from 1' },
-    pageSize: { flags: '--page-size <n>', description: 'events per page, 1-100 (default: the server\'s 10; 100 with --all)' },
+    page: { flags: '--page <n>', description: 'page number, from 1', value: integer({ min: 1 }) },
+    pageSize: {
+      flags: '--page-size <n>',
+      description: 'events per page, 1-100 (default: the server\'s 10; 100 with --all)',
+      // The service refuses page_size outside 1-100 (HTTP 400): refused here, so nothing is sent.
+      value: integer({
+        check: (n, raw, flag) => (n < 1 || n > EVENTS_PAGE_SIZE.max ? new UsageError(`Invalid ${flag} '${raw}': must be between 1 and ${EVENTS_PAGE_SIZE.max}.`) : undefined),
+      }),
+    },
     all: { flags: '--all', description: 'follow every page from --page on (100 a page; an event is printed once even if pages shift)' },
     ...EVENT_FILTER_FLAGS,
   },
@@ -20,7 +27,7 @@ export default defineCommand({
     ['creators events list --creator carlosrobinson --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { EVENTS_MAX_PAGE_SIZE, listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ eventFilters }, { listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
@@ -29,14 +36,9 @@ export default defineCommand({
       import('../../lib/bulk/progress.js'),
     ]);
     const filters = eventFilters(flags, (m) => ctx.warn(m));
-    const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
-    const asked = parseIntegerOption(flags.pageSize, '--page-size');
-    // The service refuses page_size outside 1-100 (HTTP 400); checked here, so nothing is sent.
-    if (asked !== undefined && (asked < 1 || asked > EVENTS_MAX_PAGE_SIZE)) {
-      throw new UsageError(`Invalid --page-size '${String(flags.pageSize)}': must be between 1 and ${EVENTS_MAX_PAGE_SIZE}.`);
-    }
+    const page = flags.page ?? 1;
     // --all reads every page: the largest pages take the fewest requests (a tenth of the server's default).
-    const pageSize = asked ?? (flags.all ? EVENTS_MAX_PAGE_SIZE : undefined);
+    const pageSize = flags.pageSize ?? (flags.all ? EVENTS_PAGE_SIZE.max : undefined);
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;

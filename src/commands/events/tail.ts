@@ -1,7 +1,6 @@
-import { defineCommand } from '../../app/command.js';
+import { defineCommand, integer, seconds } from '../../app/command.js';
 import type { ListeningRecord } from '../../lib/api/listening.js';
 import { InterruptedError, StoppedError, UsageError } from '../../lib/errors.js';
-import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
 /**
@@ -25,7 +24,7 @@ export default defineCommand({
   name: 'tail',
   description: 'Print each new event once, in order of occurrence, as it appears',
   flags: {
-    interval: { flags: '--interval <s>', description: 'seconds between polls (default 10)' },
+    interval: { flags: '--interval <s>', description: 'seconds between polls (default 10)', value: seconds('expected seconds, more than 0 (e.g. 10 or 0.5).', 86_400) },
     once: { flags: '--once', description: 'print what is new and exit (for cron)' },
     cursorFile: {
       flags: '--cursor-file <path>',
@@ -40,7 +39,11 @@ export default defineCommand({
       flags: '--cursor-reset',
       description: 'start the cursor file over (from the latest events, as --backlog says) when it was written for another server, profile or filters',
     },
-    backlog: { flags: '--backlog <n|all>', description: 'without a cursor: how many existing events to start with (default 10)' },
+    backlog: {
+      flags: '--backlog <n|all>',
+      description: 'without a cursor: how many existing events to start with (default 10)',
+      value: { parse: (raw: string, flag: string) => (raw === 'all' ? Number.POSITIVE_INFINITY : integer({ min: 0 }).parse(raw, flag)) },
+    },
     ...EVENT_FILTER_FLAGS,
   },
   examples: [
@@ -61,11 +64,8 @@ export default defineCommand({
       import('../../lib/output/fields-check.js'),
     ]);
     const filters = eventFilters(flags, (m) => ctx.warn(m));
-    const intervalS = flags.interval === undefined ? 10 : Number(flags.interval);
-    if (!Number.isFinite(intervalS) || intervalS <= 0 || intervalS > 86_400) {
-      throw new UsageError(`Invalid --interval '${String(flags.interval)}': expected seconds, more than 0 (e.g. 10 or 0.5).`);
-    }
-    const backlog = flags.backlog === 'all' ? Infinity : (parseIntegerOption(flags.backlog, '--backlog', 0) ?? 10);
+    const intervalS = flags.interval ?? 10;
+    const backlog = flags.backlog ?? 10;
     const forwardTo = flags.forwardTo === undefined ? undefined : parseForwardUrl(flags.forwardTo);
     if (flags.forwardTo !== undefined && !forwardTo) {
       throw new UsageError(`Invalid --forward-to '${flags.forwardTo}': expected an http(s) URL such as http://127.0.0.1:8000/hook.`);

@@ -1,8 +1,6 @@
-import { defineCommand } from '../../app/command.js';
+import { defineCommand, integer } from '../../app/command.js';
+import { EXCLUSION_ENTRIES_PAGE } from '../../contract/limits.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseIntegerOption } from '../../lib/options.js';
-
-const MAX_LIMIT = 2000;
 
 /** `creators exclusions entries <list> [--limit n] [--offset n] [--all]` (free), one `{handle}` record each. */
 export default defineCommand({
@@ -10,8 +8,15 @@ export default defineCommand({
   description: 'List the handles of an exclusion list, alphabetically',
   args: [{ name: '<list>', description: 'list id or default:<platform>' }],
   flags: {
-    limit: { flags: '--limit <n>', description: 'handles per page, 1 to 2000 (default 1000)' },
-    offset: { flags: '--offset <n>', description: 'skip this many handles' },
+    limit: {
+      flags: '--limit <n>',
+      description: 'handles per page, 1 to 2000 (default 1000)',
+      value: integer({
+        min: 1,
+        check: (n, _raw, flag) => (n > EXCLUSION_ENTRIES_PAGE.max ? new UsageError(`Invalid ${flag} ${n}: at most ${EXCLUSION_ENTRIES_PAGE.max} handles per page.`) : undefined),
+      }),
+    },
+    offset: { flags: '--offset <n>', description: 'skip this many handles', value: integer({ min: 0 }) },
     all: { flags: '--all', description: 'every page' },
   },
   examples: [
@@ -26,9 +31,8 @@ export default defineCommand({
       import('../../lib/bulk/progress.js'),
     ]);
     const ref = parseListRef(list);
-    const limit = parseIntegerOption(flags.limit, '--limit', 1) ?? 1000;
-    if (limit > MAX_LIMIT) throw new UsageError(`Invalid --limit ${limit}: at most ${MAX_LIMIT} handles per page.`);
-    const offset = parseIntegerOption(flags.offset, '--offset', 0) ?? 0;
+    const limit = flags.limit ?? EXCLUSION_ENTRIES_PAGE.default;
+    const offset = flags.offset ?? 0;
     const http = await ctx.http();
     const output = await ctx.output();
     // Reading a default list may create it: the first read passes the gate, so --dry-run creates nothing.

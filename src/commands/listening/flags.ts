@@ -1,6 +1,9 @@
 /** Flag sets several listening verbs share (declarations only: nothing is loaded). */
-import type { FlagDefs } from '../../app/command.js';
+import { integer, type FlagDefs } from '../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+
+/** `--days n`: a campaign's monitoring duration, 1 to 365 days. */
+export const CAMPAIGN_DAYS = integer({ min: 1, max: 365 });
 
 /** Creators as arguments or a file, on one platform unless written `platform:handle`. */
 export const CREATOR_FLAGS = {

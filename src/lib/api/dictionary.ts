@@ -46,12 +46,6 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
     }
     path = route.replace('{platform}', pathSegment(checkPlatform(q.platform, DISCOVERY_PLATFORMS), 'platform'));
   }
-  if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100)) {
-    throw new UsageError(`Invalid --limit '${q.limit}': expected a whole number from 1 to 100.`);
-  }
-  if (q.offset !== undefined && (!Number.isInteger(q.offset) || q.offset < 0)) {
-    throw new UsageError(`Invalid --offset '${q.offset}': expected a whole number, 0 or more.`);
-  }
   const search = q.search?.trim();
   return {
     path,

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Plan } from '../api/plan.js';
 import type { ConfigStore } from '../config.js';
-import { AuthError, InterruptedError, UsageError } from '../errors.js';
+import { AuthError, InterruptedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { plural } from '../output/humanize.js';
@@ -186,10 +186,3 @@ export function parsePasted(line: string): CallbackParams | undefined {
   return undefined;
 }
 
-export function parsePort(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  const text = String(raw);
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > 65535) throw new UsageError(`Invalid --port '${text}': expected a port number from 1 to 65535.`);
-  return n;
-}

@@ -1,5 +1,4 @@
 /** `--max-wait` is the whole wait; `--timeout` is per request, except for one release (deprecated, see waitSettings). */
-import { UsageError } from '../errors.js';
 import { getBatchStatus } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
 import type { Spinner } from '../io/spinner.js';
@@ -43,33 +42,22 @@ export interface WaitSettings {
 }
 
 export interface WaitFlags {
-  interval?: string | undefined;
-  maxWait?: string | undefined;
+  interval?: number | undefined;
+  maxWait?: number | undefined;
   /** The global `--timeout` (commander gives it to the root wherever it is typed). */
-  timeout?: string | undefined;
-}
-
-export function parseSeconds(raw: string | undefined, flag: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw.trim());
-  if (raw.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new UsageError(`Invalid ${flag} '${raw}': expected a number of seconds greater than 0.`);
-  }
-  return n;
+  timeout?: number | undefined;
 }
 
 /** Without `--max-wait`, `--timeout` is still the whole wait (its old meaning, warned), reads keeping 30 s. */
 export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notices, 'warn'>): WaitSettings {
-  const intervalMs = (parseSeconds(flags.interval, '--interval') ?? DEFAULT_INTERVAL_S) * 1000;
-  const maxWait = parseSeconds(flags.maxWait, '--max-wait');
-  if (maxWait !== undefined) return { intervalMs, maxWaitMs: maxWait * 1000 };
-  const legacy = parseSeconds(flags.timeout, '--timeout');
-  if (legacy === undefined) return { intervalMs };
+  const intervalMs = (flags.interval ?? DEFAULT_INTERVAL_S) * 1000;
+  if (flags.maxWait !== undefined) return { intervalMs, maxWaitMs: flags.maxWait * 1000 };
+  if (flags.timeout === undefined) return { intervalMs };
   notices.warn(
-    `--timeout as the whole wait of \`creators batch ${verb}\` is deprecated: use --max-wait ${flags.timeout?.trim()} ` +
+    `--timeout as the whole wait of \`creators batch ${verb}\` is deprecated: use --max-wait ${flags.timeout} ` +
       '(--timeout is the per-request timeout, and will mean only that in the next release).',
   );
-  return { intervalMs, maxWaitMs: legacy * 1000, readTimeoutMs: 30_000 };
+  return { intervalMs, maxWaitMs: flags.timeout * 1000, readTimeoutMs: 30_000 };
 }
 
 export interface WaitOptions extends WaitSettings {

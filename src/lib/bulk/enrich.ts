@@ -12,11 +12,10 @@ import {
 } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
-import { parseIntegerOption } from '../options.js';
 import { creatorCard } from '../output/card.js';
 import { OutputFileError, outputFileCliError, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { printPaidItem } from '../output/paid.js';
-import { concurrencyFor, DEFAULT_CONCURRENCY_CAP } from './concurrency.js';
+import { concurrencyFor } from './concurrency.js';
 import { progressText } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
@@ -68,20 +67,16 @@ export function parseBulkOptions(
   flags: {
     input: string | undefined;
     column: string | undefined;
-    concurrency: string | undefined;
-    maxRows: string | undefined;
+    concurrency: number | undefined;
+    maxRows: number | undefined;
     restart?: boolean | undefined;
     delimiter?: string | undefined;
     relaxColumns?: boolean | undefined;
   },
 ): BulkOptions {
-  const concurrency = parseIntegerOption(flags.concurrency, '--concurrency', 1);
-  if (concurrency !== undefined && concurrency > DEFAULT_CONCURRENCY_CAP) {
-    throw new UsageError(`Invalid --concurrency '${String(flags.concurrency)}': at most ${DEFAULT_CONCURRENCY_CAP}.`);
-  }
   const csv = csvReadOptions(flags);
   if ((flags.delimiter !== undefined || flags.relaxColumns) && flags.input === undefined) throw new UsageError(`--${flags.delimiter !== undefined ? 'delimiter' : 'relax-columns'} needs --input.`);
-  return { values, input: flags.input, column: flags.column, concurrency, maxRows: parseIntegerOption(flags.maxRows, '--max-rows', 1), restart: flags.restart ?? false, csv };
+  return { values, input: flags.input, column: flags.column, concurrency: flags.concurrency, maxRows: flags.maxRows, restart: flags.restart ?? false, csv };
 }
 
 /** Would fail every later row too, like a gateway answering for the API (each request maybe charged, nothing readable). */

@@ -1,12 +1,10 @@
 /**
- * The flags `search` and `similar` share, read and checked into what a Discovery run needs: the
- * filters object, the pages to fetch and the exclusion-list ids. Nothing is sent here.
+ * What `search` and `similar` share, read into what a Discovery run needs: the filters object, the
+ * pages to fetch and the exclusion-list ids. Nothing is sent here.
  */
-import { MAX_PAGE_LIMIT, RESULT_CAP, type PagePlan } from '../api/discovery.js';
-import { UsageError } from '../errors.js';
+import { MAX_PAGE_LIMIT, type PagePlan } from '../api/discovery.js';
 import { readInputJson, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
-import { parseIntegerOption } from '../options.js';
 import { csvReadOptions } from '../csv/read.js';
 import { readExcludeHandles } from './exclusions.js';
 import { normalizeHandle } from '../../contract/handles.js';
@@ -15,29 +13,47 @@ import { buildFilters, MAX_EXCLUDE_HANDLES } from './filters.js';
 import { choosePageLimit } from './paging.js';
 
 /**
- * The shared Discovery flags as typed (the command's flag values; `--platform` is resolved before).
- * A switch that was not given may arrive as undefined (commander sets no value), so each is read as
- * `Boolean(...)`.
+ * What a Discovery run is asked for, as `search` and `similar` take it (the command line read and
+ * checked by the command; `--platform` resolved before).
  */
-export interface DiscoveryFlags {
+export interface DiscoveryOptions {
+  /** `key=value` filters; dot paths nest. */
   filter: readonly string[];
+  /** A JSON object of filters: a file, or `-` for stdin. */
   filters?: string | undefined;
-  uncheckedFilters?: boolean | undefined;
+  uncheckedFilters: boolean;
   aiSearch?: string | undefined;
-  minFollowers?: string | undefined;
-  maxFollowers?: string | undefined;
+  minFollowers?: number | undefined;
+  maxFollowers?: number | undefined;
+  /** Handles to leave out: a file, or `-` for stdin. */
   excludeHandles?: string | undefined;
-  /** How `--exclude-handles` is read: `--delimiter`, `--relax-columns`. */
+  /** How the handles file is read. */
   delimiter?: string | undefined;
-  relaxColumns?: boolean | undefined;
-  excludeList: readonly string[];
-  excludeDefaultList?: boolean | undefined;
-  excludeAllLists?: boolean | undefined;
-  includeLookalikes?: boolean | undefined;
-  limit?: string | undefined;
-  page: string;
-  all?: boolean | undefined;
-  maxResults?: string | undefined;
+  relaxColumns: boolean;
+  /** Exclusion lists whose handles are left out. */
+  excludeList: readonly number[];
+  excludeDefaultList: boolean;
+  excludeAllLists: boolean;
+  includeLookalikes: boolean;
+  /** The pages to fetch (`discoveryPaging`). */
+  paging: Omit<PagePlan, 'priceMilli'>;
+}
+
+/**
+ * The pages a run fetches: `limit` creators a page (20, or 50 for every page), from `page`; with
+ * `maxResults` from the first page, the page size whose pages add up to it.
+ */
+export function discoveryPaging(asked: { limit?: number | undefined; page: number; all: boolean; maxResults?: number | undefined }): Omit<PagePlan, 'priceMilli'> {
+  const { page, maxResults } = asked;
+  const all = asked.all || maxResults !== undefined;
+  let limit = asked.limit ?? (all ? MAX_PAGE_LIMIT : 20);
+  if (maxResults !== undefined && page === 1) {
+    // Every page is paid in full and shares one limit: pick the one whose pages add up to
+    // --max-results (120 -> 40 x 3). An explicit --limit is kept, only shrunk to a smaller --max-results.
+    if (asked.limit === undefined) limit = choosePageLimit(maxResults);
+    else if (maxResults < limit) limit = maxResults;
+  }
+  return { limit, page, all, maxResults };
 }
 
 export interface DiscoveryInput {
@@ -68,44 +84,29 @@ export interface DiscoveryInputPorts {
   bought?: ((platform: string) => Promise<BoughtCreators | undefined>) | undefined;
 }
 
-/** Reads and checks every flag the two Discovery commands share, for `platform` (already checked). */
-export async function readDiscoveryFlags(ports: DiscoveryInputPorts, platform: string, flags: DiscoveryFlags): Promise<DiscoveryInput> {
-  const maxResults = parseIntegerOption(flags.maxResults, '--max-results', 1);
-  const all = Boolean(flags.all) || maxResults !== undefined;
-  const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
-  const explicitLimit = parseIntegerOption(flags.limit, '--limit', 1);
-  let limit = explicitLimit ?? (all ? MAX_PAGE_LIMIT : 20);
-  if (limit > MAX_PAGE_LIMIT) throw new UsageError(`Invalid --limit ${limit}: at most ${MAX_PAGE_LIMIT} creators per page.`, { hint: 'Use --all to get more, page after page.' });
-  if (maxResults !== undefined && page === 1) {
-    // Every page is paid in full and shares one limit: pick the one whose pages add up to
-    // --max-results (120 -> 40 x 3). An explicit --limit is kept, only shrunk to a smaller --max-results.
-    if (explicitLimit === undefined) limit = choosePageLimit(maxResults);
-    else if (maxResults < limit) limit = maxResults;
-  }
-  if ((page - 1) * limit >= RESULT_CAP) throw new UsageError(`--page ${page} starts beyond the ${RESULT_CAP}-result cap of a query.`);
-  const listIds = flags.excludeList.map((v) => parseIntegerOption(v, '--exclude-list', 1) as number);
-  if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
+/** Reads the filters, exclusions and paging of a Discovery run on `platform` (already checked). */
+export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, flags: DiscoveryOptions): Promise<DiscoveryInput> {
   const built = buildFilters({
     platform,
     base: flags.filters === undefined ? undefined : await readInputJson(ports.input, flags.filters, '--filters'),
     pairs: flags.filter,
     aiSearch: flags.aiSearch,
-    minFollowers: parseIntegerOption(flags.minFollowers, '--min-followers', 0),
-    maxFollowers: parseIntegerOption(flags.maxFollowers, '--max-followers', 0),
+    minFollowers: flags.minFollowers,
+    maxFollowers: flags.maxFollowers,
     excludeHandles: flags.excludeHandles === undefined ? undefined : await readExcludeHandles(
             { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m) },
             flags.excludeHandles,
             '--exclude-handles',
             csvReadOptions(flags),
           ),
-    excludeLists: listIds,
-    excludeDefaultList: Boolean(flags.excludeDefaultList),
-    excludeAllLists: Boolean(flags.excludeAllLists),
-    unchecked: Boolean(flags.uncheckedFilters),
+    excludeLists: [...flags.excludeList],
+    excludeDefaultList: flags.excludeDefaultList,
+    excludeAllLists: flags.excludeAllLists,
+    unchecked: flags.uncheckedFilters,
   });
   for (const w of built.warnings) ports.notices.warn(w);
   if (ports.bought) skipBought(ports.notices, built.filters, platform, await ports.bought(platform));
-  return { platform, filters: built.filters, paging: { limit, page, all, maxResults }, listIds, includeLookalikes: Boolean(flags.includeLookalikes) };
+  return { platform, filters: built.filters, paging: flags.paging, listIds: [...flags.excludeList], includeLookalikes: flags.includeLookalikes };
 }
 
 /**

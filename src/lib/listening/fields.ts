@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { parseForwardUrl } from '../events/forward.js';
-import { matchChoice, parseIntegerOption } from '../options.js';
+import { matchChoice } from '../options.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 
 /** A known type in any case is sent as spelled; any other name is passed on (the spec's list is not complete). */
@@ -16,12 +16,6 @@ export function webhookUrl(raw: string | undefined): string | null | undefined {
   if (raw === 'none') return null;
   if (!parseForwardUrl(raw)) throw new UsageError(`Invalid --webhook-url '${raw}': expected an http(s) URL, or none.`);
   return raw;
-}
-
-export function daysOption(raw: string | undefined): number | undefined {
-  const days = parseIntegerOption(raw, '--days', 1);
-  if (days !== undefined && days > 365) throw new UsageError(`Invalid --days '${String(raw)}': at most 365.`);
-  return days;
 }
 
 export function statusChange(flags: { pause: boolean; resume: boolean }): 'paused' | 'active' | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { challengeFor, createState, createVerifier } from '../../../src/lib/auth/pkce.js';
-import { canOpenBrowser, parsePasted, parsePort } from '../../../src/lib/auth/login.js';
+import { canOpenBrowser, parsePasted } from '../../../src/lib/auth/login.js';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 Appendix B vector', () => {
@@ -35,11 +35,5 @@ describe('login helpers', () => {
     expect(canOpenBrowser({ WAYLAND_DISPLAY: 'wayland-0' }, false, 'linux')).toBe(true);
     expect(canOpenBrowser({}, false, 'darwin')).toBe(true);
     expect(canOpenBrowser({}, true, 'linux')).toBe(true);
-  });
-
-  it('checks --port', () => {
-    expect(parsePort(undefined)).toBeUndefined();
-    expect(parsePort('8085')).toBe(8085);
-    for (const bad of ['0', '65536', 'abc', '-1', '1.5']) expect(() => parsePort(bad)).toThrow(/Invalid --port/);
   });
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
-import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
+import { BODY_FLAGS, CAMPAIGN_DAYS, CREATOR_FLAGS } from '../flags.js';
 import { listeningPorts } from '../ports.js';
 
 /**
@@ -14,7 +14,7 @@ export default defineCommand({
   args: [{ name: '[creators...]', description: 'handles to follow (or platform:handle)' }],
   flags: {
     name: { flags: '--name <name>', description: 'campaign name' },
-    days: { flags: '--days <n>', description: 'monitoring duration in days (1-365)' },
+    days: { flags: '--days <n>', description: 'monitoring duration in days (1-365)', value: CAMPAIGN_DAYS },
     ...CREATOR_FLAGS,
     ...BODY_FLAGS,
   },
@@ -24,15 +24,14 @@ export default defineCommand({
     ['creators listening campaigns create --name spring --days 7 noah_paws --platform instagram --dry-run', 'show the plan only'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ creatorRefs }, { buildBody }, { daysOption }, { createListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
+    const [{ creatorRefs }, { buildBody }, { createListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
       import('../../../lib/listening/creators.js'),
       import('../../../lib/body.js'),
-      import('../../../lib/listening/fields.js'),
       import('../../../lib/listening/workflows.js'),
       import('../../../lib/output/index.js'),
       import('../../../lib/listening/columns.js'),
     ]);
-    const days = daysOption(flags.days);
+    const days = flags.days;
     const refs = await creatorRefs(ctx.term, {
       values: args,
       file: flags.file,

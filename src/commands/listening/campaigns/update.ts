@@ -1,7 +1,7 @@
 import { defineCommand } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
-import { BODY_FLAGS } from '../flags.js';
+import { BODY_FLAGS, CAMPAIGN_DAYS } from '../flags.js';
 import { listeningPorts } from '../ports.js';
 
 /**
@@ -14,7 +14,7 @@ export default defineCommand({
   args: [{ name: '<id>', description: 'campaign id' }],
   flags: {
     name: { flags: '--name <name>', description: 'new name' },
-    days: { flags: '--days <n>', description: 'new duration in days (1-365)' },
+    days: { flags: '--days <n>', description: 'new duration in days (1-365)', value: CAMPAIGN_DAYS },
     pause: { flags: '--pause', description: 'stop monitoring' },
     resume: { flags: '--resume', description: 'resume monitoring (needs credits for today)' },
     ...BODY_FLAGS,
@@ -25,7 +25,7 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const id = positiveId(args[0], 'campaign id');
-    const [{ buildBody }, { daysOption, statusChange }, { updateListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
+    const [{ buildBody }, { statusChange }, { updateListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
       import('../../../lib/body.js'),
       import('../../../lib/listening/fields.js'),
       import('../../../lib/listening/workflows.js'),
@@ -33,7 +33,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ctx.term, flags, { name: flags.name, days: daysOption(flags.days), status });
+    const body = await buildBody(ctx.term, flags, { name: flags.name, days: flags.days, status });
     if (Object.keys(body).length === 0) {
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.' });
     }
