@@ -2,6 +2,7 @@ import { defineCommand } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
+import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
 
 /** `creators events list`: one page of events (1-based), or every page from it with --all. Free. */
 export default defineCommand({
@@ -20,7 +21,7 @@ export default defineCommand({
     ['creators events list --creator carlosrobinson --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { EVENTS_MAX_PAGE_SIZE, listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ eventFilters }, { listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
@@ -32,11 +33,11 @@ export default defineCommand({
     const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
     const asked = parseIntegerOption(flags.pageSize, '--page-size');
     // The service refuses page_size outside 1-100 (HTTP 400); checked here, so nothing is sent.
-    if (asked !== undefined && (asked < 1 || asked > EVENTS_MAX_PAGE_SIZE)) {
-      throw new UsageError(`Invalid --page-size '${String(flags.pageSize)}': must be between 1 and ${EVENTS_MAX_PAGE_SIZE}.`);
+    if (asked !== undefined && (asked < 1 || asked > EVENTS_PAGE_SIZE.max)) {
+      throw new UsageError(`Invalid --page-size '${String(flags.pageSize)}': must be between 1 and ${EVENTS_PAGE_SIZE.max}.`);
     }
     // --all reads every page: the largest pages take the fewest requests (a tenth of the server's default).
-    const pageSize = asked ?? (flags.all ? EVENTS_MAX_PAGE_SIZE : undefined);
+    const pageSize = asked ?? (flags.all ? EVENTS_PAGE_SIZE.max : undefined);
     const output = await ctx.output();
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;

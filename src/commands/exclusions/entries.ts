@@ -1,8 +1,8 @@
 import { defineCommand } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseIntegerOption } from '../../lib/options.js';
+import { EXCLUSION_ENTRIES_PAGE } from '../../contract/limits.js';
 
-const MAX_LIMIT = 2000;
 
 /** `creators exclusions entries <list> [--limit n] [--offset n] [--all]` (free), one `{handle}` record each. */
 export default defineCommand({
@@ -27,7 +27,7 @@ export default defineCommand({
     ]);
     const ref = parseListRef(list);
     const limit = parseIntegerOption(flags.limit, '--limit', 1) ?? 1000;
-    if (limit > MAX_LIMIT) throw new UsageError(`Invalid --limit ${limit}: at most ${MAX_LIMIT} handles per page.`);
+    if (limit > EXCLUSION_ENTRIES_PAGE.max) throw new UsageError(`Invalid --limit ${limit}: at most ${EXCLUSION_ENTRIES_PAGE.max} handles per page.`);
     const offset = parseIntegerOption(flags.offset, '--offset', 0) ?? 0;
     const http = await ctx.http();
     const output = await ctx.output();

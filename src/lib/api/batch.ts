@@ -32,6 +32,8 @@ const base = (id: string): string => `enrichment/batch/${pathSegment(id, 'batch 
 /** The create route: one place for the sender and its plan. */
 const CREATE_PATH = BATCH_ROUTE;
 
+const SENDING = 'Sending the batch…';
+
 /** An enrichment mode a batch job runs in (each row is billed at the mode's single-call price). */
 export type BatchPriceMode = keyof typeof MODE_PRICE;
 
@@ -69,6 +71,24 @@ export function createBatchPlan(input: CreatePlanInput): Plan {
     },
     worstCaseMilli: input.rows * price,
     costBasis: `${plural(input.rows, 'row')} x ${formatCredits(price)} (${input.mode}), charged only for rows with data`,
+    label: SENDING,
+  };
+}
+
+/**
+ * The legacy create the official n8n node sends (`POST creators/enrich/public/` with JSON `{"emails": [...]}`,
+ * api-contract §9.1): an email batch without a mode field, priced as a basic one, each email a row.
+ */
+export function legacyEmailBatchPlan(body: Record<string, unknown>): Plan {
+  const rows = Array.isArray(body.emails) ? body.emails.length : 0;
+  const price = batchRowPriceMilli('basic');
+  return {
+    method: 'POST',
+    path: 'creators/enrich/public',
+    body,
+    worstCaseMilli: rows * price,
+    costBasis: `${plural(rows, 'email')} x ${formatCredits(price)} (basic), charged only for rows with data`,
+    label: SENDING,
   };
 }
 
@@ -94,6 +114,7 @@ export function resultsPlan(id: string, format: 'csv' | 'json'): Plan {
 export function resumeBatchPlan(id: string): Plan {
   return {
     ...freePlan('POST', `${base(id)}/resume`, { body: {} }),
+    label: SENDING,
     costBasis: 'resuming is free; the job goes on charging its remaining rows at its mode price, only for rows with data',
   };
 }
@@ -113,6 +134,7 @@ export async function createBatch(http: HttpClient, body: MultipartBody, options
     method: 'POST',
     path: CREATE_PATH,
     rawBody: { data: () => body.stream(), contentType: body.contentType, length: body.length },
+    label: SENDING,
     timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS,
   });
   const data = res.data ?? {};
@@ -188,7 +210,7 @@ export async function openDownloadUrl(
 
 /** `POST /public/v1/enrichment/batch/{id}/resume/` with `{}` (free). */
 export async function resumeBatch(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const { method, path, body } = resumeBatchPlan(id);
-  const res = await http.request<Record<string, unknown> | null>({ method, path, body });
+  const { method, path, body, label } = resumeBatchPlan(id);
+  const res = await http.request<Record<string, unknown> | null>({ method, path, body, label });
   return res.data && typeof res.data === 'object' ? res.data : {};
 }

@@ -71,6 +71,7 @@ export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number |
       worstCaseMilli: pages === undefined ? null : pages * price,
       costBasis,
       purchase: { kind: 'page', platform: req.platform, subject: normalizeHandle(req.handle) },
+      label: 'Fetching posts…',
     },
     pages: pages ?? Infinity,
   };
@@ -145,6 +146,7 @@ export function connectedSocialsPlan(handle: string, platform: string): Plan {
     worstCaseMilli: price,
     costBasis: `1 request x ${formatCredits(price)}`,
     purchase: { kind: 'creator', platform, subject: normalizeHandle(handle) },
+    label: 'Finding connected socials…',
   };
 }
 
@@ -190,6 +192,7 @@ export function audienceOverlapPlan(platform: string, creators: readonly string[
     worstCaseMilli: price,
     costBasis: `1 request x ${formatCredits(price)}`,
     purchase: { kind: 'creator', platform },
+    label: 'Comparing audiences…',
   };
 }
 

@@ -70,7 +70,7 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
 /** The plan of `listDictionary` (a free GET); the query is checked first (usage errors, nothing sent). */
 export function dictionaryPlan(q: DictionaryQuery): Plan {
   const { path, query } = dictionaryRequest(q);
-  return freePlan('GET', path, { query });
+  return { ...freePlan('GET', path, { query }), label: 'Looking up the dictionary…' };
 }
 
 /** Lists dictionary entries (free). Accepts a bare array or an envelope (`results`, `data`, `items`). */

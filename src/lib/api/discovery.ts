@@ -4,6 +4,7 @@ import type { SortSpec } from '../discovery/sort.js';
 import { keepStoredMark, type HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
+import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 /** One creator of a Discovery or Similar page; unknown fields are kept as they came. */
 export interface DiscoveryAccount extends Record<string, unknown> {
@@ -29,11 +30,6 @@ export const DISCOVERY_PATHS: Record<DiscoveryKind, string> = {
   search: 'discovery',
   similar: 'discovery/creators/similar',
 };
-
-/** At most 50 creators per page (api-contract §3). */
-export const MAX_PAGE_LIMIT = 50;
-/** A query can reach at most this many results. */
-export const RESULT_CAP = 10_000;
 
 /** What a search asks for (everything but paging). */
 export interface SearchInput {
@@ -108,8 +104,8 @@ export function discoveryPriceMilli(kind: DiscoveryKind, returnFilterValues = fa
 /** How many pages a run may fetch at most: one, or up to `--max-results` / the 10,000 cap. */
 export function maxPages(plan: PagePlan): number {
   if (!plan.all) return 1;
-  const reachable = RESULT_CAP - (plan.page - 1) * plan.limit;
-  const wanted = Math.min(plan.maxResults ?? RESULT_CAP, reachable);
+  const reachable = DISCOVERY_RESULT_CAP - (plan.page - 1) * plan.limit;
+  const wanted = Math.min(plan.maxResults ?? DISCOVERY_RESULT_CAP, reachable);
   return Math.max(1, Math.ceil(wanted / plan.limit));
 }
 
@@ -117,7 +113,7 @@ export function maxPages(plan: PagePlan): number {
 export function worstCase(plan: PagePlan): { milli: number; basis: string } {
   if (plan.all && plan.maxResults !== undefined) {
     // The tail is fetched in smaller aligned pages, so exactly this many creators can be bought.
-    const wanted = Math.min(plan.maxResults, RESULT_CAP - (plan.page - 1) * plan.limit);
+    const wanted = Math.min(plan.maxResults, DISCOVERY_RESULT_CAP - (plan.page - 1) * plan.limit);
     return {
       milli: wanted * plan.priceMilli,
       basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
@@ -137,7 +133,7 @@ export function worstCase(plan: PagePlan): { milli: number; basis: string } {
 export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'priceMilli'>): Plan {
   const priceMilli = discoveryPriceMilli(req.kind, req.returnFilterValues);
   const paging = req.body.paging as { limit?: unknown } | undefined;
-  const limit = typeof paging?.limit === 'number' ? paging.limit : MAX_PAGE_LIMIT;
+  const limit = typeof paging?.limit === 'number' ? paging.limit : DISCOVERY_PAGE_LIMIT.default;
   const cost = worstCase({ ...(run ?? { limit, page: 1, all: false }), priceMilli });
   return {
     method: 'POST',
@@ -147,6 +143,7 @@ export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'price
     worstCaseMilli: cost.milli,
     costBasis: cost.basis,
     purchase: { kind: 'page', platform: typeof req.body.platform === 'string' ? req.body.platform : undefined },
+    label: req.kind === 'similar' ? 'Finding similar creators…' : 'Searching…',
   };
 }
 

@@ -103,7 +103,7 @@ export function readOutcome(data: unknown): EnrichOutcome {
  */
 function enrichPlan(path: string, mode: HandleMode | EmailMode, body: Record<string, unknown>, purchase: Purchase): Plan {
   const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
-  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}`, purchase };
+  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}`, purchase, label: 'Enriching…' };
 }
 
 /** The plan of `enrichHandle`. */

@@ -4,6 +4,7 @@ import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
 import { freePlan, type Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
+import { EXCLUSION_ENTRIES_PER_REQUEST } from '../../contract/limits.js';
 
 /** The list object (api-contract §11); unknown fields kept. */
 export interface ExclusionList extends Record<string, unknown> {
@@ -24,9 +25,6 @@ export interface HandlesPage extends Record<string, unknown> {
 
 /** The CLI's `<list>`: a numeric id or `default:<platform>`. */
 export type ListRef = { kind: 'id'; id: number } | { kind: 'default'; platform: string };
-
-/** The server takes at most this many handles per add/remove request. */
-export const MAX_HANDLES_PER_REQUEST = 10_000;
 
 const BASE = 'discovery/exclusion-lists';
 
@@ -187,7 +185,7 @@ export async function* allEntries(
 
 /** How many requests `changeEntries` sends for this many handles. */
 export function entryRequests(count: number): number {
-  return Math.ceil(count / MAX_HANDLES_PER_REQUEST);
+  return Math.ceil(count / EXCLUSION_ENTRIES_PER_REQUEST);
 }
 
 /**
@@ -197,7 +195,7 @@ export function entryRequests(count: number): number {
 export function changeEntriesPlan(ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Plan {
   const requests = entryRequests(handles.length);
   return {
-    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, MAX_HANDLES_PER_REQUEST) } }),
+    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, EXCLUSION_ENTRIES_PER_REQUEST) } }),
     costBasis: `${plural(handles.length, 'handle')} in ${plural(requests, 'request')}, free`,
   };
 }
@@ -214,8 +212,8 @@ export async function changeEntries(
   onChunk?: (done: number, total: number) => void,
 ): Promise<ExclusionList | undefined> {
   let last: ExclusionList | undefined;
-  for (let i = 0; i < handles.length; i += MAX_HANDLES_PER_REQUEST) {
-    const chunk = handles.slice(i, i + MAX_HANDLES_PER_REQUEST);
+  for (let i = 0; i < handles.length; i += EXCLUSION_ENTRIES_PER_REQUEST) {
+    const chunk = handles.slice(i, i + EXCLUSION_ENTRIES_PER_REQUEST);
     const res = await send<ExclusionList>(http, changeEntriesPlan(ref, chunk, action), ref);
     last = res.data;
     onChunk?.(i + chunk.length, handles.length);

@@ -123,9 +123,6 @@ export async function getUsage(http: HttpClient): Promise<ListeningRecord> {
   return getOne(http, `${BASE}/usage/`);
 }
 
-/** The largest `page_size` the events route accepts: what `events list --all` and `events tail` ask for (fewest requests). */
-export const EVENTS_MAX_PAGE_SIZE = 100;
-
 export interface EventFilters {
   subscription_id?: string | undefined;
   event_type?: string | undefined;

@@ -12,7 +12,7 @@ import { openInput, type InputPorts } from '../io/input.js';
 import type { Io } from '../io/streams.js';
 import type { Notices } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
-import { MAX_EXCLUDE_HANDLES } from './filters.js';
+import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { countText, plural } from '../output/humanize.js';
 
 /** Table columns of an exclusion list object. */

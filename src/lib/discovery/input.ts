@@ -2,7 +2,7 @@
  * The flags `search` and `similar` share, read and checked into what a Discovery run needs: the
  * filters object, the pages to fetch and the exclusion-list ids. Nothing is sent here.
  */
-import { MAX_PAGE_LIMIT, RESULT_CAP, type PagePlan } from '../api/discovery.js';
+import type { PagePlan } from '../api/discovery.js';
 import { UsageError } from '../errors.js';
 import { readInputJson, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
@@ -11,8 +11,9 @@ import { csvReadOptions } from '../csv/read.js';
 import { readExcludeHandles } from './exclusions.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { countText, durationText, plural } from '../output/humanize.js';
-import { buildFilters, MAX_EXCLUDE_HANDLES } from './filters.js';
+import { buildFilters } from './filters.js';
 import { choosePageLimit } from './paging.js';
+import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 
 /**
  * The shared Discovery flags as typed (the command's flag values; `--platform` is resolved before).
@@ -74,15 +75,15 @@ export async function readDiscoveryFlags(ports: DiscoveryInputPorts, platform: s
   const all = Boolean(flags.all) || maxResults !== undefined;
   const page = parseIntegerOption(flags.page, '--page', 1) ?? 1;
   const explicitLimit = parseIntegerOption(flags.limit, '--limit', 1);
-  let limit = explicitLimit ?? (all ? MAX_PAGE_LIMIT : 20);
-  if (limit > MAX_PAGE_LIMIT) throw new UsageError(`Invalid --limit ${limit}: at most ${MAX_PAGE_LIMIT} creators per page.`, { hint: 'Use --all to get more, page after page.' });
+  let limit = explicitLimit ?? (all ? DISCOVERY_PAGE_LIMIT.max : DISCOVERY_PAGE_LIMIT.default);
+  if (limit > DISCOVERY_PAGE_LIMIT.max) throw new UsageError(`Invalid --limit ${limit}: at most ${DISCOVERY_PAGE_LIMIT.max} creators per page.`, { hint: 'Use --all to get more, page after page.' });
   if (maxResults !== undefined && page === 1) {
     // Every page is paid in full and shares one limit: pick the one whose pages add up to
     // --max-results (120 -> 40 x 3). An explicit --limit is kept, only shrunk to a smaller --max-results.
     if (explicitLimit === undefined) limit = choosePageLimit(maxResults);
     else if (maxResults < limit) limit = maxResults;
   }
-  if ((page - 1) * limit >= RESULT_CAP) throw new UsageError(`--page ${page} starts beyond the ${RESULT_CAP}-result cap of a query.`);
+  if ((page - 1) * limit >= DISCOVERY_RESULT_CAP) throw new UsageError(`--page ${page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
   const listIds = flags.excludeList.map((v) => parseIntegerOption(v, '--exclude-list', 1) as number);
   if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
   const built = buildFilters({

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { storedAt } from '../http/client.js';
-import { MAX_PAGE_LIMIT, maxPages, RESULT_CAP, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
+import { maxPages, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
+import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 /**
  * The number of the first page on the wire, from CREATORS_PAGE_BASE or the `page-base` setting
@@ -20,10 +21,10 @@ export function pageBase(raw: string | undefined): 0 | 1 {
  * fetched by `nextLimit`'s smaller aligned requests (101 = 50 + 50 + 1). Either way exactly n are bought.
  */
 export function choosePageLimit(maxResults: number): number {
-  const wanted = Math.min(maxResults, RESULT_CAP);
-  if (wanted <= MAX_PAGE_LIMIT) return wanted;
-  const fewest = Math.ceil(wanted / MAX_PAGE_LIMIT);
-  return wanted % fewest === 0 ? wanted / fewest : MAX_PAGE_LIMIT;
+  const wanted = Math.min(maxResults, DISCOVERY_RESULT_CAP);
+  if (wanted <= DISCOVERY_PAGE_LIMIT.max) return wanted;
+  const fewest = Math.ceil(wanted / DISCOVERY_PAGE_LIMIT.max);
+  return wanted % fewest === 0 ? wanted / fewest : DISCOVERY_PAGE_LIMIT.max;
 }
 
 /**
@@ -124,7 +125,7 @@ export async function* discoveryRecords(
     tally.total !== undefined &&
     offset < tally.total &&
     offset % plan.limit === 0 &&
-    offset + plan.limit <= RESULT_CAP &&
+    offset + plan.limit <= DISCOVERY_RESULT_CAP &&
     (plan.maxResults === undefined || offset - startOffset + plan.limit <= plan.maxResults) &&
     requests < maxRequests;
   /** Counts a page that came back and returns its creators not seen before. */
@@ -186,7 +187,7 @@ export async function* discoveryRecords(
       else if (accounts.length > 0 && fresh.length === 0) stop = 'repeat';
       else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
       else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
-      else if (offset >= RESULT_CAP) stop = 'cap';
+      else if (offset >= DISCOVERY_RESULT_CAP) stop = 'cap';
       if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter))) stop = 'declined';
       if (plan.all && stop === undefined) {
         // The next request of the plan is sent while this page is being written (pipelining hides the

@@ -14,7 +14,7 @@ import { Pacer, type SharedPace } from './pacer.js';
 import { redactUrl, type Secrets } from './redact.js';
 import { buildUrl } from './url.js';
 import { stringifyJson } from '../exact-json.js';
-import { waitLabel, type RequestWaits, type WaitHandle } from './wait.js';
+import type { RequestWaits, WaitHandle } from './wait.js';
 import { checkStoredAnswer, sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
 import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
@@ -183,7 +183,7 @@ export class HttpClient {
   private async waitFor<T>(req: RequestOptions): Promise<HttpResponse<T>> {
     if (this.opts.waits === undefined) return this.send<T>(req, undefined);
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
-    const label = waitLabel(req.method, url, this.opts.baseUrl.origin);
+    const label = req.label ?? `Waiting for ${url.host}…`;
     // The whole wait is one: pacing slot, attempts and the back-off between them.
     const wait = this.opts.waits.beginWait(label);
     try {

@@ -53,6 +53,8 @@ export interface RequestOptions {
    * is returned. Requests without it are never answered from the store (their charges are still logged).
    */
   purchase?: Purchase | undefined;
+  /** What a person is waiting for, shown by the wait spinner ("Searching…"); else `Waiting for <host>…`. */
+  label?: string | undefined;
 }
 
 /** What a billable request buys: a creator record (enrichment, socials, overlap) or a page (Discovery, posts, comments). */
