@@ -142,9 +142,8 @@ export async function createBatch(http: HttpClient, body: MultipartBody, options
 }
 
 /** `GET /public/v1/enrichment/batch/{id}/status/` (free). */
-export async function getBatchStatus(http: HttpClient, id: string, timeoutMs?: number): Promise<BatchStatus> {
-  const { method, path } = batchStatusPlan(id);
-  const res = await http.request({ method, path, ...(timeoutMs ? { timeoutMs } : {}) });
+export async function getBatchStatus(http: HttpClient, id: string): Promise<BatchStatus> {
+  const res = await http.request(batchStatusPlan(id));
   return normaliseStatus(res.data, id);
 }
 

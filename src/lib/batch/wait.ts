@@ -2,7 +2,7 @@
  * Waiting for a batch job the way `batch poll` and `batch run` show it: the poll loop of poll.ts
  * behind a spinner on a terminal (a progress line per change on stderr otherwise), plus the reading
  * of the wait flags. `--max-wait` is the whole wait; `--timeout` is the per-request timeout, as
- * everywhere else, except for one release where it still stands in for `--max-wait` (deprecated).
+ * everywhere else.
  */
 import { UsageError } from '../errors.js';
 import { getBatchStatus } from '../api/batch.js';
@@ -47,16 +47,12 @@ export interface WaitSettings {
   intervalMs: number;
   /** The whole wait (`--max-wait`); undefined waits until the job ends. */
   maxWaitMs?: number | undefined;
-  /** Timeout of each status read; undefined leaves it to the HTTP client (`--timeout`, default 30 s). */
-  readTimeoutMs?: number | undefined;
 }
 
-/** The wait flags as typed: the verb's own `--interval`/`--max-wait`, and the global `--timeout`. */
+/** The wait flags as typed: the verb's own `--interval`/`--max-wait` (`--timeout` is only the per-request timeout). */
 export interface WaitFlags {
   interval?: string | undefined;
   maxWait?: string | undefined;
-  /** The global `--timeout` (commander gives it to the root wherever it is typed). */
-  timeout?: string | undefined;
 }
 
 /** Seconds from a flag, > 0; a usage error names the flag otherwise. */
@@ -69,23 +65,11 @@ export function parseSeconds(raw: string | undefined, flag: string): number | un
   return n;
 }
 
-/**
- * Reads the wait flags of `batch <verb>`. `--max-wait` is the whole wait, and then `--timeout` is only
- * the per-request timeout. Without `--max-wait`, a `--timeout` is still taken as the whole wait (what
- * it meant here before `--max-wait` existed), with a one-line deprecation warning; its status reads
- * keep their 30 s timeout, as then.
- */
-export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notices, 'warn'>): WaitSettings {
+/** Reads the wait flags of `batch <verb>`: every `--interval` seconds (default 30), for at most `--max-wait`. */
+export function waitSettings(flags: WaitFlags): WaitSettings {
   const intervalMs = (parseSeconds(flags.interval, '--interval') ?? DEFAULT_INTERVAL_S) * 1000;
   const maxWait = parseSeconds(flags.maxWait, '--max-wait');
-  if (maxWait !== undefined) return { intervalMs, maxWaitMs: maxWait * 1000 };
-  const legacy = parseSeconds(flags.timeout, '--timeout');
-  if (legacy === undefined) return { intervalMs };
-  notices.warn(
-    `--timeout as the whole wait of \`creators batch ${verb}\` is deprecated: use --max-wait ${flags.timeout?.trim()} ` +
-      '(--timeout is the per-request timeout, and will mean only that in the next release).',
-  );
-  return { intervalMs, maxWaitMs: legacy * 1000, readTimeoutMs: 30_000 };
+  return maxWait === undefined ? { intervalMs } : { intervalMs, maxWaitMs: maxWait * 1000 };
 }
 
 export interface WaitOptions extends WaitSettings {
@@ -110,7 +94,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
   let last: BatchStatus | undefined;
   let lastLine = '';
   try {
-    const readings = pollBatch(() => getBatchStatus(ports.http, id, o.readTimeoutMs), {
+    const readings = pollBatch(() => getBatchStatus(ports.http, id), {
       id,
       intervalMs: o.intervalMs,
       timeoutMs: o.maxWaitMs,
