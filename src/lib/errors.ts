@@ -183,10 +183,6 @@ export class NetworkError extends CliError {
   }
 }
 
-export function isCliError(err: unknown): err is CliError {
-  return err instanceof CliError;
-}
-
 /**
  * A failed write of the command's output (stdout or the `-o` file: no space left, I/O error, a
  * read-only file system...). Exit 1; the message names the destination and the system's words.

@@ -8,7 +8,7 @@ import { looksLikeEmail } from '../csv/detect.js';
 import type { Plan } from './plan.js';
 
 /** Modes and the platforms each handle mode accepts live in src/contract/platforms.ts, shared with the sandbox. */
-export { EMAIL_MODES, HANDLE_MODES, MODE_PLATFORMS, type EmailMode, type HandleMode } from '../../contract/platforms.js';
+export { EMAIL_MODES, HANDLE_MODES, type HandleMode } from '../../contract/platforms.js';
 
 export interface HandleOptions {
   mode: HandleMode;

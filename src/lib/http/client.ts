@@ -23,8 +23,6 @@ import type { ProxyInUse } from './dispatcher.js';
 
 export type { HttpResponse, Method, Purchase, PurchaseMemory, RequestOptions } from './types.js';
 export { FROM_STORE, keepStoredMark, storedAt } from './types.js';
-export { ATTEMPTS_DEADLINE_FACTOR, MAX_SILENT_WAIT_S } from './retry.js';
-export { DEFAULT_MAX_RESPONSE_MB } from './attempt.js';
 
 export interface HttpClientOptions {
   baseUrl: URL;
