@@ -54,12 +54,15 @@ export interface Monitoring {
   daysNote?: string | undefined;
 }
 
+/** The worst-case price of one creator monitored for a day. */
+export const MONITORING_DAY_MILLI = WORST_CASE_MILLI.monitoringPerCreatorDay;
+
 /**
  * The worst case of monitoring, from the one price table: creators x days x the daily price; with no
  * end, one day (--max-credits is checked against a day's cost); null when the creators are unknown.
  */
 export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'costBasis'> {
-  const perDay = WORST_CASE_MILLI.monitoringPerCreatorDay;
+  const perDay = MONITORING_DAY_MILLI;
   const price = formatCredits(perDay);
   if (m.creators === null) {
     return { worstCaseMilli: null, costBasis: `an unknown number of creators x ${price} per day` };
