@@ -153,3 +153,89 @@ describe('import rules', () => {
     }
   });
 });
+
+/** The code of a source, comments stripped (strings kept: a flag such as 'wx' is a string). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+}
+
+const texts = (): Map<string, string> => new Map(files.filter((f) => !f.startsWith('zz/')).map((f) => [f, readFileSync(join(src, f), 'utf8')]));
+
+/**
+ * The one lock is lib/io/lock.ts: anywhere else, creating a file exclusively (`'wx'`, `O_EXCL`), a hard
+ * link (the other classic lock) or a lock library is a second lock implementation. The one allowance:
+ * the atomic writer creates its own uniquely named temporary file exclusively, which locks nothing.
+ */
+const LOCK_PRIMITIVE = /['"](?:wx|wx\+|ax|ax\+)['"]|\bO_EXCL\b|\blinkSync\s*\(|\.link\s*\(|\bflock\b|['"](?:proper-)?lockfile['"]/g;
+const NOT_A_LOCK: Record<string, string[]> = { 'lib/io/atomic-file.ts': ["fsp.open(tempPath, 'wx'"] };
+
+function secondLocks(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    if (f === 'lib/io/lock.ts') continue;
+    const c = code(text);
+    for (const m of c.matchAll(LOCK_PRIMITIVE)) {
+      const line = c.slice(c.lastIndexOf('\n', m.index) + 1, c.indexOf('\n', m.index) === -1 ? undefined : c.indexOf('\n', m.index));
+      if (!(NOT_A_LOCK[f] ?? []).some((allowed) => line.includes(allowed))) found.push(`${f}: ${line.trim()}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * One pricing engine: worst cases come from the plan builders of lib/api, which alone read the price
+ * table's worst-case figures; the sandbox and the spend log read what is charged. A price table, a
+ * route-to-price lookup or a cost function anywhere else is a second engine (as `estimateRouteCost`
+ * in lib/cost.ts was: it assumed 50 creators a page where the verbs sent 20).
+ */
+const PRICE_READERS: Array<[names: RegExp, allowed: RegExp, why: string]> = [
+  [/\b(WORST_CASE_MILLI|PRICES|MODE_PRICE|requestPriceOf)\b/, /^(contract\/prices|lib\/api\/.*|sandbox\/.*|lib\/store\/memory)\.ts$/, 'worst-case prices: the plan builders (the store: what an answer that names no cost was charged)'],
+  [/\bCHARGED_MILLI\b/, /^(contract\/prices|lib\/api\/.*|sandbox\/.*|lib\/listening\/runway)\.ts$/, 'charged prices: the sandbox, and the daily charge projected from usage'],
+];
+const COST_FUNCTION = /\b(?:function\s+|const\s+)(\w*(?:Cost|Price|cost|price)\w*)\s*(?:=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>|\()/g;
+/** A numeric `...Milli`/`...PRICE...` figure, the shape of a price table entry. */
+const PRICE_FIGURE = /\b\w*(?:Milli|MILLI|PRICE|Price)\w*\s*[:=]\s*[1-9][\d_]*\b/g;
+
+function secondPricing(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    const c = code(text);
+    for (const [names, allowed] of PRICE_READERS) {
+      const m = names.exec(c);
+      if (m && !allowed.test(f)) found.push(`${f}: reads ${m[0]}`);
+    }
+    if (/^(contract|lib\/api|sandbox)\//.test(f)) continue;
+    for (const m of c.matchAll(COST_FUNCTION)) found.push(`${f}: defines ${m[1]}`);
+    for (const m of c.matchAll(PRICE_FIGURE)) if (!/Ms\b|Millis\b/.test(m[0])) found.push(`${f}: holds ${m[0]}`);
+  }
+  return found;
+}
+
+describe('one of each', () => {
+  it('one lock: exclusive file creation, hard links or a lock library only in lib/io/lock.ts', () => {
+    expect(secondLocks(texts())).toEqual([]);
+  });
+
+  it('one pricing engine: prices read only by the plan builders (lib/api), the sandbox and the charge readers; no cost function or price table elsewhere', () => {
+    expect(secondPricing(texts())).toEqual([]);
+  });
+
+  it('the checks see a second lock and a second pricing engine (a test that cannot fail is a defect)', () => {
+    // The login refresh's own lock, as it was before lib/io/lock.ts was the one.
+    const lock = new Map([['lib/auth/token-store.ts', "import { openSync } from 'node:fs';\nconst fd = openSync(path, 'wx', 0o600);"]]);
+    expect(secondLocks(lock)).toEqual(["lib/auth/token-store.ts: const fd = openSync(path, 'wx', 0o600);"]);
+    expect(secondLocks(new Map([['lib/batch/journal.ts', 'const fd = openSync(lockPath, constants.O_CREAT | constants.O_EXCL);']]))).toHaveLength(1);
+    expect(secondLocks(new Map([['lib/io/atomic-file.ts', "const lock = await fsp.open(`${target}.lock`, 'wx');"]]))).toHaveLength(1);
+    // The raw request's own pricing, as `creators api` had it.
+    const engine = new Map([
+      ['lib/cost.ts', "import { PRICES, WORST_CASE_MILLI } from '../contract/prices.js';\nexport const PRICE_MILLI = WORST_CASE_MILLI;\nexport function estimateRouteCost(method: string) {}"],
+      ['lib/discovery/price.ts', 'const DISCOVERY_PRICE_MILLI = 10;\nconst pageCost = (n: number) => n * 10;'],
+    ]);
+    expect(secondPricing(engine)).toEqual([
+      'lib/cost.ts: reads PRICES',
+      'lib/cost.ts: defines estimateRouteCost',
+      'lib/discovery/price.ts: defines pageCost',
+      'lib/discovery/price.ts: holds DISCOVERY_PRICE_MILLI = 10',
+    ]);
+  });
+});

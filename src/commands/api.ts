@@ -38,7 +38,7 @@ export default defineCommand({
     if (!path.trim() || /^[a-z]+:\/\//i.test(path)) {
       throw new UsageError(`Invalid API path '${path}'.`, { hint: 'Give a path such as accounts/credits; the base URL comes from --base-url.' });
     }
-    const { isJsonObject, itemOf, queryFromPairs, rawRequestPlan, rawSpendMilli, recordOf, recordsOf, sendRawRequest } = await import('../lib/api/raw.js');
+    const { isJsonObject, itemOf, queryFromPairs, recordOf, recordsOf, sendRawRequest } = await import('../lib/api/raw.js');
     let body: RawRequest['body'];
     let query: RawRequest['query'];
     if (method === 'GET' || method === 'HEAD') {
@@ -59,7 +59,7 @@ export default defineCommand({
     const request = { method, path, query, body };
     if (flags.paginate) {
       const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }, { creditCount, plural }, { pagingProgress, recordsToTerminal, endingProgress }] = await Promise.all([
-        import('../lib/api/raw.js'),
+        import('../lib/api/raw-plan.js'),
         import('../lib/paging.js'),
         import('../lib/discovery/paging.js'),
         import('../lib/api/plan.js'),
@@ -87,7 +87,7 @@ export default defineCommand({
         received += items?.length ?? 1;
         progress.update({ pages: tally.pages, records: received, creditsMilli: pp.pageMilli === 0 ? undefined : spent });
       };
-      const records = endingProgress(recordsOf(paginate(http, request, { maxPages: pp.maxPages, pageBase: base, tally, onPage })), progress);
+      const records = endingProgress(recordsOf(paginate(http, { ...request, label: pp.plan.label }, { maxPages: pp.maxPages, pageBase: base, tally, onPage })), progress);
       // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
       if (pp.pageMilli === 0) await printList(ctx.term, output, records, []);
       else await printPaidList(ctx.term, output, records, [], { spentMilli: () => spent, noun: 'records' });
@@ -97,6 +97,7 @@ export default defineCommand({
       if (ctx.term.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
       return;
     }
+    const { rawRequestPlan, rawSpendMilli } = await import('../lib/api/raw-plan.js');
     const plan = rawRequestPlan(request);
     // Built before the gate, as it always was: a bad --timeout is a usage error even in a dry run.
     const http = await ctx.http();
@@ -104,7 +105,7 @@ export default defineCommand({
     if (plan.worstCaseMilli === null) ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
 
     const output = await ctx.output();
-    const { status, data } = await sendRawRequest(http, request);
+    const { status, data } = await sendRawRequest(http, { ...request, label: plan.label });
     const print = async (): Promise<void> => {
       if (data === null || data === undefined) {
         ctx.notice(`HTTP ${status} (no content)`);

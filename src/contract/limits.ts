@@ -20,3 +20,6 @@ export const EVENTS_PAGE_SIZE = { default: 10, max: 100 } as const;
 
 /** `limit` of an exclusion list's entries page: 1000 when not sent, 1 to 2000. */
 export const EXCLUSION_ENTRIES_PAGE = { default: 1000, max: 2000 } as const;
+
+/** A batch file: at most 10 MB (the service does not say whether decimal or binary megabytes). */
+export const BATCH_FILE_MB = 10;

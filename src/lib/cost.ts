@@ -1,10 +1,9 @@
-import { PRICES, requestPriceOf, WORST_CASE_MILLI } from '../contract/prices.js';
 import type { Plan } from './api/plan.js';
 import { planUrl } from './api/plan.js';
 import { CreditsError } from './errors.js';
 import { redactValue } from './http/redact.js';
 import type { Terminal } from './io/terminal.js';
-import { creditCount, plural } from './output/humanize.js';
+import { creditCount } from './output/humanize.js';
 
 /** Above this worst case (credits), an interactive run asks first; `confirm-above` changes it. */
 export const DEFAULT_CONFIRM_ABOVE = 10;
@@ -40,8 +39,6 @@ export interface GatePorts {
  * where the service's sources disagree (email basic 0.05 vs 0.1, creator posts 0.03 vs 0.15) the
  * higher price, because these figures bound the worst case.
  */
-export const PRICE_MILLI = WORST_CASE_MILLI;
-
 export function formatCredits(milli: number): string {
   return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
 }
@@ -110,41 +107,4 @@ export async function confirmRest(ports: Pick<GatePorts, 'term' | 'policy'>, res
   if (rest.firstMilli > policy.confirmAboveMilli) return true;
   if (rest.restMilli <= 0 || !(rest.spentMilli + rest.restMilli > policy.confirmAboveMilli)) return true;
   return term.confirm(rest.question);
-}
-
-/**
- * Worst-case cost of one raw request to a known route (for `creators api`): free reads are 0,
- * per-request prices are exact, Discovery is `paging.limit x price`; unknown writes are null.
- */
-export function estimateRouteCost(method: string, apiPathname: string, body: unknown, query: Record<string, unknown> = {}): { milli: number | null; basis?: string } {
-  if (method === 'GET' || method === 'HEAD') return { milli: 0 };
-  const p = apiPathname.replace(/^\/public\/v1\//, '').replace(/\/$/, '');
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const fixed = method === 'POST' ? requestPriceOf(p)?.worstCaseMilli : undefined;
-  if (fixed !== undefined) return { milli: fixed, basis: `1 request x ${formatCredits(fixed)}` };
-  if (method === 'POST' && (p === PRICES.discoveryPerCreator.route || p === PRICES.similarPerCreator.route)) {
-    const paging = (b.paging ?? {}) as Record<string, unknown>;
-    const limit = Number(paging.limit ?? 50);
-    const withValues = String(query.return_filter_values ?? '') === 'true';
-    const price =
-      p === PRICES.similarPerCreator.route ? PRICE_MILLI.similarPerCreator
-      : withValues ? PRICE_MILLI.discoveryPerCreatorWithFilterValues
-      : PRICE_MILLI.discoveryPerCreator;
-    const n = Number.isFinite(limit) && limit > 0 ? limit : 50;
-    return { milli: n * price, basis: `${plural(n, 'creator')} x ${formatCredits(price)}` };
-  }
-  if (method === 'DELETE') return { milli: 0 };
-  if (/^(discovery\/exclusion-lists|accounts\/tokens|oauth|discovery\/classifier)(\/|$)/.test(p)) return { milli: 0 };
-  // Monitoring: creators x days x the daily price when the body says both; one day per creator otherwise.
-  if (/^social\/listening\/(subscription|campaign)(\/\d+(\/creators)?)?$/.test(p)) {
-    const creators = Array.isArray(b.creators) ? b.creators.length : Array.isArray(b.handles) ? b.handles.length : 0;
-    const days = Number(b.days ?? 1);
-    const d = Number.isFinite(days) && days > 0 ? Math.ceil(days) : 1;
-    // A PATCH may resume or extend monitoring of creators the body does not list.
-    if (creators === 0 && method === 'POST' && b.days === undefined) return { milli: 0, basis: 'no creators added' };
-    if (creators === 0) return { milli: null };
-    const perDay = PRICE_MILLI.monitoringPerCreatorDay;
-    return { milli: creators * d * perDay, basis: `${plural(creators, 'creator')} x ${plural(d, 'day')} x ${formatCredits(perDay)}` };
-  }
-  return { milli: null };
 }

@@ -161,10 +161,6 @@ export class NetworkError extends CliError {
   }
 }
 
-export function isCliError(err: unknown): err is CliError {
-  return err instanceof CliError;
-}
-
 /** Writing stdout or the `-o` file failed (no space left, I/O error...). Exit 1. */
 export class OutputWriteError extends CliError {
   constructor(message: string, options: CliErrorOptions = {}) {

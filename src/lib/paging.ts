@@ -1,16 +1,17 @@
 import type { HttpClient, Method } from './http/client.js';
 import type { Query } from './http/url.js';
+import { DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 
 export interface PageRequest {
   method: Method;
   path: string;
   query?: Query;
   body?: Record<string, unknown>;
+  /** The spinner's text for every page. */
+  label?: string | undefined;
 }
 
 /** A query can reach at most this many results (Discovery and Similar; api-contract.md §1). */
-export const PAGING_RESULT_CAP = 10_000;
-
 const LIST_KEYS = ['results', 'accounts', 'handles', 'posts', 'comments', 'data', 'items', 'events'];
 
 function objectOf(value: unknown): Record<string, unknown> | undefined {
@@ -96,6 +97,7 @@ export async function* paginate(http: HttpClient, first: PageRequest, options: P
       path: req.path,
       query: req.query,
       body: req.body,
+      label: first.label,
       ...(req.absoluteUrl ? { absoluteUrl: req.absoluteUrl } : {}),
     });
     tally.pages++;
@@ -136,7 +138,7 @@ export async function* paginate(http: HttpClient, first: PageRequest, options: P
       if (items.length < limit) return;
       const reached = (pageNumber - (options.pageBase ?? 0) + 1) * limit;
       if (typeof page.total === 'number' && reached >= page.total) return;
-      if (reached >= PAGING_RESULT_CAP) {
+      if (reached >= DISCOVERY_RESULT_CAP) {
         tally.stop = 'cap';
         return;
       }

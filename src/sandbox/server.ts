@@ -111,8 +111,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export type { SandboxState } from './state.js';
-
 /** Builds the router with every route module registered. */
 export function buildRouter(extra?: (router: Router) => void): Router {
   const router = new Router();

@@ -163,7 +163,7 @@ describe('creators api: the price reads the query of the path', () => {
       method: 'POST',
       url: 'https://api.test/public/v1/discovery/?return_filter_values=true',
       worst_case_credits: 0.3,
-      cost_basis: '10 creators x 0.03',
+      cost_basis: '10 creators x 1 page x 0.03',
     });
   });
 
@@ -236,7 +236,7 @@ describe('confirmation before expensive runs', () => {
     // stdin is the terminal here: the body comes from -f fields instead.
     const res = await runCli(['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=50'], { env, dispatcher: agent, tty: true, configDir, stdin: 'n\n', stdinTTY: true });
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain('This may cost up to 0.5 credits (50 creators x 0.01). Continue? [y/N] ');
+    expect(res.stderr).toContain('This may cost up to 0.5 credits (50 creators x 1 page x 0.01). Continue? [y/N] ');
     expect(res.stderr).toContain('Nothing was sent.');
   });
 });

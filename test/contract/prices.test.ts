@@ -9,7 +9,7 @@ import { enrichEmailPlan, enrichHandlePlan } from '../../src/lib/api/enrichment.
 import { postDetailsPlan } from '../../src/lib/api/content.js';
 import { batchRowPriceMilli } from '../../src/lib/api/batch.js';
 import { BATCH_MODES } from '../../src/lib/batch/options.js';
-import { estimateRouteCost, PRICE_MILLI } from '../../src/lib/cost.js';
+import { rawRequestPlan } from '../../src/lib/api/raw-plan.js';
 import { rowPriceMilli } from '../../src/sandbox/batch/jobs.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
@@ -70,22 +70,22 @@ describe('the price table', () => {
 });
 
 describe('the CLI estimates from the table', () => {
-  it.each(requestKeys)('%s: estimateRouteCost is the worst case of its route', (k) => {
+  it.each(requestKeys)('%s: the raw plan of its route is the worst case', (k) => {
     const { route, worstCaseMilli } = PRICES[k];
     expect(requestPriceOf(route)).toBe(PRICES[k]);
-    expect(estimateRouteCost('POST', routePath(route), {})).toEqual({ milli: worstCaseMilli, basis: `1 request x ${worstCaseMilli / 1000}` });
+    expect(rawRequestPlan({ method: 'POST', path: routePath(route), body: {} }).worstCaseMilli).toBe(worstCaseMilli);
   });
 
   it('per-creator and per-creator-day routes', () => {
     const { discoveryPerCreator: d, discoveryPerCreatorWithFilterValues: dv, similarPerCreator: s, monitoringPerCreatorDay: m } = PRICES;
-    expect(estimateRouteCost('POST', routePath(d.route), { paging: { limit: 7 } }).milli).toBe(7 * d.worstCaseMilli);
-    expect(estimateRouteCost('POST', routePath(dv.route), { paging: { limit: 7 } }, dv.query).milli).toBe(7 * dv.worstCaseMilli);
-    expect(estimateRouteCost('POST', routePath(s.route), { paging: { limit: 7 } }).milli).toBe(7 * s.worstCaseMilli);
-    expect(estimateRouteCost('POST', routePath(`${m.route}/subscription`), { creators: ['a', 'b'], days: 3 }).milli).toBe(2 * 3 * m.worstCaseMilli);
+    const milli = (path: string, body: Record<string, unknown>, query?: Record<string, string>): number | null => rawRequestPlan({ method: 'POST', path, body, query }).worstCaseMilli;
+    expect(milli(routePath(d.route), { paging: { limit: 7 } })).toBe(7 * d.worstCaseMilli);
+    expect(milli(routePath(dv.route), { paging: { limit: 7 } }, dv.query)).toBe(7 * dv.worstCaseMilli);
+    expect(milli(routePath(s.route), { paging: { limit: 7 } })).toBe(7 * s.worstCaseMilli);
+    expect(milli(routePath(`${m.route}/subscription`), { creators: ['a', 'b'], days: 3 })).toBe(2 * 3 * m.worstCaseMilli);
   });
 
   it('the commands price modes and rows with the worst case', () => {
-    expect(PRICE_MILLI).toEqual(WORST_CASE_MILLI);
     for (const mode of HANDLE_MODES) expect(enrichHandlePlan('nasa', { mode, platform: 'instagram' }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
     for (const mode of EMAIL_MODES) expect(enrichEmailPlan('ann@example.com', { mode }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
     expect(postDetailsPlan({ platform: 'tiktok', postId: 'x1', kind: 'data' }).worstCaseMilli).toBe(WORST_CASE_MILLI.postDetails);

@@ -35,7 +35,7 @@ export default defineCommand({
       import('../../lib/output/index.js'),
     ]);
     const id = pathSegment(raw, 'batch id');
-    const wait = waitSettings({ ...flags, timeout: ctx.globals.timeout }, 'poll', ctx.term);
+    const wait = waitSettings(flags);
     const http = await ctx.http();
     const ports = { http, term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal };
     const final = await waitForBatch(ports, id, { ...wait, check: false });

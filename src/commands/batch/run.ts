@@ -43,7 +43,7 @@ export default defineCommand({
     ]);
     const { csvReadOptions } = await import('../../lib/csv/read.js');
     const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
-    const wait = waitSettings({ ...flags, timeout: ctx.globals.timeout }, 'run', ctx.term);
+    const wait = waitSettings(flags);
     const { outputPath } = await ctx.output();
     const format = resultsFormat(ctx.globals, outputPath);
     await runBatch(

@@ -4,7 +4,7 @@ import { InterruptedError, StoppedError, UsageError } from '../../lib/errors.js'
 import { EVENT_FILTER_FLAGS } from './flags.js';
 
 /**
- * Events asked for per page while tailing: the largest the route accepts (EVENTS_MAX_PAGE_SIZE), so a
+ * Events asked for per page while tailing: the largest the route accepts (EVENTS_PAGE_SIZE.max), so a
  * backlog takes the fewest requests; the server may apply fewer (the walk copes).
  */
 const TAIL_PAGE_SIZE = 100;

@@ -13,7 +13,7 @@ export async function getCredits(http: HttpClient): Promise<Credits> {
 }
 
 export function creditsPlan(): Plan {
-  return freePlan('GET', 'accounts/credits');
+  return { ...freePlan('GET', 'accounts/credits'), label: 'Checking credits…' };
 }
 
 export function normaliseCredits(data: unknown): Credits {

@@ -29,6 +29,8 @@ const base = (id: string): string => `enrichment/batch/${pathSegment(id, 'batch 
 
 const CREATE_PATH = BATCH_ROUTE;
 
+const SENDING = 'Sending the batch…';
+
 export type BatchPriceMode = keyof typeof MODE_PRICE;
 
 /** The higher figure where sources disagree. */
@@ -57,6 +59,24 @@ export function createBatchPlan(input: CreatePlanInput): Plan {
     },
     worstCaseMilli: input.rows * price,
     costBasis: `${plural(input.rows, 'row')} x ${formatCredits(price)} (${input.mode}), charged only for rows with data`,
+    label: SENDING,
+  };
+}
+
+/**
+ * The legacy create the official n8n node sends (`POST creators/enrich/public/` with JSON `{"emails": [...]}`,
+ * api-contract §9.1): an email batch without a mode field, priced as a basic one, each email a row.
+ */
+export function legacyEmailBatchPlan(body: Record<string, unknown>): Plan {
+  const rows = Array.isArray(body.emails) ? body.emails.length : 0;
+  const price = batchRowPriceMilli('basic');
+  return {
+    method: 'POST',
+    path: 'creators/enrich/public',
+    body,
+    worstCaseMilli: rows * price,
+    costBasis: `${plural(rows, 'email')} x ${formatCredits(price)} (basic), charged only for rows with data`,
+    label: SENDING,
   };
 }
 
@@ -76,6 +96,7 @@ export function resultsPlan(id: string, format: 'csv' | 'json'): Plan {
 export function resumeBatchPlan(id: string): Plan {
   return {
     ...freePlan('POST', `${base(id)}/resume`, { body: {} }),
+    label: SENDING,
     costBasis: 'resuming is free; the job goes on charging its remaining rows at its mode price, only for rows with data',
   };
 }
@@ -91,15 +112,15 @@ export async function createBatch(http: HttpClient, body: MultipartBody, options
     method: 'POST',
     path: CREATE_PATH,
     rawBody: { data: () => body.stream(), contentType: body.contentType, length: body.length },
+    label: SENDING,
     timeoutMs: options.timeoutMs ?? TRANSFER_TIMEOUT_MS,
   });
   const data = res.data ?? {};
   return { ...data, batch_id: String(data.batch_id ?? data.id ?? ''), status: String(data.status ?? 'queued') };
 }
 
-export async function getBatchStatus(http: HttpClient, id: string, timeoutMs?: number): Promise<BatchStatus> {
-  const { method, path } = batchStatusPlan(id);
-  const res = await http.request({ method, path, ...(timeoutMs ? { timeoutMs } : {}) });
+export async function getBatchStatus(http: HttpClient, id: string): Promise<BatchStatus> {
+  const res = await http.request(batchStatusPlan(id));
   return normaliseStatus(res.data, id);
 }
 
@@ -159,7 +180,7 @@ export async function openDownloadUrl(
 }
 
 export async function resumeBatch(http: HttpClient, id: string): Promise<Record<string, unknown>> {
-  const { method, path, body } = resumeBatchPlan(id);
-  const res = await http.request<Record<string, unknown> | null>({ method, path, body });
+  const { method, path, body, label } = resumeBatchPlan(id);
+  const res = await http.request<Record<string, unknown> | null>({ method, path, body, label });
   return res.data && typeof res.data === 'object' ? res.data : {};
 }

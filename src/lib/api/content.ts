@@ -102,6 +102,7 @@ export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number
       worstCaseMilli: pages === undefined ? null : pages * price,
       costBasis,
       purchase: { kind: 'page', platform: req.platform },
+      label: 'Fetching the post…',
     },
     pages: pages ?? Infinity,
   };

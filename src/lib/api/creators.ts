@@ -1,7 +1,7 @@
 // api-contract.md §8.1, §7, §5; every plan priced from src/contract.
 import { normalizeHandle } from '../../contract/handles.js';
 import { OVERLAP_CREATORS, POSTS_PAGE_SIZES, type CONTENT_PLATFORMS } from '../../contract/platforms.js';
-import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { CHARGED_MILLI, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import { keepStoredMark, type HttpClient } from '../http/client.js';
@@ -59,6 +59,7 @@ export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number |
       worstCaseMilli: pages === undefined ? null : pages * price,
       costBasis,
       purchase: { kind: 'page', platform: req.platform, subject: normalizeHandle(req.handle) },
+      label: 'Fetching posts…',
     },
     pages: pages ?? Infinity,
   };
@@ -123,6 +124,7 @@ export function connectedSocialsPlan(handle: string, platform: string): Plan {
     worstCaseMilli: price,
     costBasis: `1 request x ${formatCredits(price)}`,
     purchase: { kind: 'creator', platform, subject: normalizeHandle(handle) },
+    label: 'Finding connected socials…',
   };
 }
 
@@ -133,7 +135,7 @@ export async function connectedSocials(http: HttpClient, handle: string, platfor
   if (body.result === undefined && Array.isArray(body.socials)) {
     const found = body.socials.length > 0;
     // An answer from the store was paid for when it was bought: it costs nothing now.
-    const cost = res.storedAt !== undefined ? 0 : Number(body.credits_cost ?? (found ? 0.5 : 0)) || 0;
+    const cost = res.storedAt !== undefined ? 0 : Number(body.credits_cost ?? (found ? CHARGED_MILLI.connectedSocials / 1000 : 0)) || 0;
     return { status: found ? 'ok' : 'not_found', result: found ? { socials: body.socials } : null, creditsCost: cost, response: res.data, storedAt: res.storedAt };
   }
   return readOutcome(res.data);
@@ -164,6 +166,7 @@ export function audienceOverlapPlan(platform: string, creators: readonly string[
     worstCaseMilli: price,
     costBasis: `1 request x ${formatCredits(price)}`,
     purchase: { kind: 'creator', platform },
+    label: 'Comparing audiences…',
   };
 }
 

@@ -60,7 +60,7 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
 
 export function dictionaryPlan(q: DictionaryQuery): Plan {
   const { path, query } = dictionaryRequest(q);
-  return freePlan('GET', path, { query });
+  return { ...freePlan('GET', path, { query }), label: 'Looking up the dictionary…' };
 }
 
 export async function listDictionary(http: HttpClient, q: DictionaryQuery): Promise<Record<string, unknown>[]> {

@@ -4,6 +4,7 @@ import type { SortSpec } from '../discovery/sort.js';
 import { keepStoredMark, type HttpClient } from '../http/client.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
+import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 export interface DiscoveryAccount extends Record<string, unknown> {
   user_id?: string;
@@ -28,10 +29,7 @@ export const DISCOVERY_PATHS: Record<DiscoveryKind, string> = {
 };
 
 /** At most 50 creators per page (api-contract §3). */
-export const MAX_PAGE_LIMIT = 50;
 /** A query can reach at most this many results. */
-export const RESULT_CAP = 10_000;
-
 export interface SearchInput {
   platform: string;
   filters: Record<string, unknown>;
@@ -93,15 +91,15 @@ export function discoveryPriceMilli(kind: DiscoveryKind, returnFilterValues = fa
 
 export function maxPages(plan: PagePlan): number {
   if (!plan.all) return 1;
-  const reachable = RESULT_CAP - (plan.page - 1) * plan.limit;
-  const wanted = Math.min(plan.maxResults ?? RESULT_CAP, reachable);
+  const reachable = DISCOVERY_RESULT_CAP - (plan.page - 1) * plan.limit;
+  const wanted = Math.min(plan.maxResults ?? DISCOVERY_RESULT_CAP, reachable);
   return Math.max(1, Math.ceil(wanted / plan.limit));
 }
 
 export function worstCase(plan: PagePlan): { milli: number; basis: string } {
   if (plan.all && plan.maxResults !== undefined) {
     // The tail is fetched in smaller aligned pages, so exactly this many creators can be bought.
-    const wanted = Math.min(plan.maxResults, RESULT_CAP - (plan.page - 1) * plan.limit);
+    const wanted = Math.min(plan.maxResults, DISCOVERY_RESULT_CAP - (plan.page - 1) * plan.limit);
     return {
       milli: wanted * plan.priceMilli,
       basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}, in pages of ${plan.limit}${wanted % plan.limit === 0 ? '' : ' and a smaller last request'}`,
@@ -118,7 +116,7 @@ export function worstCase(plan: PagePlan): { milli: number; basis: string } {
 export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'priceMilli'>): Plan {
   const priceMilli = discoveryPriceMilli(req.kind, req.returnFilterValues);
   const paging = req.body.paging as { limit?: unknown } | undefined;
-  const limit = typeof paging?.limit === 'number' ? paging.limit : MAX_PAGE_LIMIT;
+  const limit = typeof paging?.limit === 'number' ? paging.limit : DISCOVERY_PAGE_LIMIT.default;
   const cost = worstCase({ ...(run ?? { limit, page: 1, all: false }), priceMilli });
   return {
     method: 'POST',
@@ -128,6 +126,7 @@ export function discoveryPlan(req: DiscoveryRequest, run?: Omit<PagePlan, 'price
     worstCaseMilli: cost.milli,
     costBasis: cost.basis,
     purchase: { kind: 'page', platform: typeof req.body.platform === 'string' ? req.body.platform : undefined },
+    label: req.kind === 'similar' ? 'Finding similar creators…' : 'Searching…',
   };
 }
 

@@ -7,7 +7,7 @@ import { storedAt, type HttpClient, type Purchase } from '../http/client.js';
 import { looksLikeEmail } from '../csv/detect.js';
 import type { Plan } from './plan.js';
 
-export { EMAIL_MODES, HANDLE_MODES, MODE_PLATFORMS, type EmailMode, type HandleMode } from '../../contract/platforms.js';
+export { EMAIL_MODES, HANDLE_MODES, type HandleMode } from '../../contract/platforms.js';
 
 export interface HandleOptions {
   mode: HandleMode;
@@ -90,7 +90,7 @@ export function readOutcome(data: unknown): EnrichOutcome {
 /** Email basic at the higher of two published prices; nothing found costs nothing, so this bounds the bill. */
 function enrichPlan(path: string, mode: HandleMode | EmailMode, body: Record<string, unknown>, purchase: Purchase): Plan {
   const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
-  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}`, purchase };
+  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}`, purchase, label: 'Enriching…' };
 }
 
 export function enrichHandlePlan(handle: string, options: HandleOptions): Plan {

@@ -4,6 +4,7 @@ import { pathSegment } from '../http/url.js';
 import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
 import { freePlan, type Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
+import { EXCLUSION_ENTRIES_PER_REQUEST } from '../../contract/limits.js';
 
 /** api-contract §11; unknown fields kept. */
 export interface ExclusionList extends Record<string, unknown> {
@@ -22,8 +23,6 @@ export interface HandlesPage extends Record<string, unknown> {
 }
 
 export type ListRef = { kind: 'id'; id: number } | { kind: 'default'; platform: string };
-
-export const MAX_HANDLES_PER_REQUEST = 10_000;
 
 const BASE = 'discovery/exclusion-lists';
 
@@ -156,14 +155,14 @@ export async function* allEntries(
 }
 
 export function entryRequests(count: number): number {
-  return Math.ceil(count / MAX_HANDLES_PER_REQUEST);
+  return Math.ceil(count / EXCLUSION_ENTRIES_PER_REQUEST);
 }
 
 /** The first request's body only, with how many handles and requests in all. */
 export function changeEntriesPlan(ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Plan {
   const requests = entryRequests(handles.length);
   return {
-    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, MAX_HANDLES_PER_REQUEST) } }),
+    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, EXCLUSION_ENTRIES_PER_REQUEST) } }),
     costBasis: `${plural(handles.length, 'handle')} in ${plural(requests, 'request')}, free`,
   };
 }
@@ -177,8 +176,8 @@ export async function changeEntries(
   onChunk?: (done: number, total: number) => void,
 ): Promise<ExclusionList | undefined> {
   let last: ExclusionList | undefined;
-  for (let i = 0; i < handles.length; i += MAX_HANDLES_PER_REQUEST) {
-    const chunk = handles.slice(i, i + MAX_HANDLES_PER_REQUEST);
+  for (let i = 0; i < handles.length; i += EXCLUSION_ENTRIES_PER_REQUEST) {
+    const chunk = handles.slice(i, i + EXCLUSION_ENTRIES_PER_REQUEST);
     const res = await send<ExclusionList>(http, changeEntriesPlan(ref, chunk, action), ref);
     last = res.data;
     onChunk?.(i + chunk.length, handles.length);

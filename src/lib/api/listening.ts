@@ -44,8 +44,10 @@ export interface Monitoring {
 }
 
 /** From the one price table; open-ended monitoring checks --max-credits against one day's cost. */
+export const MONITORING_DAY_MILLI = WORST_CASE_MILLI.monitoringPerCreatorDay;
+
 export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'costBasis'> {
-  const perDay = WORST_CASE_MILLI.monitoringPerCreatorDay;
+  const perDay = MONITORING_DAY_MILLI;
   const price = formatCredits(perDay);
   if (m.creators === null) {
     return { worstCaseMilli: null, costBasis: `an unknown number of creators x ${price} per day` };
@@ -102,8 +104,6 @@ export async function getUsage(http: HttpClient): Promise<ListeningRecord> {
 }
 
 /** The largest `page_size` the events route accepts (fewest requests). */
-export const EVENTS_MAX_PAGE_SIZE = 100;
-
 export interface EventFilters {
   subscription_id?: string | undefined;
   event_type?: string | undefined;

@@ -25,6 +25,8 @@ export interface Plan {
    * the gate asks nothing before the first request.
    */
   confirmAfterFirstMilli?: number | undefined;
+  /** What the wait spinner says while the request is out (`RequestOptions.label`). */
+  label?: string | undefined;
 }
 
 /** A free plan (reads, and writes the service does not bill). */

@@ -9,9 +9,10 @@ import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { readCsv, type CsvReadOptions } from '../csv/read.js';
 import type { Notices } from '../io/terminal.js';
 import { csvLineEncoder } from '../output/delimited.js';
+import { BATCH_FILE_MB } from '../../contract/limits.js';
 
-/** The service's limit is 10 MB per file; decimal megabytes, so we stay under either reading. */
-export const MAX_PART_BYTES = 10_000_000;
+/** The service's limit per file in decimal megabytes, so the parts stay under either reading. */
+export const MAX_PART_BYTES = BATCH_FILE_MB * 1_000_000;
 
 const SAMPLE_ROWS = 20;
 

@@ -14,8 +14,6 @@ import { describeFsError } from '../io/errno.js';
 import { describeHolder, tryLock, type FileLock } from '../io/lock.js';
 
 export const JOURNAL_DIR = 'batch-journal';
-/** The single shared file of earlier versions: still read (never written), so an upgrade loses no job. */
-export const LEGACY_JOURNAL_FILE = 'batch-journal.json';
 
 /** Entries older than this are removed by later runs. */
 const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
@@ -58,8 +56,8 @@ export function isDamaged(found: JournalEntry | DamagedEntry | undefined): found
   return found !== undefined && 'damaged' in found;
 }
 
-/** The file's entry (`pick` takes it out of the parsed JSON); undefined only when the file does not exist. */
-async function readEntryFile(file: string, pick: (parsed: unknown) => unknown): Promise<JournalEntry | DamagedEntry | undefined> {
+/** The file's entry; undefined only when the file does not exist. */
+async function readEntryFile(file: string): Promise<JournalEntry | DamagedEntry | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -73,20 +71,12 @@ async function readEntryFile(file: string, pick: (parsed: unknown) => unknown): 
   } catch {
     return { damaged: true, file, why: text.trim() === '' ? 'it is empty' : 'it is not valid JSON' };
   }
-  const entry = pick(parsed);
-  if (entry === undefined) return undefined;
-  return isEntry(entry) ? entry : { damaged: true, file, why: 'it is not a journal entry' };
+  return isEntry(parsed) ? parsed : { damaged: true, file, why: 'it is not a journal entry' };
 }
 
 /** Read without locking (for a dry run, which changes nothing). */
-export async function readJournalEntry(dir: string, key: string): Promise<JournalEntry | DamagedEntry | undefined> {
-  const own = await readEntryFile(join(dir, JOURNAL_DIR, `${key}.json`), (parsed) => parsed ?? null);
-  if (own !== undefined) return own;
-  return readEntryFile(join(dir, LEGACY_JOURNAL_FILE), (parsed) => {
-    const entries = (parsed as { entries?: unknown } | null)?.entries;
-    if (!entries || typeof entries !== 'object') return null;
-    return (entries as Record<string, unknown>)[key];
-  });
+export function readJournalEntry(dir: string, key: string): Promise<JournalEntry | DamagedEntry | undefined> {
+  return readEntryFile(join(dir, JOURNAL_DIR, `${key}.json`));
 }
 
 export class LockedJournalEntry {

@@ -1,4 +1,4 @@
-/** `--max-wait` is the whole wait; `--timeout` is per request, except for one release (deprecated, see waitSettings). */
+/** `--max-wait` is the whole wait; `--timeout` is only the per-request timeout. */
 import { getBatchStatus } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
 import type { Spinner } from '../io/spinner.js';
@@ -37,27 +37,16 @@ export interface WaitPorts {
 export interface WaitSettings {
   intervalMs: number;
   maxWaitMs?: number | undefined;
-  /** Timeout of each status read; undefined leaves it to the HTTP client (`--timeout`, default 30 s). */
-  readTimeoutMs?: number | undefined;
 }
 
 export interface WaitFlags {
   interval?: number | undefined;
   maxWait?: number | undefined;
-  /** The global `--timeout` (commander gives it to the root wherever it is typed). */
-  timeout?: number | undefined;
 }
 
-/** Without `--max-wait`, `--timeout` is still the whole wait (its old meaning, warned), reads keeping 30 s. */
-export function waitSettings(flags: WaitFlags, verb: string, notices: Pick<Notices, 'warn'>): WaitSettings {
+export function waitSettings(flags: WaitFlags): WaitSettings {
   const intervalMs = (flags.interval ?? DEFAULT_INTERVAL_S) * 1000;
-  if (flags.maxWait !== undefined) return { intervalMs, maxWaitMs: flags.maxWait * 1000 };
-  if (flags.timeout === undefined) return { intervalMs };
-  notices.warn(
-    `--timeout as the whole wait of \`creators batch ${verb}\` is deprecated: use --max-wait ${flags.timeout} ` +
-      '(--timeout is the per-request timeout, and will mean only that in the next release).',
-  );
-  return { intervalMs, maxWaitMs: flags.timeout * 1000, readTimeoutMs: 30_000 };
+  return flags.maxWait === undefined ? { intervalMs } : { intervalMs, maxWaitMs: flags.maxWait * 1000 };
 }
 
 export interface WaitOptions extends WaitSettings {
@@ -76,7 +65,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
   let last: BatchStatus | undefined;
   let lastLine = '';
   try {
-    const readings = pollBatch(() => getBatchStatus(ports.http, id, o.readTimeoutMs), {
+    const readings = pollBatch(() => getBatchStatus(ports.http, id), {
       id,
       intervalMs: o.intervalMs,
       timeoutMs: o.maxWaitMs,

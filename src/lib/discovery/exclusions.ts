@@ -7,7 +7,7 @@ import { csvReadOptions, readCsv, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices, Terminal } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
-import { MAX_EXCLUDE_HANDLES } from './filters.js';
+import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { countText, plural } from '../output/humanize.js';
 
 export const LIST_COLUMNS: ColumnSpec[] = [

@@ -6,6 +6,7 @@ import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
 import { countText, withArticle } from '../output/humanize.js';
+import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 
 /** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */
 const FORBIDDEN: Record<string, string> = {
@@ -13,8 +14,6 @@ const FORBIDDEN: Record<string, string> = {
   exclude_all: "'exclude_all' is deprecated.",
 };
 
-/** At most this many handles in `exclude_handles`. */
-export const MAX_EXCLUDE_HANDLES = 10_000;
 
 export interface FilterInput {
   platform: string;

@@ -2,14 +2,15 @@
  * What `search` and `similar` share, read into what a Discovery run needs: the filters object, the
  * pages to fetch and the exclusion-list ids. Nothing is sent here.
  */
-import { MAX_PAGE_LIMIT, type PagePlan } from '../api/discovery.js';
+import type { PagePlan } from '../api/discovery.js';
 import { readInputJson, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 import { csvReadOptions } from '../csv/read.js';
 import { readExcludeHandles } from './exclusions.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { countText, durationText, plural } from '../output/humanize.js';
-import { buildFilters, MAX_EXCLUDE_HANDLES } from './filters.js';
+import { buildFilters } from './filters.js';
+import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { choosePageLimit } from './paging.js';
 
 /**
@@ -46,7 +47,7 @@ export interface DiscoveryOptions {
 export function discoveryPaging(asked: { limit?: number | undefined; page: number; all: boolean; maxResults?: number | undefined }): Omit<PagePlan, 'priceMilli'> {
   const { page, maxResults } = asked;
   const all = asked.all || maxResults !== undefined;
-  let limit = asked.limit ?? (all ? MAX_PAGE_LIMIT : 20);
+  let limit = asked.limit ?? (all ? DISCOVERY_PAGE_LIMIT.max : DISCOVERY_PAGE_LIMIT.default);
   if (maxResults !== undefined && page === 1) {
     // Every page is paid in full and shares one limit: pick the one whose pages add up to
     // --max-results (120 -> 40 x 3). An explicit --limit is kept, only shrunk to a smaller --max-results.

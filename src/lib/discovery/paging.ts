@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { storedAt } from '../http/client.js';
-import { MAX_PAGE_LIMIT, maxPages, RESULT_CAP, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
+import { maxPages, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
+import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 /** Default 0, the base both official clients send (the FAQ says 1; the setting is for a server that agrees with it). */
 export function pageBase(raw: string | undefined): 0 | 1 {
@@ -13,10 +14,10 @@ export function pageBase(raw: string | undefined): 0 | 1 {
 /** The largest size splitting n into the fewest equal pages (120 = 40 x 3), else 50 with `nextLimit`'s aligned tail
  * (101 = 50 + 50 + 1): either way exactly n are bought. */
 export function choosePageLimit(maxResults: number): number {
-  const wanted = Math.min(maxResults, RESULT_CAP);
-  if (wanted <= MAX_PAGE_LIMIT) return wanted;
-  const fewest = Math.ceil(wanted / MAX_PAGE_LIMIT);
-  return wanted % fewest === 0 ? wanted / fewest : MAX_PAGE_LIMIT;
+  const wanted = Math.min(maxResults, DISCOVERY_RESULT_CAP);
+  if (wanted <= DISCOVERY_PAGE_LIMIT.max) return wanted;
+  const fewest = Math.ceil(wanted / DISCOVERY_PAGE_LIMIT.max);
+  return wanted % fewest === 0 ? wanted / fewest : DISCOVERY_PAGE_LIMIT.max;
 }
 
 /** To buy exactly `remaining` more: smaller pages at aligned offsets, since a page of size d at offset o is
@@ -91,7 +92,7 @@ export async function* discoveryRecords(
     tally.total !== undefined &&
     offset < tally.total &&
     offset % plan.limit === 0 &&
-    offset + plan.limit <= RESULT_CAP &&
+    offset + plan.limit <= DISCOVERY_RESULT_CAP &&
     (plan.maxResults === undefined || offset - startOffset + plan.limit <= plan.maxResults) &&
     requests < maxRequests;
   const take = (page: DiscoveryPage, index: number): DiscoveryAccount[] => {
@@ -150,7 +151,7 @@ export async function* discoveryRecords(
       else if (accounts.length > 0 && fresh.length === 0) stop = 'repeat';
       else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
       else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
-      else if (offset >= RESULT_CAP) stop = 'cap';
+      else if (offset >= DISCOVERY_RESULT_CAP) stop = 'cap';
       if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter))) stop = 'declined';
       if (plan.all && stop === undefined) {
         // Sent while this page is written (pipelining): always what the run would fetch next anyway.

@@ -1,6 +1,6 @@
 // The paid part of `search` and `similar`; takes ports, never the Context. A run stopped midway keeps what it paid for.
 import {
-  discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, RESULT_CAP, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
+  discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
 } from '../api/discovery.js';
 import { formatCredits, type RestOfRun } from '../cost.js';
 import type { Plan } from '../api/plan.js';
@@ -17,6 +17,7 @@ import { pagesInFlightFor } from '../bulk/concurrency.js';
 import { pagingProgress } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
+import { DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 export const CREATOR_COLUMNS: ColumnSpec[] = [
   { path: 'profile.username', header: 'handle', keep: true },
@@ -77,7 +78,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
     if (ports.dryRun && plan.all && fromStore === undefined) {
       term.notice(
-        `The worst case assumes the ${countText(RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
+        `The worst case assumes the ${countText(DISCOVERY_RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
       );
     }
     return;
@@ -96,7 +97,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (index === 0) first = page;
     if (index === 0 && page.applied_filters !== undefined) term.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
     if (progress === undefined) return;
-    let reach = tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, RESULT_CAP) - startOffset);
+    let reach = tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, DISCOVERY_RESULT_CAP) - startOffset);
     if (plan.maxResults !== undefined) reach = Math.min(reach ?? plan.maxResults, plan.maxResults);
     progress.update({ pages: tally.pages, records: tally.returned, creditsMilli: tally.spentMilli, totalRecords: reach });
   };
@@ -137,7 +138,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     } else if (tally.stop === 'declined') {
       term.notice('Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.');
     } else if (tally.stop === 'cap') {
-      term.notice(`Stopped at the ${RESULT_CAP}-result cap of a query.`);
+      term.notice(`Stopped at the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
     }
     const extra = plan.maxResults === undefined ? 0 : tally.printed - plan.maxResults;
     if (extra > 0) {
@@ -157,7 +158,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
 }
 
 function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed: number): Omit<RestOfRun, 'firstMilli' | 'spentMilli'> | undefined {
-  const reachable = Math.min(tally.total ?? RESULT_CAP, RESULT_CAP);
+  const reachable = Math.min(tally.total ?? DISCOVERY_RESULT_CAP, DISCOVERY_RESULT_CAP);
   let creators = Math.max(0, reachable - nextOffset);
   if (plan.maxResults !== undefined) creators = Math.min(creators, Math.max(0, plan.maxResults - printed));
   if (creators === 0) return undefined;
@@ -218,7 +219,7 @@ function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit
   let rest: { milli: number; basis: string };
   if (plan.maxResults !== undefined && offset % plan.limit !== 0) {
     // In the smaller requests of the tail: exactly the creators still wanted.
-    const wanted = Math.max(0, Math.min(plan.maxResults - printed, RESULT_CAP - offset));
+    const wanted = Math.max(0, Math.min(plan.maxResults - printed, DISCOVERY_RESULT_CAP - offset));
     rest = { milli: wanted * plan.priceMilli, basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}` };
   } else {
     rest = worstCase({ ...plan, page: offset / plan.limit + 1, maxResults: plan.maxResults === undefined ? undefined : Math.max(0, plan.maxResults - printed) });
@@ -229,7 +230,7 @@ function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit
 
 function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
   if (!ports.term.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
-  const reachable = Math.min(tally.total, RESULT_CAP);
+  const reachable = Math.min(tally.total, DISCOVERY_RESULT_CAP);
   const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
   const next = more ? `; --page ${plan.page + 1} or --all` : '';
   ports.term.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);

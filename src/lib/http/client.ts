@@ -6,7 +6,7 @@ import { Pacer, type SharedPace } from './pacer.js';
 import { redactUrl, type Secrets } from './redact.js';
 import { buildUrl } from './url.js';
 import { stringifyJson } from '../exact-json.js';
-import { waitLabel, type RequestWaits, type WaitHandle } from './wait.js';
+import type { RequestWaits, WaitHandle } from './wait.js';
 import { checkStoredAnswer, sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
 import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
@@ -15,8 +15,6 @@ import type { ProxyInUse } from './dispatcher.js';
 
 export type { HttpResponse, Method, Purchase, PurchaseMemory, RequestOptions } from './types.js';
 export { FROM_STORE, keepStoredMark, storedAt } from './types.js';
-export { ATTEMPTS_DEADLINE_FACTOR, MAX_SILENT_WAIT_S } from './retry.js';
-export { DEFAULT_MAX_RESPONSE_MB } from './attempt.js';
 
 export interface HttpClientOptions {
   baseUrl: URL;
@@ -136,7 +134,7 @@ export class HttpClient {
   private async waitFor<T>(req: RequestOptions): Promise<HttpResponse<T>> {
     if (this.opts.waits === undefined) return this.send<T>(req, undefined);
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
-    const label = waitLabel(req.method, url, this.opts.baseUrl.origin);
+    const label = req.label ?? `Waiting for ${url.host}…`;
     const wait = this.opts.waits.beginWait(label);
     try {
       return await this.send<T>(req, { handle: wait, label });

@@ -26,6 +26,8 @@ export interface RequestOptions {
   inputCheck?: boolean;
   /** An answer the purchase memory holds within the freshness window is returned unsent; without it, never answered from the store. */
   purchase?: Purchase | undefined;
+  /** What a person is waiting for, shown by the wait spinner ("Searching…"); else `Waiting for <host>…`. */
+  label?: string | undefined;
 }
 
 /** What a billable request buys: a creator record (enrichment, socials, overlap) or a page (Discovery, posts, comments). */

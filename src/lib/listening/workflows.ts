@@ -1,5 +1,4 @@
 /** Every change passes the money gate (so `--dry-run` and `--max-credits` send nothing); null: nothing sent. */
-import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import {
   addCreatorsPlan,
   createPlan,
@@ -8,6 +7,7 @@ import {
   getOne,
   listeningPath,
   monitoringCost,
+  MONITORING_DAY_MILLI,
   removeCreatorsPlan,
   send,
   updatePlan,
@@ -51,7 +51,7 @@ async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<Listening
 export function monitoringNotice(m: Monitoring): string | undefined {
   if (m.creators === null || m.creators <= 0) return undefined;
   const { worstCaseMilli, costBasis } = monitoringCost(m);
-  const perDay = formatCredits(WORST_CASE_MILLI.monitoringPerCreatorDay);
+  const perDay = formatCredits(MONITORING_DAY_MILLI);
   const detail =
     m.days === undefined
       ? `${plural(m.creators, 'creator')} x ${perDay} = ${creditCount(worstCaseMilli ?? 0)} per day while monitored (open-ended: --max-credits is checked against one day`

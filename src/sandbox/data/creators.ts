@@ -19,8 +19,6 @@ import {
 } from './people.js';
 import { NICHE_BIAS, NICHE_BRAND_HINTS, SHAPE } from './tuning.js';
 
-export type { PlatformMetrics } from './metrics.js';
-
 export const CREATORS_PER_PLATFORM = 12_000;
 
 export interface CreatorProfile {

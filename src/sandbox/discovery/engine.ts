@@ -14,8 +14,9 @@ import { compileFilters, type Matcher } from './filters.js';
 import { checkDiscoveryLimits, recordDiscoveryUse } from './limits.js';
 import { mapBrief } from './nlp.js';
 import {
-  exclusionsOf, filtersOf, lookalikesOf, objectBody, pagingOf, platformOf, refuseRemoved, RESULT_CAP, type Paging,
+  exclusionsOf, filtersOf, lookalikesOf, objectBody, pagingOf, platformOf, refuseRemoved, type Paging,
 } from './request.js';
+import { DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 export const SORT_FIELDS = ['relevancy', 'engagement_rate', 'number_of_followers', 'growth_rate'] as const;
 const GROWTH_PLATFORMS: readonly string[] = GROWTH;
@@ -65,7 +66,7 @@ interface Served {
 
 /** Pages, checks limits, charges and renders; shared by search and similar. */
 function serve(state: SandboxState, s: Served): Reply {
-  const reachable = s.results.slice(0, RESULT_CAP);
+  const reachable = s.results.slice(0, DISCOVERY_RESULT_CAP);
   const start = s.paging.index * s.paging.limit;
   const page = reachable.slice(start, start + s.paging.limit);
   const milli = page.length * s.priceMilli;

@@ -8,12 +8,8 @@ import { isDiscoveryPlatform, type DiscoveryPlatform } from '../../contract/plat
 import { ApiError, errorList, fieldError, fieldErrors } from '../respond.js';
 import type { SandboxState } from '../state.js';
 import { excludedByLists } from './exclusion-store.js';
+import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 
-export const MAX_LIMIT = 50;
-export const DEFAULT_LIMIT = 20;
-/** A query can reach at most this many results (api-contract §1). */
-export const RESULT_CAP = 10_000;
-const MAX_EXCLUDE_HANDLES = 10_000;
 
 export function objectBody(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(errorList(400, ['Expected a JSON object.']));
@@ -45,7 +41,7 @@ export function pagingOf(state: SandboxState, body: Record<string, unknown>): Pa
     if (max !== undefined && value > max) throw new ApiError(fieldErrors(400, { paging: { [name]: [`Ensure this value is less than or equal to ${max}.`] } }));
     return value;
   };
-  const limit = int('limit', p.limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const limit = int('limit', p.limit, DISCOVERY_PAGE_LIMIT.default, 1, DISCOVERY_PAGE_LIMIT.max);
   const page = int('page', p.page, base, base);
   return { limit, index: page - base };
 }

@@ -5,15 +5,14 @@ import { ApiError, detail, errorText, fieldError, type FieldErrors, fieldErrors 
 import type { RouteContext } from '../router.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
 import { creatorKey } from './model.js';
-
-export const MAX_PAGE_SIZE = 100;
+import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
 
 /**
  * One page of `items`: `{count, next, previous, results}` with absolute `next`/`previous` URLs that
  * keep the other query parameters. 400 for a bad `page`/`page_size`; 404 `Invalid page.` past the end.
  */
 export function page<T>(ctx: RouteContext, items: Pick<readonly T[], 'length' | 'slice'>, view: (item: T) => unknown): Record<string, unknown> {
-  const size = intParam(ctx.query, 'page_size', 10, { min: 1, max: MAX_PAGE_SIZE });
+  const size = intParam(ctx.query, 'page_size', EVENTS_PAGE_SIZE.default, { min: 1, max: EVENTS_PAGE_SIZE.max });
   const number = intParam(ctx.query, 'page', 1, { min: 1 });
   const pages = Math.max(1, Math.ceil(items.length / size));
   if (number > pages) throw new ApiError(detail(404, 'Invalid page.'));

@@ -29,6 +29,7 @@ import { parseJson } from '../body.js';
 import { ApiError, errorText, fieldError, fieldErrors, json, notFound, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';
 import { randomBytes } from 'node:crypto';
+import { BATCH_FILE_MB } from '../../contract/limits.js';
 
 const MODES = ['raw', 'full', 'basic', 'advanced'];
 /** Most batch time one `advanceSeconds` may move: a year and a day. */
@@ -39,7 +40,7 @@ function isNumberIn(v: unknown, min: number, max: number): boolean {
 }
 const PLATFORMS: readonly string[] = BATCH_PLATFORMS;
 /** The documented file limit. */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_FILE_BYTES = BATCH_FILE_MB * 1024 * 1024;
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -158,7 +159,7 @@ function create(ctx: RouteContext): Reply {
   }
   const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
   if (!file) throw fieldError('file', 'No file was submitted.');
-  if (file.data.length > MAX_FILE_BYTES) throw fieldError('file', 'File too large. The maximum is 10 MB.');
+  if (file.data.length > MAX_FILE_BYTES) throw fieldError('file', `File too large. The maximum is ${BATCH_FILE_MB} MB.`);
   return startJob(ctx, {
     kind,
     mode,

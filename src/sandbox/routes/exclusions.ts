@@ -16,9 +16,9 @@ import { intParam } from '../params.js';
 import { isDiscoveryPlatform, DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { ApiError, created, errorList, errorText, fieldError, json, noContent, type Reply } from '../respond.js';
 import type { Handler, RouteContext, Router } from '../router.js';
+import { EXCLUSION_ENTRIES_PAGE, EXCLUSION_ENTRIES_PER_REQUEST } from '../../contract/limits.js';
 
 const BASE = '/public/v1/discovery/exclusion-lists';
-const MAX_HANDLES = 10_000;
 
 function notFoundList(): ApiError {
   return new ApiError(errorText(404, 'Exclusion list not found.'));
@@ -65,7 +65,7 @@ function checkName(state: RouteContext['state'], name: unknown, platform: string
 function handlesOf(ctx: RouteContext): string[] {
   const handles = objectBody(ctx).handles;
   if (!Array.isArray(handles) || handles.length === 0) throw fieldError('handles', 'This list may not be empty.');
-  if (handles.length > MAX_HANDLES) throw fieldError('handles', `Ensure this field has no more than ${MAX_HANDLES} elements.`);
+  if (handles.length > EXCLUSION_ENTRIES_PER_REQUEST) throw fieldError('handles', `Ensure this field has no more than ${EXCLUSION_ENTRIES_PER_REQUEST} elements.`);
   if (!handles.every((h) => typeof h === 'string')) throw fieldError('handles', 'Each handle must be a string.');
   return handles as string[];
 }
@@ -100,7 +100,7 @@ const remove: Handler = (ctx) => {
 const entries: Handler = (ctx) => {
   const list = target(ctx);
   const offset = intParam(ctx.query, 'offset', 0, { min: 0 });
-  const limit = intParam(ctx.query, 'limit', 1000, { min: 1, max: 2000 });
+  const limit = intParam(ctx.query, 'limit', EXCLUSION_ENTRIES_PAGE.default, { min: 1, max: EXCLUSION_ENTRIES_PAGE.max });
   const sorted = [...list.handles].sort();
   return json({ total: sorted.length, offset, limit, handles: sorted.slice(offset, offset + limit) });
 };

@@ -12,6 +12,7 @@ describe('post details plans', () => {
       method: 'POST', path: 'creators/content/details', body: { ...body, content_type: 'data' }, worstCaseMilli: price, costBasis: '1 request x 0.03',
       // A page of a post's data: the purchase memory keeps it for the page window.
       purchase: { kind: 'page', platform: req.platform },
+      label: 'Fetching the post…',
     });
   });
 

@@ -31,6 +31,7 @@ describe('Discovery worst case (lib/api)', () => {
       worstCaseMilli: 300,
       costBasis: '10 creators x 1 page x 0.03',
       purchase: { kind: 'page', platform: 'instagram' },
+      label: 'Searching…',
     });
     const run = discoveryPlan(req, { limit: 10, page: 1, all: true, maxResults: 25 });
     expect(run).toMatchObject({ worstCaseMilli: 750, costBasis: '25 creators x 0.03, in pages of 10 and a smaller last request' });

@@ -63,11 +63,9 @@ describe('journal', () => {
     const locked = await LockedJournalEntry.open(dir, 'k', 'in.csv', now);
     expect(locked.found).toEqual({ damaged: true, file, why: 'it is not a journal entry' });
     locked.release();
+    // The single shared journal file of pre-release builds is not read: 0.1.0 is the first release.
     writeFileSync(join(dir, 'batch-journal.json'), JSON.stringify({ version: 1, entries: { old: entry(['bch_old']) } }));
-    expect(ids(await readJournalEntry(dir, 'old'))).toEqual(['bch_old']);
-    expect(await readJournalEntry(dir, 'none')).toBeUndefined();
-    writeFileSync(join(dir, 'batch-journal.json'), '{"entries": {"old": ');
-    expect(await readJournalEntry(dir, 'none')).toEqual({ damaged: true, file: join(dir, 'batch-journal.json'), why: 'it is not valid JSON' });
+    expect(await readJournalEntry(dir, 'old')).toBeUndefined();
   });
 
   it("removes other inputs' entries untouched for 30 days, but not one whose run holds its lock", async () => {

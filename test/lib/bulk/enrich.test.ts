@@ -51,7 +51,7 @@ describe('runEnrichment', () => {
     // No interceptor: a request would fail the test (MockAgent refuses real connections).
     await runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([' nasa ', '', 'natgeo']));
     expect(plans).toEqual([
-      { method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'nasa', platform: 'instagram' }, worstCaseMilli: 60, costBasis: '2 handles x 0.03' },
+      { method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'nasa', platform: 'instagram' }, worstCaseMilli: 60, costBasis: '2 handles x 0.03', label: 'Enriching…' },
     ]);
     expect(io.out()).toBe('');
   });
@@ -59,7 +59,7 @@ describe('runEnrichment', () => {
   it('a first value that cannot be sent leaves the body out, but not the route or the price', async () => {
     const { p, plans } = ports({ pass: false });
     await runEnrichment(p, emailJob({ mode: 'advanced' }), bulk(['not-an-email', 'ann@example.com']));
-    expect(plans[0]).toEqual({ method: 'POST', path: 'creators/enrich/email/advanced', body: undefined, worstCaseMilli: 4000, costBasis: '2 emails x 2' });
+    expect(plans[0]).toEqual({ method: 'POST', path: 'creators/enrich/email/advanced', body: undefined, worstCaseMilli: 4000, costBasis: '2 emails x 2', label: 'Enriching…' });
   });
 
   it('rows come out in input order with their status; a failed row is a partial failure after all are written', async () => {
