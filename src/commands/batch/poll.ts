@@ -1,4 +1,5 @@
 import { defineCommand, type FlagDefs } from '../../app/command.js';
+import { ports } from '../../app/ports.js';
 
 /** The wait flags: shared by `poll` and `run`. */
 export const INTERVAL_FLAG = {
@@ -34,9 +35,7 @@ export default defineCommand({
     ]);
     const id = pathSegment(raw, 'batch id');
     const wait = waitSettings({ ...flags, timeout: ctx.globals.timeout }, 'poll', ctx.term);
-    const http = await ctx.http();
-    const ports = { http, term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal };
-    const final = await waitForBatch(ports, id, { ...wait, check: false });
+    const final = await waitForBatch(await ports.batchWait(ctx), id, { ...wait, check: false });
     await printItem(ctx.io, await ctx.output(), printable(final), STATUS_COLUMNS);
     checkFinal(final);
   },

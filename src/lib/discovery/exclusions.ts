@@ -115,7 +115,8 @@ export function handlesToChange(values: Iterable<string>, action: 'add' | 'remov
 
 /** What adding or removing handles needs: the HTTP client, the money gate, notices and the output. */
 export interface EntriesPorts {
-  http: HttpClient;
+  /** The HTTP client, built on first use. */
+  http(): Promise<HttpClient>;
   /** The money gate (`--dry-run` prints the plan and answers false). */
   gate(plan: Plan): Promise<boolean>;
   notices: Notices;
@@ -130,7 +131,7 @@ export interface EntriesPorts {
  */
 export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Promise<void> {
   if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
-  const result = await changeEntries(ports.http, ref, handles, action);
+  const result = await changeEntries(await ports.http(), ref, handles, action);
   const requests = entryRequests(handles.length);
   ports.notices.notice(`${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`);
   if (result && typeof result === 'object') await printItem(ports.io, ports.output, result, LIST_COLUMNS);

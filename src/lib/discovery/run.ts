@@ -39,7 +39,8 @@ export const CREATOR_WIDE_COLUMNS: ColumnSpec[] = [
 ];
 
 export interface DiscoveryPorts {
-  http: HttpClient;
+  /** The HTTP client, built on first use. */
+  http(): Promise<HttpClient>;
   /** Streams: data goes out through lib/output on `io`; the summary only when stderr is a terminal. */
   io: Io;
   notices: Notices;
@@ -80,7 +81,8 @@ export interface DiscoveryRun {
 
 /** Runs a Discovery or Similar query: checks, gate, pages streamed out, summary. */
 export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Promise<void> {
-  const { http, notices, pageBase: base } = ports;
+  const { notices, pageBase: base } = ports;
+  const http = await ports.http();
   const plan: PagePlan = { ...run.paging, priceMilli: discoveryPriceMilli(run.kind, run.returnFilterValues) };
   const request = (wirePage: number, limit = plan.limit) => ({
     kind: run.kind,
@@ -325,7 +327,7 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
     ports.notices.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
     return;
   }
-  await checkExclusionLists(ports.http, platform, ids);
+  await checkExclusionLists(await ports.http(), platform, ids);
 }
 
 /**

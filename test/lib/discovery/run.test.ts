@@ -27,7 +27,7 @@ function ports(http: HttpClient, over: Partial<DiscoveryPorts> = {}): DiscoveryP
   const gated: Plan[] = [];
   const notes: string[] = [];
   return {
-    http,
+    http: async () => http,
     io: memoryIo({ stderrIsTTY: true }),
     notices: { notice: (m) => notes.push(m), warn: (m) => notes.push(`warning: ${m}`) },
     output: JSONL,
