@@ -134,6 +134,14 @@ describe('import rules', () => {
     expect(valueImports).toEqual([]);
   });
 
+  it("workflows' ports are built in src/app/ports.ts: no verb file hands lib a client or a gate of its own", () => {
+    // A port object built in a verb (`{ http: ..., gate: (plan) => ctx.gate(plan) }`) is a second place to keep in step.
+    const built = files
+      .filter((f) => f.startsWith('commands/'))
+      .filter((f) => /\b(http|gate)\s*:|ctx\.gate\.bind/.test(readFileSync(join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/'[^'\n]*'|`[^`]*`/g, "''").replace(/\/\/.*$/gm, '')));
+    expect(built).toEqual([]);
+  });
+
   it('nothing below main.ts exits, reads argv or writes to the process streams', () => {
     const offenders = files
       .filter((f) => f !== 'main.ts' && !f.startsWith('sandbox/'))
