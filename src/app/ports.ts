@@ -19,7 +19,11 @@ import type { Context } from './context.js';
  * The HTTP client, always a thunk: built once per run (`ctx.http()`) and only when something is sent,
  * so undici and the config file stay unloaded until then.
  */
-function client(ctx: Context): { http(): Promise<HttpClient> } {
+interface Client {
+  http(): Promise<HttpClient>;
+}
+
+function client(ctx: Context): Client {
   return { http: () => ctx.http() };
 }
 
@@ -27,13 +31,13 @@ function client(ctx: Context): { http(): Promise<HttpClient> } {
  * The client built now, where the command always built it before its workflow starts: a bad
  * `--timeout` or base URL fails here, before the output settings are read and before a dry run's plan.
  */
-async function clientNow(ctx: Context): Promise<{ http(): Promise<HttpClient> }> {
+async function clientNow(ctx: Context): Promise<Client> {
   await ctx.http();
   return client(ctx);
 }
 
 /** The client and the money gate every paying workflow takes. */
-function paying(c: { http(): Promise<HttpClient> }, ctx: Context): { http(): Promise<HttpClient>; gate(plan: Plan): Promise<boolean> } {
+function paying(c: Client, ctx: Context): Client & { gate(plan: Plan): Promise<boolean> } {
   return { ...c, gate: (plan) => ctx.gate(plan) };
 }
 
