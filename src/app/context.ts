@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Plan } from '../lib/api/plan.js';
 import { cleanApiKey } from '../lib/auth/api-key-source.js';
+import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
@@ -182,7 +183,7 @@ export class Context {
     if (oauth?.access_token) {
       // Refreshed through the token store when about to expire; skipped when bound to another base URL.
       const { freshLogin } = await import('../lib/auth/session.js');
-      const login = await freshLogin(await (await import('./ports.js')).ports.session(this));
+      const login = await freshLogin(await this.sessionPorts());
       if (login) return { value: login.access_token, source: 'login', kind: 'oauth', expiresAt: login.expires_at };
     }
     const stored = store.get('api-key');
@@ -306,8 +307,23 @@ export class Context {
     if (current?.source !== 'login') return undefined;
     if (current.value !== rejected) return current.value;
     const { freshLogin } = await import('../lib/auth/session.js');
-    const login = await freshLogin(await (await import('./ports.js')).ports.session(this), { rejected });
+    const login = await freshLogin(await this.sessionPorts(), { rejected });
     return login && login.access_token !== rejected ? login.access_token : undefined;
+  }
+
+  /**
+   * The ports the stored login is read and refreshed with (lib/auth/session.ts): the Context's own, for
+   * the credential; its client is built only by a refresh.
+   */
+  private async sessionPorts(): Promise<SessionPorts> {
+    return {
+      store: await this.config(),
+      baseUrl: await this.baseUrl(),
+      http: () => this.http(),
+      now: this.deps.now,
+      sleep: this.deps.sleep,
+      signal: this.deps.signal,
+    };
   }
 
   /** Output settings, decided in one place (lib/output/settings.ts): flag > `-o` extension > env > profile > terminal. */

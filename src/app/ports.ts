@@ -1,5 +1,4 @@
 import type { Plan } from '../lib/api/plan.js';
-import type { SessionPorts } from '../lib/auth/session.js';
 import type { LoginPorts } from '../lib/auth/login.js';
 import type { RunPorts } from '../lib/batch/run.js';
 import type { UploadPorts } from '../lib/batch/upload.js';
@@ -157,18 +156,6 @@ export const ports = {
       dispatcher: ctx.deps.dispatcher,
       warn: (m) => ctx.warn(m),
       notice: (m) => ctx.notice(m),
-    };
-  },
-
-  /** The stored login, read and refreshed (lib/auth/session.ts): its client is built only by a refresh. */
-  async session(ctx: Context): Promise<SessionPorts> {
-    return {
-      ...client(ctx),
-      store: await ctx.config(),
-      baseUrl: await ctx.baseUrl(),
-      now: ctx.deps.now,
-      sleep: ctx.deps.sleep,
-      signal: ctx.deps.signal,
     };
   },
 };
