@@ -118,7 +118,7 @@ describe('import rules', () => {
 
   it('verb files load only light modules up front: lib workflows, printers and clients are imported inside run()', () => {
     // The whole command tree is imported at start-up; anything heavy here is paid by every command.
-    const light = /^(app\/command|lib\/(errors|options|ids|platforms)|contract\/.*|commands\/.*)\.ts$/;
+    const light = /^(app\/(command|ports)|lib\/(errors|options|ids|platforms)|contract\/.*|commands\/.*)\.ts$/;
     const heavy = files
       .filter((f) => f.startsWith('commands/'))
       .flatMap((f) => {
@@ -126,6 +126,20 @@ describe('import rules', () => {
         return [...text.matchAll(/^import (?!type )[^;]*?from '(\.{1,2}\/[^']+)';/gm)].map((m) => toSource(join(src, f), m[1] as string)).filter((to) => !light.test(to)).map((to) => `${f} -> ${to}`);
       });
     expect(heavy).toEqual([]);
+  });
+
+  it('app/ports.ts, which verb files import up front, imports only types up front: what it builds from is loaded inside', () => {
+    const text = readFileSync(join(src, 'app/ports.ts'), 'utf8');
+    const valueImports = [...text.matchAll(/^import (?!type )[^;]*?from '([^']+)';/gm)].map((m) => m[1]);
+    expect(valueImports).toEqual([]);
+  });
+
+  it("workflows' ports are built in src/app/ports.ts: no verb file hands lib a client or a gate of its own", () => {
+    // A port object built in a verb (`{ http: ..., gate: (plan) => ctx.gate(plan) }`) is a second place to keep in step.
+    const built = files
+      .filter((f) => f.startsWith('commands/'))
+      .filter((f) => /\b(http|gate)\s*:|ctx\.gate\.bind/.test(readFileSync(join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/'[^'\n]*'|`[^`]*`/g, "''").replace(/\/\/.*$/gm, '')));
+    expect(built).toEqual([]);
   });
 
   it('nothing below main.ts exits, reads argv or writes to the process streams', () => {

@@ -6,7 +6,7 @@ import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
-import { parseCreditsMilli, parseDuration, parseRetries, parseTimeoutSeconds } from '../lib/options.js';
+import { parseCreditsMilli, parseRetries, parseTimeoutSeconds } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
@@ -17,9 +17,7 @@ import { asciiLocale, askedFormat, errorFormat, resolveOutputSettings } from '..
 import type { Format, OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
 import type { Runway } from '../lib/listening/runway.js';
-import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
-import type { OpenOptions } from '../lib/store/open.js';
-import type { Store } from '../lib/store/types.js';
+import { StorePort } from './store.js';
 
 /**
  * The global options of the contract, as commander hands them over (camelCase), the numbers read
@@ -66,27 +64,23 @@ export interface ResolvedCredential {
 
 /**
  * The composition root: what every command receives. The injected deps plus the global options
- * resolved once (flag > environment > profile config > default), and the ports lib workflows take
- * (the terminal object, the HTTP client, the money gate). Costly members (config store, HTTP client)
- * are built on first use, so `--help` and argument errors never load conf or undici. Nothing in
- * `src/lib` sees this class.
+ * resolved once (flag > environment > profile config > default), and the run's shared members: the
+ * terminal object, the HTTP client, the purchase store (store.ts), the money gate. Costly members
+ * (config store, HTTP client, store) are built on first use, so `--help` and argument errors never
+ * load conf or undici. Workflows get their ports from ports.ts; nothing in `src/lib` sees this class.
  */
 export class Context {
   /** The terminal object: streams, TTY-ness, colour, notices, spinner, progress, prompts, input, what is live on screen. */
   readonly term: Terminal;
   readonly profileName: string;
   readonly dryRun: boolean;
+  /** The profile's purchase store (src/app/store.ts): opened by the first purchase, closed by `close()`. */
+  readonly store: StorePort;
   private configPromise: Promise<ConfigStore> | undefined;
   private configFileSeen: boolean | undefined;
   private httpPromise: Promise<HttpClient> | undefined;
   private apiKeyFromFile: Promise<string> | undefined;
   private outputSettings: OutputSettings | undefined;
-  private storePromise: Promise<Store | undefined> | undefined;
-  private memoryPromise: Promise<PurchaseMemoryImpl | undefined> | undefined;
-  /** The store once opened (the shared pace follows it from then on). */
-  private openedStore: Store | undefined;
-  /** Stores opened by `localStore` (the `store` and `spend` commands), closed at the end of the run. */
-  private readonly localStores: Store[] = [];
   /** `--dry-run`: the free reads sent to check the run's input (`GET <url>`), named by the plan printed after them. */
   private readonly inputChecks: string[] = [];
   /** Set by `billed()`: this run charged monitoring. */
@@ -113,6 +107,7 @@ export class Context {
       secrets: deps.secrets,
       waitSpinnerDelayMs: deps.waitSpinnerDelayMs,
     });
+    this.store = new StorePort(this);
   }
 
   /**
@@ -284,182 +279,26 @@ export class Context {
       // The store is opened by the first purchase (or the money gate), not by free reads.
       memory: {
         request: async (req, send) => {
-          const memory = req.purchase || this.openedStore ? await this.memory() : undefined;
+          const memory = req.purchase || this.store.opened ? await this.store.memory() : undefined;
           return memory ? memory.request(req, send) : send();
         },
       },
       // Once the store is open, every process sharing it shares the account's pace.
       sharedPace: {
-        take: async (intervalMs, toleranceMs, now) => this.openedStore?.pace(paceAccount(baseUrl, this.profileName)).take(intervalMs, toleranceMs, now),
-        delay: (until) => this.openedStore?.pace(paceAccount(baseUrl, this.profileName)).delay(until),
+        take: async (intervalMs, toleranceMs, now) => this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).take(intervalMs, toleranceMs, now),
+        delay: (until) => this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).delay(until),
       },
     });
   }
 
-  /**
-   * Where this profile's store is: `CREATORS_STORE` > the `store` setting > the config directory; a
-   * `postgres://` URL is a team store. As given (a URL's password included): for opening it, never for printing.
-   */
-  private async storeAddress(): Promise<string> {
-    const { storeFile, isPgUrl, pgTarget } = await import('../lib/store/open.js');
-    const address = storeFile({ configDir: configDirectory(this.deps), profile: this.profileName, cwd: this.deps.cwd, setting: this.deps.env.CREATORS_STORE ?? (await this.setting('store')) });
-    // A team store's password stays out of every line printed, debug lines included.
-    if (isPgUrl(address)) this.term.secrets.add(pgTarget(address, this.deps.env).password);
-    return address;
+  /** The run's end (program.ts): what the store could not keep fails the command. */
+  finish(): Promise<void> {
+    return this.store.finish();
   }
 
-  /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */
-  async storeLocation(): Promise<string> {
-    const { storeDisplay } = await import('../lib/store/open.js');
-    return storeDisplay(await this.storeAddress(), this.deps.env);
-  }
-
-  /** How this profile's store is opened (`store migrate|push`, which open it themselves). */
-  async storeOpenOptions(o: { dryRun?: boolean }): Promise<OpenOptions> {
-    return { file: await this.storeAddress(), env: this.deps.env, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: o.dryRun };
-  }
-
-  /** This profile's local store file (the default place, whatever `store` says): where `store push` copies from. */
-  async localStoreFile(): Promise<string> {
-    const { localStoreFile } = await import('../lib/store/open.js');
-    return localStoreFile({ configDir: configDirectory(this.deps), profile: this.profileName, cwd: this.deps.cwd });
-  }
-
-  /**
-   * The profile's store, opened once: undefined with `--no-store` (said once) or in a dry run before any
-   * store exists (a dry run opens it read-only: it changes nothing anywhere).
-   */
-  store(): Promise<Store | undefined> {
-    this.storePromise ??= this.openStoreOnce();
-    return this.storePromise;
-  }
-
-  private async openStoreOnce(): Promise<Store | undefined> {
-    if (this.globals.store === false) {
-      this.term.notice('--no-store: answers are neither taken from nor kept in the store; this run may pay again for what was bought before.');
-      return undefined;
-    }
-    const { openStore } = await import('../lib/store/open.js');
-    this.openedStore = await openStore({ file: await this.storeAddress(), env: this.deps.env, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: this.dryRun });
-    return this.openedStore;
-  }
-
-  /** `CREATORS_STORE_BUSY_TIMEOUT` (seconds) in milliseconds, or undefined for the engine's default. */
-  private storeBusyTimeoutMs(): number | undefined {
-    const raw = this.deps.env.CREATORS_STORE_BUSY_TIMEOUT;
-    const busyS = raw === undefined || raw === '' ? undefined : Number(raw);
-    if (busyS !== undefined && !(Number.isFinite(busyS) && busyS >= 0)) throw new UsageError(`Invalid CREATORS_STORE_BUSY_TIMEOUT '${raw}': expected seconds, 0 or more.`);
-    return busyS === undefined ? undefined : busyS * 1000;
-  }
-
-  /**
-   * The store as the `store` and `spend` commands see it, whatever `--no-store` says (they are about
-   * the store, not buying through it): opened read-only, unless `write` outside a dry run, and never
-   * created; undefined when this profile has none yet. Not the purchase memory: nothing is bought
-   * through it and it takes no part in the shared pace. Closed by `close()`.
-   */
-  async localStore(o: { write?: boolean; file?: string; migrate?: boolean } = {}): Promise<Store | undefined> {
-    const { openStore, isPgUrl } = await import('../lib/store/open.js');
-    const file = o.file ?? (await this.storeAddress());
-    if (!isPgUrl(file) && !existsSync(file)) return undefined;
-    const store = await openStore({ file, env: this.deps.env, busyTimeoutMs: this.storeBusyTimeoutMs(), readOnly: !o.write || this.dryRun, migrate: o.migrate && !this.dryRun });
-    if (store) this.localStores.push(store);
-    return store;
-  }
-
-  /** The freshness windows of this run: `--max-age` > CREATORS_MAX_AGE > the `max-age` setting > per kind defaults. */
-  async maxAge(): Promise<MaxAge> {
-    const { DEFAULT_MAX_AGE_MS } = await import('../lib/store/memory.js');
-    const flag = this.globals.maxAge;
-    if (flag !== undefined) return flag === null ? { ...DEFAULT_MAX_AGE_MS } : { creator: flag, page: flag };
-    const raw = this.deps.env.CREATORS_MAX_AGE ?? (await this.setting('max-age'));
-    if (raw === undefined || raw.trim() === '') return { ...DEFAULT_MAX_AGE_MS };
-    const ms = parseDuration(raw, this.deps.env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
-    return { creator: ms, page: ms };
-  }
-
-  /** The purchase memory of this run (lib/store/memory.ts), or undefined without a store. */
-  memory(): Promise<PurchaseMemoryImpl | undefined> {
-    this.memoryPromise ??= (async () => {
-      const store = await this.store();
-      if (!store) return undefined;
-      const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
-      return new PurchaseMemoryImpl({
-        store,
-        baseUrl: (await this.baseUrl()).href,
-        profile: this.profileName,
-        command: this.command,
-        maxAge: await this.maxAge(),
-        now: this.deps.now,
-        sleep: this.deps.sleep,
-        signal: this.deps.signal,
-      });
-    })();
-    return this.memoryPromise;
-  }
-
-  /**
-   * The answer the store would give this billable request now (marked as from the store), or undefined
-   * (not held, not fresh, or no store): what a run's plan names and does not price. Only a look. An
-   * answer within a few minutes of leaving its window is not counted: the run may reach it after it
-   * has left, and then buys it, so the plan prices it (its worst case stays a bound).
-   */
-  async storedAnswer(plan: Plan): Promise<unknown> {
-    const memory = await this.memory();
-    const window = plan.purchase ? memory?.windowFor(plan.purchase) : undefined;
-    const hit = window === undefined ? undefined : await memory?.peek(plan, Math.min(STORED_MARGIN_MS, window / 10));
-    return hit === undefined ? undefined : (await import('../lib/store/memory.js')).storedData(hit);
-  }
-
-  /**
-   * A finished command whose paid answers the store could not keep (a full disk) fails: what was paid
-   * for was printed, and the error says where the store is and what to do.
-   */
-  async finish(): Promise<void> {
-    const memory = await this.memoryPromise?.catch(() => undefined);
-    if (memory?.failure !== undefined) throw memory.failure;
-  }
-
-  /** `--restart` of a bulk run: this run buys fresh, whatever the store holds (as `--max-age 0`). */
-  buyFresh(): void {
-    this.globals.maxAge = 0;
-  }
-
-  /**
-   * The end of the run: what came from the store said once, the budget reservation ended, the store
-   * closed. Never throws (the command's own result or error stands).
-   */
-  async close(): Promise<void> {
-    try {
-      await this.closeStore();
-    } finally {
-      for (const store of this.localStores.splice(0)) await store.close().catch(() => undefined);
-    }
-  }
-
-  private async closeStore(): Promise<void> {
-    if (!this.memoryPromise && !this.storePromise) return;
-    try {
-      const memory = await this.memoryPromise?.catch(() => undefined);
-      if (memory) {
-        // Paid answers a team store out of reach missed: kept once it is back, or in the local file.
-        const settled = await memory.settle(async () => {
-          const where = await this.localStoreFile();
-          const { openStore } = await import('../lib/store/open.js');
-          const store = await openStore({ file: where, busyTimeoutMs: this.storeBusyTimeoutMs() });
-          if (store) this.localStores.push(store);
-          return store ? { store, where } : undefined;
-        });
-        if (settled) this.term.warn(settled);
-        const { reuseNotice } = await import('../lib/store/open.js');
-        const line = memory.announced ? undefined : reuseNotice(memory.tally);
-        if (line) this.term.notice(line);
-        await this.openedStore?.endRun(memory.holder.run).catch(() => undefined);
-      }
-      await this.openedStore?.close();
-    } catch {
-      // Closing must not hide the command's outcome.
-    }
+  /** The end of the run: the store's notices said and the store closed. Never throws. */
+  close(): Promise<void> {
+    return this.store.close();
   }
 
   /**
@@ -475,7 +314,10 @@ export class Context {
     return login && login.access_token !== rejected ? login.access_token : undefined;
   }
 
-  /** The ports the stored login is read and refreshed with (lib/auth/session.ts). */
+  /**
+   * The ports the stored login is read and refreshed with (lib/auth/session.ts): the Context's own, for
+   * the credential; its client is built only by a refresh.
+   */
   private async sessionPorts(): Promise<SessionPorts> {
     return {
       store: await this.config(),
@@ -616,7 +458,7 @@ export class Context {
   private async reserveBudget(plan: Plan): Promise<void> {
     const [daily, monthly] = [await this.setting('daily-budget'), await this.setting('monthly-budget')];
     if (daily === undefined && monthly === undefined) return;
-    const memory = await this.memory();
+    const memory = await this.store.memory();
     if (!memory) {
       this.term.warn('Budgets (daily-budget, monthly-budget) are not enforced with --no-store: this run is not counted against them.');
       return;
@@ -641,7 +483,7 @@ export class Context {
   async runwaySummary(): Promise<void> {
     if (this.dryRun || this.term.quiet || !this.term.stderrIsTTY) return;
     try {
-      const memory = await this.memoryPromise?.catch(() => undefined);
+      const memory = await this.store.madeMemory();
       if (!this.billedRun && !(memory !== undefined && memory.spentMilli > 0)) return;
       const { DEFAULT_RUNWAY_WARN_DAYS, readRunway, runwayWarning } = await import('../lib/listening/runway.js');
       const warnDays = await this.numberOption(undefined, 'runway-warn-days', DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
@@ -664,9 +506,6 @@ export class Context {
     this.term.warn(message);
   }
 }
-
-/** How long before its window ends a stored answer stops counting in a run's plan (at most a tenth of the window). */
-const STORED_MARGIN_MS = 5 * 60_000;
 
 /** The account whose pace processes share: the API and the profile's credential. */
 function paceAccount(baseUrl: URL, profile: string): string {

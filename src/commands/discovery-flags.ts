@@ -3,9 +3,7 @@ import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../contract/limits.j
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
-import type { Context } from '../app/context.js';
-import type { DiscoveryInputPorts, DiscoveryOptions } from '../lib/discovery/input.js';
-import type { DiscoveryPorts } from '../lib/discovery/run.js';
+import type { DiscoveryOptions } from '../lib/discovery/input.js';
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
 export const DISCOVERY_FLAGS = {
@@ -69,45 +67,4 @@ export async function discoveryOptions(flags: FlagValues<typeof DISCOVERY_FLAGS>
   if ((paging.page - 1) * paging.limit >= DISCOVERY_RESULT_CAP) throw new UsageError(`--page ${paging.page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
   if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
   return { ...flags, paging };
-}
-
-/**
- * The ports reading the shared flags need, from the context: with `--skip-bought` (flag, else the
- * `skip-bought` setting) the creators the store says were bought within the creator window.
- */
-export async function discoveryInputPorts(ctx: Context, flags: { skipBought?: boolean | undefined }): Promise<DiscoveryInputPorts> {
-  const on = flags.skipBought ?? (await ctx.setting('skip-bought')) === 'true';
-  return {
-    input: ctx.term,
-    notices: ctx.term,
-    bought: on
-      ? async (platform) => {
-          const store = await ctx.store();
-          const windowMs = (await ctx.maxAge()).creator;
-          // --no-store: nothing to ask. A dry run before any store exists: nothing bought yet.
-          if (!store) return ctx.globals.store === false ? undefined : { handles: [], windowMs };
-          const handles = windowMs > 0 ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs) : [];
-          return { handles, windowMs };
-        }
-      : undefined,
-  };
-}
-
-/** The ports of the Discovery workflow, from the context (search and similar alike). */
-export async function discoveryPorts(ctx: Context): Promise<DiscoveryPorts> {
-  const { pageBase } = await import('../lib/discovery/paging.js');
-  return {
-    // What the store would answer: pages a run takes from it are not priced (nor bought).
-    stored: (plan) => ctx.storedAnswer(plan),
-    http: await ctx.http(),
-    term: ctx.term,
-    output: await ctx.output(),
-    gate: (plan) => ctx.gate(plan),
-    confirmRest: (rest) => ctx.confirmRest(rest),
-    now: ctx.deps.now,
-    pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base'))),
-    dryRun: ctx.dryRun,
-    hasCredential: async () => (await ctx.credential()) !== undefined,
-    signal: ctx.deps.signal,
-  };
 }

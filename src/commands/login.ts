@@ -1,4 +1,5 @@
 import { defineCommand, seconds, type ValueKind } from '../app/command.js';
+import { ports } from '../app/ports.js';
 import { UsageError } from '../lib/errors.js';
 
 /** The local listener's port: 1-65535, digits only. */
@@ -36,25 +37,11 @@ export default defineCommand({
     ]);
     const port = flags.port;
     const timeoutMs = flags.loginTimeout === undefined ? DEFAULT_LOGIN_TIMEOUT_MS : flags.loginTimeout * 1000;
-    const store = await ctx.config();
-    const base = await ctx.baseUrl();
-    const result = await login(
-      {
-        store,
-        baseUrl: base,
-        http: () => ctx.http(),
-        now: ctx.deps.now,
-        signal: ctx.deps.signal,
-        term: ctx.term,
-        env: ctx.deps.env,
-        openBrowser: ctx.deps.openBrowser,
-        gate: (plan) => ctx.gate(plan),
-      },
-      { port, noBrowser: !flags.browser, timeoutMs },
-    );
+    const loginPorts = await ports.login(ctx);
+    const result = await login(loginPorts, { port, noBrowser: !flags.browser, timeoutMs });
     if (!result) return;
     const until = result.expires_at !== undefined ? ` The access token is valid until ${humanDate(result.expires_at)} and refreshes itself.` : '';
-    ctx.notice(`Logged in to ${base.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
+    ctx.notice(`Logged in to ${loginPorts.baseUrl.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
     const overriding = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
     if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);
   },

@@ -34,7 +34,7 @@ export default defineCommand({
     const http = await ctx.http();
     const plan = audienceOverlapPlan(platform, creators);
     // A comparison the store holds is answered from it: priced at 0, so --max-credits and the budgets let it through.
-    const stored = (await ctx.storedAnswer(plan)) !== undefined;
+    const stored = (await ctx.store.storedAnswer(plan)) !== undefined;
     if (!(await ctx.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan))) return;
     const output = await ctx.output();
     const answer = await audienceOverlap(http, platform, creators);

@@ -58,7 +58,7 @@ export default defineCommand({
     const req = { platform, postId: parsed.postId, kind, paginationToken: cursor };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
     // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
-    const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
+    const { plan, pages } = await planAfterStoredPages((p) => ctx.store.storedAnswer(p), {
       plan: (token, bound) => commentPagesPlan({ ...req, paginationToken: token }, bound),
       next: (data) => detailsPageOf(data).nextToken,
       first: cursor,

@@ -61,7 +61,7 @@ export default defineCommand({
     const req = { platform, handle, count, paginationToken: cursor };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
     // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
-    const { plan, pages } = await planAfterStoredPages((p) => ctx.storedAnswer(p), {
+    const { plan, pages } = await planAfterStoredPages((p) => ctx.store.storedAnswer(p), {
       plan: (token, bound) => creatorPostsPlan({ ...req, paginationToken: token }, bound),
       next: (data) => nextPostsToken(postsPageOf(data)),
       first: cursor,

@@ -1,7 +1,8 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryOptions, discoveryPorts } from './discovery-flags.js';
+import { ports } from '../app/ports.js';
+import { DISCOVERY_FLAGS, discoveryOptions } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -33,13 +34,13 @@ export default defineCommand({
       import('../lib/discovery/sort.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryInput(await discoveryInputPorts(ctx, flags), platform, await discoveryOptions(flags));
+    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryOptions(flags));
     const sort = checkSort(platform, flags.sort, flags.order);
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');
     const body = searchBody({ platform, filters: input.filters, sort, query, includeLookalikes: input.includeLookalikes });
     const columns = [...CREATOR_COLUMNS, ...(flags.returnFilterValues ? [{ path: 'matched_filters', header: 'matched filters', kind: 'text' as const }] : []), ...CREATOR_WIDE_COLUMNS];
-    await runDiscovery(await discoveryPorts(ctx), {
+    await runDiscovery(await ports.discovery(ctx), {
       kind: 'search',
       platform,
       body,

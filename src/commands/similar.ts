@@ -1,7 +1,8 @@
 import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { DISCOVERY_FLAGS, discoveryInputPorts, discoveryOptions, discoveryPorts } from './discovery-flags.js';
+import { ports } from '../app/ports.js';
+import { DISCOVERY_FLAGS, discoveryOptions } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -38,8 +39,8 @@ export default defineCommand({
       import('../lib/discovery/run.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryInput(await discoveryInputPorts(ctx, flags), platform, await discoveryOptions(flags));
-    await runDiscovery(await discoveryPorts(ctx), {
+    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryOptions(flags));
+    await runDiscovery(await ports.discovery(ctx), {
       kind: 'similar',
       platform,
       body: similarBody({ platform, by, value, filters: input.filters, includeLookalikes: input.includeLookalikes }),

@@ -1,6 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { SOCIAL_PLATFORMS } from '../contract/platforms.js';
-import { bulkFlags, bulkPorts } from './enrich/bulk-flags.js';
+import { ports } from '../app/ports.js';
+import { bulkFlags } from './enrich/bulk-flags.js';
 
 /** `creators socials`: a creator's accounts on other platforms, one or many handles (bulk rules as `enrich handle`). */
 export default defineCommand({
@@ -21,6 +22,6 @@ export default defineCommand({
     const [{ parseBulkOptions, runEnrichment }, { socialsJob }] = await Promise.all([import('../lib/bulk/enrich.js'), import('../lib/bulk/jobs.js')]);
     const bulk = parseBulkOptions(args, flags);
     const platform = await ctx.platform(flags.platform, SOCIAL_PLATFORMS);
-    await runEnrichment(await bulkPorts(ctx, bulk.restart), socialsJob(platform), bulk);
+    await runEnrichment(await ports.bulk(ctx, { restart: bulk.restart }), socialsJob(platform), bulk);
   },
 });

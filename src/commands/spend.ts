@@ -35,7 +35,7 @@ export default defineCommand({
     const output = await ctx.output();
     // One API's log: sandbox and production charges never add up.
     const baseUrl = (await ctx.baseUrl()).href;
-    const store = await ctx.localStore();
+    const store = await ctx.store.local();
     const none = (async function* () {})();
     const report = await views.groupSpend(store ? store.spend({ since, until, baseUrl }) : none, by);
     const account: AccountSide = { usedMilli: null, ...(await views.loggedTotal(store ? store.spend({ baseUrl }) : none)) };

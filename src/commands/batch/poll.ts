@@ -1,4 +1,5 @@
 import { defineCommand, seconds, type FlagDefs } from '../../app/command.js';
+import { ports } from '../../app/ports.js';
 
 const WAIT_SECONDS = seconds('expected a number of seconds greater than 0.');
 
@@ -36,9 +37,7 @@ export default defineCommand({
     ]);
     const id = pathSegment(raw, 'batch id');
     const wait = waitSettings(flags);
-    const http = await ctx.http();
-    const ports = { http, term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal };
-    const final = await waitForBatch(ports, id, { ...wait, check: false });
+    const final = await waitForBatch(await ports.batchWait(ctx), id, { ...wait, check: false });
     await printItem(ctx.term, await ctx.output(), printable(final), STATUS_COLUMNS);
     checkFinal(final);
   },

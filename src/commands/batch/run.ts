@@ -1,4 +1,5 @@
 import { defineCommand } from '../../app/command.js';
+import { ports } from '../../app/ports.js';
 import { UsageError } from '../../lib/errors.js';
 import { INTERVAL_FLAG, MAX_WAIT_FLAG } from './poll.js';
 import { JOB_FLAGS } from './upload.js';
@@ -34,41 +35,29 @@ export default defineCommand({
   async run(ctx, { args, flags }) {
     const [source = ''] = args;
     if (source === '-') throw new UsageError('batch run needs a file (its hash is how a re-run finds the job again), not standard input.');
-    const [{ parseJobOptions }, { waitSettings }, { resultsFormat }, { runBatch }, { configDirectory }] = await Promise.all([
+    const [{ parseJobOptions }, { waitSettings }, { resultsFormat }, { runBatch }] = await Promise.all([
       import('../../lib/batch/options.js'),
       import('../../lib/batch/wait.js'),
       import('../../lib/batch/download.js'),
       import('../../lib/batch/run.js'),
-      import('../../lib/config.js'),
     ]);
     const { csvReadOptions } = await import('../../lib/csv/read.js');
     const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
     const wait = waitSettings(flags);
     const { outputPath } = await ctx.output();
     const format = resultsFormat(ctx.globals, outputPath);
-    await runBatch(
-      {
-        http: () => ctx.http(),
-        gate: (plan) => ctx.gate(plan),
-        term: ctx.term,
-        now: ctx.deps.now,
-        sleep: ctx.deps.sleep,
-        signal: ctx.deps.signal,
-        journalDir: configDirectory(ctx.deps),
-      },
-      {
-        source,
-        job,
-        format,
-        outputPath,
-        outputShown: ctx.globals.output,
-        wait,
-        force: flags.force,
-        dryRun: ctx.dryRun,
-        baseUrl: (await ctx.baseUrl()).href,
-        profile: ctx.profileName,
-        csv: csvReadOptions(flags),
-      },
-    );
+    await runBatch(await ports.batchRun(ctx), {
+      source,
+      job,
+      format,
+      outputPath,
+      outputShown: ctx.globals.output,
+      wait,
+      force: flags.force,
+      dryRun: ctx.dryRun,
+      baseUrl: (await ctx.baseUrl()).href,
+      profile: ctx.profileName,
+      csv: csvReadOptions(flags),
+    });
   },
 });

@@ -1,4 +1,5 @@
 import { defineCommand, type FlagDefs } from '../../app/command.js';
+import { ports } from '../../app/ports.js';
 import { BATCH_PLATFORMS, EMAIL_REQUIRED } from '../../contract/platforms.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
@@ -45,7 +46,7 @@ export default defineCommand({
     const extraction = await extractBatchInput(ctx.term, source, { kind: job.kind, column: job.column, csv: csvReadOptions(flags) });
     try {
       const output = await ctx.output();
-      await uploadBatches({ http: () => ctx.http(), gate: (plan) => ctx.gate(plan), term: ctx.term, output }, source, job, extraction);
+      await uploadBatches(ports.upload(ctx, output), source, job, extraction);
     } finally {
       await extraction.cleanup();
     }

@@ -1,6 +1,4 @@
 import { integer, type FlagDefs } from '../../app/command.js';
-import type { Context } from '../../app/context.js';
-import type { EnrichPorts } from '../../lib/bulk/enrich.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
 /** lib/bulk/concurrency.ts's cap of the sized concurrency (test/commands/flag-values.test.ts holds them equal). */
@@ -19,24 +17,4 @@ export function bulkFlags(what: 'handles' | 'emails') {
       description: 'rows answered within --max-age are taken from the store, whatever the -o path or input file; --restart buys every row fresh (as --max-age 0)',
     },
   } as const satisfies FlagDefs;
-}
-
-/**
- * The ports of the bulk workflow, from the context: the client and output settings are built when
- * first asked for; the purchase memory (the store) answers the rows already bought.
- */
-export async function bulkPorts(ctx: Context, restart = false): Promise<EnrichPorts> {
-  const policy = await ctx.moneyPolicy();
-  if (restart) ctx.buyFresh();
-  return {
-    term: ctx.term,
-    http: () => ctx.http(),
-    output: () => ctx.output(),
-    gate: (plan) => ctx.gate(plan),
-    // A dry run and a budget need the rows counted before anything is sent.
-    mustCount: policy.dryRun || policy.maxCreditsMilli !== undefined,
-    now: ctx.deps.now,
-    signal: ctx.deps.signal,
-    memory: () => ctx.memory(),
-  };
 }

@@ -2,7 +2,8 @@ import { defineCommand, integer } from '../../app/command.js';
 import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
-import { bulkFlags, bulkPorts } from './bulk-flags.js';
+import { ports } from '../../app/ports.js';
+import { bulkFlags } from './bulk-flags.js';
 
 /** `creators enrich email`: creators behind one or many addresses, basic or advanced. */
 export default defineCommand({
@@ -37,6 +38,6 @@ export default defineCommand({
       .map((p) => checkPlatform(p, SOCIAL_PLATFORMS, 'platform in --exclude-platforms'));
     const job = emailJob({ mode, minFollowers, excludePlatforms });
 
-    await runEnrichment(await bulkPorts(ctx, bulk.restart), job, bulk);
+    await runEnrichment(await ports.bulk(ctx, { restart: bulk.restart }), job, bulk);
   },
 });

@@ -1,7 +1,8 @@
 import { defineCommand } from '../../app/command.js';
 import { EMAIL_REQUIRED, HANDLE_MODES, MODE_PLATFORMS, MODE_PLATFORMS_SPEC_ONLY } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
-import { bulkFlags, bulkPorts } from './bulk-flags.js';
+import { ports } from '../../app/ports.js';
+import { bulkFlags } from './bulk-flags.js';
 
 /** `creators enrich handle`: one or many handles, one request each, paced and billed per creator found. */
 export default defineCommand({
@@ -45,6 +46,6 @@ export default defineCommand({
     if (flags.lookalikes && mode !== 'full' && mode !== 'analytics') throw new UsageError('--lookalikes applies to --mode analytics or full.');
     const job = handleJob({ mode, platform, emailRequired, includeLookalikes: flags.lookalikes, includeAudienceData: flags.audience });
 
-    await runEnrichment(await bulkPorts(ctx, bulk.restart), job, bulk);
+    await runEnrichment(await ports.bulk(ctx, { restart: bulk.restart }), job, bulk);
   },
 });

@@ -1,4 +1,5 @@
 import { defineCommand, integer, seconds } from '../../app/command.js';
+import { ports } from '../../app/ports.js';
 import type { ListeningRecord } from '../../lib/api/listening.js';
 import { InterruptedError, StoppedError, UsageError } from '../../lib/errors.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
@@ -81,7 +82,7 @@ export default defineCommand({
     }
     const human = output.format === 'table';
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
-    const http = await ctx.http();
+    const tailPorts = await ports.tail(ctx);
     const server = { baseUrl: (await ctx.baseUrl()).href, profile: ctx.profileName };
     if (!flags.once && ctx.term.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
@@ -105,14 +106,8 @@ export default defineCommand({
     try {
       handed = await tailEvents(
         {
-          http,
-          now: ctx.deps.now,
-          sleep: ctx.deps.sleep,
-          signal: ctx.deps.signal,
-          dispatcher: ctx.deps.dispatcher,
+          ...tailPorts,
           emit,
-          warn: (m) => ctx.warn(m),
-          notice: (m) => ctx.notice(m),
           forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
         },
         { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun, server, cursorReset: flags.cursorReset },

@@ -1,5 +1,6 @@
 import type { FlagDefs } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
+import { ports } from '../../app/ports.js';
 import type { EntriesChange } from '../../lib/discovery/exclusions.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
@@ -24,6 +25,5 @@ export async function changeEntries(
   const change: EntriesChange = { list, handles, file: flags.file, delimiter: flags.delimiter, relaxColumns: flags.relaxColumns };
   const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
   // The gate comes first: a dry run sends nothing (and so creates no default list).
-  const ports = { http: await ctx.http(), gate: ctx.gate.bind(ctx), term: ctx.term, output: await ctx.output() };
-  await changeEntriesFrom(ports, change, action);
+  await changeEntriesFrom(await ports.entries(ctx), change, action);
 }

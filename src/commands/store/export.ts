@@ -22,7 +22,7 @@ export default defineCommand({
     const filter = answerFilter(flags, ctx.deps.now());
     const output = await ctx.output();
     const asJson = output.format === 'json' || output.format === 'jsonl';
-    const store = await ctx.localStore();
+    const store = await ctx.store.local();
     async function* rows() {
       if (store) for await (const answer of store.list(filter)) yield exportRecord(answer, asJson);
     }

@@ -18,8 +18,8 @@ export default defineCommand({
     const { kindCountsText, parseCreatorRef, printStoreChangePlan } = await import('../../lib/store/views.js');
     const { platform, handle } = parseCreatorRef(raw);
     const who = `${platform}:${handle}`;
-    const location = await ctx.storeLocation();
-    const store = await ctx.localStore({ write: true });
+    const location = await ctx.store.location();
+    const store = await ctx.store.local({ write: true });
     const counts = store ? await store.forget(platform, handle, { dryRun: true }) : { creator: 0, page: 0 };
     const total = counts.creator + counts.page;
     if (ctx.dryRun) {

@@ -14,8 +14,8 @@ export default defineCommand({
   ],
   async run(ctx) {
     const [{ printItem }, { migrateStore }] = await Promise.all([import('../../lib/output/index.js'), import('../../lib/store/open.js')]);
-    const location = await ctx.storeLocation();
-    const done = await migrateStore(await ctx.storeOpenOptions({ dryRun: ctx.dryRun }));
+    const location = await ctx.store.location();
+    const done = await migrateStore(await ctx.store.openOptions({ dryRun: ctx.dryRun }));
     const record = { store: location, engine: done.engine, from: done.from, to: done.to, ...(ctx.dryRun ? { dry_run: true } : {}) };
     const output = ctx.dryRun ? await ctx.dryRunOutput() : await ctx.output();
     await printItem(ctx.term, output, record, [

@@ -10,6 +10,6 @@ export default defineCommand({
   ],
   async run(ctx) {
     const { printText } = await import('../../lib/output/index.js');
-    await printText(ctx.term, await ctx.output(), `${await ctx.storeLocation()}\n`);
+    await printText(ctx.term, await ctx.output(), `${await ctx.store.location()}\n`);
   },
 });

@@ -26,8 +26,8 @@ export default defineCommand({
       throw new UsageError('--older-than is required.', { hint: 'e.g. creators store prune --older-than 90d (--dry-run first says how many would go).' });
     }
     const before = ctx.deps.now() - parseDuration(flags.olderThan, '--older-than');
-    const location = await ctx.storeLocation();
-    const store = await ctx.localStore({ write: true });
+    const location = await ctx.store.location();
+    const store = await ctx.store.local({ write: true });
     const count = store ? await store.prune(before, { dryRun: true }) : 0;
     const what = `${plural(count, 'stored answer')} bought before ${humanDate(before)}`;
     if (ctx.dryRun) {

@@ -24,16 +24,16 @@ export default defineCommand({
       import('../../lib/store/open.js'),
       import('../../lib/store/push.js'),
     ]);
-    const target = await ctx.storeLocation();
-    const options = await ctx.storeOpenOptions({});
+    const target = await ctx.store.location();
+    const options = await ctx.store.openOptions({});
     if (!isPgUrl(options.file)) {
       throw new UsageError(`store push copies into a team store, and this profile's store is a file (${target}).`, {
         hint: 'Set CREATORS_STORE (or `creators config set store`) to the team store\'s postgres:// URL, then push.',
       });
     }
-    const fromFile = flags.from === undefined ? await ctx.localStoreFile() : path.resolve(ctx.deps.cwd, flags.from);
+    const fromFile = flags.from === undefined ? await ctx.store.localFile() : path.resolve(ctx.deps.cwd, flags.from);
     if (!existsSync(fromFile)) throw new UsageError(`No local store at ${fromFile}: nothing to push.`, { hint: 'Name one with --from <file>.' });
-    const from = await ctx.localStore({ file: fromFile });
+    const from = await ctx.store.local({ file: fromFile });
     if (!from) throw new UsageError(`${fromFile} holds no creators store yet: nothing to push.`);
     const fields = [
       { path: 'from', header: 'From', keep: true },

@@ -11,8 +11,8 @@ export default defineCommand({
   async run(ctx) {
     const [{ printItem }, { STATS_COLUMNS, statsRecord }] = await Promise.all([import('../../lib/output/index.js'), import('../../lib/store/views.js')]);
     const output = await ctx.output();
-    const location = await ctx.storeLocation();
-    const store = await ctx.localStore();
+    const location = await ctx.store.location();
+    const store = await ctx.store.local();
     const engine = location.startsWith('postgres://') ? 'postgres' : 'sqlite';
     await printItem(ctx.term, output, statsRecord(await store?.stats(), location, engine), STATS_COLUMNS);
     if (!store && engine === 'postgres') ctx.notice(`The team store ${location} has no creators schema yet: run \`creators store migrate\` once for the team.`);

@@ -108,7 +108,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     const ids = entry.batch_ids as string[];
 
     const again = `the same \`creators batch run\` command (it reattaches to ${ids.join(', ')}), or creators batch poll ${ids[0]}`;
-    const waitPorts = { http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal };
+    const waitPorts = { http: async () => http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal };
     // What each job has used so far, as last read: the stop report of a run that stops while waiting.
     const used = new Map<string, number>();
     const stopped = (err: unknown): unknown =>

@@ -27,7 +27,8 @@ export interface WaitTerminal extends Notices {
 }
 
 export interface WaitPorts {
-  http: HttpClient;
+  /** The HTTP client, built on first use. */
+  http(): Promise<HttpClient>;
   term: WaitTerminal;
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
@@ -65,7 +66,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
   let last: BatchStatus | undefined;
   let lastLine = '';
   try {
-    const readings = pollBatch(() => getBatchStatus(ports.http, id), {
+    const readings = pollBatch(async () => getBatchStatus(await ports.http(), id), {
       id,
       intervalMs: o.intervalMs,
       timeoutMs: o.maxWaitMs,

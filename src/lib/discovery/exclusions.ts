@@ -93,7 +93,7 @@ export function handlesToChange(values: Iterable<string>, action: 'add' | 'remov
 }
 
 export interface EntriesPorts {
-  http: HttpClient;
+  http(): Promise<HttpClient>;
   gate(plan: Plan): Promise<boolean>;
   term: Terminal;
   output: OutputSettings;
@@ -102,7 +102,7 @@ export interface EntriesPorts {
 /** The first request passes the gate, so a dry run sends nothing (and creates no default list). */
 export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Promise<void> {
   if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
-  const result = await changeEntries(ports.http, ref, handles, action);
+  const result = await changeEntries(await ports.http(), ref, handles, action);
   const requests = entryRequests(handles.length);
   ports.term.notice(`${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`);
   if (result && typeof result === 'object') await printItem(ports.term, ports.output, result, LIST_COLUMNS);

@@ -32,7 +32,7 @@ export const CREATOR_WIDE_COLUMNS: ColumnSpec[] = [
 ];
 
 export interface DiscoveryPorts {
-  http: HttpClient;
+  http(): Promise<HttpClient>;
   term: Terminal;
   output: OutputSettings;
   /** `--dry-run` prints the plan and answers false. */
@@ -60,7 +60,8 @@ export interface DiscoveryRun {
 }
 
 export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Promise<void> {
-  const { http, term, pageBase: base } = ports;
+  const { term, pageBase: base } = ports;
+  const http = await ports.http();
   const plan: PagePlan = { ...run.paging, priceMilli: discoveryPriceMilli(run.kind, run.returnFilterValues) };
   const request = (wirePage: number, limit = plan.limit) => ({
     kind: run.kind,
@@ -270,7 +271,7 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
     ports.term.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
     return;
   }
-  await checkExclusionLists(ports.http, platform, ids);
+  await checkExclusionLists(await ports.http(), platform, ids);
 }
 
 /** Creators paid for twice (the service's pages overlap when its results move) are counted in the terminal summary;

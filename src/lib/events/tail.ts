@@ -30,7 +30,8 @@ export interface TailOptions {
 }
 
 export interface TailDeps {
-  http: HttpClient;
+  /** The HTTP client, built on first use. */
+  http(): Promise<HttpClient>;
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
@@ -152,7 +153,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
       }
       return undefined;
     };
-    const reader = newEvents(deps.http, { filters: opts.filters, pageSize: opts.pageSize, backlog: opts.backlog, after: cursor.watermark, onNewest, signal: deps.signal });
+    const reader = newEvents(await deps.http(), { filters: opts.filters, pageSize: opts.pageSize, backlog: opts.backlog, after: cursor.watermark, onNewest, signal: deps.signal });
     let readError: unknown;
     try {
       for (;;) {

@@ -23,7 +23,8 @@ import { creditCount, plural } from '../output/humanize.js';
 import { balanceMilli, chargeLine, readRunway, type Runway } from './runway.js';
 
 export interface ListeningPorts {
-  http: HttpClient;
+  /** The HTTP client, built on first use. */
+  http(): Promise<HttpClient>;
   term: {
     notice(message: string): void;
     confirm(question: string): Promise<boolean>;
@@ -38,9 +39,10 @@ export interface ListeningPorts {
 
 /** The charge is read as the balance's fall around the request (runway.ts); a failed read only shortens the line. */
 async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<ListeningRecord | null> {
-  const before = await balanceMilli(ports.http).catch(() => undefined);
-  const result = await send(ports.http, plan);
-  const after = await readRunway(ports.http).catch((): Runway => ({ balanceMilli: undefined, dailyMilli: undefined, creators: undefined }));
+  const http = await ports.http();
+  const before = await balanceMilli(http).catch(() => undefined);
+  const result = await send(http, plan);
+  const after = await readRunway(http).catch((): Runway => ({ balanceMilli: undefined, dailyMilli: undefined, creators: undefined }));
   const charged = before === undefined || after.balanceMilli === undefined ? undefined : before - after.balanceMilli;
   ports.term.notice(chargeLine(charged, after));
   ports.charged?.(after);
@@ -75,7 +77,7 @@ export async function createListening(ports: ListeningPorts, kind: ListeningKind
   const monitoring: Monitoring = { creators: creatorsIn(body), days: kind === 'campaign' && typeof body.days === 'number' ? body.days : undefined };
   const plan = createPlan(kind, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
-  return monitoring.creators === null || monitoring.creators > 0 ? sendCharged(ports, plan) : send(ports.http, plan);
+  return monitoring.creators === null || monitoring.creators > 0 ? sendCharged(ports, plan) : send(await ports.http(), plan);
 }
 
 /** Resuming and a campaign's new `days` are priced from a free read of the record first; any other change is free. */
@@ -85,9 +87,9 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
   if (!resumes && !extends_) {
     const plan = updatePlan(kind, id, body);
     if (!(await ports.gate(plan))) return null;
-    return send(ports.http, plan);
+    return send(await ports.http(), plan);
   }
-  const current = await getOne(ports.http, listeningPath(kind, id), { inputCheck: true });
+  const current = await getOne(await ports.http(), listeningPath(kind, id), { inputCheck: true });
   let monitoring: Monitoring = { creators: creatorsCount(current) };
   if (kind === 'campaign') {
     const left = typeof body.days === 'number' ? {} : campaignDuration(current, id, ports.now());
@@ -96,13 +98,13 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
   const plan = updatePlan(kind, id, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
   // Resuming restarts the daily charge (today's is taken at once); extending only lengthens it.
-  return resumes ? sendCharged(ports, plan) : send(ports.http, plan);
+  return resumes ? sendCharged(ports, plan) : send(await ports.http(), plan);
 }
 
 /** A campaign's creators are billed daily until it ends (a free read gives the days left). */
 export async function addCreators(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
   const n = creatorsIn(body);
-  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(ports.http, listeningPath(kind, id), { inputCheck: true }), id, ports.now()) : {};
+  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(await ports.http(), listeningPath(kind, id), { inputCheck: true }), id, ports.now()) : {};
   const monitoring: Monitoring = { creators: n, days: duration.days, daysNote: duration.note };
   const plan = addCreatorsPlan(kind, id, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
@@ -123,7 +125,7 @@ export async function removeCreators(
     ports.term.notice('Nothing removed.');
     return null;
   }
-  return send(ports.http, plan);
+  return send(await ports.http(), plan);
 }
 
 export async function deleteListening(ports: ListeningPorts, kind: ListeningKind, id: string, verb: 'Delete' | 'Archive'): Promise<ListeningRecord | null> {
@@ -133,7 +135,7 @@ export async function deleteListening(ports: ListeningPorts, kind: ListeningKind
     ports.term.notice(`Nothing was ${verb === 'Delete' ? 'deleted' : 'archived'}.`);
     return null;
   }
-  const result = await send(ports.http, plan);
+  const result = await send(await ports.http(), plan);
   ports.term.notice(`${verb === 'Delete' ? 'Deleted' : 'Archived'} ${kind} ${id}.`);
   return result;
 }

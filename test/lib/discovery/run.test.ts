@@ -33,7 +33,7 @@ function ports(http: HttpClient, over: Partial<DiscoveryPorts> = {}): DiscoveryP
   const gated: Plan[] = [];
   const term = memoryTerminal({ stderrIsTTY: true });
   return {
-    http,
+    http: async () => http,
     term,
     get notes() {
       return noteLines(term);

@@ -59,7 +59,7 @@ describe('lib/listening', () => {
     const asked: string[] = [];
     const planned: Plan[] = [];
     const p: ListeningPorts = {
-      http: { request: () => Promise.reject(new Error('sent')) } as unknown as HttpClient,
+      http: async () => ({ request: () => Promise.reject(new Error('sent')) }) as unknown as HttpClient,
       term: { notice: () => {}, confirm: async (q) => (asked.push(q), true) },
       gate: async (plan) => (planned.push(plan), false),
       dryRun: true,

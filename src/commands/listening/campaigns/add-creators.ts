@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../app/command.js';
 import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
-import { changeCreators } from '../ports.js';
+import { changeCreators } from '../change-creators.js';
 
 /** `creators listening campaigns add-creators <id> [handle...]`: starts monitoring them, priced for the days the campaign has left. */
 export default defineCommand({

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../app/command.js';
 import { positiveId } from '../../../lib/ids.js';
-import { listeningPorts } from '../ports.js';
+import { ports } from '../../../app/ports.js';
 
 /** `creators listening campaigns archive <id>` (DELETE archives): confirms unless --yes. */
 export default defineCommand({
@@ -19,7 +19,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const output = await ctx.output();
-    const result = await deleteListening(await listeningPorts(ctx), 'campaign', id, 'Archive');
+    const result = await deleteListening(await ports.listening(ctx), 'campaign', id, 'Archive');
     if (result) await printItem(ctx.term, output, result, CAMPAIGN_COLUMNS);
   },
 });

@@ -2,7 +2,7 @@ import { defineCommand } from '../../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
 import { BODY_FLAGS, CAMPAIGN_DAYS, CREATOR_FLAGS } from '../flags.js';
-import { listeningPorts } from '../ports.js';
+import { ports } from '../../../app/ports.js';
 
 /**
  * `creators listening campaigns create --name <n> [--days n] [creator...]`: shows the monitoring
@@ -42,7 +42,7 @@ export default defineCommand({
     const body = await buildBody(ctx.term, flags, { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
     if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
-    const created = await createListening(await listeningPorts(ctx), 'campaign', body);
+    const created = await createListening(await ports.listening(ctx), 'campaign', body);
     if (created) await printItem(ctx.term, output, created, CAMPAIGN_COLUMNS);
   },
 });

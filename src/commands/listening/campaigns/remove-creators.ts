@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../app/command.js';
 import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
-import { changeCreators } from '../ports.js';
+import { changeCreators } from '../change-creators.js';
 
 /** `creators listening campaigns remove-creators <id> [handle...]`: confirms unless --yes; billed days are not refunded. */
 export default defineCommand({

@@ -2,7 +2,7 @@ import { defineCommand } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
 import { BODY_FLAGS, CAMPAIGN_DAYS } from '../flags.js';
-import { listeningPorts } from '../ports.js';
+import { ports } from '../../../app/ports.js';
 
 /**
  * `creators listening campaigns update <id>`: PATCH. With `--days` (extending the campaign) or
@@ -38,7 +38,7 @@ export default defineCommand({
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.' });
     }
     const output = await ctx.output();
-    const updated = await updateListening(await listeningPorts(ctx), 'campaign', id, body);
+    const updated = await updateListening(await ports.listening(ctx), 'campaign', id, body);
     if (updated) await printItem(ctx.term, output, updated, CAMPAIGN_COLUMNS);
   },
 });

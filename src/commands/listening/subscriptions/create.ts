@@ -2,7 +2,7 @@ import { defineCommand } from '../../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
 import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
-import { listeningPorts } from '../ports.js';
+import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions create --name <n> [creator...]`: starts monitoring (billed per creator per day). */
 export default defineCommand({
@@ -45,7 +45,7 @@ export default defineCommand({
     });
     if (body.name === undefined) throw new UsageError('A subscription needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
-    const created = await createListening(await listeningPorts(ctx), 'subscription', body);
+    const created = await createListening(await ports.listening(ctx), 'subscription', body);
     if (created) await printItem(ctx.term, output, created, SUBSCRIPTION_COLUMNS);
   },
 });

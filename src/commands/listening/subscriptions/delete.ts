@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../app/command.js';
 import { positiveId } from '../../../lib/ids.js';
-import { listeningPorts } from '../ports.js';
+import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions delete <id>`: confirms unless --yes. */
 export default defineCommand({
@@ -20,7 +20,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const output = await ctx.output();
-    const result = await deleteListening(await listeningPorts(ctx), 'subscription', id, 'Delete');
+    const result = await deleteListening(await ports.listening(ctx), 'subscription', id, 'Delete');
     if (result) await printItem(ctx.term, output, result, SUBSCRIPTION_COLUMNS);
   },
 });

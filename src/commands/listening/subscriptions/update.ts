@@ -2,7 +2,7 @@ import { defineCommand } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
 import { BODY_FLAGS } from '../flags.js';
-import { listeningPorts } from '../ports.js';
+import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions update <id>`: PATCH; `--resume` after a top-up, `--pause` to stop. */
 export default defineCommand({
@@ -42,7 +42,7 @@ export default defineCommand({
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --type, --webhook-url, --pause, --resume, --set key=value or --body <file>.' });
     }
     const output = await ctx.output();
-    const updated = await updateListening(await listeningPorts(ctx), 'subscription', id, body);
+    const updated = await updateListening(await ports.listening(ctx), 'subscription', id, body);
     if (updated) await printItem(ctx.term, output, updated, SUBSCRIPTION_COLUMNS);
   },
 });

@@ -1,15 +1,10 @@
 import type { FlagValues } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
+import { ports as portsOf } from '../../app/ports.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
 import { positiveId } from '../../lib/ids.js';
 import type { ListeningKind } from '../../lib/api/listening.js';
-import type { ListeningPorts } from '../../lib/listening/workflows.js';
 import type { BODY_FLAGS, CREATOR_FLAGS } from './flags.js';
-
-/** The ports the listening workflows take, assembled from the context (the HTTP client is built here). */
-export async function listeningPorts(ctx: Context): Promise<ListeningPorts> {
-  return { http: await ctx.http(), term: ctx.term, gate: (plan) => ctx.gate(plan), dryRun: ctx.dryRun, now: ctx.deps.now, charged: (after) => ctx.billed(after) };
-}
 
 /** The flags of `add-creators`/`remove-creators`. */
 export type CreatorChangeFlags = FlagValues<typeof CREATOR_FLAGS & typeof BODY_FLAGS>;
@@ -39,7 +34,7 @@ export async function changeCreators(
   });
   const body = await buildBody(ctx.term, flags, { creators: refs.length > 0 ? refs : undefined });
   const output = await ctx.output();
-  const ports = await listeningPorts(ctx);
+  const ports = await portsOf.listening(ctx);
   const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);
   if (result) await printItem(ctx.term, output, result);
 }
