@@ -6,7 +6,8 @@
  * A test file is fast unless it is listed here, so a new file under test/lib lands in the fast tier and one
  * under test/commands or test/e2e in the slow one. A fast file that spawns a process or needs dist/ fails
  * (test/tiers.test.ts reads its imports; test/helpers/fast-tier-guard.ts makes child_process throw) until
- * it is listed here with its reason. An entry is a file or `dir/**`.
+ * it is listed here with its reason. An entry is a file or `dir/**`. `test:fast` also shares workers between
+ * files (`--no-isolate`: a third of the CPU); `npm test` keeps every file in a fresh module graph.
  */
 export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'test/e2e/**': 'spawns the built bin/creators.js (with tmux, shells, the README and help examples)',
