@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/creators.js', import.meta.url));
@@ -29,4 +29,11 @@ export function spawnCli(args: string[], env: Record<string, string> = {}, input
     });
     child.stdin.end(input ?? '');
   });
+}
+
+/** The pid of a process that has exited (so is known dead on this host). */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.status !== 0) throw new Error('node -e "" failed');
+  return child.pid as number;
 }

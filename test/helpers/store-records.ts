@@ -1,5 +1,4 @@
 /** Records for the store's engine tests (sqlite.test.ts, engines.test.ts): answers, spend entries, holders. */
-import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import type { Holder, SpendEntry, StoredAnswer } from '../../src/lib/store/types.js';
 
@@ -32,13 +31,6 @@ export function spend(run: string, creditsMilli: number, at = T0, origin?: strin
 
 /** A holder that is this process (alive, on this host). */
 export const me = (run: string): Holder => ({ run, pid: process.pid, host: hostname() });
-
-/** The pid of a process that has exited (so is known dead on this host). */
-export function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
-  if (child.status !== 0) throw new Error('node -e "" failed');
-  return child.pid as number;
-}
 
 export async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

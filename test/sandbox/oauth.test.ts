@@ -4,7 +4,9 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { configureOAuth } from '../../src/sandbox/oauth/store.js';
 import { call } from './helpers.js';
 
-const box = useSandbox({ seed: 1 });
+// The sandbox's clock runs with the wall clock unless a test holds it at an instant (`frozenAt`).
+let frozenAt: number | undefined;
+const box = useSandbox({ seed: 1, now: () => frozenAt ?? Date.now() });
 const REDIRECT = 'http://127.0.0.1:45678/callback';
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
@@ -120,12 +122,23 @@ describe('sandbox OAuth', () => {
   it('expires access tokens after the configured TTL', async () => {
     configureOAuth(box.get().state, { accessTokenTtl: 1 });
     const clientId = await register();
-    const t = (await token(codeGrant(clientId, await code(clientId)))).body;
-    expect(t.expires_in).toBe(1);
-    const record = box.get().state.apiKeys.get(t.access_token);
-    expect(record?.kind).toBe('oauth_access');
-    expect(Date.parse(record?.expires_at as string) - Date.now()).toBeLessThanOrEqual(1000);
-    configureOAuth(box.get().state, { accessTokenTtl: 3600 });
+    const issued = Date.parse('2026-11-22T10:00:00.000Z');
+    frozenAt = issued;
+    try {
+      const t = (await token(codeGrant(clientId, await code(clientId)))).body;
+      expect(t.expires_in).toBe(1);
+      const record = box.get().state.apiKeys.get(t.access_token);
+      expect(record?.kind).toBe('oauth_access');
+      expect(record?.expires_at).toBe('2026-11-22T10:00:01.000Z');
+      const credits = () => call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${t.access_token}` });
+      frozenAt = issued + 999;
+      expect((await credits()).status).toBe(200);
+      frozenAt = issued + 1000;
+      expect((await credits()).status).toBe(401);
+    } finally {
+      frozenAt = undefined;
+      configureOAuth(box.get().state, { accessTokenTtl: 3600 });
+    }
   });
 
   it('has a control route for the knobs', async () => {

@@ -105,18 +105,29 @@ describe('printList csv and tsv', () => {
   });
 });
 
+/** Lets the event loop go round `n` times (each turn runs what setImmediate queued): a count, not a time. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe('streaming to a reader that waits', () => {
   it.each(['jsonl', 'csv'] as const)('%s: a record is written out while the source waits for the next (lines are batched only in bursts)', async (format) => {
     const io = memoryTerminal();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let waiting!: () => void;
+    const sourceWaits = new Promise<void>((resolve) => (waiting = resolve));
     async function* source(): AsyncGenerator<DataRecord> {
       yield { id: 1 };
+      waiting();
       await gate;
       yield { id: 2 };
     }
     const done = printList(io, settings(format, { fields: ['id'] }), source(), []);
-    for (let i = 0; i < 20 && !io.out().includes('1'); i++) await new Promise((r) => setTimeout(r, 5));
+    // Once the printer asks for the next record, the first is due out within a few turns of an idle loop,
+    // however slow the machine; held until the next record, it would never come out here.
+    await sourceWaits;
+    await turns(10);
     expect(io.out()).toContain('1');
     expect(io.out()).not.toContain('2');
     release();
@@ -140,7 +151,8 @@ describe('backpressure from a reader that stops reading', () => {
       }
     }
     const done = printList(io, settings(format, { fields: ['id', 'name'] }), pages(), []);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Enough turns of the loop for a printer that ignores backpressure to pull all 500 records.
+    await turns(1000);
     expect(pulled).toBeLessThan(50);
     let text = '';
     stdout.setEncoding('utf8');

@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/lib/store/open.js';
 import type { BudgetCheck, Store } from '../../../src/lib/store/types.js';
 import { freshPgDatabase, PG_SKIP, PG_URL } from '../../helpers/pg.js';
-import { all, answer, DAY, deadPid, me, spend, T0 } from '../../helpers/store-records.js';
+import { deadPid } from '../../helpers/spawn-cli.js';
+import { all, answer, DAY, me, spend, T0 } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const opened: Store[] = [];
