@@ -1,10 +1,5 @@
-/**
- * Whether the terminal takes Unicode drawing characters (block elements, `·`, `▲`) or only ASCII. Decided
- * from the environment, as `less` does: the locale's character set (the first of LC_ALL, LC_CTYPE, LANG that
- * is set; none set is the POSIX locale, ASCII) must be UTF-8, and a dumb terminal (Emacs shell, some IDE
- * consoles) or the Linux console (no eighth blocks in its font) gets ASCII whatever the locale. Colour is a
- * separate decision (`--no-color`, NO_COLOR, TERM=dumb): a UTF-8 terminal without colour still gets Unicode.
- */
+// Unicode drawing characters or ASCII, decided as `less` does: the locale (the first set of LC_ALL, LC_CTYPE, LANG;
+// none is POSIX) must be UTF-8, and TERM=dumb or linux (its console font lacks eighth blocks) gets ASCII regardless.
 export function unicodeAllowed(env: Record<string, string | undefined>): boolean {
   const term = env.TERM;
   if (term === 'dumb' || term === 'linux') return false;

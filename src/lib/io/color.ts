@@ -1,6 +1,3 @@
-/** Minimal ANSI colours without a dependency; each helper is the identity when colour is off. */
-
-/** A colour helper: wraps text in an ANSI style. */
 export type Paint = (text: string) => string;
 
 export interface Colors {
@@ -18,10 +15,6 @@ function style(open: number, close: number): Paint {
   return (text) => `\x1b[${open}m${text}\x1b[${close}m`;
 }
 
-/**
- * The colour helpers: real ANSI styles when `enabled`, identity functions otherwise
- * (so callers never need to branch on `settings.color`).
- */
 export function colors(enabled: boolean): Colors {
   if (!enabled) return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
   return {

@@ -1,9 +1,5 @@
-/**
- * The one map from a file system error to the few words shown after "Cannot read ... :" or "cannot
- * write ...:". Every reader and writer of user files words a failure the same way.
- */
+// The one wording of file system errors, after "Cannot read ...:" or "cannot write ...:".
 
-/** Whether the failing path was being read (a missing file) or written (a missing folder). */
 export type FsAccess = 'read' | 'write';
 
 const WORDS: Record<string, string> = {
@@ -23,11 +19,7 @@ const WORDS: Record<string, string> = {
   EBUSY: 'resource busy',
 };
 
-/**
- * Describes a file system error in a few lower-case words (no final period): `permission denied`,
- * `no such file`... ENOENT reads `no such file` when reading and `no such directory` when writing
- * (a file being created is missing only its folder). An error without a known code gives its message.
- */
+/** ENOENT is `no such file` when reading, `no such directory` when writing (a new file lacks only its folder). */
 export function describeFsError(err: unknown, access: FsAccess = 'read'): string {
   const code = (err as { code?: unknown } | null | undefined)?.code;
   if (code === 'ENOENT') return access === 'write' ? 'no such directory' : 'no such file';

@@ -1,15 +1,10 @@
-/**
- * The one input opener: a file named by the user, or standard input for `-`. Every command that reads
- * user input (CSV for bulk and batch work, JSON bodies and filters, lists) opens it here, so a missing
- * file, a directory or a terminal on stdin is refused the same way, and before anything is sent.
- */
+// The one input opener (a file, or stdin for `-`): unreadable input is refused the same way, before anything is sent.
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { describeFsError } from './errno.js';
 
-/** What opening input needs: the folder relative paths start from, and standard input. */
 export interface InputPorts {
   cwd: string;
   stdin: Readable;
@@ -17,16 +12,10 @@ export interface InputPorts {
 }
 
 export interface OpenInputOptions {
-  /** What the user should pipe in, for the hint when stdin is a terminal (`data`, `CSV`). */
   kind?: string | undefined;
 }
 
-/**
- * Opens `source` as a byte stream: standard input for `-` (refused when it is a terminal, where the
- * command would wait for typing), else a file resolved against `ports.cwd`. The file is opened (and a
- * directory refused) before this resolves, so unreadable input is a `UsageError` (exit 2) naming the
- * `flag`: "Cannot read <flag> file '<source>': <why>."
- */
+/** Stdin for `-`, refused when it is a terminal (it would wait for typing); a file is opened before this resolves. */
 export async function openInput(ports: InputPorts, source: string, flag: string, options: OpenInputOptions = {}): Promise<Readable> {
   if (source === '-') {
     if (ports.stdinIsTTY) {
@@ -50,7 +39,6 @@ export async function openInput(ports: InputPorts, source: string, flag: string,
   return handle.createReadStream();
 }
 
-/** Reads all of `source` (a file, or stdin for `-`) as UTF-8; unreadable input is a usage error. */
 export async function readInputText(ports: InputPorts, source: string, flag: string): Promise<string> {
   const stream = await openInput(ports, source, flag);
   const chunks: Buffer[] = [];
@@ -62,7 +50,6 @@ export async function readInputText(ports: InputPorts, source: string, flag: str
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Reads and parses JSON from a file or stdin (a leading BOM is ignored); malformed JSON is a usage error with its position. */
 export async function readInputJson(ports: InputPorts, source: string, flag: string): Promise<unknown> {
   const text = await readInputText(ports, source, flag);
   try {

@@ -1,83 +1,58 @@
 /**
- * The one lock of the CLI: a file created with O_EXCL holding the holder's pid, host, boot id, process
- * start time and time taken (Node has no flock). Held for a whole run (`batch run` on one input,
- * `events tail` on one cursor: `tryLock`, never waits) or around a login refresh (`withLock`: waits
- * its turn, renews the lock while held).
- *
- * A lock whose process is gone is stale and taken over: no process has its pid, the machine rebooted
- * since (boot id), or the pid now belongs to a process that started at another time (a reused pid:
- * pid 1 after a reboot or a container restart); for a lock written without those, a process that
- * started after the lock was last written is not its holder. A live holder is respected however old
- * its lock (a batch run may wait for hours), unless the caller gives `staleAfterMs` (the login lock,
- * renewed by its holder). A lock from another host cannot be checked and is respected; the caller's
- * message names its file, to remove by hand.
- *
- * Something at the lock's path that this code never writes (a symbolic link, dangling or not, a
- * folder, a FIFO) holds nothing: it is moved aside and removed (a folder only when empty; a folder with
- * files in it is refused, naming it), so it never blocks every later run.
- *
- * Time here is the wall clock, not an injected one: the lock is shared with other processes.
+ * The one lock: an O_EXCL file (Node has no flock) naming its holder's pid, host, boot id and start time.
+ * `tryLock` never waits (a `batch run` input, an `events tail` cursor); `withLock` waits and renews (login).
+ * Stale, so taken over: no process has the pid, the machine rebooted since (boot id), or the pid's process
+ * started at another time (pid reused: pid 1 after a container restart) or, lacking those, after the lock was
+ * last written. A live holder is respected however old its lock (a batch run may take hours) unless
+ * `staleAfterMs` is given; one on another host cannot be checked and is respected. Whatever this code never
+ * writes at the path (a symlink, a folder, a FIFO) holds nothing and is removed (a folder only when empty).
+ * Wall clock, not an injected one: the lock is shared with other processes.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { processAlive, processIdentity } from './process-alive.js';
 
-/** Who holds a lock, as written in its file. */
 export interface LockHolder {
   pid: number;
   host: string;
-  /** ISO 8601 time the lock was taken. */
   since: string;
 }
 
-/** A lock this process holds. */
 export interface FileLock {
   readonly path: string;
-  /** Removes the lock file if it is still ours. Never throws; safe to call twice. */
   release(): void;
 }
 
 export type LockAttempt =
   | { acquired: true; lock: FileLock }
-  /** `holder` is undefined when the lock file is being written right now (or unreadable). */
+  /** `holder` undefined: the file is being written right now, or unreadable. */
   | { acquired: false; holder: LockHolder | undefined };
 
 export interface LockOptions {
-  /**
-   * A lock not written for this long (ms, wall clock) is stale whoever holds it: for locks whose
-   * holder renews them (`withLock`). Without it a live holder is respected however old its lock.
-   */
   staleAfterMs?: number | undefined;
 }
 
 interface LockFileData extends LockHolder {
-  /** Unique per acquisition, so a release or a takeover never removes someone else's lock. */
+  /** Unique per acquisition: a release or a takeover never removes someone else's lock. */
   id: string;
-  /** The machine's boot id and the holder's start time (Linux), so a reused pid is seen as another process. */
   boot?: string | undefined;
   start?: string | undefined;
-  /** When the lock was taken or last renewed (ms since the epoch). */
   at?: number | undefined;
 }
 
-/** The lock as found at its path: what it says, what it is, and how to tell it was not replaced. */
 interface Found {
   data: LockFileData | undefined;
-  /** The raw text of a regular file; undefined for anything else or an unreadable file. */
   raw: string | undefined;
-  /** Not a regular file (a symbolic link, a folder...): never one of ours. */
   foreign: 'symlink' | 'folder' | 'other' | undefined;
-  /** Identity of the entry itself (inode, change time, link target): a replaced lock differs. */
   fingerprint: string;
   mtimeMs: number;
 }
 
-/** An unreadable lock file younger than this is taken to be in the middle of being written. */
+/** An unreadable lock file younger than this is taken to be still being written. */
 const UNREADABLE_GRACE_MS = 10_000;
 
-// Locks held by this process: removed by an 'exit' hook too, for the exits that skip `finally`
-// (a second Ctrl-C forcing the exit).
+// Locks this process holds; an 'exit' hook removes them too, for exits that skip `finally` (a second Ctrl-C).
 const held = new Map<string, string>();
 let exitHookInstalled = false;
 
@@ -108,7 +83,6 @@ function parse(raw: string | undefined): LockFileData | undefined {
       ...(at !== undefined ? { at } : {}),
     };
   } catch {
-    // Junk, or half written: judged by age.
     return undefined;
   }
 }
@@ -119,14 +93,12 @@ function fingerprintOf(st: Stats, path: string): string {
     try {
       target = readlinkSync(path);
     } catch {
-      // Gone meanwhile: the inode says enough.
     }
   }
   // Not the change time: the rename that moves a lock aside changes it.
   return `${st.ino}:${st.mtimeMs}:${st.size}:${target}`;
 }
 
-/** What is at `path` now, or undefined when nothing is. */
 function look(path: string): Found | undefined {
   let st: Stats;
   try {
@@ -152,11 +124,9 @@ function removeIfOurs(path: string, id: string): void {
   try {
     if (look(path)?.data?.id === id) unlinkSync(path);
   } catch {
-    // Already gone.
   }
 }
 
-/** True when the lock found is known to hold nothing any more. */
 function isStale(path: string, found: Found, options: LockOptions): boolean {
   if (found.foreign !== undefined) return true;
   const { data } = found;
@@ -167,7 +137,6 @@ function isStale(path: string, found: Found, options: LockOptions): boolean {
   return !processAlive(data.pid, { boot: data.boot, start: data.start, seenAt: found.mtimeMs });
 }
 
-/** Thrown when the lock's path holds a folder with files in it: not a lock, and not ours to empty. */
 export class LockPathTaken extends Error {
   constructor(readonly path: string) {
     super(`${path} is a folder with files in it, not a lock file`);
@@ -175,12 +144,8 @@ export class LockPathTaken extends Error {
   }
 }
 
-/**
- * Moves a stale lock aside and removes it, without a race against another process doing the same:
- * what was moved must be the lock judged stale; if a fresh lock replaced it in between, it is put
- * back (`link` fails rather than overwrite a newer one). False when someone else got there first or
- * a newer lock was found.
- */
+// Moves a stale lock aside and removes it, safe against another process doing the same: if what was moved
+// is not the lock judged stale, it goes back (`link` fails rather than overwrite a newer one).
 function takeOver(path: string, judged: Found, id: string): boolean {
   const aside = `${path}.${id}.stale`;
   try {
@@ -194,18 +159,15 @@ function takeOver(path: string, judged: Found, id: string): boolean {
       try {
         linkSync(aside, path);
       } catch {
-        // A newer lock is in place already.
       }
       try {
         unlinkSync(aside);
       } catch {
-        // Gone.
       }
     } else {
       try {
         renameSync(aside, path);
       } catch {
-        // Something else took the path meanwhile: the folder stays aside, named in no message.
       }
     }
     return false;
@@ -215,11 +177,10 @@ function takeOver(path: string, judged: Found, id: string): boolean {
     else unlinkSync(aside);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (err as NodeJS.ErrnoException).code === 'EEXIST') {
-      // Files in it: not ours to delete. Put back where it was, and say so.
+      // Files in it: not ours to delete. Put back, and say so.
       try {
         renameSync(aside, path);
       } catch {
-        // The path was taken meanwhile.
       }
       throw new LockPathTaken(path);
     }
@@ -227,11 +188,7 @@ function takeOver(path: string, judged: Found, id: string): boolean {
   return true;
 }
 
-/**
- * Takes the lock at `path` if it is free or stale; otherwise says who holds it. Never waits. The
- * folder must exist; a failure to create the file for another reason (EACCES, EROFS...) is thrown,
- * and so is `LockPathTaken` (a folder with files in it at the lock's path).
- */
+/** Takes the lock if free or stale, else says who holds it; never waits. Other open failures (EACCES, EROFS) throw. */
 export function tryLock(path: string, options: LockOptions = {}): LockAttempt {
   const now = Date.now();
   const mine: LockFileData = { id: randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), since: new Date(now).toISOString(), at: now, ...processIdentity() };
@@ -277,20 +234,13 @@ export interface WaitPorts {
 }
 
 export interface WithLockOptions {
-  /** A lock not renewed for this long is stale whoever holds it; the holder renews every third of it. */
   staleAfterMs: number;
-  /** How long to wait for the holder before `timedOut()` is thrown. */
   waitMs: number;
-  /** The error thrown after waiting `waitMs`. */
   timedOut: () => Error;
-  /** How often the lock is renewed while held (default: a third of `staleAfterMs`). */
   renewEveryMs?: number | undefined;
 }
 
-/**
- * Runs `fn` holding the lock at `path`, waiting (50 ms steps, the injected sleep) while another
- * process holds it. While held, the lock is renewed, so a slow holder is not taken for a crashed one.
- */
+/** Runs `fn` holding the lock, trying every 50 ms (injected sleep) while another process holds it. */
 export async function withLock<T>(path: string, ports: WaitPorts, o: WithLockOptions, fn: () => Promise<T>): Promise<T> {
   const started = Date.now();
   let lock: FileLock;
@@ -315,7 +265,7 @@ export async function withLock<T>(path: string, ports: WaitPorts, o: WithLockOpt
   }
 }
 
-/** Writes the time again into a lock this process holds (temp file + rename: readers see one or the other). */
+/** Temp file + rename: a reader sees the old time or the new one, never half a file. */
 function renewLock(path: string): void {
   const id = held.get(path);
   const data = look(path)?.data;
@@ -329,7 +279,6 @@ function renewLock(path: string): void {
   }
 }
 
-/** "process 4242 on this machine, since 2026-11-22T10:00:00.000Z" (or on host x). */
 export function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return 'a process that is starting right now';
   const where = holder.host === hostname() ? 'on this machine' : `on ${holder.host}`;

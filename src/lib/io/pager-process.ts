@@ -1,19 +1,10 @@
-/**
- * Starting the user's pager (production `Deps.startPager`): the command line runs through the shell
- * (`less -FRX`, `"$HOME/bin/my pager" -x`, `LESS=S less`), its stdin a pipe from us, its stdout and
- * stderr the terminal.
- */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PagerProcess } from '../output/pager.js';
 
-/**
- * Starts `command` with `env`. A program that cannot be found is an error with `code: 'ENOENT'`
- * (through a shell it would only be the shell's "not found" and exit 127, after we had written to it):
- * the first word of a plain command line is looked up on PATH first. A command line with shell syntax
- * in its first word is left to the shell.
- */
+// The first word of a plain command line is looked up on PATH first: through the shell, a missing program would only
+// be its "not found" and exit 127, after we had written to it. Shell syntax in the first word is left to the shell.
 export async function spawnPager(command: string, env: Record<string, string | undefined>): Promise<PagerProcess> {
   const program = programOf(command);
   if (program !== undefined && !findProgram(program, env.PATH ?? '')) {
@@ -31,13 +22,11 @@ export async function spawnPager(command: string, env: Record<string, string | u
   return { stdin: child.stdin, exited };
 }
 
-/** The program of a plain command line (`less -FRX` -> `less`); undefined when the shell must read it. */
 function programOf(command: string): string | undefined {
   const match = /^\s*([^\s'"\\$`|&;<>()*?[\]{}~=#]+)(\s|$)/.exec(command);
   return match?.[1];
 }
 
-/** True when `program` is an executable file: a path as given, else in a PATH directory. */
 function findProgram(program: string, pathList: string): boolean {
   const candidates = program.includes('/') ? [program] : pathList.split(path.delimiter).map((dir) => path.join(dir || '.', program));
   return candidates.some((file) => {

@@ -1,20 +1,12 @@
-/**
- * A progress spinner on stderr, only on a terminal and never with `--quiet`. ora is imported lazily
- * so commands that never spin (and `--help`) do not load it.
- */
+// ora is imported lazily, so `--help` and commands that never spin do not load it.
 import type { Io } from './streams.js';
 import { colors } from './color.js';
 
 export interface Spinner {
-  /** Changes the text next to the spinner. */
   update(text: string): void;
-  /** Removes the spinner line. */
   stop(): void;
-  /** Removes the spinner and prints `✔ text` (default: the current text). */
   succeed(text?: string): void;
-  /** Removes the spinner and prints `✖ text` (default: the current text). */
   fail(text?: string): void;
-  /** Resolves once ora is loaded and spinning (or at once for the no-op spinner); for tests. */
   readonly ready: Promise<void>;
 }
 
@@ -32,18 +24,11 @@ const noop: Spinner = {
   ready: Promise.resolve(),
 };
 
-/**
- * Creates a spinner showing `text` on `io.stderr`. Returns at once: ora is imported in the background
- * and starts spinning when it arrives, unless the spinner was stopped first (a quick operation then
- * shows no spinner at all). When stderr is not a terminal or `settings.quiet` is set, every method is a
- * no-op and nothing is ever written. It never writes to stdout. `succeed`/`fail` print their final line
- * themselves, so it appears even when ora had not loaded yet.
- */
+/** Returns at once; ora spins once loaded unless stopped first. A no-op off a terminal or with `quiet`. */
 export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: { quiet: boolean; color: boolean }, text: string): Spinner {
   if (!io.stderrIsTTY || settings.quiet) return noop;
   const c = colors(settings.color);
-  // Some ptys (script, containers, CI) report a width of 0: ora then divides by zero and spins the CPU
-  // forever. Such a terminal gets no animation, only the final line.
+  // Some ptys (script, containers, CI) report width 0: ora then divides by zero and spins the CPU forever.
   const width = (io.stderr as { columns?: unknown }).columns;
   if (width !== undefined && !(typeof width === 'number' && width > 0)) return finalLineOnly(io, c, text);
   let current = text;
@@ -63,7 +48,6 @@ export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: 
       });
       spinner.start();
     },
-    // A spinner is decoration: if ora cannot load, carry on without one.
     () => {},
   );
 
@@ -86,7 +70,6 @@ export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: 
   };
 }
 
-/** A spinner that never animates: `succeed`/`fail` still print their final line. */
 function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, text: string): Spinner {
   let current = text;
   let stopped = false;

@@ -1,10 +1,9 @@
 /**
- * The terminal object: the one owner of stdin/stdout/stderr and what is known about them (TTY-ness,
- * width, colour), of the human-facing side channel (notices, warnings, debug lines, spinners, progress
- * lines, confirmations), of the input ports (cwd and stdin, read by `io/input.ts`) and of the rules of
- * what may be live on the screen at once. Lib workflows and printers take this (or a `Pick` of it)
- * instead of the whole Context (cli/cli's IOStreams is the model). Data is written by `lib/output`
- * on `stdout`, after `clearLive()`.
+ * The terminal object (cli/cli's IOStreams): the process's streams and their TTY-ness, colour, the side channel
+ * for people (notices, warnings, debug lines, spinners, progress lines, confirmations) and the input ports. It
+ * owns what is live on stderr: one wait spinner for slow requests, hidden while the command shows a display of
+ * its own (`ownDisplay`), erased before data on stdout (`clearLive`) and for good when the command ends
+ * (`closeLive`); lines for people are written above it. Lib takes this (or a `Pick` of it), never the Context.
  */
 import type { Readable, Writable } from 'node:stream';
 import { Secrets } from '../http/redact.js';
@@ -15,22 +14,15 @@ import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';
 
-/** The side channel for people: notices (silenced by --quiet) and warnings (always shown). */
 export interface Notices {
   notice(message: string): void;
   warn(message: string): void;
 }
 
-/**
- * A line of the command's own on stderr, redrawn in place (a progress line). While it is open no wait
- * spinner shows.
- */
 export interface LiveLine {
-  /** Redraws the line with `text(elapsed ms)`, at most every 250 ms unless forced (the first draw always shows). */
   draw(text: (elapsedMs: number) => string, force?: boolean): void;
   /** Erases the line (before a question or a summary); the next draw brings it back. */
   clear(): void;
-  /** Erases the line for good: the wait spinner may show again. */
   close(): void;
 }
 
@@ -39,26 +31,16 @@ const LIVE_LINE_REDRAW_MS = 250;
 const NO_LIVE_LINE: LiveLine = { draw() {}, clear() {}, close() {} };
 
 export interface TerminalOptions {
-  /** `--quiet`: no notices, spinners or progress. */
   quiet: boolean;
-  /** ANSI colour allowed at all (no `--no-color`, no NO_COLOR, TERM not dumb). */
   color: boolean;
-  /** `--debug`: HTTP exchanges logged on stderr. */
   debug: boolean;
-  /** `--yes`: confirmations answer themselves. */
   yes: boolean;
-  /** Directory relative paths are taken from. */
   cwd: string;
-  /** The credentials this run holds, redacted from every message (a fresh, empty set when omitted). */
   secrets?: Secrets | undefined;
-  /**
-   * How long a request waits before the wait spinner shows (default 300 ms); `Infinity` never shows it
-   * (the in-process tests' default, so a slow loopback request on a loaded machine draws no frames).
-   */
+  /** `Infinity` never shows the wait spinner: the in-process tests' default (a loaded machine draws no frames). */
   waitSpinnerDelayMs?: number | undefined;
 }
 
-/** The delay before a waiting request shows a spinner: a quick answer shows nothing at all. */
 export const WAIT_SPINNER_DELAY_MS = 300;
 
 export class Terminal implements Io, InputPorts, Notices, RequestWaits {
@@ -73,16 +55,13 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   readonly debug: boolean;
   readonly yes: boolean;
   readonly cwd: string;
-  /** ANSI colour allowed on stderr (a terminal, colour not switched off). */
   readonly stderrColor: boolean;
-  /** The credentials this run holds: whoever learns one adds it, every message is redacted with it. */
+  /** Whoever learns a credential adds it here; every message is redacted with it. */
   readonly secrets: Secrets;
   private readonly waitDelayMs: number;
-  /** Requests waiting for an answer, in the order their text last changed (the last one is shown). */
+  /** Requests waiting for an answer, in the order their text last changed: the last one is shown. */
   private readonly waits = new Set<{ text: string }>();
-  /** Live displays of the command's own (a `batch poll` spinner, a progress line, `events tail`). */
   private ownDisplays = 0;
-  /** The command is over: no wait spinner any more. */
   private closed = false;
   private waitSpinner: Spinner | undefined;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
@@ -104,46 +83,33 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     this.waitDelayMs = options.waitSpinnerDelayMs ?? WAIT_SPINNER_DELAY_MS;
   }
 
-  /**
-   * A message made safe for the terminal: credentials redacted, control characters from data shown as
-   * visible escapes. Everything this object writes goes through here; callers add colour afterwards.
-   */
+  /** Credentials redacted, data's control characters escaped: everything written here goes through it. */
   safe(message: string): string {
     return escapeControls(this.secrets.redact(message));
   }
 
-  /** Both stdin and stderr are terminals: a person can be asked something. */
   get interactive(): boolean {
     return this.stdinIsTTY && this.stderrIsTTY;
   }
 
-  /** A notice on stderr (waits, summaries); silenced by `--quiet`. */
   notice(message: string): void {
     if (!this.quiet) this.aboveLive(`${this.safe(message)}\n`);
   }
 
-  /** A warning on stderr; shown even with `--quiet`. */
   warn(message: string): void {
     this.aboveLive(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
   }
 
-  /**
-   * A message on stderr that a person must act on (a URL to open, what to paste), shown even with
-   * `--quiet`; no prefix. Lines end with a line feed.
-   */
+  /** For a person to act on (a URL to open, what to paste): shown even with `--quiet`, no prefix. */
   tell(message: string): void {
     this.aboveLive(`${this.safe(message)}\n`);
   }
 
-  /** A `--debug` line on stderr, tagged `[debug]` (or `tag`); known credentials are redacted here too. */
   debugLine(line: string, tag = 'debug'): void {
     if (this.debug) this.aboveLive(`[${tag}] ${this.safe(line)}\n`);
   }
 
-  /**
-   * A spinner on stderr: a no-op unless stderr is a terminal and `--quiet` is off. It is the command's
-   * own live display: no wait spinner while it runs.
-   */
+  /** The command's own live display: no wait spinner while it runs. */
   spinner(text: string): Spinner {
     const release = this.ownDisplay();
     const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
@@ -166,11 +132,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     };
   }
 
-  /**
-   * A progress line of the command's own on stderr, its clock started at `startedAt` (default: now):
-   * only on a terminal and never with `--quiet`, else nothing is drawn. It holds the screen from now
-   * until `close()`: no wait spinner meanwhile. Its text is escaped like every other line for people.
-   */
+  /** Only on a terminal without `--quiet`; holds the screen until `close()`, no wait spinner meanwhile. */
   liveLine(now: () => number, startedAt = now()): LiveLine {
     if (!this.stderrIsTTY || this.quiet) return NO_LIVE_LINE;
     const release = this.ownDisplay();
@@ -196,18 +158,13 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     };
   }
 
-  /** Asks yes/no on the terminal (`--yes` answers; exit 2 without a terminal; end of input is "no"). */
   confirm(question: string): Promise<boolean> {
     this.clearLive();
     return confirm(this, this.safe(question));
   }
 
-  /**
-   * A request started waiting for its answer (the HTTP client's `waits` port). On a terminal, after
-   * the delay with no answer, a spinner on stderr says `text`; it goes when the last wait ends. Never
-   * with `--quiet` or `--debug` (the log shows the traffic), nor while the command shows a live display
-   * of its own.
-   */
+  /** The HTTP client's `waits` port. The spinner shows after the delay, never with `--quiet` or `--debug` (the log
+   * shows the traffic); it goes when the last wait ends. */
   beginWait(text: string): WaitHandle {
     const entry = { text: this.safe(text) };
     this.waits.add(entry);
@@ -216,7 +173,6 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
       update: (next) => {
         if (!this.waits.has(entry)) return;
         entry.text = this.safe(next);
-        // The most recently changed wait is the one shown.
         this.waits.delete(entry);
         this.waits.add(entry);
         this.waitSpinner?.update(entry.text);
@@ -229,10 +185,6 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     };
   }
 
-  /**
-   * The command shows a live display of its own (a progress line, events as they come): no wait
-   * spinner until the returned function is called.
-   */
   ownDisplay(): () => void {
     this.ownDisplays++;
     this.hideWaitSpinner();
@@ -245,27 +197,20 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     };
   }
 
-  /**
-   * Erases the wait spinner before something else is written to the terminal (data on stdout); it comes
-   * back after the delay if requests are still waiting and nothing else is written meanwhile.
-   */
   clearLive(): void {
     this.hideWaitSpinner();
     this.armWaitSpinner();
   }
 
-  /** The command is over: the wait spinner is erased and never shown again (errors print next). */
   closeLive(): void {
     this.closed = true;
     this.hideWaitSpinner();
   }
 
-  /** Resolves once the wait spinner on screen (if any) is drawing; for tests. */
   get liveReady(): Promise<void> {
     return this.waitSpinner?.ready ?? Promise.resolve();
   }
 
-  /** Writes a whole line to stderr on a line of its own: the spinner is erased first and redrawn below it. */
   private aboveLive(line: string): void {
     const shown = this.waitSpinner !== undefined;
     this.hideWaitSpinner();
