@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { SLOW_GLOBS } from './test/tiers.js';
+import { SLOW_GLOBS, SLOW_INCLUDE } from './test/tiers.js';
 
 // Two projects that split the suite (test/tiers.ts): `vitest run` runs both, `--project fast` the fast one.
 export default defineConfig({
@@ -13,7 +13,7 @@ export default defineConfig({
         extends: true,
         test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW_GLOBS, setupFiles: ['test/helpers/fast-tier-guard.ts'] },
       },
-      { extends: true, test: { name: 'slow', include: SLOW_GLOBS } },
+      { extends: true, test: { name: 'slow', include: SLOW_INCLUDE } },
     ],
   },
 });

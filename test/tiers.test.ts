@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isSlow, SLOW_GLOBS } from './tiers.js';
+import { isSlow, SLOW_GLOBS, SLOW_INCLUDE } from './tiers.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** This file: it starts a process on purpose, to see the guard refuse it. */
@@ -45,6 +45,10 @@ describe('test tiers', () => {
   it('no fast-tier file spawns a process, needs the build, tmux or PostgreSQL', () => {
     const found = files.filter((f) => !isSlow(f) && f !== SELF).flatMap((f) => slowSigns(f, readRepo));
     expect(found, 'list these in SLOW_TESTS (test/tiers.ts), with the reason').toEqual([]);
+  });
+
+  it('the slow project runs test files only, not the helpers beside them', () => {
+    expect(SLOW_INCLUDE.filter((g) => !g.endsWith('.test.ts'))).toEqual([]);
   });
 
   it('every slow entry names at least one test file', () => {

@@ -28,6 +28,9 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
 /** The glob of an entry, as vitest's include/exclude take it. */
 export const SLOW_GLOBS: string[] = Object.keys(SLOW_TESTS);
 
+/** What the slow project runs: the test files of each entry (a `dir/**` entry also holds the helpers its tests import). */
+export const SLOW_INCLUDE: string[] = SLOW_GLOBS.map((g) => (g.endsWith('/**') ? `${g}/*.test.ts` : g));
+
 /** Whether a repository-relative test path is in the slow tier. */
 export function isSlow(path: string): boolean {
   return SLOW_GLOBS.some((g) => (g.endsWith('/**') ? path.startsWith(g.slice(0, -2)) : path === g));
