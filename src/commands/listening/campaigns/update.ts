@@ -1,7 +1,7 @@
 import { defineCommand } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
-import { BODY_FLAGS, CAMPAIGN_DAYS } from '../flags.js';
+import { BODY_FLAGS, CAMPAIGN_DAYS, statusChange } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /**
@@ -25,9 +25,8 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const id = positiveId(args[0], 'campaign id');
-    const [{ buildBody }, { statusChange }, { updateListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
+    const [{ buildBody }, { updateListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
       import('../../../lib/body.js'),
-      import('../../../lib/listening/fields.js'),
       import('../../../lib/listening/workflows.js'),
       import('../../../lib/output/index.js'),
       import('../../../lib/listening/columns.js'),
