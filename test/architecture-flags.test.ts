@@ -135,5 +135,6 @@ describe('lib never names a flag', () => {
       ['lib/auth/api-keys.ts', "throw new UsageError(`Invalid --expires-at '${text}'.`);\nconst note = '--not-an-error';"],
       ['lib/x.ts', "throw new CliError('usage', `no ${'--'}x here`, { hint: 'a-b--c is not a flag' });"],
     ]);
+    expect(flagsNamed(planted)).toEqual(['lib/discovery/sort.ts: --order', 'lib/discovery/sort.ts: --sort', 'lib/auth/api-keys.ts: --expires-at']);
   });
 });
