@@ -69,6 +69,8 @@ const RECOVERY_HINTS = new Set([
   'lib/events/pages.ts: --all',
   'lib/events/filters.ts: --unchecked-filters',
   'lib/discovery/filters.ts: --unchecked-filters',
+  'lib/discovery/filters.ts: --min-followers',
+  'lib/discovery/filters.ts: --max-followers',
   'lib/discovery/filters.ts: --exclude-handles',
   'lib/discovery/filters.ts: --exclude-list',
   'lib/discovery/filters.ts: --exclude-default-list',
@@ -92,17 +94,7 @@ const NOT_YET_MOVED = new Set<string>([
   'lib/bulk/enrich.ts: --input',
   'lib/bulk/source.ts: --column',
   'lib/bulk/source.ts: --input',
-  'lib/discovery/filters.ts: --ai-search',
   'lib/discovery/filters.ts: --filters',
-  'lib/discovery/filters.ts: --max-followers',
-  'lib/discovery/filters.ts: --min-followers',
-  'lib/discovery/run.ts: --all',
-  'lib/discovery/run.ts: --envelope',
-  'lib/discovery/run.ts: --format',
-  'lib/discovery/run.ts: --json',
-  'lib/discovery/run.ts: --max-results',
-  'lib/discovery/sort.ts: --order',
-  'lib/discovery/sort.ts: --sort',
   'lib/listening/creators.ts: --file',
   'lib/output/settings.ts: --fields',
   'lib/output/settings.ts: --format',
@@ -135,6 +127,10 @@ describe('lib never names a flag', () => {
       ['lib/auth/api-keys.ts', "throw new UsageError(`Invalid --expires-at '${text}'.`);\nconst note = '--not-an-error';"],
       ['lib/x.ts', "throw new CliError('usage', `no ${'--'}x here`, { hint: 'a-b--c is not a flag' });"],
     ]);
-    expect(flagsNamed(planted)).toEqual(['lib/discovery/sort.ts: --order', 'lib/discovery/sort.ts: --sort', 'lib/auth/api-keys.ts: --expires-at']);
+    expect(flagsNamed(planted)).toEqual([
+      'lib/discovery/sort.ts: --order',
+      'lib/discovery/sort.ts: --sort',
+      'lib/auth/api-keys.ts: --expires-at',
+    ]);
   });
 });

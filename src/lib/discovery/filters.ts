@@ -46,7 +46,7 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   if (input.aiSearch !== undefined) filters.ai_search = input.aiSearch;
   if (filters.ai_search !== undefined) {
     const text = typeof filters.ai_search === 'string' ? filters.ai_search.trim() : '';
-    if (text.length < 3 || text.length > 150) throw new UsageError('--ai-search must be 3 to 150 characters.');
+    if (text.length < 3 || text.length > 150) throw new UsageError('filters.ai_search must be 3 to 150 characters.');
     filters.ai_search = text;
   }
   mapFollowers(input, filters, warnings);
@@ -97,7 +97,6 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   }
   if (!wantsBounds) return;
   const { minFollowers: min, maxFollowers: max } = input;
-  if (min !== undefined && max !== undefined && min > max) throw new UsageError(`--min-followers ${min} is above --max-followers ${max}.`);
   const current = filters[key];
   const range: Record<string, unknown> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as object) } : {};
   if (min !== undefined) range.min = min;
