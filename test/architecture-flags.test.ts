@@ -94,9 +94,6 @@ const NOT_YET_MOVED = new Set<string>([
   'lib/bulk/source.ts: --input',
   'lib/discovery/filters.ts: --filters',
   'lib/listening/creators.ts: --file',
-  'lib/output/settings.ts: --fields',
-  'lib/output/settings.ts: --format',
-  'lib/output/settings.ts: --json',
   'lib/store/views.ts: --newer-than',
   'lib/store/views.ts: --older-than',
 ]);
