@@ -85,9 +85,6 @@ const RECOVERY_HINTS = new Set([
 const NOT_YET_MOVED = new Set<string>([
   'lib/auth/api-key-source.ts: --api-key-file',
   'lib/body.ts: --body',
-  'lib/bulk/enrich.ts: --input',
-  'lib/bulk/source.ts: --column',
-  'lib/bulk/source.ts: --input',
   'lib/discovery/filters.ts: --filters',
   'lib/listening/creators.ts: --file',
   'lib/store/views.ts: --newer-than',
