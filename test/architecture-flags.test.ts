@@ -87,8 +87,6 @@ const NOT_YET_MOVED = new Set<string>([
   'lib/body.ts: --body',
   'lib/discovery/filters.ts: --filters',
   'lib/listening/creators.ts: --file',
-  'lib/store/views.ts: --newer-than',
-  'lib/store/views.ts: --older-than',
 ]);
 
 let libFlags: string[] | undefined;
