@@ -37,8 +37,6 @@ describe('lib/listening', () => {
         order.push('platform');
         return 'instagram';
       },
-      required: true,
-      hasBody: false,
     });
     expect(refs).toEqual([
       { platform: 'instagram', platform_id: 'a' },
@@ -47,7 +45,6 @@ describe('lib/listening', () => {
     ]);
     expect(order).toEqual(['platform']);
     expect(() => parseCreatorRef('nasa', undefined)).toThrow("No platform for creator 'nasa'.");
-    await expect(creatorRefs(ports(), { values: [], platform: async () => undefined, required: true, hasBody: false })).rejects.toThrow('Name at least one creator');
   });
 
   it('buildBody reads --body through the input ports; flags override --set, --set overrides the file', async () => {

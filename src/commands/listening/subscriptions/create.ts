@@ -33,8 +33,6 @@ export default defineCommand({
       values: args,
       file: flags.file,
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
-      required: false,
-      hasBody: flags.body !== undefined,
     });
     const body = await buildBody(ctx.term, flags, {
       name: flags.name,
