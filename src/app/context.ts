@@ -166,9 +166,12 @@ export class Context {
     }
     if (this.globals.apiKeyFile !== undefined) {
       // Read once: standard input can only be read once, and a file need not be read per request.
-      this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(({ readApiKeyFile }) =>
-        readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, this.globals.apiKeyFile as string),
-      );
+      const path = this.globals.apiKeyFile;
+      this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(async ({ readApiKeyFile }) => {
+        const key = await readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, path);
+        if (!key) throw new UsageError(`--api-key-file ${path === '-' ? '- (standard input)' : `'${path}'`} is empty.`, { hint: 'Put the API key in it, alone on one line.' });
+        return key;
+      });
       return { value: await this.apiKeyFromFile, source: 'file', kind: 'api-key' };
     }
     const envKey = this.deps.env.CREATORS_API_KEY;
