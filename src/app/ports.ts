@@ -52,6 +52,14 @@ export const ports = {
     const on = flags.skipBought ?? (await ctx.setting('skip-bought')) === 'true';
     return {
       input: ctx.term,
+      filters: async (source) => {
+        const [{ readInputJson }, { UsageError }] = await Promise.all([import('../lib/io/input.js'), import('../lib/errors.js')]);
+        const base = await readInputJson(ctx.term, source, '--filters');
+        if (base === null || typeof base !== 'object' || Array.isArray(base)) {
+          throw new UsageError('--filters must hold a JSON object of filters.', { hint: 'e.g. {"number_of_followers": {"min": 10000}}' });
+        }
+        return base as Record<string, unknown>;
+      },
       notices: ctx.term,
       bought: on
         ? async (platform) => {

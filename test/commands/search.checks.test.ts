@@ -41,6 +41,12 @@ describe('checks that save credits: exit 2, nothing sent', () => {
     expect(await refused(argv as string[])).toMatch(message as RegExp);
   });
 
+  it.each([['[1]'], ['null'], ['"x"']])('refuses --filters holding %s: not a JSON object of filters', async (text) => {
+    expect(await refused(['search', '--platform', 'instagram', '--filters', '-'], text)).toMatch(
+      /^error: --filters must hold a JSON object of filters\.\n.*e\.g\. \{"number_of_followers": \{"min": 10000\}\}\n$/,
+    );
+  });
+
   it('refuses more than 10,000 handles to exclude', async () => {
     const handles = Array.from({ length: 10_001 }, (_, i) => `h${i}`).join('\n');
     expect(await refused(['search', '--platform', 'instagram', '--exclude-handles', '-'], handles)).toMatch(

@@ -17,7 +17,8 @@ const FORBIDDEN: Record<string, string> = {
 
 export interface FilterInput {
   platform: string;
-  base?: unknown;
+  /** The filters object given whole (`--filters`), checked to be one by its reader. */
+  base?: Record<string, unknown> | undefined;
   pairs?: readonly string[];
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
@@ -36,10 +37,7 @@ export interface BuiltFilters {
 
 export function buildFilters(input: FilterInput): BuiltFilters {
   const warnings: string[] = [];
-  if (input.base !== undefined && (input.base === null || typeof input.base !== 'object' || Array.isArray(input.base))) {
-    throw new UsageError('--filters must hold a JSON object of filters.', { hint: 'e.g. {"number_of_followers": {"min": 10000}}' });
-  }
-  const filters = assignPairs(input.pairs ?? [], '--filter', structuredClone((input.base as Record<string, unknown>) ?? {}));
+  const filters = assignPairs(input.pairs ?? [], '--filter', structuredClone(input.base ?? {}));
   for (const [key, why] of Object.entries(FORBIDDEN)) {
     if (key in filters) throw new UsageError(`${why} It is never sent.`, { hint: 'Use --exclude-handles, --exclude-list, --exclude-default-list or --exclude-all-lists.' });
   }
