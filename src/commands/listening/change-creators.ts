@@ -32,7 +32,7 @@ export async function changeCreators(
     platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
   });
   if (refs.length === 0 && flags.body === undefined) throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
-  const body = await buildBody(ctx.term, flags, { creators: refs.length > 0 ? refs : undefined });
+  const body = await buildBody(portsOf.body(ctx), flags, { creators: refs.length > 0 ? refs : undefined });
   const output = await ctx.output();
   const ports = await portsOf.listening(ctx);
   const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);

@@ -47,8 +47,11 @@ describe('lib/listening', () => {
     expect(() => parseCreatorRef('nasa', undefined)).toThrow("No platform for creator 'nasa'.");
   });
 
-  it('buildBody reads --body through the input ports; flags override --set, --set overrides the file', async () => {
-    const body = await buildBody(ports('{"name": "file", "a": 1}'), { body: '-', set: ['a=2', 'b.c=x'] }, { name: 'flag', skipped: undefined });
+  it('buildBody reads --body through its port; flags override --set, --set overrides the file', async () => {
+    const read: string[] = [];
+    const bodyPorts = { bodyObject: async (source: string) => (read.push(source), { name: 'file', a: 1 }) };
+    const body = await buildBody(bodyPorts, { body: '-', set: ['a=2', 'b.c=x'] }, { name: 'flag', skipped: undefined });
+    expect(read).toEqual(['-']);
     expect(body).toEqual({ name: 'flag', a: 2, b: { c: 'x' } });
   });
 

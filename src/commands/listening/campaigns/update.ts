@@ -32,7 +32,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ctx.term, flags, { name: flags.name, days: flags.days, status });
+    const body = await buildBody(ports.body(ctx), flags, { name: flags.name, days: flags.days, status });
     if (Object.keys(body).length === 0) {
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.' });
     }

@@ -34,7 +34,7 @@ export default defineCommand({
       file: flags.file,
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
     });
-    const body = await buildBody(ctx.term, flags, {
+    const body = await buildBody(ports.body(ctx), flags, {
       name: flags.name,
       event_types: flags.type,
       webhook_url: flags.webhookUrl,

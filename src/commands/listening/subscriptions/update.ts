@@ -31,7 +31,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ctx.term, flags, {
+    const body = await buildBody(ports.body(ctx), flags, {
       name: flags.name,
       event_types: flags.type,
       webhook_url: flags.webhookUrl,
