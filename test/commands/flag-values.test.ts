@@ -67,6 +67,9 @@ describe('flag values reach the verb typed', () => {
     [['batch', 'upload', 'x.csv', '--mode', 'raw', '--delimiter', 'Semicolon'], 'delimiter', ';'],
     [['exclusions', 'add', '3', '--delimiter', '\\t'], 'delimiter', '\t'],
     [['search', '--delimiter', 'é'], 'delimiter', 'é'],
+    // the --ai-search brief, trimmed
+    [['search', '--ai-search', '  vegan food  '], 'aiSearch', 'vegan food'],
+    [['similar', 'nasa', '--ai-search', 'abc'], 'aiSearch', 'abc'],
   ] as const)('%j: %s is %j', async (argv, key, value) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(stderr).toBe('');
@@ -158,6 +161,8 @@ describe('a value that is not one is a usage error naming the flag (exit 2), bef
     [['enrich', 'handle', '--input', 'x.csv', '--delimiter', ';;'], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not ';;'."],
     [['search', '--delimiter', '"'], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not '\"'."],
     [['exclusions', 'remove', '3', '--delimiter', ''], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not ''."],
+    [['search', '--ai-search', ' ab '], 'error: --ai-search must be 3 to 150 characters.'],
+    [['similar', 'nasa', '--ai-search', 'x'.repeat(151)], 'error: --ai-search must be 3 to 150 characters.'],
   ] as const)('%j', async (argv, message) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(verb).toBeUndefined();
