@@ -183,6 +183,12 @@ describe('conflicting format flags', () => {
     // --json asked for JSON, so the error itself comes as JSON.
     expect(res.errorJson().error).toMatchObject({ code: 'usage', message: '--json and --format csv ask for two formats.' });
   });
+
+  it('--fields naming no field is a usage error (exit 2)', async () => {
+    const res = await runCli(['config', 'list', '--fields', ' , ']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe('error: --fields needs at least one field name, e.g. --fields profile.username,user_id\n');
+  });
 });
 
 describe('the part of the tree a command line runs', () => {

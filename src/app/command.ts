@@ -54,6 +54,54 @@ export const duration: ValueKind<number> = { parse: (raw, flag) => parseDuration
 /** Credits, exact to the thousandth as every price is held (`0.03` is 30), 0 or more. */
 export const credits: ValueKind<number> = { parse: (raw, flag) => parseCreditsMilli(raw, flag) };
 
+/** An http(s) URL, or `none` (null): a webhook the service pushes to. */
+export const httpUrlOrNone: ValueKind<string | null> = {
+  parse(raw, flag) {
+    if (raw === 'none') return null;
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`Invalid ${flag} '${raw}': expected an http(s) URL, or none.`);
+    return raw;
+  },
+};
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+function isoTimeKind(allowNone: boolean): ValueKind<string | null> {
+  return {
+    parse(raw, flag) {
+      const text = raw.trim();
+      if (allowNone && text.toLowerCase() === 'none') return null;
+      const ms = Date.parse(text);
+      if (!ISO_TIME.test(text) || Number.isNaN(ms)) {
+        throw new UsageError(`Invalid ${flag} '${text}': expected an ISO 8601 date or time such as 2027-01-31 or 2027-01-31T12:00:00Z${allowNone ? ", or 'none'" : ''}.`);
+      }
+      return new Date(ms).toISOString();
+    },
+  };
+}
+
+/** An ISO 8601 date or time (`2027-01-31`, `2027-01-31T12:00:00Z`), sent as a UTC ISO string. */
+export const isoTime = isoTimeKind(false) as ValueKind<string>;
+/** As `isoTime`, or `none` (null). */
+export const isoTimeOrNone = isoTimeKind(true);
+
+/** One character, or its name (tab, comma, semicolon, pipe): a CSV delimiter; never a quote or a line break. */
+export const delimiter: ValueKind<string> = {
+  parse(raw, flag) {
+    const byName: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
+    const d = byName[raw.toLowerCase()] ?? raw;
+    if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
+      throw new UsageError(`${flag} must be one character (or tab, comma, semicolon, pipe), not '${raw}'.`);
+    }
+    return d;
+  },
+};
+
 /** One flag. `flags` is commander's syntax: `--platform <p>`, `-f, --field <key=value>`, `--all`. */
 export interface FlagDef {
   flags: string;

@@ -6,7 +6,7 @@ import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy, PlanRecord } from '../lib/cost.js';
 import { DryRunComplete, UsageError } from '../lib/errors.js';
-import { parseCreditsMilli, parseRetries, parseTimeoutSeconds } from '../lib/options.js';
+import { matchChoice, parseCreditsMilli, parseRetries, parseTimeoutSeconds } from '../lib/options.js';
 import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
@@ -14,7 +14,7 @@ import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
 import { unicodeAllowed } from '../lib/io/charset.js';
 import { Terminal } from '../lib/io/terminal.js';
 import { asciiLocale, askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
-import type { Format, OutputSettings } from '../lib/output/types.js';
+import { FORMATS, type Format, type OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
 import type { Runway } from '../lib/listening/runway.js';
 import { StorePort } from './store.js';
@@ -166,9 +166,12 @@ export class Context {
     }
     if (this.globals.apiKeyFile !== undefined) {
       // Read once: standard input can only be read once, and a file need not be read per request.
-      this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(({ readApiKeyFile }) =>
-        readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, this.globals.apiKeyFile as string),
-      );
+      const path = this.globals.apiKeyFile;
+      this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(async ({ readApiKeyFile }) => {
+        const key = await readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, path);
+        if (!key) throw new UsageError(`--api-key-file ${path === '-' ? '- (standard input)' : `'${path}'`} is empty.`, { hint: 'Put the API key in it, alone on one line.' });
+        return key;
+      });
       return { value: await this.apiKeyFromFile, source: 'file', kind: 'api-key' };
     }
     const envKey = this.deps.env.CREATORS_API_KEY;
@@ -334,12 +337,15 @@ export class Context {
     if (this.outputSettings) return this.outputSettings;
     const g = this.globals;
     const env = this.deps.env;
+    if (g.json && g.format !== undefined && matchChoice(g.format, FORMATS) !== 'json') {
+      throw new UsageError(`--json and --format ${g.format} ask for two formats.`, { hint: 'Keep one of them.' });
+    }
     // The profile is read only when nothing before it decided the format.
     const asked = askedFormat({ json: g.json, format: g.format, output: g.output, envFormat: env.CREATORS_FORMAT });
     const settings = resolveOutputSettings({
       json: g.json,
       format: g.format,
-      fields: g.fields,
+      fields: fieldList(g.fields),
       output: g.output,
       envFormat: env.CREATORS_FORMAT,
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
@@ -514,4 +520,15 @@ function paceAccount(baseUrl: URL, profile: string): string {
 
 function colourAllowed(g: GlobalOptions, env: Record<string, string | undefined>): boolean {
   return g.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+}
+
+/** `--fields a,b`: the paths in order; refused when it names none. */
+function fieldList(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const fields = raw
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (fields.length === 0) throw new UsageError('--fields needs at least one field name, e.g. --fields profile.username,user_id');
+  return fields;
 }

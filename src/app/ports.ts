@@ -7,6 +7,7 @@ import type { EnrichPorts } from '../lib/bulk/enrich.js';
 import type { EntriesPorts } from '../lib/discovery/exclusions.js';
 import type { DiscoveryInputPorts } from '../lib/discovery/input.js';
 import type { DiscoveryPorts } from '../lib/discovery/run.js';
+import type { BodyPorts } from '../lib/body.js';
 import type { TailDeps } from '../lib/events/tail.js';
 import type { HttpClient } from '../lib/http/client.js';
 import type { ListeningPorts } from '../lib/listening/workflows.js';
@@ -52,6 +53,14 @@ export const ports = {
     const on = flags.skipBought ?? (await ctx.setting('skip-bought')) === 'true';
     return {
       input: ctx.term,
+      filters: async (source) => {
+        const [{ readInputJson }, { UsageError }] = await Promise.all([import('../lib/io/input.js'), import('../lib/errors.js')]);
+        const base = await readInputJson(ctx.term, source, '--filters');
+        if (base === null || typeof base !== 'object' || Array.isArray(base)) {
+          throw new UsageError('--filters must hold a JSON object of filters.', { hint: 'e.g. {"number_of_followers": {"min": 10000}}' });
+        }
+        return base as Record<string, unknown>;
+      },
       notices: ctx.term,
       bought: on
         ? async (platform) => {
@@ -63,6 +72,20 @@ export const ports = {
             return { handles, windowMs };
           }
         : undefined,
+    };
+  },
+
+  /** A listening body's `--body`: read from a file or stdin, refused when it is not a JSON object. */
+  body(ctx: Context): BodyPorts {
+    return {
+      async bodyObject(source) {
+        const [{ readInputJson }, { UsageError }] = await Promise.all([import('../lib/io/input.js'), import('../lib/errors.js')]);
+        const parsed = await readInputJson(ctx.term, source, '--body');
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+          throw new UsageError(`--body '${source}' must hold a JSON object, e.g. {"name": "Launch watch"}.`);
+        }
+        return parsed as Record<string, unknown>;
+      },
     };
   },
 

@@ -1,9 +1,18 @@
-import { integer, type FlagDefs, type FlagValues } from '../app/command.js';
+import { integer, type FlagDefs, type FlagValues, type ValueKind } from '../app/command.js';
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
 import type { DiscoveryOptions } from '../lib/discovery/input.js';
+
+/** `--ai-search`: the brief, trimmed, 3 to 150 characters (as the API takes `filters.ai_search`). */
+const AI_SEARCH_TEXT: ValueKind<string> = {
+  parse(raw, flag) {
+    const text = raw.trim();
+    if (text.length < 3 || text.length > 150) throw new UsageError(`${flag} must be 3 to 150 characters.`);
+    return text;
+  },
+};
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
 export const DISCOVERY_FLAGS = {
@@ -18,7 +27,7 @@ export const DISCOVERY_FLAGS = {
     flags: '--unchecked-filters',
     description: "send filter keys the platform's catalogue does not have (creators help filters) instead of refusing them (exit 2)",
   },
-  aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)' },
+  aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)', value: AI_SEARCH_TEXT },
   minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key", value: integer({ min: 0 }) },
   maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key", value: integer({ min: 0 }) },
   excludeHandles: { flags: '--exclude-handles <file|->', description: 'handles to leave out: one per line, or the handle column of a CSV (up to 10,000)', stdin: true },
@@ -65,6 +74,16 @@ export async function discoveryOptions(flags: FlagValues<typeof DISCOVERY_FLAGS>
   const { discoveryPaging } = await import('../lib/discovery/input.js');
   const paging = discoveryPaging(flags);
   if ((paging.page - 1) * paging.limit >= DISCOVERY_RESULT_CAP) throw new UsageError(`--page ${paging.page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
+  if (flags.minFollowers !== undefined && flags.maxFollowers !== undefined && flags.minFollowers > flags.maxFollowers) {
+    throw new UsageError(`--min-followers ${flags.minFollowers} is above --max-followers ${flags.maxFollowers}.`);
+  }
   if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
   return { ...flags, paging };
+}
+
+/** `--envelope` prints one page as one JSON object: not with `--all` (nor `--max-results`), and only as JSON. */
+export function checkEnvelope(envelope: boolean, paging: { all: boolean }, output: { format: string }): void {
+  if (!envelope) return;
+  if (paging.all) throw new UsageError('--envelope describes one page; leave out --all and --max-results (use --envelope first to see the total).');
+  if (output.format !== 'json') throw new UsageError('--envelope prints JSON: add --json (or --format json).');
 }

@@ -31,7 +31,7 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ', 'the next page of comments, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages }, { printItem }, { printPaidItem, printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages, withArticle }, { printItem }, { printPaidItem, printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/content.js'),
       import('../lib/api/plan.js'),
       import('../lib/output/humanize.js'),
@@ -43,8 +43,9 @@ export default defineCommand({
     const kind = CONTENT_KINDS.find((k) => k === flags.kind) ?? 'data';
     // The URL's platform wins over the profile setting, but --platform must agree with it.
     const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
-    const parsed = parsePostRef(ref, flagPlatform);
-    const platform = parsed.platform ?? (await ctx.optionalPlatform(undefined, CONTENT_PLATFORMS));
+    const parsed = parsePostRef(ref);
+    if (parsed.platform && flagPlatform && parsed.platform !== flagPlatform) throw new UsageError(`The URL is ${withArticle(parsed.platform)} post but --platform is ${flagPlatform}.`);
+    const platform = parsed.platform ?? flagPlatform ?? (await ctx.optionalPlatform(undefined, CONTENT_PLATFORMS));
     if (!platform) throw new UsageError('--platform is required when the post is given by id.', { hint: 'Use instagram, tiktok or youtube.' });
     if (platform === 'youtube' && kind === 'audio') throw new UsageError('YouTube posts have no audio kind.', { hint: 'Use --kind data, comments or transcript.' });
     if (flags.all && kind !== 'comments') throw new UsageError('--all applies to --kind comments.');

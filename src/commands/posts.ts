@@ -1,5 +1,5 @@
 import { defineCommand, integer } from '../app/command.js';
-import { CONTENT_PLATFORMS } from '../contract/platforms.js';
+import { CONTENT_PLATFORMS, POSTS_PAGE_SIZES } from '../contract/platforms.js';
 import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 import { UsageError } from '../lib/errors.js';
 import { checkPlatform } from '../lib/platforms.js';
@@ -34,7 +34,7 @@ export default defineCommand({
     ['creators posts noah_paws --platform instagram --cursor cDoxMg', 'the next page, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ checkPostsCount, creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, plural, storedPages, withArticle }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, plural, storedPages, withArticle }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
       import('../lib/api/plan.js'),
@@ -51,7 +51,9 @@ export default defineCommand({
     const platform = CONTENT_PLATFORMS.find((p) => p === chosen);
     if (!platform) throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
     const count = flags.count;
-    checkPostsCount(platform, count);
+    const size = POSTS_PAGE_SIZES[platform];
+    if (count !== undefined && size.fixed) throw new UsageError(`Instagram pages are a fixed ${size.default} posts; --count does not apply.`);
+    if (count !== undefined && (count < 1 || count > size.max)) throw new UsageError(`--count must be 1 to ${size.max} on ${platform}.`);
     const maxPages = flags.maxPages;
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 

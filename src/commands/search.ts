@@ -2,7 +2,7 @@ import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { ports } from '../app/ports.js';
-import { DISCOVERY_FLAGS, discoveryOptions } from './discovery-flags.js';
+import { checkEnvelope, DISCOVERY_FLAGS, discoveryOptions } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -35,12 +35,14 @@ export default defineCommand({
       import('../lib/api/discovery.js'),
     ]);
     const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryOptions(flags));
-    const sort = checkSort(platform, flags.sort, flags.order);
+    const sort = checkSort(platform, flags.sort, sortOrder(flags.sort, flags.order));
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');
     const body = searchBody({ platform, filters: input.filters, sort, query, includeLookalikes: input.includeLookalikes });
     const columns = [...CREATOR_COLUMNS, ...(flags.returnFilterValues ? [{ path: 'matched_filters', header: 'matched filters', kind: 'text' as const }] : []), ...CREATOR_WIDE_COLUMNS];
-    await runDiscovery(await ports.discovery(ctx), {
+    const discovery = await ports.discovery(ctx);
+    checkEnvelope(flags.envelope, input.paging, discovery.output);
+    await runDiscovery(discovery, {
       kind: 'search',
       platform,
       body,
@@ -52,3 +54,17 @@ export default defineCommand({
     });
   },
 });
+
+/** `--order` as the sort direction: asc or desc (default desc), and only with `--sort`. */
+function sortOrder(by: string | undefined, order: string | undefined): 'asc' | 'desc' {
+  const dir = (order ?? 'desc').trim().toLowerCase();
+  const valid = dir === 'asc' || dir === 'desc';
+  if (by === undefined && order !== undefined) {
+    // The hint is a command to copy: it only ever shows a valid direction, never the bad value.
+    const example = `e.g. --sort engagement_rate --order ${dir === 'asc' ? 'asc' : 'desc'}`;
+    if (!valid) throw new UsageError(`Invalid --order '${order}': use asc or desc, together with --sort.`, { hint: example });
+    throw new UsageError('--order needs --sort.', { hint: example });
+  }
+  if (!valid) throw new UsageError(`Invalid --order '${order}': use asc or desc.`);
+  return dir;
+}

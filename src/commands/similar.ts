@@ -2,7 +2,7 @@ import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { ports } from '../app/ports.js';
-import { DISCOVERY_FLAGS, discoveryOptions } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryOptions, checkEnvelope } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -40,7 +40,9 @@ export default defineCommand({
       import('../lib/api/discovery.js'),
     ]);
     const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryOptions(flags));
-    await runDiscovery(await ports.discovery(ctx), {
+    const discovery = await ports.discovery(ctx);
+    checkEnvelope(flags.envelope, input.paging, discovery.output);
+    await runDiscovery(discovery, {
       kind: 'similar',
       platform,
       body: similarBody({ platform, by, value, filters: input.filters, includeLookalikes: input.includeLookalikes }),

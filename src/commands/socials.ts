@@ -1,7 +1,7 @@
 import { defineCommand } from '../app/command.js';
 import { SOCIAL_PLATFORMS } from '../contract/platforms.js';
 import { ports } from '../app/ports.js';
-import { bulkFlags } from './enrich/bulk-flags.js';
+import { bulkFlags, bulkOptions, checkBulkValues } from './enrich/bulk-flags.js';
 
 /** `creators socials`: a creator's accounts on other platforms, one or many handles (bulk rules as `enrich handle`). */
 export default defineCommand({
@@ -19,9 +19,12 @@ export default defineCommand({
     ['creators socials --platform instagram --input creators.csv --dry-run', 'what it would cost (rows x 0.5)'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ parseBulkOptions, runEnrichment }, { socialsJob }] = await Promise.all([import('../lib/bulk/enrich.js'), import('../lib/bulk/jobs.js')]);
-    const bulk = parseBulkOptions(args, flags);
+    const [{ runEnrichment }, { socialsJob }] = await Promise.all([import('../lib/bulk/enrich.js'), import('../lib/bulk/jobs.js')]);
+    const bulk = bulkOptions(args, flags);
     const platform = await ctx.platform(flags.platform, SOCIAL_PLATFORMS);
-    await runEnrichment(await ports.bulk(ctx, { restart: bulk.restart }), socialsJob(platform), bulk);
+    const bulkPorts = await ports.bulk(ctx, { restart: bulk.restart });
+    const job = socialsJob(platform);
+    checkBulkValues(job.kind, bulk);
+    await runEnrichment(bulkPorts, job, bulk);
   },
 });

@@ -40,6 +40,10 @@ export type EmailMode = 'basic' | 'advanced';
 export const HANDLE_MODES: readonly HandleMode[] = ['raw', 'profile', 'analytics', 'full'];
 export const EMAIL_MODES: readonly EmailMode[] = ['basic', 'advanced'];
 
+/** A batch job's `enrichment_mode` (api-contract §9.1): raw or full for handles, basic or advanced for emails. */
+export const BATCH_MODES = ['raw', 'full', 'basic', 'advanced'] as const;
+export type BatchMode = (typeof BATCH_MODES)[number];
+
 /** `email_required` of handle enrichment (single and batch). */
 export const EMAIL_REQUIRED = ['must_have', 'preferred'] as const;
 

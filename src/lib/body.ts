@@ -1,5 +1,3 @@
-import { UsageError } from './errors.js';
-import { readInputJson, type InputPorts } from './io/input.js';
 import { assignPairs } from './options.js';
 
 export interface BodyFlags {
@@ -7,18 +5,15 @@ export interface BodyFlags {
   set?: string[] | undefined;
 }
 
+export interface BodyPorts {
+  /** The JSON object a body file (or `-`) holds: refused when it is not one. */
+  bodyObject(source: string): Promise<Record<string, unknown>>;
+}
+
 /** Later wins: `--body`, `--set`, the command's flags. Unknown keys pass through rather than guess the server's schema. */
-export async function buildBody(ports: InputPorts, flags: BodyFlags, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  let body: Record<string, unknown> = {};
-  if (flags.body !== undefined) {
-    const parsed = await readInputJson(ports, flags.body, '--body');
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new UsageError(`--body '${flags.body}' must hold a JSON object, e.g. {"name": "Launch watch"}.`);
-    }
-    body = parsed as Record<string, unknown>;
-  }
+export async function buildBody(ports: BodyPorts, flags: BodyFlags, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = flags.body === undefined ? {} : await ports.bodyObject(flags.body);
   assignPairs(flags.set ?? [], '--set', body);
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) body[key] = value;
   return body;
 }
-

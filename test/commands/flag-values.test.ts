@@ -52,6 +52,24 @@ describe('flag values reach the verb typed', () => {
     [['batch', 'run', 'x.csv', '--max-wait', '90'], 'maxWait', 90],
     [['events', 'tail', '--interval', '86400'], 'interval', 86_400],
     [['login', '--login-timeout', '1.5'], 'loginTimeout', 1.5],
+    // isoTime, isoTimeOrNone: a UTC ISO string
+    [['keys', 'create', '--expires-at', '2027-01-31'], 'expiresAt', '2027-01-31T00:00:00.000Z'],
+    [['keys', 'update', '3', '--expires-at', ' 2027-01-31T12:00:00+02:00 '], 'expiresAt', '2027-01-31T10:00:00.000Z'],
+    [['keys', 'update', '3', '--expires-at', 'None'], 'expiresAt', null],
+    [['keys', 'create'], 'expiresAt', undefined],
+    // httpUrlOrNone
+    [['listening', 'subscriptions', 'create', '--webhook-url', 'https://example.com/hook'], 'webhookUrl', 'https://example.com/hook'],
+    [['listening', 'subscriptions', 'update', '3', '--webhook-url', 'none'], 'webhookUrl', null],
+    // event types: known ones as spelled, others passed on
+    [['listening', 'subscriptions', 'create', '--type', 'NEW_POST, bio_change,later_type,'], 'type', ['new_post', 'bio_change', 'later_type']],
+    // delimiter: one character or its name
+    [['enrich', 'handle', '--input', 'x.csv', '--delimiter', 'tab'], 'delimiter', '\t'],
+    [['batch', 'upload', 'x.csv', '--mode', 'raw', '--delimiter', 'Semicolon'], 'delimiter', ';'],
+    [['exclusions', 'add', '3', '--delimiter', '\\t'], 'delimiter', '\t'],
+    [['search', '--delimiter', 'é'], 'delimiter', 'é'],
+    // the --ai-search brief, trimmed
+    [['search', '--ai-search', '  vegan food  '], 'aiSearch', 'vegan food'],
+    [['similar', 'nasa', '--ai-search', 'abc'], 'aiSearch', 'abc'],
   ] as const)('%j: %s is %j', async (argv, key, value) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(stderr).toBe('');
@@ -134,6 +152,17 @@ describe('a value that is not one is a usage error naming the flag (exit 2), bef
     [['login', '--port', ' 80'], "error: Invalid --port ' 80': expected a port number from 1 to 65535."],
     [['login', '--login-timeout', '0'], "error: Invalid --login-timeout '0': expected a positive number of seconds."],
     [['credits', '--max-age', 'soon'], "error: Invalid --max-age 'soon': expected a duration such as 14d, 24h, 30m or 0."],
+    [['keys', 'create', '--expires-at', 'none'], "error: Invalid --expires-at 'none': expected an ISO 8601 date or time such as 2027-01-31 or 2027-01-31T12:00:00Z."],
+    [['keys', 'update', '3', '--expires-at', ' 31/01/2027 '], "error: Invalid --expires-at '31/01/2027': expected an ISO 8601 date or time such as 2027-01-31 or 2027-01-31T12:00:00Z, or 'none'."],
+    [['keys', 'update', '3', '--expires-at', '2027-02-30x'], "error: Invalid --expires-at '2027-02-30x': expected an ISO 8601 date or time such as 2027-01-31 or 2027-01-31T12:00:00Z, or 'none'."],
+    [['listening', 'subscriptions', 'create', '--webhook-url', 'ftp://example.com'], "error: Invalid --webhook-url 'ftp://example.com': expected an http(s) URL, or none."],
+    [['listening', 'subscriptions', 'update', '3', '--webhook-url', 'example.com/hook'], "error: Invalid --webhook-url 'example.com/hook': expected an http(s) URL, or none."],
+    [['listening', 'subscriptions', 'update', '3', '--type', ' , '], 'error: --type needs at least one event type, e.g. --type new_post,bio_change.'],
+    [['enrich', 'handle', '--input', 'x.csv', '--delimiter', ';;'], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not ';;'."],
+    [['search', '--delimiter', '"'], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not '\"'."],
+    [['exclusions', 'remove', '3', '--delimiter', ''], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not ''."],
+    [['search', '--ai-search', ' ab '], 'error: --ai-search must be 3 to 150 characters.'],
+    [['similar', 'nasa', '--ai-search', 'x'.repeat(151)], 'error: --ai-search must be 3 to 150 characters.'],
   ] as const)('%j', async (argv, message) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(verb).toBeUndefined();

@@ -19,11 +19,10 @@ describe('post references', () => {
     expect(parsePostRef(url)).toEqual({ platform, postId });
   });
 
-  it('keeps a bare id and refuses unknown URL forms and contradictions', () => {
-    expect(parsePostRef('abc_123', 'tiktok')).toEqual({ platform: 'tiktok', postId: 'abc_123' });
+  it('keeps a bare id and refuses unknown URL forms', () => {
+    expect(parsePostRef('abc_123')).toEqual({ platform: undefined, postId: 'abc_123' });
     expect(() => parsePostRef('https://www.instagram.com/someone/')).toThrow(/Cannot find a post id/);
     expect(() => parsePostRef('https://example.com/p/abc/')).toThrow(/Cannot find a post id/);
-    expect(() => parsePostRef('https://youtu.be/abc', 'tiktok')).toThrow(/youtube post but --platform is tiktok/);
   });
 });
 
@@ -125,6 +124,7 @@ describe('creators post', () => {
     [['abc'], /--platform is required/],
     [['abc', '--platform', 'twitch'], /Unknown platform/],
     [['https://www.instagram.com/someone/'], /Cannot find a post id/],
+    [['https://youtu.be/abc', '--platform', 'tiktok'], /^error: The URL is a youtube post but --platform is tiktok\.\n$/],
     [['abc', '--platform', 'instagram', '--all'], /--all applies to --kind comments/],
     [['abc', '--platform', 'instagram', '--kind', 'comments', '--max-pages', '2'], /--max-pages needs --all/],
   ])('refuses %j before sending (exit 2)', async (argv, message) => {
@@ -132,5 +132,15 @@ describe('creators post', () => {
     const res = await runCli(['post', ...argv], { env: api.env, dispatcher: api.agent });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
+  });
+
+  it.each([
+    [['noah', '--platform', 'instagram', '--count', '20'], 'error: Instagram pages are a fixed 12 posts; --count does not apply.\n'],
+    [['noah', '--platform', 'tiktok', '--count', '36'], 'error: --count must be 1 to 35 on tiktok.\n'],
+  ])('posts %j is refused before sending (exit 2)', async (argv, message) => {
+    const api = mockApi();
+    const res = await runCli(['posts', ...argv], { env: api.env, dispatcher: api.agent });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(message);
   });
 });

@@ -29,14 +29,22 @@ describe('checks that save credits: exit 2, nothing sent', () => {
     [['search', '--platform', 'instagram', '--filter', 'exclude_previous=true'], /'exclude_previous' was removed/],
     [['search', '--platform', 'instagram', '--filter', 'exclude_all=a,b'], /'exclude_all' is deprecated/],
     [['search', '--platform', 'instagram', '--filter', 'nonsense'], /Malformed --filter 'nonsense'/],
-    [['search', '--platform', 'instagram', '--ai-search', 'ab'], /3 to 150 characters/],
-    [['search', '--platform', 'instagram', '--min-followers', '5', '--max-followers', '1'], /above --max-followers/],
+    [['search', '--platform', 'instagram', '--ai-search', 'ab'], /^error: --ai-search must be 3 to 150 characters\.\n$/],
+    [['search', '--platform', 'instagram', '--filter', 'ai_search=ab'], /^error: filters\.ai_search must be 3 to 150 characters\.\n$/],
+    [['search', '--platform', 'instagram', '--min-followers', '5', '--max-followers', '1'], /^error: --min-followers 5 is above --max-followers 1\.\n$/],
+    [['search', '--platform', 'instagram', '--sort', 'engagement_rate', '--order', 'up'], /^error: Invalid --order 'up': use asc or desc\.\n$/],
     [['search', '--platform', 'instagram', '--exclude-list', 'abc'], /Invalid --exclude-list 'abc'/],
     [['search', '--platform', 'instagram', '--query', ' '], /--query needs a brief/],
     [['similar', 'nasa', '--platform', 'instagram', '--by', 'email'], /Invalid --by 'email'/],
     [['search', '--platform', 'instagram', '--filters', '-', '--exclude-handles', '-'], /Only one of --filters and --exclude-handles/],
   ])('%j', async (argv, message) => {
     expect(await refused(argv as string[])).toMatch(message as RegExp);
+  });
+
+  it.each([['[1]'], ['null'], ['"x"']])('refuses --filters holding %s: not a JSON object of filters', async (text) => {
+    expect(await refused(['search', '--platform', 'instagram', '--filters', '-'], text)).toMatch(
+      /^error: --filters must hold a JSON object of filters\.\n.*e\.g\. \{"number_of_followers": \{"min": 10000\}\}\n$/,
+    );
   });
 
   it('refuses more than 10,000 handles to exclude', async () => {

@@ -1,11 +1,12 @@
 import { defineCommand, type FlagDefs } from '../../app/command.js';
 import { ports } from '../../app/ports.js';
-import { BATCH_PLATFORMS, EMAIL_REQUIRED } from '../../contract/platforms.js';
+import { BATCH_MODES, BATCH_PLATFORMS, EMAIL_REQUIRED } from '../../contract/platforms.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
+import { parseJobOptions } from './job-options.js';
 
 /** The flags that describe a job: shared by `upload` and `run`. */
 export const JOB_FLAGS = {
-  mode: { flags: '--mode <mode>', description: 'enrichment mode: raw or full (handles), basic or advanced (emails)', complete: async () => (await import('../../lib/batch/options.js')).BATCH_MODES },
+  mode: { flags: '--mode <mode>', description: 'enrichment mode: raw or full (handles), basic or advanced (emails)', complete: async () => BATCH_MODES },
   platform: { flags: '--platform <p>', description: 'platform of the handles (raw, full): instagram, youtube, tiktok, twitter, twitch, onlyfans', complete: BATCH_PLATFORMS },
   column: { flags: '--column <name>', description: 'input column holding the values (default: a handle/email header, else detected by content)' },
   emailRequired: { flags: '--email-required <v>', description: 'handle modes: must_have or preferred', complete: EMAIL_REQUIRED },
@@ -36,8 +37,7 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const [source = '-'] = args;
-    const [{ parseJobOptions }, { extractBatchInput }, { uploadBatches }, { csvReadOptions }] = await Promise.all([
-      import('../../lib/batch/options.js'),
+    const [{ extractBatchInput }, { uploadBatches }, { csvReadOptions }] = await Promise.all([
       import('../../lib/batch/extract.js'),
       import('../../lib/batch/upload.js'),
       import('../../lib/csv/read.js'),

@@ -1,4 +1,6 @@
 import { integer, type FlagDefs } from '../../app/command.js';
+import { UsageError } from '../../lib/errors.js';
+import type { BulkOptions } from '../../lib/bulk/enrich.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
 /** lib/bulk/concurrency.ts's cap of the sized concurrency (test/commands/flag-values.test.ts holds them equal). */
@@ -17,4 +19,30 @@ export function bulkFlags(what: 'handles' | 'emails') {
       description: 'rows answered within --max-age are taken from the store, whatever the -o path or input file; --restart buys every row fresh (as --max-age 0)',
     },
   } as const satisfies FlagDefs;
+}
+
+/** The many-values flags as the run takes them: the CSV flags only with `--input`. */
+export function bulkOptions(
+  values: string[],
+  flags: {
+    input: string | undefined;
+    column: string | undefined;
+    concurrency: number | undefined;
+    maxRows: number | undefined;
+    restart?: boolean | undefined;
+    delimiter?: string | undefined;
+    relaxColumns?: boolean | undefined;
+  },
+): BulkOptions {
+  if ((flags.delimiter !== undefined || flags.relaxColumns) && flags.input === undefined) throw new UsageError(`--${flags.delimiter !== undefined ? 'delimiter' : 'relax-columns'} needs --input.`);
+  const csv = { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns === true };
+  return { values, input: flags.input, column: flags.column, concurrency: flags.concurrency, maxRows: flags.maxRows, restart: flags.restart ?? false, csv };
+}
+
+/** The values come as arguments or with `--input`: one of them, and `--column` only with `--input`. Checked as the run starts. */
+export function checkBulkValues(kind: string, o: Pick<BulkOptions, 'values' | 'input' | 'column'>): void {
+  if (o.input !== undefined && o.values.length > 0) throw new UsageError(`Give the ${kind}s as arguments or with --input, not both.`);
+  if (o.input !== undefined) return;
+  if (o.column !== undefined) throw new UsageError('--column needs --input.');
+  if (o.values.length === 0) throw new UsageError(`No ${kind} given.`, { hint: `Pass one or more ${kind}s, or --input <file.csv|->.` });
 }

@@ -3,7 +3,7 @@ import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
 import { ports } from '../../app/ports.js';
-import { bulkFlags } from './bulk-flags.js';
+import { bulkFlags, bulkOptions, checkBulkValues } from './bulk-flags.js';
 
 /** `creators enrich email`: creators behind one or many addresses, basic or advanced. */
 export default defineCommand({
@@ -23,10 +23,10 @@ export default defineCommand({
     ['cat leads.csv | creators enrich email --input - --max-rows 500 --max-credits 50', 'stdin, with a cost bound'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ parseBulkOptions, runEnrichment }, { emailJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
+    const [{ runEnrichment }, { emailJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
     // commander has checked the choices; `find` gives the typed value.
     const mode = EMAIL_MODES.find((m) => m === flags.mode) ?? 'basic';
-    const bulk = parseBulkOptions(args, flags);
+    const bulk = bulkOptions(args, flags);
     const minFollowers = flags.minFollowers;
     if (mode !== 'advanced' && (minFollowers !== undefined || flags.excludePlatforms !== undefined)) {
       throw new UsageError('--min-followers and --exclude-platforms apply to --mode advanced.');
@@ -38,6 +38,8 @@ export default defineCommand({
       .map((p) => checkPlatform(p, SOCIAL_PLATFORMS, 'platform in --exclude-platforms'));
     const job = emailJob({ mode, minFollowers, excludePlatforms });
 
-    await runEnrichment(await ports.bulk(ctx, { restart: bulk.restart }), job, bulk);
+    const bulkPorts = await ports.bulk(ctx, { restart: bulk.restart });
+    checkBulkValues(job.kind, bulk);
+    await runEnrichment(bulkPorts, job, bulk);
   },
 });

@@ -2,7 +2,7 @@ import { defineCommand } from '../../app/command.js';
 import { EMAIL_REQUIRED, HANDLE_MODES, MODE_PLATFORMS, MODE_PLATFORMS_SPEC_ONLY } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { ports } from '../../app/ports.js';
-import { bulkFlags } from './bulk-flags.js';
+import { bulkFlags, bulkOptions, checkBulkValues } from './bulk-flags.js';
 
 /** `creators enrich handle`: one or many handles, one request each, paced and billed per creator found. */
 export default defineCommand({
@@ -26,10 +26,10 @@ export default defineCommand({
     ['creators enrich handle carlosrobinson --platform instagram --mode analytics --lookalikes --json', 'analytics with lookalikes'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ parseBulkOptions, runEnrichment }, { handleJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
+    const [{ runEnrichment }, { handleJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
     // commander has checked the choices; `find` gives the typed value.
     const mode = HANDLE_MODES.find((m) => m === flags.mode) ?? 'full';
-    const bulk = parseBulkOptions(args, flags);
+    const bulk = bulkOptions(args, flags);
     // Without a platform, the hint lists the ones this mode takes; a given one is checked against all of them first.
     const platform = (await ctx.optionalPlatform(flags.platform, MODE_PLATFORMS.raw)) ?? (await ctx.platform(undefined, MODE_PLATFORMS[mode]));
     // Don't refuse what the spec allows: a platform only the spec lists for this mode is sent, with a notice.
@@ -46,6 +46,8 @@ export default defineCommand({
     if (flags.lookalikes && mode !== 'full' && mode !== 'analytics') throw new UsageError('--lookalikes applies to --mode analytics or full.');
     const job = handleJob({ mode, platform, emailRequired, includeLookalikes: flags.lookalikes, includeAudienceData: flags.audience });
 
-    await runEnrichment(await ports.bulk(ctx, { restart: bulk.restart }), job, bulk);
+    const bulkPorts = await ports.bulk(ctx, { restart: bulk.restart });
+    checkBulkValues(job.kind, bulk);
+    await runEnrichment(bulkPorts, job, bulk);
   },
 });

@@ -1,4 +1,4 @@
-import { defineCommand } from '../../app/command.js';
+import { defineCommand, isoTime } from '../../app/command.js';
 import type { KeyChanges } from '../../lib/api/keys.js';
 
 /**
@@ -10,7 +10,7 @@ export default defineCommand({
   description: 'Create a long-lived API key (its value is printed once, in full)',
   flags: {
     name: { flags: '--name <name>', description: 'label of the key' },
-    expiresAt: { flags: '--expires-at <iso>', description: 'expiry as an ISO 8601 date or time (default: never)' },
+    expiresAt: { flags: '--expires-at <iso>', description: 'expiry as an ISO 8601 date or time (default: never)', value: isoTime },
     // Kept so scripts written when create masked the value still run; the value is now always shown.
     showToken: { flags: '--show-token', description: 'accepted for compatibility: the new key is always printed in full' },
   },
@@ -20,15 +20,14 @@ export default defineCommand({
     ['creators keys create --name temp --expires-at 2027-01-31', 'expires at midnight UTC'],
   ],
   async run(ctx, { flags }) {
-    const [{ createKey, createKeyPlan }, { KEY_COLUMNS, parseExpiry }, { printItem }] = await Promise.all([
+    const [{ createKey, createKeyPlan }, { KEY_COLUMNS }, { printItem }] = await Promise.all([
       import('../../lib/api/keys.js'),
       import('../../lib/auth/api-keys.js'),
       import('../../lib/output/index.js'),
     ]);
     const changes: KeyChanges = {};
     if (flags.name !== undefined) changes.name = flags.name;
-    const expiry = parseExpiry(flags.expiresAt, false);
-    if (expiry) changes.expires_at = expiry;
+    if (flags.expiresAt) changes.expires_at = flags.expiresAt;
     const output = await ctx.output();
     if (!(await ctx.gate(createKeyPlan(changes)))) return;
     const key = await createKey(await ctx.http(), changes);

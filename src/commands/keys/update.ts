@@ -1,4 +1,4 @@
-import { defineCommand } from '../../app/command.js';
+import { defineCommand, isoTimeOrNone } from '../../app/command.js';
 import type { KeyChanges } from '../../lib/api/keys.js';
 import { UsageError } from '../../lib/errors.js';
 import { SHOW_TOKEN } from './flags.js';
@@ -12,7 +12,7 @@ export default defineCommand({
     name: { flags: '--name <name>', description: 'new label' },
     active: { flags: '--active', description: 'activate the key' },
     inactive: { flags: '--inactive', description: 'deactivate the key' },
-    expiresAt: { flags: '--expires-at <iso|none>', description: "new expiry (ISO 8601), or 'none' to remove it" },
+    expiresAt: { flags: '--expires-at <iso|none>', description: "new expiry (ISO 8601), or 'none' to remove it", value: isoTimeOrNone },
     ...SHOW_TOKEN,
   },
   examples: [
@@ -20,7 +20,7 @@ export default defineCommand({
     ['creators keys update 3 --name deploy --expires-at none', 'rename, never expire'],
   ],
   async run(ctx, { args: [rawId], flags }) {
-    const [{ positiveId }, { updateKey, updateKeyPlan }, { KEY_COLUMNS, maskKey, parseExpiry }, { printItem }] = await Promise.all([
+    const [{ positiveId }, { updateKey, updateKeyPlan }, { KEY_COLUMNS, maskKey }, { printItem }] = await Promise.all([
       import('../../lib/ids.js'),
       import('../../lib/api/keys.js'),
       import('../../lib/auth/api-keys.js'),
@@ -32,8 +32,7 @@ export default defineCommand({
     if (flags.name !== undefined) changes.name = flags.name;
     if (flags.active) changes.active = true;
     if (flags.inactive) changes.active = false;
-    const expiry = parseExpiry(flags.expiresAt, true);
-    if (expiry !== undefined) changes.expires_at = expiry;
+    if (flags.expiresAt !== undefined) changes.expires_at = flags.expiresAt;
     if (Object.keys(changes).length === 0) {
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --active, --inactive or --expires-at.' });
     }

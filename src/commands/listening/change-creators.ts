@@ -2,6 +2,7 @@ import type { FlagValues } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
 import { ports as portsOf } from '../../app/ports.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+import { UsageError } from '../../lib/errors.js';
 import { positiveId } from '../../lib/ids.js';
 import type { ListeningKind } from '../../lib/api/listening.js';
 import type { BODY_FLAGS, CREATOR_FLAGS } from './flags.js';
@@ -29,10 +30,9 @@ export async function changeCreators(
     values,
     file: flags.file,
     platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
-    required: true,
-    hasBody: flags.body !== undefined,
   });
-  const body = await buildBody(ctx.term, flags, { creators: refs.length > 0 ? refs : undefined });
+  if (refs.length === 0 && flags.body === undefined) throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
+  const body = await buildBody(portsOf.body(ctx), flags, { creators: refs.length > 0 ? refs : undefined });
   const output = await ctx.output();
   const ports = await portsOf.listening(ctx);
   const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);

@@ -1,9 +1,27 @@
 /** Flag sets several listening verbs share (declarations only: nothing is loaded). */
-import { integer, type FlagDefs } from '../../app/command.js';
+import { integer, type FlagDefs, type ValueKind } from '../../app/command.js';
+import { EVENT_TYPES } from '../../contract/events.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+import { UsageError } from '../../lib/errors.js';
+import { matchChoice } from '../../lib/options.js';
 
 /** `--days n`: a campaign's monitoring duration, 1 to 365 days. */
 export const CAMPAIGN_DAYS = integer({ min: 1, max: 365 });
+
+/** Event types, comma-separated: a known type in any case is sent as spelled; any other name is passed on (the spec's list is not complete). */
+export const EVENT_TYPE_LIST: ValueKind<string[]> = {
+  parse(raw, flag) {
+    const list = raw.split(',').map((t) => t.trim()).filter(Boolean).map((t) => matchChoice(t, EVENT_TYPES) ?? t);
+    if (list.length === 0) throw new UsageError(`${flag} needs at least one event type, e.g. ${flag} new_post,bio_change.`);
+    return list;
+  },
+};
+
+/** `--pause` and `--resume` as the status a PATCH sends; undefined when neither is given. */
+export function statusChange(flags: { pause: boolean; resume: boolean }): 'paused' | 'active' | undefined {
+  if (flags.pause && flags.resume) throw new UsageError('--pause and --resume cannot be used together.');
+  return flags.pause ? 'paused' : flags.resume ? 'active' : undefined;
+}
 
 /** Creators as arguments or a file, on one platform unless written `platform:handle`. */
 export const CREATOR_FLAGS = {

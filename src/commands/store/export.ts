@@ -1,5 +1,5 @@
 import { defineCommand } from '../../app/command.js';
-import { ANSWER_FILTER_FLAGS } from './flags.js';
+import { ANSWER_FILTER_FLAGS, answerFilter } from './flags.js';
 
 /**
  * `creators store export`: the stored answers with what was sent and what came back. JSON formats carry
@@ -15,7 +15,7 @@ export default defineCommand({
     ["creators store export --platform instagram --kind creator --format jsonl | jq -c '[.subject, .answer.result.instagram.follower_count]'", 'each Instagram creator kept, with its followers'],
   ],
   async run(ctx, { flags }) {
-    const [{ isTerminalTable, printList }, { ANSWER_COLUMNS, answerFilter, exportRecord }] = await Promise.all([
+    const [{ isTerminalTable, printList }, { ANSWER_COLUMNS, exportRecord }] = await Promise.all([
       import('../../lib/output/index.js'),
       import('../../lib/store/views.js'),
     ]);

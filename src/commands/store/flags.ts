@@ -1,5 +1,8 @@
 import type { FlagDefs } from '../../app/command.js';
-import { SOCIAL_PLATFORMS } from '../../lib/platforms.js';
+import { UsageError } from '../../lib/errors.js';
+import { parseDuration } from '../../lib/options.js';
+import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
+import type { AnswerKind, ListFilter } from '../../lib/store/types.js';
 
 /** What `store list` and `store export` can be narrowed to. */
 export const ANSWER_FILTER_FLAGS = {
@@ -8,3 +11,25 @@ export const ANSWER_FILTER_FLAGS = {
   olderThan: { flags: '--older-than <duration>', description: 'only answers bought longer ago than this (90d, 12h)' },
   newerThan: { flags: '--newer-than <duration>', description: 'only answers bought within this (7d, 24h)' },
 } as const satisfies FlagDefs;
+
+interface AnswerFilterFlags {
+  platform?: string | undefined;
+  kind?: string | undefined;
+  olderThan?: string | undefined;
+  newerThan?: string | undefined;
+}
+
+/** The store's filter for `--platform`, `--kind`, `--older-than`, `--newer-than` (ages back from `now`). */
+export function answerFilter(f: AnswerFilterFlags, now: number): ListFilter {
+  const filter: ListFilter = {};
+  if (f.platform !== undefined) filter.platform = checkPlatform(f.platform, SOCIAL_PLATFORMS);
+  if (f.kind !== undefined) filter.kind = f.kind as AnswerKind;
+  if (f.olderThan !== undefined) filter.until = now - parseDuration(f.olderThan, '--older-than');
+  if (f.newerThan !== undefined) filter.since = now - parseDuration(f.newerThan, '--newer-than');
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
+    throw new UsageError(`--newer-than ${f.newerThan} and --older-than ${f.olderThan} leave no time between them.`, {
+      hint: '--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago.',
+    });
+  }
+  return filter;
+}

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../app/command.js';
-import { ANSWER_FILTER_FLAGS } from './flags.js';
+import { ANSWER_FILTER_FLAGS, answerFilter } from './flags.js';
 
 /**
  * `creators store list`: one row per paid answer the store keeps, newest first, streamed. Opens the
@@ -16,7 +16,7 @@ export default defineCommand({
     ['creators store list --older-than 90d --format csv -o old.csv', 'what a prune --older-than 90d would drop'],
   ],
   async run(ctx, { flags }) {
-    const [{ printList }, { ANSWER_COLUMNS, answerFilter, answerRecord }] = await Promise.all([
+    const [{ printList }, { ANSWER_COLUMNS, answerRecord }] = await Promise.all([
       import('../../lib/output/index.js'),
       import('../../lib/store/views.js'),
     ]);

@@ -7,14 +7,14 @@ import type { Plan } from './plan.js';
 
 export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import type { ContentKind } from '../../contract/platforms.js';
-import { plural, withArticle } from '../output/humanize.js';
+import { plural } from '../output/humanize.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
-/** The API wants the id, not a URL (api-contract.md §8.2); a URL contradicting `--platform` is a usage error. */
-export function parsePostRef(value: string, platform?: string): { platform: string | undefined; postId: string } {
+/** The API wants the id, not a URL (api-contract.md §8.2): the id, and the URL's platform (none for a bare id). */
+export function parsePostRef(value: string): { platform: string | undefined; postId: string } {
   const text = value.trim();
-  if (ID.test(text)) return { platform, postId: text };
+  if (ID.test(text)) return { platform: undefined, postId: text };
   let url: URL;
   try {
     url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
@@ -40,9 +40,6 @@ export function parsePostRef(value: string, platform?: string): { platform: stri
     throw new UsageError(`Cannot find a post id in '${value}'.`, {
       hint: 'Give the post id itself, or a URL like instagram.com/p/<id>/, tiktok.com/@user/video/<id>, youtube.com/watch?v=<id>, youtu.be/<id>.',
     });
-  }
-  if (platform && platform !== found.platform) {
-    throw new UsageError(`The URL is ${withArticle(found.platform)} post but --platform is ${platform}.`);
   }
   return { platform: found.platform, postId: found.postId };
 }

@@ -20,13 +20,6 @@ export interface PostsRequest {
   paginationToken?: string | undefined;
 }
 
-export function checkPostsCount(platform: ContentPlatform, count: number | undefined): void {
-  const size = POSTS_PAGE_SIZES[platform];
-  if (count === undefined) return;
-  if (size.fixed) throw new UsageError(`Instagram pages are a fixed ${size.default} posts; --count does not apply.`);
-  if (count < 1 || count > size.max) throw new UsageError(`--count must be 1 to ${size.max} on ${platform}.`);
-}
-
 export function postsBody(req: PostsRequest): Record<string, unknown> {
   const body: Record<string, unknown> = { platform: req.platform, handle: req.handle };
   if (req.count !== undefined && !POSTS_PAGE_SIZES[req.platform].fixed) body.count = req.count;

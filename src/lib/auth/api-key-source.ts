@@ -48,16 +48,12 @@ export function cleanApiKey(raw: string, source: ApiKeySource, path?: string): s
   return value;
 }
 
-/** Unlike `--api-key`, the key does not appear in the process list. */
+/** Unlike `--api-key`, the key does not appear in the process list; empty when the file holds none (the caller refuses it). */
 export async function readApiKeyFile(ports: InputPorts, path: string): Promise<string> {
   const { readInputText } = await import('../io/input.js');
   const text = await readInputText(ports, path, '--api-key-file');
   const value = text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
   // Checked before trimming: a second line is a mistake to report, not whitespace to drop.
   checkPrintable(value, 'file', path);
-  const key = cleanApiKey(value, 'file', path);
-  if (!key) {
-    throw new UsageError(`--api-key-file ${path === '-' ? '- (standard input)' : `'${path}'`} is empty.`, { hint: 'Put the API key in it, alone on one line.' });
-  }
-  return key;
+  return cleanApiKey(value, 'file', path);
 }

@@ -8,7 +8,7 @@ import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../cost.js';
 import {
-  AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError, UsageError, withStopReport,
+  AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError, withStopReport,
 } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
@@ -20,7 +20,6 @@ import { progressText } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
-import { csvReadOptions } from '../csv/read.js';
 import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
 import { countText, creditCount, plural } from '../output/humanize.js';
 
@@ -60,23 +59,6 @@ export interface EnrichPorts {
   signal?: AbortSignal | undefined;
   /** The purchase memory, asked for once the input is checked; undefined with `--no-store` (nothing is resumable). */
   memory?: (() => Promise<BulkMemory | undefined>) | undefined;
-}
-
-export function parseBulkOptions(
-  values: string[],
-  flags: {
-    input: string | undefined;
-    column: string | undefined;
-    concurrency: number | undefined;
-    maxRows: number | undefined;
-    restart?: boolean | undefined;
-    delimiter?: string | undefined;
-    relaxColumns?: boolean | undefined;
-  },
-): BulkOptions {
-  const csv = csvReadOptions(flags);
-  if ((flags.delimiter !== undefined || flags.relaxColumns) && flags.input === undefined) throw new UsageError(`--${flags.delimiter !== undefined ? 'delimiter' : 'relax-columns'} needs --input.`);
-  return { values, input: flags.input, column: flags.column, concurrency: flags.concurrency, maxRows: flags.maxRows, restart: flags.restart ?? false, csv };
 }
 
 /** Would fail every later row too, like a gateway answering for the API (each request maybe charged, nothing readable). */

@@ -2,7 +2,6 @@
  * Files are read twice (a counting pass for the `rows x price` worst case, then the run); stdin once, unless
  * the cost must be known first (a dry run or a budget without `--max-rows`): then it is spooled to a temp file.
  */
-import { UsageError } from '../errors.js';
 import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { countValues, readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
@@ -53,14 +52,12 @@ async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?
 
 export type SourcePorts = InputPorts & Pick<Notices, 'warn'> & Partial<Pick<Notices, 'notice'>>;
 
-/** Opens the source; every check that can fail on bad input happens here, before anything is sent. */
+/**
+ * Opens the source (the values, or the file when `input` is given: the verb has checked it is one of them);
+ * every check that can fail on bad input happens here, before anything is sent.
+ */
 export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Promise<BulkSource> {
-  if (o.input !== undefined && o.values.length > 0) {
-    throw new UsageError(`Give the ${o.kind}s as arguments or with --input, not both.`);
-  }
   if (o.input === undefined) {
-    if (o.column !== undefined) throw new UsageError('--column needs --input.');
-    if (o.values.length === 0) throw new UsageError(`No ${o.kind} given.`, { hint: `Pass one or more ${o.kind}s, or --input <file.csv|->.` });
     const values = o.maxRows !== undefined ? o.values.slice(0, o.maxRows) : o.values;
     const left = o.values.length - values.length;
     if (left > 0) ports.warn(`--max-rows ${o.maxRows}: ${countText(left)} of ${plural(o.values.length, 'value')} ${left === 1 ? 'was' : 'were'} not enriched.`);

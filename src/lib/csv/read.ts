@@ -34,16 +34,6 @@ export interface CsvStreamOptions extends CsvReadOptions {
   notice?: ((message: string) => void) | undefined;
 }
 
-export function parseDelimiter(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const byName: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
-  const d = byName[value.toLowerCase()] ?? value;
-  if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') {
-    throw new UsageError(`--delimiter must be one character (or tab, comma, semicolon, pipe), not '${value}'.`);
-  }
-  return d;
-}
-
 /** The most frequent outside quotes; a comma when none. */
 export function detectDelimiter(headerLine: string): string {
   const counts = new Map<string, number>();
@@ -304,5 +294,5 @@ export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cle
 }
 
 export function csvReadOptions(flags: { delimiter?: string | undefined; relaxColumns?: boolean | undefined }): CsvReadOptions {
-  return { delimiter: parseDelimiter(flags.delimiter), relaxColumns: flags.relaxColumns === true };
+  return { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns === true };
 }

@@ -17,7 +17,8 @@ const FORBIDDEN: Record<string, string> = {
 
 export interface FilterInput {
   platform: string;
-  base?: unknown;
+  /** The filters object given whole (`--filters`), checked to be one by its reader. */
+  base?: Record<string, unknown> | undefined;
   pairs?: readonly string[];
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
@@ -36,17 +37,14 @@ export interface BuiltFilters {
 
 export function buildFilters(input: FilterInput): BuiltFilters {
   const warnings: string[] = [];
-  if (input.base !== undefined && (input.base === null || typeof input.base !== 'object' || Array.isArray(input.base))) {
-    throw new UsageError('--filters must hold a JSON object of filters.', { hint: 'e.g. {"number_of_followers": {"min": 10000}}' });
-  }
-  const filters = assignPairs(input.pairs ?? [], '--filter', structuredClone((input.base as Record<string, unknown>) ?? {}));
+  const filters = assignPairs(input.pairs ?? [], '--filter', structuredClone(input.base ?? {}));
   for (const [key, why] of Object.entries(FORBIDDEN)) {
     if (key in filters) throw new UsageError(`${why} It is never sent.`, { hint: 'Use --exclude-handles, --exclude-list, --exclude-default-list or --exclude-all-lists.' });
   }
   if (input.aiSearch !== undefined) filters.ai_search = input.aiSearch;
   if (filters.ai_search !== undefined) {
     const text = typeof filters.ai_search === 'string' ? filters.ai_search.trim() : '';
-    if (text.length < 3 || text.length > 150) throw new UsageError('--ai-search must be 3 to 150 characters.');
+    if (text.length < 3 || text.length > 150) throw new UsageError('filters.ai_search must be 3 to 150 characters.');
     filters.ai_search = text;
   }
   mapFollowers(input, filters, warnings);
@@ -97,7 +95,6 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   }
   if (!wantsBounds) return;
   const { minFollowers: min, maxFollowers: max } = input;
-  if (min !== undefined && max !== undefined && min > max) throw new UsageError(`--min-followers ${min} is above --max-followers ${max}.`);
   const current = filters[key];
   const range: Record<string, unknown> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as object) } : {};
   if (min !== undefined) range.min = min;

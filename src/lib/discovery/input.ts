@@ -3,7 +3,7 @@
  * pages to fetch and the exclusion-list ids. Nothing is sent here.
  */
 import type { PagePlan } from '../api/discovery.js';
-import { readInputJson, type InputPorts } from '../io/input.js';
+import type { InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 import { csvReadOptions } from '../csv/read.js';
 import { readExcludeHandles } from './exclusions.js';
@@ -77,6 +77,8 @@ export interface BoughtCreators {
 /** What reading the flags needs: `--filters`/`--exclude-handles` files or stdin, and a place for warnings. */
 export interface DiscoveryInputPorts {
   input: InputPorts;
+  /** The JSON object of filters a file (or `-`) holds: refused when it is not one. */
+  filters(source: string): Promise<Record<string, unknown>>;
   notices: Notices;
   /**
    * Given when `--skip-bought` (or the `skip-bought` setting) is on: the creators bought on the
@@ -89,7 +91,7 @@ export interface DiscoveryInputPorts {
 export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, flags: DiscoveryOptions): Promise<DiscoveryInput> {
   const built = buildFilters({
     platform,
-    base: flags.filters === undefined ? undefined : await readInputJson(ports.input, flags.filters, '--filters'),
+    base: flags.filters === undefined ? undefined : await ports.filters(flags.filters),
     pairs: flags.filter,
     aiSearch: flags.aiSearch,
     minFollowers: flags.minFollowers,

@@ -4,7 +4,7 @@ import {
 } from '../api/discovery.js';
 import { formatCredits, type RestOfRun } from '../cost.js';
 import type { Plan } from '../api/plan.js';
-import { InterruptedError, StdoutClosedError, UsageError } from '../errors.js';
+import { InterruptedError, StdoutClosedError } from '../errors.js';
 import { stdoutClosed } from '../output/sink.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
@@ -68,7 +68,6 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     body: { ...run.body, paging: { limit, page: wirePage } },
     returnFilterValues: run.returnFilterValues,
   });
-  if (run.envelope) checkEnvelope(ports.output, plan);
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
   await verifyExclusionLists(ports, run.platform, run.listIds);
   const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
@@ -235,11 +234,6 @@ function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
   const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
   const next = more ? `; --page ${plan.page + 1} or --all` : '';
   ports.term.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);
-}
-
-function checkEnvelope(output: OutputSettings, plan: PagePlan): void {
-  if (plan.all) throw new UsageError('--envelope describes one page; leave out --all and --max-results (use --envelope first to see the total).');
-  if (output.format !== 'json') throw new UsageError('--envelope prints JSON: add --json (or --format json).');
 }
 
 /** The page is paid for when it arrives, so a failed write reports the spend (printPaidItem). */

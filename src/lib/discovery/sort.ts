@@ -10,21 +10,13 @@ export interface SortSpec {
   sort_order: 'asc' | 'desc';
 }
 
-/** Undefined when no sort was asked for (the API then ranks by relevancy). */
-export function checkSort(platform: string, by: string | undefined, order: string | undefined): SortSpec | undefined {
-  const dir = (order ?? 'desc').trim().toLowerCase();
-  if (by === undefined) {
-    // The hint is a command to copy: it only ever shows a valid direction, never the bad value.
-    const example = `e.g. --sort engagement_rate --order ${dir === 'asc' ? 'asc' : 'desc'}`;
-    if (order !== undefined && dir !== 'asc' && dir !== 'desc') throw new UsageError(`Invalid --order '${order}': use asc or desc, together with --sort.`, { hint: example });
-    if (order !== undefined) throw new UsageError('--order needs --sort.', { hint: example });
-    return undefined;
-  }
+/** Undefined when no sort was asked for (the API then ranks by relevancy); the direction is checked by the verb. */
+export function checkSort(platform: string, by: string | undefined, dir: 'asc' | 'desc'): SortSpec | undefined {
+  if (by === undefined) return undefined;
   const field = by.trim().toLowerCase();
   if (!(SORT_FIELDS as readonly string[]).includes(field)) {
     throw new UsageError(`Unknown sort '${by}'.`, { hint: `Use one of: ${SORT_FIELDS.join(', ')}.` });
   }
-  if (dir !== 'asc' && dir !== 'desc') throw new UsageError(`Invalid --order '${order}': use asc or desc.`);
   if (field === 'relevancy' && dir !== 'desc') throw new UsageError('relevancy can only be sorted in descending order.');
   if (field === 'growth_rate' && !GROWTH_PLATFORMS.includes(platform)) {
     throw new UsageError(`Sorting by growth_rate is not available on ${platform}.`, { hint: `It works on ${GROWTH_PLATFORMS.join(', ')}.` });

@@ -14,8 +14,6 @@ export interface CreatorSources {
   file?: string | undefined;
   /** Asked for after the file is read; undefined when neither `--platform` nor the profile gives one. */
   platform(): Promise<string | undefined>;
-  required: boolean;
-  hasBody: boolean;
 }
 
 export async function creatorRefs(ports: InputPorts, sources: CreatorSources): Promise<CreatorRef[]> {
@@ -25,11 +23,7 @@ export async function creatorRefs(ports: InputPorts, sources: CreatorSources): P
     all.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
   }
   const platform = await sources.platform();
-  const refs = all.map((value) => parseCreatorRef(value, platform));
-  if (sources.required && refs.length === 0 && !sources.hasBody) {
-    throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
-  }
-  return refs;
+  return all.map((value) => parseCreatorRef(value, platform));
 }
 
 export function parseCreatorRef(value: string, platform: string | undefined): CreatorRef {

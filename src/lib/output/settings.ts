@@ -12,7 +12,8 @@ import { FORMATS, type Format, type OutputSettings } from './types.js';
 export interface OutputInputs {
   json?: boolean | undefined;
   format?: string | undefined;
-  fields?: string | undefined;
+  /** The `--fields` paths, in order (read by the Context). */
+  fields?: readonly string[] | undefined;
   output?: string | undefined;
   envFormat?: string | undefined;
   profileFormat?: string | undefined;
@@ -35,9 +36,6 @@ export function asciiLocale(env: Record<string, string | undefined>): boolean {
 }
 
 export function askedFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>): string | undefined {
-  if (inputs.json && inputs.format !== undefined && matchChoice(inputs.format, FORMATS) !== 'json') {
-    throw new UsageError(`--json and --format ${inputs.format} ask for two formats.`, { hint: 'Keep one of them.' });
-  }
   const fromFlag = inputs.json ? 'json' : inputs.format;
   const toFile = inputs.output !== undefined && inputs.output !== '-' ? inputs.output : undefined;
   return fromFlag ?? (toFile ? formatFromPath(toFile) : undefined) ?? inputs.envFormat ?? inputs.profileFormat;
@@ -51,7 +49,7 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
   const settings: OutputSettings = {
     format: checkFormat(format),
     formatExplicit: asked !== undefined,
-    fields: parseFields(inputs.fields),
+    fields: inputs.fields === undefined ? undefined : [...inputs.fields],
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
     unicode: inputs.unicode ?? false,
@@ -75,14 +73,4 @@ function checkFormat(format: string): Format {
   const known = matchChoice(format, FORMATS);
   if (known === undefined) throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
   return known;
-}
-
-function parseFields(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const fields = raw
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
-  if (fields.length === 0) throw new UsageError('--fields needs at least one field name, e.g. --fields profile.username,user_id');
-  return fields;
 }

@@ -6,14 +6,13 @@ import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { UsageError } from '../errors.js';
 import { parseJson } from '../exact-json.js';
-import { parseDuration } from '../options.js';
 import { checkPlatform } from '../platforms.js';
 import type { Terminal } from '../io/terminal.js';
 import { jsonText } from '../output/json-text.js';
 import { countText, humanDate, plural } from '../output/humanize.js';
 import { printText } from '../output/printers.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/types.js';
-import type { AnswerKind, Engine, KindCounts, ListFilter, SpendEntry, StoredAnswer, StoreStats } from './types.js';
+import type { AnswerKind, Engine, KindCounts, SpendEntry, StoredAnswer, StoreStats } from './types.js';
 
 /** Credits from the store's thousandths. */
 export function credits(milli: number): number {
@@ -22,28 +21,6 @@ export function credits(milli: number): number {
 
 function iso(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(ms).toISOString();
-}
-
-export interface AnswerFilterFlags {
-  platform?: string | undefined;
-  kind?: string | undefined;
-  olderThan?: string | undefined;
-  newerThan?: string | undefined;
-}
-
-/** The store's filter for `--platform`, `--kind`, `--older-than`, `--newer-than` (ages back from `now`). */
-export function answerFilter(f: AnswerFilterFlags, now: number): ListFilter {
-  const filter: ListFilter = {};
-  if (f.platform !== undefined) filter.platform = checkPlatform(f.platform, SOCIAL_PLATFORMS);
-  if (f.kind !== undefined) filter.kind = f.kind as AnswerKind;
-  if (f.olderThan !== undefined) filter.until = now - parseDuration(f.olderThan, '--older-than');
-  if (f.newerThan !== undefined) filter.since = now - parseDuration(f.newerThan, '--newer-than');
-  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
-    throw new UsageError(`--newer-than ${f.newerThan} and --older-than ${f.olderThan} leave no time between them.`, {
-      hint: '--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago.',
-    });
-  }
-  return filter;
 }
 
 export function answerRecord(a: StoredAnswer): DataRecord {

@@ -53,9 +53,13 @@ describe('--api-key-file', () => {
     const missing = await runCli(['credits', '--api-key-file', '/nonexistent/key'], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Cannot read --api-key-file file '\/nonexistent\/key'/);
-    const empty = await runCli(['credits', '--api-key-file', tempFile('key', '\n').path], { env });
+    const emptyFile = tempFile('key', '\n').path;
+    const empty = await runCli(['credits', '--api-key-file', emptyFile], { env });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/--api-key-file '.*' is empty/);
+    expect(empty.stderr).toMatch(new RegExp(`^error: --api-key-file '${emptyFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' is empty\\.\\n.*Put the API key in it, alone on one line\\.\\n$`));
+    const emptyStdin = await runCli(['credits', '--api-key-file', '-'], { env, stdin: '' });
+    expect(emptyStdin.code).toBe(2);
+    expect(emptyStdin.stderr).toMatch(/^error: --api-key-file - \(standard input\) is empty\.\n.*Put the API key in it, alone on one line\.\n$/);
     const twoLines = await runCli(['search', '--platform', 'instagram', '--api-key-file', tempFile('key', `${sb.get().apiKey}\nother\n`).path], { env });
     expect(twoLines.code).toBe(2);
     expect(twoLines.stderr).toMatch(/The API key from --api-key-file '.*' contains a line feed \(LF\)/);

@@ -30,10 +30,13 @@ describe('listening and events: ids and bounds checked locally', () => {
     [['events', 'list', '--subscription', 'abc'], /Invalid --subscription 'abc': expected a positive integer\./],
     [['events', 'list', '--subscription', '0'], /Invalid --subscription '0'/],
     [['events', 'tail', '--once', '--subscription', 'abc'], /Invalid --subscription 'abc'/],
+    [['listening', 'campaigns', 'add-creators', '2'], /^error: Name at least one creator: as arguments, or with --file <file\|->\.\n$/],
+    [['listening', 'subscriptions', 'add-creators', '2', '--file', '-'], /^error: Name at least one creator: as arguments, or with --file <file\|->\.\n$/],
+    [['listening', 'campaigns', 'create', '--body', '-'], /^error: --body '-' must hold a JSON object, e\.g\. \{"name": "Launch watch"\}\.\n$/],
   ];
   it.each(idCases)('%j exits 2 with a clear message, nothing sent', async (argv, message) => {
     const { agent, env } = mockApi();
-    const res = await runCli(argv, { env, dispatcher: agent });
+    const res = await runCli(argv, { env, dispatcher: agent, stdin: argv.includes('--body') ? '[1, 2]' : '' });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
   });

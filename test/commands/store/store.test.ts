@@ -131,7 +131,7 @@ describe('creators store list', () => {
       [['--kind', 'post'], /Allowed choices are creator, page/],
       [['--platform', 'myspace'], /Unknown platform 'myspace'/],
       [['--older-than', 'soon'], /Invalid --older-than 'soon'/],
-      [['--newer-than', '1h', '--older-than', '2h'], /leave no time between them/],
+      [['--newer-than', '1h', '--older-than', '2h'], /^error: --newer-than 1h and --older-than 2h leave no time between them\.\n.*--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago\.\n$/],
     ] as const) {
       const bad = await runCli(['store', 'list', ...flags], { env, configDir });
       expect(bad.code, flags.join(' ')).toBe(2);

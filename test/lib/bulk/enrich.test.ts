@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/lib/api/plan.js';
-import { parseBulkOptions, runEnrichment, type BulkOptions, type EnrichPorts } from '../../../src/lib/bulk/enrich.js';
+import { runEnrichment, type BulkOptions, type EnrichPorts } from '../../../src/lib/bulk/enrich.js';
 import { emailJob, handleJob } from '../../../src/lib/bulk/jobs.js';
 import { PartialFailure, UsageError } from '../../../src/lib/errors.js';
 import { HttpClient } from '../../../src/lib/http/client.js';
@@ -35,15 +35,6 @@ function ports(o: { cwd?: string; pass?: boolean; mustCount?: boolean } = {}) {
 }
 
 const bulk = (values: string[], more: Partial<BulkOptions> = {}): BulkOptions => ({ values, concurrency: 2, ...more });
-
-describe('parseBulkOptions', () => {
-  // The refusals (--concurrency 0 or 65, --max-rows x) are the flags' own: test/commands/flag-values.test.ts.
-  it('sizes the concurrency itself unless forced', () => {
-    const flags = { input: undefined, column: undefined, concurrency: undefined, maxRows: undefined };
-    expect(parseBulkOptions(['a'], flags)).toEqual({ values: ['a'], input: undefined, column: undefined, concurrency: undefined, maxRows: undefined, restart: false, csv: { delimiter: undefined, relaxColumns: false } });
-    expect(parseBulkOptions([], { ...flags, input: 'x.csv', maxRows: 3, concurrency: 64 })).toMatchObject({ input: 'x.csv', maxRows: 3, concurrency: 64 });
-  });
-});
 
 describe('runEnrichment', () => {
   it('passes the whole run through the gate as one plan: example body, values x price; a refused gate sends nothing', async () => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { csvRecords, detectDelimiter, parseDelimiter, type CsvStreamOptions } from '../../../src/lib/csv/read.js';
+import { csvRecords, detectDelimiter, type CsvStreamOptions } from '../../../src/lib/csv/read.js';
 import { scanUtf8 } from '../../../src/lib/csv/decode.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
@@ -157,8 +157,6 @@ describe('the input rules', () => {
     ]);
     expect(await read(['a;b\n1;2\n'], { delimiter: ',' })).toEqual([['a;b'], ['1;2']]);
     expect(detectDelimiter('handle')).toBe(',');
-    expect(parseDelimiter('tab')).toBe('\t');
-    expect(() => parseDelimiter(';;')).toThrow(/one character/);
   });
 
   it('decodes UTF-16LE and UTF-16BE with a BOM, and drops a UTF-8 BOM', async () => {

@@ -37,8 +37,6 @@ describe('lib/listening', () => {
         order.push('platform');
         return 'instagram';
       },
-      required: true,
-      hasBody: false,
     });
     expect(refs).toEqual([
       { platform: 'instagram', platform_id: 'a' },
@@ -47,11 +45,13 @@ describe('lib/listening', () => {
     ]);
     expect(order).toEqual(['platform']);
     expect(() => parseCreatorRef('nasa', undefined)).toThrow("No platform for creator 'nasa'.");
-    await expect(creatorRefs(ports(), { values: [], platform: async () => undefined, required: true, hasBody: false })).rejects.toThrow('Name at least one creator');
   });
 
-  it('buildBody reads --body through the input ports; flags override --set, --set overrides the file', async () => {
-    const body = await buildBody(ports('{"name": "file", "a": 1}'), { body: '-', set: ['a=2', 'b.c=x'] }, { name: 'flag', skipped: undefined });
+  it('buildBody reads --body through its port; flags override --set, --set overrides the file', async () => {
+    const read: string[] = [];
+    const bodyPorts = { bodyObject: async (source: string) => (read.push(source), { name: 'file', a: 1 }) };
+    const body = await buildBody(bodyPorts, { body: '-', set: ['a=2', 'b.c=x'] }, { name: 'flag', skipped: undefined });
+    expect(read).toEqual(['-']);
     expect(body).toEqual({ name: 'flag', a: 2, b: { c: 'x' } });
   });
 

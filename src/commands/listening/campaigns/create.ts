@@ -36,10 +36,8 @@ export default defineCommand({
       values: args,
       file: flags.file,
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
-      required: false,
-      hasBody: flags.body !== undefined,
     });
-    const body = await buildBody(ctx.term, flags, { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
+    const body = await buildBody(ports.body(ctx), flags, { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
     if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
     const created = await createListening(await ports.listening(ctx), 'campaign', body);

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
-import { BODY_FLAGS, CAMPAIGN_DAYS } from '../flags.js';
+import { BODY_FLAGS, CAMPAIGN_DAYS, statusChange } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /**
@@ -25,15 +25,14 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const id = positiveId(args[0], 'campaign id');
-    const [{ buildBody }, { statusChange }, { updateListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
+    const [{ buildBody }, { updateListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
       import('../../../lib/body.js'),
-      import('../../../lib/listening/fields.js'),
       import('../../../lib/listening/workflows.js'),
       import('../../../lib/output/index.js'),
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ctx.term, flags, { name: flags.name, days: flags.days, status });
+    const body = await buildBody(ports.body(ctx), flags, { name: flags.name, days: flags.days, status });
     if (Object.keys(body).length === 0) {
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.' });
     }

@@ -1,7 +1,7 @@
-import { defineCommand } from '../../../app/command.js';
+import { defineCommand, httpUrlOrNone } from '../../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
-import { BODY_FLAGS, CREATOR_FLAGS } from '../flags.js';
+import { BODY_FLAGS, CREATOR_FLAGS, EVENT_TYPE_LIST } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions create --name <n> [creator...]`: starts monitoring (billed per creator per day). */
@@ -11,8 +11,8 @@ export default defineCommand({
   args: [{ name: '[creators...]', description: 'handles to watch (or platform:handle)' }],
   flags: {
     name: { flags: '--name <name>', description: 'subscription name' },
-    type: { flags: '--type <types>', description: 'event types, comma-separated (default: all)' },
-    webhookUrl: { flags: '--webhook-url <url>', description: 'where the service pushes events' },
+    type: { flags: '--type <types>', description: 'event types, comma-separated (default: all)', value: EVENT_TYPE_LIST },
+    webhookUrl: { flags: '--webhook-url <url>', description: 'where the service pushes events', value: httpUrlOrNone },
     ...CREATOR_FLAGS,
     ...BODY_FLAGS,
   },
@@ -22,10 +22,9 @@ export default defineCommand({
     ['creators listening subscriptions create --body sub.json --set webhook_url=https://example.com/hook', 'body from a file'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ creatorRefs }, { buildBody }, { eventTypes, webhookUrl }, { createListening }, { printItem }, { SUBSCRIPTION_COLUMNS }] = await Promise.all([
+    const [{ creatorRefs }, { buildBody }, { createListening }, { printItem }, { SUBSCRIPTION_COLUMNS }] = await Promise.all([
       import('../../../lib/listening/creators.js'),
       import('../../../lib/body.js'),
-      import('../../../lib/listening/fields.js'),
       import('../../../lib/listening/workflows.js'),
       import('../../../lib/output/index.js'),
       import('../../../lib/listening/columns.js'),
@@ -34,13 +33,11 @@ export default defineCommand({
       values: args,
       file: flags.file,
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
-      required: false,
-      hasBody: flags.body !== undefined,
     });
-    const body = await buildBody(ctx.term, flags, {
+    const body = await buildBody(ports.body(ctx), flags, {
       name: flags.name,
-      event_types: eventTypes(flags.type),
-      webhook_url: webhookUrl(flags.webhookUrl),
+      event_types: flags.type,
+      webhook_url: flags.webhookUrl,
       creators: refs.length > 0 ? refs : undefined,
     });
     if (body.name === undefined) throw new UsageError('A subscription needs a name: --name <name> (or name in --body/--set).');

@@ -1,7 +1,7 @@
-import { defineCommand } from '../../../app/command.js';
+import { defineCommand, httpUrlOrNone } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
-import { BODY_FLAGS } from '../flags.js';
+import { BODY_FLAGS, EVENT_TYPE_LIST, statusChange } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions update <id>`: PATCH; `--resume` after a top-up, `--pause` to stop. */
@@ -11,8 +11,8 @@ export default defineCommand({
   args: [{ name: '<id>', description: 'subscription id' }],
   flags: {
     name: { flags: '--name <name>', description: 'new name' },
-    type: { flags: '--type <types>', description: 'event types, comma-separated' },
-    webhookUrl: { flags: '--webhook-url <url>', description: 'webhook URL, or none' },
+    type: { flags: '--type <types>', description: 'event types, comma-separated', value: EVENT_TYPE_LIST },
+    webhookUrl: { flags: '--webhook-url <url>', description: 'webhook URL, or none', value: httpUrlOrNone },
     pause: { flags: '--pause', description: 'stop monitoring' },
     resume: { flags: '--resume', description: 'resume monitoring (needs credits for today)' },
     ...BODY_FLAGS,
@@ -24,18 +24,17 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const id = positiveId(args[0], 'subscription id');
-    const [{ buildBody }, { eventTypes, statusChange, webhookUrl }, { updateListening }, { printItem }, { SUBSCRIPTION_COLUMNS }] = await Promise.all([
+    const [{ buildBody }, { updateListening }, { printItem }, { SUBSCRIPTION_COLUMNS }] = await Promise.all([
       import('../../../lib/body.js'),
-      import('../../../lib/listening/fields.js'),
       import('../../../lib/listening/workflows.js'),
       import('../../../lib/output/index.js'),
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ctx.term, flags, {
+    const body = await buildBody(ports.body(ctx), flags, {
       name: flags.name,
-      event_types: eventTypes(flags.type),
-      webhook_url: webhookUrl(flags.webhookUrl),
+      event_types: flags.type,
+      webhook_url: flags.webhookUrl,
       status,
     });
     if (Object.keys(body).length === 0) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJobOptions, wireFields } from '../../../src/lib/batch/options.js';
+import { parseJobOptions } from '../../../src/commands/batch/job-options.js';
+import { wireFields } from '../../../src/lib/batch/options.js';
 
 describe('parseJobOptions', () => {
   it('asks the platform port for handle modes (flag, else the profile setting), with why', async () => {
