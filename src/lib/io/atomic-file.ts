@@ -111,21 +111,13 @@ async function openInPlace(absolute: string): Promise<AtomicFile> {
   if (refused) throw refused;
   const handle = await fsp.open(absolute, constants.O_WRONLY | constants.O_APPEND);
   let state: 'open' | 'committed' | 'aborted' = 'open';
-  let stream: WriteStream | undefined;
-  const close = async (): Promise<void> => {
-    if (stream && !stream.destroyed) stream.destroy();
-    await handle.close();
-  };
+  const { createWriteStream, close } = oneStream(handle, absolute);
   return {
     target: absolute,
     tempPath: absolute,
     inPlace: true,
     handle,
-    createWriteStream(streamOptions = {}) {
-      if (stream) throw new Error(`${absolute} already has a write stream`);
-      stream = handle.createWriteStream({ ...streamOptions, autoClose: false });
-      return stream;
-    },
+    createWriteStream,
     async commit() {
       if (state !== 'open') throw new Error(`${absolute} was already ${state}`);
       state = 'committed';
@@ -139,6 +131,26 @@ async function openInPlace(absolute: string): Promise<AtomicFile> {
   };
 }
 
+/**
+ * The one write stream a handle may have, and its close. Destroying a stream made from a FileHandle closes the
+ * handle, and the handle's close() waits until its streams are destroyed: so the stream goes (after any fsync)
+ * before the close.
+ */
+function oneStream(handle: FileHandle, absolute: string): { createWriteStream: AtomicFile['createWriteStream']; close: () => Promise<void> } {
+  let stream: WriteStream | undefined;
+  return {
+    createWriteStream(streamOptions = {}) {
+      if (stream) throw new Error(`${absolute} already has a write stream`);
+      stream = handle.createWriteStream({ ...streamOptions, autoClose: false });
+      return stream;
+    },
+    async close() {
+      if (stream && !stream.destroyed) stream.destroy();
+      await handle.close();
+    },
+  };
+}
+
 export async function openAtomicFile(target: string, options: AtomicFileOptions = {}): Promise<AtomicFile> {
   const absolute = path.resolve(target);
   if (writesInPlace(absolute)) return openInPlace(absolute);
@@ -148,14 +160,7 @@ export async function openAtomicFile(target: string, options: AtomicFileOptions 
   const handle = await fsp.open(tempPath, 'wx', options.mode ?? 0o600);
   trackTemp(tempPath);
   let state: 'open' | 'committed' | 'aborted' = 'open';
-  let stream: WriteStream | undefined;
-
-  // Destroying a stream made from a FileHandle closes the handle, and the handle's close() waits until
-  // its streams are destroyed: so the stream goes after the fsync, before the close.
-  const closeHandle = async (): Promise<void> => {
-    if (stream && !stream.destroyed) stream.destroy();
-    await handle.close();
-  };
+  const { createWriteStream, close: closeHandle } = oneStream(handle, absolute);
   const discard = async (): Promise<void> => {
     await closeHandle().catch(() => {});
     await fsp.unlink(tempPath).catch(() => {});
@@ -167,11 +172,7 @@ export async function openAtomicFile(target: string, options: AtomicFileOptions 
     tempPath,
     inPlace: false,
     handle,
-    createWriteStream(streamOptions = {}) {
-      if (stream) throw new Error(`${absolute} already has a write stream`);
-      stream = handle.createWriteStream({ ...streamOptions, autoClose: false });
-      return stream;
-    },
+    createWriteStream,
     async commit() {
       if (state !== 'open') throw new Error(`${absolute} was already ${state}`);
       state = 'committed';
