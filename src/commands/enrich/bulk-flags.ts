@@ -1,17 +1,16 @@
 import { integer, type FlagDefs } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
+import { CONCURRENCY_CAP } from '../../lib/options.js';
 import type { BulkOptions } from '../../lib/bulk/enrich.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
-/** lib/bulk/concurrency.ts's cap of the sized concurrency (test/commands/flag-values.test.ts holds them equal). */
-export const MAX_CONCURRENCY = 64;
 
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
 export function bulkFlags(what: 'handles' | 'emails') {
   return {
     input: { flags: '--input <file.csv|->', description: `read ${what} from a CSV file (or - for stdin, which cannot be resumed); output keeps its columns`, stdin: true },
     column: { flags: '--column <name>', description: `the column holding the ${what} (default: detected by header, then by content)` },
-    concurrency: { flags: '--concurrency <n>', description: 'force the requests in flight, 1 to 64 (default: sized from the rate limit and the latency the service shows); pacing still keeps under the rate limit', value: integer({ min: 1, max: MAX_CONCURRENCY }) },
+    concurrency: { flags: '--concurrency <n>', description: 'force the requests in flight, 1 to 64 (default: sized from the rate limit and the latency the service shows); pacing still keeps under the rate limit', value: integer({ min: 1, max: CONCURRENCY_CAP }) },
     ...CSV_INPUT_FLAGS,
     maxRows: { flags: '--max-rows <n>', description: 'stop after this many input rows (also bounds the worst-case cost of a stdin run)', value: integer({ min: 1 }) },
     restart: {

@@ -1,9 +1,11 @@
+import { CONCURRENCY_CAP } from '../options.js';
+
 /**
  * Rows in flight to use the account's whole rate at the service's latency (Little's law: rate x latency, +15 %
  * and one more for the spread; more would only queue at the pacer). Before the first answers the oldest
  * request's wait stands in, so a slow service is noticed early. The cap covers 10 s answers at 300/min.
  */
-export const DEFAULT_CONCURRENCY_CAP = 64;
+export const DEFAULT_CONCURRENCY_CAP = CONCURRENCY_CAP;
 /** Before anything is known: a few at once, like the pacer's burst. */
 export const INITIAL_CONCURRENCY = 4;
 
