@@ -288,8 +288,12 @@ export class Context {
       },
       // Once the store is open, every process sharing it shares the account's pace.
       sharedPace: {
-        take: async (intervalMs, toleranceMs, now) => this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).take(intervalMs, toleranceMs, now),
-        delay: (until) => this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).delay(until),
+        take: async (intervalMs, toleranceMs, now) => {
+          const slot = await this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).take(intervalMs, toleranceMs, now);
+          if (slot !== undefined) this.store.sayPaceWait(slot - now, intervalMs);
+          return slot;
+        },
+        delay: (waitMs) => this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).delay(waitMs),
       },
     });
   }

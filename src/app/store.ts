@@ -177,6 +177,20 @@ export class StorePort {
     if (memory?.failure !== undefined) throw memory.failure;
   }
 
+  private paceSaidAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * A wait for the account's shared pace longer than a few seconds is said (at most every half minute): other
+   * runs on the same store are spending the account's rate, and a silent sleep looks like a hang.
+   */
+  sayPaceWait(waitMs: number, intervalMs: number): void {
+    const now = this.host.deps.now();
+    // A slow account's own interval is no news.
+    if (waitMs < Math.max(PACE_WAIT_SAID_MS, 2 * intervalMs) || now - this.paceSaidAt < 30_000) return;
+    this.paceSaidAt = now;
+    this.host.term.notice(`Waiting ${Math.ceil(waitMs / 1000)} s for the account's rate, shared through the store with other runs using it (creators store doctor shows them).`);
+  }
+
   /** `--restart` of a bulk run: this run buys fresh, whatever the store holds (as `--max-age 0`). */
   buyFresh(): void {
     this.host.globals.maxAge = 0;
@@ -220,6 +234,9 @@ export class StorePort {
     }
   }
 }
+
+/** A pace wait said on stderr from this long. */
+const PACE_WAIT_SAID_MS = 5_000;
 
 /** How long before its window ends a stored answer stops counting in a run's plan (at most a tenth of the window). */
 const STORED_MARGIN_MS = 5 * 60_000;

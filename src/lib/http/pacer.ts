@@ -10,8 +10,8 @@ export const RECOVERY_STEP_MS = 5_000;
 export interface SharedPace {
   /** Resolves to when this caller may send (ms since the epoch), or undefined when no schedule is shared yet. */
   take(intervalMs: number, toleranceMs: number, now: number): Promise<number | undefined>;
-  /** Never throws; the caller need not wait for it (a server engine settles it in the background). */
-  delay(until: number): void | Promise<void>;
+  /** Holds every sharer back `waitMs` from now. Never throws; the caller need not wait for it (a server engine settles it in the background). */
+  delay(waitMs: number): void | Promise<void>;
 }
 
 export class Pacer {
@@ -75,7 +75,7 @@ export class Pacer {
   /** With no burst after it, so all concurrent workers wait together. */
   delay(ms: number): void {
     this.tat = Math.max(this.tat, this.now() + ms + this.toleranceMs);
-    this.shared?.delay(this.now() + ms + this.toleranceMs);
+    this.shared?.delay(ms + this.toleranceMs);
   }
 
   backOff(ms: number): boolean {

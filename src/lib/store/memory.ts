@@ -7,13 +7,13 @@
  * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
 import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
 import { normalizeHandle } from '../../contract/handles.js';
 import { PRICES, requestPriceOf } from '../../contract/prices.js';
 import { BusyError } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { itemsOfPage } from '../paging.js';
+import { holderOf } from './core.js';
 import { isUnreachable } from './pg-errors.js';
 import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
@@ -150,7 +150,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(private readonly o: MemoryOptions) {
-    this.holder = { run: o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16), pid: process.pid, host: hostname() };
+    this.holder = holderOf(o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16));
   }
 
   get store(): Store {
@@ -240,7 +240,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   ): Promise<HttpResponse<T>> {
     const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
     for (;;) {
-      const claim = await this.o.store.claim(key, this.holder, this.o.now(), Math.max(this.o.claimWaitMs ?? 120_000, 60_000));
+      const claim = await this.o.store.claim(key, this.holder);
       if (claim === 'claimed') break;
       const hit = await reuse(window > 0 ? started - window : started);
       if (hit) return hit;

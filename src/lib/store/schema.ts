@@ -80,6 +80,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   INSERT INTO meta (name, value) VALUES ('store_id', lower(hex(randomblob(16))));
   `,
+  // 4: claims and reservations carry the file lock's identity of their holder (boot id, process start time)
+  // and when it last said it was alive (the database's clock): liveness is one rule (store/core.ts).
+  `
+  ALTER TABLE claims ADD COLUMN boot TEXT;
+  ALTER TABLE claims ADD COLUMN start TEXT;
+  ALTER TABLE claims ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE runs ADD COLUMN boot TEXT;
+  ALTER TABLE runs ADD COLUMN start TEXT;
+  ALTER TABLE runs ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** `seq` orders answers written in the same millisecond as SQLite's rowid does. */
@@ -155,6 +165,10 @@ export const PG_MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   INSERT INTO meta (name, value) VALUES ('store_id', replace(gen_random_uuid()::text, '-', ''));
+  `,
+  `
+  ALTER TABLE claims ADD COLUMN boot TEXT, ADD COLUMN start TEXT, ADD COLUMN seen_at BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE runs ADD COLUMN boot TEXT, ADD COLUMN start TEXT, ADD COLUMN seen_at BIGINT NOT NULL DEFAULT 0;
   `,
 ];
 

@@ -51,10 +51,35 @@ export interface LoadCounts {
   spend: number;
 }
 
+/** Who holds a claim or a reservation: the file lock's identity (`io/process-alive.ts`), and the run. */
 export interface Holder {
   run: string;
   pid: number;
   host: string;
+  /** The machine's boot id and the process's start time, where the system tells them (Linux). */
+  boot?: string | undefined;
+  start?: string | undefined;
+}
+
+/** A claim, a reservation or a pace, as `store doctor` shows it: stuck unless `live`. */
+export interface SharedEntry {
+  kind: 'claim' | 'reservation' | 'pace';
+  /** The claimed key, the reserving run, or the paced account. */
+  id: string;
+  holder: Holder | undefined;
+  /** When its holder last said it was alive (the database's clock). */
+  seenAt: number | null;
+  state: 'live' | 'dead' | 'silent' | 'ahead';
+  /** Claimed, started, or (a pace) the next free slot. */
+  at: number;
+  reservedMilli: number | null;
+  profile?: string | undefined;
+}
+
+export interface DoctorReport {
+  entries: SharedEntry[];
+  stuck: number;
+  cleared: number;
 }
 
 export interface BudgetCheck {
@@ -106,42 +131,57 @@ export interface StoreStats {
   spend: { entries: number; creditsMilli: number; oldest: number | null; newest: number | null };
 }
 
-export interface Store {
-  readonly engine: Engine;
-  /** Where it is: a file path, or a server's URL without its password. */
-  readonly location: string;
-
+/** Paid answers and the creators they bought. */
+export interface AnswerStore {
   /** The answer under `key` bought at or after `since` (only what reuse needs: read once per request). */
   answer(key: string, since: number): Promise<ReusableAnswer | undefined>;
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
-  /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction. */
-  commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined): Promise<void>;
+  /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction; ends `release`'s claim on it in the same one. */
+  commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined, release?: Holder): Promise<void>;
+  /** For `--skip-bought`: newest first (ties by handle), so a caller that can send only so many keeps the newest. */
+  boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]>;
+}
+
+/** The spend log and the budgets checked against it. */
+export interface SpendStore {
   logSpend(entry: SpendEntry): Promise<void>;
-
-  /** Answers `claimed`, or the holder of a live claim (one older than `staleMs`, or of a dead process on this host, is taken over). */
-  claim(key: string, holder: Holder, now: number, staleMs: number): Promise<'claimed' | Holder>;
-  release(key: string, holder: Holder): Promise<void>;
-
   /**
    * Checks the budgets against the period's spend plus live runs' reservations and reserves `worstMilli`, in one
    * transaction (two processes cannot both pass a check one budget allows only once). Returns the budget overrun.
    */
   reserve(check: BudgetCheck, holder: Holder): Promise<BudgetRefusal | undefined>;
   endRun(run: string): Promise<void>;
+  spend(filter: SpendFilter): AsyncIterable<SpendEntry>;
+}
 
-  /** The shared pacer of one account (base URL + profile). */
+/** The account's pace, shared by every process using the store. */
+export interface PaceStore {
   pace(account: string): SharedPace;
+}
 
-  /** For `--skip-bought`: newest first (ties by handle), so a caller that can send only so many keeps the newest. */
-  boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]>;
+/** Purchases in flight. */
+export interface ClaimStore {
+  /** `claimed`, or the live holder of the key (a dead or silent one is taken over: `core.ts`). */
+  claim(key: string, holder: Holder): Promise<'claimed' | Holder>;
+  release(key: string, holder: Holder): Promise<void>;
+}
+
+/** What `creators store` does. */
+export interface StoreAdmin {
+  readonly engine: Engine;
+  /** Where it is: a file path, or a server's URL without its password. */
+  readonly location: string;
   /** What was bought, newest first. */
   list(filter: ListFilter): AsyncIterable<StoredAnswer>;
-  spend(filter: SpendFilter): AsyncIterable<SpendEntry>;
   stats(): Promise<StoreStats>;
   /** Deletes answers bought before `before` (the spend log stays); returns how many. */
   prune(before: number, options?: DeleteOptions): Promise<number>;
   /** Deletes a creator's answers (all base URLs) and the pages that listed it, or its record would come back from the store. */
   forget(platform: string, subject: string, options?: DeleteOptions): Promise<KindCounts>;
+  /** Claims, reservations and paces with their holders' liveness. */
+  shared(): Promise<SharedEntry[]>;
+  /** Clears the stuck ones (`all`: every one not of this process); `dryRun` only says what. */
+  doctor(options?: { dryRun?: boolean | undefined; all?: boolean | undefined }): Promise<DoctorReport>;
   /** The store's own id (its spend entries are known elsewhere as `<id>:<entry>`). */
   storeId(): Promise<string>;
   dumpAnswers(after: string | undefined, limit: number): Promise<AnswerRecord[]>;
@@ -151,3 +191,6 @@ export interface Store {
   load(answers: readonly AnswerRecord[], spend: readonly SpendEntry[]): Promise<LoadCounts>;
   close(): Promise<void>;
 }
+
+/** The store, by role: the money rules are `core.ts`, over one dialect per engine (`sqlite.ts`, `postgres.ts`). */
+export interface Store extends AnswerStore, SpendStore, PaceStore, ClaimStore, StoreAdmin {}

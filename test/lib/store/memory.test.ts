@@ -99,7 +99,7 @@ describe('purchase memory', () => {
     const { store, m } = await memory();
     const key = answerKey(BASE, enrich('noah_paws'));
     const other = { run: 'other-run', pid: process.pid, host: m.holder.host };
-    expect(await store.claim(key, other, 1_000_000_000_000, 60_000)).toBe('claimed');
+    expect(await store.claim(key, other)).toBe('claimed');
     const send = answer({ result: { a: 1 }, credits_cost: 0.03 });
     const waiting = m.request(enrich('noah_paws'), send);
     // The other process answers and releases.

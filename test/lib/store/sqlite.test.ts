@@ -4,7 +4,7 @@
  * WAL and closing. What every engine does alike (answers, claims, budgets, the pace) is the shared
  * family in engines.test.ts.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
@@ -57,13 +57,38 @@ describe('opening and migrating', () => {
     const s = await open(file);
     expect(s.version()).toBe(SCHEMA_VERSION);
     expect((await s.stats()).schemaVersion).toBe(SCHEMA_VERSION);
-    // In WAL while open (readers never wait for the writer); back in rollback mode once the last writer closes.
+    // In WAL while open (readers never wait for the writer), and still once closed.
     const db = await rawDb(file);
     expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
     db.close();
     await s.close();
     const { statSync } = await import('node:fs');
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    const after = await rawDb(file);
+    expect((after.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
+    after.close();
+  });
+
+  it('a plain reader holding a transaction on a closed store never makes the next run wait: it opens, reuses and buys', async () => {
+    const file = storeFile();
+    const first = await open(file);
+    await first.commit(answer('held'), ['held'], spend('r', 30));
+    await first.close();
+    // A `sqlite3` shell in the middle of a read (BEGIN; SELECT ...), as a user inspecting the store would be.
+    const reader = await rawDb(file);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM answers').get();
+    try {
+      const s = await open(file, { busyTimeoutMs: 200 });
+      expect((await s.answer('held', 0))?.body).toBe(answer('held').body);
+      expect(await s.claim('new', me('r'))).toBe('claimed');
+      await s.commit(answer('new'), ['new'], spend('r', 30), me('r'));
+      expect((await s.answer('new', 0))?.status).toBe('ok');
+      expect(await s.claim('new', me('other'))).toBe('claimed');
+    } finally {
+      reader.exec('COMMIT');
+      reader.close();
+    }
   });
 
   it('migrates an empty (0-byte) file to the current schema', async () => {
@@ -95,7 +120,7 @@ describe('opening and migrating', () => {
     expect((await all(s.list({}))).find((x) => x.key === 'old_one')).toEqual(a);
     expect((await all(s.spend({}))).map((e) => e.run)).toEqual(['old-run']);
     // The tables of version 2 are there and work: claims, runs, pace, bought creators.
-    expect(await s.claim('k', me('r1'), T0, 60_000)).toBe('claimed');
+    expect(await s.claim('k', me('r1'))).toBe('claimed');
     await s.commit(answer('new_one'), ['new_one'], undefined);
     expect(await s.boughtCreators(a.baseUrl, 'instagram', 0)).toEqual(['new_one']);
     expect(await s.pace('acct').take(1000, 0, T0)).toBe(T0);
@@ -136,7 +161,7 @@ describe('opening and migrating', () => {
     await w.commit(answer('a'), ['a'], spend('r', 30));
     const ro = await open(file, { readOnly: true });
     expect((await ro.answer('a', 0))?.body).toContain('"username":"a"');
-    for (const write of [() => ro.commit(answer('b'), [], undefined), () => ro.claim('k', me('x'), T0, 1), () => ro.prune(T0 + 1), () => ro.reserve({ profile: 'default', worstMilli: 1, now: T0 }, me('x'))]) {
+    for (const write of [() => ro.commit(answer('b'), [], undefined), () => ro.claim('k', me('x')), () => ro.prune(T0 + 1), () => ro.reserve({ profile: 'default', worstMilli: 1, now: T0 }, me('x'))]) {
       await refusal(write);
     }
     expect((await all(w.list({}))).map((x) => x.key)).toEqual(['a']);
@@ -231,7 +256,7 @@ describe('locks and the shared pace', () => {
     holder.exec('BEGIN IMMEDIATE');
     try {
       const started = Date.now();
-      const err = await refusal(() => s.claim('k', me('a'), T0, 60_000));
+      const err = await refusal(() => s.claim('k', me('a')));
       expect(err.code).toBe('store_busy');
       expect(err.exitCode).toBe(EXIT.BUSY);
       expect(Date.now() - started).toBeGreaterThanOrEqual(150);
@@ -241,7 +266,7 @@ describe('locks and the shared pace', () => {
       holder.exec('ROLLBACK');
       holder.close();
     }
-    expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
+    expect(await s.claim('k', me('a'))).toBe('claimed');
   });
 
   it('once a write has waited the whole busy timeout, the handle\'s later writes do not wait again (the process is not blocked once per row in flight)', async () => {
@@ -252,16 +277,16 @@ describe('locks and the shared pace', () => {
     holder.exec('BEGIN IMMEDIATE');
     try {
       let started = Date.now();
-      expect((await refusal(() => s.claim('a', me('a'), T0, 60_000))).code).toBe('store_busy');
+      expect((await refusal(() => s.claim('a', me('a')))).code).toBe('store_busy');
       expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
       started = Date.now();
-      for (const key of ['b', 'c', 'd']) expect((await refusal(() => s.claim(key, me('a'), T0, 60_000))).code).toBe('store_busy');
+      for (const key of ['b', 'c', 'd']) expect((await refusal(() => s.claim(key, me('a')))).code).toBe('store_busy');
       expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
     }
-    expect(await s.claim('k', me('a'), T0, 60_000)).toBe('claimed');
+    expect(await s.claim('k', me('a'))).toBe('claimed');
   });
 });
 
@@ -281,18 +306,23 @@ describe('another program\'s database', () => {
 });
 
 describe('closing', () => {
-  it('the last writer leaves the file alone in its folder (no -wal or -shm), and a reader then changes nothing', async () => {
+  it('the last writer folds the WAL into the file (a copy of the file alone holds everything), and a reader then changes nothing', async () => {
     const dir = tempDir('creators-close-');
     const file = join(dir, 'store.db');
     const w = await openSqliteStore({ file });
     await w.commit(answer('a'), ['a'], spend('r', 30));
     await w.close();
-    expect(readdirSync(dir)).toEqual(['store.db']);
+    // The file stays in WAL mode (a reader never blocks a purchase); its WAL is empty.
+    expect(statSync(`${file}-wal`).size).toBe(0);
     const before = readFileSync(file);
+    const copy = join(dir, 'copy.db');
+    writeFileSync(copy, before);
+    const c = await openSqliteStore({ file: copy, readOnly: true });
+    expect((await c.answer('a', 0))?.records).toBe(1);
+    await c.close();
     const r = await openSqliteStore({ file, readOnly: true });
     expect((await r.answer('a', 0))?.body).toContain('"username":"a"');
     await r.close();
-    expect(readdirSync(dir)).toEqual(['store.db']);
     expect(readFileSync(file).equals(before)).toBe(true);
     // And it opens again for writing, in WAL, with what it held.
     const again = await openSqliteStore({ file });
