@@ -82,7 +82,7 @@ export class StorePort {
       return undefined;
     }
     const { openStore } = await import('../lib/store/open.js');
-    this.openedStore = await openStore({ file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: this.host.dryRun });
+    this.openedStore = await openStore({ file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: this.host.dryRun, now: this.host.deps.now });
     return this.openedStore;
   }
 
@@ -110,7 +110,7 @@ export class StorePort {
     const file = o.file ?? (await this.address());
     if (!isPgUrl(file) && !existsSync(file)) return undefined;
     const dryRun = this.host.dryRun;
-    const store = await openStore({ file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun });
+    const store = await openStore({ file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun, now: this.host.deps.now });
     if (store) this.localStores.push(store);
     return store;
   }
@@ -218,7 +218,7 @@ export class StorePort {
         const settled = await memory.settle(async () => {
           const where = await this.localFile();
           const { openStore } = await import('../lib/store/open.js');
-          const store = await openStore({ file: where, busyTimeoutMs: this.busyTimeoutMs() });
+          const store = await openStore({ file: where, busyTimeoutMs: this.busyTimeoutMs(), now: this.host.deps.now });
           if (store) this.localStores.push(store);
           return store ? { store, where } : undefined;
         });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { SCHEMA_VERSION } from '../../src/lib/store/schema.js';
 import { freshPgDatabase, PG_SKIP, PG_URL, withCredentials } from '../helpers/pg.js';
 import { ledgerMark } from '../reliability/helpers.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/run-cli.js';
@@ -129,7 +130,7 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
       .replace(/\bcreators_readme\b/g, name);
     const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { env, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toContain('Migrated the store from schema 0 to 3.');
+    expect(r.stderr).toContain(`Migrated the store from schema 0 to ${SCHEMA_VERSION}.`);
     expect(r.stderr).toContain('Copied 1 answer and 1 spend entry into');
     expect(r.stdout).toContain(`postgres://${name}@127.0.0.1:${admin.port}/${name}`);
     expect(r.stdout).not.toContain('choose-one');
@@ -170,7 +171,7 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const stats = await t.a.run(['store', 'stats', '--json']);
     expect(stats.code).toBe(0);
     const record = JSON.parse(stats.stdout) as { engine: string; location: string; schema_version: number };
-    expect(record).toMatchObject({ engine: 'postgres', schema_version: 3 });
+    expect(record).toMatchObject({ engine: 'postgres', schema_version: SCHEMA_VERSION });
     expect(record.location).toBe(`postgres://postgres@127.0.0.1:${new URL(t.url).port}${new URL(t.url).pathname}`);
     const path = await t.a.run(['store', 'path']);
     expect(path.stdout.trim()).toBe(record.location);
@@ -188,11 +189,11 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(r.stderr).toContain('creators store migrate');
     expect(mark.since().count).toBe(0);
     const dry = await t.a.run(['store', 'migrate', '--dry-run', '--json']);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ engine: 'postgres', from: 0, to: 3, dry_run: true });
+    expect(JSON.parse(dry.stdout)).toMatchObject({ engine: 'postgres', from: 0, to: SCHEMA_VERSION, dry_run: true });
     // Two machines migrating at once: one does it, neither fails.
     const [m1, m2] = await Promise.all([t.a.run(['store', 'migrate', '--json']), t.b.run(['store', 'migrate', '--json'])]);
     expect([m1.code, m2.code]).toEqual([0, 0]);
-    expect([JSON.parse(m1.stdout).from, JSON.parse(m2.stdout).from].sort()).toEqual([0, 3]);
+    expect([JSON.parse(m1.stdout).from, JSON.parse(m2.stdout).from].sort()).toEqual([0, SCHEMA_VERSION]);
     expect((await t.a.run(['enrich', 'handle', 'carlosrobinson', '--platform', 'instagram', '--mode', 'raw'])).code).toBe(0);
   });
 

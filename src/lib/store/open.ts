@@ -42,6 +42,8 @@ export interface OpenOptions {
   busyTimeoutMs?: number | undefined;
   readOnly?: boolean | undefined;
   migrate?: boolean | undefined;
+  /** A file store's clock (the run's); a team store reads the server's. */
+  now?: (() => number) | undefined;
 }
 
 /**

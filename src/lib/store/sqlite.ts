@@ -31,9 +31,12 @@ export interface SqliteOptions {
   busyTimeoutMs?: number | undefined;
   /** Opens without writing (no migration, no creation): `store path|stats|list|export` and dry runs. */
   readOnly?: boolean | undefined;
+  /** The store's clock (ms): a file is shared only by this machine's processes, which read the same clock. */
+  now?: (() => number) | undefined;
 }
 
-const WORDS = { now: "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)", greatest: 'MAX', sum: 'TOTAL', seq: 'rowid' } as const;
+/** `{now}` is bound as the last parameter (see `SqliteDialect.q`). */
+const WORDS = { now: '{now}', greatest: 'MAX', sum: 'TOTAL', seq: 'rowid' } as const;
 
 /** The switch to WAL needs the file to itself and SQLite does not wait for that: waited out here, up to the busy timeout. */
 async function enterWal(db: Db, busyMs: number): Promise<void> {
@@ -68,7 +71,7 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
     // libsql (0.5) ignores `readonly` too: the connection itself refuses writes instead.
     if (o.readOnly) db.exec('PRAGMA query_only = ON');
-    const dialect = new SqliteDialect(db, file, Boolean(o.readOnly));
+    const dialect = new SqliteDialect(db, file, Boolean(o.readOnly), o.now ?? Date.now);
     const store = new SqliteStore(dialect);
     // A newer schema is refused before anything is set: switching a file to WAL rewrites its header,
     // and a store another version wrote must not change by a byte.
@@ -110,7 +113,7 @@ function turnsOf(file: string): { last: Promise<unknown> } {
 export class SqliteDialect implements Dialect {
   readonly engine = 'sqlite' as const;
   readonly words = WORDS;
-  private readonly stmts = new Map<string, Stmt>();
+  private readonly stmts = new Map<string, { stmt: Stmt; now: boolean }>();
   private busyGaveUp = false;
   /** The file's turns in this process (see `turns`). */
   private readonly turns: { last: Promise<unknown> };
@@ -119,43 +122,60 @@ export class SqliteDialect implements Dialect {
     readonly db: Db,
     readonly location: string,
     private readonly readOnly: boolean,
+    private readonly clock: () => number,
   ) {
     this.turns = turnsOf(location);
   }
 
-  q(sql: string): Stmt {
+  /**
+   * The statement prepared once. Its `?` are numbered and `{now}` is one more numbered parameter, bound to the
+   * clock each time it runs (SQLite's own clock could not follow an injected one).
+   */
+  private prepared(sql: string): { stmt: Stmt; now: boolean } {
     let s = this.stmts.get(sql);
     if (!s) {
-      s = this.db.prepare(spell(sql, WORDS));
+      let n = 0;
+      const numbered = spell(sql, WORDS).replace(/\?/g, () => `?${++n}`);
+      const now = numbered.includes('{now}');
+      s = { stmt: this.db.prepare(numbered.replace(/\{now\}/g, `?${n + 1}`)), now };
       this.stmts.set(sql, s);
     }
     return s;
   }
 
-  private exec(sql: string, params: readonly unknown[] | undefined): Row[] | number {
-    const s = this.q(sql);
-    const args = (params ?? []).map((p) => (p === undefined ? null : p));
-    return s.reader ? (s.all(...args) as Row[]) : s.run(...args).changes;
+  q(sql: string): Stmt {
+    return this.prepared(sql).stmt;
   }
 
-  private readonly t: Tx = {
-    all: async (sql, params) => {
-      const out = this.exec(sql, params);
-      return typeof out === 'number' ? [] : out;
-    },
-    run: async (sql, params) => {
-      const out = this.exec(sql, params);
-      return typeof out === 'number' ? out : out.length;
-    },
-  };
+  /** `now`: the clock when the caller asked (the statements of one call see one time, however long they queue). */
+  private exec(sql: string, params: readonly unknown[] | undefined, now: number): Row[] | number {
+    const { stmt, now: wantsNow } = this.prepared(sql);
+    const args = (params ?? []).map((p) => (p === undefined ? null : p));
+    if (wantsNow) args.push(Math.floor(now));
+    return stmt.reader ? (stmt.all(...args) as Row[]) : stmt.run(...args).changes;
+  }
+
+  private txAt(now: number): Tx {
+    return {
+      all: async (sql, params) => {
+        const out = this.exec(sql, params, now);
+        return typeof out === 'number' ? [] : out;
+      },
+      run: async (sql, params) => {
+        const out = this.exec(sql, params, now);
+        return typeof out === 'number' ? out : out.length;
+      },
+    };
+  }
 
   inList(column: string, values: readonly string[]): Statement {
     return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
   }
 
   async batch(kind: TxKind, statements: readonly Statement[]): Promise<Row[][]> {
+    const now = this.clock();
     const each = (): Row[][] => statements.map((s) => {
-      const out = this.exec(s.sql, s.params);
+      const out = this.exec(s.sql, s.params, now);
       return typeof out === 'number' ? [] : out;
     });
     // One read needs no transaction of its own (the hot path of reuse).
@@ -164,7 +184,8 @@ export class SqliteDialect implements Dialect {
   }
 
   async tx<T>(kind: TxKind, fn: (t: Tx) => Promise<T>): Promise<T> {
-    return this.inTurn(async () => (kind === 'read' ? this.readTx(fn) : this.write(fn, kind === 'write')));
+    const t = this.txAt(this.clock());
+    return this.inTurn(async () => (kind === 'read' ? this.readTx(t, fn) : this.write(t, fn, kind === 'write')));
   }
 
   private inTurn<T>(fn: () => T | Promise<T>): Promise<T> {
@@ -185,10 +206,10 @@ export class SqliteDialect implements Dialect {
     }
   }
 
-  private async readTx<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
+  private async readTx<T>(t: Tx, fn: (t: Tx) => Promise<T>): Promise<T> {
     this.read(() => this.db.exec('BEGIN'));
     try {
-      return await fn(this.t);
+      return await fn(t);
     } catch (err) {
       throw storeError(err, this.location);
     } finally {
@@ -204,7 +225,7 @@ export class SqliteDialect implements Dialect {
    * BEGIN IMMEDIATE: the write lock is taken first, so no upgrade deadlock. Not `durable` for what need not
    * survive a power cut (pacing slots, claims, heartbeats): no fsync per request.
    */
-  private async write<T>(fn: (t: Tx) => Promise<T>, durable: boolean): Promise<T> {
+  private async write<T>(t: Tx, fn: (t: Tx) => Promise<T>, durable: boolean): Promise<T> {
     try {
       if (!durable) this.db.exec('PRAGMA synchronous = NORMAL');
       this.db.exec('BEGIN IMMEDIATE');
@@ -220,7 +241,7 @@ export class SqliteDialect implements Dialect {
       throw failed;
     }
     try {
-      const out = await fn(this.t);
+      const out = await fn(t);
       this.db.exec('COMMIT');
       return out;
     } catch (err) {
