@@ -1,7 +1,9 @@
 /**
  * A real PostgreSQL for the tests that need one: `.ci/run` starts a throwaway cluster
  * (scripts/pg-test-server.sh) and gives its URL in CREATORS_TEST_PG_URL. Each test gets a database of
- * its own, dropped after the file. Without the variable those tests are skipped, and say why.
+ * its own, dropped after the file. Without the variable those tests are skipped, and say why. `.ci/run` also
+ * puts PgBouncer in transaction pooling in front of it (scripts/pgbouncer-test-server.sh), given in
+ * CREATORS_TEST_PGBOUNCER_URL: every database of the server is reachable through it by name.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
@@ -13,6 +15,14 @@ export const PG_URL = process.env.CREATORS_TEST_PG_URL || undefined;
 export const PG_SKIP = 'skipped: no PostgreSQL (CREATORS_TEST_PG_URL unset; .ci/run starts one with scripts/pg-test-server.sh)';
 
 if (!PG_URL) console.warn(`PostgreSQL store tests ${PG_SKIP}`);
+
+/** The admin URL of a PgBouncer in front of the test server, or undefined. */
+export const PGBOUNCER_URL = (PG_URL && process.env.CREATORS_TEST_PGBOUNCER_URL) || undefined;
+
+/** Why PgBouncer tests are skipped here. */
+export const PGBOUNCER_SKIP = PG_URL
+  ? 'skipped: no PgBouncer (CREATORS_TEST_PGBOUNCER_URL unset; .ci/run starts one with scripts/pgbouncer-test-server.sh, Debian package pgbouncer)'
+  : PG_SKIP;
 
 interface Admin {
   query(sql: string): Promise<unknown>;
@@ -50,6 +60,15 @@ export async function freshPgDatabase(): Promise<string> {
   created.push(name);
   const u = new URL(PG_URL);
   u.pathname = `/${name}`;
+  return u.href;
+}
+
+/** A bouncer URL to a new, empty database made on the server directly (with the admin's credentials). */
+export async function freshPgDatabaseViaBouncer(): Promise<string> {
+  if (!PGBOUNCER_URL) throw new Error(PGBOUNCER_SKIP);
+  const direct = new URL(await freshPgDatabase());
+  const u = new URL(PGBOUNCER_URL);
+  u.pathname = direct.pathname;
   return u.href;
 }
 

@@ -8,6 +8,7 @@ import type { Pool, PoolClient, PoolConfig } from 'pg';
 import type { SharedPace } from '../http/pacer.js';
 import { processAlive } from '../io/process-alive.js';
 import { isUnreachable, pgError, type PgTarget } from './pg-errors.js';
+import { checkRights } from './pg-grants.js';
 import { PG_MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { answerOf, spendOf, whereOf } from './rows.js';
 import type {
@@ -101,6 +102,8 @@ export async function openPgStore(o: PgOptions): Promise<PgStore> {
   try {
     if (o.migrate) await store.migrate();
     await store.checkVersion();
+    // Before anything is bought: a role that may claim but not keep an answer would pay for it and lose it.
+    if (!o.readOnly) await checkRights(async (sql) => (await pool.query(sql)).rows as Row[], o.target);
     return store;
   } catch (err) {
     await pool.end().catch(() => undefined);
