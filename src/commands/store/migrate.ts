@@ -1,6 +1,15 @@
 import { defineCommand, type ValueKind } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
-import { roleNameProblem } from '../../lib/store/pg-grants.js';
+
+/** Role names GRANT ... TO reads as something else (PUBLIC is every role), or that cannot be a role's. */
+function roleNameProblem(role: string): string | undefined {
+  if (role === '') return 'expected a role name';
+  if (role.includes('\0')) return 'a role name cannot hold a NUL character';
+  if (Buffer.byteLength(role) > 63) return 'a role name is at most 63 bytes';
+  if (/^(public|none|current_user|session_user|current_role)$/i.test(role)) return `${role} is not a role's name in GRANT (PUBLIC means every role)`;
+  if (/^pg_/i.test(role)) return 'names beginning pg_ are reserved for the server';
+  return undefined;
+}
 
 /** A PostgreSQL role to grant to, as `CREATE ROLE` named it (case kept: quoted in the statements if needed). */
 const ROLE_NAME: ValueKind<string> = {

@@ -48,16 +48,6 @@ export function quoteRole(role: string): string {
   return /^[a-z_][a-z0-9_$]*$/.test(role) && !RESERVED.has(role) ? role : `"${role.replace(/"/g, '""')}"`;
 }
 
-/** Role names GRANT ... TO reads as something else (PUBLIC is every role), or that cannot be a role's. */
-export function roleNameProblem(role: string): string | undefined {
-  if (role === '') return 'expected a role name';
-  if (role.includes('\0')) return 'a role name cannot hold a NUL character';
-  if (Buffer.byteLength(role) > 63) return 'a role name is at most 63 bytes';
-  if (/^(public|none|current_user|session_user|current_role)$/i.test(role)) return `${role} is not a role's name in GRANT (PUBLIC means every role)`;
-  if (/^pg_/i.test(role)) return 'names beginning pg_ are reserved for the server';
-  return undefined;
-}
-
 /** What a team role needs to buy through the store, and to use `store push|prune|forget`. */
 export function grantStatements(role: string): string[] {
   const to = quoteRole(role);
@@ -91,16 +81,17 @@ export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
  */
 export function missingRightsSql(): string {
   const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-  const tables = TABLE_RIGHTS.flatMap(([table, privileges]) => privileges.map((p) => `(${lit(table)}, ${lit(p)})`)).join(', ');
-  const sequences = SEQUENCE_RIGHTS.map(([table, column]) => `(${lit(table)}, ${lit(column)})`).join(', ');
+  const tables = TABLE_RIGHTS.flatMap(([table, privileges]) => privileges.map((p) => [table, p] as const)).map(([table, p], i) => `(${i}, ${lit(table)}, ${lit(p)})`);
+  const sequences = SEQUENCE_RIGHTS.map(([table, column], i) => `(${tables.length + i}, ${lit(table)}, ${lit(column)})`);
   return `SELECT current_user AS role, m.privilege, m.kind, m.name FROM (
-  SELECT t.privilege, 'table' AS kind, t.name FROM (VALUES ${tables}) AS t (name, privilege)
+  SELECT t.n, t.privilege, 'table' AS kind, t.name FROM (VALUES ${tables.join(', ')}) AS t (n, name, privilege)
    WHERE NOT has_table_privilege(t.name, t.privilege)
   UNION ALL
-  SELECT 'USAGE', 'sequence', s.seq::regclass::text FROM (
-    SELECT pg_get_serial_sequence(c.tab, c.col) AS seq FROM (VALUES ${sequences}) AS c (tab, col)) AS s
+  SELECT s.n, 'USAGE', 'sequence', s.seq::regclass::text FROM (
+    SELECT c.n, pg_get_serial_sequence(c.tab, c.col) AS seq FROM (VALUES ${sequences.join(', ')}) AS c (n, tab, col)) AS s
    WHERE s.seq IS NOT NULL AND NOT has_sequence_privilege(s.seq, 'USAGE')
-) AS m RIGHT JOIN (SELECT 1) AS one ON true`;
+) AS m RIGHT JOIN (SELECT 1) AS one ON true
+ORDER BY m.n`;
 }
 
 export async function missingRights(query: Query): Promise<{ role: string; missing: MissingRight[] }> {
