@@ -6,6 +6,8 @@
  * CREATORS_TEST_PGBOUNCER_URL: every database of the server is reachable through it by name.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 /** The admin URL of the test server, or undefined. */
@@ -19,10 +21,17 @@ if (!PG_URL) console.warn(`PostgreSQL store tests ${PG_SKIP}`);
 /** The admin URL of a PgBouncer in front of the test server, or undefined. */
 export const PGBOUNCER_URL = (PG_URL && process.env.CREATORS_TEST_PGBOUNCER_URL) || undefined;
 
+/** Where Debian's `pgbouncer` is, if installed (it lives in /usr/sbin, often off a user's PATH). */
+export const PGBOUNCER_BIN = ['/usr/sbin/pgbouncer', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, 'pgbouncer'))].find((f) => existsSync(f));
+
 /** Why PgBouncer tests are skipped here. */
-export const PGBOUNCER_SKIP = PG_URL
-  ? 'skipped: no PgBouncer (CREATORS_TEST_PGBOUNCER_URL unset; .ci/run starts one with scripts/pgbouncer-test-server.sh, Debian package pgbouncer)'
-  : PG_SKIP;
+export const PGBOUNCER_SKIP = !PG_URL
+  ? PG_SKIP
+  : PGBOUNCER_BIN
+    ? 'skipped: no PgBouncer running (CREATORS_TEST_PGBOUNCER_URL unset; .ci/run starts one with scripts/pgbouncer-test-server.sh)'
+    : 'skipped: pgbouncer is not installed (apt-get install pgbouncer; .ci/run installs it and sets CREATORS_TEST_PGBOUNCER_URL)';
+
+if (PG_URL && !PGBOUNCER_URL) console.warn(`PgBouncer store tests ${PGBOUNCER_SKIP}`);
 
 interface Admin {
   query(sql: string): Promise<unknown>;

@@ -6,13 +6,15 @@
  * timeout (exit 9), not after however long the holder keeps it. Databases are made on the server directly
  * and reached through the bouncer by name.
  */
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { BusyError, CliError, EXIT } from '../../../src/lib/errors.js';
 import { migrateStore, openStore } from '../../../src/lib/store/open.js';
 import { SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import type { Holder, Store, StoredAnswer } from '../../../src/lib/store/types.js';
-import { freshPgDatabaseViaBouncer, PGBOUNCER_SKIP, PGBOUNCER_URL, PG_URL } from '../../helpers/pg.js';
+import { grantStatements } from '../../../src/lib/store/pg-grants.js';
+import { freshPgDatabaseViaBouncer, PGBOUNCER_SKIP, PGBOUNCER_URL, PG_URL, withCredentials } from '../../helpers/pg.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv } from '../../helpers/sandbox.js';
 import { ledgerMark } from '../../reliability/helpers.js';
@@ -183,5 +185,37 @@ describe.skipIf(!PGBOUNCER_URL)(`the team store through PgBouncer in transaction
     expect(busy.stderr).toContain('past the busy timeout');
     expect(ms).toBeLessThan(6000);
     expect(locked.since().count).toBe(0);
+  });
+
+  it('refusals through the bouncer read as from the server: wrong credentials exit 4, a role missing a right is named; nothing sent', async () => {
+    const sandbox = await startSandbox({ port: 0, seed: 25 });
+    cleanups.push(() => sandbox.close());
+    const url = await freshPgDatabaseViaBouncer();
+    const configDir = tempConfigDir();
+    const run = (store: string, argv: string[]) => runCli(argv, { configDir, env: { ...sandboxEnv(sandbox), CREATORS_STORE: store } });
+    expect((await run(url, ['store', 'migrate'])).code).toBe(0);
+    const role = `creators_pgb_${randomBytes(4).toString('hex')}`;
+    const admin = await client(direct(url));
+    await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'pw-${role}'`);
+    for (const g of grantStatements(role)) await admin.query(g.includes('ON TABLE spend') ? g.replace('SELECT, INSERT', 'SELECT') : g);
+    cleanups.push(async () => {
+      await admin.query(`DROP OWNED BY ${role}`);
+      await admin.end();
+      const server = await client(PG_URL as string);
+      await server.query(`DROP ROLE IF EXISTS ${role}`);
+      await server.end();
+    });
+    const argv = ['enrich', 'handle', creatorHandles(sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw'];
+    const mark = ledgerMark(sandbox);
+
+    const wrong = await run(withCredentials(url, role, 'not-the-password-42'), argv);
+    expect(wrong.code, wrong.stderr).toBe(EXIT.AUTH);
+    expect(wrong.stderr).toContain(`The team store at 127.0.0.1:${new URL(url).port} refused the credentials`);
+    expect(wrong.stderr).not.toContain('not-the-password-42');
+
+    const partly = await run(withCredentials(url, role, `pw-${role}`), argv);
+    expect(partly.code, partly.stderr).toBe(EXIT.ERROR);
+    expect(partly.stderr).toContain(`The role ${role} may not INSERT on table spend in the team store at 127.0.0.1:${new URL(url).port}; nothing was bought.`);
+    expect(mark.since().count).toBe(0);
   });
 });
