@@ -1,9 +1,13 @@
 /**
  * A real PostgreSQL for the tests that need one: `.ci/run` starts a throwaway cluster
  * (scripts/pg-test-server.sh) and gives its URL in CREATORS_TEST_PG_URL. Each test gets a database of
- * its own, dropped after the file. Without the variable those tests are skipped, and say why.
+ * its own, dropped after the file. Without the variable those tests are skipped, and say why. `.ci/run` also
+ * puts PgBouncer in transaction pooling in front of it (scripts/pgbouncer-test-server.sh), given in
+ * CREATORS_TEST_PGBOUNCER_URL: every database of the server is reachable through it by name.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
 /** The admin URL of the test server, or undefined. */
@@ -13,6 +17,21 @@ export const PG_URL = process.env.CREATORS_TEST_PG_URL || undefined;
 export const PG_SKIP = 'skipped: no PostgreSQL (CREATORS_TEST_PG_URL unset; .ci/run starts one with scripts/pg-test-server.sh)';
 
 if (!PG_URL) console.warn(`PostgreSQL store tests ${PG_SKIP}`);
+
+/** The admin URL of a PgBouncer in front of the test server, or undefined. */
+export const PGBOUNCER_URL = (PG_URL && process.env.CREATORS_TEST_PGBOUNCER_URL) || undefined;
+
+/** Where Debian's `pgbouncer` is, if installed (it lives in /usr/sbin, often off a user's PATH). */
+export const PGBOUNCER_BIN = ['/usr/sbin/pgbouncer', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, 'pgbouncer'))].find((f) => existsSync(f));
+
+/** Why PgBouncer tests are skipped here. */
+export const PGBOUNCER_SKIP = !PG_URL
+  ? PG_SKIP
+  : PGBOUNCER_BIN
+    ? 'skipped: no PgBouncer running (CREATORS_TEST_PGBOUNCER_URL unset; .ci/run starts one with scripts/pgbouncer-test-server.sh)'
+    : 'skipped: pgbouncer is not installed (apt-get install pgbouncer; .ci/run installs it and sets CREATORS_TEST_PGBOUNCER_URL)';
+
+if (PG_URL && !PGBOUNCER_URL) console.warn(`PgBouncer store tests ${PGBOUNCER_SKIP}`);
 
 interface Admin {
   query(sql: string): Promise<unknown>;
@@ -50,6 +69,15 @@ export async function freshPgDatabase(): Promise<string> {
   created.push(name);
   const u = new URL(PG_URL);
   u.pathname = `/${name}`;
+  return u.href;
+}
+
+/** A bouncer URL to a new, empty database made on the server directly (with the admin's credentials). */
+export async function freshPgDatabaseViaBouncer(): Promise<string> {
+  if (!PGBOUNCER_URL) throw new Error(PGBOUNCER_SKIP);
+  const direct = new URL(await freshPgDatabase());
+  const u = new URL(PGBOUNCER_URL);
+  u.pathname = direct.pathname;
   return u.href;
 }
 

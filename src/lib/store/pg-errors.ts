@@ -76,7 +76,9 @@ export function pgError(err: unknown, t: PgTarget): CliError {
       cause: err,
     });
   }
-  if (code === '28P01' || code === '28000') {
+  // PgBouncer refuses credentials itself, as a protocol violation in its own words.
+  const bouncerAuth = code === '08P01' && /authentication failed|^no such user$/i.test(message);
+  if (code === '28P01' || code === '28000' || bouncerAuth) {
     return new AuthError(`${cap(where)} refused the credentials: ${message}.`, {
       code: 'store_auth',
       hint: 'Check the user and password in the URL, PGUSER/PGPASSWORD or the password file (~/.pgpass, PGPASSFILE).',

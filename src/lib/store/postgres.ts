@@ -9,6 +9,7 @@ import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { StoreCore } from './core.js';
 import { type Dialect, type Row, type Statement, type Tx, type TxKind, spell } from './dialect.js';
 import { isUnreachable, pgError, type PgTarget } from './pg-errors.js';
+import { checkRights } from './pg-grants.js';
 import { PG_MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 /** How long a statement may wait for another run's row or advisory lock before the run stops (exit 9). */
@@ -230,10 +231,13 @@ export class PgDialect implements Dialect {
 
 export async function openPgStore(o: PgOptions): Promise<PgStore> {
   const pool = await newPool(o);
-  const store = new PgStore(new PgDialect(pool, o.target, Boolean(o.readOnly), o.busyTimeoutMs), Boolean(o.readOnly));
+  const dialect = new PgDialect(pool, o.target, Boolean(o.readOnly), o.busyTimeoutMs);
+  const store = new PgStore(dialect, Boolean(o.readOnly));
   try {
     if (o.migrate) await store.migrate();
     await store.checkVersion();
+    // Before anything is bought: a role that may claim but not keep an answer would pay for it and lose it.
+    if (!o.readOnly) await checkRights(async (sql) => (await dialect.batch('read', [{ sql }]))[0] ?? [], o.target);
     return store;
   } catch (err) {
     await pool.end().catch(() => undefined);
