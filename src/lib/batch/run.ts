@@ -14,6 +14,7 @@ import { extractBatchInput } from './extract.js';
 import { isDamaged, journalKey, LockedJournalEntry, readJournalEntry, type DamagedEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
+import type { BatchStatus } from './status.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
 import { creditCount, plural } from '../output/humanize.js';
 
@@ -25,6 +26,8 @@ export interface RunPorts {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
   journalDir: string;
+  /** A job that has stopped charging enters the spend log (lib/store/jobs.ts). */
+  charged?: ((status: BatchStatus) => Promise<void>) | undefined;
 }
 
 export interface RunInput {
@@ -108,7 +111,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     const ids = entry.batch_ids as string[];
 
     const again = `the same \`creators batch run\` command (it reattaches to ${ids.join(', ')}), or creators batch poll ${ids[0]}`;
-    const waitPorts = { http: async () => http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal };
+    const waitPorts = { http: async () => http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal, charged: ports.charged };
     // What each job has used so far, as last read: the stop report of a run that stops while waiting.
     const used = new Map<string, number>();
     const stopped = (err: unknown): unknown =>
@@ -123,6 +126,8 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
         if (known.includes(id)) {
           const current = await getBatchStatus(http, id);
           if (current.phase === 'paused') {
+            // What it charged before the pause, logged before it charges again.
+            await ports.charged?.(current);
             term.notice(`Batch ${id} is paused for credits; resuming it (free).`);
             await resumeBatch(http, id);
           }
