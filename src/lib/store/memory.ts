@@ -12,7 +12,7 @@ import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE, PRICES, requestPriceOf, type Price } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { BusyError } from '../errors.js';
-import { parseJson, stringifyJson } from '../exact-json.js';
+import { isExactNumber, parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { itemsOfPage } from '../paging.js';
 import { isUnreachable } from './pg-errors.js';
@@ -124,6 +124,13 @@ function mostChargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unk
   return requestPriceOf(routeOf(req.path))?.worstCaseMilli;
 }
 
+/** A number as the service may send one: a JSON number (exact or not) or a decimal string; anything else is NaN. */
+function numberOf(said: unknown): number {
+  if (typeof said === 'number') return said;
+  if (typeof said === 'string') return /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(said) ? Number(said) : NaN;
+  return isExactNumber(said) ? Number(said) : NaN;
+}
+
 function shown(said: unknown): string {
   return typeof said === 'string' ? JSON.stringify(said) : String(said);
 }
@@ -139,7 +146,7 @@ export function readCharge(req: Pick<RequestOptions, 'path' | 'query'>, data: un
   const said = data && typeof data === 'object' ? (data as { credits_cost?: unknown }).credits_cost : undefined;
   let refused: ReadCharge['refused'];
   if (said !== undefined && said !== null) {
-    const n = typeof said === 'string' && said.trim() === '' ? NaN : Number(said);
+    const n = numberOf(said);
     const milli = Math.round(n * 1000);
     const most = mostChargedMilli(req, data);
     // An unpriced route has no bound of its own: a figure past exact integer sums is still refused.
