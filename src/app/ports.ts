@@ -138,7 +138,7 @@ export const ports = {
 
   /** `batch upload`. */
   upload(ctx: Context, output: OutputSettings): UploadPorts {
-    return { ...paying(client(ctx), ctx), term: ctx.term, output };
+    return { ...paying(client(ctx), ctx), term: ctx.term, output, opened: (job) => ctx.store.noteJob(job) };
   },
 
   /** `batch run`: the journal lives in the config directory. */
@@ -152,6 +152,7 @@ export const ports = {
       signal: ctx.deps.signal,
       journalDir: configDirectory(ctx.deps),
       charged: (status) => ctx.store.logJob(status),
+      opened: (job) => ctx.store.noteJob(job),
     };
   },
 

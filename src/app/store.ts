@@ -196,7 +196,7 @@ export class StorePort {
 
   /** A batch job's charge, read from a status that shows it has stopped charging (lib/store/jobs.ts). */
   async logJob(status: BatchStatus): Promise<void> {
-    if (this.host.dryRun || status.phase === 'pending' || status.credits_used === null) return;
+    if (this.host.dryRun || status.phase === 'pending') return;
     const memory = await this.spendLog();
     if (!memory) return;
     try {
@@ -205,6 +205,19 @@ export class StorePort {
       if (refused !== undefined) {
         this.host.term.warn(`Batch ${status.batch_id} says it used ${refused} credits, not a charge its ${status.total_rows ?? 'unknown number of'} rows can make; nothing is logged for it.`);
       }
+    } catch (err) {
+      this.chargeNotLogged(memory, err);
+    }
+  }
+
+  /** A batch job just created: budgets hold its worst case until it is seen finished (lib/store/jobs.ts). */
+  async noteJob(job: { id: string; worstMilli: number; platform?: string | undefined }): Promise<void> {
+    if (this.host.dryRun) return;
+    const memory = await this.spendLog();
+    if (!memory) return;
+    try {
+      const { noteJobOpen } = await import('../lib/store/jobs.js');
+      await noteJobOpen(memory, job, this.host.deps.now());
     } catch (err) {
       this.chargeNotLogged(memory, err);
     }

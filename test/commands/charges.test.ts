@@ -168,4 +168,35 @@ describe('batch jobs: logged from their own figures, once; budgets refuse before
     expect(charged).toBe(1200);
     expect(await loggedMilli(configDir, sb.get().url)).toMatchObject({ milli: charged, requests: 1 });
   });
+
+  it('daily-budget 2 and batch upload: a job not yet seen finished holds its worst case, so the second 1.2-credit upload is refused until it is', async () => {
+    const configDir = tempConfigDir();
+    const opts: RunOptions = { env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, configDir };
+    expect((await runCli(['config', 'set', 'daily-budget', '2'], opts)).code).toBe(0);
+    const jobs = () => batchWorld(sb.get().state).jobs.size;
+    const before = ledger().usedMilli;
+    const upload = async (n: number, from: number) => runCli(['batch', 'upload', writeCsv(tempDir(), 'in.csv', ['handle', ...creatorHandles(sb.get(), n, from)]), ...RAW], opts);
+
+    const first = await upload(40, 300);
+    expect(first.code, first.stderr).toBe(0);
+    const id = first.stdout.trim();
+    const jobsAfterFirst = jobs();
+    // Nothing logged yet (the job has charged nothing it has reported), but its 1.2 is held.
+    const second = await upload(40, 340);
+    expect(second.code).toBe(5);
+    expect(second.stderr).toContain(`up to 1.2 more for batch job ${id} not yet seen finished`);
+    expect(jobs()).toBe(jobsAfterFirst);
+
+    const poll = await runCli(['batch', 'poll', id, '--interval', '5'], opts);
+    expect(poll.code, poll.stderr).toBe(0);
+    expect(ledger().usedMilli - before).toBe(1200);
+    // Seen finished: its charge is logged once (the markers are no requests), and nothing more is held for it.
+    expect(await loggedMilli(configDir, sb.get().url)).toMatchObject({ milli: 1200, requests: 1 });
+    const third = await upload(40, 380);
+    expect(third.code).toBe(5);
+    expect(third.stderr).not.toContain('not yet seen finished');
+    const small = await upload(20, 420);
+    expect(small.code, small.stderr).toBe(0);
+    expect(jobs()).toBe(jobsAfterFirst + 1);
+  });
 });

@@ -13,7 +13,7 @@ import type { CsvReadOptions } from '../csv/read.js';
 import { extractBatchInput } from './extract.js';
 import { isDamaged, journalKey, LockedJournalEntry, readJournalEntry, type DamagedEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
-import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
+import { createPart, reportExtraction, uploadPlan, type UploadPorts } from './upload.js';
 import type { BatchStatus } from './status.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
 import { creditCount, plural } from '../output/humanize.js';
@@ -28,6 +28,8 @@ export interface RunPorts {
   journalDir: string;
   /** A job that has stopped charging enters the spend log (lib/store/jobs.ts). */
   charged?: ((status: BatchStatus) => Promise<void>) | undefined;
+  /** Told each job created, with its worst case: budgets hold it until the job is seen finished. */
+  opened?: UploadPorts['opened'];
 }
 
 export interface RunInput {
@@ -93,7 +95,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       await journal.save(entry);
       let created;
       try {
-        created = await uploadPart(http, job, part.path);
+        created = await createPart(http, job, part, ports.opened);
       } catch (err) {
         // A clear refusal from the server (an error status, not a may-have-run one): no job exists.
         if (err instanceof CliError && err.status !== undefined && !err.maybeCharged) {
