@@ -54,8 +54,11 @@ describe('a credits_cost the route cannot charge is not believed', () => {
       }
       let stderr = '';
       for (const handle of ['first_one', 'second_one']) {
-        const res = await runCli(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'full', '--json'], { env, dispatcher: agent, configDir, now: clock.now });
+        // The first on a terminal: its summary says the charge the spend log holds, not the figure sent.
+        const tty = handle === 'first_one';
+        const res = await runCli(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'full', ...(tty ? [] : ['--json'])], { env, dispatcher: agent, configDir, now: clock.now, tty });
         expect(res.code, res.stderr).toBe(0);
+        if (tty) expect(res.stderr).toContain(`Enriched ${handle}: 1 credit spent.`);
         stderr += res.stderr;
       }
       // One warning a run per route: two runs, two lines, each naming the route and the value as sent.

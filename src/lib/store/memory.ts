@@ -9,10 +9,11 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { normalizeHandle } from '../../contract/handles.js';
-import { BATCH_ROUTE, PRICES, requestPriceOf, type Price } from '../../contract/prices.js';
+import { BATCH_ROUTE } from '../../contract/prices.js';
+import { readCharge, routeOf } from '../api/charge.js';
 import { formatCredits } from '../cost.js';
 import { BusyError } from '../errors.js';
-import { isExactNumber, parseJson, stringifyJson } from '../exact-json.js';
+import { parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { itemsOfPage } from '../paging.js';
 import { isUnreachable } from './pg-errors.js';
@@ -67,9 +68,7 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export function routeOf(path: string): string {
-  return path.replace(/^\/+/, '').replace(/^public\/v1\//, '').replace(/\/+$/, '');
-}
+export { routeOf };
 
 /** The request as bought: what the key is made of (the handle as the service normalises it). */
 export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
@@ -97,68 +96,9 @@ function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[]
   return handles;
 }
 
-/** What a charge was read as: the thousandths logged, and the service's own figure when it was not believed. */
-export interface ReadCharge {
-  milli: number | undefined;
-  /** The `credits_cost` refused (as received), with the most the route charges for this answer. */
-  refused?: { said: string; mostMilli: number | undefined } | undefined;
-}
+export { readCharge, type ReadCharge } from '../api/charge.js';
 
-const PER_CREATOR: readonly Price[] = [PRICES.discoveryPerCreator, PRICES.discoveryPerCreatorWithFilterValues, PRICES.similarPerCreator];
-
-/** The route's per-creator price under this query (Discovery with `return_filter_values=true` is dearer), if it has one. */
-function perCreator(req: Pick<RequestOptions, 'path' | 'query'>): Price | undefined {
-  const route = routeOf(req.path);
-  const prices = PER_CREATOR.filter((p) => p.route === route);
-  const withValues = String((req.query as Record<string, unknown> | undefined)?.return_filter_values ?? '') === 'true';
-  return prices.find((p) => (p.query !== undefined) === withValues) ?? prices[0];
-}
-
-/**
- * The most the service may charge for this answer: the route's highest published price per creator returned,
- * or per request; undefined for a route the table does not price.
- */
-function mostChargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown): number | undefined {
-  const each = perCreator(req);
-  if (each) return (itemsOfPage(data)?.length ?? 0) * each.worstCaseMilli;
-  return requestPriceOf(routeOf(req.path))?.worstCaseMilli;
-}
-
-/** A number as the service may send one: a JSON number (exact or not) or a decimal string; anything else is NaN. */
-function numberOf(said: unknown): number {
-  if (typeof said === 'number') return said;
-  if (typeof said === 'string') return /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(said) ? Number(said) : NaN;
-  return isExactNumber(said) ? Number(said) : NaN;
-}
-
-function shown(said: unknown): string {
-  return typeof said === 'string' ? JSON.stringify(said) : String(said);
-}
-
-/**
- * What the service charged: its own `credits_cost` when it is a finite, non-negative number within what the
- * route charges for this answer (a discount is believed; more, a negative or a non-number is not); else the
- * price table (per creator returned for Discovery, per request elsewhere; nothing found is free); undefined for
- * a route the table does not price. The spend log and budgets sum these, so a lie can neither hide a charge nor
- * block every budgeted run.
- */
-export function readCharge(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): ReadCharge {
-  const said = data && typeof data === 'object' ? (data as { credits_cost?: unknown }).credits_cost : undefined;
-  let refused: ReadCharge['refused'];
-  if (said !== undefined && said !== null) {
-    const n = numberOf(said);
-    const milli = Math.round(n * 1000);
-    const most = mostChargedMilli(req, data);
-    // An unpriced route has no bound of its own: a figure past exact integer sums is still refused.
-    if (Number.isFinite(n) && milli >= 0 && milli <= (most ?? Number.MAX_SAFE_INTEGER)) return { milli };
-    refused = { said: shown(said), mostMilli: most };
-  }
-  if (!isFound) return { milli: 0, refused };
-  const each = perCreator(req);
-  if (each) return { milli: (itemsOfPage(data)?.length ?? 0) * each.chargedMilli, refused };
-  return { milli: requestPriceOf(routeOf(req.path))?.chargedMilli, refused };
-}
-
+/** What the service charged, as the spend log takes it (`readCharge`). */
 export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): number | undefined {
   return readCharge(req, data, isFound).milli;
 }
