@@ -147,7 +147,7 @@ describe('batch jobs: logged from their own figures, once; budgets refuse before
 
   it('daily-budget 2 and 1.2-credit batches: the second is refused before its upload (exit 5), the ledger and the spend log agree', async () => {
     const configDir = tempConfigDir();
-    const opts: RunOptions = { env: sandboxEnv(sb.get(), { CREATORS_DAILY_BUDGET: '2' }), now: clock.now, onSleep: clock.advance, configDir };
+    const opts: RunOptions = { env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, configDir };
     const set = await runCli(['config', 'set', 'daily-budget', '2'], opts);
     expect(set.code, set.stderr).toBe(0);
     const jobsBefore = batchWorld(sb.get().state).jobs.size;
