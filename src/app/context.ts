@@ -283,7 +283,11 @@ export class Context {
       memory: {
         request: async (req, send) => {
           const memory = req.purchase || this.store.opened ? await this.store.memory() : undefined;
-          return memory ? memory.request(req, send) : send();
+          if (memory) return memory.request(req, send);
+          // Charged outside the memory (a raw call, --no-store): still in the spend log.
+          const res = await send();
+          await this.store.logCharge(req, res.data);
+          return res;
         },
       },
       // Once the store is open, every process sharing it shares the account's pace.

@@ -138,13 +138,22 @@ export const ports = {
 
   /** `batch upload`. */
   upload(ctx: Context, output: OutputSettings): UploadPorts {
-    return { ...paying(client(ctx), ctx), term: ctx.term, output };
+    return { ...paying(client(ctx), ctx), term: ctx.term, output, opened: (job) => ctx.store.noteJob(job) };
   },
 
   /** `batch run`: the journal lives in the config directory. */
   async batchRun(ctx: Context): Promise<RunPorts> {
     const { configDirectory } = await import('../lib/config.js');
-    return { ...paying(client(ctx), ctx), term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal, journalDir: configDirectory(ctx.deps) };
+    return {
+      ...paying(client(ctx), ctx),
+      term: ctx.term,
+      now: ctx.deps.now,
+      sleep: ctx.deps.sleep,
+      signal: ctx.deps.signal,
+      journalDir: configDirectory(ctx.deps),
+      charged: (status) => ctx.store.logJob(status),
+      opened: (job) => ctx.store.noteJob(job),
+    };
   },
 
   /** `login`: the profile's config store, where the registered client and the tokens are saved. */
@@ -163,7 +172,7 @@ export const ports = {
 
   /** `batch poll`: waiting for a job (the client built first, as the command always did). */
   async batchWait(ctx: Context): Promise<WaitPorts> {
-    return { ...(await clientNow(ctx)), term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal };
+    return { ...(await clientNow(ctx)), term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal, charged: (status) => ctx.store.logJob(status) };
   },
 
   /** `events tail`: the command adds how events are printed (`emit`) and how a forward's status is shown. */

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Plan } from '../lib/api/plan.js';
+import type { BatchStatus } from '../lib/batch/status.js';
+import type { RequestOptions } from '../lib/http/client.js';
 import { configDirectory } from '../lib/config.js';
 import { UsageError } from '../lib/errors.js';
 import type { Terminal } from '../lib/io/terminal.js';
@@ -29,6 +31,8 @@ export interface StoreHost {
 export class StorePort {
   private storePromise: Promise<Store | undefined> | undefined;
   private memoryPromise: Promise<PurchaseMemoryImpl | undefined> | undefined;
+  /** With `--no-store`: the store opened only to log this run's charges. */
+  private spendOnly: Promise<PurchaseMemoryImpl | undefined> | undefined;
   /** The store once opened (the shared pace follows it from then on). */
   private openedStore: Store | undefined;
   /** Stores opened by `local` (the `store` and `spend` commands), closed at the end of the run. */
@@ -133,21 +137,98 @@ export class StorePort {
   memory(): Promise<PurchaseMemoryImpl | undefined> {
     this.memoryPromise ??= (async () => {
       const store = await this.open();
-      if (!store) return undefined;
-      const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
-      const { deps } = this.host;
-      return new PurchaseMemoryImpl({
-        store,
-        baseUrl: (await this.host.baseUrl()).href,
-        profile: this.host.profileName,
-        command: this.host.command,
-        maxAge: await this.maxAge(),
-        now: deps.now,
-        sleep: deps.sleep,
-        signal: deps.signal,
-      });
+      return store ? this.memoryOver(store) : undefined;
     })();
     return this.memoryPromise;
+  }
+
+  private async memoryOver(store: Store): Promise<PurchaseMemoryImpl> {
+    const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
+    const { deps, term } = this.host;
+    return new PurchaseMemoryImpl({
+      store,
+      baseUrl: (await this.host.baseUrl()).href,
+      profile: this.host.profileName,
+      command: this.host.command,
+      maxAge: await this.maxAge(),
+      now: deps.now,
+      sleep: deps.sleep,
+      signal: deps.signal,
+      warn: (line) => term.warn(line),
+    });
+  }
+
+  /**
+   * Where this run's charges are logged: the purchase memory; with `--no-store`, a store opened for the spend
+   * log alone (cli.md: runs with --no-store are in the spend log; nothing is read from it or kept in it but
+   * charges). Undefined in a dry run (nothing is charged), or when a `--no-store` run cannot open it (said once).
+   */
+  spendLog(): Promise<PurchaseMemoryImpl | undefined> {
+    if (this.host.dryRun) return Promise.resolve(undefined);
+    if (this.host.globals.store !== false) return this.memory();
+    this.spendOnly ??= (async () => {
+      const { openStore } = await import('../lib/store/open.js');
+      const store = await openStore({ file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs() });
+      if (!store) return undefined;
+      this.localStores.push(store);
+      return this.memoryOver(store);
+    })().catch((err: unknown) => {
+      this.host.term.warn(`This run's charges are not in the spend log: the store could not be opened (${err instanceof Error ? err.message : String(err)}).`);
+      return undefined;
+    });
+    return this.spendOnly;
+  }
+
+  /**
+   * Logs what a POST the purchase memory did not see cost (`creators api` without a budget, any purchase with
+   * `--no-store`). A free answer opens nothing. A charge the store cannot take fails the command at its end,
+   * as a purchase's does; with `--no-store` it is a warning.
+   */
+  async logCharge(req: RequestOptions, data: unknown): Promise<void> {
+    if (this.host.dryRun) return;
+    const { readCharge } = await import('../lib/store/memory.js');
+    const charge = readCharge(req, data, true);
+    if (!charge.milli && !charge.refused) return;
+    const memory = await this.spendLog();
+    if (!memory) return;
+    await memory.logCharge(req, data).catch((err: unknown) => this.chargeNotLogged(memory, err));
+  }
+
+  /** A batch job's charge, read from a status that shows it has stopped charging (lib/store/jobs.ts). */
+  async logJob(status: BatchStatus): Promise<void> {
+    if (this.host.dryRun || status.phase === 'pending') return;
+    const memory = await this.spendLog();
+    if (!memory) return;
+    try {
+      const { logJobCharge } = await import('../lib/store/jobs.js');
+      const { refused } = await logJobCharge(memory, status, this.host.deps.now());
+      if (refused !== undefined) {
+        this.host.term.warn(`Batch ${status.batch_id} says it used ${refused} credits, not a charge its ${status.total_rows ?? 'unknown number of'} rows can make; nothing is logged for it.`);
+      }
+    } catch (err) {
+      this.chargeNotLogged(memory, err);
+    }
+  }
+
+  /** A batch job just created: budgets hold its worst case until it is seen finished (lib/store/jobs.ts). */
+  async noteJob(job: { id: string; worstMilli: number; platform?: string | undefined }): Promise<void> {
+    if (this.host.dryRun) return;
+    const memory = await this.spendLog();
+    if (!memory) return;
+    try {
+      const { noteJobOpen } = await import('../lib/store/jobs.js');
+      await noteJobOpen(memory, job, this.host.deps.now());
+    } catch (err) {
+      this.chargeNotLogged(memory, err);
+    }
+  }
+
+  private chargeNotLogged(memory: PurchaseMemoryImpl, err: unknown): void {
+    if (this.host.globals.store !== false) {
+      memory.failure ??= err;
+      return;
+    }
+    this.host.term.warn(`This run's charges are not all in the spend log: ${err instanceof Error ? err.message : String(err)}`);
   }
 
   /** The purchase memory if this run made it (a run that bought or set a budget), without making it. */

@@ -17,6 +17,8 @@ export default defineCommand({
       import('../../lib/output/index.js'),
     ]);
     const status = await getBatchStatus(await ctx.http(), id);
+    // A job that has stopped charging enters the spend log, once whatever reads it.
+    await ctx.store.logJob(status);
     await printItem(ctx.term, await ctx.output(), printable(status), STATUS_COLUMNS);
   },
 });

@@ -5,6 +5,7 @@ import { CHARGED_MILLI, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import { keepStoredMark, type HttpClient } from '../http/client.js';
+import { readCharge } from './charge.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
 import { creditsLeftOf } from './content.js';
@@ -123,15 +124,17 @@ export function connectedSocialsPlan(handle: string, platform: string): Plan {
 
 /** A top-level `socials` list (a third-party client's reading of the unpublished shape) is read too. */
 export async function connectedSocials(http: HttpClient, handle: string, platform: string): Promise<EnrichOutcome> {
-  const res = await http.request(connectedSocialsPlan(handle, platform));
+  const plan = connectedSocialsPlan(handle, platform);
+  const res = await http.request(plan);
   const body = asObject(res.data);
   if (body.result === undefined && Array.isArray(body.socials)) {
     const found = body.socials.length > 0;
     // An answer from the store was paid for when it was bought: it costs nothing now.
-    const cost = res.storedAt !== undefined ? 0 : Number(body.credits_cost ?? (found ? CHARGED_MILLI.connectedSocials / 1000 : 0)) || 0;
+    const said = body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, res.data, found) : undefined;
+    const cost = res.storedAt !== undefined ? 0 : said?.refused ? (said.milli ?? 0) / 1000 : Number(body.credits_cost ?? (found ? CHARGED_MILLI.connectedSocials / 1000 : 0)) || 0;
     return { status: found ? 'ok' : 'not_found', result: found ? { socials: body.socials } : null, creditsCost: cost, response: res.data, storedAt: res.storedAt };
   }
-  return readOutcome(res.data);
+  return readOutcome(res.data, plan);
 }
 
 export function cleanOverlapCreators(values: readonly string[]): string[] {
@@ -174,6 +177,12 @@ export interface OverlapAnswer {
   response: Record<string, unknown>;
 }
 
+/** The overlap's own credits_cost, or the spend log's reading of it when the route cannot charge that (lib/api/charge.ts). */
+function overlapCharged(plan: Plan, body: Record<string, unknown>, found: boolean): number {
+  const said = body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, body, found) : undefined;
+  return said?.refused ? (said.milli ?? 0) / 1000 : (num(body.credits_cost) ?? 0);
+}
+
 function num(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
@@ -181,7 +190,8 @@ function num(value: unknown): number | undefined {
 }
 
 export async function audienceOverlap(http: HttpClient, platform: string, creators: readonly string[]): Promise<OverlapAnswer> {
-  const res = await http.request(audienceOverlapPlan(platform, creators));
+  const plan = audienceOverlapPlan(platform, creators);
+  const res = await http.request(plan);
   const body = asObject(res.data);
   const details = Array.isArray(body.details) ? body.details.filter((d): d is Record<string, unknown> => !!d && typeof d === 'object') : [];
   const basics = asObject(body.basics);
@@ -189,7 +199,7 @@ export async function audienceOverlap(http: HttpClient, platform: string, creato
   return {
     found: details.length > 0 && body.success !== false && body.status !== false,
     // An answer from the store was paid for when it was bought: it costs nothing now (its balance is stale).
-    creditsCost: res.storedAt !== undefined ? 0 : (num(body.credits_cost) ?? 0),
+    creditsCost: res.storedAt !== undefined ? 0 : overlapCharged(plan, body, details.length > 0 && body.success !== false && body.status !== false),
     creditsLeft: res.storedAt !== undefined ? undefined : num(body.credits_left),
     details,
     totalFollowers: num(basics.total_followers),

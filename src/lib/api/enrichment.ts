@@ -6,6 +6,7 @@ import { normalizeHandle } from '../../contract/handles.js';
 import { storedAt, type HttpClient, type Purchase } from '../http/client.js';
 import { looksLikeEmail } from '../csv/detect.js';
 import type { Plan } from './plan.js';
+import { readCharge } from './charge.js';
 
 export { EMAIL_MODES, HANDLE_MODES, type HandleMode } from '../../contract/platforms.js';
 
@@ -75,7 +76,7 @@ export function emailBody(email: string, o: EmailOptions): Record<string, unknow
 }
 
 /** Not found: `result` null or empty, or `status: "not_found"` (the sandbox's choice; the real shape is unpublished). */
-export function readOutcome(data: unknown): EnrichOutcome {
+export function readOutcome(data: unknown, req?: Pick<Plan, 'path' | 'query'>): EnrichOutcome {
   const body = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const raw = body.result;
   const result = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
@@ -84,6 +85,9 @@ export function readOutcome(data: unknown): EnrichOutcome {
   // An answer from the store was paid for when it was bought: it costs nothing now.
   const stored = storedAt(data);
   if (stored !== undefined) return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: 0, response: data, storedAt: stored };
+  // A figure the route cannot charge is shown as the spend log takes it (lib/api/charge.ts), not as sent.
+  const checked = req && body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(req, data, !notFound) : undefined;
+  if (checked?.refused) return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: (checked.milli ?? 0) / 1000, response: data };
   return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: Number.isFinite(cost) ? cost : 0, response: data };
 }
 
@@ -102,11 +106,13 @@ export function enrichEmailPlan(email: string, options: EmailOptions): Plan {
 }
 
 export async function enrichHandle(http: HttpClient, handle: string, options: HandleOptions): Promise<EnrichOutcome> {
-  const res = await http.request(enrichHandlePlan(handle, options));
-  return readOutcome(res.data);
+  const plan = enrichHandlePlan(handle, options);
+  const res = await http.request(plan);
+  return readOutcome(res.data, plan);
 }
 
 export async function enrichEmail(http: HttpClient, email: string, options: EmailOptions): Promise<EnrichOutcome> {
-  const res = await http.request(enrichEmailPlan(email, options));
-  return readOutcome(res.data);
+  const plan = enrichEmailPlan(email, options);
+  const res = await http.request(plan);
+  return readOutcome(res.data, plan);
 }

@@ -13,7 +13,8 @@ import type { CsvReadOptions } from '../csv/read.js';
 import { extractBatchInput } from './extract.js';
 import { isDamaged, journalKey, LockedJournalEntry, readJournalEntry, type DamagedEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
-import { reportExtraction, uploadPart, uploadPlan } from './upload.js';
+import { createPart, reportExtraction, uploadPlan, type UploadPorts } from './upload.js';
+import type { BatchStatus } from './status.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
 import { creditCount, plural } from '../output/humanize.js';
 
@@ -25,6 +26,10 @@ export interface RunPorts {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
   journalDir: string;
+  /** A job that has stopped charging enters the spend log (lib/store/jobs.ts). */
+  charged?: ((status: BatchStatus) => Promise<void>) | undefined;
+  /** Told each job created, with its worst case: budgets hold it until the job is seen finished. */
+  opened?: UploadPorts['opened'];
 }
 
 export interface RunInput {
@@ -90,7 +95,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       await journal.save(entry);
       let created;
       try {
-        created = await uploadPart(http, job, part.path);
+        created = await createPart(http, job, part, ports.opened);
       } catch (err) {
         // A clear refusal from the server (an error status, not a may-have-run one): no job exists.
         if (err instanceof CliError && err.status !== undefined && !err.maybeCharged) {
@@ -108,7 +113,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     const ids = entry.batch_ids as string[];
 
     const again = `the same \`creators batch run\` command (it reattaches to ${ids.join(', ')}), or creators batch poll ${ids[0]}`;
-    const waitPorts = { http: async () => http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal };
+    const waitPorts = { http: async () => http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal, charged: ports.charged };
     // What each job has used so far, as last read: the stop report of a run that stops while waiting.
     const used = new Map<string, number>();
     const stopped = (err: unknown): unknown =>
@@ -123,6 +128,8 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
         if (known.includes(id)) {
           const current = await getBatchStatus(http, id);
           if (current.phase === 'paused') {
+            // What it charged before the pause, logged before it charges again.
+            await ports.charged?.(current);
             term.notice(`Batch ${id} is paused for credits; resuming it (free).`);
             await resumeBatch(http, id);
           }

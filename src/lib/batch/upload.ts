@@ -40,6 +40,21 @@ export interface UploadPorts {
   gate(plan: Plan): Promise<boolean>;
   term: Terminal;
   output: OutputSettings;
+  /** Told each job created, with its worst case: budgets hold it until the job is seen finished. */
+  opened?: ((job: OpenedJob) => Promise<void>) | undefined;
+}
+
+export interface OpenedJob {
+  id: string;
+  worstMilli: number;
+  platform?: string | undefined;
+}
+
+/** Creates one part's job and says so to `opened` before anything else can stop the run. */
+export async function createPart(http: HttpClient, job: BatchJobOptions, part: BatchPart, opened: UploadPorts['opened']): Promise<CreatedBatch> {
+  const created = await uploadPart(http, job, part.path);
+  await opened?.({ id: created.batch_id, worstMilli: uploadPlan(job, [part]).worstCaseMilli ?? 0, platform: job.platform });
+  return created;
 }
 
 /** Piped (or csv, tsv), only the ids, one per line, for `ID=$(creators batch upload ...)`. */
@@ -54,7 +69,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
   const asked = output.formatExplicit ? output.format : undefined;
 
   if (asked === 'json') {
-    for (const part of extraction.parts) created.push(await uploadPart(http, job, part.path));
+    for (const part of extraction.parts) created.push(await createPart(http, job, part, ports.opened));
     if (created.length === 1) await printItem(term, output, created[0] as CreatedBatch);
     else await printList(term, output, created, []);
     return;
@@ -71,7 +86,7 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
   const sink = await openSink(term, output);
   try {
     for (const [i, part] of extraction.parts.entries()) {
-      const batch = await uploadPart(http, job, part.path);
+      const batch = await createPart(http, job, part, ports.opened);
       created.push(batch);
       await sink.write(line(batch, i, part.rows));
     }

@@ -33,6 +33,8 @@ export interface WaitPorts {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   signal?: AbortSignal | undefined;
+  /** Told the final reading: a job that has stopped charging enters the spend log (its own figures). */
+  charged?: ((status: BatchStatus) => Promise<void>) | undefined;
 }
 
 export interface WaitSettings {
@@ -89,6 +91,7 @@ export async function waitForBatch(ports: WaitPorts, id: string, o: WaitOptions)
   }
   // pollBatch returns only after yielding a final reading.
   const final = last as BatchStatus;
+  await ports.charged?.(final);
   if (final.phase === 'done') spinner.succeed(`Batch ${id}: ${progressText(final)}`);
   else spinner.fail(`Batch ${id}: ${progressText(final)}`);
   if (o.check !== false) checkFinal(final, o.rerun);

@@ -8,7 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { normalizeHandle } from '../../contract/handles.js';
-import { PRICES, requestPriceOf } from '../../contract/prices.js';
+import { BATCH_ROUTE } from '../../contract/prices.js';
+import { readCharge, routeOf } from '../api/charge.js';
+import { formatCredits } from '../cost.js';
 import { BusyError } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
@@ -43,6 +45,8 @@ export interface MemoryOptions {
   signal?: AbortSignal | undefined;
   claimWaitMs?: number | undefined;
   run?: string | undefined;
+  /** A warning for the user (the terminal's): a charge the service named and was not believed. */
+  warn?: ((line: string) => void) | undefined;
 }
 
 export interface MemoryTally {
@@ -64,9 +68,7 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export function routeOf(path: string): string {
-  return path.replace(/^\/+/, '').replace(/^public\/v1\//, '').replace(/\/+$/, '');
-}
+export { routeOf };
 
 /** The request as bought: what the key is made of (the handle as the service normalises it). */
 export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
@@ -94,22 +96,11 @@ function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[]
   return handles;
 }
 
-/**
- * What the service charged: its own `credits_cost` when it says; else the price table (per creator returned
- * for Discovery, per request elsewhere; nothing found is free); undefined for a route the table does not price.
- */
+export { readCharge, type ReadCharge } from '../api/charge.js';
+
+/** What the service charged, as the spend log takes it (`readCharge`). */
 export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): number | undefined {
-  const said = data && typeof data === 'object' ? (data as { credits_cost?: unknown }).credits_cost : undefined;
-  if (said !== undefined && said !== null && said !== '' && Number.isFinite(Number(said))) return Math.round(Number(said) * 1000);
-  if (!isFound) return 0;
-  const route = routeOf(req.path);
-  const perCreator = [PRICES.discoveryPerCreator, PRICES.discoveryPerCreatorWithFilterValues, PRICES.similarPerCreator].filter((p) => p.route === route);
-  if (perCreator.length > 0) {
-    const withValues = String((req.query as Record<string, unknown> | undefined)?.return_filter_values ?? '') === 'true';
-    const price = perCreator.find((p) => ('query' in p) === withValues) ?? perCreator[0];
-    return (itemsOfPage(data)?.length ?? 0) * (price?.chargedMilli ?? 0);
-  }
-  return requestPriceOf(route)?.chargedMilli;
+  return readCharge(req, data, isFound).milli;
 }
 
 function missedNames(missed: readonly Unkept[]): string {
@@ -143,6 +134,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   /** A paid answer the store could not keep (a full disk): it is still printed, no purchase starts after it, the command ends with this error. */
   failure: unknown = undefined;
   private charges = 0;
+  /** Routes whose `credits_cost` was not believed this run (one warning each). */
+  private readonly doubted = new Set<string>();
   /** Set when a workflow has already said what came from the store (no second notice at the end). */
   announced = false;
   /** Paid answers a team store out of reach could not keep: kept once it is back, or in the local store (`settle`). */
@@ -275,7 +268,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private async keep(req: RequestOptions, purchase: Purchase, key: string, data: unknown): Promise<void> {
     const now = this.o.now();
     const isFound = purchase.kind === 'page' || found(data);
-    const creditsMilli = chargedMilli(req, data, isFound) ?? 0;
+    const creditsMilli = this.charged(req, data, isFound) ?? 0;
     const records = purchase.kind === 'page' ? (itemsOfPage(data)?.length ?? 0) : isFound ? 1 : 0;
     const route = routeOf(req.path);
     const answer: StoredAnswer = {
@@ -306,7 +299,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
   }
 
-  private spendEntry(route: string, platform: string | undefined, creditsMilli: number, records: number, at: number): SpendEntry {
+  spendEntry(route: string, platform: string | undefined, creditsMilli: number, records: number, at: number): SpendEntry {
     return { at, profile: this.o.profile, baseUrl: this.o.baseUrl, command: this.o.command, route, platform: platform ?? null, creditsMilli, records, run: this.holder.run };
   }
 
@@ -344,12 +337,33 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     return `The team store is out of reach and the local store could not take ${one ? 'it' : 'them'}: ${what} ${are} in this run's output only.`;
   }
 
-  private async logCharge(req: RequestOptions, data: unknown): Promise<void> {
-    const creditsMilli = chargedMilli(req, data, true);
+  /** What an answer cost, as the spend log takes it; a `credits_cost` not believed is said once a run per route. */
+  private charged(req: RequestOptions, data: unknown, isFound: boolean): number | undefined {
+    const { milli, refused } = readCharge(req, data, isFound);
+    const route = routeOf(req.path);
+    if (refused && !this.doubted.has(route)) {
+      this.doubted.add(route);
+      const most = refused.mostMilli === undefined ? '' : ` (at most ${formatCredits(refused.mostMilli)} for this answer)`;
+      const logged = milli === undefined ? 'nothing is logged for it' : `the price table's ${formatCredits(milli)} is logged instead`;
+      this.o.warn?.(`The service's credits_cost ${refused.said} for ${route} is not a charge that route makes${most}; ${logged}.`);
+    }
+    return milli;
+  }
+
+  /**
+   * Logs what a POST outside the memory's purchases cost (a raw `creators api` call; any purchase with
+   * `--no-store`). Batch jobs are logged from the job's own figures (`logJob`), never from their create.
+   */
+  async logCharge(req: RequestOptions, data: unknown): Promise<void> {
+    const route = routeOf(req.path);
+    if (route === BATCH_ROUTE || route.startsWith(`${BATCH_ROUTE}/`) || route.startsWith('creators/enrich/public')) return;
+    const isFound = !req.purchase || req.purchase.kind === 'page' || found(data);
+    const creditsMilli = this.charged(req, data, isFound);
     if (!creditsMilli || creditsMilli <= 0) return;
     const body = req.body as { platform?: unknown } | undefined;
     this.spentMilli += creditsMilli;
-    const entry = this.spendEntry(routeOf(req.path), typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, itemsOfPage(data)?.length ?? 1, this.o.now());
+    const records = req.purchase?.kind === 'creator' ? 1 : (itemsOfPage(data)?.length ?? 1);
+    const entry = this.spendEntry(route, typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, records, this.o.now());
     // Named by run and count: a log retried after a lost connection logs the charge once.
     await this.o.store.logSpend({ ...entry, origin: `${this.holder.run}:charge:${++this.charges}` });
   }

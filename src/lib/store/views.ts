@@ -156,6 +156,8 @@ export async function groupSpend(entries: AsyncIterable<SpendEntry>, by: SpendGr
   const groups = new Map<string | null, Sum>();
   const total: Sum = { requests: 0, records: 0, creditsMilli: 0 };
   for await (const e of entries) {
+    // A free entry is a marker (a batch job opened or finished), not a charged request.
+    if (e.creditsMilli === 0) continue;
     const key = groupKey(e, by);
     const sum = groups.get(key) ?? { requests: 0, records: 0, creditsMilli: 0 };
     for (const s of [sum, total]) {
