@@ -129,6 +129,20 @@ function readIfThere(file: string): string | undefined {
   }
 }
 
+/** A drain the store refused: its lines back in the outbox, where the line at the end of the run says they are. */
+function putBack(file: string, taken: readonly string[]): void {
+  for (const f of taken) {
+    try {
+      const text = readIfThere(f);
+      if (text === undefined) continue;
+      appendOutbox(file, parseLines(text));
+      unlinkSync(f);
+    } catch {
+      // Left where it is: the next drain finds it there too.
+    }
+  }
+}
+
 /** What the outbox holds now, not yet in any store (a look: `creators spend`, a dry run's plan). */
 export function outboxEntries(file: string): OutboxEntry[] {
   const seen = new Set<string>();
@@ -165,18 +179,23 @@ export async function drainOutbox(file: string, store: Pick<Store, 'load'>, tag:
     }
   }
   const counts: DrainCounts = { lines: 0, answers: 0, spend: 0 };
-  for (const f of pending) {
+  for (const [n, f] of pending.entries()) {
     const text = readIfThere(f);
     // Loaded and removed by another drainer.
     if (text === undefined) continue;
     const entries = parseLines(text);
-    for (let i = 0; i < entries.length; i += SLICE) {
-      const slice = entries.slice(i, i + SLICE);
-      const answers: AnswerRecord[] = slice.flatMap((e) => (e.answer ? [{ answer: e.answer, creators: e.creators ?? [] }] : []));
-      const spend: SpendEntry[] = slice.flatMap((e) => (e.spend ? [e.spend] : []));
-      const loaded = await store.load(answers, spend);
-      counts.answers += loaded.answers;
-      counts.spend += loaded.spend;
+    try {
+      for (let i = 0; i < entries.length; i += SLICE) {
+        const slice = entries.slice(i, i + SLICE);
+        const answers: AnswerRecord[] = slice.flatMap((e) => (e.answer ? [{ answer: e.answer, creators: e.creators ?? [] }] : []));
+        const spend: SpendEntry[] = slice.flatMap((e) => (e.spend ? [e.spend] : []));
+        const loaded = await store.load(answers, spend);
+        counts.answers += loaded.answers;
+        counts.spend += loaded.spend;
+      }
+    } catch (err) {
+      putBack(file, pending.slice(n));
+      throw err;
     }
     counts.lines += entries.length;
     // Only once the store has committed every line of it.

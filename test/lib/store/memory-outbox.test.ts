@@ -90,6 +90,8 @@ describe('a paid answer the store cannot take', () => {
     expect(line).toMatch(/^The store could not take 2 paid answers \(instagram:(ann|bob), instagram:(ann|bob)\): are kept in the outbox /);
     expect(line).toContain(`${outbox}; the next run puts them in the store before it buys anything, so they are not bought again.`);
     expect(await m.settle()).toBeUndefined();
+    // The drain the store refused put its lines back where the line says they are.
+    expect(readdirSync(dirname(outbox))).toEqual(['default.outbox.jsonl']);
     expect(outboxEntries(outbox)).toHaveLength(2);
 
     // The next run: the store takes them (the drain app/store.ts does first), and ann is answered from it.
