@@ -156,6 +156,16 @@ describe('a store that cannot take what was paid for', () => {
       // Every charge is a row in the output, and in the store or the outbox, once.
       expect(okRows(out)).toEqual(ledger.handles());
       expect([...inStore, ...inOutbox].sort()).toEqual(ledger.handles());
+      // The spend log counts what waits in the outbox as spent by this CLI, named, never blamed on the service.
+      const spend = await spawnCli(['spend', '--json'], w.env);
+      expect(spend.code, spend.stderr).toBe(0);
+      const total = (JSON.parse(spend.stdout) as { logged_all_time: number; difference: number }[]).at(-1);
+      const paidMilli = ledger.charges().reduce((sum, c) => sum + c.milli, 0);
+      expect(Math.round((total?.logged_all_time ?? 0) * 1000)).toBe(paidMilli);
+      expect(Math.round((total?.difference ?? -1) * 1000)).toBe(sb.get().state.ledger.usedMilli - paidMilli);
+      expect(spend.stderr).toMatch(new RegExp(`${inOutbox.length} charges? of this log \\([\\d.]+ credits?: instagram:`));
+      expect(spend.stderr).toContain(`in the outbox ${w.outbox}, not yet in the store; the next run that buys puts`);
+      expect(spend.stderr).not.toContain('by the service itself');
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
