@@ -145,8 +145,8 @@ export class StorePort {
       const outbox = await this.outboxFile();
       // What an earlier run paid for and its store could not take goes in before anything is bought (a dry
       // run changes nothing). A store that still refuses stops the run here: buying would need it too.
+      const { drainOutbox, withOutboxAnswers } = await import('../lib/store/outbox.js');
       if (!this.host.dryRun) {
-        const { drainOutbox } = await import('../lib/store/outbox.js');
         const drained = await drainOutbox(outbox, store, `${process.pid}-${deps.now()}`);
         if (drained && drained.lines > 0) {
           const n = drained.lines;
@@ -154,7 +154,8 @@ export class StorePort {
         }
       }
       return new PurchaseMemoryImpl({
-        store,
+        // A dry run plans as the real run will find the store, the outbox drained.
+        store: this.host.dryRun ? withOutboxAnswers(store, outbox) : store,
         baseUrl: (await this.host.baseUrl()).href,
         profile: this.host.profileName,
         command: this.host.command,

@@ -171,6 +171,14 @@ describe('a store that cannot take what was paid for', () => {
       holder.close();
     }
     const paid = ledger.handles();
+    // A dry run changes nothing (the outbox stays) and plans as the real run will find the store: the
+    // outbox's answers are not priced.
+    const before = readFileSync(w.outbox, 'utf8');
+    const plan = await spawnCli([...enrichArgs(input, out), '--dry-run', '--json'], w.env);
+    expect(plan.code, plan.stderr).toBe(0);
+    const perRow = ledger.charges()[0]?.milli as number;
+    expect(JSON.parse(plan.stdout)).toMatchObject({ worst_case_credits: ((handles.length - paid.length) * perRow) / 1000 });
+    expect(readFileSync(w.outbox, 'utf8')).toBe(before);
     const again = await spawnCli(enrichArgs(input, out), w.env, undefined, 60_000);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`an earlier run could not keep in the store`);

@@ -12,7 +12,7 @@
  */
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { AnswerRecord, SpendEntry, Store, StoredAnswer } from './types.js';
+import type { AnswerRecord, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
 export interface OutboxEntry {
   answer?: StoredAnswer | undefined;
@@ -206,4 +206,36 @@ export async function drainOutbox(file: string, store: Pick<Store, 'load'>, tag:
     }
   }
   return counts;
+}
+
+/**
+ * A dry run's view: the store as the real run will find it once the outbox is drained (a dry run drains
+ * nothing), so its plan does not price what an earlier run paid for and its store could not take.
+ */
+export function withOutboxAnswers(store: Store, file: string): Store {
+  const waiting = new Map<string, StoredAnswer>();
+  for (const e of outboxEntries(file)) {
+    const a = e.answer;
+    if (a && (waiting.get(a.key)?.boughtAt ?? -Infinity) < a.boughtAt) waiting.set(a.key, a);
+  }
+  if (waiting.size === 0) return store;
+  const answer = async (key: string, since: number): Promise<ReusableAnswer | undefined> => {
+    const held = await store.answer(key, since);
+    const w = waiting.get(key);
+    if (!w || w.boughtAt < since || (held && held.boughtAt >= w.boughtAt)) return held;
+    return { body: w.body, boughtAt: w.boughtAt, records: w.records, creditsMilli: w.creditsMilli, status: w.status };
+  };
+  const answered = async (keys: readonly string[], since: number): Promise<Set<string>> => {
+    const held = await store.answered(keys, since);
+    for (const k of keys) if ((waiting.get(k)?.boughtAt ?? -Infinity) >= since) held.add(k);
+    return held;
+  };
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'answer') return answer;
+      if (prop === 'answered') return answered;
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
