@@ -152,7 +152,7 @@ describe('a store that cannot take what was paid for', () => {
       const inStore = (await held(w.store)).answers.map((a) => a.subject as string);
       const inOutbox = outboxSubjects(w.outbox);
       expect(inOutbox.length, r.stderr).toBeGreaterThan(0);
-      expect(r.stderr).toMatch(new RegExp(`The store could not take ${inOutbox.length} paid answers? \\(instagram:[^)]*\\): (is|are) kept in the outbox ${w.outbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; the next run puts (it|them) in the store before it buys anything`));
+      expect(r.stderr).toMatch(new RegExp(`The store could not take ${inOutbox.length} paid answers? \\(instagram:[^)]*\\); (it is|they are) kept in the outbox ${w.outbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, and the next run puts (it|them) in the store before it buys anything`));
       // Every charge is a row in the output, and in the store or the outbox, once.
       expect(okRows(out)).toEqual(ledger.handles());
       expect([...inStore, ...inOutbox].sort()).toEqual(ledger.handles());

@@ -275,7 +275,7 @@ describe.skipIf(noTmpfs !== undefined)(`a full disk under the store${noTmpfs ? `
       // creator paid for is in one or the other.
       const outbox = join(w.config, 'store', 'default.outbox.jsonl');
       const parked = existsSync(outbox) ? readFileSync(outbox, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { answer: StoredAnswer }).answer.subject as string) : [];
-      if (parked.length > 0) expect(r.stderr).toContain(`kept in the outbox ${outbox}; the next run puts`);
+      if (parked.length > 0) expect(r.stderr).toContain(`kept in the outbox ${outbox}, and the next run puts`);
       expect([...inStore, ...parked].sort(), r.stderr).toEqual([...paid.keys()].sort());
       expect(paid.size).toBeLessThanOrEqual(inStore.size + 4);
       for (const h of parked) inStore.add(h);

@@ -354,8 +354,8 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(paid).toBeLessThan(40);
     expect(r.stderr).toMatch(/Cannot reach the team store at 127\.0\.0\.1:\d+/);
     const outbox = join(m.configDir, 'store', 'default.outbox.jsonl');
-    expect(r.stderr).toMatch(/The store could not take \d+ paid answers? \(instagram:[^)]*\): (is|are) kept in the outbox /);
-    expect(r.stderr).toContain(`${outbox}; the next run puts`);
+    expect(r.stderr).toMatch(/The store could not take \d+ paid answers? \(instagram:[^)]*\); (it is|they are) kept in the outbox /);
+    expect(r.stderr).toContain(`${outbox}, and the next run puts`);
     expect(r.stderr).not.toContain('store push');
     // The same machine's next run, the team store back: the outbox goes in first, only the rows never bought are bought.
     const rest = t.mark();

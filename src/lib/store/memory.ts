@@ -345,7 +345,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       lines.push(
         now
           ? `The store could not take ${what(kept)} when ${kept.length === 1 ? 'it' : 'they'} arrived; ${kept.length === 1 ? 'it is' : 'they are'} kept in it now.`
-          : `The store could not take ${what(kept)}: ${are} kept in the outbox ${this.o.outbox}; the next run puts ${kept.length === 1 ? 'it' : 'them'} in the store before it buys anything, so ${kept.length === 1 ? 'it is' : 'they are'} not bought again.`,
+          : `The store could not take ${what(kept)}; ${kept.length === 1 ? 'it' : 'they'} ${are} kept in the outbox ${this.o.outbox}, and the next run puts ${kept.length === 1 ? 'it' : 'them'} in the store before it buys anything, so ${kept.length === 1 ? 'it is' : 'they are'} not bought again.`,
       );
     }
     if (lost.length > 0) {

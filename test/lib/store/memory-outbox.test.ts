@@ -87,8 +87,8 @@ describe('a paid answer the store cannot take', () => {
     expect(lines.map((l) => [l.answer.subject, l.spend.creditsMilli]).sort()).toEqual([['ann', 30], ['bob', 30]]);
     // Still refused at the end: the line names them, the outbox and what the next run does.
     const line = await m.settle();
-    expect(line).toMatch(/^The store could not take 2 paid answers \(instagram:(ann|bob), instagram:(ann|bob)\): are kept in the outbox /);
-    expect(line).toContain(`${outbox}; the next run puts them in the store before it buys anything, so they are not bought again.`);
+    expect(line).toMatch(/^The store could not take 2 paid answers \(instagram:(ann|bob), instagram:(ann|bob)\); they are kept in the outbox /);
+    expect(line).toContain(`${outbox}, and the next run puts them in the store before it buys anything, so they are not bought again.`);
     expect(await m.settle()).toBeUndefined();
     // The drain the store refused put its lines back where the line says they are.
     expect(readdirSync(dirname(outbox))).toEqual(['default.outbox.jsonl']);
