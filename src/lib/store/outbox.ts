@@ -40,8 +40,11 @@ function enoent(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
-/** Appends `entries`, one line each, synced to the disk before it returns; throws when they could not be. */
-export function appendOutbox(file: string, entries: readonly OutboxEntry[]): void {
+/**
+ * Appends `entries`, one line each, synced to the disk before it returns; throws when they could not be.
+ * `afterOpen` is a fault-injection point for tests (a drainer moving the file between open and write).
+ */
+export function appendOutbox(file: string, entries: readonly OutboxEntry[], o: { afterOpen?: () => void } = {}): void {
   if (entries.length === 0) return;
   const text = Buffer.from(entries.map((e) => `${JSON.stringify({ v: 1, ...e })}\n`).join(''));
   const dir = path.dirname(file);
@@ -58,6 +61,7 @@ export function appendOutbox(file: string, entries: readonly OutboxEntry[]): voi
     }
     let ours: boolean;
     try {
+      o.afterOpen?.();
       for (let at = 0; at < text.length; ) at += writeSync(fd, text, at);
       fsyncSync(fd);
       // Compared while the file is open, so its inode number cannot belong to another file yet.

@@ -184,6 +184,26 @@ describe('the outbox drained', () => {
     await b.close();
   });
 
+  it('a drainer that moves the outbox after a writer opened it and before it wrote: the writer writes its line again, nothing lost', async () => {
+    const outbox = newOutbox();
+    const store = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
+    appendOutbox(outbox, [line(1)]);
+    let drain: Promise<unknown> | undefined;
+    // The drainer renames, reads and loads the file (line 1 only) while the writer holds it open.
+    // Then another writer makes a new outbox at the path: the first one's file is no longer the one named there.
+    appendOutbox(outbox, [line(2)], {
+      afterOpen: () => {
+        drain ??= drainOutbox(outbox, store, 'meanwhile');
+        appendOutbox(outbox, [line(3)]);
+      },
+    });
+    await drain;
+    expect(outboxEntries(outbox).map((e) => e.answer?.key)).toEqual(['k3', 'k2']);
+    await drainOutbox(outbox, store, 'next');
+    expect((await spendOf(store)).map((e) => e.origin)).toEqual(['r1:k1', 'r1:k2', 'r1:k3']);
+    await store.close();
+  });
+
   it('a torn last line (a writer killed mid-write, before its fsync returned) is skipped; the lines before it are read', () => {
     const outbox = newOutbox();
     mkdirSync(dirname(outbox), { recursive: true });
