@@ -71,6 +71,12 @@ export class StorePort {
     return localStoreFile({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd });
   }
 
+  /** Where this profile keeps paid answers its store could not take (lib/store/outbox.ts), whatever store it uses. */
+  async outboxFile(): Promise<string> {
+    const { outboxFile } = await import('../lib/store/outbox.js');
+    return outboxFile(configDirectory(this.host.deps), this.host.profileName);
+  }
+
   /**
    * The profile's store, opened once: undefined with `--no-store` (said once) or in a dry run before any
    * store exists (a dry run opens it read-only: it changes nothing anywhere).
@@ -137,12 +143,25 @@ export class StorePort {
   memory(): Promise<PurchaseMemoryImpl | undefined> {
     this.memoryPromise ??= (async () => {
       const store = await this.open();
-      return store ? this.memoryOver(store) : undefined;
+      if (!store) return undefined;
+      const outbox = await this.outboxFile();
+      // What an earlier run paid for and its store could not take goes in before anything is bought (a dry
+      // run changes nothing). A store that still refuses stops the run here: buying would need it too.
+      const { drainOutbox, withOutboxAnswers } = await import('../lib/store/outbox.js');
+      if (!this.host.dryRun) {
+        const drained = await drainOutbox(outbox, store, `${process.pid}-${this.host.deps.now()}`);
+        if (drained && drained.lines > 0) {
+          const n = drained.lines;
+          this.host.term.notice(`${n} paid ${n === 1 ? 'answer' : 'answers'} an earlier run could not keep in the store ${n === 1 ? 'is' : 'are'} in it now (from the outbox ${outbox}).`);
+        }
+      }
+      // A dry run plans as the real run will find the store, the outbox drained.
+      return this.memoryOver(this.host.dryRun ? withOutboxAnswers(store, outbox) : store, outbox);
     })();
     return this.memoryPromise;
   }
 
-  private async memoryOver(store: Store): Promise<PurchaseMemoryImpl> {
+  private async memoryOver(store: Store, outbox?: string): Promise<PurchaseMemoryImpl> {
     const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
     const { deps, term } = this.host;
     return new PurchaseMemoryImpl({
@@ -155,6 +174,7 @@ export class StorePort {
       sleep: deps.sleep,
       signal: deps.signal,
       warn: (line) => term.warn(line),
+      outbox: outbox ?? (await this.outboxFile()),
     });
   }
 
@@ -295,14 +315,8 @@ export class StorePort {
     try {
       const memory = await this.madeMemory();
       if (memory) {
-        // Paid answers a team store out of reach missed: kept once it is back, or in the local file.
-        const settled = await memory.settle(async () => {
-          const where = await this.localFile();
-          const { openStore } = await import('../lib/store/open.js');
-          const store = await openStore({ file: where, busyTimeoutMs: this.busyTimeoutMs(), now: this.host.deps.now });
-          if (store) this.localStores.push(store);
-          return store ? { store, where } : undefined;
-        });
+        // Paid answers the store could not take: in the outbox, or in the store by now.
+        const settled = await memory.settle();
         if (settled) term.warn(settled);
         const { reuseNotice } = await import('../lib/store/open.js');
         const line = memory.announced ? undefined : reuseNotice(memory.tally);

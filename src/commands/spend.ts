@@ -36,9 +36,14 @@ export default defineCommand({
     // One API's log: sandbox and production charges never add up.
     const baseUrl = (await ctx.baseUrl()).href;
     const store = await ctx.store.local();
-    const none = (async function* () {})();
-    const report = await views.groupSpend(store ? store.spend({ since, until, baseUrl }) : none, by);
-    const account: AccountSide = { usedMilli: null, ...(await views.loggedTotal(store ? store.spend({ baseUrl }) : none)) };
+    const none = () => (async function* () {})();
+    // Charges whose answers wait in the outbox were spent by this CLI all the same: counted, and named below.
+    const { outboxEntries } = await import('../lib/store/outbox.js');
+    const outboxFile = await ctx.store.outboxFile();
+    const waiting = views.withOutbox(outboxEntries(outboxFile).filter((e) => e.spend?.baseUrl === baseUrl));
+    const report = await views.groupSpend(waiting.entries(store ? store.spend({ since, until, baseUrl }) : none(), { since, until }), by);
+    waiting.counted.clear();
+    const account: AccountSide = { usedMilli: null, ...(await views.loggedTotal(waiting.entries(store ? store.spend({ baseUrl }) : none()))) };
     const credential = await ctx.credential();
     let unread: string | undefined;
     let failed: string | undefined;
@@ -57,6 +62,8 @@ export default defineCommand({
     }
     await printList(ctx.term, output, [...report.rows, views.totalRow(by, report.total, account)], views.spendColumns(by));
     if (report.total.requests === 0) ctx.notice(`Nothing in the spend log${store ? '' : ' (no store yet)'} between ${views.windowText(since, until)}.`);
+    const parked = views.outboxNotice([...waiting.counted.values()], outboxFile);
+    if (parked !== undefined) ctx.notice(parked);
     if (failed !== undefined) ctx.warn(failed);
     else if (unread !== undefined) ctx.notice(unread);
     else ctx.notice(views.accountNotice(account));

@@ -330,7 +330,7 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(stats.spend.entries).toBe(paid);
   });
 
-  it('the connection lost mid-run: no new purchase starts, what was paid is in the output and in the local store (said which), exit non-zero; store push adds it to the team store', async () => {
+  it('the connection lost mid-run: no new purchase starts, what was paid is in the output and in the outbox (said where), exit non-zero; the next run puts it in the team store first and pays nothing again, without store push', async () => {
     const t = await team({ latency: 'enrich=150ms' });
     const proxy = await cuttableProxy(new URL(t.url));
     cleanups.push(() => proxy.close());
@@ -354,17 +354,17 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(paid).toBeGreaterThanOrEqual(6);
     expect(paid).toBeLessThan(40);
     expect(r.stderr).toMatch(/Cannot reach the team store at 127\.0\.0\.1:\d+/);
-    expect(r.stderr).toMatch(/\d+ paid answers? \(instagram:[^)]*\) (is|are) kept in the local store /);
-    // The local store holds what the team store missed; pushed, the team store has every paid record.
-    const push = await m.run(['store', 'push', '--json'], { env: { CREATORS_STORE: t.url } });
-    expect(push.code).toBe(0);
-    expect(push.stderr).toMatch(/^Copied \d+ answers? and \d+ spend entr(y|ies) into postgres:/);
-    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as { answers: { creator: { count: number } } };
-    expect(stats.answers.creator.count).toBe(paid);
-    // Re-run against the team store: only the rows never bought are bought.
+    const outbox = join(m.configDir, 'store', 'default.outbox.jsonl');
+    expect(r.stderr).toMatch(/The store could not take \d+ paid answers? \(instagram:[^)]*\); (it is|they are) kept in the outbox /);
+    expect(r.stderr).toContain(`${outbox}, and the next run puts`);
+    expect(r.stderr).not.toContain('store push');
+    // The same machine's next run, the team store back: the outbox goes in first, only the rows never bought are bought.
     const rest = t.mark();
-    const again = await t.a.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'again.csv')]);
-    expect(again.code).toBe(0);
+    const again = await m.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'again.csv')], { env: { CREATORS_STORE: t.url } });
+    expect(again.code, again.stderr).toBe(0);
     expect(rest.since().count).toBe(40 - paid);
+    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as { answers: { creator: { count: number } }; spend: { entries: number } };
+    expect(stats.answers.creator.count).toBe(40);
+    expect(stats.spend.entries).toBe(40);
   });
 });

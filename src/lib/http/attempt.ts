@@ -62,8 +62,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   const { req, url, headers, body, credential, idempotent, timeoutMs } = a;
   // A stream (a download) has only the idle timeout once its headers are in: it may take longer than --timeout.
   const timer = new AbortController();
-  const fire = setTimeout(() => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
-  fire.unref();
+  const fire = awakeTimeout(timeoutMs, () => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
   // Ctrl-C does not abort a request that may spend: the server goes on with it either way, so it is answered
   // and its result kept instead of being paid for and thrown away.
   const interruptible = idempotent ? ports.signal : undefined;
@@ -76,7 +75,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     ports.debug(`> ${req.method} ${redactUrl(url.href)}${shown}`);
   }
   const failure = (err: unknown) => {
-    clearTimeout(fire);
+    fire.clear();
     const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
     const interrupted = Boolean(interruptible?.aborted || req.signal?.aborted);
     const proxy = ports.proxyFor?.(url);
@@ -100,7 +99,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   } catch (err) {
     if (!(err instanceof UnsupportedEncoding)) throw err;
     if (!idempotent) ports.unsafe.inFlight--;
-    clearTimeout(fire);
+    fire.clear();
     ports.debug?.(`< ${res.statusCode} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: Content-Encoding ${err.encoding}, not read`);
     const message = `The server sent its answer (HTTP ${res.statusCode}) with Content-Encoding '${err.encoding}', which this client cannot decode.`;
     const error = idempotent
@@ -113,7 +112,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   const flatHeaders = res.headers;
   if (req.responseType === 'stream' && status < 300) {
     if (!idempotent) ports.unsafe.inFlight--;
-    clearTimeout(fire);
+    fire.clear();
     ports.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms (streaming)`);
     return { kind: 'ok', response: { status, headers: flatHeaders, data: res.body as unknown as T, url: url.href } };
   }
@@ -123,7 +122,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     text = await res.text(maxBytes);
   } catch (err) {
     if (err instanceof ResponseTooLarge) {
-      clearTimeout(fire);
+      fire.clear();
       ports.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: body over ${maxBytes} B, not read`);
       return { kind: 'error', error: tooLarge(status, maxBytes, idempotent), retryable: false };
     }
@@ -131,7 +130,7 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   } finally {
     if (!idempotent) ports.unsafe.inFlight--;
   }
-  clearTimeout(fire);
+  fire.clear();
   ports.debug?.(
     `< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms ${Buffer.byteLength(text)} B` +
       (text ? ` ${truncate(redactText(text, secrets), 2000)}` : ''),
@@ -214,6 +213,41 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     };
   }
   return { kind: 'error', error, retryable: refusedUnstarted || (transient && idempotent), retryAfter };
+}
+
+/** How often the request's timeout counts, and the most one count adds however late it comes. */
+const TICK_MS = 250;
+
+/**
+ * `--timeout` counts the time this process was running, as undici's own timers do (they add a tick per
+ * tick). A process stopped (Ctrl-Z, SIGSTOP) or an event loop held (a synchronous store waiting out its busy
+ * timeout) wakes with answers that arrived meanwhile in its sockets: a timer that fires late then would throw
+ * away what was paid for, and no server was slow.
+ */
+export function awakeTimeout(ms: number, onTimeout: () => void, clock: () => number = () => performance.now()): { clear(): void } {
+  let counted = 0;
+  let last = clock();
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const arm = (): void => {
+    handle = setTimeout(tick, Math.max(0, Math.min(TICK_MS, ms - counted)));
+    handle.unref();
+  };
+  const tick = (): void => {
+    const now = clock();
+    counted += Math.min(now - last, 2 * TICK_MS);
+    last = now;
+    if (counted >= ms) {
+      handle = undefined;
+      onTimeout();
+    } else arm();
+  };
+  arm();
+  return {
+    clear: () => {
+      if (handle !== undefined) clearTimeout(handle);
+      handle = undefined;
+    },
+  };
 }
 
 function failed(

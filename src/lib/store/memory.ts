@@ -16,13 +16,15 @@ import { parseJson, stringifyJson } from '../exact-json.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { itemsOfPage } from '../paging.js';
 import { holderOf } from './core.js';
-import { isUnreachable } from './pg-errors.js';
+import { appendOutbox, drainOutbox } from './outbox.js';
 import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
 interface Unkept {
   answer: StoredAnswer;
   creators: string[];
   spend: SpendEntry | undefined;
+  /** Why the outbox could not take it either (then it is in the run's output only). */
+  lost?: unknown;
 }
 
 /** Default freshness windows (interface contract): creator records 14 days, pages 24 hours. */
@@ -47,6 +49,8 @@ export interface MemoryOptions {
   run?: string | undefined;
   /** A warning for the user (the terminal's): a charge the service named and was not believed. */
   warn?: ((line: string) => void) | undefined;
+  /** Where paid answers the store cannot take are kept (lib/store/outbox.ts) until a run puts them in it. */
+  outbox?: string | undefined;
 }
 
 export interface MemoryTally {
@@ -131,14 +135,14 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   readonly holder: Holder;
   readonly tally: MemoryTally = { reused: 0, bought: 0, windowMs: undefined };
   spentMilli = 0;
-  /** A paid answer the store could not keep (a full disk): it is still printed, no purchase starts after it, the command ends with this error. */
+  /** A paid answer the store could not keep (a full disk): it is kept in the outbox and printed, no purchase starts after it, the command ends with this error. */
   failure: unknown = undefined;
   private charges = 0;
   /** Routes whose `credits_cost` was not believed this run (one warning each). */
   private readonly doubted = new Set<string>();
   /** Set when a workflow has already said what came from the store (no second notice at the end). */
   announced = false;
-  /** Paid answers a team store out of reach could not keep: kept once it is back, or in the local store (`settle`). */
+  /** Paid answers the store could not take: in the outbox (fsynced before each was returned), said by `settle`. */
   private readonly unkept: Unkept[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
 
@@ -294,7 +298,15 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     try {
       await this.o.store.commit(answer, creators, spend);
     } catch (err) {
-      if (isUnreachable(err)) this.unkept.push({ answer, creators, spend });
+      // Whatever stopped the commit, the paid answer is on disk before it is returned.
+      const u: Unkept = { answer, creators, spend };
+      try {
+        if (this.o.outbox === undefined) throw new Error('no outbox');
+        appendOutbox(this.o.outbox, [{ answer, creators, spend }]);
+      } catch (lost) {
+        u.lost = lost;
+      }
+      this.unkept.push(u);
       throw err;
     }
   }
@@ -304,37 +316,36 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   /**
-   * Keeps the paid answers an unreachable team store missed: in it once it answers again (a few tries), else in
-   * `local()` (which `store push` copies into the team store). Answers one line saying which.
+   * The end of a run whose store refused paid answers: one try to put the outbox in the store now, else one
+   * line naming them, where they are and that the next run puts them in the store before it buys.
    */
-  async settle(local: () => Promise<{ store: Store; where: string } | undefined>): Promise<string | undefined> {
+  async settle(): Promise<string | undefined> {
     if (this.unkept.length === 0) return undefined;
     const missed = this.unkept.splice(0);
-    const one = missed.length === 1;
-    const what = `${missed.length} paid ${one ? 'answer' : 'answers'} (${missedNames(missed)})`;
-    const are = one ? 'is' : 'are';
-    const commitAll = async (store: Store): Promise<void> => {
-      for (const u of missed) await store.commit(u.answer, u.creators, u.spend);
-    };
-    for (const wait of [250, 1000, 2000]) {
+    const kept = missed.filter((u) => u.lost === undefined);
+    const lost = missed.filter((u) => u.lost !== undefined);
+    const what = (us: readonly Unkept[]): string => `${us.length} paid ${us.length === 1 ? 'answer' : 'answers'} (${missedNames(us)})`;
+    const lines: string[] = [];
+    if (kept.length > 0 && this.o.outbox !== undefined) {
+      let now = false;
       try {
-        await this.o.sleep(wait, this.o.signal);
-        await commitAll(this.o.store);
-        return `The team store was out of reach for part of this run; ${what} it missed ${are} kept in it now.`;
+        await drainOutbox(this.o.outbox, this.o.store, `${this.holder.run}-${process.pid}`);
+        now = true;
       } catch {
-        if (this.o.signal?.aborted) break;
+        // Still refused: the outbox keeps them for the next run.
       }
+      const are = kept.length === 1 ? 'is' : 'are';
+      lines.push(
+        now
+          ? `The store could not take ${what(kept)} when ${kept.length === 1 ? 'it' : 'they'} arrived; ${kept.length === 1 ? 'it is' : 'they are'} kept in it now.`
+          : `The store could not take ${what(kept)}; ${kept.length === 1 ? 'it' : 'they'} ${are} kept in the outbox ${this.o.outbox}, and the next run puts ${kept.length === 1 ? 'it' : 'them'} in the store before it buys anything, so ${kept.length === 1 ? 'it is' : 'they are'} not bought again.`,
+      );
     }
-    try {
-      const fallback = await local();
-      if (fallback) {
-        await commitAll(fallback.store);
-        return `The team store is out of reach: ${what} ${are} kept in the local store ${fallback.where}; \`creators store push\` copies ${one ? 'it' : 'them'} into the team store once it is back.`;
-      }
-    } catch {
-      // Said below: the answers were printed, and are in no store.
+    if (lost.length > 0) {
+      const why = lost[0]?.lost instanceof Error && this.o.outbox !== undefined ? ` nor the outbox ${this.o.outbox} (${(lost[0].lost as Error).message})` : '';
+      lines.push(`The store could not take ${what(lost)}${why}: ${lost.length === 1 ? 'it is' : 'they are'} in this run's output only.`);
     }
-    return `The team store is out of reach and the local store could not take ${one ? 'it' : 'them'}: ${what} ${are} in this run's output only.`;
+    return lines.join(' ');
   }
 
   /** What an answer cost, as the spend log takes it; a `credits_cost` not believed is said once a run per route. */

@@ -12,6 +12,7 @@ import { jsonText } from '../output/json-text.js';
 import { countText, humanDate, plural } from '../output/humanize.js';
 import { printText } from '../output/printers.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/types.js';
+import type { OutboxEntry } from './outbox.js';
 import type { AnswerKind, Engine, KindCounts, SpendEntry, StoredAnswer, StoreStats } from './types.js';
 
 /** Credits from the store's thousandths. */
@@ -171,6 +172,43 @@ export async function groupSpend(entries: AsyncIterable<SpendEntry>, by: SpendGr
     by === 'day' ? String(ka).localeCompare(String(kb)) : b.creditsMilli - a.creditsMilli || String(ka ?? '').localeCompare(String(kb ?? '')),
   );
   return { rows: sorted.map(([key, s]) => ({ [by]: key, requests: s.requests, records: s.records, credits: credits(s.creditsMilli) })), total };
+}
+
+/**
+ * Charges this CLI paid whose answers wait in the outbox (their store could not take them yet): spent all the
+ * same, so counted in the log's figures (a charge the store has too, by its origin, once) and named.
+ */
+export function withOutbox(waiting: readonly OutboxEntry[]) {
+  const counted = new Map<string, OutboxEntry>();
+  return {
+    counted,
+    entries(logged: AsyncIterable<SpendEntry>, window: { since?: number | undefined; until?: number | undefined } = {}): AsyncIterable<SpendEntry> {
+      return (async function* () {
+        const seen = new Set<string>();
+        for await (const e of logged) {
+          if (e.origin) seen.add(e.origin);
+          yield e;
+        }
+        for (const w of waiting) {
+          const e = w.spend;
+          if (!e || (e.origin && seen.has(e.origin))) continue;
+          if ((window.since !== undefined && e.at < window.since) || (window.until !== undefined && e.at >= window.until)) continue;
+          counted.set(e.origin ?? `${e.run}:${e.at}:${counted.size}`, w);
+          yield e;
+        }
+      })();
+    },
+  };
+}
+
+/** `2 charges (0.06 credits: instagram:ann, instagram:bob) are answers ... in the outbox <file>`: the rows lost in flight, named. */
+export function outboxNotice(waiting: readonly OutboxEntry[], file: string): string | undefined {
+  if (waiting.length === 0) return undefined;
+  const milli = waiting.reduce((sum, w) => sum + (w.spend?.creditsMilli ?? 0), 0);
+  const names = waiting.map((w) => (w.answer?.subject ? `${w.answer.platform ?? ''}:${w.answer.subject}` : `${w.spend?.route ?? w.answer?.route ?? '?'}`));
+  const listed = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  const one = waiting.length === 1;
+  return `${one ? '1 charge' : `${waiting.length} charges`} of this log (${plural(credits(milli), 'credit')}: ${listed}) ${one ? 'is an answer' : 'are answers'} this CLI paid for that ${one ? 'waits' : 'wait'} in the outbox ${file}, not yet in the store; the next run that buys puts ${one ? 'it' : 'them'} there.`;
 }
 
 export interface AccountSide {
