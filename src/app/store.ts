@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { Plan } from '../lib/api/plan.js';
 import { configDirectory } from '../lib/config.js';
 import { UsageError } from '../lib/errors.js';
 import type { Terminal } from '../lib/io/terminal.js';
 import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
+import type { StoreAddress } from '../lib/store/location.js';
 import type { OpenOptions } from '../lib/store/open.js';
 import type { Store } from '../lib/store/types.js';
 import type { Deps } from './deps.js';
@@ -33,6 +34,7 @@ export class StorePort {
   private openedStore: Store | undefined;
   /** Stores opened by `local` (the `store` and `spend` commands), closed at the end of the run. */
   private readonly localStores: Store[] = [];
+  private addressPromise: Promise<StoreAddress> | undefined;
 
   constructor(private readonly host: StoreHost) {}
 
@@ -41,12 +43,27 @@ export class StorePort {
    * `postgres://` URL is a team store. As given (a URL's password included): for opening it, never for printing.
    */
   private async address(): Promise<string> {
+    return (await this.where()).address;
+  }
+
+  /** The store's address once for the run: its warning said once, a refused setting refused on each ask (exit 2). */
+  private async where(): Promise<StoreAddress> {
+    this.addressPromise ??= this.findAddress();
+    return this.addressPromise;
+  }
+
+  private async findAddress(): Promise<StoreAddress> {
     const { deps, profileName, term } = this.host;
-    const { storeFile, isPgUrl, pgTarget } = await import('../lib/store/open.js');
-    const address = storeFile({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd, setting: deps.env.CREATORS_STORE ?? (await this.host.setting('store')) });
-    // A team store's password stays out of every line printed, debug lines included.
-    if (isPgUrl(address)) term.secrets.add(pgTarget(address, deps.env).password);
-    return address;
+    const [{ isPgUrl, pgTarget }, { storeAddress }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
+    const env = deps.env.CREATORS_STORE;
+    const setting = env === undefined ? await this.host.setting('store') : undefined;
+    const given = (env ?? setting)?.trim();
+    // A team store's password stays out of every line printed, debug lines and a refused setting's error included.
+    if (given && /^\S+:\/\//.test(given)) term.secrets.add(pgTarget(given.replace(/^["'`]|["'`]$/g, ''), deps.env).password);
+    const found = storeAddress({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd, env, setting });
+    if (isPgUrl(found.address)) term.secrets.add(pgTarget(found.address, deps.env).password);
+    if (found.warning) term.warn(found.warning);
+    return found;
   }
 
   /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */
@@ -57,7 +74,8 @@ export class StorePort {
 
   /** How this profile's store is opened (`store migrate|push`, which open it themselves). */
   async openOptions(o: { dryRun?: boolean }): Promise<OpenOptions> {
-    return { file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: o.dryRun };
+    const where = await this.where();
+    return { file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: o.dryRun, dryRun: o.dryRun, privateFolder: where.isDefault };
   }
 
   /** This profile's local store file (the default place, whatever `store` says): where `store push` copies from. */
@@ -82,7 +100,9 @@ export class StorePort {
       return undefined;
     }
     const { openStore } = await import('../lib/store/open.js');
-    this.openedStore = await openStore({ file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: this.host.dryRun });
+    const where = await this.where();
+    const dryRun = this.host.dryRun;
+    this.openedStore = await openStore({ file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: dryRun, dryRun, privateFolder: where.isDefault });
     return this.openedStore;
   }
 
@@ -107,10 +127,13 @@ export class StorePort {
    */
   async local(o: { write?: boolean; file?: string; migrate?: boolean } = {}): Promise<Store | undefined> {
     const { openStore, isPgUrl } = await import('../lib/store/open.js');
-    const file = o.file ?? (await this.address());
-    if (!isPgUrl(file) && !existsSync(file)) return undefined;
+    const where = o.file === undefined ? await this.where() : undefined;
+    const file = o.file ?? (where as StoreAddress).address;
     const dryRun = this.host.dryRun;
-    const store = await openStore({ file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun });
+    const options = { file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), dryRun, privateFolder: where?.isDefault };
+    // A link or a device is refused even when nothing would be opened (lstat: a dangling link exists too).
+    if (!isPgUrl(file) && !lexists(file)) return undefined;
+    const store = await openStore({ ...options, readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun });
     if (store) this.localStores.push(store);
     return store;
   }
@@ -204,7 +227,7 @@ export class StorePort {
         const settled = await memory.settle(async () => {
           const where = await this.localFile();
           const { openStore } = await import('../lib/store/open.js');
-          const store = await openStore({ file: where, busyTimeoutMs: this.busyTimeoutMs() });
+          const store = await openStore({ file: where, busyTimeoutMs: this.busyTimeoutMs(), privateFolder: true });
           if (store) this.localStores.push(store);
           return store ? { store, where } : undefined;
         });
@@ -223,3 +246,13 @@ export class StorePort {
 
 /** How long before its window ends a stored answer stops counting in a run's plan (at most a tenth of the window). */
 const STORED_MARGIN_MS = 5 * 60_000;
+
+/** Whether anything is at `file`, a dangling link included. */
+function lexists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
