@@ -166,6 +166,18 @@ describe('a store location that is not a regular file', () => {
     expect(statSync(target).mode & 0o777).toBe(0o644);
     expect(readdirSync(dir).sort()).toEqual(['precious.txt', 'store.db']);
   });
+
+  it('a symbolic link to an empty file: refused, never turned into a database through the link', async () => {
+    const dir = tempDir('creators-link-');
+    const target = join(dir, 'empty');
+    writeFileSync(target, '');
+    const link = join(dir, 'store.db');
+    symlinkSync(target, link);
+    const res = await runCli(BUY, { env: sandboxEnv(sb.get(), { CREATORS_STORE: link }), configDir: tempConfigDir() });
+    expect(res.code).toBe(2);
+    expect(statSync(target).size).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['empty', 'store.db']);
+  });
 });
 
 describe('the store file and folder modes', () => {
