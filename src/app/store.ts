@@ -66,6 +66,17 @@ export class StorePort {
     return found;
   }
 
+  /**
+   * The location's rules checked before a paid request, even by a command that opens the store only later
+   * or not at all (`api`): a refused setting stops the run before anything is bought. Creates nothing.
+   */
+  async check(): Promise<void> {
+    if (this.host.globals.store === false) return;
+    const { address } = await this.where();
+    const [{ isPgUrl }, { prepareStoreFile }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
+    if (!isPgUrl(address)) prepareStoreFile(address, { create: false, tighten: false });
+  }
+
   /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */
   async location(): Promise<string> {
     const { storeDisplay } = await import('../lib/store/open.js');

@@ -135,9 +135,25 @@ export function prepareStoreFile(file: string, o: PrepareOptions): Prepared {
         // Another user's file (a shared store): left as its owner set it.
       }
     }
+    if (found) checkCompanions(file, tighten);
     return { exists: Boolean(found), tightened };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** SQLite writes beside the file (`-wal`, `-shm`, `-journal`): the same rules, or it would write through a link. */
+function checkCompanions(file: string, tighten: boolean): void {
+  for (const suffix of ['-wal', '-shm', '-journal']) {
+    const companion = file + suffix;
+    let s: Stats;
+    try {
+      s = lstatSync(companion);
+    } catch {
+      continue;
+    }
+    if (!s.isFile()) throw notAFile(companion, kindOf(s));
+    if (tighten && (s.mode & 0o077) !== 0) chmodQuietly(companion, 0o600);
   }
 }
 

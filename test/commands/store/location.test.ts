@@ -59,6 +59,23 @@ describe('a store setting that is not a path or a postgres:// URL, at run time',
     expect(tree(configDir).filter((p) => p !== 'config.json')).toEqual([]);
   });
 
+  it('a command that would not open the store before buying (api, batch run) is stopped too, nothing charged', async () => {
+    const cwd = tempDir('creators-cwd-');
+    writeFileSync(join(cwd, 'handles.csv'), 'handle\nnoah_paws\n');
+    const env = sandboxEnv(sb.get(), { CREATORS_STORE: 'pg://analyst:Hunter2-Sesame@db.example/creators' });
+    const mark = ledgerMark(sb.get());
+    for (const argv of [
+      ['api', 'public/v1/creators/enrich/handle/raw/', '-X', 'POST', '-f', 'handle=noah_paws', '-f', 'platform=instagram'],
+      ['batch', 'run', 'handles.csv', '--mode', 'raw', '--platform', 'instagram', '-o', 'out.csv', '--yes'],
+    ]) {
+      const res = await runCli(argv, { env, configDir: tempConfigDir(), cwd });
+      expect(res.code, `${argv.join(' ')}: ${res.stderr}`).toBe(2);
+      expect(res.stderr).toContain("error: The store location 'pg://analyst:***@db.example/creators' in CREATORS_STORE was refused");
+    }
+    expect(mark.since().count).toBe(0);
+    expect(tree(cwd)).toEqual(['handles.csv']);
+  });
+
   it('the same value in a profile (written by an older version) is refused the same way, naming the setting', async () => {
     const configDir = tempConfigDir();
     const cwd = tempDir('creators-cwd-');

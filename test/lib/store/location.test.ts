@@ -139,6 +139,29 @@ describe('prepareStoreFile', () => {
     expect(refusal(() => prepareStoreFile(dir, { create: true })).message).toContain(`The store ${dir} is a folder, not a regular file`);
   });
 
+  it('holds the files SQLite writes beside the store to the same rules', () => {
+    const dir = tempDir('creators-loc-');
+    const file = join(dir, 'store.db');
+    writeFileSync(file, '', { mode: 0o600 });
+    writeFileSync(`${file}-wal`, '');
+    chmodSync(`${file}-wal`, 0o644);
+    prepareStoreFile(file, { create: true });
+    expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'keep me');
+    symlinkSync(elsewhere, `${file}-shm`);
+    expect(refusal(() => prepareStoreFile(file, { create: true })).message).toBe(`The store ${file}-shm is a symbolic link, not a regular file; nothing was opened or sent.`);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('keep me');
+  });
+
+  it('tightens a store file opened only to read (not a dry run)', () => {
+    const file = join(tempDir('creators-loc-'), 'store.db');
+    writeFileSync(file, '');
+    chmodSync(file, 0o604);
+    expect(prepareStoreFile(file, { create: false, tighten: true })).toEqual({ exists: true, tightened: true });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses a device', () => {
     expect(refusal(() => prepareStoreFile('/dev/null', { create: true })).message).toBe('The store /dev/null is a character device, not a regular file; nothing was opened or sent.');
   });
