@@ -73,8 +73,8 @@ export class StorePort {
   async check(): Promise<void> {
     if (this.host.globals.store === false) return;
     const { address } = await this.where();
-    const [{ isPgUrl }, { prepareStoreFile }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
-    if (!isPgUrl(address)) prepareStoreFile(address, { create: false, tighten: false });
+    const { isPgUrl, checkStoreFile } = await import('../lib/store/open.js');
+    if (!isPgUrl(address)) checkStoreFile(address);
   }
 
   /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { durationText } from '../output/humanize.js';
 import type { MemoryTally } from './memory.js';
 import { isPgUrl, pgTarget } from './pg-errors.js';
+import { storeError } from './errors.js';
 import { prepareStoreFile, storeAddress, type StoreAddressInput } from './location.js';
 
 export { isPgUrl, pgTarget };
@@ -46,7 +47,17 @@ export interface OpenOptions {
 
 /** The file rules before SQLite sees the file (a regular file, no link, private); a missing file is made only when writing. */
 function prepare(o: OpenOptions, create: boolean): boolean {
-  return prepareStoreFile(o.file, { create, tighten: !o.dryRun, privateFolder: o.privateFolder }).exists;
+  try {
+    return prepareStoreFile(o.file, { create, tighten: !o.dryRun, privateFolder: o.privateFolder }).exists;
+  } catch (err) {
+    // A folder that cannot be made or read (EACCES, ENOTDIR): one line naming the store, as SQLite's own failures.
+    throw storeError(err, o.file);
+  }
+}
+
+/** The file rules of a store file, creating and changing nothing (before a paid run that may open it only later). */
+export function checkStoreFile(file: string): void {
+  prepare({ file, dryRun: true }, false);
 }
 
 /**
