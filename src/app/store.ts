@@ -54,12 +54,11 @@ export class StorePort {
 
   private async findAddress(): Promise<StoreAddress> {
     const { deps, profileName, term } = this.host;
-    const [{ isPgUrl, pgTarget }, { storeAddress }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
+    const [{ isPgUrl, pgTarget }, { storeAddress, storeValuePasswords }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
     const env = deps.env.CREATORS_STORE;
     const setting = env === undefined ? await this.host.setting('store') : undefined;
-    const given = (env ?? setting)?.trim();
     // A team store's password stays out of every line printed, debug lines and a refused setting's error included.
-    if (given && /^\S+:\/\//.test(given)) term.secrets.add(pgTarget(given.replace(/^["'`]|["'`]$/g, ''), deps.env).password);
+    for (const password of storeValuePasswords(env ?? setting ?? '')) term.secrets.add(password);
     const found = storeAddress({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd, env, setting });
     if (isPgUrl(found.address)) term.secrets.add(pgTarget(found.address, deps.env).password);
     if (found.warning) term.warn(found.warning);

@@ -13,8 +13,20 @@ export const ACCEPTED_STORE_FORMS = 'a file path, or a postgres:// (or postgresq
 /** The store setting as it may be printed: a URL's password (in the user part or a `password=` parameter) as `***`. */
 export function shownStoreValue(value: string): string {
   return value
-    .replace(/^(\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@\s]*?:)[^@/?#\s]*@/, '$1***@')
+    .replace(/^(\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/)?[^/?#@\s:]*:)[^@/?#\s]*@/, '$1***@')
     .replace(/([?&]password=)[^&#\s]*/gi, '$1***');
+}
+
+/** The password a store setting spells (user part or `password=`), to keep out of every line printed. */
+export function storeValuePasswords(value: string): string[] {
+  const found = [/^\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/)?[^/?#@\s:]*:([^@/?#\s]*)@/.exec(value)?.[1], ...[...value.matchAll(/[?&]password=([^&#\s"'`]*)/gi)].map((m) => m[1])];
+  return found.filter((p): p is string => Boolean(p)).flatMap((p) => {
+    try {
+      return [p, decodeURIComponent(p)];
+    } catch {
+      return [p];
+    }
+  });
 }
 
 const QUOTES = /^["'`]|["'`]$/;

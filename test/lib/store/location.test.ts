@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
-import { prepareStoreFile, shownStoreValue, storeAddress, storeSettingProblem, storeSettingToKeep } from '../../../src/lib/store/location.js';
+import { prepareStoreFile, shownStoreValue, storeAddress, storeSettingProblem, storeSettingToKeep, storeValuePasswords } from '../../../src/lib/store/location.js';
 import { openStore } from '../../../src/lib/store/open.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -56,6 +56,15 @@ describe('shownStoreValue', () => {
     expect(shownStoreValue('postgres://db/x?user=a&password=s3cret&sslmode=require')).toBe('postgres://db/x?user=a&password=***&sslmode=require');
     expect(shownStoreValue('postgres://analyst@db/x')).toBe('postgres://analyst@db/x');
     expect(shownStoreValue('/home/me/a:b@c.db')).toBe('/home/me/a:b@c.db');
+    expect(shownStoreValue('postgres:analyst:s3cret@db/x')).toBe('postgres:analyst:***@db/x');
+  });
+});
+
+describe('storeValuePasswords', () => {
+  it('finds the password of a URL, mistyped or quoted, as written and decoded', () => {
+    expect(storeValuePasswords('"postgress://analyst:s3cr%40t@db/x"')).toEqual(['s3cr%40t', 's3cr@t']);
+    expect(storeValuePasswords('postgres://db/x?password=abc&user=a')).toEqual(['abc', 'abc']);
+    expect(storeValuePasswords('/home/me/store.db')).toEqual([]);
   });
 });
 
