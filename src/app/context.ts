@@ -426,6 +426,8 @@ export class Context {
    * confirmation above `confirm-above`). True when the command may send it.
    */
   async gate(plan: Plan): Promise<boolean> {
+    // A store setting that cannot be used stops a paid run before anything is sent.
+    if (plan.worstCaseMilli !== 0) await this.store.check();
     const { gate } = await import('../lib/cost.js');
     const go = await gate(
       {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { Plan } from '../lib/api/plan.js';
 import type { BatchStatus } from '../lib/batch/status.js';
 import type { RequestOptions } from '../lib/http/client.js';
@@ -6,6 +6,7 @@ import { configDirectory } from '../lib/config.js';
 import { UsageError } from '../lib/errors.js';
 import type { Terminal } from '../lib/io/terminal.js';
 import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
+import type { StoreAddress } from '../lib/store/location.js';
 import type { OpenOptions } from '../lib/store/open.js';
 import type { Store } from '../lib/store/types.js';
 import type { Deps } from './deps.js';
@@ -37,6 +38,7 @@ export class StorePort {
   private openedStore: Store | undefined;
   /** Stores opened by `local` (the `store` and `spend` commands), closed at the end of the run. */
   private readonly localStores: Store[] = [];
+  private addressPromise: Promise<StoreAddress> | undefined;
 
   constructor(private readonly host: StoreHost) {}
 
@@ -45,12 +47,37 @@ export class StorePort {
    * `postgres://` URL is a team store. As given (a URL's password included): for opening it, never for printing.
    */
   private async address(): Promise<string> {
+    return (await this.where()).address;
+  }
+
+  /** The store's address once for the run: its warning said once, a refused setting refused on each ask (exit 2). */
+  private async where(): Promise<StoreAddress> {
+    this.addressPromise ??= this.findAddress();
+    return this.addressPromise;
+  }
+
+  private async findAddress(): Promise<StoreAddress> {
     const { deps, profileName, term } = this.host;
-    const { storeFile, isPgUrl, pgTarget } = await import('../lib/store/open.js');
-    const address = storeFile({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd, setting: deps.env.CREATORS_STORE ?? (await this.host.setting('store')) });
-    // A team store's password stays out of every line printed, debug lines included.
-    if (isPgUrl(address)) term.secrets.add(pgTarget(address, deps.env).password);
-    return address;
+    const [{ isPgUrl, pgTarget }, { storeAddress, storeValuePasswords }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
+    const env = deps.env.CREATORS_STORE;
+    const setting = env === undefined ? await this.host.setting('store') : undefined;
+    // A team store's password stays out of every line printed, debug lines and a refused setting's error included.
+    for (const password of storeValuePasswords(env ?? setting ?? '')) term.secrets.add(password);
+    const found = storeAddress({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd, env, setting });
+    if (isPgUrl(found.address)) term.secrets.add(pgTarget(found.address, deps.env).password);
+    if (found.warning) term.warn(found.warning);
+    return found;
+  }
+
+  /**
+   * The location's rules checked before a paid request, even by a command that opens the store only later
+   * or not at all (`api`): a refused setting stops the run before anything is bought. Creates nothing.
+   */
+  async check(): Promise<void> {
+    if (this.host.globals.store === false) return;
+    const { address } = await this.where();
+    const { isPgUrl, checkStoreFile } = await import('../lib/store/open.js');
+    if (!isPgUrl(address)) checkStoreFile(address);
   }
 
   /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */
@@ -61,7 +88,8 @@ export class StorePort {
 
   /** How this profile's store is opened (`store migrate|push`, which open it themselves). */
   async openOptions(o: { dryRun?: boolean }): Promise<OpenOptions> {
-    return { file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: o.dryRun };
+    const where = await this.where();
+    return { file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: o.dryRun, dryRun: o.dryRun, privateFolder: where.isDefault };
   }
 
   /** This profile's local store file (the default place, whatever `store` says): where `store push` copies from. */
@@ -92,7 +120,9 @@ export class StorePort {
       return undefined;
     }
     const { openStore } = await import('../lib/store/open.js');
-    this.openedStore = await openStore({ file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: this.host.dryRun, now: this.host.deps.now });
+    const where = await this.where();
+    const dryRun = this.host.dryRun;
+    this.openedStore = await openStore({ file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: dryRun, dryRun, privateFolder: where.isDefault, now: this.host.deps.now });
     return this.openedStore;
   }
 
@@ -117,10 +147,13 @@ export class StorePort {
    */
   async local(o: { write?: boolean; file?: string; migrate?: boolean } = {}): Promise<Store | undefined> {
     const { openStore, isPgUrl } = await import('../lib/store/open.js');
-    const file = o.file ?? (await this.address());
-    if (!isPgUrl(file) && !existsSync(file)) return undefined;
+    const where = o.file === undefined ? await this.where() : undefined;
+    const file = o.file ?? (where as StoreAddress).address;
     const dryRun = this.host.dryRun;
-    const store = await openStore({ file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun, now: this.host.deps.now });
+    const options = { file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), dryRun, privateFolder: where?.isDefault };
+    // A link or a device is refused even when nothing would be opened (lstat: a dangling link exists too).
+    if (!isPgUrl(file) && !lexists(file)) return undefined;
+    const store = await openStore({ ...options, readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun, now: this.host.deps.now });
     if (store) this.localStores.push(store);
     return store;
   }
@@ -335,3 +368,13 @@ const PACE_WAIT_SAID_MS = 5_000;
 
 /** How long before its window ends a stored answer stops counting in a run's plan (at most a tenth of the window). */
 const STORED_MARGIN_MS = 5 * 60_000;
+
+/** Whether anything is at `file`, a dangling link included. */
+function lexists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,5 +1,5 @@
 /** What `config set`/`unset` and `logout` print under `--dry-run`: data on stdout, never `-o` (a dry run writes no file). */
-import { CONFIG_KEYS, maskSecret } from './config.js';
+import { shownSetting } from './config.js';
 import type { Terminal } from './io/terminal.js';
 import { printText } from './output/printers.js';
 import type { OutputSettings } from './output/types.js';
@@ -22,8 +22,7 @@ export interface SettingsPlan {
 export function shownValue(key: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'object') return 'stored';
-  const text = String(value);
-  return CONFIG_KEYS[key]?.secret ? maskSecret(text) : text;
+  return shownSetting(key, String(value));
 }
 
 export async function printSettingsPlan(io: Terminal, settings: OutputSettings, plan: SettingsPlan): Promise<void> {

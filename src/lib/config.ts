@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { UsageError } from './errors.js';
 import { SOCIAL_PLATFORMS } from '../contract/platforms.js';
+import { shownStoreValue, storeSettingProblem } from './store/location.js';
 
 /** Per-profile settings and credentials in `$XDG_CONFIG_HOME/creators/config.json` (or `CREATORS_CONFIG_DIR`), 0600. */
 
@@ -10,6 +11,8 @@ export interface ConfigKeySpec {
   description: string;
   secret?: boolean;
   validate?: (value: string) => string | undefined;
+  /** How the value is printed when it is not a secret but may hold one (a URL's password). */
+  shown?: (value: string) => string;
 }
 
 const positiveNumber = (value: string): string | undefined =>
@@ -51,8 +54,9 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
     validate: (v) => (v.trim() === '' ? 'must be a command line, true or false' : undefined),
   },
   store: {
-    description: 'the purchase memory: a file path (default <config dir>/store/<profile>.db; env CREATORS_STORE)',
-    validate: (v) => (v.trim() === '' ? 'must be a file path' : undefined),
+    description: 'the purchase memory: a file path (kept absolute; default <config dir>/store/<profile>.db) or a postgres:// URL (env CREATORS_STORE)',
+    validate: storeSettingProblem,
+    shown: shownStoreValue,
   },
   'max-age': {
     description: 'reuse answers from the store bought within this window: 14d, 24h, 0 (default: creators 14d, pages 24h)',
@@ -175,6 +179,14 @@ export function validateConfigValue(key: string, value: string): string {
   const problem = spec.validate?.(value);
   if (problem) throw new UsageError(`Invalid value for '${key}': ${problem}.`);
   return value;
+}
+
+/** A setting's value as `config get`/`list` print it: a secret masked (unless `full`), a URL's password as `***`. */
+export function shownSetting(key: string, value: string, full = false): string {
+  const spec = CONFIG_KEYS[key];
+  if (full) return value;
+  if (spec?.secret) return maskSecret(value);
+  return spec?.shown ? spec.shown(value) : value;
 }
 
 /** At most a quarter of a secret is ever shown, so a short one shows almost nothing. */

@@ -81,8 +81,11 @@ run; ..." says the same).
   CREATORS_MAX_RESPONSE_MB
                          largest JSON response read, in MB (default 64); larger
                          ones fail (response_too_large); downloads are not capped
-  CREATORS_STORE         the store file (default <config dir>/store/<profile>.db), or
-                         a team store's postgres:// URL; creators store path prints it
+  CREATORS_STORE         the store file (default <config dir>/store/<profile>.db; a
+                         relative path is from the current folder), or a team store's
+                         postgres:// (or postgresql://) URL; any other scheme, quotes
+                         or a path that is not a regular file (a device, a FIFO, a
+                         link) is refused (exit 2); creators store path prints it
   PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGPASSFILE
                          a team store's connection, for what its URL leaves out (as
                          psql reads them); the password is never printed

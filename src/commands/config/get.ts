@@ -4,14 +4,14 @@ import { UsageError } from '../../lib/errors.js';
 /** `creators config get <key>`: prints the value; exit 2 when it is not set. */
 export default defineCommand({
   name: 'get',
-  description: 'Print one setting of the profile (secrets masked unless --show-secret)',
+  description: "Print one setting of the profile (secrets masked and a store URL's password hidden unless --show-secret)",
   args: [{ name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) }],
   flags: {
-    showSecret: { flags: '--show-secret', description: 'print a secret value in full' },
+    showSecret: { flags: '--show-secret', description: "print a secret value (or a store URL's password) in full" },
   },
   examples: [['creators config get base-url', 'the stored base URL']],
   async run(ctx, { args: [key = ''], flags }) {
-    const [{ CONFIG_KEYS, maskSecret, validateConfigValue }, { printText }] = await Promise.all([
+    const [{ CONFIG_KEYS, shownSetting, validateConfigValue }, { printText }] = await Promise.all([
       import('../../lib/config.js'),
       import('../../lib/output/index.js'),
     ]);
@@ -19,6 +19,6 @@ export default defineCommand({
     const value = (await ctx.config()).get(key);
     if (value === undefined) throw new UsageError(`'${key}' is not set in profile '${ctx.profileName}'.`);
     const text = String(value);
-    await printText(ctx.term, await ctx.output(), `${CONFIG_KEYS[key]?.secret && !flags.showSecret ? maskSecret(text) : text}\n`);
+    await printText(ctx.term, await ctx.output(), `${shownSetting(key, text, Boolean(flags.showSecret))}\n`);
   },
 });

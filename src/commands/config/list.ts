@@ -7,7 +7,7 @@ export default defineCommand({
   description: 'List the settings of the profile (secrets masked)',
   examples: [['creators config list --json', 'as JSON']],
   async run(ctx) {
-    const [{ CONFIG_KEYS, maskSecret }, { printList }] = await Promise.all([import('../../lib/config.js'), import('../../lib/output/index.js')]);
+    const [{ shownSetting }, { printList }] = await Promise.all([import('../../lib/config.js'), import('../../lib/output/index.js')]);
     const store = await ctx.config();
     const rows: Array<{ key: string; value: string }> = [];
     for (const [key, value] of Object.entries(store.all())) {
@@ -17,7 +17,7 @@ export default defineCommand({
       }
       if (value && typeof value === 'object') continue;
       const text = String(value);
-      rows.push({ key, value: CONFIG_KEYS[key]?.secret ? maskSecret(text) : text });
+      rows.push({ key, value: shownSetting(key, text) });
     }
     const output = await ctx.output();
     await printList(ctx.term, output, rows, [

@@ -22,7 +22,14 @@ export default defineCommand({
     const value = raw === '-' ? (await readInputText(ctx.term, '-', 'input')).trim() : raw;
     if (value === '') throw new UsageError(`Empty value for '${key}'.`, { hint: `To remove it: creators config unset ${key}` });
     validateConfigValue(key, value);
-    const stored = key === 'api-key' ? value.replace(/^Bearer\s+/i, '') : value;
+    let stored = key === 'api-key' ? value.replace(/^Bearer\s+/i, '') : value;
+    // A relative store path would name a new store in every folder the CLI runs from: kept absolute.
+    let resolved = '';
+    if (key === 'store') {
+      const { storeSettingToKeep } = await import('../../lib/store/location.js');
+      stored = storeSettingToKeep(value, ctx.deps.cwd, ctx.deps.env.HOME);
+      if (stored !== value.trim()) resolved = ` as ${stored} (resolved from ${value.trim()})`;
+    }
     const store = await ctx.config();
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
@@ -31,6 +38,6 @@ export default defineCommand({
       return;
     }
     store.set(key, stored);
-    ctx.notice(`Set ${key} in profile '${ctx.profileName}'.`);
+    ctx.notice(`Set ${key} in profile '${ctx.profileName}'${resolved}.`);
   },
 });

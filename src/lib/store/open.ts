@@ -2,33 +2,30 @@
  * Where a profile's store is: `CREATORS_STORE` > the profile's `store` setting > `<config dir>/store/<profile>.db`;
  * a `postgres://` URL is a team store. A dry run opens an existing store read-only, and uses none when there is none.
  */
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { statSync } from 'node:fs';
 import { durationText } from '../output/humanize.js';
 import type { MemoryTally } from './memory.js';
 import { isPgUrl, pgTarget } from './pg-errors.js';
+import { storeError } from './errors.js';
+import { prepareStoreFile, storeAddress, type StoreAddressInput } from './location.js';
 
 export { isPgUrl, pgTarget };
 import { openSqliteStore } from './sqlite.js';
 import { SCHEMA_VERSION } from './schema.js';
 import type { Engine, Store } from './types.js';
 
-export interface StoreLocationInput {
-  configDir: string;
-  profile: string;
-  cwd: string;
-  setting?: string | undefined;
-}
+export type StoreLocationInput = StoreAddressInput;
 
-/** The store of a profile: its file, or the URL of a team store (as given, password included). */
+/**
+ * The store of a profile: its file, or the URL of a team store (as given, password included). A setting
+ * that is neither a path nor a PostgreSQL URL is refused here (lib/store/location.ts), before anything opens.
+ */
 export function storeFile(o: StoreLocationInput): string {
-  const given = o.setting?.trim();
-  if (given) return isPgUrl(given) ? given : path.resolve(o.cwd, given);
-  return path.join(o.configDir, 'store', `${o.profile}.db`);
+  return storeAddress(o).address;
 }
 
-export function localStoreFile(o: Omit<StoreLocationInput, 'setting'>): string {
-  return storeFile({ ...o, setting: undefined });
+export function localStoreFile(o: Omit<StoreLocationInput, 'setting' | 'env'>): string {
+  return storeFile({ ...o, env: undefined, setting: undefined });
 }
 
 /** Where a store is, fit to print: the file, or the server's URL without its password. */
@@ -44,6 +41,25 @@ export interface OpenOptions {
   migrate?: boolean | undefined;
   /** A file store's clock (the run's); a team store reads the server's. */
   now?: (() => number) | undefined;
+  /** A dry run: a looser file mode is left as found (it changes nothing anywhere). */
+  dryRun?: boolean | undefined;
+  /** The store's folder is its own (the default place): a looser one is brought to 0700. */
+  privateFolder?: boolean | undefined;
+}
+
+/** The file rules before SQLite sees the file (a regular file, no link, private); a missing file is made only when writing. */
+function prepare(o: OpenOptions, create: boolean): boolean {
+  try {
+    return prepareStoreFile(o.file, { create, tighten: !o.dryRun, privateFolder: o.privateFolder }).exists;
+  } catch (err) {
+    // A folder that cannot be made or read (EACCES, ENOTDIR): one line naming the store, as SQLite's own failures.
+    throw storeError(err, o.file);
+  }
+}
+
+/** The file rules of a store file, creating and changing nothing (before a paid run that may open it only later). */
+export function checkStoreFile(file: string): void {
+  prepare({ file, dryRun: true }, false);
 }
 
 /**
@@ -61,7 +77,8 @@ export async function openStore(o: OpenOptions): Promise<Store | undefined> {
     }
     return store;
   }
-  if (o.readOnly && (!existsSync(o.file) || statSync(o.file).size === 0)) return undefined;
+  const exists = prepare(o, !o.readOnly);
+  if (o.readOnly && (!exists || statSync(o.file).size === 0)) return undefined;
   const store = await openSqliteStore(o);
   if (o.readOnly && store.version() === 0) {
     await store.close();
@@ -79,7 +96,7 @@ export async function migrateStore(o: OpenOptions): Promise<{ engine: Engine; fr
     const from = o.readOnly ? await pgSchemaVersion(base) : await migratePgStore(base);
     return { engine: 'postgres', from, to: Math.max(from, SCHEMA_VERSION) };
   }
-  const existing = existsSync(o.file) && statSync(o.file).size > 0 ? await openSqliteStore({ ...o, readOnly: true }) : undefined;
+  const existing = prepare(o, false) && statSync(o.file).size > 0 ? await openSqliteStore({ ...o, readOnly: true }) : undefined;
   const from = existing ? existing.version() : 0;
   await existing?.close();
   if (!o.readOnly && from < SCHEMA_VERSION) await (await openSqliteStore({ ...o, readOnly: false })).close();

@@ -3,12 +3,13 @@
  * twice"): the dialect of `core.ts` for a file. WAL, kept when closed, so a reader never blocks a purchase; a
  * busy timeout, so processes take turns; `synchronous=FULL`, so a committed answer survives a power cut.
  */
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { BusyError } from '../errors.js';
 import { StoreCore } from './core.js';
 import { type Dialect, type Row, type Statement, type Tx, type TxKind, spell } from './dialect.js';
 import { storeError } from './errors.js';
+import { prepareStoreFile } from './location.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 interface Db {
@@ -59,14 +60,9 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
   const busy = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let db: Db | undefined;
   try {
-    if (!o.readOnly) {
-      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      // Created private before SQLite opens it (its -wal and -shm files take the same mode).
-      closeSync(openSync(file, 'a', 0o600));
-    } else {
-      // libsql (0.5) ignores better-sqlite3's `fileMustExist` and creates a missing file.
-      closeSync(openSync(file, 'r'));
-    }
+    // A regular file, no link, created private before SQLite opens it (its -wal and -shm files take its mode);
+    // read-only, a missing file is an error: libsql (0.5) ignores `fileMustExist` and would create it.
+    if (!prepareStoreFile(file, { create: !o.readOnly }).exists && o.readOnly) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT' });
     db = new Database(file, { timeout: busy });
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
     // libsql (0.5) ignores `readonly` too: the connection itself refuses writes instead.
