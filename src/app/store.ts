@@ -136,7 +136,10 @@ export class StorePort {
       if (!store) return undefined;
       const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
       const { deps } = this.host;
+      // The response cap (checked when the HTTP client is made): no answer is kept bigger than an answer may be.
+      const capMb = Number(deps.env.CREATORS_MAX_RESPONSE_MB);
       return new PurchaseMemoryImpl({
+        maxAnswerBytes: Number.isFinite(capMb) && capMb > 0 ? Math.round(capMb * 1024 * 1024) : undefined,
         store,
         baseUrl: (await this.host.baseUrl()).href,
         profile: this.host.profileName,

@@ -245,15 +245,17 @@ export class PgStore implements Store {
     });
   }
 
-  async answer(key: string, since: number): Promise<ReusableAnswer | undefined> {
-    const r = await this.row('SELECT body, bought_at, records, credits_milli, status FROM answers WHERE key = $1 AND bought_at >= $2', [key, ms(since)]);
+  async answer(key: string, since: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<ReusableAnswer | undefined> {
+    const sql = 'SELECT CASE WHEN octet_length(body) <= $3::bigint THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status FROM answers WHERE key = $1 AND bought_at >= $2';
+    const r = await this.row(sql, [key, ms(since), maxBytes]);
     return r
-      ? { body: String(r.body), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
+      ? { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
       : undefined;
   }
 
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
-    const rows = await this.rows('SELECT key FROM answers WHERE key = ANY($1::text[]) AND bought_at >= $2', [keys, ms(since)]);
+    const sql = "SELECT key FROM answers WHERE key = ANY($1::text[]) AND bought_at >= $2 AND (status <> 'not_found' OR credits_milli > 0)";
+    const rows = await this.rows(sql, [keys, ms(since)]);
     return new Set(rows.map((r) => String(r.key)));
   }
 

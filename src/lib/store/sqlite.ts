@@ -198,18 +198,20 @@ export class SqliteStore implements Store {
     });
   }
 
-  async answer(key: string, since: number): Promise<ReusableAnswer | undefined> {
+  async answer(key: string, since: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<ReusableAnswer | undefined> {
     // Only the columns reuse reads: this runs once per request of a run answered from the store.
-    const r = this.read(() => this.row('SELECT body, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?', key, since));
+    const sql = 'SELECT CASE WHEN length(CAST(body AS BLOB)) <= ? THEN body END AS body, length(CAST(body AS BLOB)) AS bytes, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?';
+    const r = this.read(() => this.row(sql, maxBytes, key, since));
     return r
-      ? { body: String(r.body), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
+      ? { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
       : undefined;
   }
 
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
     return this.read(() => {
       // One statement for all keys: the binding's per-call cost dominates.
-      const rows = this.q('SELECT key FROM answers WHERE key IN (SELECT value FROM json_each(?)) AND bought_at >= ?').all(JSON.stringify(keys), since) as Row[];
+      const sql = "SELECT key FROM answers WHERE key IN (SELECT value FROM json_each(?)) AND bought_at >= ? AND (status <> 'not_found' OR credits_milli > 0)";
+      const rows = this.q(sql).all(JSON.stringify(keys), since) as Row[];
       return new Set(rows.map((r) => String(r.key)));
     });
   }

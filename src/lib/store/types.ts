@@ -25,7 +25,10 @@ export interface StoredAnswer {
   profile: string;
 }
 
-export type ReusableAnswer = Pick<StoredAnswer, 'body' | 'boughtAt' | 'records' | 'creditsMilli' | 'status'>;
+export type ReusableAnswer = Pick<StoredAnswer, 'body' | 'boughtAt' | 'records' | 'creditsMilli' | 'status'> & {
+  /** The body's size in bytes; a body over the `maxBytes` asked is not read (body ''). */
+  bytes?: number | undefined;
+};
 
 export interface SpendEntry {
   at: number;
@@ -111,8 +114,12 @@ export interface Store {
   /** Where it is: a file path, or a server's URL without its password. */
   readonly location: string;
 
-  /** The answer under `key` bought at or after `since` (only what reuse needs: read once per request). */
-  answer(key: string, since: number): Promise<ReusableAnswer | undefined>;
+  /**
+   * The answer under `key` bought at or after `since` (only what reuse needs: read once per request). A body over
+   * `maxBytes` is left in the store unread (the SQLite binding aborts the process on a text over V8's limit).
+   */
+  answer(key: string, since: number, maxBytes?: number): Promise<ReusableAnswer | undefined>;
+  /** Of `keys`, those a later run would reuse: answered at or after `since`, a free not-found never (it is remembered for its run only). */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
   /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction. */
   commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined): Promise<void>;
