@@ -52,8 +52,10 @@ export interface MemoryOptions {
 /** libsql aborts the process reading a text over V8's string limit (about 512 MiB): nothing that size is kept or read back, whatever the cap. */
 const ANSWER_CEILING_BYTES = 500 * 1024 * 1024;
 
-function megabytes(bytes: number): string {
-  return String(Math.round((bytes / (1024 * 1024)) * 100) / 100);
+function sizeText(bytes: number): string {
+  const round = (n: number): number => Math.round(n * 100) / 100;
+  if (bytes >= 1024 * 1024) return `${round(bytes / (1024 * 1024))} MB`;
+  return bytes >= 1024 ? `${round(bytes / 1024)} KB` : `${bytes} bytes`;
 }
 
 /** What a stored answer is about, as the user names it: `instagram:noah_paws`, or its route. */
@@ -229,7 +231,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private async checked(req: RequestOptions, key: string, hit: ReusableAnswer): Promise<unknown> {
     const bytes = hit.bytes ?? Buffer.byteLength(hit.body);
     if (bytes > this.maxAnswerBytes) {
-      throw damagedAnswer(req, key, hit.boughtAt, `${megabytes(bytes)} MB, over the ${megabytes(this.maxAnswerBytes)} MB an answer may be`);
+      throw damagedAnswer(req, key, hit.boughtAt, `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be`);
     }
     let data: unknown;
     try {
@@ -376,7 +378,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       // Paid for and printed, but never kept bigger than an answer may be (read back, it could not be reused): its charge is logged.
       if (spend) await this.o.store.logSpend(spend);
       throw new CliError(
-        `The answer bought for ${answerName(req)} is ${megabytes(bytes)} MB, over the ${megabytes(this.maxAnswerBytes)} MB an answer may be: it was printed but not kept in the store; nothing more was bought.`,
+        `The answer bought for ${answerName(req)} is ${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be: it was printed but not kept in the store; nothing more was bought.`,
         EXIT.ERROR,
         { code: 'store_answer_too_large', hint: 'CREATORS_MAX_RESPONSE_MB sets the cap, in megabytes.' },
       );
