@@ -18,6 +18,12 @@ function responseShapes(): Promise<typeof import('../../contract/responses.js')>
   return (shapes ??= import('../../contract/responses.js'));
 }
 
+/** Where a stored answer does not have its route's shape (the memory names it as damaged), or undefined. */
+export async function storedShapeMismatch(req: RequestOptions, url: URL, data: unknown): Promise<string | undefined> {
+  if (req.responseType !== undefined && req.responseType !== 'json') return undefined;
+  return (await responseShapes()).responseMismatch(req.method, url.pathname, data);
+}
+
 export type AttemptOutcome<T> =
   | { kind: 'ok'; response: HttpResponse<T> }
   | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined };

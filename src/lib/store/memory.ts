@@ -12,7 +12,7 @@ import { normalizeHandle } from '../../contract/handles.js';
 import { PRICES, requestPriceOf } from '../../contract/prices.js';
 import { BusyError, CliError, EXIT } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
-import { DEFAULT_MAX_RESPONSE_MB } from '../http/attempt.js';
+import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
@@ -239,11 +239,9 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     } catch {
       throw damagedAnswer(req, key, hit.boughtAt, 'not valid JSON');
     }
-    if (req.responseType === undefined || req.responseType === 'json') {
-      const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(new URL(this.o.baseUrl), req.path, req.query);
-      const mismatch = (await import('../../contract/responses.js')).responseMismatch(req.method, url.pathname, data);
-      if (mismatch !== undefined) throw damagedAnswer(req, key, hit.boughtAt, `not the endpoint's shape (${mismatch})`);
-    }
+    const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(new URL(this.o.baseUrl), req.path, req.query);
+    const mismatch = await storedShapeMismatch(req, url, data);
+    if (mismatch !== undefined) throw damagedAnswer(req, key, hit.boughtAt, `not the endpoint's shape (${mismatch})`);
     return data;
   }
 
