@@ -200,7 +200,7 @@ export class SqliteStore implements Store {
 
   async answer(key: string, since: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<ReusableAnswer | undefined> {
     // Only the columns reuse reads: this runs once per request of a run answered from the store.
-    const sql = 'SELECT CASE WHEN length(CAST(body AS BLOB)) <= ? THEN body END AS body, length(CAST(body AS BLOB)) AS bytes, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?';
+    const sql = 'SELECT CASE WHEN octet_length(body) <= ? THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?';
     const r = this.read(() => this.row(sql, maxBytes, key, since));
     return r
       ? { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
