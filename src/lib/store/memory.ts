@@ -231,7 +231,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private async checked(req: RequestOptions, key: string, hit: ReusableAnswer): Promise<unknown> {
     const bytes = hit.bytes ?? Buffer.byteLength(hit.body);
     if (bytes > this.maxAnswerBytes) {
-      throw damagedAnswer(req, key, hit.boughtAt, `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be`);
+      throw damagedAnswer(req, key, hit.boughtAt, `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be (CREATORS_MAX_RESPONSE_MB)`);
     }
     let data: unknown;
     try {

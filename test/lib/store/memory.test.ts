@@ -180,7 +180,7 @@ describe('purchase memory', () => {
     const { m: small } = await memory(undefined, undefined, { file, maxAnswerBytes: 1024 });
     const err = await small.request(enrich('noah_paws'), big).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).message).toMatch(/^The store's answer for instagram:noah_paws \(key [0-9a-f]{12}, bought 2001-09-09T01:46:40\.000Z\) is damaged: 3\.\d+ KB, over the 1 KB an answer may be; nothing was bought\./);
+    expect((err as CliError).message).toMatch(/^The store's answer for instagram:noah_paws \(key [0-9a-f]{12}, bought 2001-09-09T01:46:40\.000Z\) is damaged: 3\.\d+ KB, over the 1 KB an answer may be \(CREATORS_MAX_RESPONSE_MB\); nothing was bought\./);
     expect(big.calls()).toBe(1);
     await expect(small.peek(enrich('noah_paws'))).rejects.toThrow('is damaged');
   });
