@@ -57,7 +57,7 @@ const RECOVERY_HINTS = new Set([
   'lib/store/budget.ts: --max-results',
   'lib/store/budget.ts: --max-pages',
   'lib/store/budget.ts: --max-rows',
-  'lib/http/attempt.ts: --max-age',
+  'lib/store/memory.ts: --max-age',
   'lib/batch/run.ts: --force',
   // What the input file or the service's answer turned out to hold.
   'lib/csv/detect.ts: --column',

@@ -197,7 +197,10 @@ export class StorePort {
   private async memoryOver(store: Store, outbox?: string): Promise<PurchaseMemoryImpl> {
     const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
     const { deps, term } = this.host;
+    // The response cap (checked when the HTTP client is made): no answer is kept bigger than an answer may be.
+    const capMb = Number(deps.env.CREATORS_MAX_RESPONSE_MB);
     return new PurchaseMemoryImpl({
+      maxAnswerBytes: Number.isFinite(capMb) && capMb > 0 ? Math.round(capMb * 1024 * 1024) : undefined,
       store,
       baseUrl: (await this.host.baseUrl()).href,
       profile: this.host.profileName,

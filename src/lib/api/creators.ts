@@ -144,7 +144,8 @@ export function cleanOverlapCreators(values: readonly string[]): string[] {
   }
   const seen = new Map<string, string>();
   for (const c of creators) {
-    const key = c.replace(/^@+/, '').replace(/\/+$/, '').toLowerCase();
+    // One creator however it is written (`@Noah`, `noah`, its profile URL), as the service reads it.
+    const key = normalizeHandle(c) || c.toLowerCase();
     const before = seen.get(key);
     if (before !== undefined) throw new UsageError(`'${c}' is given twice (as '${before}').`);
     seen.set(key, c);
@@ -152,13 +153,19 @@ export function cleanOverlapCreators(values: readonly string[]): string[] {
   return creators;
 }
 
-/** 1 credit per request, however many creators. */
+/** The creators in one order whatever order they were given in: one comparison is one request (and one purchase). */
+function canonicalOrder(creators: readonly string[]): string[] {
+  const keyed = creators.map((c) => ({ c, key: normalizeHandle(c) }));
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.c);
+}
+
+/** 1 credit per request, however many creators; sent in a canonical order (the answer is printed in the order given). */
 export function audienceOverlapPlan(platform: string, creators: readonly string[]): Plan {
   const price = WORST_CASE_MILLI.audienceOverlap;
   return {
     method: 'POST',
     path: 'creators/audience/overlap',
-    body: { platform, creators: [...creators] },
+    body: { platform, creators: canonicalOrder(creators) },
     worstCaseMilli: price,
     costBasis: `1 request x ${formatCredits(price)}`,
     purchase: { kind: 'creator', platform },
@@ -189,11 +196,29 @@ function num(value: unknown): number | undefined {
   return undefined;
 }
 
+/** The answer's rows in the order the creators were given (it was bought in a canonical order); rows it cannot match follow, as they came. */
+function inGivenOrder(details: readonly unknown[], creators: readonly string[]): unknown[] {
+  const nameOf = (d: unknown): string => {
+    const name = asObject(d).username ?? asObject(asObject(d).user).username;
+    return typeof name === 'string' ? normalizeHandle(name) : '';
+  };
+  const rest = [...details];
+  const ordered: unknown[] = [];
+  for (const c of creators) {
+    const i = rest.findIndex((d) => nameOf(d) === normalizeHandle(c));
+    if (i >= 0) ordered.push(...rest.splice(i, 1));
+  }
+  return [...ordered, ...rest];
+}
+
 export async function audienceOverlap(http: HttpClient, platform: string, creators: readonly string[]): Promise<OverlapAnswer> {
   const plan = audienceOverlapPlan(platform, creators);
   const res = await http.request(plan);
-  const body = asObject(res.data);
-  const details = Array.isArray(body.details) ? body.details.filter((d): d is Record<string, unknown> => !!d && typeof d === 'object') : [];
+  const raw = asObject(res.data);
+  const list = Array.isArray(raw.details) ? inGivenOrder(raw.details, creators) : undefined;
+  const details = (list ?? []).filter((d): d is Record<string, unknown> => !!d && typeof d === 'object');
+  // The whole answer (--json) lists them in that order too.
+  const body: Record<string, unknown> = list ? keepStoredMark(raw, { ...raw, details: list }) : raw;
   const basics = asObject(body.basics);
   const message = typeof body.message === 'string' ? body.message : undefined;
   return {

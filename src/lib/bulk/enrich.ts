@@ -43,6 +43,8 @@ export interface BulkOptions extends Omit<SourceOptions, 'kind' | 'needCount'> {
 
 export interface BulkMemory {
   countStored(reqs: readonly Plan[]): Promise<number>;
+  /** The stored answer the request would get, read and checked (a damaged one is named before the gate). */
+  peek(req: Plan): Promise<unknown>;
   windowFor(purchase: NonNullable<Plan['purchase']>): number;
   announced: boolean;
 }
@@ -103,7 +105,7 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     const memory = await ports.memory?.();
     if (single) {
       // A creator the store holds is answered from it: the plan prices nothing.
-      const stored = memory ? await countStored(memory, job, source) : 0;
+      const stored = memory && (await memory.peek(job.plan(job.clean(o.values[0] as string)))) !== undefined ? 1 : 0;
       if (stored > 0 && memory) {
         term.notice(`In the store (bought within ${durationText(memory.windowFor({ kind: 'creator' }))}): 0 credits; --max-age 0 buys fresh.`);
         memory.announced = true;

@@ -18,15 +18,10 @@ function responseShapes(): Promise<typeof import('../../contract/responses.js')>
   return (shapes ??= import('../../contract/responses.js'));
 }
 
-/** An answer the store kept before answers were checked gets its route's schema check too (nothing charged now). */
-export async function checkStoredAnswer(req: RequestOptions, url: URL, data: unknown, boughtAt: number): Promise<void> {
-  if (req.responseType !== undefined && req.responseType !== 'json') return;
-  const mismatch = (await responseShapes()).responseMismatch(req.method, url.pathname, data);
-  if (mismatch === undefined) return;
-  throw new ApiError(`The answer the store holds for ${req.method} ${url.pathname} (bought ${new Date(boughtAt).toISOString()}) does not have the endpoint's shape: ${mismatch}.`, {
-    code: 'malformed_response',
-    hint: 'Nothing was charged for it now; --max-age 0 buys it afresh.',
-  });
+/** Where a stored answer does not have its route's shape (the memory names it as damaged), or undefined. */
+export async function storedShapeMismatch(req: RequestOptions, url: URL, data: unknown): Promise<string | undefined> {
+  if (req.responseType !== undefined && req.responseType !== 'json') return undefined;
+  return (await responseShapes()).responseMismatch(req.method, url.pathname, data);
 }
 
 export type AttemptOutcome<T> =

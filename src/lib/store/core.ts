@@ -84,18 +84,28 @@ export abstract class StoreCore implements Store {
 
   // ---- answers
 
-  async answer(key: string, since: number): Promise<ReusableAnswer | undefined> {
-    // Only the columns reuse reads: this runs once per request of a run answered from the store.
-    const r = (await this.one('read', 'SELECT body, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?', [key, Math.floor(since)]))[0];
+  async answer(key: string, since: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<ReusableAnswer | undefined> {
+    // Only the columns reuse reads: this runs once per request of a run answered from the store. A body over the
+    // cap is not read at all (its size is, without loading it).
+    const r = (
+      await this.one(
+        'read',
+        'SELECT CASE WHEN octet_length(body) <= ? THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status FROM answers WHERE key = ? AND bought_at >= ?',
+        [maxBytes, key, Math.floor(since)],
+      )
+    )[0];
     return r
-      ? { body: String(r.body), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
+      ? { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
       : undefined;
   }
 
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const within = this.d.inList('key', keys);
-    const rows = await this.one('read', `SELECT key FROM answers WHERE ${within.sql} AND bought_at >= ?`, [...(within.params ?? []), Math.floor(since)]);
+    const rows = await this.one('read', `SELECT key FROM answers WHERE ${within.sql} AND bought_at >= ? AND (status <> 'not_found' OR credits_milli > 0)`, [
+      ...(within.params ?? []),
+      Math.floor(since),
+    ]);
     return new Set(rows.map((r) => String(r.key)));
   }
 

@@ -11,9 +11,11 @@ import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
 import { readCharge, routeOf } from '../api/charge.js';
 import { formatCredits } from '../cost.js';
-import { BusyError } from '../errors.js';
+import { BusyError, CliError, EXIT } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
+import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
+import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
 import { holderOf } from './core.js';
 import { appendOutbox, drainOutbox } from './outbox.js';
@@ -51,6 +53,38 @@ export interface MemoryOptions {
   warn?: ((line: string) => void) | undefined;
   /** Where paid answers the store cannot take are kept (lib/store/outbox.ts) until a run puts them in it. */
   outbox?: string | undefined;
+  /** The response cap (CREATORS_MAX_RESPONSE_MB): no answer is kept or reused bigger than an answer may be. */
+  maxAnswerBytes?: number | undefined;
+}
+
+/** libsql aborts the process reading a text over V8's string limit (about 512 MiB): nothing that size is kept or read back, whatever the cap. */
+const ANSWER_CEILING_BYTES = 500 * 1024 * 1024;
+
+function sizeText(bytes: number): string {
+  const round = (n: number): number => Math.round(n * 100) / 100;
+  if (bytes >= 1024 * 1024) return `${round(bytes / (1024 * 1024))} MB`;
+  return bytes >= 1024 ? `${round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
+/** What a stored answer is about, as the user names it: `instagram:noah_paws`, or its route. */
+function answerName(req: Pick<RequestOptions, 'path' | 'purchase'>): string {
+  const p = req.purchase;
+  if (p?.subject) return `${p.platform ? `${p.platform}:` : ''}${p.subject}`;
+  return `${routeOf(req.path)}${p?.platform ? ` (${p.platform})` : ''}`;
+}
+
+/**
+ * A stored answer that cannot be reused (not JSON, not the route's shape, over the cap): named, with what to run,
+ * and never bought again behind the user's back. One line (a bulk row's error shows the message only).
+ */
+function damagedAnswer(req: Pick<RequestOptions, 'path' | 'purchase'>, key: string, boughtAt: number, why: string): CliError {
+  const p = req.purchase;
+  const forget = p?.platform && p.subject && !p.subject.includes('@') ? `\`creators store forget ${p.platform}:${p.subject}\`, or ` : '';
+  return new CliError(
+    `The store's answer for ${answerName(req)} (key ${key.slice(0, 12)}, bought ${new Date(boughtAt).toISOString()}) is damaged: ${why}; nothing was bought. To buy it again, run ${forget}the command with --max-age 0.`,
+    EXIT.ERROR,
+    { code: 'stored_answer_damaged' },
+  );
 }
 
 export interface MemoryTally {
@@ -74,11 +108,18 @@ function canonical(value: unknown): unknown {
 
 export { routeOf };
 
-/** The request as bought: what the key is made of (the handle as the service normalises it). */
+/**
+ * The request as bought: what the key is made of (the handle as the service normalises it; a comparison's
+ * creators normalised and sorted, so one pair is one purchase whatever the order or spelling).
+ */
 export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
   let body = req.body;
-  if (body && typeof body === 'object' && !Array.isArray(body) && typeof (body as Record<string, unknown>).handle === 'string') {
-    body = { ...(body as Record<string, unknown>), handle: normalizeHandle((body as Record<string, string>).handle) };
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const b = body as Record<string, unknown>;
+    if (typeof b.handle === 'string') body = { ...b, handle: normalizeHandle(b.handle) };
+    if (Array.isArray(b.creators) && b.creators.every((c) => typeof c === 'string')) {
+      body = { ...(body as Record<string, unknown>), creators: (b.creators as string[]).map(normalizeHandle).sort() };
+    }
   }
   return stringifyJson(canonical({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }));
 }
@@ -145,9 +186,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   /** Paid answers the store could not take: in the outbox (fsynced before each was returned), said by `settle`. */
   private readonly unkept: Unkept[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** The free not-founds this run bought: reused by it, never by a later run (one transient miss must not hide a creator). */
+  private readonly notFound = new Set<string>();
+  private readonly maxAnswerBytes: number;
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16));
+    this.maxAnswerBytes = Math.min(o.maxAnswerBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024, ANSWER_CEILING_BYTES);
   }
 
   get store(): Store {
@@ -166,7 +211,35 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     if (!req.purchase) return undefined;
     const window = this.windowFor(req.purchase);
     if (window <= 0) return undefined;
-    return this.o.store.answer(answerKey(this.o.baseUrl, req), this.o.now() - window + Math.max(0, marginMs));
+    const key = answerKey(this.o.baseUrl, req);
+    const hit = await this.o.store.answer(key, this.o.now() - window + Math.max(0, marginMs), this.maxAnswerBytes);
+    if (!hit || !this.reusable(key, hit)) return undefined;
+    // A damaged answer is named before anything is priced or bought.
+    await this.checked(req, key, hit);
+    return hit;
+  }
+
+  /** A free not-found is remembered for the run only: one another run bought is asked again (it costs nothing). */
+  private reusable(key: string, hit: ReusableAnswer): boolean {
+    return !(hit.status === 'not_found' && hit.creditsMilli === 0) || this.notFound.has(key);
+  }
+
+  /** The stored answer's data, or the error naming it as damaged: over the cap, not JSON, or not its route's shape. */
+  private async checked(req: RequestOptions, key: string, hit: ReusableAnswer): Promise<unknown> {
+    const bytes = hit.bytes ?? Buffer.byteLength(hit.body);
+    if (bytes > this.maxAnswerBytes) {
+      throw damagedAnswer(req, key, hit.boughtAt, `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be (CREATORS_MAX_RESPONSE_MB)`);
+    }
+    let data: unknown;
+    try {
+      data = storedData(hit);
+    } catch {
+      throw damagedAnswer(req, key, hit.boughtAt, 'not valid JSON');
+    }
+    const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(new URL(this.o.baseUrl), req.path, req.query);
+    const mismatch = await storedShapeMismatch(req, url, data);
+    if (mismatch !== undefined) throw damagedAnswer(req, key, hit.boughtAt, `not the endpoint's shape (${mismatch})`);
+    return data;
   }
 
   /** How many of these requests the store would answer now (a run's count before its money gate). */
@@ -199,8 +272,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const window = this.windowFor(purchase);
     const started = this.o.now();
     const reuse = async (since: number): Promise<HttpResponse<T> | undefined> => {
-      const hit = await this.o.store.answer(key, since);
-      return hit ? this.fromStore<T>(hit, window) : undefined;
+      const hit = await this.o.store.answer(key, since, this.maxAnswerBytes);
+      return hit && this.reusable(key, hit) ? this.fromStore<T>(req, key, hit, window) : undefined;
     };
     if (window > 0) {
       const hit = await reuse(started - window);
@@ -262,8 +335,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
   }
 
-  private fromStore<T>(hit: ReusableAnswer, window: number): HttpResponse<T> {
-    const data = storedData(hit);
+  private async fromStore<T>(req: RequestOptions, key: string, hit: ReusableAnswer, window: number): Promise<HttpResponse<T>> {
+    const data = await this.checked(req, key, hit);
     this.tally.reused++;
     this.tally.windowMs = this.tally.windowMs === undefined ? window : Math.min(this.tally.windowMs, window);
     return { status: 200, headers: {}, data: data as T, url: '', storedAt: hit.boughtAt };
@@ -295,6 +368,17 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     // Named by run, key and time: a commit tried again (after a lost connection) logs the charge once.
     const spend = creditsMilli > 0 ? { ...this.spendEntry(route, purchase.platform, creditsMilli, records, now), origin: `${this.holder.run}:${key}:${now}` } : undefined;
     const creators = creatorsOf(purchase, data, isFound);
+    const bytes = Buffer.byteLength(answer.body);
+    if (bytes > this.maxAnswerBytes) {
+      // Paid for and printed, but never kept bigger than an answer may be (read back, it could not be reused): its charge is logged.
+      if (spend) await this.o.store.logSpend(spend);
+      throw new CliError(
+        `The answer bought for ${answerName(req)} is ${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be: it was printed but not kept in the store; nothing more was bought.`,
+        EXIT.ERROR,
+        { code: 'store_answer_too_large', hint: 'CREATORS_MAX_RESPONSE_MB sets the cap, in megabytes.' },
+      );
+    }
+    if (answer.status === 'not_found' && creditsMilli === 0) this.notFound.add(key);
     try {
       await this.o.store.commit(answer, creators, spend);
     } catch (err) {

@@ -25,7 +25,10 @@ export interface StoredAnswer {
   profile: string;
 }
 
-export type ReusableAnswer = Pick<StoredAnswer, 'body' | 'boughtAt' | 'records' | 'creditsMilli' | 'status'>;
+export type ReusableAnswer = Pick<StoredAnswer, 'body' | 'boughtAt' | 'records' | 'creditsMilli' | 'status'> & {
+  /** The body's size in bytes; a body over the `maxBytes` asked is not read (body ''). */
+  bytes?: number | undefined;
+};
 
 export interface SpendEntry {
   at: number;
@@ -133,8 +136,12 @@ export interface StoreStats {
 
 /** Paid answers and the creators they bought. */
 export interface AnswerStore {
-  /** The answer under `key` bought at or after `since` (only what reuse needs: read once per request). */
-  answer(key: string, since: number): Promise<ReusableAnswer | undefined>;
+  /**
+   * The answer under `key` bought at or after `since` (only what reuse needs: read once per request). A body over
+   * `maxBytes` is left in the store unread (the SQLite binding aborts the process on a text over V8's limit).
+   */
+  answer(key: string, since: number, maxBytes?: number): Promise<ReusableAnswer | undefined>;
+  /** Of `keys`, those a later run would reuse: answered at or after `since`, a free not-found never (it is remembered for its run only). */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
   /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction; ends `release`'s claim on it in the same one. */
   commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined, release?: Holder): Promise<void>;

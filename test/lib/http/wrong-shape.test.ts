@@ -141,8 +141,10 @@ describe('a 200 JSON answer of the wrong shape', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
     const { error } = again.errorJson() as ErrorJson;
-    expect(error.code).toBe('malformed_response');
-    expect(error.message).toMatch(/^The answer the store holds for POST \/public\/v1\/creators\/enrich\/handle\/raw\/ \(bought .+\) does not have the endpoint's shape: result is missing/);
+    expect(error.code).toBe('stored_answer_damaged');
+    expect(error.message).toMatch(
+      /^The store's answer for instagram:nasa \(key [0-9a-f]{12}, bought .+\) is damaged: not the endpoint's shape \(result is missing.*\); nothing was bought\. To buy it again, run `creators store forget instagram:nasa`, or the command with --max-age 0\.$/,
+    );
     expect(error.maybe_charged).toBeUndefined();
     expect(good.sent).toHaveLength(1);
     const fresh = await runCli([...argv, '--max-age', '0'], { env: good.env, dispatcher: good.agent, configDir });

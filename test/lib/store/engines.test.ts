@@ -84,6 +84,24 @@ describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ?
       expect(stats.answers).toEqual([{ kind: 'creator', count: 1, records: 0, creditsMilli: 0, oldest: T0, newest: T0 }]);
     });
 
+    it('answered() never counts a free not-found (remembered for its run only); a charged one counts', async () => {
+      const s = await w.open();
+      await s.commit(answer('nobody', { status: 'not_found', creditsMilli: 0, records: 0 }), [], undefined);
+      await s.commit(answer('charged', { status: 'not_found', creditsMilli: 30, records: 0 }), [], spend('r', 30));
+      await s.commit(answer('a'), ['a'], spend('r', 30));
+      expect([...(await s.answered(['nobody', 'charged', 'a'], 0))].sort()).toEqual(['a', 'charged']);
+    });
+
+    it('answer() leaves a body over maxBytes unread and says its size (the binding aborts on a text past V8\'s limit)', async () => {
+      const s = await w.open();
+      const body = JSON.stringify({ result: { text: 'é'.repeat(100) } });
+      await s.commit(answer('big', { body }), ['big'], undefined);
+      const bytes = Buffer.byteLength(body);
+      expect(await s.answer('big', 0, bytes)).toMatchObject({ body, bytes });
+      expect(await s.answer('big', 0, bytes - 1)).toMatchObject({ body: '', bytes, boughtAt: T0 });
+      expect((await s.answer('big', 0))?.body).toBe(body);
+    });
+
     it('a page remembers the creators it bought, per base URL and platform', async () => {
       const s = await w.open();
       await s.commit(answer('page1', { kind: 'page', subject: null, records: 2, route: 'discovery' }), ['ann', 'bob'], spend('r', 20));

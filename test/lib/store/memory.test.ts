@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { answerKey, chargedMilli, PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { storedAt, type HttpResponse, type RequestOptions } from '../../../src/lib/http/client.js';
+import { CliError } from '../../../src/lib/errors.js';
+import { all } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const BASE = 'http://127.0.0.1:8787/';
@@ -13,11 +15,18 @@ const enrich = (handle: string, extra: Record<string, unknown> = {}): RequestOpt
   purchase: { kind: 'creator', platform: 'instagram', subject: handle.toLowerCase() },
 });
 
-async function memory(maxAge = { creator: 14 * 86_400_000, page: 86_400_000 }, now = () => 1_000_000_000_000) {
-  const store = await openSqliteStore({ file: join(tempDir('creators-memory-'), 'm.db') });
-  const m = new PurchaseMemoryImpl({ store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge, now, sleep: async () => {} });
+async function memory(maxAge = { creator: 14 * 86_400_000, page: 86_400_000 }, now = () => 1_000_000_000_000, o: { file?: string; maxAnswerBytes?: number } = {}) {
+  const store = await openSqliteStore({ file: o.file ?? join(tempDir('creators-memory-'), 'm.db') });
+  const m = new PurchaseMemoryImpl({ store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge, now, sleep: async () => {}, maxAnswerBytes: o.maxAnswerBytes });
   return { store, m };
 }
+
+const overlap = (creators: string[]): RequestOptions => ({
+  method: 'POST',
+  path: 'creators/audience/overlap',
+  body: { platform: 'instagram', creators },
+  purchase: { kind: 'creator', platform: 'instagram' },
+});
 
 function answer(data: unknown): (() => Promise<HttpResponse<unknown>>) & { calls: () => number } {
   let calls = 0;
@@ -38,6 +47,15 @@ describe('purchase memory keys', () => {
     expect(answerKey(BASE, enrich('noah_paws', { platform: 'tiktok' }))).not.toBe(k);
     expect(answerKey(BASE, { ...enrich('noah_paws'), path: 'creators/enrich/handle/full' })).not.toBe(k);
     expect(answerKey('https://api-dashboard.influencers.club/', enrich('noah_paws'))).not.toBe(k);
+  });
+
+  it('one overlap pair is one key whatever the order or spelling of its creators; another set is another', () => {
+    const k = answerKey(BASE, overlap(['noah_paws', 'theellastrong']));
+    expect(answerKey(BASE, overlap(['theellastrong', 'noah_paws']))).toBe(k);
+    expect(answerKey(BASE, overlap(['@Noah_Paws', 'theellastrong']))).toBe(k);
+    expect(answerKey(BASE, overlap(['https://www.instagram.com/theellastrong/', 'noah_paws']))).toBe(k);
+    expect(answerKey(BASE, overlap(['noah_paws', 'theellastrong', 'hannahclutch']))).not.toBe(k);
+    expect(answerKey(BASE, { ...overlap(['noah_paws', 'theellastrong']), body: { platform: 'tiktok', creators: ['noah_paws', 'theellastrong'] } })).not.toBe(k);
   });
 
   it('what an answer cost: its own credits_cost, else the price table (Discovery per creator returned), nothing found is free', () => {
@@ -112,5 +130,58 @@ describe('purchase memory', () => {
     const res = await waiting;
     expect(send.calls()).toBe(0);
     expect(res.data).toEqual({ result: { a: 2 }, credits_cost: 0.03 });
+  });
+
+  it('a free not-found is reused by the run that bought it only; the next run asks again (a charged one is kept 14 days)', async () => {
+    const file = join(tempDir('creators-memory-'), 'm.db');
+    const { m, store } = await memory(undefined, undefined, { file });
+    const nobody = answer({ result: null, credits_cost: 0, status: 'not_found' });
+    await m.request(enrich('missing_x'), nobody);
+    const again = await m.request(enrich('@Missing_X'), nobody);
+    expect(nobody.calls()).toBe(1);
+    expect(again.storedAt).toBe(1_000_000_000_000);
+    // Bought, and charged, though nothing was found: a purchase like any other.
+    const paid = answer({ result: null, credits_cost: 0.03, status: 'not_found' });
+    await m.request(enrich('charged_x'), paid);
+    await store.close();
+
+    const { m: next } = await memory(undefined, undefined, { file });
+    expect(await next.peek(enrich('missing_x'))).toBeUndefined();
+    expect(await next.countStored([enrich('missing_x'), enrich('charged_x')])).toBe(1);
+    await next.request(enrich('missing_x'), nobody);
+    expect(nobody.calls()).toBe(2);
+    await next.request(enrich('missing_x'), nobody);
+    expect(nobody.calls()).toBe(2);
+    expect((await next.request(enrich('charged_x'), paid)).storedAt).toBe(1_000_000_000_000);
+    expect(paid.calls()).toBe(1);
+  });
+
+  it('an answer over the response cap is refused at commit: returned (paid for), not kept, its charge logged, nothing more bought', async () => {
+    const { m, store } = await memory(undefined, undefined, { maxAnswerBytes: 200 });
+    const big = answer({ result: { instagram: { username: 'noah_paws', bio: 'x'.repeat(300) } }, credits_cost: 0.03 });
+    const res = await m.request(enrich('noah_paws'), big);
+    expect((res.data as { result: { instagram: { username: string } } }).result.instagram.username).toBe('noah_paws');
+    expect(m.failure).toBeInstanceOf(CliError);
+    expect(m.failure).toMatchObject({ exitCode: 1, code: 'store_answer_too_large' });
+    expect((m.failure as CliError).message).toMatch(/^The answer bought for instagram:noah_paws is 3\d\d bytes, over the 200 bytes an answer may be: it was printed but not kept in the store; nothing more was bought\.$/);
+    expect(await store.answer(answerKey(BASE, enrich('noah_paws')), 0)).toBeUndefined();
+    expect((await all(store.spend({}))).map((e) => e.creditsMilli)).toEqual([30]);
+    const next = answer({ result: { a: 1 }, credits_cost: 0.03 });
+    await expect(m.request(enrich('other'), next)).rejects.toBe(m.failure);
+    expect(next.calls()).toBe(0);
+  });
+
+  it('a stored answer over the cap is damaged: named, not read, not bought again', async () => {
+    const file = join(tempDir('creators-memory-'), 'm.db');
+    const { m, store } = await memory(undefined, undefined, { file });
+    const big = answer({ result: { instagram: { username: 'noah_paws', bio: 'x'.repeat(3000) } }, credits_cost: 0.03 });
+    await m.request(enrich('noah_paws'), big);
+    await store.close();
+    const { m: small } = await memory(undefined, undefined, { file, maxAnswerBytes: 1024 });
+    const err = await small.request(enrich('noah_paws'), big).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).message).toMatch(/^The store's answer for instagram:noah_paws \(key [0-9a-f]{12}, bought 2001-09-09T01:46:40\.000Z\) is damaged: 3\.\d+ KB, over the 1 KB an answer may be \(CREATORS_MAX_RESPONSE_MB\); nothing was bought\./);
+    expect(big.calls()).toBe(1);
+    await expect(small.peek(enrich('noah_paws'))).rejects.toThrow('is damaged');
   });
 });
