@@ -210,6 +210,7 @@ export class StorePort {
       sleep: deps.sleep,
       signal: deps.signal,
       warn: (line) => term.warn(line),
+      notice: (line) => term.notice(line),
       outbox: outbox ?? (await this.outboxFile()),
     });
   }

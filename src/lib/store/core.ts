@@ -94,9 +94,7 @@ export abstract class StoreCore implements Store {
         [maxBytes, key, Math.floor(since)],
       )
     )[0];
-    return r
-      ? { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' }
-      : undefined;
+    return r ? reusableOf(r) : undefined;
   }
 
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
@@ -169,41 +167,51 @@ export abstract class StoreCore implements Store {
   // ---- claims
 
   /**
-   * `claimed`, or the live holder of the key. One round trip: the claim is taken when free, held by this run,
-   * or held by a holder on another host that fell silent (or wrote a time from a wrong clock); a holder on
-   * this host is checked by its process identity and taken over only when dead.
+   * `claimed`, the live holder of the key, or (given `fresh`) the answer the store holds for it since then, in
+   * one round trip: the claim is taken when no such answer is held and the key is free, held by this run, or
+   * held by a holder on another host that fell silent (or wrote a time from a wrong clock); a holder on this
+   * host is checked by its process identity and taken over only when dead.
    */
-  async claim(key: string, holder: Holder): Promise<'claimed' | Holder> {
-    const [, rows] = await this.d.batch('light', [
-      {
-        sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, {now}, {now})
-              ON CONFLICT (key) DO UPDATE SET run = excluded.run, pid = excluded.pid, host = excluded.host, boot = excluded.boot, start = excluded.start,
-                claimed_at = excluded.claimed_at, seen_at = excluded.seen_at
-              WHERE claims.run = excluded.run OR (claims.host <> excluded.host AND (claims.seen_at < {now} - ? OR claims.seen_at > {now} + ?))`,
-        params: [key, holder.run, holder.pid, holder.host, holder.boot ?? null, holder.start ?? null, SILENT_MS, AHEAD_MS],
-      },
-      { sql: 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', params: [key] },
-    ]);
-    const r = rows?.[0];
-    if (!r || String(r.run) === holder.run) {
+  async claim(key: string, holder: Holder, fresh?: { since: number; maxBytes?: number | undefined }): Promise<'claimed' | Holder | { answer: ReusableAnswer }> {
+    const who = [holder.run, holder.pid, holder.host, holder.boot ?? null, holder.start ?? null];
+    const take = `ON CONFLICT (key) DO UPDATE SET run = excluded.run, pid = excluded.pid, host = excluded.host, boot = excluded.boot, start = excluded.start,
+        claimed_at = excluded.claimed_at, seen_at = excluded.seen_at
+      WHERE claims.run = excluded.run OR (claims.host <> excluded.host AND (claims.seen_at < {now} - ? OR claims.seen_at > {now} + ?))`;
+    const since = fresh ? Math.floor(fresh.since) : 0;
+    // An answer a later purchase reuses (a free not-found is its own run's only).
+    const held = 'FROM answers WHERE key = ? AND bought_at >= ? AND (status <> \'not_found\' OR credits_milli > 0)';
+    const statements: Statement[] = fresh
+      ? [
+          { sql: `SELECT CASE WHEN octet_length(body) <= ? THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status ${held}`, params: [fresh.maxBytes ?? Number.MAX_SAFE_INTEGER, key, since] },
+          {
+            sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) SELECT ?, ?, ?, ?, ?, ?, {now}, {now} WHERE NOT EXISTS (SELECT 1 ${held}) ${take}`,
+            params: [key, ...who, key, since, SILENT_MS, AHEAD_MS],
+          },
+        ]
+      : [{ sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, {now}, {now}) ${take}`, params: [key, ...who, SILENT_MS, AHEAD_MS] }];
+    statements.push({ sql: 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', params: [key] });
+    const out = await this.d.batch('light', statements);
+    const found = fresh ? out[0]?.[0] : undefined;
+    if (found) return { answer: reusableOf(found) };
+    const r = out[out.length - 1]?.[0];
+    if (r && String(r.run) === holder.run) {
       this.beat(holder.run);
       return 'claimed';
     }
+    if (!r) return this.claim(key, holder, fresh);
     const other = holderRow(r);
     if (other.host !== holder.host || processAlive(other.pid, { boot: other.boot, start: other.start })) return publicHolder(other);
     // A dead process of this host: taken over, unless another run took it first.
-    const took = await this.one(
-      'light',
-      `UPDATE claims SET run = ?, pid = ?, host = ?, boot = ?, start = ?, claimed_at = {now}, seen_at = {now} WHERE key = ? AND run = ?`,
-      [holder.run, holder.pid, holder.host, holder.boot ?? null, holder.start ?? null, key, other.run],
-    );
-    void took;
-    const now = (await this.one('read', 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', [key]))[0];
-    if (!now || String(now.run) === holder.run) {
+    const [, now] = await this.d.batch('light', [
+      { sql: 'UPDATE claims SET run = ?, pid = ?, host = ?, boot = ?, start = ?, claimed_at = {now}, seen_at = {now} WHERE key = ? AND run = ?', params: [...who, key, other.run] },
+      { sql: 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', params: [key] },
+    ]);
+    const after = now?.[0];
+    if (after && String(after.run) === holder.run) {
       this.beat(holder.run);
       return 'claimed';
     }
-    return publicHolder(holderRow(now));
+    return after ? publicHolder(holderRow(after)) : this.claim(key, holder, fresh);
   }
 
   async release(key: string, holder: Holder): Promise<void> {
@@ -508,6 +516,10 @@ export abstract class StoreCore implements Store {
     this.stopBeat();
     await this.d.close();
   }
+}
+
+function reusableOf(r: Row): ReusableAnswer {
+  return { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' };
 }
 
 function publicHolder(h: Holder & { seenAt?: number }): Holder {

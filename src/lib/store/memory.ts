@@ -49,6 +49,8 @@ export interface MemoryOptions {
   signal?: AbortSignal | undefined;
   claimWaitMs?: number | undefined;
   run?: string | undefined;
+  /** A notice for the user (the terminal's): a wait they should know of. */
+  notice?: ((line: string) => void) | undefined;
   /** A warning for the user (the terminal's): a charge the service named and was not believed. */
   warn?: ((line: string) => void) | undefined;
   /** Where paid answers the store cannot take are kept (lib/store/outbox.ts) until a run puts them in it. */
@@ -56,6 +58,9 @@ export interface MemoryOptions {
   /** The response cap (CREATORS_MAX_RESPONSE_MB): no answer is kept or reused bigger than an answer may be. */
   maxAnswerBytes?: number | undefined;
 }
+
+/** A wait for another process's purchase of the same record is said from this long. */
+const CLAIM_WAIT_SAID_MS = 3_000;
 
 /** libsql aborts the process reading a text over V8's string limit (about 512 MiB): nothing that size is kept or read back, whatever the cap. */
 const ANSWER_CEILING_BYTES = 500 * 1024 * 1024;
@@ -275,7 +280,9 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       const hit = await this.o.store.answer(key, since, this.maxAnswerBytes);
       return hit && this.reusable(key, hit) ? this.fromStore<T>(req, key, hit, window) : undefined;
     };
-    if (window > 0) {
+    // A server answers each look in a round trip: there the claim looks too (one trip for both), except for a
+    // free not-found this run bought, which only this run reuses.
+    if (window > 0 && (this.o.store.engine !== 'postgres' || this.notFound.has(key))) {
       const hit = await reuse(started - window);
       if (hit) return hit;
     }
@@ -292,7 +299,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const flight = new Promise<void>((resolve) => (landed = resolve));
     this.inFlight.set(key, flight);
     try {
-      return await this.buy(req, send, purchase, key, window, started, reuse);
+      return await this.buy(req, send, purchase, key, window, started);
     } finally {
       this.inFlight.delete(key);
       landed();
@@ -306,14 +313,20 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     key: string,
     window: number,
     started: number,
-    reuse: (since: number) => Promise<HttpResponse<T> | undefined>,
   ): Promise<HttpResponse<T>> {
     const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
-    for (;;) {
-      const claim = await this.o.store.claim(key, this.holder);
+    // With --max-age 0 nothing held is reused, but for an answer bought while this request waited for it.
+    const since = window > 0 ? started - window : undefined;
+    let said = false;
+    for (let waited = false; ; waited = true) {
+      const look = since ?? (waited ? started : undefined);
+      const claim = await this.o.store.claim(key, this.holder, look === undefined ? undefined : { since: look, maxBytes: this.maxAnswerBytes });
       if (claim === 'claimed') break;
-      const hit = await reuse(window > 0 ? started - window : started);
-      if (hit) return hit;
+      if ('answer' in claim) return this.fromStore<T>(req, key, claim.answer, window);
+      if (!said && this.o.now() - started >= CLAIM_WAIT_SAID_MS) {
+        said = true;
+        this.o.notice?.(`Waiting for pid ${claim.pid} on ${claim.host}, which is buying the same record (${answerName(req)}): it is not bought twice.`);
+      }
       if (this.o.now() >= waitUntil) {
         throw new BusyError(`Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`, {
           hint: 'Re-run once it has finished: its answer will come from the store.',
@@ -321,17 +334,21 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       }
       await this.o.sleep(200, this.o.signal);
     }
+    // Kept with its answer in one transaction; released on its own only when the answer was not kept.
+    let kept = false;
     try {
-      // Answered by another process between the first look and the claim.
-      const late = window > 0 ? await reuse(started - window) : undefined;
-      if (late) return late;
       const res = await send();
-      await this.keep(req, purchase, key, res.data).catch((err: unknown) => {
-        this.failure ??= err;
-      });
+      await this.keep(req, purchase, key, res.data).then(
+        () => {
+          kept = true;
+        },
+        (err: unknown) => {
+          this.failure ??= err;
+        },
+      );
       return res;
     } finally {
-      await this.o.store.release(key, this.holder).catch(() => undefined);
+      if (!kept) await this.o.store.release(key, this.holder).catch(() => undefined);
     }
   }
 
@@ -380,7 +397,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
     if (answer.status === 'not_found' && creditsMilli === 0) this.notFound.add(key);
     try {
-      await this.o.store.commit(answer, creators, spend);
+      await this.o.store.commit(answer, creators, spend, this.holder);
     } catch (err) {
       // Whatever stopped the commit, the paid answer is on disk before it is returned.
       const u: Unkept = { answer, creators, spend };

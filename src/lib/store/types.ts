@@ -168,8 +168,11 @@ export interface PaceStore {
 
 /** Purchases in flight. */
 export interface ClaimStore {
-  /** `claimed`, or the live holder of the key (a dead or silent one is taken over: `core.ts`). */
-  claim(key: string, holder: Holder): Promise<'claimed' | Holder>;
+  /**
+   * `claimed`, or the live holder of the key (a dead or silent one is taken over: `core.ts`); given `fresh`, the
+   * answer held for it since then instead, if any (then nothing is claimed).
+   */
+  claim(key: string, holder: Holder, fresh?: { since: number; maxBytes?: number | undefined }): Promise<'claimed' | Holder | { answer: ReusableAnswer }>;
   release(key: string, holder: Holder): Promise<void>;
 }
 

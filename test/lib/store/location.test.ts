@@ -180,7 +180,7 @@ describe('openStore', () => {
   it('refuses a linked store file, read-only (a dry run) or not', async () => {
     const dir = tempDir('creators-loc-');
     const real = join(dir, 'real.db');
-    (await openStore({ file: real }))?.close();
+    await (await openStore({ file: real }))?.close();
     const link = join(dir, 'store.db');
     symlinkSync(real, link);
     const before = readFileSync(real);
