@@ -477,6 +477,19 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const records = req.purchase?.kind === 'creator' ? 1 : (itemsOfPage(data)?.length ?? 1);
     const entry = this.spendEntry(route, typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, records, this.o.now());
     // Named by run and count: a log retried after a lost connection logs the charge once.
-    await this.o.store.logSpend({ ...entry, origin: `${this.holder.run}:charge:${++this.charges}` });
+    const spend = { ...entry, origin: `${this.holder.run}:charge:${++this.charges}` };
+    try {
+      await this.o.store.logSpend(spend);
+    } catch (err) {
+      // The spend log must equal the ledger: a charge the store cannot take waits in the outbox like an answer.
+      try {
+        if (this.o.outbox === undefined) throw new Error('no outbox');
+        appendOutbox(this.o.outbox, [{ spend }]);
+        this.o.warn?.(`The charge of ${route} (${formatCredits(creditsMilli)} credits) is kept in the outbox ${this.o.outbox} until the store takes it (the next run puts it there).`);
+      } catch {
+        this.o.warn?.(`The charge of ${route} (${formatCredits(creditsMilli)} credits) is in no spend log: the store and its outbox both refused it.`);
+      }
+      throw err;
+    }
   }
 }

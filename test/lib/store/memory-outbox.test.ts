@@ -212,3 +212,38 @@ describe('the outbox drained', () => {
     expect(outboxEntries(outbox).map((e) => e.answer?.key)).toEqual(['k1']);
   });
 });
+
+describe('a charge with no answer to keep (a raw POST) the store refuses', () => {
+  it('waits in the outbox as a spend line, is said, fails the run, and the next run logs it once', async () => {
+    const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
+    const state = { refuse: true };
+    const store = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop === 'logSpend' && state.refuse) return async () => Promise.reject(busy());
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const outbox = join(tempDir('creators-outbox-'), 'store', 'default.outbox.jsonl');
+    const warned: string[] = [];
+    const m = new PurchaseMemoryImpl({
+      store, baseUrl: BASE, profile: 'default', command: 'api', maxAge: { creator: 86_400_000, page: 86_400_000 }, now: () => 1_800_000_000_000, sleep: async () => {}, outbox, warn: (l) => warned.push(l),
+    });
+    const raw: RequestOptions = { method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'noah_paws', platform: 'instagram' } };
+    const res = await m.request(raw, async () => ({ status: 200, headers: {}, data: { result: { instagram: { username: 'noah_paws' } }, credits_cost: 0.03 } as unknown, url: BASE }));
+    expect(res.status).toBe(200);
+    expect(m.failure).toBeInstanceOf(BusyError);
+    expect(warned.join('\n')).toContain(`is kept in the outbox ${outbox}`);
+    const lines = outboxEntries(outbox);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.spend).toMatchObject({ route: 'creators/enrich/handle/raw', creditsMilli: 30, command: 'api' });
+    expect(lines[0]?.answer).toBeUndefined();
+    state.refuse = false;
+    await drainOutbox(outbox, store, 'next-run');
+    await drainOutbox(outbox, store, 'again');
+    const spend: SpendEntry[] = [];
+    for await (const e of real.spend({})) spend.push(e);
+    expect(spend.map((e) => e.creditsMilli)).toEqual([30]);
+    await real.close();
+  });
+});
