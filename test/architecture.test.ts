@@ -253,3 +253,49 @@ describe('one of each', () => {
     ]);
   });
 });
+
+/**
+ * One store core: the store's tables are read and written only by lib/store/core.ts, over a dialect; its DDL is
+ * lib/store/schema.ts. SQL on them anywhere else (an engine file, a view, a command) is a money rule written twice.
+ */
+const STORE_TABLE_SQL = /\b(?:FROM|INTO|UPDATE|JOIN)\s+(?:answers|spend|claims|runs|pace|bought_creators|meta)\b/gi;
+const STORE_SQL_HOMES = new Set(['lib/store/core.ts', 'lib/store/schema.ts']);
+
+function secondStoreCores(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    if (STORE_SQL_HOMES.has(f)) continue;
+    for (const m of code(text).matchAll(STORE_TABLE_SQL)) found.push(`${f}: ${m[0]}`);
+  }
+  return found;
+}
+
+/** One liveness rule: whether a holder lives is asked of lib/io/process-alive.ts, by the lock, the temp files and the store's core only. */
+const LIVENESS_ASKERS = new Set(['lib/io/lock.ts', 'lib/io/atomic-file.ts', 'lib/store/core.ts', 'lib/io/process-alive.ts']);
+
+function secondLiveness(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    if (LIVENESS_ASKERS.has(f)) continue;
+    const c = code(text);
+    if (/\bprocessAlive\s*\(|process\.kill\s*\([^,)]+,\s*0\s*\)/.test(c)) found.push(`${f}: tests a holder's liveness`);
+  }
+  return found;
+}
+
+describe('one store core', () => {
+  it("the store's tables are read and written only in lib/store/core.ts (the engines hold connections, migrations and errors)", () => {
+    expect(secondStoreCores(texts())).toEqual([]);
+  });
+
+  it('one liveness rule: only the file lock, the temp files and the store core ask whether a process lives', () => {
+    expect(secondLiveness(texts())).toEqual([]);
+  });
+
+  it('the checks see SQL on the store in an engine file and a second liveness test (a test that cannot fail is a defect)', () => {
+    expect(secondStoreCores(new Map([['lib/store/postgres.ts', "await c.query('INSERT INTO claims (key, run) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING');"]]))).toEqual(['lib/store/postgres.ts: INTO claims']);
+    expect(secondStoreCores(new Map([['lib/store/sqlite.ts', "this.q('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE run = ?')"]]))).toEqual(['lib/store/sqlite.ts: FROM spend']);
+    expect(secondLiveness(new Map([['lib/store/sqlite.ts', 'const dead = other.host === holder.host && !processAlive(other.pid);']]))).toHaveLength(1);
+    expect(secondLiveness(new Map([['lib/store/postgres.ts', 'try { process.kill(pid, 0); } catch { dead = true; }']]))).toHaveLength(1);
+  });
+});
