@@ -167,6 +167,28 @@ describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ?
       expect(await s.claim('k', me('b'))).toBe('claimed');
     });
 
+    it('a claim that looks first: a fresh answer held is returned and nothing is claimed; a free not-found, a stale answer or none: claimed', async () => {
+      const s = await w.open();
+      const now = Date.now();
+      await s.commit(answer('held', { boughtAt: now }), ['held'], spend('r', 30, now));
+      const got = await s.claim('held', me('a'), { since: now - DAY });
+      expect(got).toMatchObject({ answer: { boughtAt: now, records: 1, status: 'ok' } });
+      expect((got as { answer: { body: string } }).answer.body).toContain('"username":"held"');
+      expect((await s.shared()).filter((e) => e.kind === 'claim')).toEqual([]);
+      // Too old for the window: claimed, to be bought again.
+      expect(await s.claim('held', me('a'), { since: now + 1 })).toBe('claimed');
+      await s.release('held', me('a'));
+      // A free not-found is its own run's only: another run claims it.
+      await s.commit(answer('nobody', { boughtAt: now, status: 'not_found', creditsMilli: 0, records: 0 }), [], undefined);
+      expect(await s.claim('nobody', me('a'), { since: now - DAY })).toBe('claimed');
+      // A body over the cap comes back unread (its size told), for the caller to name.
+      expect(await s.claim('held', me('b'), { since: now - DAY, maxBytes: 10 })).toMatchObject({ answer: { body: '', bytes: answer('held').body.length } });
+      // A commit that ends its claim: the key is free for the next run at once.
+      expect(await s.claim('new', me('a'), { since: now - DAY })).toBe('claimed');
+      await s.commit(answer('new', { boughtAt: now }), ['new'], spend('r', 30, now, 'r:new'), me('a'));
+      expect((await s.shared()).filter((e) => e.kind === 'claim' && e.id === 'new')).toEqual([]);
+    });
+
     it('a live holder on this host is never taken over however long it is silent (a stopped process)', async () => {
       const s = await w.open();
       expect(await s.claim('k', me('a'))).toBe('claimed');
