@@ -25,6 +25,7 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'test/lib/store/postgres.test.ts': 'needs PostgreSQL (CREATORS_TEST_PG_URL)',
   'test/lib/store/pgbouncer.test.ts': 'needs PostgreSQL and PgBouncer (CREATORS_TEST_PGBOUNCER_URL), and drives main() against a sandbox',
   'test/lib/store/schema-parity.test.ts': 'reads the schema PostgreSQL holds (CREATORS_TEST_PG_URL)',
+  'test/lib/store/pg-upgrade.test.ts': 'upgrades real PostgreSQL databases (CREATORS_TEST_PG_URL) and drives main() against a sandbox',
   'test/lib/store/huge-sums.test.ts': 'runs on PostgreSQL too (CREATORS_TEST_PG_URL)',
 };
 
