@@ -50,7 +50,8 @@ type Liveness = 'live' | 'dead' | 'silent' | 'ahead';
 
 /** The one liveness rule (above); `now` is the database's clock. */
 export function liveness(other: Holder & { seenAt: number }, me: Pick<Holder, 'host'>, now: number): Liveness {
-  if (other.host === me.host) return processAlive(other.pid, { boot: other.boot, start: other.start }) ? 'live' : 'dead';
+  // A row from before holders beat (seen_at 0, the migration's default) names a bare pid: a process started since is not it.
+  if (other.host === me.host) return processAlive(other.pid, { boot: other.boot, start: other.start, seenAt: other.seenAt === 0 ? 0 : undefined }) ? 'live' : 'dead';
   if (other.seenAt > now + AHEAD_MS) return 'ahead';
   return other.seenAt < now - SILENT_MS ? 'silent' : 'live';
 }
@@ -200,7 +201,7 @@ export abstract class StoreCore implements Store {
     }
     if (!r) return this.claim(key, holder, fresh);
     const other = holderRow(r);
-    if (other.host !== holder.host || processAlive(other.pid, { boot: other.boot, start: other.start })) return publicHolder(other);
+    if (other.host !== holder.host || liveness(other, holder, 0) === 'live') return publicHolder(other);
     // A dead process of this host: taken over, unless another run took it first.
     const [, now] = await this.d.batch('light', [
       { sql: 'UPDATE claims SET run = ?, pid = ?, host = ?, boot = ?, start = ?, claimed_at = {now}, seen_at = {now} WHERE key = ? AND run = ?', params: [...who, key, other.run] },

@@ -1,20 +1,23 @@
 /** The store's failures as one line naming the file; never a silent run without memory, which could pay again. */
 import { BusyError, CliError, EXIT } from '../errors.js';
 
-const NO_STORE = 'or run with --no-store to buy without the purchase memory';
+export const NO_STORE = 'or run with --no-store to buy without the purchase memory';
+
+/** A store written by a newer version, file or server alike: refused untouched. */
+export function tooNewError(where: string, e: { found?: number | undefined; known?: number | undefined }, cause: unknown): CliError {
+  return new CliError(`The store ${where} was written by a newer version of creators (schema ${e.found}; this one knows ${e.known}); nothing was changed.`, EXIT.ERROR, {
+    code: 'store_too_new',
+    hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
+    cause,
+  });
+}
 
 export function storeError(err: unknown, file: string): CliError {
   if (err instanceof CliError) return err;
   const e = (err ?? {}) as { code?: unknown; message?: unknown; found?: number; known?: number };
   const code = String(e.code ?? '');
   const message = typeof e.message === 'string' ? e.message : String(err);
-  if (code === 'CREATORS_NEWER_SCHEMA') {
-    return new CliError(`The store ${file} was written by a newer version of creators (schema ${e.found}; this one knows ${e.known}); nothing was changed.`, EXIT.ERROR, {
-      code: 'store_too_new',
-      hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
-      cause: err,
-    });
-  }
+  if (code === 'CREATORS_NEWER_SCHEMA') return tooNewError(file, e, err);
   if (code === 'CREATORS_FOREIGN_DB') {
     return new CliError(`${file} is an SQLite database of another program, not a creators store; nothing was changed.`, EXIT.ERROR, {
       code: 'store_foreign',

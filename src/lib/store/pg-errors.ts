@@ -1,5 +1,6 @@
 /** A team store's failures as one line naming the server (never its password) and what to do. */
 import { AuthError, BusyError, CliError, EXIT } from '../errors.js';
+import { NO_STORE, tooNewError } from './errors.js';
 
 export interface PgTarget {
   /** `postgres://user@host:port/database`. */
@@ -33,8 +34,6 @@ export function pgTarget(url: string, env: Record<string, string | undefined>): 
   return { display: `postgres://${user ? `${encodeURIComponent(user)}@` : ''}${shownHost}:${port}/${encodeURIComponent(database)}`, host, port, database, password };
 }
 
-const NO_STORE = 'or run with --no-store to buy without the purchase memory';
-
 const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|57P01|57P02|57P03|08000|08003|08006|08001|08004)$/;
 
 /** Whether an error means the team store could not be reached (the answer may be kept later). */
@@ -54,13 +53,7 @@ export function pgError(err: unknown, t: PgTarget): CliError {
   const code = String(e.code ?? (e.errors?.[0] as { code?: unknown } | undefined)?.code ?? '');
   const message = clean(typeof e.message === 'string' && e.message ? e.message : String(err), t);
   const where = `the team store at ${t.host}:${t.port}`;
-  if (code === 'CREATORS_NEWER_SCHEMA') {
-    return new CliError(`The store ${t.display} was written by a newer version of creators (schema ${e.found}; this one knows ${e.known}); nothing was changed.`, EXIT.ERROR, {
-      code: 'store_too_new',
-      hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
-      cause: err,
-    });
-  }
+  if (code === 'CREATORS_NEWER_SCHEMA') return tooNewError(t.display, e, err);
   if (code === 'CREATORS_MIGRATE') {
     const what = e.found === 0 ? 'has no creators schema yet' : `is at schema ${e.found}; this version of creators needs ${e.known}`;
     return new CliError(`The store ${t.display} ${what}; nothing was bought.`, EXIT.ERROR, {

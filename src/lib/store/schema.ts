@@ -1,9 +1,40 @@
 /**
- * Versioned migrations, one text per engine for each version. Each runs in one transaction with the version
- * bump (SQLite's `user_version`, PostgreSQL's `creators_schema`), so a store is always at the version it says.
- * Append only: a shipped migration is never edited; a change is a new one, in both lists.
+ * Versioned migrations, written once and spelt for each engine (the few words below differ). Each runs in one
+ * transaction with the version bump (SQLite's `user_version`, PostgreSQL's `creators_schema`), so a store is
+ * always at the version it says. Append only: a shipped migration is never edited; a change is a new one.
+ * test/lib/store/schema-parity.test.ts reads both engines' catalogues at every version.
  */
-export const MIGRATIONS: readonly string[] = [
+interface Spelling {
+  /** A 64-bit integer: money and times (SQLite's INTEGER is 64-bit; PostgreSQL's is 32). */
+  bigint: string;
+  real: string;
+  /** A key numbered by the engine, in the order written. */
+  id: string;
+  /** Orders answers written in the same millisecond: SQLite's rowid does it, PostgreSQL needs a column. */
+  seq: string;
+  seqOrder: string;
+  randomId: string;
+}
+
+const SQLITE: Spelling = {
+  bigint: 'INTEGER',
+  real: 'REAL',
+  id: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+  seq: '',
+  seqOrder: '',
+  randomId: 'lower(hex(randomblob(16)))',
+};
+
+const POSTGRES: Spelling = {
+  bigint: 'BIGINT',
+  real: 'DOUBLE PRECISION',
+  id: 'BIGSERIAL PRIMARY KEY',
+  seq: ',\n    seq BIGSERIAL NOT NULL',
+  seqOrder: ', seq',
+  randomId: "replace(gen_random_uuid()::text, '-', '')",
+};
+
+const SCHEMA: readonly string[] = [
   // 1: paid answers and the spend log.
   `
   CREATE TABLE answers (
@@ -16,22 +47,22 @@ export const MIGRATIONS: readonly string[] = [
     request TEXT NOT NULL,
     body TEXT NOT NULL,
     status TEXT NOT NULL,
-    credits_milli INTEGER NOT NULL,
+    credits_milli {bigint} NOT NULL,
     records INTEGER NOT NULL,
-    bought_at INTEGER NOT NULL,
-    profile TEXT NOT NULL
+    bought_at {bigint} NOT NULL,
+    profile TEXT NOT NULL{seq}
   );
   CREATE INDEX answers_subject ON answers (platform, subject);
-  CREATE INDEX answers_bought_at ON answers (bought_at);
+  CREATE INDEX answers_bought_at ON answers (bought_at{seqOrder});
   CREATE TABLE spend (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    at INTEGER NOT NULL,
+    id {id},
+    at {bigint} NOT NULL,
     profile TEXT NOT NULL,
     base_url TEXT NOT NULL,
     command TEXT NOT NULL,
     route TEXT NOT NULL,
     platform TEXT,
-    credits_milli INTEGER NOT NULL,
+    credits_milli {bigint} NOT NULL,
     records INTEGER NOT NULL,
     run TEXT NOT NULL
   );
@@ -45,7 +76,7 @@ export const MIGRATIONS: readonly string[] = [
     base_url TEXT NOT NULL,
     platform TEXT NOT NULL,
     handle TEXT NOT NULL,
-    bought_at INTEGER NOT NULL,
+    bought_at {bigint} NOT NULL,
     PRIMARY KEY (key, handle)
   );
   CREATE INDEX bought_creators_platform ON bought_creators (base_url, platform, bought_at);
@@ -54,19 +85,19 @@ export const MIGRATIONS: readonly string[] = [
     run TEXT NOT NULL,
     pid INTEGER NOT NULL,
     host TEXT NOT NULL,
-    claimed_at INTEGER NOT NULL
+    claimed_at {bigint} NOT NULL
   );
   CREATE TABLE runs (
     run TEXT PRIMARY KEY,
     profile TEXT NOT NULL,
     pid INTEGER NOT NULL,
     host TEXT NOT NULL,
-    started_at INTEGER NOT NULL,
-    reserved_milli INTEGER NOT NULL
+    started_at {bigint} NOT NULL,
+    reserved_milli {bigint} NOT NULL
   );
   CREATE TABLE pace (
     account TEXT PRIMARY KEY,
-    tat REAL NOT NULL
+    tat {real} NOT NULL
   );
   `,
   // 3: where a spend entry came from (one charge is logged once, whatever copies it: a retried commit,
@@ -78,98 +109,26 @@ export const MIGRATIONS: readonly string[] = [
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
-  INSERT INTO meta (name, value) VALUES ('store_id', lower(hex(randomblob(16))));
+  INSERT INTO meta (name, value) VALUES ('store_id', {randomId});
   `,
   // 4: claims and reservations carry the file lock's identity of their holder (boot id, process start time)
   // and when it last said it was alive (the database's clock): liveness is one rule (store/core.ts).
   `
   ALTER TABLE claims ADD COLUMN boot TEXT;
   ALTER TABLE claims ADD COLUMN start TEXT;
-  ALTER TABLE claims ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE claims ADD COLUMN seen_at {bigint} NOT NULL DEFAULT 0;
   ALTER TABLE runs ADD COLUMN boot TEXT;
   ALTER TABLE runs ADD COLUMN start TEXT;
-  ALTER TABLE runs ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE runs ADD COLUMN seen_at {bigint} NOT NULL DEFAULT 0;
   `,
 ];
 
-/** `seq` orders answers written in the same millisecond as SQLite's rowid does. */
-export const PG_MIGRATIONS: readonly string[] = [
-  `
-  CREATE TABLE answers (
-    key TEXT PRIMARY KEY,
-    base_url TEXT NOT NULL,
-    route TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    platform TEXT,
-    subject TEXT,
-    request TEXT NOT NULL,
-    body TEXT NOT NULL,
-    status TEXT NOT NULL,
-    credits_milli BIGINT NOT NULL,
-    records INTEGER NOT NULL,
-    bought_at BIGINT NOT NULL,
-    profile TEXT NOT NULL,
-    seq BIGSERIAL NOT NULL
-  );
-  CREATE INDEX answers_subject ON answers (platform, subject);
-  CREATE INDEX answers_bought_at ON answers (bought_at, seq);
-  CREATE TABLE spend (
-    id BIGSERIAL PRIMARY KEY,
-    at BIGINT NOT NULL,
-    profile TEXT NOT NULL,
-    base_url TEXT NOT NULL,
-    command TEXT NOT NULL,
-    route TEXT NOT NULL,
-    platform TEXT,
-    credits_milli BIGINT NOT NULL,
-    records INTEGER NOT NULL,
-    run TEXT NOT NULL
-  );
-  CREATE INDEX spend_at ON spend (profile, at);
-  `,
-  `
-  CREATE TABLE bought_creators (
-    key TEXT NOT NULL REFERENCES answers (key) ON DELETE CASCADE,
-    base_url TEXT NOT NULL,
-    platform TEXT NOT NULL,
-    handle TEXT NOT NULL,
-    bought_at BIGINT NOT NULL,
-    PRIMARY KEY (key, handle)
-  );
-  CREATE INDEX bought_creators_platform ON bought_creators (base_url, platform, bought_at);
-  CREATE TABLE claims (
-    key TEXT PRIMARY KEY,
-    run TEXT NOT NULL,
-    pid INTEGER NOT NULL,
-    host TEXT NOT NULL,
-    claimed_at BIGINT NOT NULL
-  );
-  CREATE TABLE runs (
-    run TEXT PRIMARY KEY,
-    profile TEXT NOT NULL,
-    pid INTEGER NOT NULL,
-    host TEXT NOT NULL,
-    started_at BIGINT NOT NULL,
-    reserved_milli BIGINT NOT NULL
-  );
-  CREATE TABLE pace (
-    account TEXT PRIMARY KEY,
-    tat DOUBLE PRECISION NOT NULL
-  );
-  `,
-  `
-  ALTER TABLE spend ADD COLUMN origin TEXT;
-  CREATE UNIQUE INDEX spend_origin ON spend (origin);
-  CREATE TABLE meta (
-    name TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-  );
-  INSERT INTO meta (name, value) VALUES ('store_id', replace(gen_random_uuid()::text, '-', ''));
-  `,
-  `
-  ALTER TABLE claims ADD COLUMN boot TEXT, ADD COLUMN start TEXT, ADD COLUMN seen_at BIGINT NOT NULL DEFAULT 0;
-  ALTER TABLE runs ADD COLUMN boot TEXT, ADD COLUMN start TEXT, ADD COLUMN seen_at BIGINT NOT NULL DEFAULT 0;
-  `,
-];
+function spelt(s: Spelling): readonly string[] {
+  return SCHEMA.map((m) => m.replace(/\{(bigint|real|id|seq|seqOrder|randomId)\}/g, (_, w: keyof Spelling) => s[w]));
+}
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export const MIGRATIONS: readonly string[] = spelt(SQLITE);
+
+export const PG_MIGRATIONS: readonly string[] = spelt(POSTGRES);
+
+export const SCHEMA_VERSION = SCHEMA.length;

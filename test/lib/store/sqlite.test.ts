@@ -5,6 +5,7 @@
  * family in engines.test.ts.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
@@ -24,6 +25,38 @@ interface RawDb {
 async function rawDb(file: string): Promise<RawDb> {
   const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => RawDb };
   return new Database(file);
+}
+
+/** A pid no process has (above the kernel's pid_max). */
+const DEAD_PID = 4_194_305;
+
+/** The rows an older version wrote into the tables it had (its columns only), each table in its first column's order. */
+function olderRows(v: number): Record<string, Record<string, unknown>[]> {
+  const a = answer('old_creator');
+  const rows: Record<string, Record<string, unknown>[]> = {
+    answers: [{ key: a.key, base_url: a.baseUrl, route: a.route, kind: a.kind, platform: a.platform, subject: a.subject, request: a.request, body: a.body, status: a.status, credits_milli: a.creditsMilli, records: a.records, bought_at: a.boughtAt, profile: a.profile }],
+    // A charge of 2^53 + 1 milli: kept to the unit.
+    spend: [
+      { id: 1, at: T0, profile: 'default', base_url: a.baseUrl, command: 'enrich handle', route: a.route, platform: 'instagram', credits_milli: 30, records: 1, run: 'old-run', ...(v >= 3 ? { origin: 'elsewhere:7' } : {}) },
+      { id: 2, at: T0 + 1, profile: 'default', base_url: a.baseUrl, command: 'enrich handle', route: a.route, platform: 'instagram', credits_milli: '9007199254740993', records: 1, run: 'old-run', ...(v >= 3 ? { origin: null } : {}) },
+    ],
+  };
+  if (v >= 2) {
+    rows.bought_creators = [{ key: a.key, base_url: a.baseUrl, platform: 'instagram', handle: 'old_creator', bought_at: T0 }];
+    // On this host, a process gone and a pid another process has now (pid 1 always runs); on another host, silent since.
+    rows.claims = [
+      { key: 'k-dead', run: 'r-dead', pid: DEAD_PID, host: hostname(), claimed_at: T0 },
+      { key: 'k-remote', run: 'r-remote', pid: 4242, host: 'another-host', claimed_at: T0 },
+      { key: 'k-reused', run: 'r-reused', pid: 1, host: hostname(), claimed_at: T0 },
+    ];
+    rows.runs = [
+      { run: 'r-dead', profile: 'default', pid: DEAD_PID, host: hostname(), started_at: T0, reserved_milli: 5_000_000 },
+      { run: 'r-remote', profile: 'default', pid: 4242, host: 'another-host', started_at: T0, reserved_milli: 5_000_000 },
+      { run: 'r-reused', profile: 'default', pid: 1, host: hostname(), started_at: T0, reserved_milli: 5_000_000 },
+    ];
+    rows.pace = [{ account: `${a.baseUrl}|default`, tat: T0 + 0.5 }];
+  }
+  return rows;
 }
 
 const opened: SqliteStore[] = [];
@@ -125,6 +158,52 @@ describe('opening and migrating', () => {
     expect(await s.boughtCreators(a.baseUrl, 'instagram', 0)).toEqual(['new_one']);
     expect(await s.pace('acct').take(1000, 0, T0)).toBe(T0);
   });
+
+  for (let v = 1; v < SCHEMA_VERSION; v++) {
+    it(`migrates a version-${v} store when opened: every row and value kept, holders from before not alive, then it reuses and buys`, async () => {
+      const file = storeFile();
+      const db = await rawDb(file);
+      for (let m = 0; m < v; m++) db.exec(MIGRATIONS[m] as string);
+      db.exec(`PRAGMA user_version = ${v}`);
+      const rows = olderRows(v);
+      for (const [table, list] of Object.entries(rows)) {
+        for (const r of list) db.prepare(`INSERT INTO ${table} (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r).map(() => '?').join(', ')})`).run(...Object.values(r));
+      }
+      const storeIdBefore = v >= 3 ? (db.prepare("SELECT value FROM meta WHERE name = 'store_id'").get() as { value: string }).value : undefined;
+      db.close();
+
+      const s = await open(file);
+      expect(s.version()).toBe(SCHEMA_VERSION);
+      const after = await rawDb(file);
+      try {
+        const added: Record<string, Record<string, string | null>> = { claims: { boot: null, start: null, seen_at: '0' }, runs: { boot: null, start: null, seen_at: '0' }, spend: v < 3 ? { origin: null } : {} };
+        for (const [table, list] of Object.entries(rows)) {
+          const cols = [...Object.keys(list[0] ?? {}), ...Object.keys(added[table] ?? {})];
+          const found = after.prepare(`SELECT ${cols.map((c) => `CAST(${c} AS TEXT) AS ${c}`).join(', ')} FROM ${table} ORDER BY ${cols[0]}`).all();
+          expect(found, table).toEqual(list.map((r) => ({ ...Object.fromEntries(Object.entries(r).map(([k, x]) => [k, x === null ? null : String(x)])), ...(added[table] ?? {}) })));
+        }
+        const storeId = (after.prepare("SELECT value FROM meta WHERE name = 'store_id'").get() as { value: string }).value;
+        expect(storeId).toMatch(/^[0-9a-f]{32}$/);
+        if (storeIdBefore) expect(storeId).toBe(storeIdBefore);
+      } finally {
+        after.close();
+      }
+      expect((await s.answer('old_creator', 0))?.body).toBe(answer('old_creator').body);
+      // The sum of a 2^53 charge is read without overflow (as a float: the row itself keeps every unit, above).
+      expect((await s.stats()).spend).toMatchObject({ entries: 2, creditsMilli: expect.closeTo(9007199254740993, -3) });
+      if (v >= 2) {
+        const held = (await s.shared()).filter((e) => e.kind !== 'pace').map((e) => `${e.kind} ${e.id}: ${e.state}`).sort();
+        expect(held).toEqual(['claim k-dead: dead', 'claim k-remote: silent', 'claim k-reused: dead', 'reservation r-dead: dead', 'reservation r-remote: silent', 'reservation r-reused: dead']);
+        for (const k of ['k-dead', 'k-remote', 'k-reused']) expect(await s.claim(k, me('after'))).toBe('claimed');
+        // 15 credits reserved by the runs from before would refuse this 1-credit budget if they still counted.
+        expect(await s.reserve({ profile: 'default', worstMilli: 500, now: Date.now(), daily: { limitMilli: 1000, since: Date.now() - 3_600_000 } }, me('after'))).toBeUndefined();
+        await s.endRun('after');
+      }
+      await s.commit(answer('new_one'), ['new_one'], spend('r', 30, T0, 'here:1'));
+      expect((await s.answer('new_one', 0))?.status).toBe('ok');
+      expect(await s.boughtCreators(answer('x').baseUrl, 'instagram', 0)).toEqual(v >= 2 ? ['new_one', 'old_creator'].sort() : ['new_one']);
+    });
+  }
 
   it('two handles opening one empty file at once migrate it once', async () => {
     const file = storeFile();
