@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,events,store,team]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,events,store,team,trips]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -377,6 +377,8 @@ try {
   if (want('events')) await benchEvents();
   if (want('store')) await benchStore({ BIN, root, tmp, out, note, startSandbox, quick });
   if (want('team')) await benchTeamStore({ BIN, root, tmp, out, note, startSandbox, quick });
+  // The team store's round trips alone (also part of `team`).
+  else if (only?.includes('trips')) await benchTeamStore({ BIN, root, tmp, out, note, startSandbox, quick, tripsOnly: true });
 } finally {
   await rm(tmp, { recursive: true, force: true });
 }
