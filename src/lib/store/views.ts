@@ -347,7 +347,7 @@ export function doctorRecord(e: SharedEntry, action: DoctorAction, now: number, 
   };
 }
 
-/** The short id a table shows: a claim's key and a run's id cut to 12 characters, a pace as `<profile> on <host>`. */
+/** The short id a table shows: a claim's key and a run's id cut to 12 characters, a pace as `<host> <profile>`. */
 function shortId(e: SharedEntry): string {
   if (e.kind !== 'pace') return e.id.slice(0, 12);
   // A pace is `<base URL> <profile>`.
@@ -359,7 +359,7 @@ function shortId(e: SharedEntry): string {
   } catch {
     // Not a URL: shown as kept.
   }
-  return cut > 0 ? `${e.id.slice(cut + 1)} on ${host}` : e.id;
+  return cut > 0 ? `${host} ${e.id.slice(cut + 1)}` : e.id;
 }
 
 /** One entry of `store doctor` as a table row: what a person reads (the full record is in --json). */
