@@ -370,6 +370,26 @@ describe('store doctor in one process', () => {
     expect((await sql.all('SELECT key FROM claims')).map((c) => c.key)).toEqual(['ab'.repeat(32)]);
   });
 
+  it('--all on a terminal asks before clearing a live holder of another machine: no clears nothing, yes clears it', async () => {
+    const configDir = join(tempDir('creators-doctor-'), 'config');
+    const env = { ...sandboxEnv(sb.get()), CREATORS_RATE_LIMIT: '100000' };
+    const now = () => Date.now();
+    const bought = await runCli(['enrich', 'handle', creatorHandles(sb.get(), 1, 130)[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json'], { env, configDir, now });
+    expect(bought.code, bought.stderr).toBe(0);
+    const sql = await sqliteSql(join(configDir, 'store', 'default.db'));
+    opened.push(sql);
+    await sql.run('INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', ['ef'.repeat(32), 'far', 77, 'build-9', 'b', '1', Date.now(), Date.now()]);
+    const no = await runCli(['store', 'doctor', '--all'], { env, configDir, now, tty: true, stdin: 'n\n', stdinTTY: true });
+    expect(no.code, no.stderr).toBe(0);
+    expect(no.stderr).toContain('Clear 1 live entry too (claim of pid 77 on build-9)? Its run may then buy a record twice or pass a budget. [y/N]');
+    expect(no.stderr).toContain('Nothing was cleared.');
+    expect(await count(sql, 'claims')).toBe(1);
+    const yes = await runCli(['store', 'doctor', '--all'], { env, configDir, now, tty: true, stdin: 'y\n', stdinTTY: true });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.stderr).toMatch(/Cleared claim efefefefefef: live: heard from \d+ s ago \(pid 77 on build-9\)\./);
+    expect(await count(sql, 'claims')).toBe(0);
+  });
+
   it('no store yet: a notice, exit 0, nothing created', async () => {
     const configDir = join(tempDir('creators-doctor-'), 'config');
     for (const flags of [[], ['--dry-run'], ['--json']]) {
