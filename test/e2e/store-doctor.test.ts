@@ -291,7 +291,7 @@ for (const engine of ENGINES) {
       const w = await engine.world();
       expect((await spawnCli(['config', 'set', 'daily-budget', '0.5'], w.env)).code).toBe(0);
       const handles = creatorHandles(sb.get(), 8, 90);
-      setLatency(sb.get().state, parseLatencySpec('enrich=4000ms'));
+      setLatency(sb.get().state, parseLatencySpec('enrich=8000ms'));
       // Both rows in flight at once, so the claims stay put while doctor looks.
       const run = start([...enrich(inputOf(w, 'live.csv', handles.slice(0, 2)), join(w.dir, 'live.out.csv')), '--concurrency', '2'], w.env);
       await waitFor('the run to claim both rows', async () => {
