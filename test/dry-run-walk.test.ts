@@ -116,6 +116,7 @@ function samples(ids: Ids): Record<string, string[]> {
     'store forget': ['store', 'forget', `instagram:${ids.handle}`, '--yes'],
     'store migrate': ['store', 'migrate'],
     'store push': ['store', 'push'],
+    'store doctor': ['store', 'doctor', '--all', '--yes'],
     api: ['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=10'],
     sandbox: ['sandbox', '--port', '0'],
     completion: ['completion', 'bash'],

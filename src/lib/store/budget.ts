@@ -57,7 +57,7 @@ export async function reserveBudget(memory: PurchaseMemoryImpl, b: BudgetInput):
   );
   if (!refusal) return;
   const period = refusal.period === 'daily' ? 'today' : 'this month';
-  const reserved = refusal.reservedMilli > 0 ? ` and ${formatCredits(refusal.reservedMilli)} reserved by runs in progress` : '';
+  const reserved = refusal.reservedMilli > 0 ? ` and ${formatCredits(refusal.reservedMilli)} reserved by runs in progress (creators store doctor shows them)` : '';
   const jobs = open.milli > 0 ? `, up to ${formatCredits(open.milli)} more for batch ${open.jobs.length === 1 ? 'job' : 'jobs'} ${open.jobs.join(', ')} not yet seen finished (creators batch status <id> settles it)` : '';
   const left = Math.max(0, refusal.limitMilli - refusal.spentMilli - refusal.reservedMilli - open.milli);
   throw new CreditsError(

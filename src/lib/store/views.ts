@@ -13,7 +13,7 @@ import { countText, humanDate, plural } from '../output/humanize.js';
 import { printText } from '../output/printers.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/types.js';
 import type { OutboxEntry } from './outbox.js';
-import type { AnswerKind, Engine, KindCounts, SpendEntry, StoredAnswer, StoreStats } from './types.js';
+import type { AnswerKind, Engine, Holder, KindCounts, SharedEntry, SpendEntry, StoredAnswer, StoreStats } from './types.js';
 
 /** Credits from the store's thousandths. */
 export function credits(milli: number): number {
@@ -282,4 +282,114 @@ export async function printStoreChangePlan(io: Terminal, settings: OutputSetting
     return;
   }
   await printText(io, settings, `Dry run: nothing was changed.\n${plan.text}\n`);
+}
+
+/** `45 s`, `10 min`, `23 h`, `3 d`: how long, as a person reads it. */
+export function spanText(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  if (s < 90) return `${s} s`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86_400)} d`;
+}
+
+/** `pid 123 on this host`, `pid 5 on build-2`. */
+export function holderText(h: Holder, myHost: string): string {
+  return `pid ${h.pid} on ${h.host === myHost ? 'this host' : h.host}`;
+}
+
+/** What `store doctor` does with an entry. */
+export type DoctorAction = 'cleared' | 'would clear' | 'kept';
+
+/** Why an entry is in its state, in words: `its process (pid 123 on this host) is gone`. */
+export function stateWhy(e: SharedEntry, now: number, myHost: string): string {
+  if (e.kind === 'pace') {
+    const ahead = e.at - now;
+    if (e.state === 'ahead') return `its next slot is ${spanText(ahead)} ahead of the clock (a machine with a wrong clock wrote it)`;
+    return ahead > 0 ? `its next slot is in ${spanText(ahead)}` : 'its next slot is free now';
+  }
+  const h = e.holder as Holder;
+  const who = holderText(h, myHost);
+  const since = spanText(now - (e.seenAt ?? now));
+  switch (e.state) {
+    case 'dead':
+      return `its process (${who}) is gone`;
+    case 'silent':
+      return `not heard from for ${since} (${who}, another host)`;
+    case 'ahead':
+      return `${spanText((e.seenAt ?? now) - now)} ahead of the clock (${who}, a machine with a wrong clock)`;
+    default:
+      return h.host === myHost ? `its process (${who}) is running` : `heard from ${since} ago (${who})`;
+  }
+}
+
+/** One entry of `store doctor` for machine formats: full ids, times as ISO 8601, spans in seconds. */
+export function doctorRecord(e: SharedEntry, action: DoctorAction, now: number, myHost: string): DataRecord {
+  const seenAgo = e.seenAt === null ? null : Math.round((now - e.seenAt) / 1000);
+  const aheadMs = e.kind === 'pace' ? e.at - now : e.seenAt === null ? 0 : e.seenAt - now;
+  return {
+    kind: e.kind,
+    id: e.id,
+    state: e.state,
+    why: stateWhy(e, now, myHost),
+    action,
+    // Flat, so csv has the same columns whatever the kind.
+    holder_pid: e.holder?.pid ?? null,
+    holder_host: e.holder?.host ?? null,
+    holder_this_host: e.holder ? e.holder.host === myHost : null,
+    holder_run: e.holder?.run ?? null,
+    seen_at: iso(e.seenAt),
+    seen_seconds_ago: seenAgo,
+    ahead_seconds: e.state === 'ahead' || (e.kind === 'pace' && aheadMs > 0) ? Math.round(aheadMs / 1000) : 0,
+    reserved_credits: e.reservedMilli === null ? null : credits(e.reservedMilli),
+    profile: e.profile ?? null,
+    at: iso(e.at),
+  };
+}
+
+/** The short id a table shows: a claim's key and a run's id cut to 12 characters, a pace as `<host> <profile>`. */
+function shortId(e: SharedEntry): string {
+  if (e.kind !== 'pace') return e.id.slice(0, 12);
+  // A pace is `<base URL> <profile>`.
+  const cut = e.id.lastIndexOf(' ');
+  const url = e.id.slice(0, cut);
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Not a URL: shown as kept.
+  }
+  return cut > 0 ? `${host} ${e.id.slice(cut + 1)}` : e.id;
+}
+
+/** One entry of `store doctor` as a table row: what a person reads (the full record is in --json). */
+export function doctorRow(e: SharedEntry, action: DoctorAction, now: number, myHost: string): DataRecord {
+  const ahead = e.kind === 'pace' ? e.at - now : (e.seenAt ?? now) - now;
+  const seen =
+    e.kind === 'pace' ? (ahead > 0 ? `${spanText(ahead)} ahead` : '') : e.state === 'ahead' ? `${spanText(ahead)} ahead` : `${spanText(now - (e.seenAt ?? now))} ago`;
+  return {
+    kind: e.kind,
+    id: shortId(e),
+    holder: e.holder ? holderText(e.holder, myHost) : '',
+    state: e.state,
+    seen,
+    reserved_credits: e.reservedMilli === null ? null : credits(e.reservedMilli),
+    action,
+  };
+}
+
+/** Terminal columns of `store doctor`. */
+export const DOCTOR_COLUMNS: ColumnSpec[] = [
+  { path: 'kind', header: 'Kind', whole: true, priority: 3 },
+  { path: 'id', header: 'Id', priority: 1 },
+  { path: 'holder', header: 'Holder', priority: 2 },
+  { path: 'state', header: 'State', whole: true, priority: 4 },
+  { path: 'seen', header: 'Seen', wide: true },
+  { path: 'reserved_credits', header: 'Credits', kind: 'number', wide: true },
+];
+
+/** `reservation 3f9a0c1e22b4: dead: its process (pid 4242 on this host) is gone`: one stuck entry, said in words. */
+export function doctorLine(e: SharedEntry, now: number, myHost: string): string {
+  const held = e.reservedMilli === null ? '' : ` (${plural(credits(e.reservedMilli), 'credit')} reserved)`;
+  return `${e.kind} ${shortId(e)}${held}: ${e.state}: ${stateWhy(e, now, myHost)}`;
 }
