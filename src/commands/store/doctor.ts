@@ -52,7 +52,8 @@ export default defineCommand({
       }
       if (!refused) entries = (await store.doctor({ all })).entries;
     }
-    const now = ctx.deps.now();
+    // Ages and leads in the store's own clock (a team store's server's), not this machine's.
+    const now = entries[0]?.clock ?? ctx.deps.now();
     const action = (e: SharedEntry): DoctorAction =>
       refused || !clears(e, all) ? 'kept' : ctx.dryRun ? 'would clear' : 'cleared';
     const output = ctx.dryRun ? await ctx.dryRunOutput() : await ctx.output();

@@ -356,15 +356,15 @@ export abstract class StoreCore implements Store {
     const out: SharedEntry[] = [];
     for (const r of claims ?? []) {
       const h = holderRow(r);
-      out.push({ kind: 'claim', id: String(r.key), holder: publicHolder(h), seenAt: h.seenAt, state: liveness(h, me, now), at: Number(r.claimed_at), reservedMilli: null });
+      out.push({ kind: 'claim', id: String(r.key), holder: publicHolder(h), seenAt: h.seenAt, state: liveness(h, me, now), at: Number(r.claimed_at), reservedMilli: null, clock: now });
     }
     for (const r of runs ?? []) {
       const h = holderRow(r);
-      out.push({ kind: 'reservation', id: String(r.run), holder: publicHolder(h), seenAt: h.seenAt, state: liveness(h, me, now), at: Number(r.started_at), reservedMilli: Number(r.reserved_milli), profile: String(r.profile) });
+      out.push({ kind: 'reservation', id: String(r.run), holder: publicHolder(h), seenAt: h.seenAt, state: liveness(h, me, now), at: Number(r.started_at), reservedMilli: Number(r.reserved_milli), profile: String(r.profile), clock: now });
     }
     for (const r of paces ?? []) {
       const tat = Number(r.tat);
-      out.push({ kind: 'pace', id: String(r.account), holder: undefined, seenAt: null, state: tat > now + AHEAD_MS ? 'ahead' : 'live', at: Math.round(tat), reservedMilli: null });
+      out.push({ kind: 'pace', id: String(r.account), holder: undefined, seenAt: null, state: tat > now + AHEAD_MS ? 'ahead' : 'live', at: Math.round(tat), reservedMilli: null, clock: now });
     }
     return out;
   }
@@ -372,12 +372,17 @@ export abstract class StoreCore implements Store {
   /** Clears what `shared` found stuck (or, with `all`, everything but this process's own); `dryRun` only says what. */
   async doctor(o: { dryRun?: boolean | undefined; all?: boolean | undefined } = {}): Promise<DoctorReport> {
     const entries = await this.shared();
-    const stuck = entries.filter((e) => e.state !== 'live' || (o.all && e.holder?.pid !== process.pid));
+    const mine = (e: SharedEntry): boolean => e.holder?.pid === process.pid && e.holder.host === hostname();
+    // A pace has no holder: with `all` it is cleared only when a wrong clock left it ahead.
+    const stuck = entries.filter((e) => e.state !== 'live' || (o.all && e.holder !== undefined && !mine(e)));
     if (!o.dryRun && stuck.length > 0) {
       const statements: Statement[] = [];
       for (const e of stuck) {
-        if (e.kind === 'claim') statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [e.id, e.holder?.run ?? ''] });
-        else if (e.kind === 'reservation') statements.push({ sql: 'DELETE FROM runs WHERE run = ?', params: [e.id] });
+        // Only as it was seen: a holder that beat again in between keeps what it holds (unless `all` asked for it).
+        const asSeen = e.state === 'live' ? '' : ' AND seen_at = ?';
+        const seen = e.state === 'live' ? [] : [e.seenAt ?? 0];
+        if (e.kind === 'claim') statements.push({ sql: `DELETE FROM claims WHERE key = ? AND run = ?${asSeen}`, params: [e.id, e.holder?.run ?? '', ...seen] });
+        else if (e.kind === 'reservation') statements.push({ sql: `DELETE FROM runs WHERE run = ?${asSeen}`, params: [e.id, ...seen] });
         else statements.push({ sql: 'UPDATE pace SET tat = {now} WHERE account = ? AND tat > {now} + ?', params: [e.id, AHEAD_MS] });
       }
       await this.d.batch('write', statements);

@@ -77,6 +77,8 @@ export interface SharedEntry {
   at: number;
   reservedMilli: number | null;
   profile?: string | undefined;
+  /** The database's clock when this was read (what `seenAt` and `at` are measured against). */
+  clock: number;
 }
 
 export interface DoctorReport {
