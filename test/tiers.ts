@@ -26,6 +26,7 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'test/lib/store/pgbouncer.test.ts': 'needs PostgreSQL and PgBouncer (CREATORS_TEST_PGBOUNCER_URL), and drives main() against a sandbox',
   'test/lib/store/schema-parity.test.ts': 'reads the schema PostgreSQL holds (CREATORS_TEST_PG_URL)',
   'test/lib/store/pg-upgrade.test.ts': 'upgrades real PostgreSQL databases (CREATORS_TEST_PG_URL) and drives main() against a sandbox',
+  'test/lib/store/store-file-locks.test.ts': 'starts a second process that opens and closes the store',
   'test/lib/store/huge-sums.test.ts': 'runs on PostgreSQL too (CREATORS_TEST_PG_URL)',
 };
 

@@ -4,7 +4,7 @@
  * SQLite file (whose folder names would hold the password), and the store must never be written through a
  * device, a FIFO or a link to someone else's file.
  */
-import { chmodSync, closeSync, constants, fstatSync, fchmodSync, lstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -126,32 +126,37 @@ export function prepareStoreFile(file: string, o: PrepareOptions): Prepared {
     if (made !== undefined) chmodQuietly(dir, 0o700);
   }
   if (tighten && o.privateFolder) tightenFolder(dir);
-  // O_NONBLOCK: a FIFO put in place since the look above must not hang the open.
-  const flags = (o.create ? constants.O_RDWR | constants.O_CREAT : constants.O_RDONLY) | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-  let fd: number;
-  try {
-    fd = openSync(file, flags, 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw notAFile(file, 'a symbolic link (the store does not follow links)');
-    throw err;
-  }
-  try {
-    const s = fstatSync(fd);
-    if (!s.isFile()) throw notAFile(file, kindOf(s));
-    let tightened = false;
-    if (tighten && (s.mode & 0o077) !== 0) {
-      try {
-        fchmodSync(fd, s.mode & 0o700 | 0o600);
-        tightened = true;
-      } catch {
-        // Another user's file (a shared store): left as its owner set it.
-      }
+  if (!found) {
+    // A new file is made private before SQLite opens it (its -wal and -shm files take the same mode).
+    // O_NOFOLLOW and O_EXCL: a link or a FIFO put in place since the look above is neither followed nor opened.
+    let fd: number | undefined;
+    try {
+      fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw notAFile(file, 'a symbolic link (the store does not follow links)');
+      // Made by another process since the look: checked below as any existing file.
+      if (code !== 'EEXIST') throw err;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
-    if (found) checkCompanions(file, tighten);
-    return { exists: Boolean(found), tightened };
-  } finally {
-    closeSync(fd);
+    if (fd !== undefined) return { exists: false, tightened: false };
+    return prepareStoreFile(file, o);
   }
+  // An existing file is never opened here: closing any descriptor of a database file drops every POSIX lock
+  // this process holds on it (SQLite's own, if it has the store open), and another process could then take
+  // the store for unused and fold its WAL away under this one's writes. Looked at by path only.
+  let tightened = false;
+  if (tighten && (found.mode & 0o077) !== 0) {
+    try {
+      chmodSync(file, (found.mode & 0o700) | 0o600);
+      tightened = true;
+    } catch {
+      // Another user's file (a shared store): left as its owner set it.
+    }
+  }
+  checkCompanions(file, tighten);
+  return { exists: true, tightened };
 }
 
 /** SQLite writes beside the file (`-wal`, `-shm`, `-journal`): the same rules, or it would write through a link. */
