@@ -1,7 +1,18 @@
 /** The store's failures as one line naming the file; never a silent run without memory, which could pay again. */
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { BusyError, CliError, EXIT } from '../errors.js';
 
 const NO_STORE = 'or run with --no-store to buy without the purchase memory';
+
+/** Whether the store's folder has no space left: SQLite reports a shared-memory file it cannot grow as an I/O error. */
+function noSpace(file: string): boolean {
+  try {
+    return statfsSync(dirname(file)).bavail === 0;
+  } catch {
+    return false;
+  }
+}
 
 export function storeError(err: unknown, file: string): CliError {
   if (err instanceof CliError) return err;
@@ -29,7 +40,7 @@ export function storeError(err: unknown, file: string): CliError {
       cause: err,
     });
   }
-  if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message)) {
+  if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message) || (code.startsWith('SQLITE_IOERR') && noSpace(file))) {
     return new CliError(`Cannot write to the store ${file}: the disk is full.`, EXIT.ERROR, {
       code: 'store_full',
       hint: `Free some space there, then re-run the same command (answers the store kept are not bought again), ${NO_STORE}.`,
