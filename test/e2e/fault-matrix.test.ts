@@ -33,6 +33,9 @@
  * | PostgreSQL| send          | kill -9                | kill -9 at the 4th charge; the re-run takes the dead run's claims over at once   | loss ≤ in flight |
  * | PgBouncer | commit        | lock past busy timeout | as above, the lock taken on the server directly, the CLI through the bouncer     | exit 9, outbox |
  * | PgBouncer | any           | connection lost        | pg_terminate_backend of the bouncer's server connections, as above              | invariant      |
+ * | PgBouncer | commit        | statement timeout      | as on PostgreSQL, through the bouncer                                            | exit 1, outbox |
+ * | PgBouncer | send          | SIGSTOP past --timeout | as on PostgreSQL, through the bouncer                                            | exit 0, all once |
+ * | PgBouncer | send          | kill -9                | as on PostgreSQL, through the bouncer                                            | loss ≤ in flight |
  *
  * Covered elsewhere (not run twice): SQLite lock before the run (store-bad-days "a store locked by another
  * process"), SQLite lock mid-run at commit and two drainers (outbox "SQLite held with BEGIN EXCLUSIVE"), SQLite
@@ -373,6 +376,9 @@ const CELLS: Cell[] = [
   { engine: 'pgbouncer', step: 'commit', fault: 'lock held past the busy timeout', code: 9, says: PG_BUSY, ...lockMidRun('answers', 'EXCLUSIVE') },
   { engine: 'pgbouncer', step: 'any', fault: 'connection lost (server connections terminated)', code: [0, 1], says: /team store/, during: terminateFor(1000) },
 ];
+
+// Through the bouncer too: a timeout the server applies, a process stopped or killed with connections in its pool.
+for (const cell of CELLS.filter((x) => x.engine === 'postgres' && ['statement timeout', 'SIGSTOP past --timeout', 'kill -9'].includes(x.fault))) CELLS.push({ ...cell, engine: 'pgbouncer' });
 
 function skipOf(cell: Cell): string | undefined {
   if (cell.engine === 'sqlite' && (cell.before || cell.fault.includes('disk')) && cell.step === 'claim') return noTmpfs;
