@@ -1,4 +1,6 @@
 /** The store's failures as one line naming the file; never a silent run without memory, which could pay again. */
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { BusyError, CliError, EXIT } from '../errors.js';
 
 export const NO_STORE = 'or run with --no-store to buy without the purchase memory';
@@ -10,6 +12,15 @@ export function tooNewError(where: string, e: { found?: number | undefined; know
     hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
     cause,
   });
+}
+
+/** Whether the store's folder has no space left: SQLite reports a shared-memory file it cannot grow as an I/O error. */
+function noSpace(file: string): boolean {
+  try {
+    return statfsSync(dirname(file)).bavail === 0;
+  } catch {
+    return false;
+  }
 }
 
 export function storeError(err: unknown, file: string): CliError {
@@ -32,7 +43,7 @@ export function storeError(err: unknown, file: string): CliError {
       cause: err,
     });
   }
-  if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message)) {
+  if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message) || (code.startsWith('SQLITE_IOERR') && noSpace(file))) {
     return new CliError(`Cannot write to the store ${file}: the disk is full.`, EXIT.ERROR, {
       code: 'store_full',
       hint: `Free some space there, then re-run the same command (answers the store kept are not bought again), ${NO_STORE}.`,
