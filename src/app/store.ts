@@ -122,7 +122,7 @@ export class StorePort {
     const { openStore } = await import('../lib/store/open.js');
     const where = await this.where();
     const dryRun = this.host.dryRun;
-    this.openedStore = await openStore({ file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: dryRun, dryRun, privateFolder: where.isDefault, now: this.host.deps.now });
+    this.openedStore = await openStore({ file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: dryRun, dryRun, privateFolder: where.isDefault, now: this.host.deps.now, signal: this.host.deps.signal });
     return this.openedStore;
   }
 

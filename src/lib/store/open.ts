@@ -41,6 +41,8 @@ export interface OpenOptions {
   migrate?: boolean | undefined;
   /** A file store's clock (the run's); a team store reads the server's. */
   now?: (() => number) | undefined;
+  /** The run's Ctrl-C (a write waiting for a file store's lock stops waiting). */
+  signal?: AbortSignal | undefined;
   /** A dry run: a looser file mode is left as found (it changes nothing anywhere). */
   dryRun?: boolean | undefined;
   /** The store's folder is its own (the default place): a looser one is brought to 0700. */

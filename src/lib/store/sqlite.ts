@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { BusyError } from '../errors.js';
+import { BusyError, CliError, InterruptedError } from '../errors.js';
 import { StoreCore } from './core.js';
 import { type Dialect, type Row, type Statement, type Tx, type TxKind, spell } from './dialect.js';
 import { storeError } from './errors.js';
@@ -34,7 +34,12 @@ export interface SqliteOptions {
   readOnly?: boolean | undefined;
   /** The store's clock (ms): a file is shared only by this machine's processes, which read the same clock. */
   now?: (() => number) | undefined;
+  /** The run's Ctrl-C: a write waiting for another process's lock stops waiting (exit 130). */
+  signal?: AbortSignal | undefined;
 }
+
+/** How long one try for the write lock may block the (synchronous) binding; the wait around it is the event loop's. */
+const LOCK_TRY_MS = 50;
 
 /** `{now}` is bound as the last parameter (see `SqliteDialect.q`). */
 const WORDS = { now: '{now}', greatest: 'MAX', sum: 'TOTAL', seq: 'rowid' } as const;
@@ -67,7 +72,7 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
     // libsql (0.5) ignores `readonly` too: the connection itself refuses writes instead.
     if (o.readOnly) db.exec('PRAGMA query_only = ON');
-    const dialect = new SqliteDialect(db, file, Boolean(o.readOnly), o.now ?? Date.now);
+    const dialect = new SqliteDialect(db, file, Boolean(o.readOnly), o.now ?? Date.now, busy, o.signal);
     const store = new SqliteStore(dialect);
     // A newer schema is refused before anything is set: switching a file to WAL rewrites its header,
     // and a store another version wrote must not change by a byte.
@@ -78,6 +83,8 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     }
     db.exec('PRAGMA foreign_keys = ON');
     store.migrate(Boolean(o.readOnly));
+    // From here a write waits for the lock in short tries with the event loop free between them (`begin`).
+    db.exec(`PRAGMA busy_timeout = ${Math.min(LOCK_TRY_MS, Math.max(0, Math.floor(busy)))}`);
     return store;
   } catch (err) {
     try {
@@ -119,6 +126,8 @@ export class SqliteDialect implements Dialect {
     readonly location: string,
     private readonly readOnly: boolean,
     private readonly clock: () => number,
+    private readonly busyMs: number = DEFAULT_BUSY_TIMEOUT_MS,
+    private readonly signal?: AbortSignal | undefined,
   ) {
     this.turns = turnsOf(location);
   }
@@ -224,17 +233,10 @@ export class SqliteDialect implements Dialect {
   private async write<T>(t: Tx, fn: (t: Tx) => Promise<T>, durable: boolean): Promise<T> {
     try {
       if (!durable) this.db.exec('PRAGMA synchronous = NORMAL');
-      this.db.exec('BEGIN IMMEDIATE');
+      await this.begin();
     } catch (err) {
       this.restoreSync(durable);
-      const failed = storeError(err, this.location);
-      // The binding is synchronous: a locked store blocks the whole process. Once one write has waited the
-      // busy timeout the run stops, and the writes already in flight must not each wait it out again.
-      if (failed instanceof BusyError && !this.busyGaveUp) {
-        this.busyGaveUp = true;
-        this.db.exec('PRAGMA busy_timeout = 0');
-      }
-      throw failed;
+      throw err instanceof CliError ? err : storeError(err, this.location);
     }
     try {
       const out = await fn(t);
@@ -249,6 +251,31 @@ export class SqliteDialect implements Dialect {
       throw storeError(err, this.location);
     } finally {
       this.restoreSync(durable);
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE, waiting for another process's write lock up to the busy timeout in short tries: between
+   * them the process answers Ctrl-C, keeps its holders' heartbeats and reads the answers arriving meanwhile.
+   * Once one write has waited the whole timeout the run stops, and the writes already in flight do not each
+   * wait it out again.
+   */
+  private async begin(): Promise<void> {
+    const until = Date.now() + (this.busyGaveUp ? 0 : this.busyMs);
+    for (;;) {
+      try {
+        this.db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (err) {
+        const failed = storeError(err, this.location);
+        if (!(failed instanceof BusyError)) throw failed;
+        if (this.signal?.aborted) throw new InterruptedError('Interrupted while the store was locked by another process; nothing more was sent.');
+        if (Date.now() >= until) {
+          this.busyGaveUp = true;
+          throw failed;
+        }
+        await new Promise((resolve) => setTimeout(resolve, LOCK_TRY_MS / 2));
+      }
     }
   }
 
