@@ -59,6 +59,9 @@ export interface MemoryOptions {
   maxAnswerBytes?: number | undefined;
 }
 
+/** A commit slower than this puts its answer in the outbox while it waits (see `keep`). */
+const SLOW_COMMIT_MS = 500;
+
 /** A wait for another process's purchase of the same record is said from this long. */
 const CLAIM_WAIT_SAID_MS = 3_000;
 
@@ -396,19 +399,36 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       );
     }
     if (answer.status === 'not_found' && creditsMilli === 0) this.notFound.add(key);
+    // A commit that does not land at once (the store locked, a slow server) leaves the answer on disk in the
+    // outbox meanwhile: a kill during the wait must not lose what was paid. Landed later, the line is harmless
+    // (the next run's drain finds the answer held and its charge logged).
+    const committing = this.o.store.commit(answer, creators, spend, this.holder);
+    let onDisk: unknown;
+    let outboxed = false;
+    const early = setTimeout(() => {
+      try {
+        if (this.o.outbox === undefined) return;
+        appendOutbox(this.o.outbox, [{ answer, creators, spend }]);
+        outboxed = true;
+      } catch (lost) {
+        onDisk = lost;
+      }
+    }, SLOW_COMMIT_MS);
     try {
-      await this.o.store.commit(answer, creators, spend, this.holder);
+      await committing;
     } catch (err) {
       // Whatever stopped the commit, the paid answer is on disk before it is returned.
       const u: Unkept = { answer, creators, spend };
       try {
         if (this.o.outbox === undefined) throw new Error('no outbox');
-        appendOutbox(this.o.outbox, [{ answer, creators, spend }]);
+        if (!outboxed) appendOutbox(this.o.outbox, [{ answer, creators, spend }]);
       } catch (lost) {
-        u.lost = lost;
+        u.lost = lost ?? onDisk;
       }
       this.unkept.push(u);
       throw err;
+    } finally {
+      clearTimeout(early);
     }
   }
 
