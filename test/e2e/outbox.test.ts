@@ -6,7 +6,6 @@
  * and the next run puts the outbox in the store first, so it pays nothing again. A process stopped (SIGSTOP)
  * longer than --timeout keeps what arrived meanwhile. Run `npm run build` first.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +16,8 @@ import { csvObjects } from '../commands/enrich/helpers.js';
 import { mountTinyDisk, tinyDiskUnavailable } from '../helpers/full-disk.js';
 import { freshPgDatabase, PG_SKIP, PG_URL, withCredentials } from '../helpers/pg.js';
 import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
-import { BIN, spawnCli, type SpawnResult } from '../helpers/spawn-cli.js';
+import { spawnCli, type SpawnResult } from '../helpers/spawn-cli.js';
+import { start } from '../helpers/fault-run.js';
 import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox({ seed: 35, credits: 100_000, rateLimit: 100_000, dailyDiscoveryLimit: 100_000 });
@@ -65,22 +65,6 @@ function ledgerFrom() {
   };
 }
 
-/** A CLI process in the background. */
-function start(args: string[], env: Record<string, string>): { pid: number; kill(signal: NodeJS.Signals): void; done: Promise<SpawnResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const done = new Promise<SpawnResult>((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
-  return { pid: child.pid as number, kill: (signal) => child.kill(signal), done };
-}
 
 async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;

@@ -6,7 +6,6 @@
  * holder never shown as stuck, and cleared only with --all (another machine's reservation that refuses a run
  * until then). The built CLI in separate processes, the sandbox's ledger as the judge. Run `npm run build` first.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,8 @@ import { parseLatencySpec, setLatency } from '../../src/sandbox/latency.js';
 import { freshPgDatabase, PG_SKIP, PG_URL } from '../helpers/pg.js';
 import { runCli } from '../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
-import { BIN, spawnCli, type SpawnResult } from '../helpers/spawn-cli.js';
+import { spawnCli } from '../helpers/spawn-cli.js';
+import { start } from '../helpers/fault-run.js';
 import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox({ seed: 35, credits: 100_000, rateLimit: 100_000, dailyDiscoveryLimit: 100_000 });
@@ -111,22 +111,6 @@ const ENGINES: { name: string; skip: string | undefined; world(): Promise<World>
   },
 ];
 
-/** A CLI process in the background, its exit as a promise. */
-function start(args: string[], env: Record<string, string>): { pid: number; kill(signal: NodeJS.Signals): void; done: Promise<SpawnResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const done = new Promise<SpawnResult>((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
-    }),
-  );
-  return { pid: child.pid as number, kill: (signal) => child.kill(signal), done };
-}
 
 /** Polls an asynchronous `check` (a query on the store) until it holds, or throws naming `what`. */
 async function waitFor(what: string, check: () => Promise<boolean>, limitMs: number): Promise<void> {
