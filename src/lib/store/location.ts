@@ -4,7 +4,7 @@
  * SQLite file (whose folder names would hold the password), and the store must never be written through a
  * device, a FIFO or a link to someone else's file.
  */
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -127,21 +127,23 @@ export function prepareStoreFile(file: string, o: PrepareOptions): Prepared {
   }
   if (tighten && o.privateFolder) tightenFolder(dir);
   if (!found) {
-    // A new file is made private before SQLite opens it (its -wal and -shm files take the same mode).
-    // O_NOFOLLOW and O_EXCL: a link or a FIFO put in place since the look above is neither followed nor opened.
-    let fd: number | undefined;
+    // A new file is made private before SQLite opens it (its -wal and -shm files take the same mode). Opened
+    // only when it did not exist, so this process holds no SQLite lock on it that closing could drop.
+    // O_NOFOLLOW and O_NONBLOCK: a link or a FIFO put in place since the look above is neither followed nor waited on.
+    let fd: number;
     try {
-      fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+      fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw notAFile(file, 'a symbolic link (the store does not follow links)');
-      // Made by another process since the look: checked below as any existing file.
-      if (code !== 'EEXIST') throw err;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw notAFile(file, 'a symbolic link (the store does not follow links)');
+      throw err;
     }
-    if (fd !== undefined) return { exists: false, tightened: false };
-    return prepareStoreFile(file, o);
+    try {
+      const s = fstatSync(fd);
+      if (!s.isFile()) throw notAFile(file, kindOf(s));
+    } finally {
+      closeSync(fd);
+    }
+    return { exists: false, tightened: false };
   }
   // An existing file is never opened here: closing any descriptor of a database file drops every POSIX lock
   // this process holds on it (SQLite's own, if it has the store open), and another process could then take
