@@ -190,12 +190,21 @@ export abstract class StoreCore implements Store {
           },
         ]
       : [{ sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, {now}, {now}) ${take}`, params: [key, ...who, SILENT_MS, AHEAD_MS] }];
+    const holderAt = statements.length;
     statements.push({ sql: 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', params: [key] });
+    // Looked at again after the claim: on a server each statement sees what was committed when it began, and a
+    // purchase committed (its claim released) while the claim waited for that row would otherwise be bought again.
+    if (fresh) statements.push({ ...(statements[0] as Statement) });
     const out = await this.d.batch('light', statements);
     const found = fresh ? out[0]?.[0] : undefined;
     if (found) return { answer: reusableOf(found) };
-    const r = out[out.length - 1]?.[0];
+    const r = out[holderAt]?.[0];
     if (r && String(r.run) === holder.run) {
+      const late = fresh ? out[holderAt + 1]?.[0] : undefined;
+      if (late) {
+        await this.release(key, holder);
+        return { answer: reusableOf(late) };
+      }
       this.beat(holder.run);
       return 'claimed';
     }
