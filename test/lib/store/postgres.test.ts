@@ -10,6 +10,7 @@ import { pgTarget } from '../../../src/lib/store/pg-errors.js';
 import { SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import type { Store } from '../../../src/lib/store/types.js';
 import { freshPgDatabase, PG_SKIP, PG_URL } from '../../helpers/pg.js';
+import { answer, DAY, me } from '../../helpers/store-records.js';
 
 const opened: Store[] = [];
 afterEach(async () => {
@@ -99,4 +100,35 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
     expect(err.message).toContain('read-only');
     expect((await s.stats()).spend.entries).toBe(0);
   });
+});
+
+describe.skipIf(!PG_URL)(`claims on a server${PG_URL ? '' : ` (${PG_SKIP})`}`, () => {
+  it('a purchase committed while a claim waits on its released row is reused, not bought again (each statement sees its own snapshot)', async () => {
+      const place = await freshPgDatabase();
+      const s = (await openStore({ file: place, env: {}, migrate: true })) as Store;
+      opened.push(s);
+      const now = Date.now();
+      expect(await s.claim('k', me('a'), { since: now - DAY })).toBe('claimed');
+      // Run a's commit, held open: its answer written and its claim released, not yet committed.
+      const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => { connect(): Promise<void>; query(q: string, p?: unknown[]): Promise<unknown>; end(): Promise<void> } } };
+      const a = new pg.Client({ connectionString: place });
+      await a.connect();
+      try {
+        await a.query('BEGIN');
+        await a.query('DELETE FROM claims WHERE key = $1', ['k']);
+        const x = answer('k', { boughtAt: now });
+        await a.query(
+          'INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+          [x.key, x.baseUrl, x.route, x.kind, x.platform, x.subject, x.request, x.body, x.status, x.creditsMilli, x.records, x.boughtAt, x.profile],
+        );
+        // Run b looks (nothing committed yet) and claims: its insert waits for run a's row.
+        const b = s.claim('k', me('b'), { since: now - DAY });
+        await new Promise((r) => setTimeout(r, 300));
+        await a.query('COMMIT');
+        expect(await b).toMatchObject({ answer: { boughtAt: now, status: 'ok' } });
+        expect((await s.shared()).filter((e) => e.kind === 'claim')).toEqual([]);
+      } finally {
+        await a.end();
+      }
+    });
 });
