@@ -34,9 +34,16 @@ export default defineCommand({
       return;
     }
     const store = ctx.dryRun ? reader : ((await ctx.store.local({ write: true })) ?? reader);
+    // A dry run reads an older store as it is (not migrated): its claims and reservations name no liveness yet.
+    const { SCHEMA_VERSION } = await import('../../lib/store/schema.js');
+    const { schemaVersion } = await store.stats();
+    if (schemaVersion < SCHEMA_VERSION) {
+      ctx.notice(`The store ${location} is at schema ${schemaVersion} (this version reads ${SCHEMA_VERSION} for what runs share): the next run that buys, or \`creators store migrate\`, brings it up to date; nothing was changed.`);
+      return;
+    }
     const myHost = hostname();
     // What core.doctor clears: the stuck ones, and with `all` every holder but this process.
-    const clears = (e: SharedEntry, all: boolean): boolean => e.state !== 'live' || (all && e.holder !== undefined && e.holder.pid !== process.pid);
+    const clears = (e: SharedEntry, all: boolean): boolean => e.state !== 'live' || (all && e.holder !== undefined && !(e.holder.pid === process.pid && e.holder.host === myHost));
     let entries = await store.shared();
     let all = flags.all === true;
     let refused = false;
