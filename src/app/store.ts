@@ -183,9 +183,13 @@ export class StorePort {
       const { drainOutbox, withOutboxAnswers } = await import('../lib/store/outbox.js');
       if (!this.host.dryRun) {
         const drained = await drainOutbox(outbox, store, `${process.pid}-${this.host.deps.now()}`);
-        if (drained && drained.lines > 0) {
-          const n = drained.lines;
+        // Said only for what the store lacked: a line written while a slow commit waited, which then landed, adds nothing.
+        const n = drained?.answers ?? 0;
+        const charges = drained?.spend ?? 0;
+        if (n > 0) {
           this.host.term.notice(`${n} paid ${n === 1 ? 'answer' : 'answers'} an earlier run could not keep in the store ${n === 1 ? 'is' : 'are'} in it now (from the outbox ${outbox}).`);
+        } else if (charges > 0) {
+          this.host.term.notice(`${charges} ${charges === 1 ? 'charge' : 'charges'} an earlier run could not log ${charges === 1 ? 'is' : 'are'} in the spend log now (from the outbox ${outbox}).`);
         }
       }
       // A dry run plans as the real run will find the store, the outbox drained.
