@@ -480,7 +480,7 @@ export class Context {
       return;
     }
     const { reserveBudget } = await import('../lib/store/budget.js');
-    await reserveBudget(memory, { profile: this.profileName, now: this.deps.now(), worstMilli: plan.worstCaseMilli, daily, monthly });
+    await reserveBudget(memory, { profile: this.profileName, now: memory.now(), worstMilli: plan.worstCaseMilli, daily, monthly });
   }
 
   /** A change that charged monitoring, with the account's monitoring after it (reused by the runway warning). */

@@ -203,6 +203,11 @@ export class StorePort {
     const { deps, term } = this.host;
     // The response cap (checked when the HTTP client is made): no answer is kept bigger than an answer may be.
     const capMb = Number(deps.env.CREATORS_MAX_RESPONSE_MB);
+    // The store's time for what is shared (bought_at, the spend log, budget days): a team store's server's.
+    const offset = await store.clockOffset(deps.now);
+    if (Math.abs(offset) > CLOCK_SAID_MS) {
+      term.notice(`This machine's clock is ${durationOf(Math.abs(offset))} ${offset > 0 ? 'behind' : 'ahead of'} the team store's; its times are used for what is bought and spent.`);
+    }
     return new PurchaseMemoryImpl({
       maxAnswerBytes: Number.isFinite(capMb) && capMb > 0 ? Math.round(capMb * 1024 * 1024) : undefined,
       store,
@@ -210,7 +215,7 @@ export class StorePort {
       profile: this.host.profileName,
       command: this.host.command,
       maxAge: await this.maxAge(),
-      now: deps.now,
+      now: offset === 0 ? deps.now : () => deps.now() + offset,
       sleep: deps.sleep,
       signal: deps.signal,
       warn: (line) => term.warn(line),
@@ -262,7 +267,7 @@ export class StorePort {
     if (!memory) return;
     try {
       const { logJobCharge } = await import('../lib/store/jobs.js');
-      const { refused } = await logJobCharge(memory, status, this.host.deps.now());
+      const { refused } = await logJobCharge(memory, status, memory.now());
       if (refused !== undefined) {
         this.host.term.warn(`Batch ${status.batch_id} says it used ${refused} credits, not a charge its ${status.total_rows ?? 'unknown number of'} rows can make; nothing is logged for it.`);
       }
@@ -278,7 +283,7 @@ export class StorePort {
     if (!memory) return;
     try {
       const { noteJobOpen } = await import('../lib/store/jobs.js');
-      await noteJobOpen(memory, job, this.host.deps.now());
+      await noteJobOpen(memory, job, memory.now());
     } catch (err) {
       this.chargeNotLogged(memory, err);
     }
@@ -369,6 +374,18 @@ export class StorePort {
       // Closing must not hide the command's outcome.
     }
   }
+}
+
+/** A clock this far from a team store's is said once (NTP keeps honest machines well within it). */
+const CLOCK_SAID_MS = 60_000;
+
+function durationOf(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 120) return `${m} min`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
 }
 
 /** A pace wait said on stderr from this long. */

@@ -114,6 +114,38 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
     );
   }
 
+  const skipC = noFaketime ?? (!PG_URL ? PG_SKIP : undefined);
+  it.skipIf(skipC !== undefined)(
+    `a run 15 days behind (faketime -15d) on a team store: what it bought is bought at the server's time, so the right clock's run pays 0 for it, and its spend counts today against a daily budget${skipC ? ` (${skipC})` : ''}`,
+    async ({ expect }) => {
+      const sb = await sandbox();
+      try {
+        const store = await freshPgDatabase();
+        const behind = machine(sb, store);
+        const right = machine(sb, store);
+        expect((await spawnCli(['store', 'migrate'], right.env)).code).toBe(0);
+        const handles = creatorHandles(sb, 6, 200);
+        const paid = charges(sb, handles);
+        const a = start(enrichArgs(behind.input(handles.slice(0, 4)), behind.out(), '--concurrency', '2'), behind.env, { wrap: ['faketime', '-f', '-15d'] });
+        const ra = await a.done;
+        expect(ra.code, ra.stderr).toBe(0);
+        expect(ra.stderr).toMatch(/This machine's clock is 15 days behind the team store's/);
+        expect(paid()).toEqual(handles.slice(0, 4).sort());
+        // The right clock's run: the 4 come from the store (bought 15 days ago by the wrong clock, today by the server's).
+        const rb = await spawnCli(enrichArgs(right.input(handles), right.out(), '--concurrency', '2'), right.env, undefined, 60_000);
+        expect(rb.code, rb.stderr).toBe(0);
+        expect(paid()).toEqual([...handles].sort());
+        expect(sb.state.ledger.charges.length).toBe(6);
+        // Today's spend holds the wrong clock's charges: a daily budget counts them.
+        const byDay = JSON.parse((await spawnCli(['spend', '--json', '--by', 'day'], right.env)).stdout) as { day: string; requests: number }[];
+        expect(byDay.map((d) => d.day).filter((d) => d !== 'total')).toEqual([new Date().toISOString().slice(0, 10)]);
+      } finally {
+        await sb.close();
+      }
+    },
+    90_000,
+  );
+
   const skipB = noUnshare ?? (!PG_URL ? PG_SKIP : undefined);
   it.skipIf(skipB !== undefined)(
     `a run on another host killed with -9 while it holds a daily-budget reservation: counted while it may live (exit 5), not after SILENT_MS of silence${skipB ? ` (${skipB})` : ''}`,

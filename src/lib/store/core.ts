@@ -275,6 +275,20 @@ export abstract class StoreCore implements Store {
     ]);
   }
 
+  /**
+   * How far the store's clock is ahead of `localNow` (ms): a run's times of what it shares (when an answer was
+   * bought, when a charge was logged, the budget's day) are the store's, so a machine with a wrong clock neither
+   * buys again what a teammate bought nor passes a budget. About 0 for a file (its clock is the run's).
+   */
+  async clockOffset(localNow: () => number): Promise<number> {
+    const before = localNow();
+    const [rows] = await this.d.batch('read', [{ sql: 'SELECT {now} AS now' }]);
+    const after = localNow();
+    const offset = Number(rows?.[0]?.now) - (before + after) / 2;
+    // A round trip's half and the clock's millisecond are noise, not a wrong clock.
+    return Number.isFinite(offset) && Math.abs(offset) > Math.max(1000, after - before) ? Math.round(offset) : 0;
+  }
+
   private async clock(t: Tx): Promise<number> {
     return Number((await t.all('SELECT {now} AS now'))[0]?.now);
   }

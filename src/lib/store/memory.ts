@@ -203,6 +203,11 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     this.maxAnswerBytes = Math.min(o.maxAnswerBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024, ANSWER_CEILING_BYTES);
   }
 
+  /** The store's time (a team store's server's clock), for whatever a run shares through it. */
+  now(): number {
+    return this.o.now();
+  }
+
   get store(): Store {
     return this.o.store;
   }

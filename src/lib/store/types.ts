@@ -194,6 +194,8 @@ export interface StoreAdmin {
   shared(): Promise<SharedEntry[]>;
   /** Clears the stuck ones (`all`: every one not of this process); `dryRun` only says what. */
   doctor(options?: { dryRun?: boolean | undefined; all?: boolean | undefined }): Promise<DoctorReport>;
+  /** How far the store's clock is ahead of `localNow` (a team store's server; 0 for a file). */
+  clockOffset(localNow: () => number): Promise<number>;
   /** The store's own id (its spend entries are known elsewhere as `<id>:<entry>`). */
   storeId(): Promise<string>;
   dumpAnswers(after: string | undefined, limit: number): Promise<AnswerRecord[]>;
