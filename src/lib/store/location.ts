@@ -13,13 +13,17 @@ export const ACCEPTED_STORE_FORMS = 'a file path, or a postgres:// (or postgresq
 /** The store setting as it may be printed: a URL's password (in the user part or a `password=` parameter) as `***`. */
 export function shownStoreValue(value: string): string {
   return value
-    .replace(/^(\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/)?[^/?#@\s:]*:)[^@/?#\s]*@/, '$1***@')
+    // A mistyped URL (`postgres:/u:pw@h`, `postgres//u:pw@h`) spells its password the same way.
+    .replace(/^(\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*(?::\/{0,2}|\/\/)[^/?#@\s:]*:)[^@/?#\s]*@/, '$1***@')
     .replace(/([?&]password=)[^&#\s]*/gi, '$1***');
 }
 
 /** The password a store setting spells (user part or `password=`), to keep out of every line printed. */
 export function storeValuePasswords(value: string): string[] {
-  const found = [/^\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/)?[^/?#@\s:]*:([^@/?#\s]*)@/.exec(value)?.[1], ...[...value.matchAll(/[?&]password=([^&#\s"'`]*)/gi)].map((m) => m[1])];
+  const found = [
+    /^\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*(?::\/{0,2}|\/\/)[^/?#@\s:]*:([^@/?#\s]*)@/.exec(value)?.[1],
+    ...[...value.matchAll(/[?&]password=([^&#\s"'`]*)/gi)].map((m) => m[1]),
+  ];
   return found.filter((p): p is string => Boolean(p)).flatMap((p) => {
     try {
       return [p, decodeURIComponent(p)];
@@ -41,6 +45,10 @@ export function storeSettingProblem(value: string): string | undefined {
   if (v === '') return must;
   if (QUOTES.test(v)) return `${must}, without quotes around it`;
   if (/[\u0000-\u001f\u007f]/.test(v)) return `${must}, without control characters`;
+  if (/^postgres(ql)?:\/\//i.test(v)) return undefined;
+  // A URL that lost its colon (`postgres//u:pw@h/db`) would be a folder named after the password.
+  const lostColon = /^([A-Za-z][A-Za-z0-9+.-]*)\/\//.exec(v)?.[1];
+  if (lostColon !== undefined) return `${must}; '${lostColon}//' looks like a URL missing the ':' after its scheme`;
   const scheme = SCHEME.exec(v)?.[1] ?? BARE_SCHEME.exec(v)?.[1];
   // The URL itself is left to the driver, which reads forms URL parsers refuse (`postgres://user@/db?host=/run/...`).
   if (scheme !== undefined && !/^postgres(ql)?:\/\//i.test(v)) return `${must}; '${scheme}:' is not a scheme the store knows`;

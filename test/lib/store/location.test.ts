@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
-import { prepareStoreFile, shownStoreValue, storeAddress, storeSettingProblem, storeSettingToKeep, storeValuePasswords } from '../../../src/lib/store/location.js';
+import { checkStoreSetting, prepareStoreFile, shownStoreValue, storeAddress, storeSettingProblem, storeSettingToKeep, storeValuePasswords } from '../../../src/lib/store/location.js';
 import { openStore } from '../../../src/lib/store/open.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -187,5 +187,26 @@ describe('openStore', () => {
     await expect(openStore({ file: link })).rejects.toThrow(/is a symbolic link/);
     await expect(openStore({ file: link, readOnly: true, dryRun: true })).rejects.toThrow(/is a symbolic link/);
     expect(readFileSync(real).equals(before)).toBe(true);
+  });
+});
+
+describe('a mistyped URL never becomes a file, and its password is never shown', () => {
+  it('a URL that lost its colon is refused; the password of a mistyped URL is masked in the refusal', () => {
+    for (const v of ['postgres//u:s3cret@h/db', 'postgresql//u:s3cret@h/db', 'postgres:/u:s3cret@h/db', 'postgres:u:s3cret@h/db']) {
+      expect(storeSettingProblem(v), v).toBeDefined();
+      let message = '';
+      try {
+        checkStoreSetting(v, 'CREATORS_STORE');
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, v).toMatch(/was refused/);
+      expect(message, v).not.toContain('s3cret');
+      expect(storeValuePasswords(v), v).toContain('s3cret');
+    }
+    // A real URL with its password, and ordinary paths, are still accepted.
+    expect(storeSettingProblem('postgres://u:s3cret@h:5432/db')).toBeUndefined();
+    expect(storeSettingProblem('/home/ann/stores/team@2026.db')).toBeUndefined();
+    expect(storeSettingProblem('C:/stores/x.db')).toBeUndefined();
   });
 });
