@@ -17,7 +17,7 @@ import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js
 import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
 import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
-import { holderOf } from './core.js';
+import { holderOf, SILENT_MS } from './core.js';
 import { appendOutbox, drainOutbox } from './outbox.js';
 import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
@@ -325,15 +325,20 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
     // With --max-age 0 nothing held is reused, but for an answer bought while this request waited for it.
     const since = window > 0 ? started - window : undefined;
-    let said = false;
+    let said: Holder | undefined;
     for (let waited = false; ; waited = true) {
       const look = since ?? (waited ? started : undefined);
       const claim = await this.o.store.claim(key, this.holder, look === undefined ? undefined : { since: look, maxBytes: this.maxAnswerBytes });
-      if (claim === 'claimed') break;
+      if (claim === 'claimed') {
+        // The holder waited for fell silent (another machine) or died: this run buys it now, and says so.
+        if (said) this.o.notice?.(`Pid ${said.pid} on ${said.host} stopped buying ${answerName(req)} (gone, or silent ${SILENT_MS / 1000} s on another machine): buying it here.`);
+        break;
+      }
       if ('answer' in claim) return this.fromStore<T>(req, key, claim.answer, window);
       if (!said && this.o.now() - started >= CLAIM_WAIT_SAID_MS) {
-        said = true;
-        this.o.notice?.(`Waiting for pid ${claim.pid} on ${claim.host}, which is buying the same record (${answerName(req)}): it is not bought twice.`);
+        said = claim;
+        const until = claim.host === this.holder.host ? 'while that process lives' : `while it answers (it is taken over after ${SILENT_MS / 1000} s of silence)`;
+        this.o.notice?.(`Waiting for pid ${claim.pid} on ${claim.host}, which is buying the same record (${answerName(req)}), ${until}, up to ${Math.round((waitUntil - started) / 1000)} s.`);
       }
       if (this.o.now() >= waitUntil) {
         throw new BusyError(`Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`, {

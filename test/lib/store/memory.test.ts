@@ -185,3 +185,32 @@ describe('purchase memory', () => {
     await expect(small.peek(enrich('noah_paws'))).rejects.toThrow('is damaged');
   });
 });
+
+describe('waiting for another machine that holds the same record', () => {
+  it('says whom it waits for and until when, and says so when it takes the purchase over from a holder that fell silent', async () => {
+    let t = 1_800_000_000_000;
+    const file = join(tempDir('creators-memory-'), 'm.db');
+    // The other machine claims, then falls silent (its connection closed: no heartbeat any more).
+    const far = await openSqliteStore({ file, now: () => t });
+    const key = answerKey(BASE, enrich('kai'));
+    expect(await far.claim(key, { run: 'far-run', pid: 4242, host: 'build-7' })).toBe('claimed');
+    await far.close();
+    const store = await openSqliteStore({ file, now: () => t });
+    const notices: string[] = [];
+    const m = new PurchaseMemoryImpl({
+      store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge: { creator: 86_400_000, page: 86_400_000 }, now: () => t,
+      sleep: async (ms) => {
+        t += ms;
+      },
+      notice: (line) => notices.push(line),
+    });
+    const send = answer({ result: { instagram: { username: 'kai' } }, credits_cost: 0.03 });
+    await m.request(enrich('kai'), send);
+    expect(send.calls()).toBe(1);
+    expect(notices).toEqual([
+      'Waiting for pid 4242 on build-7, which is buying the same record (instagram:kai), while it answers (it is taken over after 30 s of silence), up to 120 s.',
+      'Pid 4242 on build-7 stopped buying instagram:kai (gone, or silent 30 s on another machine): buying it here.',
+    ]);
+    await store.close();
+  });
+});
