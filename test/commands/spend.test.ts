@@ -113,7 +113,7 @@ describe('creators spend', () => {
     const total = res.json<Total[]>().at(-1)!;
     expect(total).toMatchObject({ credits: logged / 1000, account_credits_used: used / 1000, logged_all_time: logged / 1000, difference: 0.03 });
     expect(res.stderr).toContain(`The account has used ${used / 1000} credits in all (credits_used of GET /public/v1/accounts/credits/); this spend log holds ${logged / 1000} of them.`);
-    expect(res.stderr).toMatch(/The other 0\.03 credits were charged outside it: by the service itself, such as daily monitoring, by other clients, or before this log began \(2026-11-22 10:00 UTC\)\./);
+    expect(res.stderr).toMatch(/The other 0\.03 credits were charged outside it: by requests in flight when a run was killed \(kill -9, a lost machine: their answers never arrived, so no run could log them\), by the service itself, such as daily monitoring, by other clients, or before this log began \(2026-11-22 10:00 UTC\)\./);
   });
 
   it('reports only the window asked for, and the API in use', async () => {

@@ -237,7 +237,7 @@ export function accountNotice(a: AccountSide): string {
   if (diff === 0) return a.loggedMilli === 0 ? `${head}.` : `${head}, all of them in this spend log.`;
   if (diff > 0) {
     const began = a.loggedSince === undefined ? 'before this log began' : `before this log began (${humanDate(a.loggedSince)})`;
-    return `${head}; this spend log holds ${countText(logged)} of them. The other ${plural(credits(diff), 'credit')} were charged outside it: by the service itself, such as daily monitoring, by other clients, or ${began}.`;
+    return `${head}; this spend log holds ${countText(logged)} of them. The other ${plural(credits(diff), 'credit')} were charged outside it: by requests in flight when a run was killed (kill -9, a lost machine: their answers never arrived, so no run could log them), by the service itself, such as daily monitoring, by other clients, or ${began}.`;
   }
   return `${head}, ${countText(credits(-diff))} less than this spend log holds (${countText(logged)}): the store may be shared with profiles of other accounts (CREATORS_STORE, the store setting).`;
 }
