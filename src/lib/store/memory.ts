@@ -455,7 +455,12 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const missed = this.unkept.splice(0);
     const kept = missed.filter((u) => u.lost === undefined);
     const lost = missed.filter((u) => u.lost !== undefined);
-    const what = (us: readonly Unkept[]): string => `${us.length} paid ${us.length === 1 ? 'answer' : 'answers'} (${missedNames(us)})`;
+    // A free answer (a not-found) is kept the same way, but not called paid.
+    const what = (us: readonly Unkept[]): string => {
+      const paid = us.filter((u) => u.answer.creditsMilli > 0).length;
+      const kind = paid === us.length ? 'paid ' : paid === 0 ? 'free ' : '';
+      return `${us.length} ${kind}${us.length === 1 ? 'answer' : 'answers'} (${missedNames(us)}${kind === '' ? `; ${paid} paid` : ''})`;
+    };
     const lines: string[] = [];
     if (kept.length > 0 && this.o.outbox !== undefined) {
       let now = false;
