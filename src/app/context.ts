@@ -243,11 +243,7 @@ export class Context {
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
     const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
-    const maxResponseMb = this.deps.env.CREATORS_MAX_RESPONSE_MB;
-    const maxMb = maxResponseMb === undefined || maxResponseMb === '' ? undefined : Number(maxResponseMb);
-    if (maxMb !== undefined && !(Number.isFinite(maxMb) && maxMb > 0)) {
-      throw new UsageError(`Invalid CREATORS_MAX_RESPONSE_MB '${maxResponseMb}': expected a number of megabytes above 0.`);
-    }
+    const maxResponseBytes = this.maxResponseBytes();
     const [{ HttpClient }, { createDispatcher, proxyConfigured, proxyFor }, { keepAliveGetTransport, nodeTransport }] = await Promise.all([
       import('../lib/http/client.js'),
       import('../lib/http/dispatcher.js'),
@@ -265,7 +261,7 @@ export class Context {
       proxyFor: this.deps.dispatcher === undefined ? (url) => proxyFor(this.deps.env, url) : undefined,
       timeoutMs: timeoutS * 1000,
       retries,
-      maxResponseBytes: maxMb === undefined ? undefined : Math.round(maxMb * 1024 * 1024),
+      maxResponseBytes,
       rateLimitPerMinute: rate,
       now: this.deps.now,
       sleep: this.deps.sleep,
@@ -300,6 +296,16 @@ export class Context {
         delay: (waitMs) => this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).delay(waitMs),
       },
     });
+  }
+
+  /** `CREATORS_MAX_RESPONSE_MB` in bytes (undefined: the client's default): the cap of an answer, on the wire and in the store. */
+  maxResponseBytes(): number | undefined {
+    const raw = this.deps.env.CREATORS_MAX_RESPONSE_MB;
+    const mb = raw === undefined || raw === '' ? undefined : Number(raw);
+    if (mb !== undefined && !(Number.isFinite(mb) && mb > 0)) {
+      throw new UsageError(`Invalid CREATORS_MAX_RESPONSE_MB '${raw}': expected a number of megabytes above 0.`);
+    }
+    return mb === undefined ? undefined : Math.round(mb * 1024 * 1024);
   }
 
   /** The run's end (program.ts): what the store could not keep fails the command. */

@@ -22,6 +22,8 @@ export interface StoreHost {
   readonly command: string;
   setting(key: string): Promise<string | undefined>;
   baseUrl(): Promise<URL>;
+  /** The answer cap (`CREATORS_MAX_RESPONSE_MB`), as the HTTP client has it. */
+  maxResponseBytes(): number | undefined;
 }
 
 /**
@@ -201,15 +203,15 @@ export class StorePort {
   private async memoryOver(store: Store, outbox?: string): Promise<PurchaseMemoryImpl> {
     const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
     const { deps, term } = this.host;
-    // The response cap (checked when the HTTP client is made): no answer is kept bigger than an answer may be.
-    const capMb = Number(deps.env.CREATORS_MAX_RESPONSE_MB);
     // The store's time for what is shared (bought_at, the spend log, budget days): a team store's server's.
     const offset = await store.clockOffset(deps.now);
     if (Math.abs(offset) > CLOCK_SAID_MS) {
-      term.notice(`This machine's clock is ${durationOf(Math.abs(offset))} ${offset > 0 ? 'behind' : 'ahead of'} the team store's; its times are used for what is bought and spent.`);
+      const { spanText } = await import('../lib/store/views.js');
+      term.notice(`This machine's clock is ${spanText(offset)} ${offset > 0 ? 'behind' : 'ahead of'} the team store's; its times are used for what is bought and spent.`);
     }
     return new PurchaseMemoryImpl({
-      maxAnswerBytes: Number.isFinite(capMb) && capMb > 0 ? Math.round(capMb * 1024 * 1024) : undefined,
+      // No answer is kept bigger than an answer may be on the wire.
+      maxAnswerBytes: this.host.maxResponseBytes(),
       store,
       baseUrl: (await this.host.baseUrl()).href,
       profile: this.host.profileName,
@@ -378,15 +380,6 @@ export class StorePort {
 
 /** A clock this far from a team store's is said once (NTP keeps honest machines well within it). */
 const CLOCK_SAID_MS = 60_000;
-
-function durationOf(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 120) return `${m} min`;
-  const h = Math.round(m / 60);
-  return h < 48 ? `${h} h` : `${Math.round(h / 24)} days`;
-}
 
 /** A pace wait said on stderr from this long. */
 const PACE_WAIT_SAID_MS = 5_000;

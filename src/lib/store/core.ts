@@ -12,7 +12,7 @@
  */
 import { hostname } from 'node:os';
 import { processAlive, processIdentity } from '../io/process-alive.js';
-import { type Dialect, type Row, type Statement, type Tx, spell } from './dialect.js';
+import { type Dialect, type Row, type Statement, type Tx } from './dialect.js';
 import { answerOf, spendOf, whereOf } from './rows.js';
 import type {
   AnswerKind, AnswerRecord, BudgetCheck, BudgetRefusal, DeleteOptions, DoctorReport, Holder, KindCounts, ListFilter, LoadCounts, ReusableAnswer, SharedEntry, SpendEntry,
@@ -554,5 +554,3 @@ function reusableOf(r: Row): ReusableAnswer {
 function publicHolder(h: Holder & { seenAt?: number }): Holder {
   return { run: h.run, pid: h.pid, host: h.host, ...(h.boot ? { boot: h.boot } : {}), ...(h.start ? { start: h.start } : {}) };
 }
-
-export { spell };

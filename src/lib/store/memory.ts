@@ -413,15 +413,14 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     // outbox meanwhile: a kill during the wait must not lose what was paid. Landed later, the line is harmless
     // (the next run's drain finds the answer held and its charge logged).
     const committing = this.o.store.commit(answer, creators, spend, this.holder);
-    let onDisk: unknown;
     let outboxed = false;
     const early = setTimeout(() => {
       try {
         if (this.o.outbox === undefined) return;
         appendOutbox(this.o.outbox, [{ answer, creators, spend }]);
         outboxed = true;
-      } catch (lost) {
-        onDisk = lost;
+      } catch {
+        // Tried again below if the commit fails too.
       }
     }, SLOW_COMMIT_MS);
     try {
@@ -433,7 +432,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
         if (this.o.outbox === undefined) throw new Error('no outbox');
         if (!outboxed) appendOutbox(this.o.outbox, [{ answer, creators, spend }]);
       } catch (lost) {
-        u.lost = lost ?? onDisk;
+        u.lost = lost;
       }
       this.unkept.push(u);
       throw err;

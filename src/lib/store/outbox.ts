@@ -223,15 +223,19 @@ export function withOutboxAnswers(store: Store, file: string): Store {
     if (a && (waiting.get(a.key)?.boughtAt ?? -Infinity) < a.boughtAt) waiting.set(a.key, a);
   }
   if (waiting.size === 0) return store;
-  const answer = async (key: string, since: number): Promise<ReusableAnswer | undefined> => {
-    const held = await store.answer(key, since);
+  const answer = async (key: string, since: number, maxBytes?: number): Promise<ReusableAnswer | undefined> => {
+    const held = await store.answer(key, since, maxBytes);
     const w = waiting.get(key);
     if (!w || w.boughtAt < since || (held && held.boughtAt >= w.boughtAt)) return held;
     return { body: w.body, boughtAt: w.boughtAt, records: w.records, creditsMilli: w.creditsMilli, status: w.status };
   };
   const answered = async (keys: readonly string[], since: number): Promise<Set<string>> => {
     const held = await store.answered(keys, since);
-    for (const k of keys) if ((waiting.get(k)?.boughtAt ?? -Infinity) >= since) held.add(k);
+    // As the store counts them: a free not-found is its own run's only.
+    for (const k of keys) {
+      const w = waiting.get(k);
+      if (w && w.boughtAt >= since && (w.status !== 'not_found' || w.creditsMilli > 0)) held.add(k);
+    }
     return held;
   };
   return new Proxy(store, {

@@ -290,7 +290,7 @@ export function spanText(ms: number): string {
   if (s < 90) return `${s} s`;
   if (s < 90 * 60) return `${Math.round(s / 60)} min`;
   if (s < 48 * 3600) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86_400)} d`;
+  return `${Math.round(s / 86_400)} days`;
 }
 
 /** `pid 123 on this host`, `pid 5 on build-2`. */

@@ -247,3 +247,22 @@ describe('a charge with no answer to keep (a raw POST) the store refuses', () =>
     await real.close();
   });
 });
+
+describe("a dry run's view of the outbox", () => {
+  it('counts what waits there as the store would (a free not-found is not held), and passes the size cap on to the store', async () => {
+    const { withOutboxAnswers } = await import('../../../src/lib/store/outbox.js');
+    const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
+    const outbox = join(tempDir('creators-outbox-'), 'default.outbox.jsonl');
+    const at = 1_800_000_000_000;
+    const base = { baseUrl: BASE, route: 'creators/enrich/handle/raw', kind: 'creator' as const, platform: 'instagram', request: '{}', records: 1, boughtAt: at, profile: 'default' };
+    appendOutbox(outbox, [
+      { answer: { ...base, key: 'paid', subject: 'paid', body: '{"result":{}}', status: 'ok', creditsMilli: 30 }, creators: ['paid'] },
+      { answer: { ...base, key: 'nobody', subject: 'nobody', body: '{}', status: 'not_found', creditsMilli: 0, records: 0 }, creators: [] },
+    ]);
+    await real.commit({ ...base, key: 'big', subject: 'big', body: JSON.stringify({ x: 'y'.repeat(100) }), status: 'ok', creditsMilli: 30 }, ['big'], undefined);
+    const view = withOutboxAnswers(real, outbox);
+    expect([...(await view.answered(['paid', 'nobody', 'big'], at - 1))].sort()).toEqual(['big', 'paid']);
+    expect(await view.answer('big', at - 1, 10)).toMatchObject({ body: '', bytes: expect.any(Number) });
+    await real.close();
+  });
+});
