@@ -15,9 +15,9 @@ import type { SpendEntry, StoredAnswer } from '../../src/lib/store/types.js';
 import { csvObjects } from '../commands/enrich/helpers.js';
 import { mountTinyDisk, tinyDiskUnavailable } from '../helpers/full-disk.js';
 import { freshPgDatabase, PG_SKIP, PG_URL, withCredentials } from '../helpers/pg.js';
-import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
+import { creatorHandles, useSandbox } from '../helpers/sandbox.js';
 import { spawnCli, type SpawnResult } from '../helpers/spawn-cli.js';
-import { start } from '../helpers/fault-run.js';
+import { enrichArgs, ledgerFrom as faultLedger, start, until, world as faultWorld, writeInput, type World } from '../helpers/fault-run.js';
 import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox({ seed: 35, credits: 100_000, rateLimit: 100_000, dailyDiscoveryLimit: 100_000 });
@@ -30,49 +30,10 @@ function latency(spec: string): void {
   setLatency(sb.get().state, parseLatencySpec(spec));
 }
 
-interface World {
-  dir: string;
-  config: string;
-  store: string;
-  outbox: string;
-  env: Record<string, string>;
-}
-
-function world(extra: Record<string, string> = {}): World {
-  const dir = tempDir('creators-outbox-');
-  const config = join(dir, 'config');
-  const env = { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: config, CREATORS_RATE_LIMIT: '100000', ...extra };
-  return { dir, config, store: extra.CREATORS_STORE ?? join(config, 'store', 'default.db'), outbox: join(config, 'store', 'default.outbox.jsonl'), env };
-}
-
-function writeInput(file: string, handles: readonly string[]): void {
-  writeFileSync(file, `handle\n${handles.join('\n')}\n`);
-}
-
-function enrichArgs(input: string, out: string, ...extra: string[]): string[] {
-  return ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, '-o', out, ...extra];
-}
-
-/** Charges per enriched handle from now on (the sandbox notes `raw instagram:<handle>`). */
-function ledgerFrom() {
-  const from = sb.get().state.ledger.charges.length;
-  const charges = () => sb.get().state.ledger.charges.slice(from);
-  return {
-    charges,
-    handles(): string[] {
-      return charges().map((c) => /^\w+ instagram:(.+)$/.exec(c.note)?.[1] ?? c.note).sort();
-    },
-  };
-}
-
-
-async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** A machine of its own (config folder, store, outbox) on this file's sandbox. */
+const world = (extra: Record<string, string> = {}): World => faultWorld(sb.get(), extra);
+/** Charges per enriched handle from now on. */
+const ledgerFrom = () => faultLedger(sb.get());
 
 /** What a store file holds (read from a copy: the test changes nothing, and a holder's lock does not matter). */
 async function held(file: string): Promise<{ answers: StoredAnswer[]; spend: SpendEntry[] }> {
