@@ -135,10 +135,15 @@ export class StorePort {
 
   /** `CREATORS_STORE_BUSY_TIMEOUT` (seconds) in milliseconds, or undefined for the engine's default. */
   private busyTimeoutMs(): number | undefined {
-    const raw = this.host.deps.env.CREATORS_STORE_BUSY_TIMEOUT;
-    const busyS = raw === undefined || raw === '' ? undefined : Number(raw);
-    if (busyS !== undefined && !(Number.isFinite(busyS) && busyS >= 0)) throw new UsageError(`Invalid CREATORS_STORE_BUSY_TIMEOUT '${raw}': expected seconds, 0 or more.`);
-    return busyS === undefined ? undefined : busyS * 1000;
+    return this.envSecondsMs('CREATORS_STORE_BUSY_TIMEOUT');
+  }
+
+  /** An environment setting in seconds (0 or more) as milliseconds, undefined when unset or empty. */
+  private envSecondsMs(name: 'CREATORS_STORE_BUSY_TIMEOUT' | 'CREATORS_STORE_CLAIM_WAIT'): number | undefined {
+    const raw = this.host.deps.env[name];
+    const seconds = raw === undefined || raw === '' ? undefined : Number(raw);
+    if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0)) throw new UsageError(`Invalid ${name} '${raw}': expected seconds, 0 or more.`);
+    return seconds === undefined ? undefined : seconds * 1000;
   }
 
   /**
@@ -217,6 +222,7 @@ export class StorePort {
       profile: this.host.profileName,
       command: this.host.command,
       maxAge: await this.maxAge(),
+      claimWaitMs: this.envSecondsMs('CREATORS_STORE_CLAIM_WAIT'),
       now: offset === 0 ? deps.now : () => deps.now() + offset,
       sleep: deps.sleep,
       signal: deps.signal,

@@ -93,6 +93,9 @@ run; ..." says the same).
   CREATORS_STORE_BUSY_TIMEOUT
                          seconds to wait for another process's hold on the store
                          (default 10); past it, exit 9
+  CREATORS_STORE_CLAIM_WAIT
+                         seconds to wait for another live run buying the same record
+                         (default 120); past it, exit 9 and nothing is bought
   CREATORS_PAGER         pager for long output on a terminal (before the profile's
                          pager setting and PAGER); empty or cat: no pager
   PAGER                  pager when neither CREATORS_PAGER nor the setting names one

@@ -342,7 +342,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       }
       if (this.o.now() >= waitUntil) {
         throw new BusyError(`Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`, {
-          hint: 'Re-run once it has finished: its answer will come from the store. `creators store doctor` shows who holds what.',
+          hint: 'Re-run once it has finished: its answer will come from the store (CREATORS_STORE_CLAIM_WAIT sets how long to wait). `creators store doctor` shows who holds what.',
         });
       }
       await this.o.sleep(200, this.o.signal);

@@ -234,3 +234,13 @@ describe('the store file and folder modes', () => {
     expect(statSync(join(dir, 'shared')).mode & 0o777).toBe(0o755);
   });
 });
+
+describe('the store waits that the environment sets', () => {
+  it.each(['CREATORS_STORE_BUSY_TIMEOUT', 'CREATORS_STORE_CLAIM_WAIT'])('%s that is not seconds: exit 2 naming it, nothing bought', async (name) => {
+    const mark = ledgerMark(sb.get());
+    const res = await runCli(BUY, { env: sandboxEnv(sb.get(), { [name]: 'soon' }), configDir: tempConfigDir() });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toContain(`Invalid ${name} 'soon': expected seconds, 0 or more.`);
+    expect(mark.since().count).toBe(0);
+  });
+});
