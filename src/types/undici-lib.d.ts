@@ -4,9 +4,9 @@ declare module 'undici/lib/dispatcher/agent.js' {
   const Agent: typeof import('undici').Agent;
   export default Agent;
 }
-declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
-  const EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
-  export default EnvHttpProxyAgent;
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  const ProxyAgent: typeof import('undici').ProxyAgent;
+  export default ProxyAgent;
 }
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';

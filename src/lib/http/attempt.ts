@@ -185,8 +185,10 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     return { kind: 'ok', response: { status, headers: flatHeaders, data, url: url.href } };
   }
 
-  // A proxy's own 407, or 401 with Proxy-Authenticate: not the API's 401 (no login refresh), and not retried.
-  const proxy = status === 407 || (status === 401 && flatHeaders['proxy-authenticate'] !== undefined) ? ports.proxyFor?.(url) : undefined;
+  // A proxy's own 407, or a 401 the API did not write (Proxy-Authenticate, or not the API's JSON error: a proxy's
+  // page for a wrong proxy password): not the API key's fault (no login refresh), and not retried.
+  const proxysOwn = status === 407 || (status === 401 && (flatHeaders['proxy-authenticate'] !== undefined || parsed === undefined));
+  const proxy = proxysOwn ? ports.proxyFor?.(url) : undefined;
   if (proxy !== undefined) return { kind: 'error', error: proxyAuthFailure(proxy, status), retryable: false };
 
   const retryAfter = retryAfterSeconds(parsed, headerValue(flatHeaders['retry-after']), ports.now());

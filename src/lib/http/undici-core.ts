@@ -9,5 +9,5 @@ import util from 'undici/lib/core/util.js';
 // As undici's index does, minus the calls nothing here makes; `connect` opens the proxy agents' tunnels.
 Object.assign(DispatcherClass.prototype, { request, connect });
 
-export { Agent, request };
+export { Agent, DispatcherClass as Dispatcher, request };
 export const parseURL = util.parseURL;

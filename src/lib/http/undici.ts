@@ -30,7 +30,11 @@ export async function loadAgent(): Promise<typeof import('undici').Agent> {
   return (await loadCore()).Agent;
 }
 
-export async function loadEnvHttpProxyAgent(): Promise<typeof import('undici').EnvHttpProxyAgent> {
+export async function loadProxyAgent(): Promise<typeof import('undici').ProxyAgent> {
   await loadCore();
-  return (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
+  return (await import('undici/lib/dispatcher/proxy-agent.js')).default;
+}
+
+export async function loadDispatcherBase(): Promise<typeof import('undici').Dispatcher> {
+  return (await loadCore()).Dispatcher;
 }

@@ -50,6 +50,7 @@ async function startProxy(
 let strict: TestProxy;
 let asks407: TestProxy;
 let asks401: TestProxy;
+let pageFor401: TestProxy;
 
 beforeAll(async () => {
   // Forwards plain http:// requests (absolute-form), tunnels only to port 443, as curl's users meet it.
@@ -65,10 +66,18 @@ beforeAll(async () => {
   };
   asks407 = await startProxy(refuse(407), refuseTunnel(407, 'Proxy Authentication Required'));
   asks401 = await startProxy(refuse(401), refuseTunnel(401, 'Unauthorized'));
+  // A proxy that answers a wrong password with a plain 401 page and WWW-Authenticate, no Proxy-Authenticate.
+  pageFor401 = await startProxy(
+    (req, res) => {
+      req.resume();
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' }).end('<html><title>401 Unauthorized</title></html>');
+    },
+    (_req, socket) => socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n'),
+  );
 });
 
 afterAll(async () => {
-  for (const p of [strict, asks407, asks401]) {
+  for (const p of [strict, asks407, asks401, pageFor401]) {
     p.server.closeAllConnections();
     await new Promise((resolve) => p.server.close(resolve));
   }
@@ -122,6 +131,7 @@ describe('a proxy that refuses the credentials', () => {
     { name: '401 to an absolute-form request', proxy: () => asks401, base: () => sb.get().url, variable: 'HTTP_PROXY', status: 401 },
     { name: '407 to CONNECT (https API)', proxy: () => asks407, base: () => 'https://api.example.com', variable: 'HTTPS_PROXY', status: 407 },
     { name: '401 to CONNECT (https API)', proxy: () => asks401, base: () => 'https://api.example.com', variable: 'HTTPS_PROXY', status: 401 },
+    { name: 'a 401 page without Proxy-Authenticate (not the API key: the API answers JSON)', proxy: () => pageFor401, base: () => sb.get().url, variable: 'HTTP_PROXY', status: 401 },
   ];
   for (const c of cases) {
     it(`${c.name}: exit 4 naming the proxy, never its password; sent once, not retried`, async () => {

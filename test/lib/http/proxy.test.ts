@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
@@ -52,6 +52,44 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A SOCKS5 proxy without authentication (RFC 1928, CONNECT only) that records where it connected. */
+async function socks5Proxy(): Promise<{ url: string; connects: string[]; close(): Promise<void> }> {
+  const connects: string[] = [];
+  const server = createNetServer((client) => {
+    client.once('data', (hello) => {
+      if (hello[0] !== 5) return client.destroy();
+      client.write(Buffer.from([5, 0]));
+      client.once('data', (req) => {
+        const type = req[3];
+        let host: string;
+        let at: number;
+        if (type === 1) {
+          host = [...req.subarray(4, 8)].join('.');
+          at = 8;
+        } else if (type === 3) {
+          host = req.subarray(5, 5 + (req[4] as number)).toString();
+          at = 5 + (req[4] as number);
+        } else return client.destroy();
+        const port = req.readUInt16BE(at);
+        connects.push(`${host}:${port}`);
+        const upstream = connect(port, host, () => {
+          client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connects,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe('proxy settings', () => {
   it('sends requests through HTTP_PROXY', async () => {
     proxied = [];
@@ -68,6 +106,41 @@ describe('proxy settings', () => {
     const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl.replace(/^http:\/\//, '') } });
     expect(res.code, res.stderr).toBe(0);
     expect(proxied.length).toBeGreaterThan(0);
+  });
+
+  it('bypasses the proxy for an address in a NO_PROXY CIDR range', async () => {
+    proxied = [];
+    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl, NO_PROXY: 'intranet.example,127.0.0.0/8' } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(proxied).toEqual([]);
+  });
+
+  it('takes http_proxy over HTTP_PROXY when both are set, as curl does', async () => {
+    proxied = [];
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: dead, http_proxy: proxyUrl } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(proxied).toHaveLength(1);
+  });
+
+  it('a socks5:// proxy carries the request, with no experimental-feature notice on stderr', async () => {
+    const socks = await socks5Proxy();
+    // Node prints every process warning on stderr (the CLI runs in this process here: its warnings are this one's).
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: socks.url } });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toBe('');
+      expect(JSON.parse(res.stdout)).toHaveProperty('credits_available');
+      expect(socks.connects).toEqual([new URL(sb.get().url).host]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await socks.close();
+    }
   });
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
@@ -137,6 +210,29 @@ describe('proxy settings', () => {
 
 describe('proxyFor: which proxy an error names', () => {
   const u = (s: string): URL => new URL(s);
+  it('reads the variables as curl does: the lower-case one first when both are set', () => {
+    const both = { HTTPS_PROXY: 'upper:3128', https_proxy: 'lower:3128', HTTP_PROXY: 'UP:8080', http_proxy: 'low:8080' };
+    expect(proxyFor(both, u('https://api.example.com'))).toEqual({ host: 'lower:3128', variable: 'https_proxy', credentials: false });
+    expect(proxyFor(both, u('http://api.example.com'))).toEqual({ host: 'low:8080', variable: 'http_proxy', credentials: false });
+    expect(proxyFor({ HTTP_PROXY: 'p:1', NO_PROXY: '', no_proxy: 'api.example.com' }, u('http://api.example.com'))).toBeUndefined();
+  });
+
+  it('NO_PROXY with IP addresses and CIDR ranges (IPv4 and IPv6), as curl reads them', () => {
+    const env = (noProxy: string) => ({ HTTP_PROXY: 'p:8080', NO_PROXY: noProxy });
+    const via = { host: 'p:8080', variable: 'HTTP_PROXY', credentials: false };
+    expect(proxyFor(env('10.0.0.0/8'), u('http://10.20.30.40:9000'))).toBeUndefined();
+    expect(proxyFor(env('10.0.0.0/8'), u('http://11.0.0.1'))).toEqual(via);
+    expect(proxyFor(env('192.168.1.0/24, example.org'), u('http://192.168.1.77'))).toBeUndefined();
+    expect(proxyFor(env('192.168.1.0/24'), u('http://192.168.2.1'))).toEqual(via);
+    expect(proxyFor(env('127.0.0.1'), u('http://127.0.0.1:4000'))).toBeUndefined();
+    expect(proxyFor(env('fd00::/8'), u('http://[fd12::1]:8080'))).toBeUndefined();
+    expect(proxyFor(env('::1'), u('http://[::1]:8080'))).toBeUndefined();
+    expect(proxyFor(env('fd00::/8'), u('http://10.0.0.1'))).toEqual(via);
+    // A range never matches a host name, and a malformed range matches nothing.
+    expect(proxyFor(env('10.0.0.0/8'), u('http://intranet.example'))).toEqual(via);
+    expect(proxyFor(env('10.0.0.0/99'), u('http://10.0.0.1'))).toEqual(via);
+  });
+
   it('follows undici: https takes HTTPS_PROXY then HTTP_PROXY, http only HTTP_PROXY; NO_PROXY exempts; no credentials', () => {
     expect(proxyFor({ HTTPS_PROXY: 'http://a:b@p1:3128', HTTP_PROXY: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p1:3128', variable: 'HTTPS_PROXY', credentials: true });
     expect(proxyFor({ http_proxy: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'http_proxy', credentials: false });
