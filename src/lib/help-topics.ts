@@ -108,7 +108,8 @@ run; ..." says the same).
   LC_ALL, LC_CTYPE, LANG the first one set must name UTF-8 for Unicode charts and
                          separators; otherwise (and with TERM=dumb) they are ASCII
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
-                         proxy settings, upper or lower case
+                         proxy settings as curl reads them: lower case first;
+                         NO_PROXY takes hosts, domains, IPs and CIDR ranges
 
 Precedence: command-line flag > environment > profile setting > default.
 The credential: --api-key > --api-key-file > CREATORS_API_KEY > the profile's
