@@ -8,7 +8,7 @@ import type { Creator } from '../data/creators.js';
 import { AUDIENCE_PLATFORMS, isDiscoveryPlatform } from '../../contract/platforms.js';
 import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../random.js';
 import type { SandboxState } from '../state.js';
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { BigIntegerValue } from '../respond.js';
 import { creatorPosts, mediaCount, RECORD_POSTS } from './creator-posts.js';
 
