@@ -61,7 +61,7 @@ describe('the price table', () => {
       expect(worstCaseMilli, k).toBeGreaterThanOrEqual(chargedMilli);
     }
     const differing = keys.filter((k) => PRICES[k].chargedMilli !== PRICES[k].worstCaseMilli);
-    expect(differing.sort()).toEqual(['creatorPosts', 'enrichEmailBasic']);
+    expect(differing.sort()).toEqual(['creatorPosts']);
   });
 
   it('every per-request route is either called below or listed as not served by the sandbox', () => {
