@@ -299,3 +299,62 @@ describe('one store core', () => {
     expect(secondLiveness(new Map([['lib/store/postgres.ts', 'try { process.kill(pid, 0); } catch { dead = true; }']]))).toHaveLength(1);
   });
 });
+
+/**
+ * A module is reached by its own path: `export ... from` outside a folder's index.ts gives a name a second home
+ * (one more import to re-point when it moves, and a second way in for the architecture checks to miss).
+ */
+const RE_EXPORT = /^\s*export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s*'[^']+'/gm;
+
+function reExports(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    if (f.endsWith('/index.ts') || f === 'index.ts') continue;
+    for (const m of code(text).matchAll(RE_EXPORT)) found.push(`${f}: ${m[0].trim().replace(/\s+/g, ' ')}`);
+  }
+  return found;
+}
+
+/**
+ * The service's limits live only in contract/limits.ts, where the CLI and the sandbox both read them: a numeric
+ * constant named as a limit (`..._LIMIT`, `...PAGE_SIZE`, `MAX_...EMAILS|HANDLES|CREATORS|ENTRIES|ROWS`) anywhere
+ * else is a second copy that can drift.
+ */
+const LIMIT_LITERAL = /\b(?:const|let)\s+([A-Z][A-Z0-9_]*(?:_LIMIT|PAGE_SIZE)|MAX_[A-Z0-9_]*(?:EMAILS|HANDLES|CREATORS|ENTRIES|ROWS))\s*=\s*[\d(]/g;
+
+function strayLimits(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    if (f === 'contract/limits.ts') continue;
+    for (const m of code(text).matchAll(LIMIT_LITERAL)) found.push(`${f}: ${m[1]}`);
+  }
+  return found;
+}
+
+describe('one home for each name and limit', () => {
+  it('no re-export outside index.ts files: importers name the module that defines the name', () => {
+    expect(reExports(texts())).toEqual([]);
+  });
+
+  it('the service limits are declared only in contract/limits.ts', () => {
+    expect(strayLimits(texts())).toEqual([]);
+  });
+
+  it('the checks see a re-export and a limit declared elsewhere (a test that cannot fail is a defect)', () => {
+    expect(reExports(new Map([
+      ['sandbox/handles.ts', "/** Lives in contract. */\nexport { normalizeHandle } from '../contract/handles.js';"],
+      ['lib/http/client.ts', "export type { HttpResponse, Method } from './types.js';\nexport * from './types.js';"],
+      ['lib/output/index.ts', "export { openSink } from './sink.js';"],
+    ]))).toEqual([
+      "sandbox/handles.ts: export { normalizeHandle } from '../contract/handles.js'",
+      "lib/http/client.ts: export type { HttpResponse, Method } from './types.js'",
+      "lib/http/client.ts: export * from './types.js'",
+    ]);
+    expect(strayLimits(new Map([
+      ['sandbox/listening/subscriptions.ts', 'export const CREATOR_LIMIT = 10_000;'],
+      ['sandbox/routes/batch.ts', 'const MAX_LEGACY_EMAILS = 10_000;'],
+      ['commands/events/tail.ts', 'const TAIL_PAGE_SIZE = 100;'],
+      ['contract/limits.ts', 'export const EVENTS_PAGE_SIZE = { default: 10, max: 100 } as const;'],
+    ]))).toEqual(['sandbox/listening/subscriptions.ts: CREATOR_LIMIT', 'sandbox/routes/batch.ts: MAX_LEGACY_EMAILS', 'commands/events/tail.ts: TAIL_PAGE_SIZE']);
+  });
+});

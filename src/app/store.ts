@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import type { Plan } from '../lib/api/plan.js';
 import type { BatchStatus } from '../lib/batch/status.js';
-import type { RequestOptions } from '../lib/http/client.js';
+import type { RequestOptions } from '../lib/http/types.js';
 import { configDirectory } from '../lib/config.js';
 import { UsageError } from '../lib/errors.js';
 import type { Terminal } from '../lib/io/terminal.js';
@@ -260,7 +260,7 @@ export class StorePort {
    */
   async logCharge(req: RequestOptions, data: unknown): Promise<void> {
     if (this.host.dryRun) return;
-    const { readCharge } = await import('../lib/store/memory.js');
+    const { readCharge } = await import('../lib/api/charge.js');
     const charge = readCharge(req, data, true);
     if (!charge.milli && !charge.refused) return;
     const memory = await this.spendLog();

@@ -2,7 +2,7 @@ import { defineCommand, integer } from '../app/command.js';
 import { UsageError } from '../lib/errors.js';
 import type { RawRequest } from '../lib/api/raw.js';
 import type { PagingTally } from '../lib/paging.js';
-import type { Method } from '../lib/http/client.js';
+import type { Method } from '../lib/http/types.js';
 import { assignPairs } from '../lib/options.js';
 
 const METHODS: readonly Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];

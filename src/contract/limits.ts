@@ -23,3 +23,11 @@ export const EXCLUSION_ENTRIES_PAGE = { default: 1000, max: 2000 } as const;
 
 /** A batch file: at most 10 MB (the service does not say whether decimal or binary megabytes). */
 export const BATCH_FILE_MB = 10;
+
+/** Social listening, per account: subscriptions, campaigns not archived, and distinct monitored creators (the
+ * sandbox's figures; the service publishes none, and `listening usage` reports them). */
+export const LISTENING_LIMITS = { subscriptions: 50, campaigns: 20, creators: 10_000 } as const;
+
+/** Emails one legacy JSON batch create (`{"emails": [...]}`, the n8n node's) takes: the row limit the official
+ * MCP client states for a batch file. */
+export const LEGACY_BATCH_EMAILS_MAX = 10_000;

@@ -5,7 +5,8 @@
  *
  * Where the sources disagree, both figures are kept: `chargedMilli` is what the spec's pricing table
  * says (the sandbox charges it) and `worstCaseMilli` is the higher published figure (the CLI bounds
- * the cost with it). They differ for email basic (0.05 vs 0.1) and creator posts (0.03 vs 0.15).
+ * the cost with it). They differ for creator posts (0.03 vs 0.15). Email basic's 0.1 is the old MCP README's
+ * alone; the spec's table, the docs and the newest MCP all charge 0.05, so a dry run quotes what is charged.
  */
 import type { EmailMode, HandleMode } from './platforms.js';
 
@@ -37,8 +38,8 @@ export const PRICES = {
   enrichProfile: { route: 'creators/enrich/handle/profile', per: 'request', chargedMilli: 200, worstCaseMilli: 200 },
   enrichAnalytics: { route: 'creators/enrich/handle/analytics', per: 'request', chargedMilli: 800, worstCaseMilli: 800 },
   enrichFull: { route: 'creators/enrich/handle/full', per: 'request', chargedMilli: 1000, worstCaseMilli: 1000 },
-  /** The spec's pricing table says 0.05; one listing says 0.1. */
-  enrichEmailBasic: { route: 'creators/enrich/email', per: 'request', chargedMilli: 50, worstCaseMilli: 100 },
+  /** 0.05 in the spec's table, the docs and the newest MCP; only the old MCP README says 0.1. */
+  enrichEmailBasic: { route: 'creators/enrich/email', per: 'request', chargedMilli: 50, worstCaseMilli: 50 },
   enrichEmailAdvanced: { route: 'creators/enrich/email/advanced', per: 'request', chargedMilli: 2000, worstCaseMilli: 2000 },
   postDetails: { route: 'creators/content/details', per: 'request', chargedMilli: 30, worstCaseMilli: 30 },
   /** 0.03 in the spec and older material, 0.15 in the newest official client. */

@@ -36,7 +36,7 @@ export interface GatePorts {
 
 /**
  * Worst-case prices in thousandths of a credit, from the one shared table (src/contract/prices.ts):
- * where the service's sources disagree (email basic 0.05 vs 0.1, creator posts 0.03 vs 0.15) the
+ * where the service's sources disagree (creator posts 0.03 vs 0.15) the
  * higher price, because these figures bound the worst case.
  */
 export function formatCredits(milli: number): string {

@@ -24,6 +24,9 @@ function filtersTopic(): string {
 A key the chosen platform does not have is refused before anything is sent (exit 2):
 the service ignores it silently, so the run would buy unfiltered results.
 --unchecked-filters sends such keys anyway (for a key the service added since).
+Values are checked to every level the same way: ranges take min and max
+(number_of_followers.min=10000), growths growth_percentage and time_range_months,
+lists values (location=Germany,France), flags true or false.
 
 Every platform:
 ${wrapped(everywhere, '  ')}

@@ -1,4 +1,5 @@
-import type { HttpClient, Method } from './http/client.js';
+import type { HttpClient } from './http/client.js';
+import type { Method } from './http/types.js';
 import type { Query } from './http/url.js';
 import { DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 

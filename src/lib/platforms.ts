@@ -1,8 +1,6 @@
 import { UsageError } from './errors.js';
 import { matchChoice } from './options.js';
 
-export { DISCOVERY_PLATFORMS, SOCIAL_PLATFORMS } from '../contract/platforms.js';
-
 export function checkPlatform(value: string, allowed: readonly string[], what = 'platform'): string {
   const p = matchChoice(value, allowed);
   if (p === undefined) {

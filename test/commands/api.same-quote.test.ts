@@ -70,7 +70,7 @@ describe('creators api quotes what the typed verb quotes for the same request', 
 
   it('the legacy batch routes the n8n node sends are priced: a create per email at the basic rate, resume free', async () => {
     const create = await dryRun(['api', 'creators/enrich/public', '-f', 'emails=a@example.com,b@example.com']);
-    expect(create).toMatchObject({ worst_case_credits: 0.2, cost_basis: '2 emails x 0.1 (basic), charged only for rows with data' });
+    expect(create).toMatchObject({ worst_case_credits: 0.1, cost_basis: '2 emails x 0.05 (basic), charged only for rows with data' });
     const resume = await dryRun(['api', 'creators/enrich/public/bch_1/resume', '-X', 'POST']);
     expect(resume.worst_case_credits).toBe(0);
     const status = await dryRun(['api', 'creators/enrich/public/bch_1']);

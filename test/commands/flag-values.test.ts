@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedVerb } from '../../src/program.js';
-import { DEFAULT_CONCURRENCY_CAP } from '../../src/lib/bulk/concurrency.js';
+import { CONCURRENCY_CAP } from '../../src/lib/options.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /**
@@ -25,7 +25,7 @@ describe('flag values reach the verb typed', () => {
     [['search', '--exclude-list', '3', '--exclude-list', '12'], 'excludeList', [3, 12]],
     [['search'], 'excludeList', []],
     [['search'], 'limit', undefined],
-    [['enrich', 'handle', '--concurrency', String(DEFAULT_CONCURRENCY_CAP)], 'concurrency', DEFAULT_CONCURRENCY_CAP],
+    [['enrich', 'handle', '--concurrency', String(CONCURRENCY_CAP)], 'concurrency', CONCURRENCY_CAP],
     [['enrich', 'email', '--max-rows', '1'], 'maxRows', 1],
     [['listening', 'campaigns', 'create', '--days', '365'], 'days', 365],
     [['listening', 'campaigns', 'update', '2', '--days', '1'], 'days', 1],
@@ -115,7 +115,7 @@ describe('a value that is not one is a usage error naming the flag (exit 2), bef
     [['search', '--exclude-list', '3', '--exclude-list', 'abc'], "error: Invalid --exclude-list 'abc': expected a whole number."],
     [['search', '--min-followers', '-1'], "error: Invalid --min-followers '-1': must be 0 or more."],
     [['search', '--max-followers', 'many'], "error: Invalid --max-followers 'many': expected a whole number."],
-    [['enrich', 'handle', '--concurrency', String(DEFAULT_CONCURRENCY_CAP + 1)], `error: Invalid --concurrency '${DEFAULT_CONCURRENCY_CAP + 1}': at most ${DEFAULT_CONCURRENCY_CAP}.`],
+    [['enrich', 'handle', '--concurrency', String(CONCURRENCY_CAP + 1)], `error: Invalid --concurrency '${CONCURRENCY_CAP + 1}': at most ${CONCURRENCY_CAP}.`],
     [['enrich', 'handle', '--concurrency', '0'], "error: Invalid --concurrency '0': must be 1 or more."],
     [['socials', '--max-rows', 'x'], "error: Invalid --max-rows 'x': expected a whole number."],
     [['listening', 'campaigns', 'create', '--days', '366'], "error: Invalid --days '366': at most 365."],

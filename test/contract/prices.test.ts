@@ -8,7 +8,7 @@ import { EMAIL_MODES, HANDLE_MODES } from '../../src/contract/platforms.js';
 import { enrichEmailPlan, enrichHandlePlan } from '../../src/lib/api/enrichment.js';
 import { postDetailsPlan } from '../../src/lib/api/content.js';
 import { batchRowPriceMilli } from '../../src/lib/api/batch.js';
-import { BATCH_MODES } from '../../src/lib/batch/options.js';
+import { BATCH_MODES } from '../../src/contract/platforms.js';
 import { rawRequestPlan } from '../../src/lib/api/raw-plan.js';
 import { rowPriceMilli } from '../../src/sandbox/batch/jobs.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -61,7 +61,7 @@ describe('the price table', () => {
       expect(worstCaseMilli, k).toBeGreaterThanOrEqual(chargedMilli);
     }
     const differing = keys.filter((k) => PRICES[k].chargedMilli !== PRICES[k].worstCaseMilli);
-    expect(differing.sort()).toEqual(['creatorPosts', 'enrichEmailBasic']);
+    expect(differing.sort()).toEqual(['creatorPosts']);
   });
 
   it('every per-request route is either called below or listed as not served by the sandbox', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CREATORS_PER_PLATFORM, CreatorStore, generateCreators, type Creator } from '../../src/sandbox/data/creators.js';
 import { BRANDS, COUNTRIES, GAMES, LANGUAGES, NICHES, SUB_NICHES } from '../../src/sandbox/data/dictionaries.js';
-import { normalizeHandle } from '../../src/sandbox/handles.js';
+import { normalizeHandle } from '../../src/contract/handles.js';
 import { DISCOVERY_PLATFORMS } from '../../src/contract/platforms.js';
 import { start } from './helpers.js';
 

@@ -40,6 +40,34 @@ describe('sandbox handle enrichment', () => {
     expect(Array.isArray(rich.result.lookalikes)).toBe(true);
   });
 
+  it('audience slices carry notable_users and audience_lookalikes in the contract\'s shape, for every creator, the same on every call', async () => {
+    // Two of the nine sections the official MCP client reads; they were [] for 30 of 30 creators.
+    const keys = ['user_id', 'username', 'picture', 'followers', 'fullname', 'url', 'is_verified', 'engagements', 'stats', 'geo'];
+    const known = new Set(sb.state.creators.list('instagram').map((c) => c.user_id));
+    for (const creator of ig().slice(0, 30)) {
+      const body = (await post('creators/enrich/handle/full/', { handle: creator.profile.username, platform: 'instagram', include_audience_data: true })).body as { result: Record<string, any> };
+      const data = body.result.instagram.audience.audience_followers.data;
+      expect(data.notable_users.length, creator.profile.username).toBeGreaterThan(0);
+      expect(data.audience_lookalikes.length, creator.profile.username).toBeGreaterThan(0);
+      for (const user of [...data.notable_users, ...data.audience_lookalikes]) {
+        expect(Object.keys(user)).toEqual(expect.arrayContaining(keys));
+        expect(known.has(user.user_id) && user.user_id !== creator.user_id).toBe(true);
+        expect(user.stats[0].post_type).toBe('all');
+        expect(user.geo.country.code).toMatch(/^[A-Z]{2}$/);
+      }
+      const followers = data.notable_users.map((u: { followers: number }) => u.followers);
+      expect(followers).toEqual([...followers].sort((a, b) => b - a));
+      const scores = data.audience_lookalikes.map((u: { score: number }) => u.score);
+      expect(scores.every((x: number) => x > 0 && x <= 1)).toBe(true);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(data.notable_users[0].score).toBeUndefined();
+    }
+    const handle = ig()[7]!.profile.username;
+    const twice = await Promise.all([1, 2].map(async () => (await post('creators/enrich/handle/analytics/', { handle, platform: 'instagram' })).body as { result: Record<string, any> }));
+    expect(twice[0]!.result.instagram.audience.audience_likers.data.audience_lookalikes.length).toBeGreaterThan(0);
+    expect(twice[0]!.result.instagram.audience).toEqual(twice[1]!.result.instagram.audience);
+  });
+
   it('an unknown handle is not found and free', async () => {
     const before = used();
     const res = await post('creators/enrich/handle/full/', { handle: 'missing_person_123', platform: 'instagram' });

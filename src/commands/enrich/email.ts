@@ -1,7 +1,8 @@
 import { defineCommand, integer } from '../../app/command.js';
 import { EMAIL_MODES } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
-import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
+import { checkPlatform } from '../../lib/platforms.js';
+import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import { ports } from '../../app/ports.js';
 import { bulkFlags, bulkOptions, checkBulkValues } from './bulk-flags.js';
 

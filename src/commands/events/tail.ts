@@ -3,12 +3,8 @@ import { ports } from '../../app/ports.js';
 import type { ListeningRecord } from '../../lib/api/listening.js';
 import { InterruptedError, StoppedError, UsageError } from '../../lib/errors.js';
 import { EVENT_FILTER_FLAGS } from './flags.js';
+import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
 
-/**
- * Events asked for per page while tailing: the largest the route accepts (EVENTS_PAGE_SIZE.max), so a
- * backlog takes the fewest requests; the server may apply fewer (the walk copes).
- */
-const TAIL_PAGE_SIZE = 100;
 /** Event lines after which a `--fields` path none of them had is warned about (a tail may never end). */
 const FIELDS_CHECK_AFTER = 100;
 
@@ -110,7 +106,8 @@ export default defineCommand({
           emit,
           forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
         },
-        { filters, pageSize: TAIL_PAGE_SIZE, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun, server, cursorReset: flags.cursorReset },
+        // The largest page the route takes, so a backlog takes the fewest requests; the server may apply fewer (the walk copes).
+        { filters, pageSize: EVENTS_PAGE_SIZE.max, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun, server, cursorReset: flags.cursorReset },
       );
     } catch (err) {
       // Ctrl-C is how a tail ends: the cursor is saved; exit 130 without an error line.

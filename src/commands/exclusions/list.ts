@@ -1,5 +1,6 @@
 import { defineCommand } from '../../app/command.js';
-import { checkPlatform, DISCOVERY_PLATFORMS } from '../../lib/platforms.js';
+import { checkPlatform } from '../../lib/platforms.js';
+import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 
 /** `creators exclusions list [--platform p]` (free). The API has no platform filter: it is applied here. */
 export default defineCommand({

@@ -1,7 +1,8 @@
 import type { FlagDefs } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseDuration } from '../../lib/options.js';
-import { checkPlatform, SOCIAL_PLATFORMS } from '../../lib/platforms.js';
+import { checkPlatform } from '../../lib/platforms.js';
+import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import type { AnswerKind, ListFilter } from '../../lib/store/types.js';
 
 /** What `store list` and `store export` can be narrowed to. */

@@ -5,7 +5,7 @@
  */
 import { PRICES, requestPriceOf, type Price } from '../../contract/prices.js';
 import { isExactNumber } from '../exact-json.js';
-import type { RequestOptions } from '../http/client.js';
+import type { RequestOptions } from '../http/types.js';
 import { itemsOfPage } from '../paging.js';
 
 /** A path (`/public/v1/<route>/`) as the price table names its route. */

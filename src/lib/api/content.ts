@@ -5,7 +5,6 @@ import type { HttpClient } from '../http/client.js';
 import { readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
 
-export { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import type { ContentKind } from '../../contract/platforms.js';
 import { plural } from '../output/humanize.js';
 

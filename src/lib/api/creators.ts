@@ -4,7 +4,8 @@ import { OVERLAP_CREATORS, POSTS_PAGE_SIZES, type CONTENT_PLATFORMS } from '../.
 import { CHARGED_MILLI, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
-import { keepStoredMark, type HttpClient } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
+import { keepStoredMark } from '../http/types.js';
 import { readCharge } from './charge.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';

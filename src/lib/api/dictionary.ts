@@ -2,7 +2,8 @@ import { UsageError } from '../errors.js';
 import type { ColumnSpec } from '../output/types.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
-import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
+import { checkPlatform } from '../platforms.js';
+import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { freePlan, type Plan } from './plan.js';
 import { recordOf } from './raw.js';
 

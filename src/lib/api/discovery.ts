@@ -1,7 +1,8 @@
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import type { SortSpec } from '../discovery/sort.js';
-import { keepStoredMark, type HttpClient } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
+import { keepStoredMark } from '../http/types.js';
 import type { Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';

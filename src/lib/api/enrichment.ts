@@ -3,12 +3,11 @@ import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../cost.js';
 import { UsageError } from '../errors.js';
 import { normalizeHandle } from '../../contract/handles.js';
-import { storedAt, type HttpClient, type Purchase } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
+import { storedAt, type Purchase } from '../http/types.js';
 import { looksLikeEmail } from '../csv/detect.js';
 import type { Plan } from './plan.js';
 import { readCharge } from './charge.js';
-
-export { EMAIL_MODES, HANDLE_MODES, type HandleMode } from '../../contract/platforms.js';
 
 export interface HandleOptions {
   mode: HandleMode;

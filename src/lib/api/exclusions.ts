@@ -1,7 +1,9 @@
 import { UsageError } from '../errors.js';
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
+import type { HttpResponse } from '../http/types.js';
 import { pathSegment } from '../http/url.js';
-import { DISCOVERY_PLATFORMS, checkPlatform } from '../platforms.js';
+import { checkPlatform } from '../platforms.js';
+import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { freePlan, type Plan } from './plan.js';
 import { plural } from '../output/humanize.js';
 import { EXCLUSION_ENTRIES_PER_REQUEST } from '../../contract/limits.js';

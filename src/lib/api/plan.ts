@@ -3,7 +3,7 @@
  * worst-case price. `lib/api` functions that send a request also describe it as a plan; `--dry-run`,
  * `--max-credits` and the confirmation above `confirm-above` read plans (lib/cost.ts `gate`).
  */
-import type { Method, Purchase } from '../http/client.js';
+import type { Method, Purchase } from '../http/types.js';
 import { buildUrl, type Query } from '../http/url.js';
 import { plural } from '../output/humanize.js';
 

@@ -2,7 +2,8 @@
  * The raw request of `creators api <path>`: any method and path, with the same auth, retries,
  * money gate and output as every other command. Its plan is raw-plan.ts.
  */
-import type { HttpClient, HttpResponse, Method } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
+import type { HttpResponse, Method } from '../http/types.js';
 import type { Query } from '../http/url.js';
 
 export interface RawRequest {

@@ -6,7 +6,8 @@
  */
 import type { Readable } from 'node:stream';
 import { CliError, InterruptedError, NetworkError, OutputWriteError, UsageError } from '../errors.js';
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
+import type { HttpResponse } from '../http/types.js';
 import { downloadLinkPlan, getDownloadLink, openDownloadUrl, openResults, resultsPlan, type DownloadLink } from '../api/batch.js';
 import type { Plan } from '../api/plan.js';
 import { transferProblem } from '../http/network-error.js';

@@ -2,8 +2,6 @@
 
 import type { BatchMode } from '../../contract/platforms.js';
 
-export { BATCH_MODES, type BatchMode } from '../../contract/platforms.js';
-
 export interface BatchJobOptions {
   mode: BatchMode;
   kind: 'handle' | 'email';

@@ -1,11 +1,5 @@
 import { CONCURRENCY_CAP } from '../options.js';
 
-/**
- * Rows in flight to use the account's whole rate at the service's latency (Little's law: rate x latency, +15 %
- * and one more for the spread; more would only queue at the pacer). Before the first answers the oldest
- * request's wait stands in, so a slow service is noticed early. The cap covers 10 s answers at 300/min.
- */
-export const DEFAULT_CONCURRENCY_CAP = CONCURRENCY_CAP;
 /** Before anything is known: a few at once, like the pacer's burst. */
 export const INITIAL_CONCURRENCY = 4;
 
@@ -15,7 +9,12 @@ export interface Load {
   oldestInFlightMs: number;
 }
 
-export function concurrencyFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): number {
+/**
+ * Rows in flight to use the account's whole rate at the service's latency (Little's law: rate x latency, +15 %
+ * and one more for the spread; more would only queue at the pacer). Before the first answers the oldest
+ * request's wait stands in, so a slow service is noticed early. The cap covers 10 s answers at 300/min.
+ */
+export function concurrencyFor(load: Load, cap = CONCURRENCY_CAP): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
   if (load.latencyMs === undefined && load.oldestInFlightMs === 0) return Math.min(cap, INITIAL_CONCURRENCY);
   if (!Number.isFinite(load.perSecond)) return cap;
@@ -27,7 +26,7 @@ export function concurrencyFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): numbe
 export const CONCURRENT_PAGES_MIN_LATENCY_MS = 300;
 
 /** A quick service is paged one at a time, so a page that fails leaves no later page bought. */
-export function pagesInFlightFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): number {
+export function pagesInFlightFor(load: Load, cap = CONCURRENCY_CAP): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
   if (!Number.isFinite(load.perSecond) || latency < CONCURRENT_PAGES_MIN_LATENCY_MS) return 1;
   return Math.max(1, Math.min(cap, Math.ceil(load.perSecond * (latency / 1000) * 1.15)));

@@ -1,5 +1,6 @@
 import { filterTypeOf, isListType } from '../../contract/filters.js';
-import { ALL_FILTER_KEYS, AUDIENCE_KEYS, CREATOR_HAS_KEYS, CREATOR_HAS_TRUE_ONLY, FILTER_CATALOGUE, platformsWithFilter } from '../../contract/filter-catalogue.js';
+import { ALL_FILTER_KEYS, CREATOR_HAS_TRUE_ONLY, FILTER_CATALOGUE, platformsWithFilter } from '../../contract/filter-catalogue.js';
+import { shapeProblems } from './filter-shapes.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { closest } from '../output/fields-check.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
@@ -102,8 +103,9 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   filters[key] = range;
 }
 
-/** The service ignores a key it does not know, or one the platform lacks, without a word, and the run then buys
- * unfiltered results: refused (exit 2) unless `--unchecked-filters` (keys added after this catalogue). */
+/** The service ignores a key it does not know, or one the platform lacks, at any level (`number_of_followers.minn`),
+ * without a word, and the run then buys unfiltered results: refused (exit 2) unless `--unchecked-filters` (keys
+ * added after this catalogue). */
 function checkCatalogue(platform: string, filters: Record<string, unknown>, unchecked: boolean, warnings: string[]): void {
   const known = FILTER_CATALOGUE[platform as DiscoveryPlatform];
   if (known === undefined) return;
@@ -124,8 +126,8 @@ function checkCatalogue(platform: string, filters: Record<string, unknown>, unch
     const nearText = near === undefined ? '' : ` Did you mean '${near}'${where.length === 6 ? '' : ` (${where.join(', ')})`}?`;
     refuse(key, `Unknown filter '${key}' for ${platform}.${nearText}`, `The ${platform} filter keys: creators help filters.`);
   }
-  checkObjectKeys(filters, 'audience', AUDIENCE_KEYS, refuse);
-  checkObjectKeys(filters, 'creator_has', CREATOR_HAS_KEYS, refuse);
+  // Every level below the keys: a sub-key or value the service does not read is ignored as silently.
+  for (const p of shapeProblems(filters)) refuse(p.key, p.message, p.hint);
   const has = filters.creator_has;
   if (has && typeof has === 'object' && !Array.isArray(has)) {
     for (const [key, value] of Object.entries(has)) {
@@ -136,15 +138,5 @@ function checkCatalogue(platform: string, filters: Record<string, unknown>, unch
   }
   if (sentUnchecked.length > 0) {
     warnings.push(`--unchecked-filters: sending ${sentUnchecked.map((k) => `'${k}'`).join(', ')}, not in the ${platform} filter catalogue; the service ignores a key it does not know, and the results are then unfiltered by it.`);
-  }
-}
-
-function checkObjectKeys(filters: Record<string, unknown>, name: string, allowed: readonly string[], refuse: (key: string, message: string, hint: string) => void): void {
-  const value = filters[name];
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return;
-  for (const key of Object.keys(value)) {
-    if (allowed.includes(key)) continue;
-    const near = closest(key, allowed);
-    refuse(`${name}.${key}`, `Unknown filter '${name}.${key}'.${near === undefined ? '' : ` Did you mean '${name}.${near}'?`}`, `'${name}' takes: ${allowed.join(', ')}.`);
   }
 }

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { storedAt } from '../http/client.js';
+import { storedAt } from '../http/types.js';
 import { maxPages, type DiscoveryAccount, type DiscoveryPage, type PagePlan } from '../api/discovery.js';
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 

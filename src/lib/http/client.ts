@@ -13,9 +13,6 @@ import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
 import type { HttpResponse, PurchaseMemory, RequestOptions } from './types.js';
 import type { ProxyInUse } from './dispatcher.js';
 
-export type { HttpResponse, Method, Purchase, PurchaseMemory, RequestOptions } from './types.js';
-export { FROM_STORE, keepStoredMark, storedAt } from './types.js';
-
 export interface HttpClientOptions {
   baseUrl: URL;
   /** Bearer credential; resolved lazily so commands that fail early never read the store. */

@@ -15,8 +15,6 @@ import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 import { lineEncoder, printDelimited } from './delimited-printers.js';
 import { isTerminalTable, keyValueText, printTerminalTable } from './terminal-printers.js';
 
-export { isTerminalTable } from './terminal-printers.js';
-
 async function withSink<T>(io: Terminal, settings: OutputSettings, body: (sink: Sink) => Promise<T>): Promise<T> {
   const sink = await openSink(io, settings);
   try {

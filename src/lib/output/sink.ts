@@ -12,8 +12,6 @@ import { describeFsError } from '../io/errno.js';
 import { CliError, EXIT, OutputWriteError, StdoutClosedError, UsageError } from '../errors.js';
 import type { OutputSettings } from './types.js';
 
-export { formatFromPath } from './format-from-path.js';
-
 export interface Sink {
   stream: Writable;
   write(chunk: string): Promise<void>;

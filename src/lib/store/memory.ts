@@ -14,7 +14,7 @@ import { formatCredits } from '../cost.js';
 import { BusyError, CliError, EXIT } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';
-import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/client.js';
+import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/types.js';
 import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
 import { holderOf, SILENT_MS } from './core.js';
@@ -148,8 +148,6 @@ function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[]
   }
   return handles;
 }
-
-export { readCharge, type ReadCharge } from '../api/charge.js';
 
 /** What the service charged, as the spend log takes it (`readCharge`). */
 export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): number | undefined {

@@ -7,7 +7,7 @@
  * creators have 1k-50k followers and a few dozen per platform have millions; engagement falls
  * with size (about 12% at 1k to under 1% at 10M) with noise, clamped to 0.2-15%.
  */
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import {
   digitString, intBetween, normal, pick, pickSome, pickWeighted, round, streamFor, type Rng,

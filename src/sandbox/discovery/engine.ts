@@ -4,7 +4,7 @@
  * page) and render `{total, limit, credits_left, accounts}` (api-contract §3/§4).
  */
 import type { Creator } from '../data/creators.js';
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { CHARGED_MILLI } from '../../contract/prices.js';
 import { charge } from '../ledger.js';
 import { GROWTH_PLATFORMS as GROWTH, type DiscoveryPlatform } from '../../contract/platforms.js';

@@ -3,7 +3,7 @@
  * the team. Kept in a state slot so the exclusion routes and the Discovery engine see the same lists.
  * Handles are stored normalised (lowercase, `@` stripped, profile URLs reduced to the handle).
  */
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { isoNow, nextId, slot, type SandboxState } from '../state.js';
 

@@ -3,13 +3,12 @@
  * numbered from `config.pageBase`), `filters`, the removed `exclude_previous` (400), and the
  * exclusions from `exclude_handles` and exclusion lists.
  */
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { isDiscoveryPlatform, type DiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, errorList, fieldError, fieldErrors } from '../respond.js';
 import type { SandboxState } from '../state.js';
 import { excludedByLists } from './exclusion-store.js';
 import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
-
 
 export function objectBody(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(errorList(400, ['Expected a JSON object.']));

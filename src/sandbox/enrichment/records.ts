@@ -8,7 +8,7 @@ import type { Creator } from '../data/creators.js';
 import { AUDIENCE_PLATFORMS, isDiscoveryPlatform } from '../../contract/platforms.js';
 import { hash32, intBetween, pickSome, round, streamFor, type Rng } from '../random.js';
 import type { SandboxState } from '../state.js';
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { BigIntegerValue } from '../respond.js';
 import { creatorPosts, mediaCount, RECORD_POSTS } from './creator-posts.js';
 
@@ -207,7 +207,48 @@ function posts(platform: string, creator: Creator, rng: Rng, count: number): Rec
   return out;
 }
 
-function audience(creator: Creator, rng: Rng, shape: Rng): Record<string, unknown> {
+/** One account of `notable_users` or `audience_lookalikes` (api-contract §7: the full tier's audience slices). */
+function audienceUser(c: Creator): Record<string, unknown> {
+  const engagements = Math.round((c.profile.followers * c.profile.engagement_percent) / 100);
+  return {
+    user_id: c.user_id,
+    username: c.profile.username,
+    picture: c.profile.picture,
+    followers: c.profile.followers,
+    fullname: c.profile.full_name,
+    url: c.url,
+    is_verified: c.is_verified,
+    engagements,
+    stats: [{ post_type: 'all', avg_likes: Math.round(engagements * 0.95), avg_comments: Math.round(engagements * 0.05), engagement_rate: round(c.profile.engagement_percent / 100, 4) }],
+    geo: {
+      country: { id: hash32(c.location.country_code) % 1000, name: c.location.country, code: c.location.country_code },
+      city: c.location.city ? { id: hash32(c.location.city) % 100_000, name: c.location.city } : {},
+    },
+  };
+}
+
+/**
+ * A slice's `notable_users` (the biggest accounts in the audience, most followed first) and
+ * `audience_lookalikes` (accounts with a like audience, mostly of the creator's niche, best score first):
+ * other creators of the platform, drawn from their own stream so the rest of the record is unchanged.
+ */
+function audienceUsers(creator: Creator, people: AudiencePeople): Record<string, unknown> {
+  const { rng, pool } = people;
+  const others = pool.filter((c) => c.user_id !== creator.user_id);
+  const notable = pickSome(rng, others, 24).sort((a, b) => b.profile.followers - a.profile.followers).slice(0, intBetween(rng, 3, 6));
+  const kin = others.filter((c) => c.niche === creator.niche);
+  const lookalikes = pickSome(rng, kin.length >= 3 ? kin : others, intBetween(rng, 3, 6)).map((c) => ({ ...audienceUser(c), score: round(0.55 + rng() * 0.4, 3) }));
+  lookalikes.sort((a, b) => (b.score as number) - (a.score as number));
+  return { notable_users: notable.map(audienceUser), audience_lookalikes: lookalikes };
+}
+
+interface AudiencePeople {
+  rng: Rng;
+  /** The platform's creators, the accounts an audience's notable users and lookalikes are drawn from. */
+  pool: readonly Creator[];
+}
+
+function audience(creator: Creator, rng: Rng, shape: Rng, people: AudiencePeople): Record<string, unknown> {
   const slice = (share: number): Record<string, unknown> => ({
     success: true,
     data: {
@@ -222,12 +263,15 @@ function audience(creator: Creator, rng: Rng, shape: Rng): Record<string, unknow
         states: [],
       },
       audience_brand_affinity: creator.brands.slice(0, 3).map((name, i) => ({ id: i + 1, name, interest: [], weight: round(rng() * 0.2, 3), affinity: round(0.8 + rng(), 2) })),
-      notable_users: [],
-      audience_lookalikes: [],
+      ...audienceUsers(creator, people),
     },
   });
   const slices = { audience_followers: slice(1), audience_likers: slice(0.5), audience_commenters: rng() < 0.1 ? { success: false, error: 'empty_audience' } : slice(0.2) };
   return { ...slices, audience_credibility_followers_histogram: credibilityHistogram(shape), audience_credibility_likers_histogram: credibilityHistogram(shape) };
+}
+
+function audiencePeople(state: SandboxState, platform: string, creator: Creator): AudiencePeople {
+  return { rng: rngFor(state, platform, creator, 'audience-users'), pool: isDiscoveryPlatform(platform) ? state.creators.list(platform) : [] };
 }
 
 function lookalikes(state: SandboxState, platform: string, creator: Creator, rng: Rng): Record<string, unknown>[] {
@@ -242,7 +286,7 @@ function lookalikes(state: SandboxState, platform: string, creator: Creator, rng
 export function analyticsRecord(state: SandboxState, platform: string, creator: Creator, lookalikesWanted: boolean): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'analytics');
   const block = analyticsBlock(state, platform, creator, rng);
-  if (AUDIENCE.has(platform)) block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'));
+  if (AUDIENCE.has(platform)) block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'), audiencePeople(state, platform, creator));
   const result: Record<string, unknown> = { [platform]: block };
   if (lookalikesWanted) result.lookalikes = lookalikes(state, platform, creator, rng);
   return result;
@@ -254,7 +298,7 @@ export function fullRecord(state: SandboxState, platform: string, creator: Creat
   const profile = profileRecord(platform, creator);
   const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(state, platform, creator, rng) };
   if (options.includeAudienceData && AUDIENCE.has(platform)) {
-    block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'));
+    block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'), audiencePeople(state, platform, creator));
     if (platform === 'instagram') {
       block.sponsored_posts = creator.has_done_brand_deals ? posts(platform, creator, rng, 1) : [];
       block.past_sponsors = creator.brands.map((handle) => ({ handle, post_count: intBetween(rng, 1, 6), post_ids: [] }));

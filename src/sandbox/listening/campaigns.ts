@@ -1,4 +1,5 @@
 /** Campaign routes (sandbox-only body shapes; see the README's "sandbox shapes"). */
+import { LISTENING_LIMITS } from '../../contract/limits.js';
 import { intBetween, streamFor } from '../random.js';
 import { ApiError, created, errorList, errorText, fieldError, json, type Reply } from '../respond.js';
 import type { RouteContext } from '../router.js';
@@ -8,7 +9,6 @@ import { creatorList, extras, idParam, nameField, objectBody, page } from './com
 import { syncListening } from './generator.js';
 import { campaignView, DAY_MS, listening, type Campaign, type CampaignPost } from './model.js';
 
-export const CAMPAIGN_LIMIT = 20;
 const KNOWN = ['name', 'days', 'start_date', 'end_date', 'status', 'creators', 'paused_reason', 'creators_count', 'posts_count', 'created_at', 'updated_at'];
 
 function find(ctx: RouteContext): Campaign {
@@ -41,8 +41,8 @@ export function create(ctx: RouteContext): Reply {
   const d = days(body) ?? null;
   const refs = creatorList(body, false);
   const ls = listening(ctx.state);
-  if ([...ls.campaigns.values()].filter((c) => c.status !== 'archived').length >= CAMPAIGN_LIMIT) {
-    throw new ApiError(errorList(400, [`Campaign limit reached (${CAMPAIGN_LIMIT}); archive one first.`]));
+  if ([...ls.campaigns.values()].filter((c) => c.status !== 'archived').length >= LISTENING_LIMITS.campaigns) {
+    throw new ApiError(errorList(400, [`Campaign limit reached (${LISTENING_LIMITS.campaigns}); archive one first.`]));
   }
   const iso = new Date(now).toISOString();
   const c: Campaign = {

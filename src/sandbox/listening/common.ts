@@ -1,5 +1,5 @@
 /** Helpers shared by the listening routes: paging like DRF's PageNumberPagination, bodies, ids. */
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { intParam } from '../params.js';
 import { ApiError, detail, errorText, fieldError, type FieldErrors, fieldErrors } from '../respond.js';
 import type { RouteContext } from '../router.js';

@@ -1,6 +1,6 @@
 /** `GET events/`, `GET events/{id}/`, `GET usage/` and the `/_sandbox/listening` control routes. */
 import { parseJson } from '../body.js';
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { toCredits } from '../ledger.js';
 import { intBetween, streamFor } from '../random.js';
 import { intParam, stringParam } from '../params.js';
@@ -11,8 +11,7 @@ import { idParam, page } from './common.js';
 import { deliveryOf, eventView } from './delivery.js';
 import { syncListening } from './generator.js';
 import { campaignRunning, DAY_MS, EVENT_TYPES, listening, listeningNow, monitoredCreators, type ListeningEvent, type ListeningState } from './model.js';
-import { CAMPAIGN_LIMIT } from './campaigns.js';
-import { CREATOR_LIMIT, SUBSCRIPTION_LIMIT } from './subscriptions.js';
+import { LISTENING_LIMITS } from '../../contract/limits.js';
 
 export function listEvents(ctx: RouteContext): Reply {
   const now = syncListening(ctx.state);
@@ -72,12 +71,12 @@ export function usage(ctx: RouteContext): Reply {
   return json({
     active_subscriptions: subs.filter((s) => s.status === 'active').length,
     paused_subscriptions: subs.filter((s) => s.status === 'paused').length,
-    subscription_limit: SUBSCRIPTION_LIMIT,
+    subscription_limit: LISTENING_LIMITS.subscriptions,
     active_campaigns: camps.filter((c) => campaignRunning(c, now)).length,
     archived_campaigns: camps.filter((c) => c.status === 'archived').length,
-    campaign_limit: CAMPAIGN_LIMIT,
+    campaign_limit: LISTENING_LIMITS.campaigns,
     monitored_creators: monitoredCreators(ls, now).size,
-    creator_limit: CREATOR_LIMIT,
+    creator_limit: LISTENING_LIMITS.creators,
     credits_per_creator_day: 0.3,
     estimated_daily_credits: toCredits(dailyMilli(ls, now)),
     billing_day: ls.billing.day ?? null,

@@ -1,4 +1,5 @@
 /** Subscription routes (sandbox-only body shapes; see the README's "sandbox shapes"). */
+import { LISTENING_LIMITS } from '../../contract/limits.js';
 import { ApiError, created, errorList, errorText, fieldError, json, noContent, type Reply } from '../respond.js';
 import type { RouteContext } from '../router.js';
 import { nextId } from '../state.js';
@@ -8,8 +9,6 @@ import { deliveryOf } from './delivery.js';
 import { syncListening } from './generator.js';
 import { EVENT_TYPES, listening, subscriptionView, type EventType, type Subscription } from './model.js';
 
-export const SUBSCRIPTION_LIMIT = 50;
-export const CREATOR_LIMIT = 10_000;
 const KNOWN = ['name', 'event_types', 'webhook_url', 'status', 'creators', 'paused_reason', 'creators_count', 'created_at', 'updated_at'];
 
 function find(ctx: RouteContext): Subscription {
@@ -44,8 +43,8 @@ function addCreators(ctx: RouteContext, s: Subscription, refs: ReturnType<typeof
   for (const sub of ls.subscriptions.values()) for (const k of sub.creators.keys()) distinct.add(k);
   for (const c of ls.campaigns.values()) for (const k of c.creators.keys()) distinct.add(k);
   const fresh = refs.filter((r) => !s.creators.has(r.key));
-  if (new Set([...distinct, ...fresh.map((r) => r.key)]).size > CREATOR_LIMIT) {
-    throw new ApiError(errorList(400, [`Monitoring is limited to ${CREATOR_LIMIT} distinct creators per account.`]));
+  if (new Set([...distinct, ...fresh.map((r) => r.key)]).size > LISTENING_LIMITS.creators) {
+    throw new ApiError(errorList(400, [`Monitoring is limited to ${LISTENING_LIMITS.creators} distinct creators per account.`]));
   }
   const iso = new Date(now).toISOString();
   for (const r of fresh) s.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
@@ -67,8 +66,8 @@ export function create(ctx: RouteContext): Reply {
   const hook = webhookUrl(body) ?? null;
   const refs = creatorList(body, false);
   const ls = listening(ctx.state);
-  if (ls.subscriptions.size >= SUBSCRIPTION_LIMIT) {
-    throw new ApiError(errorList(400, [`Subscription limit reached (${SUBSCRIPTION_LIMIT}).`]));
+  if (ls.subscriptions.size >= LISTENING_LIMITS.subscriptions) {
+    throw new ApiError(errorList(400, [`Subscription limit reached (${LISTENING_LIMITS.subscriptions}).`]));
   }
   const iso = new Date(now).toISOString();
   const s: Subscription = {

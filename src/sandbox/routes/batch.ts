@@ -29,7 +29,7 @@ import { parseJson } from '../body.js';
 import { ApiError, errorText, fieldError, fieldErrors, json, notFound, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';
 import { randomBytes } from 'node:crypto';
-import { BATCH_FILE_MB } from '../../contract/limits.js';
+import { BATCH_FILE_MB, LEGACY_BATCH_EMAILS_MAX } from '../../contract/limits.js';
 
 const MODES = ['raw', 'full', 'basic', 'advanced'];
 /** Most batch time one `advanceSeconds` may move: a year and a day. */
@@ -172,9 +172,6 @@ function create(ctx: RouteContext): Reply {
   });
 }
 
-/** Most emails one legacy JSON create takes: the row limit the official MCP client states for a batch file. */
-const MAX_LEGACY_EMAILS = 10_000;
-
 /**
  * The legacy create the official n8n node sends: JSON `{"emails": [...]}`, emails only, no mode field.
  * The sandbox runs it as a basic email batch (the mode is not published; basic is the email batch's
@@ -192,7 +189,7 @@ function createLegacy(ctx: RouteContext): Reply {
   if (bad >= 0) throw new ApiError(fieldErrors(400, { emails: { [String(bad)]: ['Not a valid string.'] } }));
   const values = (emails as string[]).map((e) => e.trim()).filter((e) => e !== '');
   if (values.length === 0) throw fieldError('emails', 'This list may not be empty.');
-  if (values.length > MAX_LEGACY_EMAILS) throw fieldError('emails', `Ensure this field has no more than ${MAX_LEGACY_EMAILS} elements.`);
+  if (values.length > LEGACY_BATCH_EMAILS_MAX) throw fieldError('emails', `Ensure this field has no more than ${LEGACY_BATCH_EMAILS_MAX} elements.`);
   return startJob(ctx, {
     kind: 'email',
     mode: 'basic',

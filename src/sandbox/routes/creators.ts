@@ -22,7 +22,7 @@ import { creatorPosts, decodePostsCursor, encodePostsCursor, postCount } from '.
 import { overlapReport } from '../enrichment/overlap.js';
 import { findCreator } from '../enrichment/records.js';
 import { BodyReader } from '../enrichment/validate.js';
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { charge, toCredits } from '../ledger.js';
 import { fieldError, json, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';

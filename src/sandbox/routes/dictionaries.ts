@@ -10,7 +10,7 @@ import {
   AUDIENCE_BRAND_CATEGORIES, AUDIENCE_BRAND_NAMES, AUDIENCE_INTERESTS, AUDIENCE_LOCATIONS, BRANDS, GAMES,
   LANGUAGES, NICHES, SUB_NICHES, YT_TOPICS, locationsFor, type Brand, type YtTopic,
 } from '../data/dictionaries.js';
-import { normalizeHandle } from '../handles.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { boolParam, intParam, stringParam } from '../params.js';
 import { isDiscoveryPlatform } from '../../contract/platforms.js';
 import { ApiError, errorText, json } from '../respond.js';

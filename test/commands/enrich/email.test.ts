@@ -48,17 +48,19 @@ describe('enrich email', () => {
     expect(api.calls).toHaveLength(0);
   });
 
-  it('worst case uses 0.1 for basic (the higher published price); the sandbox charges 0.05', async () => {
+  it('a dry run quotes basic at what the sandbox charges (0.05, the contract\'s price), and a budget of 0.05 pays for one', async () => {
     const creator = sb.get().state.creators.list('tiktok').find((c) => c.email)!;
-    const dry = await runCli(['enrich', 'email', creator.email!, 'x@example.com', '--dry-run', '--json'], { env: sandboxEnv(sb.get()) });
-    expect(dry.json()).toMatchObject({ worst_case_credits: 0.2, cost_basis: '2 emails x 0.1' });
+    const dry = await runCli(['enrich', 'email', creator.email!, '--dry-run', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(dry.json()).toMatchObject({ worst_case_credits: 0.05, cost_basis: '1 email x 0.05' });
     const before = sb.get().state.ledger.usedMilli;
-    const res = await runCli(['enrich', 'email', creator.email!, '--json'], { env: sandboxEnv(sb.get()) });
-    expect(res.code).toBe(0);
+    const res = await runCli(['enrich', 'email', creator.email!, '--max-credits', '0.05', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(res.code, res.stderr).toBe(0);
     const rec = res.json<Record<string, any>>();
     expect(rec.result.tiktok.username).toBe(creator.profile.username);
     expect(rec.credits_cost).toBe(0.05);
-    expect(sb.get().state.ledger.usedMilli - before).toBe(50);
+    expect(sb.get().state.ledger.usedMilli - before).toBe(dry.json<{ worst_case_credits: number }>().worst_case_credits * 1000);
+    const two = await runCli(['enrich', 'email', creator.email!, 'x@example.com', '--dry-run', '--json'], { env: sandboxEnv(sb.get()) });
+    expect(two.json()).toMatchObject({ worst_case_credits: 0.1, cost_basis: '2 emails x 0.05' });
   });
 
   it('a CSV of emails: detected column, bad and unknown rows reported, exit 3', async () => {

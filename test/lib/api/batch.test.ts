@@ -13,7 +13,7 @@ describe('batch plans', () => {
 
   it('a split input says how many files', () => {
     const plan = createBatchPlan({ mode: 'basic', fields: [], column: 'email', rows: 10, files: 2 });
-    expect(plan).toMatchObject({ worstCaseMilli: 1000, costBasis: '10 rows x 0.1 (basic), charged only for rows with data' });
+    expect(plan).toMatchObject({ worstCaseMilli: 500, costBasis: '10 rows x 0.05 (basic), charged only for rows with data' });
     expect(plan.body).toEqual({ file: "batch.csv (text/csv, column 'email', 10 rows in 2 files)" });
   });
 

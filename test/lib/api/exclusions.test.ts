@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   changeEntries, changeEntriesPlan, getExclusionList, getExclusionListPlan, listEntries, listEntriesPlan, parseListRef,
 } from '../../../src/lib/api/exclusions.js';
-import type { HttpClient, RequestOptions } from '../../../src/lib/http/client.js';
+import type { HttpClient } from '../../../src/lib/http/client.js';
+import type { RequestOptions } from '../../../src/lib/http/types.js';
 
 function recorder(): { http: HttpClient; sent: RequestOptions[] } {
   const sent: RequestOptions[] = [];

@@ -4,7 +4,8 @@
  * whenever everything is idle. No real time passes, so no assertion depends on the machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import { concurrencyFor, DEFAULT_CONCURRENCY_CAP, INITIAL_CONCURRENCY, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
+import { concurrencyFor, INITIAL_CONCURRENCY, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
+import { CONCURRENCY_CAP } from '../../../src/lib/options.js';
 import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
 import { Pacer } from '../../../src/lib/http/pacer.js';
 
@@ -17,8 +18,8 @@ describe('concurrencyFor', () => {
     expect(concurrencyFor({ perSecond: 10, latencyMs: undefined, oldestInFlightMs: 1000 })).toBe(13);
     // 10 s an answer at 300/min needs 59, under the cap; 30 s needs more than the cap.
     expect(concurrencyFor({ perSecond: 5, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(59);
-    expect(DEFAULT_CONCURRENCY_CAP).toBeGreaterThanOrEqual(59);
-    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(CONCURRENCY_CAP).toBeGreaterThanOrEqual(59);
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(CONCURRENCY_CAP);
     expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 }, 8)).toBe(8);
   });
 });
@@ -29,7 +30,7 @@ describe('pagesInFlightFor', () => {
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: 299, oldestInFlightMs: 0 })).toBe(1);
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: 1000, oldestInFlightMs: 0 })).toBe(6);
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: undefined, oldestInFlightMs: 2000 })).toBe(12);
-    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(CONCURRENCY_CAP);
   });
 });
 
@@ -127,7 +128,7 @@ describe('the runner sized from observed latency', () => {
     const slow = await simulate(600, 10_000, 300);
     expect(slow.out).toHaveLength(600);
     const target = concurrencyFor({ perSecond: slow.pacer.perSecond(), latencyMs: 10_000, oldestInFlightMs: 0 });
-    expect(target).toBeLessThan(DEFAULT_CONCURRENCY_CAP);
+    expect(target).toBeLessThan(CONCURRENCY_CAP);
     // The runner reaches (about) rate x latency, far past the old cap.
     expect(slow.peak).toBeGreaterThan(32);
     expect(slow.peak).toBeLessThanOrEqual(target);
@@ -139,7 +140,7 @@ describe('the runner sized from observed latency', () => {
 
   it('at 30 s and 300/min it grows to the cap (needs 174); at 2 ms it stays at a few', async () => {
     const slow = await simulate(400, 30_000, 300);
-    expect(slow.peak).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(slow.peak).toBe(CONCURRENCY_CAP);
     const quick = await simulate(200, 2, 300);
     expect(quick.peak).toBeLessThanOrEqual(INITIAL_CONCURRENCY);
     expect(quick.out).toHaveLength(200);

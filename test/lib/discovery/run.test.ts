@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/lib/api/plan.js';
 import { runDiscovery, type DiscoveryPorts } from '../../../src/lib/discovery/run.js';
-import type { HttpClient, RequestOptions } from '../../../src/lib/http/client.js';
+import type { HttpClient } from '../../../src/lib/http/client.js';
+import type { RequestOptions } from '../../../src/lib/http/types.js';
 import type { OutputSettings } from '../../../src/lib/output/types.js';
 import { screen } from '../../helpers/screen.js';
 import { memoryTerminal, type MemoryTerminal } from '../../helpers/terminal.js';

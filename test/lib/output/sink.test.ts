@@ -3,7 +3,8 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { formatFromPath, openSink, OutputFileError } from '../../../src/lib/output/sink.js';
+import { openSink, OutputFileError } from '../../../src/lib/output/sink.js';
+import { formatFromPath } from '../../../src/lib/output/format-from-path.js';
 import { memoryTerminal } from '../../helpers/terminal.js';
 import { tempDir } from '../../helpers/temp.js';
 

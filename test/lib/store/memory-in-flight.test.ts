@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpResponse, RequestOptions } from '../../../src/lib/http/client.js';
+import type { HttpResponse, RequestOptions } from '../../../src/lib/http/types.js';
 import { PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/lib/store/sqlite.js';
 import { tempDir } from '../../helpers/temp.js';

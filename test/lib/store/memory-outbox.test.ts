@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statS
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError, CliError, EXIT } from '../../../src/lib/errors.js';
-import type { RequestOptions } from '../../../src/lib/http/client.js';
+import type { RequestOptions } from '../../../src/lib/http/types.js';
 import { PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
 import { appendOutbox, drainOutbox, outboxEntries, outboxFile } from '../../../src/lib/store/outbox.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { answerKey, chargedMilli, PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
-import { storedAt, type HttpResponse, type RequestOptions } from '../../../src/lib/http/client.js';
+import { storedAt, type HttpResponse, type RequestOptions } from '../../../src/lib/http/types.js';
 import { CliError } from '../../../src/lib/errors.js';
 import { all } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';

@@ -4,7 +4,7 @@
  * with the refused figure named for the warning. Discounts are believed.
  */
 import { describe, expect, it } from 'vitest';
-import { readCharge } from '../../../src/lib/store/memory.js';
+import { readCharge } from '../../../src/lib/api/charge.js';
 import { parseJson } from '../../../src/lib/exact-json.js';
 
 const full = { path: 'creators/enrich/handle/full' };
