@@ -66,6 +66,14 @@ describe('a file of creators, read alike by every command', () => {
     const added = await w.run(['listening', 'campaigns', 'add-creators', id, '--platform', 'instagram', '--file', 'more.csv', '--json']);
     expect(added.code, added.stderr).toBe(0);
     expect(w.charges().slice(before).map((x) => x.milli)).toEqual([2 * 300]);
+
+    // The CLI's own listening CSV (platform, platform_id) is a file of creators too, each on its own platform.
+    const listed = await w.run(['listening', 'campaigns', 'creators', id, '--format', 'csv']);
+    expect(listed.code, listed.stderr).toBe(0);
+    w.file('watched.csv', listed.stdout);
+    const plan = await w.run(['listening', 'subscriptions', 'create', '--name', 'again', '--file', 'watched.csv', '--dry-run', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.json<{ body: { creators: unknown[] } }>().body.creators).toEqual([a, b, c].map((h) => ({ platform: 'instagram', platform_id: h })));
   });
 
   it('a header-less list of one handle a line: no command loses its first line', async () => {
