@@ -26,7 +26,7 @@ export function statusChange(flags: { pause: boolean; resume: boolean }): 'pause
 /** Creators as arguments or a file, on one platform unless written `platform:handle`. */
 export const CREATOR_FLAGS = {
   platform: { flags: '--platform <p>', description: 'platform of the handles: instagram, youtube, tiktok, twitch, twitter, onlyfans', complete: LISTENING_PLATFORMS },
-  file: { flags: '--file <file|->', description: 'more handles, one per line', stdin: true },
+  file: { flags: '--file <file|->', description: 'more handles: one per line, or the handle column of a CSV', stdin: true },
 } as const satisfies FlagDefs;
 
 /** `--set key=value` (repeatable) and `--body <file|->` for bodies the spec does not name. */

@@ -9,6 +9,7 @@ import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { readCsv, type CsvReadOptions } from '../csv/read.js';
 import type { Notices } from '../io/terminal.js';
 import { csvLineEncoder } from '../output/delimited.js';
+import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_FILE_MB } from '../../contract/limits.js';
 
 /** The service's limit per file in decimal megabytes, so the parts stay under either reading. */
@@ -108,8 +109,8 @@ export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices
         blanks += 1;
         continue;
       }
-      // The service normalises handles (case, leading @) the same way, so those count as duplicates too.
-      const key = options.kind === 'handle' ? raw.toLowerCase().replace(/^@+/, '') : raw.toLowerCase();
+      // One creator, one row: the service normalises handles (case, leading @, profile URLs) the same way.
+      const key = options.kind === 'handle' ? normalizeHandle(raw) || raw.toLowerCase() : raw.toLowerCase();
       if (seen.has(key)) {
         duplicates += 1;
         continue;

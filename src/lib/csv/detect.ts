@@ -65,12 +65,36 @@ export function looksLikeEmail(value: string): boolean {
 
 const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLowerCase();
 
-export function isKnownHeader(cell: string): boolean {
-  return headerKind(norm(cell)) !== undefined;
+/** Words that name a column of handles or emails inside a longer name (`ig_handle`, `Creator Username`, `work email`). */
+const HEADER_WORDS: Record<ValueKind, readonly string[]> = { handle: ['handle', 'handles', 'username', 'usernames'], email: ['email', 'emails'] };
+
+function wordKind(name: string): ValueKind | undefined {
+  const words = name.split(/[^\p{L}\p{N}]+/u);
+  if (words.some((w) => HEADER_WORDS.email.includes(w))) return 'email';
+  if (words.some((w) => HEADER_WORDS.handle.includes(w))) return 'handle';
+  return undefined;
 }
 
-/** A first row that is data rather than a header: an email, an `@handle` or a URL. */
-export function looksLikeData(row: readonly string[]): boolean {
+/** One cell the way a creator is written: a handle, `@handle`, a numeric or channel id, `platform:handle`. */
+const ONE_VALUE = /^(?:[a-z]+:)?@?[\p{L}\p{N}_.-]+$/iu;
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * The one header rule, for every command that reads a file of creators: the first row is data when it holds an
+ * email, an `@handle` or a URL; else the header when it names a known column; else data when it holds a number
+ * among several cells or is a single value written as a creator is. So a header-less list loses no row.
+ */
+export function isHeaderRow(row: readonly string[]): boolean {
+  // No header holds an address, an `@handle` or a URL, whatever its other cells are called (`@ann,x`).
+  if (looksLikeData(row)) return false;
+  if (row.some((c) => headerKind(norm(c)) !== undefined || wordKind(norm(c)) !== undefined)) return true;
+  const cells = row.map((c) => c.trim());
+  if (cells.length > 1) return !cells.some((c) => NUMBER.test(c));
+  return !ONE_VALUE.test(cells[0] ?? '');
+}
+
+/** Signs of data in a first row: an email, an `@handle` or a URL. */
+function looksLikeData(row: readonly string[]): boolean {
   return row.some((cell) => looksLikeEmail(cell) || /^@\w/.test(cell.trim()) || /^https?:\/\//i.test(cell.trim()));
 }
 
@@ -128,6 +152,11 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
     }
   }
   if (header.length === 0) throw new UsageError('The input has no columns.');
+  // A longer name holding a header word (`ig_handle`, `Work Email`): the header rule read it as a header too.
+  for (const kind of kinds) {
+    const index = names.findIndex((n) => wordKind(n) === kind);
+    if (index >= 0) return { index, name: header[index] ?? '', kind };
+  }
   if (want === 'email') {
     throw new UsageError('No email column found in the input.', { hint: 'Name it with --column.' });
   }

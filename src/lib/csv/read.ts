@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import { describeFsError } from '../io/errno.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import { decodeText, named } from './decode.js';
-import { isKnownHeader, looksLikeData } from './detect.js';
+import { isHeaderRow } from './detect.js';
 import { plural } from '../output/humanize.js';
 
 export const SAMPLE_ROWS = 5;
@@ -214,8 +214,6 @@ export interface CsvInput {
 export interface ReadCsvOptions extends CsvStreamOptions {
   kindHint?: string | undefined;
   sampleRows?: number | undefined;
-  /** `names`: the first row is the header only when it holds a known column name (one-column handle lists). */
-  header?: 'data' | 'names' | undefined;
 }
 
 /** `note,note,note_2` is `note,note_3,note_2`: each column keeps its own name in every output. */
@@ -245,7 +243,7 @@ export async function readCsv(stream: AsyncIterable<Buffer | string>, source: st
   if (first.done) throw new UsageError(`${named(source, true)} is empty: it holds no rows.`);
   let header = first.value;
   const sample: string[][] = [];
-  const synthesized = options.header === 'names' ? !header.some(isKnownHeader) : looksLikeData(header);
+  const synthesized = !isHeaderRow(header);
   if (synthesized) {
     sample.push(header);
     header = header.length === 1 && options.kindHint ? [options.kindHint] : header.map((_, i) => `column${i + 1}`);

@@ -2,10 +2,9 @@ import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, pa
 import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { detectColumn } from '../csv/detect.js';
-import { csvReadOptions, readCsv, type CsvReadOptions } from '../csv/read.js';
-import { openInput, type InputPorts } from '../io/input.js';
-import type { Notices, Terminal } from '../io/terminal.js';
+import { csvReadOptions, type CsvReadOptions } from '../csv/read.js';
+import { readColumnValues, type ColumnValuesPorts } from '../csv/values.js';
+import type { Terminal } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { countText, plural } from '../output/humanize.js';
@@ -19,22 +18,10 @@ export const LIST_COLUMNS: ColumnSpec[] = [
   { path: 'updated_at', header: 'updated', kind: 'date' },
 ];
 
-export async function readHandleLines(input: InputPorts & Partial<Pick<Notices, 'notice'>>, source: string, flag: string, csv: CsvReadOptions = {}): Promise<string[]> {
-  const stream = await openInput(input, source, flag);
-  let rows: AsyncIterable<string[]>;
-  let index: number;
-  try {
-    const read = await readCsv(stream, source, { ...csv, comments: true, header: 'names', kindHint: 'handle', notice: input.notice?.bind(input) });
-    index = detectColumn(read.header, read.sample, 'handle').index;
-    rows = read.rows;
-  } catch (err) {
-    // An empty list is a list of no handles.
-    if (err instanceof UsageError && /holds no rows/.test(err.message)) return [];
-    throw err;
-  }
-  const values: string[] = [];
-  for await (const row of rows) values.push(row[index] ?? '');
-  return uniqueHandles(values);
+/** Handles from a file: the one reader of a file of creators (lib/csv/values.ts), unique. */
+export async function readHandleLines(input: ColumnValuesPorts, source: string, flag: string, csv: CsvReadOptions = {}): Promise<string[]> {
+  const values = await readColumnValues(input, source, flag, { kind: 'handle', csv });
+  return uniqueHandles(values.map((v) => v.value));
 }
 
 export function uniqueHandles(values: Iterable<string>): string[] {
@@ -53,7 +40,7 @@ export function uniqueHandles(values: Iterable<string>): string[] {
 
 /** More than 10,000 is a usage error, as the API would refuse them. */
 export async function readExcludeHandles(
-  input: InputPorts & Partial<Pick<Notices, 'notice'>>,
+  input: ColumnValuesPorts,
   source: string,
   flag = '--exclude-handles',
   csv: CsvReadOptions = {},

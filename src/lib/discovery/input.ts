@@ -97,7 +97,7 @@ export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: s
     minFollowers: flags.minFollowers,
     maxFollowers: flags.maxFollowers,
     excludeHandles: flags.excludeHandles === undefined ? undefined : await readExcludeHandles(
-            { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m) },
+            { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m), warn: (m) => ports.notices.warn(m) },
             flags.excludeHandles,
             '--exclude-handles',
             csvReadOptions(flags),

@@ -1,7 +1,8 @@
 /** The creators a listening verb names: as arguments or a file, on one platform unless written `platform:handle`. */
+import { normalizeHandle } from '../../contract/handles.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
+import { readColumnValues, type ColumnValuesPorts } from '../csv/values.js';
 import { UsageError } from '../errors.js';
-import { readInputText, type InputPorts } from '../io/input.js';
 
 export interface CreatorRef {
   platform: string;
@@ -10,20 +11,29 @@ export interface CreatorRef {
 
 export interface CreatorSources {
   values: readonly string[];
-  /** `--file <file|->`: more handles, one per line (blanks and `#` lines skipped). */
+  /** `--file <file|->`: more creators, read as every file of creators is (one per line, or the handle column of a CSV). */
   file?: string | undefined;
   /** Asked for after the file is read; undefined when neither `--platform` nor the profile gives one. */
   platform(): Promise<string | undefined>;
 }
 
-export async function creatorRefs(ports: InputPorts, sources: CreatorSources): Promise<CreatorRef[]> {
-  const all = [...sources.values];
-  if (sources.file !== undefined) {
-    const text = await readInputText(ports, sources.file, '--file');
-    all.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
-  }
+/** One ref a creator, however it is written (`@Noah`, `noah`, its profile URL): the service monitors (and bills) it once. */
+export async function creatorRefs(ports: ColumnValuesPorts, sources: CreatorSources): Promise<CreatorRef[]> {
+  const all: { value: string; platform?: string | undefined }[] = sources.values.map((value) => ({ value }));
+  if (sources.file !== undefined) all.push(...(await readColumnValues(ports, sources.file, '--file', { kind: 'handle', platformColumn: true })));
   const platform = await sources.platform();
-  return all.map((value) => parseCreatorRef(value, platform));
+  const seen = new Set<string>();
+  const refs: CreatorRef[] = [];
+  for (const { value, platform: rowPlatform } of all) {
+    // A row's own `platform` cell (the CLI's listening output) is its platform, as `platform:handle` would be.
+    const own = rowPlatform !== undefined && (LISTENING_PLATFORMS as readonly string[]).includes(rowPlatform.toLowerCase()) ? rowPlatform.toLowerCase() : undefined;
+    const ref = parseCreatorRef(value, own ?? platform);
+    const key = `${ref.platform}:${normalizeHandle(ref.platform_id) || ref.platform_id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    refs.push(ref);
+  }
+  return refs;
 }
 
 export function parseCreatorRef(value: string, platform: string | undefined): CreatorRef {

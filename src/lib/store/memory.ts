@@ -118,13 +118,24 @@ export { routeOf };
 
 /**
  * The request as bought: what the key is made of (the handle as the service normalises it; a comparison's
- * creators normalised and sorted, so one pair is one purchase whatever the order or spelling).
+ * creators normalised and sorted, so one pair is one purchase whatever the order or spelling; Similar's
+ * reference by URL or username as one handle, so `similar noah` and `similar <noah's URL>` are one purchase).
  */
 export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
   let body = req.body;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
     if (typeof b.handle === 'string') body = { ...b, handle: normalizeHandle(b.handle) };
+    if ((b.filter_key === 'url' || b.filter_key === 'username') && typeof b.filter_value === 'string' && normalizeHandle(b.filter_value)) {
+      body = { ...(body as Record<string, unknown>), filter_key: 'username', filter_value: normalizeHandle(b.filter_value) };
+    }
+    const filters = b.filters as Record<string, unknown> | null | undefined;
+    const excluded = filters && typeof filters === 'object' ? filters.exclude_handles : undefined;
+    // The service normalises excluded handles: one set of creators left out, one key, whatever the spelling or order.
+    if (Array.isArray(excluded) && excluded.every((h) => typeof h === 'string')) {
+      const handles = [...new Set((excluded as string[]).map((h) => normalizeHandle(h) || h))].sort();
+      body = { ...(body as Record<string, unknown>), filters: { ...filters, exclude_handles: handles } };
+    }
     if (Array.isArray(b.creators) && b.creators.every((c) => typeof c === 'string')) {
       body = { ...(body as Record<string, unknown>), creators: (b.creators as string[]).map(normalizeHandle).sort() };
     }

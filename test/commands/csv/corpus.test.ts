@@ -10,8 +10,8 @@ import { batchWorld } from '../../../src/sandbox/batch/jobs.js';
 /**
  * The corpus in test/fixtures/csv/ (made by its make.mjs: byte order marks, UTF-16LE/BE, semicolon, tab,
  * pipe, quoted line breaks, mixed line ends, spreadsheet exports; and files every path must refuse) through
- * every input path: enrich --input (file and stdin), batch upload, exclusions add|remove --file and
- * search --exclude-handles. All of them must read the same rows, or refuse the same line with nothing sent.
+ * every input path: enrich --input (file and stdin), batch upload, exclusions add|remove --file,
+ * search --exclude-handles and listening --file. All of them must read the same rows, or refuse the same line with nothing sent.
  */
 // batch upload goes to the sandbox, which keeps the values of each uploaded file.
 const sb = useSandbox({ credits: 10_000 });
@@ -78,13 +78,14 @@ async function readByEveryPath(name: string) {
   const add = await run(['exclusions', 'add', '12', '--file', path, '--dry-run', '--json']);
   const remove = await run(['exclusions', 'remove', '12', '--file', path, '--dry-run', '--json']);
   const search = await run(['search', '--platform', 'instagram', '--exclude-handles', path, '--dry-run', '--json']);
-  return { api, enrich, enrichedFromFile, stdin, enrichedFromStdin, batch, uploaded, add, remove, search };
+  const listen = await run(['listening', 'subscriptions', 'create', '--name', 'corpus', '--platform', 'instagram', '--file', path, '--dry-run', '--json']);
+  return { api, enrich, enrichedFromFile, stdin, enrichedFromStdin, batch, uploaded, add, remove, search, listen };
 }
 
 describe('the CSV corpus through every input path', () => {
   it.each(Object.entries(READABLE))('%s: every path reads the same rows', async (name, names) => {
     const r = await readByEveryPath(name);
-    for (const [what, res] of Object.entries({ enrich: r.enrich, stdin: r.stdin, batch: r.batch, add: r.add, remove: r.remove, search: r.search })) {
+    for (const [what, res] of Object.entries({ enrich: r.enrich, stdin: r.stdin, batch: r.batch, add: r.add, remove: r.remove, search: r.search, listen: r.listen })) {
       expect(res.code, `${what}: ${res.stderr}`).toBe(0);
     }
     // enrich --input, from the file and from stdin: the handles sent, and every row's input columns kept.
@@ -100,11 +101,12 @@ describe('the CSV corpus through every input path', () => {
     expect(r.add.json<Plan>().body.handles).toEqual(HANDLES);
     expect(r.remove.json<Plan>().body.handles).toEqual(HANDLES);
     expect(JSON.stringify(r.search.json<Plan>().body)).toContain(`"exclude_handles":${JSON.stringify(HANDLES)}`);
+    expect((r.listen.json<Plan>().body.creators as Array<{ platform_id: string }>).map((c) => c.platform_id)).toEqual(HANDLES);
   });
 
   it.each(Object.entries(REFUSED))('%s: every path refuses it naming the line, nothing sent for a file', async (name, message) => {
     const r = await readByEveryPath(name);
-    for (const [what, res] of Object.entries({ enrich: r.enrich, stdin: r.stdin, batch: r.batch, add: r.add, remove: r.remove, search: r.search })) {
+    for (const [what, res] of Object.entries({ enrich: r.enrich, stdin: r.stdin, batch: r.batch, add: r.add, remove: r.remove, search: r.search, listen: r.listen })) {
       expect(res.code, `${what}: ${res.stderr}`).toBe(2);
       expect(res.stderr, what).toMatch(message);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectColumn, looksLikeEmail } from '../../../src/lib/csv/detect.js';
+import { detectColumn, isHeaderRow, looksLikeEmail } from '../../../src/lib/csv/detect.js';
 
 describe('detectColumn', () => {
   it('prefers a recognised header, case-insensitively and with quotes stripped', () => {
@@ -73,5 +73,24 @@ describe("detectColumn: the CLI's own output is its own input", () => {
     expect(detectColumn(['handle'], [['alice']])).toEqual({ index: 0, name: 'handle', kind: 'handle' });
     expect(detectColumn(['status', 'result.email'], [['ok', 'a@b.co']], 'email')).toEqual({ index: 1, name: 'result.email', kind: 'email' });
     expect(() => detectColumn(['result.email'], [['a@b.co']], 'handle')).toThrow(/holds email addresses/);
+  });
+});
+
+describe('isHeaderRow: the one header rule', () => {
+  it('a first line that looks like a creator and names no known column is data', () => {
+    for (const row of [['noah_paws'], ['theellastrong'], ['@noah'], ['12345'], ['UCabc-_x'], ['tiktok:noah'], ['ann@example.com'], ['https://www.instagram.com/noah/'], ['noah_paws', '12000'], ['@ann', 'x']]) {
+      expect(isHeaderRow(row), row.join(',')).toBe(false);
+    }
+  });
+
+  it('a known column name, a dotted column of the CLI, or a name holding a header word is a header', () => {
+    for (const row of [['handle'], ['Username'], ['email'], ['user_id', 'profile.username', 'profile.followers'], ['ig_handle'], ['Work Email'], ['name', 'notes'], ['Creator Name']]) {
+      expect(isHeaderRow(row), row.join(',')).toBe(true);
+    }
+  });
+
+  it('a column named with a header word is the column read', () => {
+    expect(detectColumn(['name', 'ig_handle'], [['Ann', 'ann']], 'handle')).toEqual({ index: 1, name: 'ig_handle', kind: 'handle' });
+    expect(detectColumn(['name', 'Work Email'], [['Ann', '']], 'email')).toEqual({ index: 1, name: 'Work Email', kind: 'email' });
   });
 });
