@@ -8,7 +8,8 @@ import { keepAliveGetTransport, nodeTransport, type Transport } from '../../../s
 import { NetworkError } from '../../../src/lib/errors.js';
 
 /**
- * A host with slow answers: `/trickle` sends 16 x 1 KB, 40 ms apart (~0.6 s in all), `/big` 8 MB as fast as
+ * A host with slow answers: `/trickle` sends 16 x 1 KB, 100 ms apart (~1.6 s in all, past the 1 s timeout; each gap a tenth of it, so a
+ * loaded machine's stall does not read as silence), `/big` 8 MB as fast as
  * it is read, `/stall` sends 1 KB then nothing, `/silent` never answers, `/gone` answers 403 with a body,
  * `/json` answers JSON naming the client's port (one port, one connection).
  */
@@ -32,7 +33,7 @@ beforeAll(async () => {
           clearInterval(timer);
           res.end();
         }
-      }, 40);
+      }, 100);
       res.on('close', () => clearInterval(timer));
     } else if (req.url === '/big') {
       // 8 MB as fast as the reader takes it: more than every buffer on the way holds.
@@ -74,7 +75,7 @@ function client(streamTransport: Transport | undefined, dispatcher: Agent | Mock
     dispatcher,
     streamTransport,
     getTransport,
-    timeoutMs: 300,
+    timeoutMs: 1_000,
     retries: 0,
     rateLimitPerMinute: 100_000,
     now: Date.now,
@@ -110,7 +111,7 @@ describe.each([
     const err = await drain(res.data).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(`${(err as Error).name} ${(err as { code?: string }).code}`).toMatch(/TimeoutError|UND_ERR_BODY_TIMEOUT/);
-    // Cut by the 300 ms timeout, not left hanging: the error's name proves the cause; this bound only
+    // Cut by the 1 s timeout, not left hanging: the error's name proves the cause; this bound only
     // rules out a far longer wait, with room for a loaded machine.
     expect(Date.now() - started).toBeLessThan(10_000);
     await agent.close();
@@ -121,7 +122,7 @@ describe.each([
     const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/big`, noAuth: true, responseType: 'stream' });
     const it = res.data[Symbol.asyncIterator]();
     let n = ((await it.next()).value as Buffer).length;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     for (let r = await it.next(); !r.done; r = await it.next()) n += (r.value as Buffer).length;
     expect(n).toBe(8 * 1024 * 1024);
     await agent.close();
@@ -133,7 +134,7 @@ describe.each([
       .request({ method: 'GET', path: '', absoluteUrl: `${base}/silent`, noAuth: true, responseType: 'stream' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
-    expect((err as Error).message).toBe('Request timed out after 0.3 s (GET /silent).');
+    expect((err as Error).message).toBe('Request timed out after 1 s (GET /silent).');
     await agent.close();
   });
 
