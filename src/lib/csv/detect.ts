@@ -82,15 +82,17 @@ const NUMBER = /^-?\d+(?:\.\d+)?$/;
 /**
  * The one header rule, for every command that reads a file of creators: the first row is data when it holds an
  * email, an `@handle` or a URL; else the header when it names a known column; else data when it holds a number
- * among several cells or is a single value written as a creator is. So a header-less list loses no row.
+ * among several cells or is a single value written as a creator is (a handle list; in an email list only an
+ * email is). So a header-less list loses no row.
  */
-export function isHeaderRow(row: readonly string[]): boolean {
+export function isHeaderRow(row: readonly string[], kind: ValueKind = 'handle'): boolean {
   // No header holds an address, an `@handle` or a URL, whatever its other cells are called (`@ann,x`).
   if (looksLikeData(row)) return false;
   if (row.some((c) => headerKind(norm(c)) !== undefined || wordKind(norm(c)) !== undefined)) return true;
   const cells = row.map((c) => c.trim());
   if (cells.length > 1) return !cells.some((c) => NUMBER.test(c));
-  return !ONE_VALUE.test(cells[0] ?? '');
+  // A lone email is data already; a lone word in a list of emails (`contacts`) is its header.
+  return kind === 'email' || !ONE_VALUE.test(cells[0] ?? '');
 }
 
 /** Signs of data in a first row: an email, an `@handle` or a URL. */

@@ -243,7 +243,7 @@ export async function readCsv(stream: AsyncIterable<Buffer | string>, source: st
   if (first.done) throw new UsageError(`${named(source, true)} is empty: it holds no rows.`);
   let header = first.value;
   const sample: string[][] = [];
-  const synthesized = !isHeaderRow(header);
+  const synthesized = !isHeaderRow(header, options.kindHint === 'email' ? 'email' : 'handle');
   if (synthesized) {
     sample.push(header);
     header = header.length === 1 && options.kindHint ? [options.kindHint] : header.map((_, i) => `column${i + 1}`);

@@ -123,5 +123,14 @@ describe('a file of creators, read alike by every command', () => {
     const res = await w.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', 'named.csv', '--dry-run', '--json']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain("No handle column recognised in named.csv: using the first column, 'Creator Name'.");
+
+    // In a list of emails a lone word is its header; an address on the first line is data.
+    w.file('emails.txt', 'contacts\nann@example.com\n');
+    w.file('bare.txt', 'ann@example.com\nbob@example.org\n');
+    for (const [name, rows] of [['emails.txt', 1], ['bare.txt', 2]] as const) {
+      const mail = await w.run(['enrich', 'email', '--input', name, '--format', 'jsonl']);
+      expect(mail.code, mail.stderr).toBe(0);
+      expect(mail.stdout.trim().split('\n'), name).toHaveLength(rows);
+    }
   });
 });

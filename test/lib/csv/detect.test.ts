@@ -89,6 +89,12 @@ describe('isHeaderRow: the one header rule', () => {
     }
   });
 
+  it('in a list of emails, only an email is data: a lone word is its header', () => {
+    expect(isHeaderRow(['contacts'], 'email')).toBe(true);
+    expect(isHeaderRow(['ann@example.com'], 'email')).toBe(false);
+    expect(isHeaderRow(['contacts'], 'handle')).toBe(false);
+  });
+
   it('a column named with a header word is the column read', () => {
     expect(detectColumn(['name', 'ig_handle'], [['Ann', 'ann']], 'handle')).toEqual({ index: 1, name: 'ig_handle', kind: 'handle' });
     expect(detectColumn(['name', 'Work Email'], [['Ann', '']], 'email')).toEqual({ index: 1, name: 'Work Email', kind: 'email' });
