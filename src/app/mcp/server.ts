@@ -17,14 +17,8 @@ import { CliError } from '../../lib/errors.js';
 import type { Context } from '../context.js';
 import { CliRunner, forwardedGlobals, type CliRun, type MainFn } from './run-cli.js';
 import { presentFile, resultUri, RESULT_URI_TEMPLATE, type Presented } from './results.js';
-import { TOOLS, type ToolSpec } from './tools.js';
+import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolSpec } from './tools.js';
 
-/**
- * The default session budget: 5 credits. Enough for a typical assistant task (a 20-creator search page is 0.2,
- * three full enrichments 3), small enough that a looping agent loses little before it is stopped; below the
- * default confirm-above (10), so a bigger session is a decision the user makes when starting the server.
- */
-export const DEFAULT_BUDGET_MILLI = 5_000;
 
 export interface McpOptions {
   budgetMilli: number | undefined;
@@ -158,7 +152,7 @@ class Session {
     private readonly runner: CliRunner,
     private readonly policy: { maxCreditsMilli: number | undefined; confirmAboveMilli: number },
   ) {
-    this.budgetMilli = options.budgetMilli ?? DEFAULT_BUDGET_MILLI;
+    this.budgetMilli = options.budgetMilli ?? DEFAULT_BUDGET_CREDITS * 1000;
   }
 
   get resultsDir(): string {

@@ -148,6 +148,18 @@ function discoveryFlags(a: Record<string, unknown>): ToolLine {
 const FREE_READ = { paid: false, writes: false, idempotent: true, openWorld: true, data: true } as const;
 const PAID_READ = { paid: true, writes: false, idempotent: true, openWorld: true, data: true } as const;
 
+/**
+ * The default session budget: 5 credits. Enough for a typical assistant task (a 20-creator search page is 0.2,
+ * three full enrichments 3), small enough that a looping agent loses little before it is stopped; below the
+ * default confirm-above (10), so a bigger session is a decision the user makes when starting the server.
+ */
+export const DEFAULT_BUDGET_CREDITS = 5;
+
+/** The tools a server serves: with `readOnly`, only the free ones that change nothing (`quote` always). */
+export function servedTools(readOnly: boolean): string[] {
+  return [...TOOLS.filter((t) => !readOnly || (!t.paid && !t.writes)).map((t) => t.name), 'quote'];
+}
+
 /** Every tool, in the order a client lists them. */
 export const TOOLS: readonly ToolSpec[] = [
   {
