@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +16,7 @@ import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
 
 const sb = useSandbox({ seed: 7, credits: 1000 });
+const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js', import.meta.url));
 
 interface Served {
   client: Client;
@@ -284,6 +286,44 @@ describe('creators mcp', () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(err).toContain('creators mcp: ');
     expect(out).toContain('from the store at 0 credits');
+  }, 60_000);
+});
+
+describe('creators mcp under the official MCP inspector (its CLI mode)', () => {
+  // The conformance runner (@modelcontextprotocol/conformance) drives a server over Streamable HTTP at a URL only
+  // (and needs Node 22); this server speaks stdio, which the inspector's CLI mode drives.
+  const inspector = (args: string[], env: Record<string, string>) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      // inspector-cli 1.0.3 finds its own package.json as ../package.json of the working directory (the import then resolves from its own folder): test/'s parent, the repository, has one.
+      const child = spawn(process.execPath, [INSPECTOR, '--cli', process.execPath, BIN, 'mcp', ...args], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+      child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('lists the tools with valid schemas and calls a paid one through the gate and the store', async () => {
+    const env = world();
+    const list = await inspector(['--method', 'tools/list'], env);
+    expect(list.code, list.stderr).toBe(0);
+    const { tools } = JSON.parse(list.stdout) as { tools: Array<{ name: string; inputSchema: { type: string } }> };
+    expect(tools.length).toBeGreaterThanOrEqual(26);
+    for (const t of tools) expect(t.inputSchema.type).toBe('object');
+    const [handle] = creatorHandles(sb.get(), 1, 95);
+    const before = charges();
+    for (const expected of [/^Spent 0\.03 credits\./, /^Spent 0 credits \(1 answer from the store at 0 credits\)/]) {
+      const call = await inspector(['--method', 'tools/call', '--tool-name', 'enrich_handle', '--tool-arg', 'platform=instagram', '--tool-arg', 'mode=raw', '--tool-arg', `handles=["${handle}"]`], env);
+      expect(call.code, call.stderr).toBe(0);
+      const result = JSON.parse(call.stdout) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      expect(text(result)).toMatch(expected);
+    }
+    expect(charges() - before).toBe(1);
   }, 60_000);
 });
 
