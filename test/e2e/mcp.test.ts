@@ -216,6 +216,24 @@ describe('creators mcp', () => {
     expect(charges()).toBe(before);
   }, 30_000);
 
+  it("strangers' text is escaped as on a terminal: no raw bidi or control character reaches the model, in JSON or CSV", async () => {
+    const creator = sb.get().state.creators.list('twitch')[0] as { profile: { full_name: string } };
+    const original = creator.profile.full_name;
+    creator.profile.full_name = 'photo_\u202egnp.exe\u001b[2J';
+    try {
+      const s = await serve(world());
+      for (const format of ['json', 'csv']) {
+        const r = await s.call('search_creators', { platform: 'twitch', limit: 50, format });
+        const said = text(r);
+        expect(said, format).toContain('photo_');
+        expect(said).not.toMatch(/[\u202e\u001b]/);
+        expect(said).toContain(format === 'json' ? 'photo_\\u202egnp.exe\\u001b[2J' : 'photo_\\u202egnp.exe\\x1b[2J');
+      }
+    } finally {
+      creator.profile.full_name = original;
+    }
+  }, 60_000);
+
   it('a result too big for a context: a summary and the first rows, the whole of it in a file and as a resource', async () => {
     const s = await serve(world(), ['--budget', '10']);
     const r = await s.call('search_creators', { platform: 'instagram', limit: 50 });

@@ -34,7 +34,7 @@ export function presentFile(path: string, format: string, stdout: string): Prese
   const text = readFileSync(path, 'utf8');
   if (text.length <= INLINE_CHARS) {
     unlinkSync(path);
-    return { text: text.trim() === '' ? '(no data)' : text.trimEnd() };
+    return { text: text.trim() === '' ? '(no data)' : safe(text.trimEnd(), format) };
   }
   const kb = Math.ceil(statSync(path).size / 1024);
   const name = basename(path);
@@ -54,13 +54,21 @@ export function presentFile(path: string, format: string, stdout: string): Prese
     const header = format === 'csv' || format === 'tsv' ? 1 : 0;
     const rows = lines.length - header;
     count = `${rows} ${rows === 1 ? 'line' : 'lines'}${header ? ' after the header' : ''}`;
-    first = fitted(lines.slice(header), (shown) => [...lines.slice(0, header), ...shown].map((l) => escapeControls(l)).join('\n'));
+    first = fitted(lines.slice(header), (shown) => safe([...lines.slice(0, header), ...shown].join('\n'), format));
   }
   const summary = `${count}, ${kb} KB of ${format}`;
   const text2 =
     `The result is too big to show whole: ${summary}. The first rows:\n${first}\n` +
     `The whole result: ${path} (resource ${resultUri(name)}).`;
   return { text: text2, file: { name, path, summary } };
+}
+
+/**
+ * Text for a model as for a person: JSON as the writer escaped it (control, C1 and format characters as `\u`
+ * escapes, the same data); csv and tsv, which the writer keeps exact, through the terminal's sanitiser.
+ */
+function safe(text: string, format: string): string {
+  return format === 'json' || format === 'jsonl' ? escapeJsonC1(text) : escapeControls(text);
 }
 
 /** The first rows, fewer if they would not fit the inline size. */
