@@ -234,6 +234,27 @@ describe('creators mcp', () => {
     }
   }, 60_000);
 
+  it("the service's refusals are tool errors with the CLI's one-line cause and next step: 402, a 429 with its wait, and the server goes on", async () => {
+    const poor = await startSandbox({ port: 0, seed: 7, credits: 0.5, faults: '429:120 POST /public/v1/creators/socials/** count=1' });
+    try {
+      const s = await serve(world(poor));
+      const [handle] = creatorHandles(poor, 1, 3);
+      const broke = await s.call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'full' });
+      expect(broke.isError).toBe(true);
+      expect(text(broke)).toMatch(/credits/i);
+      expect(text(broke)).toMatch(/Spent 0 credits\. Balance: 0\.5 credits\./);
+      const limited = await s.call('connected_socials', { handles: [handle], platform: 'instagram' });
+      expect(limited.isError).toBe(true);
+      expect(text(limited)).toMatch(/120 s/);
+      // Still serving, and still buying what it can pay for.
+      const ok = await s.call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'raw' });
+      expect(ok.isError ?? false, text(ok)).toBe(false);
+      expect(text(ok)).toMatch(/^Spent 0\.03 credits\. Balance: 0\.47 credits\./);
+    } finally {
+      await poor.close();
+    }
+  }, 60_000);
+
   it('a result too big for a context: a summary and the first rows, the whole of it in a file and as a resource', async () => {
     const s = await serve(world(), ['--budget', '10']);
     const r = await s.call('search_creators', { platform: 'instagram', limit: 50 });

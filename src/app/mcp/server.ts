@@ -271,6 +271,7 @@ class Session {
         worst !== null && worst > left ? 'This call is above what the session has left: it would be refused.' : '',
         worst !== null && worst > this.policy.confirmAboveMilli ? `Above the confirm-above setting (${formatCredits(this.policy.confirmAboveMilli)} credits): the user is asked first.` : '',
       ];
+      lines.push(await this.moneyLine(0, 0));
       return { content: [{ type: 'text', text: lines.filter(Boolean).join('\n') }], structuredContent: { worst_case_credits: worst === null ? null : worst / 1000, cost_basis: quote.basis } };
     } catch (err) {
       return this.failure(errorText(err), 0);
