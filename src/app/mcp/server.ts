@@ -224,7 +224,8 @@ class Session {
     const cost = `${formatCredits(worst)} credits${basis ? ` (${basis})` : ''}`;
     const threshold = formatCredits(this.policy.confirmAboveMilli);
     const server = this.server;
-    if (server?.server.getClientCapabilities()?.elicitation) {
+    // Form elicitation (an empty `elicitation: {}` is read as form by the SDK); a client with URL mode alone is refused as one without.
+    if (server?.server.getClientCapabilities()?.elicitation?.form) {
       const answer = await server.server
         .elicitInput({
           mode: 'form',
