@@ -150,6 +150,11 @@ describe('creators mcp', () => {
     }
     expect(last).toMatch(/^Spent 0 credits \(1 answer from the store at 0 credits\)/);
     expect(last).toContain('Session: 0.03 of 5 credits');
+    // The free look-up finds it, by its handle alone.
+    const held = await s.call('store_lookup', { handles: [`@${(handle as string).toUpperCase()}`] });
+    const rows = JSON.parse(text(held).split('\n\n').slice(1).join('\n\n')) as Array<{ subject: string; kind: string }>;
+    expect(rows).toEqual([expect.objectContaining({ subject: handle, kind: 'creator' })]);
+    expect(text(held)).toMatch(/^Spent 0 credits\./);
     const bought = sb.get().state.ledger.charges.slice(before);
     expect(bought.map((c) => c.note)).toEqual([expect.stringContaining(handle as string)]);
   }, 180_000);

@@ -4,7 +4,7 @@
  * money gate, the budgets and the purchase store are the CLI's own. On top, the rules an agent in a loop needs:
  * a session budget counted from worst cases before sending, and a human asked (elicitation) above confirm-above.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format as formatArgs } from 'node:util';
@@ -13,6 +13,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { formatCredits } from '../../lib/cost.js';
+import { parseJson, stringifyJson } from '../../lib/exact-json.js';
+import { escapeJsonC1 } from '../../lib/io/safe-text.js';
 import { CliError } from '../../lib/errors.js';
 import type { Context } from '../context.js';
 import { CliRunner, forwardedGlobals, type CliRun, type MainFn } from './run-cli.js';
@@ -282,7 +284,8 @@ class Session {
   /** Runs the call for real (`capMilli`: its `--max-credits`), writing its data to a file in the asked format. */
   private async run(spec: ToolSpec, args: Args, capMilli: number | undefined, worstMilli?: number): Promise<CallToolResult> {
     const line = spec.line(args, (name, content) => this.putInput(name, content));
-    const format = typeof args.format === 'string' ? args.format : 'json';
+    const narrowed = spec.narrow !== undefined && args.handles !== undefined;
+    const format = narrowed ? 'json' : typeof args.format === 'string' ? args.format : 'json';
     const file = join(this.resultsDir, `${String(++this.counter).padStart(3, '0')}-${spec.name}.${format}`);
     const argv = [...line.argv, '--format', format, '-o', file];
     if (capMilli !== undefined) argv.push('--max-credits', formatCredits(Math.max(0, capMilli)));
@@ -290,6 +293,7 @@ class Session {
     // A job charged as it runs holds its worst case against the session at once.
     this.spentMilli += spec.chargesLater && real.code === 0 ? Math.max(real.spentMilli, worstMilli ?? 0) : real.spentMilli;
     if (real.code !== 0) return this.cliFailure(real);
+    if (narrowed && existsSync(file)) writeFileSync(file, `${escapeJsonC1(stringifyJson(spec.narrow?.(parseJson(readFileSync(file, 'utf8')), args), 2))}\n`);
     const shown = presentFile(file, format, real.stdout);
     return this.result(real, shown);
   }

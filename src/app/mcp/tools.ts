@@ -44,6 +44,8 @@ export interface ToolSpec {
   /** The answer is data, written in the chosen format and sized for the context. */
   data: boolean;
   line(args: Record<string, unknown>, put: (name: string, content: string) => string): ToolLine;
+  /** Narrows the command's JSON answer by what the command cannot filter on (its format is then json). */
+  narrow?(data: unknown, args: Record<string, unknown>): unknown;
 }
 
 /** A choice from a contract list; a wrong value is refused naming the nearest one and all of them. */
@@ -430,7 +432,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'What was already bought and is kept in the purchase store (free, nothing sent): one row per stored answer, newest first. ' +
       'Check it before buying: a stored answer is returned at 0 credits by the paid tools.',
     input: {
-      handles: z.array(z.string().min(1)).optional().describe('only answers about these creators'),
+      handles: z.array(z.string().min(1)).min(1).optional().describe('only answers about these creators (usernames; the result is then JSON)'),
       platform: choice(SOCIAL_PLATFORMS, 'platform').optional(),
       kind: choice(['creator', 'page'] as const, 'kind').optional().describe('creator (enrichment, socials, overlap) or page (Discovery, posts, comments)'),
       newer_than: z.string().min(1).optional().describe('only answers bought within this (7d, 24h)'),
@@ -442,6 +444,10 @@ export const TOOLS: readonly ToolSpec[] = [
     openWorld: false,
     data: true,
     line: (a) => ({ argv: ['store', 'list', ...flags([['--platform', a.platform], ['--kind', a.kind], ['--newer-than', a.newer_than]])] }),
+    narrow: (data, a) => {
+      const wanted = new Set((a.handles as string[] | undefined)?.map((h) => h.trim().replace(/^@/, '').toLowerCase()));
+      return Array.isArray(data) ? data.filter((row: { subject?: unknown }) => typeof row.subject === 'string' && wanted.has(row.subject.toLowerCase())) : data;
+    },
   },
   {
     name: 'exclusion_lists',
