@@ -119,6 +119,27 @@ export function stripPackageComments() {
   };
 }
 
+/**
+ * zod (which the MCP SDK's protocol types are written in) re-exports its error messages in 60-odd languages as
+ * `z.locales`; the SDK's namespace imports keep them all in the bundle, 330 KB that nothing here reads (English,
+ * the default, is imported by zod's schemas directly). Its locales index is given English alone.
+ */
+export function zodEnglishOnly() {
+  return {
+    name: 'zod-english-only',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: args.importer.replace(/[\\/][^\\/]+[\\/][^\\/]+$/, '/locales/index.js'), namespace: 'zod-locales' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+        contents: `export { default as en } from ${JSON.stringify(args.path.replace(/index\.js$/, 'en.js'))};`,
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
 /** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
 export const bundleOptions = {
   bundle: true,
@@ -138,7 +159,7 @@ export const bundleOptions = {
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), stripPackageComments()],
+  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), zodEnglishOnly(), stripPackageComments()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */

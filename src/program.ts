@@ -30,6 +30,8 @@ export interface ProgramOptions {
    * given, without a Context, a store or an HTTP double.
    */
   run?: (verb: ParsedVerb) => Promise<void> | void;
+  /** Given each verb's Context as it is made (`creators mcp` reads what its run spent). */
+  onContext?: (ctx: Context) => void;
 }
 
 /**
@@ -259,6 +261,7 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options
     const ctx = new Context(deps, globals);
     ctx.checkProfile();
     ctx.command = commandPath(command);
+    options.onContext?.(ctx);
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
       await ctx.finish();

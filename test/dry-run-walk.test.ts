@@ -119,6 +119,7 @@ function samples(ids: Ids): Record<string, string[]> {
     'store doctor': ['store', 'doctor', '--all', '--yes'],
     api: ['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=10'],
     sandbox: ['sandbox', '--port', '0'],
+    mcp: ['mcp', '--budget', '20'],
     completion: ['completion', 'bash'],
     help: ['help', 'exit-codes'],
   };

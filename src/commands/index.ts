@@ -20,6 +20,7 @@ import keys from './keys/index.js';
 import listening from './listening/index.js';
 import login from './login.js';
 import logout from './logout.js';
+import mcp from './mcp.js';
 import overlap from './overlap.js';
 import post from './post.js';
 import posts from './posts.js';
@@ -59,6 +60,7 @@ export const COMMAND_TREE: readonly CommandNode[] = [
   store,
   api,
   sandbox,
+  mcp,
   completion,
   help,
 ];

@@ -98,6 +98,7 @@ export function helpBlocks(tree: readonly CommandNode[]): Block[] {
 /** Lines that cannot run unattended against a test's sandbox, each with the reason (the test lists them). */
 export const NOT_RUN: ReadonlyArray<readonly [RegExp, string]> = [
   [/^creators sandbox\b/, 'starts a sandbox server (the test runs its own)'],
+  [/^creators (--\S+ \S+ )*mcp\b(?!.*--dry-run)/, 'serves MCP over stdio until its client closes it (test/e2e/mcp.test.ts drives it through the SDK client)'],
   [/^export\b/, 'sets the environment (the test sets it)'],
   [/^creators (--\S+ \S+ )*login\b(?!.*--dry-run)/, 'interactive: waits for a browser or a pasted address'],
   [/^creators apps revoke\b/, 'needs an app, which only `creators login` makes'],
