@@ -7,8 +7,10 @@
 // installed package, a search, a bulk enrichment from that search's CSV, the store (stats after the paid
 // commands, then the same enrichment answered from it at 0 credits), completion and a help topic.
 //
-// Budgets: tarball under 1 MB, unpacked under 3 MB, each install under 10 s (a fresh package cache, so
-// the time includes downloading the dependencies, as on a user's first install).
+// Budgets: tarball under 1 MB, unpacked under 3.8 MB, each install under 10 s (a fresh package cache, so
+// the time includes downloading the dependencies, as on a user's first install). The unpacked budget was 3 MB
+// until `creators mcp`: the MCP SDK and the zod it needs are bundled (0.7 MB, loaded by that command alone),
+// rather than installed with express, hono and ajv beside them.
 //
 //   node scripts/package-test.mjs            (PACKAGE_TEST_PNPM=pnpm@10 to try another pnpm)
 // Exit 0 when every check passes; otherwise one line per failure, the temp folder kept for a look, exit 1.
@@ -18,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BUDGET = { tarballBytes: 1_000_000, unpackedBytes: 3_000_000, installMs: 10_000 };
+const BUDGET = { tarballBytes: 1_000_000, unpackedBytes: 3_800_000, installMs: 10_000 };
 const PNPM = process.env.PACKAGE_TEST_PNPM ?? 'pnpm@12';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
