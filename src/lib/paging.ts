@@ -1,4 +1,4 @@
-import type { HttpClient, Method } from './http/client.js';
+import type { HttpClient, Method, Purchase } from './http/client.js';
 import type { Query } from './http/url.js';
 import { DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 
@@ -9,6 +9,8 @@ export interface PageRequest {
   body?: Record<string, unknown>;
   /** The spinner's text for every page. */
   label?: string | undefined;
+  /** What each page buys (a known paid route): the store answers and keeps every page as its verb's. */
+  purchase?: Purchase | undefined;
 }
 
 /** A query can reach at most this many results (Discovery and Similar; api-contract.md §1). */
@@ -98,6 +100,7 @@ export async function* paginate(http: HttpClient, first: PageRequest, options: P
       query: req.query,
       body: req.body,
       label: first.label,
+      purchase: req.purchase,
       ...(req.absoluteUrl ? { absoluteUrl: req.absoluteUrl } : {}),
     });
     tally.pages++;
