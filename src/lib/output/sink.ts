@@ -120,6 +120,40 @@ export function stdoutClosed(io: Pick<Terminal, 'stdout'>): boolean {
   return errored?.code === 'EPIPE' || (io.stdout.destroyed && !errored);
 }
 
+/**
+ * Resolves once standard output has taken what the printer was given: its batched lines handed over (they
+ * are flushed when the loop turns, line-batch.ts) and no write waiting for the reader ('drain'). False when
+ * nobody reads any more. A paging run asks it before buying the next page, so it buys ahead only while the
+ * reader keeps up: a reader gone (`| head -1`) stops the spending at the page being written.
+ */
+export async function stdoutTaken(io: Pick<Terminal, 'stdout'>, signal?: AbortSignal): Promise<boolean> {
+  const out = io.stdout;
+  for (;;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (stdoutClosed(io)) return false;
+    if (!out.writableNeedDrain || signal?.aborted) return true;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        out.off('drain', done);
+        out.off('close', done);
+        out.off('error', done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+      out.on('error', done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** The bytes standard output has been handed so far (a socket's, a pipe's or a file's count), or undefined where the stream keeps none. */
+export function stdoutBytes(io: Pick<Terminal, 'stdout'>): number | undefined {
+  const n = (io.stdout as { bytesWritten?: unknown }).bytesWritten;
+  return typeof n === 'number' ? n : undefined;
+}
+
 /** A reader that went away (`| head`) is not this: the process ends quietly on EPIPE (`run` in main.ts). */
 function stdoutWriteError(err: unknown): OutputWriteError {
   return new OutputWriteError(`Cannot write to standard output: ${describeFsError(err, 'write')}.`, {
