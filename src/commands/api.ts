@@ -88,10 +88,8 @@ export default defineCommand({
         progress.update({ pages: tally.pages, records: received, creditsMilli: pp.pageMilli === 0 ? undefined : spent });
       };
       const sent = { ...request, path: pp.plan.path, query: pp.plan.query, label: pp.plan.label, purchase: pp.plan.purchase };
-      const { stdoutTaken } = await import('../lib/output/sink.js');
-      const toStdout = output.outputPath === undefined || output.outputPath === '' || output.outputPath === '-';
-      const outputTaken = toStdout ? () => stdoutTaken(ctx.term, ctx.deps.signal) : undefined;
-      const records = endingProgress(recordsOf(paginate(http, sent, { maxPages: pp.maxPages, pageBase: base, tally, onPage, outputTaken })), progress);
+      const readerTook = (await import('../lib/output/sink.js')).readerPace(ctx.term, output, ctx.deps.signal);
+      const records = endingProgress(recordsOf(paginate(http, sent, { maxPages: pp.maxPages, pageBase: base, tally, onPage, readerTook })), progress);
       // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
       if (pp.pageMilli === 0) await printList(ctx.term, output, records, []);
       else await printPaidList(ctx.term, output, records, [], { spentMilli: () => spent, noun: 'records' });

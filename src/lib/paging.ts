@@ -1,7 +1,6 @@
 import type { HttpClient, Method, Purchase } from './http/client.js';
 import type { Query } from './http/url.js';
 import { DISCOVERY_RESULT_CAP } from '../contract/limits.js';
-import { StdoutClosedError } from './errors.js';
 
 export interface PageRequest {
   method: Method;
@@ -66,8 +65,8 @@ export interface PaginateOptions {
   tally?: PagingTally | undefined;
   /** Called with each page's parsed body and its list, before its items are yielded (spend counting). */
   onPage?: ((data: unknown, items: unknown[] | undefined) => void) | undefined;
-  /** Settles once the items yielded so far have been taken by the output; false when nobody reads any more. */
-  outputTaken?: (() => Promise<boolean>) | undefined;
+  /** Awaited before each page after the first: settles once the output has taken what was yielded (lib/output/sink.ts `readerPace`). */
+  readerTook?: (() => Promise<void>) | undefined;
 }
 
 function identity(item: unknown): string | undefined {
@@ -98,7 +97,7 @@ export async function* paginate(http: HttpClient, first: PageRequest, options: P
       return;
     }
     // The next page waits until the output has taken the last one: a reader that is blocked or gone is bought nothing more.
-    if (tally.pages > 0 && options.outputTaken && !(await options.outputTaken())) throw new StdoutClosedError();
+    if (tally.pages > 0) await options.readerTook?.();
     const res = await http.request<unknown>({
       method: req.method,
       path: req.path,

@@ -63,4 +63,16 @@ describe('paging runs wait for a reader that does not keep up', () => {
     expect(res.whileHeld).toBe(1);
     expect(res.total).toBe(3);
   });
+
+  it('posts --all and post --kind comments --all: the next page waits for the reader', async () => {
+    const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
+    const posts = await heldRun(['posts', handle, '--platform', 'instagram', '--all', '--max-pages', '3', '--format', 'jsonl', '--no-store'], '/public/v1/creators/content/posts/');
+    expect(posts.code).toBe(0);
+    expect(posts.whileHeld).toBe(1);
+    expect(posts.total).toBe(3);
+    const comments = await heldRun(['post', 'C1a2B3c4D5e', '--platform', 'instagram', '--kind', 'comments', '--all', '--max-pages', '3', '--format', 'jsonl', '--no-store'], '/public/v1/creators/content/details/');
+    expect(comments.code).toBe(0);
+    expect(comments.whileHeld).toBe(1);
+    expect(comments.total).toBeGreaterThanOrEqual(2);
+  });
 });

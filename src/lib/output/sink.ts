@@ -148,6 +148,20 @@ export async function stdoutTaken(io: Pick<Terminal, 'stdout'>, signal?: AbortSi
   }
 }
 
+/**
+ * For a cursor-paged run printing to `settings`: awaited before the next page is asked for, it waits until
+ * standard output has taken the last one, and ends the run quietly (StdoutClosedError) when nobody reads any
+ * more. Nothing to wait for when the output goes to a file or is held to the end (a terminal table, the pager).
+ */
+export function readerPace(io: Pick<Terminal, 'stdout' | 'stdoutIsTTY'>, settings: Pick<OutputSettings, 'outputPath' | 'pager' | 'format'>, signal?: AbortSignal): () => Promise<void> {
+  const toStdout = !settings.outputPath || settings.outputPath === '-';
+  const held = settings.pager !== undefined || (settings.format === 'table' && io.stdoutIsTTY);
+  if (!toStdout || held) return async () => {};
+  return async () => {
+    if (!(await stdoutTaken(io, signal))) throw new StdoutClosedError();
+  };
+}
+
 /** The bytes standard output has been handed so far (a socket's, a pipe's or a file's count), or undefined where the stream keeps none. */
 export function stdoutBytes(io: Pick<Terminal, 'stdout'>): number | undefined {
   const n = (io.stdout as { bytesWritten?: unknown }).bytesWritten;
