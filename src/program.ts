@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
-import { credits, duration, type CommandDef, type CommandNode, type FlagDef, type FlagDefs, type GroupDef, type ValueKind } from './app/command.js';
+import { apiKeyText, credits, duration, fieldPaths, type CommandDef, type CommandNode, type FlagDef, type FlagDefs, type GroupDef, type ValueKind } from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
@@ -157,6 +157,8 @@ const GLOBAL_VALUES: { [K in keyof GlobalOptions]?: ValueKind<GlobalOptions[K]> 
   retries: { parse: parseRetries },
   maxCredits: { parse: (raw, flag) => (raw === '' ? null : credits.parse(raw, flag)) },
   maxAge: { parse: (raw, flag) => (raw.trim() === '' ? null : duration.parse(raw, flag)) },
+  apiKey: apiKeyText,
+  fields: fieldPaths,
 };
 
 /** The global options with their numbers read (`GLOBAL_VALUES`), each once, before any verb runs. */

@@ -102,6 +102,33 @@ export const delimiter: ValueKind<string> = {
   },
 };
 
+/**
+ * Dot paths separated by commas (`profile.username,user_id`), in order. A list with an empty entry or an
+ * empty path segment (`a..b,`) cannot be read as the user meant it: refused, never guessed at.
+ */
+export const fieldPaths: ValueKind<string[]> = {
+  parse(raw, flag) {
+    const fields = raw.split(',').map((f) => f.trim());
+    if (fields.every((f) => f === '')) throw new UsageError(`${flag} needs at least one field name, e.g. ${flag} profile.username,user_id`);
+    const bad = fields.findIndex((f) => f === '' || f.split('.').includes(''));
+    if (bad >= 0) {
+      const what = fields[bad] === '' ? `field ${bad + 1} of ${fields.length} is empty` : `'${fields[bad] as string}' has an empty path segment`;
+      throw new UsageError(`Invalid ${flag} '${raw}': ${what}; give dot paths separated by commas, e.g. profile.username,user_id.`);
+    }
+    return fields;
+  },
+};
+
+/** A credential given on the command line: empty (or only `Bearer`) is a mistake, never a reason to use another key. */
+export const apiKeyText: ValueKind<string> = {
+  parse(raw, flag) {
+    if (raw.trim().replace(/^Bearer(\s+|$)/i, '') === '') {
+      throw new UsageError(`${flag} is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login.`);
+    }
+    return raw;
+  },
+};
+
 /** One flag. `flags` is commander's syntax: `--platform <p>`, `-f, --field <key=value>`, `--all`. */
 export interface FlagDef {
   flags: string;

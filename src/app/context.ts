@@ -30,7 +30,8 @@ export interface GlobalOptions {
   profile?: string;
   format?: string;
   json?: boolean;
-  fields?: string;
+  /** `--fields`: the dot paths in order (program.ts's `GLOBAL_VALUES`). */
+  fields?: string[];
   output?: string;
   quiet?: boolean;
   csvSafe?: boolean;
@@ -359,7 +360,7 @@ export class Context {
     const settings = resolveOutputSettings({
       json: g.json,
       format: g.format,
-      fields: fieldList(g.fields),
+      fields: g.fields,
       output: g.output,
       envFormat: env.CREATORS_FORMAT,
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
@@ -536,15 +537,4 @@ function paceAccount(baseUrl: URL, profile: string): string {
 
 function colourAllowed(g: GlobalOptions, env: Record<string, string | undefined>): boolean {
   return g.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-}
-
-/** `--fields a,b`: the paths in order; refused when it names none. */
-function fieldList(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const fields = raw
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
-  if (fields.length === 0) throw new UsageError('--fields needs at least one field name, e.g. --fields profile.username,user_id');
-  return fields;
 }

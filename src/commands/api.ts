@@ -87,7 +87,9 @@ export default defineCommand({
         received += items?.length ?? 1;
         progress.update({ pages: tally.pages, records: received, creditsMilli: pp.pageMilli === 0 ? undefined : spent });
       };
-      const records = endingProgress(recordsOf(paginate(http, { ...request, label: pp.plan.label }, { maxPages: pp.maxPages, pageBase: base, tally, onPage })), progress);
+      const sent = { ...request, path: pp.plan.path, query: pp.plan.query, label: pp.plan.label, purchase: pp.plan.purchase };
+      const readerTook = (await import('../lib/output/sink.js')).readerPace(ctx.term, output, ctx.deps.signal);
+      const records = endingProgress(recordsOf(paginate(http, sent, { maxPages: pp.maxPages, pageBase: base, tally, onPage, readerTook })), progress);
       // A billed run stopped part-way keeps the records it paid for, with the spend (lib/output/paid.ts).
       if (pp.pageMilli === 0) await printList(ctx.term, output, records, []);
       else await printPaidList(ctx.term, output, records, [], { spentMilli: () => spent, noun: 'records' });
@@ -101,11 +103,13 @@ export default defineCommand({
     const plan = rawRequestPlan(request);
     // Built before the gate, as it always was: a bad --timeout is a usage error even in a dry run.
     const http = await ctx.http();
-    if (!(await ctx.gate(plan))) return;
+    // A purchase the store holds (bought by this route or its verb) is answered from it: priced at 0.
+    const stored = plan.purchase !== undefined && (await ctx.store.storedAnswer(plan)) !== undefined;
+    if (!(await ctx.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan))) return;
     if (plan.worstCaseMilli === null) ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
 
     const output = await ctx.output();
-    const { status, data } = await sendRawRequest(http, { ...request, label: plan.label });
+    const { status, data } = await sendRawRequest(http, { ...request, path: plan.path, query: plan.query, label: plan.label, purchase: plan.purchase });
     const print = async (): Promise<void> => {
       if (data === null || data === undefined) {
         ctx.notice(`HTTP ${status} (no content)`);

@@ -67,6 +67,7 @@ export default defineCommand({
     });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
+    const readerTook = (await import('../lib/output/sink.js')).readerPace(ctx.term, output, ctx.deps.signal);
     // The terminal summary, as search's: what this run spent and, when the answer says, what is left.
     const spentLine = (spentMilli: number, left: number | undefined, pagesText = ''): string =>
       `${creditCount(spentMilli)} spent${pagesText}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`;
@@ -90,6 +91,8 @@ export default defineCommand({
           got.comments += shown.length;
           progress.update({ pages: got.pages, records: got.comments, creditsMilli: spent });
           yield* shown;
+          // The next page waits until stdout has taken this one: a reader blocked or gone is bought nothing more.
+          await readerTook();
         }
       }
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).

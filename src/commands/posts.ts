@@ -71,6 +71,7 @@ export default defineCommand({
     });
     if (!(await ctx.gate(plan))) return;
     const output = await ctx.output();
+    const readerTook = (await import('../lib/output/sink.js')).readerPace(ctx.term, output, ctx.deps.signal);
 
     let spent = 0;
     let last: string | undefined;
@@ -89,6 +90,8 @@ export default defineCommand({
         left = page.creditsLeft ?? left;
         progress.update({ pages: got.pages, records: got.posts, creditsMilli: spent });
         yield* page.posts;
+        // The next page waits until stdout has taken this one: a reader blocked or gone is bought nothing more.
+        await readerTook();
       }
     }
     // A run stopped part-way keeps the posts it paid for (the output is marked partial).

@@ -1,5 +1,5 @@
 import type { HttpClient } from './http/client.js';
-import type { Method } from './http/types.js';
+import type { Method, Purchase } from './http/types.js';
 import type { Query } from './http/url.js';
 import { DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 
@@ -10,6 +10,8 @@ export interface PageRequest {
   body?: Record<string, unknown>;
   /** The spinner's text for every page. */
   label?: string | undefined;
+  /** What each page buys (a known paid route): the store answers and keeps every page as its verb's. */
+  purchase?: Purchase | undefined;
 }
 
 /** A query can reach at most this many results (Discovery and Similar; api-contract.md §1). */
@@ -64,6 +66,8 @@ export interface PaginateOptions {
   tally?: PagingTally | undefined;
   /** Called with each page's parsed body and its list, before its items are yielded (spend counting). */
   onPage?: ((data: unknown, items: unknown[] | undefined) => void) | undefined;
+  /** Awaited before each page after the first: settles once the output has taken what was yielded (lib/output/sink.ts `readerPace`). */
+  readerTook?: (() => Promise<void>) | undefined;
 }
 
 function identity(item: unknown): string | undefined {
@@ -93,12 +97,15 @@ export async function* paginate(http: HttpClient, first: PageRequest, options: P
       tally.stop = 'max-pages';
       return;
     }
+    // The next page waits until the output has taken the last one: a reader that is blocked or gone is bought nothing more.
+    if (tally.pages > 0) await options.readerTook?.();
     const res = await http.request<unknown>({
       method: req.method,
       path: req.path,
       query: req.query,
       body: req.body,
       label: first.label,
+      purchase: req.purchase,
       ...(req.absoluteUrl ? { absoluteUrl: req.absoluteUrl } : {}),
     });
     tally.pages++;

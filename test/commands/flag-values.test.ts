@@ -94,6 +94,9 @@ describe('flag values reach the verb typed', () => {
     [['credits', '--max-age', '0'], 'maxAge', 0],
     [['credits', '--max-age', ' '], 'maxAge', null],
     [['credits'], 'maxAge', undefined],
+    // field paths, in order
+    [['credits', '--fields', ' profile.username , user_id '], 'fields', ['profile.username', 'user_id']],
+    [['credits', '--api-key', 'k-1'], 'apiKey', 'k-1'],
   ] as const)('global %j: %s is %j', async (argv, key, value) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(stderr).toBe('');
@@ -163,6 +166,14 @@ describe('a value that is not one is a usage error naming the flag (exit 2), bef
     [['exclusions', 'remove', '3', '--delimiter', ''], "error: --delimiter must be one character (or tab, comma, semicolon, pipe), not ''."],
     [['search', '--ai-search', ' ab '], 'error: --ai-search must be 3 to 150 characters.'],
     [['similar', 'nasa', '--ai-search', 'x'.repeat(151)], 'error: --ai-search must be 3 to 150 characters.'],
+    // A field list that cannot be read, or an empty key, is refused, never guessed at or replaced by another key.
+    [['credits', '--fields', 'a..b,'], "error: Invalid --fields 'a..b,': 'a..b' has an empty path segment; give dot paths separated by commas, e.g. profile.username,user_id."],
+    [['credits', '--fields', 'a,,b'], "error: Invalid --fields 'a,,b': field 2 of 3 is empty; give dot paths separated by commas, e.g. profile.username,user_id."],
+    [['credits', '--fields', 'user_id,'], "error: Invalid --fields 'user_id,': field 2 of 2 is empty; give dot paths separated by commas, e.g. profile.username,user_id."],
+    [['credits', '--fields', '.profile'], "error: Invalid --fields '.profile': '.profile' has an empty path segment; give dot paths separated by commas, e.g. profile.username,user_id."],
+    [['credits', '--api-key', ''], "error: --api-key is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login."],
+    [['credits', '--api-key', '  '], "error: --api-key is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login."],
+    [['credits', '--api-key', 'Bearer '], "error: --api-key is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login."],
   ] as const)('%j', async (argv, message) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(verb).toBeUndefined();

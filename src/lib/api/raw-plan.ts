@@ -7,7 +7,8 @@
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 import type { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import { formatCredits } from '../cost.js';
-import { buildUrl } from '../http/url.js';
+import { storedAt } from '../http/types.js';
+import { buildUrl, type Query } from '../http/url.js';
 import { plural } from '../output/humanize.js';
 import { isNumberPaged, itemsOfPage } from '../paging.js';
 import { creditsPlan } from './account.js';
@@ -91,9 +92,25 @@ export function rawRequestPlan(req: RawRequest): Plan {
     typed = undefined;
   }
   const own = { method: req.method, path: req.path, query: req.query, body: req.body };
+  if (typed?.purchase) {
+    // A purchase the verb makes is keyed as the verb keys it (route, query, body: lib/store/memory.ts): the same
+    // URL, its path and query held apart as the verb holds them, so either one's answer serves the other.
+    const held: Plan = { ...own, path: route, query: queryOf(url.searchParams), worstCaseMilli: typed.worstCaseMilli, costBasis: typed.costBasis, label: typed.label };
+    return { ...held, purchase: typed.purchase };
+  }
   if (typed) return { ...own, worstCaseMilli: typed.worstCaseMilli, costBasis: typed.costBasis, label: typed.label };
   const free = req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' || FREE_WRITES.test(route);
   return free ? freePlan(req.method, req.path, { query: req.query, body: req.body }) : { ...own, worstCaseMilli: null };
+}
+
+/** A URL's query as a plan holds it (a repeated key a list), or undefined when it has none. */
+function queryOf(params: URLSearchParams): Query | undefined {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    query[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return Object.keys(query).length === 0 ? undefined : query;
 }
 
 /** The plan of `api --paginate` and how its pages are bounded and counted. */
@@ -155,6 +172,8 @@ export function paginatePlan(req: RawRequest, bound: { maxPages?: number | undef
  * the per-creator price (Discovery says nothing), else the page's worst case.
  */
 export function pageSpendMilli(pp: PaginatePlan, data: unknown, items: unknown[] | undefined): number {
+  // A page from the store was paid for when it was bought.
+  if (storedAt(data) !== undefined) return 0;
   const said = isJsonObject(data) ? Number(data.credits_cost) : NaN;
   if (isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(said)) return Math.round(said * 1000);
   if (pp.perItemMilli !== undefined) return Math.round((items?.length ?? 0) * pp.perItemMilli);
@@ -167,6 +186,7 @@ export function pageSpendMilli(pp: PaginatePlan, data: unknown, items: unknown[]
  * says (an unpriced route whose answer names no cost).
  */
 export function rawSpendMilli(req: RawRequest, data: unknown): number | undefined {
+  if (storedAt(data) !== undefined) return 0;
   const pp = paginatePlan(req, {});
   const said = isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(Number(data.credits_cost));
   if (pp.pageMilli === null && !said) return undefined;

@@ -3,7 +3,7 @@
  * money gate and output as every other command. Its plan is raw-plan.ts.
  */
 import type { HttpClient } from '../http/client.js';
-import type { HttpResponse, Method } from '../http/types.js';
+import type { HttpResponse, Method, Purchase } from '../http/types.js';
 import type { Query } from '../http/url.js';
 
 export interface RawRequest {
@@ -14,11 +14,13 @@ export interface RawRequest {
   body?: Record<string, unknown> | undefined;
   /** The spinner's text, from the typed plan of its route (raw-plan.ts). */
   label?: string | undefined;
+  /** What a known paid route buys, from its verb's plan (raw-plan.ts): the store answers and keeps it as it does the verb's. */
+  purchase?: Purchase | undefined;
 }
 
 /** Sends the raw request; the response body is parsed as JSON when it is JSON. */
 export function sendRawRequest(http: HttpClient, req: RawRequest): Promise<HttpResponse<unknown>> {
-  return http.request<unknown>({ method: req.method, path: req.path, query: req.query, body: req.body, label: req.label, responseType: 'json-or-text' });
+  return http.request<unknown>({ method: req.method, path: req.path, query: req.query, body: req.body, label: req.label, purchase: req.purchase, responseType: 'json-or-text' });
 }
 
 /** A JSON object (not null, not an array). */

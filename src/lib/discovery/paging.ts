@@ -57,6 +57,8 @@ function identity(a: DiscoveryAccount): string | undefined {
  * A page is paid in full, so all of it is yielded (possibly past `maxResults`); a page of nothing but repeats (a server
  * counting from another base) stops the run. Up to `window()` pages go out at once, but only pages the sequential run
  * is certain to buy: after two whole pages with the total known, full pages below the total, `maxResults` and the cap.
+ * Pages are sent ahead only once the page before them has been taken by the output (`outputTaken`): a reader that
+ * falls behind or goes away (`| head -1`) is never bought pages it will not read.
  */
 export async function* discoveryRecords(
   plan: PagePlan,
@@ -67,6 +69,11 @@ export async function* discoveryRecords(
   window: () => number = () => 1,
   /** Asked after the first page of `--all`, before anything more is sent: false stops there (`declined`). */
   goOn?: (nextOffset: number, printedAfter: number) => Promise<boolean>,
+  /**
+   * Settles once the records yielded so far have been taken by the output (not waiting on its reader), with the
+   * bytes it has taken in all (undefined: not counted).
+   */
+  outputTaken?: () => Promise<number | undefined>,
 ): AsyncGenerator<DiscoveryAccount> {
   const seen = new Set<string>();
   // Requests are bounded: whole pages, plus at most a few aligned tail requests.
@@ -87,8 +94,12 @@ export async function* discoveryRecords(
     return { offset, limit, page };
   };
   const ahead: Ahead[] = [send(startOffset, nextLimit(startOffset, remaining(0), plan.limit))];
+  // Times the output was seen to take more (two: it took a page, and took more after the next was asked for).
+  let tookMore = 0;
+  let took: number | undefined = 0;
   const certain = (offset: number, pagesSeen: number): boolean =>
     pagesSeen >= 2 &&
+    (outputTaken === undefined || tookMore >= 2) &&
     tally.total !== undefined &&
     offset < tally.total &&
     offset % plan.limit === 0 &&
@@ -153,18 +164,6 @@ export async function* discoveryRecords(
       else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
       else if (offset >= DISCOVERY_RESULT_CAP) stop = 'cap';
       if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter))) stop = 'declined';
-      if (plan.all && stop === undefined) {
-        // Sent while this page is written (pipelining): always what the run would fetch next anyway.
-        if (ahead.length === 0 && requests < maxRequests) ahead.push(send(offset, nextLimit(offset, remaining(printedAfter), plan.limit)));
-        const limitNow = Math.max(1, Math.floor(window()));
-        for (;;) {
-          const last = ahead[ahead.length - 1];
-          if (!last || ahead.length >= limitNow) break;
-          const at = last.offset + last.limit;
-          if (last.limit !== plan.limit || !certain(at, i + 1)) break;
-          ahead.push(send(at, plan.limit));
-        }
-      }
       for (const account of fresh) {
         tally.printed++;
         yield account;
@@ -174,6 +173,24 @@ export async function* discoveryRecords(
         // A wrong total or a repeating server stops with pages bought ahead: paid for, so what they bring that is new is kept.
         yield* drainAhead(i);
         return void (tally.stop = stop);
+      }
+      // This page written and taken by the reader first: a reader blocked (a slow pipe) or gone (EPIPE) gets no page
+      // sent ahead, and more than the next page go out only once the reader has taken output twice (a closed pipe is
+      // learnt only by writing to it: `| head -1` is bought the page it read and the one being written).
+      if (outputTaken) {
+        const now = await outputTaken();
+        if (now === undefined || took === undefined || now > took) tookMore++;
+        took = now;
+      }
+      // Always what the run would fetch next anyway; pages already on their way keep coming meanwhile.
+      if (ahead.length === 0 && requests < maxRequests) ahead.push(send(offset, nextLimit(offset, remaining(printedAfter), plan.limit)));
+      const limitNow = Math.max(1, Math.floor(window()));
+      for (;;) {
+        const last = ahead[ahead.length - 1];
+        if (!last || ahead.length >= limitNow) break;
+        const at = last.offset + last.limit;
+        if (last.limit !== plan.limit || !certain(at, i + 1)) break;
+        ahead.push(send(at, plan.limit));
       }
     }
     if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';

@@ -5,7 +5,8 @@ import {
 import { formatCredits, type RestOfRun } from '../cost.js';
 import type { Plan } from '../api/plan.js';
 import { InterruptedError, StdoutClosedError } from '../errors.js';
-import { stdoutClosed } from '../output/sink.js';
+import { stdoutBytes, stdoutClosed, stdoutTaken } from '../output/sink.js';
+import { isTerminalTable } from '../output/terminal-printers.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/index.js';
@@ -116,7 +117,16 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
         return (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
       }
     : undefined;
-  const paged = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn);
+  // Buy ahead only while the reader keeps up: the next page waits until stdout has taken this one. Output held to
+  // the end (a terminal table, the pager, the envelope) has no reader to keep up with yet.
+  const streams = toStdout && !run.envelope && ports.output.pager === undefined && !isTerminalTable(ports.term, ports.output);
+  const outputTaken = streams
+    ? async (): Promise<number | undefined> => {
+        await stdoutTaken(ports.term, ports.signal);
+        return stdoutBytes(ports.term);
+      }
+    : undefined;
+  const paged = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn, outputTaken);
   // A terminal table is drawn once every record is in: the progress line goes before that.
   const records = progress === undefined ? paged : (async function* () {
     try {

@@ -118,6 +118,54 @@ export function stdoutClosed(io: Pick<Terminal, 'stdout'>): boolean {
   return errored?.code === 'EPIPE' || (io.stdout.destroyed && !errored);
 }
 
+/**
+ * Resolves once standard output has taken what the printer was given: its batched lines handed over (they
+ * are flushed when the loop turns, line-batch.ts) and no write waiting for the reader ('drain'). False when
+ * nobody reads any more. A paging run asks it before buying the next page, so it buys ahead only while the
+ * reader keeps up: a reader gone (`| head -1`) stops the spending at the page being written.
+ */
+export async function stdoutTaken(io: Pick<Terminal, 'stdout'>, signal?: AbortSignal): Promise<boolean> {
+  const out = io.stdout;
+  for (;;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (stdoutClosed(io)) return false;
+    if (!out.writableNeedDrain || signal?.aborted) return true;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        out.off('drain', done);
+        out.off('close', done);
+        out.off('error', done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+      out.on('error', done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/**
+ * For a cursor-paged run printing to `settings`: awaited before the next page is asked for, it waits until
+ * standard output has taken the last one, and ends the run quietly (StdoutClosedError) when nobody reads any
+ * more. Nothing to wait for when the output goes to a file or is held to the end (a terminal table, the pager).
+ */
+export function readerPace(io: Pick<Terminal, 'stdout' | 'stdoutIsTTY'>, settings: Pick<OutputSettings, 'outputPath' | 'pager' | 'format'>, signal?: AbortSignal): () => Promise<void> {
+  const toStdout = !settings.outputPath || settings.outputPath === '-';
+  const held = settings.pager !== undefined || (settings.format === 'table' && io.stdoutIsTTY);
+  if (!toStdout || held) return async () => {};
+  return async () => {
+    if (!(await stdoutTaken(io, signal))) throw new StdoutClosedError();
+  };
+}
+
+/** The bytes standard output has been handed so far (a socket's, a pipe's or a file's count), or undefined where the stream keeps none. */
+export function stdoutBytes(io: Pick<Terminal, 'stdout'>): number | undefined {
+  const n = (io.stdout as { bytesWritten?: unknown }).bytesWritten;
+  return typeof n === 'number' ? n : undefined;
+}
+
 /** A reader that went away (`| head`) is not this: the process ends quietly on EPIPE (`run` in main.ts). */
 function stdoutWriteError(err: unknown): OutputWriteError {
   return new OutputWriteError(`Cannot write to standard output: ${describeFsError(err, 'write')}.`, {
