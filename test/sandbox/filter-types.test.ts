@@ -35,6 +35,19 @@ describe('sandbox filter types', () => {
     expect(res.json<unknown[]>().length).toBeGreaterThan(0);
   });
 
+  it('ignores a sub-key it does not read (minn, MCP\'s client-side gte) as the service does: the results are unfiltered and charged', async () => {
+    const all = (await discovery({})).body.total as number;
+    const filtered = (await discovery({ number_of_followers: { min: 500_000 } })).body.total as number;
+    expect(filtered).toBeLessThan(all);
+    const before = sb.get().state.ledger.usedMilli;
+    for (const range of [{ minn: 500_000 }, { gte: 500_000 }]) {
+      const res = await discovery({ number_of_followers: range });
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(all);
+    }
+    expect(sb.get().state.ledger.usedMilli - before).toBe(20);
+  });
+
   it('the catalogue types the lists the issue names', () => {
     for (const key of ['location', 'hashtags', 'topics', 'games_played', 'audience.location']) expect(FILTER_TYPES[key]).toMatch(/list/);
   });

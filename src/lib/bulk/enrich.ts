@@ -116,37 +116,41 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
 
     const output = await ports.output();
     const total = source.count;
-    // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought again.
-    const already = memory && total !== undefined ? await countStored(memory, job, source) : 0;
+    // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought again,
+    // and a value refused here (an invalid address) is never sent: neither is priced, so a dry run quotes the charge.
+    const { stored: already, refused } = total !== undefined ? await countAhead(memory, job, source) : { stored: 0, refused: 0 };
     if (already > 0 && memory) {
       const window = memory.windowFor({ kind: 'creator' });
       term.notice(`${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`);
       memory.announced = true;
     }
-    const left = total === undefined ? undefined : Math.max(0, total - already);
-    if (!(await ports.gate(runPlan(job, source.firstValue, left, o, already)))) return;
+    const left = total === undefined ? undefined : Math.max(0, total - already - refused);
+    if (!(await ports.gate(runPlan(job, source.firstValue, left, o, already, refused)))) return;
     await runMany(ports, job, http, o, source, output, memory !== undefined);
   } finally {
     await source.cleanup();
   }
 }
 
-async function countStored(memory: BulkMemory, job: EnrichJob, source: BulkSource): Promise<number> {
-  let n = 0;
+/** The values the store answers, and those `clean` refuses (never sent): one pass over the input. */
+async function countAhead(memory: BulkMemory | undefined, job: EnrichJob, source: BulkSource): Promise<{ stored: number; refused: number }> {
+  let stored = 0;
+  let refused = 0;
   let batch: Plan[] = [];
   for await (const value of source.values()) {
     try {
       batch.push(job.plan(job.clean(value)));
     } catch {
+      refused++;
       continue;
     }
     if (batch.length >= 1000) {
-      n += await memory.countStored(batch);
+      if (memory) stored += await memory.countStored(batch);
       batch = [];
     }
   }
-  if (batch.length > 0) n += await memory.countStored(batch);
-  return n;
+  if (batch.length > 0 && memory) stored += await memory.countStored(batch);
+  return { stored, refused };
 }
 
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
@@ -240,7 +244,7 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   }
 }
 
-function runPlan(job: EnrichJob, firstValue: string | undefined, count: number | undefined, o: BulkOptions, already = 0): Plan {
+function runPlan(job: EnrichJob, firstValue: string | undefined, count: number | undefined, o: BulkOptions, already = 0, refused = 0): Plan {
   let example: Plan | undefined;
   try {
     if (firstValue !== undefined) example = job.plan(job.clean(firstValue));
@@ -251,6 +255,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
   const unit = example ?? { ...job.plan(''), body: undefined };
   const priceMilli = unit.worstCaseMilli ?? 0;
   const price = formatCredits(priceMilli);
+  const notSent = refused > 0 ? ` (${plural(refused, `invalid ${job.kind}`)}, not sent)` : '';
   return {
     ...unit,
     // The plan of the whole run, not one purchase.
@@ -261,7 +266,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
         ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
         : count === 0 && already > 0
           ? `${plural(already, job.kind)} from the store at 0 credits`
-          : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}`,
+          : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}${notSent}`,
   };
 }
 

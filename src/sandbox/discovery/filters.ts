@@ -1,8 +1,8 @@
 /**
  * The Discovery filter engine over the synthetic creators. Each known filter key (api-contract §3.1)
  * compiles to a matcher that tests a creator and reports the creator's value for `matched_filters`.
- * Like the real API, unknown keys, and a follower filter under another platform's key, are ignored
- * without error; a malformed range is a 400 in the service's nested shape.
+ * Like the real API, unknown keys at any level, and a follower filter under another platform's key, are
+ * ignored without error (the CLI checks them before sending); a malformed range is a 400 in the service's nested shape.
  */
 import type { Creator } from '../data/creators.js';
 import { LANGUAGES } from '../data/dictionaries.js';
@@ -34,7 +34,8 @@ function invalid(key: string, message: string): ApiError {
   return new ApiError(fieldErrors(400, { filters: { [key]: [message] } }));
 }
 
-/** `{min, max}` (also `gte`/`lte`), or a bare number meaning a minimum. */
+/** `{min, max}`, or a bare number meaning a minimum. Other keys (`minn`, MCP's client-side `gte`/`lte`) are ignored,
+ * as the service ignores them (api-contract §3.1: its canonical keys are min and max). */
 function rangeOf(key: string, spec: unknown): Range | undefined {
   if (spec === null || spec === undefined) return undefined;
   if (typeof spec === 'number') return { min: spec };
@@ -46,7 +47,7 @@ function rangeOf(key: string, spec: unknown): Range | undefined {
     if (typeof n !== 'number' || !Number.isFinite(n)) throw invalid(key, 'A valid number is required.');
     return n;
   };
-  return { min: read(o.min ?? o.gte), max: read(o.max ?? o.lte) };
+  return { min: read(o.min), max: read(o.max) };
 }
 
 const inRange = (r: Range, v: number): boolean => (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);

@@ -63,6 +63,21 @@ describe('enrich email', () => {
     expect(two.json()).toMatchObject({ worst_case_credits: 0.1, cost_basis: '2 emails x 0.05' });
   });
 
+  it('an invalid address is never sent, so a dry run does not price it: the quote is the charge (arguments and a file)', async () => {
+    const creator = sb.get().state.creators.list('youtube').find((c) => c.email)!;
+    const { dir, path } = tempFile('mixed.csv', `email\n${creator.email}\nbroken\nalso-broken@\n`);
+    for (const argv of [['enrich', 'email', creator.email!, 'broken', '--no-store'], ['enrich', 'email', '--input', path, '--no-store']]) {
+      const dry = await runCli([...argv, '--dry-run', '--json'], { env: sandboxEnv(sb.get()), cwd: dir });
+      expect(dry.code, dry.stderr).toBe(0);
+      const plan = dry.json<{ worst_case_credits: number; cost_basis: string }>();
+      expect(plan.cost_basis).toMatch(/^1 email x 0\.05 \(\d invalid emails?, not sent\)$/);
+      const before = sb.get().state.ledger.usedMilli;
+      const res = await runCli([...argv, '--json'], { env: sandboxEnv(sb.get()), cwd: dir });
+      expect(res.code).toBe(3);
+      expect(sb.get().state.ledger.usedMilli - before).toBe(plan.worst_case_credits * 1000);
+    }
+  });
+
   it('a CSV of emails: detected column, bad and unknown rows reported, exit 3', async () => {
     const creators = sb.get().state.creators.list('instagram').filter((c) => c.email).slice(0, 2);
     const { dir, path } = tempFile('leads.csv', `name,work_email\nA,${creators[0]!.email}\nB,nobody@nowhere.example\nC,broken\nD,${creators[1]!.email!.toUpperCase()}\n`);

@@ -47,10 +47,10 @@ describe('runEnrichment', () => {
     expect(io.out()).toBe('');
   });
 
-  it('a first value that cannot be sent leaves the body out, but not the route or the price', async () => {
+  it('a first value that cannot be sent leaves the body out, but not the route or the price; it is not priced, as it is never sent', async () => {
     const { p, plans } = ports({ pass: false });
     await runEnrichment(p, emailJob({ mode: 'advanced' }), bulk(['not-an-email', 'ann@example.com']));
-    expect(plans[0]).toEqual({ method: 'POST', path: 'creators/enrich/email/advanced', body: undefined, worstCaseMilli: 4000, costBasis: '2 emails x 2', label: 'Enriching…' });
+    expect(plans[0]).toEqual({ method: 'POST', path: 'creators/enrich/email/advanced', body: undefined, worstCaseMilli: 2000, costBasis: '1 email x 2 (1 invalid email, not sent)', label: 'Enriching…' });
   });
 
   it('rows come out in input order with their status; a failed row is a partial failure after all are written', async () => {
