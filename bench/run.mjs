@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,events,store,team,trips]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,inflight,search,events,store,team,trips]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -283,6 +283,36 @@ async function benchEnrich() {
   }
 }
 
+/** In flight from the account's rate: 10 s replies at 600 and 1,200/min need 100 and 200 in flight (Little's
+  law); half a minute's worth of handles each, so the row stays short. */
+async function benchInFlight() {
+  for (const perMinute of [600, 1200]) {
+    const n = perMinute / 2;
+    const sb = await startSandbox(['--rate-limit', String(perMinute), '--credits', '1000000', '--latency', 'enrich=10s']);
+    try {
+      const input = join(tmp, `handles-${perMinute}.csv`);
+      await writeFile(input, `handle\n${Array.from({ length: n }, (_, i) => `bench_rate_${perMinute}_${i}`).join('\n')}\n`);
+      const r = await measure(process.execPath, [BIN, 'enrich', 'handle', '--platform', 'instagram', '--input', input, '-o', join(tmp, 'enriched.csv'), '--quiet', '--no-store'], { env: sb.env({ CREATORS_RATE_LIMIT: String(perMinute) }) });
+      if (r.code !== 0 && r.code !== 3) throw new Error(`enrich handle exited ${r.code}: ${r.stderr}`);
+      const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
+      const arrivals = calls.map((e) => e.at - e.ms).sort((a, b) => a - b);
+      const n429 = calls.filter((e) => e.status === 429).length;
+      const perMin = (arrivals.length - 1) / ((arrivals[arrivals.length - 1] - arrivals[0]) / 60_000);
+      out(
+        line(
+          `rate: enrich ${n} handles at 10 s a request, ${perMinute.toLocaleString('en-US')}/min`,
+          perMin / perMinute,
+          `${Math.round(perMin)}/min of ${perMinute}/min over ${calls.length} requests (Little's law: ${Math.round((perMinute / 60) * 10)} in flight); ${n429} x 429; wall ${fmtMs(r.ms)}`,
+          perMin / perMinute >= 0.95 && n429 === 0,
+          '>= 0.95x, no 429',
+        ),
+      );
+    } finally {
+      await sb.stop();
+    }
+  }
+}
+
 /**
  * search --all against Discovery pages that take 1 s (sandbox --latency), at the default 300/min: the
  * wall time over what the account allows (pages / rate limit, plus one page's latency for the last
@@ -373,6 +403,7 @@ try {
   if (want('csv')) await benchCsv();
   if (want('download')) await benchDownload();
   if (want('enrich')) await benchEnrich();
+  if (want('inflight')) await benchInFlight();
   if (want('search')) await benchSearch();
   if (want('events')) await benchEvents();
   if (want('store')) await benchStore({ BIN, root, tmp, out, note, startSandbox, quick });

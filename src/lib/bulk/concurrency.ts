@@ -3,11 +3,29 @@ import { CONCURRENCY_CAP } from '../options.js';
 /**
  * Rows in flight to use the account's whole rate at the service's latency (Little's law: rate x latency, +15 %
  * and one more for the spread; more would only queue at the pacer). Before the first answers the oldest
- * request's wait stands in, so a slow service is noticed early. The cap covers 10 s answers at 300/min.
+ * request's wait stands in, so a slow service is noticed early.
  */
 export const DEFAULT_CONCURRENCY_CAP = CONCURRENCY_CAP;
+/**
+ * The cap follows the account's rate: it covers answers of up to `COVERED_LATENCY_MS` (10 s and some spread)
+ * at that rate, never below the old fixed 64, never above `MAX_IN_FLIGHT`.
+ */
+export const COVERED_LATENCY_MS = 12_000;
+/**
+ * The bound whatever the rate. 1,200/min at 10 s needs about 230 (rate x latency, +15 %); each request in
+ * flight is one socket, and 256 stays far under the usual 1,024 open files with room for the store and the
+ * files of a run; each holds one input row and at most one answer (a full record is ~2-3 KB), so memory stays
+ * a few MB. The service states a per-minute rate and no limit on concurrent requests (spec, Limits).
+ */
+export const MAX_IN_FLIGHT = 256;
 /** Before anything is known: a few at once, like the pacer's burst. */
 export const INITIAL_CONCURRENCY = 4;
+
+/** The most in flight for an account paced at `perSecond`. */
+export function inFlightCap(perSecond: number): number {
+  if (!Number.isFinite(perSecond)) return DEFAULT_CONCURRENCY_CAP;
+  return Math.min(MAX_IN_FLIGHT, Math.max(DEFAULT_CONCURRENCY_CAP, Math.ceil(perSecond * (COVERED_LATENCY_MS / 1000) * 1.15) + 1));
+}
 
 export interface Load {
   perSecond: number;
@@ -15,7 +33,7 @@ export interface Load {
   oldestInFlightMs: number;
 }
 
-export function concurrencyFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): number {
+export function concurrencyFor(load: Load, cap = inFlightCap(load.perSecond)): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
   if (load.latencyMs === undefined && load.oldestInFlightMs === 0) return Math.min(cap, INITIAL_CONCURRENCY);
   if (!Number.isFinite(load.perSecond)) return cap;
@@ -27,7 +45,7 @@ export function concurrencyFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): numbe
 export const CONCURRENT_PAGES_MIN_LATENCY_MS = 300;
 
 /** A quick service is paged one at a time, so a page that fails leaves no later page bought. */
-export function pagesInFlightFor(load: Load, cap = DEFAULT_CONCURRENCY_CAP): number {
+export function pagesInFlightFor(load: Load, cap = inFlightCap(load.perSecond)): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
   if (!Number.isFinite(load.perSecond) || latency < CONCURRENT_PAGES_MIN_LATENCY_MS) return 1;
   return Math.max(1, Math.min(cap, Math.ceil(load.perSecond * (latency / 1000) * 1.15)));
