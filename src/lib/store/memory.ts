@@ -59,6 +59,9 @@ export interface MemoryOptions {
   maxAnswerBytes?: number | undefined;
 }
 
+/** Answers read ahead and not yet asked for, at most (a few MB). */
+const AHEAD_MAX = 2048;
+
 /** A commit slower than this puts its answer in the outbox while it waits (see `keep`). */
 const SLOW_COMMIT_MS = 500;
 
@@ -197,6 +200,11 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   /** The free not-founds this run bought: reused by it, never by a later run (one transient miss must not hide a creator). */
   private readonly notFound = new Set<string>();
   private readonly maxAnswerBytes: number;
+  /**
+   * Answers read ahead for requests about to be made (`prefetch`), by key: `null` when the store held none then.
+   * Taken by the request; bounded, the oldest dropped first.
+   */
+  private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16));
@@ -271,6 +279,33 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     return n;
   }
 
+  /**
+   * Reads the stored answers of requests about to be made in one statement per window (no round trip a row on a
+   * server, one statement for many rows on a file); each request then takes its own without asking the store.
+   */
+  async prefetch(reqs: readonly RequestOptions[]): Promise<void> {
+    if (this.failure !== undefined) return;
+    const byWindow = new Map<number, string[]>();
+    for (const req of reqs) {
+      if (!req.purchase) continue;
+      const window = this.windowFor(req.purchase);
+      if (window <= 0) continue;
+      const key = answerKey(this.o.baseUrl, req);
+      if (this.ahead.has(key)) continue;
+      const keys = byWindow.get(window) ?? [];
+      keys.push(key);
+      byWindow.set(window, keys);
+    }
+    for (const [window, keys] of byWindow) {
+      const held = await this.o.store.answers(keys, this.o.now() - window, this.maxAnswerBytes);
+      for (const key of keys) this.ahead.set(key, { hit: held.get(key) ?? null, window });
+    }
+    for (const key of this.ahead.keys()) {
+      if (this.ahead.size <= AHEAD_MAX) break;
+      this.ahead.delete(key);
+    }
+  }
+
   async request<T>(req: RequestOptions, send: () => Promise<HttpResponse<T>>): Promise<HttpResponse<T>> {
     if (this.failure !== undefined) throw this.failure;
     const purchase = req.purchase;
@@ -288,9 +323,14 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       const hit = await this.o.store.answer(key, since, this.maxAnswerBytes);
       return hit && this.reusable(key, hit) ? this.fromStore<T>(req, key, hit, window) : undefined;
     };
+    // Read ahead (`prefetch`): a held answer is used as read; one missing then is looked for again by the claim.
+    const ahead = window > 0 ? this.ahead.get(key) : undefined;
+    if (ahead) this.ahead.delete(key);
+    if (ahead?.hit && ahead.window === window && ahead.hit.boughtAt >= started - window && this.reusable(key, ahead.hit)) return this.fromStore<T>(req, key, ahead.hit, window);
     // A server answers each look in a round trip: there the claim looks too (one trip for both), except for a
     // free not-found this run bought, which only this run reuses.
-    if (window > 0 && (this.o.store.engine !== 'postgres' || this.notFound.has(key))) {
+    const lookedAhead = ahead !== undefined && ahead.hit === null && !this.notFound.has(key);
+    if (window > 0 && !lookedAhead && (this.o.store.engine !== 'postgres' || this.notFound.has(key))) {
       const hit = await reuse(started - window);
       if (hit) return hit;
     }

@@ -64,6 +64,20 @@ describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ?
       expect([...(await s.answered(['a', 'b', 'missing'], 0))].sort()).toEqual(['a', 'b']);
     });
 
+    it('answers() reads many keys in one statement, as answer() reads each: within the window, a body over the cap not read', async () => {
+      const s = await w.open();
+      await s.commit(answer('a', { boughtAt: T0 }), ['a'], spend('r', 30));
+      await s.commit(answer('b', { boughtAt: T0 - 3 * DAY }), ['b'], spend('r', 30, T0 - 3 * DAY));
+      const held = await s.answers(['a', 'b', 'missing'], T0 - 2 * DAY);
+      expect([...held.keys()]).toEqual(['a']);
+      expect(held.get('a')).toEqual(await s.answer('a', T0 - 2 * DAY));
+      const all = await s.answers(['a', 'b'], 0, 10);
+      expect([...all.keys()].sort()).toEqual(['a', 'b']);
+      expect(all.get('b')?.body).toBe('');
+      expect(all.get('b')?.bytes).toBeGreaterThan(10);
+      expect((await s.answers([], 0)).size).toBe(0);
+    });
+
     it('a new answer under the same key replaces the old one; its spend is logged each time', async () => {
       const s = await w.open();
       await s.commit(answer('a', { boughtAt: T0, body: '{"v":1}' }), ['a'], spend('r1', 30));
