@@ -205,10 +205,31 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    * Taken by the request; bounded, the oldest dropped first.
    */
   private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
+  private readonly keys = new Map<string, string>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16));
     this.maxAnswerBytes = Math.min(o.maxAnswerBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024, ANSWER_CEILING_BYTES);
+  }
+
+  /**
+   * The request's key, kept for the few thousand last asked: a bulk run asks for each row's up to three times (its
+   * count before the gate, its read ahead, its request), and a key costs a canonical text and a hash.
+   */
+  private keyOf(req: RequestOptions): string {
+    let seen: string;
+    try {
+      seen = `${req.path}\n${JSON.stringify(req.query ?? null)}\n${JSON.stringify(req.body ?? null)}`;
+    } catch {
+      return answerKey(this.o.baseUrl, req);
+    }
+    let key = this.keys.get(seen);
+    if (key === undefined) {
+      key = answerKey(this.o.baseUrl, req);
+      if (this.keys.size >= AHEAD_MAX * 2) this.keys.delete(this.keys.keys().next().value as string);
+      this.keys.set(seen, key);
+    }
+    return key;
   }
 
   /** The store's time (a team store's server's clock), for whatever a run shares through it. */
@@ -232,7 +253,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     if (!req.purchase) return undefined;
     const window = this.windowFor(req.purchase);
     if (window <= 0) return undefined;
-    const key = answerKey(this.o.baseUrl, req);
+    const key = this.keyOf(req);
     const hit = await this.o.store.answer(key, this.o.now() - window + Math.max(0, marginMs), this.maxAnswerBytes);
     if (!hit || !this.reusable(key, hit)) return undefined;
     // A damaged answer is named before anything is priced or bought.
@@ -271,7 +292,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       const window = this.windowFor(req.purchase);
       if (window <= 0) continue;
       const keys = byWindow.get(window) ?? [];
-      keys.push(answerKey(this.o.baseUrl, req));
+      keys.push(this.keyOf(req));
       byWindow.set(window, keys);
     }
     let n = 0;
@@ -290,7 +311,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       if (!req.purchase) continue;
       const window = this.windowFor(req.purchase);
       if (window <= 0) continue;
-      const key = answerKey(this.o.baseUrl, req);
+      const key = this.keyOf(req);
       if (this.ahead.has(key)) continue;
       const keys = byWindow.get(window) ?? [];
       keys.push(key);
@@ -316,7 +337,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       });
       return res;
     }
-    const key = answerKey(this.o.baseUrl, req);
+    const key = this.keyOf(req);
     const window = this.windowFor(purchase);
     const started = this.o.now();
     const reuse = async (since: number): Promise<HttpResponse<T> | undefined> => {
