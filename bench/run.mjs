@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,inflight,search,events,store,team,trips]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,inflight,search,reuse,events,store,team,trips]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -15,6 +15,7 @@ import { bundleOptions } from '../scripts/build.mjs';
 import { benchEnv, bestRun, fmtMb, fmtMs, line, measure, median, medianRun, writeCsv } from './lib.mjs';
 import { benchStore } from './store.mjs';
 import { benchTeamStore } from './team-store.mjs';
+import { benchReuse } from './reuse.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/creators.js');
@@ -406,6 +407,7 @@ try {
   if (want('inflight')) await benchInFlight();
   if (want('search')) await benchSearch();
   if (want('events')) await benchEvents();
+  if (want('reuse')) await benchReuse({ BIN, root, tmp, out, note, startSandbox, quick });
   if (want('store')) await benchStore({ BIN, root, tmp, out, note, startSandbox, quick });
   if (want('team')) await benchTeamStore({ BIN, root, tmp, out, note, startSandbox, quick });
   // The team store's round trips alone (also part of `team`).

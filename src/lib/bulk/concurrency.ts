@@ -21,32 +21,45 @@ export const MAX_IN_FLIGHT = 256;
 /** Before anything is known: a few at once, like the pacer's burst. */
 export const INITIAL_CONCURRENCY = 4;
 
-/** The most in flight for an account paced at `perSecond`. */
-export function inFlightCap(perSecond: number): number {
-  if (!Number.isFinite(perSecond)) return DEFAULT_CONCURRENCY_CAP;
-  return Math.min(MAX_IN_FLIGHT, Math.max(DEFAULT_CONCURRENCY_CAP, Math.ceil(perSecond * (COVERED_LATENCY_MS / 1000) * 1.15) + 1));
-}
-
 export interface Load {
   perSecond: number;
   latencyMs: number | undefined;
   oldestInFlightMs: number;
 }
 
-export function concurrencyFor(load: Load, cap = inFlightCap(load.perSecond)): number {
+/** Past the fixed 64 only for answers this slow: there the requests wait on the service, not on this process. */
+export const SLOW_SERVICE_MS = 1_000;
+
+/** Rates past this (6,000/min, 20 times the default plan's) are a local sandbox or bench, not an account. */
+export const ACCOUNT_RATE_MAX_PER_SECOND = 100;
+
+/**
+ * The most in flight for an account paced at `perSecond` whose answers take `latencyMs`. A quick service never
+ * needs more than 64 at a real account's rate (64 at 1 s is 3,800/min). At a local sandbox's huge rate the
+ * latency is this process's own (its store commits hold the event loop): more in flight only slows it further,
+ * and idle sockets meet the server's keep-alive timeout (measured: 85 of 2,000 rows lost at 1,000,000/min).
+ */
+export function inFlightCap(perSecond: number, latencyMs: number): number {
+  if (!Number.isFinite(perSecond) || perSecond > ACCOUNT_RATE_MAX_PER_SECOND || latencyMs < SLOW_SERVICE_MS) return DEFAULT_CONCURRENCY_CAP;
+  return Math.min(MAX_IN_FLIGHT, Math.max(DEFAULT_CONCURRENCY_CAP, Math.ceil(perSecond * (COVERED_LATENCY_MS / 1000) * 1.15) + 1));
+}
+
+export function concurrencyFor(load: Load, cap?: number): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
-  if (load.latencyMs === undefined && load.oldestInFlightMs === 0) return Math.min(cap, INITIAL_CONCURRENCY);
-  if (!Number.isFinite(load.perSecond)) return cap;
+  // The service is slow by its average answer once there is one: one late answer (a busy moment here) is not it.
+  const most = cap ?? inFlightCap(load.perSecond, load.latencyMs ?? load.oldestInFlightMs);
+  if (load.latencyMs === undefined && load.oldestInFlightMs === 0) return Math.min(most, INITIAL_CONCURRENCY);
+  if (!Number.isFinite(load.perSecond)) return most;
   const wanted = Math.ceil(load.perSecond * (latency / 1000) * 1.15) + 1;
   // Never below the start: a quick service still gets its burst.
-  return Math.max(1, Math.min(cap, Math.max(wanted, load.latencyMs === undefined ? INITIAL_CONCURRENCY : 1)));
+  return Math.max(1, Math.min(most, Math.max(wanted, load.latencyMs === undefined ? INITIAL_CONCURRENCY : 1)));
 }
 
 export const CONCURRENT_PAGES_MIN_LATENCY_MS = 300;
 
 /** A quick service is paged one at a time, so a page that fails leaves no later page bought. */
-export function pagesInFlightFor(load: Load, cap = inFlightCap(load.perSecond)): number {
+export function pagesInFlightFor(load: Load, cap?: number): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
   if (!Number.isFinite(load.perSecond) || latency < CONCURRENT_PAGES_MIN_LATENCY_MS) return 1;
-  return Math.max(1, Math.min(cap, Math.ceil(load.perSecond * (latency / 1000) * 1.15)));
+  return Math.max(1, Math.min(cap ?? inFlightCap(load.perSecond, load.latencyMs ?? load.oldestInFlightMs), Math.ceil(load.perSecond * (latency / 1000) * 1.15)));
 }

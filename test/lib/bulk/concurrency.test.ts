@@ -18,7 +18,7 @@ describe('concurrencyFor', () => {
     // 10 s an answer at 300/min needs 59, under the cap; 30 s needs more than the cap.
     expect(concurrencyFor({ perSecond: 5, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(59);
     expect(DEFAULT_CONCURRENCY_CAP).toBeGreaterThanOrEqual(59);
-    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(inFlightCap(5));
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(inFlightCap(5, 30_000));
     expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 }, 8)).toBe(8);
   });
 
@@ -26,10 +26,15 @@ describe('concurrencyFor', () => {
     // The pacer runs at 98 % of the limit.
     expect(concurrencyFor({ perSecond: 9.8, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(Math.ceil(9.8 * 10 * 1.15) + 1);
     expect(concurrencyFor({ perSecond: 19.6, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(Math.ceil(19.6 * 10 * 1.15) + 1);
-    expect(inFlightCap(5)).toBeGreaterThanOrEqual(DEFAULT_CONCURRENCY_CAP);
-    expect(inFlightCap(1000)).toBe(MAX_IN_FLIGHT);
-    expect(inFlightCap(Number.POSITIVE_INFINITY)).toBe(DEFAULT_CONCURRENCY_CAP);
-    expect(concurrencyFor({ perSecond: 1000, latencyMs: 60_000, oldestInFlightMs: 0 })).toBe(MAX_IN_FLIGHT);
+    expect(inFlightCap(5, 10_000)).toBeGreaterThanOrEqual(DEFAULT_CONCURRENCY_CAP);
+    expect(inFlightCap(50, 10_000)).toBe(MAX_IN_FLIGHT);
+    // A local sandbox's huge rate: its latency is this process's own, and more in flight only queues.
+    expect(inFlightCap(16_000, 10_000)).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(inFlightCap(Number.POSITIVE_INFINITY, 10_000)).toBe(DEFAULT_CONCURRENCY_CAP);
+    // A quick service (a local sandbox at a huge rate) keeps the fixed 64: more would queue behind this process.
+    expect(inFlightCap(16_000, 50)).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(concurrencyFor({ perSecond: 16_000, latencyMs: 50, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
+    expect(concurrencyFor({ perSecond: 50, latencyMs: 60_000, oldestInFlightMs: 0 })).toBe(MAX_IN_FLIGHT);
   });
 });
 
@@ -41,6 +46,7 @@ describe('pagesInFlightFor', () => {
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: undefined, oldestInFlightMs: 2000 })).toBe(12);
     expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(Math.ceil(50 * 3 * 1.15));
     expect(pagesInFlightFor({ perSecond: 50, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(MAX_IN_FLIGHT);
+    expect(pagesInFlightFor({ perSecond: 5000, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(DEFAULT_CONCURRENCY_CAP);
   });
 });
 
@@ -164,7 +170,7 @@ describe('the runner sized from observed latency', () => {
 
   it('at 30 s and 300/min it grows to the cap (needs 174); at 2 ms it stays at a few', async () => {
     const slow = await simulate(400, 30_000, 300);
-    expect(slow.peak).toBe(inFlightCap(slow.pacer.perSecond()));
+    expect(slow.peak).toBe(inFlightCap(slow.pacer.perSecond(), 30_000));
     const quick = await simulate(200, 2, 300);
     expect(quick.peak).toBeLessThanOrEqual(INITIAL_CONCURRENCY);
     expect(quick.out).toHaveLength(200);
