@@ -52,7 +52,7 @@ export interface BulkMemory {
 }
 
 /** Rows read ahead of the runner (a counted input: a file, so no row waits for the next slice), their stored answers read in one statement. */
-const READ_AHEAD_ROWS = 256;
+const READ_AHEAD_ROWS = 64;
 
 /** The rows as they come, each slice's stored answers read before its first row runs. */
 async function* readAhead(rows: AsyncIterable<string[]>, job: EnrichJob, valueIndex: number, memory: BulkMemory & { prefetch(reqs: readonly Plan[]): Promise<void> }): AsyncGenerator<string[]> {

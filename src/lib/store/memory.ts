@@ -60,7 +60,7 @@ export interface MemoryOptions {
 }
 
 /** Answers read ahead and not yet asked for, at most (a few MB). */
-const AHEAD_MAX = 2048;
+const AHEAD_MAX = 512;
 
 /** A commit slower than this puts its answer in the outbox while it waits (see `keep`). */
 const SLOW_COMMIT_MS = 500;
