@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,search,events,store,team,trips]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,inflight,search,reuse,events,store,team,trips]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -15,6 +15,7 @@ import { bundleOptions } from '../scripts/build.mjs';
 import { benchEnv, bestRun, fmtMb, fmtMs, line, measure, median, medianRun, writeCsv } from './lib.mjs';
 import { benchStore } from './store.mjs';
 import { benchTeamStore } from './team-store.mjs';
+import { benchReuse } from './reuse.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(root, 'bin/creators.js');
@@ -238,7 +239,7 @@ async function benchDownload() {
     const big = results[results.length - 1];
     const tput = (r) => big.bytes / MB / (r.ms / 1000);
     const baseName = curl ? 'curl -o' : 'a node stream copy (no curl here)';
-    out(line(`download: batch download vs ${curl ? 'curl -o' : 'node copy'}`, tput(big.cli) / tput(big.base), `${tput(big.cli).toFixed(0)} vs ${tput(big.base).toFixed(0)} MB/s for ${fmtMb(big.bytes / 1024)} (${baseName}); wall ${fmtMs(big.cli.ms)} vs ${fmtMs(big.base.ms)}, best of ${big.rounds}${big.rounds > 1 ? `; medians ${fmtMs(big.cliMedian.ms)} vs ${fmtMs(big.baseMedian.ms)}, ${(big.baseMedian.ms / big.cliMedian.ms).toFixed(2)}x` : ''}`, tput(big.cli) / tput(big.base) >= 0.8, '>= 0.8x'));
+    out(line(`download: batch download vs ${curl ? 'curl -o' : 'node copy'}`, tput(big.cli) / tput(big.base), `${tput(big.cli).toFixed(0)} vs ${tput(big.base).toFixed(0)} MB/s for ${fmtMb(big.bytes / 1024)} (${baseName}); wall ${fmtMs(big.cli.ms)} vs ${fmtMs(big.base.ms)}, best of ${big.rounds}${big.rounds > 1 ? `; medians ${fmtMs(big.cliMedian.ms)} vs ${fmtMs(big.baseMedian.ms)}, ${(big.baseMedian.ms / big.cliMedian.ms).toFixed(2)}x` : ''}`, tput(big.cli) / tput(big.base) >= 0.9, '>= 0.9x'));
     const small = results[0];
     out(line(`download: peak RSS ${fmtMb(big.bytes / 1024)} vs ${fmtMb(small.bytes / 1024)}`, big.cli.peakKb / small.cli.peakKb, `${fmtMb(big.cli.peakKb)} vs ${fmtMb(small.cli.peakKb)} (flat: within 1.25x)`, big.cli.peakKb / small.cli.peakKb <= 1.25, 'flat'));
   } finally {
@@ -275,6 +276,36 @@ async function benchEnrich() {
           `${Math.round(perMin)}/min of ${limit}/min over ${calls.length} requests; ${n429} x 429; wall ${fmtMs(r.ms)} (at the limit: ${fmtMs(ideal)} + start-up)`,
           perMin / limit >= 0.9 && n429 === 0,
           '>= 0.9x, no 429',
+        ),
+      );
+    } finally {
+      await sb.stop();
+    }
+  }
+}
+
+/** In flight from the account's rate: 10 s replies at 600 and 1,200/min need 100 and 200 in flight (Little's
+  law); half a minute's worth of handles each, so the row stays short. */
+async function benchInFlight() {
+  for (const perMinute of [600, 1200]) {
+    const n = perMinute / 2;
+    const sb = await startSandbox(['--rate-limit', String(perMinute), '--credits', '1000000', '--latency', 'enrich=10s']);
+    try {
+      const input = join(tmp, `handles-${perMinute}.csv`);
+      await writeFile(input, `handle\n${Array.from({ length: n }, (_, i) => `bench_rate_${perMinute}_${i}`).join('\n')}\n`);
+      const r = await measure(process.execPath, [BIN, 'enrich', 'handle', '--platform', 'instagram', '--input', input, '-o', join(tmp, 'enriched.csv'), '--quiet', '--no-store'], { env: sb.env({ CREATORS_RATE_LIMIT: String(perMinute) }) });
+      if (r.code !== 0 && r.code !== 3) throw new Error(`enrich handle exited ${r.code}: ${r.stderr}`);
+      const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
+      const arrivals = calls.map((e) => e.at - e.ms).sort((a, b) => a - b);
+      const n429 = calls.filter((e) => e.status === 429).length;
+      const perMin = (arrivals.length - 1) / ((arrivals[arrivals.length - 1] - arrivals[0]) / 60_000);
+      out(
+        line(
+          `rate: enrich ${n} handles at 10 s a request, ${perMinute.toLocaleString('en-US')}/min`,
+          perMin / perMinute,
+          `${Math.round(perMin)}/min of ${perMinute}/min over ${calls.length} requests (Little's law: ${Math.round((perMinute / 60) * 10)} in flight); ${n429} x 429; wall ${fmtMs(r.ms)}`,
+          perMin / perMinute >= 0.95 && n429 === 0,
+          '>= 0.95x, no 429',
         ),
       );
     } finally {
@@ -373,8 +404,10 @@ try {
   if (want('csv')) await benchCsv();
   if (want('download')) await benchDownload();
   if (want('enrich')) await benchEnrich();
+  if (want('inflight')) await benchInFlight();
   if (want('search')) await benchSearch();
   if (want('events')) await benchEvents();
+  if (want('reuse')) await benchReuse({ BIN, root, tmp, out, note, startSandbox, quick });
   if (want('store')) await benchStore({ BIN, root, tmp, out, note, startSandbox, quick });
   if (want('team')) await benchTeamStore({ BIN, root, tmp, out, note, startSandbox, quick });
   // The team store's round trips alone (also part of `team`).

@@ -33,7 +33,7 @@ function server(root, tmp, note) {
 const created = [];
 
 /** A new database on the server, its URL (the admin's credentials); dropped by `dropDatabases`. */
-async function database(adminUrl) {
+export async function database(adminUrl) {
   const { default: pg } = await import('pg');
   const name = `creators_bench_${randomBytes(5).toString('hex')}`;
   const c = new pg.Client({ connectionString: adminUrl });
@@ -50,7 +50,7 @@ async function database(adminUrl) {
 }
 
 /** The databases this bench made (a server it was given outlives it). */
-async function dropDatabases(adminUrl) {
+export async function dropDatabases(adminUrl) {
   if (created.length === 0) return;
   const { default: pg } = await import('pg');
   const c = new pg.Client({ connectionString: adminUrl });

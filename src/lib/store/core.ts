@@ -98,6 +98,19 @@ export abstract class StoreCore implements Store {
     return r ? reusableOf(r) : undefined;
   }
 
+  async answers(keys: readonly string[], since: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Map<string, ReusableAnswer>> {
+    const out = new Map<string, ReusableAnswer>();
+    if (keys.length === 0) return out;
+    const within = this.d.inList('key', keys);
+    const rows = await this.one(
+      'read',
+      `SELECT key, CASE WHEN octet_length(body) <= ? THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status FROM answers WHERE ${within.sql} AND bought_at >= ?`,
+      [maxBytes, ...(within.params ?? []), Math.floor(since)],
+    );
+    for (const r of rows) out.set(String(r.key), reusableOf(r));
+    return out;
+  }
+
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const within = this.d.inList('key', keys);

@@ -145,6 +145,8 @@ export interface AnswerStore {
   answer(key: string, since: number, maxBytes?: number): Promise<ReusableAnswer | undefined>;
   /** Of `keys`, those a later run would reuse: answered at or after `since`, a free not-found never (it is remembered for its run only). */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
+  /** `answer` for many keys in one statement: those held since `since`, by key. */
+  answers(keys: readonly string[], since: number, maxBytes?: number): Promise<Map<string, ReusableAnswer>>;
   /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction; ends `release`'s claim on it in the same one. */
   commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined, release?: Holder): Promise<void>;
   /** For `--skip-bought`: newest first (ties by handle), so a caller that can send only so many keeps the newest. */

@@ -4,7 +4,7 @@
  * whenever everything is idle. No real time passes, so no assertion depends on the machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import { concurrencyFor, INITIAL_CONCURRENCY, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
+import { concurrencyFor, inFlightCap, INITIAL_CONCURRENCY, MAX_IN_FLIGHT, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
 import { CONCURRENCY_CAP } from '../../../src/lib/options.js';
 import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
 import { Pacer } from '../../../src/lib/http/pacer.js';
@@ -19,8 +19,23 @@ describe('concurrencyFor', () => {
     // 10 s an answer at 300/min needs 59, under the cap; 30 s needs more than the cap.
     expect(concurrencyFor({ perSecond: 5, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(59);
     expect(CONCURRENCY_CAP).toBeGreaterThanOrEqual(59);
-    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(CONCURRENCY_CAP);
+    expect(concurrencyFor({ perSecond: 5, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(inFlightCap(5, 30_000));
     expect(concurrencyFor({ perSecond: 10, latencyMs: 3000, oldestInFlightMs: 0 }, 8)).toBe(8);
+  });
+
+  it("is capped by the account's rate: 10 s answers fit at 600 and 1,200/min, never past the bound", () => {
+    // The pacer runs at 98 % of the limit.
+    expect(concurrencyFor({ perSecond: 9.8, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(Math.ceil(9.8 * 10 * 1.15) + 1);
+    expect(concurrencyFor({ perSecond: 19.6, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(Math.ceil(19.6 * 10 * 1.15) + 1);
+    expect(inFlightCap(5, 10_000)).toBeGreaterThanOrEqual(CONCURRENCY_CAP);
+    expect(inFlightCap(50, 10_000)).toBe(MAX_IN_FLIGHT);
+    // A local sandbox's huge rate: its latency is this process's own, and more in flight only queues.
+    expect(inFlightCap(16_000, 10_000)).toBe(CONCURRENCY_CAP);
+    expect(inFlightCap(Number.POSITIVE_INFINITY, 10_000)).toBe(CONCURRENCY_CAP);
+    // A quick service (a local sandbox at a huge rate) keeps the fixed 64: more would queue behind this process.
+    expect(inFlightCap(16_000, 50)).toBe(CONCURRENCY_CAP);
+    expect(concurrencyFor({ perSecond: 16_000, latencyMs: 50, oldestInFlightMs: 0 })).toBe(CONCURRENCY_CAP);
+    expect(concurrencyFor({ perSecond: 50, latencyMs: 60_000, oldestInFlightMs: 0 })).toBe(MAX_IN_FLIGHT);
   });
 });
 
@@ -30,7 +45,9 @@ describe('pagesInFlightFor', () => {
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: 299, oldestInFlightMs: 0 })).toBe(1);
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: 1000, oldestInFlightMs: 0 })).toBe(6);
     expect(pagesInFlightFor({ perSecond: 5, latencyMs: undefined, oldestInFlightMs: 2000 })).toBe(12);
-    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(CONCURRENCY_CAP);
+    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 3000, oldestInFlightMs: 0 })).toBe(Math.ceil(50 * 3 * 1.15));
+    expect(pagesInFlightFor({ perSecond: 50, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(MAX_IN_FLIGHT);
+    expect(pagesInFlightFor({ perSecond: 5000, latencyMs: 30_000, oldestInFlightMs: 0 })).toBe(CONCURRENCY_CAP);
   });
 });
 
@@ -138,9 +155,23 @@ describe('the runner sized from observed latency', () => {
     expect(capped.sent.filter((at) => at >= 30_000 && at < 90_000).length).toBeLessThanOrEqual(192);
   });
 
+  it('at 10 s it sends at the limit of a 600 and a 1,200/min account too (the old fixed cap of 64 gave 384/min)', async () => {
+    for (const perMinute of [600, 1200]) {
+      const run = await simulate(perMinute * 2, 10_000, perMinute);
+      expect(run.out).toHaveLength(perMinute * 2);
+      expect(run.peak).toBeGreaterThan(perMinute / 6);
+      const steady = run.sent.filter((at) => at >= 30_000 && at < 90_000).length;
+      expect(steady / perMinute).toBeGreaterThan(0.95);
+      for (let i = 0, j = 0; i < run.sent.length; i++) {
+        while ((run.sent[i] as number) - (run.sent[j] as number) >= 60_000) j++;
+        expect(i - j + 1).toBeLessThanOrEqual(perMinute);
+      }
+    }
+  });
+
   it('at 30 s and 300/min it grows to the cap (needs 174); at 2 ms it stays at a few', async () => {
     const slow = await simulate(400, 30_000, 300);
-    expect(slow.peak).toBe(CONCURRENCY_CAP);
+    expect(slow.peak).toBe(inFlightCap(slow.pacer.perSecond(), 30_000));
     const quick = await simulate(200, 2, 300);
     expect(quick.peak).toBeLessThanOrEqual(INITIAL_CONCURRENCY);
     expect(quick.out).toHaveLength(200);

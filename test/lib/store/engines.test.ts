@@ -64,6 +64,20 @@ describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ?
       expect([...(await s.answered(['a', 'b', 'missing'], 0))].sort()).toEqual(['a', 'b']);
     });
 
+    it('answers() reads many keys in one statement, as answer() reads each: within the window, a body over the cap not read', async () => {
+      const s = await w.open();
+      await s.commit(answer('a', { boughtAt: T0 }), ['a'], spend('r', 30));
+      await s.commit(answer('b', { boughtAt: T0 - 3 * DAY }), ['b'], spend('r', 30, T0 - 3 * DAY));
+      const held = await s.answers(['a', 'b', 'missing'], T0 - 2 * DAY);
+      expect([...held.keys()]).toEqual(['a']);
+      expect(held.get('a')).toEqual(await s.answer('a', T0 - 2 * DAY));
+      const all = await s.answers(['a', 'b'], 0, 10);
+      expect([...all.keys()].sort()).toEqual(['a', 'b']);
+      expect(all.get('b')?.body).toBe('');
+      expect(all.get('b')?.bytes).toBeGreaterThan(10);
+      expect((await s.answers([], 0)).size).toBe(0);
+    });
+
     it('a new answer under the same key replaces the old one; its spend is logged each time', async () => {
       const s = await w.open();
       await s.commit(answer('a', { boughtAt: T0, body: '{"v":1}' }), ['a'], spend('r1', 30));
@@ -409,3 +423,23 @@ describe.skipIf(engine.skip !== undefined)(`${engine.name} engine${engine.skip ?
   });
 });
 }
+
+describe("the README's sqlite3 query", () => {
+  it('runs as printed against a store the CLI wrote (answers kept as JSON text, readable by the system sqlite3)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { readFileSync } = await import('node:fs');
+    const { BIN } = await import('../../helpers/spawn-cli.js');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const query = readme.split('\n').map((l) => l.trim()).find((l) => l.startsWith('sqlite3 "$(creators store path)"'));
+    expect(query).toBeDefined();
+    const config = tempDir('creators-readme-sqlite3-');
+    const s = (await openStore({ file: join(config, 'store', 'default.db'), env: {}, migrate: true })) as Store;
+    await s.commit(answer('noah_paws', { body: '{"result":{"instagram":{"username":"noah_paws","follower_count":4668}}}' }), ['noah_paws'], spend('r', 30));
+    await s.commit(answer('mia_bakes', { body: '{"result":{"instagram":{"username":"mia_bakes","follower_count":91000}}}' }), ['mia_bakes'], spend('r2', 30));
+    await s.close();
+    const r = spawnSync('bash', ['-c', `creators() { "${process.execPath}" "${BIN}" "$@"; }\n${query}`], { encoding: 'utf8', env: { ...process.env, CREATORS_CONFIG_DIR: config, CREATORS_STORE: '' } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(['mia_bakes|91000', 'noah_paws|4668']);
+  });
+});

@@ -156,6 +156,31 @@ describe('purchase memory', () => {
     expect(paid.calls()).toBe(1);
   });
 
+  it('answers read ahead (prefetch) are used as read; one missing then and bought since is still not bought twice', async () => {
+    const file = join(tempDir('creators-memory-'), 'm.db');
+    const { m: first } = await memory(undefined, undefined, { file });
+    const send = answer({ result: { instagram: { username: 'a' } }, credits_cost: 0.03 });
+    await first.request(enrich('a'), send);
+    const { m, store } = await memory(undefined, undefined, { file });
+    await m.prefetch([enrich('a'), enrich('b'), enrich('missing_y'), enrich('missing_y')]);
+    // Taken as read ahead: the store is not asked again (its row is gone by now).
+    await store.forget('instagram', 'a');
+    expect((await m.request(enrich('a'), send)).storedAt).toBe(1_000_000_000_000);
+    expect(send.calls()).toBe(1);
+    // Not held when read ahead, bought by another run since: the claim's own look finds it.
+    const other = await memory(undefined, undefined, { file });
+    await other.m.request(enrich('b'), send);
+    expect(send.calls()).toBe(2);
+    expect((await m.request(enrich('b'), send)).storedAt).toBe(1_000_000_000_000);
+    expect(send.calls()).toBe(2);
+    // A free not-found this run bought is reused by it, though the look ahead found nothing.
+    const nobody = answer({ result: null, credits_cost: 0, status: 'not_found' });
+    await m.request(enrich('missing_y'), nobody);
+    await m.request(enrich('missing_y'), nobody);
+    expect(nobody.calls()).toBe(1);
+    expect(m.tally).toMatchObject({ reused: 3, bought: 1 });
+  });
+
   it('an answer over the response cap is refused at commit: returned (paid for), not kept, its charge logged, nothing more bought', async () => {
     const { m, store } = await memory(undefined, undefined, { maxAnswerBytes: 200 });
     const big = answer({ result: { instagram: { username: 'noah_paws', bio: 'x'.repeat(300) } }, credits_cost: 0.03 });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import { openStore } from '../../../src/lib/store/open.js';
-import { openSqliteStore, type SqliteStore } from '../../../src/lib/store/sqlite.js';
+import { openSqliteStore, PAGE_SIZE, type SqliteStore } from '../../../src/lib/store/sqlite.js';
 import { all, answer, me, spend, T0 } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -122,6 +122,35 @@ describe('opening and migrating', () => {
       reader.exec('COMMIT');
       reader.close();
     }
+  });
+
+  it('a new store has 8 KB pages (three answers a page); one made with 4 KB pages keeps them and its rows, and works', async () => {
+    const pageSize = async (file: string): Promise<number> => {
+      const db = await rawDb(file);
+      try {
+        return Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+      } finally {
+        db.close();
+      }
+    };
+    const fresh = storeFile();
+    const s = await open(fresh);
+    await s.commit(answer('a'), ['a'], spend('r', 30));
+    await s.close();
+    expect(await pageSize(fresh)).toBe(PAGE_SIZE);
+    const older = storeFile();
+    const db = await rawDb(older);
+    for (const m of MIGRATIONS) db.exec(m);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.prepare("INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES ('old', 'http://h/', 'r', 'creator', 'instagram', 'old', '{}', '{\"v\":1}', 'ok', 30, 1, 5, 'default')").run();
+    db.close();
+    expect(await pageSize(older)).toBe(4096);
+    const o = await open(older);
+    expect((await o.answer('old', 0))?.body).toBe('{"v":1}');
+    await o.commit(answer('b'), ['b'], spend('r2', 30));
+    expect((await o.answer('b', 0))?.status).toBe('ok');
+    await o.close();
+    expect(await pageSize(older)).toBe(4096);
   });
 
   it('migrates an empty (0-byte) file to the current schema', async () => {
