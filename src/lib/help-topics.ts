@@ -128,8 +128,8 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          record has them; --fields gives key/value rows instead. Charts where
          a picture says more: the card's audience (bars with percentages,
          credibility histogram, growth sparkline), overlap (unique against
-         overlapping), campaigns overview (7-day trend sparklines, top posts);
-         Unicode in a UTF-8 locale, ASCII otherwise; machine formats never.
+         overlapping), campaigns overview (7-day trend sparklines of whole
+         days, the day still running apart, top posts); machine formats never.
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
          Bulk runs (enrich handle|email, socials with --input) write each row as
