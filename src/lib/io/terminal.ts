@@ -39,7 +39,14 @@ export interface TerminalOptions {
   secrets?: Secrets | undefined;
   /** `Infinity` never shows the wait spinner: the in-process tests' default (a loaded machine draws no frames). */
   waitSpinnerDelayMs?: number | undefined;
+  /** Unicode spinner frames and marks (lib/io/charset.ts decides); default false: ASCII. */
+  unicode?: boolean | undefined;
+  /** Cursor movement allowed (lib/io/charset.ts: not TERM=dumb); default true. */
+  cursor?: boolean | undefined;
 }
+
+/** Without cursor control a progress line cannot be redrawn: a whole line at most this often. */
+const WHOLE_LINE_MS = 5_000;
 
 export const WAIT_SPINNER_DELAY_MS = 300;
 
@@ -59,6 +66,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** Whoever learns a credential adds it here; every message is redacted with it. */
   readonly secrets: Secrets;
   private readonly waitDelayMs: number;
+  private readonly drawing: { unicode: boolean; cursor: boolean };
   /** Requests waiting for an answer, in the order their text last changed: the last one is shown. */
   private readonly waits = new Set<{ text: string }>();
   private ownDisplays = 0;
@@ -81,6 +89,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     this.stderrColor = options.color && io.stderrIsTTY;
     this.secrets = options.secrets ?? new Secrets();
     this.waitDelayMs = options.waitSpinnerDelayMs ?? WAIT_SPINNER_DELAY_MS;
+    this.drawing = { unicode: options.unicode ?? false, cursor: options.cursor ?? true };
   }
 
   /** Credentials redacted, data's control characters escaped: everything written here goes through it. */
@@ -112,7 +121,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** The command's own live display: no wait spinner while it runs. */
   spinner(text: string): Spinner {
     const release = this.ownDisplay();
-    const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
+    const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor, ...this.drawing }, this.safe(text));
     const safe = (t: string | undefined): string | undefined => (t === undefined ? undefined : this.safe(t));
     return {
       update: (next) => spinner.update(this.safe(next)),
@@ -135,6 +144,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** Only on a terminal without `--quiet`; holds the screen until `close()`, no wait spinner meanwhile. */
   liveLine(now: () => number, startedAt = now()): LiveLine {
     if (!this.stderrIsTTY || this.quiet) return NO_LIVE_LINE;
+    if (!this.drawing.cursor) return this.wholeLines(now, startedAt);
     const release = this.ownDisplay();
     let lastDraw = -Infinity;
     let drawn = false;
@@ -155,6 +165,22 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
         clear();
         release();
       },
+    };
+  }
+
+  /** A live line without cursor control: the state as a whole line every few seconds, nothing erased. */
+  private wholeLines(now: () => number, startedAt: number): LiveLine {
+    const release = this.ownDisplay();
+    let lastDraw = startedAt;
+    return {
+      draw: (text) => {
+        const t = now();
+        if (t - lastDraw < WHOLE_LINE_MS) return;
+        lastDraw = t;
+        this.stderr.write(`${escapeControls(text(t - startedAt))}\n`);
+      },
+      clear() {},
+      close: release,
     };
   }
 
@@ -243,7 +269,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   }
 
   private showWaitSpinner(): void {
-    this.waitSpinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.waitText());
+    this.waitSpinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor, ...this.drawing }, this.waitText());
   }
 
   private hideWaitSpinner(): void {

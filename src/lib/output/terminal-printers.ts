@@ -32,7 +32,7 @@ export async function printTerminalTable(
     alignRight: cols.map((col) => isNumericKind(col.kind)),
     width: io.columns,
     color: settings.color,
-    ascii: settings.ascii,
+    unicode: settings.unicode,
     fits: cols.map(columnFit),
     onDrop: (headers) => {
       if (!settings.quiet) notes.push(() => noteDropped(io, headers));
@@ -114,7 +114,7 @@ export async function keyValueText(
     { floor: MIN_CUT_COLUMN, priority: 1, droppable: false },
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
-  const table = await renderTable({ rows: pairs, width, color: settings.color, ascii: settings.ascii, fits, wrap: [false, true] });
+  const table = await renderTable({ rows: pairs, width, color: settings.color, unicode: settings.unicode, fits, wrap: [false, true] });
   const pad = Math.max(...links.map(([label]) => displayWidth(escapeControls(label))));
   const below = links.map(([label, url]) => {
     const [name, link] = [escapeControls(label), escapeControls(url)];

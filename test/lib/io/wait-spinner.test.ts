@@ -133,7 +133,7 @@ describe('the wait spinner', () => {
     vi.advanceTimersByTime(300);
     await term.liveReady;
     const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), 'evil\x1b[2Jname': 'x'.repeat(30) };
-    const settings = { format: 'table' as const, formatExplicit: false, color: false, quiet: false };
+    const settings = { format: 'table' as const, formatExplicit: false, color: false, unicode: true, quiet: false };
     await printList(term, settings, [record], []);
     await term.liveReady;
     expect(out, JSON.stringify(err())).toMatch(/┌/);
