@@ -10,6 +10,7 @@ import { Secrets } from '../http/redact.js';
 import type { RequestWaits, WaitHandle } from '../http/wait.js';
 import { confirm } from './prompt.js';
 import { escapeControls } from './safe-text.js';
+import { displayWidth } from '../output/humanize.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';
@@ -102,16 +103,46 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   }
 
   notice(message: string): void {
-    if (!this.quiet) this.aboveLive(`${this.safe(message)}\n`);
+    if (!this.quiet) this.aboveLive(`${this.fitted(this.safe(message))}\n`);
   }
 
   warn(message: string): void {
-    this.aboveLive(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
+    const text = this.fitted(`warning: ${this.safe(message)}`);
+    this.aboveLive(`${this.stderrColor ? `\x1b[33mwarning:\x1b[39m${text.slice('warning:'.length)}` : text}\n`);
   }
 
   /** For a person to act on (a URL to open, what to paste): shown even with `--quiet`, no prefix. */
   tell(message: string): void {
-    this.aboveLive(`${this.safe(message)}\n`);
+    this.aboveLive(`${this.fitted(this.safe(message))}\n`);
+  }
+
+  /**
+   * A line for people on a terminal, broken at spaces to its width so the terminal never breaks a word; a
+   * word wider than the terminal (a path, a URL) stays whole on a line of its own. Piped: unchanged.
+   */
+  private fitted(text: string): string {
+    if (!this.stderrIsTTY) return text;
+    const own = (this.stderr as { columns?: unknown }).columns;
+    const width = typeof own === 'number' && own > 0 ? own : this.columns;
+    if (width === undefined || width <= 0) return text;
+    return text
+      .split('\n')
+      .map((line) => {
+        if (displayWidth(line) <= width) return line;
+        const out: string[] = [];
+        const indent = /^ */.exec(line)?.[0] ?? '';
+        let current = indent;
+        for (const word of line.slice(indent.length).split(' ')) {
+          const candidate = current.trim() === '' ? `${current}${word}` : `${current} ${word}`;
+          if (current.trim() !== '' && displayWidth(candidate) > width) {
+            out.push(current);
+            current = word;
+          } else current = candidate;
+        }
+        out.push(current);
+        return out.join('\n');
+      })
+      .join('\n');
   }
 
   debugLine(line: string, tag = 'debug'): void {
