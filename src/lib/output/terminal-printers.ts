@@ -63,7 +63,7 @@ const URL_VALUE = /^https?:\/\/\S+$/i;
 
 export const LINK_BELOW = '(link below)';
 
-/** A value to copy (a path, an id) too wide to stand beside whole labels: printed whole under the table. */
+/** A `wide` value (a path) too wide to stand beside whole labels: printed whole under the table. */
 export const VALUE_BELOW = '(below)';
 
 /**
@@ -93,7 +93,7 @@ export async function keyValueText(
   const labelWidth = Math.min(Math.max(...entries.map((e) => displayWidth(escapeControls(e.label)))), width - 7 - MIN_VALUE);
   const valueRoom = width - 7 - Math.max(labelWidth, MIN_CUT_COLUMN);
   const links: [string, string][] = [];
-  // Values that must be copied (a batch id, a path) keep their width; one that would cut the labels goes below.
+  // Values that must be copied (a batch id) keep their width; a `wide` one that would cut the labels goes below.
   const whole = (i: number): boolean =>
     keepsWhole(cols?.[i] ?? { path: entries[i]?.label ?? '', header: '', kind: undefined, inferred: true });
   const pairs: [string, string][] = entries.map((e, i) => {
@@ -109,7 +109,7 @@ export async function keyValueText(
       links.push([e.label, raw]);
       return [e.label, LINK_BELOW];
     }
-    if (whole(i) && !e.value.includes('\n') && displayWidth(e.value) > valueRoom && displayWidth(e.value) > MIN_VALUE) {
+    if (cols?.[i]?.wide === true && !e.value.includes('\n') && displayWidth(e.value) > valueRoom && displayWidth(e.value) > MIN_VALUE) {
       links.push([e.label, e.value]);
       return [e.label, VALUE_BELOW];
     }

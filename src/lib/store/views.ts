@@ -83,7 +83,8 @@ export function statsRecord(stats: StoreStats | undefined, location: string, eng
 }
 
 export const STATS_COLUMNS: ColumnSpec[] = [
-  { path: 'location', header: 'Location', keep: true },
+  // Whole, beside the labels or (on a narrow terminal) under the table: the labels are never cut for it.
+  { path: 'location', header: 'Location', keep: true, wide: true },
   { path: 'engine', header: 'Engine' },
   { path: 'schema_version', header: 'Schema version' },
   { path: 'size_bytes', header: 'Size (bytes)' },
