@@ -12,8 +12,8 @@ import { tempDir } from '../helpers/temp.js';
 
 /**
  * What people see in a real terminal (tmux): the one drawing rule without a locale, TERM=dumb without any
- * cursor movement (the pane's raw output is recorded with pipe-pane), and `events tail` at 60, 100 and 200
- * columns. Needs tmux (Debian package `tmux`).
+ * cursor movement (the pane's raw output is recorded with pipe-pane), store notices broken at spaces, and
+ * `events tail` at 60, 100 and 200 columns. Needs tmux (Debian package `tmux`).
  */
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!hasTmux) console.warn('skipping the tmux drawing tests: tmux is not installed (apt-get install tmux)');
@@ -99,6 +99,18 @@ describe.skipIf(!hasTmux)('drawing in a real terminal (tmux)', () => {
     expect(pane).toMatch(/^\+-+\+/m);
     expect(pane).toMatch(/^Audience {2}# unique/m);
     expect(pane).not.toMatch(/[\u2500-\u259f]/);
+  });
+
+  it.each([60, 100])('store notices at %i columns: broken at spaces, never inside a word; the store said once', async (columns) => {
+    const config = tempDir('creators-draw-config-');
+    const env = `LANG=C.UTF-8 NO_COLOR=1 XDG_CONFIG_HOME='${config}'`;
+    const enrich = creators(env, sandbox.url, sandbox.apiKey, 'enrich handle noah_paws --platform instagram --mode raw -o /dev/null');
+    const { pane } = await inPane(`${enrich} 2>/dev/null; clear; ${enrich}`, columns);
+    expect(pane).toMatch(/^exit=0$/m);
+    const lines = pane.split('\n').filter((line) => line !== '' && !line.startsWith('exit='));
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
+    // Joined at the breaks with a space, the lines are the sentence: no word was split across them.
+    expect(lines.join(' ')).toBe('Enriched noah_paws from the store (bought within 14 days): 0 credits; --max-age 0 buys fresh.');
   });
 
   it.each([60, 100, 200])('events tail at %i columns: every event says who and what happened on its first line', async (columns) => {
