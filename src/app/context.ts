@@ -11,9 +11,9 @@ import { checkPlatform } from '../lib/platforms.js';
 import type { HttpClient } from '../lib/http/client.js';
 import { redactUrl } from '../lib/http/redact.js';
 import { DEFAULT_BASE_URL, parseBaseUrl } from '../lib/http/url.js';
-import { unicodeAllowed } from '../lib/io/charset.js';
+import { cursorAllowed, unicodeAllowed } from '../lib/io/charset.js';
 import { Terminal } from '../lib/io/terminal.js';
-import { asciiLocale, askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
+import { askedFormat, errorFormat, resolveOutputSettings } from '../lib/output/settings.js';
 import { FORMATS, type Format, type OutputSettings } from '../lib/output/types.js';
 import type { Deps } from './deps.js';
 import type { Runway } from '../lib/listening/runway.js';
@@ -107,6 +107,8 @@ export class Context {
       cwd: deps.cwd,
       secrets: deps.secrets,
       waitSpinnerDelayMs: deps.waitSpinnerDelayMs,
+      unicode: unicodeAllowed(env, deps.platform ?? process.platform),
+      cursor: cursorAllowed(env),
     });
     this.store = new StorePort(this);
   }
@@ -366,8 +368,7 @@ export class Context {
       profileFormat: asked === undefined ? await this.setting('format') : undefined,
       stdoutIsTTY: this.term.stdoutIsTTY,
       color: colourAllowed(g, env),
-      unicode: unicodeAllowed(env),
-      ascii: asciiLocale(env),
+      unicode: unicodeAllowed(env, this.deps.platform ?? process.platform),
       quiet: this.term.quiet,
       cwd: this.deps.cwd,
       csvSafe: g.csvSafe,

@@ -40,6 +40,8 @@ export interface Deps {
    * prints after the command's own Context is gone). `main` creates one per run when absent.
    */
   secrets?: Secrets | undefined;
+  /** The platform the drawing rule reads (lib/io/charset.ts); default process.platform. Tests pass win32. */
+  platform?: NodeJS.Platform | undefined;
 }
 
 /** The default `sleep`: a timer that an AbortSignal can cut short. */

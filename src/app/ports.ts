@@ -96,6 +96,7 @@ export const ports = {
       ...paying(await clientNow(ctx), ctx),
       // What the store would answer: pages a run takes from it are not priced (nor bought).
       stored: (plan) => ctx.store.storedAnswer(plan),
+      storeClause: () => ctx.store.storeClause(),
       output: await ctx.output(),
       confirmRest: (rest) => ctx.confirmRest(rest),
       term: ctx.term,

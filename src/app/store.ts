@@ -305,6 +305,19 @@ export class StorePort {
     this.host.term.warn(`This run's charges are not all in the spend log: ${err instanceof Error ? err.message : String(err)}`);
   }
 
+  /**
+   * For a summary line that says what came from the store: `, bought within 24 hours; --max-age 0 buys fresh`
+   * ('' when nothing did). The end of the run then says nothing more of it: the summary said it once.
+   */
+  async storeClause(): Promise<string> {
+    const memory = await this.madeMemory();
+    if (!memory || memory.tally.reused === 0) return '';
+    memory.announced = true;
+    const { durationText } = await import('../lib/output/humanize.js');
+    const within = memory.tally.windowMs === undefined ? '' : `, bought within ${durationText(memory.tally.windowMs)}`;
+    return `${within}; --max-age 0 buys fresh`;
+  }
+
   /** The purchase memory if this run made it (a run that bought or set a budget), without making it. */
   async madeMemory(): Promise<PurchaseMemoryImpl | undefined> {
     return this.memoryPromise?.catch(() => undefined);

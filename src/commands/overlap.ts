@@ -91,7 +91,9 @@ export default defineCommand({
     }
     if (ctx.term.stderrIsTTY) {
       const left = answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;
-      ctx.notice(`${creditCount(spent)} spent${left}.`);
+      // An answer from the store: the one line says so (the end of the run then says nothing more).
+      const stored = spent === 0 ? await ctx.store.storeClause() : '';
+      ctx.notice(stored === '' ? `${creditCount(spent)} spent${left}.` : `From the store${stored.replace(/^, /, ' (').replace(/; --max-age/, '): 0 credits; --max-age')}.`);
     }
   },
 });

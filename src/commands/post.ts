@@ -100,7 +100,7 @@ export default defineCommand({
       if (count === 0) ctx.notice('No comments found (not charged).');
       if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
-      if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got)));
+      if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got, got.fromStore > 0 ? await ctx.store.storeClause() : '')));
       return;
     }
 

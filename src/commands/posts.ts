@@ -101,7 +101,8 @@ export default defineCommand({
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
     // The summary as `post` ends: what this run spent and, when the answer says, what is left.
     if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) {
-      ctx.notice(`${creditCount(spent)} spent${storedPages(got)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`);
+      const clause = got.fromStore > 0 ? await ctx.store.storeClause() : '';
+      ctx.notice(`${creditCount(spent)} spent${storedPages(got, clause)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`);
     }
   },
 });

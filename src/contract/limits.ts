@@ -18,6 +18,9 @@ export const EXCLUSION_ENTRIES_PER_REQUEST = 10_000;
 /** `page_size` of the listening events list: 10 when not sent, 1 to 100. */
 export const EVENTS_PAGE_SIZE = { default: 10, max: 100 } as const;
 
+/** `page_size` of a campaign's content feed: the same pager as the events list (10 when not sent, 1 to 100). */
+export const CONTENT_PAGE_SIZE = EVENTS_PAGE_SIZE;
+
 /** `limit` of an exclusion list's entries page: 1000 when not sent, 1 to 2000. */
 export const EXCLUSION_ENTRIES_PAGE = { default: 1000, max: 2000 } as const;
 

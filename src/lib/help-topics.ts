@@ -104,12 +104,13 @@ run; ..." says the same).
   PAGER                  pager when neither CREATORS_PAGER nor the setting names one
                          (default less -FRX; LESS=FRX is set when LESS is unset);
                          not used when TERM=dumb
-  TERM                   dumb: no colour, and no pager but CREATORS_PAGER or the setting
-  LC_ALL, LC_CTYPE, LANG a character set other than UTF-8 (LANG=C): ASCII table borders
+  TERM                   dumb: no colour, no cursor movement (no spinner frames, progress
+                         as whole lines), and no pager but CREATORS_PAGER or the setting
   XDG_CONFIG_HOME        base of the config directory (default ~/.config)
   NO_COLOR               no ANSI colour
-  LC_ALL, LC_CTYPE, LANG the first one set must name UTF-8 for Unicode charts and
-                         separators; otherwise (and with TERM=dumb) they are ASCII
+  LC_ALL, LC_CTYPE, LANG the first one set must name UTF-8 for Unicode tables, cards,
+                         charts and spinners; otherwise ASCII, and ASCII when none is
+                         set (Windows: Unicode when none is set); see help formatting
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY
                          proxy settings as curl reads them: lower case first;
                          NO_PROXY takes hosts, domains, IPs and CIDR ranges
@@ -135,8 +136,8 @@ A key with a line break (CR, LF) or a non-ASCII character is refused (exit 2).
          record has them; --fields gives key/value rows instead. Charts where
          a picture says more: the card's audience (bars with percentages,
          credibility histogram, growth sparkline), overlap (unique against
-         overlapping), campaigns overview (7-day trend sparklines, top posts);
-         Unicode in a UTF-8 locale, ASCII otherwise; machine formats never.
+         overlapping), campaigns overview (7-day trend sparklines of whole
+         days, the day still running apart, top posts); machine formats never.
   json   the API's records; a list command prints one JSON array.
   jsonl  one JSON record per line, streamed.
          Bulk runs (enrich handle|email, socials with --input) write each row as
@@ -165,7 +166,13 @@ $CREATORS_PAGER, the profile's pager setting, $PAGER, else less -FRX (which
 quits at once when the output fits the screen). Never to a pipe or with -o, nor
 on a dumb terminal (TERM=dumb) unless CREATORS_PAGER or the setting names one; off
 with --no-pager, CREATORS_PAGER= (empty) or creators config set pager false.
-Tables have ASCII borders when the locale is not UTF-8 (LANG=C).
+
+One drawing rule for tables, cards, charts and spinners: Unicode when the
+locale's character set is UTF-8 (the first of LC_ALL, LC_CTYPE, LANG that is
+set); ASCII (+--+ borders, ..., # bars, a -\\|/ spinner) when it is not, and on
+Linux and macOS when none is set (cron, Docker, CI); Unicode on Windows when
+none is set. TERM=dumb: no cursor movement (no spinner frames, progress as
+whole lines), no colour, and no pager unless one is named (above).
 
 Times in tables, cards and event lines are shown in your time zone (TZ) with
 the zone named: 2026-11-24 09:13 UTC, 2026-11-24 04:13 EST, or an offset such as

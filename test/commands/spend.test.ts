@@ -87,7 +87,7 @@ describe('creators spend', () => {
     expect(table.stdout).toMatch(/│ search\s+│\s+1 │\s+5 │\s+0\.05 │/);
     expect(table.stdout).toMatch(new RegExp(`│ total\\s+│\\s+3 │\\s+7 │\\s+${credits.replace('.', '\\.')} │`));
     expect(table.stdout).not.toContain('account_credits_used');
-    expect(table.stderr).toContain('all of them in this spend log');
+    expect(table.stderr.split('\n').join(' ')).toContain('all of them in this spend log');
 
     const csv = await runCli(['spend', '--format', 'csv'], { env, configDir });
     expect(csv.stdout).toBe(`day,requests,records,credits,account_credits_used,logged_all_time,difference\n2026-11-22,3,7,${credits},,,\ntotal,3,7,${credits},${credits},${credits},0\n`);

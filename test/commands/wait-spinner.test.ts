@@ -78,7 +78,9 @@ describe('a spinner while a request waits, on a terminal', () => {
     expect(res.code).toBe(0);
     const shown = screen(res.combined);
     expect(shown.join('\n')).not.toMatch(SPINNER_FRAMES);
-    expect(shown[0]).toMatch(/^Rate limited \(HTTP 429\): Request was throttled\. Expected available in 3 seconds.*; retrying in 3 s \(attempt 2 of 4\)\.$/);
+    // The notice on lines of its own (broken at spaces to the width), the table below it.
+    const table = shown.findIndex((l) => /^┌─/.test(l));
+    expect(shown.slice(0, table).join(' ')).toMatch(/^Rate limited \(HTTP 429\): Request was throttled\. Expected available in 3 seconds.*; retrying in 3 s \(attempt 2 of 4\)\.$/);
     expect(shown.some((l) => /^┌─/.test(l))).toBe(true);
   });
 

@@ -48,7 +48,7 @@ describe.skipIf(!hasTmux)('the wait spinner in a real terminal (tmux)', () => {
     const command = [
       `CREATORS_BASE_URL=${proxy.url}`,
       `CREATORS_API_KEY=${sandbox.apiKey}`,
-      `HOME=/nonexistent-home XDG_CONFIG_HOME=/nonexistent-home NO_COLOR=1`,
+      `HOME=/nonexistent-home XDG_CONFIG_HOME=/nonexistent-home NO_COLOR=1 LANG=C.UTF-8`,
       `'${process.execPath}' '${BIN}' search --platform instagram --limit 3 --timeout 300 --no-pager; echo "exit=$?"; sleep 60`,
     ].join(' ');
     tmux('new-session', '-d', '-s', 'spin', '-x', '100', '-y', '30', `env ${command}`);

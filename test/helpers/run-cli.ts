@@ -38,6 +38,8 @@ export interface RunOptions {
    * flagged as terminals, so ora draws and erases as it would on a real one.
    */
   ttyStreams?: boolean;
+  /** The platform the drawing rule reads (default linux, whatever the host). */
+  platform?: NodeJS.Platform;
   /** Called with each piece written to stderr, as it is written. */
   onStderr?: (text: string) => void;
   /** Pager double (test/helpers/fake-pager.ts); without one nothing is paged, even on a fake terminal. */
@@ -114,6 +116,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     waitSpinnerDelayMs: options.waitSpinnerDelayMs ?? Number.POSITIVE_INFINITY,
     startPager: options.startPager,
     secrets: options.secrets,
+    platform: options.platform ?? 'linux',
   };
   const code = await main(argv, deps, { run: options.run });
   await new Promise((r) => setImmediate(r));

@@ -13,17 +13,19 @@ export default defineCommand({
     ["creators listening usage --json | jq '.runway_days'", 'days the balance covers the monitoring'],
   ],
   async run(ctx) {
-    const [{ getUsage }, { printItem }, runway] = await Promise.all([
+    const [{ getUsage }, { printItem }, runway, { usageColumns }] = await Promise.all([
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
       import('../../lib/listening/runway.js'),
+      import('../../lib/listening/usage-columns.js'),
     ]);
     const output = await ctx.output();
     const http = await ctx.http();
     const usage = await getUsage(http);
     const balance = await runway.balanceMilli(http);
     const facts = runway.withRunway(usage, balance);
-    await printItem(ctx.term, output, facts.record);
+    // The keys in words on a terminal; every other format keeps the service's keys.
+    await printItem(ctx.term, output, facts.record, usageColumns(facts.record));
     if (ctx.term.stderrIsTTY) {
       const warnDays = await ctx.numberOption(undefined, 'runway-warn-days', runway.DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
       const line = warnDays > 0 ? runway.runwayWarning(facts.runway, warnDays) : undefined;

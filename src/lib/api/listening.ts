@@ -19,10 +19,21 @@ export function listeningPath(kind: ListeningKind, id?: string, ...rest: string[
   return [BASE, kind, ...(id === undefined ? [] : [pathSegment(id, what)]), ...rest].join('/') + '/';
 }
 
-export async function* listAll(http: HttpClient, path: string, query?: Record<string, string | number | undefined>): AsyncGenerator<ListeningRecord> {
-  for await (const item of paginate(http, { method: 'GET', path, ...(query ? { query } : {}) })) {
+export async function* listAll(
+  http: HttpClient,
+  path: string,
+  query?: Record<string, string | number | undefined>,
+  onPage?: (page: { results: unknown[]; count?: number | undefined }) => void,
+): AsyncGenerator<ListeningRecord> {
+  const pages = onPage === undefined ? {} : { onPage: (data: unknown, items: unknown[] | undefined) => onPage({ results: items ?? [], count: countOf(data) }) };
+  for await (const item of paginate(http, { method: 'GET', path, ...(query ? { query } : {}) }, pages)) {
     yield recordOf(item);
   }
+}
+
+function countOf(data: unknown): number | undefined {
+  const count = data !== null && typeof data === 'object' ? (data as { count?: unknown }).count : undefined;
+  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : undefined;
 }
 
 /** `inputCheck`: a read the run makes to price or check what it sends, so a dry run still makes it. */

@@ -136,12 +136,15 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     if (single) {
       // A creator the store holds is answered from it: the plan prices nothing.
       const stored = memory && (await memory.peek(job.plan(job.clean(o.values[0] as string)))) !== undefined ? 1 : 0;
+      let fromStore: string | undefined;
       if (stored > 0 && memory) {
-        term.notice(`In the store (bought within ${durationText(memory.windowFor({ kind: 'creator' }))}): 0 credits; --max-age 0 buys fresh.`);
+        fromStore = `(bought within ${durationText(memory.windowFor({ kind: 'creator' }))}): 0 credits; --max-age 0 buys fresh`;
         memory.announced = true;
+        // On a terminal the run's one summary line says it; elsewhere (no summary) this is the line.
+        if (!term.stderrIsTTY) term.notice(`In the store ${fromStore}.`);
       }
       if (!(await ports.gate(runPlan(job, source.firstValue, 1 - stored, o, stored)))) return;
-      return await runSingle(ports, job, http, o.values[0] as string);
+      return await runSingle(ports, job, http, o.values[0] as string, fromStore);
     }
 
     const output = await ports.output();
@@ -301,7 +304,7 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
 }
 
 /** One value as an argument: errors are the command's errors (their own exit codes), the record is printed as an object. */
-async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, raw: string): Promise<void> {
+async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, raw: string, fromStore?: string): Promise<void> {
   const { term } = ports;
   const value = job.clean(raw);
   // Output settings first: an -o that cannot be written fails before anything is paid for.
@@ -320,11 +323,15 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
     await printPaidItem(term, output, record, undefined, row.creditsMilli);
   }
   // One value is not a run of rows: its line says what became of it (a value not found was said above).
-  if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli);
+  if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli, row.source === 'store' ? fromStore : undefined);
 }
 
-async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number): Promise<void> {
+async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number, fromStore: string | undefined): Promise<void> {
   if (!term.stderrIsTTY || term.quiet) return;
+  if (fromStore !== undefined) {
+    term.notice(`Enriched ${value} from the store ${fromStore}.`);
+    return;
+  }
   let left = '';
   if (creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);

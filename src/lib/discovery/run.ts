@@ -47,6 +47,8 @@ export interface DiscoveryPorts {
   signal?: AbortSignal | undefined;
   /** What the store would answer now: the pages a run would take from it are named in its plan, not priced. */
   stored?: ((plan: Plan) => Promise<unknown>) | undefined;
+  /** Said by the summary when pages came from the store (how fresh, how to buy fresh), so only once. */
+  storeClause?: (() => Promise<string>) | undefined;
 }
 
 export interface DiscoveryRun {
@@ -161,7 +163,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     progress?.finish();
     // A stopped run's error carries the spend in its stop line instead.
     if (completed) {
-      summary(ports, tally, plan.priceMilli);
+      await summary(ports, tally, plan.priceMilli);
       showing(ports, plan, tally);
     }
   }
@@ -280,7 +282,7 @@ async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids
 
 /** Creators paid for twice (the service's pages overlap when its results move) are counted in the terminal summary;
  * off a terminal they get a line of their own, so a script's log shows what was paid for nothing. */
-function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): void {
+async function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): Promise<void> {
   const dups = tally.duplicatesPaid ?? 0;
   if (!ports.term.stderrIsTTY || tally.pages === 0) {
     if (dups > 0) {
@@ -289,7 +291,7 @@ function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: number): vo
     return;
   }
   const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
-  const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store` : '';
+  const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store${(await ports.storeClause?.()) ?? ''}` : '';
   const repeated = dups > 0 ? `; ${plural(dups, 'duplicate')} paid for, printed once` : '';
   ports.term.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
 }

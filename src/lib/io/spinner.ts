@@ -24,13 +24,24 @@ const noop: Spinner = {
   ready: Promise.resolve(),
 };
 
+export interface SpinnerSettings {
+  quiet: boolean;
+  color: boolean;
+  /** Unicode frames and marks (lib/io/charset.ts); absent or false: ASCII (`-\\|/`, `ok`, `x`). */
+  unicode?: boolean | undefined;
+  /** Cursor movement allowed (not TERM=dumb); false: no frames, only the final line. Default true. */
+  cursor?: boolean | undefined;
+}
+
 /** Returns at once; ora spins once loaded unless stopped first. A no-op off a terminal or with `quiet`. */
-export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: { quiet: boolean; color: boolean }, text: string): Spinner {
+export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: SpinnerSettings, text: string): Spinner {
   if (!io.stderrIsTTY || settings.quiet) return noop;
   const c = colors(settings.color);
+  const marks = settings.unicode === true ? { ok: '✔', failed: '✖' } : { ok: 'ok', failed: 'x' };
+  if (settings.cursor === false) return finalLineOnly(io, c, marks, text);
   // Some ptys (script, containers, CI) report width 0: ora then divides by zero and spins the CPU forever.
   const width = (io.stderr as { columns?: unknown }).columns;
-  if (width !== undefined && !(typeof width === 'number' && width > 0)) return finalLineOnly(io, c, text);
+  if (width !== undefined && !(typeof width === 'number' && width > 0)) return finalLineOnly(io, c, marks, text);
   let current = text;
   let stopped = false;
   let spinner: OraLike | undefined;
@@ -45,6 +56,7 @@ export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: 
         // ora would otherwise put process.stdin in raw mode; prompts and `-` inputs need it untouched.
         discardStdin: false,
         color: settings.color ? 'cyan' : false,
+        ...(settings.unicode === true ? {} : { spinner: 'line' as const }),
       });
       spinner.start();
     },
@@ -64,13 +76,13 @@ export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: 
       if (spinner !== undefined && !stopped) spinner.text = next;
     },
     stop: () => finish('', undefined),
-    succeed: (final) => finish(c.green('✔'), final ?? current),
-    fail: (final) => finish(c.red('✖'), final ?? current),
+    succeed: (final) => finish(c.green(marks.ok), final ?? current),
+    fail: (final) => finish(c.red(marks.failed), final ?? current),
     ready,
   };
 }
 
-function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, text: string): Spinner {
+function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, marks: { ok: string; failed: string }, text: string): Spinner {
   let current = text;
   let stopped = false;
   const finish = (symbol: string, final: string | undefined): void => {
@@ -83,8 +95,8 @@ function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, tex
       current = next;
     },
     stop: () => finish('', undefined),
-    succeed: (final) => finish(c.green('✔'), final ?? current),
-    fail: (final) => finish(c.red('✖'), final ?? current),
+    succeed: (final) => finish(c.green(marks.ok), final ?? current),
+    fail: (final) => finish(c.red(marks.failed), final ?? current),
     ready: Promise.resolve(),
   };
 }

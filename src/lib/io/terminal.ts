@@ -10,6 +10,7 @@ import { Secrets } from '../http/redact.js';
 import type { RequestWaits, WaitHandle } from '../http/wait.js';
 import { confirm } from './prompt.js';
 import { escapeControls } from './safe-text.js';
+import { displayWidth } from '../output/humanize.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';
@@ -39,7 +40,14 @@ export interface TerminalOptions {
   secrets?: Secrets | undefined;
   /** `Infinity` never shows the wait spinner: the in-process tests' default (a loaded machine draws no frames). */
   waitSpinnerDelayMs?: number | undefined;
+  /** Unicode spinner frames and marks (lib/io/charset.ts decides); default false: ASCII. */
+  unicode?: boolean | undefined;
+  /** Cursor movement allowed (lib/io/charset.ts: not TERM=dumb); default true. */
+  cursor?: boolean | undefined;
 }
+
+/** Without cursor control a progress line cannot be redrawn: a whole line at most this often. */
+const WHOLE_LINE_MS = 5_000;
 
 export const WAIT_SPINNER_DELAY_MS = 300;
 
@@ -59,6 +67,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** Whoever learns a credential adds it here; every message is redacted with it. */
   readonly secrets: Secrets;
   private readonly waitDelayMs: number;
+  private readonly drawing: { unicode: boolean; cursor: boolean };
   /** Requests waiting for an answer, in the order their text last changed: the last one is shown. */
   private readonly waits = new Set<{ text: string }>();
   private ownDisplays = 0;
@@ -81,6 +90,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
     this.stderrColor = options.color && io.stderrIsTTY;
     this.secrets = options.secrets ?? new Secrets();
     this.waitDelayMs = options.waitSpinnerDelayMs ?? WAIT_SPINNER_DELAY_MS;
+    this.drawing = { unicode: options.unicode ?? false, cursor: options.cursor ?? true };
   }
 
   /** Credentials redacted, data's control characters escaped: everything written here goes through it. */
@@ -93,16 +103,46 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   }
 
   notice(message: string): void {
-    if (!this.quiet) this.aboveLive(`${this.safe(message)}\n`);
+    if (!this.quiet) this.aboveLive(`${this.fitted(this.safe(message))}\n`);
   }
 
   warn(message: string): void {
-    this.aboveLive(`${this.stderrColor ? '\x1b[33mwarning:\x1b[39m' : 'warning:'} ${this.safe(message)}\n`);
+    const text = this.fitted(`warning: ${this.safe(message)}`);
+    this.aboveLive(`${this.stderrColor ? `\x1b[33mwarning:\x1b[39m${text.slice('warning:'.length)}` : text}\n`);
   }
 
   /** For a person to act on (a URL to open, what to paste): shown even with `--quiet`, no prefix. */
   tell(message: string): void {
-    this.aboveLive(`${this.safe(message)}\n`);
+    this.aboveLive(`${this.fitted(this.safe(message))}\n`);
+  }
+
+  /**
+   * A line for people on a terminal, broken at spaces to its width so the terminal never breaks a word; a
+   * word wider than the terminal (a path, a URL) stays whole on a line of its own. Piped: unchanged.
+   */
+  private fitted(text: string): string {
+    if (!this.stderrIsTTY) return text;
+    const own = (this.stderr as { columns?: unknown }).columns;
+    const width = typeof own === 'number' && own > 0 ? own : this.columns;
+    if (width === undefined || width <= 0) return text;
+    return text
+      .split('\n')
+      .map((line) => {
+        if (displayWidth(line) <= width) return line;
+        const out: string[] = [];
+        const indent = /^ */.exec(line)?.[0] ?? '';
+        let current = indent;
+        for (const word of line.slice(indent.length).split(' ')) {
+          const candidate = current.trim() === '' ? `${current}${word}` : `${current} ${word}`;
+          if (current.trim() !== '' && displayWidth(candidate) > width) {
+            out.push(current);
+            current = word;
+          } else current = candidate;
+        }
+        out.push(current);
+        return out.join('\n');
+      })
+      .join('\n');
   }
 
   debugLine(line: string, tag = 'debug'): void {
@@ -112,7 +152,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** The command's own live display: no wait spinner while it runs. */
   spinner(text: string): Spinner {
     const release = this.ownDisplay();
-    const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.safe(text));
+    const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor, ...this.drawing }, this.safe(text));
     const safe = (t: string | undefined): string | undefined => (t === undefined ? undefined : this.safe(t));
     return {
       update: (next) => spinner.update(this.safe(next)),
@@ -135,6 +175,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** Only on a terminal without `--quiet`; holds the screen until `close()`, no wait spinner meanwhile. */
   liveLine(now: () => number, startedAt = now()): LiveLine {
     if (!this.stderrIsTTY || this.quiet) return NO_LIVE_LINE;
+    if (!this.drawing.cursor) return this.wholeLines(now, startedAt);
     const release = this.ownDisplay();
     let lastDraw = -Infinity;
     let drawn = false;
@@ -155,6 +196,22 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
         clear();
         release();
       },
+    };
+  }
+
+  /** A live line without cursor control: the state as a whole line every few seconds, nothing erased. */
+  private wholeLines(now: () => number, startedAt: number): LiveLine {
+    const release = this.ownDisplay();
+    let lastDraw = startedAt;
+    return {
+      draw: (text) => {
+        const t = now();
+        if (t - lastDraw < WHOLE_LINE_MS) return;
+        lastDraw = t;
+        this.stderr.write(`${escapeControls(text(t - startedAt))}\n`);
+      },
+      clear() {},
+      close: release,
     };
   }
 
@@ -243,7 +300,7 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   }
 
   private showWaitSpinner(): void {
-    this.waitSpinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor }, this.waitText());
+    this.waitSpinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor, ...this.drawing }, this.waitText());
   }
 
   private hideWaitSpinner(): void {

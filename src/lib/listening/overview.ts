@@ -66,7 +66,7 @@ function topPosts(posts: Obj[]): { posts: Obj[]; by: string } {
   return { posts: [...posts].sort((a, b) => score(b) - score(a)).slice(0, TOP_POSTS), by: hasEmv ? 'EMV' : 'engagement' };
 }
 
-function headText(record: Obj, id: string, settings: OutputSettings, width: number): string {
+function headText(record: Obj, id: string, settings: OutputSettings, width: number, now: number): string {
   const paint = colors(settings.color);
   const dot = settings.unicode ? ' · ' : ' - ';
   const out: string[] = [];
@@ -90,16 +90,41 @@ function headText(record: Obj, id: string, settings: OutputSettings, width: numb
     if (totals.length > 0) out.push('', paint.bold('Totals'), ...pairLines(totals, width));
   }
 
-  const days = Array.isArray(record.trends_7d) ? record.trends_7d.filter(isObj) : [];
+  const all = Array.isArray(record.trends_7d) ? record.trends_7d.filter(isObj) : [];
+  // The day the record was made is not over: it is shown apart, never compared with whole days.
+  const today = partialDay(all, asOf(record, now));
+  const days = today === undefined ? all : all.slice(0, -1);
   const series = trendSeries(days);
   if (series.length > 0) {
     const dates = days.map((day) => (typeof day.date === 'string' ? escapeControls(day.date) : undefined));
     const span = dates[0] !== undefined && dates[dates.length - 1] !== undefined ? ` (${dates[0]} to ${dates[dates.length - 1]})` : '';
-    out.push('', paint.bold(`Last ${plural(days.length, 'day')}${span}`));
+    out.push('', paint.bold(`Last ${today === undefined ? plural(days.length, 'day') : plural(days.length, 'whole day')}${span}`));
     const rows = trendRows(series, { width: width - INDENT.length, unicode: settings.unicode ?? false, color: settings.color, trendLabel: 'each day' });
     out.push(...rows.map((line) => `${INDENT}${line}`));
   }
+  if (today !== undefined) {
+    const figures = trendSeries([today.day]).map((s) => `${s.label} ${s.format(s.values[0] ?? 0)}`);
+    const text = `${today.date} so far (to ${today.until}, not a whole day): ${figures.join(figures.length > 2 ? ', ' : ' and ')}`;
+    if (series.length === 0) out.push('');
+    out.push(...wrapText(text, width - INDENT.length).map((line) => `${INDENT}${line}`));
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** When the figures were made: the report's `generated_at`, else now. */
+function asOf(record: Obj, now: number): number {
+  const report = record.report;
+  const generated = isObj(report) && typeof report.generated_at === 'string' ? Date.parse(report.generated_at) : NaN;
+  return Number.isFinite(generated) ? generated : now;
+}
+
+/** The last trend day when it is the (UTC) day of `at` and `at` is not its end: the day is still running. */
+function partialDay(days: Obj[], at: number): { day: Obj; date: string; until: string } | undefined {
+  const day = days[days.length - 1];
+  if (day === undefined || typeof day.date !== 'string') return undefined;
+  const iso = new Date(at).toISOString();
+  if (day.date !== iso.slice(0, 10)) return undefined;
+  return { day, date: escapeControls(day.date), until: humanDate(at).replace(/^\d{4}-\d{2}-\d{2} /, '') };
 }
 
 function tailText(record: Obj, id: string, shown: number, total: number, settings: OutputSettings, width: number): string {
@@ -120,7 +145,8 @@ function tailText(record: Obj, id: string, shown: number, total: number, setting
   return `${out.join('\n')}\n`;
 }
 
-export async function printOverview(io: Terminal, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[]): Promise<void> {
+/** `now`: when the record was read, for a record without `report.generated_at` (the day still running). */
+export async function printOverview(io: Terminal, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[], now: number): Promise<void> {
   const posts = Array.isArray(record.posts) ? record.posts.filter(isObj) : undefined;
   const known = isObj(record.totals) || Array.isArray(record.trends_7d) || posts !== undefined;
   if (!isTerminalTable(io, settings) || settings.fields || !known) {
@@ -131,7 +157,7 @@ export async function printOverview(io: Terminal, settings: OutputSettings, reco
   const paint = colors(settings.color);
   const top = topPosts(posts ?? []);
   await pageOnce(settings, async (screen) => {
-    await printText(io, screen, headText(record, id, settings, width));
+    await printText(io, screen, headText(record, id, settings, width, now));
     if (top.posts.length > 0) {
       const total = posts?.length ?? 0;
       const heading = total > top.posts.length ? `Top ${top.posts.length} posts by ${top.by}, of ${countText(total)}` : 'Posts';

@@ -26,8 +26,9 @@ export function plural(count: number | string, singular: string, pluralForm = `$
 }
 
 /** ` (3 pages; 2 from the store)`, or ''. */
-export function storedPages(got: { pages: number; fromStore: number }): string {
-  return got.fromStore > 0 ? ` (${plural(got.pages, 'page')}; ${countText(got.fromStore)} from the store)` : '';
+/** `clause`: how fresh, how to buy fresh (StorePort.storeClause), said here so the run says it once. */
+export function storedPages(got: { pages: number; fromStore: number }, clause = ''): string {
+  return got.fromStore > 0 ? ` (${plural(got.pages, 'page')}; ${countText(got.fromStore)} from the store${clause})` : '';
 }
 
 export function creditCount(milli: number): string {

@@ -20,19 +20,12 @@ export interface OutputInputs {
   stdoutIsTTY: boolean;
   color: boolean;
   unicode?: boolean | undefined;
-  ascii?: boolean | undefined;
   quiet: boolean;
   cwd: string;
   csvSafe?: boolean | undefined;
   bom?: boolean | undefined;
   profileCsvSafe?: string | undefined;
   profileBom?: string | undefined;
-}
-
-/** As the C library reads the locale. None set is UTF-8: Windows sets none, and its terminals draw box characters. */
-export function asciiLocale(env: Record<string, string | undefined>): boolean {
-  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((value) => value !== undefined && value !== '');
-  return locale !== undefined && !/utf-?8/i.test(locale);
 }
 
 export function askedFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>): string | undefined {
@@ -53,7 +46,6 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     outputPath: toFile ? resolve(inputs.cwd, inputs.output as string) : undefined,
     color: inputs.color && inputs.stdoutIsTTY && !toFile,
     unicode: inputs.unicode ?? false,
-    ascii: inputs.ascii === true,
     quiet: inputs.quiet,
     // Off by default, so machine output stays byte for byte what it was: flag (either way) > profile > off.
     csvSafe: inputs.csvSafe ?? inputs.profileCsvSafe === 'true',

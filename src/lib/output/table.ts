@@ -32,8 +32,8 @@ export interface TableInput {
   onDrop?: ((headers: string[]) => void) | undefined;
   /** Per column: wrap long cells and keep their line breaks instead of cutting them to one line. */
   wrap?: boolean[] | undefined;
-  /** For a locale that is not UTF-8 (box-drawing characters would show as bytes). */
-  ascii?: boolean | undefined;
+  /** Box-drawing borders and `…` (lib/io/charset.ts decides); otherwise ASCII borders and `...`. */
+  unicode?: boolean | undefined;
 }
 
 const ASCII_CHARS = {
@@ -126,7 +126,7 @@ export async function renderTable(input: TableInput): Promise<string> {
   const fitted = fitColumns(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS, input.fits);
   const dropped = Array.from({ length: count }, (_, i) => i).filter((i) => !fitted.shown.includes(i) && input.fits?.[i]?.optional !== true);
   if (dropped.length > 0) input.onDrop?.(dropped.map((i) => head?.[i] ?? String(i + 1)));
-  const ellipsis = input.ascii === true ? '...' : '…';
+  const ellipsis = input.unicode === true ? '…' : '...';
   const { widths, shown } = fitted;
   const pick = <T>(cells: readonly T[]): T[] => shown.map((i) => cells[i] as T);
   const table = new Table({
@@ -137,7 +137,7 @@ export async function renderTable(input: TableInput): Promise<string> {
     colAligns: shown.map((i) => (input.alignRight?.[i] ? 'right' : 'left')),
     wordWrap: false,
     style: { compact: true, head: [], border: [] },
-    ...(input.ascii === true ? { chars: ASCII_CHARS } : {}),
+    ...(input.unicode === true ? {} : { chars: ASCII_CHARS }),
   });
   const fitCell = (cell: string, i: number, w: number): string => (wrapped(i) ? wrapText(cell, w).join('\n') : truncate(cell, w, ellipsis));
   for (const row of rows) table.push(widths.map((w, i) => fitCell(row[shown[i] as number] ?? '', shown[i] as number, w)));

@@ -32,7 +32,7 @@ export async function printTerminalTable(
     alignRight: cols.map((col) => isNumericKind(col.kind)),
     width: io.columns,
     color: settings.color,
-    ascii: settings.ascii,
+    unicode: settings.unicode,
     fits: cols.map(columnFit),
     onDrop: (headers) => {
       if (!settings.quiet) notes.push(() => noteDropped(io, headers));
@@ -63,6 +63,9 @@ const URL_VALUE = /^https?:\/\/\S+$/i;
 
 export const LINK_BELOW = '(link below)';
 
+/** A `wide` value (a path) too wide to stand beside whole labels: printed whole under the table. */
+export const VALUE_BELOW = '(below)';
+
 /**
  * One record as a two-column table on a terminal, or `key<TAB>value` lines elsewhere. A URL too long for the
  * value column is printed whole under the table (selecting it inside the box would copy border characters).
@@ -90,7 +93,10 @@ export async function keyValueText(
   const labelWidth = Math.min(Math.max(...entries.map((e) => displayWidth(escapeControls(e.label)))), width - 7 - MIN_VALUE);
   const valueRoom = width - 7 - Math.max(labelWidth, MIN_CUT_COLUMN);
   const links: [string, string][] = [];
-  const pairs: [string, string][] = entries.map((e) => {
+  // Values that must be copied (a batch id) keep their width; a `wide` one that would cut the labels goes below.
+  const whole = (i: number): boolean =>
+    keepsWhole(cols?.[i] ?? { path: entries[i]?.label ?? '', header: '', kind: undefined, inferred: true });
+  const pairs: [string, string][] = entries.map((e, i) => {
     const raw = getPath(record, e.path);
     const objects = objectList(raw);
     if (objects !== undefined) {
@@ -103,18 +109,19 @@ export async function keyValueText(
       links.push([e.label, raw]);
       return [e.label, LINK_BELOW];
     }
+    if (cols?.[i]?.wide === true && !e.value.includes('\n') && displayWidth(e.value) > valueRoom && displayWidth(e.value) > MIN_VALUE) {
+      links.push([e.label, e.value]);
+      return [e.label, VALUE_BELOW];
+    }
     return [e.label, e.value];
   });
   // Values wrap, so the value column gives way first, down to MIN_VALUE; then the label column is cut.
-  // Values that must be copied (a batch id) keep their width while the label column can give way.
-  const whole = (i: number): boolean =>
-    keepsWhole(cols?.[i] ?? { path: pairs[i]?.[0] ?? '', header: '', kind: undefined, inferred: true });
   const kept = pairs.filter((_, i) => whole(i)).map(([, value]) => displayWidth(escapeControls(value)));
   const fits: ColumnFit[] = [
     { floor: MIN_CUT_COLUMN, priority: 1, droppable: false },
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
-  const table = await renderTable({ rows: pairs, width, color: settings.color, ascii: settings.ascii, fits, wrap: [false, true] });
+  const table = await renderTable({ rows: pairs, width, color: settings.color, unicode: settings.unicode, fits, wrap: [false, true] });
   const pad = Math.max(...links.map(([label]) => displayWidth(escapeControls(label))));
   const below = links.map(([label, url]) => {
     const [name, link] = [escapeControls(label), escapeControls(url)];

@@ -12,10 +12,8 @@ export interface OutputSettings {
   fields?: string[] | undefined;
   outputPath?: string | undefined;
   color: boolean;
-  /** Unicode drawing characters in terminal views (lib/io/charset.ts); absent: ASCII only. */
+  /** Unicode drawing (table borders, charts, marks) by the one rule of lib/io/charset.ts; absent: ASCII only. */
   unicode?: boolean | undefined;
-  /** The locale is not UTF-8 (`LANG=C`): ASCII table borders and `...`. */
-  ascii?: boolean | undefined;
   quiet: boolean;
   csvSafe?: boolean | undefined;
   bom?: boolean | undefined;

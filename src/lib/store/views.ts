@@ -49,14 +49,15 @@ export function exportRecord(a: StoredAnswer, asJson: boolean): DataRecord {
 }
 
 /** Terminal columns of `store list` (and of `store export`, whose bodies a table leaves out). */
+// What was bought, when and for how much stay at any width; the route is cut first, then the counts go.
 export const ANSWER_COLUMNS: ColumnSpec[] = [
   { path: 'bought_at', header: 'Bought', kind: 'date', priority: 3 },
-  { path: 'kind', header: 'Kind', whole: true, priority: 2 },
+  { path: 'kind', header: 'Kind', whole: true, priority: 3 },
   { path: 'platform', header: 'Platform', whole: true, priority: 2 },
   { path: 'subject', header: 'Creator', keep: true },
-  { path: 'route', header: 'Route', priority: 1 },
+  { path: 'route', header: 'Route', priority: 0 },
   { path: 'records', header: 'Records', kind: 'number', priority: 1 },
-  { path: 'credits', header: 'Credits', kind: 'number', priority: 2 },
+  { path: 'credits', header: 'Credits', kind: 'number', priority: 4 },
 ];
 
 /** `store stats` as one record; `stats` undefined when the profile has no store yet (all zero). */
@@ -82,7 +83,8 @@ export function statsRecord(stats: StoreStats | undefined, location: string, eng
 }
 
 export const STATS_COLUMNS: ColumnSpec[] = [
-  { path: 'location', header: 'Location', keep: true },
+  // Whole, beside the labels or (on a narrow terminal) under the table: the labels are never cut for it.
+  { path: 'location', header: 'Location', keep: true, wide: true },
   { path: 'engine', header: 'Engine' },
   { path: 'schema_version', header: 'Schema version' },
   { path: 'size_bytes', header: 'Size (bytes)' },

@@ -83,14 +83,14 @@ describe('enrich handle on a terminal: a card', () => {
     expect(out).not.toContain('\x1b');
   });
 
-  it('a locale that is not UTF-8 (LANG=C), or TERM=dumb: the same card in ASCII, charts included', async () => {
+  it('a locale that is not UTF-8 (LANG=C), or no locale at all (cron, Docker): the same card in ASCII, charts and borders included', async () => {
     const argv = ['enrich', 'handle', richCreator(), '--platform', 'instagram', '--mode', 'full', '--audience', '--lookalikes'];
     const utf8 = await runCli(argv, term(100));
-    for (const env of [{ LANG: 'C' }, { LANG: 'en_US.ISO-8859-1', LC_ALL: '' }, { LANG: 'C.UTF-8', TERM: 'dumb' }, { LANG: 'C.UTF-8', LC_ALL: 'POSIX' }]) {
+    for (const env of [{ LANG: 'C' }, { LANG: 'en_US.ISO-8859-1', LC_ALL: '' }, { LANG: '', LC_ALL: '', LC_CTYPE: '' }, { LANG: 'C.UTF-8', LC_ALL: 'POSIX' }]) {
       const res = await runCli(argv, { ...term(100), env: { ...sandboxEnv(sb.get(), { NO_COLOR: '1' }), ...env } });
       expect(res.code).toBe(0);
       // No block elements, markers or Unicode punctuation of our own (data text keeps its characters).
-      expect(res.stdout, JSON.stringify(env)).not.toMatch(/[\u2580-\u259f▲·›–]/);
+      expect(res.stdout, JSON.stringify(env)).not.toMatch(/[\u2500-\u259f▲·›–…]/);
       expect(res.stdout).toMatch(/\n {2}Countries +\S.* +#+\.* +\d+(\.\d)?%\n/);
       expect(res.stdout).toMatch(/\n {2}Credibility +40% [_.:\-=+*#]+ 100%\n +\^ \d/);
       expect(res.stdout.split('\n')[0]).toMatch(/ @\S+ - instagram$/);

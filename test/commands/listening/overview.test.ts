@@ -21,6 +21,7 @@ interface Overview {
   totals: Record<string, number>;
   posts: { emv: number; creator: { platform_id: string } }[];
   trends_7d: { date: string; posts: number; engagement: number; reach: number }[];
+  report: { generated_at: string };
 }
 
 /** A campaign of two creators with three days of posts. */
@@ -51,13 +52,20 @@ describe('listening campaigns overview on a terminal', () => {
     expect(out).not.toContain(String(record.totals.views));
     expect(out).not.toContain(String(record.totals.emv));
     // Trends: a row per metric, a sparkline, the first and last day and the change.
+    // The last day is the one the record was made on, not over: whole days are compared, that day is apart.
     const days = record.trends_7d;
-    expect(out).toContain(`\nLast 7 days (${days[0]!.date} to ${days[6]!.date})\n`);
+    const made = record.report.generated_at;
+    expect(days[6]!.date).toBe(made.slice(0, 10));
+    expect(made.slice(11, 16)).not.toBe('00:00');
+    expect(out).toContain(`\nLast 6 whole days (${days[0]!.date} to ${days[5]!.date})\n`);
     for (const [label, key] of [['Posts', 'posts'], ['Engagement', 'engagement'], ['Reach', 'reach']] as const) {
       const first = days[0]![key];
-      const last = days[6]![key];
-      expect(out).toMatch(new RegExp(`\\n {2}${label} +[▁-█]{7,28} +${escape(humanCount(first))} +${escape(humanCount(last))} +${escape(changeText(first, last))}\\n`));
+      const last = days[5]![key];
+      expect(out).toMatch(new RegExp(`\\n {2}${label} +[▁-█]{6,24} +${escape(humanCount(first))} +${escape(humanCount(last))} +${escape(changeText(first, last))}\\n`));
     }
+    const today = days[6]!;
+    const todayText = out.slice(out.indexOf(`\n  ${today.date} so far`), out.indexOf('\nTop 5 posts')).replace(/\n {2}/g, ' ');
+    expect(todayText).toBe(` ${today.date} so far (to ${made.slice(11, 16)} UTC, not a whole day): Posts ${humanCount(today.posts)}, Engagement ${humanCount(today.engagement)}, Reach ${humanCount(today.reach)}\n`);
     // The top posts: five rows, highest EMV first, EMV kept at every width.
     const top = [...record.posts].sort((a, b) => b.emv - a.emv).slice(0, 5);
     expect(out).toContain(`\nTop 5 posts by EMV, of ${record.posts.length}\n`);
@@ -76,7 +84,8 @@ describe('listening campaigns overview on a terminal', () => {
     const { id } = await campaign();
     const res = await runCli(['listening', 'campaigns', 'overview', id], term(100, { LANG: 'C' }));
     expect(res.code).toBe(0);
-    const trends = res.stdout.slice(res.stdout.indexOf('\nLast 7 days'), res.stdout.indexOf('\nTop 5 posts'));
+    const trends = res.stdout.slice(res.stdout.indexOf('\nLast 6 whole days'), res.stdout.indexOf('\nTop 5 posts'));
+    expect(trends).toMatch(/ so far \(to \d\d:\d\d UTC, not a whole day\): Posts /);
     expect(trends).toMatch(/\n {2}Posts +[_.:\-=+*#]{7,} +\S+ +\S+ +(from 0|\S+)\n/);
     expect(trends).not.toMatch(/[\u2580-\u259f]/);
     expect(res.stdout.split('\n')[0]).toBe(`Spring - campaign ${id} - active - 2 creators`);
@@ -106,6 +115,6 @@ describe('listening campaigns overview on a terminal', () => {
     // --fields on a terminal: the chosen fields, not the screen.
     const fields = await runCli(['listening', 'campaigns', 'overview', id, '--fields', 'name,totals.emv'], { env: env(), tty: true });
     expect(fields.stdout).toMatch(/│ name +│ Spring +│\n│ totals\.emv +│/);
-    expect(fields.stdout).not.toContain('Last 7 days');
+    expect(fields.stdout).not.toContain('Last 6 whole days');
   });
 });

@@ -60,7 +60,7 @@ describe('creators listening subscriptions', () => {
     expect(header).toMatch(/│ Platform +│ Creator +│ Events │ Delivered │ Failed │/);
     expect(res.stdout).toContain(`│ ${handle} │`);
     if (columns === 60) {
-      expect(res.stderr).toMatch(/note: columns .*New posts.* left out to fit 60 columns/);
+      expect(res.stderr.split('\n').join(' ')).toMatch(/note: columns .*New posts.* left out to fit 60 columns/);
     } else {
       // The date the creator was added, as every terminal date: local time with the zone, whole.
       expect(header).toMatch(/│ Last event +│ Added +│ New posts │/);

@@ -89,7 +89,7 @@ describe('creators store forget', () => {
     expect(JSON.parse(dry.stdout)).toMatchObject({ would_delete: { creator: 1, page: 1 } });
     const yes = await runCli(['store', 'forget', `instagram:${listed}`], { env, configDir, tty: true, stdin: 'y\n', stdinTTY: true });
     expect(yes.code).toBe(0);
-    expect(yes.stderr).toContain(`Forgot instagram:${listed.toLowerCase()}: deleted 1 creator record and 1 page (its posts, or Discovery pages listing it)`);
+    expect(yes.stderr.split('\n').join(' ')).toContain(`Forgot instagram:${listed.toLowerCase()}: deleted 1 creator record and 1 page (its posts, or Discovery pages listing it)`);
     expect(await stored(env, configDir)).toEqual([]);
   });
 
@@ -146,7 +146,7 @@ describe('creators store prune', () => {
     const pruned = await runCli(['store', 'prune', '--older-than', '90d'], { env, configDir, now: later, tty: true, stdin: 'y\n', stdinTTY: true });
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(pruned.stderr).toMatch(/Delete 1 stored answer bought before .*\? Buying them again costs credits\./);
-    expect(pruned.stderr).toMatch(/Deleted 1 stored answer bought before .* from .*default\.db; the spend log is kept\./);
+    expect(pruned.stderr.split('\n').join(' ')).toMatch(/Deleted 1 stored answer bought before .* from .*default\.db; the spend log is kept\./);
     expect((await stored(env, configDir)).map((r) => r.kind)).toEqual(['page']);
 
     // The spend log still holds what was paid for the pruned answer.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createSpinner } from '../../../src/lib/io/spinner.js';
 import { memoryTerminal } from '../../helpers/terminal.js';
 
-const on = { quiet: false, color: false };
+const on = { quiet: false, color: false, unicode: true };
 
 describe('createSpinner', () => {
   it('writes nothing at all when stderr is not a terminal', async () => {
@@ -48,10 +48,33 @@ describe('createSpinner', () => {
     quick.stop();
     await quick.ready;
     expect(io.err()).toBe('');
-    const failed = createSpinner(io, { quiet: false, color: true }, 'Uploading');
+    const failed = createSpinner(io, { quiet: false, color: true, unicode: true }, 'Uploading');
     failed.fail();
     await failed.ready;
     expect(io.err()).toBe('\x1b[31m✖\x1b[39m Uploading\n');
+  });
+});
+
+describe('the drawing rule (lib/io/charset.ts)', () => {
+  it('ASCII (a locale that is not UTF-8, or none): line frames and ASCII marks', async () => {
+    const io = memoryTerminal({ stderrIsTTY: true });
+    const spinner = createSpinner(io, { quiet: false, color: false, unicode: false }, 'Searching');
+    await spinner.ready;
+    spinner.succeed('Found 3');
+    const failed = createSpinner(io, { quiet: false, color: false, unicode: false }, 'Uploading');
+    failed.fail();
+    expect(io.err()).not.toMatch(/[^\x00-\x7f]/);
+    expect(io.err()).toContain('ok Found 3\n');
+    expect(io.err().endsWith('x Uploading\n')).toBe(true);
+  });
+
+  it('no cursor control (TERM=dumb): no frames and no escape sequence, only the final line', async () => {
+    const io = memoryTerminal({ stderrIsTTY: true });
+    const spinner = createSpinner(io, { quiet: false, color: false, unicode: true, cursor: false }, 'Searching');
+    await spinner.ready;
+    spinner.update('Page 2');
+    spinner.succeed('Found 3');
+    expect(io.err()).toBe('✔ Found 3\n');
   });
 });
 
@@ -62,7 +85,7 @@ describe('a terminal that reports a width of 0', () => {
     let text = '';
     stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
     const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true };
-    const spinner = createSpinner(io, { quiet: false, color: false }, 'Polling');
+    const spinner = createSpinner(io, { quiet: false, color: false, unicode: true }, 'Polling');
     await spinner.ready;
     spinner.update('50%');
     spinner.succeed('done');

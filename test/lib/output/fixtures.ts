@@ -4,6 +4,8 @@ export const settings = (format: Format, extra: Partial<OutputSettings> = {}): O
   format,
   formatExplicit: true,
   color: false,
+  // A UTF-8 terminal (lib/io/charset.ts); ASCII tests pass unicode: false.
+  unicode: true,
   quiet: false,
   ...extra,
 });

@@ -164,7 +164,7 @@ describe('pageOnce', () => {
     let exitsAtNote: number | undefined;
     io.stderr.on('data', () => (exitsAtNote ??= fake.exits()));
     const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), more: 'x'.repeat(30) };
-    const settings: OutputSettings = { format: 'table', formatExplicit: false, color: false, quiet: false, pager };
+    const settings: OutputSettings = { format: 'table', formatExplicit: false, color: false, unicode: true, quiet: false, pager };
     await pageOnce(settings, async (screen) => {
       await printList(io, screen, [record], []);
       const sink = await openSink(io, screen);

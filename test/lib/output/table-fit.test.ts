@@ -40,6 +40,7 @@ describe('renderTable', () => {
       rows: [['abcdefghijklmnopqrstuvwxyz0123', 'A name', '2026-11-22 10:00']],
       width: 50,
       color: false,
+      unicode: true,
       fits: [keep, text(), whole(-1)],
       onDrop: (headers) => dropped.push(headers),
     });

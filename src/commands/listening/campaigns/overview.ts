@@ -27,6 +27,6 @@ export default defineCommand({
       { path: 'engagement_rate', header: 'ER', kind: 'percent', priority: 1 },
       { path: 'estimated_reach', header: 'Reach', kind: 'count' },
       { path: 'emv', header: 'EMV', kind: 'count', priority: 3 },
-    ]);
+    ], ctx.deps.now());
   },
 });
