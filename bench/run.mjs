@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -132,7 +132,7 @@ async function benchStartup() {
 
 async function benchCsv() {
   const harness = join(root, 'bench/.build');
-  await build({ ...bundleOptions, sourcemap: false, absWorkingDir: root, entryPoints: ['bench/csv-path.ts'], outdir: harness });
+  await build({ ...bundleOptions, sourcemap: false, absWorkingDir: root, entryPoints: ['bench/csv-path.ts', 'bench/bulk-path.ts'], outdir: harness });
   const input = join(tmp, 'in.csv');
   note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
   await writeCsv(input, sizes.csvRows);
@@ -155,6 +155,7 @@ async function benchCsv() {
       `>= ${target.toLocaleString('en-US')} rows/s`,
     ),
   );
+  await benchBulkPath(harness, input, size);
   for (const rows of sizes.rssRows) {
     let file = input;
     if (rows !== sizes.csvRows) {
@@ -170,6 +171,43 @@ async function benchCsv() {
     await rm(join(tmp, 'cli.csv'), { force: true });
   }
   await rm(input, { force: true });
+}
+
+/**
+ * The command's own path with the store on (bench/bulk-path.ts: the pass before the money gate with the store's
+ * count, the run, the CSV printer; only the requests replaced by a fixed answer) against csv-parse into
+ * csv-stringify over the same file (bench/csv-baseline.mjs), in turn, the best of each side.
+ */
+async function benchBulkPath(harness, input, size) {
+  const bulkRuns = [];
+  const baseRuns = [];
+  for (let round = 0; round < sizes.rounds; round++) {
+    const base = await measure(process.execPath, [join(root, 'bench/csv-baseline.mjs'), input, join(tmp, 'base.csv')]);
+    if (base.code !== 0) throw new Error(`csv baseline failed: ${base.stderr}`);
+    const storeFile = join(tmp, 'bulk-path.db');
+    await rm(storeFile, { force: true });
+    const bulk = await measure(process.execPath, [join(harness, 'bulk-path.js'), input, join(tmp, 'bulk.csv'), storeFile]);
+    if (bulk.code !== 0) throw new Error(`bulk harness failed: ${bulk.stderr}`);
+    baseRuns.push(base);
+    bulkRuns.push(bulk);
+  }
+  await rm(join(tmp, 'base.csv'), { force: true });
+  await rm(join(tmp, 'bulk.csv'), { force: true });
+  const rate = (r) => sizes.csvRows / (r.ms / 1000);
+  const bulk = bestRun(bulkRuns);
+  const base = bestRun(baseRuns);
+  const cpu = (r) => (r.cpuMs === undefined ? '' : ` (CPU ${fmtMs(r.cpuMs)})`);
+  const cpuRatio = bulk.cpuMs && base.cpuMs ? `; CPU ${(bulk.cpuMs / base.cpuMs).toFixed(2)}x the baseline's` : '';
+  const target = 100_000;
+  out(
+    line(
+      'csv: store on, bulk path, no net',
+      rate(bulk) / rate(base),
+      `${Math.round(rate(bulk)).toLocaleString('en-US')} vs ${Math.round(rate(base)).toLocaleString('en-US')} rows/s for csv-parse + csv-stringify alone over the same ${sizes.csvRows.toLocaleString('en-US')} rows (${fmtMb(size / 1024)}); wall ${fmtMs(bulk.ms)}${cpu(bulk)} vs ${fmtMs(base.ms)}${cpu(base)}, best of ${sizes.rounds}${cpuRatio}; peak RSS ${fmtMb(bulk.peakKb)}; load ${loadavg()[0].toFixed(2)}`,
+      rate(bulk) >= target,
+      `>= ${target.toLocaleString('en-US')} rows/s`,
+    ),
+  );
 }
 
 /**

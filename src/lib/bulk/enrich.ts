@@ -114,10 +114,12 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
       return await runSingle(ports, job, http, o.values[0] as string);
     }
 
+    // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought
+    // again: counted in the same pass that counts the rows and checks the file.
+    let already = 0;
+    await source.countPass(memory ? async (values) => void (already += await countStored(memory, job, values)) : undefined);
     const output = await ports.output();
     const total = source.count;
-    // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought again.
-    const already = memory && total !== undefined ? await countStored(memory, job, source) : 0;
     if (already > 0 && memory) {
       const window = memory.windowFor({ kind: 'creator' });
       term.notice(`${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`);
@@ -131,22 +133,16 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
   }
 }
 
-async function countStored(memory: BulkMemory, job: EnrichJob, source: BulkSource): Promise<number> {
-  let n = 0;
-  let batch: Plan[] = [];
-  for await (const value of source.values()) {
+async function countStored(memory: BulkMemory, job: EnrichJob, values: readonly string[]): Promise<number> {
+  const plans: Plan[] = [];
+  for (const value of values) {
     try {
-      batch.push(job.plan(job.clean(value)));
+      plans.push(job.plan(job.clean(value)));
     } catch {
       continue;
     }
-    if (batch.length >= 1000) {
-      n += await memory.countStored(batch);
-      batch = [];
-    }
   }
-  if (batch.length > 0) n += await memory.countStored(batch);
-  return n;
+  return plans.length > 0 ? memory.countStored(plans) : 0;
 }
 
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
