@@ -132,8 +132,36 @@ export async function getEventsPage(
   return toEventPage(res.data, res.url);
 }
 
+/**
+ * The ids last seen, at most `limit` of them: memory stays flat over any number of events. A repeat is an
+ * event that arrivals pushed across a page boundary while paging, so it comes back within the next pages read.
+ */
+export class RecentIds {
+  private readonly ids = new Set<string>();
+  private readonly order: string[] = [];
+  private head = 0;
+
+  constructor(private readonly limit = RECENT_IDS) {}
+
+  /** False when `id` was seen among the last `limit`; else remembers it. */
+  add(id: string): boolean {
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    if (this.order.length < this.limit) this.order.push(id);
+    else {
+      this.ids.delete(this.order[this.head] as string);
+      this.order[this.head] = id;
+      this.head = (this.head + 1) % this.limit;
+    }
+    return true;
+  }
+}
+
+/** Ids kept to drop repeats: 100 pages of 100, far more than arrivals shift while a run pages. */
+export const RECENT_IDS = 10_000;
+
 /** An event id is yielded once per run: events arriving while paging shift the pages, so one page's last event
- * comes back at the top of the next. A server repeating a `next` link does not loop. */
+ * comes back at the top of the next (remembered over the last `RECENT_IDS`). A server repeating a `next` link does not loop. */
 export async function* listEvents(
   http: HttpClient,
   first: { page: number; pageSize?: number | undefined; filters: EventFilters },
@@ -142,14 +170,11 @@ export async function* listEvents(
   window: () => number = () => 1,
   onPage: (page: EventPage) => void = () => {},
 ): AsyncGenerator<ListeningRecord> {
-  const ids = new Set<string>();
+  const ids = new RecentIds();
   function* unseen(page: EventPage): Generator<ListeningRecord> {
     for (const event of page.results) {
       const id = event.id === undefined || event.id === null ? undefined : String(event.id);
-      if (id !== undefined) {
-        if (ids.has(id)) continue;
-        ids.add(id);
-      }
+      if (id !== undefined && !ids.add(id)) continue;
       yield event;
     }
   }
