@@ -1,6 +1,7 @@
 // The spec names no bodies but the events query, so records pass through untouched: every field the server sends
 // reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { RecentSet } from '../recent-set.js';
 import { formatCredits } from '../cost.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
@@ -133,27 +134,12 @@ export async function getEventsPage(
 }
 
 /**
- * The ids last seen, at most `limit` of them: memory stays flat over any number of events. A repeat is an
- * event that arrivals pushed across a page boundary while paging, so it comes back within the next pages read.
+ * The ids last seen: a repeat is an event that arrivals pushed across a page boundary while paging, so it
+ * comes back within the next pages read.
  */
-export class RecentIds {
-  private readonly ids = new Set<string>();
-  private readonly order: string[] = [];
-  private head = 0;
-
-  constructor(private readonly limit = RECENT_IDS) {}
-
-  /** False when `id` was seen among the last `limit`; else remembers it. */
-  add(id: string): boolean {
-    if (this.ids.has(id)) return false;
-    this.ids.add(id);
-    if (this.order.length < this.limit) this.order.push(id);
-    else {
-      this.ids.delete(this.order[this.head] as string);
-      this.order[this.head] = id;
-      this.head = (this.head + 1) % this.limit;
-    }
-    return true;
+export class RecentIds extends RecentSet<string> {
+  constructor(limit = RECENT_IDS) {
+    super(limit);
   }
 }
 
