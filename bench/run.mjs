@@ -208,6 +208,21 @@ async function benchBulkPath(harness, input, size) {
       `>= ${target.toLocaleString('en-US')} rows/s`,
     ),
   );
+  // Memory of the same path at 1k, 10k and 100k rows: flat (within 10%) and under 120 MB.
+  const peaks = [];
+  for (const rows of [1_000, 10_000, 100_000]) {
+    const file = join(tmp, `bulk-${rows}.csv`);
+    await writeCsv(file, rows);
+    const storeFile = join(tmp, 'bulk-rss.db');
+    await rm(storeFile, { force: true });
+    const r = await measure(process.execPath, [join(harness, 'bulk-path.js'), file, join(tmp, 'bulk.csv'), storeFile]);
+    if (r.code !== 0) throw new Error(`bulk harness failed: ${r.stderr}`);
+    peaks.push(r.peakKb);
+    await rm(file, { force: true });
+  }
+  await rm(join(tmp, 'bulk.csv'), { force: true });
+  const spread = Math.max(...peaks) / Math.min(...peaks);
+  out(line('csv: store on, peak RSS 1k/10k/100k', spread, `${peaks.map((kb) => fmtMb(kb)).join(' / ')} (flat: within 1.10x, each under 120 MB)`, spread <= 1.1 && Math.max(...peaks) < 120 * 1024, 'flat, < 120 MB'));
 }
 
 /**
@@ -393,13 +408,18 @@ async function benchEvents() {
       if (r.lines !== events) throw new Error(`events tail delivered ${r.lines} lines of ${events}`);
       const again = await measure(process.execPath, args, { env, keepStdout: false });
       if (again.code !== 0 || again.lines !== 0) throw new Error(`events tail again: exit ${again.code}, ${again.lines} lines`);
-      runs.push({ events, ...r, again });
+      const listed = join(tmp, 'events-list.jsonl');
+      const list = await measure(process.execPath, [BIN, 'events', 'list', '--all', '--subscription', String(sub.id), '--format', 'jsonl', '-o', listed, '--quiet'], { env, keepStdout: false });
+      if (list.code !== 0) throw new Error(`events list --all exited ${list.code}: ${list.stderr}`);
+      await rm(listed, { force: true });
+      runs.push({ events, ...r, again, list });
       await rm(cursor, { force: true });
     }
     const small = runs[0];
     const big = runs[runs.length - 1];
     const rate = (r) => Math.round(r.events / (r.ms / 1000)).toLocaleString('en-US');
     out(line(`events tail: ${big.events.toLocaleString('en-US')} backlog`, big.peakKb / 1024 / 150, `${fmtMb(big.peakKb)} peak RSS of a 150 MB budget; every event once in ${fmtMs(big.ms)} (${rate(big)} events/s); then nothing new in ${fmtMs(big.again.ms)}`, big.peakKb / 1024 < 150, '< 150 MB'));
+    out(line(`events list --all: ${big.events.toLocaleString('en-US')}`, big.list.peakKb / 1024 / 100, `${fmtMb(big.list.peakKb)} peak RSS (${fmtMb(small.list.peakKb)} at ${small.events.toLocaleString('en-US')}, ${(big.list.peakKb / small.list.peakKb).toFixed(2)}x); ${fmtMs(big.list.ms)}`, big.list.peakKb / 1024 < 100, '< 100 MB'));
     out(line(`events tail: peak RSS ${big.events / 1000}k vs ${small.events / 1000}k`, big.peakKb / small.peakKb, `${fmtMb(big.peakKb)} vs ${fmtMb(small.peakKb)} (flat: within 1.25x); ${fmtMs(small.ms)} for ${small.events.toLocaleString('en-US')} (${rate(small)} events/s)`, big.peakKb / small.peakKb <= 1.25, 'flat'));
   } finally {
     await sb.stop();
