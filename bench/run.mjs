@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -133,7 +133,7 @@ async function benchStartup() {
 
 async function benchCsv() {
   const harness = join(root, 'bench/.build');
-  await build({ ...bundleOptions, sourcemap: false, absWorkingDir: root, entryPoints: ['bench/csv-path.ts'], outdir: harness });
+  await build({ ...bundleOptions, sourcemap: false, absWorkingDir: root, entryPoints: ['bench/csv-path.ts', 'bench/bulk-path.ts'], outdir: harness });
   const input = join(tmp, 'in.csv');
   note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
   await writeCsv(input, sizes.csvRows);
@@ -156,6 +156,7 @@ async function benchCsv() {
       `>= ${target.toLocaleString('en-US')} rows/s`,
     ),
   );
+  await benchBulkPath(harness, input, size);
   for (const rows of sizes.rssRows) {
     let file = input;
     if (rows !== sizes.csvRows) {
@@ -171,6 +172,58 @@ async function benchCsv() {
     await rm(join(tmp, 'cli.csv'), { force: true });
   }
   await rm(input, { force: true });
+}
+
+/**
+ * The command's own path with the store on (bench/bulk-path.ts: the pass before the money gate with the store's
+ * count, the run, the CSV printer; only the requests replaced by a fixed answer) against csv-parse into
+ * csv-stringify over the same file (bench/csv-baseline.mjs), in turn, the best of each side.
+ */
+async function benchBulkPath(harness, input, size) {
+  const bulkRuns = [];
+  const baseRuns = [];
+  for (let round = 0; round < sizes.rounds; round++) {
+    const base = await measure(process.execPath, [join(root, 'bench/csv-baseline.mjs'), input, join(tmp, 'base.csv')]);
+    if (base.code !== 0) throw new Error(`csv baseline failed: ${base.stderr}`);
+    const storeFile = join(tmp, 'bulk-path.db');
+    await rm(storeFile, { force: true });
+    const bulk = await measure(process.execPath, [join(harness, 'bulk-path.js'), input, join(tmp, 'bulk.csv'), storeFile]);
+    if (bulk.code !== 0) throw new Error(`bulk harness failed: ${bulk.stderr}`);
+    baseRuns.push(base);
+    bulkRuns.push(bulk);
+  }
+  await rm(join(tmp, 'base.csv'), { force: true });
+  await rm(join(tmp, 'bulk.csv'), { force: true });
+  const rate = (r) => sizes.csvRows / (r.ms / 1000);
+  const bulk = bestRun(bulkRuns);
+  const base = bestRun(baseRuns);
+  const cpu = (r) => (r.cpuMs === undefined ? '' : ` (CPU ${fmtMs(r.cpuMs)})`);
+  const cpuRatio = bulk.cpuMs && base.cpuMs ? `; CPU ${(bulk.cpuMs / base.cpuMs).toFixed(2)}x the baseline's` : '';
+  const target = 100_000;
+  out(
+    line(
+      'csv: store on, bulk path, no net',
+      rate(bulk) / rate(base),
+      `${Math.round(rate(bulk)).toLocaleString('en-US')} vs ${Math.round(rate(base)).toLocaleString('en-US')} rows/s for csv-parse + csv-stringify alone over the same ${sizes.csvRows.toLocaleString('en-US')} rows (${fmtMb(size / 1024)}); wall ${fmtMs(bulk.ms)}${cpu(bulk)} vs ${fmtMs(base.ms)}${cpu(base)}, best of ${sizes.rounds}${cpuRatio}; peak RSS ${fmtMb(bulk.peakKb)}; load ${loadavg()[0].toFixed(2)}`,
+      rate(bulk) >= target,
+      `>= ${target.toLocaleString('en-US')} rows/s`,
+    ),
+  );
+  // Memory of the same path at 1k, 10k and 100k rows: flat (within 10%) and under 120 MB.
+  const peaks = [];
+  for (const rows of [1_000, 10_000, 100_000]) {
+    const file = join(tmp, `bulk-${rows}.csv`);
+    await writeCsv(file, rows);
+    const storeFile = join(tmp, 'bulk-rss.db');
+    await rm(storeFile, { force: true });
+    const r = await measure(process.execPath, [join(harness, 'bulk-path.js'), file, join(tmp, 'bulk.csv'), storeFile]);
+    if (r.code !== 0) throw new Error(`bulk harness failed: ${r.stderr}`);
+    peaks.push(r.peakKb);
+    await rm(file, { force: true });
+  }
+  await rm(join(tmp, 'bulk.csv'), { force: true });
+  const spread = Math.max(...peaks) / Math.min(...peaks);
+  out(line('csv: store on, peak RSS 1k/10k/100k', spread, `${peaks.map((kb) => fmtMb(kb)).join(' / ')} (flat: within 1.10x, each under 120 MB)`, spread <= 1.1 && Math.max(...peaks) < 120 * 1024, 'flat, < 120 MB'));
 }
 
 /**
@@ -386,13 +439,18 @@ async function benchEvents() {
       if (r.lines !== events) throw new Error(`events tail delivered ${r.lines} lines of ${events}`);
       const again = await measure(process.execPath, args, { env, keepStdout: false });
       if (again.code !== 0 || again.lines !== 0) throw new Error(`events tail again: exit ${again.code}, ${again.lines} lines`);
-      runs.push({ events, ...r, again });
+      const listed = join(tmp, 'events-list.jsonl');
+      const list = await measure(process.execPath, [BIN, 'events', 'list', '--all', '--subscription', String(sub.id), '--format', 'jsonl', '-o', listed, '--quiet'], { env, keepStdout: false });
+      if (list.code !== 0) throw new Error(`events list --all exited ${list.code}: ${list.stderr}`);
+      await rm(listed, { force: true });
+      runs.push({ events, ...r, again, list });
       await rm(cursor, { force: true });
     }
     const small = runs[0];
     const big = runs[runs.length - 1];
     const rate = (r) => Math.round(r.events / (r.ms / 1000)).toLocaleString('en-US');
     out(line(`events tail: ${big.events.toLocaleString('en-US')} backlog`, big.peakKb / 1024 / 150, `${fmtMb(big.peakKb)} peak RSS of a 150 MB budget; every event once in ${fmtMs(big.ms)} (${rate(big)} events/s); then nothing new in ${fmtMs(big.again.ms)}`, big.peakKb / 1024 < 150, '< 150 MB'));
+    out(line(`events list --all: ${big.events.toLocaleString('en-US')}`, big.list.peakKb / 1024 / 100, `${fmtMb(big.list.peakKb)} peak RSS (${fmtMb(small.list.peakKb)} at ${small.events.toLocaleString('en-US')}, ${(big.list.peakKb / small.list.peakKb).toFixed(2)}x); ${fmtMs(big.list.ms)}`, big.list.peakKb / 1024 < 100, '< 100 MB'));
     out(line(`events tail: peak RSS ${big.events / 1000}k vs ${small.events / 1000}k`, big.peakKb / small.peakKb, `${fmtMb(big.peakKb)} vs ${fmtMb(small.peakKb)} (flat: within 1.25x); ${fmtMs(small.ms)} for ${small.events.toLocaleString('en-US')} (${rate(small)} events/s)`, big.peakKb / small.peakKb <= 1.25, 'flat'));
   } finally {
     await sb.stop();

@@ -87,16 +87,27 @@ export default defineCommand({
       ctx.term.stderrIsTTY ? truncate(escapeControls(text), (ctx.term.columns ?? 80) - prefix) : text;
     // A --fields path no event line has is said once: after the first events (a tail runs on), or at the end.
     const fields = human ? undefined : FieldsCheck.for(output);
+    // Lines are held until the tail saves its cursor: one write per batch, so a kill re-delivers at most that write.
+    let held: string[] = [];
+    const flush = async (): Promise<void> => {
+      if (held.length === 0) return;
+      const text = held.join('');
+      held = [];
+      await writeChunk(ctx.term.stdout, text);
+    };
     const emit = async (event: ListeningRecord, status: number | undefined): Promise<void> => {
       if (human) {
-        await writeChunk(ctx.term.stdout, `${humanLine(event, status, ctx.term.stdoutIsTTY ? (ctx.term.columns ?? 80) : undefined)}\n`);
+        held.push(`${humanLine(event, status, ctx.term.stdoutIsTTY ? (ctx.term.columns ?? 80) : undefined)}\n`);
         return;
       }
       const shown = output.fields ? selectFields(event, output.fields) : event;
-      await writeChunk(ctx.term.stdout, `${jsonText(shown)}\n`);
+      held.push(`${jsonText(shown)}\n`);
       fields?.see(event);
       if (fields?.count === FIELDS_CHECK_AFTER) fields.warn(ctx.term);
-      if (status !== undefined) ctx.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
+      if (status !== undefined) {
+        await flush();
+        ctx.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
+      }
     };
     let handed: number;
     try {
@@ -104,6 +115,7 @@ export default defineCommand({
         {
           ...tailPorts,
           emit,
+          flush,
           forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
         },
         // The largest page the route takes, so a backlog takes the fewest requests; the server may apply fewer (the walk copes).

@@ -1,6 +1,7 @@
 // The spec names no bodies but the events query, so records pass through untouched: every field the server sends
 // reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { RecentSet } from '../recent-set.js';
 import { formatCredits } from '../cost.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
@@ -143,8 +144,21 @@ export async function getEventsPage(
   return toEventPage(res.data, res.url);
 }
 
+/**
+ * The ids last seen: a repeat is an event that arrivals pushed across a page boundary while paging, so it
+ * comes back within the next pages read.
+ */
+export class RecentIds extends RecentSet<string> {
+  constructor(limit = RECENT_IDS) {
+    super(limit);
+  }
+}
+
+/** Ids kept to drop repeats: 100 pages of 100, far more than arrivals shift while a run pages. */
+export const RECENT_IDS = 10_000;
+
 /** An event id is yielded once per run: events arriving while paging shift the pages, so one page's last event
- * comes back at the top of the next. A server repeating a `next` link does not loop. */
+ * comes back at the top of the next (remembered over the last `RECENT_IDS`). A server repeating a `next` link does not loop. */
 export async function* listEvents(
   http: HttpClient,
   first: { page: number; pageSize?: number | undefined; filters: EventFilters },
@@ -153,14 +167,11 @@ export async function* listEvents(
   window: () => number = () => 1,
   onPage: (page: EventPage) => void = () => {},
 ): AsyncGenerator<ListeningRecord> {
-  const ids = new Set<string>();
+  const ids = new RecentIds();
   function* unseen(page: EventPage): Generator<ListeningRecord> {
     for (const event of page.results) {
       const id = event.id === undefined || event.id === null ? undefined : String(event.id);
-      if (id !== undefined) {
-        if (ids.has(id)) continue;
-        ids.add(id);
-      }
+      if (id !== undefined && !ids.add(id)) continue;
       yield event;
     }
   }

@@ -147,11 +147,18 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
       return await runSingle(ports, job, http, o.values[0] as string, fromStore);
     }
 
-    const output = await ports.output();
-    const total = source.count;
     // Rows the store already holds (bought by any earlier run, whatever its -o or input file) are not bought again,
     // and a value refused here (an invalid address) is never sent: neither is priced, so a dry run quotes the charge.
-    const { stored: already, refused } = total !== undefined ? await countAhead(memory, job, source) : { stored: 0, refused: 0 };
+    // Counted in the same pass that counts the rows and checks the file.
+    let already = 0;
+    let refused = 0;
+    await source.countPass(async (values) => {
+      const counted = await countAhead(memory, job, values);
+      already += counted.stored;
+      refused += counted.refused;
+    });
+    const output = await ports.output();
+    const total = source.count;
     if (already > 0 && memory) {
       const window = memory.windowFor({ kind: 'creator' });
       term.notice(`${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`);
@@ -165,25 +172,18 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
   }
 }
 
-/** The values the store answers, and those `clean` refuses (never sent): one pass over the input. */
-async function countAhead(memory: BulkMemory | undefined, job: EnrichJob, source: BulkSource): Promise<{ stored: number; refused: number }> {
-  let stored = 0;
+/** Of one batch of values: those the store answers, and those `clean` refuses (never sent). */
+async function countAhead(memory: BulkMemory | undefined, job: EnrichJob, values: readonly string[]): Promise<{ stored: number; refused: number }> {
+  const plans: Plan[] = [];
   let refused = 0;
-  let batch: Plan[] = [];
-  for await (const value of source.values()) {
+  for (const value of values) {
     try {
-      batch.push(job.plan(job.clean(value)));
+      plans.push(job.plan(job.clean(value)));
     } catch {
       refused++;
-      continue;
-    }
-    if (batch.length >= 1000) {
-      if (memory) stored += await memory.countStored(batch);
-      batch = [];
     }
   }
-  if (batch.length > 0 && memory) stored += await memory.countStored(batch);
-  return { stored, refused };
+  return { stored: memory && plans.length > 0 ? await memory.countStored(plans) : 0, refused };
 }
 
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {

@@ -1,9 +1,10 @@
 /**
- * Files are read twice (a counting pass for the `rows x price` worst case, then the run); stdin once, unless
- * the cost must be known first (a dry run or a budget without `--max-rows`): then it is spooled to a temp file.
+ * Files are read twice: one pass before the money gate (the `rows x price` worst case, a malformed row refused,
+ * the rows the store holds counted), then the run. Stdin once, unless the cost must be known first (a dry run
+ * or a budget without `--max-rows`): then it is spooled to a temp file.
  */
 import { detectColumn, type ValueKind } from '../csv/detect.js';
-import { countValues, readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
+import { readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 import { countText, plural } from '../output/humanize.js';
@@ -12,8 +13,13 @@ export interface BulkSource {
   header: string[];
   valueIndex: number;
   rows: AsyncIterable<string[]>;
-  /** The values again, read afresh (the store's count before the money gate); only when `count` is known. */
-  values: () => AsyncIterable<string>;
+  /**
+   * The pass before the money gate: reads a file whole (a malformed row anywhere is refused before anything
+   * is sent), sets `count`, and hands the non-blank values to `visit` in batches (the store's count of what it
+   * holds). Nothing for stdin read once.
+   */
+  countPass(visit?: (values: string[]) => Promise<void>): Promise<void>;
+  /** Known after `countPass` (arguments: at once); undefined for stdin read once without `--max-rows`. */
   count: number | undefined;
   firstValue: string | undefined;
   /** True for `--input` (the output then defaults to CSV). */
@@ -50,6 +56,9 @@ async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?
   }
 }
 
+/** Values handed to the store's count at once: one query each. */
+const VISIT_BATCH = 1000;
+
 export type SourcePorts = InputPorts & Pick<Notices, 'warn'> & Partial<Pick<Notices, 'notice'>>;
 
 /**
@@ -67,8 +76,9 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
       rows: (async function* () {
         for (const v of values) yield [v];
       })(),
-      values: async function* () {
-        yield* values.filter((v) => v.trim() !== '');
+      async countPass(visit) {
+        const given = values.filter((v) => v.trim() !== '');
+        for (let i = 0; visit && i < given.length; i += VISIT_BATCH) await visit(given.slice(i, i + VISIT_BATCH));
       },
       count: values.filter((v) => v.trim() !== '').length,
       firstValue: values.find((v) => v.trim() !== ''),
@@ -90,31 +100,38 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
     const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: (m) => ports.notice?.(m) });
     const choice = detectColumn(input.header, input.sample, o.kind, o.column);
     if (choice.guessed) ports.warn(`No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`);
-    let count: number | undefined;
-    if (path !== '-') {
-      // The counting pass reads the whole file: a malformed row anywhere is refused before anything is sent.
-      const counted = await countValues(ports, path, choice.index, read);
-      count = o.maxRows !== undefined ? Math.min(counted.values, o.maxRows) : counted.values;
-    } else if (o.maxRows !== undefined) {
-      count = o.maxRows;
-    }
-    return {
+    const source: BulkSource = {
       header: input.header,
       valueIndex: choice.index,
       rows: limit(input.rows, o.maxRows, () => ports.warn(`Stopped after ${plural(o.maxRows ?? 0, 'row')} (--max-rows); the rest of ${shown} was not read or enriched.`)),
-      values: async function* () {
+      async countPass(visit) {
         if (path === '-') return;
-        const again = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: undefined });
-        for await (const row of limit(again.rows, o.maxRows)) {
+        const all = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: undefined });
+        let rows = 0;
+        let values = 0;
+        let batch: string[] = [];
+        for await (const row of all.rows) {
+          // Rows past --max-rows are not sent: read to the end all the same, for the check.
+          const sent = o.maxRows === undefined || rows++ < o.maxRows;
           const value = row[choice.index] ?? '';
-          if (value.trim() !== '') yield value;
+          if (value.trim() === '') continue;
+          values++;
+          if (!visit || !sent) continue;
+          batch.push(value);
+          if (batch.length >= VISIT_BATCH) {
+            await visit(batch);
+            batch = [];
+          }
         }
+        if (visit && batch.length > 0) await visit(batch);
+        source.count = o.maxRows !== undefined ? Math.min(values, o.maxRows) : values;
       },
-      count,
+      count: path === '-' && o.maxRows !== undefined ? o.maxRows : undefined,
       firstValue: input.sample.map((r) => r[choice.index] ?? '').find((v) => v.trim() !== ''),
       fromFile: true,
       cleanup,
     };
+    return source;
   } catch (err) {
     await cleanup();
     throw err;

@@ -25,14 +25,22 @@ export function bootId(): string | undefined {
   return cachedBoot;
 }
 
+/** `/proc/PID/stat` from field 3 on (the command name, field 2, may hold spaces and parentheses: counted after its last ')'). */
+function statFields(pid: number): string[] | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** `/proc/PID/stat` field 22: the start time in clock ticks since boot. */
 export function processStart(pid: number): string | undefined {
-  const stat = readProc(`/proc/${pid}/stat`);
-  if (stat === undefined) return undefined;
-  // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const start = rest[22 - 3];
+  const start = statFields(pid)?.[22 - 3];
   return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+}
+
+/** Field 3, the state: Z (zombie) or X (dead) is a process killed and not yet reaped by its parent. */
+function finished(pid: number): boolean {
+  const state = statFields(pid)?.[0];
+  return state === 'Z' || state === 'X';
 }
 
 export function processIdentity(pid = process.pid): { boot?: string; start?: string } {
@@ -51,7 +59,9 @@ function startedAtMs(pid: number): number | undefined {
   return Number(btime) * 1000 + (Number(start) * 1000) / TICKS_PER_SECOND;
 }
 
-/** False when `pid` is known not to be the process described; EPERM (another user's process) counts as alive. */
+/**
+ * The one liveness rule of this machine's processes (file locks, temp files, the store's holders): false when
+ * `pid` is gone, a zombie, or known not to be the process described; EPERM (another user's process) counts as alive. */
 export function processAlive(pid: number, identity: ProcessIdentity = {}): boolean {
   const boot = bootId();
   if (identity.boot !== undefined && boot !== undefined && identity.boot !== boot) return false;
@@ -60,6 +70,8 @@ export function processAlive(pid: number, identity: ProcessIdentity = {}): boole
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
   }
+  // kill(pid, 0) succeeds on a zombie: it holds its pid until reaped, but runs nothing and holds nothing.
+  if (finished(pid)) return false;
   if (identity.start !== undefined) {
     const now = processStart(pid);
     if (now !== undefined && now !== identity.start) return false;

@@ -7,6 +7,7 @@
  * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
 import { createHash } from 'node:crypto';
+import { RecentSet } from '../recent-set.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
 import { readCharge, routeOf } from '../api/charge.js';
@@ -206,8 +207,11 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   /** Paid answers the store could not take: in the outbox (fsynced before each was returned), said by `settle`. */
   private readonly unkept: Unkept[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** The free not-founds this run bought: reused by it, never by a later run (one transient miss must not hide a creator). */
-  private readonly notFound = new Set<string>();
+  /**
+   * The free not-founds this run bought: reused by it, never by a later run (one transient miss must not hide a
+   * creator). The last 10,000 only, so a run of many misses stays flat: an older one is asked again, for free.
+   */
+  private readonly notFound = new RecentSet<string>(10_000);
   private readonly maxAnswerBytes: number;
   /**
    * Answers read ahead for requests about to be made (`prefetch`), by key: `null` when the store held none then.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WORST_CASE_MILLI } from '../../../src/contract/prices.js';
-import { addCreatorsPlan, createPlan, deletePlan, monitoringCost, removeCreatorsPlan, updatePlan } from '../../../src/lib/api/listening.js';
+import { addCreatorsPlan, createPlan, deletePlan, monitoringCost, RecentIds, removeCreatorsPlan, updatePlan } from '../../../src/lib/api/listening.js';
 
 const perDay = WORST_CASE_MILLI.monitoringPerCreatorDay;
 
@@ -26,5 +26,19 @@ describe('listening plans', () => {
     expect(addCreatorsPlan('subscription', '3', body, { creators: 1 })).toMatchObject({ method: 'POST', path: 'social/listening/subscription/3/creators/', worstCaseMilli: perDay });
     expect(removeCreatorsPlan('campaign', '2', body)).toEqual({ method: 'DELETE', path: 'social/listening/campaign/2/creators/', body, worstCaseMilli: 0 });
     expect(deletePlan('campaign', '2')).toEqual({ method: 'DELETE', path: 'social/listening/campaign/2/', worstCaseMilli: 0 });
+  });
+});
+
+describe('RecentIds (events list --all: repeats dropped with flat memory)', () => {
+  it('drops an id seen among the last `limit`, forgets older ones, whatever the count read', () => {
+    const recent = new RecentIds(3);
+    expect(['a', 'b', 'a', 'c'].map((id) => recent.add(id))).toEqual([true, true, false, true]);
+    // 'd' pushes 'a' out: a window of three, not every id of the run.
+    expect(recent.add('d')).toBe(true);
+    expect(recent.add('a')).toBe(true);
+    expect(recent.add('c')).toBe(false);
+    for (let i = 0; i < 100_000; i++) recent.add(`x${i}`);
+    expect(recent.add('x99999')).toBe(false);
+    expect(recent.add('x0')).toBe(true);
   });
 });

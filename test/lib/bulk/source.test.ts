@@ -37,6 +37,9 @@ describe('openBulkSource', () => {
     writeFileSync(join(dir, 'in.csv'), 'who,n\nann,1\nbob,2\n,3\n');
     const p = ports({ cwd: dir });
     const source = await openBulkSource(p, { values: [], input: 'in.csv', kind: 'handle', needCount: false });
+    const seen: string[][] = [];
+    await source.countPass(async (values) => void seen.push(values));
+    expect(seen).toEqual([['ann', 'bob']]);
     expect(source).toMatchObject({ header: ['who', 'n'], valueIndex: 0, count: 2, firstValue: 'ann', fromFile: true });
     expect(p.warnings).toEqual(["No handle column recognised in in.csv: using the first column, 'who'. Name the right one with --column."]);
     await source.cleanup();
@@ -45,6 +48,7 @@ describe('openBulkSource', () => {
   it('stdin that must be counted is spooled to a private file, removed by cleanup', async () => {
     const p = ports({ stdin: 'email\nann@example.com\nbob@example.com\n' });
     const source = await openBulkSource(p, { values: [], input: '-', kind: 'email', needCount: true });
+    await source.countPass();
     expect(source.count).toBe(2);
     expect(await all(source.rows)).toEqual([['ann@example.com'], ['bob@example.com']]);
     await source.cleanup();
@@ -55,5 +59,19 @@ describe('openBulkSource', () => {
     const source = await openBulkSource(ports({ stdin: 'email\nann@example.com\n' }), { values: [], input: '-', kind: 'email', needCount: false });
     expect(source.count).toBeUndefined();
     expect(await all(source.rows)).toEqual([['ann@example.com']]);
+  });
+
+  it('the count pass reads the whole file but hands on only the values of the rows --max-rows lets through', async () => {
+    const dir = tempDir('creators-source-');
+    writeFileSync(join(dir, 'in.csv'), 'handle,n\nann,1\n,2\nbob,3\ncid,4\n');
+    const source = await openBulkSource(ports({ cwd: dir }), { values: [], input: 'in.csv', kind: 'handle', maxRows: 3, needCount: false });
+    const seen: string[] = [];
+    await source.countPass(async (values) => void seen.push(...values));
+    expect(seen).toEqual(['ann', 'bob']);
+    expect(source.count).toBe(3);
+    writeFileSync(join(dir, 'bad.csv'), `handle,n\n${'ann,1\n'.repeat(8)}cid,3,4\n`);
+    const bad = await openBulkSource(ports({ cwd: dir }), { values: [], input: 'bad.csv', kind: 'handle', maxRows: 1, needCount: false });
+    await expect(bad.countPass()).rejects.toThrow(/line 10 has 3 values/);
+    expect(source.header).toEqual(['handle', 'n']);
   });
 });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,28 @@ describe('tryLock', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
     if (got.acquired) got.lock.release();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('takes over a lock whose holder was killed and not reaped (a zombie): it runs nothing and holds nothing', async () => {
+    const path = join(tempDir(), 'x.lock');
+    // The holder's parent execs into a sleep that never waits for it, so after kill -9 it stays a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (c: Buffer) => resolve(Number(String(c).trim()))));
+      const { boot, start } = processIdentity(pid);
+      writeFileSync(path, JSON.stringify({ id: 'held', pid, host: hostname(), since: new Date().toISOString(), boot, start }));
+      expect(tryLock(path).acquired).toBe(false);
+      process.kill(pid, 'SIGKILL');
+      const state = (): string | undefined => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+      for (let i = 0; i < 200 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(state()).toBe('Z');
+      expect(processAlive(pid, { boot, start })).toBe(false);
+      const got = tryLock(path);
+      expect(got.acquired).toBe(true);
+      if (got.acquired) got.lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 
   it('respects a live process however old its lock, and a lock from another host', () => {
