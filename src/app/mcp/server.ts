@@ -4,8 +4,7 @@
  * money gate, the budgets and the purchase store are the CLI's own. On top, the rules an agent in a loop needs:
  * a session budget counted from worst cases before sending, and a human asked (elicitation) above confirm-above.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format as formatArgs } from 'node:util';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -16,9 +15,10 @@ import { formatCredits } from '../../lib/cost.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { escapeJsonC1 } from '../../lib/io/safe-text.js';
 import { CliError } from '../../lib/errors.js';
+import { closest } from '../../lib/output/fields-check.js';
 import type { Context } from '../context.js';
 import { CliRunner, forwardedGlobals, type CliRun, type MainFn } from './run-cli.js';
-import { presentFile, resultUri, RESULT_URI_TEMPLATE, type Presented } from './results.js';
+import { openResultsDir, presentFile, resultUri, RESULT_URI_TEMPLATE, safe, type Presented } from './results.js';
 import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolSpec } from './tools.js';
 
 
@@ -46,7 +46,7 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
   console.log = console.info = console.debug = console.warn = toStderr;
 
   const policy = await ctx.moneyPolicy();
-  const session = new Session(options, new CliRunner(main, ctx.deps, await forwardedGlobals(ctx)), policy);
+  const session = new Session(options, new CliRunner(main, ctx.deps, await forwardedGlobals(ctx)), policy, ctx.deps);
   const server = new McpServer(
     { name: 'creators', title: 'Creator Discovery, Enrichment and Monitoring API', version: version() },
     {
@@ -67,7 +67,7 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
       {
         title: spec.title,
         description: spec.description,
-        inputSchema: spec.input,
+        inputSchema: strictInput(spec.input),
         annotations: {
           title: spec.title,
           readOnlyHint: !spec.writes,
@@ -87,10 +87,10 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
       description:
         'Free: the worst-case cost of a paid tool call with these arguments, after what the store already holds (those parts cost 0). ' +
         'Nothing is sent or bought. Use it before a call that may be expensive.',
-      inputSchema: {
+      inputSchema: strictInput({
         tool: z.enum(quotable, { error: (i) => `Unknown paid tool '${String(i.input)}'. Paid tools: ${quotable.join(', ')}.` }),
         arguments: z.record(z.string(), z.unknown()).optional().describe('the arguments the call would take'),
-      },
+      }),
       annotations: { title: 'Price a call without sending it', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     (args: { tool: string; arguments?: Args | undefined }) => session.track(session.quoteTool(args.tool, args.arguments ?? {})),
@@ -106,7 +106,9 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
     (uri, variables) => {
       const name = String(variables.name);
       if (!session.resultFiles().includes(name)) throw new Error(`No result named ${name}.`);
-      return { contents: [{ uri: uri.href, mimeType: mimeOf(name), text: readFileSync(join(session.resultsDir, name), 'utf8') }] };
+      // The file keeps the CLI's -o bytes; what reaches the model is sanitised as the inline rows are (csv/tsv keep strangers' raw control and bidi characters).
+      const text = readFileSync(join(session.resultsDir, name), 'utf8');
+      return { contents: [{ uri: uri.href, mimeType: mimeOf(name), text: safe(text, extensionOf(name)) }] };
     },
   );
 
@@ -125,6 +127,29 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
   // A client gone mid-call: what is in flight finishes, so a paid answer lands in the store.
   await session.settled();
   await server.close().catch(() => undefined);
+}
+
+/**
+ * An argument the tool does not know is refused, not dropped: a misspelt `Mode` or `max_result` silently left
+ * out would buy the default (a full enrichment, a bigger search) instead of what the agent asked for.
+ */
+function strictInput<S extends z.ZodRawShape>(shape: S) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      return issue.keys
+        .map((key) => {
+          const near = closest(key, known);
+          return `Unknown argument '${key}'${near ? `: did you mean ${near}?` : '.'} Nothing was sent.`;
+        })
+        .join(' ') + ` This tool takes: ${known.join(', ') || 'no arguments'}.`;
+    },
+  });
+}
+
+function extensionOf(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
 }
 
 function mimeOf(name: string): string {
@@ -153,16 +178,13 @@ class Session {
     options: McpOptions,
     private readonly runner: CliRunner,
     private readonly policy: { maxCreditsMilli: number | undefined; confirmAboveMilli: number },
+    private readonly deps: { env: Record<string, string | undefined>; now(): number },
   ) {
     this.budgetMilli = options.budgetMilli ?? DEFAULT_BUDGET_CREDITS * 1000;
   }
 
   get resultsDir(): string {
-    if (this.resultsDirPath === undefined) {
-      const base = join(tmpdir(), 'creators-mcp');
-      mkdirSync(base, { recursive: true, mode: 0o700 });
-      this.resultsDirPath = mkdtempSync(join(base, `${process.pid}-`));
-    }
+    this.resultsDirPath ??= openResultsDir(this.deps.env, this.deps.now());
     return this.resultsDirPath;
   }
 
@@ -222,11 +244,11 @@ class Session {
 
   /** Above confirm-above: the user is asked when the client can ask, else the call is refused with its cost. */
   private async confirm(worst: number, basis: string | null, confirmed: unknown): Promise<CallToolResult | undefined> {
-    if (typeof confirmed === 'number' && Math.round(confirmed * 1000) >= worst) return undefined;
     const cost = `${formatCredits(worst)} credits${basis ? ` (${basis})` : ''}`;
     const threshold = formatCredits(this.policy.confirmAboveMilli);
     const server = this.server;
     // Form elicitation (an empty `elicitation: {}` is read as form by the SDK); a client with URL mode alone is refused as one without.
+    // A client that can ask the user is always asked: confirm_credits is the agent's word, not the user's.
     if (server?.server.getClientCapabilities()?.elicitation?.form) {
       const answer = await server.server
         .elicitInput({
@@ -234,10 +256,13 @@ class Session {
           message: `This call may cost up to ${cost}, above your confirm-above setting (${threshold} credits). Spend it?`,
           requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: `Spend up to ${formatCredits(worst)} credits` } }, required: ['confirm'] },
         })
-        .catch((err: unknown) => ({ action: 'cancel' as const, error: err }));
-      if (answer.action === 'accept' && (answer as { content?: { confirm?: unknown } }).content?.confirm !== false) return undefined;
-      return this.failure(`The user did not agree to spend up to ${cost}; nothing was sent and nothing was bought.`, 0);
+        .catch(() => undefined);
+      // Only an explicit yes buys: an accept without content, or with anything but true, is not one.
+      if (answer?.action === 'accept' && answer.content?.confirm === true) return undefined;
+      if (answer !== undefined) return this.failure(`The user did not agree to spend up to ${cost}; nothing was sent and nothing was bought.`, 0);
+      // The client could not ask (an error, no answer in time): as a client without elicitation.
     }
+    if (typeof confirmed === 'number' && Math.round(confirmed * 1000) >= worst) return undefined;
     return this.failure(
       `This call may cost up to ${cost}, above the confirm-above setting (${threshold} credits); nothing was sent.\n` +
         `Ask the user; if they agree, call again with confirm_credits: ${formatCredits(worst)}.`,
@@ -262,7 +287,7 @@ class Session {
     try {
       const spec = TOOLS.find((t) => t.name === name);
       if (!spec) return this.failure(`Unknown tool '${name}'.`, 0);
-      const parsed = z.object(spec.input).strict().safeParse(args);
+      const parsed = strictInput(spec.input).safeParse(args);
       if (!parsed.success) return this.failure(`Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`, 0);
       const quote = await this.quote(spec, parsed.data as Args);
       if ('failed' in quote) return quote.failed;
