@@ -140,4 +140,29 @@ describe('creators mcp, unlucky agents', () => {
     expect(left).toContain('999999998-recent');
     expect(left).toContain(`${process.pid}-live`);
   }, 60_000);
+
+  it('batch_resume counts the rows its job has still to charge against the session budget (the CLI prices a resume at 0)', async () => {
+    const env = world();
+    const creator = await serve(env, ['--budget', '100']);
+    const made = await creator.call('batch_create', { values: creatorHandles(sb.get(), 10, 120), mode: 'raw', platform: 'instagram' });
+    const id = /bch_\w+/.exec(text(made))?.[0];
+    expect(id, text(made)).toBeDefined();
+    const before = sb.get().state.ledger.charges.length;
+    // Another session, a small budget: the job (made elsewhere) could go on charging 10 rows, up to 2 credits each.
+    const small = await serve(env, ['--budget', '1']);
+    const quoted = await small.call('quote', { tool: 'batch_resume', arguments: { id } });
+    expect(text(quoted)).toMatch(/^Worst case: 20 credits \(10 rows not yet processed x 2, the highest batch price\)/);
+    const resumed = await small.call('batch_resume', { id });
+    expect(resumed.isError, text(resumed)).toBe(true);
+    expect(text(resumed)).toMatch(/^Session budget reached: this call may cost up to 20 credits/);
+    expect(sb.get().state.ledger.charges.length).toBe(before);
+  }, 60_000);
+
+  it('an error that echoes text (an id, a message of the service) reaches the model with its control and bidi characters escaped', async () => {
+    const s = await serve(world());
+    const r = await s.call('listening_campaign_overview', { id: '9\u001b[2J\u202eX' });
+    expect(r.isError, text(r)).toBe(true);
+    expect(text(r)).not.toMatch(/[\u202e\u001b]/);
+    expect(text(r)).toContain("Invalid campaign id '9\\x1b[2J\\u202eX'");
+  }, 30_000);
 });

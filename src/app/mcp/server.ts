@@ -11,9 +11,11 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { BATCH_MODES } from '../../contract/platforms.js';
+import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../../lib/cost.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
-import { escapeJsonC1 } from '../../lib/io/safe-text.js';
+import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
 import { CliError } from '../../lib/errors.js';
 import { closest } from '../../lib/output/fields-check.js';
 import type { Context } from '../context.js';
@@ -159,6 +161,9 @@ function mimeOf(name: string): string {
   return 'application/json';
 }
 
+/** The most a batch row can cost: the highest price of the modes a job can run. */
+const BATCH_PRICE_MAX_MILLI = Math.max(...BATCH_MODES.map((m) => WORST_CASE_MILLI[MODE_PRICE[m]]));
+
 interface Quote {
   worstMilli: number | null;
   basis: string | null;
@@ -272,6 +277,7 @@ class Session {
 
   /** The plan of a call as `--dry-run` prints it: the worst case after what the store holds. Nothing is sent. */
   private async quote(spec: ToolSpec, args: Args): Promise<Quote | { failed: CallToolResult }> {
+    if (spec.name === 'batch_resume') return this.resumeQuote(String(args.id));
     const line = spec.line(args, (name, content) => this.putInput(name, content));
     const dry = await this.runner.run([...line.argv, '--dry-run', '--json'], line.stdin);
     if (dry.code !== 0) return { failed: await this.cliFailure(dry) };
@@ -280,6 +286,17 @@ class Session {
     let worst: number | null = 0;
     for (const p of plans) worst = worst === null || p.worst_case_credits === null ? null : worst + Math.round(p.worst_case_credits * 1000);
     return { worstMilli: worst, basis: plans.map((p) => p.cost_basis).filter(Boolean).join('; ') || null };
+  }
+
+  /** A resumed job charges its remaining rows as it runs (the CLI's plan says 0): at most the highest batch price each. */
+  private async resumeQuote(id: string): Promise<Quote | { failed: CallToolResult }> {
+    const status = await this.runner.run(['batch', 'status', id, '--json']);
+    if (status.code !== 0) return { failed: await this.cliFailure(status) };
+    const found = jsonDocuments(status.stdout)[0] as { total_rows?: unknown; processed_rows?: unknown } | undefined;
+    const { total_rows: total, processed_rows: processed } = found ?? {};
+    if (typeof total !== 'number' || typeof processed !== 'number') return { worstMilli: null, basis: null };
+    const remaining = Math.max(0, total - processed);
+    return { worstMilli: remaining * BATCH_PRICE_MAX_MILLI, basis: `${remaining} rows not yet processed x ${formatCredits(BATCH_PRICE_MAX_MILLI)}, the highest batch price` };
   }
 
   /** The `quote` tool. */
@@ -344,7 +361,8 @@ class Session {
   }
 
   private async failure(message: string, spentMilli: number, reused = 0): Promise<CallToolResult> {
-    return { content: [{ type: 'text', text: `${message}\n${await this.moneyLine(spentMilli, reused)}` }], isError: true };
+    // The CLI's JSON error line decodes to the raw text: a service's message or an echoed id may carry controls.
+    return { content: [{ type: 'text', text: `${escapeControls(message)}\n${await this.moneyLine(spentMilli, reused)}` }], isError: true };
   }
 
   /** Credits spent by the call, what came from the store, the balance left and the session's spend. */
