@@ -142,11 +142,15 @@ describe('creators mcp, unlucky agents', () => {
   }, 60_000);
 
   it('batch_resume counts the rows its job has still to charge against the session budget (the CLI prices a resume at 0)', async () => {
-    const env = world();
+    const cache = tempDir('creators-mcp-cache-');
+    const env = world({ XDG_CACHE_HOME: cache });
     const creator = await serve(env, ['--budget', '100']);
     const made = await creator.call('batch_create', { values: creatorHandles(sb.get(), 10, 120), mode: 'raw', platform: 'instagram' });
     const id = /bch_\w+/.exec(text(made))?.[0];
     expect(id, text(made)).toBeDefined();
+    // The CSV of the user's handles the job was made from is not left behind.
+    const base = join(cache, 'creators', 'mcp-results');
+    expect(readdirSync(base).flatMap((session) => readdirSync(join(base, session))).filter((n) => n.startsWith('input-'))).toEqual([]);
     const before = sb.get().state.ledger.charges.length;
     // Another session, a small budget: the job (made elsewhere) could go on charging 10 rows, up to 2 credits each.
     const small = await serve(env, ['--budget', '1']);

@@ -4,7 +4,7 @@
  * money gate, the budgets and the purchase store are the CLI's own. On top, the rules an agent in a loop needs:
  * a session budget counted from worst cases before sending, and a human asked (elicitation) above confirm-above.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format as formatArgs } from 'node:util';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -21,7 +21,7 @@ import { closest } from '../../lib/output/fields-check.js';
 import type { Context } from '../context.js';
 import { CliRunner, forwardedGlobals, type CliRun, type MainFn } from './run-cli.js';
 import { openResultsDir, presentFile, resultUri, RESULT_URI_TEMPLATE, safe, type Presented } from './results.js';
-import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolSpec } from './tools.js';
+import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolLine, type ToolSpec } from './tools.js';
 
 
 export interface McpOptions {
@@ -148,6 +148,10 @@ function strictInput<S extends z.ZodRawShape>(shape: S) {
         .join(' ') + ` This tool takes: ${known.join(', ') || 'no arguments'}.`;
     },
   });
+}
+
+function removeAll(paths: readonly string[]): void {
+  for (const path of paths) rmSync(path, { force: true });
 }
 
 function extensionOf(name: string): string {
@@ -278,8 +282,8 @@ class Session {
   /** The plan of a call as `--dry-run` prints it: the worst case after what the store holds. Nothing is sent. */
   private async quote(spec: ToolSpec, args: Args): Promise<Quote | { failed: CallToolResult }> {
     if (spec.name === 'batch_resume') return this.resumeQuote(String(args.id));
-    const line = spec.line(args, (name, content) => this.putInput(name, content));
-    const dry = await this.runner.run([...line.argv, '--dry-run', '--json'], line.stdin);
+    const { line, inputs } = this.lineOf(spec, args);
+    const dry = await this.runner.run([...line.argv, '--dry-run', '--json'], line.stdin).finally(() => removeAll(inputs));
     if (dry.code !== 0) return { failed: await this.cliFailure(dry) };
     const plans = jsonDocuments(dry.stdout).filter((p): p is { worst_case_credits: number | null; cost_basis: string | null } => typeof p === 'object' && p !== null && 'worst_case_credits' in p);
     if (plans.length === 0) return { worstMilli: 0, basis: 'free' };
@@ -325,13 +329,13 @@ class Session {
 
   /** Runs the call for real (`capMilli`: its `--max-credits`), writing its data to a file in the asked format. */
   private async run(spec: ToolSpec, args: Args, capMilli: number | undefined, worstMilli?: number): Promise<CallToolResult> {
-    const line = spec.line(args, (name, content) => this.putInput(name, content));
+    const { line, inputs } = this.lineOf(spec, args);
     const narrowed = spec.narrow !== undefined && args.handles !== undefined;
     const format = narrowed ? 'json' : typeof args.format === 'string' ? args.format : 'json';
     const file = join(this.resultsDir, `${String(++this.counter).padStart(3, '0')}-${spec.name}.${format}`);
     const argv = [...line.argv, '--format', format, '-o', file];
     if (capMilli !== undefined) argv.push('--max-credits', formatCredits(Math.max(0, capMilli)));
-    const real = await this.runner.run(argv, line.stdin);
+    const real = await this.runner.run(argv, line.stdin).finally(() => removeAll(inputs));
     // A job charged as it runs holds its worst case against the session at once.
     this.spentMilli += spec.chargesLater && real.code === 0 ? Math.max(real.spentMilli, worstMilli ?? 0) : real.spentMilli;
     if (real.code !== 0) return this.cliFailure(real);
@@ -340,10 +344,16 @@ class Session {
     return this.result(real, shown);
   }
 
-  private putInput(name: string, content: string): string {
-    const path = join(this.resultsDir, `input-${name}`);
-    writeFileSync(path, content, { mode: 0o600 });
-    return path;
+  /** The call's command line, and the input files it wrote (the user's handles or emails: removed once read). */
+  private lineOf(spec: ToolSpec, args: Args): { line: ToolLine; inputs: string[] } {
+    const inputs: string[] = [];
+    const line = spec.line(args, (name, content) => {
+      const path = join(this.resultsDir, `input-${name}`);
+      writeFileSync(path, content, { mode: 0o600 });
+      inputs.push(path);
+      return path;
+    });
+    return { line, inputs };
   }
 
   private async result(run: CliRun, shown: Presented): Promise<CallToolResult> {
