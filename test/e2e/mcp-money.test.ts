@@ -169,4 +169,14 @@ describe('creators mcp, unlucky agents', () => {
     expect(text(r)).not.toMatch(/[\u202e\u001b]/);
     expect(text(r)).toContain("Invalid campaign id '9\\x1b[2J\\u202eX'");
   }, 30_000);
+
+  it('a refused key: the cause and its next step once, the balance unknown with its cause alone', async () => {
+    const s = await serve(world({ CREATORS_API_KEY: 'sbx_live_not_a_key' }));
+    const r = await s.call('credits');
+    expect(r.isError, text(r)).toBe(true);
+    expect(text(r)).toMatch(/^Authentication failed \(HTTP 401\)/);
+    expect(text(r).split('Check the API key')).toHaveLength(2);
+    expect(text(r)).toMatch(/Balance: unknown \(Authentication failed \(HTTP 401\): [^\n]*\)\. Session: 0 of 5 credits\.$/);
+    expect(text(r)).not.toContain('sbx_live_not_a_key');
+  }, 30_000);
 });

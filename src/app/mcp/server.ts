@@ -387,7 +387,8 @@ class Session {
       const run = await this.runner.run(['credits', '--json']);
       const found = jsonDocuments(run.stdout)[0] as { credits_available?: unknown } | undefined;
       if (run.code === 0 && found?.credits_available !== undefined) return `${String(found.credits_available)} credits`;
-      return `unknown (${cliError(run.stderr)})`;
+      // Its cause alone: the next step is the call's own (the same hint twice in a result is noise).
+      return `unknown (${escapeControls(cliError(run.stderr).split('\n')[0] ?? '')})`;
     } catch (err) {
       return `unknown (${errorText(err)})`;
     }
