@@ -179,4 +179,17 @@ describe('creators mcp, unlucky agents', () => {
     expect(text(r)).toMatch(/Balance: unknown \(Authentication failed \(HTTP 401\): [^\n]*\)\. Session: 0 of 5 credits\.$/);
     expect(text(r)).not.toContain('sbx_live_not_a_key');
   }, 30_000);
+
+  it('a cache folder that cannot be made: the server goes on, large results in a private folder of the system temp', async () => {
+    const blocked = join(tempDir('creators-mcp-cache-'), 'a-file');
+    writeFileSync(blocked, '');
+    const tmp = tempDir('creators-mcp-tmp-');
+    const s = await serve(world({ XDG_CACHE_HOME: blocked, TMPDIR: tmp }), ['--budget', '10']);
+    const r = await s.call('search_creators', { platform: 'instagram', limit: 50 });
+    expect(r.isError ?? false, text(r)).toBe(false);
+    const path = /The whole result: (\S+\.json)/.exec(text(r))?.[1] as string;
+    expect(path, text(r)).toMatch(new RegExp(`^${tmp}/creators-mcp-results-\\d+/\\d+-\\w+/001-search_creators\\.json$`));
+    expect(statSync(join(path, '../..')).mode & 0o777).toBe(0o700);
+    expect((await s.call('credits')).isError ?? false).toBe(false);
+  }, 60_000);
 });

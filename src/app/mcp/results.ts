@@ -3,8 +3,9 @@
  * rows, the whole of it kept in the file the CLI's writer made (the -o formats) and served as an MCP resource.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { CliError } from '../../lib/errors.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
 
@@ -22,9 +23,26 @@ export const RESULTS_KEPT_MS = 24 * 60 * 60 * 1000;
  * gone and that were last written more than a day ago are removed first, so results do not pile up.
  */
 export function openResultsDir(env: Record<string, string | undefined>, now: number, pid = process.pid): string {
-  const base = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'creators', 'mcp-results');
-  mkdirSync(base, { recursive: true, mode: 0o700 });
-  chmodSync(base, 0o700);
+  const cache = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'creators', 'mcp-results');
+  // A cache folder that cannot be made (a file in its place, a read-only home): the user's own folder in the system's temp.
+  const fallback = join(tmpdir(), `creators-mcp-results-${process.getuid?.() ?? 'user'}`);
+  let reason: unknown;
+  for (const base of [cache, fallback]) {
+    try {
+      mkdirSync(base, { recursive: true, mode: 0o700 });
+      chmodSync(base, 0o700);
+      prune(base, now, pid);
+      return mkdtempSync(join(base, `${pid}-`));
+    } catch (err) {
+      reason ??= err;
+    }
+  }
+  throw new CliError(`Cannot make a folder for large results in ${cache}: ${(reason as Error).message}.`, 1, {
+    hint: 'Set XDG_CACHE_HOME to a folder you can write.',
+  });
+}
+
+function prune(base: string, now: number, pid: number): void {
   for (const name of readdirSync(base)) {
     const owner = Number(/^(\d+)-/.exec(name)?.[1]);
     if (Number.isInteger(owner) && owner !== pid && running(owner)) continue;
@@ -34,7 +52,6 @@ export function openResultsDir(env: Record<string, string | undefined>, now: num
       // Another server pruning the same folder at once: it is gone either way.
     }
   }
-  return mkdtempSync(join(base, `${pid}-`));
 }
 
 function running(pid: number): boolean {
