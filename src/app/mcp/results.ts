@@ -2,8 +2,10 @@
  * Results sized for a model's context: a small answer is given whole; a large one as a summary and its first
  * rows, the whole of it kept in the file the CLI's writer made (the -o formats) and served as an MCP resource.
  */
-import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { basename } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { CliError } from '../../lib/errors.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
 
@@ -11,6 +13,55 @@ import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
 export const INLINE_CHARS = 12_000;
 /** Rows shown from a larger answer. */
 export const FIRST_ROWS = 5;
+
+/** A session's folder of whole results is kept this long after its last write, for a client that reads it later. */
+export const RESULTS_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The folder of this session's whole results: under the user's cache folder (not a shared /tmp), only the
+ * user can enter it (0700; the CLI's writer makes each file 0600). Folders of earlier sessions whose server is
+ * gone and that were last written more than a day ago are removed first, so results do not pile up.
+ */
+export function openResultsDir(env: Record<string, string | undefined>, now: number, pid = process.pid): string {
+  const cache = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'creators', 'mcp-results');
+  // A cache folder that cannot be made (a file in its place, a read-only home): the user's own folder in the system's temp.
+  const fallback = join(tmpdir(), `creators-mcp-results-${process.getuid?.() ?? 'user'}`);
+  let reason: unknown;
+  for (const base of [cache, fallback]) {
+    try {
+      mkdirSync(base, { recursive: true, mode: 0o700 });
+      chmodSync(base, 0o700);
+      prune(base, now, pid);
+      return mkdtempSync(join(base, `${pid}-`));
+    } catch (err) {
+      reason ??= err;
+    }
+  }
+  throw new CliError(`Cannot make a folder for large results in ${cache}: ${(reason as Error).message}.`, 1, {
+    hint: 'Set XDG_CACHE_HOME to a folder you can write.',
+  });
+}
+
+function prune(base: string, now: number, pid: number): void {
+  for (const name of readdirSync(base)) {
+    const owner = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (Number.isInteger(owner) && owner !== pid && running(owner)) continue;
+    try {
+      if (now - statSync(join(base, name)).mtimeMs > RESULTS_KEPT_MS) rmSync(join(base, name), { recursive: true, force: true });
+    } catch {
+      // Another server pruning the same folder at once: it is gone either way.
+    }
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export const RESULT_URI_TEMPLATE = 'creators://results/{name}';
 
@@ -67,7 +118,7 @@ export function presentFile(path: string, format: string, stdout: string): Prese
  * Text for a model as for a person: JSON as the writer escaped it (control, C1 and format characters as `\u`
  * escapes, the same data); csv and tsv, which the writer keeps exact, through the terminal's sanitiser.
  */
-function safe(text: string, format: string): string {
+export function safe(text: string, format: string): string {
   return format === 'json' || format === 'jsonl' ? escapeJsonC1(text) : escapeControls(text);
 }
 

@@ -4,22 +4,24 @@
  * money gate, the budgets and the purchase store are the CLI's own. On top, the rules an agent in a loop needs:
  * a session budget counted from worst cases before sending, and a human asked (elicitation) above confirm-above.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format as formatArgs } from 'node:util';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { BATCH_MODES } from '../../contract/platforms.js';
+import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../../lib/cost.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
-import { escapeJsonC1 } from '../../lib/io/safe-text.js';
+import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
 import { CliError } from '../../lib/errors.js';
+import { closest } from '../../lib/output/fields-check.js';
 import type { Context } from '../context.js';
 import { CliRunner, forwardedGlobals, type CliRun, type MainFn } from './run-cli.js';
-import { presentFile, resultUri, RESULT_URI_TEMPLATE, type Presented } from './results.js';
-import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolSpec } from './tools.js';
+import { openResultsDir, presentFile, resultUri, RESULT_URI_TEMPLATE, safe, type Presented } from './results.js';
+import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolLine, type ToolSpec } from './tools.js';
 
 
 export interface McpOptions {
@@ -46,7 +48,7 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
   console.log = console.info = console.debug = console.warn = toStderr;
 
   const policy = await ctx.moneyPolicy();
-  const session = new Session(options, new CliRunner(main, ctx.deps, await forwardedGlobals(ctx)), policy);
+  const session = new Session(options, new CliRunner(main, ctx.deps, await forwardedGlobals(ctx)), policy, ctx.deps);
   const server = new McpServer(
     { name: 'creators', title: 'Creator Discovery, Enrichment and Monitoring API', version: version() },
     {
@@ -67,7 +69,7 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
       {
         title: spec.title,
         description: spec.description,
-        inputSchema: spec.input,
+        inputSchema: strictInput(spec.input),
         annotations: {
           title: spec.title,
           readOnlyHint: !spec.writes,
@@ -87,10 +89,10 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
       description:
         'Free: the worst-case cost of a paid tool call with these arguments, after what the store already holds (those parts cost 0). ' +
         'Nothing is sent or bought. Use it before a call that may be expensive.',
-      inputSchema: {
+      inputSchema: strictInput({
         tool: z.enum(quotable, { error: (i) => `Unknown paid tool '${String(i.input)}'. Paid tools: ${quotable.join(', ')}.` }),
         arguments: z.record(z.string(), z.unknown()).optional().describe('the arguments the call would take'),
-      },
+      }),
       annotations: { title: 'Price a call without sending it', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     (args: { tool: string; arguments?: Args | undefined }) => session.track(session.quoteTool(args.tool, args.arguments ?? {})),
@@ -106,7 +108,9 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
     (uri, variables) => {
       const name = String(variables.name);
       if (!session.resultFiles().includes(name)) throw new Error(`No result named ${name}.`);
-      return { contents: [{ uri: uri.href, mimeType: mimeOf(name), text: readFileSync(join(session.resultsDir, name), 'utf8') }] };
+      // The file keeps the CLI's -o bytes; what reaches the model is sanitised as the inline rows are (csv/tsv keep strangers' raw control and bidi characters).
+      const text = readFileSync(join(session.resultsDir, name), 'utf8');
+      return { contents: [{ uri: uri.href, mimeType: mimeOf(name), text: safe(text, extensionOf(name)) }] };
     },
   );
 
@@ -127,12 +131,42 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
   await server.close().catch(() => undefined);
 }
 
+/**
+ * An argument the tool does not know is refused, not dropped: a misspelt `Mode` or `max_result` silently left
+ * out would buy the default (a full enrichment, a bigger search) instead of what the agent asked for.
+ */
+function strictInput<S extends z.ZodRawShape>(shape: S) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      return issue.keys
+        .map((key) => {
+          const near = closest(key, known);
+          return `Unknown argument '${key}'${near ? `: did you mean ${near}?` : '.'} Nothing was sent.`;
+        })
+        .join(' ') + ` This tool takes: ${known.join(', ') || 'no arguments'}.`;
+    },
+  });
+}
+
+function removeAll(paths: readonly string[]): void {
+  for (const path of paths) rmSync(path, { force: true });
+}
+
+function extensionOf(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
+}
+
 function mimeOf(name: string): string {
   if (name.endsWith('.csv')) return 'text/csv';
   if (name.endsWith('.tsv')) return 'text/tab-separated-values';
   if (name.endsWith('.jsonl')) return 'application/jsonl';
   return 'application/json';
 }
+
+/** The most a batch row can cost: the highest price of the modes a job can run. */
+const BATCH_PRICE_MAX_MILLI = Math.max(...BATCH_MODES.map((m) => WORST_CASE_MILLI[MODE_PRICE[m]]));
 
 interface Quote {
   worstMilli: number | null;
@@ -153,16 +187,13 @@ class Session {
     options: McpOptions,
     private readonly runner: CliRunner,
     private readonly policy: { maxCreditsMilli: number | undefined; confirmAboveMilli: number },
+    private readonly deps: { env: Record<string, string | undefined>; now(): number },
   ) {
     this.budgetMilli = options.budgetMilli ?? DEFAULT_BUDGET_CREDITS * 1000;
   }
 
   get resultsDir(): string {
-    if (this.resultsDirPath === undefined) {
-      const base = join(tmpdir(), 'creators-mcp');
-      mkdirSync(base, { recursive: true, mode: 0o700 });
-      this.resultsDirPath = mkdtempSync(join(base, `${process.pid}-`));
-    }
+    this.resultsDirPath ??= openResultsDir(this.deps.env, this.deps.now());
     return this.resultsDirPath;
   }
 
@@ -222,11 +253,11 @@ class Session {
 
   /** Above confirm-above: the user is asked when the client can ask, else the call is refused with its cost. */
   private async confirm(worst: number, basis: string | null, confirmed: unknown): Promise<CallToolResult | undefined> {
-    if (typeof confirmed === 'number' && Math.round(confirmed * 1000) >= worst) return undefined;
     const cost = `${formatCredits(worst)} credits${basis ? ` (${basis})` : ''}`;
     const threshold = formatCredits(this.policy.confirmAboveMilli);
     const server = this.server;
     // Form elicitation (an empty `elicitation: {}` is read as form by the SDK); a client with URL mode alone is refused as one without.
+    // A client that can ask the user is always asked: confirm_credits is the agent's word, not the user's.
     if (server?.server.getClientCapabilities()?.elicitation?.form) {
       const answer = await server.server
         .elicitInput({
@@ -234,10 +265,13 @@ class Session {
           message: `This call may cost up to ${cost}, above your confirm-above setting (${threshold} credits). Spend it?`,
           requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: `Spend up to ${formatCredits(worst)} credits` } }, required: ['confirm'] },
         })
-        .catch((err: unknown) => ({ action: 'cancel' as const, error: err }));
-      if (answer.action === 'accept' && (answer as { content?: { confirm?: unknown } }).content?.confirm !== false) return undefined;
-      return this.failure(`The user did not agree to spend up to ${cost}; nothing was sent and nothing was bought.`, 0);
+        .catch(() => undefined);
+      // Only an explicit yes buys: an accept without content, or with anything but true, is not one.
+      if (answer?.action === 'accept' && answer.content?.confirm === true) return undefined;
+      if (answer !== undefined) return this.failure(`The user did not agree to spend up to ${cost}; nothing was sent and nothing was bought.`, 0);
+      // The client could not ask (an error, no answer in time): as a client without elicitation.
     }
+    if (typeof confirmed === 'number' && Math.round(confirmed * 1000) >= worst) return undefined;
     return this.failure(
       `This call may cost up to ${cost}, above the confirm-above setting (${threshold} credits); nothing was sent.\n` +
         `Ask the user; if they agree, call again with confirm_credits: ${formatCredits(worst)}.`,
@@ -247,8 +281,9 @@ class Session {
 
   /** The plan of a call as `--dry-run` prints it: the worst case after what the store holds. Nothing is sent. */
   private async quote(spec: ToolSpec, args: Args): Promise<Quote | { failed: CallToolResult }> {
-    const line = spec.line(args, (name, content) => this.putInput(name, content));
-    const dry = await this.runner.run([...line.argv, '--dry-run', '--json'], line.stdin);
+    if (spec.name === 'batch_resume') return this.resumeQuote(String(args.id));
+    const { line, inputs } = this.lineOf(spec, args);
+    const dry = await this.runner.run([...line.argv, '--dry-run', '--json'], line.stdin).finally(() => removeAll(inputs));
     if (dry.code !== 0) return { failed: await this.cliFailure(dry) };
     const plans = jsonDocuments(dry.stdout).filter((p): p is { worst_case_credits: number | null; cost_basis: string | null } => typeof p === 'object' && p !== null && 'worst_case_credits' in p);
     if (plans.length === 0) return { worstMilli: 0, basis: 'free' };
@@ -257,12 +292,23 @@ class Session {
     return { worstMilli: worst, basis: plans.map((p) => p.cost_basis).filter(Boolean).join('; ') || null };
   }
 
+  /** A resumed job charges its remaining rows as it runs (the CLI's plan says 0): at most the highest batch price each. */
+  private async resumeQuote(id: string): Promise<Quote | { failed: CallToolResult }> {
+    const status = await this.runner.run(['batch', 'status', id, '--json']);
+    if (status.code !== 0) return { failed: await this.cliFailure(status) };
+    const found = jsonDocuments(status.stdout)[0] as { total_rows?: unknown; processed_rows?: unknown } | undefined;
+    const { total_rows: total, processed_rows: processed } = found ?? {};
+    if (typeof total !== 'number' || typeof processed !== 'number') return { worstMilli: null, basis: null };
+    const remaining = Math.max(0, total - processed);
+    return { worstMilli: remaining * BATCH_PRICE_MAX_MILLI, basis: `${remaining} rows not yet processed x ${formatCredits(BATCH_PRICE_MAX_MILLI)}, the highest batch price` };
+  }
+
   /** The `quote` tool. */
   async quoteTool(name: string, args: Args): Promise<CallToolResult> {
     try {
       const spec = TOOLS.find((t) => t.name === name);
       if (!spec) return this.failure(`Unknown tool '${name}'.`, 0);
-      const parsed = z.object(spec.input).strict().safeParse(args);
+      const parsed = strictInput(spec.input).safeParse(args);
       if (!parsed.success) return this.failure(`Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`, 0);
       const quote = await this.quote(spec, parsed.data as Args);
       if ('failed' in quote) return quote.failed;
@@ -283,13 +329,13 @@ class Session {
 
   /** Runs the call for real (`capMilli`: its `--max-credits`), writing its data to a file in the asked format. */
   private async run(spec: ToolSpec, args: Args, capMilli: number | undefined, worstMilli?: number): Promise<CallToolResult> {
-    const line = spec.line(args, (name, content) => this.putInput(name, content));
+    const { line, inputs } = this.lineOf(spec, args);
     const narrowed = spec.narrow !== undefined && args.handles !== undefined;
     const format = narrowed ? 'json' : typeof args.format === 'string' ? args.format : 'json';
     const file = join(this.resultsDir, `${String(++this.counter).padStart(3, '0')}-${spec.name}.${format}`);
     const argv = [...line.argv, '--format', format, '-o', file];
     if (capMilli !== undefined) argv.push('--max-credits', formatCredits(Math.max(0, capMilli)));
-    const real = await this.runner.run(argv, line.stdin);
+    const real = await this.runner.run(argv, line.stdin).finally(() => removeAll(inputs));
     // A job charged as it runs holds its worst case against the session at once.
     this.spentMilli += spec.chargesLater && real.code === 0 ? Math.max(real.spentMilli, worstMilli ?? 0) : real.spentMilli;
     if (real.code !== 0) return this.cliFailure(real);
@@ -298,10 +344,16 @@ class Session {
     return this.result(real, shown);
   }
 
-  private putInput(name: string, content: string): string {
-    const path = join(this.resultsDir, `input-${name}`);
-    writeFileSync(path, content, { mode: 0o600 });
-    return path;
+  /** The call's command line, and the input files it wrote (the user's handles or emails: removed once read). */
+  private lineOf(spec: ToolSpec, args: Args): { line: ToolLine; inputs: string[] } {
+    const inputs: string[] = [];
+    const line = spec.line(args, (name, content) => {
+      const path = join(this.resultsDir, `input-${name}`);
+      writeFileSync(path, content, { mode: 0o600 });
+      inputs.push(path);
+      return path;
+    });
+    return { line, inputs };
   }
 
   private async result(run: CliRun, shown: Presented): Promise<CallToolResult> {
@@ -319,7 +371,8 @@ class Session {
   }
 
   private async failure(message: string, spentMilli: number, reused = 0): Promise<CallToolResult> {
-    return { content: [{ type: 'text', text: `${message}\n${await this.moneyLine(spentMilli, reused)}` }], isError: true };
+    // The CLI's JSON error line decodes to the raw text: a service's message or an echoed id may carry controls.
+    return { content: [{ type: 'text', text: `${escapeControls(message)}\n${await this.moneyLine(spentMilli, reused)}` }], isError: true };
   }
 
   /** Credits spent by the call, what came from the store, the balance left and the session's spend. */
@@ -334,7 +387,8 @@ class Session {
       const run = await this.runner.run(['credits', '--json']);
       const found = jsonDocuments(run.stdout)[0] as { credits_available?: unknown } | undefined;
       if (run.code === 0 && found?.credits_available !== undefined) return `${String(found.credits_available)} credits`;
-      return `unknown (${cliError(run.stderr)})`;
+      // Its cause alone: the next step is the call's own (the same hint twice in a result is noise).
+      return `unknown (${escapeControls(cliError(run.stderr).split('\n')[0] ?? '')})`;
     } catch (err) {
       return `unknown (${errorText(err)})`;
     }

@@ -395,12 +395,16 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'batch_resume',
     title: 'Resume a batch job',
-    description: 'Continue a batch job paused for credits (or failed). Resuming is free; the rows it goes on to enrich are charged as it runs.',
-    input: { id: z.string().regex(/^bch_\w+$/, 'a batch id looks like bch_...') },
-    paid: false,
+    description:
+      'Continue a batch job paused for credits (or failed). Resuming is free, but the rows it goes on to enrich are charged as it runs: ' +
+      'the session budget counts its worst case at once (the rows not yet processed x 2 credits, the highest batch price).',
+    input: { id: z.string().regex(/^bch_\w+$/, 'a batch id looks like bch_...'), confirm_credits: CONFIRM },
+    // Paid for the session: a job created elsewhere would otherwise spend its remaining rows past the session budget.
+    paid: true,
     writes: true,
     idempotent: true,
     openWorld: true,
+    chargesLater: true,
     data: true,
     line: (a) => ({ argv: ['batch', 'resume', String(a.id)] }),
   },
