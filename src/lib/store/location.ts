@@ -129,9 +129,8 @@ export function prepareStoreFile(file: string, o: PrepareOptions): Prepared {
   if (!found && !o.create) return { exists: false, tightened: false };
   const dir = path.dirname(file);
   if (!found) {
-    const made = mkdirSync(dir, { recursive: true, mode: 0o700 });
     // mkdir's mode is cut by the umask; a folder made here is the store's own.
-    if (made !== undefined) chmodQuietly(dir, 0o700);
+    if (makeFolders(dir)) chmodQuietly(dir, 0o700);
   }
   if (tighten && o.privateFolder) tightenFolder(dir);
   if (!found) {
@@ -249,4 +248,31 @@ export function storeSettingToKeep(value: string, cwd: string, home: string | un
   if (/^postgres(ql)?:\/\//i.test(v)) return v;
   if (home && (v === '~' || v.startsWith('~/'))) return path.join(home, v.slice(1));
   return path.resolve(cwd, v);
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest folder that exists. Not `mkdirSync(dir, { recursive: true })`:
+ * under a folder that refuses new entries without saying ENOENT's opposite (/proc/nope) Node's recursive mkdir
+ * never returns, and the run spun at 65% CPU deaf to SIGTERM. Whether it made `dir`.
+ */
+function makeFolders(dir: string): boolean {
+  const missing: string[] = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    try {
+      if (!statSync(at).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', path: at });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(at) === at) throw err;
+      missing.unshift(at);
+    }
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+    } catch (err) {
+      // Another process made it meanwhile.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return missing.length > 0;
 }

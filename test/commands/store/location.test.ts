@@ -244,3 +244,14 @@ describe('the store waits that the environment sets', () => {
     expect(mark.since().count).toBe(0);
   });
 });
+
+describe('a store in a folder that cannot be made', () => {
+  it.each(['/proc/nope/store.db', '/dev/null/store.db'])('%s: the run stops at once naming the store (it spun forever in a recursive mkdir), nothing bought', async (file) => {
+    const mark = ledgerMark(sb.get());
+    const env = { ...sandboxEnv(sb.get(), { CREATORS_STORE: file }), CREATORS_CONFIG_DIR: tempConfigDir() } as Record<string, string>;
+    const res = await spawnCli([...BUY, '--json'], env, undefined, 15_000);
+    expect(res.code, res.stderr).toBe(1);
+    expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'store_failed', message: expect.stringContaining(`Cannot use the store ${file}`) });
+    expect(mark.since().count).toBe(0);
+  });
+});
