@@ -1,15 +1,61 @@
 #!/usr/bin/env node
-// Launcher. Everything lives in dist/ (esbuild bundle, one chunk per command); main() returns the exit code.
+// Launcher. Everything lives in dist/ (esbuild bundle, one chunk per command); run() returns the exit code.
+//
+// Written for old Nodes too (no top-level await, `?.` or `??`; built-ins by their bare names): on a Node
+// the CLI does not support, this file must still parse and say so in one line, not die with a SyntaxError
+// from dist/ (test/e2e/node-version.test.ts).
 //
 // Fast path: `creators --version` and `creators [command...] --help` are answered here, from the
 // package version and the help snapshot `npm run build` renders through the real command tree
 // (dist/help/*.json), without loading commander or the tree (which alone cost more than Node's own
-// start-up). Anything else, or a terminal width the snapshot does not cover, goes through main().
-import { readFileSync } from 'node:fs';
-import module from 'node:module';
-import v8 from 'node:v8';
+// start-up). Anything else, or a terminal width the snapshot does not cover, goes through run().
+import { readFileSync } from 'fs';
+import module from 'module';
+import v8 from 'v8';
 
-module.enableCompileCache?.();
+/** The oldest Node this runs on (undici 7 needs 20.18.1), and the day Node 20's support ends (README, Install). */
+const OLDEST = [20, 18, 1];
+const NODE_20_UNTIL = '2027-04-30';
+
+const nodeVersion = process.versions.node.split('.').map(Number);
+function older(a, b) {
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+if (older(nodeVersion, OLDEST)) {
+  process.stderr.write(
+    `creators needs Node.js ${OLDEST.join('.')} or later (22, 24 or 26 recommended); this is Node.js ${process.version}. Install a current release from https://nodejs.org.\n`,
+  );
+  process.exitCode = 1;
+} else {
+  start(process.argv.slice(2));
+}
+
+function start(argv) {
+  // Node 22.1+: V8's compiled code of dist/ kept between runs, in Node's default folder (the system's temp
+  // folder); a folder it cannot write is skipped by Node itself (test/e2e/node-version.test.ts).
+  if (typeof module.enableCompileCache === 'function') module.enableCompileCache();
+  // On a terminal only: scripts and pipes see the same stderr on every supported Node.
+  if (nodeVersion[0] === 20 && process.stderr.isTTY && !argv.includes('--quiet') && process.env.CREATORS_NO_NODE_NOTICE !== '1') {
+    process.stderr.write(`Node.js 20 reached its end of life on 2026-04-30; creators supports it until ${NODE_20_UNTIL}: upgrade to Node.js 22 or later.\n`);
+  }
+  const quick = quickAnswer(argv);
+  if (quick !== undefined) {
+    process.stdout.write(quick);
+    return;
+  }
+  // undici parses HTTP with a WebAssembly build of llhttp. V8 compiles it at once with its baseline
+  // compiler (Liftoff), then again, optimised, on a background thread, and a process cannot exit until
+  // that job ends: it added ~130 ms to every command that made a request (README, Performance). The
+  // baseline code is fast enough to parse a 1 GB download at full speed.
+  v8.setFlagsFromString('--liftoff-only');
+  import('../dist/main.js')
+    .then((m) => m.run())
+    .then((code) => {
+      process.exitCode = code;
+    });
+}
 
 /** The text to print for argv when it is exactly a version or help request the snapshot covers. */
 function quickAnswer(argv) {
@@ -31,17 +77,4 @@ function quickAnswer(argv) {
     // No snapshot for these words (an alias, a typo, an old build): commander answers.
   }
   return undefined;
-}
-
-const quick = quickAnswer(process.argv.slice(2));
-if (quick !== undefined) {
-  process.stdout.write(quick);
-} else {
-  // undici parses HTTP with a WebAssembly build of llhttp. V8 compiles it at once with its baseline
-  // compiler (Liftoff), then again, optimised, on a background thread, and a process cannot exit until
-  // that job ends: it added ~130 ms to every command that made a request (README, Performance). The
-  // baseline code is fast enough to parse a 1 GB download at full speed.
-  v8.setFlagsFromString('--liftoff-only');
-  const { run } = await import('../dist/main.js');
-  process.exitCode = await run();
 }
