@@ -9,9 +9,8 @@
 // package version and the help snapshot `npm run build` renders through the real command tree
 // (dist/help/*.json), without loading commander or the tree (which alone cost more than Node's own
 // start-up). Anything else, or a terminal width the snapshot does not cover, goes through run().
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import module from 'module';
-import v8 from 'v8';
 
 /** The oldest Node this runs on (undici 7 needs 20.18.1), and the day Node 20's support ends (README, Install). */
 const OLDEST = [20, 18, 1];
@@ -45,16 +44,25 @@ function start(argv) {
     process.stdout.write(quick);
     return;
   }
-  // undici parses HTTP with a WebAssembly build of llhttp. V8 compiles it at once with its baseline
-  // compiler (Liftoff), then again, optimised, on a background thread, and a process cannot exit until
-  // that job ends: it added ~130 ms to every command that made a request (README, Performance). The
-  // baseline code is fast enough to parse a 1 GB download at full speed.
-  v8.setFlagsFromString('--liftoff-only');
-  import('../dist/main.js')
+  import(entryFor(argv))
     .then((m) => m.run())
     .then((code) => {
       process.exitCode = code;
     });
+}
+
+/**
+ * dist/cmd-<first word>.js, which holds that command's declaration alone, when the command line starts with
+ * a top-level command's name and asks for no help (a group's help lists its verbs, a misspelt word is
+ * suggested among them: those take the whole tree in main.js, as does anything else).
+ */
+function entryFor(argv) {
+  const first = argv[0] || '';
+  if (/^[a-z][a-z0-9-]*$/.test(first) && !argv.includes('--help') && !argv.includes('-h')) {
+    const file = new URL(`../dist/cmd-${first}.js`, import.meta.url);
+    if (existsSync(file)) return file.href;
+  }
+  return '../dist/main.js';
 }
 
 /** The text to print for argv when it is exactly a version or help request the snapshot covers. */

@@ -74,6 +74,26 @@ export function lazyHttp2ForUndici() {
 }
 
 /**
+ * commander requires `node:child_process` when it loads (~2 ms on Node 20), for executable subcommands, which
+ * this CLI has none of: its `spawn` is read from the real module on first use.
+ */
+export function lazyChildProcessForCommander() {
+  return {
+    name: 'lazy-child-process-for-commander',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        /commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+        contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+/**
  * Node's built-in modules through `require()` instead of ESM `import`. Importing a built-in from ESM makes
  * Node build an ESM facade of it, which reads every one of its exports, lazy ones included: `node:http`'s
  * exports on Node 22 and 24 include WebSocket and friends, so an ESM import of node:http loads Node's own
@@ -119,6 +139,56 @@ export function stripPackageComments() {
   };
 }
 
+/** Top-level commands that read the whole tree (program.ts READS_THE_TREE): no entry of their own. */
+const WHOLE_TREE_COMMANDS = new Set(['help', 'completion']);
+
+/**
+ * One entry per top-level command (`dist/cmd-credits.js`, `dist/cmd-auth.js` ...) beside `dist/main.js`, so a
+ * command parses only its own declaration, not the ~100 others (~160 KB of main.js, about 10 ms of every
+ * run on Node 20 where no compile cache keeps them). bin/creators.js takes `cmd-<first word>.js` when it
+ * exists and the command line holds no help request; anything else goes through main.js and the whole tree.
+ *
+ * program.ts builds commander's tree from `COMMAND_TREE` (src/commands/index.ts), read when a program is
+ * built. In the bundle that import is a slot each entry fills before it runs: main.js with the whole tree,
+ * cmd-<name>.js with its one node (what program.ts `treeFor` would have sliced to: one command, or one group
+ * with all its verbs, so commander's messages and suggestions are unchanged). Returns the entry points and
+ * the plugin.
+ */
+export function commandEntries() {
+  const index = readFileSync(`${root}src/commands/index.ts`, 'utf8');
+  const files = new Map([...index.matchAll(/^import (\w+) from '(\.\/[^']+)\.js';$/gm)].map((m) => [m[1], `${root}src/commands/${m[2].slice(2)}.ts`]));
+  const listed = index.slice(index.indexOf('COMMAND_TREE')).match(/^\s+(\w+),$/gm).map((l) => l.trim().slice(0, -1));
+  const names = listed.filter((n) => !WHOLE_TREE_COMMANDS.has(n));
+  const entryPoints = { main: 'virtual-entry:main', ...Object.fromEntries(names.map((n) => [`cmd-${n}`, `virtual-entry:${n}`])) };
+  const plugin = {
+    name: 'command-entries',
+    setup(b) {
+      b.onResolve({ filter: /^virtual-entry:/ }, (args) => ({ path: args.path.slice('virtual-entry:'.length), namespace: 'command-entry' }));
+      b.onResolve({ filter: /^tree-slot$/ }, () => ({ path: 'tree-slot', namespace: 'tree-slot' }));
+      b.onResolve({ filter: /[\\/]commands[\\/]index\.js$/ }, (args) => (/[\\/]src[\\/]program\.ts$/.test(args.importer) ? { path: 'tree-slot', namespace: 'tree-slot' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'tree-slot' }, () => ({
+        contents: 'export let COMMAND_TREE = [];\nexport function setTree(tree) { COMMAND_TREE = tree; }\n',
+        loader: 'js',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'command-entry' }, (args) => {
+        const tree = args.path === 'main' ? `import { COMMAND_TREE as tree } from ${JSON.stringify(`${root}src/commands/index.ts`)};` : `import node from ${JSON.stringify(files.get(args.path))};\nconst tree = [node];`;
+        return {
+          contents: [
+            "import { setTree } from 'tree-slot';",
+            tree,
+            'setTree(tree);',
+            `export * from ${JSON.stringify(`${root}src/main.ts`)};`,
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: root,
+        };
+      });
+    },
+  };
+  for (const n of names) if (!files.has(n)) throw new Error(`build: src/commands/index.ts lists ${n} without an import of it`);
+  return { entryPoints, plugin, names };
+}
+
 /** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
 export const bundleOptions = {
   bundle: true,
@@ -138,7 +208,7 @@ export const bundleOptions = {
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), stripPackageComments()],
+  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), lazyChildProcessForCommander(), stripPackageComments()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */
@@ -206,7 +276,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const staging = `${root}dist.tmp`;
   await rm(staging, { recursive: true, force: true });
   const sourcemap = process.argv.includes('--sourcemap');
-  const { metafile } = await build({ ...bundleOptions, sourcemap, metafile: true, absWorkingDir: root, entryPoints: ['src/main.ts'], outdir: staging });
+  const commands = commandEntries();
+  const { metafile } = await build({
+    ...bundleOptions,
+    plugins: [commands.plugin, ...bundleOptions.plugins],
+    sourcemap,
+    metafile: true,
+    absWorkingDir: root,
+    entryPoints: commands.entryPoints,
+    outdir: staging,
+  });
   const problems = dependencyProblems(metafile, JSON.parse(readFileSync(`${root}package.json`, 'utf8')));
   let notices;
   try {
@@ -221,6 +300,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   await writeFile(`${staging}/THIRD-PARTY-NOTICES.txt`, notices);
   await writeHelpSnapshot(staging);
+  // Each entry is named after its command's first word: the launcher finds it by that word.
+  const topLevel = subcommands(JSON.parse(readFileSync(`${staging}/help/_.json`, 'utf8')).pipe);
+  const unnamed = commands.names.filter((n) => !topLevel.includes(n));
+  if (unnamed.length > 0) {
+    process.stderr.write(`build: no top-level command is named ${unnamed.join(', ')} (src/commands/index.ts: name each import after its command)\n`);
+    process.exit(1);
+  }
   await rm(`${root}dist.old`, { recursive: true, force: true });
   await rename(`${root}dist`, `${root}dist.old`).catch((e) => {
     if (e.code !== 'ENOENT') throw e;
