@@ -44,7 +44,8 @@ function start(argv) {
     process.stdout.write(quick);
     return;
   }
-  import(entryFor(argv))
+  const entry = commandEntry(argv);
+  (entry ? import(entry) : import('../dist/main.js'))
     .then((m) => m.run())
     .then((code) => {
       process.exitCode = code;
@@ -52,17 +53,17 @@ function start(argv) {
 }
 
 /**
- * dist/cmd-<first word>.js, which holds that command's declaration alone, when the command line starts with
+ * The URL of dist/cmd-<first word>.js, which holds that command's declaration alone, when the command line starts with
  * a top-level command's name and asks for no help (a group's help lists its verbs, a misspelt word is
- * suggested among them: those take the whole tree in main.js, as does anything else).
+ * suggested among them: those take the whole tree in main.js, as does anything else: undefined).
  */
-function entryFor(argv) {
+function commandEntry(argv) {
   const first = argv[0] || '';
   if (/^[a-z][a-z0-9-]*$/.test(first) && !argv.includes('--help') && !argv.includes('-h')) {
     const file = new URL(`../dist/cmd-${first}.js`, import.meta.url);
     if (existsSync(file)) return file.href;
   }
-  return '../dist/main.js';
+  return undefined;
 }
 
 /** The text to print for argv when it is exactly a version or help request the snapshot covers. */

@@ -46,8 +46,9 @@ async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): 
   const files = lines.filter((l) => l.startsWith('url file:') && l.includes('/dist/')).map((l) => fileURLToPath(l.slice(4)));
   const sources = new Set<string>();
   for (const file of new Set(files)) {
-    // esbuild names a package by its path from the checkout (`../main/node_modules/...` in a git worktree).
-    for (const m of readFileSync(file, 'utf8').matchAll(/^\/\/ (?:\S*?\/)?((?:src|node_modules)\/\S+)$/gm)) sources.add(m[1] as string);
+    // esbuild names a package by its path from the checkout (`../main/node_modules/...` in a git worktree);
+    // the regrouped chunks carry the same line as `/** ... */` (scripts/build.mjs regroup).
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:\/\/ |\/\*\* )(?:\S*?\/)?((?:src|node_modules)\/\S+?)(?: \*\/)?$/gm)) sources.add(m[1] as string);
   }
   const builtins = lines.filter((l) => l.startsWith('builtin ')).map((l) => l.slice(8));
   return { code: res.code, stdout: res.stdout, loaded: { sources: [...sources], builtins, files } };
@@ -89,7 +90,7 @@ describe('what start-up loads (built CLI)', () => {
     expect(loaded.sources).toContain('node_modules/undici/lib/dispatcher/agent.js');
     expect(loaded.builtins).not.toContain('http2');
     const undiciFiles = new Set(
-      loaded.files.filter((file) => /^\/\/ (?:\S*?\/)?node_modules\/undici\//m.test(readFileSync(file, 'utf8'))),
+      loaded.files.filter((file) => /^(?:\/\/ |\/\*\* )(?:\S*?\/)?node_modules\/undici\//m.test(readFileSync(file, 'utf8'))),
     );
     expect(undiciFiles.size).toBeGreaterThan(0);
     expect(undiciFiles.size).toBeLessThanOrEqual(2);
