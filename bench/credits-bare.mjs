@@ -1,9 +1,10 @@
-// The baseline of the one-request figure: a bare node:http script making the request `creators credits
+// The baseline of the one-request figures: a bare node:http script making the request `creators credits
 // --json` makes (GET with the bearer key) and printing the same JSON. No CLI, no undici, no config.
+// `node bench/credits-bare.mjs <path>` makes that GET instead (`dict languages`' route).
 import { request } from 'node:http';
 
 const base = new URL(process.env.CREATORS_BASE_URL);
-const req = request(new URL('/public/v1/accounts/credits/', base), { headers: { authorization: `Bearer ${process.env.CREATORS_API_KEY}`, accept: 'application/json' } }, (res) => {
+const req = request(new URL(process.argv[2] ?? '/public/v1/accounts/credits/', base), { headers: { authorization: `Bearer ${process.env.CREATORS_API_KEY}`, accept: 'application/json' } }, (res) => {
   let body = '';
   res.setEncoding('utf8');
   res.on('data', (c) => (body += c));
