@@ -32,9 +32,6 @@ if (older(nodeVersion, OLDEST)) {
 }
 
 function start(argv) {
-  // Node 22.1+: V8's compiled code of dist/ kept between runs, in Node's default folder (the system's temp
-  // folder); a folder it cannot write is skipped by Node itself (test/e2e/node-version.test.ts).
-  if (typeof module.enableCompileCache === 'function') module.enableCompileCache();
   // On a terminal only: scripts and pipes see the same stderr on every supported Node.
   if (nodeVersion[0] === 20 && process.stderr.isTTY && !argv.includes('--quiet') && process.env.CREATORS_NO_NODE_NOTICE !== '1') {
     process.stderr.write(`Node.js 20 reached its end of life on 2026-04-30; creators supports it until ${NODE_20_UNTIL}: upgrade to Node.js 22 or later.\n`);
@@ -44,6 +41,10 @@ function start(argv) {
     process.stdout.write(quick);
     return;
   }
+  // Node 22.1+: V8's compiled code of dist/ kept between runs, in Node's default folder (the system's temp
+  // folder); a folder it cannot write is skipped by Node itself (test/e2e/node-version.test.ts). Not for
+  // the answers above, which load nothing to compile.
+  if (typeof module.enableCompileCache === 'function') module.enableCompileCache();
   const entry = commandEntry(argv);
   (entry ? import(entry) : import('../dist/main.js'))
     .then((m) => m.run())

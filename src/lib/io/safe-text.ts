@@ -14,18 +14,17 @@ const WRITING_JOINER =
   String.raw`|[\u200c\u200d](?<=${JOINING}[\u200c\u200d])(?=${JOINING})`;
 
 /**
- * The expression for `set`, compiled on first use: V8 builds the Unicode property classes above when the
- * RegExp is made (~1-2 ms on Node 20), which a run whose text is plain ASCII never needs (`maybe` says so).
+ * The expression for `set`, compiled on first need: V8 builds the Unicode property classes above when the
+ * RegExp is made (~1-2 ms on Node 20), which text holding none of `set` or FORMAT (the joiners are among
+ * them) never needs: `maybe` is that plain class, cheap to build and to test.
  */
-function unsafe(set: string): () => RegExp {
+function unsafe(set: string): { maybe: RegExp; re: () => RegExp } {
   let re: RegExp | undefined;
-  return () => (re ??= new RegExp(`${WRITING_JOINER}|([${set}${FORMAT}])`, 'gv'));
+  return { maybe: new RegExp(`[${set}${FORMAT}]`), re: () => (re ??= new RegExp(`${WRITING_JOINER}|([${set}${FORMAT}])`, 'gv')) };
 }
 
 /** C0 but tab and line feed, DEL, C1 (U+009B is a one-character CSI), format characters. */
 const CONTROL = unsafe(String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f`);
-/** Text CONTROL cannot match has none of these: no C0 but tab and line feed, nothing past ASCII. */
-const MAYBE_CONTROL = /[\x00-\x08\x0b-\x1f]|[^\x00-\x7e]/;
 
 const NAMED: Record<string, string> = { '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' };
 
@@ -38,20 +37,18 @@ function visible(char: string): string {
 
 /** The one sanitiser for human-facing text, before colour: `\x1b`, `\u009b`, `\r`... shown as escapes. */
 export function escapeControls(text: string): string {
-  if (!MAYBE_CONTROL.test(text)) return text;
-  const control = CONTROL();
+  if (!CONTROL.maybe.test(text)) return text;
+  const control = CONTROL.re();
   control.lastIndex = 0;
   return control.test(text) ? text.replace(control, (match, char: string | undefined) => (char === undefined ? match : visible(char))) : text;
 }
 
 const JSON_UNSAFE = unsafe(String.raw`\x7f-\x9f`);
-/** Everything JSON_UNSAFE matches is past ASCII. */
-const NOT_ASCII = /[^\x00-\x7e]/;
 
 /** Escapes what JSON.stringify leaves raw (DEL, C1, format characters) as `\u0080`...: valid JSON, same data. */
 export function escapeJsonC1(json: string): string {
-  if (!NOT_ASCII.test(json)) return json;
-  const unsafeJson = JSON_UNSAFE();
+  if (!JSON_UNSAFE.maybe.test(json)) return json;
+  const unsafeJson = JSON_UNSAFE.re();
   unsafeJson.lastIndex = 0;
   return unsafeJson.test(json)
     ? json.replace(unsafeJson, (match, char: string | undefined) => (char === undefined ? match : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`))
