@@ -4,6 +4,8 @@
 // - ESM with code splitting: every lazily imported command module (and the sandbox) becomes its own
 //   chunk, so a command parses only what it runs. Types are checked by `npm run typecheck`; esbuild
 //   only strips them.
+// - One entry per top-level command (dist/cmd-<name>.js, commandEntries) beside dist/main.js, and the read
+//   commands' whole path regrouped into one chunk by rolldown (regroup): a one-request command reads 3 files.
 // - Chunks stay flat in dist/ because program.ts finds ../package.json relative to its own file.
 // - The help snapshot (dist/help/): commander plus the whole command tree cost ~25 ms to load and build,
 //   more than bare Node's whole start-up, so `--help` of each command is rendered here once, at the
