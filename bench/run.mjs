@@ -37,7 +37,7 @@ if (!existsSync(join(root, 'dist/main.js'))) {
 const tmp = await mkdtemp(join(tmpdir(), 'creators-bench-'));
 const out = (s) => process.stdout.write(`${s}\n`);
 const note = (s) => process.stderr.write(`  .. ${s}\n`);
-out(`creators bench (${quick ? 'quick' : 'full'}; node ${process.version}; NODE_EXTRA_CA_CERTS unset for every child)`);
+out(`creators bench (${quick ? 'quick' : 'full'}; node ${process.version}; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}; NODE_EXTRA_CA_CERTS unset for every child)`);
 
 /** Starts `creators sandbox` (JSON line on stdout) with its request log on stderr, timestamped on arrival. */
 async function startSandbox(flags) {
@@ -100,31 +100,46 @@ async function benchStartup() {
     viaCommander.push((await measure(process.execPath, ['-e', "process.stdout.isTTY=true;process.stdout.columns=97;process.argv=[process.argv[0],'creators','search','--help'];import('./bin/creators.js')"], { rss: false, env: benchEnv() })).ms);
   }
   out(`  (reference: search --help rendered by commander, no snapshot: ${fmtMs(median(viaCommander))})`);
-  // One request: `creators credits --json` against a bare node:http script making the same request and
-  // printing the same JSON (bench/credits-bare.mjs), interleaved.
+  // One request: `creators credits --json`, `dict languages --json` and `auth status` (whose live check is
+  // the credits GET) against a bare node:http script making the same GET and printing its JSON
+  // (bench/credits-bare.mjs), all interleaved in each round.
   const sb = await startSandbox(['--rate-limit', '100000']);
   try {
-    const cliRuns = [];
-    const bareRuns = [];
-    // Node 22+: the launcher's module.enableCompileCache() keeps V8's compiled code of dist/ between runs
-    // (absent on Node 20, where the call does nothing); the same command without it, for the figure.
+    const bareScript = join(root, 'bench/credits-bare.mjs');
+    const reads = [
+      { name: 'credits --json', argv: ['credits', '--json'], bare: [], same: true },
+      { name: 'dict languages --json', argv: ['dict', 'languages', '--json'], bare: ['/public/v1/discovery/classifier/languages/'] },
+      { name: 'auth status', argv: ['auth', 'status'], bare: [] },
+    ];
+    const bareRuns = new Map(reads.map((r) => [r.bare.join(' '), []]));
+    for (const r of reads) r.runs = [];
+    // Node 22.1+: the launcher's module.enableCompileCache() keeps V8's compiled code of dist/ between runs
+    // (absent on Node 20, where the call does nothing); credits without it, for the figure.
     const compileCache = typeof (await import('node:module')).default.enableCompileCache === 'function';
     const uncachedRuns = [];
     let same = true;
     for (let i = 0; i < sizes.startupRuns; i++) {
-      const r = await measure(process.execPath, [BIN, 'credits', '--json'], { rss: false, env: sb.env() });
-      if (r.code !== 0) throw new Error(`creators credits exited ${r.code}: ${r.stderr}`);
-      const b = await measure(process.execPath, [join(root, 'bench/credits-bare.mjs')], { rss: false, env: sb.env() });
-      if (b.code !== 0) throw new Error(`credits-bare exited ${b.code}: ${b.stderr}`);
-      if (JSON.stringify(JSON.parse(r.stdout)) !== JSON.stringify(JSON.parse(b.stdout))) same = false;
-      cliRuns.push(r.ms);
-      bareRuns.push(b.ms);
+      for (const [path, runs] of bareRuns) {
+        const b = await measure(process.execPath, [bareScript, ...(path ? [path] : [])], { rss: false, env: sb.env() });
+        if (b.code !== 0) throw new Error(`credits-bare ${path} exited ${b.code}: ${b.stderr}`);
+        runs.push(b);
+      }
+      for (const r of reads) {
+        const c = await measure(process.execPath, [BIN, ...r.argv], { rss: false, env: sb.env() });
+        if (c.code !== 0) throw new Error(`creators ${r.argv.join(' ')} exited ${c.code}: ${c.stderr}`);
+        r.runs.push(c.ms);
+        if (r.same && JSON.stringify(JSON.parse(c.stdout)) !== JSON.stringify(JSON.parse(bareRuns.get('').at(-1).stdout))) same = false;
+      }
       if (compileCache) uncachedRuns.push((await measure(process.execPath, [BIN, 'credits', '--json'], { rss: false, env: sb.env({ NODE_DISABLE_COMPILE_CACHE: '1' }) })).ms);
     }
-    const c = median(cliRuns);
-    const bare = median(bareRuns);
-    out(line('one request: creators credits --json', c / bare, `${fmtMs(c)} vs ${fmtMs(bare)} for a bare node:http script (same request, same JSON${same ? '' : ': OUTPUT DIFFERS'}), median of ${sizes.startupRuns}`, c / bare <= 2, '<= 2x'));
-    if (compileCache) out(`  (compile cache: the same command with NODE_DISABLE_COMPILE_CACHE=1 took ${fmtMs(median(uncachedRuns))}, ${(median(uncachedRuns) / bare).toFixed(2)}x)`);
+    for (const r of reads) {
+      const c = median(r.runs);
+      const bare = median(bareRuns.get(r.bare.join(' ')).map((b) => b.ms));
+      const what = r.same ? `same request, same JSON${same ? '' : ': OUTPUT DIFFERS'}` : r.bare.length > 0 ? 'the same GET' : 'the credits GET it makes';
+      out(line(`one request: creators ${r.name}`, c / bare, `${fmtMs(c)} vs ${fmtMs(bare)} for a bare node:http script (${what}), median of ${sizes.startupRuns}`, c / bare <= 2, '<= 2x'));
+    }
+    const bare = median(bareRuns.get('').map((b) => b.ms));
+    if (compileCache) out(`  (compile cache: credits with NODE_DISABLE_COMPILE_CACHE=1 took ${fmtMs(median(uncachedRuns))}, ${(median(uncachedRuns) / bare).toFixed(2)}x)`);
     else out('  (no compile cache on this Node: module.enableCompileCache arrived in Node 22.1)');
   } finally {
     await sb.stop();

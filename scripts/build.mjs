@@ -4,6 +4,8 @@
 // - ESM with code splitting: every lazily imported command module (and the sandbox) becomes its own
 //   chunk, so a command parses only what it runs. Types are checked by `npm run typecheck`; esbuild
 //   only strips them.
+// - One entry per top-level command (dist/cmd-<name>.js, commandEntries) beside dist/main.js, and the read
+//   commands' whole path regrouped into one chunk by rolldown (regroup): a one-request command reads 3 files.
 // - Chunks stay flat in dist/ because program.ts finds ../package.json relative to its own file.
 // - The help snapshot (dist/help/): commander plus the whole command tree cost ~25 ms to load and build,
 //   more than bare Node's whole start-up, so `--help` of each command is rendered here once, at the
@@ -18,8 +20,9 @@
 //   of the package. `npm run build -- --sourcemap` writes them for debugging a build locally
 //   (`node --enable-source-maps bin/creators.js ...`); `npm pack` rebuilds without them (prepack).
 import { build, transform } from 'esbuild';
+import { rolldown } from 'rolldown';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { dependencyProblems, thirdPartyNotices } from './package-contents.mjs';
@@ -66,6 +69,26 @@ export function lazyHttp2ForUndici() {
           `module.exports = { constants: ${JSON.stringify(require('node:http2').constants)},`,
           "  connect: (...args) => require('node:http2').connect(...args) };",
         ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+/**
+ * commander requires `node:child_process` when it loads (~2 ms on Node 20), for executable subcommands, which
+ * this CLI has none of: its `spawn` is read from the real module on first use.
+ */
+export function lazyChildProcessForCommander() {
+  return {
+    name: 'lazy-child-process-for-commander',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        /commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+        contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
         loader: 'js',
         resolveDir: root,
       }));
@@ -140,6 +163,127 @@ export function zodEnglishOnly() {
   };
 }
 
+/** Top-level commands that read the whole tree (program.ts READS_THE_TREE): no entry of their own. */
+const WHOLE_TREE_COMMANDS = new Set(['help', 'completion']);
+
+/**
+ * One entry per top-level command (`dist/cmd-credits.js`, `dist/cmd-auth.js` ...) beside `dist/main.js`, so a
+ * command parses only its own declaration, not the ~100 others (~160 KB of main.js, about 10 ms of every
+ * run on Node 20 where no compile cache keeps them). bin/creators.js takes `cmd-<first word>.js` when it
+ * exists and the command line holds no help request; anything else goes through main.js and the whole tree.
+ *
+ * program.ts builds commander's tree from `COMMAND_TREE` (src/commands/index.ts), read when a program is
+ * built. In the bundle that import is a slot each entry fills before it runs: main.js with the whole tree,
+ * cmd-<name>.js with its one node (what program.ts `treeFor` would have sliced to: one command, or one group
+ * with all its verbs, so commander's messages and suggestions are unchanged). Returns the entry points and
+ * the plugin.
+ */
+export function commandEntries() {
+  const index = readFileSync(`${root}src/commands/index.ts`, 'utf8');
+  const files = new Map([...index.matchAll(/^import (\w+) from '(\.\/[^']+)\.js';$/gm)].map((m) => [m[1], `${root}src/commands/${m[2].slice(2)}.ts`]));
+  const listed = index.slice(index.indexOf('COMMAND_TREE')).match(/^\s+(\w+),$/gm).map((l) => l.trim().slice(0, -1));
+  const names = listed.filter((n) => !WHOLE_TREE_COMMANDS.has(n));
+  const entryPoints = { main: 'virtual-entry:main', ...Object.fromEntries(names.map((n) => [`cmd-${n}`, `virtual-entry:${n}`])) };
+  const plugin = {
+    name: 'command-entries',
+    setup(b) {
+      b.onResolve({ filter: /^virtual-entry:/ }, (args) => ({ path: args.path.slice('virtual-entry:'.length), namespace: 'command-entry' }));
+      b.onResolve({ filter: /^tree-slot$/ }, () => ({ path: 'tree-slot', namespace: 'tree-slot' }));
+      b.onResolve({ filter: /[\\/]commands[\\/]index\.js$/ }, (args) => (/[\\/]src[\\/]program\.ts$/.test(args.importer) ? { path: 'tree-slot', namespace: 'tree-slot' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'tree-slot' }, () => ({
+        contents: 'export let COMMAND_TREE = [];\nexport function setTree(tree) { COMMAND_TREE = tree; }\n',
+        loader: 'js',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'command-entry' }, (args) => {
+        const tree = args.path === 'main' ? `import { COMMAND_TREE as tree } from ${JSON.stringify(`${root}src/commands/index.ts`)};` : `import node from ${JSON.stringify(files.get(args.path))};\nconst tree = [node];`;
+        return {
+          contents: [
+            "import { setTree } from 'tree-slot';",
+            tree,
+            'setTree(tree);',
+            `export * from ${JSON.stringify(`${root}src/main.ts`)};`,
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: root,
+        };
+      });
+    },
+  };
+  for (const n of names) if (!files.has(n)) throw new Error(`build: src/commands/index.ts lists ${n} without an import of it`);
+  return { entryPoints, plugin, names };
+}
+
+/** Commands that make one request and print it: their whole path is regrouped into one chunk (regroup). */
+export const READ_COMMANDS = ['credits', 'dict', 'auth'];
+
+/**
+ * What a read never runs: a dynamic import of a chunk holding any of these stays its own chunk. The rest of
+ * what the read commands can reach (main.ts, commander, the Context, the HTTP client on node:http, the
+ * response schemas, the output printers...) is one chunk.
+ */
+const COLD = new RegExp(
+  [
+    'node_modules/(undici|conf|ajv|semver|atomically|ora|cli-table3|csv-parse|csv-stringify|open|pg|pg-[a-z-]+|pgpass|when-exit|stubborn)/',
+    'src/(sandbox/|lib/(store|csv|bulk|batch|events|listening)/|lib/output/(pager|card|chart)|lib/io/(pager-process|spinner|prompt)|lib/auth/(oauth|session|callback|pkce|login)|lib/config\\.ts|app/store\\.ts)',
+  ].join('|'),
+);
+
+/**
+ * The esbuild outputs a read command loads: its entry, what that imports, and what it imports dynamically
+ * unless the target (or what it imports) holds a COLD module.
+ */
+export function readPath(metafile, outdir) {
+  const outputs = metafile.outputs;
+  // A chunk is cold when it or anything it imports statically holds a COLD module.
+  const cold = (file, seen = new Set()) => {
+    if (seen.has(file)) return false;
+    seen.add(file);
+    return Object.keys(outputs[file].inputs).some((input) => COLD.test(input)) || outputs[file].imports.some((im) => !im.external && im.kind === 'import-statement' && cold(im.path, seen));
+  };
+  const seen = new Set();
+  const walk = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const im of outputs[file].imports) if (!im.external && !(im.kind === 'dynamic-import' && cold(im.path))) walk(im.path);
+  };
+  const prefix = Object.keys(outputs).find((f) => f.endsWith('/main.js')).slice(0, -'main.js'.length);
+  for (const name of READ_COMMANDS) walk(`${prefix}cmd-${name}.js`);
+  return new Set([...seen].filter((f) => !/\/(main|cmd-[a-z0-9-]+)\.js$/.test(f)).map((f) => `${outdir}/${f.slice(prefix.length)}`));
+}
+
+/**
+ * esbuild splits at every dynamic import, and the modules shared by different sets of them fall into small
+ * chunks: a `credits` run read 48 files, and on Node 20 each costs a file read, a resolve, a compile and a
+ * link (~0.5 ms of CPU each here). rolldown takes esbuild's output as it is and puts the read commands'
+ * whole path (readPath) into one chunk; everything else keeps esbuild's chunks. The `// src/...` line esbuild
+ * writes above each module becomes a `/** ... *\/` comment, which rolldown keeps (test/e2e/startup-modules.test.ts
+ * reads them).
+ */
+export async function regroup(from, to, hot) {
+  const entries = Object.fromEntries((await readdir(from)).filter((f) => f === 'main.js' || f.startsWith('cmd-')).map((f) => [f.slice(0, -3), `${from}/${f}`]));
+  const marks = {
+    name: 'module-marks',
+    transform: (code) => ({ code: code.replace(/^\/\/ ((?:\S*?\/)?(?:src|node_modules)\/\S+)$/gm, '/** $1 */'), map: null }),
+  };
+  const bundle = await rolldown({
+    input: entries,
+    platform: 'node',
+    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    treeshake: false,
+    plugins: [marks],
+    logLevel: 'warn',
+  });
+  await bundle.write({
+    dir: to,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunk-[hash].js',
+    comments: { legal: false, annotation: true, jsdoc: true },
+    codeSplitting: { groups: [{ name: 'read', test: (id) => hot.has(id) }] },
+  });
+  await bundle.close();
+}
+
 /** Shared options, also used by the benchmark harness (bench/) to bundle its own entries. */
 export const bundleOptions = {
   bundle: true,
@@ -159,7 +303,7 @@ export const bundleOptions = {
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), zodEnglishOnly(), stripPackageComments()],
+  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), lazyChildProcessForCommander(), zodEnglishOnly(), stripPackageComments()],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */
@@ -225,9 +369,25 @@ export async function writeHelpSnapshot(outdir) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const staging = `${root}dist.tmp`;
+  // esbuild's output, before regroup (none with --sourcemap: rolldown would not carry esbuild's maps on).
+  const esbuilt = `${root}dist.esbuild.tmp`;
   await rm(staging, { recursive: true, force: true });
+  await rm(esbuilt, { recursive: true, force: true });
   const sourcemap = process.argv.includes('--sourcemap');
-  const { metafile } = await build({ ...bundleOptions, sourcemap, metafile: true, absWorkingDir: root, entryPoints: ['src/main.ts'], outdir: staging });
+  const commands = commandEntries();
+  const { metafile } = await build({
+    ...bundleOptions,
+    plugins: [commands.plugin, ...bundleOptions.plugins],
+    sourcemap,
+    metafile: true,
+    absWorkingDir: root,
+    entryPoints: commands.entryPoints,
+    outdir: sourcemap ? staging : esbuilt,
+  });
+  if (!sourcemap) {
+    await regroup(esbuilt, staging, readPath(metafile, esbuilt));
+    await rm(esbuilt, { recursive: true, force: true });
+  }
   const problems = dependencyProblems(metafile, JSON.parse(readFileSync(`${root}package.json`, 'utf8')));
   let notices;
   try {
@@ -242,6 +402,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   await writeFile(`${staging}/THIRD-PARTY-NOTICES.txt`, notices);
   await writeHelpSnapshot(staging);
+  // Each entry is named after its command's first word: the launcher finds it by that word.
+  const topLevel = subcommands(JSON.parse(readFileSync(`${staging}/help/_.json`, 'utf8')).pipe);
+  const unnamed = commands.names.filter((n) => !topLevel.includes(n));
+  if (unnamed.length > 0) {
+    process.stderr.write(`build: no top-level command is named ${unnamed.join(', ')} (src/commands/index.ts: name each import after its command)\n`);
+    process.exit(1);
+  }
   await rm(`${root}dist.old`, { recursive: true, force: true });
   await rename(`${root}dist`, `${root}dist.old`).catch((e) => {
     if (e.code !== 'ENOENT') throw e;

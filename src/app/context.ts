@@ -127,6 +127,11 @@ export class Context {
     return this.configPromise;
   }
 
+  /** The profile's config store when a config file exists; undefined without loading conf when none does. */
+  async configIfAny(): Promise<ConfigStore | undefined> {
+    return this.hasConfigFile() ? this.config() : undefined;
+  }
+
   /**
    * Whether a config file exists. Without one there is nothing to read, and conf (tens of ms to load)
    * is not loaded just to find that out: CI runs configured by environment start faster.

@@ -52,6 +52,8 @@ function startInPane(args: string[], rows: number): { socket: string; statusFile
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     TERM: 'xterm',
     LANG: 'C.UTF-8',
+    // The screen holds what this test reads: not Node 20's notice (test/e2e/node-version.test.ts).
+    CREATORS_NO_NODE_NOTICE: '1',
   };
   const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
   // env -i: no PAGER, LESS or CREATORS_PAGER of the machine running the tests.

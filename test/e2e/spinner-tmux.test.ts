@@ -48,6 +48,8 @@ describe.skipIf(!hasTmux)('the wait spinner in a real terminal (tmux)', () => {
     const command = [
       `CREATORS_BASE_URL=${proxy.url}`,
       `CREATORS_API_KEY=${sandbox.apiKey}`,
+      // The screen holds what this test reads: not Node 20's notice (test/e2e/node-version.test.ts).
+      'CREATORS_NO_NODE_NOTICE=1',
       `HOME=/nonexistent-home XDG_CONFIG_HOME=/nonexistent-home NO_COLOR=1 LANG=C.UTF-8`,
       `'${process.execPath}' '${BIN}' search --platform instagram --limit 3 --timeout 300 --no-pager; echo "exit=$?"; sleep 60`,
     ].join(' ');

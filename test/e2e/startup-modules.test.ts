@@ -25,7 +25,9 @@ interface Loaded {
 async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; loaded: Loaded }> {
   const dir = tempDir('creators-startup-');
   const log = join(dir, 'loaded.txt');
-  // The load hook runs on the loader's thread: it appends each URL; the main thread adds the built-ins at exit.
+  // The load hook appends each URL; the main thread adds the built-ins at exit. Node 22.15+ runs it in the
+  // thread (module.registerHooks); Node 20 on the loader's thread (module.register, which Node 26 deprecates
+  // with a warning on stderr).
   writeFileSync(
     join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, 'url ' + url + '\\n'); return next(url, context); }\n`,
@@ -33,9 +35,13 @@ async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): 
   writeFileSync(
     join(dir, 'record.mjs'),
     [
-      "import { register } from 'node:module';",
+      "import module from 'node:module';",
       "import { appendFileSync } from 'node:fs';",
-      `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+      'if (module.registerHooks) {',
+      `  module.registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(log)}, 'url ' + url + '\\n'); return next(url, context); } });`,
+      '} else {',
+      `  module.register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+      '}',
       `process.on('exit', () => appendFileSync(${JSON.stringify(log)}, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin ' + m.slice(13) + '\\n').join('')));`,
     ].join('\n'),
   );
@@ -46,8 +52,9 @@ async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): 
   const files = lines.filter((l) => l.startsWith('url file:') && l.includes('/dist/')).map((l) => fileURLToPath(l.slice(4)));
   const sources = new Set<string>();
   for (const file of new Set(files)) {
-    // esbuild names a package by its path from the checkout (`../main/node_modules/...` in a git worktree).
-    for (const m of readFileSync(file, 'utf8').matchAll(/^\/\/ (?:\S*?\/)?((?:src|node_modules)\/\S+)$/gm)) sources.add(m[1] as string);
+    // esbuild names a package by its path from the checkout (`../main/node_modules/...` in a git worktree);
+    // the regrouped chunks carry the same line as `/** ... */` (scripts/build.mjs regroup).
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:\/\/ |\/\*\* )(?:\S*?\/)?((?:src|node_modules)\/\S+?)(?: \*\/)?$/gm)) sources.add(m[1] as string);
   }
   const builtins = lines.filter((l) => l.startsWith('builtin ')).map((l) => l.slice(8));
   return { code: res.code, stdout: res.stdout, loaded: { sources: [...sources], builtins, files } };
@@ -83,13 +90,28 @@ describe('what start-up loads (built CLI)', () => {
     }
   });
 
+  it('credits, dict languages and auth status read a few files of dist/, and no other command\'s declaration', async () => {
+    for (const args of [['credits', '--json'], ['dict', 'languages', '--json'], ['auth', 'status']]) {
+      const { code, loaded } = await loadedBy(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(loaded.sources, args.join(' ')).toContain('src/lib/http/client.ts');
+      // Each file is a read, a resolve, a compile and a link on Node's ESM loader (scripts/build.mjs regroup):
+      // the entry, the read path's chunk and esbuild's runtime helpers (was 48 for credits).
+      expect(new Set(loaded.files).size, args.join(' ')).toBeLessThanOrEqual(5);
+      // One entry per top-level command (scripts/build.mjs commandEntries): no other command's declaration
+      // (the three read commands share their chunk).
+      const commands = loaded.sources.filter((s) => s.startsWith('src/commands/'));
+      expect(commands.filter((s) => !/^src\/commands\/(credits\.ts|dict\.ts|auth\/)/.test(s)), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('a POST loads undici in one piece: its request API and Agent come as one chunk, not a chain of small ones', async () => {
     const { code, loaded } = await loadedBy(['search', '--platform', 'instagram', '--limit', '1', '--json']);
     expect(code).toBe(0);
     expect(loaded.sources).toContain('node_modules/undici/lib/dispatcher/agent.js');
     expect(loaded.builtins).not.toContain('http2');
     const undiciFiles = new Set(
-      loaded.files.filter((file) => /^\/\/ (?:\S*?\/)?node_modules\/undici\//m.test(readFileSync(file, 'utf8'))),
+      loaded.files.filter((file) => /^(?:\/\/ |\/\*\* )(?:\S*?\/)?node_modules\/undici\//m.test(readFileSync(file, 'utf8'))),
     );
     expect(undiciFiles.size).toBeGreaterThan(0);
     expect(undiciFiles.size).toBeLessThanOrEqual(2);

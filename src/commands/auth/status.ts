@@ -51,7 +51,8 @@ async function showStatus(ctx: Context): Promise<void> {
     if (!(err instanceof AuthError)) throw err;
     failure = err;
   }
-  const login = readLogin(await ctx.config());
+  const store = await ctx.configIfAny();
+  const login = store ? readLogin(store) : undefined;
   const fromLogin = credential?.source === 'login' || (failure !== undefined && login !== undefined);
   const expiresAt = credential?.expiresAt ?? (fromLogin ? login?.expires_at : undefined);
   const status: AuthStatus = {

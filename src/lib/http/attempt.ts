@@ -215,13 +215,18 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
 /** How often the request's timeout counts, and the most one count adds however late it comes. */
 const TICK_MS = 250;
 
+/** Milliseconds on a monotonic clock (not `performance.now()`: on Node 20 that global loads perf_hooks, ~1 ms of every request). */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 /**
  * `--timeout` counts the time this process was running, as undici's own timers do (they add a tick per
  * tick). A process stopped (Ctrl-Z, SIGSTOP) or an event loop held (a synchronous store waiting out its busy
  * timeout) wakes with answers that arrived meanwhile in its sockets: a timer that fires late then would throw
  * away what was paid for, and no server was slow.
  */
-export function awakeTimeout(ms: number, onTimeout: () => void, clock: () => number = () => performance.now()): { clear(): void } {
+export function awakeTimeout(ms: number, onTimeout: () => void, clock: () => number = monotonicMs): { clear(): void } {
   let counted = 0;
   let last = clock();
   let handle: ReturnType<typeof setTimeout> | undefined;

@@ -1,7 +1,6 @@
 // A storage host serves an object stored gzipped as gzip whatever the request says. Decoded here, streaming, so the
 // size cap counts decoded bytes: a small compressed body cannot unfold into gigabytes of memory.
 import { pipeline, type Readable, type Transform } from 'node:stream';
-import * as zlib from 'node:zlib';
 import { readCapped, type RawResponse } from './transport.js';
 
 export class UnsupportedEncoding extends Error {
@@ -14,6 +13,8 @@ export class UnsupportedEncoding extends Error {
 type ZstdZlib = { createZstdDecompress?: () => Transform };
 
 function decoderFor(coding: string): Transform {
+  // Loaded when an answer is encoded, not by every command that makes a request (README, Performance).
+  const zlib = process.getBuiltinModule('node:zlib');
   switch (coding) {
     case 'gzip':
     case 'x-gzip':

@@ -7,7 +7,6 @@
  * written in place as `>` would: a rename would replace /dev/null itself (as root) and leave a FIFO's reader
  * with nothing (`writesInPlace`, also the `-o` preflight's rule).
  */
-import { randomBytes } from 'node:crypto';
 import { constants, promises as fsp, statSync, unlinkSync, type WriteStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -51,7 +50,9 @@ function trackTemp(tempPath: string): void {
 }
 
 function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // node:crypto loaded when a file is written, not by every command whose output could go to one.
+  const random = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${random}.tmp`);
 }
 
 export async function removeStaleTemps(target: string): Promise<string[]> {

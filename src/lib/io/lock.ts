@@ -8,7 +8,6 @@
  * writes at the path (a symlink, a folder, a FIFO) holds nothing and is removed (a folder only when empty).
  * Wall clock, not an injected one: the lock is shared with other processes.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { processAlive, processIdentity } from './process-alive.js';
@@ -191,7 +190,7 @@ function takeOver(path: string, judged: Found, id: string): boolean {
 /** Takes the lock if free or stale, else says who holds it; never waits. Other open failures (EACCES, EROFS) throw. */
 export function tryLock(path: string, options: LockOptions = {}): LockAttempt {
   const now = Date.now();
-  const mine: LockFileData = { id: randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), since: new Date(now).toISOString(), at: now, ...processIdentity() };
+  const mine: LockFileData = { id: process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), since: new Date(now).toISOString(), at: now, ...processIdentity() };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
