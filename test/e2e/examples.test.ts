@@ -12,12 +12,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMAND_TREE } from '../../src/commands/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { helpBlocks, mask, notRunReason, readmeBlocks, shellWords, shownMatches, type Block, type Step } from '../helpers/examples.js';
+import { helpBlocks, isLogin, mask, maskHistory, needsLogin, notRunReason, readmeBlocks, shellWords, shownMatches, type Block, type Step } from '../helpers/examples.js';
 import { runCli } from '../helpers/run-cli.js';
 import { BIN } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -91,7 +92,7 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
   };
   const failures: string[] = [];
   const notRun: string[] = [];
-  const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms), answer: !inOrder };
+  const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms), answer: !inOrder, initial: { ...vars }, loggedIn: false };
   if (!block.where.startsWith('README')) {
     for (const [name, content] of Object.entries(HELP_WORLD_FILES)) writeFileSync(join(cwd, name), content);
     mkdirSync(join(home, '.config', 'fish', 'completions'), { recursive: true });
@@ -103,7 +104,8 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
     if (!advanced.ok) throw new Error(`help world: advancing listening time gave ${advanced.status}`);
   }
   for (const step of block.steps) {
-    const reason = notRunReason(step);
+    // A line that needs a login runs once a login line before it has run (the reader's path), not on its own.
+    const reason = place.loggedIn && needsLogin(step) ? undefined : notRunReason(step);
     if (reason) {
       notRun.push(`${step.where} ${step.command}: ${reason}`);
       continue;
@@ -124,12 +126,21 @@ function indent(text: string): string {
     .join('\n');
 }
 
-/** In order, only what stops a reader counts (exit codes, prompts): balances and store hits differ from a block's own run. */
+/**
+ * A step fails on a prompt the README does not show, a wrong exit code, or output other than the README's. In
+ * order, what an earlier block changed (balances, spend lines, store hits) is masked on both sides first.
+ */
 function judge(step: Step, outcome: Outcome, baseUrl: string, inOrder: boolean): string | undefined {
   const prompt = /^.*\[y\/N\].*$/m.exec(outcome.output)?.[0];
   if (prompt !== undefined && step.where.startsWith('README') && !(step.shown ?? '').includes(prompt.trim())) return `stops at a prompt the README does not show: ${prompt.trim()}`;
   if (outcome.code !== step.exit) return `exit ${outcome.code}, expected ${step.exit}`;
-  if (inOrder) return undefined;
+  if (inOrder) {
+    const shown = step.shown;
+    if (shown === undefined || shown.trim() === '') return undefined;
+    const [s, printed, out] = [shown, outcome.output, outcome.stdout].map(maskHistory);
+    if (!shownMatches(s, printed, baseUrl) && !shownMatches(s, out, baseUrl)) return `output differs from the README's (in order):\n${indent(s)}\n  printed:`;
+    return undefined;
+  }
   // A help example shows the command at work: one that finds nothing in the sandbox teaches nothing.
   if (step.where.endsWith('--help') && !/not found|nothing/i.test(step.comment) && /No data found|\b0 enriched\b/.test(outcome.output)) {
     return 'finds nothing in the sandbox (use a creator it has)';
@@ -145,14 +156,82 @@ function judge(step: Step, outcome: Outcome, baseUrl: string, inOrder: boolean):
 interface Place {
   /** Whether a prompt is answered yes (a block on its own) or left unanswered (the README in order). */
   answer: boolean;
+  /** The environment the run started with: an `export` line of the README puts its names back to these. */
+  initial: Record<string, string | undefined>;
+  /** Whether a `creators login` line has run (lines marked "after `creators login`" then run too). */
+  loggedIn: boolean;
   cwd: string;
   configDir: string;
   now: () => number;
   advance: (ms: number) => void;
 }
 
+/** A free loopback port, for a login line that names a fixed one (8765 may be taken on a shared machine). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The reader's browser: opens the address the login printed, presses Approve on the consent page (or follows
+ * the sandbox's auto-approval), and is sent back to the login's listener.
+ */
+async function approveInBrowser(url: string): Promise<void> {
+  let answer = await fetch(url, { redirect: 'manual' });
+  if (answer.status === 200) {
+    const requestId = /name="request_id" value="([^"]+)"/.exec(await answer.text())?.[1];
+    if (!requestId) throw new Error(`login: no consent form at ${url}`);
+    answer = await fetch(new URL('/public/v1/oauth/authorize/', url), { method: 'POST', body: new URLSearchParams({ request_id: requestId, decision: 'approve' }), redirect: 'manual' });
+  }
+  const back = answer.headers.get('location');
+  if (!back) throw new Error(`login: the consent step gave ${answer.status} and no redirect`);
+  await (await fetch(back)).text();
+}
+
+/** `creators login ...` as a reader runs it: the built CLI in a process, with a browser that approves. */
+async function runLogin(words: string[], vars: Record<string, string | undefined>, where: Place): Promise<Outcome> {
+  const args = words.slice(1);
+  const port = args.indexOf('--port');
+  if (port >= 0) args[port + 1] = String(await freePort());
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', CREATORS_CONFIG_DIR: where.configDir, COLUMNS: String(COLUMNS) };
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: where.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let approving: Promise<void> | undefined;
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    const url = /http:\/\/\S+\/oauth\/authorize\/\S+/.exec(stderr)?.[0];
+    if (url && !approving) approving = approveInBrowser(url);
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve(status ?? 1));
+  });
+  clearTimeout(timer);
+  child.stdin.destroy();
+  await approving;
+  if (code === 0) where.loggedIn = true;
+  return { code, output: `${stdout}${stderr}`, stdout };
+}
+
 async function runStep(step: Step, vars: Record<string, string | undefined>, where: Place): Promise<Outcome> {
+  // `export NAME=...` puts back the value the sandbox gave (the README shows placeholders); `unset` drops it.
+  const setting = /^(export|unset)\s+(.*)$/.exec(step.command);
+  if (setting) {
+    for (const name of (setting[2] ?? '').split(/\s+/).map((w) => w.split('=')[0] ?? '')) vars[name] = setting[1] === 'export' ? where.initial[name] : undefined;
+    return { code: 0, output: '', stdout: '' };
+  }
   const words = shellWords(step.command, vars);
+  if (words && isLogin(step)) return runLogin(words, vars, where);
   if (words && words[0] === 'creators') {
     const res = await runCli(words.slice(1), {
       env: { ...vars },
@@ -178,9 +257,17 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
   ].join('\n');
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', CREATORS_CONFIG_DIR: where.configDir, COLUMNS: String(COLUMNS) };
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
+  // A README reader types the line at a terminal: stdin and stderr are one (a pty from `script`, given no
+  // input, so a prompt the README does not show is answered by end-of-input and seen), stdout is captured.
+  const scratch = tempDir('creators-line-');
+  const [scriptFile, outFile] = [join(scratch, 'line.sh'), join(scratch, 'stdout')];
+  writeFileSync(scriptFile, script);
+  const [file, args] = step.where.startsWith('README')
+    ? ['script', ['-qec', `bash ${scriptFile} > ${outFile}`, '/dev/null']]
+    : ['bash', [scriptFile]];
   // Not spawnSync: the sandbox answers from this process's event loop.
-  const res = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ran = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(file, args, { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -192,6 +279,8 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
       resolve({ status, stdout, stderr });
     });
   });
+  // Under `script`, its own output is the terminal's (stderr, with the terminal's \r\n) and stdout is the file.
+  const res = file === 'script' ? { status: ran.status, stdout: existsSync(outFile) ? readFileSync(outFile, 'utf8') : '', stderr: `${ran.stdout.replace(/\r\n/g, '\n').replace(/[^\n]*\r\x1b\[2K/g, '')}${ran.stderr}` } : ran;
   let output = `${res.stdout}${res.stderr}`;
   if (assigned) {
     const cut = res.stdout.lastIndexOf('\n');

@@ -98,20 +98,49 @@ export function helpBlocks(tree: readonly CommandNode[]): Block[] {
 /** Lines that cannot run unattended against a test's sandbox, each with the reason (the test lists them). */
 export const NOT_RUN: ReadonlyArray<readonly [RegExp, string]> = [
   [/^creators sandbox\b/, 'starts a sandbox server (the test runs its own)'],
-  [/^export\b/, 'sets the environment (the test sets it)'],
-  [/^creators (--\S+ \S+ )*login\b(?!.*--dry-run)/, 'interactive: waits for a browser or a pasted address'],
-  [/^creators apps revoke\b/, 'needs an app, which only `creators login` makes'],
   [/\bbch_\.\.\./, 'a placeholder for the batch id `batch upload` printed'],
   [/<\w+>/, 'a placeholder to fill in'],
   [/^creators events tail\b(?!.*--once)/, 'follows until Ctrl-C'],
-  [/^(?!creators login).*# .*\bafter `creators login`/, 'needs an interactive login first (its comment says so)'],
   [/postgres:\/\/|^creators store push\b/, 'needs a team store on PostgreSQL: test/e2e/team-store.test.ts runs these against one'],
 ];
 
+/** Lines that need a login made earlier: run once a `creators login` line has run, not in a block without one. */
+export const NEEDS_LOGIN: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^creators apps revoke\b/, 'needs an app, which only `creators login` makes'],
+  [/^(?!creators login).*# .*\bafter `creators login`/, 'needs a login first (its comment says so)'],
+];
+
+function commented(step: Pick<Step, 'command' | 'comment'>): string {
+  return step.comment ? `${step.command}  # ${step.comment}` : step.command;
+}
+
 /** Why a step is not run (matched against the command and its comment), or undefined when it is. */
 export function notRunReason(step: Pick<Step, 'command' | 'comment'>): string | undefined {
-  const line = step.comment ? `${step.command}  # ${step.comment}` : step.command;
-  return NOT_RUN.find(([re]) => re.test(line))?.[1];
+  const line = commented(step);
+  return [...NOT_RUN, ...NEEDS_LOGIN].find(([re]) => re.test(line))?.[1];
+}
+
+/** Whether the step needs a login an earlier line made (and nothing else keeps it from running). */
+export function needsLogin(step: Pick<Step, 'command' | 'comment'>): boolean {
+  const line = commented(step);
+  return NEEDS_LOGIN.some(([re]) => re.test(line)) && !NOT_RUN.some(([re]) => re.test(line));
+}
+
+/** `creators login ...` (not a dry run): the test runs it with a browser that approves. */
+export function isLogin(step: Pick<Step, 'command'>): boolean {
+  return /^creators (--\S+ \S+ )*login\b(?!.*--dry-run)/.test(step.command);
+}
+
+/**
+ * What a line's output owes to the lines before it when the README runs top to bottom in one sandbox, made
+ * fixed text on both sides: the balance (credits available and used) and so the width of a box around it.
+ */
+export function maskHistory(text: string): string {
+  return text
+    .replace(/("credits_(?:available|used|left)": )-?\d+(\.\d+)?/g, '$1<credits>')
+    .replace(/(Credits (?:available|used)\s*│\s*)-?\d+(\.\d+)?/g, '$1<credits>')
+    // A box as wide as its widest figure.
+    .replace(/─+/g, '─');
 }
 
 /**
