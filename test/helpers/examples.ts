@@ -16,6 +16,11 @@ export interface Step {
   exit: number;
   /** The output the README shows under it, if any. */
   shown?: string;
+  /**
+   * The README says its output is as on a new store (`# on a new store` on the line, or alone in its block):
+   * the reader following the README has bought more by then, so in order only its exit code counts.
+   */
+  newStore?: boolean;
 }
 
 export interface Block {
@@ -41,14 +46,14 @@ export function splitComment(line: string): { command: string; comment: string }
 function step(where: string, line: string): Step {
   const { command, comment } = splitComment(line);
   const declared = /^exit (\d+)\b/.exec(comment);
-  return { where, command, comment, exit: declared ? Number(declared[1]) : 0 };
+  return { where, command, comment, exit: declared ? Number(declared[1]) : 0, ...(/\bon a new store\b/.test(comment) ? { newStore: true } : {}) };
 }
 
 /** The README's fenced blocks that hold at least one `$ creators` line, each as the steps it shows. */
 export function readmeBlocks(text: string, file = 'README.md'): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
-  let current: { where: string; steps: Step[]; shown: string[] } | undefined;
+  let current: { where: string; steps: Step[]; shown: string[]; newStore?: boolean } | undefined;
   const closeStep = (): void => {
     const last = current?.steps.at(-1);
     // A `# ...` line between commands is a comment of the block, not output.
@@ -61,12 +66,14 @@ export function readmeBlocks(text: string, file = 'README.md'): Block[] {
     if (line.startsWith('```')) {
       if (current) {
         closeStep();
+        if (current.newStore) for (const s of current.steps) s.newStore = true;
         if (current.steps.some((s) => /^creators\b/.test(s.command) || /\bcreators\b/.test(s.command))) blocks.push({ where: current.where, steps: current.steps });
         current = undefined;
       } else current = { where: `${file}:${i + 1}`, steps: [], shown: [] };
       continue;
     }
     if (!current) continue;
+    if (/^# on a new store\b/.test(line)) current.newStore = true;
     if (line.startsWith('$ ')) {
       closeStep();
       let full = line.slice(2);
@@ -133,11 +140,15 @@ export function isLogin(step: Pick<Step, 'command'>): boolean {
 
 /**
  * What a line's output owes to the lines before it when the README runs top to bottom in one sandbox, made
- * fixed text on both sides: the balance (credits available and used) and so the width of a box around it.
+ * fixed text on both sides: the balance (credits available, used, left; the account's line under `spend`),
+ * the sandbox's running counts of listening time and events, and so the width of a box around a figure.
  */
 export function maskHistory(text: string): string {
   return text
-    .replace(/("credits_(?:available|used|left)": )-?\d+(\.\d+)?/g, '$1<credits>')
+    .replace(/("credits_(?:available|used|left)": ?)-?\d+(\.\d+)?/g, '$1<credits>')
+    .replace(/\b\d+(\.\d+)? credits left\b/g, '<credits> credits left')
+    .replace(/^The account has used .*$/gm, 'The account has used <credits>')
+    .replace(/("(?:offset_ms|events)": ?)\d+/g, '$1<count>')
     .replace(/(Credits (?:available|used)\s*│\s*)-?\d+(\.\d+)?/g, '$1<credits>')
     // A box as wide as its widest figure.
     .replace(/─+/g, '─');
