@@ -73,7 +73,7 @@ const HELP_WORLD_STEPS: readonly string[] = [
 ];
 
 /** Runs one block top to bottom; returns what went wrong, one message per failed step. */
-async function runBlock(block: Block, inOrder = false): Promise<{ failures: string[]; notRun: string[] }> {
+async function runBlock(block: Block, inOrder = false): Promise<{ failures: string[]; notRun: string[]; ran: Step[] }> {
   // One clock for the sandbox and the in-process CLI: a CLI sleep (polling, retry waits) moves sandbox time.
   const clock = { t: Date.parse('2026-11-22T10:00:00Z') };
   const now = (): number => clock.t;
@@ -92,6 +92,7 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
   };
   const failures: string[] = [];
   const notRun: string[] = [];
+  const ran: Step[] = [];
   const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms), answer: !inOrder, initial: { ...vars }, loggedIn: false };
   if (!block.where.startsWith('README')) {
     for (const [name, content] of Object.entries(HELP_WORLD_FILES)) writeFileSync(join(cwd, name), content);
@@ -105,16 +106,22 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
   }
   for (const step of block.steps) {
     // A line that needs a login runs once a login line before it has run (the reader's path), not on its own.
-    const reason = place.loggedIn && needsLogin(step) ? undefined : notRunReason(step);
+    const reason =
+      !block.where.startsWith('README') && isLogin(step)
+        ? 'interactive: a help example logs in to the address it names (README logins run with a browser that approves)'
+        : place.loggedIn && needsLogin(step)
+          ? undefined
+          : notRunReason(step);
     if (reason) {
       notRun.push(`${step.where} ${step.command}: ${reason}`);
       continue;
     }
+    ran.push(step);
     const outcome = await runStep(step, vars, place);
     const problem = judge(step, outcome, sandbox.url, inOrder);
     if (problem) failures.push(`${step.where}\n  $ ${step.command}\n  ${problem}\n${indent(mask(outcome.output, sandbox.url))}`);
   }
-  return { failures, notRun };
+  return { failures, notRun, ran };
 }
 
 function indent(text: string): string {
@@ -304,8 +311,13 @@ describe('README and --help examples run as printed against a default-seed sandb
   // One reader, one sandbox, the README top to bottom: a block may use what an earlier one made, and must not
   // make it twice or use what an earlier one deleted.
   it(`README.md top to bottom: ${readme.reduce((n, b) => n + b.steps.length, 0)} line(s) in ${readme.length} blocks, in order`, async () => {
-    const { failures } = await runBlock({ where: 'README.md', steps: readme.flatMap((b) => b.steps) }, true);
+    const steps = readme.flatMap((b) => b.steps);
+    const { failures, ran } = await runBlock({ where: 'README.md', steps }, true);
     expect(failures.length, `\n${failures.join('\n\n')}\n`).toBe(0);
+    // The reader's path: the logins ran, so did every line that needs one, and shown output was compared.
+    expect(ran.filter(isLogin).length).toBeGreaterThan(0);
+    expect(steps.filter(needsLogin).filter((s) => !ran.includes(s))).toEqual([]);
+    expect(ran.filter((s) => s.shown && !s.newStore).length).toBeGreaterThan(20);
   }, 600_000);
 
   for (const block of [...readme, ...help]) {
