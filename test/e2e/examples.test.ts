@@ -3,12 +3,16 @@
  * default-seed sandbox: each block (a README code block, or one command's examples) top to bottom against a
  * fresh sandbox, in its own working directory and config directory, on a pretend terminal 100 columns wide;
  * and the whole README once more, top to bottom in one sandbox and one directory, as a reader follows it, with no
- * prompt answered (a prompt the README does not show stops the reader).
+ * prompt answered (a prompt the README does not show stops the reader), comparing shown output with what the
+ * lines before changed (balances, running counts) masked; a block marked `# on a new store` counts by exit code.
  * A step fails on an exit code other than 0 (or the `# exit N` its comment declares) and, where the README
  * shows output, on different output (addresses, keys, times masked; `...` in the README stands for more).
  * Plain `creators` lines run in-process; lines that need a shell (pipes, `$(...)`, `printf > file`, curl)
- * run in bash with `creators` as the built CLI. Commands added later are covered without touching this file;
- * a line that cannot run unattended is listed in NOT_RUN with its reason.
+ * run in bash with `creators` as the built CLI, stdin and stderr on a terminal as a reader's are. README
+ * `creators login` lines run the built CLI with a browser that approves on the sandbox's consent page, so the
+ * ids and credentials later lines meet are a reader's; `export`/`unset` lines set the run's environment.
+ * Commands added later are covered without touching this file; a line that cannot run unattended is listed in
+ * NOT_RUN (or NEEDS_LOGIN) with its reason.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
