@@ -273,7 +273,8 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
   const scratch = tempDir('creators-line-');
   const [scriptFile, outFile] = [join(scratch, 'line.sh'), join(scratch, 'stdout')];
   writeFileSync(scriptFile, script);
-  const [file, args] = step.where.startsWith('README')
+  // util-linux `script` (Linux); elsewhere the line runs with no terminal and a prompt in a pipe goes unseen.
+  const [file, args] = step.where.startsWith('README') && process.platform === 'linux'
     ? ['script', ['-qec', `bash ${scriptFile} > ${outFile}`, '/dev/null']]
     : ['bash', [scriptFile]];
   // Not spawnSync: the sandbox answers from this process's event loop.
