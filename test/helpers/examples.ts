@@ -16,6 +16,11 @@ export interface Step {
   exit: number;
   /** The output the README shows under it, if any. */
   shown?: string;
+  /**
+   * The README says its output is as on a new store (`# on a new store` on the line, or alone in its block):
+   * the reader following the README has bought more by then, so in order only its exit code counts.
+   */
+  newStore?: boolean;
 }
 
 export interface Block {
@@ -41,14 +46,14 @@ export function splitComment(line: string): { command: string; comment: string }
 function step(where: string, line: string): Step {
   const { command, comment } = splitComment(line);
   const declared = /^exit (\d+)\b/.exec(comment);
-  return { where, command, comment, exit: declared ? Number(declared[1]) : 0 };
+  return { where, command, comment, exit: declared ? Number(declared[1]) : 0, ...(/\bon a new store\b/.test(comment) ? { newStore: true } : {}) };
 }
 
 /** The README's fenced blocks that hold at least one `$ creators` line, each as the steps it shows. */
 export function readmeBlocks(text: string, file = 'README.md'): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
-  let current: { where: string; steps: Step[]; shown: string[] } | undefined;
+  let current: { where: string; steps: Step[]; shown: string[]; newStore?: boolean } | undefined;
   const closeStep = (): void => {
     const last = current?.steps.at(-1);
     // A `# ...` line between commands is a comment of the block, not output.
@@ -61,12 +66,14 @@ export function readmeBlocks(text: string, file = 'README.md'): Block[] {
     if (line.startsWith('```')) {
       if (current) {
         closeStep();
+        if (current.newStore) for (const s of current.steps) s.newStore = true;
         if (current.steps.some((s) => /^creators\b/.test(s.command) || /\bcreators\b/.test(s.command))) blocks.push({ where: current.where, steps: current.steps });
         current = undefined;
       } else current = { where: `${file}:${i + 1}`, steps: [], shown: [] };
       continue;
     }
     if (!current) continue;
+    if (/^# on a new store\b/.test(line)) current.newStore = true;
     if (line.startsWith('$ ')) {
       closeStep();
       let full = line.slice(2);
@@ -99,20 +106,53 @@ export function helpBlocks(tree: readonly CommandNode[]): Block[] {
 export const NOT_RUN: ReadonlyArray<readonly [RegExp, string]> = [
   [/^creators sandbox\b/, 'starts a sandbox server (the test runs its own)'],
   [/^creators (--\S+ \S+ )*mcp\b(?!.*--dry-run)/, 'serves MCP over stdio until its client closes it (test/e2e/mcp.test.ts drives it through the SDK client)'],
-  [/^export\b/, 'sets the environment (the test sets it)'],
-  [/^creators (--\S+ \S+ )*login\b(?!.*--dry-run)/, 'interactive: waits for a browser or a pasted address'],
-  [/^creators apps revoke\b/, 'needs an app, which only `creators login` makes'],
   [/\bbch_\.\.\./, 'a placeholder for the batch id `batch upload` printed'],
   [/<\w+>/, 'a placeholder to fill in'],
   [/^creators events tail\b(?!.*--once)/, 'follows until Ctrl-C'],
-  [/^(?!creators login).*# .*\bafter `creators login`/, 'needs an interactive login first (its comment says so)'],
   [/postgres:\/\/|^creators store push\b/, 'needs a team store on PostgreSQL: test/e2e/team-store.test.ts runs these against one'],
 ];
 
+/** Lines that need a login made earlier: run once a `creators login` line has run, not in a block without one. */
+export const NEEDS_LOGIN: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^creators apps revoke\b/, 'needs an app, which only `creators login` makes'],
+  [/^(?!creators login).*# .*\bafter `creators login`/, 'needs a login first (its comment says so)'],
+];
+
+function commented(step: Pick<Step, 'command' | 'comment'>): string {
+  return step.comment ? `${step.command}  # ${step.comment}` : step.command;
+}
+
 /** Why a step is not run (matched against the command and its comment), or undefined when it is. */
 export function notRunReason(step: Pick<Step, 'command' | 'comment'>): string | undefined {
-  const line = step.comment ? `${step.command}  # ${step.comment}` : step.command;
-  return NOT_RUN.find(([re]) => re.test(line))?.[1];
+  const line = commented(step);
+  return [...NOT_RUN, ...NEEDS_LOGIN].find(([re]) => re.test(line))?.[1];
+}
+
+/** Whether the step needs a login an earlier line made (and nothing else keeps it from running). */
+export function needsLogin(step: Pick<Step, 'command' | 'comment'>): boolean {
+  const line = commented(step);
+  return NEEDS_LOGIN.some(([re]) => re.test(line)) && !NOT_RUN.some(([re]) => re.test(line));
+}
+
+/** `creators login ...` (not a dry run): the test runs it with a browser that approves. */
+export function isLogin(step: Pick<Step, 'command'>): boolean {
+  return /^creators (--\S+ \S+ )*login\b(?!.*--dry-run)/.test(step.command);
+}
+
+/**
+ * What a line's output owes to the lines before it when the README runs top to bottom in one sandbox, made
+ * fixed text on both sides: the balance (credits available, used, left; the account's line under `spend`),
+ * the sandbox's running counts of listening time and events, and so the width of a box around a figure.
+ */
+export function maskHistory(text: string): string {
+  return text
+    .replace(/("credits_(?:available|used|left)": ?)-?\d+(\.\d+)?/g, '$1<credits>')
+    .replace(/\b\d+(\.\d+)? credits left\b/g, '<credits> credits left')
+    .replace(/^The account has used .*$/gm, 'The account has used <credits>')
+    .replace(/("(?:offset_ms|events)": ?)\d+/g, '$1<count>')
+    .replace(/(Credits (?:available|used)\s*│\s*)-?\d+(\.\d+)?/g, '$1<credits>')
+    // A box as wide as its widest figure.
+    .replace(/─+/g, '─');
 }
 
 /**
