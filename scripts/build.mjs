@@ -163,8 +163,8 @@ export function zodEnglishOnly() {
   };
 }
 
-/** Top-level commands that read the whole tree (program.ts READS_THE_TREE): no entry of their own. */
-const WHOLE_TREE_COMMANDS = new Set(['help', 'completion']);
+/** Top-level commands that read the whole tree or run other verbs (program.ts READS_THE_TREE): no entry of their own. */
+const WHOLE_TREE_COMMANDS = new Set(['help', 'completion', 'mcp']);
 
 /**
  * One entry per top-level command (`dist/cmd-credits.js`, `dist/cmd-auth.js` ...) beside `dist/main.js`, so a

@@ -87,8 +87,11 @@ export function buildProgram(deps: Deps, argv?: readonly string[], options: Prog
   return program;
 }
 
-/** Verbs that read the command tree itself (the help texts, the completion scripts): always the whole tree. */
-const READS_THE_TREE = new Set(['help', 'completion']);
+/**
+ * Verbs that read the command tree itself (the help texts, the completion scripts) or run other verbs (the MCP
+ * server's tools): always the whole tree.
+ */
+const READS_THE_TREE = new Set(['help', 'completion', 'mcp']);
 
 /**
  * The part of the tree a command line runs: when it starts with a verb's words (`credits`, `keys list`),

@@ -57,7 +57,8 @@ async function inPane(command: string, columns: number, during?: (raw: () => str
 }
 
 const creators = (extraEnv: string, url: string, key: string, args: string): string =>
-  `env ${extraEnv} CREATORS_BASE_URL=${url} CREATORS_API_KEY=${key} HOME=/nonexistent-home XDG_CONFIG_HOME=/nonexistent-home '${process.execPath}' '${BIN}' ${args}`;
+  // The screen holds what the test reads: not Node 20's notice (test/e2e/node-version.test.ts).
+  `env ${extraEnv} CREATORS_NO_NODE_NOTICE=1 CREATORS_BASE_URL=${url} CREATORS_API_KEY=${key} HOME=/nonexistent-home XDG_CONFIG_HOME=/nonexistent-home '${process.execPath}' '${BIN}' ${args}`;
 
 describe.skipIf(!hasTmux)('drawing in a real terminal (tmux)', () => {
   let sandbox: Sandbox;

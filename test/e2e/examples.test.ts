@@ -89,6 +89,8 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
   const vars: Record<string, string | undefined> = {
     HOME: home,
     NO_COLOR: '1',
+    // What a reader on a current Node sees: not Node 20's one-line notice (test/e2e/node-version.test.ts).
+    CREATORS_NO_NODE_NOTICE: '1',
     CREATORS_BASE_URL: sandbox.url,
     CREATORS_API_KEY: sandbox.apiKey,
     // `printf %s "$KEY" | creators config set api-key -`: the key the reader has.

@@ -302,8 +302,9 @@ describe('creators mcp', () => {
       const first = await serve(env);
       const pid = first.transport.pid as number;
       void first.call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'raw' }).catch(() => undefined);
-      // Gone while the call is in flight: quoted (a dry run, nothing sent) and then bought at 2.5 s a reply, so the client's SIGTERM (2 s after it closes stdin) comes mid-request.
-      await new Promise((r) => setTimeout(r, 300));
+      // Gone while the call is in flight: the sandbox charges when a request arrives and holds the reply 2.5 s,
+      // so the client's SIGTERM (2 s after it closes stdin) comes mid-request and its SIGKILL (4 s) after it.
+      await until('the purchase on the wire', () => slow.state.ledger.charges.length === 1, 20_000);
       await first.client.close();
       await until('the server to exit', () => !alive(pid), 10_000);
       expect(slow.state.ledger.charges.map((c) => c.note)).toEqual([expect.stringContaining(handle as string)]);

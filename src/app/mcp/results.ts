@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import { CliError } from '../../lib/errors.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
+import { writerGone } from '../../lib/io/atomic-file.js';
 
 /** Answers up to this many characters (about 3,000 tokens) are given whole. */
 export const INLINE_CHARS = 12_000;
@@ -45,21 +46,15 @@ export function openResultsDir(env: Record<string, string | undefined>, now: num
 function prune(base: string, now: number, pid: number): void {
   for (const name of readdirSync(base)) {
     const owner = Number(/^(\d+)-/.exec(name)?.[1]);
-    if (Number.isInteger(owner) && owner !== pid && running(owner)) continue;
     try {
-      if (now - statSync(join(base, name)).mtimeMs > RESULTS_KEPT_MS) rmSync(join(base, name), { recursive: true, force: true });
+      const writtenAt = statSync(join(base, name)).mtimeMs;
+      // A live server's folder stays, however old (written long ago, it may still be read); a gone one's once it
+      // is a day old.
+      if (Number.isInteger(owner) && owner !== pid && !writerGone(owner)) continue;
+      if (now - writtenAt > RESULTS_KEPT_MS) rmSync(join(base, name), { recursive: true, force: true });
     } catch {
       // Another server pruning the same folder at once: it is gone either way.
     }
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -12,7 +12,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BATCH_MODES } from '../../contract/platforms.js';
-import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
+import { batchRowPriceMilli } from '../../lib/api/batch.js';
 import { formatCredits } from '../../lib/cost.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
@@ -166,7 +166,7 @@ function mimeOf(name: string): string {
 }
 
 /** The most a batch row can cost: the highest price of the modes a job can run. */
-const BATCH_PRICE_MAX_MILLI = Math.max(...BATCH_MODES.map((m) => WORST_CASE_MILLI[MODE_PRICE[m]]));
+const BATCH_PRICE_MAX_MILLI = Math.max(...BATCH_MODES.map((m) => batchRowPriceMilli(m)));
 
 interface Quote {
   worstMilli: number | null;

@@ -73,10 +73,18 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
     const stale = path.join(dir, name);
     // A process that started after the file was last written is not its writer (a reused pid).
     const writtenAt = await fsp.stat(stale).then((st) => st.mtimeMs, () => undefined);
-    if (writtenAt === undefined || pid === process.pid || processAlive(pid, { seenAt: writtenAt })) continue;
+    if (writtenAt === undefined || !writerGone(pid, writtenAt)) continue;
     if (await fsp.unlink(stale).then(() => true, () => false)) removed.push(stale);
   }
   return removed;
+}
+
+/**
+ * Whether the process `pid` that wrote a temp file (or folder) is gone, so what it left may be removed: not this
+ * process, and no live process with that pid (given `writtenAt`, none started before that write: a reused pid).
+ */
+export function writerGone(pid: number, writtenAt?: number): boolean {
+  return pid !== process.pid && !processAlive(pid, writtenAt === undefined ? {} : { seenAt: writtenAt });
 }
 
 const DESCRIPTOR_PATH = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
