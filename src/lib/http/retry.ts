@@ -8,17 +8,12 @@ import { redactUrl, type Secrets } from './redact.js';
 import { PROXY_AUTH_FAILED } from './network-error.js';
 import type { HttpResponse, RequestOptions } from './types.js';
 import type { WaitHandle } from './wait.js';
-import { backoffMs as policyBackoff, mayRetry, nextWait, pause, POLICIES } from '../retry-policy.js';
+import { mayRetry, nextWait, pause, POLICIES } from '../retry-policy.js';
 
 export const MAX_SILENT_WAIT_S = POLICIES.http.maxServerWaitMs / 1000;
 
 /** A server trickling an endless body is given up on after 2 x --timeout, not after every attempt used its own. */
 export const ATTEMPTS_DEADLINE_FACTOR = 2;
-
-/** The wait before attempt `attempt + 1` when the server names none (also a download's, between its tries). */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  return policyBackoff(POLICIES.http, attempt, random);
-}
 
 export interface RetryPorts {
   retries: number;
