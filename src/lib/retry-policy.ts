@@ -42,7 +42,7 @@ export const POLICIES = {
   /** `events tail` between failed polls: from the poll interval (at least 2 s) to 5 minutes, for as long as it runs. */
   tail: retryPolicy({ baseMs: 2_000, capMs: 300_000 }),
   /** A team store's lost connection: each try finds out (and drops) one dead pooled connection. */
-  storeReconnect: retryPolicy({ baseMs: 150, capMs: 600, attempts: 4 }),
+  storeReconnect: retryPolicy({ baseMs: 100, factor: 3, capMs: 600, attempts: 4 }),
   /** Another process buying the same record: looked at again every 200 ms up to the claim wait (2 minutes by default). */
   claimWait: retryPolicy({ baseMs: 200, factor: 1, capMs: 200, deadlineMs: 120_000 }),
 } as const;

@@ -34,13 +34,13 @@ describe('the waits', () => {
     expect(backoffMs(POLICIES.http, 2, () => 0.5)).toBe(750);
   });
 
-  it('the others are not left to chance: the forward from 1 s to 30 s, the tail from 2 s to 5 min, the reconnect 150/300/600 ms, the claim every 200 ms', () => {
+  it('the others are not left to chance: the forward from 1 s to 30 s, the tail from 2 s to 5 min, the reconnect 100/300/600 ms, the claim every 200 ms', () => {
     const never = (): number => {
       throw new Error('no jitter, no random');
     };
     expect(seq(POLICIES.forward, 7, never)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
     expect(seq(POLICIES.tail, 10, never)).toEqual([2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000]);
-    expect(seq(POLICIES.storeReconnect, 3, never)).toEqual([150, 300, 600]);
+    expect(seq(POLICIES.storeReconnect, 3, never)).toEqual([100, 300, 600]);
     expect(seq(POLICIES.claimWait, 4, never)).toEqual([200, 200, 200, 200]);
     expect(POLICIES.forward.attempts).toBe(5);
     expect(POLICIES.storeReconnect.attempts).toBe(4);
@@ -97,7 +97,7 @@ describe('withRetries', () => {
       throw new Passing(`try ${n}`);
     }).catch((e: unknown) => e);
     expect((err as Error).message).toBe('try 4');
-    expect(clock.waits).toEqual([150, 300, 600]);
+    expect(clock.waits).toEqual([100, 300, 600]);
   });
 
   it('the deadline counts from the first attempt, waits included: no attempt starts after it', async () => {
