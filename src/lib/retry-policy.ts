@@ -17,7 +17,7 @@ export interface RetryPolicy {
   jitter: number;
   /** Attempts in all, the first included (Infinity: until the deadline, or the caller stops). */
   attempts: number;
-  /** After this long since the first attempt no new one starts (Infinity: none). */
+  /** After this long no new attempt starts (Infinity: none); what is counted is `mayRetry`'s caller's. */
   deadlineMs: number;
   /** A server's wait longer than this is not waited out (Infinity: any). */
   maxServerWaitMs: number;
@@ -64,7 +64,7 @@ export function nextWait(
   return { waitMs, tooLong: serverWaitMs !== undefined && waitMs > policy.maxServerWaitMs };
 }
 
-/** Whether attempt `attempt + 1` may start, `elapsedMs` after the first began. */
+/** Whether attempt `attempt + 1` may start after `elapsedMs` counted against the deadline (the HTTP core counts its attempts' time only, not the waits; `withRetries` counts from the first attempt). */
 export function mayRetry(policy: RetryPolicy, attempt: number, elapsedMs: number): boolean {
   return attempt < policy.attempts && elapsedMs < policy.deadlineMs;
 }
