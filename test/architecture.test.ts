@@ -359,3 +359,56 @@ describe('one home for each name and limit', () => {
     ]))).toEqual(['sandbox/listening/subscriptions.ts: CREATOR_LIMIT', 'sandbox/routes/batch.ts: MAX_LEGACY_EMAILS', 'commands/events/tail.ts: TAIL_PAGE_SIZE']);
   });
 });
+
+/**
+ * One retry policy: lib/retry-policy.ts computes every back-off in lib (its waits, attempts, deadline and a
+ * server's wait). Elsewhere in lib, a wait that grows (`**`, `Math.pow`, `*=` on a wait), a list of waits walked
+ * by a loop, or a function or constant named for a back-off is a second policy with delays of its own (as the
+ * event forward, the tail, the team store's reconnect and the HTTP core each had).
+ */
+const BACKOFF_SHAPES: Array<[RegExp, string]> = [
+  [/[\w)\]]\s*\*\*\s*[\w(]|\bMath\.pow\s*\(/g, 'an exponential wait'],
+  [/\b\w*(?:wait|delay|backoff|sleep)\w*\s*\*=/gi, 'a wait multiplied in a loop'],
+  [/\bfor\s*\(\s*(?:const|let)\s+\w+\s+of\s+\[\s*\d[\d_]*\s*,/g, 'a list of waits'],
+  [/\b(?:function\s+|(?:const|let)\s+)(\w*(?:[Bb]ackoff|BACKOFF|[Rr]etryDelay|RETRY_DELAY)\w*)\s*(?:[=(:])/g, 'a back-off of its own'],
+];
+
+function secondRetryPolicies(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [f, text] of sources) {
+    if (!f.startsWith('lib/') || f === 'lib/retry-policy.ts') continue;
+    const c = code(text);
+    for (const [shape, what] of BACKOFF_SHAPES) {
+      for (const m of c.matchAll(shape)) {
+        const line = c.slice(c.lastIndexOf('\n', m.index) + 1, c.indexOf('\n', m.index) === -1 ? undefined : c.indexOf('\n', m.index));
+        found.push(`${f}: ${what}: ${line.trim()}`);
+      }
+    }
+  }
+  return found;
+}
+
+describe('one retry policy', () => {
+  it('back-off waits are computed only in lib/retry-policy.ts', () => {
+    expect(secondRetryPolicies(texts())).toEqual([]);
+  });
+
+  it('the check sees a back-off of its own (a test that cannot fail is a defect)', () => {
+    // Each as the loops had them before the one policy.
+    const planted = new Map([
+      ['lib/events/forward.ts', 'const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));\nawait deps.sleep(wait, deps.signal);'],
+      ['lib/events/tail.ts', 'const backoff = (): number => Math.min(MAX_BACKOFF_MS, 2_000 * Math.pow(2, failures));'],
+      ['lib/store/postgres.ts', 'for (const wait of [100, 300, 600]) {\n  await new Promise((resolve) => setTimeout(resolve, wait));\n}'],
+      ['lib/batch/poll.ts', 'let delayMs = 1_000;\nfor (;;) { await o.sleep(delayMs); delayMs *= 2; }'],
+      ['lib/retry-policy.ts', 'const full = Math.min(policy.capMs, policy.baseMs * policy.factor ** (attempt - 1));'],
+      ['commands/events/tail.ts', 'const wait = 1000 * 2 ** n;'],
+    ]);
+    expect(secondRetryPolicies(planted)).toEqual([
+      'lib/events/forward.ts: an exponential wait: const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));',
+      'lib/events/tail.ts: an exponential wait: const backoff = (): number => Math.min(MAX_BACKOFF_MS, 2_000 * Math.pow(2, failures));',
+      'lib/events/tail.ts: a back-off of its own: const backoff = (): number => Math.min(MAX_BACKOFF_MS, 2_000 * Math.pow(2, failures));',
+      'lib/store/postgres.ts: a list of waits: for (const wait of [100, 300, 600]) {',
+      'lib/batch/poll.ts: a wait multiplied in a loop: for (;;) { await o.sleep(delayMs); delayMs *= 2; }',
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { CliError, EXIT, InterruptedError } from '../errors.js';
 import { stringifyJson } from '../exact-json.js';
 import { networkProblem } from '../http/network-error.js';
+import { POLICIES, withRetries } from '../retry-policy.js';
 
 export interface ForwardDeps {
   dispatcher?: Dispatcher | undefined;
@@ -23,7 +24,7 @@ function headerValue(id: unknown): string {
 }
 
 /** Attempts in all, the first try included (the README and `--help` say "up to 5 attempts"). */
-export const FORWARD_ATTEMPTS = 5;
+export const FORWARD_ATTEMPTS = POLICIES.forward.attempts;
 
 export interface ForwardOptions {
   attempts?: number;
@@ -46,6 +47,9 @@ export function parseForwardUrl(raw: string): URL | undefined {
   }
 }
 
+/** One attempt failed; `lastProblem` says how. */
+class Failed extends Error {}
+
 let plain: Dispatcher | undefined;
 // No proxy: receivers are usually local.
 async function plainAgent(): Promise<Dispatcher> {
@@ -63,34 +67,36 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
   const dispatcher = deps.dispatcher ?? (await plainAgent());
   const payload = stringifyJson(event);
   let lastProblem = '';
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    if (deps.signal?.aborted) throw new InterruptedError();
-    try {
-      const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), deps.signal].filter((s): s is AbortSignal => s !== undefined);
-      const res = await request(url, {
-        method: 'POST',
-        body: payload,
-        headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)', [EVENT_ID_HEADER]: headerValue(event.id) },
-        signal: AbortSignal.any(signals),
-        dispatcher,
-      });
-      await res.body.dump();
-      if (res.statusCode >= 200 && res.statusCode < 300) return res.statusCode;
-      lastProblem = `HTTP ${res.statusCode}`;
-    } catch (err) {
-      if (deps.signal?.aborted) throw new InterruptedError();
-      // In plain words: undici's codes (UND_ERR_SOCKET) mean nothing to the reader of this line.
-      const problem = networkProblem(err, url.host);
-      lastProblem = (err as Error).name === 'TimeoutError' ? 'timed out' : problem.charAt(0).toLowerCase() + problem.slice(1);
-    }
-    if (attempt === attempts) break;
-    const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));
-    deps.onRetry(`forward of event ${String(event.id)} to ${url.origin} failed (${lastProblem}); attempt ${attempt + 1} of ${attempts} in ${Math.ceil(wait / 1000)} s`);
-    try {
-      await deps.sleep(wait, deps.signal);
-    } catch {
-      throw new InterruptedError();
-    }
+  const policy = { ...POLICIES.forward, attempts, baseMs: opts.backoffMs ?? POLICIES.forward.baseMs };
+  const hooks = {
+    retryable: (err: unknown) => err instanceof Failed,
+    onRetry: (_err: unknown, attempt: number, waitMs: number) =>
+      deps.onRetry(`forward of event ${String(event.id)} to ${url.origin} failed (${lastProblem}); attempt ${attempt + 1} of ${attempts} in ${Math.ceil(waitMs / 1000)} s`),
+  };
+  try {
+    return await withRetries(policy, deps, hooks, async () => {
+      try {
+        const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), deps.signal].filter((s): s is AbortSignal => s !== undefined);
+        const res = await request(url, {
+          method: 'POST',
+          body: payload,
+          headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)', [EVENT_ID_HEADER]: headerValue(event.id) },
+          signal: AbortSignal.any(signals),
+          dispatcher,
+        });
+        await res.body.dump();
+        if (res.statusCode >= 200 && res.statusCode < 300) return res.statusCode;
+        lastProblem = `HTTP ${res.statusCode}`;
+      } catch (err) {
+        if (deps.signal?.aborted) throw new InterruptedError();
+        // In plain words: undici's codes (UND_ERR_SOCKET) mean nothing to the reader of this line.
+        const problem = networkProblem(err, url.host);
+        lastProblem = (err as Error).name === 'TimeoutError' ? 'timed out' : problem.charAt(0).toLowerCase() + problem.slice(1);
+      }
+      throw new Failed();
+    });
+  } catch (err) {
+    if (!(err instanceof Failed)) throw err;
   }
   throw new ForwardError(
     `Could not forward event ${String(event.id)} to ${url.href}: ${lastProblem} after ${attempts} attempts.`,

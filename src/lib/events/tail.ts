@@ -12,6 +12,7 @@ import { checkCursorIdentity, Cursor, cursorBeyondServer, loadCursor, lockCursor
 import { eventId, newEvents, type EventChunk } from './fetch-new.js';
 import { forwardEvent, ForwardError } from './forward.js';
 import { ReorderWindow } from './reorder.js';
+import { backoffMs, pause as wait, POLICIES } from '../retry-policy.js';
 
 export interface TailOptions {
   filters: EventFilters;
@@ -50,8 +51,6 @@ export interface TailDeps {
  * costs a disk flush (ext4 flushes a file renamed over another), about 3-10 ms here: 1% of 1,000 events' time.
  */
 const EVENTS_PER_WRITE = 1_000;
-
-const MAX_BACKOFF_MS = 300_000;
 
 /** Worth waiting out, with an answer that is not an events page (a gateway standing in; reading is free). */
 function passing(err: unknown): boolean {
@@ -108,11 +107,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
     checkNewest = false;
   };
   const pause = async (ms: number): Promise<void> => {
-    try {
-      await deps.sleep(ms, deps.signal);
-    } catch {
-      /* aborted: checked below */
-    }
+    await wait(deps, ms);
     if (deps.signal?.aborted) {
       await save();
       throw new InterruptedError();
@@ -121,7 +116,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
   const forwardStatus = (message: string): void => (deps.forwardStatus ?? deps.warn)(message);
   let handed = 0;
   let failures = 0;
-  const backoff = (): number => Math.min(MAX_BACKOFF_MS, Math.max(2_000, opts.intervalMs) * 2 ** (failures - 1));
+  const policy = { ...POLICIES.tail, baseMs: Math.max(POLICIES.tail.baseMs, opts.intervalMs) };
 
   const deliver = async (window: ReorderWindow, id: number, event: ListeningRecord): Promise<void> => {
     let status: number | undefined;
@@ -216,17 +211,17 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
       if (err instanceof InterruptedError || deps.signal?.aborted) throw new InterruptedError();
       if (opts.once || !passing(err)) throw err;
       failures++;
-      const wait = backoff();
-      deps.warn(`could not read events: ${sentence((err as Error).message)} Trying again in ${Math.ceil(wait / 1000)} s.`);
-      await pause(wait);
+      const waitMs = backoffMs(policy, failures);
+      deps.warn(`could not read events: ${sentence((err as Error).message)} Trying again in ${Math.ceil(waitMs / 1000)} s.`);
+      await pause(waitMs);
       continue;
     }
     if (outcome.forwardFailure) {
       if (opts.once) throw outcome.forwardFailure;
       failures++;
-      const wait = backoff();
-      forwardStatus(`${sentence(outcome.forwardFailure.message)} Trying it again in ${Math.ceil(wait / 1000)} s.`);
-      await pause(wait);
+      const waitMs = backoffMs(policy, failures);
+      forwardStatus(`${sentence(outcome.forwardFailure.message)} Trying it again in ${Math.ceil(waitMs / 1000)} s.`);
+      await pause(waitMs);
       continue;
     }
     failures = 0;

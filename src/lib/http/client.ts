@@ -9,7 +9,8 @@ import { stringifyJson } from '../exact-json.js';
 import type { RequestWaits, WaitHandle } from './wait.js';
 import { sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
-import { backoffMs, sendWithRetries, type RetryPorts } from './retry.js';
+import { sendWithRetries, type RetryPorts } from './retry.js';
+import { backoffMs, POLICIES } from '../retry-policy.js';
 import type { HttpResponse, PurchaseMemory, RequestOptions } from './types.js';
 import type { ProxyInUse } from './dispatcher.js';
 
@@ -113,7 +114,7 @@ export class HttpClient {
 
   /** The core's back-off, for loops that resume work themselves (a download continuing at a byte offset). */
   retryDelayMs(attempt: number): number {
-    return backoffMs(attempt, this.random);
+    return backoffMs(POLICIES.http, attempt, this.random);
   }
 
   async request<T = unknown>(req: RequestOptions): Promise<HttpResponse<T>> {

@@ -8,16 +8,12 @@ import { redactUrl, type Secrets } from './redact.js';
 import { PROXY_AUTH_FAILED } from './network-error.js';
 import type { HttpResponse, RequestOptions } from './types.js';
 import type { WaitHandle } from './wait.js';
+import { mayRetry, nextWait, pause, POLICIES } from '../retry-policy.js';
 
-export const MAX_SILENT_WAIT_S = 60;
+export const MAX_SILENT_WAIT_S = POLICIES.http.maxServerWaitMs / 1000;
 
 /** A server trickling an endless body is given up on after 2 x --timeout, not after every attempt used its own. */
 export const ATTEMPTS_DEADLINE_FACTOR = 2;
-
-/** Exponential from 0.5 s, capped at 8 s, with jitter so concurrent clients do not retry in step. */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  return Math.min(8_000, 500 * 2 ** (attempt - 1)) * (0.5 + random() * 0.5);
-}
 
 export interface RetryPorts {
   retries: number;
@@ -55,6 +51,8 @@ export async function sendWithRetries<T>(
   let { credential } = prepared;
   const attempts = ports.retries + 1;
   const deadlineMs = ATTEMPTS_DEADLINE_FACTOR * timeoutMs;
+  // Time counted is the attempts' own, not the waits between them (a Retry-After may be 60 s).
+  const policy = { ...POLICIES.http, attempts, deadlineMs };
   let usedMs = 0;
   let reauthorized = false;
   for (let attempt = 1; ; attempt++) {
@@ -91,7 +89,7 @@ export async function sendWithRetries<T>(
         continue;
       }
     }
-    if (retryable && attempt < attempts && usedMs >= deadlineMs) {
+    if (retryable && attempt < attempts && !mayRetry(policy, attempt, usedMs)) {
       error.message = `${error.message.replace(/\.$/, '')} (gave up after ${attempt} attempts: all attempts of one request get ${formatSeconds(deadlineMs)} s, twice --timeout).`;
       throw error;
     }
@@ -105,8 +103,8 @@ export async function sendWithRetries<T>(
       }
       throw error;
     }
-    const waitMs = outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : backoffMs(attempt, ports.random);
-    if (waitMs > MAX_SILENT_WAIT_S * 1000) {
+    const { waitMs, tooLong } = nextWait(policy, attempt, outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : undefined, ports.random);
+    if (tooLong) {
       const secs = Math.ceil(waitMs / 1000);
       throw new RateLimitError(`${error.message}; the server asks to wait ${secs} s, longer than ${MAX_SILENT_WAIT_S} s.`, {
         status: error.status,
@@ -125,11 +123,8 @@ export async function sendWithRetries<T>(
     ports.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
     const why = error.status === 429 ? 'Rate limited' : error.status !== undefined ? `HTTP ${error.status}` : 'No answer';
     wait?.handle.update(`${why}; retrying in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
-    try {
-      await ports.sleep(waitMs, ports.signal);
-    } catch {
-      checkInterrupted(ports.signal);
-    }
+    await pause(ports, waitMs);
+    checkInterrupted(ports.signal);
     wait?.handle.update(wait.label);
   }
 }

@@ -20,6 +20,7 @@ import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
 import { holderOf, SILENT_MS } from './core.js';
 import { appendOutbox, drainOutbox } from './outbox.js';
+import { backoffMs, mayRetry, POLICIES } from '../retry-policy.js';
 import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
 interface Unkept {
@@ -396,11 +397,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     window: number,
     started: number,
   ): Promise<HttpResponse<T>> {
-    const waitUntil = started + (this.o.claimWaitMs ?? 120_000);
+    const policy = { ...POLICIES.claimWait, deadlineMs: this.o.claimWaitMs ?? POLICIES.claimWait.deadlineMs };
+    const waitUntil = started + policy.deadlineMs;
     // With --max-age 0 nothing held is reused, but for an answer bought while this request waited for it.
     const since = window > 0 ? started - window : undefined;
     let said: Holder | undefined;
-    for (let waited = false; ; waited = true) {
+    for (let looks = 1; ; looks++) {
+      const waited = looks > 1;
       const look = since ?? (waited ? started : undefined);
       const claim = await this.o.store.claim(key, this.holder, look === undefined ? undefined : { since: look, maxBytes: this.maxAnswerBytes });
       if (claim === 'claimed') {
@@ -414,12 +417,12 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
         const until = claim.host === this.holder.host ? 'while that process lives' : `while it answers (it is taken over after ${SILENT_MS / 1000} s of silence)`;
         this.o.notice?.(`Waiting for pid ${claim.pid} on ${claim.host}, which is buying the same record (${answerName(req)}), ${until}, up to ${Math.round((waitUntil - started) / 1000)} s.`);
       }
-      if (this.o.now() >= waitUntil) {
+      if (!mayRetry(policy, looks, this.o.now() - started)) {
         throw new BusyError(`Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`, {
           hint: 'Re-run once it has finished: its answer will come from the store (CREATORS_STORE_CLAIM_WAIT sets how long to wait). `creators store doctor` shows who holds what.',
         });
       }
-      await this.o.sleep(200, this.o.signal);
+      await this.o.sleep(backoffMs(policy, looks), this.o.signal);
     }
     // Kept with its answer in one transaction; released on its own only when the answer was not kept.
     let kept = false;

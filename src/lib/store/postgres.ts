@@ -11,6 +11,7 @@ import { type Dialect, type Row, type Statement, type Tx, type TxKind, spell } f
 import { isUnreachable, pgError, type PgTarget } from './pg-errors.js';
 import { checkRights } from './pg-grants.js';
 import { PG_MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { POLICIES, realClock, withRetries } from '../retry-policy.js';
 
 /** How long a statement may wait for another run's row or advisory lock before the run stops (exit 9). */
 const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
@@ -204,15 +205,7 @@ export class PgDialect implements Dialect {
    */
   private async again<T>(op: () => Promise<T>): Promise<T> {
     // A blip may leave several pooled connections dead: each is found out (and dropped) by one try.
-    for (const wait of [100, 300, 600]) {
-      try {
-        return await op();
-      } catch (err) {
-        if (!isUnreachable(err)) throw err;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    }
-    return op();
+    return withRetries(POLICIES.storeReconnect, realClock, { retryable: isUnreachable }, op);
   }
 
   async sizeBytes(): Promise<number> {
