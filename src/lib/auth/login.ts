@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config.js';
 import { AuthError, InterruptedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 import { startCallbackServer, type CallbackParams } from './callback-server.js';
 import { authorizeUrl, describeOAuthError, exchangeCode, exchangeCodePlan, registerClient, registerClientPlan } from './oauth.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
