@@ -1,6 +1,6 @@
 import type { Secrets } from '../lib/http/redact.js';
 import type { Io } from '../lib/io/streams.js';
-import type { StartPager } from '../lib/output/pager.js';
+import type { StartPager } from '../lib/io/pager-process.js';
 import type { Dispatcher } from 'undici';
 
 

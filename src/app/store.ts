@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import type { Plan } from '../lib/api/plan.js';
-import type { BatchStatus } from '../lib/batch/status.js';
+import type { BatchStatus } from '../lib/api/batch-status.js';
 import type { RequestOptions } from '../lib/http/types.js';
 import { configDirectory } from '../lib/config.js';
 import { UsageError } from '../lib/errors.js';

@@ -58,15 +58,14 @@ export default defineCommand({
     ]);
     const request = { method, path, query, body };
     if (flags.paginate) {
-      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { formatCredits }, { creditCount, plural }, { pagingProgress, recordsToTerminal, endingProgress }] = await Promise.all([
+      const [{ paginatePlan, pageSpendMilli }, { paginate }, { pageBase }, { planUrl }, { printList }, { printPaidList }, { creditCount, formatCredits, plural }, { pagingProgress, recordsToTerminal, endingProgress }] = await Promise.all([
         import('../lib/api/raw-plan.js'),
         import('../lib/paging.js'),
         import('../lib/discovery/paging.js'),
         import('../lib/api/plan.js'),
         import('../lib/output/index.js'),
         import('../lib/output/paid.js'),
-        import('../lib/cost.js'),
-        import('../lib/output/humanize.js'),
+        import('../lib/words.js'),
         import('../lib/bulk/progress.js'),
       ]);
       const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));

@@ -40,7 +40,7 @@ export default defineCommand({
     const kind = matchChoice(asked, KINDS) ?? asked;
     // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
     const platform = kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
-    const [{ dictionaryColumns, listDictionary }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/index.js')]);
+    const [{ listDictionary }, { dictionaryColumns }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/columns.js'), import('../lib/output/index.js')]);
     const output = await ctx.output();
     const entries = await listDictionary(await ctx.http(), {
       kind,

@@ -26,7 +26,7 @@ export default defineCommand({
   async run(ctx, { args, flags }) {
     const [{ audienceOverlap, audienceOverlapPlan, cleanOverlapCreators }, { countText, creditCount }, { printPaidItem, printPaidList }] = await Promise.all([
       import('../lib/api/creators.js'),
-      import('../lib/output/humanize.js'),
+      import('../lib/words.js'),
       import('../lib/output/paid.js'),
     ]);
     const creators = cleanOverlapCreators(args);

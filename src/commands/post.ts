@@ -31,9 +31,10 @@ export default defineCommand({
     ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ', 'the next page of comments, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural, storedPages, withArticle }, { printItem }, { printPaidItem, printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural }, { storedPages, withArticle }, { printItem }, { printPaidItem, printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/content.js'),
       import('../lib/api/plan.js'),
+      import('../lib/words.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/index.js'),
       import('../lib/output/paid.js'),

@@ -34,10 +34,11 @@ export default defineCommand({
     ['creators posts noah_paws --platform instagram --cursor cDoxMg', 'the next page, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, plural, storedPages, withArticle }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [{ creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, plural }, { storedPages, withArticle }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
       import('../lib/api/plan.js'),
+      import('../lib/words.js'),
       import('../lib/output/humanize.js'),
       import('../lib/output/paid.js'),
       import('../lib/bulk/progress.js'),

@@ -1,9 +1,9 @@
-import type { Plan } from './api/plan.js';
+import type { Plan, PlanRecord } from './api/plan.js';
 import { planUrl } from './api/plan.js';
 import { CreditsError } from './errors.js';
 import { redactValue } from './http/redact.js';
 import type { Terminal } from './io/terminal.js';
-import { creditCount } from './output/humanize.js';
+import { creditCount, formatCredits } from './words.js';
 
 /** Above this worst case (credits), an interactive run asks first; `confirm-above` changes it. */
 export const DEFAULT_CONFIRM_ABOVE = 10;
@@ -16,31 +16,12 @@ export interface MoneyPolicy {
   confirmAboveMilli: number;
 }
 
-/** A plan as `--dry-run` prints it (json/jsonl as this record, text otherwise; lib/output/plan.ts). */
-export interface PlanRecord {
-  dry_run: true;
-  method: string;
-  url: string;
-  body: unknown;
-  worst_case_credits: number | null;
-  cost_basis: string | null;
-}
-
 export interface GatePorts {
   term: Terminal;
   policy: MoneyPolicy;
   baseUrl: URL;
   /** Prints the dry run's plan through lib/output, on stdout in the format asked for (never to `-o`: a dry run writes no file). */
   printPlan(record: PlanRecord): Promise<void>;
-}
-
-/**
- * Worst-case prices in thousandths of a credit, from the one shared table (src/contract/prices.ts):
- * where the service's sources disagree (creator posts 0.03 vs 0.15) the
- * higher price, because these figures bound the worst case.
- */
-export function formatCredits(milli: number): string {
-  return (milli / 1000).toFixed(3).replace(/\.?0+$/, '') || '0';
 }
 
 /** Parses a `--max-credits` value (the app picks flag > CREATORS_MAX_CREDITS > profile) into thousandths; undefined when unset. */

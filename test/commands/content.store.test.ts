@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mediaCount } from '../../src/sandbox/enrichment/creator-posts.js';
-import { creditCount } from '../../src/lib/output/humanize.js';
+import { creditCount } from '../../src/lib/words.js';
 import { configure } from '../../src/sandbox/state.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxEnv } from '../helpers/sandbox.js';

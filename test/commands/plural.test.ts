@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditCount, plural } from '../../src/lib/output/humanize.js';
+import { creditCount, plural } from '../../src/lib/words.js';
 import { runCli } from '../helpers/run-cli.js';
 import { JSON_HEADERS, mockApi } from '../helpers/mock-api.js';
 

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { holderOf } from '../../src/lib/store/core.js';
-import { displayWidth } from '../../src/lib/output/humanize.js';
+import { displayWidth } from '../../src/lib/io/width.js';
 import { parseLatencySpec, setLatency } from '../../src/sandbox/latency.js';
 import { freshPgDatabase, PG_SKIP, PG_URL } from '../helpers/pg.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { PagerProcess, StartPager } from '../../src/lib/output/pager.js';
+import type { PagerProcess, StartPager } from '../../src/lib/io/pager-process.js';
 
 export interface FakePager {
   start: StartPager;

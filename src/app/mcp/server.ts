@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BATCH_MODES } from '../../contract/platforms.js';
 import { batchRowPriceMilli } from '../../lib/api/batch.js';
-import { formatCredits } from '../../lib/cost.js';
+import { formatCredits } from '../../lib/words.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { escapeControls, escapeJsonC1 } from '../../lib/io/safe-text.js';
 import { CliError } from '../../lib/errors.js';

@@ -2,17 +2,24 @@
 import type { Readable } from 'node:stream';
 import { BATCH_ROUTE, MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { CliError } from '../errors.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import type { HttpClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import { pathSegment } from '../http/url.js';
-import type { MultipartBody } from '../batch/multipart.js';
-import { normaliseStatus, type BatchStatus } from '../batch/status.js';
+import { normaliseStatus, type BatchStatus } from './batch-status.js';
 import { freePlan, type Plan } from './plan.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 /** cli.md: default 120 s. */
 export const TRANSFER_TIMEOUT_MS = 120_000;
+
+/** An upload body the sender can replay (lib/batch/multipart.ts builds it from a file). */
+export interface MultipartBody {
+  contentType: string;
+  length: number;
+  /** A fresh stream each call, so a refused request can be sent again. */
+  stream(): Readable;
+}
 
 export interface CreatedBatch extends Record<string, unknown> {
   batch_id: string;

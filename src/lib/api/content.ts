@@ -1,12 +1,12 @@
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
 
 import type { ContentKind } from '../../contract/platforms.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 

@@ -2,7 +2,7 @@
 import { normalizeHandle } from '../../contract/handles.js';
 import { OVERLAP_CREATORS, POSTS_PAGE_SIZES, type CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import { CHARGED_MILLI, WORST_CASE_MILLI } from '../../contract/prices.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { keepStoredMark } from '../http/types.js';
@@ -10,7 +10,7 @@ import { readCharge } from './charge.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
 import type { Plan } from './plan.js';
 import { creditsLeftOf } from './content.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
 

@@ -1,5 +1,4 @@
 import { UsageError } from '../errors.js';
-import type { ColumnSpec } from '../output/types.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { checkPlatform } from '../platforms.js';
@@ -77,12 +76,4 @@ export function entriesOf(data: unknown): Record<string, unknown>[] {
   }
   if (!Array.isArray(list)) return [];
   return list.map(recordOf);
-}
-
-export function dictionaryColumns(first: Record<string, unknown> | undefined): ColumnSpec[] {
-  if (!first) return [{ path: 'value', header: 'value' }];
-  return Object.entries(first)
-    .filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))
-    .slice(0, 6)
-    .map(([k, v]) => ({ path: k, header: k, kind: typeof v === 'number' ? 'number' : 'text' }));
 }

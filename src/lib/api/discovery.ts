@@ -1,11 +1,16 @@
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
-import { formatCredits } from '../cost.js';
-import type { SortSpec } from '../discovery/sort.js';
+import { formatCredits } from '../words.js';
 import type { HttpClient } from '../http/client.js';
 import { keepStoredMark } from '../http/types.js';
 import type { Plan } from './plan.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
+
+/** `sort` as the API takes it (api-contract §3); the fields are checked in lib/discovery/sort.ts. */
+export interface SortSpec {
+  sort_by: string;
+  sort_order: 'asc' | 'desc';
+}
 
 export interface DiscoveryAccount extends Record<string, unknown> {
   user_id?: string;

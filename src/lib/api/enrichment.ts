@@ -1,6 +1,6 @@
 import type { EmailMode, HandleMode } from '../../contract/platforms.js';
 import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import { UsageError } from '../errors.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import type { HttpClient } from '../http/client.js';

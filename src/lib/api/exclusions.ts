@@ -5,7 +5,7 @@ import { pathSegment } from '../http/url.js';
 import { checkPlatform } from '../platforms.js';
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { freePlan, type Plan } from './plan.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 import { EXCLUSION_ENTRIES_PER_REQUEST } from '../../contract/limits.js';
 
 /** api-contract §11; unknown fields kept. */

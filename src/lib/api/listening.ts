@@ -2,13 +2,13 @@
 // reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
 import { RecentSet } from '../recent-set.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import type { HttpClient } from '../http/client.js';
 import { pathSegment } from '../http/url.js';
 import { paginate } from '../paging.js';
 import { freePlan, type Plan } from './plan.js';
 import { recordOf } from './raw.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 export type ListeningKind = 'subscription' | 'campaign';
 export type ListeningRecord = Record<string, unknown>;

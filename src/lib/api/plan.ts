@@ -5,7 +5,7 @@
  */
 import type { Method, Purchase } from '../http/types.js';
 import { buildUrl, type Query } from '../http/url.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 export interface Plan {
   method: Method;
@@ -90,4 +90,14 @@ export async function planAfterStoredPages(stored: ((plan: Plan) => Promise<unkn
   if (complete || held >= most) return { plan: { ...run.plan(run.first, { maxPages: 1 }).plan, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` }, pages: Math.max(whole.pages, held) };
   const rest = run.plan(token, { maxPages: run.bound.maxPages === undefined ? undefined : run.bound.maxPages - held, budgetMilli: run.bound.budgetMilli });
   return { plan: { ...rest.plan, costBasis: `${named}, then ${rest.plan.costBasis ?? 'the rest'}` }, pages: held + rest.pages };
+}
+
+/** A plan as `--dry-run` prints it (json/jsonl as this record, text otherwise; lib/output/plan.ts). */
+export interface PlanRecord {
+  dry_run: true;
+  method: string;
+  url: string;
+  body: unknown;
+  worst_case_credits: number | null;
+  cost_basis: string | null;
 }

@@ -6,10 +6,10 @@
  */
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 import type { CONTENT_PLATFORMS } from '../../contract/platforms.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import { storedAt } from '../http/types.js';
 import { buildUrl, type Query } from '../http/url.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 import { isNumberPaged, itemsOfPage } from '../paging.js';
 import { creditsPlan } from './account.js';
 import { legacyEmailBatchPlan, resumeBatchPlan } from './batch.js';

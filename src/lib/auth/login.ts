@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config.js';
 import { AuthError, InterruptedError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
-import { plural } from '../output/humanize.js';
+import { countText, plural } from '../words.js';
 import { startCallbackServer, type CallbackParams } from './callback-server.js';
 import { authorizeUrl, describeOAuthError, exchangeCode, exchangeCodePlan, registerClient, registerClientPlan } from './oauth.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
@@ -139,8 +139,9 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
   }
 }
 
+/** The timeout as it was asked for: `0.05 s` (rounding to whole seconds said `0 s`), `45 s`, `1.5 minutes`. */
 export function timeoutText(ms: number): string {
-  return ms >= 60_000 ? plural(Math.round(ms / 6_000) / 10, 'minute') : `${Math.round(ms / 1000)} s`;
+  return ms >= 60_000 ? plural(Math.round(ms / 6_000) / 10, 'minute') : `${countText(ms / 1000)} s`;
 }
 
 /** Waits for the first callback, with the login timeout (a real timer: it waits for a person) and Ctrl-C. */

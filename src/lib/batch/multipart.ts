@@ -3,13 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-
-export interface MultipartBody {
-  contentType: string;
-  length: number;
-  /** A fresh stream each call, so a refused request can be sent again. */
-  stream(): Readable;
-}
+import type { MultipartBody } from '../api/batch.js';
 
 export interface MultipartFile {
   field: string;

@@ -1,7 +1,8 @@
 /** Status readings until the first final one; `--max-wait` and Ctrl-C end with how to pick the job up again. */
 import { ApiError, CreditsError, InterruptedError, NetworkError, PendingError, RateLimitError, RemoteJobFailed } from '../errors.js';
-import { progressText, type BatchStatus } from './status.js';
-import { creditCount } from '../output/humanize.js';
+import { progressText } from './status.js';
+import { type BatchStatus } from '../api/batch-status.js';
+import { creditCount } from '../words.js';
 
 /** The docs ask for polls every 30-60 s. */
 export const DEFAULT_INTERVAL_S = 30;

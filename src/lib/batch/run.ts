@@ -14,9 +14,9 @@ import { extractBatchInput } from './extract.js';
 import { isDamaged, journalKey, LockedJournalEntry, readJournalEntry, type DamagedEntry, type InFlight, type JournalEntry } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { createPart, reportExtraction, uploadPlan, type UploadPorts } from './upload.js';
-import type { BatchStatus } from './status.js';
+import type { BatchStatus } from '../api/batch-status.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
-import { creditCount, plural } from '../output/humanize.js';
+import { creditCount, plural } from '../words.js';
 
 export interface RunPorts {
   http(): Promise<HttpClient>;

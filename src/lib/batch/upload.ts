@@ -7,7 +7,7 @@ import { escapeControls, jsonText, openSink, printItem, printList, selectFields,
 import type { BatchPart, Extraction } from './extract.js';
 import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
-import { countText, plural } from '../output/humanize.js';
+import { countText, plural } from '../words.js';
 
 export function reportExtraction(notices: Notices, source: string, x: Extraction): void {
   const extra = [

@@ -5,8 +5,9 @@ import type { Spinner } from '../io/spinner.js';
 import type { Notices } from '../io/terminal.js';
 import type { ColumnSpec } from '../output/types.js';
 import { checkFinal, DEFAULT_INTERVAL_S, pollBatch } from './poll.js';
-import { progressText, type BatchStatus } from './status.js';
-import { creditCount } from '../output/humanize.js';
+import { progressText } from './status.js';
+import { type BatchStatus } from '../api/batch-status.js';
+import { creditCount } from '../words.js';
 
 export const STATUS_COLUMNS: ColumnSpec[] = [
   { path: 'batch_id', header: 'Batch', keep: true },

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { getCredits } from '../api/account.js';
 import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import {
   AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError, withStopReport,
 } from '../errors.js';
@@ -21,7 +21,7 @@ import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
 import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
-import { countText, creditCount, plural } from '../output/humanize.js';
+import { countText, creditCount, plural } from '../words.js';
 
 export interface EnrichJob {
   label: string;

@@ -1,6 +1,6 @@
 /** Only on a terminal, redrawn at most every 250 ms and cleared at the end: piped stderr never fills with CRs. */
 import type { LiveLine, Terminal } from '../io/terminal.js';
-import { countText, creditCount } from '../output/humanize.js';
+import { countText, creditCount } from '../words.js';
 
 export interface ProgressCounts {
   done: number;

@@ -7,7 +7,7 @@ import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
-import { countText, plural } from '../output/humanize.js';
+import { countText, plural } from '../words.js';
 
 export interface BulkSource {
   header: string[];

@@ -14,7 +14,7 @@ import { describeFsError } from '../io/errno.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import { decodeText, named } from './decode.js';
 import { isHeaderRow } from './detect.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 export const SAMPLE_ROWS = 5;
 

@@ -7,7 +7,7 @@ import { readColumnValues, type ColumnValuesPorts } from '../csv/values.js';
 import type { Terminal } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
 import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
-import { countText, plural } from '../output/humanize.js';
+import { countText, plural } from '../words.js';
 
 export const LIST_COLUMNS: ColumnSpec[] = [
   { path: 'id', header: 'id', kind: 'number', keep: true },

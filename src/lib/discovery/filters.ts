@@ -6,7 +6,8 @@ import { closest } from '../output/fields-check.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { assignPairs } from '../options.js';
-import { countText, withArticle } from '../output/humanize.js';
+import { withArticle } from '../output/humanize.js';
+import { countText } from '../words.js';
 import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 
 /** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */

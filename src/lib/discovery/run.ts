@@ -2,7 +2,8 @@
 import {
   discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
 } from '../api/discovery.js';
-import { formatCredits, type RestOfRun } from '../cost.js';
+import { type RestOfRun } from '../cost.js';
+import { formatCredits } from '../words.js';
 import type { Plan } from '../api/plan.js';
 import { InterruptedError, StdoutClosedError } from '../errors.js';
 import { stdoutBytes, stdoutClosed, stdoutTaken } from '../output/sink.js';
@@ -17,7 +18,7 @@ import { checkExclusionLists } from './exclusions.js';
 import { pagesInFlightFor } from '../bulk/concurrency.js';
 import { pagingProgress } from '../bulk/progress.js';
 import { discoveryRecords, newTally, type RunTally } from './paging.js';
-import { countText, creditCount, plural } from '../output/humanize.js';
+import { countText, creditCount, plural } from '../words.js';
 import { DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
 export const CREATOR_COLUMNS: ColumnSpec[] = [

@@ -1,14 +1,10 @@
 import { GROWTH_PLATFORMS as GROWTH } from '../../contract/platforms.js';
 import { UsageError } from '../errors.js';
+import type { SortSpec } from '../api/discovery.js';
 
 /** `sort.sort_by` values the API accepts (api-contract §3). */
 export const SORT_FIELDS = ['relevancy', 'engagement_rate', 'number_of_followers', 'growth_rate'] as const;
 const GROWTH_PLATFORMS: readonly string[] = GROWTH;
-
-export interface SortSpec {
-  sort_by: string;
-  sort_order: 'asc' | 'desc';
-}
 
 /** Undefined when no sort was asked for (the API then ranks by relevancy); the direction is checked by the verb. */
 export function checkSort(platform: string, by: string | undefined, dir: 'asc' | 'desc'): SortSpec | undefined {

@@ -2,7 +2,7 @@
 import { ApiError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { getEventsPage, type EventFilters } from '../api/listening.js';
-import { plural } from '../output/humanize.js';
+import { plural } from '../words.js';
 
 /** One free read of page 1 gives the count and the page size the server applies; if it fails, `err` stands. */
 export async function pastLastPage(http: HttpClient, err: ApiError, where: { page: number; pageSize: number | undefined; filters: EventFilters }): Promise<ApiError> {

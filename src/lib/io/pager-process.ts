@@ -1,7 +1,15 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import type { PagerProcess } from '../output/pager.js';
+import type { Writable } from 'node:stream';
+
+export interface PagerProcess {
+  stdin: Writable;
+  exited: Promise<void>;
+}
+
+/** Rejects with `code: 'ENOENT'` when the program cannot be found or started. */
+export type StartPager = (command: string, env: Record<string, string | undefined>) => Promise<PagerProcess>;
 
 // The first word of a plain command line is looked up on PATH first: through the shell, a missing program would only
 // be its "not found" and exit 127, after we had written to it. Shell syntax in the first word is left to the shell.

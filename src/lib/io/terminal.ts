@@ -10,7 +10,7 @@ import { Secrets } from '../http/redact.js';
 import type { RequestWaits, WaitHandle } from '../http/wait.js';
 import { confirm } from './prompt.js';
 import { escapeControls } from './safe-text.js';
-import { displayWidth } from '../output/humanize.js';
+import { displayWidth } from './width.js';
 import { createSpinner, type Spinner } from './spinner.js';
 import type { InputPorts } from './input.js';
 import type { Io } from './streams.js';

@@ -6,7 +6,7 @@ import { CHARGED_MILLI } from '../../contract/prices.js';
 import { getCredits, toNumber } from '../api/account.js';
 import { getUsage } from '../api/listening.js';
 import type { HttpClient } from '../http/client.js';
-import { countText, creditCount, plural } from '../output/humanize.js';
+import { countText, creditCount, plural } from '../words.js';
 
 export const DEFAULT_RUNWAY_WARN_DAYS = 7;
 

@@ -16,10 +16,10 @@ import {
   type Monitoring,
 } from '../api/listening.js';
 import type { Plan } from '../api/plan.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import type { HttpClient } from '../http/client.js';
 import { campaignDuration } from './days.js';
-import { creditCount, plural } from '../output/humanize.js';
+import { creditCount, plural } from '../words.js';
 import { balanceMilli, chargeLine, readRunway, type Runway } from './runway.js';
 
 export interface ListeningPorts {

@@ -7,7 +7,8 @@ import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
 import { barRows, histogramRows, shareText, sparkline, type BarRow } from './charts.js';
-import { displayWidth, humanCount, percent, toNumber, wrapText } from './humanize.js';
+import { humanCount, percent, toNumber, wrapText } from './humanize.js';
+import { displayWidth } from '../io/width.js';
 import type { DataRecord } from './types.js';
 
 export const CARD_HINT = 'Full record: add --json (or --format csv)';

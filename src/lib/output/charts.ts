@@ -3,7 +3,8 @@
  * only paints what the shapes already say, so `--no-color` loses nothing.
  */
 import { colors, type Colors } from '../io/color.js';
-import { displayWidth, percent, truncate } from './humanize.js';
+import { percent, truncate } from './humanize.js';
+import { displayWidth } from '../io/width.js';
 
 export interface ChartStyle {
   width: number;

@@ -1,6 +1,7 @@
 /** Which columns a csv/tsv/table output has, and what goes in each cell. */
 import { cellText, flattenRecord, getPath, toCell, type FlatRecord, type FlatValue } from './flatten.js';
-import { countText, humanCount, humanDate, percent, toNumber } from './humanize.js';
+import { humanCount, humanDate, percent, toNumber } from './humanize.js';
+import { countText } from '../words.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
 
 export interface Column {
@@ -155,4 +156,13 @@ export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefine
 
 export function isNumericKind(kind: ColumnSpec['kind'] | undefined): boolean {
   return kind === 'count' || kind === 'number' || kind === 'percent';
+}
+
+/** A dictionary's columns: the first entry's plain fields, six at most. */
+export function dictionaryColumns(first: Record<string, unknown> | undefined): ColumnSpec[] {
+  if (!first) return [{ path: 'value', header: 'value' }];
+  return Object.entries(first)
+    .filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))
+    .slice(0, 6)
+    .map(([k, v]) => ({ path: k, header: k, kind: typeof v === 'number' ? 'number' : 'text' }));
 }

@@ -3,7 +3,7 @@ import type { Terminal } from '../io/terminal.js';
 import { colors } from '../io/color.js';
 import { escapeControls, escapeJsonC1 } from '../io/safe-text.js';
 import { redactCredentialPatterns, type Secrets } from '../http/redact.js';
-import { creditCount } from './humanize.js';
+import { creditCount } from '../words.js';
 import type { OutputSettings } from './types.js';
 
 export interface PrintableError {

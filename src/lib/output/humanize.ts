@@ -1,4 +1,6 @@
 /** Renderings for people (12.3k, dates, widths); machine formats print raw values. */
+import { charWidth, displayWidth } from '../io/width.js';
+import { countText, plural } from '../words.js';
 
 /** A number or a numeric string (the API sends some numbers as strings, like `"11849.48"`). */
 export function toNumber(value: unknown): number | undefined {
@@ -13,26 +15,10 @@ export function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-/** `1,234`, as every message writes numbers; a string is already written (an exact big number). */
-export function countText(count: number | string): string {
-  return typeof count === 'number' ? count.toLocaleString('en-US', { maximumFractionDigits: 3 }) : count;
-}
-
-/** The one rule for every count printed to people: singular for exactly one (`0.5 credits`). */
-export function plural(count: number | string, singular: string, pluralForm = `${singular}s`): string {
-  const text = countText(count);
-  const one = typeof count === 'number' ? count === 1 : /^1(\.0*)?$/.test(count.trim());
-  return `${text} ${one ? singular : pluralForm}`;
-}
-
 /** ` (3 pages; 2 from the store)`, or ''. */
 /** `clause`: how fresh, how to buy fresh (StorePort.storeClause), said here so the run says it once. */
 export function storedPages(got: { pages: number; fromStore: number }, clause = ''): string {
   return got.fromStore > 0 ? ` (${plural(got.pages, 'page')}; ${countText(got.fromStore)} from the store${clause})` : '';
-}
-
-export function creditCount(milli: number): string {
-  return plural(Math.round(milli) / 1000, 'credit');
 }
 
 const UNITS = ['', 'k', 'M', 'B', 'T'] as const;
@@ -98,24 +84,6 @@ function localTime(date: Date, seconds: boolean): string {
   });
   for (const part of format.formatToParts(date)) parts[part.type] = part.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}${seconds ? `:${parts.second}` : ''} ${parts.timeZoneName}`;
-}
-
-const WIDE =
-  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{20000}-\u{3FFFD}]/u;
-const ZERO = /^[\p{Mn}\p{Me}\u200B-\u200F\u2060\uFE00-\uFE0F]$/u;
-const ANSI = /\x1b\[[0-9;]*m/g;
-
-function charWidth(char: string): number {
-  const code = char.codePointAt(0) ?? 0;
-  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
-  if (ZERO.test(char)) return 0;
-  return WIDE.test(char) ? 2 : 1;
-}
-
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text.replace(ANSI, '')) width += charWidth(char);
-  return width;
 }
 
 /** Line breaks and tabs become spaces; a lone CR is left for the control-character escaping (`\r`). */

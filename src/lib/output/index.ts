@@ -1,7 +1,9 @@
 /** Importing this module loads no heavy dependency: cli-table3 is imported inside the functions that use it. */
 export * from './types.js';
 export { getPath, keyed, selectFields, toCell, type FlatValue } from './flatten.js';
-export { countText, creditCount, displayWidth, humanCount, humanDate, percent, plural, toNumber, truncate } from './humanize.js';
+export { humanCount, humanDate, percent, toNumber, truncate } from './humanize.js';
+export { countText, creditCount, plural } from '../words.js';
+export { displayWidth } from '../io/width.js';
 export { openSink, OutputFileError, outputFileCliError, writeChunk } from './sink.js';
 export { printBytes, printItem, printJsonRows, printList, printRows, printText } from './printers.js';
 export { isTerminalTable } from './terminal-printers.js';

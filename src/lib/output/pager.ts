@@ -4,17 +4,9 @@
  * error lands inside it. Output past `STREAM_AFTER_BYTES` starts the pager early and streams into it; quitting
  * it then stops the command (`PagerClosedError`, exit 0), so a paging run buys no further page.
  */
-import type { Writable } from 'node:stream';
 import { PagerClosedError } from '../errors.js';
 import type { Terminal } from '../io/terminal.js';
-
-export interface PagerProcess {
-  stdin: Writable;
-  exited: Promise<void>;
-}
-
-/** Rejects with `code: 'ENOENT'` when the program cannot be found or started. */
-export type StartPager = (command: string, env: Record<string, string | undefined>) => Promise<PagerProcess>;
+import type { PagerProcess, StartPager } from '../io/pager-process.js';
 
 export interface Pager {
   command: string;

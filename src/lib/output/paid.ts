@@ -8,7 +8,7 @@ import type { Terminal } from '../io/terminal.js';
 import { printItem, printList, type TerminalView } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from './types.js';
-import { plural } from './humanize.js';
+import { plural } from '../words.js';
 
 export interface PaidRun {
   /** Read after the run stopped. */

@@ -1,9 +1,9 @@
 /** The `--dry-run` plan, printed like data on stdout (a dry run writes no file, `-o` included), in the format asked for. */
-import type { PlanRecord } from '../cost.js';
+import type { PlanRecord } from '../api/plan.js';
 import type { Terminal } from '../io/terminal.js';
 import { printText } from './printers.js';
 import type { OutputSettings } from './types.js';
-import { countText, creditCount } from './humanize.js';
+import { countText, creditCount } from '../words.js';
 
 const LONG_LIST = 20;
 const LIST_HEAD = 10;

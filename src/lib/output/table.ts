@@ -1,7 +1,8 @@
 /** Terminal tables with cli-table3 (loaded on demand), fitted to the terminal width. */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
-import { displayWidth, truncate, wrapText } from './humanize.js';
+import { truncate, wrapText } from './humanize.js';
+import { displayWidth } from '../io/width.js';
 
 export const DEFAULT_COLUMNS = 100;
 

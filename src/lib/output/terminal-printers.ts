@@ -3,7 +3,7 @@ import { escapeControls } from '../io/safe-text.js';
 import type { Terminal } from '../io/terminal.js';
 import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, objectList, Row, shortList } from './columns.js';
 import { tabLine } from './delimited.js';
-import { displayWidth } from './humanize.js';
+import { displayWidth } from '../io/width.js';
 import { cellText, flattenRecord, toCell, getPath } from './flatten.js';
 import type { Sink } from './sink.js';
 import { type ColumnFit, DEFAULT_COLUMNS, MIN_CUT_COLUMN, renderTable } from './table.js';

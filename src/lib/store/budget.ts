@@ -2,7 +2,7 @@
  * A run whose worst case, added to the period's spend and live runs' reservations, passes `daily-budget` or
  * `monthly-budget` is refused before anything is sent. Periods are the local calendar day and month.
  */
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import { CreditsError } from '../errors.js';
 import { openJobsMilli } from './jobs.js';
 import type { PurchaseMemoryImpl } from './memory.js';

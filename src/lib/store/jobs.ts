@@ -10,7 +10,7 @@
  */
 import { BATCH_ROUTE } from '../../contract/prices.js';
 import { batchRowPriceMilli, type BatchPriceMode } from '../api/batch.js';
-import type { BatchStatus } from '../batch/status.js';
+import type { BatchStatus } from '../api/batch-status.js';
 import type { PurchaseMemoryImpl } from './memory.js';
 
 const MODES: readonly BatchPriceMode[] = ['raw', 'profile', 'analytics', 'full', 'basic', 'advanced'];

@@ -11,7 +11,7 @@ import { RecentSet } from '../recent-set.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
 import { readCharge, routeOf } from '../api/charge.js';
-import { formatCredits } from '../cost.js';
+import { formatCredits } from '../words.js';
 import { BusyError, CliError, EXIT } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';

@@ -9,7 +9,7 @@ import { sandboxEnv } from '../../helpers/sandbox.js';
 import { mockApi, JSON_HEADERS } from '../../helpers/mock-api.js';
 import { subscribe, useClockedSandbox } from '../listening/helpers.js';
 import { tempDir } from '../../helpers/temp.js';
-import { displayWidth } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 
 const sb = useClockedSandbox({ seed: 13 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());

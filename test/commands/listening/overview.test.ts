@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { changeText } from '../../../src/lib/output/charts.js';
-import { displayWidth, humanCount, percent } from '../../../src/lib/output/humanize.js';
+import { humanCount, percent } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 import { runCli, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv } from '../../helpers/sandbox.js';
 import { call, L, useClockedSandbox } from './helpers.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STATS_COLUMNS } from '../../../src/lib/store/views.js';
-import { displayWidth } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 import { runCli, tempConfigDir, type RunOptions } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 

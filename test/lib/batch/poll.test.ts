@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseStatus } from '../../../src/lib/batch/status.js';
+import { normaliseStatus } from '../../../src/lib/api/batch-status.js';
 import { pollBatch } from '../../../src/lib/batch/poll.js';
 
 describe('pollBatch', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { batchPhase, normaliseStatus, progressText } from '../../../src/lib/batch/status.js';
+import { progressText } from '../../../src/lib/batch/status.js';
+import { batchPhase, normaliseStatus } from '../../../src/lib/api/batch-status.js';
 import { checkFinal } from '../../../src/lib/batch/poll.js';
 
 describe('status vocabulary', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { humanLine } from '../../../src/lib/events/line.js';
-import { displayWidth } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 
 const event = {
   id: 4821,

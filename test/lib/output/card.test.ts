@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CARD_HINT, creatorCard } from '../../../src/lib/output/card.js';
-import { displayWidth, wrapText } from '../../../src/lib/output/humanize.js';
+import { wrapText } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 
 const plain = (width: number) => ({ width, color: false, unicode: true });
 const lines = (text: string | undefined): string[] => (text ?? '').trimEnd().split('\n');

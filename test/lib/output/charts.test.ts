@@ -1,7 +1,7 @@
 /** The text charts: sparklines, bars, trend rows and histograms, Unicode and ASCII, fitted to a width. */
 import { describe, expect, it } from 'vitest';
 import { barRows, changeText, histogramRows, sparkline, trendRows } from '../../../src/lib/output/charts.js';
-import { displayWidth } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 
 const WIDTHS = [60, 100, 200] as const;
 const BLOCKS = /[\u2580-\u259f▲]/;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { displayWidth, humanCount, humanDate, percent, toNumber, truncate } from '../../../src/lib/output/humanize.js';
+import { humanCount, humanDate, percent, toNumber, truncate } from '../../../src/lib/output/humanize.js';
+import { displayWidth } from '../../../src/lib/io/width.js';
 
 describe('humanCount', () => {
   it('shortens counts with one decimal at most', () => {

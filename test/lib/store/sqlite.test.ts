@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import { openStore } from '../../../src/lib/store/open.js';
@@ -355,6 +355,25 @@ describe('a store this version cannot use', () => {
   });
 });
 
+/**
+ * The wait for another process's write lock is measured on a fake clock that moves only here, 25 ms a step, until
+ * `write` settles: how long it waited is then a count of steps, not of how loaded the machine is.
+ */
+async function onFakeClock(write: () => Promise<unknown>): Promise<{ err: CliError; waitedMs: number }> {
+  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  try {
+    let settled = false;
+    const outcome = refusal(write).finally(() => {
+      settled = true;
+    });
+    const started = Date.now();
+    for (let step = 0; !settled && step < 2000; step++) await vi.advanceTimersByTimeAsync(25);
+    return { err: await outcome, waitedMs: Date.now() - started };
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe('locks and the shared pace', () => {
   it('a write waits for another connection\'s transaction up to the busy timeout, then fails as store_busy (exit 9)', async () => {
     const file = storeFile();
@@ -363,11 +382,11 @@ describe('locks and the shared pace', () => {
     const holder = await rawDb(file);
     holder.exec('BEGIN IMMEDIATE');
     try {
-      const started = Date.now();
-      const err = await refusal(() => s.claim('k', me('a')));
+      const { err, waitedMs } = await onFakeClock(() => s.claim('k', me('a')));
       expect(err.code).toBe('store_busy');
       expect(err.exitCode).toBe(EXIT.BUSY);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+      expect(waitedMs).toBeGreaterThanOrEqual(200);
+      expect(waitedMs).toBeLessThan(300);
       // Reads are not held by a writer (WAL).
       expect(await s.answer('k', 0)).toBeUndefined();
     } finally {
@@ -380,16 +399,19 @@ describe('locks and the shared pace', () => {
   it('once a write has waited the whole busy timeout, the handle\'s later writes do not wait again (the process is not blocked once per row in flight)', async () => {
     const file = storeFile();
     (await open(file)).close();
-    const s = await open(file, { busyTimeoutMs: 1500 });
+    const s = await open(file, { busyTimeoutMs: 300 });
     const holder = await rawDb(file);
     holder.exec('BEGIN IMMEDIATE');
     try {
-      let started = Date.now();
-      expect((await refusal(() => s.claim('a', me('a')))).code).toBe('store_busy');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
-      started = Date.now();
-      for (const key of ['b', 'c', 'd']) expect((await refusal(() => s.claim(key, me('a')))).code).toBe('store_busy');
-      expect(Date.now() - started).toBeLessThan(1000);
+      const first = await onFakeClock(() => s.claim('a', me('a')));
+      expect(first.err.code).toBe('store_busy');
+      expect(first.waitedMs).toBeGreaterThanOrEqual(300);
+      for (const key of ['b', 'c', 'd']) {
+        const later = await onFakeClock(() => s.claim(key, me('a')));
+        expect(later.err.code).toBe('store_busy');
+        // Waiting again would take the fake clock to the timeout: it stays where it was.
+        expect(later.waitedMs).toBeLessThan(300);
+      }
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
