@@ -12,7 +12,7 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** Lowest first. A lib file in no layer fails the test: a new folder is placed here and in ARCHITECTURE.md. */
 const LIB_LAYERS: ReadonlyArray<readonly [name: string, members: RegExp]> = [
-  ['base', /^lib\/(errors|options|exact-json|words|platforms|recent-set|body|completion-values|help-topics)\.ts$/],
+  ['base', /^lib\/(errors|options|exact-json|words|platforms|recent-set|retry-policy|body|completion-values|help-topics)\.ts$/],
   ['http', /^lib\/(http\/.+|ids|paging)\.ts$/],
   ['io', /^lib\/io\/.+\.ts$/],
   ['csv', /^lib\/csv\/.+\.ts$/],

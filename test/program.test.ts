@@ -227,8 +227,8 @@ describe('the part of the tree a command line runs', () => {
     expect(whole.size).toBeGreaterThan(60);
     for (const [path, shape] of whole) {
       const sliced = verbs(buildProgram(deps, path.split(' ')));
-      // `help` and `completion` read the tree: theirs is the whole one.
-      expect([...sliced.keys()], path).toEqual(['help', 'completion'].includes(path) ? [...whole.keys()] : [path]);
+      // `help` and `completion` read the tree and `mcp` runs every verb: theirs is the whole one.
+      expect([...sliced.keys()], path).toEqual(['help', 'completion', 'mcp'].includes(path) ? [...whole.keys()] : [path]);
       expect(sliced.get(path), path).toBe(shape);
     }
   });
