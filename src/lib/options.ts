@@ -88,18 +88,32 @@ export function parseDuration(raw: string, what: string): number {
   return Math.round(Number(m[1]) * (DURATION_UNITS[(m[2] || 'd').toLowerCase()] as number));
 }
 
-/** A duration back from `now`, a date (local midnight, as the budgets' days are) or an ISO 8601 time with its zone. */
-export function parseWhen(raw: string, now: number, what: string): number {
+/** A moment as typed: an age back from the moment the command runs (`7d`), or a time (`at`, ms); `text` as typed. */
+export type When = { text: string } & ({ at: number; ago?: undefined } | { ago: number; at?: undefined });
+
+/** A duration back from now, a date (local midnight, as the budgets' days are) or an ISO 8601 time with its zone. */
+export function readWhen(raw: string, what: string): When {
   const text = raw.trim();
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (day) {
     const date = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
     // 2026-13-01 or 2026-02-30 would roll over into another date: refused instead.
-    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return date.getTime();
+    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return { text: raw, at: date.getTime() };
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text))) {
-    return Date.parse(text);
+    return { text: raw, at: Date.parse(text) };
   } else if (/^\s*\d/.test(text) && !/^\d{4}-/.test(text)) {
-    return now - parseDuration(text, what);
+    return { text: raw, ago: parseDuration(text, what) };
   }
   throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 7d or 24h, or a date such as 2026-11-01.`);
+}
+
+/** The moment `when` names, ages counted back from `now`. */
+export function whenAt(when: When, now: number): number {
+  return when.at ?? now - when.ago;
+}
+
+/** A duration as typed (`90d`): `ms` long. */
+export interface Age {
+  ms: number;
+  text: string;
 }

@@ -1,7 +1,6 @@
 /** The event filters `events list` and `events tail` share, checked before anything is sent. */
 import type { EventFilters } from '../api/listening.js';
 import { UsageError } from '../errors.js';
-import { positiveId } from '../ids.js';
 import { matchChoice } from '../options.js';
 import { closest } from '../output/fields-check.js';
 import { EVENT_TYPES } from '../../contract/events.js';
@@ -15,7 +14,6 @@ export interface EventFilterFlags {
 
 /** The service answers 422 for an unknown type: refused here with the nearest one, unless `--unchecked-filters`. */
 export function eventFilters(flags: EventFilterFlags, warn: (message: string) => void = () => {}): EventFilters {
-  const subscription = flags.subscription === undefined ? undefined : positiveId(flags.subscription, '--subscription');
   const text = (flag: string, v: string | undefined): string | undefined => {
     if (v === undefined) return undefined;
     const t = v.trim();
@@ -35,7 +33,7 @@ export function eventFilters(flags: EventFilterFlags, warn: (message: string) =>
     }
   }
   return {
-    subscription_id: subscription,
+    subscription_id: flags.subscription,
     event_type: type,
     creator: text('--creator', flags.creator),
   };
