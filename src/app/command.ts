@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { ValueSource } from '../lib/completion-values.js';
 import { UsageError } from '../lib/errors.js';
 import { positiveId } from '../lib/ids.js';
-import { type Age, parseCreditsMilli, parseDuration, parseIntegerOption, readWhen, type When } from '../lib/options.js';
+import { type Age, type KeyValue, parseCreditsMilli, parseDuration, parseIntegerOption, readPair, readWhen, type When } from '../lib/options.js';
 import type { Context } from './context.js';
 
 /**
@@ -60,6 +60,18 @@ export const when: ValueKind<When> = { parse: (raw, flag) => readWhen(raw, flag)
 
 /** A positive whole number naming a resource (a subscription, a list), as its path segment. */
 export const id: ValueKind<string> = { parse: (raw, flag) => positiveId(raw, flag) };
+
+/** `key=value`, dot paths nesting (`number_of_followers.min=10000`), the value typed (`true`, `3`, `a,b`). */
+export const keyValue: ValueKind<KeyValue> = { parse: (raw, flag) => readPair(raw, flag) };
+
+/** Text that is not blank, trimmed. */
+export const text: ValueKind<string> = {
+  parse(raw, flag) {
+    const t = raw.trim();
+    if (!t) throw new UsageError(`${flag} needs a value.`);
+    return t;
+  },
+};
 
 /** Credits, exact to the thousandth as every price is held (`0.03` is 30), 0 or more. */
 export const credits: ValueKind<number> = { parse: (raw, flag) => parseCreditsMilli(raw, flag) };

@@ -60,23 +60,39 @@ export function typedValue(raw: string): unknown {
   return v;
 }
 
-export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    const key = eq > 0 ? pair.slice(0, eq).trim() : '';
-    if (eq <= 0 || !key || key.split('.').some((part) => part === '')) {
-      throw new UsageError(`Malformed ${flag} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`);
-    }
-    const path = key.split('.');
+/** One `key=value` as typed: the dot path of the key, the value typed (`typedValue`). */
+export interface KeyValue {
+  path: string[];
+  value: unknown;
+}
+
+/** Reads `key=value` (dot paths nest, e.g. `number_of_followers.min=10000`). */
+export function readPair(pair: string, what: string): KeyValue {
+  const eq = pair.indexOf('=');
+  const key = eq > 0 ? pair.slice(0, eq).trim() : '';
+  if (eq <= 0 || !key || key.split('.').some((part) => part === '')) {
+    throw new UsageError(`Malformed ${what} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`);
+  }
+  return { path: key.split('.'), value: typedValue(pair.slice(eq + 1)) };
+}
+
+/** Sets each pair in `target`, in order (later wins), making the objects its path goes through. */
+export function setPairs(pairs: readonly KeyValue[], target: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const { path, value } of pairs) {
     let node = target;
     for (const part of path.slice(0, -1)) {
       const next = node[part];
       if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) node[part] = {};
       node = node[part] as Record<string, unknown>;
     }
-    node[path[path.length - 1] as string] = typedValue(pair.slice(eq + 1));
+    node[path[path.length - 1] as string] = value;
   }
   return target;
+}
+
+/** `readPair` of each (the first malformed one refused), then `setPairs`. */
+export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
+  return setPairs(pairs.map((p) => readPair(p, flag)), target);
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

@@ -83,6 +83,13 @@ describe('flag values reach the verb typed', () => {
     // id: a positive whole number, as its path segment
     [['events', 'list', '--subscription', ' 3 '], 'subscription', '3'],
     [['events', 'tail', '--subscription', '12'], 'subscription', '12'],
+    // text: trimmed, never blank
+    [['events', 'list', '--creator', ' nasa '], 'creator', 'nasa'],
+    [['events', 'tail', '--type', 'NEW_POST'], 'type', 'NEW_POST'],
+    // keyValue: the dot path and the value typed
+    [['search', '--filter', 'number_of_followers.min=10000', '--filter', 'topics=a,b'], 'filter', [{ path: ['number_of_followers', 'min'], value: 10_000 }, { path: ['topics'], value: ['a', 'b'] }]],
+    [['listening', 'subscriptions', 'create', '--set', 'x.y="3"'], 'set', [{ path: ['x', 'y'], value: '3' }]],
+    [['search'], 'filter', []],
   ] as const)('%j: %s is %j', async (argv, key, value) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(stderr).toBe('');
@@ -195,6 +202,10 @@ describe('a value that is not one is a usage error naming the flag (exit 2), bef
     [['store', 'prune', '--older-than', 'old'], "error: Invalid --older-than 'old': expected a duration such as 14d, 24h, 30m or 0."],
     [['events', 'list', '--subscription', 'abc'], "error: Invalid --subscription 'abc': expected a positive integer."],
     [['events', 'tail', '--subscription', '0'], "error: Invalid --subscription '0': expected a positive integer."],
+    [['events', 'list', '--type', ' '], 'error: --type needs a value.'],
+    [['events', 'tail', '--creator', ''], 'error: --creator needs a value.'],
+    [['similar', 'nasa', '--filter', 'novalue'], "error: Malformed --filter 'novalue': expected key=value (dot paths nest, e.g. number_of_followers.min=10000)."],
+    [['listening', 'campaigns', 'update', '2', '--set', 'a..b=1'], "error: Malformed --set 'a..b=1': expected key=value (dot paths nest, e.g. number_of_followers.min=10000)."],
   ] as const)('%j', async (argv, message) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(verb).toBeUndefined();

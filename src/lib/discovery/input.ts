@@ -5,7 +5,8 @@
 import type { PagePlan } from '../api/discovery.js';
 import type { InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
-import { csvReadOptions } from '../csv/read.js';
+import type { CsvReadOptions } from '../csv/read.js';
+import type { KeyValue } from '../options.js';
 import { readExcludeHandles } from './exclusions.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { countText, durationText, plural } from '../output/humanize.js';
@@ -13,26 +14,22 @@ import { buildFilters } from './filters.js';
 import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { choosePageLimit } from './paging.js';
 
-/**
- * What a Discovery run is asked for, as `search` and `similar` take it (the command line read and
- * checked by the command; `--platform` resolved before).
- */
-export interface DiscoveryOptions {
-  /** `key=value` filters; dot paths nest. */
-  filter: readonly string[];
+/** What a Discovery run is asked for: the filters, the creators to leave out, the pages (the platform resolved before). */
+export interface DiscoveryRequest {
   /** A JSON object of filters: a file, or `-` for stdin. */
-  filters?: string | undefined;
-  uncheckedFilters: boolean;
+  filtersFile?: string | undefined;
+  /** Filters set over it, in order; dot paths nest. */
+  filterPairs: readonly KeyValue[];
+  /** Send filter keys the platform's catalogue does not have (with a warning) rather than refuse them. */
+  acceptUnknownFilters: boolean;
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
   maxFollowers?: number | undefined;
-  /** Handles to leave out: a file, or `-` for stdin. */
-  excludeHandles?: string | undefined;
-  /** How the handles file is read. */
-  delimiter?: string | undefined;
-  relaxColumns: boolean;
+  /** Handles to leave out: a file, or `-` for stdin, read as `csv` says. */
+  excludeHandlesFile?: string | undefined;
+  csv: CsvReadOptions;
   /** Exclusion lists whose handles are left out. */
-  excludeList: readonly number[];
+  excludeLists: readonly number[];
   excludeDefaultList: boolean;
   excludeAllLists: boolean;
   includeLookalikes: boolean;
@@ -88,28 +85,28 @@ export interface DiscoveryInputPorts {
 }
 
 /** Reads the filters, exclusions and paging of a Discovery run on `platform` (already checked). */
-export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, flags: DiscoveryOptions): Promise<DiscoveryInput> {
+export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, asked: DiscoveryRequest): Promise<DiscoveryInput> {
   const built = buildFilters({
     platform,
-    base: flags.filters === undefined ? undefined : await ports.filters(flags.filters),
-    pairs: flags.filter,
-    aiSearch: flags.aiSearch,
-    minFollowers: flags.minFollowers,
-    maxFollowers: flags.maxFollowers,
-    excludeHandles: flags.excludeHandles === undefined ? undefined : await readExcludeHandles(
+    base: asked.filtersFile === undefined ? undefined : await ports.filters(asked.filtersFile),
+    pairs: asked.filterPairs,
+    aiSearch: asked.aiSearch,
+    minFollowers: asked.minFollowers,
+    maxFollowers: asked.maxFollowers,
+    excludeHandles: asked.excludeHandlesFile === undefined ? undefined : await readExcludeHandles(
             { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m), warn: (m) => ports.notices.warn(m) },
-            flags.excludeHandles,
+            asked.excludeHandlesFile,
             '--exclude-handles',
-            csvReadOptions(flags),
+            asked.csv,
           ),
-    excludeLists: [...flags.excludeList],
-    excludeDefaultList: flags.excludeDefaultList,
-    excludeAllLists: flags.excludeAllLists,
-    unchecked: flags.uncheckedFilters,
+    excludeLists: [...asked.excludeLists],
+    excludeDefaultList: asked.excludeDefaultList,
+    excludeAllLists: asked.excludeAllLists,
+    unchecked: asked.acceptUnknownFilters,
   });
   for (const w of built.warnings) ports.notices.warn(w);
   if (ports.bought) skipBought(ports.notices, built.filters, platform, await ports.bought(platform));
-  return { platform, filters: built.filters, paging: flags.paging, listIds: [...flags.excludeList], includeLookalikes: flags.includeLookalikes };
+  return { platform, filters: built.filters, paging: asked.paging, listIds: [...asked.excludeLists], includeLookalikes: asked.includeLookalikes };
 }
 
 /**
