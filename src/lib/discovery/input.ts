@@ -9,7 +9,6 @@ import type { CsvReadOptions } from '../csv/read.js';
 import type { KeyValue } from '../options.js';
 import { readExcludeHandles } from './exclusions.js';
 import { normalizeHandle } from '../../contract/handles.js';
-import { countText, durationText, plural } from '../output/humanize.js';
 import { buildFilters } from './filters.js';
 import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { choosePageLimit } from './paging.js';
@@ -78,10 +77,13 @@ export interface DiscoveryInputPorts {
   filters(source: string): Promise<Record<string, unknown>>;
   notices: Notices;
   /**
-   * Given when `--skip-bought` (or the `skip-bought` setting) is on: the creators bought on the
-   * platform within the creator window, or undefined when there is no store to ask (`--no-store`).
+   * Given when creators already bought are to be left out: those bought on the platform within the
+   * creator window (undefined when there is no store to ask), and where the outcome is told.
    */
-  bought?: ((platform: string) => Promise<BoughtCreators | undefined>) | undefined;
+  bought?: {
+    creators(platform: string): Promise<BoughtCreators | undefined>;
+    told(outcome: SkipBoughtOutcome): Promise<void>;
+  } | undefined;
 }
 
 /** Reads the filters, exclusions and paging of a Discovery run on `platform` (already checked). */
@@ -105,26 +107,26 @@ export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: s
     unchecked: asked.acceptUnknownFilters,
   });
   for (const w of built.warnings) ports.notices.warn(w);
-  if (ports.bought) skipBought(ports.notices, built.filters, platform, await ports.bought(platform));
+  if (ports.bought) await ports.bought.told(skipBought(built.filters, platform, await ports.bought.creators(platform)));
   return { platform, filters: built.filters, paging: asked.paging, listIds: [...asked.excludeLists], includeLookalikes: asked.includeLookalikes };
 }
 
+/** What leaving out the creators already bought did (`skipBought`), for the command to say. */
+export type SkipBoughtOutcome =
+  | { kind: 'no-store' }
+  | { kind: 'no-window' }
+  | { kind: 'none-bought'; platform: string; windowMs: number }
+  /** `leftOut` are left out; `over` more could not be, past the `cap` handles a request takes. */
+  | { kind: 'left-out'; platform: string; windowMs: number; leftOut: number; over: number; cap: number };
+
 /**
- * `--skip-bought`: the creators already bought on the platform join `exclude_handles`, after the ones
- * given (`--exclude-handles`, `--filters`), up to the API's 10,000. Past that the most recently
- * bought are left out and a warning says how many could not be (those may be returned, and charged,
- * again). A notice says how many are left out.
+ * The creators already bought on the platform join `exclude_handles`, after the ones given, up to the
+ * API's 10,000. Past that the most recently bought are left out of it (those may be returned, and
+ * charged, again): the outcome counts them.
  */
-export function skipBought(notices: Notices, filters: Record<string, unknown>, platform: string, bought: BoughtCreators | undefined): void {
-  if (bought === undefined) {
-    notices.warn('--skip-bought needs the store: with --no-store no creator is left out.');
-    return;
-  }
-  const within = `on ${platform} within ${durationText(bought.windowMs)}`;
-  if (bought.windowMs <= 0) {
-    notices.notice('--skip-bought: --max-age 0 counts no creator as bought; none left out.');
-    return;
-  }
+export function skipBought(filters: Record<string, unknown>, platform: string, bought: BoughtCreators | undefined): SkipBoughtOutcome {
+  if (bought === undefined) return { kind: 'no-store' };
+  if (bought.windowMs <= 0) return { kind: 'no-window' };
   const given = Array.isArray(filters.exclude_handles) ? filters.exclude_handles.map(String) : [];
   const excluded = new Set(given.map((h) => normalizeHandle(h)));
   const room = Math.max(0, MAX_EXCLUDE_HANDLES - given.length);
@@ -143,15 +145,6 @@ export function skipBought(notices: Notices, filters: Record<string, unknown>, p
     } else over++;
   }
   if (added.length > 0) filters.exclude_handles = [...given, ...added];
-  if (bought.handles.length === 0) {
-    notices.notice(`--skip-bought: no creator bought ${within}; none left out.`);
-    return;
-  }
-  notices.notice(`--skip-bought: leaving out ${plural(leftOut, 'creator')} already bought ${within}.`);
-  if (over > 0) {
-    notices.warn(
-      `--skip-bought: ${plural(over, 'more creator')} bought ${within} could not be left out: a request takes at most ${countText(MAX_EXCLUDE_HANDLES)} handles ` +
-        '(the most recently bought are left out). They may be returned, and charged, again; put them in an exclusion list (creators exclusions add) and use --exclude-list.',
-    );
-  }
+  if (bought.handles.length === 0) return { kind: 'none-bought', platform, windowMs: bought.windowMs };
+  return { kind: 'left-out', platform, windowMs: bought.windowMs, leftOut, over, cap: MAX_EXCLUDE_HANDLES };
 }
