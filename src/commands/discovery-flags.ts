@@ -86,7 +86,7 @@ export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>
     aiSearch: flags.aiSearch,
     minFollowers: flags.minFollowers,
     maxFollowers: flags.maxFollowers,
-    excludeHandlesFile: flags.excludeHandles,
+    excludeHandles: flags.excludeHandles === undefined ? undefined : { file: flags.excludeHandles, named: '--exclude-handles' },
     csv: { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns },
     excludeLists: flags.excludeList,
     excludeDefaultList: flags.excludeDefaultList,

@@ -24,8 +24,8 @@ export interface DiscoveryRequest {
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
   maxFollowers?: number | undefined;
-  /** Handles to leave out: a file, or `-` for stdin, read as `csv` says. */
-  excludeHandlesFile?: string | undefined;
+  /** Handles to leave out: a file, or `-` for stdin, read as `csv` says; `named` is how messages name it. */
+  excludeHandles?: { file: string; named: string } | undefined;
   csv: CsvReadOptions;
   /** Exclusion lists whose handles are left out. */
   excludeLists: readonly number[];
@@ -95,10 +95,10 @@ export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: s
     aiSearch: asked.aiSearch,
     minFollowers: asked.minFollowers,
     maxFollowers: asked.maxFollowers,
-    excludeHandles: asked.excludeHandlesFile === undefined ? undefined : await readExcludeHandles(
+    excludeHandles: asked.excludeHandles === undefined ? undefined : await readExcludeHandles(
             { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m), warn: (m) => ports.notices.warn(m) },
-            asked.excludeHandlesFile,
-            '--exclude-handles',
+            asked.excludeHandles.file,
+            asked.excludeHandles.named,
             asked.csv,
           ),
     excludeLists: [...asked.excludeLists],
