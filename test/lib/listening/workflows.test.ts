@@ -32,7 +32,7 @@ describe('lib/listening', () => {
     const order: string[] = [];
     const refs = await creatorRefs(ports('# comment\nb\n\ntiktok:c\n'), {
       values: ['a'],
-      file: '-',
+      file: { path: '-', named: '--file' },
       platform: async () => {
         order.push('platform');
         return 'instagram';

@@ -34,7 +34,7 @@ export default defineCommand({
     const days = flags.days;
     const refs = await creatorRefs(ctx.term, {
       values: args,
-      file: flags.file,
+      file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
     });
     const body = await buildBody(ports.body(ctx), bodyParts(flags), { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
