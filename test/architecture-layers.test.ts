@@ -12,14 +12,14 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
 /** Lowest first. A lib file in no layer fails the test: a new folder is placed here and in ARCHITECTURE.md. */
 const LIB_LAYERS: ReadonlyArray<readonly [name: string, members: RegExp]> = [
-  ['base', /^lib\/(errors|options|exact-json|words|platforms|recent-set|retry-policy|body|completion-values|help-topics)\.ts$/],
+  ['base', /^lib\/(errors|options|exact-json|words|platforms|recent-set|retry-policy|body|completion-values)\.ts$/],
   ['http', /^lib\/(http\/.+|ids|paging)\.ts$/],
   ['io', /^lib\/io\/.+\.ts$/],
   ['csv', /^lib\/csv\/.+\.ts$/],
   ['api', /^lib\/api\/.+\.ts$/],
   ['output', /^lib\/output\/.+\.ts$/],
   ['gate', /^lib\/cost\.ts$/],
-  ['workflows', /^lib\/((auth|batch|bulk|discovery|events|listening|store)\/.+|config|config-change|completion)\.ts$/],
+  ['workflows', /^lib\/((auth|batch|bulk|discovery|events|listening|store)\/.+|config|config-change)\.ts$/],
 ];
 
 function layerOf(file: string): number {

@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import type { ValueSource } from '../lib/completion-values.js';
 import { UsageError } from '../lib/errors.js';
-import { parseCreditsMilli, parseDuration, parseIntegerOption } from '../lib/options.js';
+import { positiveId } from '../lib/ids.js';
+import { type Age, type KeyValue, parseCreditsMilli, parseDuration, parseIntegerOption, readPair, readWhen, type When } from '../lib/options.js';
 import type { Context } from './context.js';
 
 /**
@@ -50,6 +51,27 @@ export function seconds(expected: string, max = Number.POSITIVE_INFINITY): Value
 
 /** A duration as `parseDuration` reads it (`14d`, `24h`, `0`), in milliseconds. */
 export const duration: ValueKind<number> = { parse: (raw, flag) => parseDuration(raw, flag) };
+
+/** A duration kept with its text, for the messages that quote it (`--older-than 90d`). */
+export const age: ValueKind<Age> = { parse: (raw, flag) => ({ ms: parseDuration(raw, flag), text: raw }) };
+
+/** An age back from when the verb runs (`7d`), a date (`2026-11-01`, local midnight) or an ISO time: see `whenAt`. */
+export const when: ValueKind<When> = { parse: (raw, flag) => readWhen(raw, flag) };
+
+/** A positive whole number naming a resource (a subscription, a list), as its path segment. */
+export const id: ValueKind<string> = { parse: (raw, flag) => positiveId(raw, flag) };
+
+/** `key=value`, dot paths nesting (`number_of_followers.min=10000`), the value typed (`true`, `3`, `a,b`). */
+export const keyValue: ValueKind<KeyValue> = { parse: (raw, flag) => readPair(raw, flag) };
+
+/** Text that is not blank, trimmed. */
+export const text: ValueKind<string> = {
+  parse(raw, flag) {
+    const t = raw.trim();
+    if (!t) throw new UsageError(`${flag} needs a value.`);
+    return t;
+  },
+};
 
 /** Credits, exact to the thousandth as every price is held (`0.03` is 30), 0 or more. */
 export const credits: ValueKind<number> = { parse: (raw, flag) => parseCreditsMilli(raw, flag) };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Plan } from '../lib/api/plan.js';
-import { cleanApiKey } from '../lib/auth/api-key-source.js';
+import { cleanApiKey } from './api-key-source.js';
 import type { SessionPorts } from '../lib/auth/session.js';
 import { checkProfileName, configDirectory, type ConfigStore } from '../lib/config.js';
 import type { MoneyPolicy } from '../lib/cost.js';
@@ -176,7 +176,7 @@ export class Context {
     if (this.globals.apiKeyFile !== undefined) {
       // Read once: standard input can only be read once, and a file need not be read per request.
       const path = this.globals.apiKeyFile;
-      this.apiKeyFromFile ??= import('../lib/auth/api-key-source.js').then(async ({ readApiKeyFile }) => {
+      this.apiKeyFromFile ??= import('./api-key-source.js').then(async ({ readApiKeyFile }) => {
         const key = await readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, path);
         if (!key) throw new UsageError(`--api-key-file ${path === '-' ? '- (standard input)' : `'${path}'`} is empty.`, { hint: 'Put the API key in it, alone on one line.' });
         return key;

@@ -63,13 +63,16 @@ export const ports = {
       },
       notices: ctx.term,
       bought: on
-        ? async (platform) => {
-            const store = await ctx.store.open();
-            const windowMs = (await ctx.store.maxAge()).creator;
-            // --no-store: nothing to ask. A dry run before any store exists: nothing bought yet.
-            if (!store) return ctx.globals.store === false ? undefined : { handles: [], windowMs };
-            const handles = windowMs > 0 ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs) : [];
-            return { handles, windowMs };
+        ? {
+            creators: async (platform) => {
+              const store = await ctx.store.open();
+              const windowMs = (await ctx.store.maxAge()).creator;
+              // --no-store: nothing to ask. A dry run before any store exists: nothing bought yet.
+              if (!store) return ctx.globals.store === false ? undefined : { handles: [], windowMs };
+              const handles = windowMs > 0 ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs) : [];
+              return { handles, windowMs };
+            },
+            told: async (outcome) => (await import('./skip-bought.js')).tellSkipBought(ctx.term, outcome),
           }
         : undefined,
     };

@@ -19,7 +19,7 @@ export default defineCommand({
     'file names for file options and arguments. Print the script again after an upgrade.\n',
   async run(ctx, { args: [shell = ''], command }) {
     const [{ bashScript, fishScript, zshScript, completionTree }, { printText }] = await Promise.all([
-      import('../lib/completion.js'),
+      import('../app/completion.js'),
       import('../lib/output/index.js'),
     ]);
     const scripts: Record<(typeof SHELLS)[number], typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };

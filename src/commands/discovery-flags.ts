@@ -1,9 +1,9 @@
-import { integer, type FlagDefs, type FlagValues, type ValueKind } from '../app/command.js';
+import { integer, keyValue, type FlagDefs, type FlagValues, type ValueKind } from '../app/command.js';
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
-import type { DiscoveryOptions } from '../lib/discovery/input.js';
+import type { DiscoveryRequest } from '../lib/discovery/input.js';
 
 /** `--ai-search`: the brief, trimmed, 3 to 150 characters (as the API takes `filters.ai_search`). */
 const AI_SEARCH_TEXT: ValueKind<string> = {
@@ -21,6 +21,7 @@ export const DISCOVERY_FLAGS = {
     flags: '--filter <key=value>',
     description: 'a filter; repeatable; dot paths nest (number_of_followers.min=10000); values typed, commas make lists',
     repeat: true,
+    value: keyValue,
   },
   filters: { flags: '--filters <file|->', description: 'a JSON object of filters from a file or stdin', stdin: true },
   uncheckedFilters: {
@@ -70,7 +71,7 @@ export const DISCOVERY_FLAGS = {
 } as const satisfies FlagDefs;
 
 /** The shared flags as the Discovery workflow takes them: the pages worked out, stdin read by one of them at most. */
-export async function discoveryOptions(flags: FlagValues<typeof DISCOVERY_FLAGS>): Promise<DiscoveryOptions> {
+export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>): Promise<DiscoveryRequest> {
   const { discoveryPaging } = await import('../lib/discovery/input.js');
   const paging = discoveryPaging(flags);
   if ((paging.page - 1) * paging.limit >= DISCOVERY_RESULT_CAP) throw new UsageError(`--page ${paging.page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
@@ -78,7 +79,21 @@ export async function discoveryOptions(flags: FlagValues<typeof DISCOVERY_FLAGS>
     throw new UsageError(`--min-followers ${flags.minFollowers} is above --max-followers ${flags.maxFollowers}.`);
   }
   if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
-  return { ...flags, paging };
+  return {
+    filtersFile: flags.filters,
+    filterPairs: flags.filter,
+    acceptUnknownFilters: flags.uncheckedFilters,
+    aiSearch: flags.aiSearch,
+    minFollowers: flags.minFollowers,
+    maxFollowers: flags.maxFollowers,
+    excludeHandles: flags.excludeHandles === undefined ? undefined : { file: flags.excludeHandles, named: '--exclude-handles' },
+    csv: { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns },
+    excludeLists: flags.excludeList,
+    excludeDefaultList: flags.excludeDefaultList,
+    excludeAllLists: flags.excludeAllLists,
+    includeLookalikes: flags.includeLookalikes,
+    paging,
+  };
 }
 
 /** `--envelope` prints one page as one JSON object: not with `--all` (nor `--max-results`), and only as JSON. */

@@ -10,7 +10,7 @@ export default defineCommand({
       name: '[topic...]',
       description: 'a topic or a command path',
       // Topics, then the commands whose help it shows.
-      complete: async ({ commands }) => [...Object.keys((await import('../lib/help-topics.js')).HELP_TOPICS), ...commands],
+      complete: async ({ commands }) => [...Object.keys((await import('./help-topics.js')).HELP_TOPICS), ...commands],
     },
   ],
   examples: [
@@ -19,7 +19,7 @@ export default defineCommand({
     ['creators help dict', 'help of a command'],
   ],
   async run(ctx, { args, command }) {
-    const [{ HELP_TOPICS }, { printText }] = await Promise.all([import('../lib/help-topics.js'), import('../lib/output/index.js')]);
+    const [{ HELP_TOPICS }, { printText }] = await Promise.all([import('./help-topics.js'), import('../lib/output/index.js')]);
     const topic = args.join(' ').trim();
     // `help` is a top-level verb: its parent is the whole tree.
     const root = command.parent ?? command;

@@ -2,7 +2,7 @@ import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { ports } from '../app/ports.js';
-import { checkEnvelope, DISCOVERY_FLAGS, discoveryOptions } from './discovery-flags.js';
+import { checkEnvelope, DISCOVERY_FLAGS, discoveryRequest } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -34,7 +34,7 @@ export default defineCommand({
       import('../lib/discovery/sort.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryOptions(flags));
+    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryRequest(flags));
     const sort = checkSort(platform, flags.sort, sortOrder(flags.sort, flags.order));
     const query = flags.query?.trim();
     if (query === '') throw new UsageError('--query needs a brief, e.g. --query "vegan food creators in Berlin".');

@@ -2,7 +2,7 @@ import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { ports } from '../app/ports.js';
-import { DISCOVERY_FLAGS, discoveryOptions, checkEnvelope } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, discoveryRequest, checkEnvelope } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -39,7 +39,7 @@ export default defineCommand({
       import('../lib/discovery/run.js'),
       import('../lib/api/discovery.js'),
     ]);
-    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryOptions(flags));
+    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryRequest(flags));
     const discovery = await ports.discovery(ctx);
     checkEnvelope(flags.envelope, input.paging, discovery.output);
     await runDiscovery(discovery, {

@@ -1,4 +1,4 @@
-import { defineCommand } from '../app/command.js';
+import { defineCommand, when } from '../app/command.js';
 import { CliError, InterruptedError, UsageError } from '../lib/errors.js';
 import type { AccountSide, SpendGroup } from '../lib/store/views.js';
 
@@ -11,8 +11,8 @@ export default defineCommand({
   name: 'spend',
   description: "Credits spent, from this profile's spend log, by day, command, platform or profile, beside the account's own credits_used (free)",
   flags: {
-    since: { flags: '--since <when>', description: 'from this long ago (7d, 24h) or this date (2026-11-01) (default: 30d)' },
-    until: { flags: '--until <when>', description: 'up to this long ago or this date (default: now)' },
+    since: { flags: '--since <when>', description: 'from this long ago (7d, 24h) or this date (2026-11-01) (default: 30d)', value: when },
+    until: { flags: '--until <when>', description: 'up to this long ago or this date (default: now)', value: when },
     by: { flags: '--by <group>', description: 'what a row adds up; days are local calendar days (default: day)', choices: ['day', 'command', 'platform', 'profile'] },
   },
   examples: [
@@ -21,17 +21,17 @@ export default defineCommand({
     ["creators spend --json | jq '.[-1].credits'", 'the total (the last row)'],
   ],
   async run(ctx, { flags }) {
-    const [{ parseWhen }, { printList }, views] = await Promise.all([
+    const [{ whenAt }, { printList }, views] = await Promise.all([
       import('../lib/options.js'),
       import('../lib/output/index.js'),
       import('../lib/store/views.js'),
     ]);
     const by = (flags.by ?? 'day') as SpendGroup;
     const now = ctx.deps.now();
-    const since = parseWhen(flags.since ?? '30d', now, '--since');
+    const since = whenAt(flags.since ?? { text: '30d', ago: 30 * 86_400_000 }, now);
     // No --until: up to now, inclusive (an entry logged this very millisecond counts).
-    const until = flags.until === undefined ? undefined : parseWhen(flags.until, now, '--until');
-    if (until !== undefined && until <= since) throw new UsageError(`--until ${flags.until} is not after --since ${flags.since ?? '30d'}.`);
+    const until = flags.until === undefined ? undefined : whenAt(flags.until, now);
+    if (until !== undefined && until <= since) throw new UsageError(`--until ${flags.until?.text} is not after --since ${flags.since?.text ?? '30d'}.`);
     const output = await ctx.output();
     // One API's log: sandbox and production charges never add up.
     const baseUrl = (await ctx.baseUrl()).href;

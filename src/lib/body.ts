@@ -1,8 +1,10 @@
-import { assignPairs } from './options.js';
+import { type KeyValue, setPairs } from './options.js';
 
-export interface BodyFlags {
-  body?: string | undefined;
-  set?: string[] | undefined;
+/** What a request body is built from: a JSON object (a file, or `-` for stdin), then fields set one by one. */
+export interface BodyParts {
+  /** The JSON object's source: a file, or `-`. */
+  file?: string | undefined;
+  pairs: readonly KeyValue[];
 }
 
 export interface BodyPorts {
@@ -10,10 +12,10 @@ export interface BodyPorts {
   bodyObject(source: string): Promise<Record<string, unknown>>;
 }
 
-/** Later wins: `--body`, `--set`, the command's flags. Unknown keys pass through rather than guess the server's schema. */
-export async function buildBody(ports: BodyPorts, flags: BodyFlags, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = flags.body === undefined ? {} : await ports.bodyObject(flags.body);
-  assignPairs(flags.set ?? [], '--set', body);
+/** Later wins: the file, the pairs, the command's own fields. Unknown keys pass through rather than guess the server's schema. */
+export async function buildBody(ports: BodyPorts, parts: BodyParts, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = parts.file === undefined ? {} : await ports.bodyObject(parts.file);
+  setPairs(parts.pairs, body);
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) body[key] = value;
   return body;
 }

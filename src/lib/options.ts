@@ -60,23 +60,39 @@ export function typedValue(raw: string): unknown {
   return v;
 }
 
-export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    const key = eq > 0 ? pair.slice(0, eq).trim() : '';
-    if (eq <= 0 || !key || key.split('.').some((part) => part === '')) {
-      throw new UsageError(`Malformed ${flag} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`);
-    }
-    const path = key.split('.');
+/** One `key=value` as typed: the dot path of the key, the value typed (`typedValue`). */
+export interface KeyValue {
+  path: string[];
+  value: unknown;
+}
+
+/** Reads `key=value` (dot paths nest, e.g. `number_of_followers.min=10000`). */
+export function readPair(pair: string, what: string): KeyValue {
+  const eq = pair.indexOf('=');
+  const key = eq > 0 ? pair.slice(0, eq).trim() : '';
+  if (eq <= 0 || !key || key.split('.').some((part) => part === '')) {
+    throw new UsageError(`Malformed ${what} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`);
+  }
+  return { path: key.split('.'), value: typedValue(pair.slice(eq + 1)) };
+}
+
+/** Sets each pair in `target`, in order (later wins), making the objects its path goes through. */
+export function setPairs(pairs: readonly KeyValue[], target: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const { path, value } of pairs) {
     let node = target;
     for (const part of path.slice(0, -1)) {
       const next = node[part];
       if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) node[part] = {};
       node = node[part] as Record<string, unknown>;
     }
-    node[path[path.length - 1] as string] = typedValue(pair.slice(eq + 1));
+    node[path[path.length - 1] as string] = value;
   }
   return target;
+}
+
+/** `readPair` of each (the first malformed one refused), then `setPairs`. */
+export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
+  return setPairs(pairs.map((p) => readPair(p, flag)), target);
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -88,18 +104,32 @@ export function parseDuration(raw: string, what: string): number {
   return Math.round(Number(m[1]) * (DURATION_UNITS[(m[2] || 'd').toLowerCase()] as number));
 }
 
-/** A duration back from `now`, a date (local midnight, as the budgets' days are) or an ISO 8601 time with its zone. */
-export function parseWhen(raw: string, now: number, what: string): number {
+/** A moment as typed: an age back from the moment the command runs (`7d`), or a time (`at`, ms); `text` as typed. */
+export type When = { text: string } & ({ at: number; ago?: undefined } | { ago: number; at?: undefined });
+
+/** A duration back from now, a date (local midnight, as the budgets' days are) or an ISO 8601 time with its zone. */
+export function readWhen(raw: string, what: string): When {
   const text = raw.trim();
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (day) {
     const date = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
     // 2026-13-01 or 2026-02-30 would roll over into another date: refused instead.
-    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return date.getTime();
+    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return { text: raw, at: date.getTime() };
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text))) {
-    return Date.parse(text);
+    return { text: raw, at: Date.parse(text) };
   } else if (/^\s*\d/.test(text) && !/^\d{4}-/.test(text)) {
-    return now - parseDuration(text, what);
+    return { text: raw, ago: parseDuration(text, what) };
   }
   throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 7d or 24h, or a date such as 2026-11-01.`);
+}
+
+/** The moment `when` names, ages counted back from `now`. */
+export function whenAt(when: When, now: number): number {
+  return when.at ?? now - when.ago;
+}
+
+/** A duration as typed (`90d`): `ms` long. */
+export interface Age {
+  ms: number;
+  text: string;
 }

@@ -70,6 +70,26 @@ describe('flag values reach the verb typed', () => {
     // the --ai-search brief, trimmed
     [['search', '--ai-search', '  vegan food  '], 'aiSearch', 'vegan food'],
     [['similar', 'nasa', '--ai-search', 'abc'], 'aiSearch', 'abc'],
+    // when: an age back from when the verb runs, or a moment (a date is local midnight)
+    [['spend', '--since', '7d'], 'since', { text: '7d', ago: 7 * 86_400_000 }],
+    [['spend', '--until', ' 24h '], 'until', { text: ' 24h ', ago: 86_400_000 }],
+    [['spend', '--since', '2026-11-01'], 'since', { text: '2026-11-01', at: new Date(2026, 10, 1).getTime() }],
+    [['spend', '--until', '2026-11-02T12:00:00Z'], 'until', { text: '2026-11-02T12:00:00Z', at: Date.UTC(2026, 10, 2, 12) }],
+    [['spend'], 'since', undefined],
+    // age: a duration with its text, for the messages that quote it
+    [['store', 'list', '--older-than', '90d'], 'olderThan', { ms: 90 * 86_400_000, text: '90d' }],
+    [['store', 'export', '--newer-than', '12h'], 'newerThan', { ms: 12 * 3_600_000, text: '12h' }],
+    [['store', 'prune', '--older-than', '0'], 'olderThan', { ms: 0, text: '0' }],
+    // id: a positive whole number, as its path segment
+    [['events', 'list', '--subscription', ' 3 '], 'subscription', '3'],
+    [['events', 'tail', '--subscription', '12'], 'subscription', '12'],
+    // text: trimmed, never blank
+    [['events', 'list', '--creator', ' nasa '], 'creator', 'nasa'],
+    [['events', 'tail', '--type', 'NEW_POST'], 'type', 'NEW_POST'],
+    // keyValue: the dot path and the value typed
+    [['search', '--filter', 'number_of_followers.min=10000', '--filter', 'topics=a,b'], 'filter', [{ path: ['number_of_followers', 'min'], value: 10_000 }, { path: ['topics'], value: ['a', 'b'] }]],
+    [['listening', 'subscriptions', 'create', '--set', 'x.y="3"'], 'set', [{ path: ['x', 'y'], value: '3' }]],
+    [['search'], 'filter', []],
   ] as const)('%j: %s is %j', async (argv, key, value) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(stderr).toBe('');
@@ -174,6 +194,18 @@ describe('a value that is not one is a usage error naming the flag (exit 2), bef
     [['credits', '--api-key', ''], "error: --api-key is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login."],
     [['credits', '--api-key', '  '], "error: --api-key is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login."],
     [['credits', '--api-key', 'Bearer '], "error: --api-key is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login."],
+    [['spend', '--since', 'yesterday'], "error: Invalid --since 'yesterday': expected a duration such as 7d or 24h, or a date such as 2026-11-01."],
+    [['spend', '--until', '2026-13-01'], "error: Invalid --until '2026-13-01': expected a duration such as 7d or 24h, or a date such as 2026-11-01."],
+    [['spend', '--since', '2026-11-01T99'], "error: Invalid --since '2026-11-01T99': expected a duration such as 7d or 24h, or a date such as 2026-11-01."],
+    [['store', 'list', '--older-than', 'soon'], "error: Invalid --older-than 'soon': expected a duration such as 14d, 24h, 30m or 0."],
+    [['store', 'export', '--newer-than', '-1d'], "error: Invalid --newer-than '-1d': expected a duration such as 14d, 24h, 30m or 0."],
+    [['store', 'prune', '--older-than', 'old'], "error: Invalid --older-than 'old': expected a duration such as 14d, 24h, 30m or 0."],
+    [['events', 'list', '--subscription', 'abc'], "error: Invalid --subscription 'abc': expected a positive integer."],
+    [['events', 'tail', '--subscription', '0'], "error: Invalid --subscription '0': expected a positive integer."],
+    [['events', 'list', '--type', ' '], 'error: --type needs a value.'],
+    [['events', 'tail', '--creator', ''], 'error: --creator needs a value.'],
+    [['similar', 'nasa', '--filter', 'novalue'], "error: Malformed --filter 'novalue': expected key=value (dot paths nest, e.g. number_of_followers.min=10000)."],
+    [['listening', 'campaigns', 'update', '2', '--set', 'a..b=1'], "error: Malformed --set 'a..b=1': expected key=value (dot paths nest, e.g. number_of_followers.min=10000)."],
   ] as const)('%j', async (argv, message) => {
     const { code, stderr, verb } = await parsed([...argv]);
     expect(verb).toBeUndefined();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_KINDS, DISCOVERY_PLATFORMS, HANDLE_MODES } from '../../src/contract/platforms.js';
 import { KINDS } from '../../src/commands/dict.js';
 import { CONFIG_KEYS } from '../../src/lib/config.js';
-import { HELP_TOPICS } from '../../src/lib/help-topics.js';
+import { HELP_TOPICS } from '../../src/commands/help-topics.js';
 import { FORMATS } from '../../src/lib/output/types.js';
 import { buildProgram } from '../../src/program.js';
 import { BIN } from '../helpers/spawn-cli.js';

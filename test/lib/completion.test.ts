@@ -2,7 +2,7 @@
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { completeWith } from '../../src/lib/completion-values.js';
-import { bashScript, completionTree, fishScript, zshScript } from '../../src/lib/completion.js';
+import { bashScript, completionTree, fishScript, zshScript } from '../../src/app/completion.js';
 
 function tree(): Command {
   const root = new Command('tool').addOption(new Option('--format <fmt>').choices(['a', 'b']));

@@ -5,7 +5,7 @@ import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
 import { positiveId } from '../../lib/ids.js';
 import type { ListeningKind } from '../../lib/api/listening.js';
-import type { BODY_FLAGS, CREATOR_FLAGS } from './flags.js';
+import { type BODY_FLAGS, bodyParts, type CREATOR_FLAGS } from './flags.js';
 
 /** The flags of `add-creators`/`remove-creators`. */
 export type CreatorChangeFlags = FlagValues<typeof CREATOR_FLAGS & typeof BODY_FLAGS>;
@@ -28,11 +28,11 @@ export async function changeCreators(
   ]);
   const refs = await creatorRefs(ctx.term, {
     values,
-    file: flags.file,
+    file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
     platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
   });
   if (refs.length === 0 && flags.body === undefined) throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
-  const body = await buildBody(portsOf.body(ctx), flags, { creators: refs.length > 0 ? refs : undefined });
+  const body = await buildBody(portsOf.body(ctx), bodyParts(flags), { creators: refs.length > 0 ? refs : undefined });
   const output = await ctx.output();
   const ports = await portsOf.listening(ctx);
   const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);

@@ -1,5 +1,6 @@
 /** Flag sets several listening verbs share (declarations only: nothing is loaded). */
-import { integer, type FlagDefs, type ValueKind } from '../../app/command.js';
+import { integer, keyValue, type FlagDefs, type FlagValues, type ValueKind } from '../../app/command.js';
+import type { BodyParts } from '../../lib/body.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 import { LISTENING_PLATFORMS } from '../../contract/platforms.js';
 import { UsageError } from '../../lib/errors.js';
@@ -31,6 +32,11 @@ export const CREATOR_FLAGS = {
 
 /** `--set key=value` (repeatable) and `--body <file|->` for bodies the spec does not name. */
 export const BODY_FLAGS = {
-  set: { flags: '--set <key=value>', description: 'a body field (repeatable; dot paths nest; values typed like --filter)', repeat: true },
+  set: { flags: '--set <key=value>', description: 'a body field (repeatable; dot paths nest; values typed like --filter)', repeat: true, value: keyValue },
   body: { flags: '--body <file|->', description: 'the whole JSON body from a file or stdin (flags and --set override its keys)', stdin: true },
 } as const satisfies FlagDefs;
+
+/** `--body` and `--set` as a body is built from them. */
+export function bodyParts(flags: FlagValues<typeof BODY_FLAGS>): BodyParts {
+  return { file: flags.body, pairs: flags.set };
+}

@@ -1,6 +1,6 @@
-import type { FlagDefs } from '../../app/command.js';
+import { age, type FlagDefs } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseDuration } from '../../lib/options.js';
+import type { Age } from '../../lib/options.js';
 import { checkPlatform } from '../../lib/platforms.js';
 import { SOCIAL_PLATFORMS } from '../../contract/platforms.js';
 import type { AnswerKind, ListFilter } from '../../lib/store/types.js';
@@ -9,15 +9,15 @@ import type { AnswerKind, ListFilter } from '../../lib/store/types.js';
 export const ANSWER_FILTER_FLAGS = {
   platform: { flags: '--platform <p>', description: 'only answers about this platform', complete: SOCIAL_PLATFORMS },
   kind: { flags: '--kind <kind>', description: 'creator (enrichment, socials, overlap) or page (Discovery, posts, comments)', choices: ['creator', 'page'] },
-  olderThan: { flags: '--older-than <duration>', description: 'only answers bought longer ago than this (90d, 12h)' },
-  newerThan: { flags: '--newer-than <duration>', description: 'only answers bought within this (7d, 24h)' },
+  olderThan: { flags: '--older-than <duration>', description: 'only answers bought longer ago than this (90d, 12h)', value: age },
+  newerThan: { flags: '--newer-than <duration>', description: 'only answers bought within this (7d, 24h)', value: age },
 } as const satisfies FlagDefs;
 
 interface AnswerFilterFlags {
   platform?: string | undefined;
   kind?: string | undefined;
-  olderThan?: string | undefined;
-  newerThan?: string | undefined;
+  olderThan?: Age | undefined;
+  newerThan?: Age | undefined;
 }
 
 /** The store's filter for `--platform`, `--kind`, `--older-than`, `--newer-than` (ages back from `now`). */
@@ -25,10 +25,10 @@ export function answerFilter(f: AnswerFilterFlags, now: number): ListFilter {
   const filter: ListFilter = {};
   if (f.platform !== undefined) filter.platform = checkPlatform(f.platform, SOCIAL_PLATFORMS);
   if (f.kind !== undefined) filter.kind = f.kind as AnswerKind;
-  if (f.olderThan !== undefined) filter.until = now - parseDuration(f.olderThan, '--older-than');
-  if (f.newerThan !== undefined) filter.since = now - parseDuration(f.newerThan, '--newer-than');
+  if (f.olderThan !== undefined) filter.until = now - f.olderThan.ms;
+  if (f.newerThan !== undefined) filter.since = now - f.newerThan.ms;
   if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
-    throw new UsageError(`--newer-than ${f.newerThan} and --older-than ${f.olderThan} leave no time between them.`, {
+    throw new UsageError(`--newer-than ${f.newerThan?.text} and --older-than ${f.olderThan?.text} leave no time between them.`, {
       hint: '--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago.',
     });
   }

@@ -42,7 +42,7 @@ export function uniqueHandles(values: Iterable<string>): string[] {
 export async function readExcludeHandles(
   input: ColumnValuesPorts,
   source: string,
-  flag = '--exclude-handles',
+  flag: string,
   csv: CsvReadOptions = {},
 ): Promise<string[]> {
   const out = await readHandleLines(input, source, flag, csv);

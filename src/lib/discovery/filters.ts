@@ -5,7 +5,7 @@ import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { closest } from '../output/fields-check.js';
 import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
-import { assignPairs } from '../options.js';
+import { type KeyValue, setPairs } from '../options.js';
 import { withArticle } from '../output/humanize.js';
 import { countText } from '../words.js';
 import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
@@ -21,7 +21,8 @@ export interface FilterInput {
   platform: string;
   /** The filters object given whole (`--filters`), checked to be one by its reader. */
   base?: Record<string, unknown> | undefined;
-  pairs?: readonly string[];
+  /** Set over `base`, in order. */
+  pairs?: readonly KeyValue[];
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
   maxFollowers?: number | undefined;
@@ -39,7 +40,7 @@ export interface BuiltFilters {
 
 export function buildFilters(input: FilterInput): BuiltFilters {
   const warnings: string[] = [];
-  const filters = assignPairs(input.pairs ?? [], '--filter', structuredClone(input.base ?? {}));
+  const filters = setPairs(input.pairs ?? [], structuredClone(input.base ?? {}));
   for (const [key, why] of Object.entries(FORBIDDEN)) {
     if (key in filters) throw new UsageError(`${why} It is never sent.`, { hint: 'Use --exclude-handles, --exclude-list, --exclude-default-list or --exclude-all-lists.' });
   }

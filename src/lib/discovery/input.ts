@@ -5,35 +5,30 @@
 import type { PagePlan } from '../api/discovery.js';
 import type { InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
-import { csvReadOptions } from '../csv/read.js';
+import type { CsvReadOptions } from '../csv/read.js';
+import type { KeyValue } from '../options.js';
 import { readExcludeHandles } from './exclusions.js';
 import { normalizeHandle } from '../../contract/handles.js';
-import { durationText } from '../output/humanize.js';
-import { countText, plural } from '../words.js';
 import { buildFilters } from './filters.js';
 import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { choosePageLimit } from './paging.js';
 
-/**
- * What a Discovery run is asked for, as `search` and `similar` take it (the command line read and
- * checked by the command; `--platform` resolved before).
- */
-export interface DiscoveryOptions {
-  /** `key=value` filters; dot paths nest. */
-  filter: readonly string[];
+/** What a Discovery run is asked for: the filters, the creators to leave out, the pages (the platform resolved before). */
+export interface DiscoveryRequest {
   /** A JSON object of filters: a file, or `-` for stdin. */
-  filters?: string | undefined;
-  uncheckedFilters: boolean;
+  filtersFile?: string | undefined;
+  /** Filters set over it, in order; dot paths nest. */
+  filterPairs: readonly KeyValue[];
+  /** Send filter keys the platform's catalogue does not have (with a warning) rather than refuse them. */
+  acceptUnknownFilters: boolean;
   aiSearch?: string | undefined;
   minFollowers?: number | undefined;
   maxFollowers?: number | undefined;
-  /** Handles to leave out: a file, or `-` for stdin. */
-  excludeHandles?: string | undefined;
-  /** How the handles file is read. */
-  delimiter?: string | undefined;
-  relaxColumns: boolean;
+  /** Handles to leave out: a file, or `-` for stdin, read as `csv` says; `named` is how messages name it. */
+  excludeHandles?: { file: string; named: string } | undefined;
+  csv: CsvReadOptions;
   /** Exclusion lists whose handles are left out. */
-  excludeList: readonly number[];
+  excludeLists: readonly number[];
   excludeDefaultList: boolean;
   excludeAllLists: boolean;
   includeLookalikes: boolean;
@@ -82,53 +77,56 @@ export interface DiscoveryInputPorts {
   filters(source: string): Promise<Record<string, unknown>>;
   notices: Notices;
   /**
-   * Given when `--skip-bought` (or the `skip-bought` setting) is on: the creators bought on the
-   * platform within the creator window, or undefined when there is no store to ask (`--no-store`).
+   * Given when creators already bought are to be left out: those bought on the platform within the
+   * creator window (undefined when there is no store to ask), and where the outcome is told.
    */
-  bought?: ((platform: string) => Promise<BoughtCreators | undefined>) | undefined;
+  bought?: {
+    creators(platform: string): Promise<BoughtCreators | undefined>;
+    told(outcome: SkipBoughtOutcome): Promise<void>;
+  } | undefined;
 }
 
 /** Reads the filters, exclusions and paging of a Discovery run on `platform` (already checked). */
-export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, flags: DiscoveryOptions): Promise<DiscoveryInput> {
+export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, asked: DiscoveryRequest): Promise<DiscoveryInput> {
   const built = buildFilters({
     platform,
-    base: flags.filters === undefined ? undefined : await ports.filters(flags.filters),
-    pairs: flags.filter,
-    aiSearch: flags.aiSearch,
-    minFollowers: flags.minFollowers,
-    maxFollowers: flags.maxFollowers,
-    excludeHandles: flags.excludeHandles === undefined ? undefined : await readExcludeHandles(
+    base: asked.filtersFile === undefined ? undefined : await ports.filters(asked.filtersFile),
+    pairs: asked.filterPairs,
+    aiSearch: asked.aiSearch,
+    minFollowers: asked.minFollowers,
+    maxFollowers: asked.maxFollowers,
+    excludeHandles: asked.excludeHandles === undefined ? undefined : await readExcludeHandles(
             { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m), warn: (m) => ports.notices.warn(m) },
-            flags.excludeHandles,
-            '--exclude-handles',
-            csvReadOptions(flags),
+            asked.excludeHandles.file,
+            asked.excludeHandles.named,
+            asked.csv,
           ),
-    excludeLists: [...flags.excludeList],
-    excludeDefaultList: flags.excludeDefaultList,
-    excludeAllLists: flags.excludeAllLists,
-    unchecked: flags.uncheckedFilters,
+    excludeLists: [...asked.excludeLists],
+    excludeDefaultList: asked.excludeDefaultList,
+    excludeAllLists: asked.excludeAllLists,
+    unchecked: asked.acceptUnknownFilters,
   });
   for (const w of built.warnings) ports.notices.warn(w);
-  if (ports.bought) skipBought(ports.notices, built.filters, platform, await ports.bought(platform));
-  return { platform, filters: built.filters, paging: flags.paging, listIds: [...flags.excludeList], includeLookalikes: flags.includeLookalikes };
+  if (ports.bought) await ports.bought.told(skipBought(built.filters, platform, await ports.bought.creators(platform)));
+  return { platform, filters: built.filters, paging: asked.paging, listIds: [...asked.excludeLists], includeLookalikes: asked.includeLookalikes };
 }
 
+/** What leaving out the creators already bought did (`skipBought`), for the command to say. */
+export type SkipBoughtOutcome =
+  | { kind: 'no-store' }
+  | { kind: 'no-window' }
+  | { kind: 'none-bought'; platform: string; windowMs: number }
+  /** `leftOut` are left out; `over` more could not be, past the `cap` handles a request takes. */
+  | { kind: 'left-out'; platform: string; windowMs: number; leftOut: number; over: number; cap: number };
+
 /**
- * `--skip-bought`: the creators already bought on the platform join `exclude_handles`, after the ones
- * given (`--exclude-handles`, `--filters`), up to the API's 10,000. Past that the most recently
- * bought are left out and a warning says how many could not be (those may be returned, and charged,
- * again). A notice says how many are left out.
+ * The creators already bought on the platform join `exclude_handles`, after the ones given, up to the
+ * API's 10,000. Past that the most recently bought are left out of it (those may be returned, and
+ * charged, again): the outcome counts them.
  */
-export function skipBought(notices: Notices, filters: Record<string, unknown>, platform: string, bought: BoughtCreators | undefined): void {
-  if (bought === undefined) {
-    notices.warn('--skip-bought needs the store: with --no-store no creator is left out.');
-    return;
-  }
-  const within = `on ${platform} within ${durationText(bought.windowMs)}`;
-  if (bought.windowMs <= 0) {
-    notices.notice('--skip-bought: --max-age 0 counts no creator as bought; none left out.');
-    return;
-  }
+export function skipBought(filters: Record<string, unknown>, platform: string, bought: BoughtCreators | undefined): SkipBoughtOutcome {
+  if (bought === undefined) return { kind: 'no-store' };
+  if (bought.windowMs <= 0) return { kind: 'no-window' };
   const given = Array.isArray(filters.exclude_handles) ? filters.exclude_handles.map(String) : [];
   const excluded = new Set(given.map((h) => normalizeHandle(h)));
   const room = Math.max(0, MAX_EXCLUDE_HANDLES - given.length);
@@ -147,15 +145,6 @@ export function skipBought(notices: Notices, filters: Record<string, unknown>, p
     } else over++;
   }
   if (added.length > 0) filters.exclude_handles = [...given, ...added];
-  if (bought.handles.length === 0) {
-    notices.notice(`--skip-bought: no creator bought ${within}; none left out.`);
-    return;
-  }
-  notices.notice(`--skip-bought: leaving out ${plural(leftOut, 'creator')} already bought ${within}.`);
-  if (over > 0) {
-    notices.warn(
-      `--skip-bought: ${plural(over, 'more creator')} bought ${within} could not be left out: a request takes at most ${countText(MAX_EXCLUDE_HANDLES)} handles ` +
-        '(the most recently bought are left out). They may be returned, and charged, again; put them in an exclusion list (creators exclusions add) and use --exclude-list.',
-    );
-  }
+  if (bought.handles.length === 0) return { kind: 'none-bought', platform, windowMs: bought.windowMs };
+  return { kind: 'left-out', platform, windowMs: bought.windowMs, leftOut, over, cap: MAX_EXCLUDE_HANDLES };
 }

@@ -1,32 +1,28 @@
 /** The event filters `events list` and `events tail` share, checked before anything is sent. */
 import type { EventFilters } from '../api/listening.js';
 import { UsageError } from '../errors.js';
-import { positiveId } from '../ids.js';
 import { matchChoice } from '../options.js';
 import { closest } from '../output/fields-check.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 
-export interface EventFilterFlags {
+/** Which events are asked for: of one subscription, one type, one creator (each optional, text trimmed). */
+export interface EventQuery {
   subscription: string | undefined;
   type: string | undefined;
   creator: string | undefined;
-  uncheckedFilters?: boolean | undefined;
+  /** A type this version does not know is sent (`onUnknownType` told of it), not refused. */
+  anyType: boolean;
 }
 
-/** The service answers 422 for an unknown type: refused here with the nearest one, unless `--unchecked-filters`. */
-export function eventFilters(flags: EventFilterFlags, warn: (message: string) => void = () => {}): EventFilters {
-  const subscription = flags.subscription === undefined ? undefined : positiveId(flags.subscription, '--subscription');
-  const text = (flag: string, v: string | undefined): string | undefined => {
-    if (v === undefined) return undefined;
-    const t = v.trim();
-    if (!t) throw new UsageError(`${flag} needs a value.`);
-    return t;
-  };
-  const asked = text('--type', flags.type);
-  const type = asked === undefined ? undefined : (matchChoice(asked, EVENT_TYPES) ?? asked);
+/**
+ * The service answers 422 for an unknown type: refused here with the nearest one, unless `anyType`.
+ * `onUnknownType` hears of an unknown type sent all the same, with the types known.
+ */
+export function eventFilters(query: EventQuery, onUnknownType: (type: string, known: readonly string[]) => void = () => {}): EventFilters {
+  const type = query.type === undefined ? undefined : (matchChoice(query.type, EVENT_TYPES) ?? query.type);
   if (type !== undefined && !(EVENT_TYPES as readonly string[]).includes(type)) {
-    if (flags.uncheckedFilters) {
-      warn(`--unchecked-filters: sending --type '${type}', not one of the known event types (${EVENT_TYPES.join(', ')}).`);
+    if (query.anyType) {
+      onUnknownType(type, EVENT_TYPES);
     } else {
       const near = closest(type, EVENT_TYPES);
       throw new UsageError(`Unknown event type '${type}'.${near === undefined ? '' : ` Did you mean '${near}'?`}`, {
@@ -34,9 +30,5 @@ export function eventFilters(flags: EventFilterFlags, warn: (message: string) =>
       });
     }
   }
-  return {
-    subscription_id: subscription,
-    event_type: type,
-    creator: text('--creator', flags.creator),
-  };
+  return { subscription_id: query.subscription, event_type: type, creator: query.creator };
 }

@@ -11,16 +11,16 @@ export interface CreatorRef {
 
 export interface CreatorSources {
   values: readonly string[];
-  /** `--file <file|->`: more creators, read as every file of creators is (one per line, or the handle column of a CSV). */
-  file?: string | undefined;
-  /** Asked for after the file is read; undefined when neither `--platform` nor the profile gives one. */
+  /** More creators from a file (or `-`), read as every file of creators is (one per line, or the handle column of a CSV); `named` in messages. */
+  file?: { path: string; named: string } | undefined;
+  /** Asked for after the file is read; undefined when none is given (nor the profile's). */
   platform(): Promise<string | undefined>;
 }
 
 /** One ref a creator, however it is written (`@Noah`, `noah`, its profile URL): the service monitors (and bills) it once. */
 export async function creatorRefs(ports: ColumnValuesPorts, sources: CreatorSources): Promise<CreatorRef[]> {
   const all: { value: string; platform?: string | undefined }[] = sources.values.map((value) => ({ value }));
-  if (sources.file !== undefined) all.push(...(await readColumnValues(ports, sources.file, '--file', { kind: 'handle', platformColumn: true })));
+  if (sources.file !== undefined) all.push(...(await readColumnValues(ports, sources.file.path, sources.file.named, { kind: 'handle', platformColumn: true })));
   const platform = await sources.platform();
   const seen = new Set<string>();
   const refs: CreatorRef[] = [];

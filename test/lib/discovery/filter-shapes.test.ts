@@ -4,6 +4,7 @@ import { buildFilters } from '../../../src/lib/discovery/filters.js';
 import { shapeProblems } from '../../../src/lib/discovery/filter-shapes.js';
 import { ALL_FILTER_KEYS, AUDIENCE_KEYS } from '../../../src/contract/filter-catalogue.js';
 import { filterTypeOf } from '../../../src/contract/filters.js';
+import { readPair } from '../../../src/lib/options.js';
 
 const problems = (filters: Record<string, unknown>): string[] => shapeProblems(filters).map((p) => p.message);
 
@@ -55,8 +56,8 @@ describe('shapeProblems', () => {
   });
 
   it('buildFilters refuses a problem (exit 2, naming --unchecked-filters) and sends it with a warning when unchecked', () => {
-    expect(() => buildFilters({ platform: 'instagram', pairs: ['number_of_followers.minn=500000'] })).toThrow(/Unknown filter 'number_of_followers\.minn'\. Did you mean 'number_of_followers\.min'\?/);
-    const { filters, warnings } = buildFilters({ platform: 'instagram', pairs: ['number_of_followers.minn=500000'], unchecked: true });
+    expect(() => buildFilters({ platform: 'instagram', pairs: ['number_of_followers.minn=500000'].map((p) => readPair(p, '--filter')) })).toThrow(/Unknown filter 'number_of_followers\.minn'\. Did you mean 'number_of_followers\.min'\?/);
+    const { filters, warnings } = buildFilters({ platform: 'instagram', pairs: ['number_of_followers.minn=500000'].map((p) => readPair(p, '--filter')), unchecked: true });
     expect(filters).toEqual({ number_of_followers: { minn: 500_000 } });
     expect(warnings.join('\n')).toMatch(/sending 'number_of_followers\.minn'/);
   });

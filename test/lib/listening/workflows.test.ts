@@ -32,7 +32,7 @@ describe('lib/listening', () => {
     const order: string[] = [];
     const refs = await creatorRefs(ports('# comment\nb\n\ntiktok:c\n'), {
       values: ['a'],
-      file: '-',
+      file: { path: '-', named: '--file' },
       platform: async () => {
         order.push('platform');
         return 'instagram';
@@ -47,10 +47,10 @@ describe('lib/listening', () => {
     expect(() => parseCreatorRef('nasa', undefined)).toThrow("No platform for creator 'nasa'.");
   });
 
-  it('buildBody reads --body through its port; flags override --set, --set overrides the file', async () => {
+  it('buildBody reads the body file through its port; the fields override the pairs, the pairs override the file', async () => {
     const read: string[] = [];
     const bodyPorts = { bodyObject: async (source: string) => (read.push(source), { name: 'file', a: 1 }) };
-    const body = await buildBody(bodyPorts, { body: '-', set: ['a=2', 'b.c=x'] }, { name: 'flag', skipped: undefined });
+    const body = await buildBody(bodyPorts, { file: '-', pairs: [{ path: ['a'], value: 2 }, { path: ['b', 'c'], value: 'x' }] }, { name: 'flag', skipped: undefined });
     expect(read).toEqual(['-']);
     expect(body).toEqual({ name: 'flag', a: 2, b: { c: 'x' } });
   });

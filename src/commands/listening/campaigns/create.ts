@@ -1,7 +1,7 @@
 import { defineCommand } from '../../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
-import { BODY_FLAGS, CAMPAIGN_DAYS, CREATOR_FLAGS } from '../flags.js';
+import { BODY_FLAGS, bodyParts, CAMPAIGN_DAYS, CREATOR_FLAGS } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /**
@@ -34,10 +34,10 @@ export default defineCommand({
     const days = flags.days;
     const refs = await creatorRefs(ctx.term, {
       values: args,
-      file: flags.file,
+      file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
     });
-    const body = await buildBody(ports.body(ctx), flags, { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
+    const body = await buildBody(ports.body(ctx), bodyParts(flags), { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
     if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
     const created = await createListening(await ports.listening(ctx), 'campaign', body);

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
-import { BODY_FLAGS, CAMPAIGN_DAYS, statusChange } from '../flags.js';
+import { BODY_FLAGS, bodyParts, CAMPAIGN_DAYS, statusChange } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /**
@@ -32,7 +32,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ports.body(ctx), flags, { name: flags.name, days: flags.days, status });
+    const body = await buildBody(ports.body(ctx), bodyParts(flags), { name: flags.name, days: flags.days, status });
     if (Object.keys(body).length === 0) {
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.' });
     }

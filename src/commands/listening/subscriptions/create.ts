@@ -1,7 +1,7 @@
 import { defineCommand, httpUrlOrNone } from '../../../app/command.js';
 import { LISTENING_PLATFORMS } from '../../../contract/platforms.js';
 import { UsageError } from '../../../lib/errors.js';
-import { BODY_FLAGS, CREATOR_FLAGS, EVENT_TYPE_LIST } from '../flags.js';
+import { BODY_FLAGS, bodyParts, CREATOR_FLAGS, EVENT_TYPE_LIST } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions create --name <n> [creator...]`: starts monitoring (billed per creator per day). */
@@ -31,10 +31,10 @@ export default defineCommand({
     ]);
     const refs = await creatorRefs(ctx.term, {
       values: args,
-      file: flags.file,
+      file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
     });
-    const body = await buildBody(ports.body(ctx), flags, {
+    const body = await buildBody(ports.body(ctx), bodyParts(flags), {
       name: flags.name,
       event_types: flags.type,
       webhook_url: flags.webhookUrl,

@@ -1,7 +1,7 @@
 import { defineCommand, httpUrlOrNone } from '../../../app/command.js';
 import { UsageError } from '../../../lib/errors.js';
 import { positiveId } from '../../../lib/ids.js';
-import { BODY_FLAGS, EVENT_TYPE_LIST, statusChange } from '../flags.js';
+import { BODY_FLAGS, bodyParts, EVENT_TYPE_LIST, statusChange } from '../flags.js';
 import { ports } from '../../../app/ports.js';
 
 /** `creators listening subscriptions update <id>`: PATCH; `--resume` after a top-up, `--pause` to stop. */
@@ -31,7 +31,7 @@ export default defineCommand({
       import('../../../lib/listening/columns.js'),
     ]);
     const status = statusChange(flags);
-    const body = await buildBody(ports.body(ctx), flags, {
+    const body = await buildBody(ports.body(ctx), bodyParts(flags), {
       name: flags.name,
       event_types: flags.type,
       webhook_url: flags.webhookUrl,

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import type { InputPorts } from '../io/input.js';
+import { UsageError } from '../lib/errors.js';
+import type { InputPorts } from '../lib/io/input.js';
 
 /** Where an API key came from, as the user would name it in a message. */
 export type ApiKeySource = 'flag' | 'file' | 'env' | 'config';
@@ -50,7 +50,7 @@ export function cleanApiKey(raw: string, source: ApiKeySource, path?: string): s
 
 /** Unlike `--api-key`, the key does not appear in the process list; empty when the file holds none (the caller refuses it). */
 export async function readApiKeyFile(ports: InputPorts, path: string): Promise<string> {
-  const { readInputText } = await import('../io/input.js');
+  const { readInputText } = await import('../lib/io/input.js');
   const text = await readInputText(ports, path, '--api-key-file');
   const value = text.replace(/^\uFEFF/, '').replace(/\r?\n$/, '');
   // Checked before trimming: a second line is a mistake to report, not whitespace to drop.

@@ -1,6 +1,6 @@
 /** The scripts are generated from the command tree and static: a TAB runs shell code only, never Node. */
 import type { Argument, Command, Option } from 'commander';
-import { completionMeta, type ValueContext, type ValueSource } from './completion-values.js';
+import { completionMeta, type ValueContext, type ValueSource } from '../lib/completion-values.js';
 
 export interface ValueCompletion {
   words: readonly string[];
