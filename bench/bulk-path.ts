@@ -16,12 +16,29 @@ const [input, output, storeFile] = process.argv.slice(2);
 if (!input || !output || !storeFile) throw new Error('usage: bulk-path <in.csv> <out.csv> <store.db>');
 
 const job = handleJob({ platform: 'instagram', mode: 'raw' } as never);
-job.send = async (_http, handle) => ({
-  status: 'ok',
-  creditsCost: 0.03,
-  result: { instagram: { username: handle, userid: '1234567', full_name: 'Some Creator', follower_count: 12345, engagement_percent: 2.5 }, email: null },
-}) as never;
-const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+job.send = async (_http, handle) =>
+  ({
+    status: 'ok',
+    creditsCost: 0.03,
+    result: {
+      instagram: {
+        username: handle,
+        userid: '1234567',
+        full_name: 'Some Creator',
+        follower_count: 12345,
+        engagement_percent: 2.5,
+      },
+      email: null,
+    },
+  }) as never;
+const streams = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdinIsTTY: false,
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+};
 const term = new Terminal(streams, { quiet: true, color: false, debug: false, yes: false, cwd: process.cwd() });
 const store = await openStore({ file: storeFile });
 if (!store) throw new Error('no store');

@@ -7,12 +7,16 @@
 const { request } = process.getBuiltinModule('node:http');
 
 const base = new URL(process.env.CREATORS_BASE_URL);
-const req = request(new URL(process.argv[2] ?? '/public/v1/accounts/credits/', base), { headers: { authorization: `Bearer ${process.env.CREATORS_API_KEY}`, accept: 'application/json' } }, (res) => {
-  let body = '';
-  res.setEncoding('utf8');
-  res.on('data', (c) => (body += c));
-  res.on('end', () => {
-    process.stdout.write(`${JSON.stringify(JSON.parse(body), null, 2)}\n`);
-  });
-});
+const req = request(
+  new URL(process.argv[2] ?? '/public/v1/accounts/credits/', base),
+  { headers: { authorization: `Bearer ${process.env.CREATORS_API_KEY}`, accept: 'application/json' } },
+  (res) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (c) => (body += c));
+    res.on('end', () => {
+      process.stdout.write(`${JSON.stringify(JSON.parse(body), null, 2)}\n`);
+    });
+  },
+);
 req.end();

@@ -16,7 +16,19 @@ await pipeline(
     transform(row, _enc, done) {
       if (header) {
         header = false;
-        return done(null, [...row, 'status', 'error', 'credits_cost', 'source', 'result.instagram.username', 'result.instagram.userid', 'result.instagram.full_name', 'result.instagram.follower_count', 'result.instagram.engagement_percent', 'result.email']);
+        return done(null, [
+          ...row,
+          'status',
+          'error',
+          'credits_cost',
+          'source',
+          'result.instagram.username',
+          'result.instagram.userid',
+          'result.instagram.full_name',
+          'result.instagram.follower_count',
+          'result.instagram.engagement_percent',
+          'result.email',
+        ]);
       }
       done(null, [...row, 'ok', '', '0.03', 'api', row[0], '1234567', 'Some Creator', '12345', '2.5', '']);
     },

@@ -23,10 +23,33 @@ const runner = new OrderedRunner<string[], RowOutcome>({
     status: 'ok',
     error: null,
     creditsMilli: 30,
-    result: { instagram: { username: cells[0], userid: '1234567', full_name: 'Some Creator', follower_count: 12345, engagement_percent: 2.5 }, email: null },
+    result: {
+      instagram: {
+        username: cells[0],
+        userid: '1234567',
+        full_name: 'Some Creator',
+        follower_count: 12345,
+        engagement_percent: 2.5,
+      },
+      email: null,
+    },
   }),
 });
-const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+const streams = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdinIsTTY: false,
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+};
 const io = new Terminal(streams, { quiet: true, color: false, debug: false, yes: false, cwd: process.cwd() });
-const rows = await printOutcomes(io, { format: 'csv', formatExplicit: true, outputPath: output, color: false, quiet: true } as never, input$.header, resultColumns, [], runner.run());
+const rows = await printOutcomes(
+  io,
+  { format: 'csv', formatExplicit: true, outputPath: output, color: false, quiet: true } as never,
+  input$.header,
+  resultColumns,
+  [],
+  runner.run(),
+);
 process.stdout.write(`${rows}\n`);

@@ -18,7 +18,11 @@ export function benchEnv(extra = {}) {
  * (user + system, from /usr/bin/time; undefined without it) tells a slow program from a busy machine.
  * `onStderrLine` sees stderr lines as they come (the sandbox's request log).
  */
-export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', keepStdout = true, rss = true, onStderrLine } = {}) {
+export async function measure(
+  cmd,
+  args,
+  { env = benchEnv(), stdin = 'ignore', keepStdout = true, rss = true, onStderrLine } = {},
+) {
   const useTime = rss && TIME_V !== undefined;
   const [file, argv] = useTime ? [TIME_V, ['-f', '__PEAK_KB__ %M %U %S', cmd, ...args]] : [cmd, args];
   const started = process.hrtime.bigint();
@@ -48,12 +52,15 @@ export async function measure(cmd, args, { env = benchEnv(), stdin = 'ignore', k
       }
     }
   });
-  const poll = rss && !useTime ? setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch {}
-  }, 20) : undefined;
+  const poll =
+    rss && !useTime
+      ? setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m) peakKb = Math.max(peakKb, Number(m[1]));
+          } catch {}
+        }, 20)
+      : undefined;
   const [code] = await once(child, 'close');
   if (poll) clearInterval(poll);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -84,7 +91,9 @@ export async function writeCsv(path, rows) {
   const cities = ['Berlin', 'Lisbon', 'New York, NY', 'São Paulo', 'Tokyo'];
   let chunk = [];
   for (let i = 0; i < rows; i++) {
-    chunk.push(`creator_${i},Creator Number ${i},creator${i}@example.com,"${cities[i % 5]}",row ${i} of a generated benchmark file\n`);
+    chunk.push(
+      `creator_${i},Creator Number ${i},creator${i}@example.com,"${cities[i % 5]}",row ${i} of a generated benchmark file\n`,
+    );
     if (chunk.length === 10_000) {
       if (!out.write(chunk.join(''))) await once(out, 'drain');
       chunk = [];

@@ -7,4 +7,7 @@ export interface PgProxy {
   close(): Promise<void>;
 }
 
-export function startPgProxy(target: URL | { hostname: string; port: string | number }, options?: { debug?: boolean; label?: string }): Promise<PgProxy>;
+export function startPgProxy(
+  target: URL | { hostname: string; port: string | number },
+  options?: { debug?: boolean; label?: string },
+): Promise<PgProxy>;

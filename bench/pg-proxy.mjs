@@ -48,11 +48,17 @@ export async function startPgProxy(target, { debug = process.env.CREATORS_BENCH_
         if (type === 'Q') {
           counts.trips++;
           counts.queries++;
-          if (debug) process.stderr.write(`[${label} trip ${counts.trips}] Q ${oneLine(msg.subarray(5, msg.length - 1).toString('utf8'))}\n`);
+          if (debug)
+            process.stderr.write(
+              `[${label} trip ${counts.trips}] Q ${oneLine(msg.subarray(5, msg.length - 1).toString('utf8'))}\n`,
+            );
         } else if (type === 'S') {
           counts.trips++;
           counts.syncs++;
-          if (debug) process.stderr.write(`[${label} trip ${counts.trips}] Sync after ${parsed.length === 0 ? 'Bind/Execute of a prepared statement' : parsed.join(' | ')}\n`);
+          if (debug)
+            process.stderr.write(
+              `[${label} trip ${counts.trips}] Sync after ${parsed.length === 0 ? 'Bind/Execute of a prepared statement' : parsed.join(' | ')}\n`,
+            );
           parsed = [];
         } else if (type === 'P' && debug) {
           const body = msg.subarray(5);

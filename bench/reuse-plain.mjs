@@ -16,7 +16,9 @@ if (/^postgres(ql)?:/.test(from)) {
   // Slices of 1,000 by key, as a careful script would (not the whole table in memory at once).
   let after = '';
   for (;;) {
-    const { rows } = await client.query('SELECT key, body FROM answers WHERE key > $1 ORDER BY key LIMIT 1000', [after]);
+    const { rows } = await client.query('SELECT key, body FROM answers WHERE key > $1 ORDER BY key LIMIT 1000', [
+      after,
+    ]);
     for (const r of rows) await write(`${JSON.stringify(JSON.parse(r.body))}\n`);
     if (rows.length < 1000) break;
     after = rows[rows.length - 1].key;
@@ -25,7 +27,8 @@ if (/^postgres(ql)?:/.test(from)) {
 } else {
   const { default: Database } = await import('libsql');
   const db = new Database(from, { readonly: true });
-  for (const r of db.prepare('SELECT body FROM answers').iterate()) await write(`${JSON.stringify(JSON.parse(r.body))}\n`);
+  for (const r of db.prepare('SELECT body FROM answers').iterate())
+    await write(`${JSON.stringify(JSON.parse(r.body))}\n`);
   db.close();
 }
 out.end();

@@ -22,19 +22,61 @@ export async function benchReuse({ BIN, root, tmp, out, note, startSandbox, quic
   const sb = await startSandbox(['--rate-limit', '1000000', '--credits', '10000000']);
   const pgAdmin = process.env.CREATORS_BENCH_PG_URL || process.env.CREATORS_TEST_PG_URL;
   try {
-    await fetch(`${sb.baseUrl}/_sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ dailyDiscoveryLimit: 1_000_000 }) });
+    await fetch(`${sb.baseUrl}/_sandbox/config`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dailyDiscoveryLimit: 1_000_000 }),
+    });
     const found = join(tmp, 'reuse-handles.jsonl');
-    await cli(['search', '--platform', 'instagram', '--all', '--max-results', String(rows), '-o', found, '--quiet', '--no-store'], sb.env({ CREATORS_RATE_LIMIT: '1000000' }));
-    const handles = handlesOf((await readFile(found, 'utf8')).trim().split('\n').map((l) => JSON.parse(l)));
+    await cli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--all',
+        '--max-results',
+        String(rows),
+        '-o',
+        found,
+        '--quiet',
+        '--no-store',
+      ],
+      sb.env({ CREATORS_RATE_LIMIT: '1000000' }),
+    );
+    const handles = handlesOf(
+      (await readFile(found, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     const input = join(tmp, 'reuse.csv');
     await writeFile(input, csvOf(handles));
     const configDir = join(tmp, 'reuse-config');
     const env = (extra = {}) => sb.env({ CREATORS_CONFIG_DIR: configDir, CREATORS_RATE_LIMIT: '1000000', ...extra });
-    const enrich = (extra) => cli(['enrich', 'handle', '--platform', 'instagram', '--input', input, '--mode', 'full', '-o', join(tmp, 'reuse.jsonl'), '--quiet'], env(extra));
+    const enrich = (extra) =>
+      cli(
+        [
+          'enrich',
+          'handle',
+          '--platform',
+          'instagram',
+          '--input',
+          input,
+          '--mode',
+          'full',
+          '-o',
+          join(tmp, 'reuse.jsonl'),
+          '--quiet',
+        ],
+        env(extra),
+      );
     note(`reuse: ${rows.toLocaleString('en-US')} full records into an empty store`);
     await enrich();
     const dir = join(configDir, 'store');
-    const file = join(dir, (await readdir(dir)).find((f) => f.endsWith('.db')));
+    const file = join(
+      dir,
+      (await readdir(dir)).find((f) => f.endsWith('.db')),
+    );
     let bytes = 0;
     for (const f of await readdir(dir)) bytes += (await stat(join(dir, f))).size;
     const { default: Database } = await import('libsql');
@@ -43,21 +85,41 @@ export async function benchReuse({ BIN, root, tmp, out, note, startSandbox, quic
     db.close();
     const perRecord = bytes / n;
     const perJson = json / n;
-    out(line('store: bytes a record vs its answer JSON', perRecord / perJson, `${Math.round(perRecord).toLocaleString('en-US')} B a record for ${Math.round(perJson).toLocaleString('en-US')} B of answer JSON (${n.toLocaleString('en-US')} full records, ${(bytes / 1024 / 1024).toFixed(1)} MB)`, perRecord / perJson <= 1.3, '<= 1.3x'));
+    out(
+      line(
+        'store: bytes a record vs its answer JSON',
+        perRecord / perJson,
+        `${Math.round(perRecord).toLocaleString('en-US')} B a record for ${Math.round(perJson).toLocaleString('en-US')} B of answer JSON (${n.toLocaleString('en-US')} full records, ${(bytes / 1024 / 1024).toFixed(1)} MB)`,
+        perRecord / perJson <= 1.3,
+        '<= 1.3x',
+      ),
+    );
 
     const side = async (name, storeEnv, from) => {
       const mine = [];
       const plain = [];
       for (let i = 0; i < rounds; i++) {
         mine.push(await enrich(storeEnv));
-        const p = await measure(process.execPath, [join(root, 'bench/reuse-plain.mjs'), from, join(tmp, 'plain.jsonl')], { keepStdout: false });
+        const p = await measure(
+          process.execPath,
+          [join(root, 'bench/reuse-plain.mjs'), from, join(tmp, 'plain.jsonl')],
+          { keepStdout: false },
+        );
         if (p.code !== 0) throw new Error(`reuse-plain exited ${p.code}: ${p.stderr}`);
         plain.push(p);
       }
       const a = bestRun(mine);
       const b = bestRun(plain);
       const cpuRatio = a.cpuMs !== undefined && b.cpuMs !== undefined ? `; CPU ${(a.cpuMs / b.cpuMs).toFixed(2)}x` : '';
-      out(line(`reuse: ${rows.toLocaleString('en-US')} full records from the store, ${name}`, a.ms / b.ms, `wall ${fmtMs(a.ms)}${cpu(a)} vs ${fmtMs(b.ms)}${cpu(b)} for a plain Node script (read every answer, write it out), best of ${rounds}${cpuRatio}`, a.ms / b.ms <= 1.2, '<= 1.2x'));
+      out(
+        line(
+          `reuse: ${rows.toLocaleString('en-US')} full records from the store, ${name}`,
+          a.ms / b.ms,
+          `wall ${fmtMs(a.ms)}${cpu(a)} vs ${fmtMs(b.ms)}${cpu(b)} for a plain Node script (read every answer, write it out), best of ${rounds}${cpuRatio}`,
+          a.ms / b.ms <= 1.2,
+          '<= 1.2x',
+        ),
+      );
     };
     await side('SQLite', {}, file);
     if (!pgAdmin) {

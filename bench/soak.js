@@ -26,27 +26,48 @@ const seed = flag('--seed', 99);
 
 /** Safe requests may meet anything; billable POSTs only faults that mean "not started" (503, 429). */
 const CHAOS = [
-  '503 GET p=0.06', '502 GET p=0.03', '504 GET p=0.03', '500 GET p=0.02',
-  '429:1 p=0.04', '429:none GET p=0.03', '503 POST p=0.08',
-  'drop-before GET p=0.03', 'drop-after GET p=0.03', 'truncate GET p=0.03', 'malformed GET p=0.03',
-  'trickle:40 GET p=0.03', 'delay:300 p=0.04',
-  'expire GET target=files p=0.15', 'truncate GET target=files p=0.1', '503 GET target=files p=0.05',
+  '503 GET p=0.06',
+  '502 GET p=0.03',
+  '504 GET p=0.03',
+  '500 GET p=0.02',
+  '429:1 p=0.04',
+  '429:none GET p=0.03',
+  '503 POST p=0.08',
+  'drop-before GET p=0.03',
+  'drop-after GET p=0.03',
+  'truncate GET p=0.03',
+  'malformed GET p=0.03',
+  'trickle:40 GET p=0.03',
+  'delay:300 p=0.04',
+  'expire GET target=files p=0.15',
+  'truncate GET target=files p=0.1',
+  '503 GET target=files p=0.05',
 ].join('; ');
 
 const bin = fileURLToPath(new URL('../bin/creators.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'creators-soak-'));
 const t0 = Date.now();
-const server = spawn(process.execPath, [bin, 'sandbox', '--seed', String(seed), '--credits', '1000000', '--rate-limit', '100000', '--faults', CHAOS], {
-  env: { PATH: process.env.PATH ?? '', HOME: work, CREATORS_CONFIG_DIR: join(work, 'cfg') },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  [bin, 'sandbox', '--seed', String(seed), '--credits', '1000000', '--rate-limit', '100000', '--faults', CHAOS],
+  {
+    env: { PATH: process.env.PATH ?? '', HOME: work, CREATORS_CONFIG_DIR: join(work, 'cfg') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const sandbox = await new Promise((resolve, reject) => {
   createInterface({ input: server.stdout }).once('line', (line) => resolve(JSON.parse(line)));
   server.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
 });
 sandbox.url = sandbox.base_url;
 sandbox.apiKey = sandbox.api_key;
-const env = { PATH: process.env.PATH ?? '', HOME: work, CREATORS_CONFIG_DIR: join(work, 'cfg'), CREATORS_BASE_URL: sandbox.url, CREATORS_API_KEY: sandbox.apiKey };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: work,
+  CREATORS_CONFIG_DIR: join(work, 'cfg'),
+  CREATORS_BASE_URL: sandbox.url,
+  CREATORS_API_KEY: sandbox.apiKey,
+};
 const deadline = t0 + durationS * 1000;
 const log = (line) => process.stderr.write(`[soak ${Math.round((Date.now() - t0) / 1000)}s] ${line}\n`);
 
@@ -84,13 +105,27 @@ await control('DELETE', 'faults');
 const found = JSON.parse((await cli(['search', '--platform', 'instagram', '--limit', '6', '--json'])).stdout);
 const creators = found.map((c) => ({ platform: 'instagram', platform_id: c.profile?.username ?? c.username }));
 const sub = await api('POST', '/public/v1/social/listening/subscription/', { name: 'soak', creators });
-await control('POST', 'faults', { rules: faultSpec.rules.map(({ spec, matched, injected, ...rule }) => rule), reset: true });
+await control('POST', 'faults', {
+  rules: faultSpec.rules.map(({ spec, matched, injected, ...rule }) => rule),
+  reset: true,
+});
 log(`sandbox ${sandbox.url}, seed ${seed}, ${durationS} s, faults: ${CHAOS}`);
 // A minute of listening time per second, for the whole soak.
 const clock = setInterval(() => void control('POST', 'listening/advance', { minutes: 1 }).catch(() => {}), 1000);
 
 const cursor = join(work, 'events.cursor');
-const tailArgs = ['events', 'tail', '--subscription', String(sub.id), '--cursor-file', cursor, '--interval', '1', '--format', 'jsonl'];
+const tailArgs = [
+  'events',
+  'tail',
+  '--subscription',
+  String(sub.id),
+  '--cursor-file',
+  cursor,
+  '--interval',
+  '1',
+  '--format',
+  'jsonl',
+];
 const half = t0 + (durationS * 1000) / 2;
 const tails = (async () => {
   const first = await cli([...tailArgs, '--backlog', 'all'], { stopAt: half });
@@ -135,7 +170,15 @@ const batchLoop = (async () => {
     }
     const lines = count();
     const ok = poll.code === 0 && dl.code === 0 && lines === rows.length;
-    batches.push({ n, id, rows: rows.length, ok, why: ok ? '' : `poll ${poll.code}, download ${dl.code}, ${lines} rows: ${(dl.stderr || poll.stderr).trim().split('\n')[0]}` });
+    batches.push({
+      n,
+      id,
+      rows: rows.length,
+      ok,
+      why: ok
+        ? ''
+        : `poll ${poll.code}, download ${dl.code}, ${lines} rows: ${(dl.stderr || poll.stderr).trim().split('\n')[0]}`,
+    });
     log(`batch ${n}: ${ok ? 'ok' : `FAILED (${batches.at(-1).why})`}`);
   }
 })();
@@ -150,11 +193,19 @@ const drain = await cli([...tailArgs, '--once']);
 // What the sandbox holds for the subscription, read without faults.
 const all = [];
 for (let page = 1; ; page++) {
-  const res = await api('GET', `/public/v1/social/listening/events/?subscription_id=${sub.id}&page_size=100&page=${page}`);
+  const res = await api(
+    'GET',
+    `/public/v1/social/listening/events/?subscription_id=${sub.id}&page_size=100&page=${page}`,
+  );
   all.push(...res.results.map((e) => e.id));
   if (!res.next) break;
 }
-const seen = [first, second, drain].flatMap((r) => r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l).id));
+const seen = [first, second, drain].flatMap((r) =>
+  r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l).id),
+);
 const unique = new Set(seen);
 const lost = all.filter((id) => !unique.has(id)).length;
 const duplicates = seen.length - unique.size;
@@ -186,7 +237,15 @@ const report = {
   double_charges: doubleCharges,
 };
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-const healthy = lost === 0 && duplicates === 0 && partialFiles === 0 && doubleCharges === 0 && report.batches_failed.length === 0 && first.code === 130 && second.code === 130 && drain.code === 0;
+const healthy =
+  lost === 0 &&
+  duplicates === 0 &&
+  partialFiles === 0 &&
+  doubleCharges === 0 &&
+  report.batches_failed.length === 0 &&
+  first.code === 130 &&
+  second.code === 130 &&
+  drain.code === 0;
 log(healthy ? 'soak passed: nothing lost, nothing charged twice' : 'soak FAILED');
 rmSync(work, { recursive: true, force: true });
 process.exitCode = healthy ? 0 : 1;

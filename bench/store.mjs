@@ -47,7 +47,11 @@ export async function ledger(sb) {
 }
 
 async function configure(sb, patch) {
-  const r = await fetch(`${sb.baseUrl}/_sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) });
+  const r = await fetch(`${sb.baseUrl}/_sandbox/config`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(patch),
+  });
   if (!r.ok) throw new Error(`sandbox config ${JSON.stringify(patch)}: ${r.status}`);
 }
 
@@ -77,25 +81,91 @@ export function arrivalRate(calls) {
  * each week's environment beyond the sandbox's (its config directory by default; two machines on one
  * team store for bench/team-store.mjs).
  */
-export async function weeklyWorkflow({ cli, startSandbox, tmp, bin, store, name = store ? 'store' : 'baseline', weekEnv }) {
+export async function weeklyWorkflow({
+  cli,
+  startSandbox,
+  tmp,
+  bin,
+  store,
+  name = store ? 'store' : 'baseline',
+  weekEnv,
+}) {
   const sb = await startSandbox(['--rate-limit', '100000', '--credits', '1000000']);
   try {
     await configure(sb, { dailyDiscoveryLimit: 1_000_000 });
     const dir = join(tmp, `workflow-${name}`);
     await mkdir(dir, { recursive: true });
-    const env = (week) => sb.env({ CREATORS_CONFIG_DIR: join(dir, 'config'), CREATORS_RATE_LIMIT: '100000', ...(weekEnv ? weekEnv(week) : {}) });
+    const env = (week) =>
+      sb.env({
+        CREATORS_CONFIG_DIR: join(dir, 'config'),
+        CREATORS_RATE_LIMIT: '100000',
+        ...(weekEnv ? weekEnv(week) : {}),
+      });
     const f = (file) => join(dir, file);
-    await cli(bin, ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '-o', f('week1.json'), '--quiet'], env(1));
+    await cli(
+      bin,
+      ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '-o', f('week1.json'), '--quiet'],
+      env(1),
+    );
     const week1 = JSON.parse(await readFile(f('week1.json'), 'utf8'));
     const top1 = handlesOf(week1).slice(0, 200);
     await writeFile(f('top1.csv'), csvOf(top1));
     await writeFile(f('contacted.txt'), `${top1.slice(0, 60).join('\n')}\n`);
-    await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', f('top1.csv'), '--mode', 'full', '-o', f('e1.csv'), '--quiet'], env(1));
-    await cli(bin, ['search', '--platform', 'instagram', '--all', '--max-results', '1000', '--exclude-handles', f('contacted.txt'), ...(store ? ['--max-age', '0'] : []), '-o', f('week2.json'), '--quiet'], env(2));
+    await cli(
+      bin,
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--input',
+        f('top1.csv'),
+        '--mode',
+        'full',
+        '-o',
+        f('e1.csv'),
+        '--quiet',
+      ],
+      env(1),
+    );
+    await cli(
+      bin,
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--all',
+        '--max-results',
+        '1000',
+        '--exclude-handles',
+        f('contacted.txt'),
+        ...(store ? ['--max-age', '0'] : []),
+        '-o',
+        f('week2.json'),
+        '--quiet',
+      ],
+      env(2),
+    );
     const week2 = JSON.parse(await readFile(f('week2.json'), 'utf8'));
     const top2 = handlesOf(week2).slice(0, 200);
     await writeFile(f('top2.csv'), csvOf(top2));
-    await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', f('top2.csv'), '--mode', 'full', '-o', f('e2.csv'), '--quiet'], env(2));
+    await cli(
+      bin,
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--input',
+        f('top2.csv'),
+        '--mode',
+        'full',
+        '-o',
+        f('e2.csv'),
+        '--quiet',
+      ],
+      env(2),
+    );
     const shared = top2.filter((h) => top1.includes(h)).length;
     const distinct = new Set([...top1, ...top2]).size;
     const necessary = (week1.length + week2.length) * DISCOVERY_CREDITS + distinct * FULL_CREDITS;
@@ -140,8 +210,28 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
     try {
       await configure(sb, { dailyDiscoveryLimit: 1_000_000 });
       const target = join(tmp, 'handles.jsonl');
-      await cli(BIN, ['search', '--platform', 'instagram', '--all', '--max-results', String(rows), '-o', target, '--quiet', '--no-store'], sb.env({ CREATORS_RATE_LIMIT: '100000' }));
-      handles = handlesOf((await readFile(target, 'utf8')).trim().split('\n').map((l) => JSON.parse(l)));
+      await cli(
+        BIN,
+        [
+          'search',
+          '--platform',
+          'instagram',
+          '--all',
+          '--max-results',
+          String(rows),
+          '-o',
+          target,
+          '--quiet',
+          '--no-store',
+        ],
+        sb.env({ CREATORS_RATE_LIMIT: '100000' }),
+      );
+      handles = handlesOf(
+        (await readFile(target, 'utf8'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      );
       await rm(target, { force: true });
     } finally {
       await sb.stop();
@@ -160,7 +250,25 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
     try {
       const configDir = join(tmp, 'store-reuse');
       const env = sb.env({ CREATORS_CONFIG_DIR: configDir, CREATORS_RATE_LIMIT: '1000000' });
-      const enrich = (o, more = []) => cli(BIN, ['enrich', 'handle', '--platform', 'instagram', '--input', input, '--mode', 'full', '-o', join(tmp, o), '--quiet', ...more], env);
+      const enrich = (o, more = []) =>
+        cli(
+          BIN,
+          [
+            'enrich',
+            'handle',
+            '--platform',
+            'instagram',
+            '--input',
+            input,
+            '--mode',
+            'full',
+            '-o',
+            join(tmp, o),
+            '--quiet',
+            ...more,
+          ],
+          env,
+        );
       note(`store: ${rows.toLocaleString('en-US')} full-mode rows into an empty store`);
       const fill = await enrich('fill.csv');
       const bought = (await ledger(sb)).used;
@@ -169,7 +277,10 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
       for (let i = 0; i < (quick ? 1 : 3); i++) reuses.push(await enrich('reuse.csv'));
       const reuse = [...reuses].sort((a, b) => a.ms - b.ms)[0];
       const paidAgain = (await ledger(sb)).used - bought;
-      const fromStore = (await readFile(join(tmp, 'reuse.csv'), 'utf8')).trim().split('\n').filter((l) => l.endsWith(',store')).length;
+      const fromStore = (await readFile(join(tmp, 'reuse.csv'), 'utf8'))
+        .trim()
+        .split('\n')
+        .filter((l) => l.endsWith(',store')).length;
       note(`store: the same rows with --no-store`);
       const bare = await enrich('bare.csv', ['--no-store']);
       const cpu = (r) => (r.cpuMs === undefined ? '' : `, CPU ${fmtMs(r.cpuMs)}`);
@@ -182,9 +293,19 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
           '< 3 s',
         ),
       );
-      out(`  store size: ${fmtMb(bytes / 1024)} per ${rows.toLocaleString('en-US')} full-mode records (${Math.round(bytes / rows).toLocaleString('en-US')} bytes a record; ${bought} credits bought)`);
+      out(
+        `  store size: ${fmtMb(bytes / 1024)} per ${rows.toLocaleString('en-US')} full-mode records (${Math.round(bytes / rows).toLocaleString('en-US')} bytes a record; ${bought} credits bought)`,
+      );
       // "Unchanged within 10 %": the store may not add more than a tenth; using less is no regression.
-      out(line('store: peak RSS, store vs --no-store', fill.peakKb / bare.peakKb, `${fmtMb(fill.peakKb)} vs ${fmtMb(bare.peakKb)} buying ${rows.toLocaleString('en-US')} full rows; from the store ${fmtMb(reuse.peakKb)}`, fill.peakKb / bare.peakKb <= 1.1 && reuse.peakKb / bare.peakKb <= 1.1, '<= 1.10x'));
+      out(
+        line(
+          'store: peak RSS, store vs --no-store',
+          fill.peakKb / bare.peakKb,
+          `${fmtMb(fill.peakKb)} vs ${fmtMb(bare.peakKb)} buying ${rows.toLocaleString('en-US')} full rows; from the store ${fmtMb(reuse.peakKb)}`,
+          fill.peakKb / bare.peakKb <= 1.1 && reuse.peakKb / bare.peakKb <= 1.1,
+          '<= 1.10x',
+        ),
+      );
     } finally {
       await sb.stop();
     }
@@ -198,15 +319,46 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
   const limit = 300;
   const perRun = quick ? 60 : 100;
   for (const seconds of [1, 3, 10]) {
-    const sb = await startSandbox(['--rate-limit', String(limit), '--credits', '1000000', '--latency', `enrich=${seconds}s`]);
+    const sb = await startSandbox([
+      '--rate-limit',
+      String(limit),
+      '--credits',
+      '1000000',
+      '--latency',
+      `enrich=${seconds}s`,
+    ]);
     try {
       const file = join(tmp, `rate-${seconds}.csv`);
       await writeFile(file, csvOf(handles.slice(0, perRun)));
-      const r = await cli(BIN, ['enrich', 'handle', '--platform', 'instagram', '--input', file, '--mode', 'raw', '-o', join(tmp, 'rate.csv'), '--quiet'], sb.env({ CREATORS_CONFIG_DIR: join(tmp, `store-rate-${seconds}`), CREATORS_RATE_LIMIT: String(limit) }));
+      const r = await cli(
+        BIN,
+        [
+          'enrich',
+          'handle',
+          '--platform',
+          'instagram',
+          '--input',
+          file,
+          '--mode',
+          'raw',
+          '-o',
+          join(tmp, 'rate.csv'),
+          '--quiet',
+        ],
+        sb.env({ CREATORS_CONFIG_DIR: join(tmp, `store-rate-${seconds}`), CREATORS_RATE_LIMIT: String(limit) }),
+      );
       const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
       const n429 = calls.filter((e) => e.status === 429).length;
       const { perMin } = arrivalRate(calls);
-      out(line(`store: rate at ${seconds} s a request`, perMin / limit, `${Math.round(perMin)}/min of ${limit}/min over ${calls.length} requests; ${n429} x 429; wall ${fmtMs(r.ms)}`, perMin / limit >= 0.95 && n429 === 0, '>= 0.95x, no 429'));
+      out(
+        line(
+          `store: rate at ${seconds} s a request`,
+          perMin / limit,
+          `${Math.round(perMin)}/min of ${limit}/min over ${calls.length} requests; ${n429} x 429; wall ${fmtMs(r.ms)}`,
+          perMin / limit >= 0.95 && n429 === 0,
+          '>= 0.95x, no 429',
+        ),
+      );
     } finally {
       await sb.stop();
     }
@@ -226,14 +378,38 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
         Array.from({ length: procs }, async (_, p) => {
           const file = join(tmp, `shared-${p}.csv`);
           await writeFile(file, csvOf(handles.slice(p * each, (p + 1) * each)));
-          return cli(BIN, ['enrich', 'handle', '--platform', 'instagram', '--input', file, '--mode', 'raw', '-o', join(tmp, `shared-${p}.out.csv`), '--quiet'], env);
+          return cli(
+            BIN,
+            [
+              'enrich',
+              'handle',
+              '--platform',
+              'instagram',
+              '--input',
+              file,
+              '--mode',
+              'raw',
+              '-o',
+              join(tmp, `shared-${p}.out.csv`),
+              '--quiet',
+            ],
+            env,
+          );
         }),
       );
       const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
       const n429 = calls.filter((e) => e.status === 429).length;
       const { perMin } = arrivalRate(calls);
       const wall = Math.max(...runs.map((r) => r.ms));
-      out(line(`store: ${procs} processes share ${limit}/min`, perMin / limit, `${Math.round(perMin)}/min together over ${calls.length} requests (${procs} x ${each}, 1 s a reply); ${n429} x 429; wall ${fmtMs(wall)}`, perMin / limit >= 0.9 && n429 === 0, '>= 0.9x, no 429'));
+      out(
+        line(
+          `store: ${procs} processes share ${limit}/min`,
+          perMin / limit,
+          `${Math.round(perMin)}/min together over ${calls.length} requests (${procs} x ${each}, 1 s a reply); ${n429} x 429; wall ${fmtMs(wall)}`,
+          perMin / limit >= 0.9 && n429 === 0,
+          '>= 0.9x, no 429',
+        ),
+      );
     } finally {
       await sb.stop();
     }

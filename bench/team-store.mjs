@@ -24,7 +24,9 @@ function server(root, tmp, note) {
   const script = join(root, 'scripts/pg-test-server.sh');
   const started = spawnSync('bash', [script, 'start', dir], { encoding: 'utf8' });
   if (started.status !== 0) {
-    note(`team store: no PostgreSQL server (${(started.stderr || '').trim().split('\n')[0] || 'pg-test-server.sh failed'})`);
+    note(
+      `team store: no PostgreSQL server (${(started.stderr || '').trim().split('\n')[0] || 'pg-test-server.sh failed'})`,
+    );
     return undefined;
   }
   return { url: started.stdout.trim(), stop: () => spawnSync('bash', [script, 'stop', dir]) };
@@ -74,8 +76,17 @@ async function sandboxHandles(cli, BIN, tmp, startSandbox) {
   const sb = await startSandbox(['--rate-limit', '100000', '--credits', '1000000']);
   try {
     const target = join(tmp, 'team-handles.jsonl');
-    await cli(BIN, ['search', '--platform', 'instagram', '--all', '--max-results', '2000', '-o', target, '--quiet', '--no-store'], sb.env({ CREATORS_RATE_LIMIT: '100000' }));
-    const handles = handlesOf((await readFile(target, 'utf8')).trim().split('\n').map((l) => JSON.parse(l)));
+    await cli(
+      BIN,
+      ['search', '--platform', 'instagram', '--all', '--max-results', '2000', '-o', target, '--quiet', '--no-store'],
+      sb.env({ CREATORS_RATE_LIMIT: '100000' }),
+    );
+    const handles = handlesOf(
+      (await readFile(target, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     await rm(target, { force: true });
     return handles;
   } finally {
@@ -99,21 +110,48 @@ async function roundTrips({ bin, cli, sb, tmp, adminUrl, routeUrl, n, handles, n
       await migrate(bin, url);
       const file = join(tmp, `trips-${name}-${size}.csv`);
       await writeFile(file, csvOf(handles.slice(0, size)));
-      const env = sb.env({ CREATORS_CONFIG_DIR: join(tmp, `trips-${name}-${size}`), CREATORS_STORE: proxy.via(onDatabase(routeUrl, url)), CREATORS_RATE_LIMIT: '1000000' });
+      const env = sb.env({
+        CREATORS_CONFIG_DIR: join(tmp, `trips-${name}-${size}`),
+        CREATORS_STORE: proxy.via(onDatabase(routeUrl, url)),
+        CREATORS_RATE_LIMIT: '1000000',
+      });
       for (const pass of ['buy', 'reuse']) {
         const calls = sb.log.length;
         proxy.reset();
-        await cli(bin, ['enrich', 'handle', '--platform', 'instagram', '--input', file, '-o', join(tmp, `trips-${name}-${size}-${pass}.csv`), '--quiet'], env, `${name}: enrich (${pass}, ${size} handles)`);
+        await cli(
+          bin,
+          [
+            'enrich',
+            'handle',
+            '--platform',
+            'instagram',
+            '--input',
+            file,
+            '-o',
+            join(tmp, `trips-${name}-${size}-${pass}.csv`),
+            '--quiet',
+          ],
+          env,
+          `${name}: enrich (${pass}, ${size} handles)`,
+        );
         const bought = sb.log.slice(calls).filter((e) => e.url.includes('/enrich/') && e.status === 200).length;
         const want = pass === 'buy' ? size : 0;
-        if (bought !== want) throw new Error(`${name}: the ${pass} run of ${size} handles made ${bought} paid requests, not ${want}`);
+        if (bought !== want)
+          throw new Error(`${name}: the ${pass} run of ${size} handles made ${bought} paid requests, not ${want}`);
         trips[pass][size] = proxy.counts.trips;
         if (pass === 'buy') trips.connections[size] = proxy.counts.connections;
       }
     }
     const per = (pass) => (trips[pass][2 * n] - trips[pass][n]) / n;
     const fixed = (pass) => trips[pass][n] - n * per(pass);
-    return { perPurchase: per('buy'), fixedBuy: fixed('buy'), perReused: per('reuse'), fixedReuse: fixed('reuse'), trips, n };
+    return {
+      perPurchase: per('buy'),
+      fixedBuy: fixed('buy'),
+      perReused: per('reuse'),
+      fixedReuse: fixed('reuse'),
+      trips,
+      n,
+    };
   } finally {
     await proxy.close();
   }
@@ -130,7 +168,13 @@ export async function benchTeamRoundTrips({ BIN, tmp, out, note, startSandbox, q
   const routes = [['server', pg.url], ...(bouncer ? [['PgBouncer', bouncer]] : [])];
   const sides = [...(baseline ? [['before', baseline]] : []), ['this build', BIN]];
   // Each build migrates its own database directly on the server (the schema change is not counted).
-  const migrate = (bin, url) => cli(bin, ['store', 'migrate', '--quiet'], benchEnv({ CREATORS_STORE: url, CREATORS_CONFIG_DIR: join(tmp, 'trips-admin') }), 'store migrate');
+  const migrate = (bin, url) =>
+    cli(
+      bin,
+      ['store', 'migrate', '--quiet'],
+      benchEnv({ CREATORS_STORE: url, CREATORS_CONFIG_DIR: join(tmp, 'trips-admin') }),
+      'store migrate',
+    );
   const sb = await startSandbox(['--rate-limit', '1000000', '--credits', '1000000']);
   try {
     for (const [route, routeUrl] of routes) {
@@ -163,7 +207,9 @@ export async function benchTeamRoundTrips({ BIN, tmp, out, note, startSandbox, q
 export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, quick, tripsOnly = false }) {
   const pg = server(root, tmp, note);
   if (!pg) {
-    out("team store: skipped (no PostgreSQL: set CREATORS_BENCH_PG_URL, or install Debian's postgresql for a throwaway cluster)");
+    out(
+      "team store: skipped (no PostgreSQL: set CREATORS_BENCH_PG_URL, or install Debian's postgresql for a throwaway cluster)",
+    );
     return;
   }
   const cli = async (bin, argv, env, what = argv.slice(0, 2).join(' ')) => {
@@ -173,7 +219,17 @@ export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, 
   };
   if (tripsOnly) {
     try {
-      await benchTeamRoundTrips({ BIN, tmp, out, note, startSandbox, quick, pg, cli, handles: await sandboxHandles(cli, BIN, tmp, startSandbox) });
+      await benchTeamRoundTrips({
+        BIN,
+        tmp,
+        out,
+        note,
+        startSandbox,
+        quick,
+        pg,
+        cli,
+        handles: await sandboxHandles(cli, BIN, tmp, startSandbox),
+      });
     } finally {
       await pg.stop();
     }
@@ -182,7 +238,11 @@ export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, 
   /** A fresh team store, migrated once (as a team would). */
   const teamStore = async () => {
     const url = await database(pg.url);
-    await cli(BIN, ['store', 'migrate', '--quiet'], benchEnv({ CREATORS_STORE: url, CREATORS_CONFIG_DIR: join(tmp, 'team-admin') }));
+    await cli(
+      BIN,
+      ['store', 'migrate', '--quiet'],
+      benchEnv({ CREATORS_STORE: url, CREATORS_CONFIG_DIR: join(tmp, 'team-admin') }),
+    );
     return url;
   };
   try {
@@ -233,15 +293,43 @@ export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, 
           Array.from({ length: procs }, async (_, p) => {
             const file = join(tmp, `team-shared-${p}.csv`);
             await writeFile(file, csvOf(handles.slice(p * each, (p + 1) * each)));
-            const env = sb.env({ CREATORS_CONFIG_DIR: join(tmp, `team-pace-machine-${p % 2}`), CREATORS_STORE: url2, CREATORS_RATE_LIMIT: String(limit) });
-            return cli(BIN, ['enrich', 'handle', '--platform', 'instagram', '--input', file, '--mode', 'raw', '-o', join(tmp, `team-shared-${p}.out.csv`), '--quiet'], env);
+            const env = sb.env({
+              CREATORS_CONFIG_DIR: join(tmp, `team-pace-machine-${p % 2}`),
+              CREATORS_STORE: url2,
+              CREATORS_RATE_LIMIT: String(limit),
+            });
+            return cli(
+              BIN,
+              [
+                'enrich',
+                'handle',
+                '--platform',
+                'instagram',
+                '--input',
+                file,
+                '--mode',
+                'raw',
+                '-o',
+                join(tmp, `team-shared-${p}.out.csv`),
+                '--quiet',
+              ],
+              env,
+            );
           }),
         );
         const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
         const n429 = calls.filter((e) => e.status === 429).length;
         const { perMin } = arrivalRate(calls);
         const wall = Math.max(...runs.map((r) => r.ms));
-        out(line(`team store: ${procs} processes, 2 machines, ${limit}/min`, perMin / limit, `${Math.round(perMin)}/min together over ${calls.length} requests (${procs} x ${each}, 1 s a reply); ${n429} x 429; wall ${fmtMs(wall)}`, perMin / limit >= 0.9 && n429 === 0, '>= 0.9x, no 429'));
+        out(
+          line(
+            `team store: ${procs} processes, 2 machines, ${limit}/min`,
+            perMin / limit,
+            `${Math.round(perMin)}/min together over ${calls.length} requests (${procs} x ${each}, 1 s a reply); ${n429} x 429; wall ${fmtMs(wall)}`,
+            perMin / limit >= 0.9 && n429 === 0,
+            '>= 0.9x, no 429',
+          ),
+        );
       } finally {
         await sb.stop();
       }
@@ -265,7 +353,28 @@ export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, 
         const sb = await startSandbox(['--rate-limit', '1000000', '--credits', '1000000']);
         try {
           note(`team store: ${rows} rows, ${name}`);
-          const r = await cli(BIN, ['enrich', 'handle', '--platform', 'instagram', '--input', file, '--mode', 'raw', '-o', join(tmp, `team-overhead-${name}.csv`), '--quiet', ...flags], sb.env({ CREATORS_CONFIG_DIR: join(tmp, `team-overhead-${name}`), CREATORS_RATE_LIMIT: '1000000', ...extra }));
+          const r = await cli(
+            BIN,
+            [
+              'enrich',
+              'handle',
+              '--platform',
+              'instagram',
+              '--input',
+              file,
+              '--mode',
+              'raw',
+              '-o',
+              join(tmp, `team-overhead-${name}.csv`),
+              '--quiet',
+              ...flags,
+            ],
+            sb.env({
+              CREATORS_CONFIG_DIR: join(tmp, `team-overhead-${name}`),
+              CREATORS_RATE_LIMIT: '1000000',
+              ...extra,
+            }),
+          );
           timed[name] = r.ms;
         } finally {
           await sb.stop();

@@ -40,10 +40,16 @@ export function cjsNamedExports(packages) {
     name: 'cjs-named-exports',
     setup(b) {
       const filter = new RegExp(`^(${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
-      b.onResolve({ filter }, (args) => (args.namespace === 'cjs-named' ? undefined : { path: args.path, namespace: 'cjs-named' }));
+      b.onResolve({ filter }, (args) =>
+        args.namespace === 'cjs-named' ? undefined : { path: args.path, namespace: 'cjs-named' },
+      );
       b.onLoad({ filter: /.*/, namespace: 'cjs-named' }, (args) => {
         const names = Object.keys(require(args.path)).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
-        const contents = [`import real from ${JSON.stringify(args.path)};`, 'export default real;', ...names.map((n) => `export const ${n} = real.${n};`)].join('\n');
+        const contents = [
+          `import real from ${JSON.stringify(args.path)};`,
+          'export default real;',
+          ...names.map((n) => `export const ${n} = real.${n};`),
+        ].join('\n');
         return { contents, loader: 'js', resolveDir: root };
       });
     },
@@ -62,7 +68,9 @@ export function lazyHttp2ForUndici() {
     name: 'lazy-http2-for-undici',
     setup(b) {
       b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
-        /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
+        /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer)
+          ? { path: 'http2', namespace: 'lazy-http2' }
+          : undefined,
       );
       b.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, () => ({
         contents: [
@@ -85,7 +93,9 @@ export function lazyChildProcessForCommander() {
     name: 'lazy-child-process-for-commander',
     setup(b) {
       b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        /commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+        /commander[\\/]lib[\\/]command\.js$/.test(args.importer)
+          ? { path: 'child_process', namespace: 'lazy-child-process' }
+          : undefined,
       );
       b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
         contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
@@ -114,9 +124,14 @@ export function builtinsViaRequire() {
       // Static imports only: esbuild gives a dynamic import() of a CommonJS module in its own chunk nothing but
       // `default`, so `await import('node:https')` stays an import (lib/http/transport.ts says why it is one).
       b.onResolve({ filter }, (args) =>
-        args.namespace === 'builtin-require' || args.kind !== 'import-statement' ? undefined : { path: args.path, namespace: 'builtin-require' },
+        args.namespace === 'builtin-require' || args.kind !== 'import-statement'
+          ? undefined
+          : { path: args.path, namespace: 'builtin-require' },
       );
-      b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -135,7 +150,12 @@ export function stripPackageComments() {
     setup(b) {
       b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
-        const { code } = await transform(source, { loader: 'js', minifyWhitespace: true, legalComments: 'none', sourcefile: args.path });
+        const { code } = await transform(source, {
+          loader: 'js',
+          minifyWhitespace: true,
+          legalComments: 'none',
+          sourcefile: args.path,
+        });
         return { contents: code, loader: 'js' };
       });
     },
@@ -152,7 +172,9 @@ export function zodEnglishOnly() {
     name: 'zod-english-only',
     setup(b) {
       b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-        /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: args.importer.replace(/[\\/][^\\/]+[\\/][^\\/]+$/, '/locales/index.js'), namespace: 'zod-locales' } : undefined,
+        /[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+          ? { path: args.importer.replace(/[\\/][^\\/]+[\\/][^\\/]+$/, '/locales/index.js'), namespace: 'zod-locales' }
+          : undefined,
       );
       b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
         contents: `export { default as en } from ${JSON.stringify(args.path.replace(/index\.js$/, 'en.js'))};`,
@@ -180,22 +202,41 @@ const WHOLE_TREE_COMMANDS = new Set(['help', 'completion', 'mcp']);
  */
 export function commandEntries() {
   const index = readFileSync(`${root}src/commands/index.ts`, 'utf8');
-  const files = new Map([...index.matchAll(/^import (\w+) from '(\.\/[^']+)\.js';$/gm)].map((m) => [m[1], `${root}src/commands/${m[2].slice(2)}.ts`]));
-  const listed = index.slice(index.indexOf('COMMAND_TREE')).match(/^\s+(\w+),$/gm).map((l) => l.trim().slice(0, -1));
+  const files = new Map(
+    [...index.matchAll(/^import (\w+) from '(\.\/[^']+)\.js';$/gm)].map((m) => [
+      m[1],
+      `${root}src/commands/${m[2].slice(2)}.ts`,
+    ]),
+  );
+  const listed = index
+    .slice(index.indexOf('COMMAND_TREE'))
+    .match(/^\s+(\w+),$/gm)
+    .map((l) => l.trim().slice(0, -1));
   const names = listed.filter((n) => !WHOLE_TREE_COMMANDS.has(n));
-  const entryPoints = { main: 'virtual-entry:main', ...Object.fromEntries(names.map((n) => [`cmd-${n}`, `virtual-entry:${n}`])) };
+  const entryPoints = {
+    main: 'virtual-entry:main',
+    ...Object.fromEntries(names.map((n) => [`cmd-${n}`, `virtual-entry:${n}`])),
+  };
   const plugin = {
     name: 'command-entries',
     setup(b) {
-      b.onResolve({ filter: /^virtual-entry:/ }, (args) => ({ path: args.path.slice('virtual-entry:'.length), namespace: 'command-entry' }));
+      b.onResolve({ filter: /^virtual-entry:/ }, (args) => ({
+        path: args.path.slice('virtual-entry:'.length),
+        namespace: 'command-entry',
+      }));
       b.onResolve({ filter: /^tree-slot$/ }, () => ({ path: 'tree-slot', namespace: 'tree-slot' }));
-      b.onResolve({ filter: /[\\/]commands[\\/]index\.js$/ }, (args) => (/[\\/]src[\\/]program\.ts$/.test(args.importer) ? { path: 'tree-slot', namespace: 'tree-slot' } : undefined));
+      b.onResolve({ filter: /[\\/]commands[\\/]index\.js$/ }, (args) =>
+        /[\\/]src[\\/]program\.ts$/.test(args.importer) ? { path: 'tree-slot', namespace: 'tree-slot' } : undefined,
+      );
       b.onLoad({ filter: /.*/, namespace: 'tree-slot' }, () => ({
         contents: 'export let COMMAND_TREE = [];\nexport function setTree(tree) { COMMAND_TREE = tree; }\n',
         loader: 'js',
       }));
       b.onLoad({ filter: /.*/, namespace: 'command-entry' }, (args) => {
-        const tree = args.path === 'main' ? `import { COMMAND_TREE as tree } from ${JSON.stringify(`${root}src/commands/index.ts`)};` : `import node from ${JSON.stringify(files.get(args.path))};\nconst tree = [node];`;
+        const tree =
+          args.path === 'main'
+            ? `import { COMMAND_TREE as tree } from ${JSON.stringify(`${root}src/commands/index.ts`)};`
+            : `import node from ${JSON.stringify(files.get(args.path))};\nconst tree = [node];`;
         return {
           contents: [
             "import { setTree } from 'tree-slot';",
@@ -209,7 +250,8 @@ export function commandEntries() {
       });
     },
   };
-  for (const n of names) if (!files.has(n)) throw new Error(`build: src/commands/index.ts lists ${n} without an import of it`);
+  for (const n of names)
+    if (!files.has(n)) throw new Error(`build: src/commands/index.ts lists ${n} without an import of it`);
   return { entryPoints, plugin, names };
 }
 
@@ -238,17 +280,25 @@ export function readPath(metafile, outdir) {
   const cold = (file, seen = new Set()) => {
     if (seen.has(file)) return false;
     seen.add(file);
-    return Object.keys(outputs[file].inputs).some((input) => COLD.test(input)) || outputs[file].imports.some((im) => !im.external && im.kind === 'import-statement' && cold(im.path, seen));
+    return (
+      Object.keys(outputs[file].inputs).some((input) => COLD.test(input)) ||
+      outputs[file].imports.some((im) => !im.external && im.kind === 'import-statement' && cold(im.path, seen))
+    );
   };
   const seen = new Set();
   const walk = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const im of outputs[file].imports) if (!im.external && !(im.kind === 'dynamic-import' && cold(im.path))) walk(im.path);
+    for (const im of outputs[file].imports)
+      if (!im.external && !(im.kind === 'dynamic-import' && cold(im.path))) walk(im.path);
   };
-  const prefix = Object.keys(outputs).find((f) => f.endsWith('/main.js')).slice(0, -'main.js'.length);
+  const prefix = Object.keys(outputs)
+    .find((f) => f.endsWith('/main.js'))
+    .slice(0, -'main.js'.length);
   for (const name of READ_COMMANDS) walk(`${prefix}cmd-${name}.js`);
-  return new Set([...seen].filter((f) => !/\/(main|cmd-[a-z0-9-]+)\.js$/.test(f)).map((f) => `${outdir}/${f.slice(prefix.length)}`));
+  return new Set(
+    [...seen].filter((f) => !/\/(main|cmd-[a-z0-9-]+)\.js$/.test(f)).map((f) => `${outdir}/${f.slice(prefix.length)}`),
+  );
 }
 
 /**
@@ -260,10 +310,17 @@ export function readPath(metafile, outdir) {
  * reads them).
  */
 export async function regroup(from, to, hot) {
-  const entries = Object.fromEntries((await readdir(from)).filter((f) => f === 'main.js' || f.startsWith('cmd-')).map((f) => [f.slice(0, -3), `${from}/${f}`]));
+  const entries = Object.fromEntries(
+    (await readdir(from))
+      .filter((f) => f === 'main.js' || f.startsWith('cmd-'))
+      .map((f) => [f.slice(0, -3), `${from}/${f}`]),
+  );
   const marks = {
     name: 'module-marks',
-    transform: (code) => ({ code: code.replace(/^\/\/ ((?:\S*?\/)?(?:src|node_modules)\/\S+)$/gm, '/** $1 */'), map: null }),
+    transform: (code) => ({
+      code: code.replace(/^\/\/ ((?:\S*?\/)?(?:src|node_modules)\/\S+)$/gm, '/** $1 */'),
+      map: null,
+    }),
   };
   const bundle = await rolldown({
     input: entries,
@@ -297,13 +354,22 @@ export const bundleOptions = {
   minifySyntax: true,
   // commander, undici and cli-table3 are CommonJS: inside an ESM bundle their `require('node:...')`
   // calls need a real `require`, or they die with "Dynamic require of ... is not supported".
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
   legalComments: 'none',
   // The store's SQLite binding loads a native library per platform: it stays a runtime dependency.
   external: ['libsql'],
-  plugins: [builtinsViaRequire(), cjsNamedExports(['undici']), lazyHttp2ForUndici(), lazyChildProcessForCommander(), zodEnglishOnly(), stripPackageComments()],
+  plugins: [
+    builtinsViaRequire(),
+    cjsNamedExports(['undici']),
+    lazyHttp2ForUndici(),
+    lazyChildProcessForCommander(),
+    zodEnglishOnly(),
+    stripPackageComments(),
+  ],
 };
 
 /** Width of help when stdout is not a terminal (commander's default). */
@@ -316,14 +382,23 @@ async function renderHelp(main, path, width) {
   let err = '';
   const sink = (add) => ({ write: (s) => (add(String(s)), true) });
   const deps = {
-    io: { stdin: process.stdin, stdout: sink((s) => (out += s)), stderr: sink((s) => (err += s)), stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: width },
+    io: {
+      stdin: process.stdin,
+      stdout: sink((s) => (out += s)),
+      stderr: sink((s) => (err += s)),
+      stdinIsTTY: false,
+      stdoutIsTTY: true,
+      stderrIsTTY: false,
+      columns: width,
+    },
     env: {},
     cwd: root,
     now: () => Date.now(),
     sleep: async () => {},
   };
   const code = await main([...path, '--help'], deps);
-  if (code !== 0 || err !== '') throw new Error(`help snapshot: 'creators ${path.join(' ')} --help' exited ${code}: ${err}`);
+  if (code !== 0 || err !== '')
+    throw new Error(`help snapshot: 'creators ${path.join(' ')} --help' exited ${code}: ${err}`);
   return out;
 }
 
@@ -406,7 +481,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const topLevel = subcommands(JSON.parse(readFileSync(`${staging}/help/_.json`, 'utf8')).pipe);
   const unnamed = commands.names.filter((n) => !topLevel.includes(n));
   if (unnamed.length > 0) {
-    process.stderr.write(`build: no top-level command is named ${unnamed.join(', ')} (src/commands/index.ts: name each import after its command)\n`);
+    process.stderr.write(
+      `build: no top-level command is named ${unnamed.join(', ')} (src/commands/index.ts: name each import after its command)\n`,
+    );
     process.exit(1);
   }
   await rm(`${root}dist.old`, { recursive: true, force: true });

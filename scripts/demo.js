@@ -19,7 +19,10 @@ delete env.CREATORS_BASE_URL;
 const started = performance.now();
 // CREATORS_DEMO_LATENCY=none: the demo's test, which checks what it shows, not how long it takes.
 const latency = process.env.CREATORS_DEMO_LATENCY ?? 'real';
-const server = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--seed', '7', '--latency', latency], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--seed', '7', '--latency', latency], {
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const first = await new Promise((resolve, reject) => {
   const rl = createInterface({ input: server.stdout });
   rl.once('line', (line) => resolve(line));
@@ -43,20 +46,127 @@ const csvSummary = (file) => () => {
 const commands = [
   [['credits'], 0],
   // 40 handles for the bulk enrichment below, at the real latency guess (2 s ± 1 a request): ~9 s at 300/min.
-  [['search', '--platform', 'instagram', '--limit', '40', '--fields', 'profile.username', '-o', handlesCsv], 0, csvSummary(handlesCsv)],
-  [['search', '--platform', 'instagram', '--min-followers', '10000', '--filter', 'engagement_percent.min=3', '--limit', '5', '--format', 'csv',
-    '--fields', 'profile.username,profile.full_name,profile.followers,profile.engagement_percent'], 0],
-  [['search', '--platform', 'youtube', '--query', 'fitness creators in Spain', '--limit', '3', '--fields', 'profile.username,profile.followers', '--format', 'jsonl'], 0],
+  [
+    ['search', '--platform', 'instagram', '--limit', '40', '--fields', 'profile.username', '-o', handlesCsv],
+    0,
+    csvSummary(handlesCsv),
+  ],
+  [
+    [
+      'search',
+      '--platform',
+      'instagram',
+      '--min-followers',
+      '10000',
+      '--filter',
+      'engagement_percent.min=3',
+      '--limit',
+      '5',
+      '--format',
+      'csv',
+      '--fields',
+      'profile.username,profile.full_name,profile.followers,profile.engagement_percent',
+    ],
+    0,
+  ],
+  [
+    [
+      'search',
+      '--platform',
+      'youtube',
+      '--query',
+      'fitness creators in Spain',
+      '--limit',
+      '3',
+      '--fields',
+      'profile.username,profile.followers',
+      '--format',
+      'jsonl',
+    ],
+    0,
+  ],
   [['search', '--platform', 'tiktok', '--all', '--max-results', '120', '--dry-run'], 0],
-  [['similar', 'omarcloset', '--platform', 'instagram', '--limit', '3', '--fields', 'profile.username,similarity_score', '--format', 'csv'], 0],
-  [['enrich', 'handle', 'omarcloset', '--platform', 'instagram', '--mode', 'raw', '--fields', 'handle,status,credits_cost', '--json'], 0],
-  [['posts', 'omarcloset', '--platform', 'instagram', '--format', 'csv', '--fields', 'created_at,type,engagement.likes,post_url'], 0],
+  [
+    [
+      'similar',
+      'omarcloset',
+      '--platform',
+      'instagram',
+      '--limit',
+      '3',
+      '--fields',
+      'profile.username,similarity_score',
+      '--format',
+      'csv',
+    ],
+    0,
+  ],
+  [
+    [
+      'enrich',
+      'handle',
+      'omarcloset',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--fields',
+      'handle,status,credits_cost',
+      '--json',
+    ],
+    0,
+  ],
+  [
+    [
+      'posts',
+      'omarcloset',
+      '--platform',
+      'instagram',
+      '--format',
+      'csv',
+      '--fields',
+      'created_at,type,engagement.likes,post_url',
+    ],
+    0,
+  ],
   // Bulk: rows in flight sized from the rate limit and the latency seen; pages fetched several at once.
-  [['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', handlesCsv, '-o', enrichedCsv], 0, csvSummary(enrichedCsv)],
+  [
+    ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', handlesCsv, '-o', enrichedCsv],
+    0,
+    csvSummary(enrichedCsv),
+  ],
   // Never pay twice: the same rows again, to another file, come from the store at 0 credits.
-  [['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', handlesCsv, '-o', join(configDir, 'again.csv')], 0],
+  [
+    [
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      handlesCsv,
+      '-o',
+      join(configDir, 'again.csv'),
+    ],
+    0,
+  ],
   [['spend', '--by', 'command', '--format', 'csv'], 0],
-  [['search', '--platform', 'instagram', '--all', '--max-results', '500', '--fields', 'profile.username', '--format', 'jsonl'], 0],
+  [
+    [
+      'search',
+      '--platform',
+      'instagram',
+      '--all',
+      '--max-results',
+      '500',
+      '--fields',
+      'profile.username',
+      '--format',
+      'jsonl',
+    ],
+    0,
+  ],
   [['dict', 'languages', '--limit', '5', '--format', 'csv'], 0],
   [['auth', 'status', '--fields', 'base_url,credential_source,live_check,credits_available', '--json'], 0],
   [['credits', '--json'], 0],
@@ -65,16 +175,21 @@ const commands = [
 ];
 
 let failures = 0;
-console.log(`Sandbox running at ${baseUrl} with --latency ${latency}${latency === 'real' ? ' (a guess: searches ~1.2 s, enrichments ~2 s)' : ''}\n`);
+console.log(
+  `Sandbox running at ${baseUrl} with --latency ${latency}${latency === 'real' ? ' (a guess: searches ~1.2 s, enrichments ~2 s)' : ''}\n`,
+);
 const MAX_LINES = 16;
 for (const [args, expected, after] of commands) {
-  console.log(`$ creators ${args.map((a) => (a.startsWith(configDir) ? shown(a) : /[\s,=]/.test(a) && !a.startsWith('--') ? `'${a}'` : a)).join(' ')}`);
+  console.log(
+    `$ creators ${args.map((a) => (a.startsWith(configDir) ? shown(a) : /[\s,=]/.test(a) && !a.startsWith('--') ? `'${a}'` : a)).join(' ')}`,
+  );
   const t0 = performance.now();
   const res = run(args);
   const took = ((performance.now() - t0) / 1000).toFixed(1);
   const lines = res.stdout.trimEnd().split('\n');
   if (res.stdout.trim()) process.stdout.write(lines.slice(0, MAX_LINES).join('\n') + '\n');
-  if (lines.length > MAX_LINES) console.log(`  (... ${lines.length - MAX_LINES} more lines of stdout, ${lines.length} in all, not shown here)`);
+  if (lines.length > MAX_LINES)
+    console.log(`  (... ${lines.length - MAX_LINES} more lines of stdout, ${lines.length} in all, not shown here)`);
   if (res.stderr.trim()) process.stdout.write(res.stderr.trimEnd().replace(/^/gm, '  (stderr) ') + '\n');
   if (after && res.status === 0) console.log(after().replace(/^/gm, '  (file) '));
   console.log(`  (exit ${res.status}, ${took} s)\n`);
@@ -87,4 +202,6 @@ if (failures > 0) {
   console.error(`demo: ${failures} command(s) did not exit as expected`);
   process.exit(1);
 }
-console.log(`Demo finished in ${((performance.now() - started) / 1000).toFixed(1)} s: every command exited as expected.`);
+console.log(
+  `Demo finished in ${((performance.now() - started) / 1000).toFixed(1)} s: every command exited as expected.`,
+);

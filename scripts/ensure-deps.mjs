@@ -14,14 +14,26 @@ const missing = wanted.filter((name) => !existsSync(join(root, 'node_modules', n
 
 if (missing.length > 0) {
   const verb = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
-  process.stderr.write(`Dependencies missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}): running npm ${verb} first.\n`);
+  process.stderr.write(
+    `Dependencies missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', ...' : ''}): running npm ${verb} first.\n`,
+  );
   // npm sets npm_execpath for scripts it runs; fall back to `npm` on PATH when started by hand.
   const npmCli = process.env.npm_execpath;
-  const result = npmCli && npmCli.endsWith('.js')
-    ? spawnSync(process.execPath, [npmCli, verb, '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] })
-    : spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', [verb, '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+  const result =
+    npmCli && npmCli.endsWith('.js')
+      ? spawnSync(process.execPath, [npmCli, verb, '--no-audit', '--no-fund'], {
+          cwd: root,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        })
+      : spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', [verb, '--no-audit', '--no-fund'], {
+          cwd: root,
+          stdio: ['ignore', 'inherit', 'inherit'],
+          shell: process.platform === 'win32',
+        });
   if (result.status !== 0) {
-    process.stderr.write(`npm ${verb} failed (${result.error?.message ?? `exit ${result.status}`}); run it yourself and try again.\n`);
+    process.stderr.write(
+      `npm ${verb} failed (${result.error?.message ?? `exit ${result.status}`}); run it yourself and try again.\n`,
+    );
     process.exit(result.status || 1);
   }
 }

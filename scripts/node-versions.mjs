@@ -101,10 +101,25 @@ const binaryPackage = `node-${process.platform}-${process.arch}`;
 /** That version's `bin/node` from the registry, or undefined (the failure noted). */
 function installNode(version) {
   const dir = join(tmp, `node${version}`);
-  const install = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `${binaryPackage}@${version}`], { encoding: 'utf8' });
+  const install = spawnSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      dir,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      `${binaryPackage}@${version}`,
+    ],
+    { encoding: 'utf8' },
+  );
   const nodeBin = join(dir, 'node_modules', binaryPackage, 'bin', 'node');
   if (install.status !== 0 || !existsSync(nodeBin)) {
-    failures.push(`node ${version}: npm install ${binaryPackage}@${version} failed: ${(install.stderr || install.stdout || install.error?.message || '').trim().split('\n').at(-1)}`);
+    failures.push(
+      `node ${version}: npm install ${binaryPackage}@${version} failed: ${(install.stderr || install.stdout || install.error?.message || '').trim().split('\n').at(-1)}`,
+    );
     log(`FAIL ${failures.at(-1)}`);
     return undefined;
   }
@@ -116,9 +131,19 @@ for (const version of wanted.refused) {
   if (nodeBin === undefined) continue;
   const exact = spawnSync(nodeBin, ['--version'], { encoding: 'utf8' }).stdout.trim();
   for (const args of [['--version'], ['credits', '--json']]) {
-    const r = spawnSync(nodeBin, [join(root, 'bin/creators.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: tmp } });
-    const ok = r.status === 1 && r.stdout === '' && /^creators needs Node\.js \S+ or later .*this is Node\.js v[\d.]+\. .*\n$/.test(r.stderr) && r.stderr.split('\n').length === 2;
-    if (!ok) failures.push(`node ${exact}: 'creators ${args.join(' ')}' should refuse in one line with exit 1; got exit ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
+    const r = spawnSync(nodeBin, [join(root, 'bin/creators.js'), ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: tmp },
+    });
+    const ok =
+      r.status === 1 &&
+      r.stdout === '' &&
+      /^creators needs Node\.js \S+ or later .*this is Node\.js v[\d.]+\. .*\n$/.test(r.stderr) &&
+      r.stderr.split('\n').length === 2;
+    if (!ok)
+      failures.push(
+        `node ${exact}: 'creators ${args.join(' ')}' should refuse in one line with exit 1; got exit ${r.status}: ${r.stderr.trim().split('\n')[0]}`,
+      );
     log(`${ok ? 'ok' : 'FAIL'} node ${exact} refused: creators ${args.join(' ')}`);
   }
 }
@@ -135,7 +160,14 @@ for (const version of versions) {
   const env = { ...process.env, PATH: `${dirname(nodeBin)}${delimiter}${process.env.PATH}` };
   const row = { version: exact, install: installS, whole };
 
-  const binding = step(nodeBin, ['-e', "const D = require('libsql'); const db = new D(':memory:'); if (db.prepare('select 1 as one').get().one !== 1) process.exit(1)"], env);
+  const binding = step(
+    nodeBin,
+    [
+      '-e',
+      "const D = require('libsql'); const db = new D(':memory:'); if (db.prepare('select 1 as one').get().one !== 1) process.exit(1)",
+    ],
+    env,
+  );
   if (!binding.ok) failures.push(`node ${exact}: the store's libsql binding did not load (${binding.why})`);
   log(`${binding.ok ? 'ok' : 'FAIL'} libsql binding`);
 
@@ -158,7 +190,11 @@ for (const version of versions) {
 
 rmSync(tmp, { recursive: true, force: true });
 for (const f of figures) {
-  const parts = [`install ${f.install.toFixed(1)} s`, f.package !== undefined ? `package test ${f.package.toFixed(1)} s` : undefined, `${f.whole ? 'whole suite' : `${SUBSET.length} test files`} ${f.subset.toFixed(1)} s`];
+  const parts = [
+    `install ${f.install.toFixed(1)} s`,
+    f.package !== undefined ? `package test ${f.package.toFixed(1)} s` : undefined,
+    `${f.whole ? 'whole suite' : `${SUBSET.length} test files`} ${f.subset.toFixed(1)} s`,
+  ];
   log(`node ${f.version}: ${parts.filter(Boolean).join(', ')}`);
 }
 if (failures.length > 0) {

@@ -24,7 +24,9 @@ export function packageOf(specifier) {
 }
 
 function isBuiltin(specifier) {
-  return specifier.startsWith('node:') || builtinModules.includes(specifier) || builtinModules.includes(packageOf(specifier));
+  return (
+    specifier.startsWith('node:') || builtinModules.includes(specifier) || builtinModules.includes(packageOf(specifier))
+  );
 }
 
 /** Package names the built output imports at run time (external, not a Node built-in or a relative path), with one output file that does. */
@@ -50,10 +52,15 @@ export function dependencyProblems(metafile, pkg) {
   const problems = [];
   for (const [name, file] of runtime) {
     if (deps.includes(name) || name in OPTIONAL_EXTERNALS) continue;
-    problems.push(`${file} imports '${name}' at run time but package.json does not list it in dependencies: add it there, or let esbuild bundle it`);
+    problems.push(
+      `${file} imports '${name}' at run time but package.json does not list it in dependencies: add it there, or let esbuild bundle it`,
+    );
   }
   for (const name of deps) {
-    if (!runtime.has(name)) problems.push(`'${name}' is in dependencies but the built output never imports it (esbuild bundled it, or nothing uses it): move it to devDependencies`);
+    if (!runtime.has(name))
+      problems.push(
+        `'${name}' is in dependencies but the built output never imports it (esbuild bundled it, or nothing uses it): move it to devDependencies`,
+      );
   }
   return problems;
 }
@@ -69,7 +76,11 @@ export function bundledPackages(metafile, workingDir) {
   const packages = new Map();
   const hasLicence = new Map();
   const licensed = (dir) => {
-    if (!hasLicence.has(dir)) hasLicence.set(dir, readdirSync(dir).some((f) => LICENCE_FILE.test(f)));
+    if (!hasLicence.has(dir))
+      hasLicence.set(
+        dir,
+        readdirSync(dir).some((f) => LICENCE_FILE.test(f)),
+      );
     return hasLicence.get(dir);
   };
   for (const output of Object.values(metafile.outputs)) {
@@ -95,7 +106,9 @@ export function bundledPackages(metafile, workingDir) {
  * Undefined when there is none.
  */
 export function licenceText(dir) {
-  const files = readdirSync(dir).filter((f) => LICENCE_FILE.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => LICENCE_FILE.test(f))
+    .sort();
   if (files.length > 0) return files.map((f) => readFileSync(join(dir, f), 'utf8').trim()).join('\n\n');
   const readme = readdirSync(dir).find((f) => /^readme(\.md|\.markdown|\.txt)?$/i.test(f));
   if (!readme) return undefined;
@@ -130,13 +143,19 @@ export function thirdPartyNotices(metafile, workingDir) {
     }
     const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
     const notice = noticeText(dir);
-    const head = [`${pkg.name} ${pkg.version}`, `License: ${pkg.license ?? 'see below'}`, ...(repo ? [`Repository: ${repo}`] : [])];
+    const head = [
+      `${pkg.name} ${pkg.version}`,
+      `License: ${pkg.license ?? 'see below'}`,
+      ...(repo ? [`Repository: ${repo}`] : []),
+    ];
     const parts = [head.join('\n'), text, ...(notice ? [notice] : [])];
     for (const sub of [...subdirs].sort()) parts.push(`Files under ${sub}/:\n\n${licenceText(join(dir, sub))}`);
     entries.push({ name: pkg.name, version: pkg.version, text: parts.join('\n\n') });
   }
   if (missing.length > 0) {
-    throw new Error(`bundled package${missing.length > 1 ? 's' : ''} without a licence file: ${missing.join(', ')}; its licence cannot travel with the package: find its licence text or stop bundling it`);
+    throw new Error(
+      `bundled package${missing.length > 1 ? 's' : ''} without a licence file: ${missing.join(', ')}; its licence cannot travel with the package: find its licence text or stop bundling it`,
+    );
   }
   // Two copies of one name and version (nested node_modules) carry the same text: list it once.
   const unique = [...new Map(entries.map((e) => [`${e.name}@${e.version}`, e])).values()].sort(

@@ -48,7 +48,9 @@ function run(cmd, args, options = {}) {
   const ms = performance.now() - started;
   if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
   if (r.status !== 0 && !options.allowFail) {
-    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+    throw new Error(
+      `${cmd} ${args.join(' ')} exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+    );
   }
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms };
 }
@@ -98,7 +100,9 @@ function startSandbox(env, cwd) {
       }
     });
     child.on('error', (e) => reject(new Error(`creators sandbox: ${e.message}`)));
-    child.on('exit', (code) => reject(new Error(`creators sandbox exited ${code} before printing its URL: ${err.trim()}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`creators sandbox exited ${code} before printing its URL: ${err.trim()}`)),
+    );
   });
 }
 
@@ -110,20 +114,41 @@ async function smoke(label, bin) {
   mkdirSync(work);
   const bare = cleanEnv(bin, home);
   const which = run('sh', ['-c', 'command -v creators'], { env: bare, cwd: work, allowFail: true });
-  check(which.stdout.trim().startsWith(bin), `${label}: creators on PATH is ${which.stdout.trim() || 'missing'}, not the installed one in ${bin}`);
+  check(
+    which.stdout.trim().startsWith(bin),
+    `${label}: creators on PATH is ${which.stdout.trim() || 'missing'}, not the installed one in ${bin}`,
+  );
 
   const v = run('creators', ['--version'], { env: bare, cwd: work, allowFail: true });
-  check(v.code === 0 && v.stdout.trim() === version, `${label}: creators --version printed '${v.stdout.trim()}' (exit ${v.code}), expected ${version}`);
+  check(
+    v.code === 0 && v.stdout.trim() === version,
+    `${label}: creators --version printed '${v.stdout.trim()}' (exit ${v.code}), expected ${version}`,
+  );
 
   const help = run('creators', ['help', 'filters'], { env: bare, cwd: work, allowFail: true });
-  check(help.code === 0 && help.stdout.includes('Discovery filter keys'), `${label}: creators help filters exited ${help.code}: ${help.stderr.trim()}`);
+  check(
+    help.code === 0 && help.stdout.includes('Discovery filter keys'),
+    `${label}: creators help filters exited ${help.code}: ${help.stderr.trim()}`,
+  );
 
   const completion = run('creators', ['completion', 'bash'], { env: bare, cwd: work, allowFail: true });
-  if (check(completion.code === 0 && completion.stdout.length > 1000, `${label}: creators completion bash exited ${completion.code} with ${completion.stdout.length} bytes`)) {
+  if (
+    check(
+      completion.code === 0 && completion.stdout.length > 1000,
+      `${label}: creators completion bash exited ${completion.code} with ${completion.stdout.length} bytes`,
+    )
+  ) {
     // The script must be bash that registers a completion for creators (bash itself is a test tool, not required).
     writeFileSync(join(work, 'creators.bash'), completion.stdout);
-    const sourced = run('bash', ['-c', 'source ./creators.bash && complete -p creators'], { env: bare, cwd: work, allowFail: true });
-    check(sourced.code === 0 && sourced.stdout.includes('creators'), `${label}: the bash completion script did not register: ${sourced.stderr.trim()}`);
+    const sourced = run('bash', ['-c', 'source ./creators.bash && complete -p creators'], {
+      env: bare,
+      cwd: work,
+      allowFail: true,
+    });
+    check(
+      sourced.code === 0 && sourced.stdout.includes('creators'),
+      `${label}: the bash completion script did not register: ${sourced.stderr.trim()}`,
+    );
   }
 
   const sandbox = await startSandbox(bare, work);
@@ -134,11 +159,33 @@ async function smoke(label, bin) {
 
     const search = cli(['search', '--platform', 'instagram', '--limit', '5', '-o', 'top5.csv']);
     const rows = search.code === 0 ? readFileSync(join(work, 'top5.csv'), 'utf8').trim().split('\n') : [];
-    check(search.code === 0 && rows.length === 6, `${label}: search exited ${search.code} with ${rows.length} CSV lines (expected a header and 5 rows): ${search.stderr.trim()}`);
+    check(
+      search.code === 0 && rows.length === 6,
+      `${label}: search exited ${search.code} with ${rows.length} CSV lines (expected a header and 5 rows): ${search.stderr.trim()}`,
+    );
 
     // Bulk enrichment from the search's own CSV (its profile.username column).
-    const enrich = cli(['enrich', 'handle', '--input', 'top5.csv', '--platform', 'instagram', '--mode', 'raw', '--format', 'jsonl', '-o', 'enriched.jsonl']);
-    const enriched = enrich.code === 0 ? readFileSync(join(work, 'enriched.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+    const enrich = cli([
+      'enrich',
+      'handle',
+      '--input',
+      'top5.csv',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--format',
+      'jsonl',
+      '-o',
+      'enriched.jsonl',
+    ]);
+    const enriched =
+      enrich.code === 0
+        ? readFileSync(join(work, 'enriched.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [];
     check(
       enrich.code === 0 && enriched.length === 5 && enriched.every((r) => r.status === 'ok'),
       `${label}: enrich handle --input exited ${enrich.code} with ${enriched.length} rows (${[...new Set(enriched.map((r) => r.status))].join(', ')}): ${enrich.stderr.trim()}`,
@@ -152,7 +199,20 @@ async function smoke(label, bin) {
       `${label}: store stats exited ${stats.code}: ${stats.code === 0 ? JSON.stringify(held.answers) : stats.stderr.trim()}`,
     );
     const before = credits();
-    const again = cli(['enrich', 'handle', '--input', 'top5.csv', '--platform', 'instagram', '--mode', 'raw', '--format', 'jsonl', '-o', 'again.jsonl']);
+    const again = cli([
+      'enrich',
+      'handle',
+      '--input',
+      'top5.csv',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--format',
+      'jsonl',
+      '-o',
+      'again.jsonl',
+    ]);
     const after = credits();
     check(
       again.code === 0 && after === before && /from the store/.test(again.stderr),
@@ -166,17 +226,56 @@ async function smoke(label, bin) {
       const db = `creators_package_${label}_${process.pid}`;
       const url = new URL(admin);
       url.pathname = `/${db}`;
-      const createdb = run(process.execPath, ['-e', `const {Client}=require(${JSON.stringify(join(root, 'node_modules/pg'))});const c=new Client({connectionString:process.argv[1]});c.connect().then(()=>c.query('CREATE DATABASE ${db}')).then(()=>c.end(),(e)=>{console.error(e.message);process.exit(1)})`, admin], { allowFail: true });
-      if (check(createdb.code === 0, `${label}: could not create database ${db} on the test server: ${createdb.stderr.trim()}`)) {
-        const team = (args, extra = {}) => run('creators', args, { env: { ...env, CREATORS_STORE: url.href, ...extra }, cwd: work, allowFail: true });
+      const createdb = run(
+        process.execPath,
+        [
+          '-e',
+          `const {Client}=require(${JSON.stringify(join(root, 'node_modules/pg'))});const c=new Client({connectionString:process.argv[1]});c.connect().then(()=>c.query('CREATE DATABASE ${db}')).then(()=>c.end(),(e)=>{console.error(e.message);process.exit(1)})`,
+          admin,
+        ],
+        { allowFail: true },
+      );
+      if (
+        check(
+          createdb.code === 0,
+          `${label}: could not create database ${db} on the test server: ${createdb.stderr.trim()}`,
+        )
+      ) {
+        const team = (args, extra = {}) =>
+          run('creators', args, { env: { ...env, CREATORS_STORE: url.href, ...extra }, cwd: work, allowFail: true });
         const migrate = team(['store', 'migrate', '--json']);
         const push = team(['store', 'push', '--json']);
         const pushed = push.code === 0 ? JSON.parse(push.stdout) : undefined;
-        check(migrate.code === 0 && pushed?.answers.added === 6, `${label}: team store migrate/push exited ${migrate.code}/${push.code}: ${migrate.stderr.trim()} ${push.stderr.trim()}`);
+        check(
+          migrate.code === 0 && pushed?.answers.added === 6,
+          `${label}: team store migrate/push exited ${migrate.code}/${push.code}: ${migrate.stderr.trim()} ${push.stderr.trim()}`,
+        );
         const teamBefore = credits();
-        const other = team(['enrich', 'handle', '--input', 'top5.csv', '--platform', 'instagram', '--mode', 'raw', '--format', 'jsonl', '-o', 'team.jsonl'], { HOME: join(home, 'other-machine') });
-        check(other.code === 0 && credits() === teamBefore, `${label}: another machine on the team store exited ${other.code} and paid ${credits() - teamBefore}: ${other.stderr.trim()}`);
-        check(!`${migrate.stdout}${push.stdout}${other.stderr}`.includes(decodeURIComponent(url.password)), `${label}: the team store's password was printed`);
+        const other = team(
+          [
+            'enrich',
+            'handle',
+            '--input',
+            'top5.csv',
+            '--platform',
+            'instagram',
+            '--mode',
+            'raw',
+            '--format',
+            'jsonl',
+            '-o',
+            'team.jsonl',
+          ],
+          { HOME: join(home, 'other-machine') },
+        );
+        check(
+          other.code === 0 && credits() === teamBefore,
+          `${label}: another machine on the team store exited ${other.code} and paid ${credits() - teamBefore}: ${other.stderr.trim()}`,
+        );
+        check(
+          !`${migrate.stdout}${push.stdout}${other.stderr}`.includes(decodeURIComponent(url.password)),
+          `${label}: the team store's password was printed`,
+        );
       }
     }
   } finally {
@@ -199,12 +298,29 @@ async function main() {
   const tgz = join(tmp, tarball.filename);
   Object.assign(figures, { tarball: tarball.size, unpacked: tarball.unpackedSize, files: tarball.entryCount });
   check(tarball.size < BUDGET.tarballBytes, `tarball is ${mb(tarball.size)}, budget ${mb(BUDGET.tarballBytes)}`);
-  check(tarball.unpackedSize < BUDGET.unpackedBytes, `unpacked package is ${mb(tarball.unpackedSize)}, budget ${mb(BUDGET.unpackedBytes)}`);
+  check(
+    tarball.unpackedSize < BUDGET.unpackedBytes,
+    `unpacked package is ${mb(tarball.unpackedSize)}, budget ${mb(BUDGET.unpackedBytes)}`,
+  );
 
   // npm: a global install into an empty prefix, with an empty cache.
   const npmPrefix = join(tmp, 'npm-prefix');
-  const npmInstall = run('npm', ['install', '--global', '--prefix', npmPrefix, '--cache', join(tmp, 'npm-cache'), '--no-audit', '--no-fund', tgz]);
-  figures.npm = { ms: npmInstall.ms, packages: installedCount(npmInstall.stdout + npmInstall.stderr), bytes: treeBytes(join(npmPrefix, 'lib/node_modules')) };
+  const npmInstall = run('npm', [
+    'install',
+    '--global',
+    '--prefix',
+    npmPrefix,
+    '--cache',
+    join(tmp, 'npm-cache'),
+    '--no-audit',
+    '--no-fund',
+    tgz,
+  ]);
+  figures.npm = {
+    ms: npmInstall.ms,
+    packages: installedCount(npmInstall.stdout + npmInstall.stderr),
+    bytes: treeBytes(join(npmPrefix, 'lib/node_modules')),
+  };
   check(npmInstall.ms < BUDGET.installMs, `npm install took ${secs(npmInstall.ms)}, budget ${secs(BUDGET.installMs)}`);
   await smoke('npm', join(npmPrefix, 'bin'));
 
@@ -223,16 +339,34 @@ async function main() {
     XDG_STATE_HOME: join(tmp, 'pnpm-state'),
   };
   const pnpmVersion = run(join(tool, 'node_modules/.bin/pnpm'), ['--version'], { env: pnpmEnv }).stdout.trim();
-  const pnpmInstall = run(join(tool, 'node_modules/.bin/pnpm'), ['add', '--global', '--store-dir', join(tmp, 'pnpm-store'), tgz], { env: pnpmEnv, cwd: tmp });
-  figures.pnpm = { version: pnpmVersion, ms: pnpmInstall.ms, packages: installedCount(pnpmInstall.stdout + pnpmInstall.stderr), bytes: treeBytes(pnpmHome) + treeBytes(join(tmp, 'pnpm-store')) };
-  check(pnpmInstall.ms < BUDGET.installMs, `pnpm add --global took ${secs(pnpmInstall.ms)}, budget ${secs(BUDGET.installMs)}`);
+  const pnpmInstall = run(
+    join(tool, 'node_modules/.bin/pnpm'),
+    ['add', '--global', '--store-dir', join(tmp, 'pnpm-store'), tgz],
+    { env: pnpmEnv, cwd: tmp },
+  );
+  figures.pnpm = {
+    version: pnpmVersion,
+    ms: pnpmInstall.ms,
+    packages: installedCount(pnpmInstall.stdout + pnpmInstall.stderr),
+    bytes: treeBytes(pnpmHome) + treeBytes(join(tmp, 'pnpm-store')),
+  };
+  check(
+    pnpmInstall.ms < BUDGET.installMs,
+    `pnpm add --global took ${secs(pnpmInstall.ms)}, budget ${secs(BUDGET.installMs)}`,
+  );
   const pnpmBin = readdirSync(join(pnpmHome, 'bin')).includes('creators') ? join(pnpmHome, 'bin') : pnpmHome;
   await smoke('pnpm', pnpmBin);
 
   const n = (v) => v ?? '?';
-  log(`tarball ${mb(figures.tarball)} (budget ${mb(BUDGET.tarballBytes)}), unpacked ${mb(figures.unpacked)} (budget ${mb(BUDGET.unpackedBytes)}), ${figures.files} files`);
-  log(`npm install -g: ${n(figures.npm.packages)} packages, ${mb(figures.npm.bytes)} on disk, ${secs(figures.npm.ms)} (budget ${secs(BUDGET.installMs)})`);
-  log(`pnpm ${figures.pnpm.version} add -g: ${n(figures.pnpm.packages)} packages, ${mb(figures.pnpm.bytes)} on disk with its store, ${secs(figures.pnpm.ms)} (budget ${secs(BUDGET.installMs)})`);
+  log(
+    `tarball ${mb(figures.tarball)} (budget ${mb(BUDGET.tarballBytes)}), unpacked ${mb(figures.unpacked)} (budget ${mb(BUDGET.unpackedBytes)}), ${figures.files} files`,
+  );
+  log(
+    `npm install -g: ${n(figures.npm.packages)} packages, ${mb(figures.npm.bytes)} on disk, ${secs(figures.npm.ms)} (budget ${secs(BUDGET.installMs)})`,
+  );
+  log(
+    `pnpm ${figures.pnpm.version} add -g: ${n(figures.pnpm.packages)} packages, ${mb(figures.pnpm.bytes)} on disk with its store, ${secs(figures.pnpm.ms)} (budget ${secs(BUDGET.installMs)})`,
+  );
 }
 
 try {

@@ -14,13 +14,23 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const say = (line) => process.stderr.write(`${line}\n`);
 
 function installed(command, debianDir) {
-  if (debianDir && existsSync(debianDir) && readdirSync(debianDir).some((v) => existsSync(join(debianDir, v, 'bin', command)))) return true;
-  return spawnSync('sh', ['-c', `command -v ${command} || test -x /usr/sbin/${command}`], { stdio: 'ignore' }).status === 0;
+  if (
+    debianDir &&
+    existsSync(debianDir) &&
+    readdirSync(debianDir).some((v) => existsSync(join(debianDir, v, 'bin', command)))
+  )
+    return true;
+  return (
+    spawnSync('sh', ['-c', `command -v ${command} || test -x /usr/sbin/${command}`], { stdio: 'ignore' }).status === 0
+  );
 }
 
 /** Runs one of the test-server scripts; its stdout (a URL) or undefined when it failed (its stderr shown). */
 function server(script, args) {
-  const r = spawnSync('bash', [join(root, 'scripts', script), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = spawnSync('bash', [join(root, 'scripts', script), ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
@@ -68,7 +78,11 @@ if (env.CREATORS_TEST_PG_URL && !env.CREATORS_TEST_PGBOUNCER_URL) {
   }
 }
 
-const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)], { stdio: 'inherit', env });
+const vitest = spawn(
+  process.execPath,
+  [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...process.argv.slice(2)],
+  { stdio: 'inherit', env },
+);
 // Ctrl-C reaches vitest through the terminal's process group; the servers are stopped once it has gone.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => vitest.kill(signal));
 vitest.on('exit', (code, signal) => {

@@ -2,7 +2,15 @@ import { CommanderError, type Command } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { realSleep, type Deps } from './app/deps.js';
 import { Context } from './app/context.js';
-import { CliError, DryRunComplete, EXIT, InterruptedError, PagerClosedError, StoppedError, UsageError } from './lib/errors.js';
+import {
+  CliError,
+  DryRunComplete,
+  EXIT,
+  InterruptedError,
+  PagerClosedError,
+  StoppedError,
+  UsageError,
+} from './lib/errors.js';
 import { Secrets } from './lib/http/redact.js';
 import { exitHoldsSettled, pendingExitHolds } from './lib/io/exit-holds.js';
 import { buildProgram, type ProgramOptions } from './program.js';
@@ -49,7 +57,15 @@ export async function main(argv: string[], given: Deps, options: ProgramOptions 
       }
       const text = (commanderMessage || err.message).replace(/^error:\s*/i, '').trim();
       // Commander's suggestion comes as `(Did you mean --mode?)` on a second line.
-      const suggestion = oneNamePerCommand(text.split('\n').slice(1).join(' ').trim().replace(/^\((.*)\)$/, '$1'), failedCommand);
+      const suggestion = oneNamePerCommand(
+        text
+          .split('\n')
+          .slice(1)
+          .join(' ')
+          .trim()
+          .replace(/^\((.*)\)$/, '$1'),
+        failedCommand,
+      );
       const helpPointer = `See '${commandPath(failedCommand)} --help'.`;
       const usage = new UsageError(text.split('\n')[0] ?? text, {
         hint: suggestion ? `${suggestion} ${helpPointer}` : helpPointer,
@@ -74,8 +90,12 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
       : deps.signal?.aborted
         ? new InterruptedError()
         : err instanceof Error && err.name === 'OutputFileError'
-          ? (await import('./lib/output/sink.js')).outputFileCliError(err as import('./lib/output/sink.js').OutputFileError)
-          : new CliError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, EXIT.ERROR, { code: 'internal' });
+          ? (await import('./lib/output/sink.js')).outputFileCliError(
+              err as import('./lib/output/sink.js').OutputFileError,
+            )
+          : new CliError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, EXIT.ERROR, {
+              code: 'internal',
+            });
   // Global options as far as they can be read without commander (it may have failed to parse).
   const ctx = new Context(deps, {
     json: argv.includes('--json'),
@@ -89,7 +109,13 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
   const debugStack = ctx.term.debug ? ((err as Error)?.stack ?? undefined) : undefined;
   printError(
     ctx.term,
-    { format: format ?? 'table', formatExplicit: true, color: ctx.term.stderrColor, quiet: ctx.term.quiet, secrets: ctx.term.secrets },
+    {
+      format: format ?? 'table',
+      formatExplicit: true,
+      color: ctx.term.stderrColor,
+      quiet: ctx.term.quiet,
+      secrets: ctx.term.secrets,
+    },
     {
       message: cliError.message,
       code: cliError.code,
@@ -113,7 +139,9 @@ function oneNamePerCommand(suggestion: string, group: Command | undefined): stri
   if (!m || !group) return suggestion;
   const names = [
     ...new Set(
-      (m[1] ?? '').split(', ').map((word) => group.commands.find((c) => c.name() === word || c.aliases().includes(word))?.name() ?? word),
+      (m[1] ?? '')
+        .split(', ')
+        .map((word) => group.commands.find((c) => c.name() === word || c.aliases().includes(word))?.name() ?? word),
     ),
   ];
   return names.length === 1 ? `Did you mean ${names[0]}?` : `Did you mean one of ${names.join(', ')}?`;

@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Help, InvalidArgumentError, Option } from 'commander';
-import { apiKeyText, credits, duration, fieldPaths, type CommandDef, type CommandNode, type FlagDef, type FlagDefs, type GroupDef, type ValueKind } from './app/command.js';
+import {
+  apiKeyText,
+  credits,
+  duration,
+  fieldPaths,
+  type CommandDef,
+  type CommandNode,
+  type FlagDef,
+  type FlagDefs,
+  type GroupDef,
+  type ValueKind,
+} from './app/command.js';
 import type { Deps } from './app/deps.js';
 import { Context, type GlobalOptions } from './app/context.js';
 import { COMMAND_TREE } from './commands/index.js';
@@ -51,10 +62,27 @@ export function buildProgram(deps: Deps, argv?: readonly string[], options: Prog
     // `creators help` is a command of its own (topics as well as command paths).
     .helpCommand(false)
     .addOption(new Option('--base-url <url>', 'API origin (env CREATORS_BASE_URL)'))
-    .addOption(new Option('--api-key <key>', 'bearer credential (env CREATORS_API_KEY); other users see it in ps: prefer the env or --api-key-file'))
-    .addOption(completeWith(new Option('--api-key-file <path|->', 'read the bearer credential from a file, or stdin for - (not visible in ps)'), { values: 'files' }))
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        'bearer credential (env CREATORS_API_KEY); other users see it in ps: prefer the env or --api-key-file',
+      ),
+    )
+    .addOption(
+      completeWith(
+        new Option(
+          '--api-key-file <path|->',
+          'read the bearer credential from a file, or stdin for - (not visible in ps)',
+        ),
+        { values: 'files' },
+      ),
+    )
     .addOption(new Option('--profile <name>', 'named set of settings and credentials (env CREATORS_PROFILE)'))
-    .addOption(completeWith(new Option('--format <fmt>', 'output format: table, json, jsonl, csv, tsv (env CREATORS_FORMAT)'), { values: FORMATS }))
+    .addOption(
+      completeWith(new Option('--format <fmt>', 'output format: table, json, jsonl, csv, tsv (env CREATORS_FORMAT)'), {
+        values: FORMATS,
+      }),
+    )
     .option('--json', 'same as --format json')
     .option('--fields <paths>', 'columns to keep, in order, as dot paths (e.g. profile.username,user_id)')
     .option('-o, --output <file>', 'write data to a file atomically; format from the extension')
@@ -69,19 +97,38 @@ export function buildProgram(deps: Deps, argv?: readonly string[], options: Prog
     .option('--timeout <s>', 'per-request timeout in seconds (default 30)')
     .option('--retries <n>', 'retry budget for safe requests (default 3)')
     .option('--dry-run', 'print what would be sent and its worst-case cost; send nothing')
-    .addOption(new Option('--max-credits <n>', 'refuse to start when the worst-case cost exceeds n (env CREATORS_MAX_CREDITS)'))
-    .addOption(new Option('--max-age <duration>', 'reuse answers from the store bought within this window: 14d, 24h, 0 buys fresh (env CREATORS_MAX_AGE)'))
+    .addOption(
+      new Option('--max-credits <n>', 'refuse to start when the worst-case cost exceeds n (env CREATORS_MAX_CREDITS)'),
+    )
+    .addOption(
+      new Option(
+        '--max-age <duration>',
+        'reuse answers from the store bought within this window: 14d, 24h, 0 buys fresh (env CREATORS_MAX_AGE)',
+      ),
+    )
     .option('--no-store', 'neither take answers from the store nor keep them (may pay again)')
     .option('-y, --yes', 'answer yes to confirmations')
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: false, minWidthToWrap: 16, formatItem: narrowFormatItem })
-    .addHelpText('after', ({ command }) => examples([
-      ['creators credits', 'show the credit balance'],
-      ['creators dict languages --search port', 'look up filter values'],
-      ['creators sandbox', 'run the local sandbox API (no account needed)'],
-      ['creators api accounts/credits', 'call any endpoint'],
-      ['creators help exit-codes', 'what each exit status means'],
-    ], helpWidth(command)) + helpTopicsLine(helpWidth(command)));
+    .configureHelp({
+      sortSubcommands: false,
+      showGlobalOptions: false,
+      minWidthToWrap: 16,
+      formatItem: narrowFormatItem,
+    })
+    .addHelpText(
+      'after',
+      ({ command }) =>
+        examples(
+          [
+            ['creators credits', 'show the credit balance'],
+            ['creators dict languages --search port', 'look up filter values'],
+            ['creators sandbox', 'run the local sandbox API (no account needed)'],
+            ['creators api accounts/credits', 'call any endpoint'],
+            ['creators help exit-codes', 'what each exit status means'],
+          ],
+          helpWidth(command),
+        ) + helpTopicsLine(helpWidth(command)),
+    );
 
   for (const node of argv === undefined ? COMMAND_TREE : treeFor(argv)) addNode(program, node, deps, options);
   return program;
@@ -123,7 +170,8 @@ export function treeFor(argv: readonly string[]): readonly CommandNode[] {
  */
 function narrowFormatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
   const width = helper.helpWidth ?? 80;
-  if (!description || width - termWidth - 4 >= 30) return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
+  if (!description || width - termWidth - 4 >= 30)
+    return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
   return `  ${term}\n${helper.boxWrap(description, width - 6).replace(/^/gm, '      ')}`;
 }
 
@@ -137,7 +185,9 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 /** Positional values as verbs receive them: in order, variadic ones spread, absent optional ones left out. */
 function positionalValues(actionArgs: unknown[]): string[] {
-  return actionArgs.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
+  return actionArgs
+    .slice(0, -2)
+    .flatMap((a) => (Array.isArray(a) ? a.map(String) : a === undefined ? [] : [String(a)]));
 }
 
 /**
@@ -147,7 +197,8 @@ function positionalValues(actionArgs: unknown[]): string[] {
 function flagValue(flag: FlagDef, raw: unknown, name: string): unknown {
   const parse = (text: unknown): unknown => (flag.value === undefined ? text : flag.value.parse(String(text), name));
   if (flag.repeat) return ((raw as string[] | undefined) ?? []).map(parse);
-  if (flag.flags.includes('<') || flag.negatable) return raw === undefined || typeof raw === 'boolean' ? raw : parse(raw);
+  if (flag.flags.includes('<') || flag.negatable)
+    return raw === undefined || typeof raw === 'boolean' ? raw : parse(raw);
   return Boolean(raw);
 }
 
@@ -168,7 +219,8 @@ const GLOBAL_VALUES: { [K in keyof GlobalOptions]?: ValueKind<GlobalOptions[K]> 
 function globalValues(raw: Record<string, unknown>): GlobalOptions {
   const globals: Record<string, unknown> = { ...raw };
   for (const [key, kind] of Object.entries(GLOBAL_VALUES)) {
-    if (typeof raw[key] === 'string') globals[key] = kind?.parse(raw[key], `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    if (typeof raw[key] === 'string')
+      globals[key] = kind?.parse(raw[key], `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
   return globals as GlobalOptions;
 }
@@ -179,7 +231,12 @@ function globalValues(raw: Record<string, unknown>): GlobalOptions {
  * before anything is read or sent. (Two readers of one verb, such as `--filters -` with
  * `--exclude-handles -`, are the verb's own check.)
  */
-function refuseTwoStdinReaders(def: CommandDef<FlagDefs>, globals: GlobalOptions, values: Record<string, unknown>, positionals: unknown[]): void {
+function refuseTwoStdinReaders(
+  def: CommandDef<FlagDefs>,
+  globals: GlobalOptions,
+  values: Record<string, unknown>,
+  positionals: unknown[],
+): void {
   if (globals.apiKeyFile !== '-') return;
   const readers: string[] = ['--api-key-file -'];
   const isDash = (value: unknown): boolean => value === '-' || (Array.isArray(value) && value.includes('-'));
@@ -190,16 +247,23 @@ function refuseTwoStdinReaders(def: CommandDef<FlagDefs>, globals: GlobalOptions
     if (arg.stdin && isDash(positionals[i])) readers.push(`${arg.name} -`);
   });
   if (readers.length < 2) return;
-  throw new UsageError(`${readers.slice(0, -1).join(', ')} and ${readers[readers.length - 1]} both read standard input, which can be read only once.`, {
-    hint: 'Give the key another way: --api-key-file <file>, CREATORS_API_KEY, or creators login.',
-  });
+  throw new UsageError(
+    `${readers.slice(0, -1).join(', ')} and ${readers[readers.length - 1]} both read standard input, which can be read only once.`,
+    {
+      hint: 'Give the key another way: --api-key-file <file>, CREATORS_API_KEY, or creators login.',
+    },
+  );
 }
 
 /** A group's or verb's Examples block and the text after it, fitted to the help width when shown. */
 function addHelpAfter(cmd: Command, def: Pick<GroupDef, 'examples' | 'helpAfter'>): void {
   const { examples: list, helpAfter } = def;
   if (!list && !helpAfter) return;
-  cmd.addHelpText('after', ({ command }) => (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)));
+  cmd.addHelpText(
+    'after',
+    ({ command }) =>
+      (list ? examples(list, helpWidth(command)) : '') + helpParagraphs(helpAfter ?? '', helpWidth(command)),
+  );
 }
 
 /** Adds a declared verb or group (and its verbs) under `parent`. */
@@ -215,7 +279,10 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps, options: ProgramOp
   // `creators <group> help [verb]` prints that help (as gh does), but is not listed in the group's help:
   // `creators help <command...>` is the one shown. Commander's help command is kept out of the tree's
   // commands (completion, the build's help snapshots), and made hidden by creating it through `command()`.
-  const help = new Command().command('help [command]', { hidden: true }).description('show help for a command').helpOption(false);
+  const help = new Command()
+    .command('help [command]', { hidden: true })
+    .description('show help for a command')
+    .helpOption(false);
   const group = parent.command(def.name).description(def.description).addHelpCommand(help);
   for (const alias of def.aliases ?? []) group.alias(alias);
   addHelpAfter(group, def);
@@ -225,7 +292,8 @@ function addGroup(parent: Command, def: GroupDef, deps: Deps, options: ProgramOp
 function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options: ProgramOptions): void {
   const cmd = parent.command(def.name).description(def.description);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
-  for (const arg of def.args ?? []) cmd.addArgument(completeWith(new Argument(arg.name, arg.description), { values: arg.complete }));
+  for (const arg of def.args ?? [])
+    cmd.addArgument(completeWith(new Argument(arg.name, arg.description), { values: arg.complete }));
   const flags = def.flags ?? {};
   for (const [key, flag] of Object.entries(flags)) {
     const option = new Option(flag.flags, flag.description);
@@ -246,7 +314,10 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options
     if (flag.hidden) option.hideHelp();
     completeWith(option, { values: flag.complete, repeat: flag.repeat });
     // The key a verb reads must be the one commander stores the value under.
-    if (option.attributeName() !== key) throw new Error(`creators ${def.name}: flag ${flag.flags} is stored as '${option.attributeName()}', declared as '${key}'`);
+    if (option.attributeName() !== key)
+      throw new Error(
+        `creators ${def.name}: flag ${flag.flags} is stored as '${option.attributeName()}', declared as '${key}'`,
+      );
     cmd.addOption(option);
     if (flag.negatable) cmd.addOption(new Option(`--no-${option.name()}`, `no ${option.name()}`).hideHelp());
   }
@@ -255,7 +326,10 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options
     const command = actionArgs[actionArgs.length - 1] as Command;
     const raw = command.opts();
     const values = Object.fromEntries(
-      Object.entries(flags).map(([key, flag]) => [key, flagValue(flag, raw[key], command.options.find((o) => o.attributeName() === key)?.long ?? key)]),
+      Object.entries(flags).map(([key, flag]) => [
+        key,
+        flagValue(flag, raw[key], command.options.find((o) => o.attributeName() === key)?.long ?? key),
+      ]),
     );
     const globals = globalValues(command.optsWithGlobals());
     refuseTwoStdinReaders(def, globals, values, actionArgs.slice(0, -2));
@@ -275,7 +349,9 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options
       // Ctrl-C came while a request already sent was finishing: its result is out, but the run was
       // stopped, and a script under `set -e` must not carry on as if it had completed (exit 130).
       if (deps.signal?.aborted && !def.endsOnCtrlC) {
-        throw new InterruptedError('Interrupted. What was already sent was finished and its result printed; nothing else was started.');
+        throw new InterruptedError(
+          'Interrupted. What was already sent was finished and its result printed; nothing else was started.',
+        );
       }
     } finally {
       // No wait spinner outlives the command (an error is printed next, possibly with requests still out).

@@ -13,7 +13,9 @@ import { describe, expect, it } from 'vitest';
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** `file: --flag` for each flag spelt in an error's message or hint (its arguments' string pieces). */
@@ -25,7 +27,8 @@ function flagsNamed(files: ReadonlyMap<string, string>): string[] {
       if (ts.isNewExpression(node) && /Error$/.test(node.expression.getText(source))) {
         const pieces: string[] = [];
         const grab = (n: ts.Node): void => {
-          if (ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) pieces.push(n.text);
+          if (ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n))
+            pieces.push(n.text);
           ts.forEachChild(n, grab);
         };
         for (const arg of node.arguments ?? []) grab(arg);
@@ -85,7 +88,6 @@ const RECOVERY_HINTS = new Set([
   'lib/store/pg-grants.ts: --no-store',
 ]);
 
-
 let libFlags: string[] | undefined;
 /** The flags src/lib names, read once for the tests below. */
 function libNamed(): string[] {
@@ -106,8 +108,14 @@ describe('lib never names a flag', () => {
 
   it('the check sees a flag in a message, a template and a hint (a test that cannot fail is a defect)', () => {
     const planted = new Map([
-      ['lib/discovery/sort.ts', "throw new UsageError('--order needs --sort.', { hint: 'e.g. --sort engagement_rate' });"],
-      ['lib/auth/api-keys.ts', "throw new UsageError(`Invalid --expires-at '${text}'.`);\nconst note = '--not-an-error';"],
+      [
+        'lib/discovery/sort.ts',
+        "throw new UsageError('--order needs --sort.', { hint: 'e.g. --sort engagement_rate' });",
+      ],
+      [
+        'lib/auth/api-keys.ts',
+        "throw new UsageError(`Invalid --expires-at '${text}'.`);\nconst note = '--not-an-error';",
+      ],
       ['lib/x.ts', "throw new CliError('usage', `no ${'--'}x here`, { hint: 'a-b--c is not a flag' });"],
     ]);
     expect(flagsNamed(planted)).toEqual([

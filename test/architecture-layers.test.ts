@@ -27,21 +27,29 @@ function layerOf(file: string): number {
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every relative import of a source (static, type-only, re-export, dynamic), as a path under src/ ending in .ts. */
 function importsOf(file: string, text: string): string[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const specs = [
-    ...[...code.matchAll(/\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?'(\.{1,2}\/[^']+)'/g)].map((m) => m[1] as string),
+    ...[...code.matchAll(/\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?'(\.{1,2}\/[^']+)'/g)].map(
+      (m) => m[1] as string,
+    ),
     ...[...code.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)].map((m) => m[1] as string),
   ];
   return specs.map((spec) => relative(src, resolve(dirname(join(src, file)), spec)).replace(/\.js$/, '.ts'));
 }
 
 const libGraph = (): Map<string, string[]> =>
-  new Map(sources(join(src, 'lib')).map((f) => relative(src, f)).map((f) => [f, importsOf(f, readFileSync(join(src, f), 'utf8'))]));
+  new Map(
+    sources(join(src, 'lib'))
+      .map((f) => relative(src, f))
+      .map((f) => [f, importsOf(f, readFileSync(join(src, f), 'utf8'))]),
+  );
 
 /** Imports that run up the layers: `from -> to (lower layer imports higher layer)`. */
 function backArrows(graph: Map<string, string[]>): string[] {
@@ -50,7 +58,8 @@ function backArrows(graph: Map<string, string[]>): string[] {
     const low = layerOf(from);
     for (const to of targets) {
       const high = layerOf(to);
-      if (low >= 0 && high > low) found.push(`${from} -> ${to} (${LIB_LAYERS[low]?.[0]} imports ${LIB_LAYERS[high]?.[0]})`);
+      if (low >= 0 && high > low)
+        found.push(`${from} -> ${to} (${LIB_LAYERS[low]?.[0]} imports ${LIB_LAYERS[high]?.[0]})`);
     }
   }
   return found;
@@ -62,7 +71,9 @@ describe('layers inside src/lib', () => {
   });
 
   it('lib/api imports nothing of lib/output: the API layer knows nothing of how things are shown', () => {
-    const shown = [...libGraph()].flatMap(([f, targets]) => (f.startsWith('lib/api/') ? targets.filter((t) => t.startsWith('lib/output/')).map((t) => `${f} -> ${t}`) : []));
+    const shown = [...libGraph()].flatMap(([f, targets]) =>
+      f.startsWith('lib/api/') ? targets.filter((t) => t.startsWith('lib/output/')).map((t) => `${f} -> ${t}`) : [],
+    );
     expect(shown).toEqual([]);
   });
 
@@ -97,7 +108,12 @@ describe('layers inside src/lib', () => {
       'lib/words.ts -> lib/api/plan.ts (base imports api)',
     ]);
     // The reader sees type-only and dynamic imports too.
-    expect(importsOf('lib/api/x.ts', "import type { ColumnSpec } from '../output/types.js';\nconst m = await import('../output/humanize.js');")).toEqual(['lib/output/types.ts', 'lib/output/humanize.ts']);
+    expect(
+      importsOf(
+        'lib/api/x.ts',
+        "import type { ColumnSpec } from '../output/types.js';\nconst m = await import('../output/humanize.js');",
+      ),
+    ).toEqual(['lib/output/types.ts', 'lib/output/humanize.ts']);
     expect(layerOf('lib/newfolder/x.ts')).toBe(-1);
   });
 });

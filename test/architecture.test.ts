@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 interface Edge {
@@ -20,12 +22,15 @@ interface Edge {
 
 /** Every relative import of a file (static, type-only, re-export, dynamic), as paths under src/ ending in .ts. */
 function imports(file: string): Edge[] {
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   const edges: Edge[] = [];
   for (const m of text.matchAll(/\b(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?'(\.{1,2}\/[^']+)'/g)) {
     edges.push({ to: toSource(file, m[1] as string), dynamic: false });
   }
-  for (const m of text.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) edges.push({ to: toSource(file, m[1] as string), dynamic: true });
+  for (const m of text.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g))
+    edges.push({ to: toSource(file, m[1] as string), dynamic: true });
   return edges;
 }
 
@@ -84,7 +89,9 @@ function circles(useDynamic: boolean): string[][] {
 
 describe('import rules', () => {
   it('every import resolves to a file under src/', () => {
-    const missing = files.flatMap((f) => (graph.get(f) ?? []).filter((e) => !e.to.startsWith('..') && !graph.has(e.to)).map((e) => `${f} -> ${e.to}`));
+    const missing = files.flatMap((f) =>
+      (graph.get(f) ?? []).filter((e) => !e.to.startsWith('..') && !graph.has(e.to)).map((e) => `${f} -> ${e.to}`),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -105,10 +112,17 @@ describe('import rules', () => {
   });
 
   it('the response schemas (and the schema library) load only with the first answer: one dynamic import, in lib/http/attempt.ts', () => {
-    const importers = files.flatMap((f) => (graph.get(f) ?? []).filter((e) => e.to === 'contract/responses.ts').map((e) => `${f}${e.dynamic ? ' (dynamic)' : ''}`));
+    const importers = files.flatMap((f) =>
+      (graph.get(f) ?? [])
+        .filter((e) => e.to === 'contract/responses.ts')
+        .map((e) => `${f}${e.dynamic ? ' (dynamic)' : ''}`),
+    );
     expect([...new Set(importers)]).toEqual(['lib/http/attempt.ts (dynamic)']);
     // Nothing else reaches the package itself.
-    const direct = files.filter((f) => f !== 'contract/responses.ts' && /from 'valibot'|import\('valibot'\)/.test(readFileSync(join(src, f), 'utf8')));
+    const direct = files.filter(
+      (f) =>
+        f !== 'contract/responses.ts' && /from 'valibot'|import\('valibot'\)/.test(readFileSync(join(src, f), 'utf8')),
+    );
     expect(direct).toEqual([]);
   });
 
@@ -123,7 +137,10 @@ describe('import rules', () => {
       .filter((f) => f.startsWith('commands/'))
       .flatMap((f) => {
         const text = readFileSync(join(src, f), 'utf8');
-        return [...text.matchAll(/^import (?!type )[^;]*?from '(\.{1,2}\/[^']+)';/gm)].map((m) => toSource(join(src, f), m[1] as string)).filter((to) => !light.test(to)).map((to) => `${f} -> ${to}`);
+        return [...text.matchAll(/^import (?!type )[^;]*?from '(\.{1,2}\/[^']+)';/gm)]
+          .map((m) => toSource(join(src, f), m[1] as string))
+          .filter((to) => !light.test(to))
+          .map((to) => `${f} -> ${to}`);
       });
     expect(heavy).toEqual([]);
   });
@@ -152,12 +169,18 @@ describe('import rules', () => {
   it('nothing below main.ts exits, reads argv or writes to the process streams', () => {
     const offenders = files
       .filter((f) => f !== 'main.ts' && !f.startsWith('sandbox/'))
-      .filter((f) => /process\.(exit\(|argv|stdout\.|stderr\.)/.test(readFileSync(join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+      .filter((f) =>
+        /process\.(exit\(|argv|stdout\.|stderr\.)/.test(
+          readFileSync(join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''),
+        ),
+      );
     expect(offenders).toEqual([]);
   });
 
   it('verbs read typed flags: no Record<string, unknown> in src/commands', () => {
-    const untyped = files.filter((f) => f.startsWith('commands/') && readFileSync(join(src, f), 'utf8').includes('Record<string, unknown>'));
+    const untyped = files.filter(
+      (f) => f.startsWith('commands/') && readFileSync(join(src, f), 'utf8').includes('Record<string, unknown>'),
+    );
     expect(untyped).toEqual([]);
   });
 
@@ -180,14 +203,16 @@ function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
 }
 
-const texts = (): Map<string, string> => new Map(files.filter((f) => !f.startsWith('zz/')).map((f) => [f, readFileSync(join(src, f), 'utf8')]));
+const texts = (): Map<string, string> =>
+  new Map(files.filter((f) => !f.startsWith('zz/')).map((f) => [f, readFileSync(join(src, f), 'utf8')]));
 
 /**
  * The one lock is lib/io/lock.ts: anywhere else, creating a file exclusively (`'wx'`, `O_EXCL`), a hard
  * link (the other classic lock) or a lock library is a second lock implementation. The one allowance:
  * the atomic writer creates its own uniquely named temporary file exclusively, which locks nothing.
  */
-const LOCK_PRIMITIVE = /['"](?:wx|wx\+|ax|ax\+)['"]|\bO_EXCL\b|\blinkSync\s*\(|\.link\s*\(|\bflock\b|['"](?:proper-)?lockfile['"]/g;
+const LOCK_PRIMITIVE =
+  /['"](?:wx|wx\+|ax|ax\+)['"]|\bO_EXCL\b|\blinkSync\s*\(|\.link\s*\(|\bflock\b|['"](?:proper-)?lockfile['"]/g;
 const NOT_A_LOCK: Record<string, string[]> = { 'lib/io/atomic-file.ts': ["fsp.open(tempPath, 'wx'"] };
 
 function secondLocks(sources: Map<string, string>): string[] {
@@ -196,7 +221,10 @@ function secondLocks(sources: Map<string, string>): string[] {
     if (f === 'lib/io/lock.ts') continue;
     const c = code(text);
     for (const m of c.matchAll(LOCK_PRIMITIVE)) {
-      const line = c.slice(c.lastIndexOf('\n', m.index) + 1, c.indexOf('\n', m.index) === -1 ? undefined : c.indexOf('\n', m.index));
+      const line = c.slice(
+        c.lastIndexOf('\n', m.index) + 1,
+        c.indexOf('\n', m.index) === -1 ? undefined : c.indexOf('\n', m.index),
+      );
       if (!(NOT_A_LOCK[f] ?? []).some((allowed) => line.includes(allowed))) found.push(`${f}: ${line.trim()}`);
     }
   }
@@ -210,10 +238,19 @@ function secondLocks(sources: Map<string, string>): string[] {
  * in lib/cost.ts was: it assumed 50 creators a page where the verbs sent 20).
  */
 const PRICE_READERS: Array<[names: RegExp, allowed: RegExp, why: string]> = [
-  [/\b(WORST_CASE_MILLI|PRICES|MODE_PRICE|requestPriceOf)\b/, /^(contract\/prices|lib\/api\/.*|sandbox\/.*|lib\/store\/memory)\.ts$/, 'worst-case prices: the plan builders (the store: what an answer that names no cost was charged)'],
-  [/\bCHARGED_MILLI\b/, /^(contract\/prices|lib\/api\/.*|sandbox\/.*|lib\/listening\/runway)\.ts$/, 'charged prices: the sandbox, and the daily charge projected from usage'],
+  [
+    /\b(WORST_CASE_MILLI|PRICES|MODE_PRICE|requestPriceOf)\b/,
+    /^(contract\/prices|lib\/api\/.*|sandbox\/.*|lib\/store\/memory)\.ts$/,
+    'worst-case prices: the plan builders (the store: what an answer that names no cost was charged)',
+  ],
+  [
+    /\bCHARGED_MILLI\b/,
+    /^(contract\/prices|lib\/api\/.*|sandbox\/.*|lib\/listening\/runway)\.ts$/,
+    'charged prices: the sandbox, and the daily charge projected from usage',
+  ],
 ];
-const COST_FUNCTION = /\b(?:function\s+|const\s+)(\w*(?:Cost|Price|cost|price)\w*)\s*(?:=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>|\()/g;
+const COST_FUNCTION =
+  /\b(?:function\s+|const\s+)(\w*(?:Cost|Price|cost|price)\w*)\s*(?:=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>|\()/g;
 /** A numeric `...Milli`/`...PRICE...` figure, the shape of a price table entry. */
 const PRICE_FIGURE = /\b\w*(?:Milli|MILLI|PRICE|Price)\w*\s*[:=]\s*[1-9][\d_]*\b/g;
 
@@ -243,13 +280,24 @@ describe('one of each', () => {
 
   it('the checks see a second lock and a second pricing engine (a test that cannot fail is a defect)', () => {
     // The login refresh's own lock, as it was before lib/io/lock.ts was the one.
-    const lock = new Map([['lib/auth/token-store.ts', "import { openSync } from 'node:fs';\nconst fd = openSync(path, 'wx', 0o600);"]]);
+    const lock = new Map([
+      ['lib/auth/token-store.ts', "import { openSync } from 'node:fs';\nconst fd = openSync(path, 'wx', 0o600);"],
+    ]);
     expect(secondLocks(lock)).toEqual(["lib/auth/token-store.ts: const fd = openSync(path, 'wx', 0o600);"]);
-    expect(secondLocks(new Map([['lib/batch/journal.ts', 'const fd = openSync(lockPath, constants.O_CREAT | constants.O_EXCL);']]))).toHaveLength(1);
-    expect(secondLocks(new Map([['lib/io/atomic-file.ts', "const lock = await fsp.open(`${target}.lock`, 'wx');"]]))).toHaveLength(1);
+    expect(
+      secondLocks(
+        new Map([['lib/batch/journal.ts', 'const fd = openSync(lockPath, constants.O_CREAT | constants.O_EXCL);']]),
+      ),
+    ).toHaveLength(1);
+    expect(
+      secondLocks(new Map([['lib/io/atomic-file.ts', "const lock = await fsp.open(`${target}.lock`, 'wx');"]])),
+    ).toHaveLength(1);
     // The raw request's own pricing, as `creators api` had it.
     const engine = new Map([
-      ['lib/cost.ts', "import { PRICES, WORST_CASE_MILLI } from '../contract/prices.js';\nexport const PRICE_MILLI = WORST_CASE_MILLI;\nexport function estimateRouteCost(method: string) {}"],
+      [
+        'lib/cost.ts',
+        "import { PRICES, WORST_CASE_MILLI } from '../contract/prices.js';\nexport const PRICE_MILLI = WORST_CASE_MILLI;\nexport function estimateRouteCost(method: string) {}",
+      ],
       ['lib/discovery/price.ts', 'const DISCOVERY_PRICE_MILLI = 10;\nconst pageCost = (n: number) => n * 10;'],
     ]);
     expect(secondPricing(engine)).toEqual([
@@ -278,7 +326,12 @@ function secondStoreCores(sources: Map<string, string>): string[] {
 }
 
 /** One liveness rule: whether a holder lives is asked of lib/io/process-alive.ts, by the lock, the temp files and the store's core only. */
-const LIVENESS_ASKERS = new Set(['lib/io/lock.ts', 'lib/io/atomic-file.ts', 'lib/store/core.ts', 'lib/io/process-alive.ts']);
+const LIVENESS_ASKERS = new Set([
+  'lib/io/lock.ts',
+  'lib/io/atomic-file.ts',
+  'lib/store/core.ts',
+  'lib/io/process-alive.ts',
+]);
 
 function secondLiveness(sources: Map<string, string>): string[] {
   const found: string[] = [];
@@ -300,10 +353,31 @@ describe('one store core', () => {
   });
 
   it('the checks see SQL on the store in an engine file and a second liveness test (a test that cannot fail is a defect)', () => {
-    expect(secondStoreCores(new Map([['lib/store/postgres.ts', "await c.query('INSERT INTO claims (key, run) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING');"]]))).toEqual(['lib/store/postgres.ts: INTO claims']);
-    expect(secondStoreCores(new Map([['lib/store/sqlite.ts', "this.q('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE run = ?')"]]))).toEqual(['lib/store/sqlite.ts: FROM spend']);
-    expect(secondLiveness(new Map([['lib/store/sqlite.ts', 'const dead = other.host === holder.host && !processAlive(other.pid);']]))).toHaveLength(1);
-    expect(secondLiveness(new Map([['lib/store/postgres.ts', 'try { process.kill(pid, 0); } catch { dead = true; }']]))).toHaveLength(1);
+    expect(
+      secondStoreCores(
+        new Map([
+          [
+            'lib/store/postgres.ts',
+            "await c.query('INSERT INTO claims (key, run) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING');",
+          ],
+        ]),
+      ),
+    ).toEqual(['lib/store/postgres.ts: INTO claims']);
+    expect(
+      secondStoreCores(
+        new Map([
+          ['lib/store/sqlite.ts', "this.q('SELECT COALESCE(SUM(credits_milli), 0) AS s FROM spend WHERE run = ?')"],
+        ]),
+      ),
+    ).toEqual(['lib/store/sqlite.ts: FROM spend']);
+    expect(
+      secondLiveness(
+        new Map([['lib/store/sqlite.ts', 'const dead = other.host === holder.host && !processAlive(other.pid);']]),
+      ),
+    ).toHaveLength(1);
+    expect(
+      secondLiveness(new Map([['lib/store/postgres.ts', 'try { process.kill(pid, 0); } catch { dead = true; }']])),
+    ).toHaveLength(1);
   });
 });
 
@@ -327,7 +401,8 @@ function reExports(sources: Map<string, string>): string[] {
  * constant named as a limit (`..._LIMIT`, `...PAGE_SIZE`, `MAX_...EMAILS|HANDLES|CREATORS|ENTRIES|ROWS`) anywhere
  * else is a second copy that can drift.
  */
-const LIMIT_LITERAL = /\b(?:const|let)\s+([A-Z][A-Z0-9_]*(?:_LIMIT|PAGE_SIZE)|MAX_[A-Z0-9_]*(?:EMAILS|HANDLES|CREATORS|ENTRIES|ROWS))\s*=\s*[\d(]/g;
+const LIMIT_LITERAL =
+  /\b(?:const|let)\s+([A-Z][A-Z0-9_]*(?:_LIMIT|PAGE_SIZE)|MAX_[A-Z0-9_]*(?:EMAILS|HANDLES|CREATORS|ENTRIES|ROWS))\s*=\s*[\d(]/g;
 
 function strayLimits(sources: Map<string, string>): string[] {
   const found: string[] = [];
@@ -348,22 +423,40 @@ describe('one home for each name and limit', () => {
   });
 
   it('the checks see a re-export and a limit declared elsewhere (a test that cannot fail is a defect)', () => {
-    expect(reExports(new Map([
-      // Double quotes, so test/tiers.test.ts does not follow these planted paths as this file's imports.
-      ['sandbox/handles.ts', '/** Lives in contract. */\nexport { normalizeHandle } from "../contract/handles.js";'],
-      ['lib/http/client.ts', 'export type { HttpResponse, Method } from "./types.js";\nexport * from "./types.js";'],
-      ['lib/output/index.ts', 'export { openSink } from "./sink.js";'],
-    ]))).toEqual([
+    expect(
+      reExports(
+        new Map([
+          // Double quotes, so test/tiers.test.ts does not follow these planted paths as this file's imports.
+          [
+            'sandbox/handles.ts',
+            '/** Lives in contract. */\nexport { normalizeHandle } from "../contract/handles.js";',
+          ],
+          [
+            'lib/http/client.ts',
+            'export type { HttpResponse, Method } from "./types.js";\nexport * from "./types.js";',
+          ],
+          ['lib/output/index.ts', 'export { openSink } from "./sink.js";'],
+        ]),
+      ),
+    ).toEqual([
       'sandbox/handles.ts: export { normalizeHandle } from "../contract/handles.js"',
       'lib/http/client.ts: export type { HttpResponse, Method } from "./types.js"',
       'lib/http/client.ts: export * from "./types.js"',
     ]);
-    expect(strayLimits(new Map([
-      ['sandbox/listening/subscriptions.ts', 'export const CREATOR_LIMIT = 10_000;'],
-      ['sandbox/routes/batch.ts', 'const MAX_LEGACY_EMAILS = 10_000;'],
-      ['commands/events/tail.ts', 'const TAIL_PAGE_SIZE = 100;'],
-      ['contract/limits.ts', 'export const EVENTS_PAGE_SIZE = { default: 10, max: 100 } as const;'],
-    ]))).toEqual(['sandbox/listening/subscriptions.ts: CREATOR_LIMIT', 'sandbox/routes/batch.ts: MAX_LEGACY_EMAILS', 'commands/events/tail.ts: TAIL_PAGE_SIZE']);
+    expect(
+      strayLimits(
+        new Map([
+          ['sandbox/listening/subscriptions.ts', 'export const CREATOR_LIMIT = 10_000;'],
+          ['sandbox/routes/batch.ts', 'const MAX_LEGACY_EMAILS = 10_000;'],
+          ['commands/events/tail.ts', 'const TAIL_PAGE_SIZE = 100;'],
+          ['contract/limits.ts', 'export const EVENTS_PAGE_SIZE = { default: 10, max: 100 } as const;'],
+        ]),
+      ),
+    ).toEqual([
+      'sandbox/listening/subscriptions.ts: CREATOR_LIMIT',
+      'sandbox/routes/batch.ts: MAX_LEGACY_EMAILS',
+      'commands/events/tail.ts: TAIL_PAGE_SIZE',
+    ]);
   });
 });
 
@@ -377,7 +470,10 @@ const BACKOFF_SHAPES: Array<[RegExp, string]> = [
   [/[\w)\]]\s*\*\*\s*[\w(]|\bMath\.pow\s*\(/g, 'an exponential wait'],
   [/\b\w*(?:wait|delay|backoff|sleep)\w*\s*\*=/gi, 'a wait multiplied in a loop'],
   [/\bfor\s*\(\s*(?:const|let)\s+\w+\s+of\s+\[\s*\d[\d_]*\s*,/g, 'a list of waits'],
-  [/\b(?:function\s+|(?:const|let)\s+)(\w*(?:[Bb]ackoff|BACKOFF|[Rr]etryDelay|RETRY_DELAY)\w*)\s*(?:[=(:])/g, 'a back-off of its own'],
+  [
+    /\b(?:function\s+|(?:const|let)\s+)(\w*(?:[Bb]ackoff|BACKOFF|[Rr]etryDelay|RETRY_DELAY)\w*)\s*(?:[=(:])/g,
+    'a back-off of its own',
+  ],
 ];
 
 function secondRetryPolicies(sources: Map<string, string>): string[] {
@@ -387,7 +483,10 @@ function secondRetryPolicies(sources: Map<string, string>): string[] {
     const c = code(text);
     for (const [shape, what] of BACKOFF_SHAPES) {
       for (const m of c.matchAll(shape)) {
-        const line = c.slice(c.lastIndexOf('\n', m.index) + 1, c.indexOf('\n', m.index) === -1 ? undefined : c.indexOf('\n', m.index));
+        const line = c.slice(
+          c.lastIndexOf('\n', m.index) + 1,
+          c.indexOf('\n', m.index) === -1 ? undefined : c.indexOf('\n', m.index),
+        );
         found.push(`${f}: ${what}: ${line.trim()}`);
       }
     }
@@ -403,9 +502,15 @@ describe('one retry policy', () => {
   it('the check sees a back-off of its own (a test that cannot fail is a defect)', () => {
     // Each as the loops had them before the one policy.
     const planted = new Map([
-      ['lib/events/forward.ts', 'const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));\nawait deps.sleep(wait, deps.signal);'],
+      [
+        'lib/events/forward.ts',
+        'const wait = Math.min(30_000, (opts.backoffMs ?? 1_000) * 2 ** (attempt - 1));\nawait deps.sleep(wait, deps.signal);',
+      ],
       ['lib/events/tail.ts', 'const backoff = (): number => Math.min(MAX_BACKOFF_MS, 2_000 * Math.pow(2, failures));'],
-      ['lib/store/postgres.ts', 'for (const wait of [100, 300, 600]) {\n  await new Promise((resolve) => setTimeout(resolve, wait));\n}'],
+      [
+        'lib/store/postgres.ts',
+        'for (const wait of [100, 300, 600]) {\n  await new Promise((resolve) => setTimeout(resolve, wait));\n}',
+      ],
       ['lib/batch/poll.ts', 'let delayMs = 1_000;\nfor (;;) { await o.sleep(delayMs); delayMs *= 2; }'],
       ['lib/retry-policy.ts', 'const full = Math.min(policy.capMs, policy.baseMs * policy.factor ** (attempt - 1));'],
       ['commands/events/tail.ts', 'const wait = 1000 * 2 ** n;'],

@@ -57,7 +57,17 @@ function samples(ids: Ids): Record<string, string[]> {
     'keys delete': ['keys', 'delete', ids.key, '--yes'],
     'apps list': ['apps', 'list'],
     'apps revoke': ['apps', 'revoke', '1', '--yes'],
-    search: ['search', '--platform', 'instagram', '--all', '--max-results', '120', '--exclude-list', ids.list, '--exclude-default-list'],
+    search: [
+      'search',
+      '--platform',
+      'instagram',
+      '--all',
+      '--max-results',
+      '120',
+      '--exclude-list',
+      ids.list,
+      '--exclude-default-list',
+    ],
     similar: ['similar', ids.handle, '--platform', 'instagram', '--limit', '10'],
     dict: ['dict', 'languages', '--limit', '3'],
     'exclusions list': ['exclusions', 'list'],
@@ -82,21 +92,74 @@ function samples(ids: Ids): Record<string, string[]> {
     'batch run': ['batch', 'run', ids.csv, '--mode', 'raw', '--platform', 'instagram'],
     'listening subscriptions list': ['listening', 'subscriptions', 'list'],
     'listening subscriptions get': ['listening', 'subscriptions', 'get', ids.subscription],
-    'listening subscriptions create': ['listening', 'subscriptions', 'create', '--name', 'walk', '--platform', 'instagram', ids.handle],
-    'listening subscriptions update': ['listening', 'subscriptions', 'update', ids.subscription, '--name', 'renamed', '--pause'],
+    'listening subscriptions create': [
+      'listening',
+      'subscriptions',
+      'create',
+      '--name',
+      'walk',
+      '--platform',
+      'instagram',
+      ids.handle,
+    ],
+    'listening subscriptions update': [
+      'listening',
+      'subscriptions',
+      'update',
+      ids.subscription,
+      '--name',
+      'renamed',
+      '--pause',
+    ],
     'listening subscriptions delete': ['listening', 'subscriptions', 'delete', ids.subscription, '--yes'],
     'listening subscriptions creators': ['listening', 'subscriptions', 'creators', ids.subscription],
-    'listening subscriptions add-creators': ['listening', 'subscriptions', 'add-creators', ids.subscription, '--platform', 'instagram', 'another_one'],
+    'listening subscriptions add-creators': [
+      'listening',
+      'subscriptions',
+      'add-creators',
+      ids.subscription,
+      '--platform',
+      'instagram',
+      'another_one',
+    ],
     'listening subscriptions details': ['listening', 'subscriptions', 'details', ids.subscription],
     'listening subscriptions export': ['listening', 'subscriptions', 'export', ids.subscription],
     'listening campaigns list': ['listening', 'campaigns', 'list'],
     'listening campaigns get': ['listening', 'campaigns', 'get', ids.campaign],
-    'listening campaigns create': ['listening', 'campaigns', 'create', '--name', 'walk', '--days', '3', '--platform', 'tiktok', ids.handle],
+    'listening campaigns create': [
+      'listening',
+      'campaigns',
+      'create',
+      '--name',
+      'walk',
+      '--days',
+      '3',
+      '--platform',
+      'tiktok',
+      ids.handle,
+    ],
     'listening campaigns update': ['listening', 'campaigns', 'update', ids.campaign, '--days', '9'],
     'listening campaigns archive': ['listening', 'campaigns', 'archive', ids.campaign, '--yes'],
     'listening campaigns creators': ['listening', 'campaigns', 'creators', ids.campaign],
-    'listening campaigns add-creators': ['listening', 'campaigns', 'add-creators', ids.campaign, '--platform', 'tiktok', 'another_one'],
-    'listening campaigns remove-creators': ['listening', 'campaigns', 'remove-creators', ids.campaign, '--platform', 'tiktok', ids.handle, '--yes'],
+    'listening campaigns add-creators': [
+      'listening',
+      'campaigns',
+      'add-creators',
+      ids.campaign,
+      '--platform',
+      'tiktok',
+      'another_one',
+    ],
+    'listening campaigns remove-creators': [
+      'listening',
+      'campaigns',
+      'remove-creators',
+      ids.campaign,
+      '--platform',
+      'tiktok',
+      ids.handle,
+      '--yes',
+    ],
     'listening campaigns overview': ['listening', 'campaigns', 'overview', ids.campaign],
     'listening campaigns content': ['listening', 'campaigns', 'content', ids.campaign],
     'listening usage': ['listening', 'usage'],
@@ -165,11 +228,19 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
     const env = sandboxEnv(sandbox.get());
     expect((await runCli(['config', 'set', 'platform', 'instagram'], { env, configDir })).code).toBe(0);
     const found = await runCli(['search', '--platform', 'instagram', '--limit', '2', '--json'], { env, configDir });
-    const handle = (found.json<Array<{ profile: { username: string } }>>()[0] as { profile: { username: string } }).profile.username;
+    const handle = (found.json<Array<{ profile: { username: string } }>>()[0] as { profile: { username: string } })
+      .profile.username;
     const list = await api('POST', '/public/v1/discovery/exclusion-lists/', { name: 'walk', platform: 'instagram' });
     await api('POST', `/public/v1/discovery/exclusion-lists/${list.id}/entries/`, { handles: ['someone'] });
-    const sub = await api('POST', '/public/v1/social/listening/subscription/', { name: 'walk', creators: [{ platform: 'instagram', platform_id: handle }] });
-    const campaign = await api('POST', '/public/v1/social/listening/campaign/', { name: 'walk', days: 3, creators: [{ platform: 'tiktok', platform_id: handle }] });
+    const sub = await api('POST', '/public/v1/social/listening/subscription/', {
+      name: 'walk',
+      creators: [{ platform: 'instagram', platform_id: handle }],
+    });
+    const campaign = await api('POST', '/public/v1/social/listening/campaign/', {
+      name: 'walk',
+      days: 3,
+      creators: [{ platform: 'tiktok', platform_id: handle }],
+    });
     const key = await api('POST', '/public/v1/accounts/tokens/', { name: 'walk' });
     await api('POST', '/_sandbox/listening/advance', { minutes: 180 });
     const events = await api('GET', '/public/v1/social/listening/events/');
@@ -178,7 +249,11 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
     writeFileSync(csv, `handle\n${handle}\nnobody_here\n`);
     const emails = join(cwd, 'emails.csv');
     writeFileSync(emails, 'email\nann@example.com\nbob@example.com\n');
-    const uploaded = await runCli(['batch', 'upload', csv, '--mode', 'raw', '--platform', 'instagram', '--json'], { env, configDir, cwd });
+    const uploaded = await runCli(['batch', 'upload', csv, '--mode', 'raw', '--platform', 'instagram', '--json'], {
+      env,
+      configDir,
+      cwd,
+    });
     expect(uploaded.code, uploaded.stderr).toBe(0);
     const batch = uploaded.json<{ batch_id: string }>().batch_id;
     await api('POST', '/_sandbox/batch', { advanceSeconds: 3600 });
@@ -215,7 +290,9 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
       const res = await runCli([...argv, '--dry-run'], { env, configDir, cwd, signal: controller.signal });
       clearTimeout(timer);
       if (controller.signal.aborted) problems.push(`${name}: still running after 10 s`);
-      const changing = seen.filter((r) => !/^(GET|HEAD) /.test(r) || /\/exclusion-lists\/default\//.test(r)).filter((r) => !r.includes(' /_sandbox/'));
+      const changing = seen
+        .filter((r) => !/^(GET|HEAD) /.test(r) || /\/exclusion-lists\/default\//.test(r))
+        .filter((r) => !r.includes(' /_sandbox/'));
       const ledgerAfter = await api('GET', '/_sandbox/ledger');
       if (res.code !== (EXPECTED_EXIT[name] ?? 0)) problems.push(`${name}: exit ${res.code}: ${res.stderr.trim()}`);
       if (changing.length > 0) problems.push(`${name}: sent ${changing.join(', ')}`);
@@ -225,11 +302,14 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
       const allowed = INPUT_CHECKS[name] ?? [];
       const unexpected = reads.filter((r) => !allowed.some((re) => re.test(r)));
       if (unexpected.length > 0) problems.push(`${name}: read ${unexpected.join(', ')}`);
-      if (reads.length > 0 && !/input|check/i.test(res.stdout)) problems.push(`${name}: its plan does not name the reads it sent`);
+      if (reads.length > 0 && !/input|check/i.test(res.stdout))
+        problems.push(`${name}: its plan does not name the reads it sent`);
       if (ledgerAfter.used_milli !== ledgerBefore.used_milli) problems.push(`${name}: the ledger moved`);
       // Every file's content and mtime, recursively: nothing created, replaced, truncated or touched.
-      if (JSON.stringify(snapshotTree(cwd)) !== JSON.stringify(filesBefore)) problems.push(`${name}: wrote a file in the working directory`);
-      if (JSON.stringify(snapshotTree(configDir)) !== JSON.stringify(configBefore)) problems.push(`${name}: wrote in the config directory (profile, journal, lock)`);
+      if (JSON.stringify(snapshotTree(cwd)) !== JSON.stringify(filesBefore))
+        problems.push(`${name}: wrote a file in the working directory`);
+      if (JSON.stringify(snapshotTree(configDir)) !== JSON.stringify(configBefore))
+        problems.push(`${name}: wrote in the config directory (profile, journal, lock)`);
     }
     expect(problems).toEqual([]);
   }, 120_000);
@@ -239,7 +319,11 @@ describe('--dry-run changes nothing anywhere, for every command', () => {
     const res = await runCli(['credits', '--dry-run', '-o', 'fresh-plan.json'], { env, configDir, cwd });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
-    expect(JSON.parse(readFileSync(join(cwd, 'fresh-plan.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
+    expect(JSON.parse(readFileSync(join(cwd, 'fresh-plan.json'), 'utf8'))).toMatchObject({
+      dry_run: true,
+      method: 'GET',
+      worst_case_credits: 0,
+    });
   });
 
   it('leaves an existing -o file alone (it may hold paid records) and prints the plan on stdout in its format', async () => {

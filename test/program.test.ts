@@ -21,7 +21,23 @@ describe('the command tree', () => {
     for (const word of ['credits', 'auth', 'dict', 'config', 'api', 'sandbox', 'completion', 'help']) {
       expect(res.stdout).toMatch(new RegExp(`^  ${word}\\b`, 'm'));
     }
-    for (const flag of ['--base-url', '--api-key', '--profile', '--format', '--json', '--fields', '--output', '--quiet', '--no-color', '--debug', '--timeout', '--retries', '--dry-run', '--max-credits', '--yes']) {
+    for (const flag of [
+      '--base-url',
+      '--api-key',
+      '--profile',
+      '--format',
+      '--json',
+      '--fields',
+      '--output',
+      '--quiet',
+      '--no-color',
+      '--debug',
+      '--timeout',
+      '--retries',
+      '--dry-run',
+      '--max-credits',
+      '--yes',
+    ]) {
       expect(res.stdout).toContain(flag);
     }
     expect(res.stdout).toContain('Examples:');
@@ -49,14 +65,22 @@ describe('the command tree', () => {
       // The description is the command's own (first line of it), not an empty or borrowed one.
       expect(cmd.description().length, name).toBeGreaterThan(10);
       expect((lines[2] ?? '').length, name).toBeGreaterThan(10);
-      expect(cmd.description().replace(/\s+/g, ' ').startsWith((lines[2] ?? '').trim()), name).toBe(true);
+      expect(
+        cmd
+          .description()
+          .replace(/\s+/g, ' ')
+          .startsWith((lines[2] ?? '').trim()),
+        name,
+      ).toBe(true);
       if (cmd.commands.length > 0) {
         // A group lists each of its verbs.
-        for (const sub of cmd.commands) expect(res.stdout, `${name} lists ${sub.name()}`).toMatch(new RegExp(`^  ${sub.name()}\\b`, 'm'));
+        for (const sub of cmd.commands)
+          expect(res.stdout, `${name} lists ${sub.name()}`).toMatch(new RegExp(`^  ${sub.name()}\\b`, 'm'));
         // ...and not commander's `help [command]`, which `creators help <command...>` does already.
         expect(res.stdout, `${name} lists no help [command]`).not.toMatch(/^  help\b/m);
       } else {
-        for (const option of cmd.options.filter((o) => !o.hidden)) expect(res.stdout, `${name} documents ${option.flags}`).toContain(option.flags);
+        for (const option of cmd.options.filter((o) => !o.hidden))
+          expect(res.stdout, `${name} documents ${option.flags}`).toContain(option.flags);
       }
       // Examples show this very command (by its name or an alias) being run.
       const examples = res.stdout.slice(res.stdout.indexOf('Examples:'));
@@ -79,7 +103,9 @@ describe('the command tree', () => {
   });
 
   it('an unknown --format is a usage error (exit 2)', async () => {
-    const res = await runCli(['credits', '--format', 'xml'], { env: { CREATORS_API_KEY: 'k', CREATORS_BASE_URL: 'http://127.0.0.1:1' } });
+    const res = await runCli(['credits', '--format', 'xml'], {
+      env: { CREATORS_API_KEY: 'k', CREATORS_BASE_URL: 'http://127.0.0.1:1' },
+    });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: Unknown format 'xml'\.\nUse one of: table, json, jsonl, csv, tsv\.\n$/);
   });
@@ -87,10 +113,22 @@ describe('the command tree', () => {
 
 describe('usage errors point to the help of the command that failed', () => {
   it.each([
-    [['enrich', 'handle', 'x', '--modee', 'full'], "unknown option '--modee'", "Did you mean --mode? See 'creators enrich handle --help'."],
-    [['enrich', 'handle', 'x', '--mode', 'bogus'], "option '--mode <mode>' argument 'bogus' is invalid", "See 'creators enrich handle --help'."],
+    [
+      ['enrich', 'handle', 'x', '--modee', 'full'],
+      "unknown option '--modee'",
+      "Did you mean --mode? See 'creators enrich handle --help'.",
+    ],
+    [
+      ['enrich', 'handle', 'x', '--mode', 'bogus'],
+      "option '--mode <mode>' argument 'bogus' is invalid",
+      "See 'creators enrich handle --help'.",
+    ],
     [['similar'], "missing required argument 'creator'", "See 'creators similar --help'."],
-    [['listening', 'subscriptions', 'get'], "missing required argument", "See 'creators listening subscriptions get --help'."],
+    [
+      ['listening', 'subscriptions', 'get'],
+      'missing required argument',
+      "See 'creators listening subscriptions get --help'.",
+    ],
     [['enrich', 'hanle'], "unknown command 'hanle'", "Did you mean handle? See 'creators enrich --help'."],
     [['enrich', 'bogus'], "unknown command 'bogus'", "See 'creators enrich --help'."],
     [['serch'], "unknown command 'serch'", "Did you mean search? See 'creators --help'."],
@@ -116,33 +154,46 @@ describe('usage errors point to the help of the command that failed', () => {
   it('in json mode the error is one JSON object whose hint has the pointer', async () => {
     const res = await runCli(['enrich', 'handle', 'x', '--modee', 'full', '--json']);
     expect(res.code).toBe(2);
-    expect(res.errorJson().error).toMatchObject({ code: 'usage', message: "unknown option '--modee'", hint: "Did you mean --mode? See 'creators enrich handle --help'." });
+    expect(res.errorJson().error).toMatchObject({
+      code: 'usage',
+      message: "unknown option '--modee'",
+      hint: "Did you mean --mode? See 'creators enrich handle --help'.",
+    });
   });
 });
 
 describe('a bare group prints its help on stdout', () => {
-  it.each([[[]], [['enrich']], [['batch']], [['listening', 'subscriptions']], [['keys']]])('%j: help on stdout, nothing on stderr, exit 0', async (argv) => {
-    const res = await runCli(argv);
-    expect(res.code).toBe(0);
-    expect(res.stderr).toBe('');
-    expect(res.stdout.startsWith(['Usage: creators', ...argv].join(' '))).toBe(true);
-    expect(res.stdout).toContain('Commands:');
-    // The same text as --help.
-    expect(res.stdout).toBe((await runCli([...argv, '--help'])).stdout);
-  });
+  it.each([[[]], [['enrich']], [['batch']], [['listening', 'subscriptions']], [['keys']]])(
+    '%j: help on stdout, nothing on stderr, exit 0',
+    async (argv) => {
+      const res = await runCli(argv);
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe('');
+      expect(res.stdout.startsWith(['Usage: creators', ...argv].join(' '))).toBe(true);
+      expect(res.stdout).toContain('Commands:');
+      // The same text as --help.
+      expect(res.stdout).toBe((await runCli([...argv, '--help'])).stdout);
+    },
+  );
 
   it('no example (help or README) teaches a flag kept only for compatibility', async () => {
     const compat: [verb: string, flag: string][] = [];
     const walk = (node: CommandNode, path: string[]): void => {
       const here = [...path, node.def.name];
       if (node.kind === 'group') for (const child of node.def.commands) walk(child, here);
-      else for (const flag of Object.values(node.def.flags ?? {})) if (/^accepted for compatibility/.test(flag.description)) compat.push([`creators ${here.join(' ')} `, flag.flags.split(/[ ,]/)[0] ?? '']);
+      else
+        for (const flag of Object.values(node.def.flags ?? {}))
+          if (/^accepted for compatibility/.test(flag.description))
+            compat.push([`creators ${here.join(' ')} `, flag.flags.split(/[ ,]/)[0] ?? '']);
     };
     for (const node of COMMAND_TREE) walk(node, []);
     expect(compat.length).toBeGreaterThan(0);
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const steps = [...helpBlocks(COMMAND_TREE), ...readmeBlocks(readme)].flatMap((block) => block.steps.map((step) => `${block.where}: ${step.command}`));
-    for (const [verb, flag] of compat) expect(steps.filter((line) => line.includes(verb) && line.split(/\s+/).includes(flag))).toEqual([]);
+    const steps = [...helpBlocks(COMMAND_TREE), ...readmeBlocks(readme)].flatMap((block) =>
+      block.steps.map((step) => `${block.where}: ${step.command}`),
+    );
+    for (const [verb, flag] of compat)
+      expect(steps.filter((line) => line.includes(verb) && line.split(/\s+/).includes(flag))).toEqual([]);
   });
 
   it('every --help fits a 60-column terminal: options wrapped, each example comment above its command', async () => {
@@ -159,14 +210,26 @@ describe('a bare group prints its help on stdout', () => {
       const res = await runCli([...path, '--help'], { tty: true, columns: 60 });
       expect(res.code).toBe(0);
       // A command line (an example, the usage) or a single long word (a path) is never broken; the rest fits.
-      const long = res.stdout.split('\n').filter((line) => [...line].length > 60 && !line.startsWith('  $ ') && !line.startsWith('Usage: ') && /\S\s+\S/.test(line.trim()));
+      const long = res.stdout
+        .split('\n')
+        .filter(
+          (line) =>
+            [...line].length > 60 &&
+            !line.startsWith('  $ ') &&
+            !line.startsWith('Usage: ') &&
+            /\S\s+\S/.test(line.trim()),
+        );
       expect(long, `creators ${path.join(' ')} --help`).toEqual([]);
     }
     const search = (await runCli(['search', '--help'], { tty: true, columns: 60 })).stdout;
-    expect(search).toContain('  # a page of 20 creators\n  $ creators search --platform instagram --min-followers 10000 --filter location=Germany\n');
+    expect(search).toContain(
+      '  # a page of 20 creators\n  $ creators search --platform instagram --min-followers 10000 --filter location=Germany\n',
+    );
     // Where the examples fit, they stay one line each.
     const wide = (await runCli(['search', '--help'], { tty: true, columns: 200 })).stdout;
-    expect(wide).toMatch(/^ {2}\$ creators search --platform instagram --min-followers 10000 --filter location=Germany +# a page of 20 creators$/m);
+    expect(wide).toMatch(
+      /^ {2}\$ creators search --platform instagram --min-followers 10000 --filter location=Germany +# a page of 20 creators$/m,
+    );
   });
 
   it('is wrapped to the terminal width like --help', async () => {
@@ -181,7 +244,10 @@ describe('conflicting format flags', () => {
     const res = await runCli(['config', 'list', '--json', '--format', 'csv']);
     expect(res.code).toBe(2);
     // --json asked for JSON, so the error itself comes as JSON.
-    expect(res.errorJson().error).toMatchObject({ code: 'usage', message: '--json and --format csv ask for two formats.' });
+    expect(res.errorJson().error).toMatchObject({
+      code: 'usage',
+      message: '--json and --format csv ask for two formats.',
+    });
   });
 
   it('--fields naming no field is a usage error (exit 2)', async () => {
@@ -228,7 +294,9 @@ describe('the part of the tree a command line runs', () => {
     for (const [path, shape] of whole) {
       const sliced = verbs(buildProgram(deps, path.split(' ')));
       // `help` and `completion` read the tree and `mcp` runs every verb: theirs is the whole one.
-      expect([...sliced.keys()], path).toEqual(['help', 'completion', 'mcp'].includes(path) ? [...whole.keys()] : [path]);
+      expect([...sliced.keys()], path).toEqual(
+        ['help', 'completion', 'mcp'].includes(path) ? [...whole.keys()] : [path],
+      );
       expect(sliced.get(path), path).toBe(shape);
     }
   });
@@ -241,7 +309,17 @@ describe('the part of the tree a command line runs', () => {
   });
 
   it('keeps the whole tree where commander needs the other commands: a global option first, a typo, a bare group, help, completion', () => {
-    for (const argv of [[], ['--json', 'credits'], ['credit'], ['keys'], ['keys', 'lst'], ['credits', '--help'], ['keys', 'list', '-h'], ['help', 'credits'], ['completion', 'bash']]) {
+    for (const argv of [
+      [],
+      ['--json', 'credits'],
+      ['credit'],
+      ['keys'],
+      ['keys', 'lst'],
+      ['credits', '--help'],
+      ['keys', 'list', '-h'],
+      ['help', 'credits'],
+      ['completion', 'bash'],
+    ]) {
       expect(treeFor(argv), argv.join(' ')).toBe(COMMAND_TREE);
     }
   });

@@ -22,7 +22,9 @@ const SLOW_SIGNS: [RegExp, string][] = [
 ];
 
 function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Why `file` (repository-relative) is slow, through the test helpers it imports; [] when it is not. */
@@ -59,7 +61,9 @@ describe('test tiers', () => {
   });
 
   it('every slow entry names at least one test file', () => {
-    const stale = SLOW_GLOBS.filter((g) => !files.some((f) => (g.endsWith('/**') ? f.startsWith(g.slice(0, -2)) : f === g)));
+    const stale = SLOW_GLOBS.filter(
+      (g) => !files.some((f) => (g.endsWith('/**') ? f.startsWith(g.slice(0, -2)) : f === g)),
+    );
     expect(stale, 'remove these from SLOW_TESTS (test/tiers.ts)').toEqual([]);
   });
 
@@ -67,17 +71,23 @@ describe('test tiers', () => {
     const planted: Record<string, string> = {
       'test/lib/a.test.ts': "import { run } from '../helpers/runner.js';\n// dist/ in a comment is not a sign\n",
       'test/helpers/runner.ts': "import { spawn } from 'node:child_process';\n",
-      'test/lib/b.test.ts': "const bin = new URL('../../dist/main.js', import.meta.url);\nimport { PG_URL } from '../helpers/pg.js';\n",
+      'test/lib/b.test.ts':
+        "const bin = new URL('../../dist/main.js', import.meta.url);\nimport { PG_URL } from '../helpers/pg.js';\n",
     };
     const read = (p: string): string => planted[p] ?? '';
     expect(slowSigns('test/lib/a.test.ts', read)).toEqual(['test/helpers/runner.ts imports node:child_process']);
-    expect(slowSigns('test/lib/b.test.ts', read)).toEqual(['test/lib/b.test.ts needs the built CLI (bin/creators.js, dist/)', 'test/lib/b.test.ts needs PostgreSQL (test/helpers/pg.js)']);
+    expect(slowSigns('test/lib/b.test.ts', read)).toEqual([
+      'test/lib/b.test.ts needs the built CLI (bin/creators.js, dist/)',
+      'test/lib/b.test.ts needs PostgreSQL (test/helpers/pg.js)',
+    ]);
     expect(isSlow('test/e2e/new.test.ts')).toBe(true);
     expect(isSlow('test/lib/new.test.ts')).toBe(false);
   });
 
   it.runIf(!isSlow(SELF))('in the fast tier, starting a process throws, naming where the file belongs', () => {
     const childProcess = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-    expect(() => childProcess.spawnSync(process.execPath, ['-e', ''])).toThrow(/fast tier starts no process; list the file in SLOW_TESTS \(test\/tiers\.ts\)/);
+    expect(() => childProcess.spawnSync(process.execPath, ['-e', ''])).toThrow(
+      /fast tier starts no process; list the file in SLOW_TESTS \(test\/tiers\.ts\)/,
+    );
   });
 });

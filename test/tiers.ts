@@ -21,11 +21,14 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'test/lib/io/atomic-file.test.ts': 'makes a FIFO with mkfifo and a dead pid with a child process',
   'test/lib/io/lock.test.ts': 'holds locks from child processes',
   'test/lib/io/pager-process.test.ts': 'starts real pagers through the shell',
-  'test/lib/store/engines.test.ts': 'runs the store family on PostgreSQL too (CREATORS_TEST_PG_URL), and spawns a process for a dead pid',
+  'test/lib/store/engines.test.ts':
+    'runs the store family on PostgreSQL too (CREATORS_TEST_PG_URL), and spawns a process for a dead pid',
   'test/lib/store/postgres.test.ts': 'needs PostgreSQL (CREATORS_TEST_PG_URL)',
-  'test/lib/store/pgbouncer.test.ts': 'needs PostgreSQL and PgBouncer (CREATORS_TEST_PGBOUNCER_URL), and drives main() against a sandbox',
+  'test/lib/store/pgbouncer.test.ts':
+    'needs PostgreSQL and PgBouncer (CREATORS_TEST_PGBOUNCER_URL), and drives main() against a sandbox',
   'test/lib/store/schema-parity.test.ts': 'reads the schema PostgreSQL holds (CREATORS_TEST_PG_URL)',
-  'test/lib/store/pg-upgrade.test.ts': 'upgrades real PostgreSQL databases (CREATORS_TEST_PG_URL) and drives main() against a sandbox',
+  'test/lib/store/pg-upgrade.test.ts':
+    'upgrades real PostgreSQL databases (CREATORS_TEST_PG_URL) and drives main() against a sandbox',
   'test/lib/store/store-file-locks.test.ts': 'starts a second process that opens and closes the store',
   'test/lib/store/huge-sums.test.ts': 'runs on PostgreSQL too (CREATORS_TEST_PG_URL)',
 };

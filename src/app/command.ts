@@ -8,7 +8,16 @@ import type { Command } from 'commander';
 import type { ValueSource } from '../lib/completion-values.js';
 import { UsageError } from '../lib/errors.js';
 import { positiveId } from '../lib/ids.js';
-import { type Age, type KeyValue, parseCreditsMilli, parseDuration, parseIntegerOption, readPair, readWhen, type When } from '../lib/options.js';
+import {
+  type Age,
+  type KeyValue,
+  parseCreditsMilli,
+  parseDuration,
+  parseIntegerOption,
+  readPair,
+  readWhen,
+  type When,
+} from '../lib/options.js';
 import type { Context } from './context.js';
 
 /**
@@ -23,11 +32,14 @@ export interface ValueKind<T> {
  * A whole number, `min` or more (`must be <min> or more`), at most `max` (`at most <max>`); `check`
  * refuses other values with a message of its own.
  */
-export function integer(bounds: { min?: number; max?: number; check?: (n: number, raw: string, flag: string) => UsageError | undefined } = {}): ValueKind<number> {
+export function integer(
+  bounds: { min?: number; max?: number; check?: (n: number, raw: string, flag: string) => UsageError | undefined } = {},
+): ValueKind<number> {
   return {
     parse(raw, flag) {
       const n = parseIntegerOption(raw, flag, bounds.min) as number;
-      if (bounds.max !== undefined && n > bounds.max) throw new UsageError(`Invalid ${flag} '${raw}': at most ${bounds.max}.`);
+      if (bounds.max !== undefined && n > bounds.max)
+        throw new UsageError(`Invalid ${flag} '${raw}': at most ${bounds.max}.`);
       const refused = bounds.check?.(n, raw, flag);
       if (refused) throw refused;
       return n;
@@ -43,7 +55,8 @@ export function seconds(expected: string, max = Number.POSITIVE_INFINITY): Value
   return {
     parse(raw, flag) {
       const n = Number(raw.trim());
-      if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max) throw new UsageError(`Invalid ${flag} '${raw}': ${expected}`);
+      if (raw.trim() === '' || !Number.isFinite(n) || n <= 0 || n > max)
+        throw new UsageError(`Invalid ${flag} '${raw}': ${expected}`);
       return n;
     },
   };
@@ -86,7 +99,8 @@ export const httpUrlOrNone: ValueKind<string | null> = {
     } catch {
       url = undefined;
     }
-    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`Invalid ${flag} '${raw}': expected an http(s) URL, or none.`);
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+      throw new UsageError(`Invalid ${flag} '${raw}': expected an http(s) URL, or none.`);
     return raw;
   },
 };
@@ -100,7 +114,9 @@ function isoTimeKind(allowNone: boolean): ValueKind<string | null> {
       if (allowNone && text.toLowerCase() === 'none') return null;
       const ms = Date.parse(text);
       if (!ISO_TIME.test(text) || Number.isNaN(ms)) {
-        throw new UsageError(`Invalid ${flag} '${text}': expected an ISO 8601 date or time such as 2027-01-31 or 2027-01-31T12:00:00Z${allowNone ? ", or 'none'" : ''}.`);
+        throw new UsageError(
+          `Invalid ${flag} '${text}': expected an ISO 8601 date or time such as 2027-01-31 or 2027-01-31T12:00:00Z${allowNone ? ", or 'none'" : ''}.`,
+        );
       }
       return new Date(ms).toISOString();
     },
@@ -131,11 +147,17 @@ export const delimiter: ValueKind<string> = {
 export const fieldPaths: ValueKind<string[]> = {
   parse(raw, flag) {
     const fields = raw.split(',').map((f) => f.trim());
-    if (fields.every((f) => f === '')) throw new UsageError(`${flag} needs at least one field name, e.g. ${flag} profile.username,user_id`);
+    if (fields.every((f) => f === ''))
+      throw new UsageError(`${flag} needs at least one field name, e.g. ${flag} profile.username,user_id`);
     const bad = fields.findIndex((f) => f === '' || f.split('.').includes(''));
     if (bad >= 0) {
-      const what = fields[bad] === '' ? `field ${bad + 1} of ${fields.length} is empty` : `'${fields[bad] as string}' has an empty path segment`;
-      throw new UsageError(`Invalid ${flag} '${raw}': ${what}; give dot paths separated by commas, e.g. profile.username,user_id.`);
+      const what =
+        fields[bad] === ''
+          ? `field ${bad + 1} of ${fields.length} is empty`
+          : `'${fields[bad] as string}' has an empty path segment`;
+      throw new UsageError(
+        `Invalid ${flag} '${raw}': ${what}; give dot paths separated by commas, e.g. profile.username,user_id.`,
+      );
     }
     return fields;
   },
@@ -145,7 +167,9 @@ export const fieldPaths: ValueKind<string[]> = {
 export const apiKeyText: ValueKind<string> = {
   parse(raw, flag) {
     if (raw.trim().replace(/^Bearer(\s+|$)/i, '') === '') {
-      throw new UsageError(`${flag} is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login.`);
+      throw new UsageError(
+        `${flag} is empty: give the key, or leave the flag out to use CREATORS_API_KEY or the profile's login.`,
+      );
     }
     return raw;
   },
@@ -184,14 +208,14 @@ export type FlagValue<F extends FlagDef> = F extends { value: ValueKind<infer T>
       ? T
       : T | undefined
   : F extends { repeat: true }
-  ? string[]
-  : F['flags'] extends `${string}<${string}>`
-    ? F extends { default: string }
-      ? string
-      : string | undefined
-    : F extends { negatable: true }
-      ? boolean | undefined
-      : boolean;
+    ? string[]
+    : F['flags'] extends `${string}<${string}>`
+      ? F extends { default: string }
+        ? string
+        : string | undefined
+      : F extends { negatable: true }
+        ? boolean | undefined
+        : boolean;
 
 export type FlagValues<F extends FlagDefs> = { [K in keyof F]: FlagValue<F[K]> };
 

@@ -65,10 +65,18 @@ async function option(o: Option, context: ValueContext): Promise<CompletionOptio
 }
 
 async function argument(a: Argument, context: ValueContext): Promise<CompletionArg> {
-  return { name: a.name(), required: a.required, variadic: a.variadic, values: await resolve(completionMeta(a).values, a.argChoices, a.name(), context) };
+  return {
+    name: a.name(),
+    required: a.required,
+    variadic: a.variadic,
+    values: await resolve(completionMeta(a).values, a.argChoices, a.name(), context),
+  };
 }
 
-export async function completionTree(cmd: Command, context: ValueContext = { commands: cmd.commands.map((c) => c.name()) }): Promise<CompletionTree> {
+export async function completionTree(
+  cmd: Command,
+  context: ValueContext = { commands: cmd.commands.map((c) => c.name()) },
+): Promise<CompletionTree> {
   return {
     name: cmd.name(),
     aliases: cmd.aliases(),
@@ -91,7 +99,8 @@ function paths(tree: CompletionTree, prefix: string[] = []): PathNode[] {
 }
 
 /** The root's options a subcommand accepts too: all but `--version`, which only the root answers. */
-const inherited = (tree: CompletionTree): CompletionOption[] => tree.options.filter((o) => !o.flags.includes('--version'));
+const inherited = (tree: CompletionTree): CompletionOption[] =>
+  tree.options.filter((o) => !o.flags.includes('--version'));
 
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 const words = (v: ValueCompletion): string => v.words.join(' ');
@@ -104,15 +113,29 @@ export function bashScript(tree: CompletionTree): string {
   const key = (path: string[], word: string): string => quote(`${path.join(' ')}|${word}`);
 
   const children = all.flatMap(({ path, node }) =>
-    node.commands.map((c) => `    ${[c.name, ...c.aliases].map((n) => key(path, n)).join('|')}) path=${quote([...path, c.name].join(' '))} ;;`),
+    node.commands.map(
+      (c) =>
+        `    ${[c.name, ...c.aliases].map((n) => key(path, n)).join('|')}) path=${quote([...path, c.name].join(' '))} ;;`,
+    ),
   );
   const globalValued = globals.filter((o) => o.takesValue).flatMap((o) => o.flags);
-  const valued = all.flatMap(({ path, node }) => (path.length === 0 ? [] : node.options.filter((o) => o.takesValue).flatMap((o) => o.flags.map((f) => key(path, f)))));
-  const assign = (pattern: string, v: ValueCompletion): string => `    ${pattern}) words=${quote(words(v))}${v.files ? ' files=1' : ''} ;;`;
+  const valued = all.flatMap(({ path, node }) =>
+    path.length === 0 ? [] : node.options.filter((o) => o.takesValue).flatMap((o) => o.flags.map((f) => key(path, f))),
+  );
+  const assign = (pattern: string, v: ValueCompletion): string =>
+    `    ${pattern}) words=${quote(words(v))}${v.files ? ' files=1' : ''} ;;`;
   const valueCases = [
-    ...all.flatMap(({ path, node }) => (path.length === 0 ? [] : node.options.filter((o) => o.takesValue).map((o) => assign(o.flags.map((f) => key(path, f)).join('|'), o.values)))),
+    ...all.flatMap(({ path, node }) =>
+      path.length === 0
+        ? []
+        : node.options
+            .filter((o) => o.takesValue)
+            .map((o) => assign(o.flags.map((f) => key(path, f)).join('|'), o.values)),
+    ),
     // A global option's value, wherever it is given.
-    ...globals.filter((o) => o.takesValue).map((o) => assign(o.flags.map((f) => `*${quote(`|${f}`)}`).join('|'), o.values)),
+    ...globals
+      .filter((o) => o.takesValue)
+      .map((o) => assign(o.flags.map((f) => `*${quote(`|${f}`)}`).join('|'), o.values)),
   ];
   const argCases = all.flatMap(({ path, node }) => node.args.map((a, i) => assign(key(path, `#${i}`), a.values)));
   // A variadic last argument fills every position from its own on.
@@ -121,7 +144,10 @@ export function bashScript(tree: CompletionTree): string {
     return node.args[last]?.variadic ? [`    ${quote(path.join(' '))}) ((npos > ${last})) && npos=${last} ;;`] : [];
   });
   const placeCases = all.map(({ path, node }) => {
-    const opts = [...node.options.flatMap((o) => o.flags), ...(path.length === 0 ? [] : globals.flatMap((o) => o.flags))];
+    const opts = [
+      ...node.options.flatMap((o) => o.flags),
+      ...(path.length === 0 ? [] : globals.flatMap((o) => o.flags)),
+    ];
     return `    ${quote(path.join(' '))}) subs=${quote(node.commands.map((c) => c.name).join(' '))} opts=${quote([...new Set(opts)].join(' '))} ;;`;
   });
 
@@ -188,7 +214,11 @@ complete -F ${fn}_complete ${tree.name}
 `;
 }
 
-const zshDescription = (s: string): string => s.replace(/\\/g, '\\\\').replace(/[[\]]/g, (c) => `\\${c}`).replace(/:/g, '\\:');
+const zshDescription = (s: string): string =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/[[\]]/g, (c) => `\\${c}`)
+    .replace(/:/g, '\\:');
 
 function zshAction(v: ValueCompletion): string {
   if (v.files) return '_files';
@@ -222,7 +252,10 @@ export function zshScript(tree: CompletionTree): string {
   const globals = inherited(tree).flatMap(zshOptionSpecs);
   const globalsVar = `${base}_globals`;
   const functions = paths(tree).map(({ path, node }) => {
-    const specs = [...(path.length === 0 ? [] : [`"\${${globalsVar}[@]}"`]), ...node.options.flatMap(zshOptionSpecs).map(quote)];
+    const specs = [
+      ...(path.length === 0 ? [] : [`"\${${globalsVar}[@]}"`]),
+      ...node.options.flatMap(zshOptionSpecs).map(quote),
+    ];
     const context = [tree.name, ...path].join('-');
     if (node.commands.length === 0) {
       return `${fnName(path)}() {
@@ -231,7 +264,9 @@ export function zshScript(tree: CompletionTree): string {
 }`;
     }
     const subs = node.commands.map((c) => quote(`${c.name}:${zshDescription(c.description)}`));
-    const dispatch = node.commands.map((c) => `      (${[c.name, ...c.aliases].join('|')}) ${fnName([...path, c.name])} ;;`);
+    const dispatch = node.commands.map(
+      (c) => `      (${[c.name, ...c.aliases].join('|')}) ${fnName([...path, c.name])} ;;`,
+    );
     return `${fnName(path)}() {
   local curcontext="$curcontext" state state_descr line ret=1
   typeset -A opt_args
@@ -273,12 +308,22 @@ export function fishScript(tree: CompletionTree): string {
   const globals = inherited(tree);
   const key = (path: string[], word: string): string => quote(`${path.join(' ')}|${word}`);
   const children = all.flatMap(({ path, node }) =>
-    node.commands.length === 0 ? [] : [`        case ${node.commands.flatMap((k) => [k.name, ...k.aliases].map((n) => key(path, n))).join(' ')}\n            set ${fn}_path ${path.map(quote).join(' ')} (string split -- '|' $pair)[2]`],
+    node.commands.length === 0
+      ? []
+      : [
+          `        case ${node.commands.flatMap((k) => [k.name, ...k.aliases].map((n) => key(path, n))).join(' ')}\n            set ${fn}_path ${path.map(quote).join(' ')} (string split -- '|' $pair)[2]`,
+        ],
   );
   // An alias stands for its command's name in the path.
-  const aliasFix = all.flatMap(({ path, node }) => node.commands.flatMap((k) => k.aliases.map((a) => `        case ${key(path, a)}\n            set ${fn}_path[-1] ${quote(k.name)}`)));
+  const aliasFix = all.flatMap(({ path, node }) =>
+    node.commands.flatMap((k) =>
+      k.aliases.map((a) => `        case ${key(path, a)}\n            set ${fn}_path[-1] ${quote(k.name)}`),
+    ),
+  );
   const globalValued = globals.filter((o) => o.takesValue).flatMap((o) => o.flags);
-  const valued = all.flatMap(({ path, node }) => (path.length === 0 ? [] : node.options.filter((o) => o.takesValue).flatMap((o) => o.flags.map((f) => key(path, f)))));
+  const valued = all.flatMap(({ path, node }) =>
+    path.length === 0 ? [] : node.options.filter((o) => o.takesValue).flatMap((o) => o.flags.map((f) => key(path, f))),
+  );
 
   const lines = [
     `# fish completion for ${c} (generated by \`${c} completion fish\`)`,
@@ -313,7 +358,9 @@ export function fishScript(tree: CompletionTree): string {
     ``,
     `function ${fn}_valued --argument-names path word`,
     ...(globalValued.length > 0 ? [`    contains -- $word ${globalValued.map(quote).join(' ')}; and return 0`] : []),
-    ...(valued.length > 0 ? [`    switch "$path|$word"`, `        case ${valued.join(' ')}`, `            return 0`, `    end`] : []),
+    ...(valued.length > 0
+      ? [`    switch "$path|$word"`, `        case ${valued.join(' ')}`, `            return 0`, `    end`]
+      : []),
     `    return 1`,
     `end`,
     ``,
@@ -347,12 +394,15 @@ export function fishScript(tree: CompletionTree): string {
   };
   for (const { path, node } of all) {
     const at = (pos?: string): string => `${fn}_at "${path.join(' ')}"${pos === undefined ? '' : ` ${pos}`}`;
-    for (const k of node.commands) lines.push(`complete -c ${c} -n ${quote(at('0'))} -a ${quote(k.name)} -d ${quote(k.description)}`);
+    for (const k of node.commands)
+      lines.push(`complete -c ${c} -n ${quote(at('0'))} -a ${quote(k.name)} -d ${quote(k.description)}`);
     // The root's options hold everywhere (no condition), but for the root's own (--version).
-    for (const o of node.options) lines.push(optionLine(o, path.length === 0 && globals.includes(o) ? undefined : at()));
+    for (const o of node.options)
+      lines.push(optionLine(o, path.length === 0 && globals.includes(o) ? undefined : at()));
     node.args.forEach((a, i) => {
       const pos = a.variadic ? `${i}+` : String(i);
-      if (a.values.words.length > 0) lines.push(`complete -c ${c} -n ${quote(at(pos))} -a ${quote(words(a.values))} -d ${quote(a.name)}`);
+      if (a.values.words.length > 0)
+        lines.push(`complete -c ${c} -n ${quote(at(pos))} -a ${quote(words(a.values))} -d ${quote(a.name)}`);
       if (a.values.files) lines.push(`complete -c ${c} -n ${quote(at(pos))} -F`);
     });
   }

@@ -124,7 +124,9 @@ export class Context {
 
   /** The profile's config store (conf), opened on first use. */
   config(): Promise<ConfigStore> {
-    this.configPromise ??= import('../lib/config.js').then(({ ConfigStore }) => ConfigStore.open(this.deps, this.profileName));
+    this.configPromise ??= import('../lib/config.js').then(({ ConfigStore }) =>
+      ConfigStore.open(this.deps, this.profileName),
+    );
     return this.configPromise;
   }
 
@@ -153,7 +155,8 @@ export class Context {
 
   /** The base URL: flag > CREATORS_BASE_URL > profile > the production default. */
   async baseUrl(): Promise<URL> {
-    const raw = this.globals.baseUrl ?? this.deps.env.CREATORS_BASE_URL ?? (await this.setting('base-url')) ?? DEFAULT_BASE_URL;
+    const raw =
+      this.globals.baseUrl ?? this.deps.env.CREATORS_BASE_URL ?? (await this.setting('base-url')) ?? DEFAULT_BASE_URL;
     return parseBaseUrl(raw);
   }
 
@@ -177,8 +180,14 @@ export class Context {
       // Read once: standard input can only be read once, and a file need not be read per request.
       const path = this.globals.apiKeyFile;
       this.apiKeyFromFile ??= import('./api-key-source.js').then(async ({ readApiKeyFile }) => {
-        const key = await readApiKeyFile({ cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY }, path);
-        if (!key) throw new UsageError(`--api-key-file ${path === '-' ? '- (standard input)' : `'${path}'`} is empty.`, { hint: 'Put the API key in it, alone on one line.' });
+        const key = await readApiKeyFile(
+          { cwd: this.deps.cwd, stdin: this.term.stdin, stdinIsTTY: this.term.stdinIsTTY },
+          path,
+        );
+        if (!key)
+          throw new UsageError(`--api-key-file ${path === '-' ? '- (standard input)' : `'${path}'`} is empty.`, {
+            hint: 'Put the API key in it, alone on one line.',
+          });
         return key;
       });
       return { value: await this.apiKeyFromFile, source: 'file', kind: 'api-key' };
@@ -190,7 +199,9 @@ export class Context {
     }
     if (!this.hasConfigFile()) return undefined;
     const store = await this.config();
-    const oauth = store.get('oauth') as { access_token?: string; refresh_token?: string; expires_at?: number } | undefined;
+    const oauth = store.get('oauth') as
+      | { access_token?: string; refresh_token?: string; expires_at?: number }
+      | undefined;
     // Held from here on, whether or not they still work: a failed refresh may be answered with them quoted.
     this.term.secrets.add(oauth?.access_token);
     this.term.secrets.add(oauth?.refresh_token);
@@ -246,18 +257,26 @@ export class Context {
     const baseUrl = await this.baseUrl();
     // The profile's settings are read as the flags are, and named as them.
     const timeoutSetting = this.globals.timeout === undefined ? await this.setting('timeout') : undefined;
-    const timeoutS = this.globals.timeout ?? (timeoutSetting === undefined ? 30 : parseTimeoutSeconds(timeoutSetting, '--timeout'));
+    const timeoutS =
+      this.globals.timeout ?? (timeoutSetting === undefined ? 30 : parseTimeoutSeconds(timeoutSetting, '--timeout'));
     const retriesSetting = this.globals.retries === undefined ? await this.setting('retries') : undefined;
-    const retries = this.globals.retries ?? (retriesSetting === undefined ? 3 : parseRetries(retriesSetting, '--retries'));
+    const retries =
+      this.globals.retries ?? (retriesSetting === undefined ? 3 : parseRetries(retriesSetting, '--retries'));
     // Pacing can be tuned (an account with a higher limit, benchmarks) but never switched off.
-    const rate = await this.numberOption(this.deps.env.CREATORS_RATE_LIMIT, 'rate-limit', 300, 'rate limit (CREATORS_RATE_LIMIT)');
+    const rate = await this.numberOption(
+      this.deps.env.CREATORS_RATE_LIMIT,
+      'rate-limit',
+      300,
+      'rate limit (CREATORS_RATE_LIMIT)',
+    );
     if (rate <= 0) throw new UsageError(`Invalid rate limit '${rate}': expected requests per minute above 0.`);
     const maxResponseBytes = this.maxResponseBytes();
-    const [{ HttpClient }, { createDispatcher, proxyConfigured, proxyFor }, { keepAliveGetTransport, nodeTransport }] = await Promise.all([
-      import('../lib/http/client.js'),
-      import('../lib/http/dispatcher.js'),
-      import('../lib/http/transport.js'),
-    ]);
+    const [{ HttpClient }, { createDispatcher, proxyConfigured, proxyFor }, { keepAliveGetTransport, nodeTransport }] =
+      await Promise.all([
+        import('../lib/http/client.js'),
+        import('../lib/http/dispatcher.js'),
+        import('../lib/http/transport.js'),
+      ]);
     // GETs through node:http (downloads: faster at that size; the other reads: undici is not even loaded),
     // unless a proxy or a test dispatcher must see them. undici is made by the first request that needs it.
     const plain = this.deps.dispatcher === undefined && !proxyConfigured(this.deps.env);
@@ -298,7 +317,9 @@ export class Context {
       // Once the store is open, every process sharing it shares the account's pace.
       sharedPace: {
         take: async (intervalMs, toleranceMs, now) => {
-          const slot = await this.store.opened?.pace(paceAccount(baseUrl, this.profileName)).take(intervalMs, toleranceMs, now);
+          const slot = await this.store.opened
+            ?.pace(paceAccount(baseUrl, this.profileName))
+            .take(intervalMs, toleranceMs, now);
           if (slot !== undefined) this.store.sayPaceWait(slot - now, intervalMs);
           return slot;
         },
@@ -409,7 +430,10 @@ export class Context {
     const settings = await this.output();
     const target = settings.outputPath;
     if (target === undefined || target === '-' || !existsSync(resolve(this.deps.cwd, target))) return settings;
-    if (!this.dryRunOutputNoticed) this.term.notice(`Dry run: ${this.globals.output ?? target} exists and was left unchanged; the plan is on standard output.`);
+    if (!this.dryRunOutputNoticed)
+      this.term.notice(
+        `Dry run: ${this.globals.output ?? target} exists and was left unchanged; the plan is on standard output.`,
+      );
     this.dryRunOutputNoticed = true;
     return { ...settings, outputPath: undefined };
   }
@@ -419,18 +443,28 @@ export class Context {
    * for error printing: errors are JSON only when JSON was asked for, not merely because stdout is a pipe.
    */
   quickFormat(): Format | undefined {
-    return errorFormat({ json: this.globals.json, format: this.globals.format, envFormat: this.deps.env.CREATORS_FORMAT });
+    return errorFormat({
+      json: this.globals.json,
+      format: this.globals.format,
+      envFormat: this.deps.env.CREATORS_FORMAT,
+    });
   }
 
   /** The money policy of this run: `--dry-run`, `--max-credits` (flag > env > profile), `confirm-above`. */
   async moneyPolicy(): Promise<MoneyPolicy> {
     const { parseConfirmAbove } = await import('../lib/cost.js');
     const flag = this.globals.maxCredits;
-    const raw = flag === undefined ? (this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))) : undefined;
+    const raw =
+      flag === undefined ? (this.deps.env.CREATORS_MAX_CREDITS ?? (await this.setting('max-credits'))) : undefined;
     return {
       dryRun: this.dryRun,
       // The env and the setting are named as the flag, as they always were.
-      maxCreditsMilli: flag !== undefined ? (flag ?? undefined) : raw === undefined || raw === '' ? undefined : parseCreditsMilli(raw, '--max-credits'),
+      maxCreditsMilli:
+        flag !== undefined
+          ? (flag ?? undefined)
+          : raw === undefined || raw === ''
+            ? undefined
+            : parseCreditsMilli(raw, '--max-credits'),
       confirmAboveMilli: parseConfirmAbove(await this.setting('confirm-above')),
     };
   }
@@ -467,7 +501,11 @@ export class Context {
   private async printPlan(record: PlanRecord): Promise<void> {
     const { printPlan } = await import('../lib/output/plan.js');
     const checks = [...this.inputChecks];
-    await printPlan(this.term, await this.dryRunOutput(), checks.length > 0 ? { ...record, input_checks: checks } : record);
+    await printPlan(
+      this.term,
+      await this.dryRunOutput(),
+      checks.length > 0 ? { ...record, input_checks: checks } : record,
+    );
   }
 
   /**
@@ -476,7 +514,14 @@ export class Context {
    * check its input are sent instead (`inputCheck`), and named by the plan.
    */
   private async dryRead(req: { method: string; url: URL }): Promise<never> {
-    await this.printPlan({ dry_run: true, method: req.method, url: req.url.href, body: null, worst_case_credits: 0, cost_basis: 'free read' });
+    await this.printPlan({
+      dry_run: true,
+      method: req.method,
+      url: req.url.href,
+      body: null,
+      worst_case_credits: 0,
+      cost_basis: 'free read',
+    });
     throw new DryRunComplete(`${req.method} ${req.url.pathname}`);
   }
 
@@ -490,11 +535,19 @@ export class Context {
     if (daily === undefined && monthly === undefined) return;
     const memory = await this.store.memory();
     if (!memory) {
-      this.term.warn('Budgets (daily-budget, monthly-budget) are not enforced with --no-store: this run is not counted against them.');
+      this.term.warn(
+        'Budgets (daily-budget, monthly-budget) are not enforced with --no-store: this run is not counted against them.',
+      );
       return;
     }
     const { reserveBudget } = await import('../lib/store/budget.js');
-    await reserveBudget(memory, { profile: this.profileName, now: memory.now(), worstMilli: plan.worstCaseMilli, daily, monthly });
+    await reserveBudget(memory, {
+      profile: this.profileName,
+      now: memory.now(),
+      worstMilli: plan.worstCaseMilli,
+      daily,
+      monthly,
+    });
   }
 
   /** A change that charged monitoring, with the account's monitoring after it (reused by the runway warning). */
@@ -516,7 +569,12 @@ export class Context {
       const memory = await this.store.madeMemory();
       if (!this.billedRun && !(memory !== undefined && memory.spentMilli > 0)) return;
       const { DEFAULT_RUNWAY_WARN_DAYS, readRunway, runwayWarning } = await import('../lib/listening/runway.js');
-      const warnDays = await this.numberOption(undefined, 'runway-warn-days', DEFAULT_RUNWAY_WARN_DAYS, 'runway-warn-days setting');
+      const warnDays = await this.numberOption(
+        undefined,
+        'runway-warn-days',
+        DEFAULT_RUNWAY_WARN_DAYS,
+        'runway-warn-days setting',
+      );
       if (warnDays <= 0) return;
       const runway = this.knownRunway ?? (await readRunway(await this.http()));
       const line = runwayWarning(runway, warnDays);

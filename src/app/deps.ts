@@ -3,7 +3,6 @@ import type { Io } from '../lib/io/streams.js';
 import type { StartPager } from '../lib/io/pager-process.js';
 import type { Dispatcher } from 'undici';
 
-
 /**
  * Everything from the outside world a command needs, injected once (house style: one context).
  * Members that cost something to build (the HTTP dispatcher) are created lazily by their users.

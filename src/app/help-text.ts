@@ -17,7 +17,9 @@ export function helpParagraphs(text: string, width = Infinity): string {
   if (text.split('\n').every((line) => line.length <= width)) return text;
   return text
     .split(/\n{2,}/)
-    .map((paragraph) => (paragraph.trim() === '' ? paragraph : wrapWords(paragraph.replace(/\s+/g, ' ').trim(), width, '')))
+    .map((paragraph) =>
+      paragraph.trim() === '' ? paragraph : wrapWords(paragraph.replace(/\s+/g, ' ').trim(), width, ''),
+    )
     .join('\n\n')
     .replace(/^(?!\n)/, '\n')
     .replace(/\n*$/, '\n');

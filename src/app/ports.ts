@@ -54,10 +54,15 @@ export const ports = {
     return {
       input: ctx.term,
       filters: async (source) => {
-        const [{ readInputJson }, { UsageError }] = await Promise.all([import('../lib/io/input.js'), import('../lib/errors.js')]);
+        const [{ readInputJson }, { UsageError }] = await Promise.all([
+          import('../lib/io/input.js'),
+          import('../lib/errors.js'),
+        ]);
         const base = await readInputJson(ctx.term, source, '--filters');
         if (base === null || typeof base !== 'object' || Array.isArray(base)) {
-          throw new UsageError('--filters must hold a JSON object of filters.', { hint: 'e.g. {"number_of_followers": {"min": 10000}}' });
+          throw new UsageError('--filters must hold a JSON object of filters.', {
+            hint: 'e.g. {"number_of_followers": {"min": 10000}}',
+          });
         }
         return base as Record<string, unknown>;
       },
@@ -69,7 +74,10 @@ export const ports = {
               const windowMs = (await ctx.store.maxAge()).creator;
               // --no-store: nothing to ask. A dry run before any store exists: nothing bought yet.
               if (!store) return ctx.globals.store === false ? undefined : { handles: [], windowMs };
-              const handles = windowMs > 0 ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs) : [];
+              const handles =
+                windowMs > 0
+                  ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs)
+                  : [];
               return { handles, windowMs };
             },
             told: async (outcome) => (await import('./skip-bought.js')).tellSkipBought(ctx.term, outcome),
@@ -82,7 +90,10 @@ export const ports = {
   body(ctx: Context): BodyPorts {
     return {
       async bodyObject(source) {
-        const [{ readInputJson }, { UsageError }] = await Promise.all([import('../lib/io/input.js'), import('../lib/errors.js')]);
+        const [{ readInputJson }, { UsageError }] = await Promise.all([
+          import('../lib/io/input.js'),
+          import('../lib/errors.js'),
+        ]);
         const parsed = await readInputJson(ctx.term, source, '--body');
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
           throw new UsageError(`--body '${source}' must hold a JSON object, e.g. {"name": "Launch watch"}.`);
@@ -132,7 +143,13 @@ export const ports = {
 
   /** The listening workflows (create, update, delete, add and remove creators). */
   async listening(ctx: Context): Promise<ListeningPorts> {
-    return { ...paying(await clientNow(ctx), ctx), term: ctx.term, dryRun: ctx.dryRun, now: ctx.deps.now, charged: (after) => ctx.billed(after) };
+    return {
+      ...paying(await clientNow(ctx), ctx),
+      term: ctx.term,
+      dryRun: ctx.dryRun,
+      now: ctx.deps.now,
+      charged: (after) => ctx.billed(after),
+    };
   },
 
   /** `exclusions add|remove`. */
@@ -176,7 +193,14 @@ export const ports = {
 
   /** `batch poll`: waiting for a job (the client built first, as the command always did). */
   async batchWait(ctx: Context): Promise<WaitPorts> {
-    return { ...(await clientNow(ctx)), term: ctx.term, now: ctx.deps.now, sleep: ctx.deps.sleep, signal: ctx.deps.signal, charged: (status) => ctx.store.logJob(status) };
+    return {
+      ...(await clientNow(ctx)),
+      term: ctx.term,
+      now: ctx.deps.now,
+      sleep: ctx.deps.sleep,
+      signal: ctx.deps.signal,
+      charged: (status) => ctx.store.logJob(status),
+    };
   },
 
   /** `events tail`: the command adds how events are printed (`emit`) and how a forward's status is shown. */

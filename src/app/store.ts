@@ -60,7 +60,10 @@ export class StorePort {
 
   private async findAddress(): Promise<StoreAddress> {
     const { deps, profileName, term } = this.host;
-    const [{ isPgUrl, pgTarget }, { storeAddress, storeValuePasswords }] = await Promise.all([import('../lib/store/open.js'), import('../lib/store/location.js')]);
+    const [{ isPgUrl, pgTarget }, { storeAddress, storeValuePasswords }] = await Promise.all([
+      import('../lib/store/open.js'),
+      import('../lib/store/location.js'),
+    ]);
     const env = deps.env.CREATORS_STORE;
     const setting = env === undefined ? await this.host.setting('store') : undefined;
     // A team store's password stays out of every line printed, debug lines and a refused setting's error included.
@@ -91,7 +94,14 @@ export class StorePort {
   /** How this profile's store is opened (`store migrate|push`, which open it themselves). */
   async openOptions(o: { dryRun?: boolean }): Promise<OpenOptions> {
     const where = await this.where();
-    return { file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: o.dryRun, dryRun: o.dryRun, privateFolder: where.isDefault };
+    return {
+      file: where.address,
+      env: this.host.deps.env,
+      busyTimeoutMs: this.busyTimeoutMs(),
+      readOnly: o.dryRun,
+      dryRun: o.dryRun,
+      privateFolder: where.isDefault,
+    };
   }
 
   /** This profile's local store file (the default place, whatever `store` says): where `store push` copies from. */
@@ -118,13 +128,24 @@ export class StorePort {
 
   private async openOnce(): Promise<Store | undefined> {
     if (this.host.globals.store === false) {
-      this.host.term.notice('--no-store: answers are neither taken from nor kept in the store; this run may pay again for what was bought before.');
+      this.host.term.notice(
+        '--no-store: answers are neither taken from nor kept in the store; this run may pay again for what was bought before.',
+      );
       return undefined;
     }
     const { openStore } = await import('../lib/store/open.js');
     const where = await this.where();
     const dryRun = this.host.dryRun;
-    this.openedStore = await openStore({ file: where.address, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), readOnly: dryRun, dryRun, privateFolder: where.isDefault, now: this.host.deps.now, signal: this.host.deps.signal });
+    this.openedStore = await openStore({
+      file: where.address,
+      env: this.host.deps.env,
+      busyTimeoutMs: this.busyTimeoutMs(),
+      readOnly: dryRun,
+      dryRun,
+      privateFolder: where.isDefault,
+      now: this.host.deps.now,
+      signal: this.host.deps.signal,
+    });
     return this.openedStore;
   }
 
@@ -142,7 +163,8 @@ export class StorePort {
   private envSecondsMs(name: 'CREATORS_STORE_BUSY_TIMEOUT' | 'CREATORS_STORE_CLAIM_WAIT'): number | undefined {
     const raw = this.host.deps.env[name];
     const seconds = raw === undefined || raw === '' ? undefined : Number(raw);
-    if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0)) throw new UsageError(`Invalid ${name} '${raw}': expected seconds, 0 or more.`);
+    if (seconds !== undefined && !(Number.isFinite(seconds) && seconds >= 0))
+      throw new UsageError(`Invalid ${name} '${raw}': expected seconds, 0 or more.`);
     return seconds === undefined ? undefined : seconds * 1000;
   }
 
@@ -157,10 +179,21 @@ export class StorePort {
     const where = o.file === undefined ? await this.where() : undefined;
     const file = o.file ?? (where as StoreAddress).address;
     const dryRun = this.host.dryRun;
-    const options = { file, env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs(), dryRun, privateFolder: where?.isDefault };
+    const options = {
+      file,
+      env: this.host.deps.env,
+      busyTimeoutMs: this.busyTimeoutMs(),
+      dryRun,
+      privateFolder: where?.isDefault,
+    };
     // A link or a device is refused even when nothing would be opened (lstat: a dangling link exists too).
     if (!isPgUrl(file) && !lexists(file)) return undefined;
-    const store = await openStore({ ...options, readOnly: !o.write || dryRun, migrate: o.migrate && !dryRun, now: this.host.deps.now });
+    const store = await openStore({
+      ...options,
+      readOnly: !o.write || dryRun,
+      migrate: o.migrate && !dryRun,
+      now: this.host.deps.now,
+    });
     if (store) this.localStores.push(store);
     return store;
   }
@@ -194,9 +227,13 @@ export class StorePort {
         const n = drained?.answers ?? 0;
         const charges = drained?.spend ?? 0;
         if (n > 0) {
-          this.host.term.notice(`${n} paid ${n === 1 ? 'answer' : 'answers'} an earlier run could not keep in the store ${n === 1 ? 'is' : 'are'} in it now (from the outbox ${outbox}).`);
+          this.host.term.notice(
+            `${n} paid ${n === 1 ? 'answer' : 'answers'} an earlier run could not keep in the store ${n === 1 ? 'is' : 'are'} in it now (from the outbox ${outbox}).`,
+          );
         } else if (charges > 0) {
-          this.host.term.notice(`${charges} ${charges === 1 ? 'charge' : 'charges'} an earlier run could not log ${charges === 1 ? 'is' : 'are'} in the spend log now (from the outbox ${outbox}).`);
+          this.host.term.notice(
+            `${charges} ${charges === 1 ? 'charge' : 'charges'} an earlier run could not log ${charges === 1 ? 'is' : 'are'} in the spend log now (from the outbox ${outbox}).`,
+          );
         }
       }
       // A dry run plans as the real run will find the store, the outbox drained.
@@ -212,7 +249,9 @@ export class StorePort {
     const offset = await store.clockOffset(deps.now);
     if (Math.abs(offset) > CLOCK_SAID_MS) {
       const { spanText } = await import('../lib/store/views.js');
-      term.notice(`This machine's clock is ${spanText(offset)} ${offset > 0 ? 'behind' : 'ahead of'} the team store's; its times are used for what is bought and spent.`);
+      term.notice(
+        `This machine's clock is ${spanText(offset)} ${offset > 0 ? 'behind' : 'ahead of'} the team store's; its times are used for what is bought and spent.`,
+      );
     }
     return new PurchaseMemoryImpl({
       // No answer is kept bigger than an answer may be on the wire.
@@ -242,12 +281,18 @@ export class StorePort {
     if (this.host.globals.store !== false) return this.memory();
     this.spendOnly ??= (async () => {
       const { openStore } = await import('../lib/store/open.js');
-      const store = await openStore({ file: await this.address(), env: this.host.deps.env, busyTimeoutMs: this.busyTimeoutMs() });
+      const store = await openStore({
+        file: await this.address(),
+        env: this.host.deps.env,
+        busyTimeoutMs: this.busyTimeoutMs(),
+      });
       if (!store) return undefined;
       this.localStores.push(store);
       return this.memoryOver(store);
     })().catch((err: unknown) => {
-      this.host.term.warn(`This run's charges are not in the spend log: the store could not be opened (${err instanceof Error ? err.message : String(err)}).`);
+      this.host.term.warn(
+        `This run's charges are not in the spend log: the store could not be opened (${err instanceof Error ? err.message : String(err)}).`,
+      );
       return undefined;
     });
     return this.spendOnly;
@@ -277,7 +322,9 @@ export class StorePort {
       const { logJobCharge } = await import('../lib/store/jobs.js');
       const { refused } = await logJobCharge(memory, status, memory.now());
       if (refused !== undefined) {
-        this.host.term.warn(`Batch ${status.batch_id} says it used ${refused} credits, not a charge its ${status.total_rows ?? 'unknown number of'} rows can make; nothing is logged for it.`);
+        this.host.term.warn(
+          `Batch ${status.batch_id} says it used ${refused} credits, not a charge its ${status.total_rows ?? 'unknown number of'} rows can make; nothing is logged for it.`,
+        );
       }
     } catch (err) {
       this.chargeNotLogged(memory, err);
@@ -302,7 +349,9 @@ export class StorePort {
       memory.failure ??= err;
       return;
     }
-    this.host.term.warn(`This run's charges are not all in the spend log: ${err instanceof Error ? err.message : String(err)}`);
+    this.host.term.warn(
+      `This run's charges are not all in the spend log: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 
   /**
@@ -356,7 +405,9 @@ export class StorePort {
     // A slow account's own interval is no news.
     if (waitMs < Math.max(PACE_WAIT_SAID_MS, 2 * intervalMs) || now - this.paceSaidAt < 30_000) return;
     this.paceSaidAt = now;
-    this.host.term.notice(`Waiting ${Math.ceil(waitMs / 1000)} s for the account's rate, shared through the store with other runs using it (creators store doctor shows them).`);
+    this.host.term.notice(
+      `Waiting ${Math.ceil(waitMs / 1000)} s for the account's rate, shared through the store with other runs using it (creators store doctor shows them).`,
+    );
   }
 
   /** `--restart` of a bulk run: this run buys fresh, whatever the store holds (as `--max-age 0`). */

@@ -11,7 +11,10 @@ export default defineCommand({
   args: [{ name: '<shell>', description: 'bash, zsh or fish', complete: SHELLS }],
   examples: [
     ['source <(creators completion bash)', 'bash, this shell only'],
-    ['mkdir -p ~/.zfunc && creators completion zsh > ~/.zfunc/_creators', 'zsh, with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc'],
+    [
+      'mkdir -p ~/.zfunc && creators completion zsh > ~/.zfunc/_creators',
+      'zsh, with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
+    ],
     ['creators completion fish > ~/.config/fish/completions/creators.fish', 'fish'],
   ],
   helpAfter:
@@ -22,7 +25,11 @@ export default defineCommand({
       import('../app/completion.js'),
       import('../lib/output/index.js'),
     ]);
-    const scripts: Record<(typeof SHELLS)[number], typeof bashScript> = { bash: bashScript, zsh: zshScript, fish: fishScript };
+    const scripts: Record<(typeof SHELLS)[number], typeof bashScript> = {
+      bash: bashScript,
+      zsh: zshScript,
+      fish: fishScript,
+    };
     const known = matchChoice(shell, SHELLS);
     if (!known) throw new UsageError(`Unsupported shell '${shell}'.`, { hint: 'Use bash, zsh or fish.' });
     // `completion` is a top-level verb: its parent is the whole tree.

@@ -10,7 +10,10 @@ export default defineCommand({
     ["creators credits --json | jq '.credits_available'", 'just the number'],
   ],
   async run(ctx) {
-    const [{ creditsPlan, getCredits }, { printItem }] = await Promise.all([import('../lib/api/account.js'), import('../lib/output/index.js')]);
+    const [{ creditsPlan, getCredits }, { printItem }] = await Promise.all([
+      import('../lib/api/account.js'),
+      import('../lib/output/index.js'),
+    ]);
     const output = await ctx.output();
     if (!(await ctx.gate(creditsPlan()))) return;
     const credits = await getCredits(await ctx.http());

@@ -5,8 +5,17 @@ import { matchChoice } from '../lib/options.js';
 
 /** The dictionary kinds, for the help line (their routes live in lib/api/dictionary.ts, loaded only to run). */
 export const KINDS = [
-  'languages', 'locations', 'brands', 'yt-topics', 'games', 'audience-brand-categories', 'audience-brand-names',
-  'audience-interests', 'audience-locations', 'niches', 'sub-niches',
+  'languages',
+  'locations',
+  'brands',
+  'yt-topics',
+  'games',
+  'audience-brand-categories',
+  'audience-brand-names',
+  'audience-interests',
+  'audience-locations',
+  'niches',
+  'sub-niches',
 ] as const;
 
 /** `creators dict <kind>`: dictionary values for Discovery filters (free). */
@@ -15,17 +24,29 @@ export default defineCommand({
   description: `List the values Discovery filters accept (free). Kinds: ${KINDS.join(', ')}`,
   args: [{ name: '<kind>', description: 'dictionary kind', complete: KINDS }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'platform (required for locations): instagram, youtube, tiktok, twitch, twitter, onlyfans', complete: DISCOVERY_PLATFORMS },
+    platform: {
+      flags: '--platform <p>',
+      description: 'platform (required for locations): instagram, youtube, tiktok, twitch, twitter, onlyfans',
+      complete: DISCOVERY_PLATFORMS,
+    },
     search: { flags: '--search <text>', description: 'only entries matching this text' },
     limit: {
       flags: '--limit <n>',
       description: 'entries per request, 1 to 100',
-      value: integer({ check: (n, _raw, flag) => (n < 1 || n > 100 ? new UsageError(`Invalid ${flag} '${n}': expected a whole number from 1 to 100.`) : undefined) }),
+      value: integer({
+        check: (n, _raw, flag) =>
+          n < 1 || n > 100
+            ? new UsageError(`Invalid ${flag} '${n}': expected a whole number from 1 to 100.`)
+            : undefined,
+      }),
     },
     offset: {
       flags: '--offset <n>',
       description: 'skip this many entries',
-      value: integer({ check: (n, _raw, flag) => (n < 0 ? new UsageError(`Invalid ${flag} '${n}': expected a whole number, 0 or more.`) : undefined) }),
+      value: integer({
+        check: (n, _raw, flag) =>
+          n < 0 ? new UsageError(`Invalid ${flag} '${n}': expected a whole number, 0 or more.`) : undefined,
+      }),
     },
     exact: { flags: '--exact', description: 'brands: match the brand handle exactly', negatable: true },
   },
@@ -39,8 +60,13 @@ export default defineCommand({
     // Kinds match in any case, as every choice does; an unknown one is refused below, naming the kinds.
     const kind = matchChoice(asked, KINDS) ?? asked;
     // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
-    const platform = kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
-    const [{ listDictionary }, { dictionaryColumns }, { printList }] = await Promise.all([import('../lib/api/dictionary.js'), import('../lib/output/columns.js'), import('../lib/output/index.js')]);
+    const platform =
+      kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
+    const [{ listDictionary }, { dictionaryColumns }, { printList }] = await Promise.all([
+      import('../lib/api/dictionary.js'),
+      import('../lib/output/columns.js'),
+      import('../lib/output/index.js'),
+    ]);
     const output = await ctx.output();
     const entries = await listDictionary(await ctx.http(), {
       kind,

@@ -16,26 +16,59 @@ const AI_SEARCH_TEXT: ValueKind<string> = {
 
 /** Filter, exclusion and paging flags shared by `search` and `similar` (declared only; nothing heavy). */
 export const DISCOVERY_FLAGS = {
-  platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)', complete: DISCOVERY_PLATFORMS },
+  platform: {
+    flags: '--platform <p>',
+    description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)',
+    complete: DISCOVERY_PLATFORMS,
+  },
   filter: {
     flags: '--filter <key=value>',
-    description: 'a filter; repeatable; dot paths nest (number_of_followers.min=10000); values typed, commas make lists',
+    description:
+      'a filter; repeatable; dot paths nest (number_of_followers.min=10000); values typed, commas make lists',
     repeat: true,
     value: keyValue,
   },
   filters: { flags: '--filters <file|->', description: 'a JSON object of filters from a file or stdin', stdin: true },
   uncheckedFilters: {
     flags: '--unchecked-filters',
-    description: "send filter keys the platform's catalogue does not have (creators help filters) instead of refusing them (exit 2)",
+    description:
+      "send filter keys the platform's catalogue does not have (creators help filters) instead of refusing them (exit 2)",
   },
-  aiSearch: { flags: '--ai-search <text>', description: 'semantic search text (filters.ai_search, 3-150 characters)', value: AI_SEARCH_TEXT },
-  minFollowers: { flags: '--min-followers <n>', description: "minimum followers, sent under the platform's own key", value: integer({ min: 0 }) },
-  maxFollowers: { flags: '--max-followers <n>', description: "maximum followers, sent under the platform's own key", value: integer({ min: 0 }) },
-  excludeHandles: { flags: '--exclude-handles <file|->', description: 'handles to leave out: one per line, or the handle column of a CSV (up to 10,000)', stdin: true },
+  aiSearch: {
+    flags: '--ai-search <text>',
+    description: 'semantic search text (filters.ai_search, 3-150 characters)',
+    value: AI_SEARCH_TEXT,
+  },
+  minFollowers: {
+    flags: '--min-followers <n>',
+    description: "minimum followers, sent under the platform's own key",
+    value: integer({ min: 0 }),
+  },
+  maxFollowers: {
+    flags: '--max-followers <n>',
+    description: "maximum followers, sent under the platform's own key",
+    value: integer({ min: 0 }),
+  },
+  excludeHandles: {
+    flags: '--exclude-handles <file|->',
+    description: 'handles to leave out: one per line, or the handle column of a CSV (up to 10,000)',
+    stdin: true,
+  },
   ...CSV_INPUT_FLAGS,
-  excludeList: { flags: '--exclude-list <id>', description: 'leave out the handles of this exclusion list; repeatable (checked first, free)', repeat: true, value: integer({ min: 1 }) },
-  excludeDefaultList: { flags: '--exclude-default-list', description: "leave out the handles of the platform's default exclusion list" },
-  excludeAllLists: { flags: '--exclude-all-lists', description: 'leave out the handles of every exclusion list of the platform' },
+  excludeList: {
+    flags: '--exclude-list <id>',
+    description: 'leave out the handles of this exclusion list; repeatable (checked first, free)',
+    repeat: true,
+    value: integer({ min: 1 }),
+  },
+  excludeDefaultList: {
+    flags: '--exclude-default-list',
+    description: "leave out the handles of the platform's default exclusion list",
+  },
+  excludeAllLists: {
+    flags: '--exclude-all-lists',
+    description: 'leave out the handles of every exclusion list of the platform',
+  },
   skipBought: {
     flags: '--skip-bought',
     description:
@@ -51,14 +84,22 @@ export const DISCOVERY_FLAGS = {
       min: 1,
       check: (n, _raw, flag) =>
         n > DISCOVERY_PAGE_LIMIT.max
-          ? new UsageError(`Invalid ${flag} ${n}: at most ${DISCOVERY_PAGE_LIMIT.max} creators per page.`, { hint: 'Use --all to get more, page after page.' })
+          ? new UsageError(`Invalid ${flag} ${n}: at most ${DISCOVERY_PAGE_LIMIT.max} creators per page.`, {
+              hint: 'Use --all to get more, page after page.',
+            })
           : undefined,
     }),
   },
-  page: { flags: '--page <n>', description: 'page to fetch (or start from with --all), counting from 1', default: '1', value: integer({ min: 1 }) },
+  page: {
+    flags: '--page <n>',
+    description: 'page to fetch (or start from with --all), counting from 1',
+    default: '1',
+    value: integer({ min: 1 }),
+  },
   envelope: {
     flags: '--envelope',
-    description: "with --json: one object of the page's total, credits_left and applied_filters and its creators (accounts); one page, not --all",
+    description:
+      "with --json: one object of the page's total, credits_left and applied_filters and its creators (accounts); one page, not --all",
   },
   all: { flags: '--all', description: 'follow pages to the end of the results, streaming them out' },
   maxResults: {
@@ -74,11 +115,13 @@ export const DISCOVERY_FLAGS = {
 export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>): Promise<DiscoveryRequest> {
   const { discoveryPaging } = await import('../lib/discovery/input.js');
   const paging = discoveryPaging(flags);
-  if ((paging.page - 1) * paging.limit >= DISCOVERY_RESULT_CAP) throw new UsageError(`--page ${paging.page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
+  if ((paging.page - 1) * paging.limit >= DISCOVERY_RESULT_CAP)
+    throw new UsageError(`--page ${paging.page} starts beyond the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
   if (flags.minFollowers !== undefined && flags.maxFollowers !== undefined && flags.minFollowers > flags.maxFollowers) {
     throw new UsageError(`--min-followers ${flags.minFollowers} is above --max-followers ${flags.maxFollowers}.`);
   }
-  if (flags.filters === '-' && flags.excludeHandles === '-') throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
+  if (flags.filters === '-' && flags.excludeHandles === '-')
+    throw new UsageError('Only one of --filters and --exclude-handles can read standard input.');
   return {
     filtersFile: flags.filters,
     filterPairs: flags.filter,
@@ -86,7 +129,8 @@ export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>
     aiSearch: flags.aiSearch,
     minFollowers: flags.minFollowers,
     maxFollowers: flags.maxFollowers,
-    excludeHandles: flags.excludeHandles === undefined ? undefined : { file: flags.excludeHandles, named: '--exclude-handles' },
+    excludeHandles:
+      flags.excludeHandles === undefined ? undefined : { file: flags.excludeHandles, named: '--exclude-handles' },
     csv: { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns },
     excludeLists: flags.excludeList,
     excludeDefaultList: flags.excludeDefaultList,
@@ -99,6 +143,9 @@ export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>
 /** `--envelope` prints one page as one JSON object: not with `--all` (nor `--max-results`), and only as JSON. */
 export function checkEnvelope(envelope: boolean, paging: { all: boolean }, output: { format: string }): void {
   if (!envelope) return;
-  if (paging.all) throw new UsageError('--envelope describes one page; leave out --all and --max-results (use --envelope first to see the total).');
+  if (paging.all)
+    throw new UsageError(
+      '--envelope describes one page; leave out --all and --max-results (use --envelope first to see the total).',
+    );
   if (output.format !== 'json') throw new UsageError('--envelope prints JSON: add --json (or --format json).');
 }

@@ -17,8 +17,12 @@ function wrapped(words: readonly string[], indent: string): string {
 
 /** `creators help filters`: the catalogue the CLI checks --filter/--filters keys against. */
 function filtersTopic(): string {
-  const everywhere = [...FILTER_CATALOGUE.instagram].filter((k) => DISCOVERY_PLATFORMS.every((p) => FILTER_CATALOGUE[p].has(k))).sort();
-  const own = DISCOVERY_PLATFORMS.map((p) => `  ${p}:\n${wrapped([...FILTER_CATALOGUE[p]].filter((k) => !everywhere.includes(k)).sort(), '    ')}`);
+  const everywhere = [...FILTER_CATALOGUE.instagram]
+    .filter((k) => DISCOVERY_PLATFORMS.every((p) => FILTER_CATALOGUE[p].has(k)))
+    .sort();
+  const own = DISCOVERY_PLATFORMS.map(
+    (p) => `  ${p}:\n${wrapped([...FILTER_CATALOGUE[p]].filter((k) => !everywhere.includes(k)).sort(), '    ')}`,
+  );
   return `Discovery filter keys (search, similar: --filter, --filters)
 
 A key the chosen platform does not have is refused before anything is sent (exit 2):

@@ -19,7 +19,10 @@ export default defineCommand({
     ['creators help dict', 'help of a command'],
   ],
   async run(ctx, { args, command }) {
-    const [{ HELP_TOPICS }, { printText }] = await Promise.all([import('./help-topics.js'), import('../lib/output/index.js')]);
+    const [{ HELP_TOPICS }, { printText }] = await Promise.all([
+      import('./help-topics.js'),
+      import('../lib/output/index.js'),
+    ]);
     const topic = args.join(' ').trim();
     // `help` is a top-level verb: its parent is the whole tree.
     const root = command.parent ?? command;

@@ -6,7 +6,8 @@ import { UsageError } from '../lib/errors.js';
 const LISTENER_PORT: ValueKind<number> = {
   parse(raw, flag) {
     const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < 1 || n > 65535) throw new UsageError(`Invalid ${flag} '${raw}': expected a port number from 1 to 65535.`);
+    if (!/^\d+$/.test(raw) || n < 1 || n > 65535)
+      throw new UsageError(`Invalid ${flag} '${raw}': expected a port number from 1 to 65535.`);
     return n;
   },
 };
@@ -20,16 +21,28 @@ export default defineCommand({
   name: 'login',
   description: 'Log in with OAuth 2.0 (authorization code + PKCE) and store the tokens in the profile',
   flags: {
-    browser: { flags: '--no-browser', description: 'print the URL and read the pasted redirect URL (or code) instead of opening a browser' },
-    port: { flags: '--port <n>', description: 'port of the local 127.0.0.1 listener (default: a new random one each login)', value: LISTENER_PORT },
-    loginTimeout: { flags: '--login-timeout <s>', description: 'give up after this many seconds (default 300)', value: seconds('expected a positive number of seconds.') },
+    browser: {
+      flags: '--no-browser',
+      description: 'print the URL and read the pasted redirect URL (or code) instead of opening a browser',
+    },
+    port: {
+      flags: '--port <n>',
+      description: 'port of the local 127.0.0.1 listener (default: a new random one each login)',
+      value: LISTENER_PORT,
+    },
+    loginTimeout: {
+      flags: '--login-timeout <s>',
+      description: 'give up after this many seconds (default 300)',
+      value: seconds('expected a positive number of seconds.'),
+    },
   },
   examples: [
     ['creators login', 'opens the browser; approve, and the CLI is logged in'],
     ['creators login --no-browser', 'over SSH: open the printed URL elsewhere, paste the final address back'],
     ['creators --profile work login --base-url http://127.0.0.1:8787', 'log a profile in to the sandbox'],
   ],
-  helpAfter: '\nOver SSH or without a display the browser is not opened; the URL is printed and a pasted redirect is accepted.\n',
+  helpAfter:
+    '\nOver SSH or without a display the browser is not opened; the URL is printed and a pasted redirect is accepted.\n',
   async run(ctx, { flags }) {
     const [{ DEFAULT_LOGIN_TIMEOUT_MS, login }, { humanDate }] = await Promise.all([
       import('../lib/auth/login.js'),
@@ -40,9 +53,18 @@ export default defineCommand({
     const loginPorts = await ports.login(ctx);
     const result = await login(loginPorts, { port, noBrowser: !flags.browser, timeoutMs });
     if (!result) return;
-    const until = result.expires_at !== undefined ? ` The access token is valid until ${humanDate(result.expires_at)} and refreshes itself.` : '';
+    const until =
+      result.expires_at !== undefined
+        ? ` The access token is valid until ${humanDate(result.expires_at)} and refreshes itself.`
+        : '';
     ctx.notice(`Logged in to ${loginPorts.baseUrl.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
-    const overriding = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
+    const overriding = ctx.globals.apiKey
+      ? '--api-key'
+      : ctx.globals.apiKeyFile
+        ? '--api-key-file'
+        : ctx.deps.env.CREATORS_API_KEY
+          ? 'CREATORS_API_KEY'
+          : undefined;
     if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);
   },
 });

@@ -17,12 +17,27 @@ export default defineCommand({
     const store = await ctx.config();
     if (ctx.dryRun) {
       const { printSettingsPlan } = await import('../lib/config-change.js');
-      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: logoutChanges(store) });
+      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), {
+        dry_run: true,
+        profile: ctx.profileName,
+        file: store.path,
+        changes: logoutChanges(store),
+      });
       return;
     }
     const what = describeCredentials(forgetCredentials(store));
-    ctx.notice(what ? `Logged out: forgot the ${what} of profile '${ctx.profileName}'.` : `Profile '${ctx.profileName}' had no stored credentials.`);
-    const still = ctx.globals.apiKey ? '--api-key' : ctx.globals.apiKeyFile ? '--api-key-file' : ctx.deps.env.CREATORS_API_KEY ? 'CREATORS_API_KEY' : undefined;
+    ctx.notice(
+      what
+        ? `Logged out: forgot the ${what} of profile '${ctx.profileName}'.`
+        : `Profile '${ctx.profileName}' had no stored credentials.`,
+    );
+    const still = ctx.globals.apiKey
+      ? '--api-key'
+      : ctx.globals.apiKeyFile
+        ? '--api-key-file'
+        : ctx.deps.env.CREATORS_API_KEY
+          ? 'CREATORS_API_KEY'
+          : undefined;
     if (still) ctx.warn(`${still} is still set and will be used.`);
   },
 });

@@ -3,14 +3,18 @@ import { credits, defineCommand } from '../app/command.js';
 /** `creators mcp`: the service served to AI assistants over MCP (stdio), through the CLI's own plans, gate and store. */
 export default defineCommand({
   name: 'mcp',
-  description: 'Serve the API to AI assistants: a Model Context Protocol server over stdio, with a session budget and the purchase store',
+  description:
+    'Serve the API to AI assistants: a Model Context Protocol server over stdio, with a session budget and the purchase store',
   flags: {
     budget: {
       flags: '--budget <credits>',
       description: 'credits this session may spend, worst cases counted before sending (default 5)',
       value: credits,
     },
-    readOnly: { flags: '--read-only', description: 'serve only the free tools that change nothing (no tool can spend or write)' },
+    readOnly: {
+      flags: '--read-only',
+      description: 'serve only the free tools that change nothing (no tool can spend or write)',
+    },
   },
   examples: [
     ['creators mcp', 'serve over stdio, up to 5 credits a session (an MCP client starts it, as below)'],
@@ -35,9 +39,18 @@ export default defineCommand({
   async run(ctx, { flags }) {
     if (ctx.dryRun) {
       // A dry run starts nothing: it says what would be served, with which budget.
-      const [{ servedTools, DEFAULT_BUDGET_CREDITS }, { printText }] = await Promise.all([import('../app/mcp/tools.js'), import('../lib/output/index.js')]);
+      const [{ servedTools, DEFAULT_BUDGET_CREDITS }, { printText }] = await Promise.all([
+        import('../app/mcp/tools.js'),
+        import('../lib/output/index.js'),
+      ]);
       const output = await ctx.output();
-      const plan = { dry_run: true, transport: 'stdio', read_only: flags.readOnly, budget_credits: flags.budget === undefined ? DEFAULT_BUDGET_CREDITS : flags.budget / 1000, tools: servedTools(flags.readOnly) };
+      const plan = {
+        dry_run: true,
+        transport: 'stdio',
+        read_only: flags.readOnly,
+        budget_credits: flags.budget === undefined ? DEFAULT_BUDGET_CREDITS : flags.budget / 1000,
+        tools: servedTools(flags.readOnly),
+      };
       const text =
         output.format === 'json' || output.format === 'jsonl'
           ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`

@@ -13,18 +13,38 @@ const OVERLAP_COLUMNS: ColumnSpec[] = [
 /** `creators overlap <creator...>`: how much 2 to 10 creators' audiences overlap (1 credit per request). */
 export default defineCommand({
   name: 'overlap',
-  description: "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals (1 credit per request)",
-  args: [{ name: '<creator...>', description: `${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs` }],
+  description:
+    "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals (1 credit per request)",
+  args: [
+    {
+      name: '<creator...>',
+      description: `${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs`,
+    },
+  ],
   flags: {
-    platform: { flags: '--platform <p>', description: `${OVERLAP_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)`, complete: OVERLAP_PLATFORMS },
+    platform: {
+      flags: '--platform <p>',
+      description: `${OVERLAP_PLATFORMS.join(', ')} (default: the profile setting \`platform\`)`,
+      complete: OVERLAP_PLATFORMS,
+    },
   },
   examples: [
-    ['creators overlap noah_paws theellastrong hannahclutch --platform instagram', 'a row per creator, then the totals'],
+    [
+      'creators overlap noah_paws theellastrong hannahclutch --platform instagram',
+      'a row per creator, then the totals',
+    ],
     ['creators overlap sophia_bernard themaxtech --platform tiktok --json', 'the whole answer (basics, details)'],
-    ['creators overlap noah_paws theellastrong --platform instagram --dry-run', 'the request and its price, nothing sent'],
+    [
+      'creators overlap noah_paws theellastrong --platform instagram --dry-run',
+      'the request and its price, nothing sent',
+    ],
   ],
   async run(ctx, { args, flags }) {
-    const [{ audienceOverlap, audienceOverlapPlan, cleanOverlapCreators }, { countText, creditCount }, { printPaidItem, printPaidList }] = await Promise.all([
+    const [
+      { audienceOverlap, audienceOverlapPlan, cleanOverlapCreators },
+      { countText, creditCount },
+      { printPaidItem, printPaidList },
+    ] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/words.js'),
       import('../lib/output/paid.js'),
@@ -35,12 +55,15 @@ export default defineCommand({
     const plan = audienceOverlapPlan(platform, creators);
     // A comparison the store holds is answered from it: priced at 0, so --max-credits and the budgets let it through.
     const stored = (await ctx.store.storedAnswer(plan)) !== undefined;
-    if (!(await ctx.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan))) return;
+    if (!(await ctx.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan)))
+      return;
     const output = await ctx.output();
     const answer = await audienceOverlap(http, platform, creators);
     const spent = Math.round(answer.creditsCost * 1000);
     if (!answer.found) {
-      ctx.notice(`${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${creditCount(spent)} charged`})`);
+      ctx.notice(
+        `${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${creditCount(spent)} charged`})`,
+      );
       await printPaidItem(ctx.term, output, answer.response, undefined, spent);
       return;
     }
@@ -56,7 +79,8 @@ export default defineCommand({
         return {
           username: d.username,
           followers: d.followers,
-          unique_followers: followers !== undefined && unique !== undefined ? Math.round((followers * unique) / 100) : null,
+          unique_followers:
+            followers !== undefined && unique !== undefined ? Math.round((followers * unique) / 100) : null,
           unique_percentage: d.unique_percentage,
           overlapping_percentage: d.overlapping_percentage,
           ...rest,
@@ -68,7 +92,8 @@ export default defineCommand({
         followers: total ?? null,
         unique_followers: totalUnique ?? null,
         unique_percentage: total && totalUnique !== undefined ? Math.round((totalUnique / total) * 10_000) / 100 : null,
-        overlapping_percentage: total && totalUnique !== undefined ? Math.round((1 - totalUnique / total) * 10_000) / 100 : null,
+        overlapping_percentage:
+          total && totalUnique !== undefined ? Math.round((1 - totalUnique / total) * 10_000) / 100 : null,
       };
       const all = [...rows, totalRow];
       async function* records(): AsyncGenerator<DataRecord> {
@@ -85,15 +110,24 @@ export default defineCommand({
         await printPaidList(ctx.term, screen, records(), OVERLAP_COLUMNS, { spentMilli: () => spent, noun: 'rows' });
         if (chart) {
           const width = ctx.term.columns !== undefined && ctx.term.columns > 0 ? ctx.term.columns : 100;
-          await printText(ctx.term, screen, overlapChart(all, { width, unicode: screen.unicode ?? false, color: screen.color }));
+          await printText(
+            ctx.term,
+            screen,
+            overlapChart(all, { width, unicode: screen.unicode ?? false, color: screen.color }),
+          );
         }
       });
     }
     if (ctx.term.stderrIsTTY) {
-      const left = answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;
+      const left =
+        answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;
       // An answer from the store: the one line says so (the end of the run then says nothing more).
       const stored = spent === 0 ? await ctx.store.storeClause() : '';
-      ctx.notice(stored === '' ? `${creditCount(spent)} spent${left}.` : `From the store${stored.replace(/^, /, ' (').replace(/; --max-age/, '): 0 credits; --max-age')}.`);
+      ctx.notice(
+        stored === ''
+          ? `${creditCount(spent)} spent${left}.`
+          : `From the store${stored.replace(/^, /, ' (').replace(/; --max-age/, '): 0 credits; --max-age')}.`,
+      );
     }
   },
 });

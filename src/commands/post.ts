@@ -4,7 +4,6 @@ import type { ColumnSpec, DataRecord } from '../lib/output/index.js';
 import { UsageError } from '../lib/errors.js';
 import { checkPlatform } from '../lib/platforms.js';
 
-
 const COMMENT_COLUMNS: ColumnSpec[] = [
   { path: 'username', header: 'user', keep: true },
   { path: 'text', header: 'comment' },
@@ -18,20 +17,45 @@ export default defineCommand({
   description: 'Details of one post: data, comments, transcript or audio (0.03 credits per request)',
   args: [{ name: '<post-id|url>', description: 'the platform post id, or the post URL' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)', complete: CONTENT_PLATFORMS },
+    platform: {
+      flags: '--platform <p>',
+      description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)',
+      complete: CONTENT_PLATFORMS,
+    },
     kind: { flags: '--kind <kind>', description: 'what to fetch', choices: CONTENT_KINDS, default: 'data' },
     all: { flags: '--all', description: 'comments: follow the cursor through every page (each page is a request)' },
-    maxPages: { flags: '--max-pages <n>', description: 'comments with --all: stop after n pages', value: integer({ min: 1 }) },
-    cursor: { flags: '--cursor <token>', description: 'comments: start at the page of this cursor (the "next cursor" a previous run printed)' },
+    maxPages: {
+      flags: '--max-pages <n>',
+      description: 'comments with --all: stop after n pages',
+      value: integer({ min: 1 }),
+    },
+    cursor: {
+      flags: '--cursor <token>',
+      description: 'comments: start at the page of this cursor (the "next cursor" a previous run printed)',
+    },
   },
   examples: [
     ['creators post https://www.instagram.com/p/C1a2B3c4D5e/', 'post data, platform from the URL'],
     ['creators post 7301234567890123456 --platform tiktok --kind transcript', 'a TikTok transcript'],
-    ['creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl', 'every comment, one per line'],
-    ['creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ', 'the next page of comments, from the cursor a run printed'],
+    [
+      'creators post dQw4w9WgXcQ --platform youtube --kind comments --all --format jsonl',
+      'every comment, one per line',
+    ],
+    [
+      'creators post dQw4w9WgXcQ --platform youtube --kind comments --cursor YzoyNQ',
+      'the next page of comments, from the cursor a run printed',
+    ],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails }, { planAfterStoredPages }, { creditCount, plural }, { storedPages, withArticle }, { printItem }, { printPaidItem, printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [
+      { commentPages, commentPagesPlan, commentsOf, detailsPageOf, parsePostRef, postDetails },
+      { planAfterStoredPages },
+      { creditCount, plural },
+      { storedPages, withArticle },
+      { printItem },
+      { printPaidItem, printPaidList },
+      { endingProgress, pagingProgress, recordsToTerminal },
+    ] = await Promise.all([
       import('../lib/api/content.js'),
       import('../lib/api/plan.js'),
       import('../lib/words.js'),
@@ -45,14 +69,20 @@ export default defineCommand({
     // The URL's platform wins over the profile setting, but --platform must agree with it.
     const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
     const parsed = parsePostRef(ref);
-    if (parsed.platform && flagPlatform && parsed.platform !== flagPlatform) throw new UsageError(`The URL is ${withArticle(parsed.platform)} post but --platform is ${flagPlatform}.`);
+    if (parsed.platform && flagPlatform && parsed.platform !== flagPlatform)
+      throw new UsageError(`The URL is ${withArticle(parsed.platform)} post but --platform is ${flagPlatform}.`);
     const platform = parsed.platform ?? flagPlatform ?? (await ctx.optionalPlatform(undefined, CONTENT_PLATFORMS));
-    if (!platform) throw new UsageError('--platform is required when the post is given by id.', { hint: 'Use instagram, tiktok or youtube.' });
-    if (platform === 'youtube' && kind === 'audio') throw new UsageError('YouTube posts have no audio kind.', { hint: 'Use --kind data, comments or transcript.' });
+    if (!platform)
+      throw new UsageError('--platform is required when the post is given by id.', {
+        hint: 'Use instagram, tiktok or youtube.',
+      });
+    if (platform === 'youtube' && kind === 'audio')
+      throw new UsageError('YouTube posts have no audio kind.', { hint: 'Use --kind data, comments or transcript.' });
     if (flags.all && kind !== 'comments') throw new UsageError('--all applies to --kind comments.');
     if (flags.cursor !== undefined && kind !== 'comments') throw new UsageError('--cursor applies to --kind comments.');
     const cursor = flags.cursor?.trim() || undefined;
-    if (flags.cursor !== undefined && cursor === undefined) throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
+    if (flags.cursor !== undefined && cursor === undefined)
+      throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
     const maxPages = flags.maxPages;
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 
@@ -79,7 +109,12 @@ export default defineCommand({
       let left: number | undefined;
       const got = { pages: 0, fromStore: 0, comments: 0 };
       // --all on a terminal: pages, comments and credits so far.
-      const progress = pagingProgress(ctx.term, { label: 'comments', noun: ['comment', 'comments'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output) });
+      const progress = pagingProgress(ctx.term, {
+        label: 'comments',
+        noun: ['comment', 'comments'],
+        now: ctx.deps.now,
+        recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output),
+      });
       async function* comments(): AsyncGenerator<DataRecord> {
         for await (const page of commentPages(http, req, pages)) {
           // A page from the store was paid for when it was bought: 0 credits now (and no balance).
@@ -97,11 +132,16 @@ export default defineCommand({
         }
       }
       // A run stopped part-way keeps the comments it paid for (the output is marked partial).
-      const count = await printPaidList(ctx.term, output, endingProgress(comments(), progress), COMMENT_COLUMNS, { spentMilli: () => spent, noun: 'comments' });
+      const count = await printPaidList(ctx.term, output, endingProgress(comments(), progress), COMMENT_COLUMNS, {
+        spentMilli: () => spent,
+        noun: 'comments',
+      });
       if (count === 0) ctx.notice('No comments found (not charged).');
-      if (last && !flags.all) ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
+      if (last && !flags.all)
+        ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
       else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
-      if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) ctx.notice(spentLine(spent, left, storedPages(got, got.fromStore > 0 ? await ctx.store.storeClause() : '')));
+      if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0))
+        ctx.notice(spentLine(spent, left, storedPages(got, got.fromStore > 0 ? await ctx.store.storeClause() : '')));
       return;
     }
 

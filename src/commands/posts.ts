@@ -18,23 +18,47 @@ const POST_COLUMNS: ColumnSpec[] = [
 /** `creators posts <handle|url>`: a creator's posts, newest first, a page per request. */
 export default defineCommand({
   name: 'posts',
-  description: "A creator's posts, newest first (a page per request; budgeted at 0.15 credits a page, the highest published price)",
+  description:
+    "A creator's posts, newest first (a page per request; budgeted at 0.15 credits a page, the highest published price)",
   args: [{ name: '<handle|url>', description: 'username or profile URL' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)', complete: CONTENT_PLATFORMS },
-    count: { flags: '--count <n>', description: 'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12', value: integer({ min: 1 }) },
+    platform: {
+      flags: '--platform <p>',
+      description: 'instagram, tiktok or youtube (default: from the URL, or the profile setting `platform`)',
+      complete: CONTENT_PLATFORMS,
+    },
+    count: {
+      flags: '--count <n>',
+      description:
+        'posts per page: TikTok up to 35 (default 30), YouTube up to 50 (default 30); Instagram pages are a fixed 12',
+      value: integer({ min: 1 }),
+    },
     all: { flags: '--all', description: 'follow the cursor through every page (each page is a request)' },
     maxPages: { flags: '--max-pages <n>', description: 'with --all: stop after n pages', value: integer({ min: 1 }) },
-    cursor: { flags: '--cursor <token>', description: 'start at the page of this cursor (the "next cursor" a previous run printed)' },
+    cursor: {
+      flags: '--cursor <token>',
+      description: 'start at the page of this cursor (the "next cursor" a previous run printed)',
+    },
   },
   examples: [
     ['creators posts noah_paws --platform instagram', 'the newest 12 posts'],
-    ['creators posts themaxtech --platform tiktok --count 35 --all --max-pages 2 --format csv', 'up to 70 posts as CSV'],
+    [
+      'creators posts themaxtech --platform tiktok --count 35 --all --max-pages 2 --format csv',
+      'up to 70 posts as CSV',
+    ],
     ['creators posts https://www.youtube.com/@daniel_wanders --all --dry-run', 'what --all may cost, nothing sent'],
     ['creators posts noah_paws --platform instagram --cursor cDoxMg', 'the next page, from the cursor a run printed'],
   ],
   async run(ctx, { args: [ref = ''], flags }) {
-    const [{ creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf }, { cleanHandle }, { planAfterStoredPages }, { creditCount, plural }, { storedPages, withArticle }, { printPaidList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [
+      { creatorPostPages, creatorPostsPlan, nextPostsToken, platformOfProfileUrl, postsPageOf },
+      { cleanHandle },
+      { planAfterStoredPages },
+      { creditCount, plural },
+      { storedPages, withArticle },
+      { printPaidList },
+      { endingProgress, pagingProgress, recordsToTerminal },
+    ] = await Promise.all([
       import('../lib/api/creators.js'),
       import('../lib/api/enrichment.js'),
       import('../lib/api/plan.js'),
@@ -47,20 +71,25 @@ export default defineCommand({
     // The URL's platform wins over the profile setting, but --platform must agree with it.
     const fromUrl = platformOfProfileUrl(handle);
     const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
-    if (fromUrl && flagPlatform && fromUrl !== flagPlatform) throw new UsageError(`The URL is ${withArticle(fromUrl)} profile but --platform is ${flagPlatform}.`);
+    if (fromUrl && flagPlatform && fromUrl !== flagPlatform)
+      throw new UsageError(`The URL is ${withArticle(fromUrl)} profile but --platform is ${flagPlatform}.`);
     const chosen = flagPlatform ?? fromUrl ?? (await ctx.platform(undefined, CONTENT_PLATFORMS));
     const platform = CONTENT_PLATFORMS.find((p) => p === chosen);
-    if (!platform) throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
+    if (!platform)
+      throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
     const count = flags.count;
     const size = POSTS_PAGE_SIZES[platform];
-    if (count !== undefined && size.fixed) throw new UsageError(`Instagram pages are a fixed ${size.default} posts; --count does not apply.`);
-    if (count !== undefined && (count < 1 || count > size.max)) throw new UsageError(`--count must be 1 to ${size.max} on ${platform}.`);
+    if (count !== undefined && size.fixed)
+      throw new UsageError(`Instagram pages are a fixed ${size.default} posts; --count does not apply.`);
+    if (count !== undefined && (count < 1 || count > size.max))
+      throw new UsageError(`--count must be 1 to ${size.max} on ${platform}.`);
     const maxPages = flags.maxPages;
     if (maxPages !== undefined && !flags.all) throw new UsageError('--max-pages needs --all.');
 
     const http = await ctx.http();
     const cursor = flags.cursor?.trim() || undefined;
-    if (flags.cursor !== undefined && cursor === undefined) throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
+    if (flags.cursor !== undefined && cursor === undefined)
+      throw new UsageError('--cursor needs the token a previous run printed (next cursor ...).');
     const req = { platform, handle, count, paginationToken: cursor };
     // `--all` without --max-pages has no known bound: a --max-credits budget then bounds the number of pages instead.
     // Pages the store holds (a stopped run's, an earlier one's) are named in the plan and not priced.
@@ -79,7 +108,12 @@ export default defineCommand({
     let left: number | undefined;
     const got = { pages: 0, fromStore: 0, posts: 0 };
     // --all on a terminal: pages, posts and credits so far.
-    const progress = pagingProgress(ctx.term, { label: 'posts', noun: ['post', 'posts'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output) });
+    const progress = pagingProgress(ctx.term, {
+      label: 'posts',
+      noun: ['post', 'posts'],
+      now: ctx.deps.now,
+      recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output),
+    });
     async function* posts(): AsyncGenerator<DataRecord> {
       for await (const page of creatorPostPages(http, req, pages)) {
         // A page from the store was paid for when it was bought: 0 credits now.
@@ -96,14 +130,20 @@ export default defineCommand({
       }
     }
     // A run stopped part-way keeps the posts it paid for (the output is marked partial).
-    const printed = await printPaidList(ctx.term, output, endingProgress(posts(), progress), POST_COLUMNS, { spentMilli: () => spent, noun: 'posts' });
+    const printed = await printPaidList(ctx.term, output, endingProgress(posts(), progress), POST_COLUMNS, {
+      spentMilli: () => spent,
+      noun: 'posts',
+    });
     if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
-    if (last && !flags.all) ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
+    if (last && !flags.all)
+      ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
     else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
     // The summary as `post` ends: what this run spent and, when the answer says, what is left.
     if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) {
       const clause = got.fromStore > 0 ? await ctx.store.storeClause() : '';
-      ctx.notice(`${creditCount(spent)} spent${storedPages(got, clause)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`);
+      ctx.notice(
+        `${creditCount(spent)} spent${storedPages(got, clause)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`,
+      );
     }
   },
 });

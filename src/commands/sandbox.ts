@@ -5,8 +5,15 @@ import { UsageError } from '../lib/errors.js';
 const BALANCE: ValueKind<number> = {
   parse(raw, flag) {
     const credits = Number(raw);
-    if (!Number.isFinite(credits) || credits < 0 || credits > 1e9 || Math.abs(credits * 1000 - Math.round(credits * 1000)) > 1e-6) {
-      throw new UsageError(`Invalid ${flag} '${raw}': expected a number from 0 to 1000000000 with at most three decimals.`);
+    if (
+      !Number.isFinite(credits) ||
+      credits < 0 ||
+      credits > 1e9 ||
+      Math.abs(credits * 1000 - Math.round(credits * 1000)) > 1e-6
+    ) {
+      throw new UsageError(
+        `Invalid ${flag} '${raw}': expected a number from 0 to 1000000000 with at most three decimals.`,
+      );
     }
     return credits;
   },
@@ -25,22 +32,44 @@ export default defineCommand({
     port: {
       flags: '--port <n>',
       description: 'port to listen on (default: a free one)',
-      value: integer({ min: 0, check: (n, _raw, flag) => (n > 65535 ? new UsageError(`Invalid ${flag} '${n}': expected 0 (any free port) to 65535.`) : undefined) }),
+      value: integer({
+        min: 0,
+        check: (n, _raw, flag) =>
+          n > 65535 ? new UsageError(`Invalid ${flag} '${n}': expected 0 (any free port) to 65535.`) : undefined,
+      }),
     },
     seed: { flags: '--seed <n>', description: 'seed of the synthetic creators', default: '42', value: integer() },
-    rateLimit: { flags: '--rate-limit <n>', description: 'requests per minute before 429', default: '300', value: integer({ min: 1 }) },
+    rateLimit: {
+      flags: '--rate-limit <n>',
+      description: 'requests per minute before 429',
+      default: '300',
+      value: integer({ min: 1 }),
+    },
     credits: { flags: '--credits <n>', description: 'starting balance', default: '1000', value: BALANCE },
     trial: { flags: '--trial', description: 'behave like a trial account (30 successful requests)' },
     pageBase: {
       flags: '--page-base <n>',
       description: 'first Discovery page number it accepts: 0 (default) or 1',
-      value: integer({ min: 0, check: (n, _raw, flag) => (n !== 0 && n !== 1 ? new UsageError(`Invalid ${flag} '${n}': expected 0 or 1.`) : undefined) }),
+      value: integer({
+        min: 0,
+        check: (n, _raw, flag) =>
+          n !== 0 && n !== 1 ? new UsageError(`Invalid ${flag} '${n}': expected 0 or 1.`) : undefined,
+      }),
     },
-    latency: { flags: '--latency <spec>', description: "reply times per route family, median±spread: 'discovery=1.2s±0.5,enrich=2s±1,default=150ms', or 'real' (a guess); default none" },
-    faults: { flags: '--faults <spec>', description: "inject faults: 'kind[:arg] [METHOD] [/path/glob] [count=n|p=0.1]; ...' (* within a path segment, ** any depth; see /_sandbox/faults)" },
+    latency: {
+      flags: '--latency <spec>',
+      description:
+        "reply times per route family, median±spread: 'discovery=1.2s±0.5,enrich=2s±1,default=150ms', or 'real' (a guess); default none",
+    },
+    faults: {
+      flags: '--faults <spec>',
+      description:
+        "inject faults: 'kind[:arg] [METHOD] [/path/glob] [count=n|p=0.1]; ...' (* within a path segment, ** any depth; see /_sandbox/faults)",
+    },
     allowRedirect: {
       flags: '--allow-redirect <url>',
-      description: 'an OAuth redirect URI clients may register besides loopback ones; repeatable (auto-approve still sends codes to loopback only)',
+      description:
+        'an OAuth redirect URI clients may register besides loopback ones; repeatable (auto-approve still sends codes to loopback only)',
       repeat: true,
     },
   },
@@ -49,8 +78,14 @@ export default defineCommand({
     ['CREATORS_BASE_URL=http://127.0.0.1:8787 CREATORS_API_KEY=<key> creators credits', 'use it'],
     ['creators sandbox --rate-limit 30 --credits 5', 'practise limits and empty balances'],
     ['creators sandbox --latency real --seed 7', 'answer about as slowly as the real service might (a guess)'],
-    ["creators sandbox --faults '503 GET * p=0.2; drop-after POST /public/v1/discovery/ count=1'", 'a chaotic API (seeded by --seed)'],
-    ['creators sandbox --allow-redirect https://app.example/callback', 'let a web app register a non-loopback redirect URI'],
+    [
+      "creators sandbox --faults '503 GET * p=0.2; drop-after POST /public/v1/discovery/ count=1'",
+      'a chaotic API (seeded by --seed)',
+    ],
+    [
+      'creators sandbox --allow-redirect https://app.example/callback',
+      'let a web app register a non-loopback redirect URI',
+    ],
   ],
   async run(ctx, { flags }) {
     const port = flags.port ?? 0;
@@ -58,7 +93,9 @@ export default defineCommand({
     const allowRedirects = flags.allowRedirect ?? [];
     for (const uri of allowRedirects) {
       if (!URL.canParse(uri) || !/^https?:$/.test(new URL(uri).protocol)) {
-        throw new UsageError(`Invalid --allow-redirect '${uri}': expected an http(s) URL, exactly as clients will register it.`);
+        throw new UsageError(
+          `Invalid --allow-redirect '${uri}': expected an http(s) URL, exactly as clients will register it.`,
+        );
       }
     }
     // The one place the CLI reaches into the sandbox: the sandbox never imports CLI code.
@@ -91,7 +128,18 @@ export default defineCommand({
     const output = { ...(await ctx.output()), pager: undefined };
     if (ctx.dryRun) {
       // A dry run starts nothing: it says what would listen, with which settings.
-      const plan = { dry_run: true, listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`, seed, rate_limit: rateLimit, credits, trial: flags.trial, page_base: pageBase ?? 0, latency: latencyText, faults: (faults ?? []).map((f) => rules.describeRule(f)), allow_redirects: allowRedirects };
+      const plan = {
+        dry_run: true,
+        listen: `127.0.0.1:${port === 0 ? 'any free port' : port}`,
+        seed,
+        rate_limit: rateLimit,
+        credits,
+        trial: flags.trial,
+        page_base: pageBase ?? 0,
+        latency: latencyText,
+        faults: (faults ?? []).map((f) => rules.describeRule(f)),
+        allow_redirects: allowRedirects,
+      };
       const text =
         output.format === 'json' || output.format === 'jsonl'
           ? `${JSON.stringify(plan, null, output.format === 'json' ? 2 : undefined)}\n`
@@ -116,13 +164,21 @@ export default defineCommand({
       });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} is already in use.`, { hint: 'Pick another --port, or 0 for any free port.' });
-      if (code === 'EACCES') throw new UsageError(`Not allowed to listen on port ${port}.`, { hint: 'Use a port above 1023, or 0 for any free port.' });
+      if (code === 'EADDRINUSE')
+        throw new UsageError(`Port ${port} is already in use.`, {
+          hint: 'Pick another --port, or 0 for any free port.',
+        });
+      if (code === 'EACCES')
+        throw new UsageError(`Not allowed to listen on port ${port}.`, {
+          hint: 'Use a port above 1023, or 0 for any free port.',
+        });
       throw err;
     }
     try {
       if (ctx.term.stdoutIsTTY) {
-        const faultLines = faults?.length ? `Faults (counts at ${sandbox.url}/_sandbox/faults):\n${faults.map((f) => `  ${rules.describeRule(f)}\n`).join('')}` : '';
+        const faultLines = faults?.length
+          ? `Faults (counts at ${sandbox.url}/_sandbox/faults):\n${faults.map((f) => `  ${rules.describeRule(f)}\n`).join('')}`
+          : '';
         await printText(
           ctx.term,
           output,

@@ -20,26 +20,40 @@ export default defineCommand({
   args: [{ name: '<creator>', description: 'the reference creator: profile URL, username or platform id' }],
   flags: {
     ...DISCOVERY_FLAGS,
-    by: { flags: '--by <kind>', description: 'how <creator> is given: url, username or id (detected when omitted)', complete: BY },
+    by: {
+      flags: '--by <kind>',
+      description: 'how <creator> is given: url, username or id (detected when omitted)',
+      complete: BY,
+    },
   },
   examples: [
     ['creators similar https://www.instagram.com/enzo_garcia/ --platform instagram', 'by URL (detected)'],
     ['creators similar marialee --platform youtube --min-followers 100000', 'by username, with a filter'],
-    ['creators similar 1487249171979715621 --platform tiktok --by id --all --max-results 200 --format csv', 'by id, many pages'],
+    [
+      'creators similar 1487249171979715621 --platform tiktok --by id --all --max-results 200 --format csv',
+      'by id, many pages',
+    ],
   ],
   async run(ctx, { args: [reference = ''], flags }) {
     const value = reference.trim();
-    if (!value || value.length > 200) throw new UsageError('Give the reference creator as a URL, username or id (1-200 characters).');
+    if (!value || value.length > 200)
+      throw new UsageError('Give the reference creator as a URL, username or id (1-200 characters).');
     const asked = flags.by === undefined ? detectBy(value) : flags.by.toLowerCase();
     const by = BY.find((known) => known === asked);
-    if (by === undefined) throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
+    if (by === undefined)
+      throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
-    const [{ readDiscoveryInput }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { similarBody }] = await Promise.all([
-      import('../lib/discovery/input.js'),
-      import('../lib/discovery/run.js'),
-      import('../lib/api/discovery.js'),
-    ]);
-    const input = await readDiscoveryInput(await ports.discoveryInput(ctx, flags), platform, await discoveryRequest(flags));
+    const [{ readDiscoveryInput }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { similarBody }] =
+      await Promise.all([
+        import('../lib/discovery/input.js'),
+        import('../lib/discovery/run.js'),
+        import('../lib/api/discovery.js'),
+      ]);
+    const input = await readDiscoveryInput(
+      await ports.discoveryInput(ctx, flags),
+      platform,
+      await discoveryRequest(flags),
+    );
     const discovery = await ports.discovery(ctx);
     checkEnvelope(flags.envelope, input.paging, discovery.output);
     await runDiscovery(discovery, {

@@ -9,11 +9,20 @@ import type { AccountSide, SpendGroup } from '../lib/store/views.js';
  */
 export default defineCommand({
   name: 'spend',
-  description: "Credits spent, from this profile's spend log, by day, command, platform or profile, beside the account's own credits_used (free)",
+  description:
+    "Credits spent, from this profile's spend log, by day, command, platform or profile, beside the account's own credits_used (free)",
   flags: {
-    since: { flags: '--since <when>', description: 'from this long ago (7d, 24h) or this date (2026-11-01) (default: 30d)', value: when },
+    since: {
+      flags: '--since <when>',
+      description: 'from this long ago (7d, 24h) or this date (2026-11-01) (default: 30d)',
+      value: when,
+    },
     until: { flags: '--until <when>', description: 'up to this long ago or this date (default: now)', value: when },
-    by: { flags: '--by <group>', description: 'what a row adds up; days are local calendar days (default: day)', choices: ['day', 'command', 'platform', 'profile'] },
+    by: {
+      flags: '--by <group>',
+      description: 'what a row adds up; days are local calendar days (default: day)',
+      choices: ['day', 'command', 'platform', 'profile'],
+    },
   },
   examples: [
     ['creators spend', 'the last 30 days, day by day'],
@@ -31,7 +40,8 @@ export default defineCommand({
     const since = whenAt(flags.since ?? { text: '30d', ago: 30 * 86_400_000 }, now);
     // No --until: up to now, inclusive (an entry logged this very millisecond counts).
     const until = flags.until === undefined ? undefined : whenAt(flags.until, now);
-    if (until !== undefined && until <= since) throw new UsageError(`--until ${flags.until?.text} is not after --since ${flags.since?.text ?? '30d'}.`);
+    if (until !== undefined && until <= since)
+      throw new UsageError(`--until ${flags.until?.text} is not after --since ${flags.since?.text ?? '30d'}.`);
     const output = await ctx.output();
     // One API's log: sandbox and production charges never add up.
     const baseUrl = (await ctx.baseUrl()).href;
@@ -41,13 +51,21 @@ export default defineCommand({
     const { outboxEntries } = await import('../lib/store/outbox.js');
     const outboxFile = await ctx.store.outboxFile();
     const waiting = views.withOutbox(outboxEntries(outboxFile).filter((e) => e.spend?.baseUrl === baseUrl));
-    const report = await views.groupSpend(waiting.entries(store ? store.spend({ since, until, baseUrl }) : none(), { since, until }), by);
+    const report = await views.groupSpend(
+      waiting.entries(store ? store.spend({ since, until, baseUrl }) : none(), { since, until }),
+      by,
+    );
     waiting.counted.clear();
-    const account: AccountSide = { usedMilli: null, ...(await views.loggedTotal(waiting.entries(store ? store.spend({ baseUrl }) : none()))) };
+    const account: AccountSide = {
+      usedMilli: null,
+      ...(await views.loggedTotal(waiting.entries(store ? store.spend({ baseUrl }) : none()))),
+    };
     const credential = await ctx.credential();
     let unread: string | undefined;
     let failed: string | undefined;
-    if (!credential) unread = "The account's own credits_used needs a credential (creators login, or CREATORS_API_KEY): only the spend log is shown.";
+    if (!credential)
+      unread =
+        "The account's own credits_used needs a credential (creators login, or CREATORS_API_KEY): only the spend log is shown.";
     else {
       try {
         const { getCredits } = await import('../lib/api/account.js');
@@ -60,8 +78,16 @@ export default defineCommand({
         failed = `Could not read the account's credits_used (${err.message}): only the spend log is shown.`;
       }
     }
-    await printList(ctx.term, output, [...report.rows, views.totalRow(by, report.total, account)], views.spendColumns(by));
-    if (report.total.requests === 0) ctx.notice(`Nothing in the spend log${store ? '' : ' (no store yet)'} between ${views.windowText(since, until)}.`);
+    await printList(
+      ctx.term,
+      output,
+      [...report.rows, views.totalRow(by, report.total, account)],
+      views.spendColumns(by),
+    );
+    if (report.total.requests === 0)
+      ctx.notice(
+        `Nothing in the spend log${store ? '' : ' (no store yet)'} between ${views.windowText(since, until)}.`,
+      );
     const parked = views.outboxNotice([...waiting.counted.values()], outboxFile);
     if (parked !== undefined) ctx.notice(parked);
     if (failed !== undefined) ctx.warn(failed);

@@ -15,7 +15,17 @@
  * `bool`, `string`, `number` as named; `text`: a string or a list of strings (`niche`, `sub_niche`: dictionary
  * names, sent either way); `object`: a mapping (`creator_has`, `audience.gender`, `audience`).
  */
-export type FilterType = 'list' | 'int-list' | 'object-list' | 'range' | 'growth' | 'bool' | 'string' | 'number' | 'text' | 'object';
+export type FilterType =
+  | 'list'
+  | 'int-list'
+  | 'object-list'
+  | 'range'
+  | 'growth'
+  | 'bool'
+  | 'string'
+  | 'number'
+  | 'text'
+  | 'object';
 
 /** Filter key (dot path for the `audience` object) -> its type. */
 export const FILTER_TYPES: Readonly<Record<string, FilterType>> = {
@@ -154,7 +164,14 @@ export function filterTypeOf(path: string): FilterType | undefined {
 export const RANGE_KEYS: readonly string[] = ['min', 'max'];
 
 /** MCP's client-side spellings of a range's bounds, which the API does not read. */
-export const RANGE_ALIASES: Readonly<Record<string, 'min' | 'max'>> = { gte: 'min', gt: 'min', minimum: 'min', lte: 'max', lt: 'max', maximum: 'max' };
+export const RANGE_ALIASES: Readonly<Record<string, 'min' | 'max'>> = {
+  gte: 'min',
+  gt: 'min',
+  minimum: 'min',
+  lte: 'max',
+  lt: 'max',
+  maximum: 'max',
+};
 
 /** A growth filter's keys. */
 export const GROWTH_KEYS: readonly string[] = ['growth_percentage', 'time_range_months'];

@@ -15,7 +15,9 @@ export const FOLLOWER_KEY: Readonly<Record<DiscoveryPlatform, string | undefined
 };
 
 /** Every follower-count key of any platform. */
-export const FOLLOWER_KEYS: readonly string[] = [...new Set(Object.values(FOLLOWER_KEY).filter((key): key is string => key !== undefined))];
+export const FOLLOWER_KEYS: readonly string[] = [
+  ...new Set(Object.values(FOLLOWER_KEY).filter((key): key is string => key !== undefined)),
+];
 
 /** The follower key of a platform given as any string; undefined for OnlyFans and unknown platforms. */
 export function followerKeyOf(platform: string): string | undefined {

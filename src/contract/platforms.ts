@@ -83,7 +83,9 @@ export const OVERLAP_CREATORS = { min: 2, max: 10 } as const;
  * Page sizes of creator posts per platform (api-contract.md §8.1): Instagram pages are a fixed 12
  * (`count` is ignored), TikTok takes up to 35 (default 30), YouTube up to 50 (default 30).
  */
-export const POSTS_PAGE_SIZES: Readonly<Record<(typeof CONTENT_PLATFORMS)[number], { default: number; max: number; fixed: boolean }>> = {
+export const POSTS_PAGE_SIZES: Readonly<
+  Record<(typeof CONTENT_PLATFORMS)[number], { default: number; max: number; fixed: boolean }>
+> = {
   instagram: { default: 12, max: 12, fixed: true },
   tiktok: { default: 30, max: 35, fixed: false },
   youtube: { default: 30, max: 50, fixed: false },

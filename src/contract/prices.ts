@@ -36,11 +36,21 @@ export const PRICES = {
   similarPerCreator: { route: 'discovery/creators/similar', per: 'creator', chargedMilli: 10, worstCaseMilli: 10 },
   enrichRaw: { route: 'creators/enrich/handle/raw', per: 'request', chargedMilli: 30, worstCaseMilli: 30 },
   enrichProfile: { route: 'creators/enrich/handle/profile', per: 'request', chargedMilli: 200, worstCaseMilli: 200 },
-  enrichAnalytics: { route: 'creators/enrich/handle/analytics', per: 'request', chargedMilli: 800, worstCaseMilli: 800 },
+  enrichAnalytics: {
+    route: 'creators/enrich/handle/analytics',
+    per: 'request',
+    chargedMilli: 800,
+    worstCaseMilli: 800,
+  },
   enrichFull: { route: 'creators/enrich/handle/full', per: 'request', chargedMilli: 1000, worstCaseMilli: 1000 },
   /** 0.05 in the spec's table, the docs and the newest MCP; only the old MCP README says 0.1. */
   enrichEmailBasic: { route: 'creators/enrich/email', per: 'request', chargedMilli: 50, worstCaseMilli: 50 },
-  enrichEmailAdvanced: { route: 'creators/enrich/email/advanced', per: 'request', chargedMilli: 2000, worstCaseMilli: 2000 },
+  enrichEmailAdvanced: {
+    route: 'creators/enrich/email/advanced',
+    per: 'request',
+    chargedMilli: 2000,
+    worstCaseMilli: 2000,
+  },
   postDetails: { route: 'creators/content/details', per: 'request', chargedMilli: 30, worstCaseMilli: 30 },
   /** 0.03 in the spec and older material, 0.15 in the newest official client. */
   creatorPosts: { route: 'creators/content/posts', per: 'request', chargedMilli: 30, worstCaseMilli: 150 },

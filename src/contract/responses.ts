@@ -16,10 +16,16 @@ import * as v from 'valibot';
 type Schema = v.GenericSchema;
 
 /** A number as the exact parser hands it back: a JS number, or an exact number object (lossless-json's). */
-const exactNumber = v.custom<object>((x) => typeof x === 'object' && x !== null && (x as { isLosslessNumber?: unknown }).isLosslessNumber === true, 'a number');
+const exactNumber = v.custom<object>(
+  (x) => typeof x === 'object' && x !== null && (x as { isLosslessNumber?: unknown }).isLosslessNumber === true,
+  'a number',
+);
 const wireNumber = v.union([v.number(), exactNumber]);
 /** A number or a numeric string: the API sends credits both ways (api-contract §3, §5, §10). */
-const numeric = v.union([wireNumber, v.pipe(v.string(), v.regex(/^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/, 'a numeric string'))]);
+const numeric = v.union([
+  wireNumber,
+  v.pipe(v.string(), v.regex(/^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/, 'a numeric string')),
+]);
 const optionalNumeric = v.optional(v.nullable(numeric));
 const id = v.union([v.pipe(v.string(), v.minLength(1)), wireNumber]);
 const optionalText = v.optional(v.nullable(v.string()));
@@ -34,7 +40,10 @@ function object<E extends v.ObjectEntries>(entries: E) {
 const anyObject = object({});
 /** A list answer: an envelope with `results` (DRF paging: `count`, `next`, `previous`), or a bare array. */
 function listOf(item: Schema): Schema {
-  return v.union([object({ results: v.array(item), count: optionalNumeric, next: optionalText, previous: optionalText }), v.array(item)]);
+  return v.union([
+    object({ results: v.array(item), count: optionalNumeric, next: optionalText, previous: optionalText }),
+    v.array(item),
+  ]);
 }
 /** Anything, or no body at all (204): routes whose answer nothing reads (deletes). */
 const anyBody = v.unknown();
@@ -64,7 +73,11 @@ export const enrichmentSchema = v.union([resultAnswer, notFound]);
 const nextToken = { next_token: optionalText };
 /** Posts (§8.1): `result.posts` with `next_token`; a top-level or `data` list as a third-party client saw it. */
 export const postsSchema = v.union([
-  object({ result: v.nullable(object({ posts: v.optional(v.array(v.unknown())), ...nextToken })), ...cost, ...nextToken }),
+  object({
+    result: v.nullable(object({ posts: v.optional(v.array(v.unknown())), ...nextToken })),
+    ...cost,
+    ...nextToken,
+  }),
   object({ posts: v.array(v.unknown()), ...cost, ...nextToken }),
   object({ data: object({ posts: v.array(v.unknown()) }), ...cost, ...nextToken }),
   notFound,
@@ -72,7 +85,11 @@ export const postsSchema = v.union([
 
 /** Post details (§8.2): `result` (comments under `result.comments` with `next_token`), or a top-level or `data` list. */
 export const detailsSchema = v.union([
-  object({ result: v.nullable(object({ comments: v.optional(v.array(v.unknown())), ...nextToken })), ...cost, ...nextToken }),
+  object({
+    result: v.nullable(object({ comments: v.optional(v.array(v.unknown())), ...nextToken })),
+    ...cost,
+    ...nextToken,
+  }),
   object({ comments: v.array(v.unknown()), ...cost, ...nextToken }),
   object({ data: anyObject, ...cost, ...nextToken }),
   notFound,
@@ -101,19 +118,48 @@ const status = { status: optionalText };
 /** Batch create (§9.1): the job's `batch_id` (or `id`). */
 export const batchCreatedSchema = v.union([object({ batch_id: id, ...status }), object({ id, ...status })]);
 /** Batch status (§9.2): the state word (`status`, or `state`), counts and `credits_used` as numbers or strings. */
-const batchProgress = { total_rows: optionalNumeric, processed_rows: optionalNumeric, success_count: optionalNumeric, failed_count: optionalNumeric, credits_used: optionalNumeric };
-export const batchStatusSchema = v.union([object({ status: v.string(), ...batchProgress }), object({ state: v.string(), ...batchProgress })]);
+const batchProgress = {
+  total_rows: optionalNumeric,
+  processed_rows: optionalNumeric,
+  success_count: optionalNumeric,
+  failed_count: optionalNumeric,
+  credits_used: optionalNumeric,
+};
+export const batchStatusSchema = v.union([
+  object({ status: v.string(), ...batchProgress }),
+  object({ state: v.string(), ...batchProgress }),
+]);
 /** Batch results as JSON (§9.3; the CLI streams this route, so only the sandbox's tests check it): rows, bare or wrapped. */
-export const batchResultsSchema = v.union([v.array(anyObject), object({ results: v.array(anyObject) }), object({ data: v.array(anyObject) })]);
+export const batchResultsSchema = v.union([
+  v.array(anyObject),
+  object({ results: v.array(anyObject) }),
+  object({ data: v.array(anyObject) }),
+]);
 /** The presigned download (§9.4). */
-export const downloadLinkSchema = object({ download_url: v.pipe(v.string(), v.minLength(1)), filename: optionalText, expires_in: optionalNumeric, expires_at: optionalText });
+export const downloadLinkSchema = object({
+  download_url: v.pipe(v.string(), v.minLength(1)),
+  filename: optionalText,
+  expires_in: optionalNumeric,
+  expires_at: optionalText,
+});
 /** Resume (§9.5): the shape is unpublished; an object or no body. */
 export const batchResumedSchema = v.nullable(anyObject);
 
 /** An exclusion list (§11). */
-export const exclusionListSchema = object({ id, name: v.optional(v.string()), platform: v.optional(v.string()), is_default: v.optional(v.boolean()), handle_count: optionalNumeric });
+export const exclusionListSchema = object({
+  id,
+  name: v.optional(v.string()),
+  platform: v.optional(v.string()),
+  is_default: v.optional(v.boolean()),
+  handle_count: optionalNumeric,
+});
 /** A page of a list's handles (§11): `{total, offset, limit, handles}`. */
-export const handlesPageSchema = object({ handles: v.array(v.string()), total: optionalNumeric, offset: optionalNumeric, limit: optionalNumeric });
+export const handlesPageSchema = object({
+  handles: v.array(v.string()),
+  total: optionalNumeric,
+  offset: optionalNumeric,
+  limit: optionalNumeric,
+});
 
 /** An API key (§12). */
 export const apiKeySchema = object({
@@ -126,7 +172,10 @@ export const apiKeySchema = object({
 });
 
 /** OAuth register (§13.1) and token (§13.3). */
-export const oauthClientSchema = object({ client_id: v.pipe(v.string(), v.minLength(1)), redirect_uris: v.optional(v.array(v.string())) });
+export const oauthClientSchema = object({
+  client_id: v.pipe(v.string(), v.minLength(1)),
+  redirect_uris: v.optional(v.array(v.string())),
+});
 export const oauthTokenSchema = object({
   access_token: v.pipe(v.string(), v.minLength(1)),
   refresh_token: v.optional(v.string()),
@@ -138,11 +187,20 @@ export const oauthTokenSchema = object({
 /** A subscription, campaign or event: the record's `id` (service-spec, Resources). */
 export const listeningRecordSchema = object({ id });
 /** An event (service-spec, Event): `id` required; the rest typed when present. */
-export const eventSchema = object({ id, event_type: v.optional(v.string()), created_at: v.optional(v.string()), date_occurance: optionalText });
+export const eventSchema = object({
+  id,
+  event_type: v.optional(v.string()),
+  created_at: v.optional(v.string()),
+  date_occurance: optionalText,
+});
 /** An events page (service-spec, Event page): `results` with `count`, `next`, `previous`; a bare array tolerated. */
 export const eventsPageSchema = listOf(eventSchema);
 /** Usage: the figures the runway reads, when present. */
-export const usageSchema = object({ monitored_creators: optionalNumeric, estimated_daily_credits: optionalNumeric, credits_per_creator_day: optionalNumeric });
+export const usageSchema = object({
+  monitored_creators: optionalNumeric,
+  estimated_daily_credits: optionalNumeric,
+  credits_per_creator_day: optionalNumeric,
+});
 
 const P = '/public/v1';
 const LISTENING = `${P}/social/listening`;
@@ -154,9 +212,19 @@ const EXCLUSIONS = `${P}/discovery/exclusion-lists`;
  */
 export const RESPONSE_ROUTES: ReadonlyArray<{ method: string; pattern: string; schema: Schema | 'stream' }> = [
   { method: 'GET', pattern: `${P}/accounts/credits/`, schema: creditsSchema },
-  ...['languages', 'locations/:platform', 'brands', 'yt-topics', 'games', 'audience-brand-categories', 'audience-brand-names', 'audience-interests', 'audience-locations', 'niche', 'sub-niche'].map(
-    (kind) => ({ method: 'GET', pattern: `${P}/discovery/classifier/${kind}/`, schema: dictionarySchema }),
-  ),
+  ...[
+    'languages',
+    'locations/:platform',
+    'brands',
+    'yt-topics',
+    'games',
+    'audience-brand-categories',
+    'audience-brand-names',
+    'audience-interests',
+    'audience-locations',
+    'niche',
+    'sub-niche',
+  ].map((kind) => ({ method: 'GET', pattern: `${P}/discovery/classifier/${kind}/`, schema: dictionarySchema })),
   { method: 'POST', pattern: `${P}/discovery/`, schema: discoveryPageSchema },
   { method: 'POST', pattern: `${P}/discovery/creators/similar/`, schema: discoveryPageSchema },
   { method: 'GET', pattern: `${EXCLUSIONS}/`, schema: v.array(exclusionListSchema) },
@@ -227,7 +295,7 @@ export function responseSchema(method: string, pathname: string): Schema | 'stre
   let best: (typeof ROUTES)[number] | undefined;
   for (const route of ROUTES) {
     if (route.method !== method || route.segments.length !== parts.length) continue;
-    if (!route.segments.every((s, i) => s.startsWith(':') ? parts[i] !== '' : s === parts[i])) continue;
+    if (!route.segments.every((s, i) => (s.startsWith(':') ? parts[i] !== '' : s === parts[i]))) continue;
     if (!best || moreLiteral(route.segments, best.segments)) best = route;
   }
   return best?.schema;

@@ -13,7 +13,11 @@ export interface BodyPorts {
 }
 
 /** Later wins: the file, the pairs, the command's own fields. Unknown keys pass through rather than guess the server's schema. */
-export async function buildBody(ports: BodyPorts, parts: BodyParts, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function buildBody(
+  ports: BodyPorts,
+  parts: BodyParts,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = parts.file === undefined ? {} : await ports.bodyObject(parts.file);
   setPairs(parts.pairs, body);
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) body[key] = value;

@@ -31,7 +31,9 @@ export async function printSettingsPlan(io: Terminal, settings: OutputSettings, 
     return;
   }
   const now = (c: SettingChange): string => (c.previous === null ? 'not set now' : `now '${c.previous}'`);
-  const lines = plan.changes.map((c) => (c.action === 'set' ? `  set ${c.key} to '${c.value ?? ''}' (${now(c)})` : `  unset ${c.key} (${now(c)})`));
+  const lines = plan.changes.map((c) =>
+    c.action === 'set' ? `  set ${c.key} to '${c.value ?? ''}' (${now(c)})` : `  unset ${c.key} (${now(c)})`,
+  );
   await printText(
     io,
     settings,

@@ -18,9 +18,12 @@ export interface ConfigKeySpec {
 const positiveNumber = (value: string): string | undefined =>
   Number.isFinite(Number(value)) && Number(value) > 0 ? undefined : 'must be a positive number';
 const nonNegativeNumber = (value: string): string | undefined =>
-  value.trim() !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 ? undefined : 'must be a number, 0 or more';
+  value.trim() !== '' && Number.isFinite(Number(value)) && Number(value) >= 0
+    ? undefined
+    : 'must be a number, 0 or more';
 
-const booleanSetting = (value: string): string | undefined => (value === 'true' || value === 'false' ? undefined : 'must be true or false');
+const booleanSetting = (value: string): string | undefined =>
+  value === 'true' || value === 'false' ? undefined : 'must be true or false';
 
 export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
   'base-url': {
@@ -30,14 +33,24 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
   'api-key': { description: 'API key used as the bearer credential', secret: true },
   format: {
     description: 'default output format: table, json, jsonl, csv or tsv',
-    validate: (v) => (['table', 'json', 'jsonl', 'csv', 'tsv'].includes(v) ? undefined : 'must be one of table, json, jsonl, csv, tsv'),
+    validate: (v) =>
+      ['table', 'json', 'jsonl', 'csv', 'tsv'].includes(v) ? undefined : 'must be one of table, json, jsonl, csv, tsv',
   },
   platform: {
     description: 'default platform for commands that take --platform',
-    validate: (v) => (SOCIAL_PLATFORMS.includes(v.toLowerCase() as (typeof SOCIAL_PLATFORMS)[number]) ? undefined : `must be one of ${SOCIAL_PLATFORMS.join(', ')}`),
+    validate: (v) =>
+      SOCIAL_PLATFORMS.includes(v.toLowerCase() as (typeof SOCIAL_PLATFORMS)[number])
+        ? undefined
+        : `must be one of ${SOCIAL_PLATFORMS.join(', ')}`,
   },
-  'max-credits': { description: 'refuse commands whose worst-case cost exceeds this (0: free commands only)', validate: nonNegativeNumber },
-  'confirm-above': { description: 'on a terminal, ask before runs whose worst case exceeds this many credits (default 10)', validate: nonNegativeNumber },
+  'max-credits': {
+    description: 'refuse commands whose worst-case cost exceeds this (0: free commands only)',
+    validate: nonNegativeNumber,
+  },
+  'confirm-above': {
+    description: 'on a terminal, ask before runs whose worst case exceeds this many credits (default 10)',
+    validate: nonNegativeNumber,
+  },
   timeout: { description: 'per-request timeout in seconds', validate: positiveNumber },
   retries: {
     description: 'retry budget for safe requests',
@@ -48,25 +61,43 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
     description: "csv/tsv: prefix cells starting with = + - @ tab or CR with ' (true or false; default false)",
     validate: booleanSetting,
   },
-  bom: { description: 'csv/tsv: start with a UTF-8 byte order mark, for Excel (true or false; default false)', validate: booleanSetting },
+  bom: {
+    description: 'csv/tsv: start with a UTF-8 byte order mark, for Excel (true or false; default false)',
+    validate: booleanSetting,
+  },
   pager: {
-    description: 'pager for long output on a terminal: a command line (default $PAGER, else less -FRX), or false for none',
+    description:
+      'pager for long output on a terminal: a command line (default $PAGER, else less -FRX), or false for none',
     validate: (v) => (v.trim() === '' ? 'must be a command line, true or false' : undefined),
   },
   store: {
-    description: 'the purchase memory: a file path (kept absolute; default <config dir>/store/<profile>.db) or a postgres:// URL (env CREATORS_STORE)',
+    description:
+      'the purchase memory: a file path (kept absolute; default <config dir>/store/<profile>.db) or a postgres:// URL (env CREATORS_STORE)',
     validate: storeSettingProblem,
     shown: shownStoreValue,
   },
   'max-age': {
-    description: 'reuse answers from the store bought within this window: 14d, 24h, 0 (default: creators 14d, pages 24h)',
-    validate: (v) => (/^\s*\d+(\.\d+)?\s*[smhdw]?\s*$/i.test(v) ? undefined : 'must be a duration such as 14d, 24h, 30m or 0'),
+    description:
+      'reuse answers from the store bought within this window: 14d, 24h, 0 (default: creators 14d, pages 24h)',
+    validate: (v) =>
+      /^\s*\d+(\.\d+)?\s*[smhdw]?\s*$/i.test(v) ? undefined : 'must be a duration such as 14d, 24h, 30m or 0',
   },
-  'skip-bought': { description: 'search/similar leave out creators already bought on that platform within the creator window (true or false)', validate: booleanSetting },
-  'daily-budget': { description: 'refuse runs whose worst case would take today\'s logged spend past this many credits', validate: nonNegativeNumber },
-  'monthly-budget': { description: 'refuse runs whose worst case would take this month\'s logged spend past this many credits', validate: nonNegativeNumber },
+  'skip-bought': {
+    description:
+      'search/similar leave out creators already bought on that platform within the creator window (true or false)',
+    validate: booleanSetting,
+  },
+  'daily-budget': {
+    description: "refuse runs whose worst case would take today's logged spend past this many credits",
+    validate: nonNegativeNumber,
+  },
+  'monthly-budget': {
+    description: "refuse runs whose worst case would take this month's logged spend past this many credits",
+    validate: nonNegativeNumber,
+  },
   'runway-warn-days': {
-    description: 'warn in the summary of a paid run when the balance covers fewer days of monitoring than this (default 7)',
+    description:
+      'warn in the summary of a paid run when the balance covers fewer days of monitoring than this (default 7)',
     validate: nonNegativeNumber,
   },
   'page-base': {
@@ -120,7 +151,12 @@ export class ConfigStore {
     const { default: Conf } = await import('conf');
     let conf: ConfLike;
     try {
-      conf = new Conf({ projectName: 'creators', projectSuffix: '', cwd, configFileMode: 0o600 }) as unknown as ConfLike;
+      conf = new Conf({
+        projectName: 'creators',
+        projectSuffix: '',
+        cwd,
+        configFileMode: 0o600,
+      }) as unknown as ConfLike;
     } catch (err) {
       throw new UsageError(`Cannot read the config file in ${cwd}: ${(err as Error).message}`, {
         hint: 'Fix or remove the file, or point CREATORS_CONFIG_DIR elsewhere.',

@@ -38,7 +38,10 @@ export async function gate(ports: GatePorts, plan: Plan): Promise<boolean> {
     // An unknown worst case is not a bounded one: under a budget, refuse rather than hope.
     throw new CreditsError(
       `The cost of ${plan.method} ${url.pathname} cannot be known in advance, so --max-credits ${formatCredits(budget)} cannot bound it; nothing was sent.`,
-      { code: 'max_credits_unbounded', hint: 'Run it without --max-credits (and CREATORS_MAX_CREDITS unset) to send it anyway.' },
+      {
+        code: 'max_credits_unbounded',
+        hint: 'Run it without --max-credits (and CREATORS_MAX_CREDITS unset) to send it anyway.',
+      },
     );
   }
   if (budget !== undefined && plan.worstCaseMilli !== null && plan.worstCaseMilli > budget) {
@@ -66,8 +69,11 @@ async function confirmExpensive(ports: GatePorts, plan: Plan): Promise<boolean> 
   if (!(plan.worstCaseMilli > ports.policy.confirmAboveMilli)) return true;
   // The run buys its first page (within the threshold) and then asks with the real count (confirmRest):
   // a cap-based worst case 57 times too high would teach people to answer yes without reading.
-  if (plan.confirmAfterFirstMilli !== undefined && plan.confirmAfterFirstMilli <= ports.policy.confirmAboveMilli) return true;
-  const ok = await term.confirm(`This may cost up to ${creditCount(plan.worstCaseMilli)}${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`);
+  if (plan.confirmAfterFirstMilli !== undefined && plan.confirmAfterFirstMilli <= ports.policy.confirmAboveMilli)
+    return true;
+  const ok = await term.confirm(
+    `This may cost up to ${creditCount(plan.worstCaseMilli)}${plan.costBasis ? ` (${plan.costBasis})` : ''}. Continue?`,
+  );
   if (!ok) term.notice('Nothing was sent.');
   return ok;
 }

@@ -171,7 +171,12 @@ export class OutputWriteError extends CliError {
 /** A non-CliError is wrapped so the report is not lost; a report attached by an inner layer is kept. */
 export function withStopReport(err: unknown, report: StopReport): CliError {
   const cli =
-    err instanceof CliError ? err : new CliError(`Unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.ERROR, { code: 'internal', cause: err });
+    err instanceof CliError
+      ? err
+      : new CliError(`Unexpected error: ${err instanceof Error ? err.message : String(err)}`, EXIT.ERROR, {
+          code: 'internal',
+          cause: err,
+        });
   cli.spent ??= report;
   return cli;
 }
@@ -187,8 +192,12 @@ export class DryRunComplete extends Error {
 /** Commands answer `--dry-run` before sending, so a state-changing request here is a bug; it was not sent. */
 export class DryRunViolation extends CliError {
   constructor(request: string) {
-    super(`Internal error: a dry run tried to send ${request}; it was not sent. This is a bug in creators; please report it.`, EXIT.ERROR, {
-      code: 'dry_run_violation',
-    });
+    super(
+      `Internal error: a dry run tried to send ${request}; it was not sent. This is a bug in creators; please report it.`,
+      EXIT.ERROR,
+      {
+        code: 'dry_run_violation',
+      },
+    );
   }
 }

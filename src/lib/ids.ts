@@ -4,6 +4,7 @@ import { pathSegment } from './http/url.js';
 
 export function positiveId(raw: string | undefined, what: string): string {
   const value = (raw ?? '').trim();
-  if (!/^[1-9]\d{0,17}$/.test(value)) throw new UsageError(`Invalid ${what} '${raw ?? ''}': expected a positive integer.`);
+  if (!/^[1-9]\d{0,17}$/.test(value))
+    throw new UsageError(`Invalid ${what} '${raw ?? ''}': expected a positive integer.`);
   return pathSegment(value, what);
 }

@@ -40,7 +40,10 @@ export function parseCreditsMilli(raw: string, what: string): number {
   const plain = /^\s*\+?(\d*)(?:\.(\d*))?\s*$/.exec(raw);
   if (plain && /\d/.test(raw)) {
     const fraction = plain[2] ?? '';
-    const milli = Number(plain[1] || '0') * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3)) + (Number(fraction[3] ?? '0') >= 5 ? 1 : 0);
+    const milli =
+      Number(plain[1] || '0') * 1000 +
+      Number(fraction.padEnd(3, '0').slice(0, 3)) +
+      (Number(fraction[3] ?? '0') >= 5 ? 1 : 0);
     if (Number.isSafeInteger(milli)) return milli;
   }
   const n = Number(raw);
@@ -52,7 +55,11 @@ export function parseCreditsMilli(raw: string, what: string): number {
 export function typedValue(raw: string): unknown {
   const v = raw.trim();
   if (/^".*"$/s.test(v)) return v.slice(1, -1);
-  if (v.includes(',')) return v.split(',').map((part) => typedValue(part)).filter((x) => x !== '');
+  if (v.includes(','))
+    return v
+      .split(',')
+      .map((part) => typedValue(part))
+      .filter((x) => x !== '');
   if (v === 'true') return true;
   if (v === 'false') return false;
   if (v === 'null') return null;
@@ -71,7 +78,9 @@ export function readPair(pair: string, what: string): KeyValue {
   const eq = pair.indexOf('=');
   const key = eq > 0 ? pair.slice(0, eq).trim() : '';
   if (eq <= 0 || !key || key.split('.').some((part) => part === '')) {
-    throw new UsageError(`Malformed ${what} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`);
+    throw new UsageError(
+      `Malformed ${what} '${pair}': expected key=value (dot paths nest, e.g. number_of_followers.min=10000).`,
+    );
   }
   return { path: key.split('.'), value: typedValue(pair.slice(eq + 1)) };
 }
@@ -91,8 +100,15 @@ export function setPairs(pairs: readonly KeyValue[], target: Record<string, unkn
 }
 
 /** `readPair` of each (the first malformed one refused), then `setPairs`. */
-export function assignPairs(pairs: readonly string[], flag: string, target: Record<string, unknown> = {}): Record<string, unknown> {
-  return setPairs(pairs.map((p) => readPair(p, flag)), target);
+export function assignPairs(
+  pairs: readonly string[],
+  flag: string,
+  target: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return setPairs(
+    pairs.map((p) => readPair(p, flag)),
+    target,
+  );
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -114,13 +130,16 @@ export function readWhen(raw: string, what: string): When {
   if (day) {
     const date = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
     // 2026-13-01 or 2026-02-30 would roll over into another date: refused instead.
-    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3])) return { text: raw, at: date.getTime() };
+    if (date.getMonth() === Number(day[2]) - 1 && date.getDate() === Number(day[3]))
+      return { text: raw, at: date.getTime() };
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text))) {
     return { text: raw, at: Date.parse(text) };
   } else if (/^\s*\d/.test(text) && !/^\d{4}-/.test(text)) {
     return { text: raw, ago: parseDuration(text, what) };
   }
-  throw new UsageError(`Invalid ${what} '${raw}': expected a duration such as 7d or 24h, or a date such as 2026-11-01.`);
+  throw new UsageError(
+    `Invalid ${what} '${raw}': expected a duration such as 7d or 24h, or a date such as 2026-11-01.`,
+  );
 }
 
 /** The moment `when` names, ages counted back from `now`. */

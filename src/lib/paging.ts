@@ -48,7 +48,10 @@ function cursorOf(page: Record<string, unknown>): string | undefined {
 export function isNumberPaged(req: PageRequest): boolean {
   if (req.method !== 'POST') return false;
   if (objectOf(req.body?.paging)) return true;
-  const p = req.path.replace(/^\/?(public\/v1\/)?/, '').replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const p = req.path
+    .replace(/^\/?(public\/v1\/)?/, '')
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
   return p === 'discovery' || p === 'discovery/creators/similar';
 }
 
@@ -82,7 +85,11 @@ function identity(item: unknown): string | undefined {
  * `pagination_token`, numbered `paging.page` (to `total` or the cap) and `offset`/`limit`/`total`. Nothing is
  * requested twice; a numbered page of creators already seen (pages counted from the other base) ends the run.
  */
-export async function* paginate(http: HttpClient, first: PageRequest, options: PaginateOptions = {}): AsyncGenerator<unknown> {
+export async function* paginate(
+  http: HttpClient,
+  first: PageRequest,
+  options: PaginateOptions = {},
+): AsyncGenerator<unknown> {
   const tally = options.tally ?? { pages: 0 };
   const maxPages = options.maxPages ?? Infinity;
   const numbered = isNumberPaged(first);
@@ -141,7 +148,12 @@ export async function* paginate(http: HttpClient, first: PageRequest, options: P
     } else if (token) {
       req = { ...first, body: { ...(first.body ?? {}), pagination_token: token } };
     } else if (numbered) {
-      const limit = typeof firstPaging.limit === 'number' && firstPaging.limit > 0 ? firstPaging.limit : typeof page.limit === 'number' && page.limit > 0 ? page.limit : items.length;
+      const limit =
+        typeof firstPaging.limit === 'number' && firstPaging.limit > 0
+          ? firstPaging.limit
+          : typeof page.limit === 'number' && page.limit > 0
+            ? page.limit
+            : items.length;
       // A short page is the last one; so is the page that reaches the total or the cap.
       if (items.length < limit) return;
       const reached = (pageNumber - (options.pageBase ?? 0) + 1) * limit;

@@ -23,7 +23,15 @@ export interface RetryPolicy {
   maxServerWaitMs: number;
 }
 
-const POLICY: RetryPolicy = { baseMs: 1_000, factor: 2, capMs: 30_000, jitter: 0, attempts: Infinity, deadlineMs: Infinity, maxServerWaitMs: Infinity };
+const POLICY: RetryPolicy = {
+  baseMs: 1_000,
+  factor: 2,
+  capMs: 30_000,
+  jitter: 0,
+  attempts: Infinity,
+  deadlineMs: Infinity,
+  maxServerWaitMs: Infinity,
+};
 
 /** A policy: the defaults (exponential from 1 s, capped at 30 s, no jitter, no limit) with `p` over them. */
 export function retryPolicy(p: Partial<RetryPolicy>): RetryPolicy {
@@ -107,7 +115,12 @@ export interface RetryHooks {
  * Runs `op` until it succeeds, a failure is not retryable, or the policy's attempts or deadline are used up: then
  * the last failure is thrown. Ctrl-C, before an attempt or during a wait, is an InterruptedError.
  */
-export async function withRetries<T>(policy: RetryPolicy, clock: RetryClock, hooks: RetryHooks, op: (attempt: number) => Promise<T>): Promise<T> {
+export async function withRetries<T>(
+  policy: RetryPolicy,
+  clock: RetryClock,
+  hooks: RetryHooks,
+  op: (attempt: number) => Promise<T>,
+): Promise<T> {
   const now = clock.now ?? Date.now;
   const started = now();
   for (let attempt = 1; ; attempt++) {

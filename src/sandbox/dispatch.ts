@@ -103,7 +103,10 @@ async function handle(ctx: DispatchContext, req: IncomingMessage, method: string
 
   const contentType = mediaType(req.headers['content-type']);
   if (isControlChange(resolution.route.pattern, method) && contentType !== 'application/json') {
-    return detail(415, `Unsupported media type "${contentType}" in request: the sandbox control routes take Content-Type: application/json.`);
+    return detail(
+      415,
+      `Unsupported media type "${contentType}" in request: the sandbox control routes take Content-Type: application/json.`,
+    );
   }
   const parsed = resolution.route.body === 'raw' ? { ok: true as const, body: undefined } : parseBody(raw, contentType);
   if (!parsed.ok) return parsed.reply;

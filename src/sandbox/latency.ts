@@ -9,7 +9,15 @@
 import { streamFor, type Rng } from './random.js';
 import { slot, type SandboxState } from './state.js';
 
-export const LATENCY_FAMILIES = ['discovery', 'dictionaries', 'enrich', 'content', 'batch', 'listening', 'default'] as const;
+export const LATENCY_FAMILIES = [
+  'discovery',
+  'dictionaries',
+  'enrich',
+  'content',
+  'batch',
+  'listening',
+  'default',
+] as const;
 export type LatencyFamily = (typeof LATENCY_FAMILIES)[number];
 
 export interface LatencyRange {
@@ -25,7 +33,8 @@ export type LatencyModel = Partial<Record<LatencyFamily, LatencyRange>>;
  * `--latency real`: a guess, not a measurement. The official clients give ordinary calls 30 s and
  * downloads 120 s; searches and enrichments are the slow calls, dictionaries and account reads quick.
  */
-export const REAL_LATENCY_SPEC = 'discovery=1.2s±0.5,enrich=2s±1,content=1.5s±0.7,batch=400ms±200,listening=400ms±200,dictionaries=200ms±100,default=150ms±50';
+export const REAL_LATENCY_SPEC =
+  'discovery=1.2s±0.5,enrich=2s±1,content=1.5s±0.7,batch=400ms±200,listening=400ms±200,dictionaries=200ms±100,default=150ms±50';
 
 export class LatencySpecError extends Error {}
 
@@ -47,7 +56,8 @@ export function latencyFamily(path: string): LatencyFamily | undefined {
 /** A duration and its unit; a bare number takes `bareUnit`. */
 function parseDuration(text: string, what: string, bareUnit: 'ms' | 's'): { ms: number; unit: 'ms' | 's' } {
   const m = /^(\d+(?:\.\d+)?)\s*(ms|s)?$/.exec(text.trim());
-  if (!m) throw new LatencySpecError(`'${text}' in ${what} is not a duration: expected e.g. 150ms, 1.2s or 2 (seconds).`);
+  if (!m)
+    throw new LatencySpecError(`'${text}' in ${what} is not a duration: expected e.g. 150ms, 1.2s or 2 (seconds).`);
   const n = Number(m[1]);
   const unit = (m[2] as 'ms' | 's' | undefined) ?? bareUnit;
   return { ms: Math.round(unit === 'ms' ? n : n * 1000), unit };
@@ -71,7 +81,9 @@ export function parseLatencySpec(spec: string): LatencyModel {
     const name = eq < 0 ? 'default' : item.slice(0, eq).trim();
     const value = eq < 0 ? item : item.slice(eq + 1);
     if (!(LATENCY_FAMILIES as readonly string[]).includes(name)) {
-      throw new LatencySpecError(`unknown route family '${name}': expected one of ${LATENCY_FAMILIES.join(', ')}, or 'real'.`);
+      throw new LatencySpecError(
+        `unknown route family '${name}': expected one of ${LATENCY_FAMILIES.join(', ')}, or 'real'.`,
+      );
     }
     const [median, spread, extra] = value.split(/±|\+-/);
     if (extra !== undefined) throw new LatencySpecError(`'${value}' has more than one ±.`);

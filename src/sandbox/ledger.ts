@@ -33,7 +33,8 @@ export function creditsProblem(value: unknown): string | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'Must be a finite number.';
   if (value < 0 || value > MAX_CREDITS) return `Must be between 0 and ${MAX_CREDITS} (1e9).`;
   const milli = value * 1000;
-  if (Math.abs(milli - Math.round(milli)) > 1e-6) return 'At most three decimals (the ledger keeps thousandths of a credit).';
+  if (Math.abs(milli - Math.round(milli)) > 1e-6)
+    return 'At most three decimals (the ledger keeps thousandths of a credit).';
   return undefined;
 }
 

@@ -44,4 +44,3 @@ export function isLoopbackRedirect(uri: string): boolean {
   const url = new URL(uri);
   return url.protocol === 'http:' && isLoopbackHostname(url.hostname) && url.username === '' && url.password === '';
 }
-

@@ -137,8 +137,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   if (options.faults !== undefined) setFaults(state, parseFaultSpec(options.faults));
   if (options.allowRedirects) allowRedirects(state, options.allowRedirects);
-  if (options.latency !== undefined) setLatency(state, typeof options.latency === 'string' ? parseLatencySpec(options.latency) : options.latency);
-  configureBatch(state, { rowsPerSecond: options.batchRowsPerSecond, downloadTtlSeconds: options.batchDownloadTtlSeconds });
+  if (options.latency !== undefined)
+    setLatency(state, typeof options.latency === 'string' ? parseLatencySpec(options.latency) : options.latency);
+  configureBatch(state, {
+    rowsPerSecond: options.batchRowsPerSecond,
+    downloadTtlSeconds: options.batchDownloadTtlSeconds,
+  });
   const router = buildRouter(options.routes);
   let url = '';
   const closed = new AbortController();

@@ -40,7 +40,11 @@ describe('creators api quotes what the typed verb quotes for the same request', 
   // The bulk verbs (enrich, socials) word their basis per input (`1 handle x 1`): the same figure.
   it.each<[string, string[], 'basis too' | 'figure']>([
     ['search', ['search', '--platform', 'instagram'], 'basis too'],
-    ['search --limit 7 --return-filter-values', ['search', '--platform', 'tiktok', '--limit', '7', '--return-filter-values'], 'basis too'],
+    [
+      'search --limit 7 --return-filter-values',
+      ['search', '--platform', 'tiktok', '--limit', '7', '--return-filter-values'],
+      'basis too',
+    ],
     ['similar', ['similar', 'nasa', '--platform', 'instagram'], 'basis too'],
     ['enrich handle (full)', ['enrich', 'handle', 'nasa', '--platform', 'instagram'], 'figure'],
     ['enrich handle --mode raw', ['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw'], 'figure'],
@@ -50,7 +54,11 @@ describe('creators api quotes what the typed verb quotes for the same request', 
     ['post', ['post', 'abc123', '--platform', 'instagram'], 'basis too'],
     ['socials', ['socials', 'nasa', '--platform', 'instagram'], 'figure'],
     ['overlap', ['overlap', 'nasa', 'esa', '--platform', 'instagram'], 'basis too'],
-    ['listening subscriptions create', ['listening', 'subscriptions', 'create', '--name', 'q', '--platform', 'instagram', 'ann', 'bob'], 'figure'],
+    [
+      'listening subscriptions create',
+      ['listening', 'subscriptions', 'create', '--name', 'q', '--platform', 'instagram', 'ann', 'bob'],
+      'figure',
+    ],
     ['batch resume', ['batch', 'resume', 'bch_0123456789abcdef0123456789abcdef'], 'basis too'],
   ])('%s', async (_name, argv, same) => {
     const verb = await dryRun(argv);
@@ -70,7 +78,10 @@ describe('creators api quotes what the typed verb quotes for the same request', 
 
   it('the legacy batch routes the n8n node sends are priced: a create per email at the basic rate, resume free', async () => {
     const create = await dryRun(['api', 'creators/enrich/public', '-f', 'emails=a@example.com,b@example.com']);
-    expect(create).toMatchObject({ worst_case_credits: 0.1, cost_basis: '2 emails x 0.05 (basic), charged only for rows with data' });
+    expect(create).toMatchObject({
+      worst_case_credits: 0.1,
+      cost_basis: '2 emails x 0.05 (basic), charged only for rows with data',
+    });
     const resume = await dryRun(['api', 'creators/enrich/public/bch_1/resume', '-X', 'POST']);
     expect(resume.worst_case_credits).toBe(0);
     const status = await dryRun(['api', 'creators/enrich/public/bch_1']);

@@ -17,7 +17,8 @@ import { tempDir } from '../helpers/temp.js';
 const worlds = useStoreWorlds(38);
 
 /** The store's notice: a raw call's (`1 of 1 paid request answered from the store`) or a verb's (`In the store`). */
-const FROM_STORE = /(1 of 1 paid request answered from the store|In the store) \(bought within (14 days|24 hours)\): 0 credits/;
+const FROM_STORE =
+  /(1 of 1 paid request answered from the store|In the store) \(bought within (14 days|24 hours)\): 0 credits/;
 
 /** The spend log's total of the run's API, read without a credential. */
 async function spendOf(w: Awaited<ReturnType<typeof worlds>>): Promise<{ credits: number; requests: number }> {
@@ -40,7 +41,15 @@ describe('creators api buys a known paid route once', () => {
 
     const again = w.mark();
     // Spelt as the service reads it (an @, upper case): one creator, one key.
-    const b = await w.run(['api', '/public/v1/creators/enrich/handle/raw/', '-f', `handle=@${handle.toUpperCase()}`, '-f', 'platform=instagram', '--json']);
+    const b = await w.run([
+      'api',
+      '/public/v1/creators/enrich/handle/raw/',
+      '-f',
+      `handle=@${handle.toUpperCase()}`,
+      '-f',
+      'platform=instagram',
+      '--json',
+    ]);
     expect(b.code, b.stderr).toBe(0);
     expect(again.since()).toMatchObject({ count: 0, milli: 0 });
     expect(b.json()).toEqual(a.json());
@@ -48,10 +57,21 @@ describe('creators api buys a known paid route once', () => {
     expect(await spendOf(w)).toMatchObject({ credits: 0.03, requests: 1 });
   });
 
-  it('a raw enrichment serves `enrich handle` later, and the verb\'s answer serves the raw call', async () => {
+  it("a raw enrichment serves `enrich handle` later, and the verb's answer serves the raw call", async () => {
     const w = await worlds();
-    const [one, two] = w.sandbox.state.creators.list('instagram').slice(4, 6).map((c) => c.profile.username);
-    const raw = (handle: string) => ['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram', '--json'];
+    const [one, two] = w.sandbox.state.creators
+      .list('instagram')
+      .slice(4, 6)
+      .map((c) => c.profile.username);
+    const raw = (handle: string) => [
+      'api',
+      'creators/enrich/handle/raw',
+      '-f',
+      `handle=${handle}`,
+      '-f',
+      'platform=instagram',
+      '--json',
+    ];
     const verb = (handle: string) => ['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw', '--json'];
 
     const bought = w.mark();
@@ -73,7 +93,7 @@ describe('creators api buys a known paid route once', () => {
     expect(r.stderr).toMatch(FROM_STORE);
   });
 
-  it('a search page: the verb\'s own body sent raw is the page the verb bought (and a stored page passes --max-credits 0)', async () => {
+  it("a search page: the verb's own body sent raw is the page the verb bought (and a stored page passes --max-credits 0)", async () => {
     const w = await worlds();
     const search = ['search', '--platform', 'instagram', '--limit', '5', '--json'];
     const dry = await w.run([...search, '--dry-run']);
@@ -93,7 +113,9 @@ describe('creators api buys a known paid route once', () => {
     expect(served.since()).toMatchObject({ count: 0, milli: 0 });
     expect(r.stderr).toMatch(FROM_STORE);
     const names = (accounts: Array<{ profile?: { username?: string } }>) => accounts.map((a) => a.profile?.username);
-    expect(names(r.json<{ accounts: Array<{ profile?: { username?: string } }> }>().accounts)).toEqual(names(v.json<Array<{ profile?: { username?: string } }>>()));
+    expect(names(r.json<{ accounts: Array<{ profile?: { username?: string } }> }>().accounts)).toEqual(
+      names(v.json<Array<{ profile?: { username?: string } }>>()),
+    );
 
     // The same body with the filter values asked for is another purchase, priced and bought as one.
     const other = w.mark();
@@ -107,19 +129,53 @@ describe('creators api buys a known paid route once', () => {
     const w = await worlds();
     const handle = w.sandbox.state.creators.list('instagram').find((c) => mediaCount(c) >= 60)!.profile.username;
     const bought = w.mark();
-    const a = await w.run(['api', 'creators/content/posts', '-f', 'platform=instagram', '-f', `handle=${handle}`, '--paginate', '--max-pages', '2', '--format', 'jsonl']);
+    const a = await w.run([
+      'api',
+      'creators/content/posts',
+      '-f',
+      'platform=instagram',
+      '-f',
+      `handle=${handle}`,
+      '--paginate',
+      '--max-pages',
+      '2',
+      '--format',
+      'jsonl',
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(bought.since()).toMatchObject({ count: 2, milli: 60 });
 
     const served = w.mark();
-    const v = await w.run(['posts', handle, '--platform', 'instagram', '--all', '--max-pages', '2', '--format', 'jsonl']);
+    const v = await w.run([
+      'posts',
+      handle,
+      '--platform',
+      'instagram',
+      '--all',
+      '--max-pages',
+      '2',
+      '--format',
+      'jsonl',
+    ]);
     expect(v.code, v.stderr).toBe(0);
     expect(served.since()).toMatchObject({ count: 0, milli: 0 });
     expect(v.stdout.trim().split('\n')).toHaveLength(a.stdout.trim().split('\n').length);
 
     // And the raw pages again: from the store too.
     const again = w.mark();
-    const b = await w.run(['api', 'creators/content/posts', '-f', 'platform=instagram', '-f', `handle=${handle}`, '--paginate', '--max-pages', '2', '--format', 'jsonl']);
+    const b = await w.run([
+      'api',
+      'creators/content/posts',
+      '-f',
+      'platform=instagram',
+      '-f',
+      `handle=${handle}`,
+      '--paginate',
+      '--max-pages',
+      '2',
+      '--format',
+      'jsonl',
+    ]);
     expect(b.code, b.stderr).toBe(0);
     expect(again.since().count).toBe(0);
     expect(b.stdout).toBe(a.stdout);
@@ -128,12 +184,24 @@ describe('creators api buys a known paid route once', () => {
   it('--no-store: the raw purchase is paid again, logged in the spend log each time, and not kept', async () => {
     const w = await worlds();
     const handle = w.sandbox.state.creators.list('instagram')[7]!.profile.username;
-    const call = ['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram', '--no-store', '--json'];
+    const call = [
+      'api',
+      'creators/enrich/handle/raw',
+      '-f',
+      `handle=${handle}`,
+      '-f',
+      'platform=instagram',
+      '--no-store',
+      '--json',
+    ];
     const paid = w.mark();
     for (let i = 0; i < 2; i++) expect((await w.run(call)).code).toBe(0);
     expect(paid.since()).toMatchObject({ count: 2, milli: 60 });
     expect(await spendOf(w)).toMatchObject({ credits: 0.06, requests: 2 });
-    const stats = await runCli(['store', 'stats', '--json'], { env: { CREATORS_BASE_URL: w.sandbox.url }, configDir: w.configDir });
+    const stats = await runCli(['store', 'stats', '--json'], {
+      env: { CREATORS_BASE_URL: w.sandbox.url },
+      configDir: w.configDir,
+    });
     expect(stats.code, stats.stderr).toBe(0);
     expect(stats.json()).toMatchObject({ answers: { creator: { count: 0 }, page: { count: 0 } } });
   });
@@ -141,13 +209,28 @@ describe('creators api buys a known paid route once', () => {
 
 describe('a route no verb knows is never stored', () => {
   it('has no purchase in its plan, and the same call twice is sent twice', async () => {
-    expect(rawRequestPlan({ method: 'POST', path: 'creators/enrich/new-thing', body: { handle: 'x' } }).purchase).toBeUndefined();
-    expect(rawRequestPlan({ method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'x', platform: 'instagram' } }).purchase).toEqual({ kind: 'creator', platform: 'instagram', subject: 'x' });
+    expect(
+      rawRequestPlan({ method: 'POST', path: 'creators/enrich/new-thing', body: { handle: 'x' } }).purchase,
+    ).toBeUndefined();
+    expect(
+      rawRequestPlan({
+        method: 'POST',
+        path: 'creators/enrich/handle/raw',
+        body: { handle: 'x', platform: 'instagram' },
+      }).purchase,
+    ).toEqual({ kind: 'creator', platform: 'instagram', subject: 'x' });
     const { agent, pool, env } = mockApi();
     const configDir = tempConfigDir();
-    pool.intercept({ path: '/public/v1/creators/enrich/new-thing/', method: 'POST' }).reply(200, { result: { ok: true }, credits_cost: 0.01 }, JSON_HEADERS).times(2);
+    pool
+      .intercept({ path: '/public/v1/creators/enrich/new-thing/', method: 'POST' })
+      .reply(200, { result: { ok: true }, credits_cost: 0.01 }, JSON_HEADERS)
+      .times(2);
     for (let i = 0; i < 2; i++) {
-      const res = await runCli(['api', 'creators/enrich/new-thing', '-f', 'handle=x', '--json'], { env, dispatcher: agent, configDir });
+      const res = await runCli(['api', 'creators/enrich/new-thing', '-f', 'handle=x', '--json'], {
+        env,
+        dispatcher: agent,
+        configDir,
+      });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).not.toMatch(/from the store/);
     }

@@ -26,7 +26,10 @@ interface SpendTotal {
 }
 
 /** The spend log's total for one API, read without a credential (the log alone). */
-async function loggedMilli(configDir: string, baseUrl: string): Promise<{ milli: number; requests: number; stderr: string }> {
+async function loggedMilli(
+  configDir: string,
+  baseUrl: string,
+): Promise<{ milli: number; requests: number; stderr: string }> {
   const res = await runCli(['spend', '--json'], { env: { CREATORS_BASE_URL: baseUrl }, configDir, now: clock.now });
   expect(res.code, res.stderr).toBe(0);
   const total = res.json<SpendTotal[]>().at(-1) as SpendTotal;
@@ -50,13 +53,20 @@ describe('a credits_cost the route cannot charge is not believed', () => {
       for (const handle of ['first_one', 'second_one']) {
         pool
           .intercept({ path: FULL_PATH, method: 'POST', body: (b) => JSON.parse(b).handle === handle })
-          .reply(200, `{"result": {"instagram": {"username": "${handle}", "follower_count": 10}}, "credits_cost": ${text}}`, JSON_HEADERS);
+          .reply(
+            200,
+            `{"result": {"instagram": {"username": "${handle}", "follower_count": 10}}, "credits_cost": ${text}}`,
+            JSON_HEADERS,
+          );
       }
       let stderr = '';
       for (const handle of ['first_one', 'second_one']) {
         // The first on a terminal: its summary says the charge the spend log holds, not the figure sent.
         const tty = handle === 'first_one';
-        const res = await runCli(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'full', ...(tty ? [] : ['--json'])], { env, dispatcher: agent, configDir, now: clock.now, tty });
+        const res = await runCli(
+          ['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'full', ...(tty ? [] : ['--json'])],
+          { env, dispatcher: agent, configDir, now: clock.now, tty },
+        );
         expect(res.code, res.stderr).toBe(0);
         if (tty) expect(res.stderr).toContain(`Enriched ${handle}: 1 credit spent.`);
         // A warning on the terminal is broken at spaces: each read as one line.
@@ -74,17 +84,29 @@ describe('a credits_cost the route cannot charge is not believed', () => {
       // The sums stay exact integers: the store's own stats read them.
       const stats = await runCli(['store', 'stats', '--json'], { env: { CREATORS_BASE_URL: API }, configDir });
       expect(stats.code, stats.stderr).toBe(0);
-      expect(stats.json()).toMatchObject({ answers: { creator: { count: 2, credits: 2 } }, spend: { entries: 2, credits: 2 } });
+      expect(stats.json()).toMatchObject({
+        answers: { creator: { count: 2, credits: 2 } },
+        spend: { entries: 2, credits: 2 },
+      });
     });
   }
 
   it('a discount (0, or under the price) is believed, with no warning', async () => {
     const { agent, pool, env } = mockApi();
     const configDir = tempConfigDir();
-    pool.intercept({ path: FULL_PATH, method: 'POST' }).reply(200, '{"result": {"instagram": {"username": "cheap_one"}}, "credits_cost": "0.25"}', JSON_HEADERS);
-    pool.intercept({ path: FULL_PATH, method: 'POST' }).reply(200, '{"result": {"instagram": {"username": "free_one"}}, "credits_cost": 0}', JSON_HEADERS);
+    pool
+      .intercept({ path: FULL_PATH, method: 'POST' })
+      .reply(200, '{"result": {"instagram": {"username": "cheap_one"}}, "credits_cost": "0.25"}', JSON_HEADERS);
+    pool
+      .intercept({ path: FULL_PATH, method: 'POST' })
+      .reply(200, '{"result": {"instagram": {"username": "free_one"}}, "credits_cost": 0}', JSON_HEADERS);
     for (const handle of ['cheap_one', 'free_one']) {
-      const res = await runCli(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'full', '--json'], { env, dispatcher: agent, configDir, now: clock.now });
+      const res = await runCli(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'full', '--json'], {
+        env,
+        dispatcher: agent,
+        configDir,
+        now: clock.now,
+      });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).not.toContain('credits_cost');
     }
@@ -98,7 +120,10 @@ describe('every charge in the spend log', () => {
     const env = sandboxEnv(sb.get());
     const before = ledger().usedMilli;
     const [handle] = creatorHandles(sb.get(), 1, 3);
-    const res = await runCli(['api', 'creators/enrich/handle/raw', '-X', 'POST', '-f', `handle=${handle}`, '-f', 'platform=instagram'], { env, configDir, now: clock.now });
+    const res = await runCli(
+      ['api', 'creators/enrich/handle/raw', '-X', 'POST', '-f', `handle=${handle}`, '-f', 'platform=instagram'],
+      { env, configDir, now: clock.now },
+    );
     expect(res.code, res.stderr).toBe(0);
     const charged = ledger().usedMilli - before;
     expect(charged).toBe(30);
@@ -110,14 +135,20 @@ describe('every charge in the spend log', () => {
     const env = sandboxEnv(sb.get());
     const before = ledger().usedMilli;
     const [handle] = creatorHandles(sb.get(), 1, 5);
-    const res = await runCli(['enrich', 'handle', handle!, '--platform', 'instagram', '--mode', 'raw', '--no-store', '--json'], { env, configDir, now: clock.now });
+    const res = await runCli(
+      ['enrich', 'handle', handle!, '--platform', 'instagram', '--mode', 'raw', '--no-store', '--json'],
+      { env, configDir, now: clock.now },
+    );
     expect(res.code, res.stderr).toBe(0);
     const charged = ledger().usedMilli - before;
     expect(charged).toBe(30);
     expect(await loggedMilli(configDir, sb.get().url)).toMatchObject({ milli: charged, requests: 1 });
     const stats = await runCli(['store', 'stats', '--json'], { env: { CREATORS_BASE_URL: sb.get().url }, configDir });
     expect(stats.code, stats.stderr).toBe(0);
-    expect(stats.json()).toMatchObject({ answers: { creator: { count: 0 }, page: { count: 0 } }, spend: { entries: 1, credits: 0.03 } });
+    expect(stats.json()).toMatchObject({
+      answers: { creator: { count: 0 }, page: { count: 0 } },
+      spend: { entries: 1, credits: 0.03 },
+    });
   });
 });
 
@@ -179,7 +210,11 @@ describe('batch jobs: logged from their own figures, once; budgets refuse before
     expect((await runCli(['config', 'set', 'daily-budget', '2'], opts)).code).toBe(0);
     const jobs = () => batchWorld(sb.get().state).jobs.size;
     const before = ledger().usedMilli;
-    const upload = async (n: number, from: number) => runCli(['batch', 'upload', writeCsv(tempDir(), 'in.csv', ['handle', ...creatorHandles(sb.get(), n, from)]), ...RAW], opts);
+    const upload = async (n: number, from: number) =>
+      runCli(
+        ['batch', 'upload', writeCsv(tempDir(), 'in.csv', ['handle', ...creatorHandles(sb.get(), n, from)]), ...RAW],
+        opts,
+      );
 
     const first = await upload(40, 300);
     expect(first.code, first.stderr).toBe(0);

@@ -22,10 +22,12 @@ describe('creators completion', () => {
     expect(res.stderr).toBe("error: Unsupported shell 'constructor'.\nUse bash, zsh or fish.\n");
   });
 
-  it('bash knows the verbs of a group, and a verb\'s flags then the global ones (--version only at the root)', async () => {
+  it("bash knows the verbs of a group, and a verb's flags then the global ones (--version only at the root)", async () => {
     const res = await runCli(['completion', 'bash']);
     expect(res.stdout).toContain("    'auth') subs='status token' opts='--base-url ");
-    expect(res.stdout).toMatch(/^ {4}'api'\) subs='' opts='--method -X --field -f --input --paginate --max-pages --base-url /m);
+    expect(res.stdout).toMatch(
+      /^ {4}'api'\) subs='' opts='--method -X --field -f --input --paginate --max-pages --base-url /m,
+    );
     expect(res.stdout).not.toMatch(/^ {4}'api'\) .*--version/m);
   });
 

@@ -20,12 +20,20 @@ afterEach(async () => {
 async function world() {
   const sandbox = await startSandbox({ port: 0, seed: 31 });
   open.push(sandbox);
-  const run = (argv: string[], extra: RunOptions = {}) => runCli(argv, { env: sandboxEnv(sandbox), configDir: tempConfigDir(), ...extra });
-  const prolific = sandbox.state.creators.list('instagram').filter((c) => mediaCount(c) >= 60).map((c) => c.profile.username);
+  const run = (argv: string[], extra: RunOptions = {}) =>
+    runCli(argv, { env: sandboxEnv(sandbox), configDir: tempConfigDir(), ...extra });
+  const prolific = sandbox.state.creators
+    .list('instagram')
+    .filter((c) => mediaCount(c) >= 60)
+    .map((c) => c.profile.username);
   return { sandbox, run, mark: () => ledgerMark(sandbox), handle: prolific[0]! };
 }
 
-const lines = (text: string): unknown[] => text.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+const lines = (text: string): unknown[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 const cursorIn = (stderr: string): string => (/next cursor (\S+?); --cursor /.exec(stderr) ?? [])[1] ?? '';
 
 describe('--cursor takes the next cursor a run printed', () => {

@@ -16,18 +16,24 @@ import { useStoreWorlds } from '../helpers/store-world.js';
  * not bought and its output is whole. Terminal summaries count 0 for what came from the store.
  */
 
-
 const worlds = useStoreWorlds(31);
 
 async function world(options: Parameters<typeof worlds>[0] = {}) {
   const w = await worlds(options);
   // Creators of the sandbox with five pages of posts (60, Instagram pages of 12).
-  const prolific = w.sandbox.state.creators.list('instagram').filter((c) => mediaCount(c) >= 60).map((c) => c.profile.username);
+  const prolific = w.sandbox.state.creators
+    .list('instagram')
+    .filter((c) => mediaCount(c) >= 60)
+    .map((c) => c.profile.username);
   const posts = ['posts', prolific[0]!, '--platform', 'instagram', '--all', '--format', 'jsonl'];
   return { ...w, prolific, posts };
 }
 
-const lines = (text: string): unknown[] => text.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+const lines = (text: string): unknown[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 const COMMENTS = ['post', 'C1a2B3c4D5e', '--platform', 'instagram', '--kind', 'comments', '--all', '--format', 'jsonl'];
 
 describe('posts --all with the store', () => {
@@ -46,14 +52,18 @@ describe('posts --all with the store', () => {
     expect(b.code).toBe(0);
     expect(again.since().count).toBe(0);
     expect(b.stdout).toBe(a.stdout);
-    expect(b.stderr).toContain('0 credits spent (3 pages; 3 from the store, bought within 24 hours; --max-age 0 buys fresh).');
+    expect(b.stderr).toContain(
+      '0 credits spent (3 pages; 3 from the store, bought within 24 hours; --max-age 0 buys fresh).',
+    );
     // One page more: two from the store, one bought.
     const more = w.mark();
     const c = await w.run([...w.posts, '--max-pages', '4'], { stderrTTY: true });
     expect(c.code).toBe(0);
     expect(more.since()).toMatchObject({ count: 1, milli: 30 });
     expect(c.stdout.startsWith(a.stdout)).toBe(true);
-    expect(c.stderr).toContain('0.03 credits spent (4 pages; 3 from the store, bought within 24 hours; --max-age 0 buys fresh).');
+    expect(c.stderr).toContain(
+      '0.03 credits spent (4 pages; 3 from the store, bought within 24 hours; --max-age 0 buys fresh).',
+    );
   });
 
   it('stopped by a 402, re-run: only the pages not bought are bought; the file is whole', async () => {
@@ -70,9 +80,15 @@ describe('posts --all with the store', () => {
     // The dry run follows the stored pages' cursors and prices the rest from the first page not bought.
     const dry = await w.run([...POSTS, '--max-pages', '5', '--dry-run']);
     expect(dry.code).toBe(0);
-    const plan = dry.json<{ body: { pagination_token?: string }; worst_case_credits: number | null; cost_basis: string }>();
+    const plan = dry.json<{
+      body: { pagination_token?: string };
+      worst_case_credits: number | null;
+      cost_basis: string;
+    }>();
     expect(plan.worst_case_credits).toBe(0.45);
-    expect(plan.cost_basis).toBe("2 pages from the store at 0 credits, then 3 requests x 0.15 (the newest official client's price; the spec says 0.03)");
+    expect(plan.cost_basis).toBe(
+      "2 pages from the store at 0 credits, then 3 requests x 0.15 (the newest official client's price; the spec says 0.03)",
+    );
     expect(plan.body.pagination_token).toMatch(/\S/);
     const unbounded = await w.run([...POSTS, '--dry-run']);
     expect(unbounded.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({
@@ -109,7 +125,9 @@ describe('post --kind comments --all with the store', () => {
     expect(some.code).toBe(0);
     expect(bounded.since()).toMatchObject({ count: 1, milli: 30 });
     expect(some.stderr).toContain('Stopped after the page limit; more comments remain.');
-    expect(some.stderr).toContain('0.03 credits spent (3 pages; 2 from the store, bought within 24 hours; --max-age 0 buys fresh)');
+    expect(some.stderr).toContain(
+      '0.03 credits spent (3 pages; 2 from the store, bought within 24 hours; --max-age 0 buys fresh)',
+    );
 
     const reference = await runCli(COMMENTS, { env: sandboxEnv(w.sandbox), configDir: tempConfigDir() });
     const resume = w.mark();
@@ -119,7 +137,9 @@ describe('post --kind comments --all with the store', () => {
     const bought = resume.since();
     expect(bought.count).toBeGreaterThan(0);
     expect(bought.milli).toBe(bought.count * 30);
-    expect(res.stderr).toContain(`${creditCount(bought.milli)} spent (${bought.count + 3} pages; 3 from the store, bought within 24 hours; --max-age 0 buys fresh)`);
+    expect(res.stderr).toContain(
+      `${creditCount(bought.milli)} spent (${bought.count + 3} pages; 3 from the store, bought within 24 hours; --max-age 0 buys fresh)`,
+    );
     expect(readFileSync(out, 'utf8')).toBe(reference.stdout);
 
     // All from the store now: 0 credits, no balance (a stored answer's is stale).
@@ -129,12 +149,20 @@ describe('post --kind comments --all with the store', () => {
     expect(again.since().count).toBe(0);
     const pages = bought.count + 3;
     // The line is broken at spaces on a 100-column terminal: read as one.
-    expect(all.stderr.split('\n').join(' ')).toContain(`0 credits spent (${pages} pages; ${pages} from the store, bought within 24 hours; --max-age 0 buys fresh).`);
+    expect(all.stderr.split('\n').join(' ')).toContain(
+      `0 credits spent (${pages} pages; ${pages} from the store, bought within 24 hours; --max-age 0 buys fresh).`,
+    );
     const dry = await w.run([...COMMENTS, '--dry-run']);
-    expect(dry.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({ worst_case_credits: 0, cost_basis: `${pages} pages from the store at 0 credits; nothing to buy` });
+    expect(dry.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({
+      worst_case_credits: 0,
+      cost_basis: `${pages} pages from the store at 0 credits; nothing to buy`,
+    });
     // One page (not --all): the first, from the store.
     const one = await w.run([...COMMENTS.filter((a) => a !== '--all'), '--dry-run']);
-    expect(one.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({ worst_case_credits: 0, cost_basis: '1 page from the store at 0 credits; nothing to buy' });
+    expect(one.json<{ worst_case_credits: number | null; cost_basis: string }>()).toMatchObject({
+      worst_case_credits: 0,
+      cost_basis: '1 page from the store at 0 credits; nothing to buy',
+    });
   });
 });
 

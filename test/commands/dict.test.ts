@@ -34,9 +34,12 @@ describe('creators dict', () => {
   }
 
   it('lists locations for a platform, searched and limited', async () => {
-    const res = await runCli(['dict', 'locations', '--platform', 'Instagram', '--search', 'united', '--limit', '3', '--json'], {
-      env: sandboxEnv(sb.get()),
-    });
+    const res = await runCli(
+      ['dict', 'locations', '--platform', 'Instagram', '--search', 'united', '--limit', '3', '--json'],
+      {
+        env: sandboxEnv(sb.get()),
+      },
+    );
     expect(res.code).toBe(0);
     const entries = res.json<Record<string, unknown>[]>();
     expect(entries.length).toBeGreaterThan(0);
@@ -47,7 +50,9 @@ describe('creators dict', () => {
   it('pages with --offset', async () => {
     const env = sandboxEnv(sb.get());
     const all = (await runCli(['dict', 'brands', '--limit', '10', '--json'], { env })).json<unknown[]>();
-    const second = (await runCli(['dict', 'brands', '--limit', '5', '--offset', '5', '--json'], { env })).json<unknown[]>();
+    const second = (await runCli(['dict', 'brands', '--limit', '5', '--offset', '5', '--json'], { env })).json<
+      unknown[]
+    >();
     expect(second).toEqual(all.slice(5, 10));
   });
 
@@ -102,20 +107,31 @@ describe('creators dict aliases and output', () => {
     expect(plain).toContain('┌');
     expect(plain).toMatch(/│ abbr │ name +│/);
     expect(plain).toMatch(/│ en +│ English +│/);
-    const piped = await runCli(['dict', 'languages', '--limit', '2', '--format', 'table'], { env: sandboxEnv(sb.get()) });
+    const piped = await runCli(['dict', 'languages', '--limit', '2', '--format', 'table'], {
+      env: sandboxEnv(sb.get()),
+    });
     expect(piped.stdout).toBe('en\tEnglish\nes\tSpanish\n');
   });
 
   it('has no ANSI colour with NO_COLOR or --no-color, even on a terminal', async () => {
-    for (const extra of [{ env: { NO_COLOR: '1' }, args: [] }, { env: {}, args: ['--no-color'] }]) {
-      const res = await runCli(['dict', 'languages', '--limit', '2', ...extra.args], { env: { ...sandboxEnv(sb.get()), ...extra.env }, tty: true });
+    for (const extra of [
+      { env: { NO_COLOR: '1' }, args: [] },
+      { env: {}, args: ['--no-color'] },
+    ]) {
+      const res = await runCli(['dict', 'languages', '--limit', '2', ...extra.args], {
+        env: { ...sandboxEnv(sb.get()), ...extra.env },
+        tty: true,
+      });
       expect(res.stdout).toContain('English');
       expect(res.stdout).not.toContain('\x1b[');
     }
   });
 
   it('an empty result on a terminal prints nothing to stdout and a notice to stderr', async () => {
-    const res = await runCli(['dict', 'brands', '--search', 'zzzzzz-no-such-brand'], { env: sandboxEnv(sb.get()), tty: true });
+    const res = await runCli(['dict', 'brands', '--search', 'zzzzzz-no-such-brand'], {
+      env: sandboxEnv(sb.get()),
+      tty: true,
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toBe('No entries found.\n');
@@ -124,7 +140,10 @@ describe('creators dict aliases and output', () => {
 
 describe('-o that cannot be written', () => {
   it.each([
-    ['/nonexistent-dir/x.csv', /Cannot write -o \/nonexistent-dir\/x\.csv: the folder \/nonexistent-dir does not exist\./],
+    [
+      '/nonexistent-dir/x.csv',
+      /Cannot write -o \/nonexistent-dir\/x\.csv: the folder \/nonexistent-dir does not exist\./,
+    ],
     ['/tmp', /Cannot write -o \/tmp: it is a folder\./],
   ])('%s is a usage error (exit 2) found before anything is sent', async (target, message) => {
     const { agent, env } = mockApi();
@@ -136,7 +155,7 @@ describe('-o that cannot be written', () => {
 });
 
 describe('empty lists as csv', () => {
-  it('still write the header row of the command\'s columns', async () => {
+  it("still write the header row of the command's columns", async () => {
     const res = await runCli(['config', 'list', '--format', 'csv']);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('key,value\n');

@@ -10,7 +10,12 @@ import { creatorHandles, sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 const sb = useSandbox({ seed: 42, credits: 1000 });
 const OVERLAP = ['overlap', 'noah_paws', 'theellastrong', 'hannahclutch', '--platform', 'instagram'];
 const NO_LOCALE = { LANG: '', LC_ALL: '', LC_CTYPE: '' };
-const term = (extra: Record<string, string>, more: Partial<RunOptions> = {}): RunOptions => ({ env: sandboxEnv(sb.get(), { NO_COLOR: '1', ...extra }), tty: true, columns: 100, ...more });
+const term = (extra: Record<string, string>, more: Partial<RunOptions> = {}): RunOptions => ({
+  env: sandboxEnv(sb.get(), { NO_COLOR: '1', ...extra }),
+  tty: true,
+  columns: 100,
+  ...more,
+});
 const UNICODE_DRAWING = /[\u2500-\u259f▲·›–…✔✖]/;
 
 describe('one drawing rule for the table and the chart of one output', () => {
@@ -39,7 +44,10 @@ describe('one drawing rule for the table and the chart of one output', () => {
   });
 
   it('TERM=dumb keeps the UTF-8 drawing (the locale decides it, for the chart as for the table) and paints nothing', async () => {
-    const res = await runCli(OVERLAP, { ...term({ TERM: 'dumb', LANG: 'en_US.UTF-8' }), env: sandboxEnv(sb.get(), { TERM: 'dumb', LANG: 'en_US.UTF-8' }) });
+    const res = await runCli(OVERLAP, {
+      ...term({ TERM: 'dumb', LANG: 'en_US.UTF-8' }),
+      env: sandboxEnv(sb.get(), { TERM: 'dumb', LANG: 'en_US.UTF-8' }),
+    });
     expect(res.stdout).toMatch(/^┌─/);
     expect(res.stdout).toMatch(/\nAudience {2}█ unique {2}▒ overlapping\n/);
     expect(res.stdout).not.toContain('\x1b');
@@ -49,7 +57,12 @@ describe('one drawing rule for the table and the chart of one output', () => {
 describe('TERM=dumb: no cursor movement on stderr', () => {
   it('the wait spinner draws no frames and sends no escape', async () => {
     const argv = ['search', '--platform', 'instagram', '--limit', '3', '--format', 'csv', '-o', '/dev/null'];
-    const dumb = await runCli(argv, { env: sandboxEnv(sb.get(), { TERM: 'dumb' }), tty: true, ttyStreams: true, waitSpinnerDelayMs: 0 });
+    const dumb = await runCli(argv, {
+      env: sandboxEnv(sb.get(), { TERM: 'dumb' }),
+      tty: true,
+      ttyStreams: true,
+      waitSpinnerDelayMs: 0,
+    });
     expect(dumb.code, dumb.stderr).toBe(0);
     expect(dumb.stderr).not.toContain('\x1b');
     expect(dumb.stderr).not.toContain('\r');
@@ -57,7 +70,9 @@ describe('TERM=dumb: no cursor movement on stderr', () => {
 
   it('a progress line comes as whole lines, a few seconds apart, never redrawn or erased', async () => {
     const handles = creatorHandles(sb.get(), 25, 40);
-    const made = await runCli(['exclusions', 'create', 'dumb', '--platform', 'instagram', '--json'], { env: sandboxEnv(sb.get()) });
+    const made = await runCli(['exclusions', 'create', 'dumb', '--platform', 'instagram', '--json'], {
+      env: sandboxEnv(sb.get()),
+    });
     const id = String((made.json() as { id: number }).id);
     expect((await runCli(['exclusions', 'add', id, ...handles], { env: sandboxEnv(sb.get()) })).code).toBe(0);
     // Each reading of the clock is 3 s later: a page every few seconds, as on a slow connection.

@@ -49,7 +49,11 @@ describe('creators login (browser)', () => {
     expect(profile['oauth-clients'][`${sb.get().url}/`].client_id).toBe(url.searchParams.get('client_id'));
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
     // No secret reaches the terminal.
-    for (const secret of [profile.oauth.access_token, profile.oauth.refresh_token, browser.redirects[0]?.searchParams.get('code')]) {
+    for (const secret of [
+      profile.oauth.access_token,
+      profile.oauth.refresh_token,
+      browser.redirects[0]?.searchParams.get('code'),
+    ]) {
       expect(res.stderr).not.toContain(secret);
     }
 
@@ -245,9 +249,15 @@ describe('creators login (browser)', () => {
 
   it('over SSH the browser is not opened: the URL is printed and a paste is awaited', async () => {
     const browser = browserDouble();
-    const res = await runCli(['login', '--login-timeout', '0.05'], { env: { ...env, SSH_TTY: '/dev/pts/1' }, configDir, openBrowser: browser.opener });
+    const res = await runCli(['login', '--login-timeout', '0.05'], {
+      env: { ...env, SSH_TTY: '/dev/pts/1' },
+      configDir,
+      openBrowser: browser.opener,
+    });
     expect(browser.opened).toEqual([]);
-    expect(res.stderr).toMatch(/Open this URL in a browser to log in:\n\n {2}http:\/\/127\.0\.0\.1:\d+\/public\/v1\/oauth\/authorize\/\?/);
+    expect(res.stderr).toMatch(
+      /Open this URL in a browser to log in:\n\n {2}http:\/\/127\.0\.0\.1:\d+\/public\/v1\/oauth\/authorize\/\?/,
+    );
     expect(res.stderr).toContain('paste the full address');
     expect(res.code).toBe(4);
   });
@@ -280,8 +290,19 @@ describe('creators login --dry-run', () => {
     const browser = browserDouble();
     const res = await runCli(['login', '--dry-run', '--json'], { env, configDir, openBrowser: browser.opener });
     expect(res.code).toBe(0);
-    const plan = res.json<{ dry_run: boolean; method: string; url: string; body: { client_name: string; redirect_uris: string[]; scope: string }; worst_case_credits: number }>();
-    expect(plan).toMatchObject({ dry_run: true, method: 'POST', url: `${sb.get().url}/public/v1/oauth/register/`, worst_case_credits: 0 });
+    const plan = res.json<{
+      dry_run: boolean;
+      method: string;
+      url: string;
+      body: { client_name: string; redirect_uris: string[]; scope: string };
+      worst_case_credits: number;
+    }>();
+    expect(plan).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      url: `${sb.get().url}/public/v1/oauth/register/`,
+      worst_case_credits: 0,
+    });
     expect(plan.body).toMatchObject({ client_name: 'creators CLI', scope: 'all' });
     expect(plan.body.redirect_uris[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     expect(browser.opened).toEqual([]);
@@ -300,9 +321,16 @@ describe('creators login --dry-run', () => {
     const browser = browserDouble();
     // The client is registered for one port: the same --port finds it.
     const port = new URL(before['oauth-clients'][`${sb.get().url}/`].redirect_uri).port;
-    const res = await runCli(['login', '--dry-run', '--port', port], { env, configDir, openBrowser: browser.opener, stdoutTTY: true });
+    const res = await runCli(['login', '--dry-run', '--port', port], {
+      env,
+      configDir,
+      openBrowser: browser.opener,
+      stdoutTTY: true,
+    });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(new RegExp(`^Dry run: nothing was sent\\.\\nPOST ${sb.get().url}/public/v1/oauth/token/\\n`));
+    expect(res.stdout).toMatch(
+      new RegExp(`^Dry run: nothing was sent\\.\\nPOST ${sb.get().url}/public/v1/oauth/token/\\n`),
+    );
     expect(res.stdout).toContain('"grant_type": "authorization_code"');
     expect(res.stdout).toContain(`"client_id": "${before.oauth.client_id}"`);
     expect(res.stdout).toContain('"code": "REDACTED"');

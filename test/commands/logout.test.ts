@@ -71,7 +71,9 @@ describe('creators logout', () => {
     const configDir = tempConfigDir();
     const res = await runCli(['logout', '--dry-run'], { configDir, stdoutTTY: true });
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe(`Dry run: nothing was changed.\nProfile 'default' in ${join(configDir, 'config.json')}:\n  nothing to change\n`);
+    expect(res.stdout).toBe(
+      `Dry run: nothing was changed.\nProfile 'default' in ${join(configDir, 'config.json')}:\n  nothing to change\n`,
+    );
     expect(existsSync(join(configDir, 'config.json'))).toBe(false);
   });
 });

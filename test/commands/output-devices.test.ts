@@ -46,26 +46,32 @@ function readAll(path: string): Promise<string> {
 }
 
 describe('-o onto a device, a FIFO or a descriptor path', () => {
-  it.skipIf(notRoot)(`a character device (null) is written through and stays a device, exit 0 ${notRoot ? `(skipped: ${notRoot})` : ''}`, async () => {
-    const { dir, path } = device('n', 1, 3);
-    const res = await runCli(['dict', 'languages', '-o', path], { env: env() });
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    const st = statSync(path);
-    expect(st.isCharacterDevice()).toBe(true);
-    expect(st.mode & 0o777).toBe(0o666);
-    expect(readdirSync(dir)).toEqual(['n']);
-  });
+  it.skipIf(notRoot)(
+    `a character device (null) is written through and stays a device, exit 0 ${notRoot ? `(skipped: ${notRoot})` : ''}`,
+    async () => {
+      const { dir, path } = device('n', 1, 3);
+      const res = await runCli(['dict', 'languages', '-o', path], { env: env() });
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      const st = statSync(path);
+      expect(st.isCharacterDevice()).toBe(true);
+      expect(st.mode & 0o777).toBe(0o666);
+      expect(readdirSync(dir)).toEqual(['n']);
+    },
+  );
 
-  it.skipIf(notRoot)(`a device that refuses writes (full) fails the command as stdout does: exit 1, one clear line ${notRoot ? `(skipped: ${notRoot})` : ''}`, async () => {
-    const { dir, path } = device('f', 1, 7);
-    const res = await runCli(['dict', 'languages', '-o', path], { env: env() });
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain(`Cannot write ${path}: no space left on device.`);
-    expect(res.stderr).not.toMatch(/at .*\.ts:\d+/);
-    expect(statSync(path).isCharacterDevice()).toBe(true);
-    expect(readdirSync(dir)).toEqual(['f']);
-  });
+  it.skipIf(notRoot)(
+    `a device that refuses writes (full) fails the command as stdout does: exit 1, one clear line ${notRoot ? `(skipped: ${notRoot})` : ''}`,
+    async () => {
+      const { dir, path } = device('f', 1, 7);
+      const res = await runCli(['dict', 'languages', '-o', path], { env: env() });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`Cannot write ${path}: no space left on device.`);
+      expect(res.stderr).not.toMatch(/at .*\.ts:\d+/);
+      expect(statSync(path).isCharacterDevice()).toBe(true);
+      expect(readdirSync(dir)).toEqual(['f']);
+    },
+  );
 
   it('a FIFO: its reader gets the whole output, and the FIFO stays a FIFO', async () => {
     const { dir, path } = fifo();
@@ -116,8 +122,12 @@ describe('-o onto a device, a FIFO or a descriptor path', () => {
   it('a batch download into a FIFO streams the bytes through (no restart in a fresh file)', async () => {
     const { dir, path } = fifo();
     const { agent, pool, env: mockEnv } = mockApi();
-    pool.intercept({ path: '/public/v1/enrichment/batch/bch_1/download/', method: 'GET' }).reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS);
-    pool.intercept({ path: '/files/r.csv', method: 'GET' }).reply(200, 'handle,status\na,ok\n', { headers: { 'content-type': 'text/csv' } });
+    pool
+      .intercept({ path: '/public/v1/enrichment/batch/bch_1/download/', method: 'GET' })
+      .reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/files/r.csv', method: 'GET' })
+      .reply(200, 'handle,status\na,ok\n', { headers: { 'content-type': 'text/csv' } });
     const reading = readAll(path);
     const res = await runCli(['batch', 'download', 'bch_1', '-o', path], { env: mockEnv, dispatcher: agent });
     expect(res.code).toBe(0);

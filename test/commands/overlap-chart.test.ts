@@ -11,7 +11,11 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ seed: 42, credits: 1000 });
 const argv = ['overlap', 'noah_paws', 'theellastrong', 'hannahclutch', '--platform', 'instagram'];
-const term = (columns: number, extra: Record<string, string> = {}): RunOptions => ({ env: sandboxEnv(sb.get(), { NO_COLOR: '1', ...extra }), tty: true, columns });
+const term = (columns: number, extra: Record<string, string> = {}): RunOptions => ({
+  env: sandboxEnv(sb.get(), { NO_COLOR: '1', ...extra }),
+  tty: true,
+  columns,
+});
 
 interface Row {
   username: string;
@@ -22,7 +26,10 @@ interface Row {
 async function rows(): Promise<Row[]> {
   const res = await runCli([...argv, '--format', 'jsonl'], { env: sandboxEnv(sb.get()) });
   expect(res.code).toBe(0);
-  return res.stdout.trim().split('\n').map((line) => JSON.parse(line) as Row);
+  return res.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Row);
 }
 
 describe('overlap on a terminal: the table, then unique against overlapping as bars', () => {
@@ -34,7 +41,10 @@ describe('overlap on a terminal: the table, then unique against overlapping as b
     const chart = out.slice(out.indexOf('\nAudience  '));
     expect(out.indexOf('└')).toBeLessThan(out.indexOf('\nAudience  '));
     expect(chart.split('\n')[1]).toBe('Audience  █ unique  ▒ overlapping');
-    const bars = chart.split('\n').slice(2).filter((line) => line !== '');
+    const bars = chart
+      .split('\n')
+      .slice(2)
+      .filter((line) => line !== '');
     expect(bars).toHaveLength(expected.length);
     bars.forEach((line, i) => {
       const row = expected[i]!;
@@ -45,7 +55,9 @@ describe('overlap on a terminal: the table, then unique against overlapping as b
       expect(text).toBe(shareText(row.unique_percentage / 100));
       const width = unique!.length + overlapping!.length + rest!.length;
       expect(unique!.length).toBe(Math.round((row.unique_percentage / 100) * width));
-      expect(unique!.length + overlapping!.length).toBe(Math.min(width, Math.round(((row.unique_percentage + row.overlapping_percentage) / 100) * width)));
+      expect(unique!.length + overlapping!.length).toBe(
+        Math.min(width, Math.round(((row.unique_percentage + row.overlapping_percentage) / 100) * width)),
+      );
     });
     for (const line of out.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
     expect(out).not.toContain('\x1b');

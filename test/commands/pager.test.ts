@@ -54,13 +54,21 @@ describe('the pager', () => {
   it('TERM=dumb (an Emacs shell, an IDE console): no pager from PAGER or the default; one named for creators is used', async () => {
     for (const extra of [{}, { PAGER: 'less' }] as Record<string, string>[]) {
       const pager = fakePager();
-      const res = await runCli(['credits'], { tty: true, env: sandboxEnv(sb.get(), { TERM: 'dumb', ...extra }), startPager: pager.start });
+      const res = await runCli(['credits'], {
+        tty: true,
+        env: sandboxEnv(sb.get(), { TERM: 'dumb', ...extra }),
+        startPager: pager.start,
+      });
       expect(res.code).toBe(0);
       expect(pager.calls).toEqual([]);
       expect(res.stdout).toMatch(/Credits available/);
     }
     const pager = fakePager();
-    await runCli(['credits'], { tty: true, env: sandboxEnv(sb.get(), { TERM: 'dumb', CREATORS_PAGER: 'more' }), startPager: pager.start });
+    await runCli(['credits'], {
+      tty: true,
+      env: sandboxEnv(sb.get(), { TERM: 'dumb', CREATORS_PAGER: 'more' }),
+      startPager: pager.start,
+    });
     expect(pager.calls.map((c) => c.command)).toEqual(['more']);
   });
 
@@ -92,17 +100,26 @@ describe('the pager', () => {
     ];
     for (const c of cases) {
       const pager = fakePager();
-      const res = await runCli(c.argv, { tty: true, env: { ...env, ...c.env }, configDir: c.configDir, startPager: pager.start });
+      const res = await runCli(c.argv, {
+        tty: true,
+        env: { ...env, ...c.env },
+        configDir: c.configDir,
+        startPager: pager.start,
+      });
       const label = JSON.stringify(c);
       expect(res.code, label).toBe(0);
       expect(pager.calls, label).toEqual([]);
-      if (c.argv.includes('-o')) expect(JSON.parse(readFileSync(join(dir, 'langs.json'), 'utf8')).length).toBeGreaterThan(10);
+      if (c.argv.includes('-o'))
+        expect(JSON.parse(readFileSync(join(dir, 'langs.json'), 'utf8')).length).toBeGreaterThan(10);
       else expect(res.stdout, label).toMatch(/Portuguese/);
     }
   });
 
   it('a screen printed in parts (summary, heading, table) is one pager, all parts in order', async () => {
-    const created = await call(sb.get(), 'POST', `${L}/subscription/`, { name: 'Paged once', creators: ['instagram:pg_a', 'instagram:pg_b'] });
+    const created = await call(sb.get(), 'POST', `${L}/subscription/`, {
+      name: 'Paged once',
+      creators: ['instagram:pg_a', 'instagram:pg_b'],
+    });
     const id = String(created.body.id);
     const argv = ['listening', 'subscriptions', 'details', id];
     const pager = fakePager();
@@ -131,7 +148,9 @@ describe('the pager', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(pager.text()).toMatch(/┌/);
     // One note, broken at spaces to the 60 columns.
-    expect(res.stderr.trimEnd().split('\n').join(' ')).toMatch(/^note: columns? .* left out to fit 60 columns; choose columns with --fields$/);
+    expect(res.stderr.trimEnd().split('\n').join(' ')).toMatch(
+      /^note: columns? .* left out to fit 60 columns; choose columns with --fields$/,
+    );
     expect(exitsAtNote).toBe(1);
   });
 
@@ -150,34 +169,48 @@ describe('the pager', () => {
     const sandbox = sb.get();
     const before = sandbox.state.ledger.usedMilli;
     const pager = fakePager({ quitAfter: 300 });
-    const res = await runCli(['search', '--platform', 'instagram', '--all', '--max-results', '30', '--limit', '10', '--yes', '--json'], {
-      tty: true,
-      env: sandboxEnv(sandbox),
-      startPager: pager.start,
-    });
+    const res = await runCli(
+      ['search', '--platform', 'instagram', '--all', '--max-results', '30', '--limit', '10', '--yes', '--json'],
+      {
+        tty: true,
+        env: sandboxEnv(sandbox),
+        startPager: pager.start,
+      },
+    );
     expect(res.code).toBe(0);
     expect(pager.calls).toHaveLength(1);
     expect(() => JSON.parse(pager.text())).toThrow(); // the user saw the start only
     // The table was complete (every page received) before the pager started: its quit is the end of
     // reading, not of the run, and the spend summary follows on stderr once the terminal is back.
     // (The progress line of --all is erased in place first: the screen shows only the summary.)
-    expect(screen(res.stderr).join('\n')).toMatch(/^Spent 0\.3 credits on 30 creators \(3 pages\); [\d.,]+ credits left\.$/);
+    expect(screen(res.stderr).join('\n')).toMatch(
+      /^Spent 0\.3 credits on 30 creators \(3 pages\); [\d.,]+ credits left\.$/,
+    );
     const spentWithout = sandbox.state.ledger.usedMilli - before;
-    const again = await runCli(['search', '--platform', 'instagram', '--all', '--max-results', '30', '--limit', '10', '--yes', '--no-pager'], {
-      tty: true,
-      env: sandboxEnv(sandbox),
-    });
+    const again = await runCli(
+      ['search', '--platform', 'instagram', '--all', '--max-results', '30', '--limit', '10', '--yes', '--no-pager'],
+      {
+        tty: true,
+        env: sandboxEnv(sandbox),
+      },
+    );
     expect(again.code).toBe(0);
     expect(sandbox.state.ledger.usedMilli - before - spentWithout).toBe(spentWithout);
   });
 
   it('a pager that cannot be started: one warning line, the output on stdout, exit 0', async () => {
     const pager = fakePager({ notFound: true });
-    const res = await runCli(DICT, { tty: true, env: sandboxEnv(sb.get(), { CREATORS_PAGER: 'nopager-here -x', NO_COLOR: '1' }), startPager: pager.start });
+    const res = await runCli(DICT, {
+      tty: true,
+      env: sandboxEnv(sb.get(), { CREATORS_PAGER: 'nopager-here -x', NO_COLOR: '1' }),
+      startPager: pager.start,
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/Portuguese/);
     // One warning, broken at spaces to the 100 columns.
-    expect(res.stderr.trimEnd().split('\n').join(' ')).toBe("warning: cannot start the pager 'nopager-here -x' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.");
+    expect(res.stderr.trimEnd().split('\n').join(' ')).toBe(
+      "warning: cannot start the pager 'nopager-here -x' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.",
+    );
   });
 
   it('sandbox: its banner is printed while the server runs on, never held for a pager', async () => {
@@ -191,11 +224,14 @@ describe('the pager', () => {
   it('bulk enrichment rows held for the pager: the progress line is shown meanwhile, the rows paged at the end', async () => {
     const pager = fakePager();
     const handles = creatorHandles(sb.get(), 3);
-    const res = await runCli(['enrich', 'handle', ...handles, '--platform', 'instagram', '--mode', 'raw', '--format', 'csv', '--yes'], {
-      tty: true,
-      env: sandboxEnv(sb.get()),
-      startPager: pager.start,
-    });
+    const res = await runCli(
+      ['enrich', 'handle', ...handles, '--platform', 'instagram', '--mode', 'raw', '--format', 'csv', '--yes'],
+      {
+        tty: true,
+        env: sandboxEnv(sb.get()),
+        startPager: pager.start,
+      },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     expect(pager.text().trim().split('\n')).toHaveLength(4);

@@ -32,7 +32,10 @@ class HeldReader extends Writable {
 }
 
 /** Runs the command with the held reader; once its first page is written, waits a while, counts, then releases. */
-async function heldRun(argv: string[], route: string): Promise<{ whileHeld: number; total: number; text: string; code: number }> {
+async function heldRun(
+  argv: string[],
+  route: string,
+): Promise<{ whileHeld: number; total: number; text: string; code: number }> {
   const stdout = new HeldReader();
   const before = charged(route);
   const run = runCli(argv, { env: sandboxEnv(sb.get()), stdout });
@@ -47,17 +50,36 @@ async function heldRun(argv: string[], route: string): Promise<{ whileHeld: numb
 
 describe('paging runs wait for a reader that does not keep up', () => {
   it('search --all: nothing more is bought while page 1 waits on the reader; released, every page comes', async () => {
-    const res = await heldRun(['search', '--platform', 'instagram', '--all', '--max-results', '200', '--format', 'jsonl', '--no-store'], '/public/v1/discovery/');
+    const res = await heldRun(
+      ['search', '--platform', 'instagram', '--all', '--max-results', '200', '--format', 'jsonl', '--no-store'],
+      '/public/v1/discovery/',
+    );
     expect(res.code).toBe(0);
     expect(res.whileHeld).toBe(1);
     expect(res.total).toBe(4);
-    const ids = res.text.trim().split('\n').map((l) => (JSON.parse(l) as { user_id: string }).user_id);
+    const ids = res.text
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { user_id: string }).user_id);
     expect(new Set(ids).size).toBe(200);
   });
 
   it('api --paginate on a billed cursor route: the next page waits for the reader too', async () => {
     const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
-    const argv = ['api', 'creators/content/posts', '-f', 'platform=instagram', '-f', `handle=${handle}`, '--paginate', '--max-pages', '3', '--format', 'jsonl', '--no-store'];
+    const argv = [
+      'api',
+      'creators/content/posts',
+      '-f',
+      'platform=instagram',
+      '-f',
+      `handle=${handle}`,
+      '--paginate',
+      '--max-pages',
+      '3',
+      '--format',
+      'jsonl',
+      '--no-store',
+    ];
     const res = await heldRun(argv, '/public/v1/creators/content/posts/');
     expect(res.code).toBe(0);
     expect(res.whileHeld).toBe(1);
@@ -66,11 +88,30 @@ describe('paging runs wait for a reader that does not keep up', () => {
 
   it('posts --all and post --kind comments --all: the next page waits for the reader', async () => {
     const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
-    const posts = await heldRun(['posts', handle, '--platform', 'instagram', '--all', '--max-pages', '3', '--format', 'jsonl', '--no-store'], '/public/v1/creators/content/posts/');
+    const posts = await heldRun(
+      ['posts', handle, '--platform', 'instagram', '--all', '--max-pages', '3', '--format', 'jsonl', '--no-store'],
+      '/public/v1/creators/content/posts/',
+    );
     expect(posts.code).toBe(0);
     expect(posts.whileHeld).toBe(1);
     expect(posts.total).toBe(3);
-    const comments = await heldRun(['post', 'C1a2B3c4D5e', '--platform', 'instagram', '--kind', 'comments', '--all', '--max-pages', '3', '--format', 'jsonl', '--no-store'], '/public/v1/creators/content/details/');
+    const comments = await heldRun(
+      [
+        'post',
+        'C1a2B3c4D5e',
+        '--platform',
+        'instagram',
+        '--kind',
+        'comments',
+        '--all',
+        '--max-pages',
+        '3',
+        '--format',
+        'jsonl',
+        '--no-store',
+      ],
+      '/public/v1/creators/content/details/',
+    );
     expect(comments.code).toBe(0);
     expect(comments.whileHeld).toBe(1);
     expect(comments.total).toBeGreaterThanOrEqual(2);

@@ -29,13 +29,23 @@ describe('post references', () => {
 describe('creators post', () => {
   it('the terminal summary says what was spent and the credits left (data and comments)', async () => {
     const env = sandboxEnv(sb.get());
-    const left = () => (sb.get().state.ledger.balanceMilli / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
-    const data = await runCli(['post', 'Cleft1', '--platform', 'instagram', '--no-color'], { env, tty: true, columns: 200 });
+    const left = () =>
+      (sb.get().state.ledger.balanceMilli / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 });
+    const data = await runCli(['post', 'Cleft1', '--platform', 'instagram', '--no-color'], {
+      env,
+      tty: true,
+      columns: 200,
+    });
     expect(data.code).toBe(0);
     expect(data.stderr).toBe(`0.03 credits spent; ${left()} credits left.\n`);
-    const comments = await runCli(['post', 'Cleft2', '--platform', 'instagram', '--kind', 'comments', '--format', 'jsonl'], { env, stderrTTY: true });
+    const comments = await runCli(
+      ['post', 'Cleft2', '--platform', 'instagram', '--kind', 'comments', '--format', 'jsonl'],
+      { env, stderrTTY: true },
+    );
     expect(comments.code).toBe(0);
-    expect(comments.stderr).toMatch(new RegExp(`^(More comments: .*\\n)?0\\.03 credits spent; ${left().replace('.', '\\.')} credits left\\.\\n$`));
+    expect(comments.stderr).toMatch(
+      new RegExp(`^(More comments: .*\\n)?0\\.03 credits spent; ${left().replace('.', '\\.')} credits left\\.\\n$`),
+    );
   });
 
   it.each([
@@ -48,7 +58,11 @@ describe('creators post', () => {
     pool
       .intercept({ path: '/public/v1/creators/content/details/', method: 'POST' })
       .reply(200, { result: { post_id: 'x1', caption: 'hi' }, credits_cost: 0.03, ...balance }, JSON_HEADERS);
-    const res = await runCli(['post', 'x1', '--platform', 'tiktok', '--json'], { env, dispatcher: agent, stderrTTY: true });
+    const res = await runCli(['post', 'x1', '--platform', 'tiktok', '--json'], {
+      env,
+      dispatcher: agent,
+      stderrTTY: true,
+    });
     expect(res.code).toBe(0);
     expect(res.json()).toEqual({ post_id: 'x1', caption: 'hi' });
     expect(res.stderr).toBe(`${line}\n`);
@@ -66,9 +80,16 @@ describe('creators post', () => {
     const id = 'Cmany1';
     const total = commentCount(41, 'tiktok', id);
     const before = sb.get().state.ledger.usedMilli;
-    const res = await runCli(['post', id, '--platform', 'tiktok', '--kind', 'comments', '--all', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(['post', id, '--platform', 'tiktok', '--kind', 'comments', '--all', '--format', 'jsonl'], {
+      env: sandboxEnv(sb.get()),
+    });
     expect(res.code).toBe(0);
-    const lines = res.stdout.trim() ? res.stdout.trim().split('\n').map((l) => JSON.parse(l)) : [];
+    const lines = res.stdout.trim()
+      ? res.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [];
     expect(lines).toHaveLength(total);
     expect(new Set(lines.map((c) => c.comment_id)).size).toBe(total);
     expect(sb.get().state.ledger.usedMilli - before).toBe(Math.ceil(total / 25) * 30);
@@ -76,7 +97,9 @@ describe('creators post', () => {
 
   it('without --all prints one page and says how to get more', async () => {
     const id = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].find((p) => commentCount(41, 'instagram', p) > 25)!;
-    const res = await runCli(['post', id, '--platform', 'instagram', '--kind', 'comments', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(['post', id, '--platform', 'instagram', '--kind', 'comments', '--format', 'jsonl'], {
+      env: sandboxEnv(sb.get()),
+    });
     expect(res.stdout.trim().split('\n')).toHaveLength(25);
     expect(res.stderr).toMatch(/More comments: add --all/);
   });
@@ -84,14 +107,24 @@ describe('creators post', () => {
   it('sends {platform, post_id, content_type} and pagination_token from next_token', async () => {
     const api = mockApi();
     const bodies: unknown[] = [];
-    api.pool.intercept({ path: '/public/v1/creators/content/details/', method: 'POST' }).reply(200, (opts) => {
-      const body = JSON.parse(String(opts.body)) as Record<string, unknown>;
-      bodies.push(body);
-      return body.pagination_token
-        ? { result: { comments: [{ text: 'second' }] }, credits_cost: 0.03, next_token: null }
-        : { result: { comments: [{ text: 'first' }] }, credits_cost: 0.03, next_token: 'tok2' };
-    }, JSON_HEADERS).persist();
-    const res = await runCli(['post', 'vid1', '--platform', 'youtube', '--kind', 'comments', '--all', '--json'], { env: api.env, dispatcher: api.agent });
+    api.pool
+      .intercept({ path: '/public/v1/creators/content/details/', method: 'POST' })
+      .reply(
+        200,
+        (opts) => {
+          const body = JSON.parse(String(opts.body)) as Record<string, unknown>;
+          bodies.push(body);
+          return body.pagination_token
+            ? { result: { comments: [{ text: 'second' }] }, credits_cost: 0.03, next_token: null }
+            : { result: { comments: [{ text: 'first' }] }, credits_cost: 0.03, next_token: 'tok2' };
+        },
+        JSON_HEADERS,
+      )
+      .persist();
+    const res = await runCli(['post', 'vid1', '--platform', 'youtube', '--kind', 'comments', '--all', '--json'], {
+      env: api.env,
+      dispatcher: api.agent,
+    });
     expect(res.code).toBe(0);
     expect(res.json<{ text: string }[]>().map((c) => c.text)).toEqual(['first', 'second']);
     expect(bodies).toEqual([
@@ -101,10 +134,19 @@ describe('creators post', () => {
   });
 
   it('--max-credits bounds --all by pages; --max-pages gives an exact worst case', async () => {
-    const dry = await runCli(['post', 'x1', '--platform', 'tiktok', '--kind', 'comments', '--all', '--max-pages', '4', '--dry-run', '--json'], { env: sandboxEnv(sb.get()) });
-    expect(dry.json()).toMatchObject({ worst_case_credits: 0.12, body: { platform: 'tiktok', post_id: 'x1', content_type: 'comments' } });
+    const dry = await runCli(
+      ['post', 'x1', '--platform', 'tiktok', '--kind', 'comments', '--all', '--max-pages', '4', '--dry-run', '--json'],
+      { env: sandboxEnv(sb.get()) },
+    );
+    expect(dry.json()).toMatchObject({
+      worst_case_credits: 0.12,
+      body: { platform: 'tiktok', post_id: 'x1', content_type: 'comments' },
+    });
     const id = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7'].find((p) => commentCount(41, 'tiktok', p) > 60)!;
-    const res = await runCli(['post', id, '--platform', 'tiktok', '--kind', 'comments', '--all', '--max-credits', '0.06', '--format', 'jsonl'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(
+      ['post', id, '--platform', 'tiktok', '--kind', 'comments', '--all', '--max-credits', '0.06', '--format', 'jsonl'],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(50);
     expect(res.stderr).toMatch(/Stopped after the page limit/);
@@ -112,7 +154,9 @@ describe('creators post', () => {
 
   it('an unknown post is not_found, exit 0, free', async () => {
     const before = sb.get().state.ledger.usedMilli;
-    const res = await runCli(['post', 'missing1', '--platform', 'instagram', '--kind', 'transcript', '--json'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(['post', 'missing1', '--platform', 'instagram', '--kind', 'transcript', '--json'], {
+      env: sandboxEnv(sb.get()),
+    });
     expect(res.code).toBe(0);
     expect(res.json()).toMatchObject({ status: 'not_found' });
     expect(sb.get().state.ledger.usedMilli).toBe(before);
@@ -124,7 +168,10 @@ describe('creators post', () => {
     [['abc'], /--platform is required/],
     [['abc', '--platform', 'twitch'], /Unknown platform/],
     [['https://www.instagram.com/someone/'], /Cannot find a post id/],
-    [['https://youtu.be/abc', '--platform', 'tiktok'], /^error: The URL is a youtube post but --platform is tiktok\.\n$/],
+    [
+      ['https://youtu.be/abc', '--platform', 'tiktok'],
+      /^error: The URL is a youtube post but --platform is tiktok\.\n$/,
+    ],
     [['abc', '--platform', 'instagram', '--all'], /--all applies to --kind comments/],
     [['abc', '--platform', 'instagram', '--kind', 'comments', '--max-pages', '2'], /--max-pages needs --all/],
   ])('refuses %j before sending (exit 2)', async (argv, message) => {
@@ -135,7 +182,10 @@ describe('creators post', () => {
   });
 
   it.each([
-    [['noah', '--platform', 'instagram', '--count', '20'], 'error: Instagram pages are a fixed 12 posts; --count does not apply.\n'],
+    [
+      ['noah', '--platform', 'instagram', '--count', '20'],
+      'error: Instagram pages are a fixed 12 posts; --count does not apply.\n',
+    ],
     [['noah', '--platform', 'tiktok', '--count', '36'], 'error: --count must be 1 to 35 on tiktok.\n'],
   ])('posts %j is refused before sending (exit 2)', async (argv, message) => {
     const api = mockApi();

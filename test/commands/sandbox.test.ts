@@ -42,9 +42,14 @@ describe('creators sandbox output', () => {
   });
 
   it('on a terminal, says how to use it, and lists the faults', async () => {
-    const res = await runCli(['sandbox', '--seed', '7', '--faults', '503 GET * p=0.2'], { signal: stopped(), tty: true });
+    const res = await runCli(['sandbox', '--seed', '7', '--faults', '503 GET * p=0.2'], {
+      signal: stopped(),
+      tty: true,
+    });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^Sandbox API listening on http:\/\/127\.0\.0\.1:\d+\n\n {2}export CREATORS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\n {2}export CREATORS_API_KEY=\S+\n\nSeed 7, 300 requests\/minute, 1,000 credits\. Press Ctrl-C to stop\.\nFaults \(counts at http:\/\/127\.0\.0\.1:\d+\/_sandbox\/faults\):\n {2}\S/);
+    expect(res.stdout).toMatch(
+      /^Sandbox API listening on http:\/\/127\.0\.0\.1:\d+\n\n {2}export CREATORS_BASE_URL=http:\/\/127\.0\.0\.1:\d+\n {2}export CREATORS_API_KEY=\S+\n\nSeed 7, 300 requests\/minute, 1,000 credits\. Press Ctrl-C to stop\.\nFaults \(counts at http:\/\/127\.0\.0\.1:\d+\/_sandbox\/faults\):\n {2}\S/,
+    );
   });
 
   it('the banner counts in words: 1 credit, 1 request/minute', async () => {
@@ -72,12 +77,30 @@ describe('creators sandbox output', () => {
 
 describe('creators sandbox --dry-run', () => {
   it('starts nothing and says what would listen, with which settings', async () => {
-    const res = await runCli(['sandbox', '--port', '0', '--credits', '5', '--faults', '503 GET * count=1', '--dry-run', '--json']);
+    const res = await runCli([
+      'sandbox',
+      '--port',
+      '0',
+      '--credits',
+      '5',
+      '--faults',
+      '503 GET * count=1',
+      '--dry-run',
+      '--json',
+    ]);
     expect(res.code).toBe(0);
-    expect(res.json()).toMatchObject({ dry_run: true, listen: '127.0.0.1:any free port', credits: 5, seed: 42, faults: [expect.stringContaining('503')] });
+    expect(res.json()).toMatchObject({
+      dry_run: true,
+      listen: '127.0.0.1:any free port',
+      credits: 5,
+      seed: 42,
+      faults: [expect.stringContaining('503')],
+    });
     const text = await runCli(['sandbox', '--port', '8787', '--dry-run'], { tty: true });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^Dry run: no sandbox was started\.\nIt would listen on 127\.0\.0\.1:8787 \(seed 42, 300 requests a minute, 1,000 credits, page base 0\)\.\n$/);
+    expect(text.stdout).toMatch(
+      /^Dry run: no sandbox was started\.\nIt would listen on 127\.0\.0\.1:8787 \(seed 42, 300 requests a minute, 1,000 credits, page base 0\)\.\n$/,
+    );
   });
 
   it('shows the latency model it would apply (--latency real is a named preset)', async () => {
@@ -85,6 +108,8 @@ describe('creators sandbox --dry-run', () => {
     expect(res.code).toBe(0);
     expect(res.json()).toMatchObject({ latency: 'enrich=2s±1s,default=150ms' });
     const real = await runCli(['sandbox', '--latency', 'real', '--dry-run'], { tty: true });
-    expect(real.stderr + real.stdout).toMatch(/latency discovery=1\.2s±500ms,.*enrich=2s±1s,.*default=150ms±50ms\)\.\n$/);
+    expect(real.stderr + real.stdout).toMatch(
+      /latency discovery=1\.2s±500ms,.*enrich=2s±1s,.*default=150ms±50ms\)\.\n$/,
+    );
   });
 });

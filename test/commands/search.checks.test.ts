@@ -17,10 +17,19 @@ describe('checks that save credits: exit 2, nothing sent', () => {
   it.each([
     [['search', '--platform', 'myspace'], /^error: Unknown platform 'myspace'\./],
     [['search'], /^error: --platform is required\./],
-    [['search', '--platform', 'twitch', '--sort', 'growth_rate'], /^error: Sorting by growth_rate is not available on twitch\./],
+    [
+      ['search', '--platform', 'twitch', '--sort', 'growth_rate'],
+      /^error: Sorting by growth_rate is not available on twitch\./,
+    ],
     [['search', '--platform', 'onlyfans', '--sort', 'number_of_followers'], /not available on onlyfans/],
-    [['search', '--platform', 'instagram', '--sort', 'relevancy', '--order', 'asc'], /relevancy can only be sorted in descending order/],
-    [['search', '--platform', 'instagram', '--sort', 'followers'], /^error: Unknown sort 'followers'\.\n.*relevancy, engagement_rate/],
+    [
+      ['search', '--platform', 'instagram', '--sort', 'relevancy', '--order', 'asc'],
+      /relevancy can only be sorted in descending order/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--sort', 'followers'],
+      /^error: Unknown sort 'followers'\.\n.*relevancy, engagement_rate/,
+    ],
     [['search', '--platform', 'instagram', '--order', 'asc'], /--order needs --sort/],
     [['search', '--platform', 'instagram', '--limit', '51'], /at most 50 creators per page/],
     [['search', '--platform', 'instagram', '--limit', '0'], /Invalid --limit '0'/],
@@ -29,14 +38,29 @@ describe('checks that save credits: exit 2, nothing sent', () => {
     [['search', '--platform', 'instagram', '--filter', 'exclude_previous=true'], /'exclude_previous' was removed/],
     [['search', '--platform', 'instagram', '--filter', 'exclude_all=a,b'], /'exclude_all' is deprecated/],
     [['search', '--platform', 'instagram', '--filter', 'nonsense'], /Malformed --filter 'nonsense'/],
-    [['search', '--platform', 'instagram', '--ai-search', 'ab'], /^error: --ai-search must be 3 to 150 characters\.\n$/],
-    [['search', '--platform', 'instagram', '--filter', 'ai_search=ab'], /^error: filters\.ai_search must be 3 to 150 characters\.\n$/],
-    [['search', '--platform', 'instagram', '--min-followers', '5', '--max-followers', '1'], /^error: --min-followers 5 is above --max-followers 1\.\n$/],
-    [['search', '--platform', 'instagram', '--sort', 'engagement_rate', '--order', 'up'], /^error: Invalid --order 'up': use asc or desc\.\n$/],
+    [
+      ['search', '--platform', 'instagram', '--ai-search', 'ab'],
+      /^error: --ai-search must be 3 to 150 characters\.\n$/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'ai_search=ab'],
+      /^error: filters\.ai_search must be 3 to 150 characters\.\n$/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--min-followers', '5', '--max-followers', '1'],
+      /^error: --min-followers 5 is above --max-followers 1\.\n$/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--sort', 'engagement_rate', '--order', 'up'],
+      /^error: Invalid --order 'up': use asc or desc\.\n$/,
+    ],
     [['search', '--platform', 'instagram', '--exclude-list', 'abc'], /Invalid --exclude-list 'abc'/],
     [['search', '--platform', 'instagram', '--query', ' '], /--query needs a brief/],
     [['similar', 'nasa', '--platform', 'instagram', '--by', 'email'], /Invalid --by 'email'/],
-    [['search', '--platform', 'instagram', '--filters', '-', '--exclude-handles', '-'], /Only one of --filters and --exclude-handles/],
+    [
+      ['search', '--platform', 'instagram', '--filters', '-', '--exclude-handles', '-'],
+      /Only one of --filters and --exclude-handles/,
+    ],
   ])('%j', async (argv, message) => {
     expect(await refused(argv as string[])).toMatch(message as RegExp);
   });
@@ -57,35 +81,74 @@ describe('checks that save credits: exit 2, nothing sent', () => {
   it('refuses an exclusion list that does not exist or is for another platform, after one free GET', async () => {
     const { agent, pool, env: mockEnv } = mockApi();
     const lists = [{ id: 4, name: 'TT', platform: 'tiktok', is_default: false, handle_count: 1 }];
-    pool.intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'GET' }).reply(200, lists, JSON_HEADERS).times(2);
-    const missing = await runCli(['search', '--platform', 'tiktok', '--exclude-list', '9'], { env: mockEnv, dispatcher: agent });
+    pool
+      .intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'GET' })
+      .reply(200, lists, JSON_HEADERS)
+      .times(2);
+    const missing = await runCli(['search', '--platform', 'tiktok', '--exclude-list', '9'], {
+      env: mockEnv,
+      dispatcher: agent,
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: Exclusion list 9 does not exist; nothing was sent\./);
-    const foreign = await runCli(['search', '--platform', 'instagram', '--exclude-list', '4'], { env: mockEnv, dispatcher: agent });
+    const foreign = await runCli(['search', '--platform', 'instagram', '--exclude-list', '4'], {
+      env: mockEnv,
+      dispatcher: agent,
+    });
     expect(foreign.code).toBe(2);
-    expect(foreign.stderr).toMatch(/^error: Exclusion list 4 \('TT'\) is for tiktok, not instagram; nothing was sent\./);
+    expect(foreign.stderr).toMatch(
+      /^error: Exclusion list 4 \('TT'\) is for tiktok, not instagram; nothing was sent\./,
+    );
     agent.assertNoPendingInterceptors();
   });
 
   it('refuses when the list lookup does not return a list of lists', async () => {
     const { agent, pool, env: mockEnv } = mockApi();
-    pool.intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'GET' }).reply(200, { detail: 'odd' }, JSON_HEADERS);
-    const res = await runCli(['search', '--platform', 'tiktok', '--exclude-list', '1', '--retries', '0'], { env: mockEnv, dispatcher: agent });
+    pool
+      .intercept({ path: '/public/v1/discovery/exclusion-lists/', method: 'GET' })
+      .reply(200, { detail: 'odd' }, JSON_HEADERS);
+    const res = await runCli(['search', '--platform', 'tiktok', '--exclude-list', '1', '--retries', '0'], {
+      env: mockEnv,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^error: The server's answer to GET \/public\/v1\/discovery\/exclusion-lists\/ does not have the endpoint's shape \(HTTP 200\): the body: expected Array/);
+    expect(res.stderr).toMatch(
+      /^error: The server's answer to GET \/public\/v1\/discovery\/exclusion-lists\/ does not have the endpoint's shape \(HTTP 200\): the body: expected Array/,
+    );
   });
 });
 
 describe('exclusions applied to search', () => {
   it('a search with an exclusion list never returns an excluded handle', async () => {
-    const first = (await runCli(['search', '--platform', 'twitter', '--limit', '10', '--json'], { env: env() })).json<Account[]>();
+    const first = (await runCli(['search', '--platform', 'twitter', '--limit', '10', '--json'], { env: env() })).json<
+      Account[]
+    >();
     const handles = first.map((a) => a.profile.username);
     const created = await runCli(['exclusions', 'create', 'seen', '--platform', 'twitter', '--json'], { env: env() });
     const id = created.json<{ id: number }>().id;
-    await runCli(['exclusions', 'add', String(id), ...handles.slice(0, 5).map((h) => `@${h.toUpperCase()}`)], { env: env() });
-    await runCli(['exclusions', 'add', 'default:twitter', '--file', '-'], { env: env(), stdin: handles.slice(5).join('\n') });
+    await runCli(['exclusions', 'add', String(id), ...handles.slice(0, 5).map((h) => `@${h.toUpperCase()}`)], {
+      env: env(),
+    });
+    await runCli(['exclusions', 'add', 'default:twitter', '--file', '-'], {
+      env: env(),
+      stdin: handles.slice(5).join('\n'),
+    });
     const before = used();
-    const res = await runCli(['search', '--platform', 'twitter', '--all', '--max-results', '200', '--exclude-list', String(id), '--exclude-default-list', '--json'], { env: env() });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'twitter',
+        '--all',
+        '--max-results',
+        '200',
+        '--exclude-list',
+        String(id),
+        '--exclude-default-list',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
     const got = res.json<Account[]>().map((a) => a.profile.username);
     expect(got).toHaveLength(200);
@@ -94,7 +157,9 @@ describe('exclusions applied to search', () => {
   });
 
   it('--exclude-handles from a file leaves those handles out', async () => {
-    const first = (await runCli(['search', '--platform', 'youtube', '--limit', '3', '--json'], { env: env() })).json<Account[]>();
+    const first = (await runCli(['search', '--platform', 'youtube', '--limit', '3', '--json'], { env: env() })).json<
+      Account[]
+    >();
     const res = await runCli(['search', '--platform', 'youtube', '--limit', '3', '--exclude-handles', '-', '--json'], {
       env: env(),
       stdin: `handle\n${first.map((a) => a.profile.username).join('\n')}\n\n`,
@@ -106,10 +171,19 @@ describe('exclusions applied to search', () => {
 
 describe('each kind of 429 has its own message and exit code', () => {
   it('daily Discovery limit: exit 5, the time it lifts, no retry; the partial spend is reported', async () => {
-    const s = await startSandbox({ port: 0, seed: 22, dailyDiscoveryLimit: 0.25, now: () => Date.parse('2026-11-22T22:00:00Z') });
+    const s = await startSandbox({
+      port: 0,
+      seed: 22,
+      dailyDiscoveryLimit: 0.25,
+      now: () => Date.parse('2026-11-22T22:00:00Z'),
+    });
     try {
       const sleeps: number[] = [];
-      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '--format', 'jsonl'], { env: sandboxEnv(s), stderrTTY: true, sleeps });
+      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '--format', 'jsonl'], {
+        env: sandboxEnv(s),
+        stderrTTY: true,
+        sleeps,
+      });
       expect(res.code).toBe(5);
       expect(res.stdout.trim().split('\n')).toHaveLength(20);
       // The creators paid for are kept, and the error says what was spent and where they are.
@@ -119,9 +193,15 @@ describe('each kind of 429 has its own message and exit code', () => {
         status: 429,
         retry_after: 7200,
         hint: expect.stringMatching(/^Discovery is available again after /),
-        spent: { credits: 0.2, kept: '20 creators written to standard output, a partial result (the run stopped before the end)' },
+        spent: {
+          credits: 0.2,
+          kept: '20 creators written to standard output, a partial result (the run stopped before the end)',
+        },
       });
-      const table = await runCli(['search', '--platform', 'instagram'], { env: sandboxEnv(s), now: () => Date.parse('2026-11-22T22:00:00Z') });
+      const table = await runCli(['search', '--platform', 'instagram'], {
+        env: sandboxEnv(s),
+        now: () => Date.parse('2026-11-22T22:00:00Z'),
+      });
       expect(table.code).toBe(5);
       expect(table.stderr).toMatch(/Discovery is available again after 2026-11-23T00:00:00\.000Z/);
       // --all: two pages served, the third refused once, never retried (only the pacer's 200 ms
@@ -139,7 +219,9 @@ describe('each kind of 429 has its own message and exit code', () => {
     try {
       const ok = await runCli(['search', '--platform', 'tiktok', '--limit', '3', '--json'], { env: sandboxEnv(s) });
       expect(ok.code).toBe(0);
-      const res = await runCli(['search', '--platform', 'tiktok', '--limit', '3', '--page', '2', '--json'], { env: sandboxEnv(s) });
+      const res = await runCli(['search', '--platform', 'tiktok', '--limit', '3', '--page', '2', '--json'], {
+        env: sandboxEnv(s),
+      });
       expect(res.code).toBe(6);
       expect(res.errorJson().error.code).toBe('fair_use_cap_reached');
       expect(res.errorJson().error.message).toMatch(/^Discovery fair-use cap reached/);

@@ -15,7 +15,9 @@ async function threshold(credits: string): Promise<string> {
 }
 
 async function total(platform: string): Promise<number> {
-  const res = await runCli(['search', '--platform', platform, ...FILTER, '--limit', '1', '--envelope', '--json'], { env: env() });
+  const res = await runCli(['search', '--platform', platform, ...FILTER, '--limit', '1', '--envelope', '--json'], {
+    env: env(),
+  });
   expect(res.code).toBe(0);
   return res.json<{ total: number }>().total;
 }
@@ -27,7 +29,11 @@ describe('search --all on a terminal asks after the first page, with the real co
     const configDir = await threshold('1');
     const before = usedMilli();
     const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all', '--format', 'csv'], {
-      env: env(), configDir, tty: true, stdinTTY: true, stdin: 'n\n',
+      env: env(),
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
     });
     expect(res.code).toBe(0);
     // No cap-based question first: the first page (0.5 credits) is within the threshold.
@@ -35,7 +41,9 @@ describe('search --all on a terminal asks after the first page, with the real co
     const rest = matches - 50;
     const pages = Math.ceil(rest / 50);
     const credits = (rest / 100).toLocaleString('en-US', { maximumFractionDigits: 3 });
-    expect(res.stderr).toContain(`${matches.toLocaleString('en-US')} matches: ${pages} more page${pages === 1 ? '' : 's'}, up to ${credits} credits more. Continue? [y/N] `);
+    expect(res.stderr).toContain(
+      `${matches.toLocaleString('en-US')} matches: ${pages} more page${pages === 1 ? '' : 's'}, up to ${credits} credits more. Continue? [y/N] `,
+    );
     expect(res.stderr).toMatch(/Stopped after the first page, as answered/);
     expect(res.stdout.trim().split('\n')).toHaveLength(51);
     expect(usedMilli() - before).toBe(500);
@@ -46,7 +54,11 @@ describe('search --all on a terminal asks after the first page, with the real co
     const configDir = await threshold('1');
     const before = usedMilli();
     const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all', '--format', 'csv'], {
-      env: env(), configDir, tty: true, stdinTTY: true, stdin: 'y\n',
+      env: env(),
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'y\n',
     });
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/more\. Continue\? \[y\/N\] /);
@@ -57,7 +69,11 @@ describe('search --all on a terminal asks after the first page, with the real co
   it('no question when the real cost is within the threshold (the cap-based worst case is not)', async () => {
     const configDir = await threshold('10');
     const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all', '--format', 'csv'], {
-      env: env(), configDir, tty: true, stdinTTY: true, stdin: '',
+      env: env(),
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: '',
     });
     expect(res.code).toBe(0);
     expect(res.stderr).not.toMatch(/Continue\?/);
@@ -68,7 +84,11 @@ describe('search --all on a terminal asks after the first page, with the real co
     const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
     const before = usedMilli();
     const res = await runCli(['similar', handle, '--platform', 'instagram', '--all', '--format', 'csv'], {
-      env: env(), configDir, tty: true, stdinTTY: true, stdin: 'n\n',
+      env: env(),
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
     });
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/matches: \d+ more pages?, up to [\d.,]+ credits more\. Continue\? \[y\/N\] /);
@@ -78,7 +98,13 @@ describe('search --all on a terminal asks after the first page, with the real co
   it('a first page above the threshold is asked before, with the worst case, as before', async () => {
     const configDir = await threshold('0.1');
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all'], { env: env(), configDir, tty: true, stdinTTY: true, stdin: 'n\n' });
+    const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all'], {
+      env: env(),
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+    });
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/This may cost up to 100 credits/);
     expect(res.stderr).toMatch(/Nothing was sent\./);
@@ -87,10 +113,14 @@ describe('search --all on a terminal asks after the first page, with the real co
 
   it('--dry-run keeps the cap-based worst case and says how to learn the real count with --limit 1', async () => {
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all', '--dry-run', '--json'], { env: env() });
+    const res = await runCli(['search', '--platform', 'instagram', ...FILTER, '--all', '--dry-run', '--json'], {
+      env: env(),
+    });
     expect(res.code).toBe(0);
     expect(res.json<{ worst_case_credits: number }>().worst_case_credits).toBe(100);
-    expect(res.stderr).toMatch(/To learn the real number of matches for 0\.01 credits, run it once with --limit 1 instead of --all/);
+    expect(res.stderr).toMatch(
+      /To learn the real number of matches for 0\.01 credits, run it once with --limit 1 instead of --all/,
+    );
     expect(usedMilli() - before).toBe(0);
   });
 });

@@ -17,7 +17,9 @@ const refused = refusedBeforeSending;
 describe('filter keys are checked against the platform catalogue before anything is sent', () => {
   it('a misspelt key is refused naming the nearest key (issue 26: locaton bought 12,000 unfiltered creators)', async () => {
     const before = used();
-    const res = await runCli(['search', '--platform', 'tiktok', '--filter', 'locaton=Germany', '--all'], { env: env() });
+    const res = await runCli(['search', '--platform', 'tiktok', '--filter', 'locaton=Germany', '--all'], {
+      env: env(),
+    });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: Unknown filter 'locaton' for tiktok\. Did you mean 'location'\?/);
     expect(res.stderr).toMatch(/--unchecked-filters/);
@@ -43,28 +45,94 @@ describe('filter keys are checked against the platform catalogue before anything
     const dir = tempDir('filters-');
     const file = path.join(dir, 'f.json');
     writeFileSync(file, JSON.stringify({ number_of_followers: { min: 1000 }, gendr: 'female' }));
-    expect(await refused(['search', '--platform', 'instagram', '--filters', file])).toMatch(/Unknown filter 'gendr' for instagram\. Did you mean 'gender'\?/);
-    expect(await refused(['similar', 'nasa', '--platform', 'youtube', '--filter', 'topic=Fitness'])).toMatch(/Unknown filter 'topic' for youtube\. Did you mean 'topics' \(youtube\)\?/);
-    expect(await refused(['search', '--platform', 'instagram', '--filter', 'audience.locaton=Germany'])).toMatch(/Unknown filter 'audience\.locaton'\. Did you mean 'audience\.location'\?/);
-    expect(await refused(['search', '--platform', 'instagram', '--filter', 'creator_has.has_patron=true'])).toMatch(/Did you mean 'creator_has\.has_patreon'\?/);
+    expect(await refused(['search', '--platform', 'instagram', '--filters', file])).toMatch(
+      /Unknown filter 'gendr' for instagram\. Did you mean 'gender'\?/,
+    );
+    expect(await refused(['similar', 'nasa', '--platform', 'youtube', '--filter', 'topic=Fitness'])).toMatch(
+      /Unknown filter 'topic' for youtube\. Did you mean 'topics' \(youtube\)\?/,
+    );
+    expect(await refused(['search', '--platform', 'instagram', '--filter', 'audience.locaton=Germany'])).toMatch(
+      /Unknown filter 'audience\.locaton'\. Did you mean 'audience\.location'\?/,
+    );
+    expect(await refused(['search', '--platform', 'instagram', '--filter', 'creator_has.has_patron=true'])).toMatch(
+      /Did you mean 'creator_has\.has_patreon'\?/,
+    );
   });
 
   it.each([
     // Issue 38: each bought 12,000 unfiltered results; the service ignores a sub-key it does not read.
-    [['search', '--platform', 'instagram', '--filter', 'number_of_followers.minn=500000', '--all'], /^error: Unknown filter 'number_of_followers\.minn'\. Did you mean 'number_of_followers\.min'\?/],
-    [['search', '--platform', 'tiktok', '--filter', 'engagement_percent.mn=30', '--all'], /^error: Unknown filter 'engagement_percent\.mn'\. Did you mean 'engagement_percent\.min'\?/],
-    [['search', '--platform', 'instagram', '--filter', 'location.country=Germany', '--all'], /^error: Unknown filter 'location\.country': 'location' takes a list of values, not keys\. Did you mean 'location=Germany'\?/],
-    [['search', '--platform', 'youtube', '--min-followers', '1000', '--filter', 'number_of_subscribers.gte=5000'], /^error: Unknown filter 'number_of_subscribers\.gte'\. The API reads a range's bounds as min and max .* Did you mean 'number_of_subscribers\.min'\?/],
-    [['search', '--platform', 'instagram', '--filter', 'engagement_percent=3'], /^error: Filter 'engagement_percent' is a range: give its bounds\. Did you mean 'engagement_percent\.min=3'\?/],
-    [['search', '--platform', 'instagram', '--filter', 'engagement_percent.min=high'], /^error: Filter 'engagement_percent\.min' must be a number, not "high"\./],
-    [['search', '--platform', 'instagram', '--filter', 'number_of_followers.min=9000', '--filter', 'number_of_followers.max=100'], /^error: Filter 'number_of_followers': min 9000 is above max 100/],
-    [['search', '--platform', 'instagram', '--filter', 'follower_growth.growth_percentge=10'], /^error: Unknown filter 'follower_growth\.growth_percentge'\. Did you mean 'follower_growth\.growth_percentage'\?/],
-    [['search', '--platform', 'instagram', '--filter', 'is_verified=yes'], /^error: Filter 'is_verified' takes true or false, not "yes"\./],
-    [['search', '--platform', 'instagram', '--filter', 'audience.location.nme=Germany'], /^error: Unknown filter 'audience\.location\.nme'\. Did you mean 'audience\.location\.name'\?/],
-    [['search', '--platform', 'instagram', '--filter', 'audience.location.name=Germany', '--filter', 'audience.location.min_pct=120'], /^error: Filter 'audience\.location\.min_pct' must be a percentage from 0 to 100, not 120\./],
-    [['search', '--platform', 'instagram', '--filter', 'audience.credibility=goood'], /^error: Filter 'audience\.credibility' is one of bad, low, normal, good, high, best, not "goood"\. Did you mean 'good'\?/],
-    [['search', '--platform', 'instagram', '--filter', 'creator_has.has_youtube=yes'], /^error: Filter 'creator_has\.has_youtube' takes true or false, not "yes"\./],
-    [['similar', 'nasa', '--platform', 'youtube', '--filter', 'shorts_percentage.mx=20'], /^error: Unknown filter 'shorts_percentage\.mx'\. Did you mean 'shorts_percentage\.max'\?/],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'number_of_followers.minn=500000', '--all'],
+      /^error: Unknown filter 'number_of_followers\.minn'\. Did you mean 'number_of_followers\.min'\?/,
+    ],
+    [
+      ['search', '--platform', 'tiktok', '--filter', 'engagement_percent.mn=30', '--all'],
+      /^error: Unknown filter 'engagement_percent\.mn'\. Did you mean 'engagement_percent\.min'\?/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'location.country=Germany', '--all'],
+      /^error: Unknown filter 'location\.country': 'location' takes a list of values, not keys\. Did you mean 'location=Germany'\?/,
+    ],
+    [
+      ['search', '--platform', 'youtube', '--min-followers', '1000', '--filter', 'number_of_subscribers.gte=5000'],
+      /^error: Unknown filter 'number_of_subscribers\.gte'\. The API reads a range's bounds as min and max .* Did you mean 'number_of_subscribers\.min'\?/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'engagement_percent=3'],
+      /^error: Filter 'engagement_percent' is a range: give its bounds\. Did you mean 'engagement_percent\.min=3'\?/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'engagement_percent.min=high'],
+      /^error: Filter 'engagement_percent\.min' must be a number, not "high"\./,
+    ],
+    [
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--filter',
+        'number_of_followers.min=9000',
+        '--filter',
+        'number_of_followers.max=100',
+      ],
+      /^error: Filter 'number_of_followers': min 9000 is above max 100/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'follower_growth.growth_percentge=10'],
+      /^error: Unknown filter 'follower_growth\.growth_percentge'\. Did you mean 'follower_growth\.growth_percentage'\?/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'is_verified=yes'],
+      /^error: Filter 'is_verified' takes true or false, not "yes"\./,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'audience.location.nme=Germany'],
+      /^error: Unknown filter 'audience\.location\.nme'\. Did you mean 'audience\.location\.name'\?/,
+    ],
+    [
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--filter',
+        'audience.location.name=Germany',
+        '--filter',
+        'audience.location.min_pct=120',
+      ],
+      /^error: Filter 'audience\.location\.min_pct' must be a percentage from 0 to 100, not 120\./,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'audience.credibility=goood'],
+      /^error: Filter 'audience\.credibility' is one of bad, low, normal, good, high, best, not "goood"\. Did you mean 'good'\?/,
+    ],
+    [
+      ['search', '--platform', 'instagram', '--filter', 'creator_has.has_youtube=yes'],
+      /^error: Filter 'creator_has\.has_youtube' takes true or false, not "yes"\./,
+    ],
+    [
+      ['similar', 'nasa', '--platform', 'youtube', '--filter', 'shorts_percentage.mx=20'],
+      /^error: Unknown filter 'shorts_percentage\.mx'\. Did you mean 'shorts_percentage\.max'\?/,
+    ],
   ])('the whole filter tree is checked before paying: %j', async (argv, message) => {
     const before = used();
     const res = await runCli(argv, { env: env() });
@@ -77,22 +145,53 @@ describe('filter keys are checked against the platform catalogue before anything
   it('a --filters file is checked to every level too; well-formed nested filters pass and are sent', async () => {
     const dir = tempDir('filters-');
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ number_of_followers: { min: 1000 }, audience: { age: [{ range: '18-24', minpct: 30 }] } }));
-    expect(await refused(['search', '--platform', 'instagram', '--filters', bad])).toMatch(/Unknown filter 'audience\.age\.minpct'\. Did you mean 'audience\.age\.min_pct'\?/);
+    writeFileSync(
+      bad,
+      JSON.stringify({ number_of_followers: { min: 1000 }, audience: { age: [{ range: '18-24', minpct: 30 }] } }),
+    );
+    expect(await refused(['search', '--platform', 'instagram', '--filters', bad])).toMatch(
+      /Unknown filter 'audience\.age\.minpct'\. Did you mean 'audience\.age\.min_pct'\?/,
+    );
     const good = path.join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify({
-      number_of_followers: { min: 1000, max: null }, engagement_percent: { min: 1, max: 30 }, follower_growth: { growth_percentage: 1, time_range_months: 3 },
-      location: ['Germany'], creator_has: { has_youtube: false }, audience: { location: [{ name: 'Germany', type: 'country', min_pct: 10 }], gender: { type: 'female', min_pct: 20 }, credibility: 'good' },
-    }));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        number_of_followers: { min: 1000, max: null },
+        engagement_percent: { min: 1, max: 30 },
+        follower_growth: { growth_percentage: 1, time_range_months: 3 },
+        location: ['Germany'],
+        creator_has: { has_youtube: false },
+        audience: {
+          location: [{ name: 'Germany', type: 'country', min_pct: 10 }],
+          gender: { type: 'female', min_pct: 20 },
+          credibility: 'good',
+        },
+      }),
+    );
     const before = used();
-    const res = await runCli(['search', '--platform', 'instagram', '--filters', good, '--limit', '1', '--json'], { env: env() });
+    const res = await runCli(['search', '--platform', 'instagram', '--filters', good, '--limit', '1', '--json'], {
+      env: env(),
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(used() - before).toBeLessThanOrEqual(10);
   });
 
   it('--unchecked-filters sends an unknown sub-key, with a warning; the sandbox ignores it as the service does', async () => {
     const before = used();
-    const res = await runCli(['search', '--platform', 'instagram', '--filter', 'number_of_followers.minn=500000', '--unchecked-filters', '--limit', '1', '--json'], { env: env() });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--filter',
+        'number_of_followers.minn=500000',
+        '--unchecked-filters',
+        '--limit',
+        '1',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(/warning: --unchecked-filters: sending 'number_of_followers\.minn'/);
     expect(res.json<Array<{ profile: { followers: number } }>>()[0]!.profile.followers).toBeLessThan(500_000);
@@ -101,15 +200,43 @@ describe('filter keys are checked against the platform catalogue before anything
 
   it('--unchecked-filters sends unknown keys, with a warning', async () => {
     const before = used();
-    const res = await runCli(['search', '--platform', 'tiktok', '--filter', 'brand_new_key=1', '--unchecked-filters', '--limit', '1', '--json'], { env: env() });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'tiktok',
+        '--filter',
+        'brand_new_key=1',
+        '--unchecked-filters',
+        '--limit',
+        '1',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/warning: --unchecked-filters: sending 'brand_new_key', not in the tiktok filter catalogue/);
+    expect(res.stderr).toMatch(
+      /warning: --unchecked-filters: sending 'brand_new_key', not in the tiktok filter catalogue/,
+    );
     expect(used() - before).toBe(10);
   });
 
   it('every key the help examples and the catalogue name passes on its platform', async () => {
     const res = await runCli(
-      ['search', '--platform', 'youtube', '--filter', 'topics=Fitness', '--filter', 'has_shorts=true', '--min-followers', '10', '--limit', '1', '--json'],
+      [
+        'search',
+        '--platform',
+        'youtube',
+        '--filter',
+        'topics=Fitness',
+        '--filter',
+        'has_shorts=true',
+        '--min-followers',
+        '10',
+        '--limit',
+        '1',
+        '--json',
+      ],
       { env: env() },
     );
     expect(res.code).toBe(0);
@@ -118,7 +245,19 @@ describe('filter keys are checked against the platform catalogue before anything
   });
 
   it('creator_has.has_personal_website=false warns that only true has an effect', async () => {
-    const res = await runCli(['search', '--platform', 'instagram', '--filter', 'creator_has.has_personal_website=false', '--limit', '1', '--json'], { env: env() });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--filter',
+        'creator_has.has_personal_website=false',
+        '--limit',
+        '1',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/warning: creator_has\.has_personal_website=false has no effect: only true filters/);
   });
@@ -139,8 +278,13 @@ describe('the catalogue and the sandbox agree', () => {
       // `subscribers` is YouTube's follower count, filtered as number_of_subscribers.
       // The sandbox's OnlyFans creators carry number_of_videos, a filter neither the contract nor N8N gives OnlyFans:
       // the sandbox ignores it as a filter there, as the service would.
-      const keys = Object.keys(sample.metrics).filter((k) => k !== 'platform' && k !== 'subscribers' && !(platform === 'onlyfans' && k === 'number_of_videos'));
-      expect(keys.filter((k) => !FILTER_CATALOGUE[platform].has(k)), platform).toEqual([]);
+      const keys = Object.keys(sample.metrics).filter(
+        (k) => k !== 'platform' && k !== 'subscribers' && !(platform === 'onlyfans' && k === 'number_of_videos'),
+      );
+      expect(
+        keys.filter((k) => !FILTER_CATALOGUE[platform].has(k)),
+        platform,
+      ).toEqual([]);
     }
   });
 });

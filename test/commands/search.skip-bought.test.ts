@@ -36,11 +36,13 @@ async function world() {
   open.push(sandbox);
   const configDir = tempConfigDir();
   const clock = { t: T0 };
-  const run = (argv: string[], extra: RunOptions = {}) => runCli(argv, { env: sandboxEnv(sandbox), configDir, now: () => clock.t, ...extra });
+  const run = (argv: string[], extra: RunOptions = {}) =>
+    runCli(argv, { env: sandboxEnv(sandbox), configDir, now: () => clock.t, ...extra });
   return { sandbox, configDir, clock, run };
 }
 
-const handles = (json: string): string[] => (JSON.parse(json) as Account[]).map((a) => a.profile.username.toLowerCase());
+const handles = (json: string): string[] =>
+  (JSON.parse(json) as Account[]).map((a) => a.profile.username.toLowerCase());
 const SEARCH = ['search', '--platform', 'instagram'];
 
 describe('search --skip-bought', () => {
@@ -50,7 +52,10 @@ describe('search --skip-bought', () => {
     expect(page).toHaveLength(10);
     // A creator the first page did not have, enriched a day later.
     w.clock.t += DAY;
-    const other = w.sandbox.state.creators.list('instagram').map((c) => c.profile.username.toLowerCase()).find((h) => !page.includes(h))!;
+    const other = w.sandbox.state.creators
+      .list('instagram')
+      .map((c) => c.profile.username.toLowerCase())
+      .find((h) => !page.includes(h))!;
     expect((await w.run(['enrich', 'handle', other, '--platform', 'instagram', '--json'])).code).toBe(0);
 
     const dry = await w.run([...SEARCH, '--limit', '10', '--skip-bought', '--dry-run', '--json']);
@@ -68,7 +73,16 @@ describe('search --skip-bought', () => {
     expect(res.stderr).toContain('--skip-bought: leaving out 11 creators already bought on instagram within 14 days.');
 
     // Only the creator window counts: with --max-age 12h the page bought a day ago is not left out.
-    const recent = await w.run([...SEARCH, '--limit', '10', '--skip-bought', '--max-age', '12h', '--dry-run', '--json']);
+    const recent = await w.run([
+      ...SEARCH,
+      '--limit',
+      '10',
+      '--skip-bought',
+      '--max-age',
+      '12h',
+      '--dry-run',
+      '--json',
+    ]);
     expect(recent.json<PlanOut>().body.filters?.exclude_handles).toEqual([...next].sort().concat(other).sort());
     expect(recent.stderr).toContain('leaving out 11 creators already bought on instagram within 12 hours.');
   });
@@ -77,13 +91,32 @@ describe('search --skip-bought', () => {
     const w = await world();
     const page = handles((await w.run([...SEARCH, '--limit', '5', '--json'])).stdout);
     const file = tempFile('seen.txt', `someone_else\n${page[0]!.toUpperCase()}\n`).path;
-    const res = await w.run([...SEARCH, '--limit', '5', '--skip-bought', '--exclude-handles', file, '--dry-run', '--json']);
+    const res = await w.run([
+      ...SEARCH,
+      '--limit',
+      '5',
+      '--skip-bought',
+      '--exclude-handles',
+      file,
+      '--dry-run',
+      '--json',
+    ]);
     const excluded = res.json<PlanOut>().body.filters?.exclude_handles;
     expect(excluded).toEqual(['someone_else', page[0]!.toUpperCase(), ...page.slice(1).sort()]);
     expect(res.stderr).toContain('leaving out 5 creators already bought');
 
     const seed = w.sandbox.state.creators.list('instagram')[100]!.profile.username;
-    const similar = await w.run(['similar', seed, '--platform', 'instagram', '--limit', '5', '--skip-bought', '--dry-run', '--json']);
+    const similar = await w.run([
+      'similar',
+      seed,
+      '--platform',
+      'instagram',
+      '--limit',
+      '5',
+      '--skip-bought',
+      '--dry-run',
+      '--json',
+    ]);
     expect(similar.code).toBe(0);
     expect(similar.json<PlanOut>().body.filters?.exclude_handles).toEqual([...page].sort());
   });
@@ -123,8 +156,19 @@ describe('search --skip-bought', () => {
     const older = Array.from({ length: 100 }, (_, i) => `old${String(i).padStart(3, '0')}`);
     const newer = Array.from({ length: 9_950 }, (_, i) => `new${String(i).padStart(4, '0')}`);
     const answer = (key: string, at: number, n: number): StoredAnswer => ({
-      key, baseUrl, route: 'discovery', kind: 'page', platform: 'instagram', subject: null, request: '{}', body: '{"accounts":[]}',
-      status: 'ok', creditsMilli: n * 10, records: n, boughtAt: at, profile: 'default',
+      key,
+      baseUrl,
+      route: 'discovery',
+      kind: 'page',
+      platform: 'instagram',
+      subject: null,
+      request: '{}',
+      body: '{"accounts":[]}',
+      status: 'ok',
+      creditsMilli: n * 10,
+      records: n,
+      boughtAt: at,
+      profile: 'default',
     });
     await store.commit(answer('a', T0 - 2 * DAY, older.length), older, undefined);
     await store.commit(answer('b', T0 - DAY, newer.length), newer, undefined);
@@ -132,17 +176,40 @@ describe('search --skip-bought', () => {
 
     const given = ['mine1', 'mine2', 'mine3', 'mine4', 'mine5'];
     const file = tempFile('seen.txt', `${given.join('\n')}\n`).path;
-    const res = await w.run([...SEARCH, '--limit', '5', '--skip-bought', '--exclude-handles', file, '--dry-run', '--json']);
+    const res = await w.run([
+      ...SEARCH,
+      '--limit',
+      '5',
+      '--skip-bought',
+      '--exclude-handles',
+      file,
+      '--dry-run',
+      '--json',
+    ]);
     expect(res.code).toBe(0);
     const excluded = res.json<PlanOut>().body.filters?.exclude_handles ?? [];
     expect(excluded).toHaveLength(10_000);
     expect(excluded.slice(0, 5)).toEqual(given);
     expect(excluded.slice(5, 5 + 9_950)).toEqual(newer);
     expect(excluded.slice(9_955)).toEqual(older.slice(0, 45));
-    expect(res.stderr).toContain('--skip-bought: leaving out 9,995 creators already bought on instagram within 14 days.');
-    expect(res.stderr).toContain('warning: --skip-bought: 55 more creators bought on instagram within 14 days could not be left out: a request takes at most 10,000 handles');
+    expect(res.stderr).toContain(
+      '--skip-bought: leaving out 9,995 creators already bought on instagram within 14 days.',
+    );
+    expect(res.stderr).toContain(
+      'warning: --skip-bought: 55 more creators bought on instagram within 14 days could not be left out: a request takes at most 10,000 handles',
+    );
 
-    const text = await w.run([...SEARCH, '--limit', '5', '--skip-bought', '--exclude-handles', file, '--dry-run', '--format', 'table']);
+    const text = await w.run([
+      ...SEARCH,
+      '--limit',
+      '5',
+      '--skip-bought',
+      '--exclude-handles',
+      file,
+      '--dry-run',
+      '--format',
+      'table',
+    ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('"… 9,990 more (10,000 in all)"');
     expect(text.stdout).toContain('"mine1"');

@@ -46,7 +46,9 @@ describe('search: pages from the store', () => {
     // A stored page's balance is stale: no "credits left".
     // What came from the store, said once: in the summary.
     // The line is broken at spaces on a 100-column terminal: read as one.
-    expect(b.stderr.split('\n').join(' ')).toContain('Spent 0 credits on 100 creators (2 pages; 2 from the store, bought within 24 hours; --max-age 0 buys fresh).');
+    expect(b.stderr.split('\n').join(' ')).toContain(
+      'Spent 0 credits on 100 creators (2 pages; 2 from the store, bought within 24 hours; --max-age 0 buys fresh).',
+    );
     expect(b.stderr).not.toContain('answered from the store');
 
     // Piped: no summary, the same data.
@@ -71,7 +73,9 @@ describe('search: pages from the store', () => {
     expect(res.code).toBe(0);
     expect(handles(res.stdout)).toHaveLength(30);
     expect(mark.since()).toMatchObject({ count: 2, milli: 200 });
-    expect(res.stderr.split('\n').join(' ')).toMatch(/^Spent 0\.2 credits on 30 creators \(3 pages; 1 from the store, bought within 24 hours; --max-age 0 buys fresh\); [\d.,]+ credits left\.( |$)/m);
+    expect(res.stderr.split('\n').join(' ')).toMatch(
+      /^Spent 0\.2 credits on 30 creators \(3 pages; 1 from the store, bought within 24 hours; --max-age 0 buys fresh\); [\d.,]+ credits left\.( |$)/m,
+    );
   });
 });
 
@@ -84,7 +88,10 @@ describe('search --dry-run: what the store would answer is named and not priced'
     const mark = w.mark();
     const res = await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json']);
     expect(res.code).toBe(0);
-    expect(res.json<PlanOut>()).toMatchObject({ worst_case_credits: 0, cost_basis: '1 page (10 creators) from the store at 0 credits; nothing to buy' });
+    expect(res.json<PlanOut>()).toMatchObject({
+      worst_case_credits: 0,
+      cost_basis: '1 page (10 creators) from the store at 0 credits; nothing to buy',
+    });
     expect(mark.since().count).toBe(0);
     // Another page is not in the store.
     const other = await w.run([...SEARCH, '--limit', '10', '--page', '2', '--dry-run', '--json']);
@@ -103,23 +110,38 @@ describe('search --dry-run: what the store would answer is named and not priced'
     // Buying would start at the third page (wire page 2: the sandbox counts from 0).
     expect(plan.body.paging).toEqual({ limit: 10, page: 2 });
     expect(plan.worst_case_credits).toBe(99.8);
-    expect(plan.cost_basis).toBe('2 pages (20 creators) from the store at 0 credits, then from page 3: 10 creators x 998 pages x 0.01');
+    expect(plan.cost_basis).toBe(
+      '2 pages (20 creators) from the store at 0 credits, then from page 3: 10 creators x 998 pages x 0.01',
+    );
     expect(mark.since().count).toBe(0);
 
     // --max-results: the rest is exactly the creators still wanted.
     const capped = await w.run([...SEARCH, '--all', '--limit', '10', '--max-results', '35', '--dry-run', '--json']);
     expect(capped.json<PlanOut>()).toMatchObject({
       worst_case_credits: 0.15,
-      cost_basis: '2 pages (20 creators) from the store at 0 credits, then from page 3: 15 creators x 0.01, in pages of 10 and a smaller last request',
+      cost_basis:
+        '2 pages (20 creators) from the store at 0 credits, then from page 3: 15 creators x 0.01, in pages of 10 and a smaller last request',
     });
 
     // The text plan says the same.
     const text = await w.run([...SEARCH, '--all', '--limit', '10', '--dry-run', '--format', 'table']);
-    expect(text.stdout).toContain('Worst-case cost: 99.8 credits (2 pages (20 creators) from the store at 0 credits, then from page 3: 10 creators x 998 pages x 0.01)');
+    expect(text.stdout).toContain(
+      'Worst-case cost: 99.8 credits (2 pages (20 creators) from the store at 0 credits, then from page 3: 10 creators x 998 pages x 0.01)',
+    );
 
     // --max-credits and the budget see the rest only: 0.1 pays for one more page of 10 at most.
     configure(w.sandbox.state, { credits: 100 });
-    const bounded = await w.run([...SEARCH, '--all', '--limit', '10', '--max-results', '30', '--max-credits', '0.1', '--json']);
+    const bounded = await w.run([
+      ...SEARCH,
+      '--all',
+      '--limit',
+      '10',
+      '--max-results',
+      '30',
+      '--max-credits',
+      '0.1',
+      '--json',
+    ]);
     expect(bounded.code).toBe(0);
     expect(handles(bounded.stdout)).toHaveLength(30);
     expect(mark.since()).toMatchObject({ count: 1, milli: 100 });
@@ -135,7 +157,10 @@ describe('search --dry-run: what the store would answer is named and not priced'
     // The total says where it ends: a short last page, or none after a full one.
     const pages = Math.ceil(n / 10);
     const res = await w.run([...SEARCH, ...few, '--all', '--limit', '10', '--dry-run', '--json']);
-    expect(res.json<PlanOut>()).toMatchObject({ worst_case_credits: 0, cost_basis: `${pages} pages (${n} creators) from the store at 0 credits; nothing to buy` });
+    expect(res.json<PlanOut>()).toMatchObject({
+      worst_case_credits: 0,
+      cost_basis: `${pages} pages (${n} creators) from the store at 0 credits; nothing to buy`,
+    });
     // And the real run buys nothing.
     const mark = w.mark();
     const again = await w.run([...SEARCH, ...few, '--all', '--limit', '10', '--json']);
@@ -150,10 +175,15 @@ describe('search --dry-run: what the store would answer is named and not priced'
     const at = { now: () => t };
     await w.run([...SEARCH, '--limit', '10', '--json'], at);
     t = t0 + 3_600_000;
-    expect((await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json'], at)).json<PlanOut>()).toMatchObject({ worst_case_credits: 0 });
+    expect((await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json'], at)).json<PlanOut>()).toMatchObject({
+      worst_case_credits: 0,
+    });
     // A minute before the 24-hour page window ends.
     t = t0 + 86_400_000 - 60_000;
-    expect((await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json'], at)).json<PlanOut>()).toMatchObject({ worst_case_credits: 0.1, cost_basis: '10 creators x 1 page x 0.01' });
+    expect((await w.run([...SEARCH, '--limit', '10', '--dry-run', '--json'], at)).json<PlanOut>()).toMatchObject({
+      worst_case_credits: 0.1,
+      cost_basis: '10 creators x 1 page x 0.01',
+    });
     const mark = w.mark();
     expect((await w.run([...SEARCH, '--limit', '10', '--json'], at)).code).toBe(0);
     expect(mark.since().count).toBe(0);
@@ -185,12 +215,17 @@ describe('search|similar --all -o stopped part-way, re-run: only the pages not b
     expect(res.code).toBe(0);
     // 40 creators bought, in 4 pages: the 2 pages already paid for came from the store.
     expect(resume.since()).toMatchObject({ count: 4, milli: 400 });
-    expect(res.stderr.split('\n').join(' ')).toMatch(/Spent 0\.4 credits on 60 creators \(6 pages; 2 from the store, bought within 24 hours; --max-age 0 buys fresh\); /);
+    expect(res.stderr.split('\n').join(' ')).toMatch(
+      /Spent 0\.4 credits on 60 creators \(6 pages; 2 from the store, bought within 24 hours; --max-age 0 buys fresh\); /,
+    );
     const whole = handles(readFileSync(out, 'utf8'));
     expect(new Set(whole).size).toBe(60);
 
     // The same search never stopped, in another store: the same creators in the same order.
-    const reference = await runCli([...SEARCH, '--all', '--limit', '10', '--max-results', '60', '--json'], { env: sandboxEnv(w.sandbox), configDir: tempConfigDir() });
+    const reference = await runCli([...SEARCH, '--all', '--limit', '10', '--max-results', '60', '--json'], {
+      env: sandboxEnv(w.sandbox),
+      configDir: tempConfigDir(),
+    });
     expect(whole).toEqual(handles(reference.stdout));
   });
 
@@ -199,7 +234,19 @@ describe('search|similar --all -o stopped part-way, re-run: only the pages not b
     const seed = w.sandbox.state.creators.list('instagram')[0]!.profile.username;
     const dir = tempDir('creators-resume-');
     const out = join(dir, 'similar.csv');
-    const args = ['similar', seed, '--platform', 'instagram', '--all', '--limit', '10', '--max-results', '50', '-o', out];
+    const args = [
+      'similar',
+      seed,
+      '--platform',
+      'instagram',
+      '--all',
+      '--limit',
+      '10',
+      '--max-results',
+      '50',
+      '-o',
+      out,
+    ];
     const stop = w.mark();
     const stopped = await w.run(args);
     expect(stopped.code).toBe(5);
@@ -210,7 +257,12 @@ describe('search|similar --all -o stopped part-way, re-run: only the pages not b
 
     configure(w.sandbox.state, { dailyDiscoveryLimit: 1000 });
     const dry = await w.run([...args, '--dry-run', '--json']);
-    expect(dry.json<PlanOut>()).toMatchObject({ worst_case_credits: 0.2, cost_basis: expect.stringMatching(/^3 pages \(30 creators\) from the store at 0 credits, then from page 4: 20 creators/) });
+    expect(dry.json<PlanOut>()).toMatchObject({
+      worst_case_credits: 0.2,
+      cost_basis: expect.stringMatching(
+        /^3 pages \(30 creators\) from the store at 0 credits, then from page 4: 20 creators/,
+      ),
+    });
     const resume = w.mark();
     const res = await w.run(args);
     expect(res.code).toBe(0);

@@ -7,7 +7,11 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 import { mockApi } from '../helpers/mock-api.js';
 import { tempDir } from '../helpers/temp.js';
 
-type Account = { user_id: string; profile: { username: string; followers: number; engagement_percent: number }; [k: string]: unknown };
+type Account = {
+  user_id: string;
+  profile: { username: string; followers: number; engagement_percent: number };
+  [k: string]: unknown;
+};
 
 const sb = useSandbox({ seed: 21 });
 const env = (extra: Record<string, string> = {}) => sandboxEnv(sb.get(), extra);
@@ -18,7 +22,10 @@ const BIG = ['--min-followers', '1000000'];
 describe('creators search: output', () => {
   it('prints a table with handle, name, followers, engagement on a terminal, then the spend summary', async () => {
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'instagram', '--limit', '3', '--no-color'], { env: env(), tty: true });
+    const res = await runCli(['search', '--platform', 'instagram', '--limit', '3', '--no-color'], {
+      env: env(),
+      tty: true,
+    });
     expect(res.code).toBe(0);
     const lines = res.stdout.split('\n');
     expect(lines[1]).toMatch(/│ handle\s+│ name\s+│ followers │ engagement │/);
@@ -36,23 +43,54 @@ describe('creators search: output', () => {
     const json = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--json'], { env: env() });
     const count = json.json<Account[]>().length;
     expect(count).toBeLessThan(50);
-    const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--no-color'], { env: env(), tty: true });
+    const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--no-color'], {
+      env: env(),
+      tty: true,
+    });
     expect(res.code).toBe(0);
     expect(res.stderr).toContain(`\nShowing ${count} of ${count} matches (page 1)\n`);
-    const second = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--page', '2', '--no-color'], { env: env(), tty: true });
+    const second = await runCli(
+      ['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--page', '2', '--no-color'],
+      { env: env(), tty: true },
+    );
     expect(second.stderr).toContain(`\nShowing 5 of ${count} matches (page 2); --page 3 or --all\n`);
-    const all = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--no-color'], { env: env(), tty: true });
+    const all = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--no-color'], {
+      env: env(),
+      tty: true,
+    });
     expect(all.code).toBe(0);
     expect(all.stderr).not.toContain('Showing');
-    const quiet = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--quiet', '--no-color'], { env: env(), tty: true });
+    const quiet = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--quiet', '--no-color'], {
+      env: env(),
+      tty: true,
+    });
     expect(quiet.stderr).toBe('');
   });
 
   it('--envelope --json prints the page total, credits_left and applied_filters with the creators, charging the page only', async () => {
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '5', '--envelope', '--json', '--fields', 'profile.username'], { env: env() });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        ...BIG,
+        '--limit',
+        '5',
+        '--envelope',
+        '--json',
+        '--fields',
+        'profile.username',
+      ],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
-    const out = res.json<{ total: number; credits_left: string | number; applied_filters: unknown; accounts: { profile: { username: string } }[] }>();
+    const out = res.json<{
+      total: number;
+      credits_left: string | number;
+      applied_filters: unknown;
+      accounts: { profile: { username: string } }[];
+    }>();
     expect(Object.keys(out)).toEqual(['total', 'credits_left', 'applied_filters', 'accounts']);
     expect(out.accounts).toHaveLength(5);
     expect(Object.keys(out.accounts[0]!)).toEqual(['profile']);
@@ -60,8 +98,23 @@ describe('creators search: output', () => {
     const all = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--json'], { env: env() });
     expect(out.total).toBe(all.json<Account[]>().length);
     expect(out.applied_filters).toBeNull();
-    expect(Number(out.credits_left)).toBeCloseTo((sb.get().state.ledger.balanceMilli + (usedMilli() - before - 50)) / 1000, 2);
-    const query = await runCli(['search', '--platform', 'tiktok', '--query', 'fitness creators in Spain over 50k followers', '--limit', '2', '--envelope'], { env: env() });
+    expect(Number(out.credits_left)).toBeCloseTo(
+      (sb.get().state.ledger.balanceMilli + (usedMilli() - before - 50)) / 1000,
+      2,
+    );
+    const query = await runCli(
+      [
+        'search',
+        '--platform',
+        'tiktok',
+        '--query',
+        'fitness creators in Spain over 50k followers',
+        '--limit',
+        '2',
+        '--envelope',
+      ],
+      { env: env() },
+    );
     expect(query.code).toBe(0);
     expect(query.json<{ applied_filters: unknown }>().applied_filters).toMatchObject({ location: ['Spain'] });
   });
@@ -88,22 +141,55 @@ describe('creators search: output', () => {
   });
 
   it('--quiet drops the summary; --fields picks columns', async () => {
-    const res = await runCli(['search', '--platform', 'tiktok', '--limit', '2', '--quiet', '--format', 'csv', '--fields', 'profile.username,user_id'], { env: env(), stderrTTY: true });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'tiktok',
+        '--limit',
+        '2',
+        '--quiet',
+        '--format',
+        'csv',
+        '--fields',
+        'profile.username,user_id',
+      ],
+      { env: env(), stderrTTY: true },
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(res.stdout.split('\n')[0]).toBe('profile.username,user_id');
   });
 
   it('--page is 1-based: --page 2 is the second page on the wire', async () => {
-    const one = (await runCli(['search', '--platform', 'twitter', '--limit', '4', '--json'], { env: env() })).json<Account[]>();
-    const two = (await runCli(['search', '--platform', 'twitter', '--limit', '4', '--page', '2', '--json'], { env: env() })).json<Account[]>();
-    const both = (await runCli(['search', '--platform', 'twitter', '--limit', '8', '--json'], { env: env() })).json<Account[]>();
+    const one = (await runCli(['search', '--platform', 'twitter', '--limit', '4', '--json'], { env: env() })).json<
+      Account[]
+    >();
+    const two = (
+      await runCli(['search', '--platform', 'twitter', '--limit', '4', '--page', '2', '--json'], { env: env() })
+    ).json<Account[]>();
+    const both = (await runCli(['search', '--platform', 'twitter', '--limit', '8', '--json'], { env: env() })).json<
+      Account[]
+    >();
     expect([...one, ...two]).toEqual(both);
   });
 
   it('--return-filter-values shows matched_filters and costs 0.03 a creator', async () => {
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'instagram', '--limit', '2', '--filter', 'engagement_percent.min=2', '--return-filter-values', '--no-color'], { env: env(), tty: true });
+    const res = await runCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--limit',
+        '2',
+        '--filter',
+        'engagement_percent.min=2',
+        '--return-filter-values',
+        '--no-color',
+      ],
+      { env: env(), tty: true },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('matched filters');
     expect(res.stdout).toContain('{"engagement_percent":');
@@ -112,10 +198,15 @@ describe('creators search: output', () => {
   });
 
   it('sends --query as top-level nlp_search and shows the applied filters on stderr', async () => {
-    const res = await runCli(['search', '--platform', 'instagram', '--limit', '2', '--query', 'Fitness creators in Germany', '--json'], { env: env() });
+    const res = await runCli(
+      ['search', '--platform', 'instagram', '--limit', '2', '--query', 'Fitness creators in Germany', '--json'],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('Applied filters (from --query): {"niche":["Fitness"],"location":["Germany"]}\n');
-    const dry = await runCli(['search', '--platform', 'instagram', '--query', 'yoga', '--dry-run', '--json'], { env: env() });
+    const dry = await runCli(['search', '--platform', 'instagram', '--query', 'yoga', '--dry-run', '--json'], {
+      env: env(),
+    });
     expect(dry.json<{ body: Record<string, unknown> }>().body.nlp_search).toBe('yoga');
   });
 });
@@ -131,26 +222,39 @@ describe('creators search --all', () => {
       const e = () => sandboxEnv(s, { CREATORS_PAGE_BASE: String(base) });
 
       it('yields every creator exactly once, across many pages, and charges what it reports', async () => {
-        const everything = (await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--json'], { env: e() })).json<Account[]>();
+        const everything = (
+          await runCli(['search', '--platform', 'instagram', ...BIG, '--limit', '50', '--json'], { env: e() })
+        ).json<Account[]>();
         expect(everything.length).toBeGreaterThan(20);
         expect(everything.length).toBeLessThan(50);
         const before = s.state.ledger.usedMilli;
-        const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--all', '--limit', '4', '--format', 'jsonl'], { env: e(), stderrTTY: true });
+        const res = await runCli(
+          ['search', '--platform', 'instagram', ...BIG, '--all', '--limit', '4', '--format', 'jsonl'],
+          { env: e(), stderrTTY: true },
+        );
         expect(res.code).toBe(0);
-        const ids = res.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Account).user_id);
+        const ids = res.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as Account).user_id);
         // Every creator once, in order: the first page was neither skipped nor repeated.
         expect(ids).toEqual(everything.map((a) => a.user_id));
         const spent = s.state.ledger.usedMilli - before;
         expect(spent).toBe(ids.length * 10);
         // The progress line (issue 26) is erased in place before the summary: what the terminal shows after.
-        const m = /^Spent ([\d.]+) credits on (\d+) creators \((\d+) pages\)/.exec(res.stderr.replace(/[^\n]*\r\x1b\[2K/g, ''));
+        const m = /^Spent ([\d.]+) credits on (\d+) creators \((\d+) pages\)/.exec(
+          res.stderr.replace(/[^\n]*\r\x1b\[2K/g, ''),
+        );
         expect(m).not.toBeNull();
         expect(Math.round(Number(m![1]) * 1000)).toBe(spent);
         expect(Number(m![3])).toBe(Math.ceil(ids.length / 4));
       });
 
       it('stops at exactly --max-results: the last request is smaller, nothing is paid for and dropped', async () => {
-        const res = await runCli(['search', '--platform', 'instagram', ...BIG, '--max-results', '20', '--limit', '7', '--json'], { env: e() });
+        const res = await runCli(
+          ['search', '--platform', 'instagram', ...BIG, '--max-results', '20', '--limit', '7', '--json'],
+          { env: e() },
+        );
         expect(res.code).toBe(0);
         const list = res.json<Account[]>();
         expect(list).toHaveLength(20);
@@ -182,9 +286,17 @@ describe('creators search --all', () => {
 describe('creators search: cost before sending', () => {
   it('--dry-run prints the body and the worst case (limit x price), sending nothing', async () => {
     const before = usedMilli();
-    const res = await runCli(['search', '--platform', 'youtube', '--limit', '50', '--min-followers', '5000', '--dry-run', '--json'], { env: env() });
+    const res = await runCli(
+      ['search', '--platform', 'youtube', '--limit', '50', '--min-followers', '5000', '--dry-run', '--json'],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
-    const plan = res.json<{ url: string; body: Record<string, unknown>; worst_case_credits: number; cost_basis: string }>();
+    const plan = res.json<{
+      url: string;
+      body: Record<string, unknown>;
+      worst_case_credits: number;
+      cost_basis: string;
+    }>();
     expect(plan.worst_case_credits).toBe(0.5);
     expect(plan.body).toEqual({
       platform: 'youtube',
@@ -198,7 +310,21 @@ describe('creators search: cost before sending', () => {
   it('worst case for --all: the 10,000 cap in whole pages, or exactly --max-results, x0.03 with filter values', async () => {
     const all = await runCli(['search', '--platform', 'instagram', '--all', '--dry-run', '--json'], { env: env() });
     expect(all.json<{ worst_case_credits: number }>().worst_case_credits).toBe(100);
-    const max = await runCli(['search', '--platform', 'instagram', '--max-results', '120', '--limit', '50', '--return-filter-values', '--dry-run', '--json'], { env: env() });
+    const max = await runCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--max-results',
+        '120',
+        '--limit',
+        '50',
+        '--return-filter-values',
+        '--dry-run',
+        '--json',
+      ],
+      { env: env() },
+    );
     const plan = max.json<{ worst_case_credits: number; cost_basis: string; url: string }>();
     expect(plan.worst_case_credits).toBe(3.6);
     expect(plan.cost_basis).toBe('120 creators x 0.03, in pages of 50 and a smaller last request');
@@ -207,14 +333,22 @@ describe('creators search: cost before sending', () => {
 
   it('--max-credits refuses a worst case above the budget: exit 5, nothing sent', async () => {
     const { agent, env: mockEnv } = mockApi();
-    const res = await runCli(['search', '--platform', 'instagram', '--all', '--max-credits', '5'], { env: mockEnv, dispatcher: agent });
+    const res = await runCli(['search', '--platform', 'instagram', '--all', '--max-credits', '5'], {
+      env: mockEnv,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(5);
     expect(res.stderr).toMatch(/^error: Worst-case cost 100 credits exceeds --max-credits 5; nothing was sent\./);
   });
 
   it('maps follower bounds to each platform key; OnlyFans has none', async () => {
     const body = async (platform: string) =>
-      (await runCli(['search', '--platform', platform, '--min-followers', '10', '--max-followers', '20', '--dry-run', '--json'], { env: env() })).json<{ body: { filters: Record<string, unknown> } }>().body.filters;
+      (
+        await runCli(
+          ['search', '--platform', platform, '--min-followers', '10', '--max-followers', '20', '--dry-run', '--json'],
+          { env: env() },
+        )
+      ).json<{ body: { filters: Record<string, unknown> } }>().body.filters;
     expect(await body('instagram')).toEqual({ number_of_followers: { min: 10, max: 20 } });
     expect(await body('youtube')).toEqual({ number_of_subscribers: { min: 10, max: 20 } });
     expect(await body('twitch')).toEqual({ followers: { min: 10, max: 20 } });
@@ -227,17 +361,47 @@ describe('creators search: cost before sending', () => {
     const dir = tempDir('creators-filters-');
     writeFileSync(join(dir, 'f.json'), JSON.stringify({ is_verified: true, location: ['Spain'] }));
     const res = await runCli(
-      ['search', '--platform', 'youtube', '--filters', 'f.json', '--filter', 'engagement_percent.min=2.5', '--filter', 'topics=Fitness,Yoga', '--filter', 'number_of_followers.min=1000', '--ai-search', 'home workouts', '--sort', 'engagement_rate', '--order', 'asc', '--dry-run', '--json'],
+      [
+        'search',
+        '--platform',
+        'youtube',
+        '--filters',
+        'f.json',
+        '--filter',
+        'engagement_percent.min=2.5',
+        '--filter',
+        'topics=Fitness,Yoga',
+        '--filter',
+        'number_of_followers.min=1000',
+        '--ai-search',
+        'home workouts',
+        '--sort',
+        'engagement_rate',
+        '--order',
+        'asc',
+        '--dry-run',
+        '--json',
+      ],
       { env: env(), cwd: dir },
     );
     expect(res.code).toBe(0);
-    expect(res.stderr).toBe("warning: 'number_of_followers' is not a youtube filter; sent as 'number_of_subscribers'.\n");
+    expect(res.stderr).toBe(
+      "warning: 'number_of_followers' is not a youtube filter; sent as 'number_of_subscribers'.\n",
+    );
     const { body } = res.json<{ body: Record<string, unknown> }>();
     expect(body.filters).toEqual({
-      is_verified: true, location: ['Spain'], engagement_percent: { min: 2.5 }, topics: ['Fitness', 'Yoga'], number_of_subscribers: { min: 1000 }, ai_search: 'home workouts',
+      is_verified: true,
+      location: ['Spain'],
+      engagement_percent: { min: 2.5 },
+      topics: ['Fitness', 'Yoga'],
+      number_of_subscribers: { min: 1000 },
+      ai_search: 'home workouts',
     });
     expect(body.sort).toEqual({ sort_by: 'engagement_rate', sort_order: 'asc' });
-    const stdin = await runCli(['search', '--platform', 'tiktok', '--filters', '-', '--dry-run', '--json'], { env: env(), stdin: '{"has_tik_tok_shop": true}' });
+    const stdin = await runCli(['search', '--platform', 'tiktok', '--filters', '-', '--dry-run', '--json'], {
+      env: env(),
+      stdin: '{"has_tik_tok_shop": true}',
+    });
     expect(stdin.json<{ body: Record<string, unknown> }>().body.filters).toEqual({ has_tik_tok_shop: true });
   });
 

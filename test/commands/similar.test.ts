@@ -19,34 +19,80 @@ describe('creators similar', () => {
   });
 
   it('sends filter_key/filter_value, omits empty filters, and prints similarity best first', async () => {
-    const ref = (await runCli(['search', '--platform', 'instagram', '--limit', '1', '--json'], { env: env() })).json<Account[]>()[0]!;
-    const dry = await runCli(['similar', `https://www.instagram.com/${ref.profile.username}/`, '--platform', 'instagram', '--dry-run', '--json'], { env: env() });
+    const ref = (await runCli(['search', '--platform', 'instagram', '--limit', '1', '--json'], { env: env() })).json<
+      Account[]
+    >()[0]!;
+    const dry = await runCli(
+      [
+        'similar',
+        `https://www.instagram.com/${ref.profile.username}/`,
+        '--platform',
+        'instagram',
+        '--dry-run',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(dry.json<{ body: unknown; worst_case_credits: number }>()).toMatchObject({
-      body: { platform: 'instagram', filter_key: 'url', filter_value: `https://www.instagram.com/${ref.profile.username}/`, paging: { limit: 20, page: 0 } },
+      body: {
+        platform: 'instagram',
+        filter_key: 'url',
+        filter_value: `https://www.instagram.com/${ref.profile.username}/`,
+        paging: { limit: 20, page: 0 },
+      },
       worst_case_credits: 0.2,
     });
     expect(JSON.stringify(dry.json())).not.toContain('"filters"');
-    const res = await runCli(['similar', ref.profile.username, '--platform', 'instagram', '--limit', '5', '--json'], { env: env() });
+    const res = await runCli(['similar', ref.profile.username, '--platform', 'instagram', '--limit', '5', '--json'], {
+      env: env(),
+    });
     expect(res.code).toBe(0);
     const list = res.json<Account[]>();
     expect(list).toHaveLength(5);
     const scores = list.map((a) => a.similarity_score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    const byId = await runCli(['similar', ref.user_id, '--platform', 'instagram', '--limit', '5', '--json'], { env: env() });
+    const byId = await runCli(['similar', ref.user_id, '--platform', 'instagram', '--limit', '5', '--json'], {
+      env: env(),
+    });
     expect(byId.json<Account[]>()).toEqual(list);
   });
 
   it('shows a similarity column in the table and the spend summary', async () => {
-    const ref = (await runCli(['search', '--platform', 'youtube', '--limit', '1', '--json'], { env: env() })).json<Account[]>()[0]!;
-    const res = await runCli(['similar', ref.profile.username, '--platform', 'youtube', '--limit', '2', '--no-color'], { env: env(), tty: true });
+    const ref = (await runCli(['search', '--platform', 'youtube', '--limit', '1', '--json'], { env: env() })).json<
+      Account[]
+    >()[0]!;
+    const res = await runCli(['similar', ref.profile.username, '--platform', 'youtube', '--limit', '2', '--no-color'], {
+      env: env(),
+      tty: true,
+    });
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')[1]).toMatch(/handle .* similarity │$/);
-    expect(res.stderr).toMatch(/^Spent 0\.02 credits on 2 creators \(1 page\); [\d.]+ credits left\.\nShowing 2 of [\d,]+ matches \(page 1\)(; --page 2 or --all)?\n$/);
+    expect(res.stderr).toMatch(
+      /^Spent 0\.02 credits on 2 creators \(1 page\); [\d.]+ credits left\.\nShowing 2 of [\d,]+ matches \(page 1\)(; --page 2 or --all)?\n$/,
+    );
   });
 
   it('--all with filters pages to --max-results, each creator once', async () => {
-    const ref = (await runCli(['search', '--platform', 'tiktok', '--limit', '1', '--json'], { env: env() })).json<Account[]>()[0]!;
-    const res = await runCli(['similar', ref.profile.username, '--platform', 'tiktok', '--min-followers', '1000', '--all', '--limit', '10', '--max-results', '35', '--json'], { env: env() });
+    const ref = (await runCli(['search', '--platform', 'tiktok', '--limit', '1', '--json'], { env: env() })).json<
+      Account[]
+    >()[0]!;
+    const res = await runCli(
+      [
+        'similar',
+        ref.profile.username,
+        '--platform',
+        'tiktok',
+        '--min-followers',
+        '1000',
+        '--all',
+        '--limit',
+        '10',
+        '--max-results',
+        '35',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(res.code).toBe(0);
     const list = res.json<Account[]>();
     // 3 pages of 10 (the explicit --limit), then a request of 5 at offset 30: exactly 35.

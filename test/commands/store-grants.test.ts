@@ -25,7 +25,9 @@ interface PgClient {
 }
 
 async function sql(url: string, statements: string[]): Promise<void> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => PgClient } };
+  const { default: pg } = (await import('pg')) as unknown as {
+    default: { Client: new (c: { connectionString: string }) => PgClient };
+  };
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -44,7 +46,9 @@ afterEach(async () => {
 async function printed(role: string): Promise<{ buy: string[]; migrate: string[] }> {
   const r = await runCli(['store', 'migrate', '--print-grants', '--role', role], { configDir: tempConfigDir() });
   expect(r.code, r.stderr).toBe(0);
-  const [buy, migrate] = r.stdout.split(/^-- To run creators store migrate.*$/m).map((part) => part.split('\n').filter((l) => l.startsWith('GRANT')));
+  const [buy, migrate] = r.stdout
+    .split(/^-- To run creators store migrate.*$/m)
+    .map((part) => part.split('\n').filter((l) => l.startsWith('GRANT')));
   return { buy: buy ?? [], migrate: migrate ?? [] };
 }
 
@@ -64,7 +68,10 @@ async function world(grants: (role: string) => string[]) {
     await sql(PG_URL as string, [`DROP ROLE IF EXISTS ${role}`]);
   });
   const configDir = tempConfigDir();
-  const adminRun = await runCli(['store', 'migrate'], { configDir, env: { ...sandboxEnv(sandbox), CREATORS_STORE: admin } });
+  const adminRun = await runCli(['store', 'migrate'], {
+    configDir,
+    env: { ...sandboxEnv(sandbox), CREATORS_STORE: admin },
+  });
   expect(adminRun.code, adminRun.stderr).toBe(0);
   await sql(admin, grants(role));
   const url = withCredentials(admin, role, password);
@@ -98,14 +105,19 @@ describe('store migrate --print-grants', () => {
     expect((await printed('user')).buy[0]).toBe('GRANT USAGE ON SCHEMA public TO "user";');
 
     // Without --role: the team store URL's user.
-    const fromUrl = await runCli(['store', 'migrate', '--print-grants'], { configDir: tempConfigDir(), env: { CREATORS_STORE: 'postgres://nightly:pw@db.internal/creators' } });
+    const fromUrl = await runCli(['store', 'migrate', '--print-grants'], {
+      configDir: tempConfigDir(),
+      env: { CREATORS_STORE: 'postgres://nightly:pw@db.internal/creators' },
+    });
     expect(fromUrl.stdout).toContain('GRANT SELECT, INSERT ON TABLE spend TO nightly;');
     expect(fromUrl.stdout).not.toContain('pw');
 
     const alone = await runCli(['store', 'migrate', '--role', 'ci'], { configDir: tempConfigDir() });
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--role names the role of --print-grants.');
-    const everyone = await runCli(['store', 'migrate', '--print-grants', '--role', 'PUBLIC'], { configDir: tempConfigDir() });
+    const everyone = await runCli(['store', 'migrate', '--print-grants', '--role', 'PUBLIC'], {
+      configDir: tempConfigDir(),
+    });
     expect(everyone.code).toBe(2);
     expect(everyone.stderr).toContain("Invalid --role 'PUBLIC'");
   });
@@ -138,11 +150,33 @@ describe.skipIf(!PG_URL)(`a team role's rights${PG_URL ? '' : ` (${PG_SKIP})`}`,
     // A budget the first bulk run fits in and the second would pass: a reservation, the spend sum, the refusal.
     expect((await t.run(['config', 'set', 'daily-budget', '0.5'])).code).toBe(0);
     const bulk = t.mark();
-    const within = await t.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'profile', '--input', csv(handles.slice(1, 3)), '-o', join(tempDir('creators-grants-'), 'a.csv')]);
+    const within = await t.run([
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'profile',
+      '--input',
+      csv(handles.slice(1, 3)),
+      '-o',
+      join(tempDir('creators-grants-'), 'a.csv'),
+    ]);
     expect(within.code, within.stderr).toBe(0);
     expect(bulk.since().count).toBe(2);
     const over = t.mark();
-    const refused = await t.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'profile', '--input', csv(handles.slice(3, 5)), '-o', join(tempDir('creators-grants-'), 'b.csv')]);
+    const refused = await t.run([
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'profile',
+      '--input',
+      csv(handles.slice(3, 5)),
+      '-o',
+      join(tempDir('creators-grants-'), 'b.csv'),
+    ]);
     expect(refused.code, refused.stderr).toBe(5);
     expect(refused.stderr).toContain('over the daily-budget of 0.5');
     expect(over.since().count).toBe(0);
@@ -156,13 +190,29 @@ describe.skipIf(!PG_URL)(`a team role's rights${PG_URL ? '' : ` (${PG_SKIP})`}`,
   });
 
   it('a role that may claim and pace but not keep what it bought is refused before any request, naming the right', async () => {
-    const t = await world((role) => grantStatements(role).map((g) => (g.includes('ON TABLE bought_creators') ? g.replace('SELECT, INSERT, UPDATE, DELETE', 'SELECT, UPDATE, DELETE') : g)));
+    const t = await world((role) =>
+      grantStatements(role).map((g) =>
+        g.includes('ON TABLE bought_creators')
+          ? g.replace('SELECT, INSERT, UPDATE, DELETE', 'SELECT, UPDATE, DELETE')
+          : g,
+      ),
+    );
     const mark = t.mark();
-    const r = await t.run(['enrich', 'handle', creatorHandles(t.sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw']);
+    const r = await t.run([
+      'enrich',
+      'handle',
+      creatorHandles(t.sandbox, 1)[0]!,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+    ]);
     expect(mark.since().count, 'charged before the refusal').toBe(0);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
-    expect(lines[0]).toBe(`error: The role ${t.role} may not INSERT on table bought_creators in the team store at 127.0.0.1:${new URL(t.url).port}; nothing was bought.`);
+    expect(lines[0]).toBe(
+      `error: The role ${t.role} may not INSERT on table bought_creators in the team store at 127.0.0.1:${new URL(t.url).port}; nothing was bought.`,
+    );
     expect(r.stderr).toContain(`creators store migrate --print-grants --role ${t.role}`);
     expect(r.stderr).not.toContain(new URL(t.url).password);
   });
@@ -170,15 +220,35 @@ describe.skipIf(!PG_URL)(`a team role's rights${PG_URL ? '' : ` (${PG_SKIP})`}`,
   it('a role without the sequences, or with nothing at all, is refused naming them; read-only commands still work', async () => {
     const noSeq = await world((role) => grantStatements(role).filter((g) => !g.includes('SEQUENCE')));
     const mark = noSeq.mark();
-    const r = await noSeq.run(['enrich', 'handle', creatorHandles(noSeq.sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw']);
+    const r = await noSeq.run([
+      'enrich',
+      'handle',
+      creatorHandles(noSeq.sandbox, 1)[0]!,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`may not USAGE on sequence answers_seq_seq, USAGE on sequence spend_id_seq in the team store`);
+    expect(r.stderr).toContain(
+      `may not USAGE on sequence answers_seq_seq, USAGE on sequence spend_id_seq in the team store`,
+    );
     expect(mark.since().count).toBe(0);
     expect((await noSeq.run(['store', 'stats', '--json'])).code).toBe(0);
 
     const bare = await world((role) => [`GRANT SELECT ON TABLE creators_schema TO ${role}`]);
-    const none = await bare.run(['enrich', 'handle', creatorHandles(bare.sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw']);
+    const none = await bare.run([
+      'enrich',
+      'handle',
+      creatorHandles(bare.sandbox, 1)[0]!,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+    ]);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain(`The role ${bare.role} may not SELECT on table answers, INSERT on table answers, UPDATE on table answers (and 22 more)`);
+    expect(none.stderr).toContain(
+      `The role ${bare.role} may not SELECT on table answers, INSERT on table answers, UPDATE on table answers (and 22 more)`,
+    );
   });
 });

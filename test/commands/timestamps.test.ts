@@ -13,13 +13,28 @@ afterEach(() => {
   else process.env.TZ = savedTz;
 });
 
-const KEYS = [{ id: 3, name: 'ci', token: 'sbx_live_abcdefghijklmnop', active: true, expires_at: null, last_used_at: '2026-07-01T12:05:00Z', created_at: '2026-01-15T23:30:00Z' }];
+const KEYS = [
+  {
+    id: 3,
+    name: 'ci',
+    token: 'sbx_live_abcdefghijklmnop',
+    active: true,
+    expires_at: null,
+    last_used_at: '2026-07-01T12:05:00Z',
+    created_at: '2026-01-15T23:30:00Z',
+  },
+];
 
 async function keysTable(tz: string, options: { tty: boolean; json?: boolean }): Promise<string> {
   process.env.TZ = tz;
   const { agent, pool, env } = mockApi();
   pool.intercept({ path: '/public/v1/accounts/tokens/', method: 'GET' }).reply(200, KEYS, JSON_HEADERS);
-  const res = await runCli(['keys', 'list', '--no-color', ...(options.json ? ['--json'] : [])], { env, dispatcher: agent, tty: options.tty, columns: 200 });
+  const res = await runCli(['keys', 'list', '--no-color', ...(options.json ? ['--json'] : [])], {
+    env,
+    dispatcher: agent,
+    tty: options.tty,
+    columns: 200,
+  });
   expect(res.code).toBe(0);
   return res.stdout;
 }

@@ -35,7 +35,10 @@ class GatedDispatcher extends Dispatcher {
 }
 
 /** Runs a command on a terminal whose requests are held until a spinner frame is on stderr. */
-async function runHeldUntilSpinner(argv: string[], options: RunOptions = {}): Promise<Awaited<ReturnType<typeof runCli>> & { shownBeforeAnswer: string }> {
+async function runHeldUntilSpinner(
+  argv: string[],
+  options: RunOptions = {},
+): Promise<Awaited<ReturnType<typeof runCli>> & { shownBeforeAnswer: string }> {
   let stderrSoFar = '';
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
@@ -80,7 +83,9 @@ describe('a spinner while a request waits, on a terminal', () => {
     expect(shown.join('\n')).not.toMatch(SPINNER_FRAMES);
     // The notice on lines of its own (broken at spaces to the width), the table below it.
     const table = shown.findIndex((l) => /^┌─/.test(l));
-    expect(shown.slice(0, table).join(' ')).toMatch(/^Rate limited \(HTTP 429\): Request was throttled\. Expected available in 3 seconds.*; retrying in 3 s \(attempt 2 of 4\)\.$/);
+    expect(shown.slice(0, table).join(' ')).toMatch(
+      /^Rate limited \(HTTP 429\): Request was throttled\. Expected available in 3 seconds.*; retrying in 3 s \(attempt 2 of 4\)\.$/,
+    );
     expect(shown.some((l) => /^┌─/.test(l))).toBe(true);
   });
 
@@ -103,7 +108,12 @@ describe('a spinner while a request waits, on a terminal', () => {
   });
 
   it('no spinner for an answer quicker than the delay', async () => {
-    const res = await runCli(['credits', '--no-color'], { env: sandboxEnv(sb.get()), tty: true, ttyStreams: true, waitSpinnerDelayMs: 60_000 });
+    const res = await runCli(['credits', '--no-color'], {
+      env: sandboxEnv(sb.get()),
+      tty: true,
+      ttyStreams: true,
+      waitSpinnerDelayMs: 60_000,
+    });
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
   });

@@ -3,7 +3,15 @@
  * (`--dry-run`, `--max-credits`) and the sandbox's charges must both come from it, so they cannot drift.
  */
 import { describe, expect, it } from 'vitest';
-import { CHARGED_MILLI, MODE_PRICE, PRICES, requestPriceOf, routePath, WORST_CASE_MILLI, type PriceKey } from '../../src/contract/prices.js';
+import {
+  CHARGED_MILLI,
+  MODE_PRICE,
+  PRICES,
+  requestPriceOf,
+  routePath,
+  WORST_CASE_MILLI,
+  type PriceKey,
+} from '../../src/contract/prices.js';
 import { EMAIL_MODES, HANDLE_MODES } from '../../src/contract/platforms.js';
 import { enrichEmailPlan, enrichHandlePlan } from '../../src/lib/api/enrichment.js';
 import { postDetailsPlan } from '../../src/lib/api/content.js';
@@ -17,7 +25,11 @@ import { sandboxEnv, useSandbox } from '../helpers/sandbox.js';
 const sb = useSandbox({ seed: 7, credits: 100_000 });
 const env = () => sandboxEnv(sb.get());
 const igHandle = () => sb.get().state.creators.list('instagram')[0]!.profile.username;
-const email = () => sb.get().state.creators.list('instagram').find((c) => c.email)!.email!;
+const email = () =>
+  sb
+    .get()
+    .state.creators.list('instagram')
+    .find((c) => c.email)!.email!;
 
 /** The per-request prices, with `creators api` fields the sandbox answers with data. */
 const REQUEST_CALLS: Partial<Record<PriceKey, () => string[]>> = {
@@ -77,18 +89,34 @@ describe('the CLI estimates from the table', () => {
   });
 
   it('per-creator and per-creator-day routes', () => {
-    const { discoveryPerCreator: d, discoveryPerCreatorWithFilterValues: dv, similarPerCreator: s, monitoringPerCreatorDay: m } = PRICES;
-    const milli = (path: string, body: Record<string, unknown>, query?: Record<string, string>): number | null => rawRequestPlan({ method: 'POST', path, body, query }).worstCaseMilli;
+    const {
+      discoveryPerCreator: d,
+      discoveryPerCreatorWithFilterValues: dv,
+      similarPerCreator: s,
+      monitoringPerCreatorDay: m,
+    } = PRICES;
+    const milli = (path: string, body: Record<string, unknown>, query?: Record<string, string>): number | null =>
+      rawRequestPlan({ method: 'POST', path, body, query }).worstCaseMilli;
     expect(milli(routePath(d.route), { paging: { limit: 7 } })).toBe(7 * d.worstCaseMilli);
     expect(milli(routePath(dv.route), { paging: { limit: 7 } }, dv.query)).toBe(7 * dv.worstCaseMilli);
     expect(milli(routePath(s.route), { paging: { limit: 7 } })).toBe(7 * s.worstCaseMilli);
-    expect(milli(routePath(`${m.route}/subscription`), { creators: ['a', 'b'], days: 3 })).toBe(2 * 3 * m.worstCaseMilli);
+    expect(milli(routePath(`${m.route}/subscription`), { creators: ['a', 'b'], days: 3 })).toBe(
+      2 * 3 * m.worstCaseMilli,
+    );
   });
 
   it('the commands price modes and rows with the worst case', () => {
-    for (const mode of HANDLE_MODES) expect(enrichHandlePlan('nasa', { mode, platform: 'instagram' }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
-    for (const mode of EMAIL_MODES) expect(enrichEmailPlan('ann@example.com', { mode }).worstCaseMilli, mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
-    expect(postDetailsPlan({ platform: 'tiktok', postId: 'x1', kind: 'data' }).worstCaseMilli).toBe(WORST_CASE_MILLI.postDetails);
+    for (const mode of HANDLE_MODES)
+      expect(enrichHandlePlan('nasa', { mode, platform: 'instagram' }).worstCaseMilli, mode).toBe(
+        WORST_CASE_MILLI[MODE_PRICE[mode]],
+      );
+    for (const mode of EMAIL_MODES)
+      expect(enrichEmailPlan('ann@example.com', { mode }).worstCaseMilli, mode).toBe(
+        WORST_CASE_MILLI[MODE_PRICE[mode]],
+      );
+    expect(postDetailsPlan({ platform: 'tiktok', postId: 'x1', kind: 'data' }).worstCaseMilli).toBe(
+      WORST_CASE_MILLI.postDetails,
+    );
     for (const mode of BATCH_MODES) expect(batchRowPriceMilli(mode), mode).toBe(WORST_CASE_MILLI[MODE_PRICE[mode]]);
   });
 
@@ -100,25 +128,47 @@ describe('the CLI estimates from the table', () => {
 describe('the sandbox charges from the table', () => {
   it.each(Object.keys(REQUEST_CALLS) as PriceKey[])('%s: one call charges the table price to its route', async (k) => {
     const { route, chargedMilli } = PRICES[k];
-    expect(await chargedFor([route, ...REQUEST_CALLS[k]!()])).toEqual({ milli: chargedMilli, routes: [routePath(route)] });
+    expect(await chargedFor([route, ...REQUEST_CALLS[k]!()])).toEqual({
+      milli: chargedMilli,
+      routes: [routePath(route)],
+    });
   });
 
   it('Discovery charges per creator returned, 0.03 with return_filter_values', async () => {
     const { discoveryPerCreator: d, discoveryPerCreatorWithFilterValues: dv } = PRICES;
     const body = ['-f', 'platform=instagram', '-f', 'paging.limit=3'];
     expect(await chargedFor([d.route, ...body])).toEqual({ milli: 3 * d.chargedMilli, routes: [routePath(d.route)] });
-    expect(await chargedFor([`${dv.route}?return_filter_values=true`, ...body])).toEqual({ milli: 3 * dv.chargedMilli, routes: [routePath(dv.route)] });
+    expect(await chargedFor([`${dv.route}?return_filter_values=true`, ...body])).toEqual({
+      milli: 3 * dv.chargedMilli,
+      routes: [routePath(dv.route)],
+    });
   });
 
   it('similar creators charge per creator returned', async () => {
     const s = PRICES.similarPerCreator;
-    const argv = [s.route, '-f', 'platform=instagram', '-f', 'filter_key=username', '-f', `filter_value=${igHandle()}`, '-f', 'paging.limit=2'];
+    const argv = [
+      s.route,
+      '-f',
+      'platform=instagram',
+      '-f',
+      'filter_key=username',
+      '-f',
+      `filter_value=${igHandle()}`,
+      '-f',
+      'paging.limit=2',
+    ];
     expect(await chargedFor(argv)).toEqual({ milli: 2 * s.chargedMilli, routes: [routePath(s.route)] });
   });
 
   it('monitoring charges per creator for the day it starts', async () => {
     const m = PRICES.monitoringPerCreatorDay;
-    const { milli, routes } = await chargedFor([`${m.route}/subscription`, '-f', 'name=prices', '-f', 'creators=instagram:price_a,tiktok:price_b']);
+    const { milli, routes } = await chargedFor([
+      `${m.route}/subscription`,
+      '-f',
+      'name=prices',
+      '-f',
+      'creators=instagram:price_a,tiktok:price_b',
+    ]);
     expect(milli).toBe(2 * m.chargedMilli);
     expect(routes.every((r) => r.startsWith(routePath(m.route)))).toBe(true);
   });

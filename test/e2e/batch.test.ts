@@ -21,14 +21,20 @@ describe('batch (built CLI)', () => {
     expect(up.stdout).toMatch(/^bch_[0-9a-f]{32}\n$/);
 
     const out = join(dir, 'results.csv');
-    const run = await spawnCli(['batch', 'run', file, '--mode', 'raw', '--platform', 'instagram', '-o', out, '--interval', '0.1'], env);
+    const run = await spawnCli(
+      ['batch', 'run', file, '--mode', 'raw', '--platform', 'instagram', '-o', out, '--interval', '0.1'],
+      env,
+    );
     expect(run.stderr).toContain('1 duplicate skipped');
     expect(run.code).toBe(0);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(lines[0]).toMatch(/^input_value,status,/);
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['nasa', '@esa']);
 
-    const again = await spawnCli(['batch', 'run', file, '--mode', 'raw', '--platform', 'instagram', '-o', out, '--interval', '0.1'], env);
+    const again = await spawnCli(
+      ['batch', 'run', file, '--mode', 'raw', '--platform', 'instagram', '-o', out, '--interval', '0.1'],
+      env,
+    );
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('Reattaching to bch_');
   });

@@ -12,7 +12,11 @@ const sb = useSandbox({
   seed: 11,
   routes: (router) => {
     // A route that answers with broken JSON, to check what the CLI says about it.
-    router.get('/public/v1/broken/', () => ({ status: 200, raw: '{"credits_available": ', contentType: 'application/json' }));
+    router.get('/public/v1/broken/', () => ({
+      status: 200,
+      raw: '{"credits_available": ',
+      contentType: 'application/json',
+    }));
   },
 });
 
@@ -122,11 +126,18 @@ describe('rate limit end to end', () => {
 
 describe('creators sandbox', () => {
   it('prints its URL and key as JSON when piped, serves requests, and stops on SIGTERM with exit 0', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--credits', '7'], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--credits', '7'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '' },
+    });
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     const { base_url: baseUrl, api_key: apiKey } = JSON.parse(line);
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const res = await spawnCli(['credits', '--json'], { CREATORS_BASE_URL: baseUrl, CREATORS_API_KEY: apiKey, CREATORS_CONFIG_DIR: tempDir('c-') });
+    const res = await spawnCli(['credits', '--json'], {
+      CREATORS_BASE_URL: baseUrl,
+      CREATORS_API_KEY: apiKey,
+      CREATORS_CONFIG_DIR: tempDir('c-'),
+    });
     expect(JSON.parse(res.stdout).credits_available).toBe(7);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -27,7 +27,10 @@ import { tempDir } from '../helpers/temp.js';
 
 type Sandbox = StartedSandbox;
 
-const noFaketime = spawnSync('faketime', ['-f', '+1d', 'true']).status === 0 ? undefined : 'skipped: faketime is not installed (apt-get install faketime)';
+const noFaketime =
+  spawnSync('faketime', ['-f', '+1d', 'true']).status === 0
+    ? undefined
+    : 'skipped: faketime is not installed (apt-get install faketime)';
 const noUnshare =
   process.getuid?.() !== 0
     ? 'skipped: needs root to give a child its own hostname (unshare --uts)'
@@ -36,7 +39,13 @@ const noUnshare =
       : 'skipped: unshare --uts is missing or not allowed here';
 
 async function sandbox(): Promise<Sandbox> {
-  return startSandbox({ port: 0, seed: 3536, credits: 1_000_000, rateLimit: 1_000_000, dailyDiscoveryLimit: 1_000_000 });
+  return startSandbox({
+    port: 0,
+    seed: 3536,
+    credits: 1_000_000,
+    rateLimit: 1_000_000,
+    dailyDiscoveryLimit: 1_000_000,
+  });
 }
 
 /** Charges for these handles (the sandbox notes `raw instagram:<handle>`), counted from now on. */
@@ -55,7 +64,9 @@ function charges(sb: Sandbox, handles: readonly string[]) {
 async function paceAhead(file: string): Promise<number> {
   const copy = join(tempDir('creators-clock-copy-'), 'store.db');
   for (const suffix of ['', '-wal']) if (existsSync(file + suffix)) copyFileSync(file + suffix, copy + suffix);
-  const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { prepare(s: string): { get(): { tat: number } }; close(): void } };
+  const { default: Database } = (await import('libsql')) as unknown as {
+    default: new (f: string) => { prepare(s: string): { get(): { tat: number } }; close(): void };
+  };
   const db = new Database(copy);
   try {
     return Number(db.prepare('SELECT MAX(tat) AS tat FROM pace').get().tat) - Date.now();
@@ -67,7 +78,13 @@ async function paceAhead(file: string): Promise<number> {
 /** A machine: a config folder of its own, the shared store. */
 function machine(sb: Sandbox, store: string, extra: Record<string, string> = {}) {
   const dir = tempDir('creators-holders-');
-  const env = { ...sandboxEnv(sb), CREATORS_CONFIG_DIR: join(dir, 'config'), CREATORS_RATE_LIMIT: '100000', CREATORS_STORE: store, ...extra };
+  const env = {
+    ...sandboxEnv(sb),
+    CREATORS_CONFIG_DIR: join(dir, 'config'),
+    CREATORS_RATE_LIMIT: '100000',
+    CREATORS_STORE: store,
+    ...extra,
+  };
   let n = 0;
   const input = (handles: readonly string[]): string => {
     const file = join(dir, `in-${++n}.csv`);
@@ -92,7 +109,9 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
           const handles = creatorHandles(sb, 12, 0);
           const first = handles.slice(0, 8);
           const paid = charges(sb, handles);
-          const a = start(enrichArgs(ahead.input(first), ahead.out(), '--concurrency', '4'), ahead.env, { wrap: ['faketime', '-f', '+1d'] });
+          const a = start(enrichArgs(ahead.input(first), ahead.out(), '--concurrency', '4'), ahead.env, {
+            wrap: ['faketime', '-f', '+1d'],
+          });
           const ra = await a.done;
           expect(ra.code, ra.stderr).toBe(0);
           expect(paid()).toEqual([...first].sort());
@@ -100,7 +119,12 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
           if (engine === 'sqlite') expect(await paceAhead(store)).toBeGreaterThan(20 * 3600_000);
           // The right clock's run: what the first bought and 4 more, which it buys (so it takes the pace).
           const t0 = Date.now();
-          const rb = await spawnCli(enrichArgs(right.input(handles), right.out(), '--concurrency', '4'), right.env, undefined, 60_000);
+          const rb = await spawnCli(
+            enrichArgs(right.input(handles), right.out(), '--concurrency', '4'),
+            right.env,
+            undefined,
+            60_000,
+          );
           const ms = Date.now() - t0;
           expect(rb.code, rb.stderr).toBe(0);
           expect(ms, rb.stderr).toBeLessThan(30_000);
@@ -126,18 +150,28 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
         expect((await spawnCli(['store', 'migrate'], right.env)).code).toBe(0);
         const handles = creatorHandles(sb, 6, 200);
         const paid = charges(sb, handles);
-        const a = start(enrichArgs(behind.input(handles.slice(0, 4)), behind.out(), '--concurrency', '2'), behind.env, { wrap: ['faketime', '-f', '-15d'] });
+        const a = start(enrichArgs(behind.input(handles.slice(0, 4)), behind.out(), '--concurrency', '2'), behind.env, {
+          wrap: ['faketime', '-f', '-15d'],
+        });
         const ra = await a.done;
         expect(ra.code, ra.stderr).toBe(0);
         expect(ra.stderr).toMatch(/This machine's clock is 15 days behind the team store's/);
         expect(paid()).toEqual(handles.slice(0, 4).sort());
         // The right clock's run: the 4 come from the store (bought 15 days ago by the wrong clock, today by the server's).
-        const rb = await spawnCli(enrichArgs(right.input(handles), right.out(), '--concurrency', '2'), right.env, undefined, 60_000);
+        const rb = await spawnCli(
+          enrichArgs(right.input(handles), right.out(), '--concurrency', '2'),
+          right.env,
+          undefined,
+          60_000,
+        );
         expect(rb.code, rb.stderr).toBe(0);
         expect(paid()).toEqual([...handles].sort());
         expect(sb.state.ledger.charges.length).toBe(6);
         // Today's spend holds the wrong clock's charges: a daily budget counts them.
-        const byDay = JSON.parse((await spawnCli(['spend', '--json', '--by', 'day'], right.env)).stdout) as { day: string; requests: number }[];
+        const byDay = JSON.parse((await spawnCli(['spend', '--json', '--by', 'day'], right.env)).stdout) as {
+          day: string;
+          requests: number;
+        }[];
         expect(byDay.map((d) => d.day).filter((d) => d !== 'total')).toEqual([new Date().toISOString().slice(0, 10)]);
       } finally {
         await sb.close();
@@ -163,14 +197,19 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
         const planned = here.out();
         const plan = await spawnCli([...enrichArgs(here.input(small), planned), '--dry-run', '--json'], here.env);
         expect(plan.code, plan.stderr).toBe(0);
-        const row = (JSON.parse(readFileSync(planned, 'utf8')) as { worst_case_credits: number }).worst_case_credits / small.length;
+        const row =
+          (JSON.parse(readFileSync(planned, 'utf8')) as { worst_case_credits: number }).worst_case_credits /
+          small.length;
         expect(row).toBeGreaterThan(0);
         // Room for the small run and what the killed one can have paid (its requests in flight), not for its reservation too.
         const budget = String(Math.round(22 * row * 1000) / 1000);
-        for (const m of [other, here]) expect((await spawnCli(['config', 'set', 'daily-budget', budget], m.env)).code).toBe(0);
+        for (const m of [other, here])
+          expect((await spawnCli(['config', 'set', 'daily-budget', budget], m.env)).code).toBe(0);
         setLatency(sb.state, parseLatencySpec('enrich=60s'));
         const paid = charges(sb, handles);
-        const gone = start(enrichArgs(other.input(big), other.out(), '--concurrency', '4'), other.env, { wrap: ['unshare', '-u', 'sh', '-c', 'hostname creators-other-host && exec "$0" "$@"'] });
+        const gone = start(enrichArgs(other.input(big), other.out(), '--concurrency', '4'), other.env, {
+          wrap: ['unshare', '-u', 'sh', '-c', 'hostname creators-other-host && exec "$0" "$@"'],
+        });
         await until('the other host buying', () => paid().length >= 1);
         const held = await pgSql(store, 'SELECT host FROM runs');
         expect(held.map((r) => r.host)).toEqual(['creators-other-host']);
@@ -196,7 +235,9 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
     120_000,
   );
 
-  it('a run stopped (SIGSTOP) while it holds a claim: a second run buying the same creator waits, says what for, gives up with exit 9 without buying; continued, the first keeps its answer (one charge)', async ({ expect }) => {
+  it('a run stopped (SIGSTOP) while it holds a claim: a second run buying the same creator waits, says what for, gives up with exit 9 without buying; continued, the first keeps its answer (one charge)', async ({
+    expect,
+  }) => {
     const sb = await sandbox();
     try {
       const store = join(tempDir('creators-claim-'), 'shared.db');
@@ -214,8 +255,14 @@ describe.concurrent('one clock and one liveness rule for what runs share', () =>
         // A shorter claim wait than the default 120 s: the rule is the same, the test 2 minutes shorter.
         const second = start(args, { ...b.env, CREATORS_STORE_CLAIM_WAIT: '8' }, { guardMs: 60_000 });
         // A wait longer than a few seconds says so, naming what it waits for.
-        await until('the second run saying what it waits for', () => /wait/i.test(second.stderr) || Date.now() - t0 > 15_000, 20_000);
-        expect.soft(second.stderr, 'the waiter says on stderr what it waits for').toMatch(new RegExp(`wait[^\\n]*(pid ${first.pid}|another (run|process))`, 'i'));
+        await until(
+          'the second run saying what it waits for',
+          () => /wait/i.test(second.stderr) || Date.now() - t0 > 15_000,
+          20_000,
+        );
+        expect
+          .soft(second.stderr, 'the waiter says on stderr what it waits for')
+          .toMatch(new RegExp(`wait[^\\n]*(pid ${first.pid}|another (run|process))`, 'i'));
         const r = await second.done;
         expect(r.code, r.stderr).toBe(9);
         expect(r.stderr).toContain(`Another process (pid ${first.pid} on `);

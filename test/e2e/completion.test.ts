@@ -38,7 +38,11 @@ const env = {
   NO_COLOR: '1',
 };
 
-function run(cmd: string, args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: files, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -53,7 +57,9 @@ function run(cmd: string, args: string[], extra: Record<string, string> = {}): P
 const sorted = (words: Iterable<string>): string[] => [...words].sort();
 
 /** `creators help <TAB>`: the topics and the top-level commands (`creators help listening` shows its help). */
-const COMMANDS = buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} }).commands.map((c) => c.name());
+const COMMANDS = buildProgram({ io: {} as never, env: {}, cwd: '/', now: () => 0, sleep: async () => {} }).commands.map(
+  (c) => c.name(),
+);
 const HELP_WORDS = [...Object.keys(HELP_TOPICS), ...COMMANDS];
 
 describe.skipIf(!has('bash'))(`bash completion${skipped(['bash'])}`, () => {
@@ -73,7 +79,7 @@ describe.skipIf(!has('bash'))(`bash completion${skipped(['bash'])}`, () => {
     return res.stdout.split('\n').filter(Boolean);
   }
 
-  it('completes subcommands, and a group\'s own after a global option and its value', async () => {
+  it("completes subcommands, and a group's own after a global option and its value", async () => {
     expect(await complete('creators enr')).toEqual(['enrich']);
     expect(sorted(await complete('creators enrich '))).toEqual(['email', 'handle']);
     expect(sorted(await complete('creators --format json enrich '))).toEqual(['email', 'handle']);
@@ -118,7 +124,9 @@ describe.skipIf(!has('bash'))(`bash completion${skipped(['bash'])}`, () => {
 describe.skipIf(!has('fish'))(`fish completion${skipped(['fish'])}`, () => {
   /** The candidates fish offers for `line` (`complete -C`), without their descriptions. */
   async function complete(line: string): Promise<string[]> {
-    const res = await run('fish', ['--no-config', '-c', 'creators completion fish | source; complete -C "$LINE"'], { LINE: line });
+    const res = await run('fish', ['--no-config', '-c', 'creators completion fish | source; complete -C "$LINE"'], {
+      LINE: line,
+    });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     return res.stdout
@@ -127,10 +135,14 @@ describe.skipIf(!has('fish'))(`fish completion${skipped(['fish'])}`, () => {
       .map((l) => l.split('\t')[0] ?? '');
   }
 
-  it('completes subcommands where they belong, and never a group\'s again after its leaf', async () => {
+  it("completes subcommands where they belong, and never a group's again after its leaf", async () => {
     expect(await complete('creators enr')).toEqual(['enrich']);
     expect(sorted(await complete('creators enrich '))).toEqual(['email', 'handle']);
-    for (const line of ['creators enrich handle ', 'creators enrich handle noah_paws ', 'creators --format json enrich handle x ']) {
+    for (const line of [
+      'creators enrich handle ',
+      'creators enrich handle noah_paws ',
+      'creators --format json enrich handle x ',
+    ]) {
       const offered = await complete(line);
       expect(offered, line).not.toContain('handle');
       expect(offered, line).not.toContain('email');
@@ -164,89 +176,115 @@ describe.skipIf(!has('fish'))(`fish completion${skipped(['fish'])}`, () => {
 });
 
 // Each TAB starts an interactive zsh (compinit included): slower than the other shells on a loaded machine.
-describe.skipIf(!has('zsh') || !has('tmux'))(`zsh completion, interactive in tmux${skipped(['zsh', 'tmux'])}`, { timeout: 240_000 }, () => {
-  // A server of our own (its own socket), ended when done.
-  const socket = `creators-comp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args]);
-  let sessions = 0;
-  beforeAll(async () => {
-    const res = await run('zsh', ['-c', `creators completion zsh > '${fpath}/_creators'`]);
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    // A session that lives as long as the server: without it the server exits with each test's last
-    // session, and the next test's new-session could meet it exiting ("server exited unexpectedly").
-    expect((await tmux('new-session', '-d', '-s', 'keep', 'sleep 600')).stderr).toBe('');
-  });
-  afterAll(async () => {
-    await tmux('kill-server');
-  });
+describe.skipIf(!has('zsh') || !has('tmux'))(
+  `zsh completion, interactive in tmux${skipped(['zsh', 'tmux'])}`,
+  { timeout: 240_000 },
+  () => {
+    // A server of our own (its own socket), ended when done.
+    const socket = `creators-comp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    const tmux = (...args: string[]) => run('tmux', ['-L', socket, ...args]);
+    let sessions = 0;
+    beforeAll(async () => {
+      const res = await run('zsh', ['-c', `creators completion zsh > '${fpath}/_creators'`]);
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      // A session that lives as long as the server: without it the server exits with each test's last
+      // session, and the next test's new-session could meet it exiting ("server exited unexpectedly").
+      expect((await tmux('new-session', '-d', '-s', 'keep', 'sleep 600')).stderr).toBe('');
+    });
+    afterAll(async () => {
+      await tmux('kill-server');
+    });
 
-  // Installed as the README says: the script written as _creators into a folder of $fpath, then compinit.
-  const fpath = tempDir('creators-fpath-');
-  const zdot = tempDir('creators-zdot-');
-  writeFileSync(join(zdot, '.zshrc'), `PS1='READY%# '\nfpath=('${fpath}' $fpath)\nautoload -U compinit && compinit -u -D\n`);
+    // Installed as the README says: the script written as _creators into a folder of $fpath, then compinit.
+    const fpath = tempDir('creators-fpath-');
+    const zdot = tempDir('creators-zdot-');
+    writeFileSync(
+      join(zdot, '.zshrc'),
+      `PS1='READY%# '\nfpath=('${fpath}' $fpath)\nautoload -U compinit && compinit -u -D\n`,
+    );
 
-  /**
-   * Polls the screen until `done` holds and returns it. The bound is generous time, not a count of
-   * polls (a hundred polls were ~10 s, which a loaded machine starting zsh and compinit can exceed);
-   * past it, the error shows what the screen held.
-   */
-  async function screenUntil(session: string, what: string, done: (screen: string) => boolean): Promise<string> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const screen = (await tmux('capture-pane', '-p', '-t', session)).stdout;
-      if (done(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`the zsh screen never showed ${what}; it shows:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 100));
+    /**
+     * Polls the screen until `done` holds and returns it. The bound is generous time, not a count of
+     * polls (a hundred polls were ~10 s, which a loaded machine starting zsh and compinit can exceed);
+     * past it, the error shows what the screen held.
+     */
+    async function screenUntil(session: string, what: string, done: (screen: string) => boolean): Promise<string> {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const screen = (await tmux('capture-pane', '-p', '-t', session)).stdout;
+        if (done(screen)) return screen;
+        if (Date.now() > deadline) throw new Error(`the zsh screen never showed ${what}; it shows:\n${screen}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
-  }
 
-  /** Types `line` into a fresh interactive zsh, presses TAB, and returns the screen once `expected` all show. */
-  async function tab(line: string, expected: readonly string[]): Promise<string> {
-    const session = `s${sessions++}`;
-    const started = await tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', '-c', files, '-e', `PATH=${env.PATH}`, '-e', `HOME=${home}`, '-e', `ZDOTDIR=${zdot}`, '-e', `CREATORS_CONFIG_DIR=${env.CREATORS_CONFIG_DIR}`, 'zsh -i');
-    expect(started.stderr).toBe('');
-    await screenUntil(session, 'the prompt', (s) => s.includes('READY'));
-    await tmux('send-keys', '-t', session, '-l', line);
-    await tmux('send-keys', '-t', session, 'Tab');
-    const screen = await screenUntil(session, expected.join(', '), (s) => expected.every((w) => s.includes(w)));
-    await tmux('kill-session', '-t', session);
-    return screen;
-  }
-
-
-  it('completes a subcommand and lists a group\'s subcommands', async () => {
-    // The screen drops trailing blanks: the line reads `creators enrich` with the cursor after a space.
-    expect(await tab('creators enr', ['creators enrich'])).toMatch(/creators enrich$/m);
-    const screen = await tab('creators enrich ', ['handle', 'email']);
-    expect(screen).toMatch(/email\s+-- Enrich creators by email/);
-    expect(screen).toMatch(/handle\s+-- Enrich creators by handle/);
-  });
-
-  it('completes option values: mode, platform, format, --kind', async () => {
-    for (const [line, values] of [
-      ['creators enrich handle --mode ', HANDLE_MODES],
-      ['creators search --platform ', DISCOVERY_PLATFORMS],
-      ['creators dict languages --format ', FORMATS],
-      ['creators post 123 --kind ', CONTENT_KINDS],
-    ] as const) {
-      const screen = await tab(line, values);
-      for (const v of values) expect(screen, line).toMatch(new RegExp(`(^|\\s)${v}(\\s|$)`, 'm'));
+    /** Types `line` into a fresh interactive zsh, presses TAB, and returns the screen once `expected` all show. */
+    async function tab(line: string, expected: readonly string[]): Promise<string> {
+      const session = `s${sessions++}`;
+      const started = await tmux(
+        'new-session',
+        '-d',
+        '-s',
+        session,
+        '-x',
+        '200',
+        '-y',
+        '50',
+        '-c',
+        files,
+        '-e',
+        `PATH=${env.PATH}`,
+        '-e',
+        `HOME=${home}`,
+        '-e',
+        `ZDOTDIR=${zdot}`,
+        '-e',
+        `CREATORS_CONFIG_DIR=${env.CREATORS_CONFIG_DIR}`,
+        'zsh -i',
+      );
+      expect(started.stderr).toBe('');
+      await screenUntil(session, 'the prompt', (s) => s.includes('READY'));
+      await tmux('send-keys', '-t', session, '-l', line);
+      await tmux('send-keys', '-t', session, 'Tab');
+      const screen = await screenUntil(session, expected.join(', '), (s) => expected.every((w) => s.includes(w)));
+      await tmux('kill-session', '-t', session);
+      return screen;
     }
-    expect(await tab('creators enrich handle --mode an', ['--mode analytics'])).toContain('--mode analytics');
-  });
 
-  it('completes argument values: dictionary kinds, help topics', async () => {
-    const kinds = await tab('creators dict ', KINDS);
-    for (const k of KINDS) expect(kinds).toContain(k);
-    const topics = await tab('creators help ', HELP_WORDS);
-    for (const t of HELP_WORDS) expect(topics).toMatch(new RegExp(`(^|\\s)${t}(\\s|$)`, 'm'));
-  });
+    it("completes a subcommand and lists a group's subcommands", async () => {
+      // The screen drops trailing blanks: the line reads `creators enrich` with the cursor after a space.
+      expect(await tab('creators enr', ['creators enrich'])).toMatch(/creators enrich$/m);
+      const screen = await tab('creators enrich ', ['handle', 'email']);
+      expect(screen).toMatch(/email\s+-- Enrich creators by email/);
+      expect(screen).toMatch(/handle\s+-- Enrich creators by handle/);
+    });
 
-  it('completes file names for file options and arguments', async () => {
-    const screen = await tab('creators enrich handle --input ', ['alpha.csv', 'beta.json']);
-    expect(screen).toContain('alpha.csv');
-    expect(screen).toContain('beta.json');
-    expect(await tab('creators batch upload al', ['upload alpha.csv'])).toContain('upload alpha.csv');
-  });
-});
+    it('completes option values: mode, platform, format, --kind', async () => {
+      for (const [line, values] of [
+        ['creators enrich handle --mode ', HANDLE_MODES],
+        ['creators search --platform ', DISCOVERY_PLATFORMS],
+        ['creators dict languages --format ', FORMATS],
+        ['creators post 123 --kind ', CONTENT_KINDS],
+      ] as const) {
+        const screen = await tab(line, values);
+        for (const v of values) expect(screen, line).toMatch(new RegExp(`(^|\\s)${v}(\\s|$)`, 'm'));
+      }
+      expect(await tab('creators enrich handle --mode an', ['--mode analytics'])).toContain('--mode analytics');
+    });
+
+    it('completes argument values: dictionary kinds, help topics', async () => {
+      const kinds = await tab('creators dict ', KINDS);
+      for (const k of KINDS) expect(kinds).toContain(k);
+      const topics = await tab('creators help ', HELP_WORDS);
+      for (const t of HELP_WORDS) expect(topics).toMatch(new RegExp(`(^|\\s)${t}(\\s|$)`, 'm'));
+    });
+
+    it('completes file names for file options and arguments', async () => {
+      const screen = await tab('creators enrich handle --input ', ['alpha.csv', 'beta.json']);
+      expect(screen).toContain('alpha.csv');
+      expect(screen).toContain('beta.json');
+      expect(await tab('creators batch upload al', ['upload alpha.csv'])).toContain('upload alpha.csv');
+    });
+  },
+);

@@ -13,7 +13,10 @@ describe('discovery commands through bin/creators.js', () => {
   it('search --all -o file.csv: streamed to an atomic CSV, charged exactly what was returned', async () => {
     const dir = tempDir('creators-disc-out-');
     const before = sb.get().state.ledger.usedMilli;
-    const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '-o', join(dir, 'out.csv')], env());
+    const res = await spawnCli(
+      ['search', '--platform', 'instagram', '--max-results', '60', '-o', join(dir, 'out.csv')],
+      env(),
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const lines = readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n');
@@ -27,7 +30,10 @@ describe('discovery commands through bin/creators.js', () => {
   it('with an explicit --limit, exactly --max-results are bought and written (the last request is smaller)', async () => {
     const dir = tempDir('creators-disc-out-');
     const before = sb.get().state.ledger.usedMilli;
-    const res = await spawnCli(['search', '--platform', 'instagram', '--max-results', '60', '--limit', '25', '-o', join(dir, 'out.csv')], env());
+    const res = await spawnCli(
+      ['search', '--platform', 'instagram', '--max-results', '60', '--limit', '25', '-o', join(dir, 'out.csv')],
+      env(),
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\n')).toHaveLength(61);
@@ -36,7 +42,9 @@ describe('discovery commands through bin/creators.js', () => {
 
   it('exclusions round trip, then search leaves the handles out', async () => {
     const e = env();
-    const first = JSON.parse((await spawnCli(['search', '--platform', 'twitch', '--limit', '3'], e)).stdout) as { profile: { username: string } }[];
+    const first = JSON.parse((await spawnCli(['search', '--platform', 'twitch', '--limit', '3'], e)).stdout) as {
+      profile: { username: string };
+    }[];
     const handles = first.map((a) => a.profile.username);
     const add = await spawnCli(['exclusions', 'add', 'default:twitch', '--file', '-'], e, handles.join('\n'));
     expect(add.code).toBe(0);

@@ -22,8 +22,15 @@ afterEach(() => {
 
 const CONCURRENCY = 4;
 
-function workspace(count: number, offset = 0): { dir: string; input: string; out: string; names: string[]; env: Record<string, string>; config: string } {
-  const names = sb.get().state.creators.list('instagram').slice(offset, offset + count).map((c) => c.profile.username);
+function workspace(
+  count: number,
+  offset = 0,
+): { dir: string; input: string; out: string; names: string[]; env: Record<string, string>; config: string } {
+  const names = sb
+    .get()
+    .state.creators.list('instagram')
+    .slice(offset, offset + count)
+    .map((c) => c.profile.username);
   const dir = tempDir('creators-e2e-resume-');
   const input = join(dir, 'in.csv');
   writeFileSync(input, `n,handle\n${names.map((h, i) => `${i},${h}`).join('\n')}\n`);
@@ -33,7 +40,21 @@ function workspace(count: number, offset = 0): { dir: string; input: string; out
 }
 
 function args(w: { input: string; out: string }, ...extra: string[]): string[] {
-  return ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', w.input, '-o', w.out, '--concurrency', String(CONCURRENCY), ...extra];
+  return [
+    'enrich',
+    'handle',
+    '--platform',
+    'instagram',
+    '--mode',
+    'raw',
+    '--input',
+    w.input,
+    '-o',
+    w.out,
+    '--concurrency',
+    String(CONCURRENCY),
+    ...extra,
+  ];
 }
 
 /** Charges per handle since `from` (the ledger note is `raw instagram:<username>`). */
@@ -47,7 +68,11 @@ function chargesPerHandle(from: number): Map<string, number> {
 }
 
 /** Starts the CLI, waits (polling the ledger) until `rows` rows were charged, then sends `signal`. */
-async function interrupt(w: ReturnType<typeof workspace>, signal: NodeJS.Signals, rows: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+async function interrupt(
+  w: ReturnType<typeof workspace>,
+  signal: NodeJS.Signals,
+  rows: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   const from = sb.get().state.ledger.charges.length;
   const child = spawn(process.execPath, [BIN, ...args(w)], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...w.env },
@@ -55,8 +80,11 @@ async function interrupt(w: ReturnType<typeof workspace>, signal: NodeJS.Signals
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig })));
-  for (let i = 0; i < 2000 && sb.get().state.ledger.charges.length - from < rows; i++) await new Promise((r) => setTimeout(r, 5));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, sig) => resolve({ code, signal: sig })),
+  );
+  for (let i = 0; i < 2000 && sb.get().state.ledger.charges.length - from < rows; i++)
+    await new Promise((r) => setTimeout(r, 5));
   child.kill(signal);
   return { ...(await exited), stderr };
 }
@@ -80,7 +108,7 @@ function expectComplete(w: ReturnType<typeof workspace>): void {
 }
 
 describe('enrich handle --input: resumable after an interruption', () => {
-  it('kill -9 mid-run: the re-run resumes, writes all 200 rows in input order, pays no answered row twice, and removes the dead run\'s temp file', async () => {
+  it("kill -9 mid-run: the re-run resumes, writes all 200 rows in input order, pays no answered row twice, and removes the dead run's temp file", async () => {
     const w = workspace(200);
     faults(sb.get(), 'delay:15 POST /public/v1/creators/enrich/**');
     const from = sb.get().state.ledger.charges.length;
@@ -113,7 +141,10 @@ describe('enrich handle --input: resumable after an interruption', () => {
     const from = sb.get().state.ledger.charges.length;
     const stopped = await interrupt(w, 'SIGINT', 20);
     expect(stopped.code).toBe(130);
-    const m = /Spent ([\d.]+) credits in this run; (\d+) rows in (\S+) \(partial\); re-run the same command to resume \(rows in the store are not bought again\)\./.exec(stopped.stderr);
+    const m =
+      /Spent ([\d.]+) credits in this run; (\d+) rows in (\S+) \(partial\); re-run the same command to resume \(rows in the store are not bought again\)\./.exec(
+        stopped.stderr,
+      );
     expect(m, stopped.stderr).not.toBeNull();
     const kept = csvObjects(readFileSync(w.out, 'utf8'));
     expect(kept.length).toBe(Number(m?.[2]));
@@ -135,10 +166,16 @@ describe('enrich handle --input: resumable after an interruption', () => {
     sb.get().state.ledger.balanceMilli = 30 * 25; // 25 raw rows
     const first = await spawnCli(args(w), w.env, undefined, 60_000);
     expect(first.code).toBe(5);
-    expect(first.stderr).toMatch(/Spent 0\.75 credits in this run; 25 rows in \S+ \(partial\); re-run the same command to resume \(rows in the store are not bought again\)\./);
+    expect(first.stderr).toMatch(
+      /Spent 0\.75 credits in this run; 25 rows in \S+ \(partial\); re-run the same command to resume \(rows in the store are not bought again\)\./,
+    );
     expect(csvObjects(readFileSync(w.out, 'utf8'))).toHaveLength(25);
 
-    const topUp = await fetch(`${sb.get().url}/_sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: 100 }) });
+    const topUp = await fetch(`${sb.get().url}/_sandbox/config`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ credits: 100 }),
+    });
     expect(topUp.status).toBe(200);
     const again = await spawnCli(args(w), w.env, undefined, 60_000);
     expect(again.code).toBe(0);
@@ -166,7 +203,10 @@ describe('enrich handle --input: resumable after an interruption', () => {
     // The plan is on stdout; the partial output of the stopped run is left as it was.
     expect(readFileSync(w.out).equals(outBefore.bytes)).toBe(true);
     expect(statSync(w.out).mtimeMs).toBe(outBefore.mtime);
-    const plan = JSON.parse(dry.stdout) as { worst_case_credits?: number; cost_basis?: string } & Record<string, unknown>;
+    const plan = JSON.parse(dry.stdout) as { worst_case_credits?: number; cost_basis?: string } & Record<
+      string,
+      unknown
+    >;
     expect(JSON.stringify(plan)).toMatch(/30 handles x 0\.03/);
     expect(JSON.stringify(plan)).toMatch(/0\.9\b/);
     expect(sb.get().state.ledger.charges.length).toBe(charges);

@@ -19,9 +19,27 @@ function workspace(rows: string[]): { dir: string; env: Record<string, string> }
 
 describe('enrich handle end to end', () => {
   it('CSV in, CSV file out, atomically', async () => {
-    const names = sb.get().state.creators.list('youtube').slice(0, 5).map((c) => c.profile.username);
+    const names = sb
+      .get()
+      .state.creators.list('youtube')
+      .slice(0, 5)
+      .map((c) => c.profile.username);
     const { dir, env } = workspace([...names, 'missing_one']);
-    const res = await spawnCli(['enrich', 'handle', '--platform', 'youtube', '--mode', 'profile', '--input', join(dir, 'in.csv'), '-o', join(dir, 'out.csv')], env);
+    const res = await spawnCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'youtube',
+        '--mode',
+        'profile',
+        '--input',
+        join(dir, 'in.csv'),
+        '-o',
+        join(dir, 'out.csv'),
+      ],
+      env,
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const rows = csvObjects(readFileSync(join(dir, 'out.csv'), 'utf8'));
@@ -30,24 +48,64 @@ describe('enrich handle end to end', () => {
   });
 
   it('many rows waiting at the pacer at once (a slow service needs up to 64 in flight) print no listener-leak warning', async () => {
-    const names = sb.get().state.creators.list('instagram').slice(300, 340).map((c) => c.profile.username);
+    const names = sb
+      .get()
+      .state.creators.list('instagram')
+      .slice(300, 340)
+      .map((c) => c.profile.username);
     const { dir, env } = workspace(names);
     // 40 workers at 600/min: all but the pacer's burst sleep at once, each listening on the run's signal.
-    const res = await spawnCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '40', '--input', join(dir, 'in.csv'), '-o', join(dir, 'out.csv')], { ...env, CREATORS_RATE_LIMIT: '600' });
+    const res = await spawnCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--concurrency',
+        '40',
+        '--input',
+        join(dir, 'in.csv'),
+        '-o',
+        join(dir, 'out.csv'),
+      ],
+      { ...env, CREATORS_RATE_LIMIT: '600' },
+    );
     expect(res.stderr).not.toMatch(/MaxListenersExceededWarning/);
     expect(res.code).toBe(0);
     expect(csvObjects(readFileSync(join(dir, 'out.csv'), 'utf8')).map((r) => r.status)).toEqual(names.map(() => 'ok'));
   });
 
   it('Ctrl-C mid-run: exit 130, the rows done so far committed in input order, no temporary file left', async () => {
-    const names = sb.get().state.creators.list('instagram').slice(0, 200).map((c) => c.profile.username);
+    const names = sb
+      .get()
+      .state.creators.list('instagram')
+      .slice(0, 200)
+      .map((c) => c.profile.username);
     const { dir, env } = workspace(names);
     const charges = () => sb.get().state.ledger.charges.filter((c) => c.route.includes('/handle/raw/')).length;
     const before = charges();
-    const child = spawn(process.execPath, [BIN, 'enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', join(dir, 'in.csv'), '-o', join(dir, 'out.csv')], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, CREATORS_RATE_LIMIT: '600' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        join(dir, 'in.csv'),
+        '-o',
+        join(dir, 'out.csv'),
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, CREATORS_RATE_LIMIT: '600' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

@@ -11,7 +11,11 @@ import { tempDir } from '../helpers/temp.js';
 const sb = useClockedSandbox({ seed: 31 });
 const fast = useSandbox({ seed: 37, rateLimit: 1_000_000 });
 const env = (): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempDir('creators-e2e-') });
-const ids = (stdout: string): number[] => stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id);
+const ids = (stdout: string): number[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 
 describe('bin/creators.js events tail', () => {
   it('a cron-style --once with --cursor-file gets exactly the events since its last run', async () => {
@@ -42,9 +46,25 @@ describe('bin/creators.js events tail', () => {
     const sub = await subscribe(sb.get(), 'sigint', ['sig_a', 'sig_b']);
     sb.advance(3_600_000);
     const cursor = join(tempDir('creators-sig-'), 'c');
-    const child = spawn(process.execPath, [BIN, 'events', 'tail', '--backlog', 'all', '--interval', '30', '--subscription', String(sub), '--cursor-file', cursor], {
-      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'events',
+        'tail',
+        '--backlog',
+        'all',
+        '--interval',
+        '30',
+        '--subscription',
+        String(sub),
+        '--cursor-file',
+        cursor,
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() },
+      },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
@@ -71,9 +91,25 @@ describe('bin/creators.js events tail', () => {
     const seeded = await call(fast.get(), 'POST', '/_sandbox/listening/seed', { events: 8_000, subscription_id: sub });
     expect(seeded.status).toBe(200);
     const cursor = join(tempDir('creators-kill-'), 'c');
-    const runEnv = { ...sandboxEnv(fast.get()), CREATORS_CONFIG_DIR: tempDir('creators-e2e-'), CREATORS_RATE_LIMIT: '1000000' };
-    const args = ['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--cursor-file', cursor];
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...runEnv } });
+    const runEnv = {
+      ...sandboxEnv(fast.get()),
+      CREATORS_CONFIG_DIR: tempDir('creators-e2e-'),
+      CREATORS_RATE_LIMIT: '1000000',
+    };
+    const args = [
+      'events',
+      'tail',
+      '--once',
+      '--backlog',
+      'all',
+      '--subscription',
+      String(sub),
+      '--cursor-file',
+      cursor,
+    ];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...runEnv },
+    });
     let out = '';
     await new Promise<void>((resolve) => {
       child.stdout.on('data', (c: Buffer) => {

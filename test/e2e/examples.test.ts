@@ -22,7 +22,19 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMAND_TREE } from '../../src/commands/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { helpBlocks, isLogin, mask, maskHistory, needsLogin, notRunReason, readmeBlocks, shellWords, shownMatches, type Block, type Step } from '../helpers/examples.js';
+import {
+  helpBlocks,
+  isLogin,
+  mask,
+  maskHistory,
+  needsLogin,
+  notRunReason,
+  readmeBlocks,
+  shellWords,
+  shownMatches,
+  type Block,
+  type Step,
+} from '../helpers/examples.js';
 import { runCli } from '../helpers/run-cli.js';
 import { BIN } from '../helpers/spawn-cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -61,7 +73,8 @@ const HELP_WORLD_FILES: Record<string, string> = {
   'h.txt': 'carlosrobinson\nesa\n',
   'more.txt': 'noah_paws\n',
   'gone.txt': 'samuelkhan\n',
-  'sub.json': '{"name":"from a file","platform":"instagram","creators":[{"platform":"instagram","handle":"carlosrobinson"}]}\n',
+  'sub.json':
+    '{"name":"from a file","platform":"instagram","creators":[{"platform":"instagram","handle":"carlosrobinson"}]}\n',
   'body.json': '{"platform":"instagram","filters":{},"paging":{"limit":5,"page":0}}\n',
 };
 const HELP_WORLD_STEPS: readonly string[] = [
@@ -69,8 +82,13 @@ const HELP_WORLD_STEPS: readonly string[] = [
   'creators keys create --name second',
   'creators keys create --name third',
   ...['one', 'two', 'three'].map((n) => `creators exclusions create ${n} --platform instagram`),
-  ...['one', 'two', 'three'].map((n) => `creators listening subscriptions create --name ${n} --platform instagram carlosrobinson samuelkhan`),
-  ...['one', 'two'].map((n) => `creators listening campaigns create --name ${n} --days 30 --platform instagram carlosrobinson samuelkhan --max-credits 100`),
+  ...['one', 'two', 'three'].map(
+    (n) => `creators listening subscriptions create --name ${n} --platform instagram carlosrobinson samuelkhan`,
+  ),
+  ...['one', 'two'].map(
+    (n) =>
+      `creators listening campaigns create --name ${n} --days 30 --platform instagram carlosrobinson samuelkhan --max-credits 100`,
+  ),
   // Something bought, for the examples of `store` and `spend`.
   'creators enrich handle noah_paws --platform instagram --mode raw',
   'creators search --platform instagram --limit 5',
@@ -99,7 +117,15 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
   const failures: string[] = [];
   const notRun: string[] = [];
   const ran: Step[] = [];
-  const place: Place = { cwd, configDir, now, advance: (ms) => (clock.t += ms), answer: !inOrder, initial: { ...vars }, loggedIn: false };
+  const place: Place = {
+    cwd,
+    configDir,
+    now,
+    advance: (ms) => (clock.t += ms),
+    answer: !inOrder,
+    initial: { ...vars },
+    loggedIn: false,
+  };
   if (!block.where.startsWith('README')) {
     for (const [name, content] of Object.entries(HELP_WORLD_FILES)) writeFileSync(join(cwd, name), content);
     mkdirSync(join(home, '.config', 'fish', 'completions'), { recursive: true });
@@ -107,7 +133,11 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
       const made = await runStep({ where: 'help world', command, comment: '', exit: 0 }, vars, place);
       if (made.code !== 0) throw new Error(`help world: ${command} exited ${made.code}\n${made.output}`);
     }
-    const advanced = await fetch(`${sandbox.url}/_sandbox/listening/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"days": 1}' });
+    const advanced = await fetch(`${sandbox.url}/_sandbox/listening/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"days": 1}',
+    });
     if (!advanced.ok) throw new Error(`help world: advancing listening time gave ${advanced.status}`);
   }
   for (const step of block.steps) {
@@ -125,7 +155,8 @@ async function runBlock(block: Block, inOrder = false): Promise<{ failures: stri
     ran.push(step);
     const outcome = await runStep(step, vars, place);
     const problem = judge(step, outcome, sandbox.url, inOrder);
-    if (problem) failures.push(`${step.where}\n  $ ${step.command}\n  ${problem}\n${indent(mask(outcome.output, sandbox.url))}`);
+    if (problem)
+      failures.push(`${step.where}\n  $ ${step.command}\n  ${problem}\n${indent(mask(outcome.output, sandbox.url))}`);
   }
   return { failures, notRun, ran };
 }
@@ -145,22 +176,33 @@ function indent(text: string): string {
  */
 function judge(step: Step, outcome: Outcome, baseUrl: string, inOrder: boolean): string | undefined {
   const prompt = /^.*\[y\/N\].*$/m.exec(outcome.output)?.[0];
-  if (prompt !== undefined && step.where.startsWith('README') && !(step.shown ?? '').includes(prompt.trim())) return `stops at a prompt the README does not show: ${prompt.trim()}`;
+  if (prompt !== undefined && step.where.startsWith('README') && !(step.shown ?? '').includes(prompt.trim()))
+    return `stops at a prompt the README does not show: ${prompt.trim()}`;
   if (outcome.code !== step.exit) return `exit ${outcome.code}, expected ${step.exit}`;
   if (inOrder) {
     const shown = step.shown;
     if (shown === undefined || shown.trim() === '' || step.newStore) return undefined;
     const [s, printed, out] = [shown, outcome.output, outcome.stdout].map(maskHistory);
-    if (!shownMatches(s, printed, baseUrl) && !shownMatches(s, out, baseUrl)) return `output differs from the README's (in order):\n${indent(s)}\n  printed:`;
+    if (!shownMatches(s, printed, baseUrl) && !shownMatches(s, out, baseUrl))
+      return `output differs from the README's (in order):\n${indent(s)}\n  printed:`;
     return undefined;
   }
   // A help example shows the command at work: one that finds nothing in the sandbox teaches nothing.
-  if (step.where.endsWith('--help') && !/not found|nothing/i.test(step.comment) && /No data found|\b0 enriched\b/.test(outcome.output)) {
+  if (
+    step.where.endsWith('--help') &&
+    !/not found|nothing/i.test(step.comment) &&
+    /No data found|\b0 enriched\b/.test(outcome.output)
+  ) {
     return 'finds nothing in the sandbox (use a creator it has)';
   }
   // The README may leave out the notices a terminal shows on stderr (the spend line), so stdout alone may match.
   const shown = step.shown;
-  if (shown !== undefined && shown.trim() !== '' && !shownMatches(shown, outcome.output, baseUrl) && !shownMatches(shown, outcome.stdout, baseUrl)) {
+  if (
+    shown !== undefined &&
+    shown.trim() !== '' &&
+    !shownMatches(shown, outcome.output, baseUrl) &&
+    !shownMatches(shown, outcome.stdout, baseUrl)
+  ) {
     return `output differs from the README's:\n${indent(shown)}\n  printed:`;
   }
   return undefined;
@@ -200,7 +242,11 @@ async function approveInBrowser(url: string): Promise<void> {
   if (answer.status === 200) {
     const requestId = /name="request_id" value="([^"]+)"/.exec(await answer.text())?.[1];
     if (!requestId) throw new Error(`login: no consent form at ${url}`);
-    answer = await fetch(new URL('/public/v1/oauth/authorize/', url), { method: 'POST', body: new URLSearchParams({ request_id: requestId, decision: 'approve' }), redirect: 'manual' });
+    answer = await fetch(new URL('/public/v1/oauth/authorize/', url), {
+      method: 'POST',
+      body: new URLSearchParams({ request_id: requestId, decision: 'approve' }),
+      redirect: 'manual',
+    });
   }
   const back = answer.headers.get('location');
   if (!back) throw new Error(`login: the consent step gave ${answer.status} and no redirect`);
@@ -212,7 +258,11 @@ async function runLogin(words: string[], vars: Record<string, string | undefined
   const args = words.slice(1);
   const port = args.indexOf('--port');
   if (port >= 0) args[port + 1] = String(await freePort());
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', CREATORS_CONFIG_DIR: where.configDir, COLUMNS: String(COLUMNS) };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    CREATORS_CONFIG_DIR: where.configDir,
+    COLUMNS: String(COLUMNS),
+  };
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
   const child = spawn(process.execPath, [BIN, ...args], { cwd: where.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
@@ -240,7 +290,8 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
   // `export NAME=...` puts back the value the sandbox gave (the README shows placeholders); `unset` drops it.
   const setting = /^(export|unset)\s+(.*)$/.exec(step.command);
   if (setting) {
-    for (const name of (setting[2] ?? '').split(/\s+/).map((w) => w.split('=')[0] ?? '')) vars[name] = setting[1] === 'export' ? where.initial[name] : undefined;
+    for (const name of (setting[2] ?? '').split(/\s+/).map((w) => w.split('=')[0] ?? ''))
+      vars[name] = setting[1] === 'export' ? where.initial[name] : undefined;
     return { code: 0, output: '', stdout: '' };
   }
   const words = shellWords(step.command, vars);
@@ -268,7 +319,11 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
     step.command,
     ...(assigned ? [`__status=$?; printf '\\n%s' "$${assigned}"; exit $__status`] : []),
   ].join('\n');
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', CREATORS_CONFIG_DIR: where.configDir, COLUMNS: String(COLUMNS) };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    CREATORS_CONFIG_DIR: where.configDir,
+    COLUMNS: String(COLUMNS),
+  };
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v;
   // A README reader types the line at a terminal: stdin and stderr are one (a pty from `script`, given no
   // input, so a prompt the README does not show is answered by end-of-input and seen), stdout is captured.
@@ -276,9 +331,10 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
   const [scriptFile, outFile] = [join(scratch, 'line.sh'), join(scratch, 'stdout')];
   writeFileSync(scriptFile, script);
   // util-linux `script` (Linux); elsewhere the line runs with no terminal and a prompt in a pipe goes unseen.
-  const [file, args] = step.where.startsWith('README') && process.platform === 'linux'
-    ? ['script', ['-qec', `bash ${scriptFile} > ${outFile}`, '/dev/null']]
-    : ['bash', [scriptFile]];
+  const [file, args] =
+    step.where.startsWith('README') && process.platform === 'linux'
+      ? ['script', ['-qec', `bash ${scriptFile} > ${outFile}`, '/dev/null']]
+      : ['bash', [scriptFile]];
   // Not spawnSync: the sandbox answers from this process's event loop.
   const ran = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(file, args, { cwd: where.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -294,7 +350,14 @@ async function runStep(step: Step, vars: Record<string, string | undefined>, whe
     });
   });
   // Under `script`, its own output is the terminal's (stderr, with the terminal's \r\n) and stdout is the file.
-  const res = file === 'script' ? { status: ran.status, stdout: existsSync(outFile) ? readFileSync(outFile, 'utf8') : '', stderr: `${ran.stdout.replace(/\r\n/g, '\n').replace(/[^\n]*\r\x1b\[2K/g, '')}${ran.stderr}` } : ran;
+  const res =
+    file === 'script'
+      ? {
+          status: ran.status,
+          stdout: existsSync(outFile) ? readFileSync(outFile, 'utf8') : '',
+          stderr: `${ran.stdout.replace(/\r\n/g, '\n').replace(/[^\n]*\r\x1b\[2K/g, '')}${ran.stderr}`,
+        }
+      : ran;
   let output = `${res.stdout}${res.stderr}`;
   if (assigned) {
     const cut = res.stdout.lastIndexOf('\n');

@@ -68,9 +68,32 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseLatencySpec, setLatency } from '../../src/sandbox/latency.js';
 import { mountTinyDisk, tinyDiskUnavailable, type TinyDisk } from '../helpers/full-disk.js';
 import {
-  enrichArgs, errorLines, ledgerFrom, outboxSubjects, paidRows, pgHold, pgSql, pgSubjects, sleep, sqliteSubjects, start, until, world, writeInput, type Running, type World,
+  enrichArgs,
+  errorLines,
+  ledgerFrom,
+  outboxSubjects,
+  paidRows,
+  pgHold,
+  pgSql,
+  pgSubjects,
+  sleep,
+  sqliteSubjects,
+  start,
+  until,
+  world,
+  writeInput,
+  type Running,
+  type World,
 } from '../helpers/fault-run.js';
-import { freshPgDatabase, freshPgDatabaseViaBouncer, PG_SKIP, PG_URL, PGBOUNCER_SKIP, PGBOUNCER_URL, withCredentials } from '../helpers/pg.js';
+import {
+  freshPgDatabase,
+  freshPgDatabaseViaBouncer,
+  PG_SKIP,
+  PG_URL,
+  PGBOUNCER_SKIP,
+  PGBOUNCER_URL,
+  withCredentials,
+} from '../helpers/pg.js';
 import { creatorHandles, useSandbox } from '../helpers/sandbox.js';
 import { spawnCli, type SpawnResult } from '../helpers/spawn-cli.js';
 
@@ -136,7 +159,10 @@ async function stored(cell: Cell, c: Ctx): Promise<string[]> {
 /** Ends the server connections a database has, but the test's own; how many. */
 async function terminateAll(c: Ctx): Promise<number> {
   const db = new URL(c.admin).pathname.slice(1);
-  const rows = await pgSql(c.admin, `SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = '${db}' AND pid <> pg_backend_pid()`);
+  const rows = await pgSql(
+    c.admin,
+    `SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = '${db}' AND pid <> pg_backend_pid()`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -155,7 +181,9 @@ function terminateFor(ms: number) {
 
 /** Another program holding the SQLite store with BEGIN EXCLUSIVE, until `end`. */
 async function sqliteHold(file: string): Promise<{ end(): Promise<void> }> {
-  const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string, o?: Record<string, unknown>) => { exec(s: string): void; close(): void } };
+  const { default: Database } = (await import('libsql')) as unknown as {
+    default: new (f: string, o?: Record<string, unknown>) => { exec(s: string): void; close(): void };
+  };
   const db = new Database(file, { timeout: 10_000 });
   db.exec('BEGIN EXCLUSIVE');
   return {
@@ -291,8 +319,22 @@ const CELLS: Cell[] = [
     },
     heal: lockMidRun('', '').heal,
   },
-  { engine: 'postgres', step: 'commit', fault: 'lock held past the busy timeout', code: 9, says: PG_BUSY, ...lockMidRun('answers', 'EXCLUSIVE') },
-  { engine: 'postgres', step: 'release', fault: 'lock held past the busy timeout', code: 9, says: PG_BUSY, ...lockMidRun('claims', 'EXCLUSIVE') },
+  {
+    engine: 'postgres',
+    step: 'commit',
+    fault: 'lock held past the busy timeout',
+    code: 9,
+    says: PG_BUSY,
+    ...lockMidRun('answers', 'EXCLUSIVE'),
+  },
+  {
+    engine: 'postgres',
+    step: 'release',
+    fault: 'lock held past the busy timeout',
+    code: 9,
+    says: PG_BUSY,
+    ...lockMidRun('claims', 'EXCLUSIVE'),
+  },
   {
     engine: 'postgres',
     step: 'commit',
@@ -354,7 +396,14 @@ const CELLS: Cell[] = [
       await pgSql(c.admin, `GRANT DELETE ON claims TO ${c.role}`);
     },
   },
-  { engine: 'postgres', step: 'any', fault: 'connection lost (backends terminated)', code: [0, 1], says: /team store/, during: terminateFor(1000) },
+  {
+    engine: 'postgres',
+    step: 'any',
+    fault: 'connection lost (backends terminated)',
+    code: [0, 1],
+    says: /team store/,
+    during: terminateFor(1000),
+  },
   {
     engine: 'postgres',
     step: 'send',
@@ -378,12 +427,29 @@ const CELLS: Cell[] = [
       run.kill('SIGKILL');
     },
   },
-  { engine: 'pgbouncer', step: 'commit', fault: 'lock held past the busy timeout', code: 9, says: PG_BUSY, ...lockMidRun('answers', 'EXCLUSIVE') },
-  { engine: 'pgbouncer', step: 'any', fault: 'connection lost (server connections terminated)', code: [0, 1], says: /team store/, during: terminateFor(1000) },
+  {
+    engine: 'pgbouncer',
+    step: 'commit',
+    fault: 'lock held past the busy timeout',
+    code: 9,
+    says: PG_BUSY,
+    ...lockMidRun('answers', 'EXCLUSIVE'),
+  },
+  {
+    engine: 'pgbouncer',
+    step: 'any',
+    fault: 'connection lost (server connections terminated)',
+    code: [0, 1],
+    says: /team store/,
+    during: terminateFor(1000),
+  },
 ];
 
 // Through the bouncer too: a timeout the server applies, a process stopped or killed with connections in its pool.
-for (const cell of CELLS.filter((x) => x.engine === 'postgres' && ['statement timeout', 'SIGSTOP past --timeout', 'kill -9'].includes(x.fault))) CELLS.push({ ...cell, engine: 'pgbouncer' });
+for (const cell of CELLS.filter(
+  (x) => x.engine === 'postgres' && ['statement timeout', 'SIGSTOP past --timeout', 'kill -9'].includes(x.fault),
+))
+  CELLS.push({ ...cell, engine: 'pgbouncer' });
 
 function skipOf(cell: Cell): string | undefined {
   if (cell.engine === 'sqlite' && (cell.before || cell.fault.includes('disk')) && cell.step === 'claim') return noTmpfs;
@@ -416,7 +482,10 @@ async function runCell(cell: Cell): Promise<void> {
         await pgSql(PG_URL as string, `CREATE ROLE ${c.role} LOGIN PASSWORD 'pw'`);
         cleanups.push(async () => {
           await pgSql(c.admin, `DROP OWNED BY ${c.role}`).catch(() => undefined);
-          await pgSql(PG_URL as string, `DROP DATABASE IF EXISTS ${new URL(c.admin).pathname.slice(1)} WITH (FORCE)`).catch(() => undefined);
+          await pgSql(
+            PG_URL as string,
+            `DROP DATABASE IF EXISTS ${new URL(c.admin).pathname.slice(1)} WITH (FORCE)`,
+          ).catch(() => undefined);
           await pgSql(PG_URL as string, `DROP ROLE IF EXISTS ${c.role}`).catch(() => undefined);
         });
       }
@@ -429,7 +498,11 @@ async function runCell(cell: Cell): Promise<void> {
       await pgSql(c.admin, `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${c.role}`);
       storeSetting = withCredentials(storeSetting as string, c.role, 'pw');
     }
-    c.w = world(sb.get(), { CREATORS_STORE_BUSY_TIMEOUT: '1', ...(storeSetting ? { CREATORS_STORE: storeSetting } : {}), ...cell.env });
+    c.w = world(sb.get(), {
+      CREATORS_STORE_BUSY_TIMEOUT: '1',
+      ...(storeSetting ? { CREATORS_STORE: storeSetting } : {}),
+      ...cell.env,
+    });
     const input = join(c.w.dir, 'in.csv');
     const out = join(c.w.dir, 'out.csv');
     writeInput(input, handles);
@@ -517,7 +590,11 @@ export function faultMatrix(part: (cell: Cell, index: number) => boolean): void 
     CELLS.forEach((cell, index) => {
       if (!part(cell, index)) return;
       const skip = skipOf(cell);
-      it.skipIf(skip !== undefined)(`${cell.engine}: ${cell.step} × ${cell.fault}${skip ? ` (${skip})` : ''}`, () => runCell(cell), 90_000);
+      it.skipIf(skip !== undefined)(
+        `${cell.engine}: ${cell.step} × ${cell.fault}${skip ? ` (${skip})` : ''}`,
+        () => runCell(cell),
+        90_000,
+      );
     });
   });
 }

@@ -33,13 +33,19 @@ async function commanderHelp(path: string[], columns?: number): Promise<string> 
 
 describe('help snapshot', () => {
   it('has one file per command of the tree, and nothing else', () => {
-    const expected = commandPaths().map((p) => `${p.length === 0 ? '_' : p.join('.')}.json`).sort();
+    const expected = commandPaths()
+      .map((p) => `${p.length === 0 ? '_' : p.join('.')}.json`)
+      .sort();
     expect(readdirSync(DIR).sort()).toEqual(expected);
   });
 
   it('matches commander at 80 columns (piped) and, unwrapped, from its wideFrom width on', async () => {
     for (const path of commandPaths()) {
-      const snap = JSON.parse(readFileSync(`${DIR}${path.length === 0 ? '_' : path.join('.')}.json`, 'utf8')) as { pipe: string; wide?: string; wideFrom?: number };
+      const snap = JSON.parse(readFileSync(`${DIR}${path.length === 0 ? '_' : path.join('.')}.json`, 'utf8')) as {
+        pipe: string;
+        wide?: string;
+        wideFrom?: number;
+      };
       expect(snap.pipe, `creators ${path.join(' ')} --help`).toBe(await commanderHelp(path));
       if (snap.wide !== undefined) {
         expect(snap.wide).toBe(await commanderHelp(path, snap.wideFrom));
@@ -62,4 +68,3 @@ describe('help snapshot', () => {
     expect(alias.stdout).toContain('Usage: creators listening subscriptions');
   });
 });
-

@@ -40,7 +40,11 @@ describe('e2e: creators login against the sandbox', () => {
 
     const status = await spawnCli(['auth', 'status', '--json'], env);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ authenticated: true, credential_source: 'login', live_check: 'ok' });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      authenticated: true,
+      credential_source: 'login',
+      live_check: 'ok',
+    });
   });
 
   it('accepts the redirect pasted on stdin', async () => {

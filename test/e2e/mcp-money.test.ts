@@ -21,14 +21,32 @@ afterEach(async () => {
 });
 
 function world(extra: Record<string, string> = {}, sandbox: StartedSandbox = sb.get()): Record<string, string> {
-  return { ...sandboxEnv(sandbox), CREATORS_CONFIG_DIR: tempDir('creators-mcp-cfg-'), CREATORS_RATE_LIMIT: '100000', HOME: tempDir('creators-mcp-home-'), ...extra };
+  return {
+    ...sandboxEnv(sandbox),
+    CREATORS_CONFIG_DIR: tempDir('creators-mcp-cfg-'),
+    CREATORS_RATE_LIMIT: '100000',
+    HOME: tempDir('creators-mcp-home-'),
+    ...extra,
+  };
 }
 
-async function serve(env: Record<string, string>, args: string[] = [], elicit?: () => ElicitResult | Promise<ElicitResult>) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, stderr: 'pipe' });
+async function serve(
+  env: Record<string, string>,
+  args: string[] = [],
+  elicit?: () => ElicitResult | Promise<ElicitResult>,
+) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += String(d)));
-  const client = new Client({ name: 'creators-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+  const client = new Client(
+    { name: 'creators-test', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
   let asked = 0;
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, async () => {
@@ -42,7 +60,8 @@ async function serve(env: Record<string, string>, args: string[] = [], elicit?: 
     client,
     stderr: () => stderr,
     asked: () => asked,
-    call: async (name: string, a: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: a })) as CallToolResult,
+    call: async (name: string, a: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: a })) as CallToolResult,
   };
 }
 
@@ -61,7 +80,10 @@ describe('creators mcp, unlucky agents', () => {
     expect(q.isError, text(q)).toBe(true);
     expect(text(q)).toContain('did you mean max_results?');
     // quote prices with the same rules: an argument the call would refuse is refused here too.
-    const quoted = await s.call('quote', { tool: 'enrich_handle', arguments: { handles: [handle], platform: 'instagram', modes: 'raw' } });
+    const quoted = await s.call('quote', {
+      tool: 'enrich_handle',
+      arguments: { handles: [handle], platform: 'instagram', modes: 'raw' },
+    });
     expect(quoted.isError, text(quoted)).toBe(true);
     expect(text(quoted)).toContain('did you mean mode?');
     expect(charges()).toBe(before);
@@ -107,7 +129,8 @@ describe('creators mcp, unlucky agents', () => {
         const r = await s.call('search_creators', { platform: 'twitch', limit: 50, format });
         const link = r.content.find((c) => c.type === 'resource_link') as { uri: string } | undefined;
         expect(link, text(r)).toBeDefined();
-        const whole = ((await s.client.readResource({ uri: link?.uri as string })).contents[0] as { text: string }).text;
+        const whole = ((await s.client.readResource({ uri: link?.uri as string })).contents[0] as { text: string })
+          .text;
         expect(whole).toContain('photo_');
         expect(whole).not.toMatch(/[\u202e\u001b]/);
         expect(whole).toContain('photo_\\u202egnp.exe\\x1b[2J');
@@ -145,12 +168,20 @@ describe('creators mcp, unlucky agents', () => {
     const cache = tempDir('creators-mcp-cache-');
     const env = world({ XDG_CACHE_HOME: cache });
     const creator = await serve(env, ['--budget', '100']);
-    const made = await creator.call('batch_create', { values: creatorHandles(sb.get(), 10, 120), mode: 'raw', platform: 'instagram' });
+    const made = await creator.call('batch_create', {
+      values: creatorHandles(sb.get(), 10, 120),
+      mode: 'raw',
+      platform: 'instagram',
+    });
     const id = /bch_\w+/.exec(text(made))?.[0];
     expect(id, text(made)).toBeDefined();
     // The CSV of the user's handles the job was made from is not left behind.
     const base = join(cache, 'creators', 'mcp-results');
-    expect(readdirSync(base).flatMap((session) => readdirSync(join(base, session))).filter((n) => n.startsWith('input-'))).toEqual([]);
+    expect(
+      readdirSync(base)
+        .flatMap((session) => readdirSync(join(base, session)))
+        .filter((n) => n.startsWith('input-')),
+    ).toEqual([]);
     const before = sb.get().state.ledger.charges.length;
     // Another session, a small budget: the job (made elsewhere) could go on charging 10 rows, up to 2 credits each.
     const small = await serve(env, ['--budget', '1']);
@@ -176,7 +207,9 @@ describe('creators mcp, unlucky agents', () => {
     expect(r.isError, text(r)).toBe(true);
     expect(text(r)).toMatch(/^Authentication failed \(HTTP 401\)/);
     expect(text(r).split('Check the API key')).toHaveLength(2);
-    expect(text(r)).toMatch(/Balance: unknown \(Authentication failed \(HTTP 401\): [^\n]*\)\. Session: 0 of 5 credits\.$/);
+    expect(text(r)).toMatch(
+      /Balance: unknown \(Authentication failed \(HTTP 401\): [^\n]*\)\. Session: 0 of 5 credits\.$/,
+    );
     expect(text(r)).not.toContain('sbx_live_not_a_key');
   }, 30_000);
 
@@ -188,7 +221,9 @@ describe('creators mcp, unlucky agents', () => {
     const r = await s.call('search_creators', { platform: 'instagram', limit: 50 });
     expect(r.isError ?? false, text(r)).toBe(false);
     const path = /The whole result: (\S+\.json)/.exec(text(r))?.[1] as string;
-    expect(path, text(r)).toMatch(new RegExp(`^${tmp}/creators-mcp-results-\\d+/\\d+-\\w+/001-search_creators\\.json$`));
+    expect(path, text(r)).toMatch(
+      new RegExp(`^${tmp}/creators-mcp-results-\\d+/\\d+-\\w+/001-search_creators\\.json$`),
+    );
     expect(statSync(join(path, '../..')).mode & 0o777).toBe(0o700);
     expect((await s.call('credits')).isError ?? false).toBe(false);
   }, 60_000);

@@ -16,7 +16,9 @@ import { tempDir } from '../helpers/temp.js';
 import { until } from '../helpers/until.js';
 
 const sb = useSandbox({ seed: 7, credits: 1000 });
-const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js', import.meta.url));
+const INSPECTOR = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/inspector-cli/build/cli.js', import.meta.url),
+);
 
 interface Served {
   client: Client;
@@ -31,17 +33,36 @@ afterEach(async () => {
 });
 
 function world(sandbox: StartedSandbox = sb.get()): Record<string, string> {
-  return { ...sandboxEnv(sandbox), CREATORS_CONFIG_DIR: tempDir('creators-mcp-cfg-'), CREATORS_RATE_LIMIT: '100000', HOME: tempDir('creators-mcp-home-') };
+  return {
+    ...sandboxEnv(sandbox),
+    CREATORS_CONFIG_DIR: tempDir('creators-mcp-cfg-'),
+    CREATORS_RATE_LIMIT: '100000',
+    HOME: tempDir('creators-mcp-home-'),
+  };
 }
 
-async function serve(env: Record<string, string>, args: string[] = [], o: { elicit?: 'accept' | 'decline' } = {}): Promise<Served> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, stderr: 'pipe' });
+async function serve(
+  env: Record<string, string>,
+  args: string[] = [],
+  o: { elicit?: 'accept' | 'decline' } = {},
+): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += String(d)));
-  const client = new Client({ name: 'creators-test', version: '1.0.0' }, { capabilities: o.elicit ? { elicitation: { form: {} } } : {} });
+  const client = new Client(
+    { name: 'creators-test', version: '1.0.0' },
+    { capabilities: o.elicit ? { elicitation: { form: {} } } : {} },
+  );
   if (o.elicit) {
     const answer = o.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async () => (answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' }));
+    client.setRequestHandler(ElicitRequestSchema, async () =>
+      answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' },
+    );
   }
   await client.connect(transport);
   const served: Served = {
@@ -62,18 +83,49 @@ describe('creators mcp', () => {
     const s = await serve(world(), ['--budget', '100']);
     const { tools } = await s.client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['search_creators', 'similar_creators', 'dictionary', 'enrich_handle', 'enrich_email', 'post_details', 'creator_posts', 'connected_socials',
-      'audience_overlap', 'batch_create', 'batch_status', 'batch_results', 'batch_resume', 'credits', 'spend', 'store_lookup', 'exclusion_lists', 'exclusion_entries',
-      'exclusion_create', 'exclusion_add', 'listening_usage', 'listening_subscriptions', 'listening_campaigns', 'listening_campaign_overview', 'listening_campaign_content', 'quote']) {
+    for (const name of [
+      'search_creators',
+      'similar_creators',
+      'dictionary',
+      'enrich_handle',
+      'enrich_email',
+      'post_details',
+      'creator_posts',
+      'connected_socials',
+      'audience_overlap',
+      'batch_create',
+      'batch_status',
+      'batch_results',
+      'batch_resume',
+      'credits',
+      'spend',
+      'store_lookup',
+      'exclusion_lists',
+      'exclusion_entries',
+      'exclusion_create',
+      'exclusion_add',
+      'listening_usage',
+      'listening_subscriptions',
+      'listening_campaigns',
+      'listening_campaign_overview',
+      'listening_campaign_content',
+      'quote',
+    ]) {
       expect(names).toContain(name);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(byName.get('credits')?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    expect(byName.get('credits')?.annotations).toMatchObject({
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     expect(byName.get('store_lookup')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(byName.get('batch_create')?.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
     expect(byName.get('enrich_handle')?.description).toMatch(/raw 0\.03.*full 1 credit/);
     expect((byName.get('search_creators')?.inputSchema.properties?.limit as { maximum?: number }).maximum).toBe(50);
-    expect((byName.get('search_creators')?.inputSchema.properties?.platform as { enum?: string[] }).enum).toContain('tiktok');
+    expect((byName.get('search_creators')?.inputSchema.properties?.platform as { enum?: string[] }).enum).toContain(
+      'tiktok',
+    );
 
     const [a, b, c] = creatorHandles(sb.get(), 3, 40);
     const list = await s.call('exclusion_create', { name: 'mcp-test', platform: 'instagram' });
@@ -86,7 +138,11 @@ describe('creators mcp', () => {
     const postUrl = /"post_url": "([^"]+)"/.exec(text(posts))?.[1];
     expect(postUrl, text(posts)).toBeDefined();
     // The job runs on the sandbox's batch clock: an hour later it is done.
-    const advanced = await fetch(`${sb.get().url}/_sandbox/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceSeconds": 3600}' });
+    const advanced = await fetch(`${sb.get().url}/_sandbox/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"advanceSeconds": 3600}',
+    });
     expect(advanced.ok).toBe(true);
     const calls: Array<[string, Record<string, unknown>]> = [
       ['credits', {}],
@@ -164,7 +220,8 @@ describe('creators mcp', () => {
     const handles = creatorHandles(sb.get(), 6, 80);
     const before = charges();
     const results: CallToolResult[] = [];
-    for (const handle of handles) results.push(await s.call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'raw' }));
+    for (const handle of handles)
+      results.push(await s.call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'raw' }));
     expect(results.map((r) => r.isError ?? false)).toEqual([false, false, false, true, true, true]);
     const refusal = text(results[3] as CallToolResult);
     expect(refusal).toMatch(/^Session budget reached: this call may cost up to 0\.03 credits/);
@@ -187,7 +244,9 @@ describe('creators mcp', () => {
     before = charges();
     const declined = await no.call('search_creators', { platform: 'tiktok', limit: 10 });
     expect(declined.isError).toBe(true);
-    expect(text(declined)).toMatch(/^The user did not agree to spend up to 0\.1 credits .*nothing was sent and nothing was bought/);
+    expect(text(declined)).toMatch(
+      /^The user did not agree to spend up to 0\.1 credits .*nothing was sent and nothing was bought/,
+    );
     expect(charges()).toBe(before);
   }, 60_000);
 
@@ -198,7 +257,9 @@ describe('creators mcp', () => {
     const before = charges();
     const refused = await s.call('search_creators', { platform: 'twitter', limit: 10 });
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toMatch(/^This call may cost up to 0\.1 credits .*above the confirm-above setting \(0\.05 credits\); nothing was sent\./);
+    expect(text(refused)).toMatch(
+      /^This call may cost up to 0\.1 credits .*above the confirm-above setting \(0\.05 credits\); nothing was sent\./,
+    );
     expect(text(refused)).toContain('call again with confirm_credits: 0.1');
     expect(charges()).toBe(before);
     const confirmed = await s.call('search_creators', { platform: 'twitter', limit: 10, confirm_credits: 0.1 });
@@ -212,9 +273,12 @@ describe('creators mcp', () => {
     expect(names).toContain('credits');
     expect(names).toContain('store_lookup');
     expect(names).toContain('quote');
-    for (const paidOrWrite of ['search_creators', 'enrich_handle', 'batch_create', 'exclusion_create', 'batch_resume']) expect(names).not.toContain(paidOrWrite);
+    for (const paidOrWrite of ['search_creators', 'enrich_handle', 'batch_create', 'exclusion_create', 'batch_resume'])
+      expect(names).not.toContain(paidOrWrite);
     const before = charges();
-    const r = await s.client.callTool({ name: 'enrich_handle', arguments: { handles: ['x'], platform: 'instagram' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    const r = await s.client
+      .callTool({ name: 'enrich_handle', arguments: { handles: ['x'], platform: 'instagram' } })
+      .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
     expect(r.isError).toBe(true);
     expect(charges()).toBe(before);
   }, 30_000);
@@ -225,7 +289,10 @@ describe('creators mcp', () => {
     const platform = await s.call('search_creators', { platform: 'instagrm' });
     expect(platform.isError).toBe(true);
     expect(text(platform)).toContain("Invalid platform 'instagrm': did you mean instagram?");
-    const filter = await s.call('search_creators', { platform: 'instagram', filters: { number_of_folowers: { min: 10 } } });
+    const filter = await s.call('search_creators', {
+      platform: 'instagram',
+      filters: { number_of_folowers: { min: 10 } },
+    });
     expect(filter.isError).toBe(true);
     expect(text(filter)).toContain('Did you mean number_of_followers?');
     const limit = await s.call('search_creators', { platform: 'instagram', limit: 500 });
@@ -253,7 +320,12 @@ describe('creators mcp', () => {
   }, 60_000);
 
   it("the service's refusals are tool errors with the CLI's one-line cause and next step: 402, a 429 with its wait, and the server goes on", async () => {
-    const poor = await startSandbox({ port: 0, seed: 7, credits: 0.5, faults: '429:120 POST /public/v1/creators/socials/** count=1' });
+    const poor = await startSandbox({
+      port: 0,
+      seed: 7,
+      credits: 0.5,
+      faults: '429:120 POST /public/v1/creators/socials/** count=1',
+    });
     try {
       const s = await serve(world(poor));
       const [handle] = creatorHandles(poor, 1, 3);
@@ -301,7 +373,9 @@ describe('creators mcp', () => {
       const [handle] = creatorHandles(slow, 1, 5);
       const first = await serve(env);
       const pid = first.transport.pid as number;
-      void first.call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'raw' }).catch(() => undefined);
+      void first
+        .call('enrich_handle', { handles: [handle], platform: 'instagram', mode: 'raw' })
+        .catch(() => undefined);
       // Gone while the call is in flight: the sandbox charges when a request arrives and holds the reply 2.5 s,
       // so the client's SIGTERM (2 s after it closes stdin) comes mid-request and its SIGKILL (4 s) after it.
       await until('the purchase on the wire', () => slow.state.ledger.charges.length === 1, 20_000);
@@ -320,21 +394,39 @@ describe('creators mcp', () => {
   it('stdout carries nothing but JSON-RPC messages, notices and warnings included (they go to stderr)', async () => {
     const env = world();
     const [handle] = creatorHandles(sb.get(), 1, 90);
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += String(d)));
     child.stderr.on('data', (d: Buffer) => (err += String(d)));
     const send = (m: object): boolean => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await until('initialize answered', () => out.includes('"id":1'), 10_000);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     // The second call is a store hit: the CLI says so in a notice, which must not reach stdout.
     for (const id of [2, 3]) {
-      send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'enrich_handle', arguments: { handles: [handle], platform: 'instagram', mode: 'raw' } } });
+      send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'enrich_handle', arguments: { handles: [handle], platform: 'instagram', mode: 'raw' } },
+      });
       await until(`call ${id} answered`, () => out.includes(`"id":${id}`), 15_000);
     }
-    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_creators', arguments: { platform: 'instagram', filters: { bogus: 1 } } } });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'search_creators', arguments: { platform: 'instagram', filters: { bogus: 1 } } },
+    });
     await until('call 4 answered', () => out.includes('"id":4'), 15_000);
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -375,7 +467,21 @@ describe('creators mcp under the official MCP inspector (its CLI mode)', () => {
     const [handle] = creatorHandles(sb.get(), 1, 95);
     const before = charges();
     for (const expected of [/^Spent 0\.03 credits\./, /^Spent 0 credits \(1 answer from the store at 0 credits\)/]) {
-      const call = await inspector(['--method', 'tools/call', '--tool-name', 'enrich_handle', '--tool-arg', 'platform=instagram', '--tool-arg', 'mode=raw', '--tool-arg', `handles=["${handle}"]`], env);
+      const call = await inspector(
+        [
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'enrich_handle',
+          '--tool-arg',
+          'platform=instagram',
+          '--tool-arg',
+          'mode=raw',
+          '--tool-arg',
+          `handles=["${handle}"]`,
+        ],
+        env,
+      );
       expect(call.code, call.stderr).toBe(0);
       const result = JSON.parse(call.stdout) as CallToolResult;
       expect(result.isError ?? false).toBe(false);

@@ -32,7 +32,10 @@ function asNode(version: string, { tty = false } = {}): string {
   ]);
 }
 
-function launch(args: string[], { env = {}, importFile }: { env?: Record<string, string>; importFile?: string } = {}): Promise<SpawnResult> {
+function launch(
+  args: string[],
+  { env = {}, importFile }: { env?: Record<string, string>; importFile?: string } = {},
+): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(importFile ? ['--import', importFile] : []), BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -63,21 +66,26 @@ describe('the launcher on each Node', () => {
 
   it('bin/creators.js uses no syntax newer than Node 13.2 has (so an old Node reads it and gets that line)', async () => {
     const source = readFileSync(BIN, 'utf8');
-    const as = async (target: string) => (await transform(source, { loader: 'js', format: 'esm', target, minifyWhitespace: true })).code;
+    const as = async (target: string) =>
+      (await transform(source, { loader: 'js', format: 'esm', target, minifyWhitespace: true })).code;
     // esbuild rewrites what the target lacks (`?.`, `??`...) and refuses what it cannot (top-level await).
     expect(await as('node13.2')).toBe(await as('esnext'));
   });
 
   it('Node 20: a one-line notice on a terminal, none with --quiet or CREATORS_NO_NODE_NOTICE=1, or when stderr is not a terminal', async () => {
     const env = sandboxEnv(sb.get());
-    const notice = 'Node.js 20 reached its end of life on 2026-04-30; creators supports it until 2027-04-30: upgrade to Node.js 22 or later.\n';
+    const notice =
+      'Node.js 20 reached its end of life on 2026-04-30; creators supports it until 2027-04-30: upgrade to Node.js 22 or later.\n';
     const onTty = await launch(['credits', '--json'], { importFile: asNode('20.19.0', { tty: true }), env });
     expect(onTty.code).toBe(0);
     expect(onTty.stderr).toBe(notice);
     expect(typeof JSON.parse(onTty.stdout).credits_available).toBe('number');
     const quiet = await launch(['credits', '--json', '--quiet'], { importFile: asNode('20.19.0', { tty: true }), env });
     expect([quiet.code, quiet.stderr]).toEqual([0, '']);
-    const silenced = await launch(['credits', '--json'], { importFile: asNode('20.19.0', { tty: true }), env: { ...env, CREATORS_NO_NODE_NOTICE: '1' } });
+    const silenced = await launch(['credits', '--json'], {
+      importFile: asNode('20.19.0', { tty: true }),
+      env: { ...env, CREATORS_NO_NODE_NOTICE: '1' },
+    });
     expect([silenced.code, silenced.stderr]).toEqual([0, '']);
     const piped = await launch(['credits', '--json'], { importFile: asNode('20.19.0'), env });
     expect([piped.code, piped.stderr]).toEqual([0, '']);
@@ -86,35 +94,44 @@ describe('the launcher on each Node', () => {
   });
 
   const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-  describe.skipIf(!hasCache)(`the compile cache (Node 22.1+)${hasCache ? '' : `: skipped on Node ${process.version}, which has none`}`, () => {
-    it('is kept in the temp folder Node picks', async () => {
-      const tmp = tempDir('creators-cc-');
-      const res = await launch(['credits', '--json'], { env: sandboxEnv(sb.get(), { TMPDIR: tmp }) });
-      expect([res.code, res.stderr]).toEqual([0, '']);
-      expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBeGreaterThan(0);
-    });
+  describe.skipIf(!hasCache)(
+    `the compile cache (Node 22.1+)${hasCache ? '' : `: skipped on Node ${process.version}, which has none`}`,
+    () => {
+      it('is kept in the temp folder Node picks', async () => {
+        const tmp = tempDir('creators-cc-');
+        const res = await launch(['credits', '--json'], { env: sandboxEnv(sb.get(), { TMPDIR: tmp }) });
+        expect([res.code, res.stderr]).toEqual([0, '']);
+        expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBeGreaterThan(0);
+      });
 
-    it('a temp folder and home that cannot be written (not a folder, or a full disk) change nothing', async () => {
-      const notAFolder = join(tempDir('creators-cc-'), 'file');
-      writeFileSync(notAFolder, '');
-      const places = [join(notAFolder, 'sub')];
-      const disk = tinyDiskUnavailable() === undefined ? mountTinyDisk(16) : undefined;
-      try {
-        if (disk) {
-          writeFileSync(join(disk.dir, 'fill'), Buffer.alloc(64 * 1024)); // may stop short: the disk is full either way
+      it('a temp folder and home that cannot be written (not a folder, or a full disk) change nothing', async () => {
+        const notAFolder = join(tempDir('creators-cc-'), 'file');
+        writeFileSync(notAFolder, '');
+        const places = [join(notAFolder, 'sub')];
+        const disk = tinyDiskUnavailable() === undefined ? mountTinyDisk(16) : undefined;
+        try {
+          if (disk) {
+            writeFileSync(join(disk.dir, 'fill'), Buffer.alloc(64 * 1024)); // may stop short: the disk is full either way
+          }
+        } catch {}
+        if (disk) places.push(disk.dir);
+        try {
+          for (const place of places) {
+            const res = await launch(['credits', '--json'], {
+              env: sandboxEnv(sb.get(), {
+                TMPDIR: place,
+                HOME: place,
+                CREATORS_CONFIG_DIR: join(tempDir('creators-cfg-'), 'c'),
+              }),
+            });
+            expect([res.code, res.stderr], place).toEqual([0, '']);
+            expect(typeof JSON.parse(res.stdout).credits_available).toBe('number');
+          }
+        } finally {
+          disk?.unmount();
         }
-      } catch {}
-      if (disk) places.push(disk.dir);
-      try {
-        for (const place of places) {
-          const res = await launch(['credits', '--json'], { env: sandboxEnv(sb.get(), { TMPDIR: place, HOME: place, CREATORS_CONFIG_DIR: join(tempDir('creators-cfg-'), 'c') }) });
-          expect([res.code, res.stderr], place).toEqual([0, '']);
-          expect(typeof JSON.parse(res.stdout).credits_available).toBe('number');
-        }
-      } finally {
-        disk?.unmount();
-      }
-      expect(existsSync(notAFolder)).toBe(true);
-    });
-  });
+        expect(existsSync(notAFolder)).toBe(true);
+      });
+    },
+  );
 });

@@ -17,7 +17,15 @@ import { mountTinyDisk, tinyDiskUnavailable } from '../helpers/full-disk.js';
 import { freshPgDatabase, PG_SKIP, PG_URL, withCredentials } from '../helpers/pg.js';
 import { creatorHandles, useSandbox } from '../helpers/sandbox.js';
 import { spawnCli, type SpawnResult } from '../helpers/spawn-cli.js';
-import { enrichArgs, ledgerFrom as faultLedger, start, until, world as faultWorld, writeInput, type World } from '../helpers/fault-run.js';
+import {
+  enrichArgs,
+  ledgerFrom as faultLedger,
+  start,
+  until,
+  world as faultWorld,
+  writeInput,
+  type World,
+} from '../helpers/fault-run.js';
 import { tempDir } from '../helpers/temp.js';
 
 const sb = useSandbox({ seed: 35, credits: 100_000, rateLimit: 100_000, dailyDiscoveryLimit: 100_000 });
@@ -72,7 +80,9 @@ function okRows(out: string): string[] {
 
 type Db = { exec(sql: string): void; close(): void };
 async function sqlite(file: string): Promise<Db> {
-  const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string, o?: Record<string, unknown>) => Db };
+  const { default: Database } = (await import('libsql')) as unknown as {
+    default: new (f: string, o?: Record<string, unknown>) => Db;
+  };
   return new Database(file, { timeout: 10_000 });
 }
 
@@ -97,7 +107,11 @@ describe('a store that cannot take what was paid for', () => {
       const inStore = (await held(w.store)).answers.map((a) => a.subject as string);
       const inOutbox = outboxSubjects(w.outbox);
       expect(inOutbox.length, r.stderr).toBeGreaterThan(0);
-      expect(r.stderr).toMatch(new RegExp(`The store could not take ${inOutbox.length} paid answers? \\(instagram:[^)]*\\); (it is|they are) kept in the outbox ${w.outbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, and the next run puts (it|them) in the store before it buys anything`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `The store could not take ${inOutbox.length} paid answers? \\(instagram:[^)]*\\); (it is|they are) kept in the outbox ${w.outbox.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, and the next run puts (it|them) in the store before it buys anything`,
+        ),
+      );
       // Every charge is a row in the output, and in the store or the outbox, once.
       expect(okRows(out)).toEqual(ledger.handles());
       expect([...inStore, ...inOutbox].sort()).toEqual(ledger.handles());
@@ -108,7 +122,9 @@ describe('a store that cannot take what was paid for', () => {
       const paidMilli = ledger.charges().reduce((sum, c) => sum + c.milli, 0);
       expect(Math.round((total?.logged_all_time ?? 0) * 1000)).toBe(paidMilli);
       expect(Math.round((total?.difference ?? -1) * 1000)).toBe(sb.get().state.ledger.usedMilli - paidMilli);
-      expect(spend.stderr).toMatch(new RegExp(`${inOutbox.length} charges? of this log \\([\\d.]+ credits?: instagram:`));
+      expect(spend.stderr).toMatch(
+        new RegExp(`${inOutbox.length} charges? of this log \\([\\d.]+ credits?: instagram:`),
+      );
       expect(spend.stderr).toContain(`in the outbox ${w.outbox}, not yet in the store; the next run that buys puts`);
       expect(spend.stderr).not.toContain('by the service itself');
     } finally {
@@ -122,7 +138,9 @@ describe('a store that cannot take what was paid for', () => {
     const plan = await spawnCli([...enrichArgs(input, out), '--dry-run', '--json'], w.env);
     expect(plan.code, plan.stderr).toBe(0);
     const perRow = ledger.charges()[0]?.milli as number;
-    expect(JSON.parse(plan.stdout)).toMatchObject({ worst_case_credits: ((handles.length - paid.length) * perRow) / 1000 });
+    expect(JSON.parse(plan.stdout)).toMatchObject({
+      worst_case_credits: ((handles.length - paid.length) * perRow) / 1000,
+    });
     expect(readFileSync(w.outbox, 'utf8')).toBe(before);
     const again = await spawnCli(enrichArgs(input, out), w.env, undefined, 60_000);
     expect(again.code, again.stderr).toBe(0);
@@ -153,7 +171,10 @@ describe('a store that cannot take what was paid for', () => {
     expect(parked.length).toBeGreaterThan(0);
 
     // A drain stopped by kill -9 while it waits for the store (its copy of the outbox taken, not loaded).
-    const stuck = start(['enrich', 'handle', handles[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json'], { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '30' });
+    const stuck = start(
+      ['enrich', 'handle', handles[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json'],
+      { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '30' },
+    );
     await until('the drain to begin', () => readdirSync(join(w.config, 'store')).some((n) => n.includes('.draining-')));
     stuck.kill('SIGKILL');
     await stuck.done;
@@ -165,7 +186,10 @@ describe('a store that cannot take what was paid for', () => {
     // Two runs at once, both drain (what the killed one left, and each other's copy), both buy the rest.
     latency('enrich=50ms');
     const paid = ledger.charges().length;
-    const [a, b] = await Promise.all([start(enrichArgs(input, join(w.dir, 'a.csv')), { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '10' }).done, start(enrichArgs(input, join(w.dir, 'b.csv')), { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '10' }).done]);
+    const [a, b] = await Promise.all([
+      start(enrichArgs(input, join(w.dir, 'a.csv')), { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '10' }).done,
+      start(enrichArgs(input, join(w.dir, 'b.csv')), { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '10' }).done,
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(ledger.handles()).toEqual([...handles].sort());
@@ -182,7 +206,7 @@ describe('a store that cannot take what was paid for', () => {
 
 const noTmpfs = tinyDiskUnavailable();
 describe.skipIf(noTmpfs !== undefined)(`a full disk under the store${noTmpfs ? ` (skipped: ${noTmpfs})` : ''}`, () => {
-  it('ledger = rows in the output = store + outbox (the outbox on the profile\'s own disk); with space freed the re-run pays nothing again', async () => {
+  it("ledger = rows in the output = store + outbox (the outbox on the profile's own disk); with space freed the re-run pays nothing again", async () => {
     const disk = mountTinyDisk(8192);
     try {
       const ballast = join(disk.dir, 'ballast');
@@ -240,59 +264,74 @@ describe('a process stopped longer than --timeout', () => {
   }, 60_000);
 });
 
-describe.skipIf(!PG_URL)(`a team store whose role loses INSERT on answers mid-run${PG_URL ? '' : ` (${PG_SKIP})`}`, () => {
-  it('charged answers land in the outbox (exit non-zero, said where); after GRANT the re-run pays nothing again and the team store holds each once', async () => {
-    const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => { connect(): Promise<void>; query(q: string): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> } } };
-    const url = await freshPgDatabase();
-    const role = `creators_w_${Math.random().toString(36).slice(2, 8)}`;
-    const sql = async (q: string, on = url): Promise<{ rows: Record<string, unknown>[] }> => {
-      const c = new pg.Client({ connectionString: on });
-      await c.connect();
+describe.skipIf(!PG_URL)(
+  `a team store whose role loses INSERT on answers mid-run${PG_URL ? '' : ` (${PG_SKIP})`}`,
+  () => {
+    it('charged answers land in the outbox (exit non-zero, said where); after GRANT the re-run pays nothing again and the team store holds each once', async () => {
+      const { default: pg } = (await import('pg')) as unknown as {
+        default: {
+          Client: new (c: {
+            connectionString: string;
+          }) => {
+            connect(): Promise<void>;
+            query(q: string): Promise<{ rows: Record<string, unknown>[] }>;
+            end(): Promise<void>;
+          };
+        };
+      };
+      const url = await freshPgDatabase();
+      const role = `creators_w_${Math.random().toString(36).slice(2, 8)}`;
+      const sql = async (q: string, on = url): Promise<{ rows: Record<string, unknown>[] }> => {
+        const c = new pg.Client({ connectionString: on });
+        await c.connect();
+        try {
+          return await c.query(q);
+        } finally {
+          await c.end();
+        }
+      };
+      const w0 = world({ CREATORS_STORE: url });
+      expect((await spawnCli(['store', 'migrate'], w0.env)).code).toBe(0);
+      await sql(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'`);
       try {
-        return await c.query(q);
-      } finally {
-        await c.end();
-      }
-    };
-    const w0 = world({ CREATORS_STORE: url });
-    expect((await spawnCli(['store', 'migrate'], w0.env)).code).toBe(0);
-    await sql(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'`);
-    try {
-      await sql(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
-      await sql(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
-      const w = world({ CREATORS_STORE: withCredentials(url, role, 'pw') });
-      const handles = creatorHandles(sb.get(), 30, 500);
-      const input = join(w.dir, 'in.csv');
-      const out = join(w.dir, 'out.csv');
-      writeInput(input, handles);
-      latency('enrich=300ms');
-      const ledger = ledgerFrom();
-      const run = start(enrichArgs(input, out, '--concurrency', '4'), w.env);
-      await until('a few charges', () => ledger.charges().length >= 6);
-      await sql(`REVOKE INSERT ON answers FROM ${role}`);
-      const r = await run.done;
-      expect(r.code, r.stderr).not.toBe(0);
-      expect(r.stderr).toMatch(/permission denied/i);
-      const inStore = (await sql('SELECT subject FROM answers')).rows.map((x) => String(x.subject));
-      const inOutbox = outboxSubjects(w.outbox);
-      expect(inOutbox.length, r.stderr).toBeGreaterThan(0);
-      expect(r.stderr).toContain(`kept in the outbox ${w.outbox}`);
-      expect(okRows(out)).toEqual(ledger.handles());
-      expect([...inStore, ...inOutbox].sort()).toEqual(ledger.handles());
+        await sql(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+        await sql(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+        const w = world({ CREATORS_STORE: withCredentials(url, role, 'pw') });
+        const handles = creatorHandles(sb.get(), 30, 500);
+        const input = join(w.dir, 'in.csv');
+        const out = join(w.dir, 'out.csv');
+        writeInput(input, handles);
+        latency('enrich=300ms');
+        const ledger = ledgerFrom();
+        const run = start(enrichArgs(input, out, '--concurrency', '4'), w.env);
+        await until('a few charges', () => ledger.charges().length >= 6);
+        await sql(`REVOKE INSERT ON answers FROM ${role}`);
+        const r = await run.done;
+        expect(r.code, r.stderr).not.toBe(0);
+        expect(r.stderr).toMatch(/permission denied/i);
+        const inStore = (await sql('SELECT subject FROM answers')).rows.map((x) => String(x.subject));
+        const inOutbox = outboxSubjects(w.outbox);
+        expect(inOutbox.length, r.stderr).toBeGreaterThan(0);
+        expect(r.stderr).toContain(`kept in the outbox ${w.outbox}`);
+        expect(okRows(out)).toEqual(ledger.handles());
+        expect([...inStore, ...inOutbox].sort()).toEqual(ledger.handles());
 
-      await sql(`GRANT INSERT ON answers TO ${role}`);
-      const paid = ledger.charges().length;
-      const again = await spawnCli(enrichArgs(input, out), w.env, undefined, 60_000);
-      expect(again.code, again.stderr).toBe(0);
-      expect(ledger.handles()).toEqual([...handles].sort());
-      expect(ledger.charges().length - paid).toBe(handles.length - paid);
-      expect(outboxSubjects(w.outbox)).toEqual([]);
-      expect(Number((await sql('SELECT COUNT(*) AS n FROM answers')).rows[0]?.n)).toBe(handles.length);
-      expect(Number((await sql('SELECT COUNT(*) AS n FROM spend')).rows[0]?.n)).toBe(handles.length);
-    } finally {
-      await sql(`DROP OWNED BY ${role}`).catch(() => undefined);
-      await sql(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`, PG_URL).catch(() => undefined);
-      await sql(`DROP ROLE IF EXISTS ${role}`, PG_URL).catch(() => undefined);
-    }
-  }, 120_000);
-});
+        await sql(`GRANT INSERT ON answers TO ${role}`);
+        const paid = ledger.charges().length;
+        const again = await spawnCli(enrichArgs(input, out), w.env, undefined, 60_000);
+        expect(again.code, again.stderr).toBe(0);
+        expect(ledger.handles()).toEqual([...handles].sort());
+        expect(ledger.charges().length - paid).toBe(handles.length - paid);
+        expect(outboxSubjects(w.outbox)).toEqual([]);
+        expect(Number((await sql('SELECT COUNT(*) AS n FROM answers')).rows[0]?.n)).toBe(handles.length);
+        expect(Number((await sql('SELECT COUNT(*) AS n FROM spend')).rows[0]?.n)).toBe(handles.length);
+      } finally {
+        await sql(`DROP OWNED BY ${role}`).catch(() => undefined);
+        await sql(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`, PG_URL).catch(
+          () => undefined,
+        );
+        await sql(`DROP ROLE IF EXISTS ${role}`, PG_URL).catch(() => undefined);
+      }
+    }, 120_000);
+  },
+);

@@ -22,7 +22,8 @@ function missing(tool: string): boolean {
 }
 
 const absent = ['tmux', 'less'].filter(missing);
-const skipReason = absent.length > 0 ? ` (skipped: ${absent.join(' and ')} not installed; apt-get install ${absent.join(' ')})` : '';
+const skipReason =
+  absent.length > 0 ? ` (skipped: ${absent.join(' and ')} not installed; apt-get install ${absent.join(' ')})` : '';
 
 const sb = useSandbox({ seed: 5 });
 const sockets: string[] = [];
@@ -55,10 +56,16 @@ function startInPane(args: string[], rows: number): { socket: string; statusFile
     // The screen holds what this test reads: not Node 20's notice (test/e2e/node-version.test.ts).
     CREATORS_NO_NODE_NOTICE: '1',
   };
-  const assignments = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const assignments = Object.entries(env)
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(' ');
   // env -i: no PAGER, LESS or CREATORS_PAGER of the machine running the tests.
   const command = `env -i ${assignments} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo $? > ${quote(statusFile)}; sleep 600`;
-  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', String(rows), command], { env: { ...process.env, TERM: 'xterm' } });
+  execFileSync(
+    'tmux',
+    ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', String(rows), command],
+    { env: { ...process.env, TERM: 'xterm' } },
+  );
   return { socket, statusFile };
 }
 
@@ -78,7 +85,7 @@ async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
 }
 
 describe.skipIf(absent.length > 0)(`the pager in tmux${skipReason}`, () => {
-  it('a long list pages through less -FRX: the top of the table and less\'s prompt; q gives exit 0', async () => {
+  it("a long list pages through less -FRX: the top of the table and less's prompt; q gives exit 0", async () => {
     const { socket, statusFile } = startInPane(['dict', 'languages'], 12);
     const shown = await until('less prompt', () => {
       const text = screen(socket);
@@ -91,7 +98,9 @@ describe.skipIf(absent.length > 0)(`the pager in tmux${skipReason}`, () => {
     expect(existsSync(statusFile)).toBe(false); // the command waits for the pager
 
     execFileSync('tmux', ['-L', socket, 'send-keys', 'q']);
-    const status = await until('exit status', () => (existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim() : undefined));
+    const status = await until('exit status', () =>
+      existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim() : undefined,
+    );
     expect(status).toBe('0');
     const after = screen(socket);
     expect(after).not.toMatch(/error|warning|Error/);
@@ -99,7 +108,9 @@ describe.skipIf(absent.length > 0)(`the pager in tmux${skipReason}`, () => {
 
   it('a short output is printed as is: less -F quits at once, exit 0', async () => {
     const { socket, statusFile } = startInPane(['credits'], 12);
-    const status = await until('exit status', () => (existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim() : undefined));
+    const status = await until('exit status', () =>
+      existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim() : undefined,
+    );
     expect(status).toBe('0');
     const text = screen(socket);
     expect(text).toMatch(/Credits available/);

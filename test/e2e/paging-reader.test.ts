@@ -22,7 +22,13 @@ function piped(args: string[], consumer: string): Promise<{ code: number | null;
     const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
     const line = `${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')} 2>/dev/null | ${consumer}`;
     const child = spawn('sh', ['-c', line], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE: process.execPath, CREATORS_CONFIG_DIR: tempDir('creators-pipe-'), ...sandboxEnv(sb.get()) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        NODE: process.execPath,
+        CREATORS_CONFIG_DIR: tempDir('creators-pipe-'),
+        ...sandboxEnv(sb.get()),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -52,7 +58,10 @@ describe('search --all into a pipe', () => {
   for (const format of ['jsonl', 'csv']) {
     it(`| head -1 (${format}): no page is sent after the pipe could be known closed`, async () => {
       const before = charged(DISCOVERY);
-      const res = await piped(['search', '--platform', 'instagram', '--all', '--format', format, '--no-store'], 'head -1');
+      const res = await piped(
+        ['search', '--platform', 'instagram', '--all', '--format', format, '--no-store'],
+        'head -1',
+      );
       expect(res.code).toBe(0);
       expect(res.out.split('\n')).toHaveLength(2);
       const bought = (await settled(() => charged(DISCOVERY))) - before;
@@ -66,7 +75,10 @@ describe('search --all into a pipe', () => {
   it('a reader that does not read for a while, then reads one line: pages stop once the pipe is full', async () => {
     const page = await pageSize();
     const before = charged(DISCOVERY);
-    const res = await piped(['search', '--platform', 'instagram', '--all', '--format', 'jsonl', '--no-store'], '{ sleep 3; head -1; }');
+    const res = await piped(
+      ['search', '--platform', 'instagram', '--all', '--format', 'jsonl', '--no-store'],
+      '{ sleep 3; head -1; }',
+    );
     expect(res.code).toBe(0);
     expect(res.out.split('\n')).toHaveLength(2);
     const bought = (await settled(() => charged(DISCOVERY))) - before;
@@ -81,18 +93,30 @@ describe('search --all into a pipe', () => {
   it('a slow reader gets every page, bought as it reads', async () => {
     const before = charged(DISCOVERY);
     const slow = `"$NODE" -e 'process.stdin.on("data",(c)=>{process.stdout.write(c);process.stdin.pause();setTimeout(()=>process.stdin.resume(),40)})'`;
-    const res = await piped(['search', '--platform', 'instagram', '--all', '--max-results', '300', '--format', 'jsonl', '--no-store'], slow);
+    const res = await piped(
+      ['search', '--platform', 'instagram', '--all', '--max-results', '300', '--format', 'jsonl', '--no-store'],
+      slow,
+    );
     expect(res.code).toBe(0);
-    const lines = res.out.trim().split('\n').map((l) => JSON.parse(l) as { user_id: string });
+    const lines = res.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { user_id: string });
     expect(new Set(lines.map((l) => l.user_id)).size).toBe(300);
     expect((await settled(() => charged(DISCOVERY))) - before).toBe(6);
   });
 
   it('a reader that keeps up gets every page, in order', async () => {
     const before = charged(DISCOVERY);
-    const res = await piped(['search', '--platform', 'instagram', '--all', '--max-results', '600', '--format', 'jsonl', '--no-store'], 'cat');
+    const res = await piped(
+      ['search', '--platform', 'instagram', '--all', '--max-results', '600', '--format', 'jsonl', '--no-store'],
+      'cat',
+    );
     expect(res.code).toBe(0);
-    const lines = res.out.trim().split('\n').map((l) => JSON.parse(l) as { user_id: string });
+    const lines = res.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { user_id: string });
     expect(lines).toHaveLength(600);
     expect(new Set(lines.map((l) => l.user_id)).size).toBe(600);
     expect((await settled(() => charged(DISCOVERY))) - before).toBe(12);
@@ -103,7 +127,23 @@ describe('api --paginate into a pipe', () => {
   it('| head -1: a billed cursor route stops at the page being written', async () => {
     const handle = sb.get().state.creators.list('instagram')[0]!.profile.username;
     const before = charged(POSTS);
-    const res = await piped(['api', 'creators/content/posts', '-f', 'platform=instagram', '-f', `handle=${handle}`, '--paginate', '--max-pages', '6', '--format', 'jsonl', '--no-store'], 'head -1');
+    const res = await piped(
+      [
+        'api',
+        'creators/content/posts',
+        '-f',
+        'platform=instagram',
+        '-f',
+        `handle=${handle}`,
+        '--paginate',
+        '--max-pages',
+        '6',
+        '--format',
+        'jsonl',
+        '--no-store',
+      ],
+      'head -1',
+    );
     expect(res.code).toBe(0);
     const bought = (await settled(() => charged(POSTS))) - before;
     expect(bought).toBeGreaterThanOrEqual(1);
@@ -113,6 +153,9 @@ describe('api --paginate into a pipe', () => {
 
 /** The bytes of one page of the search above as jsonl (50 creators). */
 async function pageSize(): Promise<number> {
-  const res = await piped(['search', '--platform', 'instagram', '--limit', '50', '--format', 'jsonl', '--no-store'], 'wc -c');
+  const res = await piped(
+    ['search', '--platform', 'instagram', '--limit', '50', '--format', 'jsonl', '--no-store'],
+    'wc -c',
+  );
   return Number(res.out.trim());
 }

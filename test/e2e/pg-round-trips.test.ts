@@ -42,7 +42,22 @@ describe.skipIf(!PG_URL)(`round trips to a team store${PG_URL ? '' : ` (${PG_SKI
     for (const paid of [handles.length, 0]) {
       const mark = ledgerMark(sandbox);
       proxy.reset();
-      const r = await spawnCli(['enrich', 'handle', '--platform', 'instagram', '--input', file, '-o', join(configDir, `out-${paid}.csv`), '--quiet'], { ...env, CREATORS_STORE: proxy.via(url) }, undefined, 60_000);
+      const r = await spawnCli(
+        [
+          'enrich',
+          'handle',
+          '--platform',
+          'instagram',
+          '--input',
+          file,
+          '-o',
+          join(configDir, `out-${paid}.csv`),
+          '--quiet',
+        ],
+        { ...env, CREATORS_STORE: proxy.via(url) },
+        undefined,
+        60_000,
+      );
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(mark.since().count).toBe(paid);
@@ -51,7 +66,7 @@ describe.skipIf(!PG_URL)(`round trips to a team store${PG_URL ? '' : ` (${PG_SKI
     return { buy: trips[0] as number, reuse: trips[1] as number };
   }
 
-  it("a purchase makes at most 3, a reused answer none of its own (read ahead with its slice), whatever the size of the run", async () => {
+  it('a purchase makes at most 3, a reused answer none of its own (read ahead with its slice), whatever the size of the run', async () => {
     const n = 6;
     const handles = creatorHandles(sandbox, 2 * n);
     const small = await runs(handles.slice(0, n));

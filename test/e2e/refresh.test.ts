@@ -33,7 +33,12 @@ function storedPair(configDir: string): StoredPair {
 async function shortLivedLogin(): Promise<{ configDir: string; env: Record<string, string> }> {
   configureOAuth(sb.get().state, { autoApprove: 'approve', accessTokenTtl: 30 });
   const configDir = tempConfigDir();
-  const res = await runCli(['login'], { env: { CREATORS_BASE_URL: sb.get().url }, configDir, openBrowser: browserDouble().opener, now: () => Date.now() });
+  const res = await runCli(['login'], {
+    env: { CREATORS_BASE_URL: sb.get().url },
+    configDir,
+    openBrowser: browserDouble().opener,
+    now: () => Date.now(),
+  });
   expect(res.code, res.stderr).toBe(0);
   return { configDir, env: { CREATORS_BASE_URL: sb.get().url, CREATORS_CONFIG_DIR: configDir } };
 }
@@ -51,7 +56,9 @@ async function ctrlCDuringRefresh(pieceMs: number, secondCtrlCAfterMs?: number) 
   const { configDir, env } = await shortLivedLogin();
   const before = storedPair(configDir);
   faults(sb.get(), `trickle:${pieceMs} POST /public/v1/oauth/token/ count=1`);
-  const child = spawn(process.execPath, [BIN, 'credits', '--json'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
+  const child = spawn(process.execPath, [BIN, 'credits', '--json'], {
+    env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env },
+  });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

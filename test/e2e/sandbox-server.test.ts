@@ -13,15 +13,23 @@ const DAY_MS = 86_400_000;
 
 describe('creators sandbox (the built CLI) as a server', () => {
   it('answers other requests during a year-long listening advance, and exits 0 on SIGTERM mid-advance', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--credits', '1000000000', '--allow-redirect', 'https://app.example/callback'], {
-      env: { PATH: process.env.PATH ?? '', HOME: tempDir('creators-sbx-home-') },
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'sandbox', '--credits', '1000000000', '--allow-redirect', 'https://app.example/callback'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: tempDir('creators-sbx-home-') },
+      },
+    );
     const kill = setTimeout(() => child.kill('SIGKILL'), 50_000);
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     try {
-      const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+      const line = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).once('line', resolve),
+      );
       const { base_url: url, api_key: key } = JSON.parse(line) as { base_url: string; api_key: string };
       const post = (path: string, body: unknown, auth = true): Promise<Response> =>
         fetch(`${url}${path}`, {
@@ -31,8 +39,24 @@ describe('creators sandbox (the built CLI) as a server', () => {
         });
 
       // The flag reaches registration; anything else off the machine is still refused.
-      expect((await post('/public/v1/oauth/register/', { client_name: 'app', redirect_uris: ['https://app.example/callback'] }, false)).status).toBe(201);
-      expect((await post('/public/v1/oauth/register/', { client_name: 'evil', redirect_uris: ['https://evil.example/cb'] }, false)).status).toBe(400);
+      expect(
+        (
+          await post(
+            '/public/v1/oauth/register/',
+            { client_name: 'app', redirect_uris: ['https://app.example/callback'] },
+            false,
+          )
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await post(
+            '/public/v1/oauth/register/',
+            { client_name: 'evil', redirect_uris: ['https://evil.example/cb'] },
+            false,
+          )
+        ).status,
+      ).toBe(400);
 
       // Enough watched creators that a year of listening time is minutes of generation.
       const creators = Array.from({ length: 1000 }, (_, i) => `instagram:watched_${i}`);

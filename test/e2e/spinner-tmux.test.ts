@@ -36,7 +36,10 @@ describe.skipIf(!hasTmux)('the wait spinner in a real terminal (tmux)', () => {
   let proxy: HoldProxy;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, seed: 3 });
-    proxy = await holdProxy(sandbox.url, (req) => req.method === 'POST' && (req.url ?? '').startsWith('/public/v1/discovery/'));
+    proxy = await holdProxy(
+      sandbox.url,
+      (req) => req.method === 'POST' && (req.url ?? '').startsWith('/public/v1/discovery/'),
+    );
   });
   afterAll(async () => {
     spawnSync('tmux', ['-L', socket, 'kill-server']);

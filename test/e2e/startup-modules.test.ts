@@ -22,7 +22,10 @@ interface Loaded {
   files: string[];
 }
 
-async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; loaded: Loaded }> {
+async function loadedBy(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; loaded: Loaded }> {
   const dir = tempDir('creators-startup-');
   const log = join(dir, 'loaded.txt');
   // The load hook appends each URL; the main thread adds the built-ins at exit. Node 22.15+ runs it in the
@@ -45,16 +48,26 @@ async function loadedBy(args: string[], extraEnv: Record<string, string> = {}): 
       `process.on('exit', () => appendFileSync(${JSON.stringify(log)}, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin ' + m.slice(13) + '\\n').join('')));`,
     ].join('\n'),
   );
-  const env = { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: join(dir, 'config'), NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'record.mjs')).href}`, ...extraEnv };
+  const env = {
+    ...sandboxEnv(sb.get()),
+    CREATORS_CONFIG_DIR: join(dir, 'config'),
+    NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'record.mjs')).href}`,
+    ...extraEnv,
+  };
   const res = await spawnCli(args, env);
   expect(res.stderr).toBe('');
   const lines = readFileSync(log, 'utf8').split('\n');
-  const files = lines.filter((l) => l.startsWith('url file:') && l.includes('/dist/')).map((l) => fileURLToPath(l.slice(4)));
+  const files = lines
+    .filter((l) => l.startsWith('url file:') && l.includes('/dist/'))
+    .map((l) => fileURLToPath(l.slice(4)));
   const sources = new Set<string>();
   for (const file of new Set(files)) {
     // esbuild names a package by its path from the checkout (`../main/node_modules/...` in a git worktree);
     // the regrouped chunks carry the same line as `/** ... */` (scripts/build.mjs regroup).
-    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:\/\/ |\/\*\* )(?:\S*?\/)?((?:src|node_modules)\/\S+?)(?: \*\/)?$/gm)) sources.add(m[1] as string);
+    for (const m of readFileSync(file, 'utf8').matchAll(
+      /^(?:\/\/ |\/\*\* )(?:\S*?\/)?((?:src|node_modules)\/\S+?)(?: \*\/)?$/gm,
+    ))
+      sources.add(m[1] as string);
   }
   const builtins = lines.filter((l) => l.startsWith('builtin ')).map((l) => l.slice(8));
   return { code: res.code, stdout: res.stdout, loaded: { sources: [...sources], builtins, files } };
@@ -78,7 +91,8 @@ describe('what start-up loads (built CLI)', () => {
     expect(loaded.builtins).not.toContain('http2');
     expect(loaded.builtins).not.toContain('tls');
     const packages = new Set(loaded.sources.map(packageOf).filter((p) => p !== undefined));
-    for (const heavy of ['ora', 'cli-table3', 'conf', 'csv-parse', 'csv-stringify', 'open']) expect([...packages], heavy).not.toContain(heavy);
+    for (const heavy of ['ora', 'cli-table3', 'conf', 'csv-parse', 'csv-stringify', 'open'])
+      expect([...packages], heavy).not.toContain(heavy);
     for (const lazy of [
       'src/lib/output/pager.ts',
       'src/lib/io/pager-process.ts',
@@ -90,8 +104,12 @@ describe('what start-up loads (built CLI)', () => {
     }
   });
 
-  it('credits, dict languages and auth status read a few files of dist/, and no other command\'s declaration', async () => {
-    for (const args of [['credits', '--json'], ['dict', 'languages', '--json'], ['auth', 'status']]) {
+  it("credits, dict languages and auth status read a few files of dist/, and no other command's declaration", async () => {
+    for (const args of [
+      ['credits', '--json'],
+      ['dict', 'languages', '--json'],
+      ['auth', 'status'],
+    ]) {
       const { code, loaded } = await loadedBy(args);
       expect(code, args.join(' ')).toBe(0);
       expect(loaded.sources, args.join(' ')).toContain('src/lib/http/client.ts');
@@ -101,7 +119,10 @@ describe('what start-up loads (built CLI)', () => {
       // One entry per top-level command (scripts/build.mjs commandEntries): no other command's declaration
       // (the three read commands share their chunk).
       const commands = loaded.sources.filter((s) => s.startsWith('src/commands/'));
-      expect(commands.filter((s) => !/^src\/commands\/(credits\.ts|dict\.ts|auth\/)/.test(s)), args.join(' ')).toEqual([]);
+      expect(
+        commands.filter((s) => !/^src\/commands\/(credits\.ts|dict\.ts|auth\/)/.test(s)),
+        args.join(' '),
+      ).toEqual([]);
     }
   });
 
@@ -111,7 +132,9 @@ describe('what start-up loads (built CLI)', () => {
     expect(loaded.sources).toContain('node_modules/undici/lib/dispatcher/agent.js');
     expect(loaded.builtins).not.toContain('http2');
     const undiciFiles = new Set(
-      loaded.files.filter((file) => /^(?:\/\/ |\/\*\* )(?:\S*?\/)?node_modules\/undici\//m.test(readFileSync(file, 'utf8'))),
+      loaded.files.filter((file) =>
+        /^(?:\/\/ |\/\*\* )(?:\S*?\/)?node_modules\/undici\//m.test(readFileSync(file, 'utf8')),
+      ),
     );
     expect(undiciFiles.size).toBeGreaterThan(0);
     expect(undiciFiles.size).toBeLessThanOrEqual(2);

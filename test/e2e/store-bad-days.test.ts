@@ -6,7 +6,16 @@
  * processes share; four processes sharing the account's pace. Run `npm run build` first.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseLatencySpec, setLatency } from '../../src/sandbox/latency.js';
@@ -93,8 +102,14 @@ function ledgerFrom(sandbox: StartedSandbox = sb.get()) {
 }
 
 /** A CLI process in the background, its exit as a promise. */
-function start(args: string[], env: Record<string, string>): { pid: number; kill(signal: NodeJS.Signals): void; done: Promise<SpawnResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(
+  args: string[],
+  env: Record<string, string>,
+): { pid: number; kill(signal: NodeJS.Signals): void; done: Promise<SpawnResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -163,9 +178,14 @@ describe('a store the CLI cannot use', () => {
     expect(ledger.charges()).toEqual([]);
     expect(readFileSync(file).equals(garbage)).toBe(true);
 
-    const bypass = await spawnCli(['enrich', 'handle', handle as string, '--platform', 'instagram', '--mode', 'raw', '--no-store', '--json'], env);
+    const bypass = await spawnCli(
+      ['enrich', 'handle', handle as string, '--platform', 'instagram', '--mode', 'raw', '--no-store', '--json'],
+      env,
+    );
     expect(bypass.code, bypass.stderr).toBe(0);
-    expect(bypass.stderr).toMatch(/--no-store: answers are neither taken from nor kept in the store; this run may pay again/);
+    expect(bypass.stderr).toMatch(
+      /--no-store: answers are neither taken from nor kept in the store; this run may pay again/,
+    );
     expect(JSON.parse(bypass.stdout).result.instagram.username).toBe(handle);
     expect(ledger.perHandle()).toEqual(new Map([[handle, 1]]));
     expect(readFileSync(file).equals(garbage)).toBe(true);
@@ -175,9 +195,14 @@ describe('a store the CLI cannot use', () => {
     const w = world();
     const handles = creatorHandles(sb.get(), 12, 10);
     // The store exists (a first run bought one creator), then another process holds its write lock.
-    const first = await spawnCli(['enrich', 'handle', handles[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json'], w.env);
+    const first = await spawnCli(
+      ['enrich', 'handle', handles[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json'],
+      w.env,
+    );
     expect(first.code, first.stderr).toBe(0);
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (f: string) => { exec(sql: string): void; close(): void };
+    };
     const holder = new Database(w.store);
     holder.exec('BEGIN IMMEDIATE');
     const ledger = ledgerFrom();
@@ -185,12 +210,17 @@ describe('a store the CLI cannot use', () => {
     writeInput(input, handles);
     try {
       const env = { ...w.env, CREATORS_STORE_BUSY_TIMEOUT: '1' };
-      for (const args of [['enrich', 'handle', handles[1] as string, '--platform', 'instagram', '--mode', 'raw'], enrichArgs(input, join(w.dir, 'out.csv'))]) {
+      for (const args of [
+        ['enrich', 'handle', handles[1] as string, '--platform', 'instagram', '--mode', 'raw'],
+        enrichArgs(input, join(w.dir, 'out.csv')),
+      ]) {
         const started = Date.now();
         const r = await spawnCli(args, env);
         const took = Date.now() - started;
         expect(r.code, r.stderr).toBe(9);
-        expect(r.stderr).toContain(`error: The store ${w.store} stayed locked by another process past the busy timeout; nothing more was sent.`);
+        expect(r.stderr).toContain(
+          `error: The store ${w.store} stayed locked by another process past the busy timeout; nothing more was sent.`,
+        );
         expect(r.stderr).toMatch(/CREATORS_STORE_BUSY_TIMEOUT sets the wait/);
         // One wait of the timeout, not one per row in flight.
         expect(took).toBeGreaterThanOrEqual(1000);
@@ -211,7 +241,9 @@ describe('a store the CLI cannot use', () => {
   it('a store written by a newer version: refused with an upgrade hint, the file unchanged, nothing charged', async () => {
     const w = world();
     const file = join(w.dir, 'newer.db');
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (f: string) => { exec(sql: string): void; close(): void };
+    };
     // As a later version might leave it: its own tables, a rollback journal, a higher user_version.
     const db = new Database(file);
     db.exec('CREATE TABLE answers_v9 (key TEXT PRIMARY KEY, blob BLOB)');
@@ -221,9 +253,14 @@ describe('a store the CLI cannot use', () => {
     const before = readFileSync(file);
     const ledger = ledgerFrom();
     const [handle] = creatorHandles(sb.get(), 1, 30);
-    const r = await spawnCli(['enrich', 'handle', handle as string, '--platform', 'instagram', '--mode', 'raw'], { ...w.env, CREATORS_STORE: file });
+    const r = await spawnCli(['enrich', 'handle', handle as string, '--platform', 'instagram', '--mode', 'raw'], {
+      ...w.env,
+      CREATORS_STORE: file,
+    });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`error: The store ${file} was written by a newer version of creators (schema ${SCHEMA_VERSION + 7}; this one knows ${SCHEMA_VERSION}); nothing was changed.`);
+    expect(r.stderr).toContain(
+      `error: The store ${file} was written by a newer version of creators (schema ${SCHEMA_VERSION + 7}; this one knows ${SCHEMA_VERSION}); nothing was changed.`,
+    );
     expect(r.stderr).toMatch(/Upgrade creators-cli \(npm install -g creators-cli@latest\)/);
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(readdirSync(w.dir).filter((n) => n.startsWith('newer.db'))).toEqual(['newer.db']);
@@ -252,7 +289,9 @@ describe.skipIf(noTmpfs !== undefined)(`a full disk under the store${noTmpfs ? `
       const r = await spawnCli(args, w.env, undefined, 60_000);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain(`error: Cannot write to the store ${storeOnDisk}: the disk is full.`);
-      expect(r.stderr).toMatch(/Free some space there, then re-run the same command \(answers the store kept are not bought again\)/);
+      expect(r.stderr).toMatch(
+        /Free some space there, then re-run the same command \(answers the store kept are not bought again\)/,
+      );
       const kept = csvObjects(readFileSync(out, 'utf8'));
       expect(r.stderr).toContain(`; ${kept.length} rows in ${out} (partial); re-run the same command to resume`);
 
@@ -267,14 +306,20 @@ describe.skipIf(noTmpfs !== undefined)(`a full disk under the store${noTmpfs ? `
       // from a copy: libsql lets go of a file only once its statements are collected, and the disk must
       // unmount at the end.)
       const copy = join(tempDir('creators-baddays-copy-'), 'store.db');
-      for (const suffix of ['', '-wal']) if (existsSync(storeOnDisk + suffix)) copyFileSync(storeOnDisk + suffix, copy + suffix);
+      for (const suffix of ['', '-wal'])
+        if (existsSync(storeOnDisk + suffix)) copyFileSync(storeOnDisk + suffix, copy + suffix);
       const inStore = new Set((await stored(copy)).map((a) => a.subject));
       expect(inStore.size).toBeGreaterThan(0);
       expect([...inStore].every((h) => paid.has(h as string))).toBe(true);
       // The answers in flight the store could not take are in the outbox (on the profile's own disk): every
       // creator paid for is in one or the other.
       const outbox = join(w.config, 'store', 'default.outbox.jsonl');
-      const parked = existsSync(outbox) ? readFileSync(outbox, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { answer: StoredAnswer }).answer.subject as string) : [];
+      const parked = existsSync(outbox)
+        ? readFileSync(outbox, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { answer: StoredAnswer }).answer.subject as string)
+        : [];
       if (parked.length > 0) expect(r.stderr).toContain(`kept in the outbox ${outbox}, and the next run puts`);
       expect([...inStore, ...parked].sort(), r.stderr).toEqual([...paid.keys()].sort());
       expect(paid.size).toBeLessThanOrEqual(inStore.size + 4);
@@ -329,7 +374,8 @@ describe('kill -9 at any moment, then re-run', () => {
       const charged = ledger.charges().length - before;
       // The store opens, at this version, and every page it held before is still there, bought then.
       const pages = (await stored(w.store)).filter((a) => a.kind === 'page');
-      for (const [key, at] of held) expect(pages.find((p) => p.key === key)?.boughtAt, `page ${key} after kill ${i}`).toBe(at);
+      for (const [key, at] of held)
+        expect(pages.find((p) => p.key === key)?.boughtAt, `page ${key} after kill ${i}`).toBe(at);
       const fresh = pages.filter((p) => !held.has(p.key));
       const context = `kill ${i} after ${wait} ms (${res.signal ?? res.code}): ${charged} charged, ${fresh.length} new pages stored, at most ${inFlight} in flight`;
       kills.push(context);
@@ -346,18 +392,29 @@ describe('kill -9 at any moment, then re-run', () => {
     for (const [key, at] of held) expect(pages.find((p) => p.key === key)?.boughtAt).toBe(at);
     // The completing run paid exactly for the pages no run had kept.
     expect(ledger.charges().length - before, kills.join('\n')).toBe(15 - held.size);
-    expect(ledger.charges().slice(before).every((c) => c.milli === PAGE_MILLI)).toBe(true);
+    expect(
+      ledger
+        .charges()
+        .slice(before)
+        .every((c) => c.milli === PAGE_MILLI),
+    ).toBe(true);
     // Across all runs: the 15 distinct pages, plus only what the kills caught in flight.
     const lost = ledger.charges().length - 15;
     expect(lost, kills.join('\n')).toBeLessThanOrEqual(allowed);
     expect(ledger.milli()).toBe((15 + lost) * PAGE_MILLI);
     // The output is the whole result, as an uninterrupted run gives it.
-    const records = (JSON.parse(readFileSync(out, 'utf8')) as { profile: { username: string } }[]).map((r) => r.profile.username);
+    const records = (JSON.parse(readFileSync(out, 'utf8')) as { profile: { username: string } }[]).map(
+      (r) => r.profile.username,
+    );
     const reference = join(w.dir, 'reference.json');
     latency('');
     const clean = await spawnCli([...args.slice(0, -1), reference, '--no-store'], w.env, undefined, 60_000);
     expect(clean.code, clean.stderr).toBe(0);
-    expect(records).toEqual((JSON.parse(readFileSync(reference, 'utf8')) as { profile: { username: string } }[]).map((r) => r.profile.username));
+    expect(records).toEqual(
+      (JSON.parse(readFileSync(reference, 'utf8')) as { profile: { username: string } }[]).map(
+        (r) => r.profile.username,
+      ),
+    );
     expect(new Set(records).size).toBe(300);
   }, 120_000);
 
@@ -384,14 +441,21 @@ describe('kill -9 at any moment, then re-run', () => {
       await sleep(wait);
       run.kill('SIGKILL');
       const res = await run.done;
-      const thisRun = ledger.charges().slice(before).map((c) => c.note.replace(/^raw instagram:/, ''));
+      const thisRun = ledger
+        .charges()
+        .slice(before)
+        .map((c) => c.note.replace(/^raw instagram:/, ''));
       charges += thisRun.length;
       const answers = (await stored(w.store)).filter((a) => a.kind === 'creator');
-      for (const [h, at] of held) expect(answers.find((a) => a.subject === h)?.boughtAt, `${h} after kill ${i}`).toBe(at);
+      for (const [h, at] of held)
+        expect(answers.find((a) => a.subject === h)?.boughtAt, `${h} after kill ${i}`).toBe(at);
       const context = `kill ${i} after ${wait} ms (${res.signal ?? res.code}): ${thisRun.length} charged, ${answers.length} in the store`;
       kills.push(context);
       // Nothing the store held was bought again; what was bought and not kept was in flight at the kill.
-      expect(thisRun.filter((h) => held.has(h)), context).toEqual([]);
+      expect(
+        thisRun.filter((h) => held.has(h)),
+        context,
+      ).toEqual([]);
       const lost = thisRun.filter((h) => !answers.some((a) => a.subject === h));
       expect(lost.length, context).toBeLessThanOrEqual(CONCURRENCY);
       for (const a of answers) if (!held.has(a.subject as string)) held.set(a.subject as string, a.boughtAt);
@@ -402,9 +466,20 @@ describe('kill -9 at any moment, then re-run', () => {
     expect(done.code, `${kills.join('\n')}\n${done.stderr}`).toBe(0);
     expect(done.stderr).toContain(`${held.size} of 64 rows from the store`);
     const rows = expectComplete(out, handles);
-    expect(rows.filter((r) => r.source === 'store').map((r) => r.handle).sort()).toEqual([...held.keys()].sort());
+    expect(
+      rows
+        .filter((r) => r.source === 'store')
+        .map((r) => r.handle)
+        .sort(),
+    ).toEqual([...held.keys()].sort());
     // The completing run paid exactly for the creators no run had kept.
-    expect(ledger.charges().slice(before).map((c) => c.note.replace(/^raw instagram:/, '')).sort()).toEqual(handles.filter((h) => !held.has(h)).sort());
+    expect(
+      ledger
+        .charges()
+        .slice(before)
+        .map((c) => c.note.replace(/^raw instagram:/, ''))
+        .sort(),
+    ).toEqual(handles.filter((h) => !held.has(h)).sort());
     const per = ledger.perHandle();
     expect(handles.every((h) => (per.get(h) ?? 0) >= 1)).toBe(true);
     expect(ledger.charges().length - handles.length, kills.join('\n')).toBeLessThanOrEqual(CONCURRENCY * kills.length);
@@ -441,13 +516,19 @@ describe('re-runs pay for nothing already bought', () => {
       change();
       const r = await spawnCli(enrichArgs(input, join(w.dir, outName)), w.env);
       expect(r.code, `${what}: ${r.stderr}`).toBe(0);
-      expect(r.stderr, what).toContain('20 of 20 rows from the store (bought within 14 days): 0 credits; --max-age 0 buys fresh.');
+      expect(r.stderr, what).toContain(
+        '20 of 20 rows from the store (bought within 14 days): 0 credits; --max-age 0 buys fresh.',
+      );
       const rows = expectComplete(join(w.dir, outName), handles);
-      expect(rows.every((row) => row.source === 'store' && row.credits_cost === '0'), what).toBe(true);
+      expect(
+        rows.every((row) => row.source === 'store' && row.credits_cost === '0'),
+        what,
+      ).toBe(true);
       expect(ledger.charges().length, what).toBe(paid);
     }
     // The answers are the ones bought: the file a re-run writes is the first run's, source column aside.
-    const strip = (file: string) => csvObjects(readFileSync(join(w.dir, file), 'utf8')).map(({ source: _s, credits_cost: _c, ...rest }) => rest);
+    const strip = (file: string) =>
+      csvObjects(readFileSync(join(w.dir, file), 'utf8')).map(({ source: _s, credits_cost: _c, ...rest }) => rest);
     expect(strip('elsewhere.csv')).toEqual(strip('out.csv'));
   }, 60_000);
 
@@ -462,7 +543,12 @@ describe('re-runs pay for nothing already bought', () => {
     const ledger = ledgerFrom();
     const r = await spawnCli(enrichArgs(input, out, '--concurrency', '6'), w.env);
     expect(r.code, r.stderr).toBe(0);
-    expect(ledger.perHandle()).toEqual(new Map([[a, 1], [b, 1]]));
+    expect(ledger.perHandle()).toEqual(
+      new Map([
+        [a, 1],
+        [b, 1],
+      ]),
+    );
     const rows = csvObjects(readFileSync(out, 'utf8'));
     expect(rows.map((row) => row['result.instagram.username'])).toEqual([a, a, b, a, b, b]);
     expect(rows.filter((row) => row.source === 'api')).toHaveLength(2);
@@ -485,7 +571,12 @@ describe('re-runs pay for nothing already bought', () => {
     const r = await spawnCli(enrichArgs(input, out), w.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('18 of 20 rows from the store');
-    expect(ledger.perHandle()).toEqual(new Map([[a, 1], [b, 1]]));
+    expect(ledger.perHandle()).toEqual(
+      new Map([
+        [a, 1],
+        [b, 1],
+      ]),
+    );
     const rows = expectComplete(out, edited);
     expect(rows.filter((row) => row.source === 'api').map((row) => row.handle)).toEqual([a, b]);
   }, 60_000);
@@ -499,7 +590,10 @@ describe('processes at once, one store', () => {
     // Each input: 12 of the 30, in its own order (a fixed shuffle), so every creator is wanted by several.
     const inputs = Array.from({ length: 8 }, (_, p) => {
       const picked = pool.filter((_, i) => (i * 7 + p * 5) % 30 < 12);
-      const order = picked.map((h, i) => [(i * 11 + p * 3) % picked.length, h] as const).sort((x, y) => x[0] - y[0]).map(([, h]) => h);
+      const order = picked
+        .map((h, i) => [(i * 11 + p * 3) % picked.length, h] as const)
+        .sort((x, y) => x[0] - y[0])
+        .map(([, h]) => h);
       const file = join(w.dir, `in${p}.csv`);
       writeInput(file, order);
       return { file, out: join(w.dir, `out${p}.csv`), handles: order };
@@ -523,31 +617,50 @@ describe('processes at once, one store', () => {
     latency('enrich=700ms');
     const [a, b] = creatorHandles(sb.get(), 2, 330);
     const ledger = ledgerFrom();
-    const runs = [a, b].map((h) => start(['enrich', 'handle', h as string, '--platform', 'instagram', '--mode', 'analytics', '--json'], w.env));
+    const runs = [a, b].map((h) =>
+      start(['enrich', 'handle', h as string, '--platform', 'instagram', '--mode', 'analytics', '--json'], w.env),
+    );
     const results = await Promise.all(runs.map((r) => r.done));
     const codes = results.map((r) => r.code).sort();
     expect(codes, results.map((r) => r.stderr).join('\n')).toEqual([0, 5]);
     const refused = results.find((r) => r.code === 5) as SpawnResult;
     const passed = results.indexOf(results.find((r) => r.code === 0) as SpawnResult);
-    expect(refused.stderr).toMatch(/This run could cost up to 0\.8 credits, over the daily-budget of 1: .*nothing was sent\./);
+    expect(refused.stderr).toMatch(
+      /This run could cost up to 0\.8 credits, over the daily-budget of 1: .*nothing was sent\./,
+    );
     expect(refused.stdout).toBe('');
     expect(ledger.charges().map((c) => [c.note, c.milli])).toEqual([[`analytics instagram:${[a, b][passed]}`, 800]]);
 
     // The creator bought is in the store: asking again costs nothing, so the budget (0.2 left) lets it through.
     latency('');
-    const winner = ['enrich', 'handle', [a, b][passed] as string, '--platform', 'instagram', '--mode', 'analytics', '--json'];
+    const winner = [
+      'enrich',
+      'handle',
+      [a, b][passed] as string,
+      '--platform',
+      'instagram',
+      '--mode',
+      'analytics',
+      '--json',
+    ];
     const plan = await spawnCli([...winner, '--dry-run'], w.env);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(JSON.parse(plan.stdout)).toMatchObject({ worst_case_credits: 0, cost_basis: '1 handle from the store at 0 credits' });
+    expect(JSON.parse(plan.stdout)).toMatchObject({
+      worst_case_credits: 0,
+      cost_basis: '1 handle from the store at 0 credits',
+    });
     const again = await spawnCli(winner, w.env);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).result).toEqual(JSON.parse(results[passed]?.stdout as string).result);
-    const loser = await spawnCli(['enrich', 'handle', [a, b][1 - passed] as string, '--platform', 'instagram', '--mode', 'analytics', '--json'], w.env);
+    const loser = await spawnCli(
+      ['enrich', 'handle', [a, b][1 - passed] as string, '--platform', 'instagram', '--mode', 'analytics', '--json'],
+      w.env,
+    );
     expect(loser.code, loser.stderr).toBe(5);
     expect(ledger.charges()).toHaveLength(1);
   }, 60_000);
 
-  it('four processes share the account\'s pace: no 429, never above the limit, and together about the whole rate', async () => {
+  it("four processes share the account's pace: no 429, never above the limit, and together about the whole rate", async () => {
     const arrivals: number[] = [];
     let throttled = 0;
     const LIMIT = 120;
@@ -564,7 +677,11 @@ describe('processes at once, one store', () => {
     });
     try {
       const dir = tempDir('creators-baddays-pace-');
-      const env = { ...sandboxEnv(paced), CREATORS_CONFIG_DIR: join(dir, 'config'), CREATORS_RATE_LIMIT: String(LIMIT) };
+      const env = {
+        ...sandboxEnv(paced),
+        CREATORS_CONFIG_DIR: join(dir, 'config'),
+        CREATORS_RATE_LIMIT: String(LIMIT),
+      };
       const handles = creatorHandles(paced, 12);
       const runs = [0, 1, 2, 3].map((p) => {
         const file = join(dir, `in${p}.csv`);
@@ -585,7 +702,10 @@ describe('processes at once, one store', () => {
       const SLACK = 300;
       for (let i = 0; i < times.length; i++) {
         for (let j = i + 5; j < times.length; j++) {
-          expect((times[j] as number) - (times[i] as number), `requests ${i}..${j} of ${times.map((t) => t - (times[0] as number)).join(', ')}`).toBeGreaterThanOrEqual((j - i - 4) * interval - SLACK);
+          expect(
+            (times[j] as number) - (times[i] as number),
+            `requests ${i}..${j} of ${times.map((t) => t - (times[0] as number)).join(', ')}`,
+          ).toBeGreaterThanOrEqual((j - i - 4) * interval - SLACK);
         }
       }
       // Together they keep close to the schedule (start-up of four processes aside).

@@ -45,7 +45,11 @@ async function team(o: { migrate?: boolean; latency?: string } = {}) {
   const machine = (storeUrl = url) => {
     const configDir = tempConfigDir();
     const run = (argv: string[], extra: RunOptions = {}) =>
-      runCli(argv, { configDir, ...extra, env: { ...sandboxEnv(sandbox), CREATORS_STORE: storeUrl, ...(extra.env ?? {}) } });
+      runCli(argv, {
+        configDir,
+        ...extra,
+        env: { ...sandboxEnv(sandbox), CREATORS_STORE: storeUrl, ...(extra.env ?? {}) },
+      });
     return { configDir, run };
   };
   const a = machine();
@@ -104,11 +108,22 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const { sql, shell } = readmeSetup();
     const name = `creators_readme_${randomBytes(4).toString('hex')}`;
     const admin = new URL(PG_URL as string);
-    const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => { connect(): Promise<void>; query(q: string): Promise<unknown>; end(): Promise<void> } } };
+    const { default: pg } = (await import('pg')) as unknown as {
+      default: {
+        Client: new (c: {
+          connectionString: string;
+        }) => { connect(): Promise<void>; query(q: string): Promise<unknown>; end(): Promise<void> };
+      };
+    };
     const c = new pg.Client({ connectionString: admin.href });
     await c.connect();
     try {
-      for (const statement of sql.replace(/\bcreators\b/g, name).split(';').map((x) => x.trim()).filter(Boolean)) await c.query(statement);
+      for (const statement of sql
+        .replace(/\bcreators\b/g, name)
+        .split(';')
+        .map((x) => x.trim())
+        .filter(Boolean))
+        await c.query(statement);
     } finally {
       await c.end();
     }
@@ -123,10 +138,25 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     cleanups.push(() => sandbox.close());
     // A laptop that bought one creator before joining (its own file), then the README's lines.
     const configDir = tempConfigDir();
-    const env = { ...process.env, ...sandboxEnv(sandbox), CREATORS_CONFIG_DIR: configDir, PATH: `${tempBin()}:${process.env.PATH}` };
-    expect((await runCli(['enrich', 'handle', creatorHandles(sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw'], { configDir, env: sandboxEnv(sandbox) })).code).toBe(0);
+    const env = {
+      ...process.env,
+      ...sandboxEnv(sandbox),
+      CREATORS_CONFIG_DIR: configDir,
+      PATH: `${tempBin()}:${process.env.PATH}`,
+    };
+    expect(
+      (
+        await runCli(['enrich', 'handle', creatorHandles(sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw'], {
+          configDir,
+          env: sandboxEnv(sandbox),
+        })
+      ).code,
+    ).toBe(0);
     const script = shell
-      .replace(/postgres:\/\/creators@db\.internal:5432\/creators/g, `postgres://${name}@127.0.0.1:${admin.port}/${name}`)
+      .replace(
+        /postgres:\/\/creators@db\.internal:5432\/creators/g,
+        `postgres://${name}@127.0.0.1:${admin.port}/${name}`,
+      )
       .replace(/\bcreators_readme\b/g, name);
     const r = spawnSync('bash', ['-euo', 'pipefail', '-c', script], { env, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
@@ -140,7 +170,9 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const t = await team();
     const handles = creatorHandles(t.sandbox, 6);
     const first = t.mark();
-    expect((await t.a.run(['enrich', 'handle', handles[0]!, '--platform', 'instagram', '--mode', 'raw', '--json'])).code).toBe(0);
+    expect(
+      (await t.a.run(['enrich', 'handle', handles[0]!, '--platform', 'instagram', '--mode', 'raw', '--json'])).code,
+    ).toBe(0);
     expect(first.since().count).toBe(1);
 
     const second = t.mark();
@@ -154,8 +186,30 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const outA = join(tempDir('creators-team-'), 'a.csv');
     const outB = join(tempDir('creators-team-'), 'b.csv');
     const [ra, rb] = await Promise.all([
-      t.a.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles.slice(0, 4)), '-o', outA]),
-      t.b.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles.slice(2, 6)), '-o', outB]),
+      t.a.run([
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        csv(handles.slice(0, 4)),
+        '-o',
+        outA,
+      ]),
+      t.b.run([
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        csv(handles.slice(2, 6)),
+        '-o',
+        outB,
+      ]),
     ]);
     expect([ra.code, rb.code]).toEqual([0, 0]);
     // handles[0] was bought already; 1..5 once each.
@@ -175,7 +229,16 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(record.location).toBe(`postgres://postgres@127.0.0.1:${new URL(t.url).port}${new URL(t.url).pathname}`);
     const path = await t.a.run(['store', 'path']);
     expect(path.stdout.trim()).toBe(record.location);
-    const debug = await t.a.run(['--debug', 'enrich', 'handle', creatorHandles(t.sandbox, 1)[0]!, '--platform', 'instagram', '--mode', 'raw']);
+    const debug = await t.a.run([
+      '--debug',
+      'enrich',
+      'handle',
+      creatorHandles(t.sandbox, 1)[0]!,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+    ]);
     expect(debug.code).toBe(0);
     for (const r of [stats, path, debug]) expect(`${r.stdout}${r.stderr}`).not.toContain(password);
   });
@@ -191,10 +254,15 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const dry = await t.a.run(['store', 'migrate', '--dry-run', '--json']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ engine: 'postgres', from: 0, to: SCHEMA_VERSION, dry_run: true });
     // Two machines migrating at once: one does it, neither fails.
-    const [m1, m2] = await Promise.all([t.a.run(['store', 'migrate', '--json']), t.b.run(['store', 'migrate', '--json'])]);
+    const [m1, m2] = await Promise.all([
+      t.a.run(['store', 'migrate', '--json']),
+      t.b.run(['store', 'migrate', '--json']),
+    ]);
     expect([m1.code, m2.code]).toEqual([0, 0]);
     expect([JSON.parse(m1.stdout).from, JSON.parse(m2.stdout).from].sort()).toEqual([0, SCHEMA_VERSION]);
-    expect((await t.a.run(['enrich', 'handle', 'carlosrobinson', '--platform', 'instagram', '--mode', 'raw'])).code).toBe(0);
+    expect(
+      (await t.a.run(['enrich', 'handle', 'carlosrobinson', '--platform', 'instagram', '--mode', 'raw'])).code,
+    ).toBe(0);
   });
 
   it('one daily budget across machines: two runs at once whose worst cases together exceed it, one is refused (exit 5) before sending', async () => {
@@ -204,8 +272,30 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const mark = t.mark();
     // 4 profile enrichments at 0.2 worst case each: 0.8 of the 1-credit budget per run.
     const [ra, rb] = await Promise.all([
-      t.a.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'profile', '--input', csv(handles.slice(0, 4)), '-o', join(tempDir('creators-team-'), 'a.csv')]),
-      t.b.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'profile', '--input', csv(handles.slice(4, 8)), '-o', join(tempDir('creators-team-'), 'b.csv')]),
+      t.a.run([
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'profile',
+        '--input',
+        csv(handles.slice(0, 4)),
+        '-o',
+        join(tempDir('creators-team-'), 'a.csv'),
+      ]),
+      t.b.run([
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'profile',
+        '--input',
+        csv(handles.slice(4, 8)),
+        '-o',
+        join(tempDir('creators-team-'), 'b.csv'),
+      ]),
     ]);
     expect([ra.code, rb.code].sort()).toEqual([0, 5]);
     const refused = ra.code === 5 ? ra : rb;
@@ -235,7 +325,7 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(r.stderr).not.toContain(dead.password);
   });
 
-  it('wrong credentials: exit 4 with the server\'s reason, the password in no line', async () => {
+  it("wrong credentials: exit 4 with the server's reason, the password in no line", async () => {
     const t = await team();
     const wrong = withCredentials(t.url, 'postgres', 'not-the-password-42');
     const m = t.machine(wrong);
@@ -260,8 +350,14 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     try {
       const r = await m.run(['store', 'stats', '--json'], { env });
       expect(r.stderr).toBe('');
-      expect(JSON.parse(r.stdout)).toMatchObject({ engine: 'postgres', exists: true, location: `postgres://postgres@127.0.0.1:${u.port}${u.pathname}` });
-      const withPassword = await m.run(['store', 'stats', '--json'], { env: { ...env, PGPASSWORD: decodeURIComponent(u.password) } });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        engine: 'postgres',
+        exists: true,
+        location: `postgres://postgres@127.0.0.1:${u.port}${u.pathname}`,
+      });
+      const withPassword = await m.run(['store', 'stats', '--json'], {
+        env: { ...env, PGPASSWORD: decodeURIComponent(u.password) },
+      });
       expect(JSON.parse(withPassword.stdout)).toMatchObject({ exists: true });
     } finally {
       if (before === undefined) delete process.env.PGPASSFILE;
@@ -269,14 +365,28 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     }
   });
 
-  it('store push copies a laptop\'s local store into the team store: the team then buys none of it; run twice, nothing is copied twice', async () => {
+  it("store push copies a laptop's local store into the team store: the team then buys none of it; run twice, nothing is copied twice", async () => {
     const t = await team();
     const handles = creatorHandles(t.sandbox, 3);
     // The laptop bought three creators with its own file, before joining the team.
     const laptop = t.machine();
-    const local = await laptop.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'l.csv')], {
-      env: { CREATORS_STORE: '' },
-    });
+    const local = await laptop.run(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        csv(handles),
+        '-o',
+        join(tempDir('creators-team-'), 'l.csv'),
+      ],
+      {
+        env: { CREATORS_STORE: '' },
+      },
+    );
     expect(local.code).toBe(0);
     const dry = await laptop.run(['store', 'push', '--dry-run', '--json']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, answers: { read: 3 }, spend: { read: 3 } });
@@ -286,7 +396,18 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const again = await laptop.run(['store', 'push', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ answers: { read: 3, added: 0 }, spend: { read: 3, added: 0 } });
     const mark = t.mark();
-    const r = await t.b.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'b.csv')]);
+    const r = await t.b.run([
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      csv(handles),
+      '-o',
+      join(tempDir('creators-team-'), 'b.csv'),
+    ]);
     expect(r.code).toBe(0);
     expect(mark.since().count).toBe(0);
     // A push into a file store is a usage error.
@@ -302,11 +423,27 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const handles = creatorHandles(t.sandbox, 40);
     const m = t.machine(proxy.url);
     const mark = t.mark();
-    const running = spawnCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '4', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'out.csv')], {
-      ...sandboxEnv(t.sandbox),
-      CREATORS_CONFIG_DIR: m.configDir,
-      CREATORS_STORE: proxy.url,
-    });
+    const running = spawnCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--concurrency',
+        '4',
+        '--input',
+        csv(handles),
+        '-o',
+        join(tempDir('creators-team-'), 'out.csv'),
+      ],
+      {
+        ...sandboxEnv(t.sandbox),
+        CREATORS_CONFIG_DIR: m.configDir,
+        CREATORS_STORE: proxy.url,
+      },
+    );
     for (let i = 0; i < 200 && mark.since().count < 6; i++) await new Promise((r) => setTimeout(r, 25));
     // Every connection dropped, twice, in the middle of the run; new ones get through.
     proxy.cut();
@@ -325,7 +462,10 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
       expect(r.stderr).not.toContain('kept in the local store');
     }
     // Whichever: each paid record once in the team store, with its charge once in the spend log.
-    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as { answers: { creator: { count: number } }; spend: { entries: number } };
+    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as {
+      answers: { creator: { count: number } };
+      spend: { entries: number };
+    };
     expect(stats.answers.creator.count).toBe(paid);
     expect(stats.spend.entries).toBe(paid);
   });
@@ -340,11 +480,27 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     const mark = t.mark();
     // A process of its own (as a user's run is): its claims, left in the team store it lost, are a dead
     // process's once it has exited, and the re-run below takes them over at once.
-    const running = spawnCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--concurrency', '4', '--input', csv(handles), '-o', out], {
-      ...sandboxEnv(t.sandbox),
-      CREATORS_CONFIG_DIR: m.configDir,
-      CREATORS_STORE: proxy.url,
-    });
+    const running = spawnCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--concurrency',
+        '4',
+        '--input',
+        csv(handles),
+        '-o',
+        out,
+      ],
+      {
+        ...sandboxEnv(t.sandbox),
+        CREATORS_CONFIG_DIR: m.configDir,
+        CREATORS_STORE: proxy.url,
+      },
+    );
     // Cut the network (and keep it down) once a few rows are bought.
     for (let i = 0; i < 200 && mark.since().count < 6; i++) await new Promise((r) => setTimeout(r, 25));
     await proxy.close();
@@ -355,15 +511,34 @@ describe.skipIf(!PG_URL)(`team store on PostgreSQL${PG_URL ? '' : ` (${PG_SKIP})
     expect(paid).toBeLessThan(40);
     expect(r.stderr).toMatch(/Cannot reach the team store at 127\.0\.0\.1:\d+/);
     const outbox = join(m.configDir, 'store', 'default.outbox.jsonl');
-    expect(r.stderr).toMatch(/The store could not take \d+ paid answers? \(instagram:[^)]*\); (it is|they are) kept in the outbox /);
+    expect(r.stderr).toMatch(
+      /The store could not take \d+ paid answers? \(instagram:[^)]*\); (it is|they are) kept in the outbox /,
+    );
     expect(r.stderr).toContain(`${outbox}, and the next run puts`);
     expect(r.stderr).not.toContain('store push');
     // The same machine's next run, the team store back: the outbox goes in first, only the rows never bought are bought.
     const rest = t.mark();
-    const again = await m.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', csv(handles), '-o', join(tempDir('creators-team-'), 'again.csv')], { env: { CREATORS_STORE: t.url } });
+    const again = await m.run(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        csv(handles),
+        '-o',
+        join(tempDir('creators-team-'), 'again.csv'),
+      ],
+      { env: { CREATORS_STORE: t.url } },
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(rest.since().count).toBe(40 - paid);
-    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as { answers: { creator: { count: number } }; spend: { entries: number } };
+    const stats = JSON.parse((await t.a.run(['store', 'stats', '--json'])).stdout) as {
+      answers: { creator: { count: number } };
+      spend: { entries: number };
+    };
     expect(stats.answers.creator.count).toBe(40);
     expect(stats.spend.entries).toBe(40);
   });

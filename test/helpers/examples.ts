@@ -38,7 +38,8 @@ export function splitComment(line: string): { command: string; comment: string }
       else if (c === quote) quote = undefined;
     } else if (c === '\\') i += 1;
     else if (c === "'" || c === '"') quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1] ?? ''))) return { command: line.slice(0, i).trim(), comment: line.slice(i + 1).trim() };
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1] ?? '')))
+      return { command: line.slice(0, i).trim(), comment: line.slice(i + 1).trim() };
   }
   return { command: line.trim(), comment: '' };
 }
@@ -46,7 +47,13 @@ export function splitComment(line: string): { command: string; comment: string }
 function step(where: string, line: string): Step {
   const { command, comment } = splitComment(line);
   const declared = /^exit (\d+)\b/.exec(comment);
-  return { where, command, comment, exit: declared ? Number(declared[1]) : 0, ...(/\bon a new store\b/.test(comment) ? { newStore: true } : {}) };
+  return {
+    where,
+    command,
+    comment,
+    exit: declared ? Number(declared[1]) : 0,
+    ...(/\bon a new store\b/.test(comment) ? { newStore: true } : {}),
+  };
 }
 
 /** The README's fenced blocks that hold at least one `$ creators` line, each as the steps it shows. */
@@ -57,7 +64,10 @@ export function readmeBlocks(text: string, file = 'README.md'): Block[] {
   const closeStep = (): void => {
     const last = current?.steps.at(-1);
     // A `# ...` line between commands is a comment of the block, not output.
-    const shown = current?.shown.filter((l) => !l.startsWith('# ')).join('\n').trim();
+    const shown = current?.shown
+      .filter((l) => !l.startsWith('# '))
+      .join('\n')
+      .trim();
     if (last && shown) last.shown = shown;
     if (current) current.shown = [];
   };
@@ -67,7 +77,8 @@ export function readmeBlocks(text: string, file = 'README.md'): Block[] {
       if (current) {
         closeStep();
         if (current.newStore) for (const s of current.steps) s.newStore = true;
-        if (current.steps.some((s) => /^creators\b/.test(s.command) || /\bcreators\b/.test(s.command))) blocks.push({ where: current.where, steps: current.steps });
+        if (current.steps.some((s) => /^creators\b/.test(s.command) || /\bcreators\b/.test(s.command)))
+          blocks.push({ where: current.where, steps: current.steps });
         current = undefined;
       } else current = { where: `${file}:${i + 1}`, steps: [], shown: [] };
       continue;
@@ -95,7 +106,8 @@ export function helpBlocks(tree: readonly CommandNode[]): Block[] {
     const here = [...path, node.def.name];
     const where = `creators ${here.join(' ')} --help`;
     const examples = node.def.examples ?? [];
-    if (examples.length > 0) out.push({ where, steps: examples.map(([command, what]) => step(where, `${command}  # ${what}`)) });
+    if (examples.length > 0)
+      out.push({ where, steps: examples.map(([command, what]) => step(where, `${command}  # ${what}`)) });
     if (node.kind === 'group') for (const child of node.def.commands) walk(child, here);
   };
   for (const node of tree) walk(node, []);
@@ -105,11 +117,17 @@ export function helpBlocks(tree: readonly CommandNode[]): Block[] {
 /** Lines that cannot run unattended against a test's sandbox, each with the reason (the test lists them). */
 export const NOT_RUN: ReadonlyArray<readonly [RegExp, string]> = [
   [/^creators sandbox\b/, 'starts a sandbox server (the test runs its own)'],
-  [/^creators (--\S+ \S+ )*mcp\b(?!.*--dry-run)/, 'serves MCP over stdio until its client closes it (test/e2e/mcp.test.ts drives it through the SDK client)'],
+  [
+    /^creators (--\S+ \S+ )*mcp\b(?!.*--dry-run)/,
+    'serves MCP over stdio until its client closes it (test/e2e/mcp.test.ts drives it through the SDK client)',
+  ],
   [/\bbch_\.\.\./, 'a placeholder for the batch id `batch upload` printed'],
   [/<\w+>/, 'a placeholder to fill in'],
   [/^creators events tail\b(?!.*--once)/, 'follows until Ctrl-C'],
-  [/postgres:\/\/|^creators store push\b/, 'needs a team store on PostgreSQL: test/e2e/team-store.test.ts runs these against one'],
+  [
+    /postgres:\/\/|^creators store push\b/,
+    'needs a team store on PostgreSQL: test/e2e/team-store.test.ts runs these against one',
+  ],
 ];
 
 /** Lines that need a login made earlier: run once a `creators login` line has run, not in a block without one. */
@@ -145,14 +163,16 @@ export function isLogin(step: Pick<Step, 'command'>): boolean {
  * the sandbox's running counts of listening time and events, and so the width of a box around a figure.
  */
 export function maskHistory(text: string): string {
-  return text
-    .replace(/("credits_(?:available|used|left)": ?)-?\d+(\.\d+)?/g, '$1<credits>')
-    .replace(/\b\d+(\.\d+)? credits left\b/g, '<credits> credits left')
-    .replace(/^The account has used .*$/gm, 'The account has used <credits>')
-    .replace(/("(?:offset_ms|events)": ?)\d+/g, '$1<count>')
-    .replace(/(Credits (?:available|used)\s*│\s*)-?\d+(\.\d+)?/g, '$1<credits>')
-    // A box as wide as its widest figure.
-    .replace(/─+/g, '─');
+  return (
+    text
+      .replace(/("credits_(?:available|used|left)": ?)-?\d+(\.\d+)?/g, '$1<credits>')
+      .replace(/\b\d+(\.\d+)? credits left\b/g, '<credits> credits left')
+      .replace(/^The account has used .*$/gm, 'The account has used <credits>')
+      .replace(/("(?:offset_ms|events)": ?)\d+/g, '$1<count>')
+      .replace(/(Credits (?:available|used)\s*│\s*)-?\d+(\.\d+)?/g, '$1<credits>')
+      // A box as wide as its widest figure.
+      .replace(/─+/g, '─')
+  );
 }
 
 /**
@@ -221,14 +241,19 @@ export function shellWords(line: string, vars: Record<string, string | undefined
 export function mask(text: string, baseUrl?: string): string {
   let out = text;
   if (baseUrl) out = out.split(baseUrl).join('http://127.0.0.1:8787');
-  return out
-    .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:8787')
-    .replace(/\bsbx_(live|test|at|rt)_[A-Za-z0-9_-]+/g, 'sbx_$1_<secret>')
-    .replace(/\bsbx_…[A-Za-z0-9]{4}\b/g, 'sbx_…<key>')
-    // A terminal time names its zone (TZ of the machine): 2026-11-22 10:00 UTC, ... EST, ... GMT+5:30.
-    .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d| (UTC|GMT([+-]\d{1,2}(:\d\d)?)?|[A-Z]{3,4}\b))?/g, '<time>')
-    .replace(/\bbch_[0-9a-f]{8,}\b/g, 'bch_<id>')
-    .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>');
+  return (
+    out
+      .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:8787')
+      .replace(/\bsbx_(live|test|at|rt)_[A-Za-z0-9_-]+/g, 'sbx_$1_<secret>')
+      .replace(/\bsbx_…[A-Za-z0-9]{4}\b/g, 'sbx_…<key>')
+      // A terminal time names its zone (TZ of the machine): 2026-11-22 10:00 UTC, ... EST, ... GMT+5:30.
+      .replace(
+        /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d| (UTC|GMT([+-]\d{1,2}(:\d\d)?)?|[A-Z]{3,4}\b))?/g,
+        '<time>',
+      )
+      .replace(/\bbch_[0-9a-f]{8,}\b/g, 'bch_<id>')
+      .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
+  );
 }
 
 /**

@@ -14,7 +14,9 @@ const originals = new Map(SPAWNERS.map((name) => [name, childProcess[name]]));
 
 for (const name of SPAWNERS) {
   childProcess[name] = (command: unknown) => {
-    throw new Error(`child_process.${name}(${JSON.stringify(command)}) in a fast-tier test: the fast tier starts no process; list the file in SLOW_TESTS (test/tiers.ts) with the reason`);
+    throw new Error(
+      `child_process.${name}(${JSON.stringify(command)}) in a fast-tier test: the fast tier starts no process; list the file in SLOW_TESTS (test/tiers.ts) with the reason`,
+    );
   };
 }
 syncBuiltinESMExports();

@@ -26,7 +26,13 @@ export function world(sb: StartedSandbox, extra: Record<string, string> = {}): W
   const dir = tempDir('creators-fault-');
   const config = join(dir, 'config');
   const env = { ...sandboxEnv(sb), CREATORS_CONFIG_DIR: config, CREATORS_RATE_LIMIT: '100000', ...extra };
-  return { dir, config, store: extra.CREATORS_STORE ?? join(config, 'store', 'default.db'), outbox: join(config, 'store', 'default.outbox.jsonl'), env };
+  return {
+    dir,
+    config,
+    store: extra.CREATORS_STORE ?? join(config, 'store', 'default.db'),
+    outbox: join(config, 'store', 'default.outbox.jsonl'),
+    env,
+  };
 }
 
 export function writeInput(file: string, handles: readonly string[]): void {
@@ -59,7 +65,11 @@ export interface Running {
 }
 
 /** The built CLI in the background (`wrap`: a command line to run it under, e.g. faketime). */
-export function start(args: string[], env: Record<string, string>, o: { wrap?: string[]; guardMs?: number } = {}): Running {
+export function start(
+  args: string[],
+  env: Record<string, string>,
+  o: { wrap?: string[]; guardMs?: number } = {},
+): Running {
   const [cmd, ...pre] = o.wrap ?? [];
   const child = spawn(cmd ?? process.execPath, [...(cmd ? [...pre, process.execPath] : []), BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -137,10 +147,17 @@ export function errorLines(stderr: string): { errors: string[]; stack: boolean }
   return { errors: lines.filter((l) => /^error: /.test(l)), stack: lines.some((l) => /^\s+at .+[(:]\d+/.test(l)) };
 }
 
-type PgClient = { connect(): Promise<void>; query(q: string): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void>; on(e: 'error', f: () => void): void };
+type PgClient = {
+  connect(): Promise<void>;
+  query(q: string): Promise<{ rows: Record<string, unknown>[] }>;
+  end(): Promise<void>;
+  on(e: 'error', f: () => void): void;
+};
 
 export async function pgClient(url: string): Promise<PgClient> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => PgClient } };
+  const { default: pg } = (await import('pg')) as unknown as {
+    default: { Client: new (c: { connectionString: string }) => PgClient };
+  };
   const c = new pg.Client({ connectionString: url });
   c.on('error', () => undefined);
   await c.connect();

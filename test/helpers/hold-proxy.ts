@@ -27,7 +27,13 @@ export async function holdProxy(target: string, hold: (req: IncomingMessage) => 
   const server: Server = createServer((req, res) => {
     const forward = (): void => {
       const out = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

@@ -10,7 +10,11 @@ export const KEY = 'sk_test_0123456789abcdef';
  * that was never sent fails the test, as cli/cli's httpmock `Verify` does). `recorder: true` is for a
  * persistent catch-all interceptor that records calls, where "no call at all" is what the test asserts.
  */
-export function mockApi(options: { recorder?: boolean } = {}): { agent: MockAgent; pool: ReturnType<MockAgent['get']>; env: Record<string, string> } {
+export function mockApi(options: { recorder?: boolean } = {}): {
+  agent: MockAgent;
+  pool: ReturnType<MockAgent['get']>;
+  env: Record<string, string>;
+} {
   const agent = new MockAgent();
   agent.disableNetConnect();
   onTestFinished(({ task }) => {

@@ -14,7 +14,8 @@ import { afterAll } from 'vitest';
 export const PG_URL = process.env.CREATORS_TEST_PG_URL || undefined;
 
 /** Why PostgreSQL tests are skipped here (shown in the test name). */
-export const PG_SKIP = 'skipped: no PostgreSQL (CREATORS_TEST_PG_URL unset; .ci/run starts one with scripts/pg-test-server.sh)';
+export const PG_SKIP =
+  'skipped: no PostgreSQL (CREATORS_TEST_PG_URL unset; .ci/run starts one with scripts/pg-test-server.sh)';
 
 if (!PG_URL) console.warn(`PostgreSQL store tests ${PG_SKIP}`);
 
@@ -22,7 +23,13 @@ if (!PG_URL) console.warn(`PostgreSQL store tests ${PG_SKIP}`);
 export const PGBOUNCER_URL = (PG_URL && process.env.CREATORS_TEST_PGBOUNCER_URL) || undefined;
 
 /** Where Debian's `pgbouncer` is, if installed (it lives in /usr/sbin, often off a user's PATH). */
-export const PGBOUNCER_BIN = ['/usr/sbin/pgbouncer', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, 'pgbouncer'))].find((f) => existsSync(f));
+export const PGBOUNCER_BIN = [
+  '/usr/sbin/pgbouncer',
+  ...(process.env.PATH ?? '')
+    .split(':')
+    .filter(Boolean)
+    .map((d) => join(d, 'pgbouncer')),
+].find((f) => existsSync(f));
 
 /** Why PgBouncer tests are skipped here. */
 export const PGBOUNCER_SKIP = !PG_URL
@@ -39,7 +46,9 @@ interface Admin {
 }
 
 async function admin(): Promise<Admin> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => Admin & { connect(): Promise<void> } } };
+  const { default: pg } = (await import('pg')) as unknown as {
+    default: { Client: new (c: { connectionString: string }) => Admin & { connect(): Promise<void> } };
+  };
   const c = new pg.Client({ connectionString: PG_URL as string });
   await c.connect();
   return c;

@@ -130,7 +130,12 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
     },
     errorJson() {
       // The last line as a terminal shows it: a progress line erased in place before the error is gone.
-      const line = err.trim().split('\n').pop()?.replace(/^[^\n]*\r\x1b\[2K/, '') ?? '';
+      const line =
+        err
+          .trim()
+          .split('\n')
+          .pop()
+          ?.replace(/^[^\n]*\r\x1b\[2K/, '') ?? '';
       return JSON.parse(line);
     },
   };
@@ -146,7 +151,8 @@ export function fakeTtyStream(columns: number): PassThrough {
     isTTY: true,
     columns,
     rows: 40,
-    cursorTo: (x: number, y?: number | (() => void), cb?: () => void) => readline.cursorTo(stream, x, typeof y === 'number' ? y : undefined, typeof y === 'function' ? y : cb),
+    cursorTo: (x: number, y?: number | (() => void), cb?: () => void) =>
+      readline.cursorTo(stream, x, typeof y === 'number' ? y : undefined, typeof y === 'function' ? y : cb),
     moveCursor: (dx: number, dy: number, cb?: () => void) => readline.moveCursor(stream, dx, dy, cb),
     clearLine: (dir: -1 | 0 | 1, cb?: () => void) => readline.clearLine(stream, dir, cb),
   });

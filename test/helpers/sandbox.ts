@@ -29,7 +29,12 @@ export function sandboxEnv(sandbox: StartedSandbox, extra: Record<string, string
  * n handles of the sandbox's own creators on a platform, from index `from` (cycling past the end):
  * handles that batch and single enrichment both find (made-up handles are not found, and free).
  */
-export function creatorHandles(sandbox: StartedSandbox, n: number, from = 0, platform: 'instagram' | 'youtube' | 'tiktok' | 'twitter' | 'twitch' | 'onlyfans' = 'instagram'): string[] {
+export function creatorHandles(
+  sandbox: StartedSandbox,
+  n: number,
+  from = 0,
+  platform: 'instagram' | 'youtube' | 'tiktok' | 'twitter' | 'twitch' | 'onlyfans' = 'instagram',
+): string[] {
   const list = sandbox.state.creators.list(platform);
   return Array.from({ length: n }, (_, i) => list[(from + i) % list.length]!.profile.username);
 }

@@ -11,7 +11,12 @@ export interface SpawnResult {
 }
 
 /** Spawns the built CLI (`bin/creators.js`) with a clean environment plus `env`. */
-export function spawnCli(args: string[], env: Record<string, string> = {}, input?: string, timeoutMs = 20_000): Promise<SpawnResult> {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+  timeoutMs = 20_000,
+): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },

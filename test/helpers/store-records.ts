@@ -26,7 +26,18 @@ export function answer(key: string, o: Partial<StoredAnswer> = {}): StoredAnswer
 }
 
 export function spend(run: string, creditsMilli: number, at = T0, origin?: string): SpendEntry {
-  return { at, profile: 'default', baseUrl: 'http://127.0.0.1:1/', command: 'enrich handle', route: 'creators/enrich/handle/raw', platform: 'instagram', creditsMilli, records: 1, run, origin };
+  return {
+    at,
+    profile: 'default',
+    baseUrl: 'http://127.0.0.1:1/',
+    command: 'enrich handle',
+    route: 'creators/enrich/handle/raw',
+    platform: 'instagram',
+    creditsMilli,
+    records: 1,
+    run,
+    origin,
+  };
 }
 
 /** A holder that is this process (alive, on this host). */

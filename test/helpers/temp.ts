@@ -20,7 +20,11 @@ export function tempDir(prefix = 'creators-'): string {
 }
 
 /** Writes `content` to a new file `name` in a new directory (or in `dir`); returns both paths. */
-export function tempFile(name: string, content: string | Buffer, dir = tempDir('creators-file-')): { dir: string; path: string } {
+export function tempFile(
+  name: string,
+  content: string | Buffer,
+  dir = tempDir('creators-file-'),
+): { dir: string; path: string } {
   const path = join(dir, name);
   writeFileSync(path, content);
   return { dir, path };

@@ -61,5 +61,8 @@ export function memoryTerminal(options: MemoryTerminalOptions = {}): MemoryTermi
       waitSpinnerDelayMs: options.waitSpinnerDelayMs ?? Infinity,
     },
   );
-  return Object.assign(term, { out: options.stdout === undefined ? stdout.text : () => '', err: stderr.text }) as MemoryTerminal;
+  return Object.assign(term, {
+    out: options.stdout === undefined ? stdout.text : () => '',
+    err: stderr.text,
+  }) as MemoryTerminal;
 }

@@ -18,7 +18,10 @@ export function snapshotTree(dir: string): Record<string, string> {
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.isDirectory()) {
-        out[`${p}/`] = readdirSync(p).filter((n) => !SQLITE_SIDECAR.test(n)).sort().join('\n');
+        out[`${p}/`] = readdirSync(p)
+          .filter((n) => !SQLITE_SIDECAR.test(n))
+          .sort()
+          .join('\n');
         walk(p);
       } else out[p] = `${statSync(p).mtimeMs} ${readFileSync(p).toString('base64')}`;
     }

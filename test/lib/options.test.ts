@@ -18,7 +18,9 @@ describe('typed key=value', () => {
   });
 
   it('nests dot paths', () => {
-    expect(assignPairs(['number_of_followers.min=10000', 'number_of_followers.max=50000', 'is_verified=true'], '--filter')).toEqual({
+    expect(
+      assignPairs(['number_of_followers.min=10000', 'number_of_followers.max=50000', 'is_verified=true'], '--filter'),
+    ).toEqual({
       number_of_followers: { min: 10000, max: 50000 },
       is_verified: true,
     });
@@ -54,6 +56,8 @@ describe('credits in thousandths', () => {
   });
 
   it.each(['-1', 'lots', '.', 'Infinity'])('refuses %j naming what it reads', (raw) => {
-    expect(() => parseCreditsMilli(raw, 'CREATORS_MAX_CREDITS')).toThrow(`Invalid CREATORS_MAX_CREDITS '${raw}': expected a number, 0 or more.`);
+    expect(() => parseCreditsMilli(raw, 'CREATORS_MAX_CREDITS')).toThrow(
+      `Invalid CREATORS_MAX_CREDITS '${raw}': expected a number, 0 or more.`,
+    );
   });
 });

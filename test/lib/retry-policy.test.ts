@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/lib/errors.js';
-import { backoffMs, mayRetry, nextWait, pause, POLICIES, retryPolicy, withRetries, type RetryClock } from '../../src/lib/retry-policy.js';
+import {
+  backoffMs,
+  mayRetry,
+  nextWait,
+  pause,
+  POLICIES,
+  retryPolicy,
+  withRetries,
+  type RetryClock,
+} from '../../src/lib/retry-policy.js';
 
 /** Time moves only when something waits: no real timer, no timing assertion. */
-function fakeClock(opts: { abortAfterWaits?: number; random?: () => number } = {}): RetryClock & { waits: number[]; t: number; ctrl: AbortController } {
+function fakeClock(
+  opts: { abortAfterWaits?: number; random?: () => number } = {},
+): RetryClock & { waits: number[]; t: number; ctrl: AbortController } {
   const ctrl = new AbortController();
   const clock = {
     t: 0,
@@ -39,7 +50,9 @@ describe('the waits', () => {
       throw new Error('no jitter, no random');
     };
     expect(seq(POLICIES.forward, 7, never)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
-    expect(seq(POLICIES.tail, 10, never)).toEqual([2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000]);
+    expect(seq(POLICIES.tail, 10, never)).toEqual([
+      2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 300000, 300000,
+    ]);
     expect(seq(POLICIES.storeReconnect, 3, never)).toEqual([100, 300, 600]);
     expect(seq(POLICIES.claimWait, 4, never)).toEqual([200, 200, 200, 200]);
     expect(POLICIES.forward.attempts).toBe(5);
@@ -53,7 +66,10 @@ describe('the waits', () => {
     expect(nextWait(POLICIES.http, 1, 61_000)).toEqual({ waitMs: 61_000, tooLong: true });
     expect(nextWait(POLICIES.http, 3, undefined, () => 1)).toEqual({ waitMs: 2_000, tooLong: false });
     // Its own back-off is never "too long", whatever the limit.
-    expect(nextWait(retryPolicy({ baseMs: 10_000, maxServerWaitMs: 1_000 }), 1, undefined)).toEqual({ waitMs: 10_000, tooLong: false });
+    expect(nextWait(retryPolicy({ baseMs: 10_000, maxServerWaitMs: 1_000 }), 1, undefined)).toEqual({
+      waitMs: 10_000,
+      tooLong: false,
+    });
   });
 
   it('attempts and the deadline each stop the retries', () => {
@@ -71,11 +87,16 @@ describe('withRetries', () => {
     const clock = fakeClock();
     const said: string[] = [];
     const tries: number[] = [];
-    const value = await withRetries(POLICIES.forward, clock, { retryable: (e) => e instanceof Passing, onRetry: (_e, n, ms) => said.push(`${n}:${ms}`) }, async (n) => {
-      tries.push(n);
-      if (n < 3) throw new Passing();
-      return 'ok';
-    });
+    const value = await withRetries(
+      POLICIES.forward,
+      clock,
+      { retryable: (e) => e instanceof Passing, onRetry: (_e, n, ms) => said.push(`${n}:${ms}`) },
+      async (n) => {
+        tries.push(n);
+        if (n < 3) throw new Passing();
+        return 'ok';
+      },
+    );
     expect(value).toBe('ok');
     expect(tries).toEqual([1, 2, 3]);
     expect(clock.waits).toEqual([1000, 2000]);
@@ -85,7 +106,11 @@ describe('withRetries', () => {
   it('a failure that is not retryable is thrown at once, with no wait', async () => {
     const clock = fakeClock();
     const boom = new Error('denied');
-    await expect(withRetries(POLICIES.forward, clock, { retryable: (e) => e instanceof Passing }, async () => Promise.reject(boom))).rejects.toBe(boom);
+    await expect(
+      withRetries(POLICIES.forward, clock, { retryable: (e) => e instanceof Passing }, async () =>
+        Promise.reject(boom),
+      ),
+    ).rejects.toBe(boom);
     expect(clock.waits).toEqual([]);
   });
 
@@ -104,10 +129,15 @@ describe('withRetries', () => {
     const clock = fakeClock();
     let n = 0;
     await expect(
-      withRetries(retryPolicy({ baseMs: 200, factor: 1, capMs: 200, deadlineMs: 1_000 }), clock, { retryable: () => true }, async () => {
-        n++;
-        throw new Passing();
-      }),
+      withRetries(
+        retryPolicy({ baseMs: 200, factor: 1, capMs: 200, deadlineMs: 1_000 }),
+        clock,
+        { retryable: () => true },
+        async () => {
+          n++;
+          throw new Passing();
+        },
+      ),
     ).rejects.toBeInstanceOf(Passing);
     expect(n).toBe(6); // at 0, 200, 400, 600, 800, 1000 ms; none after
     expect(clock.waits).toEqual([200, 200, 200, 200, 200]);
@@ -118,10 +148,15 @@ describe('withRetries', () => {
     const policy = retryPolicy({ attempts: 3, maxServerWaitMs: 5_000 });
     let n = 0;
     const asks = [4_000, 6_000];
-    const err = await withRetries(policy, clock, { retryable: () => true, serverWaitMs: () => asks[n - 1] }, async () => {
-      n++;
-      throw new Passing(`try ${n}`);
-    }).catch((e: unknown) => e);
+    const err = await withRetries(
+      policy,
+      clock,
+      { retryable: () => true, serverWaitMs: () => asks[n - 1] },
+      async () => {
+        n++;
+        throw new Passing(`try ${n}`);
+      },
+    ).catch((e: unknown) => e);
     expect((err as Error).message).toBe('try 2');
     expect(clock.waits).toEqual([4_000]);
   });
@@ -142,7 +177,9 @@ describe('withRetries', () => {
     const clock = fakeClock();
     clock.ctrl.abort();
     let n = 0;
-    await expect(withRetries(POLICIES.forward, clock, { retryable: () => true }, async () => ++n)).rejects.toBeInstanceOf(InterruptedError);
+    await expect(
+      withRetries(POLICIES.forward, clock, { retryable: () => true }, async () => ++n),
+    ).rejects.toBeInstanceOf(InterruptedError);
     expect(n).toBe(0);
   });
 

@@ -14,7 +14,13 @@ import { tempDir } from '../helpers/temp.js';
 import { reportedSpendMilli } from '../reliability/helpers.js';
 import { expectInPageOrder } from './helpers.js';
 
-const BASE: SandboxOptions = { seed: 57, rateLimit: 100_000, credits: 10_000, dailyDiscoveryLimit: 10_000, latency: 'discovery=400ms' };
+const BASE: SandboxOptions = {
+  seed: 57,
+  rateLimit: 100_000,
+  credits: 10_000,
+  dailyDiscoveryLimit: 10_000,
+  latency: 'discovery=400ms',
+};
 const PRICE_MILLI = 10;
 
 async function search(options: SandboxOptions = {}, interruptAfterCharges?: number) {
@@ -41,15 +47,20 @@ async function search(options: SandboxOptions = {}, interruptAfterCharges?: numb
         }
       }, 5);
     }
-    const res: RunResult = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '20', '--max-results', '400', '-o', out], {
-      env: sandboxEnv(sb, { CREATORS_RATE_LIMIT: '600' }),
-      stderrTTY: true,
-      signal: controller.signal,
-      // The real clock: the client measures the sandbox's latency to size its window.
-      now: Date.now,
-    });
+    const res: RunResult = await runCli(
+      ['search', '--platform', 'instagram', '--all', '--limit', '20', '--max-results', '400', '-o', out],
+      {
+        env: sandboxEnv(sb, { CREATORS_RATE_LIMIT: '600' }),
+        stderrTTY: true,
+        signal: controller.signal,
+        // The real clock: the client measures the sandbox's latency to size its window.
+        now: Date.now,
+      },
+    );
     clearInterval(poll);
-    const records = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as { profile: { username: string } }[]).map((r) => r.profile.username) : [];
+    const records = existsSync(out)
+      ? (JSON.parse(readFileSync(out, 'utf8')) as { profile: { username: string } }[]).map((r) => r.profile.username)
+      : [];
     // The most Discovery requests the sandbox held at once.
     let peak = 0;
     for (const [at] of spans) peak = Math.max(peak, spans.filter(([a, b]) => a <= at && at < b).length);

@@ -8,6 +8,12 @@ import { expect } from 'vitest';
  */
 export function expectInPageOrder(records: readonly string[], whole: readonly string[], context: string): void {
   const at = records.map((r) => whole.indexOf(r));
-  expect(at.every((i) => i >= 0), context).toBe(true);
-  expect(at.every((i, k) => k === 0 || i > (at[k - 1] as number)), context).toBe(true);
+  expect(
+    at.every((i) => i >= 0),
+    context,
+  ).toBe(true);
+  expect(
+    at.every((i, k) => k === 0 || i > (at[k - 1] as number)),
+    context,
+  ).toBe(true);
 }

@@ -43,7 +43,8 @@ const BUSY_POST = ((): string => {
   for (let i = 0; ; i++) if (commentCount(SEED, 'instagram', `Cpost${i}`) >= 100) return `Cpost${i}`;
 })();
 
-const creatorId = (r: Record<string, unknown>): string => String((r.profile as { username?: string } | undefined)?.username ?? r.user_id);
+const creatorId = (r: Record<string, unknown>): string =>
+  String((r.profile as { username?: string } | undefined)?.username ?? r.user_id);
 const FAMILIES: Family[] = [
   {
     name: 'search --all',
@@ -55,7 +56,19 @@ const FAMILIES: Family[] = [
   },
   {
     name: 'similar --all',
-    args: (out, sb) => ['similar', String(sb.state.creators.list('tiktok')[0]?.profile.username), '--platform', 'tiktok', '--all', '--limit', '20', '--max-results', '200', '-o', out],
+    args: (out, sb) => [
+      'similar',
+      String(sb.state.creators.list('tiktok')[0]?.profile.username),
+      '--platform',
+      'tiktok',
+      '--all',
+      '--limit',
+      '20',
+      '--max-results',
+      '200',
+      '-o',
+      out,
+    ],
     unit: 'record',
     priceMilli: 10,
     pageSize: 20,
@@ -63,7 +76,19 @@ const FAMILIES: Family[] = [
   },
   {
     name: 'post --kind comments --all',
-    args: (out) => ['post', BUSY_POST, '--platform', 'instagram', '--kind', 'comments', '--all', '--max-pages', '8', '-o', out],
+    args: (out) => [
+      'post',
+      BUSY_POST,
+      '--platform',
+      'instagram',
+      '--kind',
+      'comments',
+      '--all',
+      '--max-pages',
+      '8',
+      '-o',
+      out,
+    ],
     unit: 'request',
     priceMilli: 30,
     pageSize: 25,
@@ -97,7 +122,10 @@ function read(file: string): Record<string, unknown>[] {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>[];
 }
 
-async function runFamily(family: Family, scenario: Scenario): Promise<{ res: RunResult; records: Record<string, unknown>[]; ledgerMilli: number; lostMilli: number }> {
+async function runFamily(
+  family: Family,
+  scenario: Scenario,
+): Promise<{ res: RunResult; records: Record<string, unknown>[]; ledgerMilli: number; lostMilli: number }> {
   const sb = await startSandbox({ port: 0, ...BASE, ...scenario.options });
   try {
     if (scenario.faults) setFaults(sb.state, parseFaultSpec(scenario.faults));
@@ -107,8 +135,10 @@ async function runFamily(family: Family, scenario: Scenario): Promise<{ res: Run
     ctrlC.stop();
     const lostRequests = figures(sb).charged_then_lost;
     // The scenario really happened (a rule that matches nothing would make the test vacuous).
-    if (scenario.faults && !scenario.faults.startsWith('delay')) expect(figures(sb).total, scenario.name).toBeGreaterThan(0);
-    const lostMilli = family.unit === 'request' ? lostRequests * family.priceMilli : lostRequests * family.pageSize * family.priceMilli;
+    if (scenario.faults && !scenario.faults.startsWith('delay'))
+      expect(figures(sb).total, scenario.name).toBeGreaterThan(0);
+    const lostMilli =
+      family.unit === 'request' ? lostRequests * family.priceMilli : lostRequests * family.pageSize * family.priceMilli;
     return { res, records: read(out), ledgerMilli: sb.state.ledger.usedMilli, lostMilli };
   } finally {
     await sb.close();
@@ -136,7 +166,10 @@ describe.each(FAMILIES)('money invariants: $name', (family) => {
     // (b) every paid record is in the output, in the complete run's order, as many as were paid for.
     const paidRecords = family.unit === 'record' ? reported / family.priceMilli : undefined;
     if (paidRecords !== undefined) expect(records, context).toHaveLength(paidRecords);
-    else expect(records.length, context).toBeGreaterThanOrEqual(Math.max(0, reported / family.priceMilli - 1) * family.pageSize);
+    else
+      expect(records.length, context).toBeGreaterThanOrEqual(
+        Math.max(0, reported / family.priceMilli - 1) * family.pageSize,
+      );
     expectInPageOrder(records.map(family.id), whole.map(family.id), context);
 
     // (d) non-zero exactly when the output is not the whole result.

@@ -30,7 +30,9 @@ describe('search/similar --all -o stopped part-way keep the paid creators', () =
       const dir = tempDir('creators-money-');
       const out = join(dir, 'p.json');
       const mark = ledgerMark(s);
-      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '-o', out], { env: sandboxEnv(s) });
+      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '-o', out], {
+        env: sandboxEnv(s),
+      });
       expect(res.code).toBe(5);
       const creators = JSON.parse(readFileSync(out, 'utf8')) as { profile: { username: string } }[];
       const charged = mark.since();
@@ -52,14 +54,19 @@ describe('search/similar --all -o stopped part-way keep the paid creators', () =
       const out = join(dir, 'similar.csv');
       const seedHandle = s.state.creators.list('instagram')[0]?.profile.username as string;
       const mark = ledgerMark(s);
-      const res = await runCli(['similar', seedHandle, '--platform', 'instagram', '--all', '--limit', '10', '-o', out], { env: sandboxEnv(s) });
+      const res = await runCli(
+        ['similar', seedHandle, '--platform', 'instagram', '--all', '--limit', '10', '-o', out],
+        { env: sandboxEnv(s) },
+      );
       expect(res.code).toBe(5);
       const rows = parse(readFileSync(out), { columns: true }) as Record<string, string>[];
       const charged = mark.since();
       expect(charged.milli).toBeGreaterThan(0);
       expect(rows).toHaveLength(charged.milli / 10);
       expect(res.stderr).toContain('Daily Discovery credit limit');
-      expect(res.stderr).toContain(`Spent ${charged.milli / 1000} credits in this run; ${rows.length} creators kept in ${out}, a partial result (the run stopped before the end).`);
+      expect(res.stderr).toContain(
+        `Spent ${charged.milli / 1000} credits in this run; ${rows.length} creators kept in ${out}, a partial result (the run stopped before the end).`,
+      );
     } finally {
       await s.close();
     }
@@ -69,13 +76,18 @@ describe('search/similar --all -o stopped part-way keep the paid creators', () =
     const s = await startSandbox({ port: 0, seed: 31, fairUseCap: 3 });
     try {
       const mark = ledgerMark(s);
-      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '--format', 'json'], { env: sandboxEnv(s) });
+      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '--format', 'json'], {
+        env: sandboxEnv(s),
+      });
       expect(res.code).toBe(6);
       const creators = res.json<unknown[]>();
       expect(creators.length).toBeGreaterThan(0);
       expect(creators).toHaveLength(mark.since().milli / 10);
       const error = res.errorJson().error as { code: string; spent?: { credits: number; kept: string } };
-      expect(error.spent).toEqual({ credits: mark.since().milli / 1000, kept: `${creators.length} creators written to standard output, a partial result (the run stopped before the end)` });
+      expect(error.spent).toEqual({
+        credits: mark.since().milli / 1000,
+        kept: `${creators.length} creators written to standard output, a partial result (the run stopped before the end)`,
+      });
     } finally {
       await s.close();
     }
@@ -85,7 +97,10 @@ describe('search/similar --all -o stopped part-way keep the paid creators', () =
     const s = await startSandbox({ port: 0, seed: 31, credits: 0 });
     try {
       const dir = tempDir('creators-money-');
-      const res = await runCli(['search', '--platform', 'instagram', '--all', '--limit', '10', '-o', join(dir, 'p.json')], { env: sandboxEnv(s) });
+      const res = await runCli(
+        ['search', '--platform', 'instagram', '--all', '--limit', '10', '-o', join(dir, 'p.json')],
+        { env: sandboxEnv(s) },
+      );
       expect(res.code).toBe(5);
       expect(readdirSync(dir)).toEqual([]);
       expect(res.stderr).toContain('Spent 0 credits in this run; nothing was received, nothing kept.');
@@ -103,7 +118,10 @@ describe('post --kind comments --all stopped part-way keeps the paid comments', 
       const dir = tempDir('creators-money-');
       const out = join(dir, 'comments.jsonl');
       const mark = ledgerMark(s);
-      const res = await runCli(['post', 'C1a2B3c4D5e', '--platform', 'instagram', '--kind', 'comments', '--all', '-o', out], { env: sandboxEnv(s) });
+      const res = await runCli(
+        ['post', 'C1a2B3c4D5e', '--platform', 'instagram', '--kind', 'comments', '--all', '-o', out],
+        { env: sandboxEnv(s) },
+      );
       expect(res.code).toBe(5);
       const charged = mark.since();
       expect(charged.count).toBe(2);

@@ -45,21 +45,39 @@ describe.each(SCENARIOS)('bulk enrichment money invariants: $name', (scenario) =
     try {
       if (scenario.balanceMilli !== undefined) sb.state.ledger.balanceMilli = scenario.balanceMilli;
       if (scenario.faults) setFaults(sb.state, parseFaultSpec(scenario.faults));
-      const names = sb.state.creators.list('instagram').slice(0, ROWS).map((c) => c.profile.username);
+      const names = sb.state.creators
+        .list('instagram')
+        .slice(0, ROWS)
+        .map((c) => c.profile.username);
       const dir = tempDir('creators-resume-inv-');
       const input = join(dir, 'in.csv');
       const out = join(dir, 'out.csv');
       writeInput(input, names);
       const configDir = tempConfigDir();
-      const args = ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, '-o', out, '--concurrency', '3'];
+      const args = [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        input,
+        '-o',
+        out,
+        '--concurrency',
+        '3',
+      ];
       const ctrlC = abortAfterCharges(sb, scenario.interruptAfterCharges);
       const first = await runCli(args, { env: sandboxEnv(sb), configDir, stderrTTY: true, signal: ctrlC.signal });
       ctrlC.stop();
       const context = `first run: exit ${first.code}\n${first.stderr}`;
       const lost = figures(sb).charged_then_lost;
       // The scenario really happened (a rule that matches nothing would make this test vacuous).
-      if (scenario.faults && !scenario.faults.startsWith('delay')) expect(figures(sb).total, context).toBeGreaterThan(0);
-      if (scenario.balanceMilli !== undefined || scenario.interruptAfterCharges !== undefined) expect(first.code, context).not.toBe(0);
+      if (scenario.faults && !scenario.faults.startsWith('delay'))
+        expect(figures(sb).total, context).toBeGreaterThan(0);
+      if (scenario.balanceMilli !== undefined || scenario.interruptAfterCharges !== undefined)
+        expect(first.code, context).not.toBe(0);
 
       // (a) what the ledger took = the one spend figure the run reported + replies it said may have been charged.
       expect(sb.state.ledger.usedMilli, context).toBe(reportedMilli(first.stderr) + lost * 30);
@@ -79,7 +97,10 @@ describe.each(SCENARIOS)('bulk enrichment money invariants: $name', (scenario) =
       sb.state.ledger.balanceMilli = 1_000_000;
       const again = await runCli(args, { env: sandboxEnv(sb), configDir, stderrTTY: true });
       expect(again.code, `re-run: ${again.stderr}`).toBe(0);
-      if (answered.length > 0) expect(again.stderr).toContain(`${answered.length} of ${ROWS} rows from the store (bought within 14 days): 0 credits`);
+      if (answered.length > 0)
+        expect(again.stderr).toContain(
+          `${answered.length} of ${ROWS} rows from the store (bought within 14 days): 0 credits`,
+        );
       const final = parse(readFileSync(out), { columns: true }) as { handle: string; status: string }[];
       expect(final.map((r) => r.handle)).toEqual(names);
       expect(final.every((r) => r.status === 'ok' || r.status === 'not_found')).toBe(true);

@@ -33,7 +33,10 @@ const env = (): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_C
 function toDevFull(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const full = openSync('/dev/full', 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() }, stdio: ['ignore', full, 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() },
+      stdio: ['ignore', full, 'pipe'],
+    });
     closeSync(full);
     let stderr = '';
     child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -55,21 +58,28 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
   });
   const left = (): string[] => readdirSync(disk.dir).filter((f) => f !== 'filler');
 
-  it.each(['p.json', 'p.csv', 'p.jsonl'])('search -o %s: exit 1, the disk named, the spend said, no file left', async (name) => {
-    const mark = ledgerMark(sb.get());
-    const target = join(disk.dir, name);
-    const res = await spawnCli(['search', '--platform', 'instagram', '--limit', '50', '-o', target], env());
-    expect(res.code).toBe(1);
-    expect(res.stderr).toContain(`error: Cannot write ${target}: no space left on device.`);
-    const charged = mark.since().milli;
-    expect(charged).toBe(500);
-    expect(res.stderr).toContain(`Spent 0.5 credits in this run; nothing kept, ${target} was not written.`);
-    expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    expect(left()).toEqual([]);
-  });
+  it.each(['p.json', 'p.csv', 'p.jsonl'])(
+    'search -o %s: exit 1, the disk named, the spend said, no file left',
+    async (name) => {
+      const mark = ledgerMark(sb.get());
+      const target = join(disk.dir, name);
+      const res = await spawnCli(['search', '--platform', 'instagram', '--limit', '50', '-o', target], env());
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`error: Cannot write ${target}: no space left on device.`);
+      const charged = mark.since().milli;
+      expect(charged).toBe(500);
+      expect(res.stderr).toContain(`Spent 0.5 credits in this run; nothing kept, ${target} was not written.`);
+      expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(left()).toEqual([]);
+    },
+  );
 
   it('enrich --input -o: exit 1, the paid rows kept in the store; after space is freed the re-run pays nothing again', async () => {
-    const names = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);
+    const names = sb
+      .get()
+      .state.creators.list('instagram')
+      .slice(0, 40)
+      .map((c) => c.profile.username);
     const dir = tempDir('creators-full-in-');
     const input = join(dir, 'in.csv');
     writeFileSync(input, `handle\n${names.join('\n')}\n`);
@@ -80,7 +90,9 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     const res = await spawnCli(args, e);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`Cannot write ${target}: no space left on device.`);
-    expect(res.stderr).toMatch(/Spent [\d.,]+ credits? in this run; \d+ answered rows? kept in the store; re-run the same command/);
+    expect(res.stderr).toMatch(
+      /Spent [\d.,]+ credits? in this run; \d+ answered rows? kept in the store; re-run the same command/,
+    );
     const paid = mark.since();
     expect(paid.milli).toBeGreaterThan(0);
     expect(left()).toEqual([]);
@@ -99,7 +111,10 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
     const handle = sb.get().state.creators.list('instagram')[1]!.profile.username;
     const target = join(disk.dir, 'raw.json');
     const mark = ledgerMark(sb.get());
-    const res = await spawnCli(['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram', '-o', target], env());
+    const res = await spawnCli(
+      ['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram', '-o', target],
+      env(),
+    );
     expect(res.code).toBe(1);
     expect(mark.since().milli).toBe(30);
     expect(res.stderr).toContain(`Cannot write ${target}: no space left on device.`);
@@ -109,7 +124,21 @@ describe.skipIf(noTmpfs !== undefined)(`-o on a full disk${noTmpfs ? ` (skipped:
 
   it('search --all -o: the run stops at the failed write instead of buying more pages', async () => {
     const mark = ledgerMark(sb.get());
-    const res = await spawnCli(['search', '--platform', 'instagram', '--all', '--limit', '50', '--max-results', '1000', '-o', join(disk.dir, 'all.json')], env());
+    const res = await spawnCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--all',
+        '--limit',
+        '50',
+        '--max-results',
+        '1000',
+        '-o',
+        join(disk.dir, 'all.json'),
+      ],
+      env(),
+    );
     expect(res.code).toBe(1);
     // The failed write ends the run within a few pages (writes are buffered, and the next page is
     // fetched while one is written), not after the 20 pages asked for.
@@ -145,14 +174,30 @@ describe.skipIf(noDevFull !== undefined)(`stdout to /dev/full${noDevFull ? ` (sk
 
   it('api (a billable POST) > /dev/full: exit 1, the request cost said', async () => {
     const handle = sb.get().state.creators.list('instagram')[2]!.profile.username;
-    const res = await toDevFull(['api', 'creators/enrich/handle/raw', '-f', `handle=${handle}`, '-f', 'platform=instagram']);
+    const res = await toDevFull([
+      'api',
+      'creators/enrich/handle/raw',
+      '-f',
+      `handle=${handle}`,
+      '-f',
+      'platform=instagram',
+    ]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('error: Cannot write to standard output: no space left on device.');
     expect(res.stderr).toContain('Spent 0.03 credits in this run; the output to standard output is incomplete.');
   });
 
   it('api (Discovery, charged per creator) --format csv > /dev/full: the creators returned are the spend', async () => {
-    const res = await toDevFull(['api', 'discovery', '-f', 'platform=instagram', '-f', 'paging.limit=20', '--format', 'csv']);
+    const res = await toDevFull([
+      'api',
+      'discovery',
+      '-f',
+      'platform=instagram',
+      '-f',
+      'paging.limit=20',
+      '--format',
+      'csv',
+    ]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('Spent 0.2 credits in this run; the output to standard output is incomplete.');
   });

@@ -23,14 +23,79 @@ const INVALID_UTF8 = Buffer.concat([Buffer.from('handle\nnasa\n'), Buffer.from([
 
 /** [name, argv, exit code, message pattern]; every argv is tried against the live sandbox. */
 const CORPUS: [string, () => string[], number, RegExp][] = [
-  ['empty CSV (enrich)', () => ['enrich', 'handle', '--input', file('empty.csv', ''), '--platform', 'instagram'], 2, /holds no rows/],
-  ['empty CSV (batch)', () => ['batch', 'upload', file('empty2.csv', ''), '--mode', 'raw', '--platform', 'instagram'], 2, /is empty/],
-  ['header only (batch)', () => ['batch', 'upload', file('header.csv', 'handle\n'), '--mode', 'raw', '--platform', 'instagram'], 2, /No handles in column 'handle'/],
-  ['wrong column (enrich)', () => ['enrich', 'handle', '--input', file('col.csv', 'handle\nnasa\n'), '--column', 'nope', '--platform', 'instagram'], 2, /Column 'nope' is not in the input/],
-  ['wrong column (batch)', () => ['batch', 'upload', file('col2.csv', 'handle\nnasa\n'), '--column', 'nope', '--mode', 'raw', '--platform', 'instagram'], 2, /Column 'nope' is not in the input/],
-  ['invalid UTF-8 (enrich)', () => ['enrich', 'handle', '--input', file('bad-utf8.csv', INVALID_UTF8), '--platform', 'instagram'], 2, /is not valid UTF-8/],
-  ['invalid UTF-8 (batch)', () => ['batch', 'upload', file('bad-utf8-2.csv', INVALID_UTF8), '--mode', 'raw', '--platform', 'instagram'], 2, /is not valid UTF-8/],
-  ['10,001 exclude handles', () => ['search', '--platform', 'instagram', '--exclude-handles', file('ex.txt', Array.from({ length: 10_001 }, (_, i) => `h${i}`).join('\n'))], 2, /10,001 handles; the API takes at most 10,000/],
+  [
+    'empty CSV (enrich)',
+    () => ['enrich', 'handle', '--input', file('empty.csv', ''), '--platform', 'instagram'],
+    2,
+    /holds no rows/,
+  ],
+  [
+    'empty CSV (batch)',
+    () => ['batch', 'upload', file('empty2.csv', ''), '--mode', 'raw', '--platform', 'instagram'],
+    2,
+    /is empty/,
+  ],
+  [
+    'header only (batch)',
+    () => ['batch', 'upload', file('header.csv', 'handle\n'), '--mode', 'raw', '--platform', 'instagram'],
+    2,
+    /No handles in column 'handle'/,
+  ],
+  [
+    'wrong column (enrich)',
+    () => [
+      'enrich',
+      'handle',
+      '--input',
+      file('col.csv', 'handle\nnasa\n'),
+      '--column',
+      'nope',
+      '--platform',
+      'instagram',
+    ],
+    2,
+    /Column 'nope' is not in the input/,
+  ],
+  [
+    'wrong column (batch)',
+    () => [
+      'batch',
+      'upload',
+      file('col2.csv', 'handle\nnasa\n'),
+      '--column',
+      'nope',
+      '--mode',
+      'raw',
+      '--platform',
+      'instagram',
+    ],
+    2,
+    /Column 'nope' is not in the input/,
+  ],
+  [
+    'invalid UTF-8 (enrich)',
+    () => ['enrich', 'handle', '--input', file('bad-utf8.csv', INVALID_UTF8), '--platform', 'instagram'],
+    2,
+    /is not valid UTF-8/,
+  ],
+  [
+    'invalid UTF-8 (batch)',
+    () => ['batch', 'upload', file('bad-utf8-2.csv', INVALID_UTF8), '--mode', 'raw', '--platform', 'instagram'],
+    2,
+    /is not valid UTF-8/,
+  ],
+  [
+    '10,001 exclude handles',
+    () => [
+      'search',
+      '--platform',
+      'instagram',
+      '--exclude-handles',
+      file('ex.txt', Array.from({ length: 10_001 }, (_, i) => `h${i}`).join('\n')),
+    ],
+    2,
+    /10,001 handles; the API takes at most 10,000/,
+  ],
   ['non-numeric key id', () => ['keys', 'delete', 'abc', '--yes'], 2, /Invalid key id 'abc'/],
   ['non-numeric exclusion list', () => ['exclusions', 'get', 'abc'], 2, /Invalid exclusion list 'abc'/],
   ['path-like batch id ../x', () => ['batch', 'status', '../x'], 2, /Invalid batch id '\.\.\/x'/],
@@ -41,16 +106,46 @@ const CORPUS: [string, () => string[], number, RegExp][] = [
   ['path-like batch download', () => ['batch', 'download', 'a/b', '-o', join(dir, 'never.csv')], 2, /Invalid batch id/],
   ['path-like post id', () => ['post', '../x', '--platform', 'instagram'], 2, /Cannot find a post id/],
   ['unknown platform (search)', () => ['search', '--platform', 'myspace'], 2, /Unknown platform 'myspace'/],
-  ['unknown platform (enrich)', () => ['enrich', 'handle', 'nasa', '--platform', 'myspace'], 2, /Unknown platform 'myspace'/],
-  ['huge --limit', () => ['search', '--platform', 'instagram', '--limit', '99999999999999999999'], 2, /Invalid --limit/],
+  [
+    'unknown platform (enrich)',
+    () => ['enrich', 'handle', 'nasa', '--platform', 'myspace'],
+    2,
+    /Unknown platform 'myspace'/,
+  ],
+  [
+    'huge --limit',
+    () => ['search', '--platform', 'instagram', '--limit', '99999999999999999999'],
+    2,
+    /Invalid --limit/,
+  ],
   ['negative --limit', () => ['search', '--platform', 'instagram', '--limit', '-5'], 2, /Invalid --limit '-5'/],
   ['--limit 1e309', () => ['dict', 'languages', '--limit', '1e309'], 2, /Invalid --limit/],
   ['negative --page-size', () => ['events', 'list', '--page-size', '-1'], 2, /Invalid --page-size/],
-  ['malformed --filters', () => ['search', '--platform', 'instagram', '--filters', file('f.json', '{"a":')], 2, /--filters .* is not valid JSON/],
-  ['malformed --body', () => ['listening', 'subscriptions', 'create', '--body', file('b.json', '{nope')], 2, /--body .* is not valid JSON/],
-  ['malformed api --input', () => ['api', 'discovery/', '-X', 'POST', '--input', file('i.json', '[1,')], 2, /--input .* is not valid JSON/],
+  [
+    'malformed --filters',
+    () => ['search', '--platform', 'instagram', '--filters', file('f.json', '{"a":')],
+    2,
+    /--filters .* is not valid JSON/,
+  ],
+  [
+    'malformed --body',
+    () => ['listening', 'subscriptions', 'create', '--body', file('b.json', '{nope')],
+    2,
+    /--body .* is not valid JSON/,
+  ],
+  [
+    'malformed api --input',
+    () => ['api', 'discovery/', '-X', 'POST', '--input', file('i.json', '[1,')],
+    2,
+    /--input .* is not valid JSON/,
+  ],
   ['unknown --format', () => ['credits', '--format', 'xml'], 2, /Unknown format 'xml'/],
-  ['unknown --format (billable)', () => ['search', '--platform', 'instagram', '--format', 'yaml'], 2, /Unknown format 'yaml'/],
+  [
+    'unknown --format (billable)',
+    () => ['search', '--platform', 'instagram', '--format', 'yaml'],
+    2,
+    /Unknown format 'yaml'/,
+  ],
 ];
 
 describe('bad input corpus', () => {
@@ -75,7 +170,10 @@ describe('bad input corpus', () => {
 
   it('BOM, CRLF and quoted newlines are read as data, not as part of the handles', async () => {
     const path = file('bom.csv', '\ufeffhandle,note\r\nnasa,"line one\r\nline two"\r\n@spacex,plain\r\n');
-    const res = await runCli(['enrich', 'handle', '--input', path, '--platform', 'instagram', '--mode', 'raw', '--dry-run'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(
+      ['enrich', 'handle', '--input', path, '--platform', 'instagram', '--mode', 'raw', '--dry-run'],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(res.code).toBe(0);
     const plan = res.json<{ body: { handle: string }; cost_basis: string }>();
     expect(plan.body.handle).toBe('nasa');
@@ -84,7 +182,10 @@ describe('bad input corpus', () => {
 
   it('header only (enrich): nothing to do, nothing sent, exit 0 with an empty result', async () => {
     faults(sb.get(), 'delay:0 * * p=0');
-    const res = await runCli(['enrich', 'handle', '--input', file('h2.csv', 'handle\n'), '--platform', 'instagram', '--json'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(
+      ['enrich', 'handle', '--input', file('h2.csv', 'handle\n'), '--platform', 'instagram', '--json'],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(res.code).toBe(0);
     expect(res.json()).toEqual([]);
     expect(figures(sb.get()).rules[0]?.matched).toBe(0);
@@ -105,7 +206,10 @@ describe('bad input corpus', () => {
     expect(readFileSync(path).length).toBe(10 * 1024 * 1024 + 1);
     faults(sb.get(), 'delay:0 * * p=0');
     const mark = ledgerMark(sb.get());
-    const res = await runCli(['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram', '--max-credits', '100'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(
+      ['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram', '--max-credits', '100'],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(res.code).toBe(5);
     expect(res.stderr).toMatch(/split into 2 batches of at most 10 MB/);
     expect(figures(sb.get()).rules[0]?.matched).toBe(0);

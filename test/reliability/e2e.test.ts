@@ -17,10 +17,20 @@ import { tempDir } from '../helpers/temp.js';
  * and every input untouched; secrets never appear in stdout, stderr or the --debug log; the login
  * listener is loopback-only and refuses a wrong state; the credential file is 0600.
  */
-const sb = useSandbox({ seed: 8, credits: 100_000, dailyDiscoveryLimit: 100_000, batchRowsPerSecond: 100_000, rateLimit: 100_000 });
+const sb = useSandbox({
+  seed: 8,
+  credits: 100_000,
+  dailyDiscoveryLimit: 100_000,
+  batchRowsPerSecond: 100_000,
+  rateLimit: 100_000,
+});
 const tmp = (): string => tempDir('creators-rel-e2e-');
 const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).digest('hex');
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({ ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tmp(), ...extra });
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  ...sandboxEnv(sb.get()),
+  CREATORS_CONFIG_DIR: tmp(),
+  ...extra,
+});
 
 /**
  * Spawns the CLI and sends SIGINT as soon as the sandbox has seen its first faulted request (the run is
@@ -29,7 +39,9 @@ const env = (extra: Record<string, string> = {}): Record<string, string> => ({ .
  */
 function interrupt(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() } });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env() },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -50,8 +62,13 @@ function interrupt(args: string[]): Promise<{ code: number | null; stdout: strin
 }
 
 /** Spawns `creators login --no-browser` and resolves `url` with the authorize URL it prints. */
-function spawnLogin(extra: string[], e: Record<string, string>): { url: Promise<string>; exit: Promise<number | null>; out: () => string; err: () => string } {
-  const child = spawn(process.execPath, [BIN, 'login', '--no-browser', ...extra], { env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...e } });
+function spawnLogin(
+  extra: string[],
+  e: Record<string, string>,
+): { url: Promise<string>; exit: Promise<number | null>; out: () => string; err: () => string } {
+  const child = spawn(process.execPath, [BIN, 'login', '--no-browser', ...extra], {
+    env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', ...e },
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -71,7 +88,18 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
     faults(sb.get(), 'trickle:100 POST /public/v1/discovery/');
     const dir = tmp();
     const mark = ledgerMark(sb.get());
-    const res = await interrupt(['search', '--platform', 'instagram', '--all', '--limit', '20', '--max-results', '400', '-o', join(dir, 'out.csv')]);
+    const res = await interrupt([
+      'search',
+      '--platform',
+      'instagram',
+      '--all',
+      '--limit',
+      '20',
+      '--max-results',
+      '400',
+      '-o',
+      join(dir, 'out.csv'),
+    ]);
     faults(sb.get(), '');
     expect(res.code).toBe(130);
     // The page on its way when Ctrl-C came is finished (it is charged either way) and kept with the others.
@@ -80,7 +108,9 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
     const charged = mark.since().milli;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toHaveLength(charged / 10);
-    expect(res.stderr).toContain(`Spent ${charged / 1000} credits in this run; ${rows.length} creators kept in ${join(dir, 'out.csv')}, a partial result`);
+    expect(res.stderr).toContain(
+      `Spent ${charged / 1000} credits in this run; ${rows.length} creators kept in ${join(dir, 'out.csv')}, a partial result`,
+    );
     expect(readdirSync(dir)).toEqual(['out.csv']);
   });
 
@@ -89,10 +119,25 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
     faults(sb.get(), 'delay:1000 POST /public/v1/creators/enrich/**');
     const dir = tmp();
     const input = join(dir, 'in.csv');
-    const names = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);
+    const names = sb
+      .get()
+      .state.creators.list('instagram')
+      .slice(0, 40)
+      .map((c) => c.profile.username);
     writeFileSync(input, `handle,note\r\n${names.map((n) => `${n},"keep ""me"""`).join('\r\n')}\r\n`);
     const before = sha(input);
-    const res = await interrupt(['enrich', 'handle', '--input', input, '--platform', 'instagram', '--mode', 'raw', '-o', join(dir, 'out.csv')]);
+    const res = await interrupt([
+      'enrich',
+      'handle',
+      '--input',
+      input,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '-o',
+      join(dir, 'out.csv'),
+    ]);
     faults(sb.get(), '');
     expect(res.code).toBe(130);
     // Complete or absent: enrich keeps the rows it paid for, committed atomically as a whole CSV of
@@ -116,7 +161,9 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
     writeFileSync(input, `handle\n${Array.from({ length: 500 }, (_, i) => `sigint_user_${i}`).join('\n')}\n`);
     const before = sha(input);
     const opts = { env: sandboxEnv(sb.get()) };
-    const id = (await runCli(['batch', 'upload', input, '--mode', 'raw', '--platform', 'instagram'], opts)).stdout.trim();
+    const id = (
+      await runCli(['batch', 'upload', input, '--mode', 'raw', '--platform', 'instagram'], opts)
+    ).stdout.trim();
     expect((await runCli(['batch', 'poll', id, '--interval', '1'], opts)).code).toBe(0);
     faults(sb.get(), 'trickle:400 GET target=files');
     const res = await interrupt(['batch', 'download', id, '-o', join(dir, 'out.csv')]);
@@ -130,7 +177,8 @@ describe('Ctrl-C mid-run: outputs complete or absent, inputs untouched', () => {
 /** Every secret in play must be absent from everything the CLI printed. */
 function expectNoSecrets(outputs: string[], secrets: string[]): void {
   const all = outputs.join('\n');
-  for (const secret of secrets.filter((s) => s.length >= 8)) expect(all.includes(secret), `secret ${secret.slice(0, 6)}… leaked`).toBe(false);
+  for (const secret of secrets.filter((s) => s.length >= 8))
+    expect(all.includes(secret), `secret ${secret.slice(0, 6)}… leaked`).toBe(false);
   expect(all).not.toMatch(/code_verifier["=:\s]+[A-Za-z0-9\-._~]{43}/);
   expect(all).not.toMatch(/Bearer [A-Za-z0-9_]{12,}/);
 }
@@ -208,7 +256,9 @@ describe('secrets', () => {
 
 describe('creators sandbox --faults (the built CLI)', () => {
   it('starts with the rules in force and reports the counts at /_sandbox/faults', async () => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--faults', '503 GET /public/v1/accounts/* count=1'], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } });
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--faults', '503 GET /public/v1/accounts/* count=1'], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp' },
+    });
     const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     const { base_url: url, api_key: key } = JSON.parse(line) as { base_url: string; api_key: string };

@@ -10,8 +10,12 @@ const JSON_BODY = { 'content-type': 'application/json' };
 
 /** The fault layer itself, on the wire: what each kind does, that before-faults never reach a handler. */
 const sb = useSandbox({ seed: 9, credits: 100 });
-const auth = (): Record<string, string> => ({ authorization: `Bearer ${sb.get().apiKey}`, 'content-type': 'application/json' });
-const credits = (): Promise<Awaited<ReturnType<typeof wire>>> => wire(`${sb.get().url}/public/v1/accounts/credits/`, { headers: auth() });
+const auth = (): Record<string, string> => ({
+  authorization: `Bearer ${sb.get().apiKey}`,
+  'content-type': 'application/json',
+});
+const credits = (): Promise<Awaited<ReturnType<typeof wire>>> =>
+  wire(`${sb.get().url}/public/v1/accounts/credits/`, { headers: auth() });
 const search = (): Promise<Awaited<ReturnType<typeof wire>>> =>
   wire(`${sb.get().url}/public/v1/discovery/`, {
     method: 'POST',
@@ -21,7 +25,11 @@ const search = (): Promise<Awaited<ReturnType<typeof wire>>> =>
 
 describe('fault specs', () => {
   it('reads the text form: kind, argument, method, path, settings', () => {
-    expect(parseFaultSpec('503 GET /public/v1/accounts/* count=2; delay:150 p=0.5; 429:none POST; 429:7 after=1; expire:100')).toEqual([
+    expect(
+      parseFaultSpec(
+        '503 GET /public/v1/accounts/* count=2; delay:150 p=0.5; 429:none POST; 429:7 after=1; expire:100',
+      ),
+    ).toEqual([
       { kind: '503', method: 'GET', path: '/public/v1/accounts/*', target: 'api', count: 2 },
       { kind: 'delay', method: '*', path: '*', target: 'api', ms: 150, p: 0.5 },
       { kind: '429', method: 'POST', path: '*', target: 'api', retryAfter: null },
@@ -29,9 +37,14 @@ describe('fault specs', () => {
       { kind: 'expire', method: '*', path: '*', target: 'files', bytes: 100 },
     ]);
     // The help's own example: a `*` after the method is the path, it does not widen the rule to every method.
-    expect(parseFaultSpec('503 GET * p=0.2')).toEqual([{ kind: '503', method: 'GET', path: '*', target: 'api', p: 0.2 }]);
+    expect(parseFaultSpec('503 GET * p=0.2')).toEqual([
+      { kind: '503', method: 'GET', path: '*', target: 'api', p: 0.2 },
+    ]);
     expect(parseFaultSpec('503 * GET')[0]).toMatchObject({ method: 'GET' });
-    expect(parseFaultSpec('[{"kind":"drop-after","path":"/public/v1/discovery/","count":1}]')[0]).toMatchObject({ kind: 'drop-after', path: '/public/v1/discovery/' });
+    expect(parseFaultSpec('[{"kind":"drop-after","path":"/public/v1/discovery/","count":1}]')[0]).toMatchObject({
+      kind: 'drop-after',
+      path: '/public/v1/discovery/',
+    });
   });
 
   it.each([
@@ -52,7 +65,8 @@ describe('fault specs', () => {
       const s = await startSandbox({ port: 0, seed: 5, faults: '503 GET /public/v1/accounts/* p=0.5' });
       const auth5 = { authorization: `Bearer ${s.apiKey}` };
       let out = '';
-      for (let i = 0; i < 12; i++) out += (await wire(`${s.url}/public/v1/accounts/credits/`, { headers: auth5 })).status === 503 ? 'x' : '.';
+      for (let i = 0; i < 12; i++)
+        out += (await wire(`${s.url}/public/v1/accounts/credits/`, { headers: auth5 })).status === 503 ? 'x' : '.';
       await s.close();
       return out;
     };
@@ -126,15 +140,29 @@ describe('fault kinds on the wire', () => {
 
   it('POST /_sandbox/faults sets rules at run time, GET reports counts, DELETE clears', async () => {
     faults(sb.get(), '');
-    const set = await wire(`${sb.get().url}/_sandbox/faults`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify({ spec: '504 GET /public/v1/accounts/* count=1', reset: true }) });
+    const set = await wire(`${sb.get().url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: JSON.stringify({ spec: '504 GET /public/v1/accounts/* count=1', reset: true }),
+    });
     expect(set.status).toBe(200);
     expect((await credits()).status).toBe(504);
     const report = JSON.parse((await wire(`${sb.get().url}/_sandbox/faults`)).body);
-    expect(report).toMatchObject({ total: 1, injected: { '504': 1 }, rules: [{ spec: '504 GET /public/v1/accounts/* count=1', injected: 1 }] });
-    const refused = await wire(`${sb.get().url}/_sandbox/faults`, { method: 'POST', headers: JSON_BODY, body: '{"spec":"boom"}' });
+    expect(report).toMatchObject({
+      total: 1,
+      injected: { '504': 1 },
+      rules: [{ spec: '504 GET /public/v1/accounts/* count=1', injected: 1 }],
+    });
+    const refused = await wire(`${sb.get().url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: JSON_BODY,
+      body: '{"spec":"boom"}',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toContain("unknown kind 'boom'");
-    const cleared = JSON.parse((await wire(`${sb.get().url}/_sandbox/faults`, { method: 'DELETE', headers: JSON_BODY })).body);
+    const cleared = JSON.parse(
+      (await wire(`${sb.get().url}/_sandbox/faults`, { method: 'DELETE', headers: JSON_BODY })).body,
+    );
     expect(cleared.rules).toEqual([]);
     expect(cleared.total).toBe(1);
   });

@@ -42,15 +42,24 @@ export interface WireResult {
 }
 
 /** One raw HTTP exchange on a fresh connection, reporting exactly what came over the wire. */
-export function wire(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<WireResult> {
+export function wire(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<WireResult> {
   return new Promise((resolve) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers }, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode, body }));
-      res.on('error', (err) => resolve({ status: res.statusCode, body, error: (err as NodeJS.ErrnoException).code ?? err.message }));
-      res.on('aborted', () => resolve({ status: res.statusCode, body, error: 'aborted' }));
-    });
+    const req = httpRequest(
+      url,
+      { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers }, agent: false },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+        res.on('error', (err) =>
+          resolve({ status: res.statusCode, body, error: (err as NodeJS.ErrnoException).code ?? err.message }),
+        );
+        res.on('aborted', () => resolve({ status: res.statusCode, body, error: 'aborted' }));
+      },
+    );
     req.on('error', (err) => resolve({ body: '', error: (err as NodeJS.ErrnoException).code ?? err.message }));
     req.end(options.body);
   });
@@ -66,7 +75,10 @@ export function reportedSpendMilli(stderr: string): number {
  * An abort signal that fires (like Ctrl-C) once the sandbox ledger holds `charges` charges, or never
  * when `charges` is undefined; `stop()` ends the watching.
  */
-export function abortAfterCharges(sb: StartedSandbox, charges: number | undefined): { signal: AbortSignal; stop(): void } {
+export function abortAfterCharges(
+  sb: StartedSandbox,
+  charges: number | undefined,
+): { signal: AbortSignal; stop(): void } {
   const controller = new AbortController();
   let poll: NodeJS.Timeout | undefined;
   if (charges !== undefined) {

@@ -19,8 +19,13 @@ const batchSb = useSandbox({ seed: 11, credits: 100_000, batchRowsPerSecond: 100
 const listenSb = useClockedSandbox({ seed: 41 });
 
 /** A spawned CLI run, with its exit as a promise. */
-function start(args: string[], env: Record<string, string>): { kill(signal: NodeJS.Signals): void; done: Promise<SpawnResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env } });
+function start(
+  args: string[],
+  env: Record<string, string>,
+): { kill(signal: NodeJS.Signals): void; done: Promise<SpawnResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: '/tmp', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -53,7 +58,12 @@ describe('batch run: locked journal, create recorded before it is sent', () => {
     const dir = tempDir('creators-locks-');
     const configDir = tempDir('creators-cfg-');
     const names = Array.from({ length: 5 }, (_, i) => `${prefix}_${i}`);
-    return { file: writeCsv(dir, 'in.csv', ['handle', ...names]), out: join(dir, 'out.csv'), env: { ...sandboxEnv(batchSb.get()), CREATORS_CONFIG_DIR: configDir }, configDir };
+    return {
+      file: writeCsv(dir, 'in.csv', ['handle', ...names]),
+      out: join(dir, 'out.csv'),
+      env: { ...sandboxEnv(batchSb.get()), CREATORS_CONFIG_DIR: configDir },
+      configDir,
+    };
   };
 
   it('two runs of the same file at once: one job, one charge; the second exits 9 at once naming the first', async () => {
@@ -67,7 +77,9 @@ describe('batch run: locked journal, create recorded before it is sent', () => {
     const done = await first.done;
     faults(batchSb.get(), '');
     expect(second.code).toBe(9);
-    expect(second.stderr).toMatch(/Another `creators batch run` of .*in\.csv with the same options is running \(process \d+ on this machine, since \d{4}-.*\); nothing was done\./);
+    expect(second.stderr).toMatch(
+      /Another `creators batch run` of .*in\.csv with the same options is running \(process \d+ on this machine, since \d{4}-.*\); nothing was done\./,
+    );
     expect(second.stdout).toBe('');
     expect(existsSync(`${t.out}.2`)).toBe(false);
     expect(done.code).toBe(0);
@@ -91,7 +103,9 @@ describe('batch run: locked journal, create recorded before it is sent', () => {
 
     const again = await spawnCli(['batch', 'run', t.file, ...RAW, '-o', t.out], t.env);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/^error: A batch job may already exist for .*in\.csv: a run sent its create request at \d{4}-\S+ and stopped before the reply arrived/m);
+    expect(again.stderr).toMatch(
+      /^error: A batch job may already exist for .*in\.csv: a run sent its create request at \d{4}-\S+ and stopped before the reply arrived/m,
+    );
     expect(again.stderr).toContain('re-run with --force');
     expect(jobs()).toBe(before + 1);
     expect(existsSync(t.out)).toBe(false);
@@ -106,8 +120,15 @@ describe('batch run: locked journal, create recorded before it is sent', () => {
 describe('events tail --cursor-file: one tail per cursor', () => {
   // The first read of events is held for 3 s, so the first tail is mid-run when the second starts.
   const SLOW_READ = `delay:3000 GET ${L}/events/* count=1`;
-  const env = (): Record<string, string> => ({ ...sandboxEnv(listenSb.get()), CREATORS_CONFIG_DIR: tempDir('creators-cfg-') });
-  const ids = (stdout: string): number[] => stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: number }).id);
+  const env = (): Record<string, string> => ({
+    ...sandboxEnv(listenSb.get()),
+    CREATORS_CONFIG_DIR: tempDir('creators-cfg-'),
+  });
+  const ids = (stdout: string): number[] =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { id: number }).id);
   const allEvents = async (sub: number): Promise<number[]> => {
     const res = await call(listenSb.get(), 'GET', `${L}/events/?subscription_id=${sub}&page_size=100`);
     return (res.body.results as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
@@ -117,7 +138,17 @@ describe('events tail --cursor-file: one tail per cursor', () => {
     const sub = await subscribe(listenSb.get(), 'locks-a', ['lock_ev_a', 'lock_ev_b']);
     listenSb.advance(3_600_000);
     const cursor = join(tempDir('creators-cursor-'), 'events.cursor');
-    const args = ['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--cursor-file', cursor];
+    const args = [
+      'events',
+      'tail',
+      '--once',
+      '--backlog',
+      'all',
+      '--subscription',
+      String(sub),
+      '--cursor-file',
+      cursor,
+    ];
     faults(listenSb.get(), SLOW_READ);
     const first = start(args, env());
     await until(() => injected(listenSb.get()) === 1);
@@ -126,7 +157,9 @@ describe('events tail --cursor-file: one tail per cursor', () => {
     faults(listenSb.get(), '');
     expect(second.code).toBe(9);
     expect(second.stdout).toBe('');
-    expect(second.stderr).toMatch(/^error: Another `creators events tail` is using the cursor file '.*events\.cursor' \(process \d+ on this machine, since \S+\); nothing was delivered\./m);
+    expect(second.stderr).toMatch(
+      /^error: Another `creators events tail` is using the cursor file '.*events\.cursor' \(process \d+ on this machine, since \S+\); nothing was delivered\./m,
+    );
     expect(done.code).toBe(0);
     const all = await allEvents(sub);
     expect(all.length).toBeGreaterThan(0);
@@ -138,7 +171,17 @@ describe('events tail --cursor-file: one tail per cursor', () => {
     const sub = await subscribe(listenSb.get(), 'locks-b', ['lock_ev_c']);
     listenSb.advance(3_600_000);
     const cursor = join(tempDir('creators-cursor-'), 'events.cursor');
-    const args = ['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--cursor-file', cursor];
+    const args = [
+      'events',
+      'tail',
+      '--once',
+      '--backlog',
+      'all',
+      '--subscription',
+      String(sub),
+      '--cursor-file',
+      cursor,
+    ];
     faults(listenSb.get(), SLOW_READ);
     const killed = start(args, env());
     await until(() => injected(listenSb.get()) === 1);

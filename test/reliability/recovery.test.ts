@@ -14,12 +14,30 @@ import { tempDir } from '../helpers/temp.js';
 const sb = useSandbox({ seed: 11, credits: 100_000, dailyDiscoveryLimit: 100_000, rateLimit: 100_000 });
 const env = (): Record<string, string> => sandboxEnv(sb.get());
 const run = (argv: string[], extra: RunOptions = {}) => runCli(argv, { env: env(), ...extra });
-const handles = (n: number, from = 0): string[] => sb.get().state.creators.list('instagram').slice(from, from + n).map((c) => c.profile.username);
+const handles = (n: number, from = 0): string[] =>
+  sb
+    .get()
+    .state.creators.list('instagram')
+    .slice(from, from + n)
+    .map((c) => c.profile.username);
 const dir = (): string => tempDir('creators-rel-');
 
 afterEach(() => faults(sb.get(), ''));
 
-const SAFE_KINDS = ['drop-before', 'drop-after', '500', '502', '503', '504', '429:0', '429:none', 'truncate', 'malformed', 'trickle:2', 'delay:2'];
+const SAFE_KINDS = [
+  'drop-before',
+  'drop-after',
+  '500',
+  '502',
+  '503',
+  '504',
+  '429:0',
+  '429:none',
+  'truncate',
+  'malformed',
+  'trickle:2',
+  'delay:2',
+];
 
 describe('safe requests recover on their own', () => {
   it.each(SAFE_KINDS)('GET through %s x3 still succeeds (retry budget 3)', async (kind) => {
@@ -61,43 +79,69 @@ describe('safe requests recover on their own', () => {
 
 const BILLABLE: [string, string, () => string[]][] = [
   ['search', '/public/v1/discovery/', () => ['search', '--platform', 'instagram', '--limit', '5', '--json']],
-  ['similar', '/public/v1/discovery/creators/similar/', () => ['similar', handles(1, 40)[0] as string, '--platform', 'instagram', '--by', 'username', '--limit', '5', '--json']],
-  ['enrich handle', '/public/v1/creators/enrich/handle/raw/', () => ['enrich', 'handle', handles(1, 3)[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json']],
+  [
+    'similar',
+    '/public/v1/discovery/creators/similar/',
+    () => [
+      'similar',
+      handles(1, 40)[0] as string,
+      '--platform',
+      'instagram',
+      '--by',
+      'username',
+      '--limit',
+      '5',
+      '--json',
+    ],
+  ],
+  [
+    'enrich handle',
+    '/public/v1/creators/enrich/handle/raw/',
+    () => ['enrich', 'handle', handles(1, 3)[0] as string, '--platform', 'instagram', '--mode', 'raw', '--json'],
+  ],
   ['enrich email', '/public/v1/creators/enrich/email/', () => ['enrich', 'email', 'someone@example.com', '--json']],
   ['post', '/public/v1/creators/content/details/', () => ['post', 'C0abcdEFG12', '--platform', 'instagram', '--json']],
 ];
 
 describe('a billable POST that may have reached the server is never replayed', () => {
   const cases = BILLABLE.flatMap(([name, path, argv]) =>
-    ['drop-before', 'drop-after', 'truncate', 'malformed', '500', '502', '504'].map((kind) => [name, kind, path, argv] as const),
+    ['drop-before', 'drop-after', 'truncate', 'malformed', '500', '502', '504'].map(
+      (kind) => [name, kind, path, argv] as const,
+    ),
   );
-  it.each(cases)('%s through %s: one request, exit 1, says it may have been charged', async (_name, kind, path, argv) => {
-    faults(sb.get(), `${kind} POST ${path}`);
-    const mark = ledgerMark(sb.get());
-    const res = await run(argv());
-    expect(res.code).toBe(1);
-    // Scripts read it from the JSON error: the request may have been charged and was not retried.
-    const error = res.errorJson().error as Record<string, unknown>;
-    expect(error.maybe_charged).toBe(true);
-    expect(String(error.hint)).toMatch(/not retried automatically/);
-    expect(res.stdout).toBe('');
-    const fig = figures(sb.get());
-    expect(fig.rules[0]?.matched).toBe(1); // the server saw it exactly once
-    // Before-faults never reach the handler: nothing charged. After-faults: at most once, never twice.
-    if (!['drop-after', 'truncate', 'malformed'].includes(kind)) expect(mark.since().count).toBe(0);
-    expect(mark.since().count).toBeLessThanOrEqual(1);
-  });
+  it.each(cases)(
+    '%s through %s: one request, exit 1, says it may have been charged',
+    async (_name, kind, path, argv) => {
+      faults(sb.get(), `${kind} POST ${path}`);
+      const mark = ledgerMark(sb.get());
+      const res = await run(argv());
+      expect(res.code).toBe(1);
+      // Scripts read it from the JSON error: the request may have been charged and was not retried.
+      const error = res.errorJson().error as Record<string, unknown>;
+      expect(error.maybe_charged).toBe(true);
+      expect(String(error.hint)).toMatch(/not retried automatically/);
+      expect(res.stdout).toBe('');
+      const fig = figures(sb.get());
+      expect(fig.rules[0]?.matched).toBe(1); // the server saw it exactly once
+      // Before-faults never reach the handler: nothing charged. After-faults: at most once, never twice.
+      if (!['drop-after', 'truncate', 'malformed'].includes(kind)) expect(mark.since().count).toBe(0);
+      expect(mark.since().count).toBeLessThanOrEqual(1);
+    },
+  );
 
-  it.each(BILLABLE)('%s refused unstarted (503, 429 with and without retry_after) is retried and charged once', async (_name, path, argv) => {
-    faults(sb.get(), `503 POST ${path} count=1; 429:0 POST ${path} count=1; 429:none POST ${path} count=1`);
-    const mark = ledgerMark(sb.get());
-    const res = await run(argv(), { stderrTTY: true });
-    expect(res.code).toBe(0);
-    expect(figures(sb.get()).total).toBe(3);
-    const spent = mark.since();
-    expect(spent.count).toBeLessThanOrEqual(1);
-    expect(reportedSpendMilli(res.stderr)).toBe(spent.milli);
-  });
+  it.each(BILLABLE)(
+    '%s refused unstarted (503, 429 with and without retry_after) is retried and charged once',
+    async (_name, path, argv) => {
+      faults(sb.get(), `503 POST ${path} count=1; 429:0 POST ${path} count=1; 429:none POST ${path} count=1`);
+      const mark = ledgerMark(sb.get());
+      const res = await run(argv(), { stderrTTY: true });
+      expect(res.code).toBe(0);
+      expect(figures(sb.get()).total).toBe(3);
+      const spent = mark.since();
+      expect(spent.count).toBeLessThanOrEqual(1);
+      expect(reportedSpendMilli(res.stderr)).toBe(spent.milli);
+    },
+  );
 });
 
 describe('charges equal what the CLI reports spent, under chaos', () => {
@@ -105,9 +149,15 @@ describe('charges equal what the CLI reports spent, under chaos', () => {
     faults(sb.get(), '503 POST /public/v1/discovery/ p=0.3; 429:none POST p=0.2; delay:1 p=0.2');
     const mark = ledgerMark(sb.get());
     const out = join(dir(), 'found.jsonl');
-    const res = await run(['search', '--platform', 'youtube', '--limit', '10', '--all', '--max-results', '80', '--retries', '8', '-o', out], { stderrTTY: true });
+    const res = await run(
+      ['search', '--platform', 'youtube', '--limit', '10', '--all', '--max-results', '80', '--retries', '8', '-o', out],
+      { stderrTTY: true },
+    );
     expect(res.code).toBe(0);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { user_id?: string; profile?: { username?: string } });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { user_id?: string; profile?: { username?: string } });
     expect(rows).toHaveLength(80);
     expect(new Set(rows.map((r) => JSON.stringify(r))).size).toBe(80);
     const spent = mark.since();
@@ -122,14 +172,33 @@ describe('charges equal what the CLI reports spent, under chaos', () => {
     const input = join(d, 'in.csv');
     writeFileSync(input, `handle,note\n${names.map((h, i) => `${h},row ${i}`).join('\n')}\n`);
     const before = readFileSync(input);
-    faults(sb.get(), 'drop-after POST /public/v1/creators/enrich/** p=0.15; 503 POST p=0.2; truncate POST /public/v1/creators/enrich/** p=0.1; 429:0 POST p=0.1');
+    faults(
+      sb.get(),
+      'drop-after POST /public/v1/creators/enrich/** p=0.15; 503 POST p=0.2; truncate POST /public/v1/creators/enrich/** p=0.1; 429:0 POST p=0.1',
+    );
     const mark = ledgerMark(sb.get());
     const out = join(d, 'out.jsonl');
-    const res = await run(['enrich', 'handle', '--input', input, '--platform', 'instagram', '--mode', 'raw', '-o', out, '--retries', '8']);
+    const res = await run([
+      'enrich',
+      'handle',
+      '--input',
+      input,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '-o',
+      out,
+      '--retries',
+      '8',
+    ]);
     const fig = figures(sb.get());
     expect(fig.charged_then_lost).toBeGreaterThan(0);
     expect(res.code).toBe(3);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { input: { handle: string }; credits_cost: number; status: string });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { input: { handle: string }; credits_cost: number; status: string });
     expect(rows.map((r) => r.input.handle)).toEqual(names); // every row kept, in order
     const reported = rows.reduce((sum, r) => sum + Math.round(r.credits_cost * 1000), 0);
     const spent = mark.since();
@@ -149,9 +218,21 @@ describe('batch: poll and download through faults', () => {
       const opts: RunOptions = { env: sandboxEnv(local), now: () => clock, onSleep: (ms) => (clock += ms) };
       const d = dir();
       const input = join(d, 'in.csv');
-      writeFileSync(input, `handle\n${local.state.creators.list('instagram').slice(0, 300).map((c) => c.profile.username).join('\n')}\n`);
-      const id = (await runCli(['batch', 'upload', input, '--mode', 'raw', '--platform', 'instagram'], opts)).stdout.trim();
-      faults(local, '503 GET /public/v1/enrichment/batch/** p=0.3; drop-after GET p=0.2; malformed GET p=0.1; 429:none GET p=0.1');
+      writeFileSync(
+        input,
+        `handle\n${local.state.creators
+          .list('instagram')
+          .slice(0, 300)
+          .map((c) => c.profile.username)
+          .join('\n')}\n`,
+      );
+      const id = (
+        await runCli(['batch', 'upload', input, '--mode', 'raw', '--platform', 'instagram'], opts)
+      ).stdout.trim();
+      faults(
+        local,
+        '503 GET /public/v1/enrichment/batch/** p=0.3; drop-after GET p=0.2; malformed GET p=0.1; 429:none GET p=0.1',
+      );
       // Even with no HTTP retries at all, a long poll waits out passing failures (status reads are free).
       const poll = await runCli(['batch', 'poll', id, '--interval', '2', '--retries', '0'], opts);
       expect(poll.code).toBe(0);

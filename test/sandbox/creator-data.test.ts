@@ -26,7 +26,12 @@ describe('POST /creators/content/posts/', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const res = await post('/public/v1/creators/content/posts/', { platform: 'instagram', handle: 'noah_paws', count: 50, ...(token ? { pagination_token: token } : {}) });
+      const res = await post('/public/v1/creators/content/posts/', {
+        platform: 'instagram',
+        handle: 'noah_paws',
+        count: 50,
+        ...(token ? { pagination_token: token } : {}),
+      });
       expect(res.status).toBe(200);
       const body = res.body as Obj;
       expect(body.credits_cost).toBe(0.03);
@@ -43,12 +48,29 @@ describe('POST /creators/content/posts/', () => {
   });
 
   it('TikTok takes count up to 35; more is a 400, as is a platform without posts; an unknown creator is free', async () => {
-    const ok = await post('/public/v1/creators/content/posts/', { platform: 'tiktok', handle: 'themaxtech', count: 35 });
+    const ok = await post('/public/v1/creators/content/posts/', {
+      platform: 'tiktok',
+      handle: 'themaxtech',
+      count: 35,
+    });
     expect((ok.body as Obj).result.posts).toHaveLength(35);
     const before = used();
-    expect((await post('/public/v1/creators/content/posts/', { platform: 'tiktok', handle: 'themaxtech', count: 36 })).status).toBe(400);
-    expect((await post('/public/v1/creators/content/posts/', { platform: 'twitter', handle: 'themaxtech' })).status).toBe(400);
-    expect((await post('/public/v1/creators/content/posts/', { platform: 'tiktok', handle: 'themaxtech', pagination_token: 'garbage' })).status).toBe(400);
+    expect(
+      (await post('/public/v1/creators/content/posts/', { platform: 'tiktok', handle: 'themaxtech', count: 36 }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await post('/public/v1/creators/content/posts/', { platform: 'twitter', handle: 'themaxtech' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await post('/public/v1/creators/content/posts/', {
+          platform: 'tiktok',
+          handle: 'themaxtech',
+          pagination_token: 'garbage',
+        })
+      ).status,
+    ).toBe(400);
     const missing = await post('/public/v1/creators/content/posts/', { platform: 'youtube', handle: 'missing_person' });
     expect(missing.body).toMatchObject({ result: null, credits_cost: 0, status: 'not_found' });
     expect(used()).toBe(before);
@@ -57,7 +79,10 @@ describe('POST /creators/content/posts/', () => {
 
 describe('POST /creators/socials/', () => {
   it("lists the creator's other platforms, as its profile record does, for 0.5", async () => {
-    const profile = await post('/public/v1/creators/enrich/handle/profile/', { platform: 'instagram', handle: 'noah_paws' });
+    const profile = await post('/public/v1/creators/enrich/handle/profile/', {
+      platform: 'instagram',
+      handle: 'noah_paws',
+    });
     const before = used();
     const res = await post('/public/v1/creators/socials/', { platform: 'instagram', handle: '@Noah_Paws' });
     expect(res.status).toBe(200);
@@ -74,14 +99,19 @@ describe('POST /creators/socials/', () => {
     expect((await post('/public/v1/creators/socials/', { platform: 'myspace', handle: 'x' })).status).toBe(400);
     // A creator with no other platform has nothing to return, so nothing is charged.
     const lonely = sb.state.creators.list('instagram').find((c) => c.other_platforms.length === 0)!;
-    expect((await post('/public/v1/creators/socials/', { platform: 'instagram', handle: lonely.profile.username })).body).toMatchObject({ status: 'not_found', credits_cost: 0 });
+    expect(
+      (await post('/public/v1/creators/socials/', { platform: 'instagram', handle: lonely.profile.username })).body,
+    ).toMatchObject({ status: 'not_found', credits_cost: 0 });
     expect(used()).toBe(before);
   });
 });
 
 describe('POST /creators/audience/overlap/', () => {
   it('answers consistent figures for 1 credit: unique % in 0..100, overlapping the rest, total unique <= total followers', async () => {
-    const handles = sb.state.creators.list('youtube').slice(0, 10).map((c) => c.profile.username);
+    const handles = sb.state.creators
+      .list('youtube')
+      .slice(0, 10)
+      .map((c) => c.profile.username);
     const before = used();
     const res = await post('/public/v1/creators/audience/overlap/', { platform: 'youtube', creators: handles });
     expect(res.status).toBe(200);
@@ -104,7 +134,10 @@ describe('POST /creators/audience/overlap/', () => {
 
   it('refuses 1 or 11 creators, repeats and other platforms with 400; an unknown creator is free', async () => {
     const before = used();
-    const names = sb.state.creators.list('instagram').slice(0, 11).map((c) => c.profile.username);
+    const names = sb.state.creators
+      .list('instagram')
+      .slice(0, 11)
+      .map((c) => c.profile.username);
     for (const body of [
       { platform: 'instagram', creators: names.slice(0, 1) },
       { platform: 'instagram', creators: names },
@@ -114,7 +147,10 @@ describe('POST /creators/audience/overlap/', () => {
     ]) {
       expect((await post('/public/v1/creators/audience/overlap/', body)).status).toBe(400);
     }
-    const missing = await post('/public/v1/creators/audience/overlap/', { platform: 'instagram', creators: [names[0], 'missing_one'] });
+    const missing = await post('/public/v1/creators/audience/overlap/', {
+      platform: 'instagram',
+      creators: [names[0], 'missing_one'],
+    });
     expect(missing.body).toMatchObject({ success: false, credits_cost: 0 });
     expect(used()).toBe(before);
   });

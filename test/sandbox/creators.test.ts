@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CREATORS_PER_PLATFORM, CreatorStore, generateCreators, type Creator } from '../../src/sandbox/data/creators.js';
+import {
+  CREATORS_PER_PLATFORM,
+  CreatorStore,
+  generateCreators,
+  type Creator,
+} from '../../src/sandbox/data/creators.js';
 import { BRANDS, COUNTRIES, GAMES, LANGUAGES, NICHES, SUB_NICHES } from '../../src/sandbox/data/dictionaries.js';
 import { normalizeHandle } from '../../src/contract/handles.js';
 import { DISCOVERY_PLATFORMS } from '../../src/contract/platforms.js';
@@ -47,7 +52,11 @@ describe('synthetic creators', () => {
     expect(millions).toBeLessThan(creators.length / 100); // "a few"
 
     const engagement = (lo: number, hi: number): number =>
-      mean(creators.filter((c) => c.profile.followers >= lo && c.profile.followers < hi).map((c) => c.profile.engagement_percent));
+      mean(
+        creators
+          .filter((c) => c.profile.followers >= lo && c.profile.followers < hi)
+          .map((c) => c.profile.engagement_percent),
+      );
     expect(engagement(0, 10_000)).toBeGreaterThan(engagement(10_000, 100_000));
     expect(engagement(10_000, 100_000)).toBeGreaterThan(engagement(100_000, Infinity));
     const rates = creators.map((c) => c.profile.engagement_percent);

@@ -9,14 +9,23 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const BASE = '/public/v1/discovery/exclusion-lists';
-const send = (method: string, path: string, body?: unknown) => call(sb, path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+const send = (method: string, path: string, body?: unknown) =>
+  call(sb, path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
 
 describe('sandbox exclusion lists (api-contract §11)', () => {
   it('creates, reads, renames and deletes a list in the published shapes', async () => {
     const created = await send('POST', `${BASE}/`, { name: 'Competitors', platform: 'instagram' });
     expect(created.status).toBe(201);
     const obj = created.body as Record<string, unknown>;
-    expect(Object.keys(obj).sort()).toEqual(['created_at', 'handle_count', 'id', 'is_default', 'name', 'platform', 'updated_at']);
+    expect(Object.keys(obj).sort()).toEqual([
+      'created_at',
+      'handle_count',
+      'id',
+      'is_default',
+      'name',
+      'platform',
+      'updated_at',
+    ]);
     expect(obj).toMatchObject({ name: 'Competitors', platform: 'instagram', is_default: false, handle_count: 0 });
     const dup = await send('POST', `${BASE}/`, { name: 'competitors', platform: 'instagram' });
     expect(dup.body).toEqual({ error: { name: ['A list with this name already exists for this platform.'] } });
@@ -34,7 +43,9 @@ describe('sandbox exclusion lists (api-contract §11)', () => {
 
   it('adds (normalised) and removes handles, DELETE with a body, and pages them alphabetically', async () => {
     const id = ((await send('POST', `${BASE}/`, { name: 'Seen', platform: 'tiktok' })).body as { id: number }).id;
-    const added = await send('POST', `${BASE}/${id}/entries/`, { handles: ['@Zed', 'https://www.tiktok.com/@amy', 'bob', 'BOB'] });
+    const added = await send('POST', `${BASE}/${id}/entries/`, {
+      handles: ['@Zed', 'https://www.tiktok.com/@amy', 'bob', 'BOB'],
+    });
     expect((added.body as Record<string, unknown>).handle_count).toBe(3);
     const page = await send('GET', `${BASE}/${id}/entries/?offset=1&limit=1`);
     expect(page.body).toEqual({ total: 3, offset: 1, limit: 1, handles: ['bob'] });
@@ -51,19 +62,25 @@ describe('sandbox exclusion lists (api-contract §11)', () => {
     expect(((await send('GET', `${BASE}/default/youtube/`)).body as Record<string, unknown>).id).toBe(obj.id);
     await send('POST', `${BASE}/default/youtube/entries/`, { handles: ['x'] });
     expect((await send('GET', `${BASE}/default/youtube/entries/`)).body).toMatchObject({ total: 1, handles: ['x'] });
-    expect((await send('PATCH', `${BASE}/${obj.id}/`, { name: 'n' })).body).toEqual({ error: ['The default exclusion list cannot be renamed.'] });
+    expect((await send('PATCH', `${BASE}/${obj.id}/`, { name: 'n' })).body).toEqual({
+      error: ['The default exclusion list cannot be renamed.'],
+    });
     expect((await send('DELETE', `${BASE}/${obj.id}/`)).status).toBe(400);
     expect((await send('GET', `${BASE}/default/myspace/`)).status).toBe(404);
   });
 
   it('applies lists to Discovery: by id, default list, all lists; other-platform ids are skipped silently', async () => {
     const search = async (filters: Record<string, unknown>) =>
-      (await send('POST', '/public/v1/discovery/', { platform: 'twitter', filters, paging: { limit: 5 } })).body as { total: number; accounts: { profile: { username: string } }[] };
+      (await send('POST', '/public/v1/discovery/', { platform: 'twitter', filters, paging: { limit: 5 } })).body as {
+        total: number;
+        accounts: { profile: { username: string } }[];
+      };
     const top = (await search({})).accounts.map((a) => a.profile.username);
     const id = ((await send('POST', `${BASE}/`, { name: 'Top', platform: 'twitter' })).body as { id: number }).id;
     await send('POST', `${BASE}/${id}/entries/`, { handles: top.slice(0, 2) });
     await send('POST', `${BASE}/default/twitter/entries/`, { handles: top.slice(2, 3) });
-    const other = ((await send('POST', `${BASE}/`, { name: 'Other', platform: 'instagram' })).body as { id: number }).id;
+    const other = ((await send('POST', `${BASE}/`, { name: 'Other', platform: 'instagram' })).body as { id: number })
+      .id;
     expect((await search({ exclude_list: [id] })).total).toBe(11_998);
     expect((await search({ exclude_default_list: true })).total).toBe(11_999);
     expect((await search({ exclude_all_lists: true })).total).toBe(11_997);

@@ -3,7 +3,13 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { configure } from '../../src/sandbox/state.js';
 import { call, start } from './helpers.js';
 
-type Page = { total: number; limit: number; credits_left: string; accounts: { user_id: string; profile: Record<string, unknown>; [k: string]: unknown }[]; [k: string]: unknown };
+type Page = {
+  total: number;
+  limit: number;
+  credits_left: string;
+  accounts: { user_id: string; profile: Record<string, unknown>; [k: string]: unknown }[];
+  [k: string]: unknown;
+};
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -12,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const post = (path: string, body: unknown) => call(sb, path, { method: 'POST', body: JSON.stringify(body) });
-const search = (body: Record<string, unknown>, q = '') => post(`/public/v1/discovery/${q}`, { platform: 'instagram', ...body });
+const search = (body: Record<string, unknown>, q = '') =>
+  post(`/public/v1/discovery/${q}`, { platform: 'instagram', ...body });
 const used = () => sb.state.ledger.usedMilli;
 
 describe('sandbox Discovery search', () => {
@@ -25,7 +32,9 @@ describe('sandbox Discovery search', () => {
     expect(page.accounts).toHaveLength(5);
     expect(typeof page.credits_left).toBe('string');
     expect(page.total).toBe(12_000);
-    expect(Object.keys(page.accounts[0]!.profile)).toEqual(expect.arrayContaining(['username', 'full_name', 'picture', 'followers', 'engagement_percent']));
+    expect(Object.keys(page.accounts[0]!.profile)).toEqual(
+      expect.arrayContaining(['username', 'full_name', 'picture', 'followers', 'engagement_percent']),
+    );
     expect(used() - before).toBe(50);
     expect(page).not.toHaveProperty('applied_filters');
   });
@@ -62,11 +71,23 @@ describe('sandbox Discovery search', () => {
   });
 
   it('filters by the platform follower key and ignores another platform key', async () => {
-    const yt = (await post('/public/v1/discovery/', { platform: 'youtube', filters: { number_of_subscribers: { min: 1_000_000 } }, paging: { limit: 50 } })).body as Page;
+    const yt = (
+      await post('/public/v1/discovery/', {
+        platform: 'youtube',
+        filters: { number_of_subscribers: { min: 1_000_000 } },
+        paging: { limit: 50 },
+      })
+    ).body as Page;
     expect(yt.total).toBeGreaterThan(0);
     expect(yt.total).toBeLessThan(12_000);
     for (const a of yt.accounts) expect(a.profile.followers as number).toBeGreaterThanOrEqual(1_000_000);
-    const ignored = (await post('/public/v1/discovery/', { platform: 'youtube', filters: { number_of_followers: { min: 1_000_000 } }, paging: { limit: 1 } })).body as Page;
+    const ignored = (
+      await post('/public/v1/discovery/', {
+        platform: 'youtube',
+        filters: { number_of_followers: { min: 1_000_000 } },
+        paging: { limit: 1 },
+      })
+    ).body as Page;
     expect(ignored.total).toBe(12_000);
   });
 
@@ -77,17 +98,34 @@ describe('sandbox Discovery search', () => {
   });
 
   it('sorts and validates sorts per platform', async () => {
-    const page = (await search({ sort: { sort_by: 'number_of_followers', sort_order: 'desc' }, paging: { limit: 10 } })).body as Page;
+    const page = (await search({ sort: { sort_by: 'number_of_followers', sort_order: 'desc' }, paging: { limit: 10 } }))
+      .body as Page;
     const followers = page.accounts.map((a) => a.profile.followers as number);
     expect(followers).toEqual([...followers].sort((x, y) => y - x));
     expect((await search({ sort: { sort_by: 'relevancy', sort_order: 'asc' } })).status).toBe(400);
-    expect((await post('/public/v1/discovery/', { platform: 'twitch', sort: { sort_by: 'growth_rate', sort_order: 'desc' } })).status).toBe(400);
-    expect((await post('/public/v1/discovery/', { platform: 'onlyfans', sort: { sort_by: 'number_of_followers', sort_order: 'desc' } })).status).toBe(400);
+    expect(
+      (
+        await post('/public/v1/discovery/', {
+          platform: 'twitch',
+          sort: { sort_by: 'growth_rate', sort_order: 'desc' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await post('/public/v1/discovery/', {
+          platform: 'onlyfans',
+          sort: { sort_by: 'number_of_followers', sort_order: 'desc' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('adds matched_filters at 0.03 per creator with return_filter_values=true', async () => {
     const before = used();
-    const page = (await search({ filters: { engagement_percent: { min: 3 } }, paging: { limit: 2 } }, '?return_filter_values=true')).body as Page;
+    const page = (
+      await search({ filters: { engagement_percent: { min: 3 } }, paging: { limit: 2 } }, '?return_filter_values=true')
+    ).body as Page;
     expect(used() - before).toBe(60);
     for (const a of page.accounts) {
       expect(a.matched_filters).toEqual({ engagement_percent: a.profile.engagement_percent });
@@ -96,9 +134,19 @@ describe('sandbox Discovery search', () => {
   });
 
   it('maps nlp_search to filters and echoes applied_filters and nlp_search; explicit filters win', async () => {
-    const page = (await search({ nlp_search: 'Fitness creators in Germany with over 10k followers', filters: { niche: 'Beauty' }, paging: { limit: 3 } })).body as Page;
+    const page = (
+      await search({
+        nlp_search: 'Fitness creators in Germany with over 10k followers',
+        filters: { niche: 'Beauty' },
+        paging: { limit: 3 },
+      })
+    ).body as Page;
     expect(page.nlp_search).toBe('Fitness creators in Germany with over 10k followers');
-    expect(page.applied_filters).toEqual({ niche: 'Beauty', location: ['Germany'], number_of_followers: { min: 10_000 } });
+    expect(page.applied_filters).toEqual({
+      niche: 'Beauty',
+      location: ['Germany'],
+      number_of_followers: { min: 10_000 },
+    });
   });
 
   it('charges nothing for an empty page', async () => {
@@ -112,7 +160,12 @@ describe('sandbox Discovery search', () => {
   it('applies exclude_handles with handle normalisation (case, @, profile URL)', async () => {
     const first = (await search({ paging: { limit: 3 } })).body as Page;
     const [a, b, c] = first.accounts.map((x) => x.profile.username as string);
-    const page = (await search({ filters: { exclude_handles: [a!.toUpperCase(), `@${b}`, `https://www.instagram.com/${c}/`] }, paging: { limit: 3 } })).body as Page;
+    const page = (
+      await search({
+        filters: { exclude_handles: [a!.toUpperCase(), `@${b}`, `https://www.instagram.com/${c}/`] },
+        paging: { limit: 3 },
+      })
+    ).body as Page;
     const names = page.accounts.map((x) => x.profile.username);
     expect(names).not.toContain(a);
     expect(names).not.toContain(b);
@@ -125,20 +178,32 @@ describe('sandbox similar creators', () => {
   it('returns creators of the reference niche with similarity_score, best first, never the reference', async () => {
     const ref = ((await search({ paging: { limit: 1 } })).body as Page).accounts[0]!;
     const res = await post('/public/v1/discovery/creators/similar/', {
-      platform: 'instagram', filter_key: 'url', filter_value: `https://www.instagram.com/${String(ref.profile.username)}/`, paging: { limit: 10, page: 0 },
+      platform: 'instagram',
+      filter_key: 'url',
+      filter_value: `https://www.instagram.com/${String(ref.profile.username)}/`,
+      paging: { limit: 10, page: 0 },
     });
     expect(res.status).toBe(200);
     const page = res.body as Page;
     const scores = page.accounts.map((a) => a.similarity_score as number);
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
     expect(page.accounts.map((a) => a.user_id)).not.toContain(ref.user_id);
-    const byId = await post('/public/v1/discovery/creators/similar/', { platform: 'instagram', filter_key: 'id', filter_value: ref.user_id, paging: { limit: 10, page: 0 } });
+    const byId = await post('/public/v1/discovery/creators/similar/', {
+      platform: 'instagram',
+      filter_key: 'id',
+      filter_value: ref.user_id,
+      paging: { limit: 10, page: 0 },
+    });
     expect((byId.body as Page).accounts).toEqual(page.accounts);
   });
 
   it('answers 404 for an unknown creator, charging nothing', async () => {
     const before = used();
-    const res = await post('/public/v1/discovery/creators/similar/', { platform: 'instagram', filter_key: 'username', filter_value: 'no_such_creator_zz' });
+    const res = await post('/public/v1/discovery/creators/similar/', {
+      platform: 'instagram',
+      filter_key: 'username',
+      filter_value: 'no_such_creator_zz',
+    });
     expect(res.status).toBe(404);
     expect(used()).toBe(before);
   });
@@ -164,13 +229,22 @@ describe('sandbox Discovery limits', () => {
   it('fair-use cap: 429 fair_use_cap_reached on both endpoints once the unique creators are used up', async () => {
     const s = await start({ seed: 7, fairUseCap: 5 });
     try {
-      const ok = await call(s, '/public/v1/discovery/', { method: 'POST', body: JSON.stringify({ platform: 'twitch', paging: { limit: 5 } }) });
+      const ok = await call(s, '/public/v1/discovery/', {
+        method: 'POST',
+        body: JSON.stringify({ platform: 'twitch', paging: { limit: 5 } }),
+      });
       expect(ok.status).toBe(200);
-      const again = await call(s, '/public/v1/discovery/', { method: 'POST', body: JSON.stringify({ platform: 'twitch', paging: { limit: 5, page: 1 } }) });
+      const again = await call(s, '/public/v1/discovery/', {
+        method: 'POST',
+        body: JSON.stringify({ platform: 'twitch', paging: { limit: 5, page: 1 } }),
+      });
       expect(again.status).toBe(429);
       expect(again.body).toMatchObject({ error_code: 'fair_use_cap_reached' });
       const ref = (ok.body as Page).accounts[0]!.profile.username as string;
-      const sim = await call(s, '/public/v1/discovery/creators/similar/', { method: 'POST', body: JSON.stringify({ platform: 'twitch', filter_key: 'username', filter_value: ref }) });
+      const sim = await call(s, '/public/v1/discovery/creators/similar/', {
+        method: 'POST',
+        body: JSON.stringify({ platform: 'twitch', filter_key: 'username', filter_value: ref }),
+      });
       expect(sim.status).toBe(429);
       expect(sim.body).toMatchObject({ error_code: 'fair_use_cap_reached' });
     } finally {

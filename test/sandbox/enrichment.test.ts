@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const post = (path: string, body: unknown) => call(sb, `/public/v1/${path}`, { method: 'POST', body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  call(sb, `/public/v1/${path}`, { method: 'POST', body: JSON.stringify(body) });
 const used = () => sb.state.ledger.usedMilli;
 const ig = () => sb.state.creators.list('instagram');
 
@@ -21,7 +22,10 @@ describe('sandbox handle enrichment', () => {
   ])('%s answers the fixture envelope and charges its price', async (mode, milli) => {
     const creator = ig()[3]!;
     const before = used();
-    const res = await post(`creators/enrich/handle/${mode}/`, { handle: `@${creator.profile.username}`, platform: 'instagram' });
+    const res = await post(`creators/enrich/handle/${mode}/`, {
+      handle: `@${creator.profile.username}`,
+      platform: 'instagram',
+    });
     expect(res.status).toBe(200);
     const body = res.body as { result: Record<string, Record<string, unknown>>; credits_cost: number };
     expect(body.credits_cost).toBe(milli / 1000);
@@ -31,21 +35,47 @@ describe('sandbox handle enrichment', () => {
 
   it('full adds audience data and lookalikes only when asked', async () => {
     const handle = ig()[4]!.profile.username;
-    const plain = (await post('creators/enrich/handle/full/', { handle, platform: 'instagram', include_lookalikes: false })).body as { result: Record<string, any> };
+    const plain = (
+      await post('creators/enrich/handle/full/', { handle, platform: 'instagram', include_lookalikes: false })
+    ).body as { result: Record<string, any> };
     expect(plain.result.instagram.audience).toBeUndefined();
     expect(plain.result.lookalikes).toBeUndefined();
-    const rich = (await post('creators/enrich/handle/full/', { handle, platform: 'instagram', include_lookalikes: true, include_audience_data: true })).body as { result: Record<string, any> };
+    const rich = (
+      await post('creators/enrich/handle/full/', {
+        handle,
+        platform: 'instagram',
+        include_lookalikes: true,
+        include_audience_data: true,
+      })
+    ).body as { result: Record<string, any> };
     expect(rich.result.instagram.audience.audience_followers.success).toBe(true);
     expect(Array.isArray(rich.result.instagram.past_sponsors)).toBe(true);
     expect(Array.isArray(rich.result.lookalikes)).toBe(true);
   });
 
-  it('audience slices carry notable_users and audience_lookalikes in the contract\'s shape, for every creator, the same on every call', async () => {
+  it("audience slices carry notable_users and audience_lookalikes in the contract's shape, for every creator, the same on every call", async () => {
     // Two of the nine sections the official MCP client reads; they were [] for 30 of 30 creators.
-    const keys = ['user_id', 'username', 'picture', 'followers', 'fullname', 'url', 'is_verified', 'engagements', 'stats', 'geo'];
+    const keys = [
+      'user_id',
+      'username',
+      'picture',
+      'followers',
+      'fullname',
+      'url',
+      'is_verified',
+      'engagements',
+      'stats',
+      'geo',
+    ];
     const known = new Set(sb.state.creators.list('instagram').map((c) => c.user_id));
     for (const creator of ig().slice(0, 30)) {
-      const body = (await post('creators/enrich/handle/full/', { handle: creator.profile.username, platform: 'instagram', include_audience_data: true })).body as { result: Record<string, any> };
+      const body = (
+        await post('creators/enrich/handle/full/', {
+          handle: creator.profile.username,
+          platform: 'instagram',
+          include_audience_data: true,
+        })
+      ).body as { result: Record<string, any> };
       const data = body.result.instagram.audience.audience_followers.data;
       expect(data.notable_users.length, creator.profile.username).toBeGreaterThan(0);
       expect(data.audience_lookalikes.length, creator.profile.username).toBeGreaterThan(0);
@@ -63,7 +93,14 @@ describe('sandbox handle enrichment', () => {
       expect(data.notable_users[0].score).toBeUndefined();
     }
     const handle = ig()[7]!.profile.username;
-    const twice = await Promise.all([1, 2].map(async () => (await post('creators/enrich/handle/analytics/', { handle, platform: 'instagram' })).body as { result: Record<string, any> }));
+    const twice = await Promise.all(
+      [1, 2].map(
+        async () =>
+          (await post('creators/enrich/handle/analytics/', { handle, platform: 'instagram' })).body as {
+            result: Record<string, any>;
+          },
+      ),
+    );
     expect(twice[0]!.result.instagram.audience.audience_likers.data.audience_lookalikes.length).toBeGreaterThan(0);
     expect(twice[0]!.result.instagram.audience).toEqual(twice[1]!.result.instagram.audience);
   });
@@ -79,11 +116,19 @@ describe('sandbox handle enrichment', () => {
   it('email_required=must_have without an email returns nothing and charges nothing', async () => {
     const noEmail = ig().find((c) => !c.email)!;
     const before = used();
-    const res = await post('creators/enrich/handle/profile/', { handle: noEmail.profile.username, platform: 'instagram', email_required: 'must_have' });
+    const res = await post('creators/enrich/handle/profile/', {
+      handle: noEmail.profile.username,
+      platform: 'instagram',
+      email_required: 'must_have',
+    });
     expect(res.body).toMatchObject({ result: null, status: 'not_found', credits_cost: 0 });
     expect(used()).toBe(before);
     const withEmail = ig().find((c) => c.email)!;
-    const ok = await post('creators/enrich/handle/profile/', { handle: withEmail.profile.username, platform: 'instagram', email_required: 'must_have' });
+    const ok = await post('creators/enrich/handle/profile/', {
+      handle: withEmail.profile.username,
+      platform: 'instagram',
+      email_required: 'must_have',
+    });
     expect((ok.body as { result: { email: string } }).result.email).toBe(withEmail.email);
   });
 
@@ -101,15 +146,30 @@ describe('sandbox handle enrichment', () => {
   });
 
   it('validates the body with field errors', async () => {
-    const res = await post('creators/enrich/handle/full/', { platform: 'myspace', email_required: 'maybe', include_lookalikes: 'x' });
+    const res = await post('creators/enrich/handle/full/', {
+      platform: 'myspace',
+      email_required: 'maybe',
+      include_lookalikes: 'x',
+    });
     expect(res.status).toBe(400);
-    expect(Object.keys((res.body as { error: Record<string, unknown> }).error).sort()).toEqual(['email_required', 'handle', 'include_lookalikes', 'platform']);
+    expect(Object.keys((res.body as { error: Record<string, unknown> }).error).sort()).toEqual([
+      'email_required',
+      'handle',
+      'include_lookalikes',
+      'platform',
+    ]);
   });
 
   it('refuses (402) and records nothing when the balance cannot pay', async () => {
     const small = await start({ seed: 11, credits: 0.5 });
     try {
-      const res = await call(small, '/public/v1/creators/enrich/handle/full/', { method: 'POST', body: JSON.stringify({ handle: small.state.creators.list('instagram')[0]!.profile.username, platform: 'instagram' }) });
+      const res = await call(small, '/public/v1/creators/enrich/handle/full/', {
+        method: 'POST',
+        body: JSON.stringify({
+          handle: small.state.creators.list('instagram')[0]!.profile.username,
+          platform: 'instagram',
+        }),
+      });
       expect(res.status).toBe(402);
       expect(small.state.ledger.charges).toHaveLength(0);
     } finally {
@@ -125,7 +185,11 @@ describe('sandbox email enrichment', () => {
     const basic = await post('creators/enrich/email/', { email: creator.email!.toUpperCase() });
     expect((basic.body as { result: Record<string, any> }).result.instagram.username).toBe(creator.profile.username);
     expect(used() - before).toBe(50);
-    const adv = await post('creators/enrich/email/advanced/', { email: creator.email, exclude_platforms: ['instagram'], min_followers: 0 });
+    const adv = await post('creators/enrich/email/advanced/', {
+      email: creator.email,
+      exclude_platforms: ['instagram'],
+      min_followers: 0,
+    });
     const body = adv.body as { result: Record<string, unknown> | null };
     expect(body.result?.instagram).toBeUndefined();
     const huge = await post('creators/enrich/email/advanced/', { email: creator.email, min_followers: 10_000_000_000 });
@@ -134,10 +198,14 @@ describe('sandbox email enrichment', () => {
 
   it('an unknown address is free; a malformed one is a 400', async () => {
     const before = used();
-    expect((await post('creators/enrich/email/', { email: 'test@example.com' })).body).toMatchObject({ status: 'not_found' });
+    expect((await post('creators/enrich/email/', { email: 'test@example.com' })).body).toMatchObject({
+      status: 'not_found',
+    });
     expect(used()).toBe(before);
     expect((await post('creators/enrich/email/', { email: 'not-an-email' })).status).toBe(400);
-    expect((await post('creators/enrich/email/advanced/', { email: 'a@b.co', exclude_platforms: 'instagram' })).status).toBe(400);
+    expect(
+      (await post('creators/enrich/email/advanced/', { email: 'a@b.co', exclude_platforms: 'instagram' })).status,
+    ).toBe(400);
   });
 });
 
@@ -145,7 +213,11 @@ describe('sandbox post details', () => {
   it('answers data, transcript and audio at 0.03 each', async () => {
     for (const kind of ['data', 'transcript', 'audio']) {
       const before = used();
-      const res = await post('creators/content/details/', { platform: 'tiktok', post_id: '7301234567890', content_type: kind });
+      const res = await post('creators/content/details/', {
+        platform: 'tiktok',
+        post_id: '7301234567890',
+        content_type: kind,
+      });
       expect(res.status).toBe(200);
       expect((res.body as { result: { post_id: string } }).result.post_id).toBe('7301234567890');
       expect(used() - before).toBe(30);
@@ -157,7 +229,12 @@ describe('sandbox post details', () => {
     let total = 0;
     let pages = 0;
     do {
-      const res = await post('creators/content/details/', { platform: 'instagram', post_id: 'Cabc123', content_type: 'comments', ...(token ? { pagination_token: token } : {}) });
+      const res = await post('creators/content/details/', {
+        platform: 'instagram',
+        post_id: 'Cabc123',
+        content_type: 'comments',
+        ...(token ? { pagination_token: token } : {}),
+      });
       const body = res.body as { result: { comments: unknown[] } | null; next_token: string | null };
       total += body.result?.comments.length ?? 0;
       token = body.next_token ?? undefined;
@@ -168,16 +245,37 @@ describe('sandbox post details', () => {
   });
 
   it('refuses YouTube audio, a URL as id and a bad cursor; unknown posts are free', async () => {
-    expect((await post('creators/content/details/', { platform: 'youtube', post_id: 'dQw4w9WgXcQ', content_type: 'audio' })).status).toBe(400);
-    expect((await post('creators/content/details/', { platform: 'instagram', post_id: 'https://instagram.com/p/x/' })).status).toBe(400);
-    expect((await post('creators/content/details/', { platform: 'instagram', post_id: 'abc', content_type: 'comments', pagination_token: 'zzz' })).status).toBe(400);
+    expect(
+      (await post('creators/content/details/', { platform: 'youtube', post_id: 'dQw4w9WgXcQ', content_type: 'audio' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await post('creators/content/details/', { platform: 'instagram', post_id: 'https://instagram.com/p/x/' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await post('creators/content/details/', {
+          platform: 'instagram',
+          post_id: 'abc',
+          content_type: 'comments',
+          pagination_token: 'zzz',
+        })
+      ).status,
+    ).toBe(400);
     const before = used();
-    expect((await post('creators/content/details/', { platform: 'instagram', post_id: 'missing123' })).body).toMatchObject({ status: 'not_found', credits_cost: 0 });
+    expect(
+      (await post('creators/content/details/', { platform: 'instagram', post_id: 'missing123' })).body,
+    ).toMatchObject({ status: 'not_found', credits_cost: 0 });
     expect(used()).toBe(before);
   });
 
   it('accepts the content kind under `type` too', async () => {
-    const res = await post('creators/content/details/', { platform: 'youtube', post_id: 'dQw4w9WgXcQ', type: 'transcript' });
+    const res = await post('creators/content/details/', {
+      platform: 'youtube',
+      post_id: 'dQw4w9WgXcQ',
+      type: 'transcript',
+    });
     expect((res.body as { result: Record<string, unknown> }).result.segments).toBeDefined();
   });
 });

@@ -30,12 +30,15 @@ describe('sandbox filter types', () => {
 
   it('takes the one-item list, and the CLI sends --filter location=Germany as one', async () => {
     expect((await discovery({ location: ['Germany'] })).status).toBe(200);
-    const res = await runCli(['search', '--platform', 'instagram', '--filter', 'location=Germany', '--limit', '2', '--json'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(
+      ['search', '--platform', 'instagram', '--filter', 'location=Germany', '--limit', '2', '--json'],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(res.code).toBe(0);
     expect(res.json<unknown[]>().length).toBeGreaterThan(0);
   });
 
-  it('ignores a sub-key it does not read (minn, MCP\'s client-side gte) as the service does: the results are unfiltered and charged', async () => {
+  it("ignores a sub-key it does not read (minn, MCP's client-side gte) as the service does: the results are unfiltered and charged", async () => {
     const all = (await discovery({})).body.total as number;
     const filtered = (await discovery({ number_of_followers: { min: 500_000 } })).body.total as number;
     expect(filtered).toBeLessThan(all);
@@ -49,6 +52,7 @@ describe('sandbox filter types', () => {
   });
 
   it('the catalogue types the lists the issue names', () => {
-    for (const key of ['location', 'hashtags', 'topics', 'games_played', 'audience.location']) expect(FILTER_TYPES[key]).toMatch(/list/);
+    for (const key of ['location', 'hashtags', 'topics', 'games_played', 'audience.location'])
+      expect(FILTER_TYPES[key]).toMatch(/list/);
   });
 });

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { drawLatency, latencyFamily, LatencySpecError, parseLatencySpec, REAL_LATENCY_SPEC } from '../../src/sandbox/latency.js';
+import {
+  drawLatency,
+  latencyFamily,
+  LatencySpecError,
+  parseLatencySpec,
+  REAL_LATENCY_SPEC,
+} from '../../src/sandbox/latency.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { call, start } from './helpers.js';
 import { until } from '../helpers/until.js';
@@ -22,18 +28,22 @@ describe('latency spec', () => {
       default: { medianMs: 150, spreadMs: 0 },
     });
     expect(parseLatencySpec('300ms')).toEqual({ default: { medianMs: 300, spreadMs: 0 } });
-    expect(parseLatencySpec('default=150ms±50,enrich=2±0.5')).toEqual({ default: { medianMs: 150, spreadMs: 50 }, enrich: { medianMs: 2000, spreadMs: 500 } });
+    expect(parseLatencySpec('default=150ms±50,enrich=2±0.5')).toEqual({
+      default: { medianMs: 150, spreadMs: 50 },
+      enrich: { medianMs: 2000, spreadMs: 500 },
+    });
     expect(parseLatencySpec('0')).toEqual({});
     expect(parseLatencySpec('real')).toEqual(parseLatencySpec(REAL_LATENCY_SPEC));
   });
 
-  it.each([['search=1s', /unknown route family 'search'/], ['enrich=fast', /not a duration/], ['enrich=1s±1±2', /more than one ±/]])(
-    'refuses %s',
-    (spec, message) => {
-      expect(() => parseLatencySpec(spec)).toThrow(LatencySpecError);
-      expect(() => parseLatencySpec(spec)).toThrow(message);
-    },
-  );
+  it.each([
+    ['search=1s', /unknown route family 'search'/],
+    ['enrich=fast', /not a duration/],
+    ['enrich=1s±1±2', /more than one ±/],
+  ])('refuses %s', (spec, message) => {
+    expect(() => parseLatencySpec(spec)).toThrow(LatencySpecError);
+    expect(() => parseLatencySpec(spec)).toThrow(message);
+  });
 
   it('families by path; the sandbox control surface is never held', () => {
     expect(latencyFamily('/public/v1/discovery/')).toBe('discovery');
@@ -50,8 +60,13 @@ describe('latency spec', () => {
 describe('latency draws', () => {
   it('are the same under the same seed, differ under another, stay within median ± spread around the median', async () => {
     const spec = 'enrich=2s±1,default=150ms';
-    const [a, b, c] = await Promise.all([sandbox({ seed: 5, latency: spec }), sandbox({ seed: 5, latency: spec }), sandbox({ seed: 6, latency: spec })]);
-    const draws = (sb: Sandbox): number[] => Array.from({ length: 2001 }, () => drawLatency(sb.state, '/public/v1/creators/enrich/handle/raw/'));
+    const [a, b, c] = await Promise.all([
+      sandbox({ seed: 5, latency: spec }),
+      sandbox({ seed: 5, latency: spec }),
+      sandbox({ seed: 6, latency: spec }),
+    ]);
+    const draws = (sb: Sandbox): number[] =>
+      Array.from({ length: 2001 }, () => drawLatency(sb.state, '/public/v1/creators/enrich/handle/raw/'));
     const da = draws(a);
     expect(draws(b)).toEqual(da);
     expect(draws(c)).not.toEqual(da);

@@ -14,7 +14,13 @@ describe('sandbox: social listening', () => {
       custom_field: { keep: true },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Launch', status: 'active', event_types: ['new_post'], creators_count: 2, custom_field: { keep: true } });
+    expect(created.body).toMatchObject({
+      name: 'Launch',
+      status: 'active',
+      event_types: ['new_post'],
+      creators_count: 2,
+      custom_field: { keep: true },
+    });
     const id = created.body.id;
     expect((await call(s, 'GET', `${L}/subscription/${id}/`)).body.name).toBe('Launch');
     const list = await call(s, 'GET', `${L}/subscription/`);
@@ -25,10 +31,16 @@ describe('sandbox: social listening', () => {
     const bad = await call(s, 'POST', `${L}/subscription/`, { name: 'x', event_types: ['nope'] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.event_types[0]).toContain('nope');
-    const badCreator = await call(s, 'POST', `${L}/subscription/`, { name: 'x', creators: [{ platform: 'myspace', platform_id: 'a' }] });
+    const badCreator = await call(s, 'POST', `${L}/subscription/`, {
+      name: 'x',
+      creators: [{ platform: 'myspace', platform_id: 'a' }],
+    });
     expect(badCreator.status).toBe(400);
     const creators = await call(s, 'GET', `${L}/subscription/${id}/creators/`);
-    expect(creators.body.results.map((c: any) => `${c.platform}:${c.platform_id}`)).toEqual(['instagram:alpha', 'tiktok:beta']);
+    expect(creators.body.results.map((c: any) => `${c.platform}:${c.platform_id}`)).toEqual([
+      'instagram:alpha',
+      'tiktok:beta',
+    ]);
   });
 
   it('generates events over sandbox time, deterministic, with paging links and filters', async () => {
@@ -42,7 +54,19 @@ describe('sandbox: social listening', () => {
     expect(page.body.next).toMatch(new RegExp(`^${s.url}/public/v1/social/listening/events/\\?.*page=2`));
     expect(page.body.next).toContain(`subscription_id=${id}`);
     const e = page.body.results[0];
-    expect(Object.keys(e)).toEqual(expect.arrayContaining(['id', 'event_type', 'event_value', 'creator', 'date_occurance', 'created_at', 'delivery_status', 'latency_seconds', 'retries']));
+    expect(Object.keys(e)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'event_type',
+        'event_value',
+        'creator',
+        'date_occurance',
+        'created_at',
+        'delivery_status',
+        'latency_seconds',
+        'retries',
+      ]),
+    );
     expect(['new_post', 'bio_change', 'follower_threshold']).toContain(e.event_type);
     expect(typeof e.retries).toBe('string');
     // newest first by default
@@ -98,12 +122,18 @@ describe('sandbox: social listening', () => {
 
   it('campaigns: archive, creators add/remove, overview and content', async () => {
     const s = sb.get();
-    const c = await call(s, 'POST', `${L}/campaign/`, { name: 'Spring', days: 10, creators: ['youtube:camp_a', 'youtube:camp_b'] });
+    const c = await call(s, 'POST', `${L}/campaign/`, {
+      name: 'Spring',
+      days: 10,
+      creators: ['youtube:camp_a', 'youtube:camp_b'],
+    });
     expect(c.status).toBe(201);
     expect(c.body).toMatchObject({ days: 10, creators_count: 2, status: 'active' });
     const id = c.body.id;
     sb.advance(6 * HOUR);
-    const removed = await call(s, 'DELETE', `${L}/campaign/${id}/creators/`, { creators: ['youtube:camp_b', 'youtube:nobody'] });
+    const removed = await call(s, 'DELETE', `${L}/campaign/${id}/creators/`, {
+      creators: ['youtube:camp_b', 'youtube:nobody'],
+    });
     expect(removed.body).toEqual({ removed: 1, not_found: 1, creators_count: 1 });
     const overview = await call(s, 'GET', `${L}/campaign/${id}/overview/`);
     expect(overview.body.totals.posts).toBeGreaterThan(0);
@@ -132,8 +162,12 @@ describe('sandbox: a seeded backlog', () => {
   it('POST /_sandbox/listening/seed appends events of a subscription; pages of either order read them by id', async () => {
     const sub = await subscribe(sb.get(), 'seeded', ['seed_a', 'seed_b']);
     const before = (await call(sb.get(), 'GET', '/_sandbox/listening')).body.events as number;
-    expect((await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 0, subscription_id: sub })).status).toBe(400);
-    expect((await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 5, subscription_id: 99_999 })).status).toBe(400);
+    expect((await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 0, subscription_id: sub })).status).toBe(
+      400,
+    );
+    expect(
+      (await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 5, subscription_id: 99_999 })).status,
+    ).toBe(400);
     const seeded = await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: 250, subscription_id: sub });
     expect(seeded.status).toBe(200);
     expect(seeded.body.events).toBe(before + 250);
@@ -149,7 +183,11 @@ describe('sandbox: a seeded backlog', () => {
     expect(await ids('desc', 3)).toEqual(Array.from({ length: 50 }, (_, i) => before + 50 - i));
     await call(sb.get(), 'POST', '/_sandbox/listening/config', { order: 'desc' });
     const one = await call(sb.get(), 'GET', `${L}/events/${before + 1}/`);
-    expect(one.body).toMatchObject({ id: before + 1, subscription_id: sub, creator: { platform: 'instagram', platform_id: 'seed_a' } });
+    expect(one.body).toMatchObject({
+      id: before + 1,
+      subscription_id: sub,
+      creator: { platform: 'instagram', platform_id: 'seed_a' },
+    });
     expect(Date.parse(one.body.date_occurance)).toBeLessThan(Date.parse(one.body.created_at));
   });
 });

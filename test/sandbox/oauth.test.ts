@@ -12,18 +12,39 @@ const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 
 async function register(uris = [REDIRECT]): Promise<string> {
-  const res = await call(box.get(), '/public/v1/oauth/register/', { method: 'POST', auth: null, body: JSON.stringify({ client_name: 'test', redirect_uris: uris, scope: 'all openid' }) });
+  const res = await call(box.get(), '/public/v1/oauth/register/', {
+    method: 'POST',
+    auth: null,
+    body: JSON.stringify({ client_name: 'test', redirect_uris: uris, scope: 'all openid' }),
+  });
   expect(res.status).toBe(201);
-  expect(res.body).toMatchObject({ client_name: 'test', redirect_uris: uris, scope: 'all', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
+  expect(res.body).toMatchObject({
+    client_name: 'test',
+    redirect_uris: uris,
+    scope: 'all',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  });
   return (res.body as { client_id: string }).client_id;
 }
 
 function authorizeQuery(clientId: string, extra: Record<string, string> = {}): string {
-  return new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: CHALLENGE, code_challenge_method: 'S256', state: 'st', ...extra }).toString();
+  return new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    state: 'st',
+    ...extra,
+  }).toString();
 }
 
 async function authorize(clientId: string, extra: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${box.get().url}/public/v1/oauth/authorize/?${authorizeQuery(clientId, extra)}`, { redirect: 'manual' });
+  return fetch(`${box.get().url}/public/v1/oauth/authorize/?${authorizeQuery(clientId, extra)}`, {
+    redirect: 'manual',
+  });
 }
 
 async function code(clientId: string): Promise<string> {
@@ -44,14 +65,27 @@ async function token(fields: Record<string, string>, json = false) {
 }
 
 function codeGrant(clientId: string, c: string, extra: Record<string, string> = {}) {
-  return { grant_type: 'authorization_code', client_id: clientId, code: c, code_verifier: VERIFIER, redirect_uri: REDIRECT, ...extra };
+  return {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code: c,
+    code_verifier: VERIFIER,
+    redirect_uri: REDIRECT,
+    ...extra,
+  };
 }
 
 describe('sandbox OAuth', () => {
   it('validates registrations', async () => {
-    const res = await call(box.get(), '/public/v1/oauth/register/', { method: 'POST', auth: null, body: JSON.stringify({ redirect_uris: ['nope'] }) });
+    const res = await call(box.get(), '/public/v1/oauth/register/', {
+      method: 'POST',
+      auth: null,
+      body: JSON.stringify({ redirect_uris: ['nope'] }),
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { client_name: ['This field is required.'], redirect_uris: ['Enter valid http(s) URLs.'] } });
+    expect(res.body).toEqual({
+      error: { client_name: ['This field is required.'], redirect_uris: ['Enter valid http(s) URLs.'] },
+    });
   });
 
   it('shows a consent page whose forms approve or deny', async () => {
@@ -62,12 +96,20 @@ describe('sandbox OAuth', () => {
     const html = await page.text();
     expect(html).toContain('name="decision" value="approve"');
     const id = /name="request_id" value="([^"]+)"/.exec(html)?.[1] as string;
-    const deny = await fetch(`${box.get().url}/public/v1/oauth/authorize/`, { method: 'POST', body: new URLSearchParams({ request_id: id, decision: 'deny' }), redirect: 'manual' });
+    const deny = await fetch(`${box.get().url}/public/v1/oauth/authorize/`, {
+      method: 'POST',
+      body: new URLSearchParams({ request_id: id, decision: 'deny' }),
+      redirect: 'manual',
+    });
     const location = new URL(deny.headers.get('location') as string);
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('state')).toBe('st');
     // A consent request is answered once.
-    const again = await fetch(`${box.get().url}/public/v1/oauth/authorize/`, { method: 'POST', body: new URLSearchParams({ request_id: id, decision: 'approve' }), redirect: 'manual' });
+    const again = await fetch(`${box.get().url}/public/v1/oauth/authorize/`, {
+      method: 'POST',
+      body: new URLSearchParams({ request_id: id, decision: 'approve' }),
+      redirect: 'manual',
+    });
     expect(again.status).toBe(400);
   });
 
@@ -89,34 +131,59 @@ describe('sandbox OAuth', () => {
 
     const other = await register();
     expect((await token(codeGrant(other, await code(clientId)))).body.error).toBe('invalid_grant');
-    expect((await token(codeGrant(clientId, await code(clientId), { redirect_uri: 'http://127.0.0.1:2/cb' }))).body.error).toBe('invalid_grant');
-    expect((await token(codeGrant(clientId, await code(clientId), { code_verifier: 'short' }))).body.error).toBe('invalid_request');
+    expect(
+      (await token(codeGrant(clientId, await code(clientId), { redirect_uri: 'http://127.0.0.1:2/cb' }))).body.error,
+    ).toBe('invalid_grant');
+    expect((await token(codeGrant(clientId, await code(clientId), { code_verifier: 'short' }))).body.error).toBe(
+      'invalid_request',
+    );
 
     const c = await code(clientId);
     const ok = await token(codeGrant(clientId, c), true);
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'all' });
-    expect((await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${ok.body.access_token}` })).status).toBe(200);
+    expect(
+      (await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${ok.body.access_token}` })).status,
+    ).toBe(200);
     // Replaying the code fails and takes back the tokens it bought.
     expect((await token(codeGrant(clientId, c))).body.error).toBe('invalid_grant');
-    expect((await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${ok.body.access_token}` })).status).toBe(401);
-    expect((await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: ok.body.refresh_token })).body.error).toBe('invalid_grant');
+    expect(
+      (await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${ok.body.access_token}` })).status,
+    ).toBe(401);
+    expect(
+      (await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: ok.body.refresh_token })).body
+        .error,
+    ).toBe('invalid_grant');
   });
 
   it('rotates on refresh and kills the old access token at once', async () => {
     const clientId = await register();
     const first = (await token(codeGrant(clientId, await code(clientId)))).body;
-    const second = await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token });
+    const second = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: first.refresh_token,
+    });
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
-    expect((await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${first.access_token}` })).status).toBe(401);
-    expect((await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${second.body.access_token}` })).status).toBe(200);
-    expect((await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token })).body.error).toBe('invalid_grant');
+    expect(
+      (await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${first.access_token}` })).status,
+    ).toBe(401);
+    expect(
+      (await call(box.get(), '/public/v1/accounts/credits/', { auth: `Bearer ${second.body.access_token}` })).status,
+    ).toBe(200);
+    expect(
+      (await token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: first.refresh_token })).body
+        .error,
+    ).toBe('invalid_grant');
   });
 
   it('answers malformed token requests with OAuth errors', async () => {
     expect((await token({ grant_type: 'password' })).body.error).toBe('unsupported_grant_type');
-    expect((await token({ grant_type: 'refresh_token' })).body).toMatchObject({ error: 'invalid_request', error_description: 'client_id is required.' });
+    expect((await token({ grant_type: 'refresh_token' })).body).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'client_id is required.',
+    });
   });
 
   it('expires access tokens after the configured TTL', async () => {
@@ -142,9 +209,17 @@ describe('sandbox OAuth', () => {
   });
 
   it('has a control route for the knobs', async () => {
-    const res = await call(box.get(), '/_sandbox/oauth', { method: 'POST', auth: null, body: JSON.stringify({ autoApprove: 'deny' }) });
+    const res = await call(box.get(), '/_sandbox/oauth', {
+      method: 'POST',
+      auth: null,
+      body: JSON.stringify({ autoApprove: 'deny' }),
+    });
     expect(res.body).toEqual({ autoApprove: 'deny', accessTokenTtl: 3600 });
-    const bad = await call(box.get(), '/_sandbox/oauth', { method: 'POST', auth: null, body: JSON.stringify({ autoApprove: 'yes' }) });
+    const bad = await call(box.get(), '/_sandbox/oauth', {
+      method: 'POST',
+      auth: null,
+      body: JSON.stringify({ autoApprove: 'yes' }),
+    });
     expect(bad.status).toBe(400);
     configureOAuth(box.get().state, { autoApprove: null });
   });
@@ -152,11 +227,18 @@ describe('sandbox OAuth', () => {
 
 describe('sandbox API keys', () => {
   it('validates writes and 404s unknown ids', async () => {
-    const bad = await call(box.get(), '/public/v1/accounts/tokens/', { method: 'POST', body: JSON.stringify({ active: 'yes', expires_at: 'soon', scopes: ['read'] }) });
+    const bad = await call(box.get(), '/public/v1/accounts/tokens/', {
+      method: 'POST',
+      body: JSON.stringify({ active: 'yes', expires_at: 'soon', scopes: ['read'] }),
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as { error: object }).error).sort()).toEqual(['active', 'expires_at', 'scopes']);
-    expect((await call(box.get(), '/public/v1/accounts/tokens/999/', { method: 'PATCH', body: '{}' })).status).toBe(404);
+    expect((await call(box.get(), '/public/v1/accounts/tokens/999/', { method: 'PATCH', body: '{}' })).status).toBe(
+      404,
+    );
     const list = await call(box.get(), '/public/v1/accounts/tokens/');
-    expect((list.body as Array<Record<string, unknown>>).every((k) => !('kind' in k) && typeof k.token === 'string')).toBe(true);
+    expect(
+      (list.body as Array<Record<string, unknown>>).every((k) => !('kind' in k) && typeof k.token === 'string'),
+    ).toBe(true);
   });
 });

@@ -21,9 +21,7 @@ describe('Router', () => {
   });
 
   it('prefers literal segments over parameters', () => {
-    const router = new Router()
-      .get('/public/v1/lists/:id/entries/', ok)
-      .get('/public/v1/lists/default/:platform/', ok);
+    const router = new Router().get('/public/v1/lists/:id/entries/', ok).get('/public/v1/lists/default/:platform/', ok);
     expect(router.resolve('GET', '/public/v1/lists/default/entries/')).toMatchObject({
       kind: 'found',
       route: { pattern: '/public/v1/lists/default/:platform/' },
@@ -43,9 +41,7 @@ describe('Router', () => {
   });
 
   it('requires auth under /public/v1/ unless told otherwise, and refuses duplicates', () => {
-    const router = new Router()
-      .post('/public/v1/oauth/register/', ok, { auth: false })
-      .get('/_sandbox/thing', ok);
+    const router = new Router().post('/public/v1/oauth/register/', ok, { auth: false }).get('/_sandbox/thing', ok);
     const routes = router.routes();
     expect(routes.map((r) => [r.pattern, r.auth])).toEqual([
       ['/public/v1/oauth/register/', false],
@@ -55,7 +51,9 @@ describe('Router', () => {
   });
 
   it('has the built-in routes: credits, eleven dictionaries, the control surface', () => {
-    const patterns = buildRouter().routes().map((r) => `${r.method} ${r.pattern}`);
+    const patterns = buildRouter()
+      .routes()
+      .map((r) => `${r.method} ${r.pattern}`);
     expect(patterns).toContain('GET /public/v1/accounts/credits/');
     expect(patterns.filter((p) => p.includes('/discovery/classifier/'))).toHaveLength(11);
     expect(patterns).toContain('POST /_sandbox/config');

@@ -109,7 +109,11 @@ describe('routing errors', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(form.body).toEqual({ grant_type: 'refresh_token', client_id: 'c1' });
-    const text = await call(sb, '/public/v1/echo/', { method: 'POST', body: 'hi', headers: { 'Content-Type': 'text/plain' } });
+    const text = await call(sb, '/public/v1/echo/', {
+      method: 'POST',
+      body: 'hi',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(text).toMatchObject({ status: 415, body: { detail: 'Unsupported media type "text/plain" in request.' } });
   });
 });
@@ -236,9 +240,15 @@ describe('control surface', () => {
     expect((await call(sb, CREDITS)).status).toBe(429);
     // A form (or text/plain) body is what a web page can post cross-site without asking: refused, nothing changed.
     for (const type of ['application/x-www-form-urlencoded', 'text/plain', '']) {
-      const crossSite = await call(sb, '/_sandbox/config', { method: 'POST', body: '{"credits": 0}', headers: { 'Content-Type': type } });
+      const crossSite = await call(sb, '/_sandbox/config', {
+        method: 'POST',
+        body: '{"credits": 0}',
+        headers: { 'Content-Type': type },
+      });
       expect(crossSite.status).toBe(415);
-      expect((crossSite.body as { detail: string }).detail).toMatch(/control routes take Content-Type: application\/json/);
+      expect((crossSite.body as { detail: string }).detail).toMatch(
+        /control routes take Content-Type: application\/json/,
+      );
     }
     expect(sb.state.ledger.balanceMilli).toBe(2_345);
   });

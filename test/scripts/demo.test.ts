@@ -9,7 +9,11 @@ import { tempDir } from '../helpers/temp.js';
 const demo = fileURLToPath(new URL('../../scripts/demo.js', import.meta.url));
 
 function runDemo(): Promise<{ code: number | null; out: string }> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tempDir('creators-demo-home-'), CREATORS_DEMO_LATENCY: 'none' };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: tempDir('creators-demo-home-'),
+    CREATORS_DEMO_LATENCY: 'none',
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [demo], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

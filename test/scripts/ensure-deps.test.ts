@@ -18,7 +18,10 @@ function fakeClone(lock: boolean): { root: string; log: string } {
   const root = tempDir('creators-clone-');
   mkdirSync(join(root, 'scripts'));
   copyFileSync(script, join(root, 'scripts', 'ensure-deps.mjs'));
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { 'left-pad': '1' }, devDependencies: { '@scope/tool': '2' } }));
+  writeFileSync(
+    join(root, 'package.json'),
+    JSON.stringify({ dependencies: { 'left-pad': '1' }, devDependencies: { '@scope/tool': '2' } }),
+  );
   if (lock) writeFileSync(join(root, 'package-lock.json'), '{}');
   const log = join(root, 'npm.log');
   writeFileSync(

@@ -81,7 +81,9 @@ describe('numbers from a server that no double holds', () => {
         expect(r.stdout).not.toMatch(/null|Infinity/);
       } else {
         const rows = parseCsv(r.stdout, { columns: true }) as Record<string, string>[];
-        expect(rows).toEqual([{ id: '6789012345678901234', followers: '1e400', share: '0.12345678901234567890', n: '42' }]);
+        expect(rows).toEqual([
+          { id: '6789012345678901234', followers: '1e400', share: '0.12345678901234567890', n: '42' },
+        ]);
       }
     }
   });

@@ -26,7 +26,9 @@ describe('echoed credentials', () => {
     server.get().routes(
       on('GET', 'accounts/credits/', {
         status: 401,
-        body: { detail: `Invalid token. Received header 'Authorization: Bearer ${KEY}'; also saw Bearer ${other} and api_key=${KEY}.` },
+        body: {
+          detail: `Invalid token. Received header 'Authorization: Bearer ${KEY}'; also saw Bearer ${other} and api_key=${KEY}.`,
+        },
       }),
     );
     const cwd = tempDir('creators-sec-');
@@ -50,10 +52,21 @@ describe('echoed credentials', () => {
     const access = 'at_expired_0123456789abcdef';
     const refresh = 'rt_secret_9876543210fedcba';
     const configDir = tempConfigDir();
-    const login = { access_token: access, refresh_token: refresh, expires_at: 1, base_url: `${server.get().url}/`, client_id: 'cli_1' };
-    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { oauth: login } } }), { mode: 0o600 });
+    const login = {
+      access_token: access,
+      refresh_token: refresh,
+      expires_at: 1,
+      base_url: `${server.get().url}/`,
+      client_id: 'cli_1',
+    };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { oauth: login } } }), {
+      mode: 0o600,
+    });
     server.get().routes(
-      on('POST', 'oauth/token', (_req, body) => ({ status: 400, body: { detail: `refresh ${refresh} revoked (${body}); last access token ${access}` } })),
+      on('POST', 'oauth/token', (_req, body) => ({
+        status: 400,
+        body: { detail: `refresh ${refresh} revoked (${body}); last access token ${access}` },
+      })),
       on('GET', 'accounts/credits/', { status: 401, body: { detail: `token ${access} expired` } }),
     );
     for (const extra of [[], ['--json'], ['--debug']]) {
@@ -71,7 +84,10 @@ describe('echoed credentials', () => {
       on('POST', 'oauth/register', { status: 201, body: { client_id: 'cli_hostile' } }),
       on('POST', 'oauth/token', (_req, body) => {
         sent.push(new URLSearchParams(body));
-        return { status: 400, body: { detail: `cannot use ${body} (verifier ${new URLSearchParams(body).get('code_verifier') ?? ''})` } };
+        return {
+          status: 400,
+          body: { detail: `cannot use ${body} (verifier ${new URLSearchParams(body).get('code_verifier') ?? ''})` },
+        };
       }),
     );
     const opener = async (url: string): Promise<void> => {
@@ -80,10 +96,17 @@ describe('echoed credentials', () => {
       redirect.searchParams.set('code', code);
       redirect.searchParams.set('state', authorize.searchParams.get('state') as string);
       // The listener holds the page open until the exchange is over; nothing waits for it here.
-      void fetch(redirect).then((r) => r.text(), () => '');
+      void fetch(redirect).then(
+        (r) => r.text(),
+        () => '',
+      );
     };
     for (const extra of [[], ['--json'], ['--debug']]) {
-      const res = await runCli(['login', ...extra], { env: { CREATORS_BASE_URL: server.get().url }, configDir: tempConfigDir(), openBrowser: opener });
+      const res = await runCli(['login', ...extra], {
+        env: { CREATORS_BASE_URL: server.get().url },
+        configDir: tempConfigDir(),
+        openBrowser: opener,
+      });
       expect(res.code).toBe(4);
       const verifier = sent.at(-1)?.get('code_verifier') as string;
       expect(verifier.length).toBeGreaterThanOrEqual(43);

@@ -21,7 +21,7 @@ export const SEQUENCES: Record<string, string> = {
   'C1 NEL (U+0085)': '\u0085',
   'C1 OSC (U+009D)': '\u009d0;title\u009c',
   'CR (overwrite)': '\rFAKE',
-  'DEL': '\x7f',
+  DEL: '\x7f',
   'RLO (shows text reversed)': 'gnp\u202Eexe',
   'bidi isolates and marks': '\u2066\u2067\u2068\u2069\u200E\u200F\u061C\u202A\u202B\u202C\u202D',
   'zero-width space, joiners, BOM': 'na\u200Bs\u200Ca\u200D\uFEFF',
@@ -42,14 +42,17 @@ export function expectNoRawControls(text: string, where: string): void {
   const at = text.search(RAW_CONTROL);
   if (at >= 0) {
     const around = JSON.stringify(text.slice(Math.max(0, at - 40), at + 20));
-    expect.fail(`${where}: raw control character U+${text.charCodeAt(at).toString(16).padStart(4, '0')} near ${around}`);
+    expect.fail(
+      `${where}: raw control character U+${text.charCodeAt(at).toString(16).padStart(4, '0')} near ${around}`,
+    );
   }
 }
 
 /** Fails when any credential appears in `text`. */
 export function expectNoCredential(text: string, where: string, secrets: readonly string[] = [KEY]): void {
   for (const secret of secrets) {
-    if (text.includes(secret)) expect.fail(`${where}: credential ${secret.slice(0, 8)}… printed in ${JSON.stringify(text.slice(0, 400))}`);
+    if (text.includes(secret))
+      expect.fail(`${where}: credential ${secret.slice(0, 8)}… printed in ${JSON.stringify(text.slice(0, 400))}`);
   }
 }
 
@@ -70,7 +73,11 @@ export interface HostileServer {
 }
 
 /** A route for `method` and a path starting with `prefix` (the part after `/public/v1/`). */
-export function on(method: string, prefix: string, reply: Reply | ((req: IncomingMessage, body: string) => Reply)): Route {
+export function on(
+  method: string,
+  prefix: string,
+  reply: Reply | ((req: IncomingMessage, body: string) => Reply),
+): Route {
   return (req, body) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method !== method || !path.startsWith(`/public/v1/${prefix}`)) return undefined;
@@ -96,7 +103,10 @@ export function useHostileServer(): { get(): HostileServer } {
       req.on('data', (c: string) => (body += c));
       req.on('end', () => {
         if (req.headers.authorization) state.authorizations.push(req.headers.authorization);
-        const reply: Reply = current.map((route) => route(req, body)).find((r) => r !== undefined) ?? { status: 404, body: { detail: 'Not found.' } };
+        const reply: Reply = current.map((route) => route(req, body)).find((r) => r !== undefined) ?? {
+          status: 404,
+          body: { detail: 'Not found.' },
+        };
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
         const type = typeof reply.body === 'string' ? 'text/html; charset=utf-8' : 'application/json';
         res.writeHead(reply.status, { 'content-type': type, ...reply.headers }).end(text);

@@ -83,7 +83,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const env = (extra: Record<string, string> = {}): Record<string, string> => ({ CREATORS_BASE_URL: base, CREATORS_API_KEY: 'sk_test_limits', ...extra });
+const env = (extra: Record<string, string> = {}): Record<string, string> => ({
+  CREATORS_BASE_URL: base,
+  CREATORS_API_KEY: 'sk_test_limits',
+  ...extra,
+});
 
 async function closed(path: string, count = 1): Promise<number[]> {
   await until(`${count} closed replies on ${path}`, () => stats(path).sent.length >= count);
@@ -94,7 +98,9 @@ describe('the JSON response cap', () => {
   it('stops reading a 70 MB body past a 2 MB cap: one clear error, exit 1, not retried, the rest never read', async () => {
     const r = await runCli(['api', '/huge', '--json'], { env: env({ CREATORS_MAX_RESPONSE_MB: '2' }) });
     expect(r.code).toBe(1);
-    const { error } = r.errorJson() as { error: { code: string; message: string; hint?: string; maybe_charged?: boolean } };
+    const { error } = r.errorJson() as {
+      error: { code: string; message: string; hint?: string; maybe_charged?: boolean };
+    };
     expect(error.code).toBe('response_too_large');
     expect(error.message).toBe("The server's response (HTTP 200) is larger than 2 MB; it was not read further.");
     expect(error.hint).toContain('CREATORS_MAX_RESPONSE_MB');
@@ -112,7 +118,9 @@ describe('the JSON response cap', () => {
   });
 
   it('flags a billable POST whose answer was too large as maybe charged', async () => {
-    const r = await runCli(['enrich', 'handle', 'someone', '--platform', 'instagram', '--json'], { env: env({ CREATORS_MAX_RESPONSE_MB: '1' }) });
+    const r = await runCli(['enrich', 'handle', 'someone', '--platform', 'instagram', '--json'], {
+      env: env({ CREATORS_MAX_RESPONSE_MB: '1' }),
+    });
     expect(r.code).toBe(1);
     const { error } = r.errorJson() as { error: { code: string; maybe_charged?: boolean } };
     expect(error.code).toBe('response_too_large');
@@ -138,7 +146,13 @@ describe('the JSON response cap', () => {
       now: Date.now,
       sleep: async () => {},
     });
-    const res = await client.request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/download`, noAuth: true, responseType: 'stream' });
+    const res = await client.request<Readable>({
+      method: 'GET',
+      path: '',
+      absoluteUrl: `${base}/download`,
+      noAuth: true,
+      responseType: 'stream',
+    });
     let n = 0;
     for await (const chunk of res.data) n += (chunk as Buffer).length;
     expect(n).toBeGreaterThan(2 * MB);
@@ -149,10 +163,15 @@ describe('the JSON response cap', () => {
 describe('the deadline of one request', () => {
   it('gives up on an endless JSON body after twice --timeout in all, not --timeout per attempt of the retry budget', async () => {
     // Real clock, instant back-off sleeps: only the time spent in attempts counts.
-    const r = await runCli(['api', '/endless', '--timeout', '0.4', '--retries', '6', '--json'], { env: env(), now: Date.now });
+    const r = await runCli(['api', '/endless', '--timeout', '0.4', '--retries', '6', '--json'], {
+      env: env(),
+      now: Date.now,
+    });
     expect(r.code).toBe(1);
     const { error } = r.errorJson();
-    expect(error.message).toMatch(/timed out after 0\.4 s.*gave up after \d attempts: all attempts of one request get 0\.8 s, twice --timeout/);
+    expect(error.message).toMatch(
+      /timed out after 0\.4 s.*gave up after \d attempts: all attempts of one request get 0\.8 s, twice --timeout/,
+    );
     // Without the deadline all 7 attempts of the budget are made.
     expect(stats('/public/v1/endless/').requests).toBeLessThanOrEqual(3);
   });

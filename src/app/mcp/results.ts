@@ -2,7 +2,17 @@
  * Results sized for a model's context: a small answer is given whole; a large one as a summary and its first
  * rows, the whole of it kept in the file the CLI's writer made (the -o formats) and served as an MCP resource.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { CliError } from '../../lib/errors.js';

@@ -23,7 +23,6 @@ import { CliRunner, forwardedGlobals, type CliRun, type MainFn } from './run-cli
 import { openResultsDir, presentFile, resultUri, RESULT_URI_TEMPLATE, safe, type Presented } from './results.js';
 import { DEFAULT_BUDGET_CREDITS, TOOLS, type ToolLine, type ToolSpec } from './tools.js';
 
-
 export interface McpOptions {
   budgetMilli: number | undefined;
   readOnly: boolean;
@@ -34,7 +33,8 @@ type Args = Record<string, unknown>;
 /** The server's version: the package's (dist/ is flat beside ../package.json, as program.ts reads it). */
 function version(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -90,12 +90,21 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
         'Free: the worst-case cost of a paid tool call with these arguments, after what the store already holds (those parts cost 0). ' +
         'Nothing is sent or bought. Use it before a call that may be expensive.',
       inputSchema: strictInput({
-        tool: z.enum(quotable, { error: (i) => `Unknown paid tool '${String(i.input)}'. Paid tools: ${quotable.join(', ')}.` }),
+        tool: z.enum(quotable, {
+          error: (i) => `Unknown paid tool '${String(i.input)}'. Paid tools: ${quotable.join(', ')}.`,
+        }),
         arguments: z.record(z.string(), z.unknown()).optional().describe('the arguments the call would take'),
       }),
-      annotations: { title: 'Price a call without sending it', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: 'Price a call without sending it',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
-    (args: { tool: string; arguments?: Args | undefined }) => session.track(session.quoteTool(args.tool, args.arguments ?? {})),
+    (args: { tool: string; arguments?: Args | undefined }) =>
+      session.track(session.quoteTool(args.tool, args.arguments ?? {})),
   );
   server.registerResource(
     'results',
@@ -104,7 +113,10 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
         resources: session.resultFiles().map((name) => ({ uri: resultUri(name), name, mimeType: mimeOf(name) })),
       }),
     }),
-    { title: 'Whole results of earlier tool calls', description: 'A large tool result in full, in the format the call asked for' },
+    {
+      title: 'Whole results of earlier tool calls',
+      description: 'A large tool result in full, in the format the call asked for',
+    },
     (uri, variables) => {
       const name = String(variables.name);
       if (!session.resultFiles().includes(name)) throw new Error(`No result named ${name}.`);
@@ -140,12 +152,14 @@ function strictInput<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code !== 'unrecognized_keys') return undefined;
-      return issue.keys
-        .map((key) => {
-          const near = closest(key, known);
-          return `Unknown argument '${key}'${near ? `: did you mean ${near}?` : '.'} Nothing was sent.`;
-        })
-        .join(' ') + ` This tool takes: ${known.join(', ') || 'no arguments'}.`;
+      return (
+        issue.keys
+          .map((key) => {
+            const near = closest(key, known);
+            return `Unknown argument '${key}'${near ? `: did you mean ${near}?` : '.'} Nothing was sent.`;
+          })
+          .join(' ') + ` This tool takes: ${known.join(', ') || 'no arguments'}.`
+      );
     },
   });
 }
@@ -231,7 +245,10 @@ class Session {
     const worst = quote.worstMilli;
     const left = this.budgetMilli - this.spentMilli;
     if (worst === null) {
-      return this.failure(`The cost of this call cannot be known in advance, so the session budget cannot bound it; nothing was sent.\nAsk for fewer pages (pages) or a bounded count (max_results).`, 0);
+      return this.failure(
+        `The cost of this call cannot be known in advance, so the session budget cannot bound it; nothing was sent.\nAsk for fewer pages (pages) or a bounded count (max_results).`,
+        0,
+      );
     }
     if (worst > left) {
       return this.failure(
@@ -263,12 +280,20 @@ class Session {
         .elicitInput({
           mode: 'form',
           message: `This call may cost up to ${cost}, above your confirm-above setting (${threshold} credits). Spend it?`,
-          requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: `Spend up to ${formatCredits(worst)} credits` } }, required: ['confirm'] },
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: `Spend up to ${formatCredits(worst)} credits` } },
+            required: ['confirm'],
+          },
         })
         .catch(() => undefined);
       // Only an explicit yes buys: an accept without content, or with anything but true, is not one.
       if (answer?.action === 'accept' && answer.content?.confirm === true) return undefined;
-      if (answer !== undefined) return this.failure(`The user did not agree to spend up to ${cost}; nothing was sent and nothing was bought.`, 0);
+      if (answer !== undefined)
+        return this.failure(
+          `The user did not agree to spend up to ${cost}; nothing was sent and nothing was bought.`,
+          0,
+        );
       // The client could not ask (an error, no answer in time): as a client without elicitation.
     }
     if (typeof confirmed === 'number' && Math.round(confirmed * 1000) >= worst) return undefined;
@@ -283,13 +308,26 @@ class Session {
   private async quote(spec: ToolSpec, args: Args): Promise<Quote | { failed: CallToolResult }> {
     if (spec.name === 'batch_resume') return this.resumeQuote(String(args.id));
     const { line, inputs } = this.lineOf(spec, args);
-    const dry = await this.runner.run([...line.argv, '--dry-run', '--json'], line.stdin).finally(() => removeAll(inputs));
+    const dry = await this.runner
+      .run([...line.argv, '--dry-run', '--json'], line.stdin)
+      .finally(() => removeAll(inputs));
     if (dry.code !== 0) return { failed: await this.cliFailure(dry) };
-    const plans = jsonDocuments(dry.stdout).filter((p): p is { worst_case_credits: number | null; cost_basis: string | null } => typeof p === 'object' && p !== null && 'worst_case_credits' in p);
+    const plans = jsonDocuments(dry.stdout).filter(
+      (p): p is { worst_case_credits: number | null; cost_basis: string | null } =>
+        typeof p === 'object' && p !== null && 'worst_case_credits' in p,
+    );
     if (plans.length === 0) return { worstMilli: 0, basis: 'free' };
     let worst: number | null = 0;
-    for (const p of plans) worst = worst === null || p.worst_case_credits === null ? null : worst + Math.round(p.worst_case_credits * 1000);
-    return { worstMilli: worst, basis: plans.map((p) => p.cost_basis).filter(Boolean).join('; ') || null };
+    for (const p of plans)
+      worst = worst === null || p.worst_case_credits === null ? null : worst + Math.round(p.worst_case_credits * 1000);
+    return {
+      worstMilli: worst,
+      basis:
+        plans
+          .map((p) => p.cost_basis)
+          .filter(Boolean)
+          .join('; ') || null,
+    };
   }
 
   /** A resumed job charges its remaining rows as it runs (the CLI's plan says 0): at most the highest batch price each. */
@@ -300,7 +338,10 @@ class Session {
     const { total_rows: total, processed_rows: processed } = found ?? {};
     if (typeof total !== 'number' || typeof processed !== 'number') return { worstMilli: null, basis: null };
     const remaining = Math.max(0, total - processed);
-    return { worstMilli: remaining * BATCH_PRICE_MAX_MILLI, basis: `${remaining} rows not yet processed x ${formatCredits(BATCH_PRICE_MAX_MILLI)}, the highest batch price` };
+    return {
+      worstMilli: remaining * BATCH_PRICE_MAX_MILLI,
+      basis: `${remaining} rows not yet processed x ${formatCredits(BATCH_PRICE_MAX_MILLI)}, the highest batch price`,
+    };
   }
 
   /** The `quote` tool. */
@@ -309,26 +350,42 @@ class Session {
       const spec = TOOLS.find((t) => t.name === name);
       if (!spec) return this.failure(`Unknown tool '${name}'.`, 0);
       const parsed = strictInput(spec.input).safeParse(args);
-      if (!parsed.success) return this.failure(`Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`, 0);
+      if (!parsed.success)
+        return this.failure(
+          `Invalid arguments for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
+          0,
+        );
       const quote = await this.quote(spec, parsed.data as Args);
       if ('failed' in quote) return quote.failed;
       const left = this.budgetMilli - this.spentMilli;
       const worst = quote.worstMilli;
       const lines = [
-        worst === null ? 'Worst case: cannot be known in advance (the session budget refuses it).' : `Worst case: ${formatCredits(worst)} credits${quote.basis ? ` (${quote.basis})` : ''}. Nothing was sent.`,
+        worst === null
+          ? 'Worst case: cannot be known in advance (the session budget refuses it).'
+          : `Worst case: ${formatCredits(worst)} credits${quote.basis ? ` (${quote.basis})` : ''}. Nothing was sent.`,
         `Session: ${formatCredits(this.spentMilli)} of ${formatCredits(this.budgetMilli)} credits spent, ${formatCredits(Math.max(0, left))} left.`,
         worst !== null && worst > left ? 'This call is above what the session has left: it would be refused.' : '',
-        worst !== null && worst > this.policy.confirmAboveMilli ? `Above the confirm-above setting (${formatCredits(this.policy.confirmAboveMilli)} credits): the user is asked first.` : '',
+        worst !== null && worst > this.policy.confirmAboveMilli
+          ? `Above the confirm-above setting (${formatCredits(this.policy.confirmAboveMilli)} credits): the user is asked first.`
+          : '',
       ];
       lines.push(await this.moneyLine(0, 0));
-      return { content: [{ type: 'text', text: lines.filter(Boolean).join('\n') }], structuredContent: { worst_case_credits: worst === null ? null : worst / 1000, cost_basis: quote.basis } };
+      return {
+        content: [{ type: 'text', text: lines.filter(Boolean).join('\n') }],
+        structuredContent: { worst_case_credits: worst === null ? null : worst / 1000, cost_basis: quote.basis },
+      };
     } catch (err) {
       return this.failure(errorText(err), 0);
     }
   }
 
   /** Runs the call for real (`capMilli`: its `--max-credits`), writing its data to a file in the asked format. */
-  private async run(spec: ToolSpec, args: Args, capMilli: number | undefined, worstMilli?: number): Promise<CallToolResult> {
+  private async run(
+    spec: ToolSpec,
+    args: Args,
+    capMilli: number | undefined,
+    worstMilli?: number,
+  ): Promise<CallToolResult> {
     const { line, inputs } = this.lineOf(spec, args);
     const narrowed = spec.narrow !== undefined && args.handles !== undefined;
     const format = narrowed ? 'json' : typeof args.format === 'string' ? args.format : 'json';
@@ -337,9 +394,14 @@ class Session {
     if (capMilli !== undefined) argv.push('--max-credits', formatCredits(Math.max(0, capMilli)));
     const real = await this.runner.run(argv, line.stdin).finally(() => removeAll(inputs));
     // A job charged as it runs holds its worst case against the session at once.
-    this.spentMilli += spec.chargesLater && real.code === 0 ? Math.max(real.spentMilli, worstMilli ?? 0) : real.spentMilli;
+    this.spentMilli +=
+      spec.chargesLater && real.code === 0 ? Math.max(real.spentMilli, worstMilli ?? 0) : real.spentMilli;
     if (real.code !== 0) return this.cliFailure(real);
-    if (narrowed && existsSync(file)) writeFileSync(file, `${escapeJsonC1(stringifyJson(spec.narrow?.(parseJson(readFileSync(file, 'utf8')), args), 2))}\n`);
+    if (narrowed && existsSync(file))
+      writeFileSync(
+        file,
+        `${escapeJsonC1(stringifyJson(spec.narrow?.(parseJson(readFileSync(file, 'utf8')), args), 2))}\n`,
+      );
     const shown = presentFile(file, format, real.stdout);
     return this.result(real, shown);
   }
@@ -359,7 +421,14 @@ class Session {
   private async result(run: CliRun, shown: Presented): Promise<CallToolResult> {
     const text = [await this.moneyLine(run.spentMilli, run.reused), ...notes(run.stderr), '', shown.text].join('\n');
     const content: CallToolResult['content'] = [{ type: 'text', text }];
-    if (shown.file) content.push({ type: 'resource_link', uri: resultUri(shown.file.name), name: shown.file.name, mimeType: mimeOf(shown.file.name), description: `the whole result (${shown.file.summary})` });
+    if (shown.file)
+      content.push({
+        type: 'resource_link',
+        uri: resultUri(shown.file.name),
+        name: shown.file.name,
+        mimeType: mimeOf(shown.file.name),
+        description: `the whole result (${shown.file.summary})`,
+      });
     return { content };
   }
 
@@ -372,12 +441,16 @@ class Session {
 
   private async failure(message: string, spentMilli: number, reused = 0): Promise<CallToolResult> {
     // The CLI's JSON error line decodes to the raw text: a service's message or an echoed id may carry controls.
-    return { content: [{ type: 'text', text: `${escapeControls(message)}\n${await this.moneyLine(spentMilli, reused)}` }], isError: true };
+    return {
+      content: [{ type: 'text', text: `${escapeControls(message)}\n${await this.moneyLine(spentMilli, reused)}` }],
+      isError: true,
+    };
   }
 
   /** Credits spent by the call, what came from the store, the balance left and the session's spend. */
   private async moneyLine(spentMilli: number, reused: number): Promise<string> {
-    const fromStore = reused > 0 ? ` (${reused} ${reused === 1 ? 'answer' : 'answers'} from the store at 0 credits)` : '';
+    const fromStore =
+      reused > 0 ? ` (${reused} ${reused === 1 ? 'answer' : 'answers'} from the store at 0 credits)` : '';
     const session = `Session: ${formatCredits(this.spentMilli)} of ${formatCredits(this.budgetMilli)} credits.`;
     return `Spent ${formatCredits(spentMilli)} credits${fromStore}. Balance: ${await this.balance()}. ${session}`;
   }
@@ -420,7 +493,9 @@ function cliError(stderr: string): string {
   for (const line of stderr.split('\n').reverse()) {
     if (!line.startsWith('{"error"')) continue;
     try {
-      const { error } = JSON.parse(line) as { error: { message: string; hint?: string | null; retry_after?: number | null } };
+      const { error } = JSON.parse(line) as {
+        error: { message: string; hint?: string | null; retry_after?: number | null };
+      };
       const wait = error.retry_after ? ` Retry after ${error.retry_after} s.` : '';
       return `${error.message}${wait}${error.hint ? `\n${error.hint}` : ''}`;
     } catch {

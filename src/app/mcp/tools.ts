@@ -60,20 +60,26 @@ function choice<T extends string>(values: readonly T[], what: string) {
 }
 
 function wholeNumber(what: string, min: number, max?: number) {
-  let n = z.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).min(min, `${what} must be ${min} or more`);
+  let n = z
+    .number({ error: `${what} must be a whole number` })
+    .int(`${what} must be a whole number`)
+    .min(min, `${what} must be ${min} or more`);
   if (max !== undefined) n = n.max(max, `${what} must be at most ${max} (the service's limit)`);
   return n;
 }
 
 const FORMAT = choice(['json', 'jsonl', 'csv', 'tsv'] as const, 'format')
   .optional()
-  .describe('format of the whole result when it is written to a file (default json): the formats of the CLI\'s -o');
+  .describe("format of the whole result when it is written to a file (default json): the formats of the CLI's -o");
 const CONFIRM = z
   .number()
   .min(0)
   .optional()
-  .describe('only after the user agreed to a cost above their confirm-above setting: the credits they agreed to (the worst case the refusal stated)');
-const HANDLES = (what: string, max = 100) => z.array(z.string().min(1)).min(1).max(max).describe(`${what} (usernames, @handles or profile URLs), 1 to ${max}`);
+  .describe(
+    'only after the user agreed to a cost above their confirm-above setting: the credits they agreed to (the worst case the refusal stated)',
+  );
+const HANDLES = (what: string, max = 100) =>
+  z.array(z.string().min(1)).min(1).max(max).describe(`${what} (usernames, @handles or profile URLs), 1 to ${max}`);
 
 /** Flags for optional values: `--flag value` when set, `--switch` when true. */
 function flags(pairs: Array<[string, unknown]>): string[] {
@@ -94,7 +100,9 @@ function checkFilters(platform: string, filters: Record<string, unknown> | undef
     if (known.has(key)) continue;
     const near = closest(key, [...known]);
     throw new UsageError(`Unknown filter '${key}' for ${platform}.`, {
-      hint: near ? `Did you mean ${near}? Nothing was sent.` : `The ${platform} filter keys are listed in the filters argument's description. Nothing was sent.`,
+      hint: near
+        ? `Did you mean ${near}? Nothing was sent.`
+        : `The ${platform} filter keys are listed in the filters argument's description. Nothing was sent.`,
     });
   }
 }
@@ -111,15 +119,29 @@ const DISCOVERY_INPUT = {
       'Discovery filters as the API takes them, e.g. {"number_of_followers": {"min": 10000}, "location": ["Germany"]}; values from the dictionary tool. ' +
         `${ALL_FILTER_KEYS.length} keys in all. ${filterKeysText()}`,
     ),
-  min_followers: wholeNumber('min_followers', 0).optional().describe("minimum followers (sent under the platform's own key)"),
-  max_followers: wholeNumber('max_followers', 0).optional().describe("maximum followers (sent under the platform's own key)"),
-  limit: wholeNumber('limit', 1, DISCOVERY_PAGE_LIMIT.max).optional().describe(`creators per page, 1 to ${DISCOVERY_PAGE_LIMIT.max} (default ${DISCOVERY_PAGE_LIMIT.default})`),
+  min_followers: wholeNumber('min_followers', 0)
+    .optional()
+    .describe("minimum followers (sent under the platform's own key)"),
+  max_followers: wholeNumber('max_followers', 0)
+    .optional()
+    .describe("maximum followers (sent under the platform's own key)"),
+  limit: wholeNumber('limit', 1, DISCOVERY_PAGE_LIMIT.max)
+    .optional()
+    .describe(`creators per page, 1 to ${DISCOVERY_PAGE_LIMIT.max} (default ${DISCOVERY_PAGE_LIMIT.default})`),
   page: wholeNumber('page', 1).optional().describe('page to fetch, from 1 (default 1)'),
   max_results: wholeNumber('max_results', 1, DISCOVERY_RESULT_CAP)
     .optional()
-    .describe(`fetch pages until exactly this many creators (at most ${DISCOVERY_RESULT_CAP}); each creator is paid for`),
-  exclude_list_ids: z.array(wholeNumber('exclude_list_ids', 1)).optional().describe('leave out the handles of these exclusion lists (free check first)'),
-  skip_bought: z.boolean().optional().describe('leave out creators already bought (in the store) within the creator window'),
+    .describe(
+      `fetch pages until exactly this many creators (at most ${DISCOVERY_RESULT_CAP}); each creator is paid for`,
+    ),
+  exclude_list_ids: z
+    .array(wholeNumber('exclude_list_ids', 1))
+    .optional()
+    .describe('leave out the handles of these exclusion lists (free check first)'),
+  skip_bought: z
+    .boolean()
+    .optional()
+    .describe('leave out creators already bought (in the store) within the creator window'),
   include_lookalikes: z.boolean().optional().describe('include lookalike creators'),
   format: FORMAT,
   confirm_credits: CONFIRM,
@@ -176,14 +198,29 @@ export const TOOLS: readonly ToolSpec[] = [
       query: z.string().min(1).optional().describe('natural-language brief, mapped to filters by the service'),
       ai_search: z.string().min(3).max(150).optional().describe('semantic search text, 3-150 characters'),
       sort: choice(['relevancy', 'engagement_rate', 'number_of_followers', 'growth_rate'] as const, 'sort').optional(),
-      order: choice(['asc', 'desc'] as const, 'order').optional().describe('with sort: asc or desc (default desc)'),
-      return_filter_values: z.boolean().optional().describe('add matched_filters to each creator (0.03 credit per creator)'),
+      order: choice(['asc', 'desc'] as const, 'order')
+        .optional()
+        .describe('with sort: asc or desc (default desc)'),
+      return_filter_values: z
+        .boolean()
+        .optional()
+        .describe('add matched_filters to each creator (0.03 credit per creator)'),
     },
     ...PAID_READ,
     line: (a) => {
       const d = discoveryFlags(a);
       return {
-        argv: ['search', ...d.argv, ...flags([['--query', a.query], ['--ai-search', a.ai_search], ['--sort', a.sort], ['--order', a.order], ['--return-filter-values', a.return_filter_values]])],
+        argv: [
+          'search',
+          ...d.argv,
+          ...flags([
+            ['--query', a.query],
+            ['--ai-search', a.ai_search],
+            ['--sort', a.sort],
+            ['--order', a.order],
+            ['--return-filter-values', a.return_filter_values],
+          ]),
+        ],
         stdin: d.stdin,
       };
     },
@@ -196,7 +233,9 @@ export const TOOLS: readonly ToolSpec[] = [
       'Costs 0.01 credit per creator returned; pages in the store cost 0.',
     input: {
       creator: z.string().min(1).describe('the reference creator: profile URL, username or platform id'),
-      by: choice(['url', 'username', 'id'] as const, 'by').optional().describe('how creator is given (detected when omitted)'),
+      by: choice(['url', 'username', 'id'] as const, 'by')
+        .optional()
+        .describe('how creator is given (detected when omitted)'),
       ...DISCOVERY_INPUT,
     },
     ...PAID_READ,
@@ -213,7 +252,19 @@ export const TOOLS: readonly ToolSpec[] = [
       'for a filter before searching.',
     input: {
       kind: choice(
-        ['languages', 'locations', 'brands', 'yt-topics', 'games', 'audience-brand-categories', 'audience-brand-names', 'audience-interests', 'audience-locations', 'niches', 'sub-niches'] as const,
+        [
+          'languages',
+          'locations',
+          'brands',
+          'yt-topics',
+          'games',
+          'audience-brand-categories',
+          'audience-brand-names',
+          'audience-interests',
+          'audience-locations',
+          'niches',
+          'sub-niches',
+        ] as const,
         'kind',
       ),
       platform: choice(DISCOVERY_PLATFORMS, 'platform').optional().describe('required for locations'),
@@ -223,7 +274,18 @@ export const TOOLS: readonly ToolSpec[] = [
       format: FORMAT,
     },
     ...FREE_READ,
-    line: (a) => ({ argv: ['dict', String(a.kind), ...flags([['--platform', a.platform], ['--search', a.search], ['--limit', a.limit], ['--offset', a.offset]])] }),
+    line: (a) => ({
+      argv: [
+        'dict',
+        String(a.kind),
+        ...flags([
+          ['--platform', a.platform],
+          ['--search', a.search],
+          ['--limit', a.limit],
+          ['--offset', a.offset],
+        ]),
+      ],
+    }),
   },
   {
     name: 'enrich_handle',
@@ -236,7 +298,9 @@ export const TOOLS: readonly ToolSpec[] = [
       handles: HANDLES('creators'),
       platform: choice(SOCIAL_PLATFORMS, 'platform'),
       mode: choice(HANDLE_MODES, 'mode').optional().describe('raw, profile, analytics or full (default full)'),
-      email_required: choice(EMAIL_REQUIRED, 'email_required').optional().describe('profile/full: must_have returns (and bills) only creators with an email'),
+      email_required: choice(EMAIL_REQUIRED, 'email_required')
+        .optional()
+        .describe('profile/full: must_have returns (and bills) only creators with an email'),
       audience: z.boolean().optional().describe('full: include audience data'),
       lookalikes: z.boolean().optional().describe('analytics/full: include lookalike creators'),
       format: FORMAT,
@@ -250,7 +314,12 @@ export const TOOLS: readonly ToolSpec[] = [
         ...(a.handles as string[]),
         '--platform',
         String(a.platform),
-        ...flags([['--mode', a.mode], ['--email-required', a.email_required], ['--audience', a.audience], ['--lookalikes', a.lookalikes]]),
+        ...flags([
+          ['--mode', a.mode],
+          ['--email-required', a.email_required],
+          ['--audience', a.audience],
+          ['--lookalikes', a.lookalikes],
+        ]),
       ],
     }),
   },
@@ -262,8 +331,13 @@ export const TOOLS: readonly ToolSpec[] = [
     input: {
       emails: z.array(z.email()).min(1).max(100).describe('email addresses, 1 to 100'),
       mode: choice(EMAIL_MODES, 'mode').optional().describe('basic or advanced (default basic)'),
-      min_followers: wholeNumber('min_followers', 0).optional().describe('advanced: only accounts with at least this many followers'),
-      exclude_platforms: z.array(choice(SOCIAL_PLATFORMS, 'platform')).optional().describe('advanced: leave these platforms out'),
+      min_followers: wholeNumber('min_followers', 0)
+        .optional()
+        .describe('advanced: only accounts with at least this many followers'),
+      exclude_platforms: z
+        .array(choice(SOCIAL_PLATFORMS, 'platform'))
+        .optional()
+        .describe('advanced: leave these platforms out'),
       format: FORMAT,
       confirm_credits: CONFIRM,
     },
@@ -273,7 +347,11 @@ export const TOOLS: readonly ToolSpec[] = [
         'enrich',
         'email',
         ...(a.emails as string[]),
-        ...flags([['--mode', a.mode], ['--min-followers', a.min_followers], ['--exclude-platforms', (a.exclude_platforms as string[] | undefined)?.join(',')]]),
+        ...flags([
+          ['--mode', a.mode],
+          ['--min-followers', a.min_followers],
+          ['--exclude-platforms', (a.exclude_platforms as string[] | undefined)?.join(',')],
+        ]),
       ],
     }),
   },
@@ -287,7 +365,11 @@ export const TOOLS: readonly ToolSpec[] = [
       platform: choice(CONTENT_PLATFORMS, 'platform').optional().describe('default: from the URL'),
       kind: choice(CONTENT_KINDS, 'kind').optional().describe('data, comments, transcript or audio (default data)'),
       pages: wholeNumber('pages', 1, 50).optional().describe('comments: pages to follow (default 1)'),
-      cursor: z.string().min(1).optional().describe('comments: start at this cursor (the next cursor an earlier call returned)'),
+      cursor: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('comments: start at this cursor (the next cursor an earlier call returned)'),
       format: FORMAT,
       confirm_credits: CONFIRM,
     },
@@ -296,7 +378,11 @@ export const TOOLS: readonly ToolSpec[] = [
       argv: [
         'post',
         String(a.post),
-        ...flags([['--platform', a.platform], ['--kind', a.kind], ['--cursor', a.cursor]]),
+        ...flags([
+          ['--platform', a.platform],
+          ['--kind', a.kind],
+          ['--cursor', a.cursor],
+        ]),
         ...(typeof a.pages === 'number' && a.pages > 1 ? ['--all', '--max-pages', String(a.pages)] : []),
       ],
     }),
@@ -309,7 +395,9 @@ export const TOOLS: readonly ToolSpec[] = [
     input: {
       creator: z.string().min(1).describe('username or profile URL'),
       platform: choice(CONTENT_PLATFORMS, 'platform').optional().describe('default: from the URL'),
-      count: wholeNumber('count', 1, 50).optional().describe('posts per page: TikTok up to 35, YouTube up to 50; Instagram pages are a fixed 12'),
+      count: wholeNumber('count', 1, 50)
+        .optional()
+        .describe('posts per page: TikTok up to 35, YouTube up to 50; Instagram pages are a fixed 12'),
       pages: wholeNumber('pages', 1, 50).optional().describe('pages to follow (default 1)'),
       cursor: z.string().min(1).optional().describe('start at this cursor (the next cursor an earlier call returned)'),
       format: FORMAT,
@@ -320,7 +408,11 @@ export const TOOLS: readonly ToolSpec[] = [
       argv: [
         'posts',
         String(a.creator),
-        ...flags([['--platform', a.platform], ['--count', a.count], ['--cursor', a.cursor]]),
+        ...flags([
+          ['--platform', a.platform],
+          ['--count', a.count],
+          ['--cursor', a.cursor],
+        ]),
         ...(typeof a.pages === 'number' && a.pages > 1 ? ['--all', '--max-pages', String(a.pages)] : []),
       ],
     }),
@@ -328,17 +420,28 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'connected_socials',
     title: 'Connected socials',
-    description: "A creator's accounts on other platforms: 0.5 credits per creator found; not found costs 0; stored answers cost 0.",
-    input: { handles: HANDLES('creators'), platform: choice(SOCIAL_PLATFORMS, 'platform'), format: FORMAT, confirm_credits: CONFIRM },
+    description:
+      "A creator's accounts on other platforms: 0.5 credits per creator found; not found costs 0; stored answers cost 0.",
+    input: {
+      handles: HANDLES('creators'),
+      platform: choice(SOCIAL_PLATFORMS, 'platform'),
+      format: FORMAT,
+      confirm_credits: CONFIRM,
+    },
     ...PAID_READ,
     line: (a) => ({ argv: ['socials', ...(a.handles as string[]), '--platform', String(a.platform)] }),
   },
   {
     name: 'audience_overlap',
     title: 'Audience overlap',
-    description: "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals. 1 credit per request; a stored answer costs 0.",
+    description:
+      "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals. 1 credit per request; a stored answer costs 0.",
     input: {
-      creators: z.array(z.string().min(1)).min(OVERLAP_CREATORS.min).max(OVERLAP_CREATORS.max).describe(`${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs`),
+      creators: z
+        .array(z.string().min(1))
+        .min(OVERLAP_CREATORS.min)
+        .max(OVERLAP_CREATORS.max)
+        .describe(`${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} usernames or profile URLs`),
       platform: choice(OVERLAP_PLATFORMS, 'platform'),
       format: FORMAT,
       confirm_credits: CONFIRM,
@@ -354,7 +457,11 @@ export const TOOLS: readonly ToolSpec[] = [
       "mode's price per row found (raw 0.03, full 1, basic 0.1, advanced 2); the session budget counts its worst case at once. " +
       'Returns the batch id: follow it with batch_status and batch_results.',
     input: {
-      values: z.array(z.string().min(1)).min(1).max(100_000).describe('handles (modes raw, full) or emails (basic, advanced)'),
+      values: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(100_000)
+        .describe('handles (modes raw, full) or emails (basic, advanced)'),
       mode: choice(BATCH_MODES, 'mode'),
       platform: choice(DISCOVERY_PLATFORMS, 'platform').optional().describe('platform of the handles (raw, full)'),
       email_required: choice(EMAIL_REQUIRED, 'email_required').optional(),
@@ -370,9 +477,24 @@ export const TOOLS: readonly ToolSpec[] = [
     data: true,
     line: (a, put) => {
       const column = a.mode === 'basic' || a.mode === 'advanced' ? 'email' : 'handle';
-      const file = put(`batch-${Date.now()}.csv`, `${column}\n${(a.values as string[]).map((v) => v.replace(/[\r\n]/g, ' ')).join('\n')}\n`);
+      const file = put(
+        `batch-${Date.now()}.csv`,
+        `${column}\n${(a.values as string[]).map((v) => v.replace(/[\r\n]/g, ' ')).join('\n')}\n`,
+      );
       return {
-        argv: ['batch', 'upload', file, '--mode', String(a.mode), ...flags([['--platform', a.platform], ['--email-required', a.email_required], ['--audience', a.audience], ['--lookalikes', a.lookalikes]])],
+        argv: [
+          'batch',
+          'upload',
+          file,
+          '--mode',
+          String(a.mode),
+          ...flags([
+            ['--platform', a.platform],
+            ['--email-required', a.email_required],
+            ['--audience', a.audience],
+            ['--lookalikes', a.lookalikes],
+          ]),
+        ],
       };
     },
   },
@@ -380,7 +502,12 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'batch_status',
     title: 'Batch job status',
     description: 'State and progress of a batch job (free).',
-    input: { id: z.string().regex(/^bch_\w+$/, 'a batch id looks like bch_...').describe('batch id (bch_...)') },
+    input: {
+      id: z
+        .string()
+        .regex(/^bch_\w+$/, 'a batch id looks like bch_...')
+        .describe('batch id (bch_...)'),
+    },
     ...FREE_READ,
     line: (a) => ({ argv: ['batch', 'status', String(a.id)] }),
   },
@@ -411,7 +538,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'credits',
     title: 'Credit balance',
-    description: 'The account\'s credit balance and credits used (free).',
+    description: "The account's credit balance and credits used (free).",
     input: {},
     ...FREE_READ,
     line: () => ({ argv: ['credits'] }),
@@ -419,15 +546,29 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'spend',
     title: 'Credits spent',
-    description: "Credits spent, from this profile's spend log, by day, command, platform or profile (free; read from the store).",
+    description:
+      "Credits spent, from this profile's spend log, by day, command, platform or profile (free; read from the store).",
     input: {
-      since: z.string().min(1).optional().describe('from this long ago (7d, 24h) or this date (2026-11-01); default 30d'),
+      since: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('from this long ago (7d, 24h) or this date (2026-11-01); default 30d'),
       until: z.string().min(1).optional(),
       by: choice(['day', 'command', 'platform', 'profile'] as const, 'by').optional(),
       format: FORMAT,
     },
     ...FREE_READ,
-    line: (a) => ({ argv: ['spend', ...flags([['--since', a.since], ['--until', a.until], ['--by', a.by]])] }),
+    line: (a) => ({
+      argv: [
+        'spend',
+        ...flags([
+          ['--since', a.since],
+          ['--until', a.until],
+          ['--by', a.by],
+        ]),
+      ],
+    }),
   },
   {
     name: 'store_lookup',
@@ -436,9 +577,15 @@ export const TOOLS: readonly ToolSpec[] = [
       'What was already bought and is kept in the purchase store (free, nothing sent): one row per stored answer, newest first. ' +
       'Check it before buying: a stored answer is returned at 0 credits by the paid tools.',
     input: {
-      handles: z.array(z.string().min(1)).min(1).optional().describe('only answers about these creators (usernames; the result is then JSON)'),
+      handles: z
+        .array(z.string().min(1))
+        .min(1)
+        .optional()
+        .describe('only answers about these creators (usernames; the result is then JSON)'),
       platform: choice(SOCIAL_PLATFORMS, 'platform').optional(),
-      kind: choice(['creator', 'page'] as const, 'kind').optional().describe('creator (enrichment, socials, overlap) or page (Discovery, posts, comments)'),
+      kind: choice(['creator', 'page'] as const, 'kind')
+        .optional()
+        .describe('creator (enrichment, socials, overlap) or page (Discovery, posts, comments)'),
       newer_than: z.string().min(1).optional().describe('only answers bought within this (7d, 24h)'),
       format: FORMAT,
     },
@@ -447,10 +594,24 @@ export const TOOLS: readonly ToolSpec[] = [
     idempotent: true,
     openWorld: false,
     data: true,
-    line: (a) => ({ argv: ['store', 'list', ...flags([['--platform', a.platform], ['--kind', a.kind], ['--newer-than', a.newer_than]])] }),
+    line: (a) => ({
+      argv: [
+        'store',
+        'list',
+        ...flags([
+          ['--platform', a.platform],
+          ['--kind', a.kind],
+          ['--newer-than', a.newer_than],
+        ]),
+      ],
+    }),
     narrow: (data, a) => {
       const wanted = new Set((a.handles as string[] | undefined)?.map((h) => h.trim().replace(/^@/, '').toLowerCase()));
-      return Array.isArray(data) ? data.filter((row: { subject?: unknown }) => typeof row.subject === 'string' && wanted.has(row.subject.toLowerCase())) : data;
+      return Array.isArray(data)
+        ? data.filter(
+            (row: { subject?: unknown }) => typeof row.subject === 'string' && wanted.has(row.subject.toLowerCase()),
+          )
+        : data;
     },
   },
   {
@@ -472,7 +633,17 @@ export const TOOLS: readonly ToolSpec[] = [
       format: FORMAT,
     },
     ...FREE_READ,
-    line: (a) => ({ argv: ['exclusions', 'entries', String(a.list), ...flags([['--limit', a.limit], ['--offset', a.offset]])] }),
+    line: (a) => ({
+      argv: [
+        'exclusions',
+        'entries',
+        String(a.list),
+        ...flags([
+          ['--limit', a.limit],
+          ['--offset', a.offset],
+        ]),
+      ],
+    }),
   },
   {
     name: 'exclusion_create',
@@ -501,7 +672,8 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'listening_usage',
     title: 'Listening usage',
-    description: 'Social listening: limits, monitored creators, the daily charge, its monthly projection and the runway (free).',
+    description:
+      'Social listening: limits, monitored creators, the daily charge, its monthly projection and the runway (free).',
     input: {},
     ...FREE_READ,
     line: () => ({ argv: ['listening', 'usage'] }),
@@ -525,7 +697,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'listening_campaign_overview',
     title: 'Campaign overview',
-    description: 'A campaign\'s analytics: per-post metrics, engagement, reach, EMV, 7-day trends (free).',
+    description: "A campaign's analytics: per-post metrics, engagement, reach, EMV, 7-day trends (free).",
     input: { id: z.string().min(1).describe('campaign id') },
     ...FREE_READ,
     line: (a) => ({ argv: ['listening', 'campaigns', 'overview', String(a.id)] }),

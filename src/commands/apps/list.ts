@@ -10,7 +10,10 @@ export default defineCommand({
     ['creators apps list --json', 'for scripts'],
   ],
   async run(ctx) {
-    const [{ listApps }, { printList }] = await Promise.all([import('../../lib/api/apps.js'), import('../../lib/output/index.js')]);
+    const [{ listApps }, { printList }] = await Promise.all([
+      import('../../lib/api/apps.js'),
+      import('../../lib/output/index.js'),
+    ]);
     const output = await ctx.output();
     const apps = await listApps(await ctx.http());
     const count = await printList(ctx.term, output, apps, [

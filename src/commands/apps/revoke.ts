@@ -10,7 +10,10 @@ export default defineCommand({
     ['creators apps revoke 2 --yes', 'in scripts'],
   ],
   async run(ctx, { args: [rawId] }) {
-    const [{ positiveId }, { revokeApp, revokeAppPlan }] = await Promise.all([import('../../lib/ids.js'), import('../../lib/api/apps.js')]);
+    const [{ positiveId }, { revokeApp, revokeAppPlan }] = await Promise.all([
+      import('../../lib/ids.js'),
+      import('../../lib/api/apps.js'),
+    ]);
     const id = positiveId(rawId, 'app id');
     if (!(await ctx.gate(revokeAppPlan(id)))) return;
     if (!(await ctx.term.confirm(`Revoke app ${id}? Its tokens stop working at once.`))) {

@@ -11,7 +11,10 @@ export default defineCommand({
   description: 'Print the access token or API key in effect (refreshing a login first if needed)',
   examples: [
     ['creators auth token', 'the bearer credential, for other tools'],
-    ['curl -H "Authorization: Bearer $(creators auth token)" "$CREATORS_BASE_URL/public/v1/accounts/credits/"', 'use it with curl'],
+    [
+      'curl -H "Authorization: Bearer $(creators auth token)" "$CREATORS_BASE_URL/public/v1/accounts/credits/"',
+      'use it with curl',
+    ],
   ],
   async run(ctx) {
     const credential = await ctx.credential();

@@ -6,7 +6,8 @@ import { defineCommand } from '../../app/command.js';
  */
 export default defineCommand({
   name: 'download',
-  description: 'Download the results: CSV through the short-lived download URL (or the result route), JSON with --json; streamed to an atomic file',
+  description:
+    'Download the results: CSV through the short-lived download URL (or the result route), JSON with --json; streamed to an atomic file',
   args: [{ name: '<id>', description: 'batch id (bch_...)' }],
   examples: [
     ['creators batch download bch_... -o results.csv', 'CSV to a file'],
@@ -38,7 +39,9 @@ export default defineCommand({
     });
     if (outputPath) {
       const via = result.source === 'download_url' ? 'download URL' : 'result route';
-      ctx.notice(`Wrote ${result.bytes.toLocaleString('en-US')} bytes of ${format.toUpperCase()} results of batch ${id} to ${ctx.globals.output} (via the ${via}).`);
+      ctx.notice(
+        `Wrote ${result.bytes.toLocaleString('en-US')} bytes of ${format.toUpperCase()} results of batch ${id} to ${ctx.globals.output} (via the ${via}).`,
+      );
     }
   },
 });

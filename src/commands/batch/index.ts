@@ -11,7 +11,10 @@ export default defineGroup({
   name: 'batch',
   description: 'Batch enrichment of a CSV of handles or emails: upload, wait, download',
   examples: [
-    ['creators batch run handles.csv --mode raw --platform instagram -o results.csv', 'upload, wait and download in one go'],
+    [
+      'creators batch run handles.csv --mode raw --platform instagram -o results.csv',
+      'upload, wait and download in one go',
+    ],
     ['creators batch upload emails.csv --mode basic', 'start a job; prints its batch id'],
     ['creators batch poll bch_... --interval 60', 'wait for it'],
   ],

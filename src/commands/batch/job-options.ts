@@ -24,12 +24,16 @@ export interface JobOptionPorts {
 
 /** `--min-followers`/`--exclude-platforms` are refused: batch enrichment stopped accepting them on 2026-09-17. */
 export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): Promise<BatchJobOptions> {
-  for (const [value, flag] of [[flags.minFollowers, '--min-followers'], [flags.excludePlatforms, '--exclude-platforms']] as const) {
+  for (const [value, flag] of [
+    [flags.minFollowers, '--min-followers'],
+    [flags.excludePlatforms, '--exclude-platforms'],
+  ] as const) {
     if (value !== undefined) {
       throw new UsageError(`${flag} is not accepted by batch enrichment.`, {
         hint:
           'The service dropped min_followers and exclude_platforms for batch jobs on 2026-09-17 (email enrichment returns ' +
-          'only the platform with the most followers). For single lookups use `creators enrich email ... ' + `${flag}\`.`,
+          'only the platform with the most followers). For single lookups use `creators enrich email ... ' +
+          `${flag}\`.`,
       });
     }
   }
@@ -40,7 +44,9 @@ export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): P
   const mode = rawMode.trim().toLowerCase();
   const m = BATCH_MODES.find((known) => known === mode);
   if (m === undefined) {
-    throw new UsageError(`Unknown --mode '${rawMode}'.`, { hint: 'Use raw or full for handles, basic or advanced for emails.' });
+    throw new UsageError(`Unknown --mode '${rawMode}'.`, {
+      hint: 'Use raw or full for handles, basic or advanced for emails.',
+    });
   }
   const kind = m === 'raw' || m === 'full' ? 'handle' : 'email';
   const out: BatchJobOptions = {

@@ -9,7 +9,11 @@ export const INTERVAL_FLAG = {
 } as const satisfies FlagDefs;
 
 export const MAX_WAIT_FLAG = {
-  maxWait: { flags: '--max-wait <s>', description: 'give up waiting (exit 8) after s seconds; the job keeps running (default: wait until it ends)', value: WAIT_SECONDS },
+  maxWait: {
+    flags: '--max-wait <s>',
+    description: 'give up waiting (exit 8) after s seconds; the job keeps running (default: wait until it ends)',
+    value: WAIT_SECONDS,
+  },
 } as const satisfies FlagDefs;
 
 /**
@@ -29,12 +33,13 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const [raw = ''] = args;
-    const [{ pathSegment }, { printable, STATUS_COLUMNS, waitForBatch, waitSettings }, { checkFinal }, { printItem }] = await Promise.all([
-      import('../../lib/http/url.js'),
-      import('../../lib/batch/wait.js'),
-      import('../../lib/batch/poll.js'),
-      import('../../lib/output/index.js'),
-    ]);
+    const [{ pathSegment }, { printable, STATUS_COLUMNS, waitForBatch, waitSettings }, { checkFinal }, { printItem }] =
+      await Promise.all([
+        import('../../lib/http/url.js'),
+        import('../../lib/batch/wait.js'),
+        import('../../lib/batch/poll.js'),
+        import('../../lib/output/index.js'),
+      ]);
     const id = pathSegment(raw, 'batch id');
     const wait = waitSettings(flags);
     const final = await waitForBatch(await ports.batchWait(ctx), id, { ...wait, check: false });

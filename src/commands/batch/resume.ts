@@ -15,17 +15,22 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const [raw = ''] = args;
-    const [{ pathSegment }, { resumeBatch, resumeBatchPlan }, { isTerminalTable, printItem, printText }] = await Promise.all([
-      import('../../lib/http/url.js'),
-      import('../../lib/api/batch.js'),
-      import('../../lib/output/index.js'),
-    ]);
+    const [{ pathSegment }, { resumeBatch, resumeBatchPlan }, { isTerminalTable, printItem, printText }] =
+      await Promise.all([
+        import('../../lib/http/url.js'),
+        import('../../lib/api/batch.js'),
+        import('../../lib/output/index.js'),
+      ]);
     const id = pathSegment(raw, 'batch id');
     const output = await ctx.output();
     if (!(await ctx.gate(resumeBatchPlan(id)))) return;
     const answer = await resumeBatch(await ctx.http(), id);
     if (isTerminalTable(ctx.term, output)) {
-      await printText(ctx.term, output, `Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`);
+      await printText(
+        ctx.term,
+        output,
+        `Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`,
+      );
       ctx.notice(`Follow it with: creators batch poll ${id}`);
       return;
     }

@@ -29,13 +29,22 @@ export default defineCommand({
   examples: [
     ['creators batch run handles.csv --mode raw --platform instagram -o results.csv', 'the whole job'],
     ['creators batch run emails.csv --mode basic -o results.json', 'JSON results (from the extension)'],
-    ['creators batch run handles.csv --mode full --platform tiktok -o out.csv --max-credits 500', 'refuse if it could cost more'],
-    ['creators batch run handles.csv --mode raw --platform youtube -o out.csv --max-wait 3600', 'stop waiting after an hour (exit 8); a re-run picks it up'],
+    [
+      'creators batch run handles.csv --mode full --platform tiktok -o out.csv --max-credits 500',
+      'refuse if it could cost more',
+    ],
+    [
+      'creators batch run handles.csv --mode raw --platform youtube -o out.csv --max-wait 3600',
+      'stop waiting after an hour (exit 8); a re-run picks it up',
+    ],
     ['creators batch run handles.csv --mode raw --platform youtube -o out.csv --force', 'pay for a fresh job'],
   ],
   async run(ctx, { args, flags }) {
     const [source = ''] = args;
-    if (source === '-') throw new UsageError('batch run needs a file (its hash is how a re-run finds the job again), not standard input.');
+    if (source === '-')
+      throw new UsageError(
+        'batch run needs a file (its hash is how a re-run finds the job again), not standard input.',
+      );
     const [{ waitSettings }, { resultsFormat }, { runBatch }] = await Promise.all([
       import('../../lib/batch/wait.js'),
       import('../../lib/batch/download.js'),

@@ -6,13 +6,35 @@ import { parseJobOptions } from './job-options.js';
 
 /** The flags that describe a job: shared by `upload` and `run`. */
 export const JOB_FLAGS = {
-  mode: { flags: '--mode <mode>', description: 'enrichment mode: raw or full (handles), basic or advanced (emails)', complete: async () => BATCH_MODES },
-  platform: { flags: '--platform <p>', description: 'platform of the handles (raw, full): instagram, youtube, tiktok, twitter, twitch, onlyfans', complete: BATCH_PLATFORMS },
-  column: { flags: '--column <name>', description: 'input column holding the values (default: a handle/email header, else detected by content)' },
-  emailRequired: { flags: '--email-required <v>', description: 'handle modes: must_have or preferred', complete: EMAIL_REQUIRED },
+  mode: {
+    flags: '--mode <mode>',
+    description: 'enrichment mode: raw or full (handles), basic or advanced (emails)',
+    complete: async () => BATCH_MODES,
+  },
+  platform: {
+    flags: '--platform <p>',
+    description: 'platform of the handles (raw, full): instagram, youtube, tiktok, twitter, twitch, onlyfans',
+    complete: BATCH_PLATFORMS,
+  },
+  column: {
+    flags: '--column <name>',
+    description: 'input column holding the values (default: a handle/email header, else detected by content)',
+  },
+  emailRequired: {
+    flags: '--email-required <v>',
+    description: 'handle modes: must_have or preferred',
+    complete: EMAIL_REQUIRED,
+  },
   audience: { flags: '--audience', description: 'full mode: include audience data (include_audience_data)' },
-  lookalikes: { flags: '--lookalikes', description: 'full mode: include lookalikes (include_lookalikes, default false)' },
-  metadata: { flags: '--metadata <key=value>', description: 'metadata stored with the job (repeatable; dot paths nest)', repeat: true },
+  lookalikes: {
+    flags: '--lookalikes',
+    description: 'full mode: include lookalikes (include_lookalikes, default false)',
+  },
+  metadata: {
+    flags: '--metadata <key=value>',
+    description: 'metadata stored with the job (repeatable; dot paths nest)',
+    repeat: true,
+  },
   // Refused with an explanation: the service dropped them for batch jobs.
   minFollowers: { flags: '--min-followers <n>', description: '', hidden: true },
   excludePlatforms: { flags: '--exclude-platforms <list>', description: '', hidden: true },
@@ -26,13 +48,20 @@ export const JOB_FLAGS = {
  */
 export default defineCommand({
   name: 'upload',
-  description: 'Upload a CSV as a batch job (one column kept, blanks and duplicates dropped; files over 10 MB split into several jobs)',
+  description:
+    'Upload a CSV as a batch job (one column kept, blanks and duplicates dropped; files over 10 MB split into several jobs)',
   args: [{ name: '<file>', description: "CSV file, or '-' for standard input", stdin: true }],
   flags: JOB_FLAGS,
   examples: [
-    ['creators batch upload handles.csv --mode full --platform instagram --audience', 'full enrichment with audience data'],
+    [
+      'creators batch upload handles.csv --mode full --platform instagram --audience',
+      'full enrichment with audience data',
+    ],
     ['creators batch upload people.csv --mode basic --column "Work email"', 'pick the column yourself'],
-    ['creators batch upload handles.csv --mode raw --platform tiktok --dry-run', 'show the request and worst-case cost'],
+    [
+      'creators batch upload handles.csv --mode raw --platform tiktok --dry-run',
+      'show the request and worst-case cost',
+    ],
     ['ID=$(creators batch upload handles.csv --mode raw --platform youtube)', 'piped: prints only the id'],
   ],
   async run(ctx, { args, flags }) {
@@ -43,7 +72,11 @@ export default defineCommand({
       import('../../lib/csv/read.js'),
     ]);
     const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
-    const extraction = await extractBatchInput(ctx.term, source, { kind: job.kind, column: job.column, csv: csvReadOptions(flags) });
+    const extraction = await extractBatchInput(ctx.term, source, {
+      kind: job.kind,
+      column: job.column,
+      csv: csvReadOptions(flags),
+    });
     try {
       const output = await ctx.output();
       await uploadBatches(ports.upload(ctx, output), source, job, extraction);

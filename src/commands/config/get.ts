@@ -4,8 +4,15 @@ import { UsageError } from '../../lib/errors.js';
 /** `creators config get <key>`: prints the value; exit 2 when it is not set. */
 export default defineCommand({
   name: 'get',
-  description: "Print one setting of the profile (secrets masked and a store URL's password hidden unless --show-secret)",
-  args: [{ name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) }],
+  description:
+    "Print one setting of the profile (secrets masked and a store URL's password hidden unless --show-secret)",
+  args: [
+    {
+      name: '<key>',
+      description: 'setting name',
+      complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS),
+    },
+  ],
   flags: {
     showSecret: { flags: '--show-secret', description: "print a secret value (or a store URL's password) in full" },
   },

@@ -7,7 +7,10 @@ export default defineCommand({
   description: 'List the settings of the profile (secrets masked)',
   examples: [['creators config list --json', 'as JSON']],
   async run(ctx) {
-    const [{ shownSetting }, { printList }] = await Promise.all([import('../../lib/config.js'), import('../../lib/output/index.js')]);
+    const [{ shownSetting }, { printList }] = await Promise.all([
+      import('../../lib/config.js'),
+      import('../../lib/output/index.js'),
+    ]);
     const store = await ctx.config();
     const rows: Array<{ key: string; value: string }> = [];
     for (const [key, value] of Object.entries(store.all())) {

@@ -10,7 +10,11 @@ export default defineCommand({
   name: 'set',
   description: 'Store a setting in the profile (file mode 0600)',
   args: [
-    { name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) },
+    {
+      name: '<key>',
+      description: 'setting name',
+      complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS),
+    },
     { name: '<value>', description: 'value', stdin: true },
   ],
   examples: [
@@ -18,9 +22,13 @@ export default defineCommand({
     ['printf %s "$KEY" | creators config set api-key -', 'store a key without putting it in shell history'],
   ],
   async run(ctx, { args: [key = '', raw = ''] }) {
-    const [{ validateConfigValue }, { readInputText }] = await Promise.all([import('../../lib/config.js'), import('../../lib/io/input.js')]);
+    const [{ validateConfigValue }, { readInputText }] = await Promise.all([
+      import('../../lib/config.js'),
+      import('../../lib/io/input.js'),
+    ]);
     const value = raw === '-' ? (await readInputText(ctx.term, '-', 'input')).trim() : raw;
-    if (value === '') throw new UsageError(`Empty value for '${key}'.`, { hint: `To remove it: creators config unset ${key}` });
+    if (value === '')
+      throw new UsageError(`Empty value for '${key}'.`, { hint: `To remove it: creators config unset ${key}` });
     validateConfigValue(key, value);
     let stored = key === 'api-key' ? value.replace(/^Bearer\s+/i, '') : value;
     // A relative store path would name a new store in every folder the CLI runs from: kept absolute.
@@ -33,8 +41,18 @@ export default defineCommand({
     const store = await ctx.config();
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
-      const change: SettingChange = { action: 'set', key, value: shownValue(key, stored), previous: shownValue(key, store.get(key)) };
-      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
+      const change: SettingChange = {
+        action: 'set',
+        key,
+        value: shownValue(key, stored),
+        previous: shownValue(key, store.get(key)),
+      };
+      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), {
+        dry_run: true,
+        profile: ctx.profileName,
+        file: store.path,
+        changes: [change],
+      });
       return;
     }
     store.set(key, stored);

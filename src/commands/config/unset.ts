@@ -8,7 +8,13 @@ import type { SettingChange } from '../../lib/config-change.js';
 export default defineCommand({
   name: 'unset',
   description: 'Remove a setting from the profile',
-  args: [{ name: '<key>', description: 'setting name', complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS) }],
+  args: [
+    {
+      name: '<key>',
+      description: 'setting name',
+      complete: async () => Object.keys((await import('../../lib/config.js')).CONFIG_KEYS),
+    },
+  ],
   examples: [['creators config unset format', 'back to the default']],
   async run(ctx, { args: [key = ''] }) {
     const { CONFIG_KEYS, validateConfigValue } = await import('../../lib/config.js');
@@ -17,7 +23,12 @@ export default defineCommand({
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
       const change: SettingChange = { action: 'unset', key, value: null, previous: shownValue(key, store.get(key)) };
-      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), { dry_run: true, profile: ctx.profileName, file: store.path, changes: [change] });
+      await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), {
+        dry_run: true,
+        profile: ctx.profileName,
+        file: store.path,
+        changes: [change],
+      });
       return;
     }
     store.unset(key);

@@ -13,18 +13,32 @@ export default defineCommand({
   args: [{ name: '[emails...]', description: 'email addresses' }],
   flags: {
     mode: { flags: '--mode <mode>', description: 'basic or advanced', choices: EMAIL_MODES, default: 'basic' },
-    minFollowers: { flags: '--min-followers <n>', description: 'advanced: only accounts with at least n followers', value: integer({ min: 0 }) },
-    excludePlatforms: { flags: '--exclude-platforms <a,b>', description: 'advanced: leave these platforms out (comma list)', complete: SOCIAL_PLATFORMS },
+    minFollowers: {
+      flags: '--min-followers <n>',
+      description: 'advanced: only accounts with at least n followers',
+      value: integer({ min: 0 }),
+    },
+    excludePlatforms: {
+      flags: '--exclude-platforms <a,b>',
+      description: 'advanced: leave these platforms out (comma list)',
+      complete: SOCIAL_PLATFORMS,
+    },
     ...bulkFlags('emails'),
   },
   examples: [
     ['creators enrich email carlosrobinson.collabs@example.com', 'basic lookup of one address'],
-    ['creators enrich email --mode advanced --min-followers 10000 carlosrobinson.collabs@example.com', 'advanced, big accounts only'],
+    [
+      'creators enrich email --mode advanced --min-followers 10000 carlosrobinson.collabs@example.com',
+      'advanced, big accounts only',
+    ],
     ['creators enrich email --input leads.csv --column work_email -o leads-enriched.csv', 'a CSV column of emails'],
     ['cat leads.csv | creators enrich email --input - --max-rows 500 --max-credits 50', 'stdin, with a cost bound'],
   ],
   async run(ctx, { args, flags }) {
-    const [{ runEnrichment }, { emailJob }] = await Promise.all([import('../../lib/bulk/enrich.js'), import('../../lib/bulk/jobs.js')]);
+    const [{ runEnrichment }, { emailJob }] = await Promise.all([
+      import('../../lib/bulk/enrich.js'),
+      import('../../lib/bulk/jobs.js'),
+    ]);
     // commander has checked the choices; `find` gives the typed value.
     const mode = EMAIL_MODES.find((m) => m === flags.mode) ?? 'basic';
     const bulk = bulkOptions(args, flags);

@@ -4,17 +4,31 @@ import type { EventQuery } from '../../lib/events/filters.js';
 
 export const EVENT_FILTER_FLAGS = {
   subscription: { flags: '--subscription <id>', description: 'only events of this subscription', value: id },
-  type: { flags: '--type <t>', description: 'only this event type, e.g. new_post, bio_change, follower_threshold', value: text },
-  creator: { flags: '--creator <handle>', description: 'only events of this creator handle (exact match)', value: text },
+  type: {
+    flags: '--type <t>',
+    description: 'only this event type, e.g. new_post, bio_change, follower_threshold',
+    value: text,
+  },
+  creator: {
+    flags: '--creator <handle>',
+    description: 'only events of this creator handle (exact match)',
+    value: text,
+  },
   uncheckedFilters: {
     flags: '--unchecked-filters',
-    description: 'send a --type this version does not know (new_post, bio_change, follower_threshold) instead of refusing it (exit 2)',
+    description:
+      'send a --type this version does not know (new_post, bio_change, follower_threshold) instead of refusing it (exit 2)',
   },
 } as const satisfies FlagDefs;
 
 /** The filters as the events workflow takes them. */
 export function eventQuery(flags: FlagValues<typeof EVENT_FILTER_FLAGS>): EventQuery {
-  return { subscription: flags.subscription, type: flags.type, creator: flags.creator, anyType: flags.uncheckedFilters };
+  return {
+    subscription: flags.subscription,
+    type: flags.type,
+    creator: flags.creator,
+    anyType: flags.uncheckedFilters,
+  };
 }
 
 /** The warning for a type sent under `--unchecked-filters`. */

@@ -12,7 +12,10 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const id = positiveId(args[0], 'event id');
-    const [{ getEvent }, { printWithRows }] = await Promise.all([import('../../lib/api/listening.js'), import('../../lib/listening/print.js')]);
+    const [{ getEvent }, { printWithRows }] = await Promise.all([
+      import('../../lib/api/listening.js'),
+      import('../../lib/listening/print.js'),
+    ]);
     const http = await ctx.http();
     const event = await getEvent(http, id);
     await printWithRows(ctx.term, await ctx.output(), event, 'delivery_history', [

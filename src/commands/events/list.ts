@@ -12,13 +12,19 @@ export default defineCommand({
     page: { flags: '--page <n>', description: 'page number, from 1', value: integer({ min: 1 }) },
     pageSize: {
       flags: '--page-size <n>',
-      description: 'events per page, 1-100 (default: the server\'s 10; 100 with --all)',
+      description: "events per page, 1-100 (default: the server's 10; 100 with --all)",
       // The service refuses page_size outside 1-100 (HTTP 400): refused here, so nothing is sent.
       value: integer({
-        check: (n, raw, flag) => (n < 1 || n > EVENTS_PAGE_SIZE.max ? new UsageError(`Invalid ${flag} '${raw}': must be between 1 and ${EVENTS_PAGE_SIZE.max}.`) : undefined),
+        check: (n, raw, flag) =>
+          n < 1 || n > EVENTS_PAGE_SIZE.max
+            ? new UsageError(`Invalid ${flag} '${raw}': must be between 1 and ${EVENTS_PAGE_SIZE.max}.`)
+            : undefined,
       }),
     },
-    all: { flags: '--all', description: 'follow every page from --page on (100 a page; an event is printed once even if pages shift)' },
+    all: {
+      flags: '--all',
+      description: 'follow every page from --page on (100 a page; an event is printed once even if pages shift)',
+    },
     ...EVENT_FILTER_FLAGS,
   },
   examples: [
@@ -27,7 +33,14 @@ export default defineCommand({
     ['creators events list --creator carlosrobinson --page 2 --page-size 50', 'paging'],
   ],
   async run(ctx, { flags }) {
-    const [{ eventFilters }, { listEvents }, { plural, printList }, { EVENT_COLUMNS }, { pagesInFlightFor }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
+    const [
+      { eventFilters },
+      { listEvents },
+      { plural, printList },
+      { EVENT_COLUMNS },
+      { pagesInFlightFor },
+      { endingProgress, pagingProgress, recordsToTerminal },
+    ] = await Promise.all([
       import('../../lib/events/filters.js'),
       import('../../lib/api/listening.js'),
       import('../../lib/output/index.js'),
@@ -43,7 +56,12 @@ export default defineCommand({
     const http = await ctx.http();
     let more: { count: number | undefined; next: string | null } | undefined;
     // --all on a terminal: pages and events so far, of the count when the server gives it (free: no credits).
-    const progress = pagingProgress(ctx.term, { label: 'events', noun: ['event', 'events'], now: ctx.deps.now, recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output) });
+    const progress = pagingProgress(ctx.term, {
+      label: 'events',
+      noun: ['event', 'events'],
+      now: ctx.deps.now,
+      recordsToTerminal: !flags.all || recordsToTerminal(ctx.term, output),
+    });
     const seen = { pages: 0, records: 0 };
     const onPage = (p: { results: unknown[]; count?: number | undefined }): void => {
       seen.pages++;
@@ -51,7 +69,17 @@ export default defineCommand({
       progress.update({ ...seen, totalRecords: page === 1 ? p.count : undefined });
     };
     // With --all and slow pages, the pages left (known from the count) go out several at once, in order.
-    const events = endingProgress(listEvents(http, { page, pageSize, filters }, flags.all, (last) => (more = last), () => pagesInFlightFor(http.load()), onPage), progress);
+    const events = endingProgress(
+      listEvents(
+        http,
+        { page, pageSize, filters },
+        flags.all,
+        (last) => (more = last),
+        () => pagesInFlightFor(http.load()),
+        onPage,
+      ),
+      progress,
+    );
     let count: number;
     try {
       count = await printList(ctx.term, output, events, EVENT_COLUMNS);
@@ -64,7 +92,9 @@ export default defineCommand({
     }
     if (count === 0 && output.format === 'table') ctx.notice('No events.');
     if (more?.next && !flags.all) {
-      ctx.notice(`${more.count === undefined ? 'More events' : plural(more.count, 'event')} in all; this was page ${page}. Use --page ${page + 1} or --all for more.`);
+      ctx.notice(
+        `${more.count === undefined ? 'More events' : plural(more.count, 'event')} in all; this was page ${page}. Use --page ${page + 1} or --all for more.`,
+      );
     }
   },
 });

@@ -21,36 +21,58 @@ export default defineCommand({
   name: 'tail',
   description: 'Print each new event once, in order of occurrence, as it appears',
   flags: {
-    interval: { flags: '--interval <s>', description: 'seconds between polls (default 10)', value: seconds('expected seconds, more than 0 (e.g. 10 or 0.5).', 86_400) },
+    interval: {
+      flags: '--interval <s>',
+      description: 'seconds between polls (default 10)',
+      value: seconds('expected seconds, more than 0 (e.g. 10 or 0.5).', 86_400),
+    },
     once: { flags: '--once', description: 'print what is new and exit (for cron)' },
     cursorFile: {
       flags: '--cursor-file <path>',
       complete: 'files',
-      description: 'remember the last event handled here, across runs (locked for the run: a second tail on it exits 9)',
+      description:
+        'remember the last event handled here, across runs (locked for the run: a second tail on it exits 9)',
     },
     forwardTo: {
       flags: '--forward-to <url>',
-      description: 'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped); the X-Creators-Event-Id header names the event, so a receiver can drop repeats',
+      description:
+        'POST each event as JSON to this URL first (up to 5 attempts with backoff; never skipped); the X-Creators-Event-Id header names the event, so a receiver can drop repeats',
     },
     cursorReset: {
       flags: '--cursor-reset',
-      description: 'start the cursor file over (from the latest events, as --backlog says) when it was written for another server, profile or filters',
+      description:
+        'start the cursor file over (from the latest events, as --backlog says) when it was written for another server, profile or filters',
     },
     backlog: {
       flags: '--backlog <n|all>',
       description: 'without a cursor: how many existing events to start with (default 10)',
-      value: { parse: (raw: string, flag: string) => (raw === 'all' ? Number.POSITIVE_INFINITY : integer({ min: 0 }).parse(raw, flag)) },
+      value: {
+        parse: (raw: string, flag: string) =>
+          raw === 'all' ? Number.POSITIVE_INFINITY : integer({ min: 0 }).parse(raw, flag),
+      },
     },
     ...EVENT_FILTER_FLAGS,
   },
   examples: [
     ['creators events tail', 'watch on a terminal; Ctrl-C to stop'],
-    ['creators events tail --once --cursor-file ~/.events.cursor >> events.jsonl', 'cron: exactly what is new since the last run'],
+    [
+      'creators events tail --once --cursor-file ~/.events.cursor >> events.jsonl',
+      'cron: exactly what is new since the last run',
+    ],
     ['creators events tail --forward-to http://127.0.0.1:8000/hook --cursor-file hook.cursor', 'feed a local webhook'],
     ['creators events tail --type follower_threshold --interval 60', 'only milestones, once a minute'],
   ],
   async run(ctx, { flags }) {
-    const [{ resolve }, { eventFilters }, { checkCursorPath }, { parseForwardUrl }, { tailEvents }, { humanLine }, { escapeControls, jsonText, plural, selectFields, truncate, writeChunk }, { FieldsCheck }] = await Promise.all([
+    const [
+      { resolve },
+      { eventFilters },
+      { checkCursorPath },
+      { parseForwardUrl },
+      { tailEvents },
+      { humanLine },
+      { escapeControls, jsonText, plural, selectFields, truncate, writeChunk },
+      { FieldsCheck },
+    ] = await Promise.all([
       import('node:path'),
       import('../../lib/events/filters.js'),
       import('../../lib/events/cursor.js'),
@@ -65,16 +87,22 @@ export default defineCommand({
     const backlog = flags.backlog ?? 10;
     const forwardTo = flags.forwardTo === undefined ? undefined : parseForwardUrl(flags.forwardTo);
     if (flags.forwardTo !== undefined && !forwardTo) {
-      throw new UsageError(`Invalid --forward-to '${flags.forwardTo}': expected an http(s) URL such as http://127.0.0.1:8000/hook.`);
+      throw new UsageError(
+        `Invalid --forward-to '${flags.forwardTo}': expected an http(s) URL such as http://127.0.0.1:8000/hook.`,
+      );
     }
     const cursorFile = flags.cursorFile === undefined ? undefined : resolve(ctx.deps.cwd, flags.cursorFile);
     if (cursorFile) await checkCursorPath(cursorFile);
     if (ctx.globals.output) {
-      throw new UsageError('events tail writes to stdout only.', { hint: 'Redirect it (>> events.jsonl), or use `events list -o file`.' });
+      throw new UsageError('events tail writes to stdout only.', {
+        hint: 'Redirect it (>> events.jsonl), or use `events list -o file`.',
+      });
     }
     const output = await ctx.output();
     if (output.format === 'csv' || output.format === 'tsv') {
-      throw new UsageError(`events tail prints JSON lines or human lines, not ${output.format}.`, { hint: 'Use --format jsonl, or `events list --format csv`.' });
+      throw new UsageError(`events tail prints JSON lines or human lines, not ${output.format}.`, {
+        hint: 'Use --format jsonl, or `events list --format csv`.',
+      });
     }
     const human = output.format === 'table';
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
@@ -119,7 +147,18 @@ export default defineCommand({
           forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
         },
         // The largest page the route takes, so a backlog takes the fewest requests; the server may apply fewer (the walk copes).
-        { filters, pageSize: EVENTS_PAGE_SIZE.max, backlog, intervalMs: intervalS * 1000, once: flags.once, cursorFile, forwardTo, dryRun: ctx.dryRun, server, cursorReset: flags.cursorReset },
+        {
+          filters,
+          pageSize: EVENTS_PAGE_SIZE.max,
+          backlog,
+          intervalMs: intervalS * 1000,
+          once: flags.once,
+          cursorFile,
+          forwardTo,
+          dryRun: ctx.dryRun,
+          server,
+          cursorReset: flags.cursorReset,
+        },
       );
     } catch (err) {
       // Ctrl-C is how a tail ends: the cursor is saved; exit 130 without an error line.

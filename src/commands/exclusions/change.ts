@@ -12,17 +12,35 @@ export const ENTRY_ARGS = [
 
 /** The flags `exclusions add` and `remove` share: the handles from a file, read by the one CSV reader. */
 export const ENTRY_FLAGS = {
-  file: { flags: '--file <file|->', description: 'read handles from a file or stdin: one per line, or the handle column of a CSV', stdin: true },
+  file: {
+    flags: '--file <file|->',
+    description: 'read handles from a file or stdin: one per line, or the handle column of a CSV',
+    stdin: true,
+  },
   ...CSV_INPUT_FLAGS,
 } as const satisfies FlagDefs;
 
 /** `exclusions add|remove`: the workflow's ports from the context, then the change (the gate comes first). */
 export async function changeEntries(
   ctx: Context,
-  { list, handles, flags }: { list: string; handles: string[]; flags: { file?: string | undefined; delimiter?: string | undefined; relaxColumns?: boolean | undefined } },
+  {
+    list,
+    handles,
+    flags,
+  }: {
+    list: string;
+    handles: string[];
+    flags: { file?: string | undefined; delimiter?: string | undefined; relaxColumns?: boolean | undefined };
+  },
   action: 'add' | 'remove',
 ): Promise<void> {
-  const change: EntriesChange = { list, handles, file: flags.file, delimiter: flags.delimiter, relaxColumns: flags.relaxColumns };
+  const change: EntriesChange = {
+    list,
+    handles,
+    file: flags.file,
+    delimiter: flags.delimiter,
+    relaxColumns: flags.relaxColumns,
+  };
   const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
   // The gate comes first: a dry run sends nothing (and so creates no default list).
   await changeEntriesFrom(await ports.entries(ctx), change, action);

@@ -7,15 +7,20 @@ export default defineCommand({
   description: 'Create an exclusion list',
   args: [{ name: '<name>', description: 'list name (1-300 characters, unique per platform)' }],
   flags: {
-    platform: { flags: '--platform <p>', description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)', complete: DISCOVERY_PLATFORMS },
+    platform: {
+      flags: '--platform <p>',
+      description: 'instagram, youtube, tiktok, twitch, twitter or onlyfans (default: the `platform` setting)',
+      complete: DISCOVERY_PLATFORMS,
+    },
   },
   examples: [['creators exclusions create "Already contacted" --platform tiktok', 'a TikTok list']],
   async run(ctx, { args: [name = ''], flags }) {
-    const [{ checkListName, createExclusionList, createExclusionListPlan }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
-      import('../../lib/api/exclusions.js'),
-      import('../../lib/discovery/exclusions.js'),
-      import('../../lib/output/index.js'),
-    ]);
+    const [{ checkListName, createExclusionList, createExclusionListPlan }, { LIST_COLUMNS }, { printItem }] =
+      await Promise.all([
+        import('../../lib/api/exclusions.js'),
+        import('../../lib/discovery/exclusions.js'),
+        import('../../lib/output/index.js'),
+      ]);
     const clean = checkListName(name);
     const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
     const http = await ctx.http();

@@ -11,7 +11,10 @@ export default defineCommand({
   async run(ctx, { args: [list = ''] }) {
     const { deleteExclusionList, deleteExclusionListPlan, parseListRef } = await import('../../lib/api/exclusions.js');
     const ref = parseListRef(list);
-    if (ref.kind === 'default') throw new UsageError('The default exclusion list cannot be deleted.', { hint: 'Empty it with `creators exclusions remove` instead.' });
+    if (ref.kind === 'default')
+      throw new UsageError('The default exclusion list cannot be deleted.', {
+        hint: 'Empty it with `creators exclusions remove` instead.',
+      });
     const http = await ctx.http();
     if (!(await ctx.gate(deleteExclusionListPlan(ref)))) return;
     if (!(await ctx.term.confirm(`Delete exclusion list ${ref.id} and all its handles?`))) {

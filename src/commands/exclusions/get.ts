@@ -10,7 +10,11 @@ export default defineCommand({
     ['creators exclusions get default:instagram --json', 'the default Instagram list'],
   ],
   async run(ctx, { args: [list = ''] }) {
-    const [{ createsDefaultList, getExclusionList, getExclusionListPlan, parseListRef }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
+    const [
+      { createsDefaultList, getExclusionList, getExclusionListPlan, parseListRef },
+      { LIST_COLUMNS },
+      { printItem },
+    ] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/discovery/exclusions.js'),
       import('../../lib/output/index.js'),

@@ -8,7 +8,11 @@ export default defineCommand({
   aliases: ['ls'],
   description: 'List exclusion lists',
   flags: {
-    platform: { flags: '--platform <p>', description: 'only the lists of this platform', complete: DISCOVERY_PLATFORMS },
+    platform: {
+      flags: '--platform <p>',
+      description: 'only the lists of this platform',
+      complete: DISCOVERY_PLATFORMS,
+    },
   },
   examples: [['creators exclusions list --platform instagram', 'the Instagram lists']],
   async run(ctx, { flags }) {

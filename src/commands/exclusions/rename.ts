@@ -11,7 +11,11 @@ export default defineCommand({
   ],
   examples: [['creators exclusions rename 3 "Competitors 2026"', 'new name']],
   async run(ctx, { args: [list = '', name = ''] }) {
-    const [{ checkListName, parseListRef, renameExclusionList, renameExclusionListPlan }, { LIST_COLUMNS }, { printItem }] = await Promise.all([
+    const [
+      { checkListName, parseListRef, renameExclusionList, renameExclusionListPlan },
+      { LIST_COLUMNS },
+      { printItem },
+    ] = await Promise.all([
       import('../../lib/api/exclusions.js'),
       import('../../lib/discovery/exclusions.js'),
       import('../../lib/output/index.js'),

@@ -10,9 +10,16 @@ export default defineCommand({
   description: 'Create a long-lived API key (its value is printed once, in full)',
   flags: {
     name: { flags: '--name <name>', description: 'label of the key' },
-    expiresAt: { flags: '--expires-at <iso>', description: 'expiry as an ISO 8601 date or time (default: never)', value: isoTime },
+    expiresAt: {
+      flags: '--expires-at <iso>',
+      description: 'expiry as an ISO 8601 date or time (default: never)',
+      value: isoTime,
+    },
     // Kept so scripts written when create masked the value still run; the value is now always shown.
-    showToken: { flags: '--show-token', description: 'accepted for compatibility: the new key is always printed in full' },
+    showToken: {
+      flags: '--show-token',
+      description: 'accepted for compatibility: the new key is always printed in full',
+    },
   },
   examples: [
     ['creators keys create --name ci', 'new key, value printed once in full: copy it then'],

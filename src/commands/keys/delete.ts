@@ -11,7 +11,10 @@ export default defineCommand({
     ['creators keys delete 2 --yes', 'in scripts'],
   ],
   async run(ctx, { args: [rawId] }) {
-    const [{ positiveId }, { deleteKey, deleteKeyPlan }] = await Promise.all([import('../../lib/ids.js'), import('../../lib/api/keys.js')]);
+    const [{ positiveId }, { deleteKey, deleteKeyPlan }] = await Promise.all([
+      import('../../lib/ids.js'),
+      import('../../lib/api/keys.js'),
+    ]);
     const id = positiveId(rawId, 'key id');
     if (!(await ctx.gate(deleteKeyPlan(id)))) return;
     if (!(await ctx.term.confirm(`Delete API key ${id}? Anything using it stops working.`))) {

@@ -19,7 +19,12 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const keys = await listKeys(await ctx.http());
-    const count = await printList(ctx.term, output, keys.map((k) => maskKey(k, flags.showToken)), KEY_COLUMNS);
+    const count = await printList(
+      ctx.term,
+      output,
+      keys.map((k) => maskKey(k, flags.showToken)),
+      KEY_COLUMNS,
+    );
     if (count === 0 && output.format === 'table') ctx.notice('No API keys.');
   },
 });

@@ -12,7 +12,11 @@ export default defineCommand({
     name: { flags: '--name <name>', description: 'new label' },
     active: { flags: '--active', description: 'activate the key' },
     inactive: { flags: '--inactive', description: 'deactivate the key' },
-    expiresAt: { flags: '--expires-at <iso|none>', description: "new expiry (ISO 8601), or 'none' to remove it", value: isoTimeOrNone },
+    expiresAt: {
+      flags: '--expires-at <iso|none>',
+      description: "new expiry (ISO 8601), or 'none' to remove it",
+      value: isoTimeOrNone,
+    },
     ...SHOW_TOKEN,
   },
   examples: [

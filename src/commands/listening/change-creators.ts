@@ -16,7 +16,13 @@ export type CreatorChangeFlags = FlagValues<typeof CREATOR_FLAGS & typeof BODY_F
  */
 export async function changeCreators(
   ctx: Context,
-  change: { kind: ListeningKind; action: 'add' | 'remove'; rawId: string | undefined; values: string[]; flags: CreatorChangeFlags },
+  change: {
+    kind: ListeningKind;
+    action: 'add' | 'remove';
+    rawId: string | undefined;
+    values: string[];
+    flags: CreatorChangeFlags;
+  },
 ): Promise<void> {
   const { kind, action, rawId = '', values, flags } = change;
   const id = positiveId(rawId, `${kind} id`);
@@ -31,10 +37,12 @@ export async function changeCreators(
     file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
     platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
   });
-  if (refs.length === 0 && flags.body === undefined) throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
+  if (refs.length === 0 && flags.body === undefined)
+    throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');
   const body = await buildBody(portsOf.body(ctx), bodyParts(flags), { creators: refs.length > 0 ? refs : undefined });
   const output = await ctx.output();
   const ports = await portsOf.listening(ctx);
-  const result = action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);
+  const result =
+    action === 'add' ? await addCreators(ports, kind, id, body) : await removeCreators(ports, kind, id, body, rawId);
   if (result) await printItem(ctx.term, output, result);
 }

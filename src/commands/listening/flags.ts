@@ -12,8 +12,13 @@ export const CAMPAIGN_DAYS = integer({ min: 1, max: 365 });
 /** Event types, comma-separated: a known type in any case is sent as spelled; any other name is passed on (the spec's list is not complete). */
 export const EVENT_TYPE_LIST: ValueKind<string[]> = {
   parse(raw, flag) {
-    const list = raw.split(',').map((t) => t.trim()).filter(Boolean).map((t) => matchChoice(t, EVENT_TYPES) ?? t);
-    if (list.length === 0) throw new UsageError(`${flag} needs at least one event type, e.g. ${flag} new_post,bio_change.`);
+    const list = raw
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .map((t) => matchChoice(t, EVENT_TYPES) ?? t);
+    if (list.length === 0)
+      throw new UsageError(`${flag} needs at least one event type, e.g. ${flag} new_post,bio_change.`);
     return list;
   },
 };
@@ -26,14 +31,31 @@ export function statusChange(flags: { pause: boolean; resume: boolean }): 'pause
 
 /** Creators as arguments or a file, on one platform unless written `platform:handle`. */
 export const CREATOR_FLAGS = {
-  platform: { flags: '--platform <p>', description: 'platform of the handles: instagram, youtube, tiktok, twitch, twitter, onlyfans', complete: LISTENING_PLATFORMS },
-  file: { flags: '--file <file|->', description: 'more handles: one per line, or the handle column of a CSV', stdin: true },
+  platform: {
+    flags: '--platform <p>',
+    description: 'platform of the handles: instagram, youtube, tiktok, twitch, twitter, onlyfans',
+    complete: LISTENING_PLATFORMS,
+  },
+  file: {
+    flags: '--file <file|->',
+    description: 'more handles: one per line, or the handle column of a CSV',
+    stdin: true,
+  },
 } as const satisfies FlagDefs;
 
 /** `--set key=value` (repeatable) and `--body <file|->` for bodies the spec does not name. */
 export const BODY_FLAGS = {
-  set: { flags: '--set <key=value>', description: 'a body field (repeatable; dot paths nest; values typed like --filter)', repeat: true, value: keyValue },
-  body: { flags: '--body <file|->', description: 'the whole JSON body from a file or stdin (flags and --set override its keys)', stdin: true },
+  set: {
+    flags: '--set <key=value>',
+    description: 'a body field (repeatable; dot paths nest; values typed like --filter)',
+    repeat: true,
+    value: keyValue,
+  },
+  body: {
+    flags: '--body <file|->',
+    description: 'the whole JSON body from a file or stdin (flags and --set override its keys)',
+    stdin: true,
+  },
 } as const satisfies FlagDefs;
 
 /** `--body` and `--set` as a body is built from them. */

@@ -11,9 +11,14 @@ import type { SharedEntry } from '../../lib/store/types.js';
  */
 export default defineCommand({
   name: 'doctor',
-  description: 'Show the claims, reservations and pace runs share in the store, and clear the stuck ones (--dry-run: only show)',
+  description:
+    'Show the claims, reservations and pace runs share in the store, and clear the stuck ones (--dry-run: only show)',
   flags: {
-    all: { flags: '--all', description: "clear live ones too, asking first (never this process's own): a run stopped with Ctrl-Z holds its claims while it lives" },
+    all: {
+      flags: '--all',
+      description:
+        "clear live ones too, asking first (never this process's own): a run stopped with Ctrl-Z holds its claims while it lives",
+    },
   },
   examples: [
     ['creators store doctor --dry-run', 'what is shared, and what would be cleared; nothing changes'],
@@ -38,12 +43,16 @@ export default defineCommand({
     const { SCHEMA_VERSION } = await import('../../lib/store/schema.js');
     const { schemaVersion } = await store.stats();
     if (schemaVersion < SCHEMA_VERSION) {
-      ctx.notice(`The store ${location} is at schema ${schemaVersion} (this version reads ${SCHEMA_VERSION} for what runs share): the next run that buys, or \`creators store migrate\`, brings it up to date; nothing was changed.`);
+      ctx.notice(
+        `The store ${location} is at schema ${schemaVersion} (this version reads ${SCHEMA_VERSION} for what runs share): the next run that buys, or \`creators store migrate\`, brings it up to date; nothing was changed.`,
+      );
       return;
     }
     const myHost = hostname();
     // What core.doctor clears: the stuck ones, and with `all` every holder but this process.
-    const clears = (e: SharedEntry, all: boolean): boolean => e.state !== 'live' || (all && e.holder !== undefined && !(e.holder.pid === process.pid && e.holder.host === myHost));
+    const clears = (e: SharedEntry, all: boolean): boolean =>
+      e.state !== 'live' ||
+      (all && e.holder !== undefined && !(e.holder.pid === process.pid && e.holder.host === myHost));
     let entries = await store.shared();
     let all = flags.all === true;
     let refused = false;
@@ -65,17 +74,35 @@ export default defineCommand({
       refused || !clears(e, all) ? 'kept' : ctx.dryRun ? 'would clear' : 'cleared';
     const output = ctx.dryRun ? await ctx.dryRunOutput() : await ctx.output();
     const asRow = output.format === 'table' ? views.doctorRow : views.doctorRecord;
-    await printList(ctx.term, output, entries.map((e) => asRow(e, action(e), now, myHost)), views.DOCTOR_COLUMNS);
+    await printList(
+      ctx.term,
+      output,
+      entries.map((e) => asRow(e, action(e), now, myHost)),
+      views.DOCTOR_COLUMNS,
+    );
 
     // What was done to each entry and why, in words (the table says only the state).
     const verb: Record<DoctorAction, string> = { cleared: 'Cleared', 'would clear': 'Would clear', kept: 'Kept' };
-    for (const e of entries) if (action(e) !== 'kept' || e.state !== 'live') ctx.notice(`${verb[action(e)]} ${views.doctorLine(e, now, myHost)}.`);
+    for (const e of entries)
+      if (action(e) !== 'kept' || e.state !== 'live')
+        ctx.notice(`${verb[action(e)]} ${views.doctorLine(e, now, myHost)}.`);
     const gone = entries.filter((e) => action(e) !== 'kept').length;
     const left = entries.filter((e) => e.state === 'live' && action(e) === 'kept' && e.holder !== undefined).length;
-    const leftText = left > 0 ? `; ${plural(left, 'live holder')} left alone (--all clears them too, asking first)` : '';
+    const leftText =
+      left > 0 ? `; ${plural(left, 'live holder')} left alone (--all clears them too, asking first)` : '';
     if (entries.length === 0) ctx.notice(`Nothing is claimed, reserved or paced in ${location}.`);
     else if (refused) ctx.notice('Nothing was cleared.');
-    else if (ctx.dryRun) ctx.notice(gone > 0 ? `Dry run: nothing was changed; ${plural(gone, 'entry', 'entries')} would be cleared from ${location}${leftText}.` : `Dry run: nothing was changed; nothing is stuck in ${location}${leftText}.`);
-    else ctx.notice(gone > 0 ? `Cleared ${plural(gone, 'entry', 'entries')} from ${location}${leftText}.` : `Nothing is stuck in ${location}${leftText}.`);
+    else if (ctx.dryRun)
+      ctx.notice(
+        gone > 0
+          ? `Dry run: nothing was changed; ${plural(gone, 'entry', 'entries')} would be cleared from ${location}${leftText}.`
+          : `Dry run: nothing was changed; nothing is stuck in ${location}${leftText}.`,
+      );
+    else
+      ctx.notice(
+        gone > 0
+          ? `Cleared ${plural(gone, 'entry', 'entries')} from ${location}${leftText}.`
+          : `Nothing is stuck in ${location}${leftText}.`,
+      );
   },
 });

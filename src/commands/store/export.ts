@@ -12,7 +12,10 @@ export default defineCommand({
   flags: { ...ANSWER_FILTER_FLAGS },
   examples: [
     ['creators store export -o store.jsonl', 'every answer, one per line'],
-    ["creators store export --platform instagram --kind creator --format jsonl | jq -c '[.subject, .answer.result.instagram.follower_count]'", 'each Instagram creator kept, with its followers'],
+    [
+      "creators store export --platform instagram --kind creator --format jsonl | jq -c '[.subject, .answer.result.instagram.follower_count]'",
+      'each Instagram creator kept, with its followers',
+    ],
   ],
   async run(ctx, { flags }) {
     const [{ isTerminalTable, printList }, { ANSWER_COLUMNS, exportRecord }] = await Promise.all([
@@ -28,7 +31,9 @@ export default defineCommand({
     }
     const terminal = isTerminalTable(ctx.term, output);
     const count = await printList(ctx.term, output, rows(), ANSWER_COLUMNS);
-    if (count === 0 && output.format === 'table') ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
-    else if (terminal) ctx.notice('The bodies are left out of a table: use --format jsonl or -o <file>.jsonl to export them.');
+    if (count === 0 && output.format === 'table')
+      ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
+    else if (terminal)
+      ctx.notice('The bodies are left out of a table: use --format jsonl or -o <file>.jsonl to export them.');
   },
 });

@@ -8,8 +8,16 @@ import type { AnswerKind, ListFilter } from '../../lib/store/types.js';
 /** What `store list` and `store export` can be narrowed to. */
 export const ANSWER_FILTER_FLAGS = {
   platform: { flags: '--platform <p>', description: 'only answers about this platform', complete: SOCIAL_PLATFORMS },
-  kind: { flags: '--kind <kind>', description: 'creator (enrichment, socials, overlap) or page (Discovery, posts, comments)', choices: ['creator', 'page'] },
-  olderThan: { flags: '--older-than <duration>', description: 'only answers bought longer ago than this (90d, 12h)', value: age },
+  kind: {
+    flags: '--kind <kind>',
+    description: 'creator (enrichment, socials, overlap) or page (Discovery, posts, comments)',
+    choices: ['creator', 'page'],
+  },
+  olderThan: {
+    flags: '--older-than <duration>',
+    description: 'only answers bought longer ago than this (90d, 12h)',
+    value: age,
+  },
   newerThan: { flags: '--newer-than <duration>', description: 'only answers bought within this (7d, 24h)', value: age },
 } as const satisfies FlagDefs;
 
@@ -28,9 +36,12 @@ export function answerFilter(f: AnswerFilterFlags, now: number): ListFilter {
   if (f.olderThan !== undefined) filter.until = now - f.olderThan.ms;
   if (f.newerThan !== undefined) filter.since = now - f.newerThan.ms;
   if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
-    throw new UsageError(`--newer-than ${f.newerThan?.text} and --older-than ${f.olderThan?.text} leave no time between them.`, {
-      hint: '--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago.',
-    });
+    throw new UsageError(
+      `--newer-than ${f.newerThan?.text} and --older-than ${f.olderThan?.text} leave no time between them.`,
+      {
+        hint: '--newer-than must be the longer of the two: --newer-than 30d --older-than 7d is what was bought 7 to 30 days ago.',
+      },
+    );
   }
   return filter;
 }

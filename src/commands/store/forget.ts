@@ -7,10 +7,19 @@ import { defineCommand } from '../../app/command.js';
  */
 export default defineCommand({
   name: 'forget',
-  description: 'Delete what the store keeps about a creator, so the next purchase buys it fresh (asks first unless --yes)',
-  args: [{ name: '<platform:handle>', description: 'the creator, e.g. instagram:noah_paws (a profile URL works after the colon)' }],
+  description:
+    'Delete what the store keeps about a creator, so the next purchase buys it fresh (asks first unless --yes)',
+  args: [
+    {
+      name: '<platform:handle>',
+      description: 'the creator, e.g. instagram:noah_paws (a profile URL works after the colon)',
+    },
+  ],
   examples: [
-    ['creators store forget instagram:@Noah_Paws --dry-run', 'what would go (the handle is matched as the service normalises it); nothing changes'],
+    [
+      'creators store forget instagram:@Noah_Paws --dry-run',
+      'what would go (the handle is matched as the service normalises it); nothing changes',
+    ],
     ['creators store forget instagram:noah_paws', 'asks for confirmation'],
     ['creators store forget tiktok:noah_paws --yes', 'in scripts'],
   ],
@@ -24,18 +33,25 @@ export default defineCommand({
     const total = counts.creator + counts.page;
     if (ctx.dryRun) {
       const record = { store: location, platform, handle, would_delete: counts };
-      await printStoreChangePlan(ctx.term, await ctx.dryRunOutput(), { record, text: `${who}: ${kindCountsText(counts)} would be deleted from ${location}.` });
+      await printStoreChangePlan(ctx.term, await ctx.dryRunOutput(), {
+        record,
+        text: `${who}: ${kindCountsText(counts)} would be deleted from ${location}.`,
+      });
       return;
     }
     if (!store || total === 0) {
       ctx.notice(`Nothing to forget: the store keeps nothing about ${who}.`);
       return;
     }
-    if (!(await ctx.term.confirm(`Forget ${who}: delete ${kindCountsText(counts)}? Buying them again costs credits.`))) {
+    if (
+      !(await ctx.term.confirm(`Forget ${who}: delete ${kindCountsText(counts)}? Buying them again costs credits.`))
+    ) {
       ctx.notice('Nothing was deleted.');
       return;
     }
     const deleted = await store.forget(platform, handle);
-    ctx.notice(`Forgot ${who}: deleted ${kindCountsText(deleted)}; the next purchase buys it fresh. The spend log is kept.`);
+    ctx.notice(
+      `Forgot ${who}: deleted ${kindCountsText(deleted)}; the next purchase buys it fresh. The spend log is kept.`,
+    );
   },
 });

@@ -18,7 +18,10 @@ export default defineGroup({
     ['creators store list --newer-than 7d', 'what was bought this week'],
     ['creators store prune --older-than 90d --yes', 'drop answers bought more than 90 days ago'],
     ['creators store doctor', 'show the claims, reservations and pace runs share; clear what dead runs left'],
-    ['CREATORS_STORE=postgres://analyst@db.example/creators creators store stats', 'a team store on PostgreSQL (README: Sharing with a team and CI)'],
+    [
+      'CREATORS_STORE=postgres://analyst@db.example/creators creators store stats',
+      'a team store on PostgreSQL (README: Sharing with a team and CI)',
+    ],
   ],
   commands: [path, stats, list, exportAnswers, prune, forget, migrate, push, doctor],
 });

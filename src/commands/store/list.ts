@@ -27,6 +27,7 @@ export default defineCommand({
       if (store) for await (const answer of store.list(filter)) yield answerRecord(answer);
     }
     const count = await printList(ctx.term, output, rows(), ANSWER_COLUMNS);
-    if (count === 0 && output.format === 'table') ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
+    if (count === 0 && output.format === 'table')
+      ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
   },
 });

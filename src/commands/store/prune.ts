@@ -10,7 +10,11 @@ export default defineCommand({
   name: 'prune',
   description: 'Delete stored answers bought longer ago than --older-than (asks first unless --yes)',
   flags: {
-    olderThan: { flags: '--older-than <duration>', description: 'required: delete answers bought longer ago than this (90d, 12h, 0 for all)', value: age },
+    olderThan: {
+      flags: '--older-than <duration>',
+      description: 'required: delete answers bought longer ago than this (90d, 12h, 0 for all)',
+      value: age,
+    },
   },
   examples: [
     ['creators store prune --older-than 90d --dry-run', 'how many would go; nothing changes'],
@@ -22,7 +26,9 @@ export default defineCommand({
       import('../../lib/store/views.js'),
     ]);
     if (flags.olderThan === undefined) {
-      throw new UsageError('--older-than is required.', { hint: 'e.g. creators store prune --older-than 90d (--dry-run first says how many would go).' });
+      throw new UsageError('--older-than is required.', {
+        hint: 'e.g. creators store prune --older-than 90d (--dry-run first says how many would go).',
+      });
     }
     const before = ctx.deps.now() - flags.olderThan.ms;
     const location = await ctx.store.location();
@@ -30,12 +36,24 @@ export default defineCommand({
     const count = store ? await store.prune(before, { dryRun: true }) : 0;
     const what = `${plural(count, 'stored answer')} bought before ${humanDate(before)}`;
     if (ctx.dryRun) {
-      const record = { store: location, older_than: flags.olderThan.text, before: new Date(before).toISOString(), would_delete: count };
-      await printStoreChangePlan(ctx.term, await ctx.dryRunOutput(), { record, text: `${what} would be deleted from ${location}.` });
+      const record = {
+        store: location,
+        older_than: flags.olderThan.text,
+        before: new Date(before).toISOString(),
+        would_delete: count,
+      };
+      await printStoreChangePlan(ctx.term, await ctx.dryRunOutput(), {
+        record,
+        text: `${what} would be deleted from ${location}.`,
+      });
       return;
     }
     if (!store || count === 0) {
-      ctx.notice(store ? `Nothing to prune: no stored answer was bought before ${humanDate(before)}.` : `Nothing to prune: there is no store yet (${location}).`);
+      ctx.notice(
+        store
+          ? `Nothing to prune: no stored answer was bought before ${humanDate(before)}.`
+          : `Nothing to prune: there is no store yet (${location}).`,
+      );
       return;
     }
     if (!(await ctx.term.confirm(`Delete ${what}? Buying them again costs credits.`))) {
@@ -43,6 +61,8 @@ export default defineCommand({
       return;
     }
     const deleted = await store.prune(before);
-    ctx.notice(`Deleted ${plural(deleted, 'stored answer')} bought before ${humanDate(before)} from ${location}; the spend log is kept.`);
+    ctx.notice(
+      `Deleted ${plural(deleted, 'stored answer')} bought before ${humanDate(before)} from ${location}; the spend log is kept.`,
+    );
   },
 });

@@ -8,9 +8,13 @@ import { UsageError } from '../../lib/errors.js';
  */
 export default defineCommand({
   name: 'push',
-  description: 'Copy a local store (answers and spend log) into the team store; run again to resume, nothing is copied twice',
+  description:
+    'Copy a local store (answers and spend log) into the team store; run again to resume, nothing is copied twice',
   flags: {
-    from: { flags: '--from <file>', description: "the local store to copy (default: this profile's file in the config directory)" },
+    from: {
+      flags: '--from <file>',
+      description: "the local store to copy (default: this profile's file in the config directory)",
+    },
   },
   examples: [
     ['creators store push', "this profile's local store into the team store its store setting names"],
@@ -28,11 +32,12 @@ export default defineCommand({
     const options = await ctx.store.openOptions({});
     if (!isPgUrl(options.file)) {
       throw new UsageError(`store push copies into a team store, and this profile's store is a file (${target}).`, {
-        hint: 'Set CREATORS_STORE (or `creators config set store`) to the team store\'s postgres:// URL, then push.',
+        hint: "Set CREATORS_STORE (or `creators config set store`) to the team store's postgres:// URL, then push.",
       });
     }
     const fromFile = flags.from === undefined ? await ctx.store.localFile() : path.resolve(ctx.deps.cwd, flags.from);
-    if (!existsSync(fromFile)) throw new UsageError(`No local store at ${fromFile}: nothing to push.`, { hint: 'Name one with --from <file>.' });
+    if (!existsSync(fromFile))
+      throw new UsageError(`No local store at ${fromFile}: nothing to push.`, { hint: 'Name one with --from <file>.' });
     const from = await ctx.store.local({ file: fromFile });
     if (!from) throw new UsageError(`${fromFile} holds no creators store yet: nothing to push.`);
     const fields = [
@@ -46,9 +51,17 @@ export default defineCommand({
     if (ctx.dryRun) {
       const stats = await from.stats();
       const answers = stats.answers.reduce((n, a) => n + a.count, 0);
-      const record = { dry_run: true, from: fromFile, to: target, answers: { read: answers, added: null }, spend: { read: stats.spend.entries, added: null } };
+      const record = {
+        dry_run: true,
+        from: fromFile,
+        to: target,
+        answers: { read: answers, added: null },
+        spend: { read: stats.spend.entries, added: null },
+      };
       await printItem(ctx.term, await ctx.dryRunOutput(), record, fields);
-      ctx.notice(`Dry run: nothing was copied; ${plural(answers, 'answer')} and ${plural(stats.spend.entries, 'spend entry', 'spend entries')} would be offered to ${target} (what it already holds is skipped).`);
+      ctx.notice(
+        `Dry run: nothing was copied; ${plural(answers, 'answer')} and ${plural(stats.spend.entries, 'spend entry', 'spend entries')} would be offered to ${target} (what it already holds is skipped).`,
+      );
       return;
     }
     // The team store is opened as every purchase opens it: an older schema says to migrate first.

@@ -25,7 +25,9 @@ const PHASES: Record<string, BatchPhase> = {
 
 /** The phase of a status word; an unknown word counts as still running (the poll keeps waiting). */
 export function batchPhase(status: unknown): BatchPhase {
-  const word = String(status ?? '').trim().toLowerCase();
+  const word = String(status ?? '')
+    .trim()
+    .toLowerCase();
   return PHASES[word] ?? 'pending';
 }
 

@@ -105,7 +105,8 @@ export function resumeBatchPlan(id: string): Plan {
   return {
     ...freePlan('POST', `${base(id)}/resume`, { body: {} }),
     label: SENDING,
-    costBasis: 'resuming is free; the job goes on charging its remaining rows at its mode price, only for rows with data',
+    costBasis:
+      'resuming is free; the job goes on charging its remaining rows at its mode price, only for rows with data',
   };
 }
 
@@ -115,7 +116,11 @@ export interface CreateOptions {
 
 /** The body is a factory of fresh streams, so the client may send it again when the server refused it unstarted
  * (429 rate_limited, 503, connection refused). A timeout or reset after sending is not retried: the job may exist. */
-export async function createBatch(http: HttpClient, body: MultipartBody, options: CreateOptions = {}): Promise<CreatedBatch> {
+export async function createBatch(
+  http: HttpClient,
+  body: MultipartBody,
+  options: CreateOptions = {},
+): Promise<CreatedBatch> {
   const res = await http.request<Record<string, unknown>>({
     method: 'POST',
     path: CREATE_PATH,

@@ -10,7 +10,10 @@ import { itemsOfPage } from '../paging.js';
 
 /** A path (`/public/v1/<route>/`) as the price table names its route. */
 export function routeOf(path: string): string {
-  return path.replace(/^\/+/, '').replace(/^public\/v1\//, '').replace(/\/+$/, '');
+  return path
+    .replace(/^\/+/, '')
+    .replace(/^public\/v1\//, '')
+    .replace(/\/+$/, '');
 }
 
 /** What a charge was read as: the thousandths logged, and the service's own figure when it was not believed. */
@@ -20,7 +23,11 @@ export interface ReadCharge {
   refused?: { said: string; mostMilli: number | undefined } | undefined;
 }
 
-const PER_CREATOR: readonly Price[] = [PRICES.discoveryPerCreator, PRICES.discoveryPerCreatorWithFilterValues, PRICES.similarPerCreator];
+const PER_CREATOR: readonly Price[] = [
+  PRICES.discoveryPerCreator,
+  PRICES.discoveryPerCreatorWithFilterValues,
+  PRICES.similarPerCreator,
+];
 
 /** The route's per-creator price under this query (Discovery with `return_filter_values=true` is dearer), if it has one. */
 function perCreator(req: Pick<RequestOptions, 'path' | 'query'>): Price | undefined {

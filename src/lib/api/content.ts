@@ -18,7 +18,9 @@ export function parsePostRef(value: string): { platform: string | undefined; pos
   try {
     url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
   } catch {
-    throw new UsageError(`Invalid post id '${value}': only letters, digits, '-' and '_' are allowed, or give the post URL.`);
+    throw new UsageError(
+      `Invalid post id '${value}': only letters, digits, '-' and '_' are allowed, or give the post URL.`,
+    );
   }
   const host = url.hostname.toLowerCase().replace(/^(www\.|m\.|vm\.)/, '');
   const parts = url.pathname.split('/').filter(Boolean);
@@ -30,7 +32,12 @@ export function parsePostRef(value: string): { platform: string | undefined; pos
     const i = parts.indexOf('video');
     found = { platform: 'tiktok', postId: i >= 0 ? parts[i + 1] : undefined };
   } else if (host === 'youtube.com' || host === 'music.youtube.com') {
-    const id = parts[0] === 'watch' ? (url.searchParams.get('v') ?? undefined) : parts[0] === 'shorts' || parts[0] === 'live' ? parts[1] : undefined;
+    const id =
+      parts[0] === 'watch'
+        ? (url.searchParams.get('v') ?? undefined)
+        : parts[0] === 'shorts' || parts[0] === 'live'
+          ? parts[1]
+          : undefined;
     found = { platform: 'youtube', postId: id };
   } else if (host === 'youtu.be') {
     found = { platform: 'youtube', postId: parts[0] };
@@ -78,7 +85,10 @@ export function postDetailsPlan(req: DetailsRequest): Plan {
 }
 
 /** Without `maxPages`, a --max-credits budget bounds the pages; with neither the worst case is unknown. */
-export function commentPagesPlan(req: DetailsRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined }): { plan: Plan; pages: number } {
+export function commentPagesPlan(
+  req: DetailsRequest,
+  bound: { maxPages?: number | undefined; budgetMilli?: number | undefined },
+): { plan: Plan; pages: number } {
   const price = DETAILS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
@@ -114,18 +124,28 @@ export function detailsPageOf(data: unknown): DetailsPage {
   const outcome = readOutcome(data);
   const body = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
   const token = body.next_token ?? outcome.result?.next_token;
-  return { ...outcome, nextToken: typeof token === 'string' && token ? token : undefined, creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(data) };
+  return {
+    ...outcome,
+    nextToken: typeof token === 'string' && token ? token : undefined,
+    creditsLeft: outcome.storedAt !== undefined ? undefined : creditsLeftOf(data),
+  };
 }
 
 export function commentsOf(page: DetailsPage): Record<string, unknown>[] {
   const body = (page.response && typeof page.response === 'object' ? page.response : {}) as Record<string, unknown>;
   const data = body.data as Record<string, unknown> | undefined;
   const list = page.result?.comments ?? body.comments ?? data?.comments ?? [];
-  return Array.isArray(list) ? list.map((c) => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { value: c })) : [];
+  return Array.isArray(list)
+    ? list.map((c) => (c && typeof c === 'object' ? (c as Record<string, unknown>) : { value: c }))
+    : [];
 }
 
 /** Every page is a billed request; stops at a page with no cursor or at a repeated one. */
-export async function* commentPages(http: HttpClient, req: DetailsRequest, maxPages = Infinity): AsyncGenerator<DetailsPage> {
+export async function* commentPages(
+  http: HttpClient,
+  req: DetailsRequest,
+  maxPages = Infinity,
+): AsyncGenerator<DetailsPage> {
   let token = req.paginationToken;
   const seen = new Set<string>();
   for (let n = 0; n < maxPages; n++) {

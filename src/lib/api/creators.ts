@@ -34,7 +34,10 @@ const POSTS_PRICE_MILLI = WORST_CASE_MILLI.creatorPosts;
 const POSTS_PRICE_WHY = `(the newest official client's price; the spec says 0.03)`;
 
 /** Without `maxPages`, a --max-credits budget bounds the pages (at the worst case); with neither the cost is unknown. */
-export function creatorPostsPlan(req: PostsRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined }): { plan: Plan; pages: number } {
+export function creatorPostsPlan(
+  req: PostsRequest,
+  bound: { maxPages?: number | undefined; budgetMilli?: number | undefined },
+): { plan: Plan; pages: number } {
   const price = POSTS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
@@ -78,10 +81,19 @@ export async function creatorPosts(http: HttpClient, req: PostsRequest): Promise
 
 export function postsPageOf(data: unknown): PostsPage {
   const body = asObject(data);
-  const top = Array.isArray(body.posts) ? body.posts : Array.isArray(asObject(body.data).posts) ? (asObject(body.data).posts as unknown[]) : undefined;
-  const outcome = top && !body.result ? { ...readOutcome(keepStoredMark(data, { ...body, result: { posts: top } })), response: data } : readOutcome(data);
+  const top = Array.isArray(body.posts)
+    ? body.posts
+    : Array.isArray(asObject(body.data).posts)
+      ? (asObject(body.data).posts as unknown[])
+      : undefined;
+  const outcome =
+    top && !body.result
+      ? { ...readOutcome(keepStoredMark(data, { ...body, result: { posts: top } })), response: data }
+      : readOutcome(data);
   const list = outcome.result?.posts;
-  const posts = Array.isArray(list) ? list.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : { value: p })) : [];
+  const posts = Array.isArray(list)
+    ? list.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : { value: p }))
+    : [];
   const token = body.next_token ?? outcome.result?.next_token;
   return {
     ...outcome,
@@ -96,7 +108,11 @@ export function nextPostsToken(page: PostsPage): string | undefined {
 }
 
 /** Every page is a billed request; stops at a page with no cursor or no posts, or at a repeated cursor. */
-export async function* creatorPostPages(http: HttpClient, req: PostsRequest, maxPages = Infinity): AsyncGenerator<PostsPage> {
+export async function* creatorPostPages(
+  http: HttpClient,
+  req: PostsRequest,
+  maxPages = Infinity,
+): AsyncGenerator<PostsPage> {
   let token = req.paginationToken;
   const seen = new Set<string>();
   for (let n = 0; n < maxPages; n++) {
@@ -131,9 +147,21 @@ export async function connectedSocials(http: HttpClient, handle: string, platfor
   if (body.result === undefined && Array.isArray(body.socials)) {
     const found = body.socials.length > 0;
     // An answer from the store was paid for when it was bought: it costs nothing now.
-    const said = body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, res.data, found) : undefined;
-    const cost = res.storedAt !== undefined ? 0 : said?.refused ? (said.milli ?? 0) / 1000 : Number(body.credits_cost ?? (found ? CHARGED_MILLI.connectedSocials / 1000 : 0)) || 0;
-    return { status: found ? 'ok' : 'not_found', result: found ? { socials: body.socials } : null, creditsCost: cost, response: res.data, storedAt: res.storedAt };
+    const said =
+      body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, res.data, found) : undefined;
+    const cost =
+      res.storedAt !== undefined
+        ? 0
+        : said?.refused
+          ? (said.milli ?? 0) / 1000
+          : Number(body.credits_cost ?? (found ? CHARGED_MILLI.connectedSocials / 1000 : 0)) || 0;
+    return {
+      status: found ? 'ok' : 'not_found',
+      result: found ? { socials: body.socials } : null,
+      creditsCost: cost,
+      response: res.data,
+      storedAt: res.storedAt,
+    };
   }
   return readOutcome(res.data, plan);
 }
@@ -141,7 +169,9 @@ export async function connectedSocials(http: HttpClient, handle: string, platfor
 export function cleanOverlapCreators(values: readonly string[]): string[] {
   const creators = values.map(cleanHandle);
   if (creators.length < OVERLAP_CREATORS.min || creators.length > OVERLAP_CREATORS.max) {
-    throw new UsageError(`Give ${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} creators to compare (got ${creators.length}).`);
+    throw new UsageError(
+      `Give ${OVERLAP_CREATORS.min} to ${OVERLAP_CREATORS.max} creators to compare (got ${creators.length}).`,
+    );
   }
   const seen = new Map<string, string>();
   for (const c of creators) {
@@ -187,7 +217,8 @@ export interface OverlapAnswer {
 
 /** The overlap's own credits_cost, or the spend log's reading of it when the route cannot charge that (lib/api/charge.ts). */
 function overlapCharged(plan: Plan, body: Record<string, unknown>, found: boolean): number {
-  const said = body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, body, found) : undefined;
+  const said =
+    body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, body, found) : undefined;
   return said?.refused ? (said.milli ?? 0) / 1000 : (num(body.credits_cost) ?? 0);
 }
 
@@ -212,7 +243,11 @@ function inGivenOrder(details: readonly unknown[], creators: readonly string[]):
   return [...ordered, ...rest];
 }
 
-export async function audienceOverlap(http: HttpClient, platform: string, creators: readonly string[]): Promise<OverlapAnswer> {
+export async function audienceOverlap(
+  http: HttpClient,
+  platform: string,
+  creators: readonly string[],
+): Promise<OverlapAnswer> {
   const plan = audienceOverlapPlan(platform, creators);
   const res = await http.request(plan);
   const raw = asObject(res.data);
@@ -225,7 +260,10 @@ export async function audienceOverlap(http: HttpClient, platform: string, creato
   return {
     found: details.length > 0 && body.success !== false && body.status !== false,
     // An answer from the store was paid for when it was bought: it costs nothing now (its balance is stale).
-    creditsCost: res.storedAt !== undefined ? 0 : overlapCharged(plan, body, details.length > 0 && body.success !== false && body.status !== false),
+    creditsCost:
+      res.storedAt !== undefined
+        ? 0
+        : overlapCharged(plan, body, details.length > 0 && body.success !== false && body.status !== false),
     creditsLeft: res.storedAt !== undefined ? undefined : num(body.credits_left),
     details,
     totalFollowers: num(basics.total_followers),
@@ -240,7 +278,9 @@ export function platformOfProfileUrl(value: string): ContentPlatform | undefined
   if (!/^(https?:\/\/)?(www\.|m\.)?[a-z0-9.-]+\.[a-z]{2,}\//i.test(text)) return undefined;
   let host: string;
   try {
-    host = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).hostname.toLowerCase().replace(/^(www\.|m\.)/, '');
+    host = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`).hostname
+      .toLowerCase()
+      .replace(/^(www\.|m\.)/, '');
   } catch {
     return undefined;
   }

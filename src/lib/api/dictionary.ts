@@ -42,7 +42,9 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
   let path = route;
   if (route.includes('{platform}')) {
     if (!q.platform) {
-      throw new UsageError(`'${kind}' needs a platform.`, { hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.` });
+      throw new UsageError(`'${kind}' needs a platform.`, {
+        hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.`,
+      });
     }
     path = route.replace('{platform}', pathSegment(checkPlatform(q.platform, DISCOVERY_PLATFORMS), 'platform'));
   }

@@ -92,7 +92,9 @@ export interface PagePlan {
 /** The filter-values rate replaces the base one. */
 export function discoveryPriceMilli(kind: DiscoveryKind, returnFilterValues = false): number {
   if (kind === 'similar') return WORST_CASE_MILLI.similarPerCreator;
-  return returnFilterValues ? WORST_CASE_MILLI.discoveryPerCreatorWithFilterValues : WORST_CASE_MILLI.discoveryPerCreator;
+  return returnFilterValues
+    ? WORST_CASE_MILLI.discoveryPerCreatorWithFilterValues
+    : WORST_CASE_MILLI.discoveryPerCreator;
 }
 
 export function maxPages(plan: PagePlan): number {

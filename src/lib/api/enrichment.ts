@@ -83,25 +83,64 @@ export function readOutcome(data: unknown, req?: Pick<Plan, 'path' | 'query'>): 
   const notFound = body.status === 'not_found' || result === null || Object.keys(result).length === 0;
   // An answer from the store was paid for when it was bought: it costs nothing now.
   const stored = storedAt(data);
-  if (stored !== undefined) return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: 0, response: data, storedAt: stored };
+  if (stored !== undefined)
+    return {
+      status: notFound ? 'not_found' : 'ok',
+      result: notFound ? null : result,
+      creditsCost: 0,
+      response: data,
+      storedAt: stored,
+    };
   // A figure the route cannot charge is shown as the spend log takes it (lib/api/charge.ts), not as sent.
-  const checked = req && body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(req, data, !notFound) : undefined;
-  if (checked?.refused) return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: (checked.milli ?? 0) / 1000, response: data };
-  return { status: notFound ? 'not_found' : 'ok', result: notFound ? null : result, creditsCost: Number.isFinite(cost) ? cost : 0, response: data };
+  const checked =
+    req && body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(req, data, !notFound) : undefined;
+  if (checked?.refused)
+    return {
+      status: notFound ? 'not_found' : 'ok',
+      result: notFound ? null : result,
+      creditsCost: (checked.milli ?? 0) / 1000,
+      response: data,
+    };
+  return {
+    status: notFound ? 'not_found' : 'ok',
+    result: notFound ? null : result,
+    creditsCost: Number.isFinite(cost) ? cost : 0,
+    response: data,
+  };
 }
 
 /** Email basic at the higher of two published prices; nothing found costs nothing, so this bounds the bill. */
-function enrichPlan(path: string, mode: HandleMode | EmailMode, body: Record<string, unknown>, purchase: Purchase): Plan {
+function enrichPlan(
+  path: string,
+  mode: HandleMode | EmailMode,
+  body: Record<string, unknown>,
+  purchase: Purchase,
+): Plan {
   const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
-  return { method: 'POST', path, body, worstCaseMilli: price, costBasis: `1 request x ${formatCredits(price)}`, purchase, label: 'Enriching…' };
+  return {
+    method: 'POST',
+    path,
+    body,
+    worstCaseMilli: price,
+    costBasis: `1 request x ${formatCredits(price)}`,
+    purchase,
+    label: 'Enriching…',
+  };
 }
 
 export function enrichHandlePlan(handle: string, options: HandleOptions): Plan {
-  return enrichPlan(handlePath(options.mode), options.mode, handleBody(handle, options), { kind: 'creator', platform: options.platform, subject: normalizeHandle(handle) });
+  return enrichPlan(handlePath(options.mode), options.mode, handleBody(handle, options), {
+    kind: 'creator',
+    platform: options.platform,
+    subject: normalizeHandle(handle),
+  });
 }
 
 export function enrichEmailPlan(email: string, options: EmailOptions): Plan {
-  return enrichPlan(emailPath(options.mode), options.mode, emailBody(email, options), { kind: 'creator', subject: email.toLowerCase() });
+  return enrichPlan(emailPath(options.mode), options.mode, emailBody(email, options), {
+    kind: 'creator',
+    subject: email.toLowerCase(),
+  });
 }
 
 export async function enrichHandle(http: HttpClient, handle: string, options: HandleOptions): Promise<EnrichOutcome> {

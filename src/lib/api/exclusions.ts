@@ -36,10 +36,13 @@ export function checkListName(name: string): string {
 
 export function parseListRef(raw: string): ListRef {
   const text = raw.trim();
-  if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text))) return { kind: 'id', id: Number(text) };
+  if (/^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text)))
+    return { kind: 'id', id: Number(text) };
   const m = /^default:(.+)$/i.exec(text);
   if (m) return { kind: 'default', platform: pathSegment(checkPlatform(m[1] ?? '', DISCOVERY_PLATFORMS), 'platform') };
-  throw new UsageError(`Invalid exclusion list '${raw}'.`, { hint: 'Give a numeric list id, or default:<platform> (e.g. default:instagram).' });
+  throw new UsageError(`Invalid exclusion list '${raw}'.`, {
+    hint: 'Give a numeric list id, or default:<platform> (e.g. default:instagram).',
+  });
 }
 
 export function listPath(ref: ListRef): string {
@@ -53,7 +56,14 @@ export function createsDefaultList(ref: ListRef): boolean {
 
 function send<T>(http: HttpClient, plan: Plan, ref?: ListRef, inputCheck = false): Promise<HttpResponse<T>> {
   const { method, path, query, body } = plan;
-  return http.request<T>({ method, path, query, body, ...(ref && createsDefaultList(ref) ? { createsState: true } : {}), ...(inputCheck ? { inputCheck } : {}) });
+  return http.request<T>({
+    method,
+    path,
+    query,
+    body,
+    ...(ref && createsDefaultList(ref) ? { createsState: true } : {}),
+    ...(inputCheck ? { inputCheck } : {}),
+  });
 }
 
 function listPlan(ref: ListRef, plan: Plan): Plan {
@@ -103,10 +113,17 @@ export async function deleteExclusionList(http: HttpClient, ref: ListRef): Promi
 }
 
 export function listEntriesPlan(ref: ListRef, page: { offset?: number | undefined; limit?: number | undefined }): Plan {
-  return listPlan(ref, freePlan('GET', `${listPath(ref)}/entries`, { query: { offset: page.offset, limit: page.limit } }));
+  return listPlan(
+    ref,
+    freePlan('GET', `${listPath(ref)}/entries`, { query: { offset: page.offset, limit: page.limit } }),
+  );
 }
 
-export async function listEntries(http: HttpClient, ref: ListRef, page: { offset?: number; limit?: number }): Promise<HandlesPage> {
+export async function listEntries(
+  http: HttpClient,
+  ref: ListRef,
+  page: { offset?: number; limit?: number },
+): Promise<HandlesPage> {
   const res = await send<HandlesPage>(http, listEntriesPlan(ref, page), ref);
   const data = res.data ?? ({} as HandlesPage);
   return { ...data, handles: Array.isArray(data.handles) ? data.handles : [] };
@@ -164,7 +181,9 @@ export function entryRequests(count: number): number {
 export function changeEntriesPlan(ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Plan {
   const requests = entryRequests(handles.length);
   return {
-    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, { body: { handles: handles.slice(0, EXCLUSION_ENTRIES_PER_REQUEST) } }),
+    ...freePlan(action === 'add' ? 'POST' : 'DELETE', `${listPath(ref)}/entries`, {
+      body: { handles: handles.slice(0, EXCLUSION_ENTRIES_PER_REQUEST) },
+    }),
     costBasis: `${plural(handles.length, 'handle')} in ${plural(requests, 'request')}, free`,
   };
 }

@@ -26,7 +26,13 @@ export async function* listAll(
   query?: Record<string, string | number | undefined>,
   onPage?: (page: { results: unknown[]; count?: number | undefined }) => void,
 ): AsyncGenerator<ListeningRecord> {
-  const pages = onPage === undefined ? {} : { onPage: (data: unknown, items: unknown[] | undefined) => onPage({ results: items ?? [], count: countOf(data) }) };
+  const pages =
+    onPage === undefined
+      ? {}
+      : {
+          onPage: (data: unknown, items: unknown[] | undefined) =>
+            onPage({ results: items ?? [], count: countOf(data) }),
+        };
   for await (const item of paginate(http, { method: 'GET', path, ...(query ? { query } : {}) }, pages)) {
     yield recordOf(item);
   }
@@ -38,13 +44,21 @@ function countOf(data: unknown): number | undefined {
 }
 
 /** `inputCheck`: a read the run makes to price or check what it sends, so a dry run still makes it. */
-export async function getOne(http: HttpClient, path: string, o: { inputCheck?: boolean } = {}): Promise<ListeningRecord> {
+export async function getOne(
+  http: HttpClient,
+  path: string,
+  o: { inputCheck?: boolean } = {},
+): Promise<ListeningRecord> {
   return recordOf((await http.request({ method: 'GET', path, ...(o.inputCheck ? { inputCheck: true } : {}) })).data);
 }
 
 /** The same request the money gate was shown. */
 export async function send(http: HttpClient, plan: Plan): Promise<ListeningRecord | null> {
-  const res = await http.request({ method: plan.method, path: plan.path, ...(plan.body === undefined ? {} : { body: plan.body }) });
+  const res = await http.request({
+    method: plan.method,
+    path: plan.path,
+    ...(plan.body === undefined ? {} : { body: plan.body }),
+  });
   return res.data === null || res.data === undefined ? null : recordOf(res.data);
 }
 
@@ -65,7 +79,10 @@ export function monitoringCost(m: Monitoring): Pick<Plan, 'worstCaseMilli' | 'co
     return { worstCaseMilli: null, costBasis: `an unknown number of creators x ${price} per day` };
   }
   if (m.days === undefined) {
-    return { worstCaseMilli: m.creators * perDay, costBasis: `${plural(m.creators, 'creator')} x ${price} per day, open-ended (one day checked)` };
+    return {
+      worstCaseMilli: m.creators * perDay,
+      costBasis: `${plural(m.creators, 'creator')} x ${price} per day, open-ended (one day checked)`,
+    };
   }
   return {
     worstCaseMilli: m.creators * m.days * perDay,
@@ -82,12 +99,24 @@ export function createPlan(kind: ListeningKind, body: Record<string, unknown>, m
 }
 
 /** Free, unless it (re)starts or extends monitoring, which is priced like creating it. */
-export function updatePlan(kind: ListeningKind, id: string, body: Record<string, unknown>, monitoring?: Monitoring): Plan {
+export function updatePlan(
+  kind: ListeningKind,
+  id: string,
+  body: Record<string, unknown>,
+  monitoring?: Monitoring,
+): Plan {
   const path = listeningPath(kind, id);
-  return monitoring ? { method: 'PATCH', path, body, ...monitoringCost(monitoring) } : freePlan('PATCH', path, { body });
+  return monitoring
+    ? { method: 'PATCH', path, body, ...monitoringCost(monitoring) }
+    : freePlan('PATCH', path, { body });
 }
 
-export function addCreatorsPlan(kind: ListeningKind, id: string, body: Record<string, unknown>, monitoring: Monitoring): Plan {
+export function addCreatorsPlan(
+  kind: ListeningKind,
+  id: string,
+  body: Record<string, unknown>,
+  monitoring: Monitoring,
+): Plan {
   return { method: 'POST', path: listeningPath(kind, id, 'creators'), body, ...monitoringCost(monitoring) };
 }
 
@@ -224,7 +253,12 @@ export function toEventPage(data: unknown, url: string): EventPage {
   const results = Array.isArray(page.results) ? page.results.map(recordOf) : [];
   const link = (v: unknown): string | null => (typeof v === 'string' && v ? new URL(v, url).href : null);
   return {
-    count: typeof page.count === 'number' ? page.count : Number.isFinite(Number(page.count)) ? Number(page.count) : undefined,
+    count:
+      typeof page.count === 'number'
+        ? page.count
+        : Number.isFinite(Number(page.count))
+          ? Number(page.count)
+          : undefined,
     next: link(page.next),
     previous: link(page.previous),
     results,
@@ -235,4 +269,3 @@ export function toEventPage(data: unknown, url: string): EventPage {
 export async function getEvent(http: HttpClient, id: string): Promise<ListeningRecord> {
   return getOne(http, `${BASE}/events/${pathSegment(id, 'event id')}/`);
 }
-

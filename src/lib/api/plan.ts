@@ -64,7 +64,10 @@ export interface CursorRun {
  * stored pages, or what `--max-credits` pays for after them), its basis naming the pages from the
  * store at 0 credits. `pages` is the bound to run with: stored pages are not counted against a budget.
  */
-export async function planAfterStoredPages(stored: ((plan: Plan) => Promise<unknown>) | undefined, run: CursorRun): Promise<{ plan: Plan; pages: number }> {
+export async function planAfterStoredPages(
+  stored: ((plan: Plan) => Promise<unknown>) | undefined,
+  run: CursorRun,
+): Promise<{ plan: Plan; pages: number }> {
   const whole = run.plan(run.first, run.bound);
   if (!stored) return whole;
   let token = run.first;
@@ -87,9 +90,19 @@ export async function planAfterStoredPages(stored: ((plan: Plan) => Promise<unkn
   }
   if (held === 0) return whole;
   const named = `${plural(held, 'page')} from the store at 0 credits`;
-  if (complete || held >= most) return { plan: { ...run.plan(run.first, { maxPages: 1 }).plan, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` }, pages: Math.max(whole.pages, held) };
-  const rest = run.plan(token, { maxPages: run.bound.maxPages === undefined ? undefined : run.bound.maxPages - held, budgetMilli: run.bound.budgetMilli });
-  return { plan: { ...rest.plan, costBasis: `${named}, then ${rest.plan.costBasis ?? 'the rest'}` }, pages: held + rest.pages };
+  if (complete || held >= most)
+    return {
+      plan: { ...run.plan(run.first, { maxPages: 1 }).plan, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` },
+      pages: Math.max(whole.pages, held),
+    };
+  const rest = run.plan(token, {
+    maxPages: run.bound.maxPages === undefined ? undefined : run.bound.maxPages - held,
+    budgetMilli: run.bound.budgetMilli,
+  });
+  return {
+    plan: { ...rest.plan, costBasis: `${named}, then ${rest.plan.costBasis ?? 'the rest'}` },
+    pages: held + rest.pages,
+  };
 }
 
 /** A plan as `--dry-run` prints it (json/jsonl as this record, text otherwise; lib/output/plan.ts). */

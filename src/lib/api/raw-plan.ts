@@ -31,20 +31,30 @@ const FREE_WRITES = /^(discovery\/exclusion-lists|accounts\/tokens|oauth)(\/|$)/
 
 type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 
 /**
  * What starting or extending monitoring involves, read from a raw body: its `creators` (or `handles`)
  * and `days`. A PATCH listing no creators may resume or extend ones it does not name: unknown.
  */
 function monitoringOf(method: string, body: Record<string, unknown>): Monitoring {
-  const listed = Array.isArray(body.creators) ? body.creators.length : Array.isArray(body.handles) ? body.handles.length : 0;
+  const listed = Array.isArray(body.creators)
+    ? body.creators.length
+    : Array.isArray(body.handles)
+      ? body.handles.length
+      : 0;
   const days = typeof body.days === 'number' && body.days > 0 ? Math.ceil(body.days) : undefined;
   return { creators: method === 'PATCH' && listed === 0 ? null : listed, days };
 }
 
 /** The typed plan of a known route, or undefined for a route no verb sends (its price unknown unless it is a read or a delete). */
-function typedPlan(method: string, route: string, body: Record<string, unknown>, query: URLSearchParams): Plan | undefined {
+function typedPlan(
+  method: string,
+  route: string,
+  body: Record<string, unknown>,
+  query: URLSearchParams,
+): Plan | undefined {
   if (method === 'GET' || method === 'HEAD') {
     if (route === 'accounts/credits') return creditsPlan();
     if (route.startsWith('discovery/classifier/')) return dictionaryPlan({ kind: 'languages' });
@@ -52,25 +62,41 @@ function typedPlan(method: string, route: string, body: Record<string, unknown>,
   }
   let m: RegExpExecArray | null;
   if (method === 'POST') {
-    if (route === 'discovery') return discoveryPlan({ kind: 'search', body, returnFilterValues: query.get('return_filter_values') === 'true' });
+    if (route === 'discovery')
+      return discoveryPlan({ kind: 'search', body, returnFilterValues: query.get('return_filter_values') === 'true' });
     if (route === 'discovery/creators/similar') return discoveryPlan({ kind: 'similar', body });
-    if ((m = /^creators\/enrich\/handle\/([a-z]+)$/.exec(route)) && (HANDLE_MODES as readonly string[]).includes(m[1] as string)) {
+    if (
+      (m = /^creators\/enrich\/handle\/([a-z]+)$/.exec(route)) &&
+      (HANDLE_MODES as readonly string[]).includes(m[1] as string)
+    ) {
       return enrichHandlePlan(text(body.handle), { mode: m[1] as HandleMode, platform: text(body.platform) });
     }
     if (route === 'creators/enrich/email') return enrichEmailPlan(text(body.email), { mode: 'basic' });
     if (route === 'creators/enrich/email/advanced') return enrichEmailPlan(text(body.email), { mode: 'advanced' });
-    if (route === 'creators/content/posts') return creatorPostsPlan({ platform: text(body.platform) as ContentPlatform, handle: text(body.handle) }, { maxPages: 1 }).plan;
-    if (route === 'creators/content/details') return postDetailsPlan({ platform: text(body.platform) as ContentPlatform, postId: text(body.post_id), kind: 'data' });
+    if (route === 'creators/content/posts')
+      return creatorPostsPlan(
+        { platform: text(body.platform) as ContentPlatform, handle: text(body.handle) },
+        { maxPages: 1 },
+      ).plan;
+    if (route === 'creators/content/details')
+      return postDetailsPlan({
+        platform: text(body.platform) as ContentPlatform,
+        postId: text(body.post_id),
+        kind: 'data',
+      });
     if (route === 'creators/socials') return connectedSocialsPlan(text(body.handle), text(body.platform));
-    if (route === 'creators/audience/overlap') return audienceOverlapPlan(text(body.platform), Array.isArray(body.creators) ? body.creators.map(text) : []);
+    if (route === 'creators/audience/overlap')
+      return audienceOverlapPlan(text(body.platform), Array.isArray(body.creators) ? body.creators.map(text) : []);
     if (route === 'creators/enrich/public') return legacyEmailBatchPlan(body);
-    if ((m = /^(?:enrichment\/batch|creators\/enrich\/public)\/([^/]+)\/resume$/.exec(route))) return resumeBatchPlan(m[1] as string);
+    if ((m = /^(?:enrichment\/batch|creators\/enrich\/public)\/([^/]+)\/resume$/.exec(route)))
+      return resumeBatchPlan(m[1] as string);
   }
   if ((m = /^social\/listening\/(subscription|campaign)(?:\/([^/]+)(\/creators)?)?$/.exec(route))) {
     const kind = m[1] as ListeningKind;
     const id = m[2];
     if (method === 'POST' && id === undefined) return createPlan(kind, body, monitoringOf(method, body));
-    if (method === 'POST' && id !== undefined && m[3]) return addCreatorsPlan(kind, id, body, monitoringOf(method, body));
+    if (method === 'POST' && id !== undefined && m[3])
+      return addCreatorsPlan(kind, id, body, monitoringOf(method, body));
     if (method === 'PATCH' && id !== undefined && !m[3]) return updatePlan(kind, id, body, monitoringOf(method, body));
   }
   return undefined;
@@ -95,7 +121,14 @@ export function rawRequestPlan(req: RawRequest): Plan {
   if (typed?.purchase) {
     // A purchase the verb makes is keyed as the verb keys it (route, query, body: lib/store/memory.ts): the same
     // URL, its path and query held apart as the verb holds them, so either one's answer serves the other.
-    const held: Plan = { ...own, path: route, query: queryOf(url.searchParams), worstCaseMilli: typed.worstCaseMilli, costBasis: typed.costBasis, label: typed.label };
+    const held: Plan = {
+      ...own,
+      path: route,
+      query: queryOf(url.searchParams),
+      worstCaseMilli: typed.worstCaseMilli,
+      costBasis: typed.costBasis,
+      label: typed.label,
+    };
     return { ...held, purchase: typed.purchase };
   }
   if (typed) return { ...own, worstCaseMilli: typed.worstCaseMilli, costBasis: typed.costBasis, label: typed.label };
@@ -131,7 +164,10 @@ export interface PaginatePlan {
  * or else a `--max-credits` budget bounds it (as many pages as the budget pays for at the worst
  * case), and with neither its worst case is unknown. `--max-pages` always applies.
  */
-export function paginatePlan(req: RawRequest, bound: { maxPages?: number | undefined; budgetMilli?: number | undefined; pageBase?: 0 | 1 | undefined }): PaginatePlan {
+export function paginatePlan(
+  req: RawRequest,
+  bound: { maxPages?: number | undefined; budgetMilli?: number | undefined; pageBase?: 0 | 1 | undefined },
+): PaginatePlan {
   const one = rawRequestPlan(req);
   const pageMilli = one.worstCaseMilli;
   const numbered = isNumberPaged(req);
@@ -148,15 +184,29 @@ export function paginatePlan(req: RawRequest, bound: { maxPages?: number | undef
   if (pageMilli === 0) {
     return { plan: { ...one, costBasis: 'free pages' }, maxPages: bound.maxPages, pageMilli, perItemMilli };
   }
-  const budgetPages = pageMilli !== null && bound.budgetMilli !== undefined ? Math.max(1, Math.floor(bound.budgetMilli / pageMilli)) : undefined;
-  const pages = [bound.maxPages, capPages, budgetPages].filter((n): n is number => n !== undefined).reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
-  const unit = numbered ? `${plural(limit, 'creator')} x ${formatCredits(perItemMilli ?? 0)}` : formatCredits(pageMilli ?? 0);
+  const budgetPages =
+    pageMilli !== null && bound.budgetMilli !== undefined
+      ? Math.max(1, Math.floor(bound.budgetMilli / pageMilli))
+      : undefined;
+  const pages = [bound.maxPages, capPages, budgetPages]
+    .filter((n): n is number => n !== undefined)
+    .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
+  const unit = numbered
+    ? `${plural(limit, 'creator')} x ${formatCredits(perItemMilli ?? 0)}`
+    : formatCredits(pageMilli ?? 0);
   let costBasis: string | undefined;
   if (pageMilli === null) costBasis = undefined;
   else if (pages === undefined) costBasis = `pages unknown x ${unit}; --max-pages n bounds it`;
   else {
     const paysForNone = bound.budgetMilli !== undefined && pageMilli !== null && bound.budgetMilli < pageMilli;
-    const why = pages === bound.maxPages ? '' : pages === capPages ? ' (the 10,000-result cap)' : paysForNone ? ' (--max-credits pays for no whole page)' : ' (as many as --max-credits pays for)';
+    const why =
+      pages === bound.maxPages
+        ? ''
+        : pages === capPages
+          ? ' (the 10,000-result cap)'
+          : paysForNone
+            ? ' (--max-credits pays for no whole page)'
+            : ' (as many as --max-credits pays for)';
     costBasis = `${plural(pages, 'page')}${why} x ${unit}`;
   }
   return {
@@ -175,7 +225,8 @@ export function pageSpendMilli(pp: PaginatePlan, data: unknown, items: unknown[]
   // A page from the store was paid for when it was bought.
   if (storedAt(data) !== undefined) return 0;
   const said = isJsonObject(data) ? Number(data.credits_cost) : NaN;
-  if (isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(said)) return Math.round(said * 1000);
+  if (isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(said))
+    return Math.round(said * 1000);
   if (pp.perItemMilli !== undefined) return Math.round((items?.length ?? 0) * pp.perItemMilli);
   return pp.pageMilli ?? 0;
 }
@@ -188,7 +239,11 @@ export function pageSpendMilli(pp: PaginatePlan, data: unknown, items: unknown[]
 export function rawSpendMilli(req: RawRequest, data: unknown): number | undefined {
   if (storedAt(data) !== undefined) return 0;
   const pp = paginatePlan(req, {});
-  const said = isJsonObject(data) && data.credits_cost !== undefined && data.credits_cost !== null && Number.isFinite(Number(data.credits_cost));
+  const said =
+    isJsonObject(data) &&
+    data.credits_cost !== undefined &&
+    data.credits_cost !== null &&
+    Number.isFinite(Number(data.credits_cost));
   if (pp.pageMilli === null && !said) return undefined;
   return pageSpendMilli(pp, data, itemsOfPage(data));
 }

@@ -20,7 +20,15 @@ export interface RawRequest {
 
 /** Sends the raw request; the response body is parsed as JSON when it is JSON. */
 export function sendRawRequest(http: HttpClient, req: RawRequest): Promise<HttpResponse<unknown>> {
-  return http.request<unknown>({ method: req.method, path: req.path, query: req.query, body: req.body, label: req.label, purchase: req.purchase, responseType: 'json-or-text' });
+  return http.request<unknown>({
+    method: req.method,
+    path: req.path,
+    query: req.query,
+    body: req.body,
+    label: req.label,
+    purchase: req.purchase,
+    responseType: 'json-or-text',
+  });
 }
 
 /** A JSON object (not null, not an array). */

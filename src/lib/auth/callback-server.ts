@@ -22,7 +22,8 @@ export const CALLBACK_PATH = '/callback';
 /** No framing (clickjacking), nothing loaded or run, and the callback address (with its code) never a referrer. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -48,7 +49,12 @@ export async function startCallbackServer(port = 0, options: CallbackServerOptio
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const answer = (status: number, body: string, html = false): void => {
-      res.writeHead(status, { ...PAGE_HEADERS, 'content-type': html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' }).end(body);
+      res
+        .writeHead(status, {
+          ...PAGE_HEADERS,
+          'content-type': html ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
+        })
+        .end(body);
     };
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH) {
@@ -67,7 +73,14 @@ export async function startCallbackServer(port = 0, options: CallbackServerOptio
     const state = params.get('state');
     if (expected === undefined || state === null || !sameState(state, expected)) {
       // Not this login's redirect (a stale tab, or someone else's request): the login keeps waiting.
-      answer(400, page(false, 'This address does not belong to the login in progress, so it was ignored. You can close this tab.'), true);
+      answer(
+        400,
+        page(
+          false,
+          'This address does not belong to the login in progress, so it was ignored. You can close this tab.',
+        ),
+        true,
+      );
       options.onIgnored?.(state === null ? 'no state' : 'a state that does not match');
       return;
     }
@@ -79,7 +92,9 @@ export async function startCallbackServer(port = 0, options: CallbackServerOptio
     server.once('error', (err: NodeJS.ErrnoException) => {
       reject(
         err.code === 'EADDRINUSE'
-          ? new UsageError(`Port ${port} on 127.0.0.1 is already in use.`, { hint: 'Pick another with --port, or leave it out for a random port.' })
+          ? new UsageError(`Port ${port} on 127.0.0.1 is already in use.`, {
+              hint: 'Pick another with --port, or leave it out for a random port.',
+            })
           : err,
       );
     });
@@ -96,7 +111,13 @@ export async function startCallbackServer(port = 0, options: CallbackServerOptio
     },
     finish(ok, message) {
       done ??= { ok, message };
-      waiting?.writeHead(ok ? 200 : 400, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(page(ok, message));
+      waiting
+        ?.writeHead(ok ? 200 : 400, {
+          ...PAGE_HEADERS,
+          'content-type': 'text/html; charset=utf-8',
+          connection: 'close',
+        })
+        .end(page(ok, message));
       waiting = undefined;
     },
     close() {

@@ -6,7 +6,14 @@ import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
 import { countText, plural } from '../words.js';
 import { startCallbackServer, type CallbackParams } from './callback-server.js';
-import { authorizeUrl, describeOAuthError, exchangeCode, exchangeCodePlan, registerClient, registerClientPlan } from './oauth.js';
+import {
+  authorizeUrl,
+  describeOAuthError,
+  exchangeCode,
+  exchangeCodePlan,
+  registerClient,
+  registerClientPlan,
+} from './oauth.js';
 import { challengeFor, createState, createVerifier } from './pkce.js';
 import { loginFromTokens, readClient, saveClient, saveLogin, type StoredLogin } from './token-store.js';
 
@@ -32,10 +39,15 @@ export interface LoginPorts {
 }
 
 /** Not over SSH, and on Linux only with a display; an injected opener (tests) counts as one. */
-export function canOpenBrowser(env: Record<string, string | undefined>, injected: boolean, platform = process.platform): boolean {
+export function canOpenBrowser(
+  env: Record<string, string | undefined>,
+  injected: boolean,
+  platform = process.platform,
+): boolean {
   if (env.SSH_CONNECTION || env.SSH_TTY) return false;
   if (injected) return true;
-  if (platform === 'linux' || platform === 'freebsd' || platform === 'openbsd') return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  if (platform === 'linux' || platform === 'freebsd' || platform === 'openbsd')
+    return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
   return true;
 }
 
@@ -60,7 +72,8 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
   // A new random port each time unless --port: a listener on a known port is a target. The service
   // matches redirect URIs exactly (api-contract §13.1), so a new port means a new registration.
   const server = await startCallbackServer(opts.port ?? 0, {
-    onIgnored: (why) => term.notice(`Ignored a request to the login listener with ${why} (not this login's redirect); still waiting.`),
+    onIgnored: (why) =>
+      term.notice(`Ignored a request to the login listener with ${why} (not this login's redirect); still waiting.`),
   });
   const cleanups: Array<() => void> = [];
   try {
@@ -69,22 +82,38 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
       if (!(await ports.gate(registerClientPlan(server.redirectUri)))) return undefined;
       const client = await registerClient(http, server.redirectUri);
       clientId = client.client_id;
-      saveClient(store, base.href, { client_id: clientId, redirect_uri: server.redirectUri, registered_at: new Date(ports.now()).toISOString() });
+      saveClient(store, base.href, {
+        client_id: clientId,
+        redirect_uri: server.redirectUri,
+        registered_at: new Date(ports.now()).toISOString(),
+      });
     }
     // The code is only known once the browser comes back; the plan shows where it will be sent.
-    const exchange = exchangeCodePlan({ clientId, code: '<from the browser>', verifier: '<generated>', redirectUri: server.redirectUri });
+    const exchange = exchangeCodePlan({
+      clientId,
+      code: '<from the browser>',
+      verifier: '<generated>',
+      redirectUri: server.redirectUri,
+    });
     if (!(await ports.gate(exchange))) return undefined;
     const verifier = createVerifier();
     const state = createState();
-    const url = authorizeUrl(base, { clientId, redirectUri: server.redirectUri, challenge: challengeFor(verifier), state });
+    const url = authorizeUrl(base, {
+      clientId,
+      redirectUri: server.redirectUri,
+      challenge: challengeFor(verifier),
+      state,
+    });
     server.expectState(state);
 
     const sources: Array<Promise<{ params: CallbackParams; pasted: boolean }>> = [
       server.received.then((params) => ({ params, pasted: false })),
     ];
     const askPaste = (): void => {
-      term.tell('After approving, the browser is sent back to this machine. If that page does not load (another machine),\n' +
-        'paste the full address from its address bar here, or just the code, then press Enter:');
+      term.tell(
+        'After approving, the browser is sent back to this machine. If that page does not load (another machine),\n' +
+          'paste the full address from its address bar here, or just the code, then press Enter:',
+      );
       sources.push(readPasted(term, cleanups).then((params) => ({ params, pasted: true })));
     };
     const browser = !opts.noBrowser && canOpenBrowser(ports.env, ports.openBrowser !== undefined);
@@ -113,7 +142,10 @@ export async function login(ports: LoginPorts, opts: LoginOptions): Promise<Stor
     // The listener only hands over this attempt's state. A bare pasted code carries none; PKCE still
     // binds it to this attempt's verifier.
     if (pasted && params.has('state') && params.get('state') !== state) {
-      throw fail('the state in the redirect does not match this login attempt (a stale or forged redirect).', 'state_mismatch');
+      throw fail(
+        'the state in the redirect does not match this login attempt (a stale or forged redirect).',
+        'state_mismatch',
+      );
     }
     const error = params.get('error');
     if (error) {
@@ -145,10 +177,21 @@ export function timeoutText(ms: number): string {
 }
 
 /** Waits for the first callback, with the login timeout (a real timer: it waits for a person) and Ctrl-C. */
-function race<T>(sources: Array<Promise<T>>, signal: AbortSignal | undefined, timeoutMs: number, cleanups: Array<() => void>): Promise<T> {
+function race<T>(
+  sources: Array<Promise<T>>,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+  cleanups: Array<() => void>,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new AuthError(`Login timed out after ${timeoutText(timeoutMs)} without an answer from the browser.`, { code: 'login_timeout', hint: 'Run `creators login` again (with --no-browser to paste the redirect by hand).' })),
+      () =>
+        reject(
+          new AuthError(`Login timed out after ${timeoutText(timeoutMs)} without an answer from the browser.`, {
+            code: 'login_timeout',
+            hint: 'Run `creators login` again (with --no-browser to paste the redirect by hand).',
+          }),
+        ),
       timeoutMs,
     );
     const onAbort = (): void => reject(new InterruptedError('Login cancelled.'));
@@ -186,4 +229,3 @@ export function parsePasted(line: string): CallbackParams | undefined {
   if (/^[A-Za-z0-9._~+/-]{8,512}$/.test(text)) return new URLSearchParams({ code: text });
   return undefined;
 }
-

@@ -13,9 +13,11 @@ export interface ForgottenCredentials {
 /** The client registration (a public id, no secret) is kept, so the next login does not register again. */
 export function logoutChanges(store: ConfigStore): SettingChange[] {
   const changes: SettingChange[] = [];
-  if (store.get(LOGIN_KEY) !== undefined) changes.push({ action: 'unset', key: 'login', value: null, previous: shownValue(LOGIN_KEY, store.get(LOGIN_KEY)) });
+  if (store.get(LOGIN_KEY) !== undefined)
+    changes.push({ action: 'unset', key: 'login', value: null, previous: shownValue(LOGIN_KEY, store.get(LOGIN_KEY)) });
   const key = store.get(API_KEY);
-  if (key !== undefined) changes.push({ action: 'unset', key: API_KEY, value: null, previous: shownValue(API_KEY, key) });
+  if (key !== undefined)
+    changes.push({ action: 'unset', key: API_KEY, value: null, previous: shownValue(API_KEY, key) });
   return changes;
 }
 

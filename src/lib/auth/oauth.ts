@@ -32,7 +32,9 @@ export async function registerClient(http: HttpClient, redirectUri: string): Pro
 }
 
 export function registerClientPlan(redirectUri: string): Plan {
-  return freePlan('POST', 'oauth/register', { body: { client_name: CLIENT_NAME, redirect_uris: [redirectUri], scope: 'all' } });
+  return freePlan('POST', 'oauth/register', {
+    body: { client_name: CLIENT_NAME, redirect_uris: [redirectUri], scope: 'all' },
+  });
 }
 
 export interface AuthorizeParams {
@@ -72,7 +74,13 @@ export function exchangeCodePlan(p: CodeExchange): Plan {
 }
 
 function exchangeFields(p: CodeExchange): Record<string, string> {
-  return { grant_type: 'authorization_code', client_id: p.clientId, code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri };
+  return {
+    grant_type: 'authorization_code',
+    client_id: p.clientId,
+    code: p.code,
+    code_verifier: p.verifier,
+    redirect_uri: p.redirectUri,
+  };
 }
 
 function tokenPlan(fields: Record<string, string>): Plan {
@@ -80,9 +88,16 @@ function tokenPlan(fields: Record<string, string>): Plan {
 }
 
 /** Trades a refresh token for a new pair; the server kills the old access token at once. */
-export async function refreshTokens(http: HttpClient, p: { clientId: string; refreshToken: string }): Promise<TokenResponse> {
+export async function refreshTokens(
+  http: HttpClient,
+  p: { clientId: string; refreshToken: string },
+): Promise<TokenResponse> {
   // A refresh only keeps the stored login alive: allowed in a dry run, whose free reads need a live token.
-  return tokenRequest(http, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken }, true);
+  return tokenRequest(
+    http,
+    { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken },
+    true,
+  );
 }
 
 /** Form-encoded, as OAuth clients conventionally send it (the endpoint takes JSON too); never authenticated. */
@@ -99,7 +114,12 @@ async function tokenRequest(http: HttpClient, fields: Record<string, string>, up
       rawBody: { data: new URLSearchParams(fields).toString(), contentType: 'application/x-www-form-urlencoded' },
     })
     .catch((err: unknown) => {
-      throw asAuthError(err, fields.grant_type === 'refresh_token' ? 'Could not refresh the login' : 'Could not exchange the authorization code');
+      throw asAuthError(
+        err,
+        fields.grant_type === 'refresh_token'
+          ? 'Could not refresh the login'
+          : 'Could not exchange the authorization code',
+      );
     });
   return res.data;
 }
@@ -107,7 +127,8 @@ async function tokenRequest(http: HttpClient, fields: Record<string, string>, up
 /** Plain words for the OAuth error codes (RFC 6749 §4.1.2.1 and §5.2). */
 export const OAUTH_ERRORS: Record<string, string> = {
   access_denied: 'access was denied in the browser',
-  invalid_grant: 'the authorization code or refresh token is invalid, expired, already used, or was issued to another client',
+  invalid_grant:
+    'the authorization code or refresh token is invalid, expired, already used, or was issued to another client',
   invalid_request: 'the server rejected the request as malformed',
   invalid_client: 'the server does not know this CLI\u2019s client_id',
   invalid_scope: 'the requested scope was refused',

@@ -22,7 +22,10 @@ export function loginFor(login: StoredLogin | undefined, baseUrl: URL): StoredLo
 }
 
 /** Refreshed when about to expire, or when `rejected` (a token the API just answered 401 to) is still current. */
-export async function freshLogin(ports: SessionPorts, opts: { rejected?: string } = {}): Promise<StoredLogin | undefined> {
+export async function freshLogin(
+  ports: SessionPorts,
+  opts: { rejected?: string } = {},
+): Promise<StoredLogin | undefined> {
   const { store } = ports;
   if (!loginFor(readLogin(store), ports.baseUrl)) return undefined;
   return ensureFreshLogin(

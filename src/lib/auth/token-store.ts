@@ -34,7 +34,9 @@ export interface StoredClient {
 /** The login of the profile, read from disk (conf re-reads the file on every get). */
 export function readLogin(store: ConfigStore): StoredLogin | undefined {
   const value = store.get(LOGIN_KEY) as StoredLogin | undefined;
-  return value && typeof value === 'object' && typeof value.access_token === 'string' && value.access_token ? value : undefined;
+  return value && typeof value === 'object' && typeof value.access_token === 'string' && value.access_token
+    ? value
+    : undefined;
 }
 
 /** Replaces the whole login in one write (conf writes to a temp file and renames it: atomic). */
@@ -55,7 +57,8 @@ export function loginFromTokens(tokens: TokenResponse, now: number, base: Partia
     refresh_token: tokens.refresh_token ?? base.refresh_token,
     token_type: tokens.token_type ?? 'Bearer',
     scope: tokens.scope ?? base.scope,
-    expires_at: typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? now + tokens.expires_in * 1000 : undefined,
+    expires_at:
+      typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? now + tokens.expires_in * 1000 : undefined,
     obtained_at: now,
   };
 }
@@ -97,10 +100,14 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
     throw new AuthError('The login has expired and cannot be refreshed.', { hint: 'Run `creators login` again.' });
   }
   const path = lockPath(deps.store);
-  const timedOut = (): AuthError => new AuthError('Timed out waiting for another creators process to refresh the login.', { hint: `If none is running, remove ${path}.` });
+  const timedOut = (): AuthError =>
+    new AuthError('Timed out waiting for another creators process to refresh the login.', {
+      hint: `If none is running, remove ${path}.`,
+    });
   return withLock(path, deps, { staleAfterMs: STALE_LOCK_MS, waitMs: 2 * STALE_LOCK_MS, timedOut }, async () => {
     const latest = readLogin(deps.store);
-    if (!latest) throw new AuthError('Not logged in (the login was removed meanwhile).', { hint: 'Run `creators login`.' });
+    if (!latest)
+      throw new AuthError('Not logged in (the login was removed meanwhile).', { hint: 'Run `creators login`.' });
     // Someone else refreshed while we waited: their tokens are the live ones.
     if (latest.access_token !== current.access_token && !expiring(latest, deps.now())) return latest;
     try {
@@ -117,15 +124,23 @@ export async function ensureFreshLogin(deps: RefreshDeps, opts: { rejected?: str
         // A process that ignored the lock (an older version) may have rotated the pair under us.
         const again = readLogin(deps.store);
         if (again && again.access_token !== latest.access_token) return again;
-        throw new AuthError(`The login has expired or was revoked: ${err.message}`, { code: err.code, status: err.status, hint: 'Run `creators login` again.' });
+        throw new AuthError(`The login has expired or was revoked: ${err.message}`, {
+          code: err.code,
+          status: err.status,
+          hint: 'Run `creators login` again.',
+        });
       }
       // Network trouble: a token that is merely close to expiry still works for now.
-      if (err instanceof CliError && !forced && latest.expires_at !== undefined && latest.expires_at > deps.now()) return latest;
+      if (err instanceof CliError && !forced && latest.expires_at !== undefined && latest.expires_at > deps.now())
+        return latest;
       throw err;
     }
   }).catch((err: unknown) => {
     if (!(err instanceof LockPathTaken)) throw err;
-    throw new CliError(`Cannot lock the login for its refresh: ${err.message}.`, EXIT.ERROR, { code: 'lock_failed', hint: `Move ${path} out of the way, then run the command again.` });
+    throw new CliError(`Cannot lock the login for its refresh: ${err.message}.`, EXIT.ERROR, {
+      code: 'lock_failed',
+      hint: `Move ${path} out of the way, then run the command again.`,
+    });
   });
 }
 

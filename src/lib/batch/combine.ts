@@ -17,7 +17,12 @@ export async function downloadMany(http: HttpClient, ids: string[], o: ManyOptio
   // The service keeps the results and downloads are free: files are atomic, without waiting for the disk.
   const target = (): Promise<Sink> => openSink(o.io, { outputPath: o.outputPath }, { durable: false });
   if (ids.length === 1) {
-    const res = await downloadBatch(http, { ...o, id: ids[0] as string, openSink: target, restartable: o.outputPath !== undefined });
+    const res = await downloadBatch(http, {
+      ...o,
+      id: ids[0] as string,
+      openSink: target,
+      restartable: o.outputPath !== undefined,
+    });
     return res.bytes;
   }
   const dir = await mkdtemp(join(tmpdir(), 'creators-results-'));
@@ -25,7 +30,12 @@ export async function downloadMany(http: HttpClient, ids: string[], o: ManyOptio
     const files: string[] = [];
     for (const [i, id] of ids.entries()) {
       const path = join(dir, `part-${i + 1}.csv`);
-      await downloadBatch(http, { ...o, id, openSink: () => openSink(o.io, { outputPath: path }, { durable: false }), restartable: true });
+      await downloadBatch(http, {
+        ...o,
+        id,
+        openSink: () => openSink(o.io, { outputPath: path }, { durable: false }),
+        restartable: true,
+      });
       files.push(path);
     }
     const sink = await target();

@@ -8,17 +8,29 @@ import type { Readable } from 'node:stream';
 import { CliError, InterruptedError, NetworkError, OutputWriteError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
-import { downloadLinkPlan, getDownloadLink, openDownloadUrl, openResults, resultsPlan, type DownloadLink } from '../api/batch.js';
+import {
+  downloadLinkPlan,
+  getDownloadLink,
+  openDownloadUrl,
+  openResults,
+  resultsPlan,
+  type DownloadLink,
+} from '../api/batch.js';
 import type { Plan } from '../api/plan.js';
 import { transferProblem } from '../http/network-error.js';
 import { OutputFileError, type Sink } from '../output/sink.js';
 
 /** From `--json`/`--format`, else the `-o` extension, else CSV. */
-export function resultsFormat(asked: { json?: boolean | undefined; format?: string | undefined }, outputPath: string | undefined): 'csv' | 'json' {
+export function resultsFormat(
+  asked: { json?: boolean | undefined; format?: string | undefined },
+  outputPath: string | undefined,
+): 'csv' | 'json' {
   const format = asked.json ? 'json' : asked.format;
   if (format !== undefined) {
     if (format === 'csv' || format === 'json') return format;
-    throw new UsageError(`Batch results come as csv or json, not '${format}'.`, { hint: 'Use --format csv or --json.' });
+    throw new UsageError(`Batch results come as csv or json, not '${format}'.`, {
+      hint: 'Use --format csv or --json.',
+    });
   }
   return outputPath && /\.json$/i.test(outputPath) ? 'json' : 'csv';
 }
@@ -77,7 +89,8 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
   let etag: string | undefined;
   let lastError: unknown;
 
-  const fileHost = (): string => (source === 'download_url' && link ? new URL(link.download_url).host : http.baseUrl.host);
+  const fileHost = (): string =>
+    source === 'download_url' && link ? new URL(link.download_url).host : http.baseUrl.host;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     // Until the body starts, failures are the HTTP core's: it has already retried what it may.
     let transferring = false;
@@ -105,9 +118,12 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
       if (written > 0 && res.status !== 206) {
         if (!restartable) {
           res.data.destroy();
-          throw new NetworkError(`The download of batch ${o.id} was interrupted after ${written} bytes already written to ${sink.inPlace && o.restartable ? 'the output' : 'stdout'} and cannot be resumed.`, {
-            hint: `Download it to a file instead: creators batch download ${o.id} -o results.${o.format}`,
-          });
+          throw new NetworkError(
+            `The download of batch ${o.id} was interrupted after ${written} bytes already written to ${sink.inPlace && o.restartable ? 'the output' : 'stdout'} and cannot be resumed.`,
+            {
+              hint: `Download it to a file instead: creators batch download ${o.id} -o results.${o.format}`,
+            },
+          );
         }
         await sink.abort();
         sink = await o.openSink();
@@ -117,7 +133,10 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
       resumable = header(res, 'accept-ranges') === 'bytes';
       etag = header(res, 'etag') ?? etag;
       transferring = true;
-      const expected = res.status === 206 ? Number(/\/(\d+)$/.exec(header(res, 'content-range') ?? '')?.[1]) : Number(header(res, 'content-length') ?? NaN);
+      const expected =
+        res.status === 206
+          ? Number(/\/(\d+)$/.exec(header(res, 'content-range') ?? '')?.[1])
+          : Number(header(res, 'content-length') ?? NaN);
       for await (const chunk of res.data as Readable) {
         const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
         // A failed write rejects with OutputWriteError (it names the file or stdout), never retried.
@@ -157,8 +176,11 @@ async function transfer(http: HttpClient, o: DownloadOptions, opened: (sink: Sin
         throw err;
       }
       if (attempt >= attempts || (!restartable && !resumable && written > 0)) break;
-      const how = written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
-      o.notice(`Download of batch ${o.id} interrupted (${transferProblem(err, fileHost())}); ${how} (attempt ${attempt + 1} of ${attempts}).`);
+      const how =
+        written > 0 ? (resumable ? `resuming at byte ${written}` : 'restarting from the beginning') : 'retrying';
+      o.notice(
+        `Download of batch ${o.id} interrupted (${transferProblem(err, fileHost())}); ${how} (attempt ${attempt + 1} of ${attempts}).`,
+      );
       try {
         await o.sleep(http.retryDelayMs(attempt), o.signal);
       } catch {

@@ -44,7 +44,11 @@ export interface ExtractOptions {
   csv?: CsvReadOptions | undefined;
 }
 
-export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices, 'notice'>>, source: string, options: ExtractOptions): Promise<Extraction> {
+export async function extractBatchInput(
+  ports: InputPorts & Partial<Pick<Notices, 'notice'>>,
+  source: string,
+  options: ExtractOptions,
+): Promise<Extraction> {
   const input = await openInput(ports, source, 'input', { kind: 'CSV' });
   const hash = createHash('sha256');
   // Hashed as read: the batch journal keys on the input's bytes.
@@ -84,7 +88,11 @@ export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices
     const size = Buffer.byteLength(line);
     if (current && current.part.bytes + size > limit) await closePart();
     if (!current) {
-      const part: BatchPart = { path: join(dir, `part-${parts.length + 1}.csv`), rows: 0, bytes: Buffer.byteLength(header) };
+      const part: BatchPart = {
+        path: join(dir, `part-${parts.length + 1}.csv`),
+        rows: 0,
+        bytes: Buffer.byteLength(header),
+      };
       parts.push(part);
       current = { handle: await open(part.path, 'w', 0o600), part, buffer: [header], pending: 0 };
     }
@@ -98,7 +106,12 @@ export async function extractBatchInput(ports: InputPorts & Partial<Pick<Notices
   let column = '';
   try {
     // The one reader: the same rules as `enrich --input`; the whole file is read (and a bad row refused) before any upload.
-    const csv = await readCsv(hashed, source, { ...options.csv, kindHint: options.kind, sampleRows: SAMPLE_ROWS, notice: ports.notice?.bind(ports) });
+    const csv = await readCsv(hashed, source, {
+      ...options.csv,
+      kindHint: options.kind,
+      sampleRows: SAMPLE_ROWS,
+      notice: ports.notice?.bind(ports),
+    });
     const choice = detectColumn(csv.header, csv.sample, options.kind, options.column);
     column = choice.name;
     guessed = choice.guessed === true;

@@ -37,7 +37,11 @@ export interface JournalEntry {
 
 /** The journal key: input bytes and everything that changes what the job does or where it lives. */
 export function journalKey(inputSha256: string, scope: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(scope).sort().map((k) => [k, scope[k]]));
+  const canonical = JSON.stringify(
+    Object.keys(scope)
+      .sort()
+      .map((k) => [k, scope[k]]),
+  );
   return createHash('sha256').update(inputSha256).update('\n').update(canonical).digest('hex');
 }
 
@@ -99,12 +103,19 @@ export class LockedJournalEntry {
       await mkdir(folder, { recursive: true, mode: 0o700 });
       attempt = tryLock(lockPath);
     } catch (err) {
-      throw new CliError(`Cannot lock the batch journal in '${folder}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'journal_lock_failed' });
+      throw new CliError(
+        `Cannot lock the batch journal in '${folder}': ${describeFsError(err, 'write')}.`,
+        EXIT.ERROR,
+        { code: 'journal_lock_failed' },
+      );
     }
     if (!attempt.acquired) {
-      throw new BusyError(`Another \`creators batch run\` of ${source} with the same options is running (${describeHolder(attempt.holder)}); nothing was done.`, {
-        hint: `Let it finish: it creates (or reattaches to) the job and writes the results. If no such run is going, remove ${lockPath}.`,
-      });
+      throw new BusyError(
+        `Another \`creators batch run\` of ${source} with the same options is running (${describeHolder(attempt.holder)}); nothing was done.`,
+        {
+          hint: `Let it finish: it creates (or reattaches to) the job and writes the results. If no such run is going, remove ${lockPath}.`,
+        },
+      );
     }
     try {
       const found = await readJournalEntry(dir, key);

@@ -18,11 +18,17 @@ function quoted(s: string): string {
   return s.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
 }
 
-export async function multipartBody(fields: ReadonlyArray<readonly [string, string]>, file: MultipartFile): Promise<MultipartBody> {
+export async function multipartBody(
+  fields: ReadonlyArray<readonly [string, string]>,
+  file: MultipartFile,
+): Promise<MultipartBody> {
   const boundary = `----creators${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
     fields
-      .map(([name, value]) => `--${boundary}${CRLF}Content-Disposition: form-data; name="${quoted(name)}"${CRLF}${CRLF}${value}${CRLF}`)
+      .map(
+        ([name, value]) =>
+          `--${boundary}${CRLF}Content-Disposition: form-data; name="${quoted(name)}"${CRLF}${CRLF}${value}${CRLF}`,
+      )
       .join('') +
       `--${boundary}${CRLF}Content-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"${CRLF}` +
       `Content-Type: ${file.contentType}${CRLF}${CRLF}`,

@@ -11,7 +11,15 @@ import type { Terminal } from '../io/terminal.js';
 import { downloadMany } from './combine.js';
 import type { CsvReadOptions } from '../csv/read.js';
 import { extractBatchInput } from './extract.js';
-import { isDamaged, journalKey, LockedJournalEntry, readJournalEntry, type DamagedEntry, type InFlight, type JournalEntry } from './journal.js';
+import {
+  isDamaged,
+  journalKey,
+  LockedJournalEntry,
+  readJournalEntry,
+  type DamagedEntry,
+  type InFlight,
+  type JournalEntry,
+} from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { createPart, reportExtraction, uploadPlan, type UploadPorts } from './upload.js';
 import type { BatchStatus } from '../api/batch-status.js';
@@ -57,9 +65,12 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   try {
     if (extraction.parts.length > 1 && o.format === 'json') {
       reportExtraction(term, o.source, extraction);
-      throw new UsageError(`The input is split into ${extraction.parts.length} batches; their JSON results cannot be joined into one file.`, {
-        hint: 'Use CSV output (-o results.csv), or upload and download the parts separately.',
-      });
+      throw new UsageError(
+        `The input is split into ${extraction.parts.length} batches; their JSON results cannot be joined into one file.`,
+        {
+          hint: 'Use CSV output (-o results.csv), or upload and download the parts separately.',
+        },
+      );
     }
     const key = journalKey(extraction.inputSha256, {
       fields: wireFields(job),
@@ -78,13 +89,17 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       previous && previous.batch_ids.length === extraction.parts.length
         ? { ...previous, batch_ids: [...previous.batch_ids] }
         : { batch_ids: extraction.parts.map(() => null), input: o.source, created_at: now, updated_at: now };
-    if (entry.in_flight && entry.batch_ids[entry.in_flight.part] === null) throw mayAlreadyExist(entry, extraction.parts.length);
+    if (entry.in_flight && entry.batch_ids[entry.in_flight.part] === null)
+      throw mayAlreadyExist(entry, extraction.parts.length);
     const known = entry.batch_ids.filter((id): id is string => id !== null);
-    if (known.length > 0) term.notice(`Reattaching to ${known.join(', ')} (started ${entry.created_at}); use --force to start a new job.`);
+    if (known.length > 0)
+      term.notice(`Reattaching to ${known.join(', ')} (started ${entry.created_at}); use --force to start a new job.`);
 
     const missing = extraction.parts.filter((_, i) => entry.batch_ids[i] === null);
     const plan: Plan =
-      missing.length > 0 ? uploadPlan(job, missing) : { ...batchStatusPlan(known[0] as string), costBasis: 'reattaching to a job already paid for' };
+      missing.length > 0
+        ? uploadPlan(job, missing)
+        : { ...batchStatusPlan(known[0] as string), costBasis: 'reattaching to a job already paid for' };
     if (!(await ports.gate(plan)) || !locked) return;
     const journal = locked;
     const http = await ports.http();
@@ -113,7 +128,14 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     const ids = entry.batch_ids as string[];
 
     const again = `the same \`creators batch run\` command (it reattaches to ${ids.join(', ')}), or creators batch poll ${ids[0]}`;
-    const waitPorts = { http: async () => http, term, now: ports.now, sleep: ports.sleep, signal: ports.signal, charged: ports.charged };
+    const waitPorts = {
+      http: async () => http,
+      term,
+      now: ports.now,
+      sleep: ports.sleep,
+      signal: ports.signal,
+      charged: ports.charged,
+    };
     // What each job has used so far, as last read: the stop report of a run that stops while waiting.
     const used = new Map<string, number>();
     const stopped = (err: unknown): unknown =>
@@ -134,7 +156,12 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
             await resumeBatch(http, id);
           }
         }
-        const final = await waitForBatch(waitPorts, id, { ...o.wait, again, rerun: `the same \`creators batch run\` command (it resumes ${id} and downloads)`, onStatus: (s) => used.set(id, s.credits_used ?? 0) });
+        const final = await waitForBatch(waitPorts, id, {
+          ...o.wait,
+          again,
+          rerun: `the same \`creators batch run\` command (it resumes ${id} and downloads)`,
+          onStatus: (s) => used.set(id, s.credits_used ?? 0),
+        });
         credits += final.credits_used ?? 0;
         term.notice(`Batch ${id} ${final.status}: ${creditsText(final)} used.`);
       }
@@ -151,7 +178,9 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
     }
     await journal.save({ ...entry, completed_at: new Date(ports.now()).toISOString() });
     if (o.outputPath) {
-      term.notice(`Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${creditCount(credits * 1000)} used.`);
+      term.notice(
+        `Wrote ${bytes.toLocaleString('en-US')} bytes of ${o.format.toUpperCase()} results to ${o.outputShown}; ${creditCount(credits * 1000)} used.`,
+      );
     }
   } finally {
     locked?.release();

@@ -3,7 +3,15 @@ import type { Plan } from '../api/plan.js';
 import { createBatch, createBatchPlan, type CreatedBatch } from '../api/batch.js';
 import type { HttpClient } from '../http/client.js';
 import type { Notices, Terminal } from '../io/terminal.js';
-import { escapeControls, jsonText, openSink, printItem, printList, selectFields, type OutputSettings } from '../output/index.js';
+import {
+  escapeControls,
+  jsonText,
+  openSink,
+  printItem,
+  printList,
+  selectFields,
+  type OutputSettings,
+} from '../output/index.js';
 import type { BatchPart, Extraction } from './extract.js';
 import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
@@ -15,8 +23,13 @@ export function reportExtraction(notices: Notices, source: string, x: Extraction
     x.blanks > 0 ? `${plural(x.blanks, 'blank')} removed` : '',
     x.parts.length > 1 ? `split into ${x.parts.length} batches of at most 10 MB` : '',
   ].filter(Boolean);
-  if (x.guessedColumn) notices.warn(`No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`);
-  notices.notice(`Read ${plural(x.rows, x.kind === 'email' ? 'unique email' : 'unique handle')} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`);
+  if (x.guessedColumn)
+    notices.warn(
+      `No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`,
+    );
+  notices.notice(
+    `Read ${plural(x.rows, x.kind === 'email' ? 'unique email' : 'unique handle')} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`,
+  );
 }
 
 export function uploadPlan(job: BatchJobOptions, parts: readonly BatchPart[]): Plan {
@@ -30,7 +43,12 @@ export function uploadPlan(job: BatchJobOptions, parts: readonly BatchPart[]): P
 }
 
 export async function uploadPart(http: HttpClient, job: BatchJobOptions, path: string): Promise<CreatedBatch> {
-  const body = await multipartBody(wireFields(job), { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path });
+  const body = await multipartBody(wireFields(job), {
+    field: 'file',
+    filename: 'batch.csv',
+    contentType: 'text/csv',
+    path,
+  });
   return createBatch(http, body);
 }
 
@@ -51,14 +69,28 @@ export interface OpenedJob {
 }
 
 /** Creates one part's job and says so to `opened` before anything else can stop the run. */
-export async function createPart(http: HttpClient, job: BatchJobOptions, part: BatchPart, opened: UploadPorts['opened']): Promise<CreatedBatch> {
+export async function createPart(
+  http: HttpClient,
+  job: BatchJobOptions,
+  part: BatchPart,
+  opened: UploadPorts['opened'],
+): Promise<CreatedBatch> {
   const created = await uploadPart(http, job, part.path);
-  await opened?.({ id: created.batch_id, worstMilli: uploadPlan(job, [part]).worstCaseMilli ?? 0, platform: job.platform });
+  await opened?.({
+    id: created.batch_id,
+    worstMilli: uploadPlan(job, [part]).worstCaseMilli ?? 0,
+    platform: job.platform,
+  });
   return created;
 }
 
 /** Piped (or csv, tsv), only the ids, one per line, for `ID=$(creators batch upload ...)`. */
-export async function uploadBatches(ports: UploadPorts, source: string, job: BatchJobOptions, extraction: Extraction): Promise<void> {
+export async function uploadBatches(
+  ports: UploadPorts,
+  source: string,
+  job: BatchJobOptions,
+  extraction: Extraction,
+): Promise<void> {
   const { term, output } = ports;
   reportExtraction(term, source, extraction);
   if (!(await ports.gate(uploadPlan(job, extraction.parts)))) return;
@@ -97,7 +129,10 @@ export async function uploadBatches(ports: UploadPorts, source: string, job: Bat
     }
     // The jobs already created run (and bill) whatever happens next: their ids must not be lost.
     await sink.commit();
-    if (!toStdout) term.warn(`the upload stopped after ${countText(created.length)} of ${plural(total, 'batch', 'batches')}; ${output.outputPath} holds the ids of those created.`);
+    if (!toStdout)
+      term.warn(
+        `the upload stopped after ${countText(created.length)} of ${plural(total, 'batch', 'batches')}; ${output.outputPath} holds the ids of those created.`,
+      );
     throw err;
   }
   await sink.commit();

@@ -34,8 +34,12 @@ export const ACCOUNT_RATE_MAX_PER_SECOND = 100;
  * and idle sockets meet the server's keep-alive timeout (measured: 85 of 2,000 rows lost at 1,000,000/min).
  */
 export function inFlightCap(perSecond: number, latencyMs: number): number {
-  if (!Number.isFinite(perSecond) || perSecond > ACCOUNT_RATE_MAX_PER_SECOND || latencyMs < SLOW_SERVICE_MS) return CONCURRENCY_CAP;
-  return Math.min(MAX_IN_FLIGHT, Math.max(CONCURRENCY_CAP, Math.ceil(perSecond * (COVERED_LATENCY_MS / 1000) * 1.15) + 1));
+  if (!Number.isFinite(perSecond) || perSecond > ACCOUNT_RATE_MAX_PER_SECOND || latencyMs < SLOW_SERVICE_MS)
+    return CONCURRENCY_CAP;
+  return Math.min(
+    MAX_IN_FLIGHT,
+    Math.max(CONCURRENCY_CAP, Math.ceil(perSecond * (COVERED_LATENCY_MS / 1000) * 1.15) + 1),
+  );
 }
 
 /**
@@ -60,5 +64,11 @@ export const CONCURRENT_PAGES_MIN_LATENCY_MS = 300;
 export function pagesInFlightFor(load: Load, cap?: number): number {
   const latency = Math.max(load.latencyMs ?? 0, load.oldestInFlightMs);
   if (!Number.isFinite(load.perSecond) || latency < CONCURRENT_PAGES_MIN_LATENCY_MS) return 1;
-  return Math.max(1, Math.min(cap ?? inFlightCap(load.perSecond, load.latencyMs ?? load.oldestInFlightMs), Math.ceil(load.perSecond * (latency / 1000) * 1.15)));
+  return Math.max(
+    1,
+    Math.min(
+      cap ?? inFlightCap(load.perSecond, load.latencyMs ?? load.oldestInFlightMs),
+      Math.ceil(load.perSecond * (latency / 1000) * 1.15),
+    ),
+  );
 }

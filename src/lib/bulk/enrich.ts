@@ -8,7 +8,13 @@ import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../words.js';
 import {
-  AuthError, CliError, CreditsError, InterruptedError, PartialFailure, RateLimitError, withStopReport,
+  AuthError,
+  CliError,
+  CreditsError,
+  InterruptedError,
+  PartialFailure,
+  RateLimitError,
+  withStopReport,
 } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { Terminal } from '../io/terminal.js';
@@ -55,7 +61,12 @@ export interface BulkMemory {
 const READ_AHEAD_ROWS = 64;
 
 /** The rows as they come, each slice's stored answers read before its first row runs. */
-async function* readAhead(rows: AsyncIterable<string[]>, job: EnrichJob, valueIndex: number, memory: BulkMemory & { prefetch(reqs: readonly Plan[]): Promise<void> }): AsyncGenerator<string[]> {
+async function* readAhead(
+  rows: AsyncIterable<string[]>,
+  job: EnrichJob,
+  valueIndex: number,
+  memory: BulkMemory & { prefetch(reqs: readonly Plan[]): Promise<void> },
+): AsyncGenerator<string[]> {
   let slice: string[][] = [];
   const flush = async function* (): AsyncGenerator<string[]> {
     const plans: Plan[] = [];
@@ -96,7 +107,13 @@ export interface EnrichPorts {
 /** Would fail every later row too, like a gateway answering for the API (each request maybe charged, nothing readable). */
 function isFatal(err: unknown): boolean {
   const stops = err instanceof CliError && (err.code.startsWith('store_') || err.code === 'malformed_response');
-  return err instanceof AuthError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof InterruptedError || stops;
+  return (
+    err instanceof AuthError ||
+    err instanceof CreditsError ||
+    err instanceof RateLimitError ||
+    err instanceof InterruptedError ||
+    stops
+  );
 }
 
 function message(err: unknown): string {
@@ -104,7 +121,13 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function enrichOne(ports: EnrichPorts, job: EnrichJob, http: HttpClient, cells: string[], valueIndex: number): Promise<RowOutcome> {
+async function enrichOne(
+  ports: EnrichPorts,
+  job: EnrichJob,
+  http: HttpClient,
+  cells: string[],
+  valueIndex: number,
+): Promise<RowOutcome> {
   const raw = cells[valueIndex] ?? '';
   if (raw.trim() === '') return { cells, status: 'skipped', error: `empty ${job.kind}`, creditsMilli: 0, result: null };
   let value: string;
@@ -116,11 +139,25 @@ async function enrichOne(ports: EnrichPorts, job: EnrichJob, http: HttpClient, c
   try {
     const outcome = await job.send(http, value);
     const source = outcome.storedAt !== undefined ? 'store' : 'api';
-    return { cells, status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result, source };
+    return {
+      cells,
+      status: outcome.status,
+      error: null,
+      creditsMilli: Math.round(outcome.creditsCost * 1000),
+      result: outcome.result,
+      source,
+    };
   } catch (err) {
     if (isFatal(err) || ports.signal?.aborted) throw err;
     const maybeCharged = err instanceof CliError && err.maybeCharged === true;
-    return { cells, status: 'error', error: message(err), creditsMilli: 0, result: null, ...(maybeCharged ? { maybeCharged } : {}) };
+    return {
+      cells,
+      status: 'error',
+      error: message(err),
+      creditsMilli: 0,
+      result: null,
+      ...(maybeCharged ? { maybeCharged } : {}),
+    };
   }
 }
 
@@ -161,19 +198,35 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     const total = source.count;
     if (already > 0 && memory) {
       const window = memory.windowFor({ kind: 'creator' });
-      term.notice(`${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`);
+      term.notice(
+        `${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`,
+      );
       memory.announced = true;
     }
     const left = total === undefined ? undefined : Math.max(0, total - already - refused);
     if (!(await ports.gate(runPlan(job, source.firstValue, left, o, already, refused)))) return;
-    await runMany(ports, job, http, o, memory?.prefetch && total !== undefined ? { ...source, rows: readAhead(source.rows, job, source.valueIndex, memory as Parameters<typeof readAhead>[3]) } : source, output, memory !== undefined);
+    await runMany(
+      ports,
+      job,
+      http,
+      o,
+      memory?.prefetch && total !== undefined
+        ? { ...source, rows: readAhead(source.rows, job, source.valueIndex, memory as Parameters<typeof readAhead>[3]) }
+        : source,
+      output,
+      memory !== undefined,
+    );
   } finally {
     await source.cleanup();
   }
 }
 
 /** Of one batch of values: those the store answers, and those `clean` refuses (never sent). */
-async function countAhead(memory: BulkMemory | undefined, job: EnrichJob, values: readonly string[]): Promise<{ stored: number; refused: number }> {
+async function countAhead(
+  memory: BulkMemory | undefined,
+  job: EnrichJob,
+  values: readonly string[],
+): Promise<{ stored: number; refused: number }> {
   const plans: Plan[] = [];
   let refused = 0;
   for (const value of values) {
@@ -189,7 +242,9 @@ async function countAhead(memory: BulkMemory | undefined, job: EnrichJob, values
 function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
   const where = output.outputPath ? `in ${shownPath(ports.term.cwd, output.outputPath)}` : 'written to standard output';
   const rows = `${plural(written, 'row')} ${where} (partial)`;
-  return resumable ? `${rows}; re-run the same command to resume (rows in the store are not bought again)` : `${rows}; with --no-store nothing is kept for a re-run`;
+  return resumable
+    ? `${rows}; re-run the same command to resume (rows in the store are not bought again)`
+    : `${rows}; with --no-store nothing is kept for a re-run`;
 }
 
 function shownPath(cwd: string, file: string): string {
@@ -197,13 +252,22 @@ function shownPath(cwd: string, file: string): string {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
-async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: BulkOptions, source: BulkSource, output: OutputSettings, resumable: boolean): Promise<void> {
+async function runMany(
+  ports: EnrichPorts,
+  job: EnrichJob,
+  http: HttpClient,
+  o: BulkOptions,
+  source: BulkSource,
+  output: OutputSettings,
+  resumable: boolean,
+): Promise<void> {
   const { term } = ports;
   if (source.fromFile && !output.formatExplicit) output = { ...output, format: 'csv' };
   const counts = { done: 0, failed: 0, notFound: 0, skipped: 0, creditsMilli: 0, resumed: 0, maybeCharged: 0 };
   // Rows streaming to the same terminal would be glued to the progress line: they show progress themselves.
   // The progress line is the run's live display: no wait spinner on top of it.
-  const rowsToTerminal = term.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
+  const rowsToTerminal =
+    term.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
   const progress = rowsToTerminal ? undefined : term.liveLine(ports.now);
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
@@ -236,10 +300,20 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
   })();
   let written: number;
   try {
-    written = await printOutcomes(term, output, source.header, job.resultColumns, job.tableColumns(valueColumn), rowsThenClear, source.fromFile);
+    written = await printOutcomes(
+      term,
+      output,
+      source.header,
+      job.resultColumns,
+      job.tableColumns(valueColumn),
+      rowsThenClear,
+      source.fromFile,
+    );
   } catch (err) {
     if (err === runner.stopped) {
-      const kept = resumable ? 'no rows written; re-run the same command to resume, --restart to start over' : 'no rows written';
+      const kept = resumable
+        ? 'no rows written; re-run the same command to resume, --restart to start over'
+        : 'no rows written';
       throw withStopReport(err, { spentMilli: counts.creditsMilli, kept });
     }
     // The output could not be written: what was paid for is in the store for the next run.
@@ -259,7 +333,10 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
     if (stopped instanceof InterruptedError) {
       // Requests already sent were finished by the HTTP client (their answers are in `written`); rows
       // not started were never sent: nothing in flight may have been charged without being kept.
-      throw withStopReport(new InterruptedError(`Interrupted: ${plural(written, 'row')} written, in input order; the rest were not.`), report);
+      throw withStopReport(
+        new InterruptedError(`Interrupted: ${plural(written, 'row')} written, in input order; the rest were not.`),
+        report,
+      );
     }
     throw withStopReport(stopped, report);
   }
@@ -270,14 +347,26 @@ async function runMany(ports: EnrichPorts, job: EnrichJob, http: HttpClient, o: 
       counts.maybeCharged > 0
         ? ` ${counts.maybeCharged} of them reached the server and lost ${counts.maybeCharged === 1 ? 'its' : 'their'} answer: ${counts.maybeCharged === 1 ? 'it' : 'they'} may have been charged (\`creators credits\` shows the balance).`
         : '';
-    throw new PartialFailure(`${countText(counts.failed)} of ${plural(counts.done, 'row')} failed; see the status and error columns.${lost}`, {
-      hint: resumable ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).' : undefined,
-      ...(counts.maybeCharged > 0 ? { maybeCharged: true } : {}),
-    });
+    throw new PartialFailure(
+      `${countText(counts.failed)} of ${plural(counts.done, 'row')} failed; see the status and error columns.${lost}`,
+      {
+        hint: resumable
+          ? 'Re-run the same command to retry only the failed rows (the others are not sent or paid for again).'
+          : undefined,
+        ...(counts.maybeCharged > 0 ? { maybeCharged: true } : {}),
+      },
+    );
   }
 }
 
-function runPlan(job: EnrichJob, firstValue: string | undefined, count: number | undefined, o: BulkOptions, already = 0, refused = 0): Plan {
+function runPlan(
+  job: EnrichJob,
+  firstValue: string | undefined,
+  count: number | undefined,
+  o: BulkOptions,
+  already = 0,
+  refused = 0,
+): Plan {
   let example: Plan | undefined;
   try {
     if (firstValue !== undefined) example = job.plan(job.clean(firstValue));
@@ -304,13 +393,26 @@ function runPlan(job: EnrichJob, firstValue: string | undefined, count: number |
 }
 
 /** One value as an argument: errors are the command's errors (their own exit codes), the record is printed as an object. */
-async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, raw: string, fromStore?: string): Promise<void> {
+async function runSingle(
+  ports: EnrichPorts,
+  job: EnrichJob,
+  http: HttpClient,
+  raw: string,
+  fromStore?: string,
+): Promise<void> {
   const { term } = ports;
   const value = job.clean(raw);
   // Output settings first: an -o that cannot be written fails before anything is paid for.
   const output = await ports.output();
   const outcome = await job.send(http, value);
-  const row: RowOutcome = { cells: [raw], status: outcome.status, error: null, creditsMilli: Math.round(outcome.creditsCost * 1000), result: outcome.result, source: outcome.storedAt !== undefined ? 'store' : 'api' };
+  const row: RowOutcome = {
+    cells: [raw],
+    status: outcome.status,
+    error: null,
+    creditsMilli: Math.round(outcome.creditsCost * 1000),
+    result: outcome.result,
+    source: outcome.storedAt !== undefined ? 'store' : 'api',
+  };
   if (outcome.status === 'not_found') term.notice(`No data found for '${value}' (not charged).`);
   const record = nestedRecord([job.kind], row);
   if (output.format === 'csv' || output.format === 'tsv') {
@@ -318,15 +420,24 @@ async function runSingle(ports: EnrichPorts, job: EnrichJob, http: HttpClient, r
   } else if (output.format === 'table') {
     // The columns a list shows only on a wide terminal are not rows of one record's table.
     const columns = job.tableColumns(job.kind).filter((c) => c.path !== 'error' && c.wide !== true);
-    await printPaidItem(term, output, record, columns, row.creditsMilli, (shown, layout) => creatorCard(shown, layout, job.platform));
+    await printPaidItem(term, output, record, columns, row.creditsMilli, (shown, layout) =>
+      creatorCard(shown, layout, job.platform),
+    );
   } else {
     await printPaidItem(term, output, record, undefined, row.creditsMilli);
   }
   // One value is not a run of rows: its line says what became of it (a value not found was said above).
-  if (outcome.status !== 'not_found') await singleSummary(term, http, value, row.creditsMilli, row.source === 'store' ? fromStore : undefined);
+  if (outcome.status !== 'not_found')
+    await singleSummary(term, http, value, row.creditsMilli, row.source === 'store' ? fromStore : undefined);
 }
 
-async function singleSummary(term: Terminal, http: HttpClient, value: string, creditsMilli: number, fromStore: string | undefined): Promise<void> {
+async function singleSummary(
+  term: Terminal,
+  http: HttpClient,
+  value: string,
+  creditsMilli: number,
+  fromStore: string | undefined,
+): Promise<void> {
   if (!term.stderrIsTTY || term.quiet) return;
   if (fromStore !== undefined) {
     term.notice(`Enriched ${value} from the store ${fromStore}.`);
@@ -335,7 +446,8 @@ async function singleSummary(term: Terminal, http: HttpClient, value: string, cr
   let left = '';
   if (creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);
-    if (credits?.credits_available !== null && credits?.credits_available !== undefined) left = `; ${plural(credits.credits_available, 'credit')} left`;
+    if (credits?.credits_available !== null && credits?.credits_available !== undefined)
+      left = `; ${plural(credits.credits_available, 'credit')} left`;
   }
   term.notice(`Enriched ${value}: ${creditCount(creditsMilli)} spent${left}.`);
 }
@@ -350,10 +462,13 @@ async function summary(
   let left = '';
   if (c.creditsMilli > 0) {
     const credits = await getCredits(http).catch(() => undefined);
-    if (credits?.credits_available !== null && credits?.credits_available !== undefined) left = `, ${countText(credits.credits_available)} left`;
+    if (credits?.credits_available !== null && credits?.credits_available !== undefined)
+      left = `, ${countText(credits.credits_available)} left`;
   }
   const ok = c.done - c.failed - c.notFound - c.skipped;
   const skipped = c.skipped > 0 ? `, ${c.skipped} blank` : '';
   const resumed = c.resumed ? ` (${countText(c.resumed)} from the store)` : '';
-  term.notice(`${plural(written, 'row')}: ${countText(ok)} enriched, ${countText(c.notFound)} not found${skipped}, ${countText(c.failed)} failed${resumed}; ${creditCount(c.creditsMilli)} spent${left}.`);
+  term.notice(
+    `${plural(written, 'row')}: ${countText(ok)} enriched, ${countText(c.notFound)} not found${skipped}, ${countText(c.failed)} failed${resumed}; ${creditCount(c.creditsMilli)} spent${left}.`,
+  );
 }

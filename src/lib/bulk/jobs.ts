@@ -1,5 +1,12 @@
 import {
-  cleanEmail, cleanHandle, enrichEmail, enrichEmailPlan, enrichHandle, enrichHandlePlan, type EmailOptions, type HandleOptions,
+  cleanEmail,
+  cleanHandle,
+  enrichEmail,
+  enrichEmailPlan,
+  enrichHandle,
+  enrichHandlePlan,
+  type EmailOptions,
+  type HandleOptions,
 } from '../api/enrichment.js';
 import { connectedSocials, connectedSocialsPlan } from '../api/creators.js';
 import { ApiError } from '../errors.js';
@@ -22,7 +29,10 @@ export function handleJob(options: HandleOptions): EnrichJob {
       } catch (err) {
         // The client's platform lists come from the docs; say so when the server disagrees.
         if (err instanceof ApiError && err.status === 400 && /platform/i.test(err.message)) {
-          throw new ApiError(`The service refused ${platform} for ${mode} enrichment: ${err.message}`, { status: 400, code: 'unsupported_platform' });
+          throw new ApiError(`The service refused ${platform} for ${mode} enrichment: ${err.message}`, {
+            status: 400,
+            code: 'unsupported_platform',
+          });
         }
         throw err;
       }

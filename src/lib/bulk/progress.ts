@@ -19,7 +19,8 @@ export function formatDuration(ms: number): string {
 export function progressText(label: string, c: ProgressCounts, total: number | undefined, elapsedMs: number): string {
   const of = total !== undefined ? `${c.done}/${total}` : `${c.done}`;
   let eta = '';
-  if (total !== undefined && c.done > 0 && c.done < total) eta = `, ETA ${formatDuration(((total - c.done) * elapsedMs) / c.done)}`;
+  if (total !== undefined && c.done > 0 && c.done < total)
+    eta = `, ETA ${formatDuration(((total - c.done) * elapsedMs) / c.done)}`;
   return `${label}: ${of} rows, ${countText(c.failed)} failed, ${creditCount(c.creditsMilli)}${eta}`;
 }
 
@@ -31,12 +32,18 @@ export interface PagingCounts {
   totalRecords?: number | undefined;
 }
 
-export function pagingProgressText(label: string, noun: readonly [singular: string, plural: string], c: PagingCounts, elapsedMs: number): string {
+export function pagingProgressText(
+  label: string,
+  noun: readonly [singular: string, plural: string],
+  c: PagingCounts,
+  elapsedMs: number,
+): string {
   const total = c.totalRecords;
   const of = total !== undefined ? `${countText(c.records)}/${countText(total)}` : countText(c.records);
   const credits = c.creditsMilli === undefined ? '' : `, ${creditCount(c.creditsMilli)}`;
   let eta = '';
-  if (total !== undefined && c.records > 0 && c.records < total) eta = `, ETA ${formatDuration(((total - c.records) * elapsedMs) / c.records)}`;
+  if (total !== undefined && c.records > 0 && c.records < total)
+    eta = `, ETA ${formatDuration(((total - c.records) * elapsedMs) / c.records)}`;
   return `${label}: ${c.pages === 1 ? '1 page' : `${countText(c.pages)} pages`}, ${of} ${c.records === 1 && total === undefined ? noun[0] : noun[1]}${credits}${eta}`;
 }
 
@@ -50,7 +57,12 @@ export interface PagingProgress {
 
 export function pagingProgress(
   term: ProgressTerminal,
-  options: { label: string; noun: readonly [singular: string, plural: string]; now: () => number; recordsToTerminal: boolean },
+  options: {
+    label: string;
+    noun: readonly [singular: string, plural: string];
+    now: () => number;
+    recordsToTerminal: boolean;
+  },
 ): PagingProgress {
   if (options.recordsToTerminal) return { update: () => {}, pause: () => {}, finish: () => {} };
   const startedAt = options.now();
@@ -71,7 +83,10 @@ export function pagingProgress(
 }
 
 /** Records that stream to the terminal stderr shares show the progress themselves (a table or a pager holds them until the end). */
-export function recordsToTerminal(io: Pick<Terminal, 'stdoutIsTTY'>, output: { outputPath?: string | undefined; format: string; pager?: unknown }): boolean {
+export function recordsToTerminal(
+  io: Pick<Terminal, 'stdoutIsTTY'>,
+  output: { outputPath?: string | undefined; format: string; pager?: unknown },
+): boolean {
   return io.stdoutIsTTY && !output.outputPath && output.format !== 'table' && output.pager === undefined;
 }
 

@@ -8,7 +8,18 @@ import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
 import { stringifyJson } from '../exact-json.js';
 import type { Terminal } from '../io/terminal.js';
 import {
-  getPath, OrderedJson, orderedJsonText, printJsonRows, printList, printRows, selectFields, toCell, type ColumnSpec, type DataRecord, type FlatValue, type OutputSettings,
+  getPath,
+  OrderedJson,
+  orderedJsonText,
+  printJsonRows,
+  printList,
+  printRows,
+  selectFields,
+  toCell,
+  type ColumnSpec,
+  type DataRecord,
+  type FlatValue,
+  type OutputSettings,
 } from '../output/index.js';
 
 export type RowStatus = 'ok' | 'not_found' | 'error' | 'skipped';
@@ -31,15 +42,32 @@ export const TRAILING_COLUMNS = ['credits_cost', 'status', 'error', 'source'] as
 
 export function handleResultColumns(platform: string): string[] {
   const p = `result.${platform}`;
-  return [`${p}.username`, `${p}.userid`, `${p}.full_name`, `${p}.follower_count`, `${p}.engagement_percent`, 'result.email', 'result_json'];
+  return [
+    `${p}.username`,
+    `${p}.userid`,
+    `${p}.full_name`,
+    `${p}.follower_count`,
+    `${p}.engagement_percent`,
+    'result.email',
+    'result_json',
+  ];
 }
 
 export function emailResultColumns(): string[] {
-  return ['result.email', 'result.full_name', 'result.platforms', ...DISCOVERY_PLATFORMS.flatMap((p) => [`result.${p}.username`, `result.${p}.follower_count`]), 'result_json'];
+  return [
+    'result.email',
+    'result.full_name',
+    'result.platforms',
+    ...DISCOVERY_PLATFORMS.flatMap((p) => [`result.${p}.username`, `result.${p}.follower_count`]),
+    'result_json',
+  ];
 }
 
 export function tableColumns(valueColumn: string, kind: 'handle' | 'email', platform?: string): ColumnSpec[] {
-  const head: ColumnSpec[] = [{ path: valueColumn, header: valueColumn, keep: true }, { path: 'status', header: 'status', whole: true, priority: 4 }];
+  const head: ColumnSpec[] = [
+    { path: valueColumn, header: valueColumn, keep: true },
+    { path: 'status', header: 'status', whole: true, priority: 4 },
+  ];
   // Priority: what gives way last is highest; the email and the URL are read whole or not at all.
   const mid: ColumnSpec[] =
     kind === 'handle' && platform
@@ -55,12 +83,18 @@ export function tableColumns(valueColumn: string, kind: 'handle' | 'email', plat
           { path: 'result.full_name', header: 'name', kind: 'text', priority: 2 },
           { path: 'result.platforms', header: 'platforms', kind: 'text', priority: 1 },
         ];
-  return [...head, ...mid, { path: 'credits_cost', header: 'credits', kind: 'number', priority: -3 }, { path: 'error', header: 'error', kind: 'text', priority: 3 }];
+  return [
+    ...head,
+    ...mid,
+    { path: 'credits_cost', header: 'credits', kind: 'number', priority: -3 },
+    { path: 'error', header: 'error', kind: 'text', priority: 3 },
+  ];
 }
 
 /** Sets an own data property; defineProperty only for `__proto__`, which plain assignment would not create (and is slow for every cell). */
 function setOwn(out: DataRecord, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   else out[name] = value;
 }
 
@@ -72,11 +106,24 @@ function inputObject(header: readonly string[], cells: readonly string[]): DataR
 
 /** A run's field wins over an input column of the same name. */
 export function nestedRecord(header: readonly string[], row: RowOutcome): DataRecord {
-  return { ...inputObject(header, row.cells), result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error, source: row.source ?? null };
+  return {
+    ...inputObject(header, row.cells),
+    result: row.result,
+    credits_cost: row.creditsMilli / 1000,
+    status: row.status,
+    error: row.error,
+    source: row.source ?? null,
+  };
 }
 
 function runFields(row: RowOutcome): DataRecord {
-  return { result: row.result, credits_cost: row.creditsMilli / 1000, status: row.status, error: row.error, source: row.source ?? null };
+  return {
+    result: row.result,
+    credits_cost: row.creditsMilli / 1000,
+    status: row.status,
+    error: row.error,
+    source: row.source ?? null,
+  };
 }
 
 function inputJson(header: readonly string[], cells: readonly string[]): OrderedJson {
@@ -110,7 +157,11 @@ export function inputRowJson(header: readonly string[], fields?: readonly string
     for (const key of top) {
       if (key === 'input') {
         if (whole) entries.push(['input', inputJson(header, row.cells)]);
-        else if (picked.length > 0) entries.push(['input', new OrderedJson(picked.map((i) => [header[i] as string, row.cells[i] ?? ''] as const))]);
+        else if (picked.length > 0)
+          entries.push([
+            'input',
+            new OrderedJson(picked.map((i) => [header[i] as string, row.cells[i] ?? ''] as const)),
+          ]);
       } else if (Object.prototype.hasOwnProperty.call(chosen, key)) {
         entries.push([key, chosen[key]]);
       }
@@ -124,7 +175,10 @@ export function flatColumns(header: readonly string[], resultColumns: readonly s
 }
 
 /** An input column named like a result column keeps its own value; each path is split once, not once per cell. */
-export function flatValues(header: readonly string[], resultColumns: readonly string[]): (row: RowOutcome) => FlatValue[] {
+export function flatValues(
+  header: readonly string[],
+  resultColumns: readonly string[],
+): (row: RowOutcome) => FlatValue[] {
   const width = header.length;
   const readers = resultColumns.map((column): ((result: Record<string, unknown> | null) => FlatValue) => {
     if (column === 'result_json') return (result) => (result ? stringifyJson(result) : null);
@@ -156,7 +210,13 @@ export async function printOutcomes(
 ): Promise<number> {
   const format = output.format;
   if (format === 'csv' || format === 'tsv') {
-    return printRows(io, { ...output, format }, flatColumns(header, resultColumns), rows, flatValues(header, resultColumns));
+    return printRows(
+      io,
+      { ...output, format },
+      flatColumns(header, resultColumns),
+      rows,
+      flatValues(header, resultColumns),
+    );
   }
   if (nestInput && (format === 'json' || format === 'jsonl')) {
     const fields = output.fields?.filter((field) => field !== '');
@@ -173,7 +233,12 @@ export async function printOutcomes(
 function resultValue(wrapped: { result: unknown }, path: string, parts: readonly string[]): unknown {
   let value: unknown = wrapped;
   for (const part of parts) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, part)) {
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Array.isArray(value) ||
+      !Object.prototype.hasOwnProperty.call(value, part)
+    ) {
       return getPath(wrapped, path);
     }
     value = (value as Record<string, unknown>)[part];

@@ -79,7 +79,8 @@ export class OrderedRunner<I, O> {
     recheck?.unref?.();
     let exhausted = false;
     const signal = this.opts.signal;
-    const onAbort = (): void => this.stop(signal?.reason instanceof InterruptedError ? signal.reason : new InterruptedError());
+    const onAbort = (): void =>
+      this.stop(signal?.reason instanceof InterruptedError ? signal.reason : new InterruptedError());
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
     try {

@@ -69,7 +69,10 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
   if (o.input === undefined) {
     const values = o.maxRows !== undefined ? o.values.slice(0, o.maxRows) : o.values;
     const left = o.values.length - values.length;
-    if (left > 0) ports.warn(`--max-rows ${o.maxRows}: ${countText(left)} of ${plural(o.values.length, 'value')} ${left === 1 ? 'was' : 'were'} not enriched.`);
+    if (left > 0)
+      ports.warn(
+        `--max-rows ${o.maxRows}: ${countText(left)} of ${plural(o.values.length, 'value')} ${left === 1 ? 'was' : 'were'} not enriched.`,
+      );
     return {
       header: [o.kind],
       valueIndex: 0,
@@ -97,16 +100,29 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
   try {
     const shown = o.input;
     const read = { ...o.csv, kindHint: o.kind };
-    const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: (m) => ports.notice?.(m) });
+    const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, {
+      ...read,
+      notice: (m) => ports.notice?.(m),
+    });
     const choice = detectColumn(input.header, input.sample, o.kind, o.column);
-    if (choice.guessed) ports.warn(`No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`);
+    if (choice.guessed)
+      ports.warn(
+        `No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`,
+      );
     const source: BulkSource = {
       header: input.header,
       valueIndex: choice.index,
-      rows: limit(input.rows, o.maxRows, () => ports.warn(`Stopped after ${plural(o.maxRows ?? 0, 'row')} (--max-rows); the rest of ${shown} was not read or enriched.`)),
+      rows: limit(input.rows, o.maxRows, () =>
+        ports.warn(
+          `Stopped after ${plural(o.maxRows ?? 0, 'row')} (--max-rows); the rest of ${shown} was not read or enriched.`,
+        ),
+      ),
       async countPass(visit) {
         if (path === '-') return;
-        const all = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, { ...read, notice: undefined });
+        const all = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, {
+          ...read,
+          notice: undefined,
+        });
         let rows = 0;
         let values = 0;
         let batch: string[] = [];

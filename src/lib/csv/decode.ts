@@ -43,7 +43,8 @@ export function scanUtf8(buf: Uint8Array): { invalid: number; tail: number } {
 
 function countBreaks(text: string, afterCr: boolean): number {
   let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (!(i === 0 ? afterCr : text.charCodeAt(i - 1) === 13)) n++;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1))
+    if (!(i === 0 ? afterCr : text.charCodeAt(i - 1) === 13)) n++;
   for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) n++;
   return n;
 }
@@ -72,7 +73,11 @@ export async function* decodeText(stream: AsyncIterable<Buffer | string>, source
     if (nul !== -1) {
       const before = text.slice(0, nul);
       const bytes = encoding === 'utf-8' ? Buffer.byteLength(before) : before.length * 2;
-      throw refuse('holds a NUL byte; is it a binary file or a spreadsheet workbook rather than CSV?', base + bytes, line + countBreaks(before, afterCr));
+      throw refuse(
+        'holds a NUL byte; is it a binary file or a spreadsheet workbook rather than CSV?',
+        base + bytes,
+        line + countBreaks(before, afterCr),
+      );
     }
     line += countBreaks(text, afterCr);
     if (text.length > 0) afterCr = text.charCodeAt(text.length - 1) === 13;
@@ -87,7 +92,11 @@ export async function* decodeText(stream: AsyncIterable<Buffer | string>, source
       const all = bytes ? Buffer.concat([carry, bytes]) : carry;
       const { invalid } = scanUtf8(all);
       const at = invalid === -1 ? 0 : invalid;
-      throw refuse('is not valid UTF-8', offset + at, line + countBreaks(all.subarray(0, at).toString('latin1'), afterCr));
+      throw refuse(
+        'is not valid UTF-8',
+        offset + at,
+        line + countBreaks(all.subarray(0, at).toString('latin1'), afterCr),
+      );
     }
   };
   const feed = (bytes: Buffer): string => {

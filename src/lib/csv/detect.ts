@@ -63,10 +63,17 @@ export function looksLikeEmail(value: string): boolean {
   return EMAIL.test(value.trim());
 }
 
-const norm = (h: string): string => h.trim().replace(/^["']|["']$/g, '').toLowerCase();
+const norm = (h: string): string =>
+  h
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
 
 /** Words that name a column of handles or emails inside a longer name (`ig_handle`, `Creator Username`, `work email`). */
-const HEADER_WORDS: Record<ValueKind, readonly string[]> = { handle: ['handle', 'handles', 'username', 'usernames'], email: ['email', 'emails'] };
+const HEADER_WORDS: Record<ValueKind, readonly string[]> = {
+  handle: ['handle', 'handles', 'username', 'usernames'],
+  email: ['email', 'emails'],
+};
 
 function wordKind(name: string): ValueKind | undefined {
   const words = name.split(/[^\p{L}\p{N}]+/u);
@@ -101,7 +108,12 @@ function looksLikeData(row: readonly string[]): boolean {
 }
 
 /** `--column`, else a known header, else a column of mostly emails, else the first column, as handles. */
-export function detectColumn(header: readonly string[], sample: readonly (readonly string[])[], want?: ValueKind, explicit?: string): ColumnChoice {
+export function detectColumn(
+  header: readonly string[],
+  sample: readonly (readonly string[])[],
+  want?: ValueKind,
+  explicit?: string,
+): ColumnChoice {
   const choice = pickColumn(header, sample, want, explicit);
   if (want === 'handle') refuseEmailsAsHandles(choice, sample);
   return choice;
@@ -109,7 +121,10 @@ export function detectColumn(header: readonly string[], sample: readonly (readon
 
 /** Sending addresses as handles wastes a paid run: a handle mode given an email column is a usage error. */
 function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly string[])[]): void {
-  const values = sample.map((row) => row[choice.index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+  const values = sample
+    .map((row) => row[choice.index] ?? '')
+    .filter((v) => v.trim() !== '')
+    .slice(0, 5);
   const emailHeader = headerKind(norm(choice.name)) === 'email';
   const mostlyEmails = values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length;
   if (emailHeader || mostlyEmails) {
@@ -119,24 +134,35 @@ function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly 
   }
 }
 
-function pickColumn(header: readonly string[], sample: readonly (readonly string[])[], want?: ValueKind, explicit?: string): ColumnChoice {
+function pickColumn(
+  header: readonly string[],
+  sample: readonly (readonly string[])[],
+  want?: ValueKind,
+  explicit?: string,
+): ColumnChoice {
   const names = header.map(norm);
   const kindOf = (index: number): ValueKind => {
     if (want) return want;
     const named = headerKind(names[index] ?? '');
     if (named) return named;
-    const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+    const values = sample
+      .map((row) => row[index] ?? '')
+      .filter((v) => v.trim() !== '')
+      .slice(0, 5);
     return values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length ? 'email' : 'handle';
   };
   if (explicit !== undefined) {
     const index = names.indexOf(norm(explicit));
     if (index < 0) {
-      throw new UsageError(`Column '${explicit}' is not in the input.`, { hint: `Columns: ${header.join(', ') || '(none)'}.` });
+      throw new UsageError(`Column '${explicit}' is not in the input.`, {
+        hint: `Columns: ${header.join(', ') || '(none)'}.`,
+      });
     }
     return { index, name: header[index] ?? explicit, kind: kindOf(index) };
   }
   const byHeader = (list: string[]): number => names.findIndex((n) => list.includes(n));
-  const order = want === 'email' ? [EMAIL_HEADERS] : want === 'handle' ? [HANDLE_HEADERS] : [EMAIL_HEADERS, HANDLE_HEADERS];
+  const order =
+    want === 'email' ? [EMAIL_HEADERS] : want === 'handle' ? [HANDLE_HEADERS] : [EMAIL_HEADERS, HANDLE_HEADERS];
   for (const list of order) {
     const index = byHeader(list);
     if (index >= 0) return { index, name: header[index] ?? '', kind: kindOf(index) };
@@ -148,7 +174,10 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
     if (index >= 0) return { index, name: header[index] ?? '', kind: kindOf(index) };
   }
   for (let index = 0; index < header.length; index++) {
-    const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
+    const values = sample
+      .map((row) => row[index] ?? '')
+      .filter((v) => v.trim() !== '')
+      .slice(0, 5);
     if (values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length && want !== 'handle') {
       return { index, name: header[index] ?? '', kind: 'email' };
     }
@@ -163,9 +192,15 @@ function pickColumn(header: readonly string[], sample: readonly (readonly string
     throw new UsageError('No email column found in the input.', { hint: 'Name it with --column.' });
   }
   for (let index = 0; index < header.length; index++) {
-    const values = sample.map((row) => row[index] ?? '').filter((v) => v.trim() !== '').slice(0, 5);
-    const handleLike = values.filter((v) => /^@[\w.]+$/.test(v.trim()) || /^https?:\/\/(www\.)?[a-z]+\.[a-z]+\/@?[\w.]+/i.test(v.trim()));
-    if (values.length > 0 && handleLike.length * 2 > values.length) return { index, name: header[index] ?? '', kind: 'handle' };
+    const values = sample
+      .map((row) => row[index] ?? '')
+      .filter((v) => v.trim() !== '')
+      .slice(0, 5);
+    const handleLike = values.filter(
+      (v) => /^@[\w.]+$/.test(v.trim()) || /^https?:\/\/(www\.)?[a-z]+\.[a-z]+\/@?[\w.]+/i.test(v.trim()),
+    );
+    if (values.length > 0 && handleLike.length * 2 > values.length)
+      return { index, name: header[index] ?? '', kind: 'handle' };
   }
   return { index: 0, name: header[0] ?? '', kind: kindOf(0), guessed: true };
 }

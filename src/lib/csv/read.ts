@@ -51,7 +51,9 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
-async function peekHeaderLine(pieces: AsyncIterator<string>): Promise<{ line: string; replay: AsyncGenerator<string> }> {
+async function peekHeaderLine(
+  pieces: AsyncIterator<string>,
+): Promise<{ line: string; replay: AsyncGenerator<string> }> {
   let text = '';
   let done = false;
   let quoted = false;
@@ -87,7 +89,10 @@ async function peekHeaderLine(pieces: AsyncIterator<string>): Promise<{ line: st
 /** How much of a tab-separated input is read to tell CSV quoting from plain TSV. */
 const PLAIN_TSV_WINDOW = 1024 * 1024;
 
-async function peekText(pieces: AsyncIterator<string>, limit: number): Promise<{ text: string; done: boolean; replay: AsyncGenerator<string> }> {
+async function peekText(
+  pieces: AsyncIterator<string>,
+  limit: number,
+): Promise<{ text: string; done: boolean; replay: AsyncGenerator<string> }> {
   let text = '';
   let done = false;
   while (text.length < limit) {
@@ -126,7 +131,11 @@ async function quotesAreNotCsv(text: string, whole: boolean, comments: boolean):
     );
   });
   if (!(error instanceof CsvError)) return false;
-  return error.code === 'INVALID_OPENING_QUOTE' || error.code === 'CSV_INVALID_CLOSING_QUOTE' || (whole && error.code === 'CSV_QUOTE_NOT_CLOSED');
+  return (
+    error.code === 'INVALID_OPENING_QUOTE' ||
+    error.code === 'CSV_INVALID_CLOSING_QUOTE' ||
+    (whole && error.code === 'CSV_QUOTE_NOT_CLOSED')
+  );
 }
 
 function describeCsvError(err: CsvError, delimiter: string): string {
@@ -156,7 +165,11 @@ function describeCsvError(err: CsvError, delimiter: string): string {
 const MAX_RECORD = 16 * 1024 * 1024;
 
 /** Malformed input is a `UsageError` naming the line, after the records before it (a file's is caught by the counting pass). */
-export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source: string, options: CsvStreamOptions = {}): AsyncGenerator<string[]> {
+export async function* csvRecords(
+  stream: AsyncIterable<Buffer | string>,
+  source: string,
+  options: CsvStreamOptions = {},
+): AsyncGenerator<string[]> {
   let delimiter = options.delimiter ?? ',';
   try {
     const peeked = await peekHeaderLine(decodeText(stream, source)[Symbol.asyncIterator]());
@@ -177,7 +190,9 @@ export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source
           `${detected ? ' (tab from its header line; --delimiter to choose another)' : ''}.`,
       );
     } else if (detected) {
-      options.notice?.(`Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line; --delimiter to choose another).`);
+      options.notice?.(
+        `Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line; --delimiter to choose another).`,
+      );
     }
     const parser = parse({
       delimiter,
@@ -198,7 +213,10 @@ export async function* csvRecords(stream: AsyncIterable<Buffer | string>, source
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    if (err instanceof CsvError) throw new UsageError(`${named(source, true)} is not valid CSV: ${describeCsvError(err, delimiter)}`, { code: 'bad_csv' });
+    if (err instanceof CsvError)
+      throw new UsageError(`${named(source, true)} is not valid CSV: ${describeCsvError(err, delimiter)}`, {
+        code: 'bad_csv',
+      });
     throw new UsageError(`Cannot read ${named(source)}: ${describeFsError(err)}.`);
   }
 }
@@ -237,7 +255,11 @@ function uniqueNames(names: string[]): string[] {
   });
 }
 
-export async function readCsv(stream: AsyncIterable<Buffer | string>, source: string, options: ReadCsvOptions = {}): Promise<CsvInput> {
+export async function readCsv(
+  stream: AsyncIterable<Buffer | string>,
+  source: string,
+  options: ReadCsvOptions = {},
+): Promise<CsvInput> {
   const records = csvRecords(stream, source, options);
   const first = await records.next();
   if (first.done) throw new UsageError(`${named(source, true)} is empty: it holds no rows.`);
@@ -251,7 +273,12 @@ export async function readCsv(stream: AsyncIterable<Buffer | string>, source: st
   header = uniqueNames(header);
   const width = header.length;
   // Only --relax-columns lets a row of another width through; it is fitted to the header.
-  const fit = (row: string[]): string[] => (row.length === width ? row : row.length > width ? row.slice(0, width) : [...row, ...Array<string>(width - row.length).fill('')]);
+  const fit = (row: string[]): string[] =>
+    row.length === width
+      ? row
+      : row.length > width
+        ? row.slice(0, width)
+        : [...row, ...Array<string>(width - row.length).fill('')];
   const wanted = options.sampleRows ?? SAMPLE_ROWS;
   while (sample.length < wanted) {
     const next = await records.next();
@@ -271,8 +298,16 @@ export async function readCsv(stream: AsyncIterable<Buffer | string>, source: st
 }
 
 /** This pass is also what refuses a malformed file before anything is sent. */
-export async function countValues(ports: InputPorts, source: string, index: number, options: ReadCsvOptions = {}): Promise<{ rows: number; values: number }> {
-  const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, { ...options, notice: undefined });
+export async function countValues(
+  ports: InputPorts,
+  source: string,
+  index: number,
+  options: ReadCsvOptions = {},
+): Promise<{ rows: number; values: number }> {
+  const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, {
+    ...options,
+    notice: undefined,
+  });
   let rows = 0;
   let values = 0;
   for await (const row of input.rows) {
@@ -291,6 +326,9 @@ export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cle
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export function csvReadOptions(flags: { delimiter?: string | undefined; relaxColumns?: boolean | undefined }): CsvReadOptions {
+export function csvReadOptions(flags: {
+  delimiter?: string | undefined;
+  relaxColumns?: boolean | undefined;
+}): CsvReadOptions {
   return { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns === true };
 }

@@ -24,18 +24,29 @@ export interface ColumnValuesOptions {
 
 export type ColumnValuesPorts = InputPorts & Partial<Pick<Notices, 'notice' | 'warn'>>;
 
-export async function readColumnValues(ports: ColumnValuesPorts, source: string, flag: string, o: ColumnValuesOptions): Promise<ColumnValue[]> {
+export async function readColumnValues(
+  ports: ColumnValuesPorts,
+  source: string,
+  flag: string,
+  o: ColumnValuesOptions,
+): Promise<ColumnValue[]> {
   const stream = await openInput(ports, source, flag);
   let read;
   try {
-    read = await readCsv(stream, source, { ...o.csv, comments: true, kindHint: o.kind, notice: ports.notice?.bind(ports) });
+    read = await readCsv(stream, source, {
+      ...o.csv,
+      comments: true,
+      kindHint: o.kind,
+      notice: ports.notice?.bind(ports),
+    });
   } catch (err) {
     // An empty file is a list of no creators.
     if (err instanceof UsageError && /holds no rows/.test(err.message)) return [];
     throw err;
   }
   const choice = detectColumn(read.header, read.sample, o.kind);
-  if (choice.guessed) ports.warn?.(`No ${o.kind} column recognised in ${source}: using the first column, '${choice.name}'.`);
+  if (choice.guessed)
+    ports.warn?.(`No ${o.kind} column recognised in ${source}: using the first column, '${choice.name}'.`);
   const platformIndex = o.platformColumn ? read.header.findIndex((h) => h.trim().toLowerCase() === 'platform') : -1;
   const out: ColumnValue[] = [];
   for await (const row of read.rows) {

@@ -1,4 +1,11 @@
-import { changeEntries, changeEntriesPlan, entryRequests, listExclusionLists, parseListRef, type ListRef } from '../api/exclusions.js';
+import {
+  changeEntries,
+  changeEntriesPlan,
+  entryRequests,
+  listExclusionLists,
+  parseListRef,
+  type ListRef,
+} from '../api/exclusions.js';
 import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -19,7 +26,12 @@ export const LIST_COLUMNS: ColumnSpec[] = [
 ];
 
 /** Handles from a file: the one reader of a file of creators (lib/csv/values.ts), unique. */
-export async function readHandleLines(input: ColumnValuesPorts, source: string, flag: string, csv: CsvReadOptions = {}): Promise<string[]> {
+export async function readHandleLines(
+  input: ColumnValuesPorts,
+  source: string,
+  flag: string,
+  csv: CsvReadOptions = {},
+): Promise<string[]> {
   const values = await readColumnValues(input, source, flag, { kind: 'handle', csv });
   return uniqueHandles(values.map((v) => v.value));
 }
@@ -47,9 +59,12 @@ export async function readExcludeHandles(
 ): Promise<string[]> {
   const out = await readHandleLines(input, source, flag, csv);
   if (out.length > MAX_EXCLUDE_HANDLES) {
-    throw new UsageError(`${flag} holds ${plural(out.length, 'handle')}; the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}.`, {
-      hint: 'Put them in an exclusion list (creators exclusions add <list> --file ...) and use --exclude-list.',
-    });
+    throw new UsageError(
+      `${flag} holds ${plural(out.length, 'handle')}; the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}.`,
+      {
+        hint: 'Put them in an exclusion list (creators exclusions add <list> --file ...) and use --exclude-list.',
+      },
+    );
   }
   return out;
 }
@@ -63,19 +78,27 @@ export async function checkExclusionLists(http: HttpClient, platform: string, id
   for (const id of ids) {
     const list = byId.get(id);
     if (!list) {
-      throw new UsageError(`Exclusion list ${id} does not exist; nothing was sent.`, { hint: 'See `creators exclusions list`.' });
+      throw new UsageError(`Exclusion list ${id} does not exist; nothing was sent.`, {
+        hint: 'See `creators exclusions list`.',
+      });
     }
     if (String(list.platform).toLowerCase() !== platform) {
-      throw new UsageError(`Exclusion list ${id} ('${String(list.name)}') is for ${String(list.platform)}, not ${platform}; nothing was sent.`, {
-        hint: `See \`creators exclusions list --platform ${platform}\`.`,
-      });
+      throw new UsageError(
+        `Exclusion list ${id} ('${String(list.name)}') is for ${String(list.platform)}, not ${platform}; nothing was sent.`,
+        {
+          hint: `See \`creators exclusions list --platform ${platform}\`.`,
+        },
+      );
     }
   }
 }
 
 export function handlesToChange(values: Iterable<string>, action: 'add' | 'remove'): string[] {
   const handles = uniqueHandles(values);
-  if (handles.length === 0) throw new UsageError(`No handles to ${action}.`, { hint: 'Give handles as arguments, or --file <file|-> with one per line.' });
+  if (handles.length === 0)
+    throw new UsageError(`No handles to ${action}.`, {
+      hint: 'Give handles as arguments, or --file <file|-> with one per line.',
+    });
   return handles;
 }
 
@@ -87,11 +110,18 @@ export interface EntriesPorts {
 }
 
 /** The first request passes the gate, so a dry run sends nothing (and creates no default list). */
-export async function changeListEntries(ports: EntriesPorts, ref: ListRef, handles: readonly string[], action: 'add' | 'remove'): Promise<void> {
+export async function changeListEntries(
+  ports: EntriesPorts,
+  ref: ListRef,
+  handles: readonly string[],
+  action: 'add' | 'remove',
+): Promise<void> {
   if (!(await ports.gate(changeEntriesPlan(ref, handles, action)))) return;
   const result = await changeEntries(await ports.http(), ref, handles, action);
   const requests = entryRequests(handles.length);
-  ports.term.notice(`${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`);
+  ports.term.notice(
+    `${action === 'add' ? 'Added' : 'Removed'} ${plural(handles.length, 'handle')} (${plural(requests, 'request')}).`,
+  );
   if (result && typeof result === 'object') await printItem(ports.term, ports.output, result, LIST_COLUMNS);
 }
 
@@ -103,7 +133,11 @@ export interface EntriesChange {
   relaxColumns?: boolean | undefined;
 }
 
-export async function changeEntriesFrom(ports: EntriesPorts, change: EntriesChange, action: 'add' | 'remove'): Promise<void> {
+export async function changeEntriesFrom(
+  ports: EntriesPorts,
+  change: EntriesChange,
+  action: 'add' | 'remove',
+): Promise<void> {
   const ref = parseListRef(change.list);
   const csv = csvReadOptions(change);
   const fromFile = change.file === undefined ? [] : await readHandleLines(ports.term, change.file, '--file', csv);

@@ -5,7 +5,13 @@
  * then buys unfiltered results; so every level is checked before paying, naming the nearest valid key.
  */
 import {
-  AUDIENCE_CREDIBILITY, AUDIENCE_ITEM_KEYS, filterTypeOf, GROWTH_KEYS, RANGE_ALIASES, RANGE_KEYS, type FilterType,
+  AUDIENCE_CREDIBILITY,
+  AUDIENCE_ITEM_KEYS,
+  filterTypeOf,
+  GROWTH_KEYS,
+  RANGE_ALIASES,
+  RANGE_KEYS,
+  type FilterType,
 } from '../../contract/filters.js';
 import { AUDIENCE_KEYS, CREATOR_HAS_KEYS } from '../../contract/filter-catalogue.js';
 import { closest } from '../output/fields-check.js';
@@ -44,26 +50,48 @@ function checkValue(path: string, value: unknown, out: ShapeProblem[]): void {
       const alias = type === 'range' ? RANGE_ALIASES[sub] : undefined;
       const near = alias ?? closest(sub, allowed);
       const because = alias ? ` The API reads a range's bounds as min and max (${sub} is a client-side spelling).` : '';
-      problem(`Unknown filter '${path}.${sub}'.${because}${near === undefined ? '' : ` Did you mean '${path}.${near}'?`}`, `'${path}' ${what}: ${allowed.join(', ')}.`, `${path}.${sub}`);
+      problem(
+        `Unknown filter '${path}.${sub}'.${because}${near === undefined ? '' : ` Did you mean '${path}.${near}'?`}`,
+        `'${path}' ${what}: ${allowed.join(', ')}.`,
+        `${path}.${sub}`,
+      );
     }
   };
   switch (type) {
     case 'range':
       return checkRange(path, value, problem, unknownKeys);
     case 'growth': {
-      if (!isObject(value)) return problem(`Filter '${path}' is a growth: give its percentage, as '${path}.growth_percentage=${isNumber(value) ? value : 10}'.`, `'${path}' takes ${GROWTH_KEYS.map((k) => `${path}.${k}`).join(' and ')}.`);
+      if (!isObject(value))
+        return problem(
+          `Filter '${path}' is a growth: give its percentage, as '${path}.growth_percentage=${isNumber(value) ? value : 10}'.`,
+          `'${path}' takes ${GROWTH_KEYS.map((k) => `${path}.${k}`).join(' and ')}.`,
+        );
       unknownKeys(value, GROWTH_KEYS, 'takes');
       const pct = value.growth_percentage;
-      if (pct === undefined || pct === null) problem(`Filter '${path}' needs '${path}.growth_percentage' (without it the service does not filter).`, `e.g. ${path}.growth_percentage=10 ${path}.time_range_months=3.`);
-      else if (!isNumber(pct)) problem(`Filter '${path}.growth_percentage' must be a number, not ${shown(pct)}.`, 'A percentage, e.g. 10.', `${path}.growth_percentage`);
+      if (pct === undefined || pct === null)
+        problem(
+          `Filter '${path}' needs '${path}.growth_percentage' (without it the service does not filter).`,
+          `e.g. ${path}.growth_percentage=10 ${path}.time_range_months=3.`,
+        );
+      else if (!isNumber(pct))
+        problem(
+          `Filter '${path}.growth_percentage' must be a number, not ${shown(pct)}.`,
+          'A percentage, e.g. 10.',
+          `${path}.growth_percentage`,
+        );
       const months = value.time_range_months;
       if (months !== undefined && months !== null && !(isNumber(months) && Number.isInteger(months) && months >= 1)) {
-        problem(`Filter '${path}.time_range_months' must be a whole number of months, 1 or more, not ${shown(months)}.`, 'e.g. 3.', `${path}.time_range_months`);
+        problem(
+          `Filter '${path}.time_range_months' must be a whole number of months, 1 or more, not ${shown(months)}.`,
+          'e.g. 3.',
+          `${path}.time_range_months`,
+        );
       }
       return;
     }
     case 'bool':
-      if (typeof value !== 'boolean') problem(`Filter '${path}' takes true or false, not ${shown(value)}.`, `e.g. ${path}=true.`);
+      if (typeof value !== 'boolean')
+        problem(`Filter '${path}' takes true or false, not ${shown(value)}.`, `e.g. ${path}=true.`);
       return;
     case 'number':
       if (!isNumber(value)) problem(`Filter '${path}' must be a number, not ${shown(value)}.`, `e.g. ${path}=2.`);
@@ -92,7 +120,10 @@ type UnknownKeys = (value: Record<string, unknown>, allowed: readonly string[], 
 function checkRange(path: string, value: unknown, problem: Report, unknownKeys: UnknownKeys): void {
   if (!isObject(value)) {
     const example = isNumber(value) ? value : 1000;
-    problem(`Filter '${path}' is a range: give its bounds. Did you mean '${path}.min=${example}'?`, `'${path}' takes ${path}.min and ${path}.max.`);
+    problem(
+      `Filter '${path}' is a range: give its bounds. Did you mean '${path}.min=${example}'?`,
+      `'${path}' takes ${path}.min and ${path}.max.`,
+    );
     return;
   }
   unknownKeys(value, RANGE_KEYS, 'is a range');
@@ -100,12 +131,25 @@ function checkRange(path: string, value: unknown, problem: Report, unknownKeys: 
   for (const bound of RANGE_KEYS) {
     const v = value[bound];
     if (v === undefined || v === null) continue;
-    if (!isNumber(v)) problem(`Filter '${path}.${bound}' must be a number, not ${shown(v)}.`, `e.g. ${path}.${bound}=1000.`, `${path}.${bound}`);
-    else if (v < 0) problem(`Filter '${path}.${bound}' must be 0 or more, not ${v}.`, `e.g. ${path}.${bound}=1000.`, `${path}.${bound}`);
+    if (!isNumber(v))
+      problem(
+        `Filter '${path}.${bound}' must be a number, not ${shown(v)}.`,
+        `e.g. ${path}.${bound}=1000.`,
+        `${path}.${bound}`,
+      );
+    else if (v < 0)
+      problem(
+        `Filter '${path}.${bound}' must be 0 or more, not ${v}.`,
+        `e.g. ${path}.${bound}=1000.`,
+        `${path}.${bound}`,
+      );
     else bounds[bound] = v;
   }
   if (bounds.min !== undefined && bounds.max !== undefined && bounds.min > bounds.max) {
-    problem(`Filter '${path}': min ${bounds.min} is above max ${bounds.max}, so nothing could match.`, 'Swap the bounds.');
+    problem(
+      `Filter '${path}': min ${bounds.min} is above max ${bounds.max}, so nothing could match.`,
+      'Swap the bounds.',
+    );
   }
 }
 
@@ -113,7 +157,11 @@ function checkScalar(path: string, value: unknown, problem: Report): void {
   if (typeof value === 'string' || isNumber(value)) return;
   if (isObject(value)) {
     const [sub] = Object.keys(value);
-    problem(`Unknown filter '${path}.${sub ?? ''}': '${path}' takes a value, not keys.`, `e.g. ${path}=<value>.`, `${path}.${sub ?? ''}`);
+    problem(
+      `Unknown filter '${path}.${sub ?? ''}': '${path}' takes a value, not keys.`,
+      `e.g. ${path}=<value>.`,
+      `${path}.${sub ?? ''}`,
+    );
     return;
   }
   problem(`Filter '${path}' takes a text value, not ${shown(value)}.`, `e.g. ${path}=<value>.`);
@@ -126,7 +174,10 @@ function checkList(path: string, type: FilterType, value: unknown, problem: Repo
     const keys = AUDIENCE_ITEM_KEYS[path] ?? [];
     for (const item of items) {
       if (!isObject(item)) {
-        problem(`Filter '${path}' takes items {${keys.join(', ')}}, not ${shown(item)}. Did you mean '${path}.${keys[0]}=${typeof item === 'string' ? item : '...'}'?`, `Each item: ${keys.map((k) => `${path}.${k}`).join(', ')}.`);
+        problem(
+          `Filter '${path}' takes items {${keys.join(', ')}}, not ${shown(item)}. Did you mean '${path}.${keys[0]}=${typeof item === 'string' ? item : '...'}'?`,
+          `Each item: ${keys.map((k) => `${path}.${k}`).join(', ')}.`,
+        );
         continue;
       }
       checkAudienceItem(path, item, keys, problem);
@@ -135,43 +186,89 @@ function checkList(path: string, type: FilterType, value: unknown, problem: Repo
   }
   for (const item of items) {
     if (type === 'int-list') {
-      if (!(isNumber(item) && Number.isInteger(item))) problem(`Filter '${path}' takes ids (whole numbers), not ${shown(item)}.`, 'creators exclusions list shows the ids.');
+      if (!(isNumber(item) && Number.isInteger(item)))
+        problem(
+          `Filter '${path}' takes ids (whole numbers), not ${shown(item)}.`,
+          'creators exclusions list shows the ids.',
+        );
       continue;
     }
     if (typeof item === 'string' || isNumber(item)) continue;
     if (isObject(item)) {
       const [sub] = Object.keys(item);
-      const example = typeof item[sub ?? ''] === 'string' || isNumber(item[sub ?? '']) ? String(item[sub ?? '']) : '<value>';
-      problem(`Unknown filter '${path}.${sub ?? ''}': '${path}' takes a list of values, not keys. Did you mean '${path}=${example}'?`, `e.g. ${path}=${example} (several: comma-separated).`, `${path}.${sub ?? ''}`);
+      const example =
+        typeof item[sub ?? ''] === 'string' || isNumber(item[sub ?? '']) ? String(item[sub ?? '']) : '<value>';
+      problem(
+        `Unknown filter '${path}.${sub ?? ''}': '${path}' takes a list of values, not keys. Did you mean '${path}=${example}'?`,
+        `e.g. ${path}=${example} (several: comma-separated).`,
+        `${path}.${sub ?? ''}`,
+      );
       continue;
     }
     problem(`Filter '${path}' takes a list of text values, not ${shown(item)}.`, `e.g. ${path}=<value>,<value>.`);
   }
 }
 
-function checkAudienceItem(path: string, item: Record<string, unknown>, keys: readonly string[], problem: Report): void {
+function checkAudienceItem(
+  path: string,
+  item: Record<string, unknown>,
+  keys: readonly string[],
+  problem: Report,
+): void {
   for (const [sub, v] of Object.entries(item)) {
     if (!keys.includes(sub)) {
       const near = closest(sub, keys);
-      problem(`Unknown filter '${path}.${sub}'.${near === undefined ? '' : ` Did you mean '${path}.${near}'?`}`, `Each item of '${path}' takes: ${keys.join(', ')}.`, `${path}.${sub}`);
+      problem(
+        `Unknown filter '${path}.${sub}'.${near === undefined ? '' : ` Did you mean '${path}.${near}'?`}`,
+        `Each item of '${path}' takes: ${keys.join(', ')}.`,
+        `${path}.${sub}`,
+      );
     } else if (sub === 'min_pct') {
-      if (!isNumber(v) || v < 0 || v > 100) problem(`Filter '${path}.min_pct' must be a percentage from 0 to 100, not ${shown(v)}.`, `e.g. ${path}.min_pct=20.`, `${path}.min_pct`);
+      if (!isNumber(v) || v < 0 || v > 100)
+        problem(
+          `Filter '${path}.min_pct' must be a percentage from 0 to 100, not ${shown(v)}.`,
+          `e.g. ${path}.min_pct=20.`,
+          `${path}.min_pct`,
+        );
     } else if (typeof v !== 'string' && !isNumber(v)) {
-      problem(`Filter '${path}.${sub}' takes a text value, not ${shown(v)}.`, `e.g. ${path}.${sub}=<value>.`, `${path}.${sub}`);
+      problem(
+        `Filter '${path}.${sub}' takes a text value, not ${shown(v)}.`,
+        `e.g. ${path}.${sub}=<value>.`,
+        `${path}.${sub}`,
+      );
     }
   }
 }
 
-function checkObject(path: string, value: unknown, problem: Report, unknownKeys: UnknownKeys, out: ShapeProblem[]): void {
+function checkObject(
+  path: string,
+  value: unknown,
+  problem: Report,
+  unknownKeys: UnknownKeys,
+  out: ShapeProblem[],
+): void {
   if (!isObject(value)) {
-    const first = path === 'creator_has' ? 'has_youtube=true' : path === 'audience' ? 'location.name=Germany' : `${AUDIENCE_ITEM_KEYS[path]?.[0] ?? 'key'}=...`;
-    problem(`Filter '${path}' takes keys, not ${shown(value)}. Did you mean '${path}.${first}'?`, `e.g. ${path}.${first}.`);
+    const first =
+      path === 'creator_has'
+        ? 'has_youtube=true'
+        : path === 'audience'
+          ? 'location.name=Germany'
+          : `${AUDIENCE_ITEM_KEYS[path]?.[0] ?? 'key'}=...`;
+    problem(
+      `Filter '${path}' takes keys, not ${shown(value)}. Did you mean '${path}.${first}'?`,
+      `e.g. ${path}.${first}.`,
+    );
     return;
   }
   if (path === 'creator_has') {
     unknownKeys(value, CREATOR_HAS_KEYS, 'takes');
     for (const [k, v] of Object.entries(value)) {
-      if (CREATOR_HAS_KEYS.includes(k) && typeof v !== 'boolean') problem(`Filter 'creator_has.${k}' takes true or false, not ${shown(v)}.`, `e.g. creator_has.${k}=true.`, `creator_has.${k}`);
+      if (CREATOR_HAS_KEYS.includes(k) && typeof v !== 'boolean')
+        problem(
+          `Filter 'creator_has.${k}' takes true or false, not ${shown(v)}.`,
+          `e.g. creator_has.${k}=true.`,
+          `creator_has.${k}`,
+        );
     }
     return;
   }
@@ -186,7 +283,8 @@ function checkObject(path: string, value: unknown, problem: Report, unknownKeys:
 
 /** `audience.credibility`: one of the service's levels. */
 function credibilityProblem(value: unknown): ShapeProblem | undefined {
-  if (value === null || value === undefined || (typeof value === 'string' && AUDIENCE_CREDIBILITY.includes(value))) return undefined;
+  if (value === null || value === undefined || (typeof value === 'string' && AUDIENCE_CREDIBILITY.includes(value)))
+    return undefined;
   const near = typeof value === 'string' ? closest(value, AUDIENCE_CREDIBILITY) : undefined;
   return {
     key: 'audience.credibility',

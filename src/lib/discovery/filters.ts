@@ -1,5 +1,10 @@
 import { filterTypeOf, isListType } from '../../contract/filters.js';
-import { ALL_FILTER_KEYS, CREATOR_HAS_TRUE_ONLY, FILTER_CATALOGUE, platformsWithFilter } from '../../contract/filter-catalogue.js';
+import {
+  ALL_FILTER_KEYS,
+  CREATOR_HAS_TRUE_ONLY,
+  FILTER_CATALOGUE,
+  platformsWithFilter,
+} from '../../contract/filter-catalogue.js';
 import { shapeProblems } from './filter-shapes.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import { closest } from '../output/fields-check.js';
@@ -15,7 +20,6 @@ const FORBIDDEN: Record<string, string> = {
   exclude_previous: "'exclude_previous' was removed from the API (it answers 400).",
   exclude_all: "'exclude_all' is deprecated.",
 };
-
 
 export interface FilterInput {
   platform: string;
@@ -42,7 +46,10 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   const warnings: string[] = [];
   const filters = setPairs(input.pairs ?? [], structuredClone(input.base ?? {}));
   for (const [key, why] of Object.entries(FORBIDDEN)) {
-    if (key in filters) throw new UsageError(`${why} It is never sent.`, { hint: 'Use --exclude-handles, --exclude-list, --exclude-default-list or --exclude-all-lists.' });
+    if (key in filters)
+      throw new UsageError(`${why} It is never sent.`, {
+        hint: 'Use --exclude-handles, --exclude-list, --exclude-default-list or --exclude-all-lists.',
+      });
   }
   if (input.aiSearch !== undefined) filters.ai_search = input.aiSearch;
   if (filters.ai_search !== undefined) {
@@ -55,9 +62,12 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   listTyped(filters);
   if (input.excludeHandles && input.excludeHandles.length > 0) {
     if (input.excludeHandles.length > MAX_EXCLUDE_HANDLES) {
-      throw new UsageError(`Too many handles to exclude: ${countText(input.excludeHandles.length)} (the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}).`, {
-        hint: 'Put them in an exclusion list (creators exclusions add) and use --exclude-list.',
-      });
+      throw new UsageError(
+        `Too many handles to exclude: ${countText(input.excludeHandles.length)} (the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}).`,
+        {
+          hint: 'Put them in an exclusion list (creators exclusions add) and use --exclude-list.',
+        },
+      );
     }
     filters.exclude_handles = [...input.excludeHandles];
   }
@@ -74,7 +84,8 @@ function listTyped(filters: Record<string, unknown>, prefix = ''): void {
     const path = prefix + key;
     if (value === null || value === undefined) continue;
     if (isListType(filterTypeOf(path)) && !Array.isArray(value)) filters[key] = [value];
-    else if (path === 'audience' && typeof value === 'object' && !Array.isArray(value)) listTyped(value as Record<string, unknown>, 'audience.');
+    else if (path === 'audience' && typeof value === 'object' && !Array.isArray(value))
+      listTyped(value as Record<string, unknown>, 'audience.');
   }
 }
 
@@ -84,7 +95,9 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
   const wantsBounds = input.minFollowers !== undefined || input.maxFollowers !== undefined;
   const foreign = FOLLOWER_KEYS.filter((k) => k !== key && k in filters);
   if (!key && (wantsBounds || foreign.length > 0)) {
-    throw new UsageError(`${input.platform} has no follower-count filter.`, { hint: 'Drop --min-followers/--max-followers and follower filters.' });
+    throw new UsageError(`${input.platform} has no follower-count filter.`, {
+      hint: 'Drop --min-followers/--max-followers and follower filters.',
+    });
   }
   if (!key) return;
   for (const k of foreign) {
@@ -92,14 +105,17 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
       filters[key] = filters[k];
       warnings.push(`'${k}' is not ${withArticle(input.platform)} filter; sent as '${key}'.`);
     } else {
-      warnings.push(`'${k}' is not ${withArticle(input.platform)} filter and '${key}' is already set; '${k}' was dropped.`);
+      warnings.push(
+        `'${k}' is not ${withArticle(input.platform)} filter and '${key}' is already set; '${k}' was dropped.`,
+      );
     }
     delete filters[k];
   }
   if (!wantsBounds) return;
   const { minFollowers: min, maxFollowers: max } = input;
   const current = filters[key];
-  const range: Record<string, unknown> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as object) } : {};
+  const range: Record<string, unknown> =
+    current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as object) } : {};
   if (min !== undefined) range.min = min;
   if (max !== undefined) range.max = max;
   filters[key] = range;
@@ -108,25 +124,40 @@ function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warn
 /** The service ignores a key it does not know, or one the platform lacks, at any level (`number_of_followers.minn`),
  * without a word, and the run then buys unfiltered results: refused (exit 2) unless `--unchecked-filters` (keys
  * added after this catalogue). */
-function checkCatalogue(platform: string, filters: Record<string, unknown>, unchecked: boolean, warnings: string[]): void {
+function checkCatalogue(
+  platform: string,
+  filters: Record<string, unknown>,
+  unchecked: boolean,
+  warnings: string[],
+): void {
   const known = FILTER_CATALOGUE[platform as DiscoveryPlatform];
   if (known === undefined) return;
   const sentUnchecked: string[] = [];
   const refuse = (key: string, message: string, hint: string): void => {
     if (unchecked) sentUnchecked.push(key);
-    else throw new UsageError(message, { hint: `${hint} (--unchecked-filters sends keys the catalogue does not know.)` });
+    else
+      throw new UsageError(message, { hint: `${hint} (--unchecked-filters sends keys the catalogue does not know.)` });
   };
   for (const key of Object.keys(filters)) {
     if (known.has(key)) continue;
     const others = platformsWithFilter(key);
     if (others.length > 0) {
-      refuse(key, `'${key}' is not a filter on ${platform}: only ${others.join(', ')} ${others.length === 1 ? 'has' : 'have'} it.`, 'Drop it, or choose that --platform.');
+      refuse(
+        key,
+        `'${key}' is not a filter on ${platform}: only ${others.join(', ')} ${others.length === 1 ? 'has' : 'have'} it.`,
+        'Drop it, or choose that --platform.',
+      );
       continue;
     }
     const near = closest(key, ALL_FILTER_KEYS);
     const where = near === undefined ? [] : platformsWithFilter(near);
-    const nearText = near === undefined ? '' : ` Did you mean '${near}'${where.length === 6 ? '' : ` (${where.join(', ')})`}?`;
-    refuse(key, `Unknown filter '${key}' for ${platform}.${nearText}`, `The ${platform} filter keys: creators help filters.`);
+    const nearText =
+      near === undefined ? '' : ` Did you mean '${near}'${where.length === 6 ? '' : ` (${where.join(', ')})`}?`;
+    refuse(
+      key,
+      `Unknown filter '${key}' for ${platform}.${nearText}`,
+      `The ${platform} filter keys: creators help filters.`,
+    );
   }
   // Every level below the keys: a sub-key or value the service does not read is ignored as silently.
   for (const p of shapeProblems(filters)) refuse(p.key, p.message, p.hint);
@@ -134,11 +165,15 @@ function checkCatalogue(platform: string, filters: Record<string, unknown>, unch
   if (has && typeof has === 'object' && !Array.isArray(has)) {
     for (const [key, value] of Object.entries(has)) {
       if (CREATOR_HAS_TRUE_ONLY.includes(key) && value !== true) {
-        warnings.push(`creator_has.${key}=${JSON.stringify(value)} has no effect: only true filters (creators with a website); leave it out to include everyone.`);
+        warnings.push(
+          `creator_has.${key}=${JSON.stringify(value)} has no effect: only true filters (creators with a website); leave it out to include everyone.`,
+        );
       }
     }
   }
   if (sentUnchecked.length > 0) {
-    warnings.push(`--unchecked-filters: sending ${sentUnchecked.map((k) => `'${k}'`).join(', ')}, not in the ${platform} filter catalogue; the service ignores a key it does not know, and the results are then unfiltered by it.`);
+    warnings.push(
+      `--unchecked-filters: sending ${sentUnchecked.map((k) => `'${k}'`).join(', ')}, not in the ${platform} filter catalogue; the service ignores a key it does not know, and the results are then unfiltered by it.`,
+    );
   }
 }

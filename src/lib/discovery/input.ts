@@ -40,7 +40,12 @@ export interface DiscoveryRequest {
  * The pages a run fetches: `limit` creators a page (20, or 50 for every page), from `page`; with
  * `maxResults` from the first page, the page size whose pages add up to it.
  */
-export function discoveryPaging(asked: { limit?: number | undefined; page: number; all: boolean; maxResults?: number | undefined }): Omit<PagePlan, 'priceMilli'> {
+export function discoveryPaging(asked: {
+  limit?: number | undefined;
+  page: number;
+  all: boolean;
+  maxResults?: number | undefined;
+}): Omit<PagePlan, 'priceMilli'> {
   const { page, maxResults } = asked;
   const all = asked.all || maxResults !== undefined;
   let limit = asked.limit ?? (all ? DISCOVERY_PAGE_LIMIT.max : DISCOVERY_PAGE_LIMIT.default);
@@ -80,14 +85,20 @@ export interface DiscoveryInputPorts {
    * Given when creators already bought are to be left out: those bought on the platform within the
    * creator window (undefined when there is no store to ask), and where the outcome is told.
    */
-  bought?: {
-    creators(platform: string): Promise<BoughtCreators | undefined>;
-    told(outcome: SkipBoughtOutcome): Promise<void>;
-  } | undefined;
+  bought?:
+    | {
+        creators(platform: string): Promise<BoughtCreators | undefined>;
+        told(outcome: SkipBoughtOutcome): Promise<void>;
+      }
+    | undefined;
 }
 
 /** Reads the filters, exclusions and paging of a Discovery run on `platform` (already checked). */
-export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: string, asked: DiscoveryRequest): Promise<DiscoveryInput> {
+export async function readDiscoveryInput(
+  ports: DiscoveryInputPorts,
+  platform: string,
+  asked: DiscoveryRequest,
+): Promise<DiscoveryInput> {
   const built = buildFilters({
     platform,
     base: asked.filtersFile === undefined ? undefined : await ports.filters(asked.filtersFile),
@@ -95,8 +106,17 @@ export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: s
     aiSearch: asked.aiSearch,
     minFollowers: asked.minFollowers,
     maxFollowers: asked.maxFollowers,
-    excludeHandles: asked.excludeHandles === undefined ? undefined : await readExcludeHandles(
-            { cwd: ports.input.cwd, stdin: ports.input.stdin, stdinIsTTY: ports.input.stdinIsTTY, notice: (m) => ports.notices.notice(m), warn: (m) => ports.notices.warn(m) },
+    excludeHandles:
+      asked.excludeHandles === undefined
+        ? undefined
+        : await readExcludeHandles(
+            {
+              cwd: ports.input.cwd,
+              stdin: ports.input.stdin,
+              stdinIsTTY: ports.input.stdinIsTTY,
+              notice: (m) => ports.notices.notice(m),
+              warn: (m) => ports.notices.warn(m),
+            },
             asked.excludeHandles.file,
             asked.excludeHandles.named,
             asked.csv,
@@ -108,7 +128,13 @@ export async function readDiscoveryInput(ports: DiscoveryInputPorts, platform: s
   });
   for (const w of built.warnings) ports.notices.warn(w);
   if (ports.bought) await ports.bought.told(skipBought(built.filters, platform, await ports.bought.creators(platform)));
-  return { platform, filters: built.filters, paging: asked.paging, listIds: [...asked.excludeLists], includeLookalikes: asked.includeLookalikes };
+  return {
+    platform,
+    filters: built.filters,
+    paging: asked.paging,
+    listIds: [...asked.excludeLists],
+    includeLookalikes: asked.includeLookalikes,
+  };
 }
 
 /** What leaving out the creators already bought did (`skipBought`), for the command to say. */
@@ -124,7 +150,11 @@ export type SkipBoughtOutcome =
  * API's 10,000. Past that the most recently bought are left out of it (those may be returned, and
  * charged, again): the outcome counts them.
  */
-export function skipBought(filters: Record<string, unknown>, platform: string, bought: BoughtCreators | undefined): SkipBoughtOutcome {
+export function skipBought(
+  filters: Record<string, unknown>,
+  platform: string,
+  bought: BoughtCreators | undefined,
+): SkipBoughtOutcome {
   if (bought === undefined) return { kind: 'no-store' };
   if (bought.windowMs <= 0) return { kind: 'no-window' };
   const given = Array.isArray(filters.exclude_handles) ? filters.exclude_handles.map(String) : [];

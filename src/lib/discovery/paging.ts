@@ -8,7 +8,9 @@ export function pageBase(raw: string | undefined): 0 | 1 {
   const text = (raw ?? '0').trim();
   if (text === '0') return 0;
   if (text === '1') return 1;
-  throw new UsageError(`Invalid page base '${raw ?? ''}': use 0 or 1 (CREATORS_PAGE_BASE or \`creators config set page-base\`).`);
+  throw new UsageError(
+    `Invalid page base '${raw ?? ''}': use 0 or 1 (CREATORS_PAGE_BASE or \`creators config set page-base\`).`,
+  );
 }
 
 /** The largest size splitting n into the fewest equal pages (120 = 40 x 3), else 50 with `nextLimit`'s aligned tail
@@ -80,7 +82,8 @@ export async function* discoveryRecords(
   const maxRequests = maxPages(plan) + 64;
   let requests = 0;
   const startOffset = (plan.page - 1) * plan.limit;
-  const remaining = (printed: number): number | undefined => (plan.all && plan.maxResults !== undefined ? plan.maxResults - printed : undefined);
+  const remaining = (printed: number): number | undefined =>
+    plan.all && plan.maxResults !== undefined ? plan.maxResults - printed : undefined;
   interface Ahead {
     offset: number;
     limit: number;
@@ -163,7 +166,8 @@ export async function* discoveryRecords(
       else if (plan.maxResults !== undefined && printedAfter >= plan.maxResults) stop = 'max-results';
       else if (accounts.length < limit || (tally.total !== undefined && offset >= tally.total)) stop = 'end';
       else if (offset >= DISCOVERY_RESULT_CAP) stop = 'cap';
-      if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter))) stop = 'declined';
+      if (plan.all && stop === undefined && i === 0 && goOn !== undefined && !(await goOn(offset, printedAfter)))
+        stop = 'declined';
       for (const account of fresh) {
         tally.printed++;
         yield account;
@@ -183,7 +187,8 @@ export async function* discoveryRecords(
         took = now;
       }
       // Always what the run would fetch next anyway; pages already on their way keep coming meanwhile.
-      if (ahead.length === 0 && requests < maxRequests) ahead.push(send(offset, nextLimit(offset, remaining(printedAfter), plan.limit)));
+      if (ahead.length === 0 && requests < maxRequests)
+        ahead.push(send(offset, nextLimit(offset, remaining(printedAfter), plan.limit)));
       const limitNow = Math.max(1, Math.floor(window()));
       for (;;) {
         const last = ahead[ahead.length - 1];
@@ -193,7 +198,8 @@ export async function* discoveryRecords(
         ahead.push(send(at, plan.limit));
       }
     }
-    if (plan.all) tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
+    if (plan.all)
+      tally.stop = plan.maxResults !== undefined && tally.printed >= plan.maxResults ? 'max-results' : 'cap';
   } finally {
     // Stopped while pages were on their way (Ctrl-C, a write error): they may be charged, so they count in the spend.
     for (const later of ahead.splice(0)) {

@@ -1,6 +1,14 @@
 // The paid part of `search` and `similar`; takes ports, never the Context. A run stopped midway keeps what it paid for.
 import {
-  discoveryPlan, discoveryPriceMilli, pageOf, postDiscoveryPage, worstCase, type DiscoveryKind, type DiscoveryPage, type DiscoveryRequest, type PagePlan,
+  discoveryPlan,
+  discoveryPriceMilli,
+  pageOf,
+  postDiscoveryPage,
+  worstCase,
+  type DiscoveryKind,
+  type DiscoveryPage,
+  type DiscoveryRequest,
+  type PagePlan,
 } from '../api/discovery.js';
 import { type RestOfRun } from '../cost.js';
 import { formatCredits } from '../words.js';
@@ -78,7 +86,9 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   // `--all` buys its first page within confirm-above unasked, then asks with the real count, not the 10,000-cap worst case.
   const firstMilli = plan.limit * plan.priceMilli;
   const askAfterFirst = plan.all && fromStore === undefined && ports.confirmRest !== undefined;
-  const gatePlan = fromStore ? restPlan(plan, base, request, fromStore) : discoveryPlan(request(plan.page - 1 + base), run.paging);
+  const gatePlan = fromStore
+    ? restPlan(plan, base, request, fromStore)
+    : discoveryPlan(request(plan.page - 1 + base), run.paging);
   if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
     if (ports.dryRun && plan.all && fromStore === undefined) {
       term.notice(
@@ -91,21 +101,37 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const tally = newTally();
   let first: DiscoveryPage | undefined;
   // Records streaming to the same terminal show the progress themselves (a table is drawn at the end).
-  const recordsToTerminal = ports.term.stdoutIsTTY && !ports.output.outputPath && ports.output.format !== 'table' && ports.output.pager === undefined;
-  const progress =
-    plan.all
-      ? pagingProgress(ports.term, { label: run.kind, noun: ['creator', 'creators'], now: ports.now ?? Date.now, recordsToTerminal })
-      : undefined;
+  const recordsToTerminal =
+    ports.term.stdoutIsTTY &&
+    !ports.output.outputPath &&
+    ports.output.format !== 'table' &&
+    ports.output.pager === undefined;
+  const progress = plan.all
+    ? pagingProgress(ports.term, {
+        label: run.kind,
+        noun: ['creator', 'creators'],
+        now: ports.now ?? Date.now,
+        recordsToTerminal,
+      })
+    : undefined;
   const startOffset = (plan.page - 1) * plan.limit;
   const onPage = (page: DiscoveryPage, index: number): void => {
     if (index === 0) first = page;
-    if (index === 0 && page.applied_filters !== undefined) term.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
+    if (index === 0 && page.applied_filters !== undefined)
+      term.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
     if (progress === undefined) return;
-    let reach = tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, DISCOVERY_RESULT_CAP) - startOffset);
+    let reach =
+      tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, DISCOVERY_RESULT_CAP) - startOffset);
     if (plan.maxResults !== undefined) reach = Math.min(reach ?? plan.maxResults, plan.maxResults);
-    progress.update({ pages: tally.pages, records: tally.returned, creditsMilli: tally.spentMilli, totalRecords: reach });
+    progress.update({
+      pages: tally.pages,
+      records: tally.returned,
+      creditsMilli: tally.spentMilli,
+      totalRecords: reach,
+    });
   };
-  const toStdout = ports.output.outputPath === undefined || ports.output.outputPath === '' || ports.output.outputPath === '-';
+  const toStdout =
+    ports.output.outputPath === undefined || ports.output.outputPath === '' || ports.output.outputPath === '-';
   const fetchPage = (wire: number, limit: number): Promise<DiscoveryPage> => {
     if (ports.signal?.aborted) return Promise.reject(new InterruptedError());
     // Nobody reads any more (`| head -1`): no page is bought for nobody; the run ends quietly (exit 0).
@@ -117,27 +143,44 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
         const rest = restOfRun(plan, tally, nextOffset, printed);
         if (rest === undefined) return Promise.resolve(true);
         progress?.pause();
-        return (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({ firstMilli, spentMilli: tally.spentMilli, ...rest });
+        return (ports.confirmRest as (r: RestOfRun) => Promise<boolean>)({
+          firstMilli,
+          spentMilli: tally.spentMilli,
+          ...rest,
+        });
       }
     : undefined;
   // Buy ahead only while the reader keeps up: the next page waits until stdout has taken this one. Output held to
   // the end (a terminal table, the pager, the envelope) has no reader to keep up with yet.
-  const streams = toStdout && !run.envelope && ports.output.pager === undefined && !isTerminalTable(ports.term, ports.output);
+  const streams =
+    toStdout && !run.envelope && ports.output.pager === undefined && !isTerminalTable(ports.term, ports.output);
   const outputTaken = streams
     ? async (): Promise<number | undefined> => {
         await stdoutTaken(ports.term, ports.signal);
         return stdoutBytes(ports.term);
       }
     : undefined;
-  const paged = discoveryRecords(plan, base, fetchPage, tally, onPage, () => pagesInFlightFor(http.load()), goOn, outputTaken);
+  const paged = discoveryRecords(
+    plan,
+    base,
+    fetchPage,
+    tally,
+    onPage,
+    () => pagesInFlightFor(http.load()),
+    goOn,
+    outputTaken,
+  );
   // A terminal table is drawn once every record is in: the progress line goes before that.
-  const records = progress === undefined ? paged : (async function* () {
-    try {
-      yield* paged;
-    } finally {
-      progress.finish();
-    }
-  })();
+  const records =
+    progress === undefined
+      ? paged
+      : (async function* () {
+          try {
+            yield* paged;
+          } finally {
+            progress.finish();
+          }
+        })();
   const paid = { spentMilli: () => tally.spentMilli, noun: 'creators' };
   let completed = false;
   try {
@@ -147,9 +190,13 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     completed = true;
     if (count === 0 && ports.output.format === 'table') term.notice('No creators found.');
     if (tally.stop === 'repeat') {
-      term.warn('The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).');
+      term.warn(
+        'The server sent a page of creators already seen; stopped instead of paying for it again. Check the page base (CREATORS_PAGE_BASE or `creators config set page-base 0|1`).',
+      );
     } else if (tally.stop === 'declined') {
-      term.notice('Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.');
+      term.notice(
+        'Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.',
+      );
     } else if (tally.stop === 'cap') {
       term.notice(`Stopped at the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
     }
@@ -170,7 +217,12 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   }
 }
 
-function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed: number): Omit<RestOfRun, 'firstMilli' | 'spentMilli'> | undefined {
+function restOfRun(
+  plan: PagePlan,
+  tally: RunTally,
+  nextOffset: number,
+  printed: number,
+): Omit<RestOfRun, 'firstMilli' | 'spentMilli'> | undefined {
   const reachable = Math.min(tally.total ?? DISCOVERY_RESULT_CAP, DISCOVERY_RESULT_CAP);
   let creators = Math.max(0, reachable - nextOffset);
   if (plan.maxResults !== undefined) creators = Math.min(creators, Math.max(0, plan.maxResults - printed));
@@ -178,7 +230,10 @@ function restOfRun(plan: PagePlan, tally: RunTally, nextOffset: number, printed:
   const pages = Math.ceil(creators / plan.limit);
   const restMilli = creators * plan.priceMilli;
   const count = tally.total === undefined ? 'The total is unknown' : plural(tally.total, 'match', 'matches');
-  return { restMilli, question: `${count}: ${plural(pages, 'more page')}, up to ${creditCount(restMilli)} more. Continue?` };
+  return {
+    restMilli,
+    question: `${count}: ${plural(pages, 'more page')}, up to ${creditCount(restMilli)} more. Continue?`,
+  };
 }
 
 interface StoredPrefix {
@@ -223,19 +278,32 @@ async function storedPrefix(
 }
 
 /** Priced for the rest of the run only, its basis naming what comes from the store at 0 credits. */
-function restPlan(plan: PagePlan, base: 0 | 1, request: (wirePage: number, limit?: number) => DiscoveryRequest, stored: StoredPrefix): Plan {
+function restPlan(
+  plan: PagePlan,
+  base: 0 | 1,
+  request: (wirePage: number, limit?: number) => DiscoveryRequest,
+  stored: StoredPrefix,
+): Plan {
   const named = `${plural(stored.pages, 'page')} (${plural(stored.creators, 'creator')}) from the store at 0 credits`;
   const first = discoveryPlan(request(plan.page - 1 + base));
-  if (stored.complete || stored.next === undefined) return { ...first, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` };
+  if (stored.complete || stored.next === undefined)
+    return { ...first, worstCaseMilli: 0, costBasis: `${named}; nothing to buy` };
   const { offset, limit, printed } = stored.next;
   const next = discoveryPlan(request(offset / limit + base, limit));
   let rest: { milli: number; basis: string };
   if (plan.maxResults !== undefined && offset % plan.limit !== 0) {
     // In the smaller requests of the tail: exactly the creators still wanted.
     const wanted = Math.max(0, Math.min(plan.maxResults - printed, DISCOVERY_RESULT_CAP - offset));
-    rest = { milli: wanted * plan.priceMilli, basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}` };
+    rest = {
+      milli: wanted * plan.priceMilli,
+      basis: `${plural(wanted, 'creator')} x ${formatCredits(plan.priceMilli)}`,
+    };
   } else {
-    rest = worstCase({ ...plan, page: offset / plan.limit + 1, maxResults: plan.maxResults === undefined ? undefined : Math.max(0, plan.maxResults - printed) });
+    rest = worstCase({
+      ...plan,
+      page: offset / plan.limit + 1,
+      maxResults: plan.maxResults === undefined ? undefined : Math.max(0, plan.maxResults - printed),
+    });
   }
   const from = offset % plan.limit === 0 ? ` from page ${offset / plan.limit + 1}` : '';
   return { ...next, worstCaseMilli: rest.milli, costBasis: `${named}, then${from}: ${rest.basis}` };
@@ -246,7 +314,9 @@ function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
   const reachable = Math.min(tally.total, DISCOVERY_RESULT_CAP);
   const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
   const next = more ? `; --page ${plan.page + 1} or --all` : '';
-  ports.term.notice(`Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`);
+  ports.term.notice(
+    `Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`,
+  );
 }
 
 /** The page is paid for when it arrives, so a failed write reports the spend (printPaidItem). */
@@ -275,7 +345,9 @@ async function printEnvelope(
 async function verifyExclusionLists(ports: DiscoveryPorts, platform: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   if (ports.dryRun && !(await ports.hasCredential())) {
-    ports.term.warn(`Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`);
+    ports.term.warn(
+      `Exclusion lists not verified (${ids.join(', ')}): no credential to look them up with. Log in or set CREATORS_API_KEY to check them.`,
+    );
     return;
   }
   await checkExclusionLists(await ports.http(), platform, ids);
@@ -287,14 +359,23 @@ async function summary(ports: DiscoveryPorts, tally: RunTally, priceMilli: numbe
   const dups = tally.duplicatesPaid ?? 0;
   if (!ports.term.stderrIsTTY || tally.pages === 0) {
     if (dups > 0) {
-      ports.term.notice(`Paid for ${plural(dups, 'duplicate creator')} (${creditCount(dups * priceMilli)}): on an earlier page too, as the pages overlapped; printed once.`);
+      ports.term.notice(
+        `Paid for ${plural(dups, 'duplicate creator')} (${creditCount(dups * priceMilli)}): on an earlier page too, as the pages overlapped; printed once.`,
+      );
     }
     return;
   }
-  const left = tally.creditsLeft === undefined ? '' : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
-  const stored = tally.fromStore ? `; ${countText(tally.fromStore)} from the store${(await ports.storeClause?.()) ?? ''}` : '';
+  const left =
+    tally.creditsLeft === undefined
+      ? ''
+      : `; ${plural(typeof tally.creditsLeft === 'number' ? tally.creditsLeft : String(tally.creditsLeft), 'credit')} left`;
+  const stored = tally.fromStore
+    ? `; ${countText(tally.fromStore)} from the store${(await ports.storeClause?.()) ?? ''}`
+    : '';
   const repeated = dups > 0 ? `; ${plural(dups, 'duplicate')} paid for, printed once` : '';
-  ports.term.notice(`Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`);
+  ports.term.notice(
+    `Spent ${creditCount(tally.spentMilli)} on ${plural(tally.returned, 'creator')} (${plural(tally.pages, 'page')}${stored}${repeated})${left}.`,
+  );
 }
 
 function describeFilters(applied: unknown): string {

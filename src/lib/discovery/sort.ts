@@ -13,9 +13,12 @@ export function checkSort(platform: string, by: string | undefined, dir: 'asc' |
   if (!(SORT_FIELDS as readonly string[]).includes(field)) {
     throw new UsageError(`Unknown sort '${by}'.`, { hint: `Use one of: ${SORT_FIELDS.join(', ')}.` });
   }
-  if (field === 'relevancy' && dir !== 'desc') throw new UsageError('relevancy can only be sorted in descending order.');
+  if (field === 'relevancy' && dir !== 'desc')
+    throw new UsageError('relevancy can only be sorted in descending order.');
   if (field === 'growth_rate' && !GROWTH_PLATFORMS.includes(platform)) {
-    throw new UsageError(`Sorting by growth_rate is not available on ${platform}.`, { hint: `It works on ${GROWTH_PLATFORMS.join(', ')}.` });
+    throw new UsageError(`Sorting by growth_rate is not available on ${platform}.`, {
+      hint: `It works on ${GROWTH_PLATFORMS.join(', ')}.`,
+    });
   }
   if (field === 'number_of_followers' && platform === 'onlyfans') {
     throw new UsageError('Sorting by number_of_followers is not available on onlyfans.');

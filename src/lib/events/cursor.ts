@@ -28,7 +28,11 @@ export interface CursorData extends CursorIdentity {
   saved_at: string;
 }
 
-export type LoadedCursor = (Omit<CursorData, 'version' | 'base_url' | 'profile'> & { base_url?: string; profile?: string; legacy: boolean });
+export type LoadedCursor = Omit<CursorData, 'version' | 'base_url' | 'profile'> & {
+  base_url?: string;
+  profile?: string;
+  legacy: boolean;
+};
 
 export class Cursor {
   watermark: number | undefined;
@@ -104,7 +108,10 @@ export async function loadCursor(path: string): Promise<LoadedCursor | undefined
   const okId = d.last_id === null || (typeof d.last_id === 'number' && Number.isInteger(d.last_id));
   if ((d.version !== 1 && d.version !== 2) || !okId || !Array.isArray(d.done_ids)) throw bad();
   if (!d.done_ids.every((n) => typeof n === 'number' && Number.isInteger(n))) throw bad();
-  const filters = d.filters && typeof d.filters === 'object' && !Array.isArray(d.filters) ? (d.filters as Record<string, string>) : {};
+  const filters =
+    d.filters && typeof d.filters === 'object' && !Array.isArray(d.filters)
+      ? (d.filters as Record<string, string>)
+      : {};
   const legacy = d.version === 1;
   if (!legacy && (typeof d.base_url !== 'string' || typeof d.profile !== 'string')) throw bad();
   return {
@@ -118,8 +125,14 @@ export async function loadCursor(path: string): Promise<LoadedCursor | undefined
   };
 }
 
-export function describeIdentity(id: { base_url?: string | undefined; profile?: string | undefined; filters: Record<string, string> }): string {
-  const filters = Object.keys(id.filters).sort().map((k) => `${k}=${id.filters[k]}`);
+export function describeIdentity(id: {
+  base_url?: string | undefined;
+  profile?: string | undefined;
+  filters: Record<string, string>;
+}): string {
+  const filters = Object.keys(id.filters)
+    .sort()
+    .map((k) => `${k}=${id.filters[k]}`);
   return `${id.base_url ?? '(no server)'} (profile ${id.profile ?? '(none)'}, ${filters.length === 0 ? 'no filters' : `filters ${filters.join(' ')}`})`;
 }
 
@@ -129,7 +142,8 @@ function sameFilters(a: Record<string, string>, b: Record<string, string>): bool
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
 }
 
-const RESET_HINT = 'Use one cursor file per server, profile and filters, or add --cursor-reset to start this one over here (from the latest events, as --backlog says).';
+const RESET_HINT =
+  'Use one cursor file per server, profile and filters, or add --cursor-reset to start this one over here (from the latest events, as --backlog says).';
 
 /** A version 1 file is checked on its filters only; `adopted` tells the caller to say so once. */
 export function checkCursorIdentity(path: string, loaded: LoadedCursor, current: CursorIdentity): { adopted: boolean } {
@@ -146,7 +160,12 @@ export function checkCursorIdentity(path: string, loaded: LoadedCursor, current:
 }
 
 /** A watermark beyond the server's newest event was written elsewhere (a reset server, a hand-edited file). */
-export function cursorBeyondServer(path: string, watermark: number, newest: number | undefined, current: CursorIdentity): UsageError {
+export function cursorBeyondServer(
+  path: string,
+  watermark: number,
+  newest: number | undefined,
+  current: CursorIdentity,
+): UsageError {
   const there = newest === undefined ? 'has no events' : `has none above id ${newest}`;
   return new UsageError(
     `The cursor file '${path}' has handled events up to id ${watermark}, but ${describeIdentity(current)} ${there}; it was not written against this server.`,
@@ -168,7 +187,9 @@ export async function saveCursor(path: string, data: CursorData): Promise<void> 
   try {
     await writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
   } catch (err) {
-    throw new CliError(`Cannot write the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'cursor_write_failed' });
+    throw new CliError(`Cannot write the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, {
+      code: 'cursor_write_failed',
+    });
   }
 }
 
@@ -179,10 +200,15 @@ export function lockCursor(path: string): FileLock {
   try {
     attempt = tryLock(lockPath);
   } catch (err) {
-    throw new CliError(`Cannot lock the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, { code: 'cursor_lock_failed' });
+    throw new CliError(`Cannot lock the cursor file '${path}': ${describeFsError(err, 'write')}.`, EXIT.ERROR, {
+      code: 'cursor_lock_failed',
+    });
   }
   if (attempt.acquired) return attempt.lock;
-  throw new BusyError(`Another \`creators events tail\` is using the cursor file '${path}' (${describeHolder(attempt.holder)}); nothing was delivered.`, {
-    hint: `Let it finish (a cron job overlapping the previous run?). If no such tail is running, remove ${lockPath}.`,
-  });
+  throw new BusyError(
+    `Another \`creators events tail\` is using the cursor file '${path}' (${describeHolder(attempt.holder)}); nothing was delivered.`,
+    {
+      hint: `Let it finish (a cron job overlapping the previous run?). If no such tail is running, remove ${lockPath}.`,
+    },
+  );
 }

@@ -28,9 +28,12 @@ export interface EventChunk {
 export function eventId(event: ListeningRecord): number {
   const id = typeof event.id === 'number' ? event.id : Number(event.id);
   if (!Number.isSafeInteger(id)) {
-    throw new ApiError(`The server sent an event without a numeric id (${JSON.stringify(event.id)}); it cannot be tracked.`, {
-      code: 'malformed_response',
-    });
+    throw new ApiError(
+      `The server sent an event without a numeric id (${JSON.stringify(event.id)}); it cannot be tracked.`,
+      {
+        code: 'malformed_response',
+      },
+    );
   }
   return id;
 }
@@ -48,7 +51,8 @@ const RESEARCH_TRIES = 3;
 
 /** A first run's first chunk may be empty: its `through` is where the cursor starts. */
 export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGenerator<EventChunk> {
-  const get = (page: number): Promise<EventPage> => getEventsPage(http, { page, pageSize: opts.pageSize, filters: opts.filters });
+  const get = (page: number): Promise<EventPage> =>
+    getEventsPage(http, { page, pageSize: opts.pageSize, filters: opts.filters });
   const first = await get(1);
   const firstIds = first.results.map(eventId);
 
@@ -62,12 +66,15 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
       const start = fresh[0] ? fresh[0].id - 1 : (newest ?? 0);
       yield { events: [], through: start };
     }
-    if (fresh.length > 0) yield { events: fresh.map((x) => x.e), through: (fresh[fresh.length - 1] as { id: number }).id };
+    if (fresh.length > 0)
+      yield { events: fresh.map((x) => x.e), through: (fresh[fresh.length - 1] as { id: number }).id };
     return;
   }
 
   if (first.count === undefined) {
-    throw new ApiError('The events list has more than one page but no count; it cannot be read in order.', { code: 'malformed_response' });
+    throw new ApiError('The events list has more than one page but no count; it cannot be read in order.', {
+      code: 'malformed_response',
+    });
   }
   let count = first.count;
   const size = Math.max(1, first.results.length);
@@ -81,7 +88,10 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
   const spanOf = (page: EventPage, pageNo: number): Span => {
     const c = page.count ?? count;
     count = c;
-    const at = page.results.map((e, k) => ({ e, pos: desc ? c - 1 - ((pageNo - 1) * size + k) : (pageNo - 1) * size + k }));
+    const at = page.results.map((e, k) => ({
+      e,
+      pos: desc ? c - 1 - ((pageNo - 1) * size + k) : (pageNo - 1) * size + k,
+    }));
     at.sort((a, b) => a.pos - b.pos);
     return { from: at[0]?.pos ?? 0, events: at.map((x) => x.e), ids: at.map((x) => eventId(x.e)) };
   };
@@ -112,7 +122,10 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
       const span = remember(spanOf(page, pageNo));
       if (holds(span, pos) || span.events.length === 0 || pos >= count) return span;
     }
-    throw new ApiError('The events list kept moving while it was read (events arriving faster than pages); try again.', { code: 'list_moving' });
+    throw new ApiError(
+      'The events list kept moving while it was read (events arriving faster than pages); try again.',
+      { code: 'list_moving' },
+    );
   };
 
   const findStart = async (after: number): Promise<number> => {
@@ -159,7 +172,8 @@ export async function* newEvents(http: HttpClient, opts: ReadOptions): AsyncGene
     if (skip < 0 || skip >= span.events.length) return;
     if ((span.ids[skip] as number) <= lastId) {
       // The positions do not add up (events removed?): find the first id above the last one read again.
-      if (++researched > RESEARCH_TRIES) throw new ApiError('The events list changed order while it was read; try again.', { code: 'list_moving' });
+      if (++researched > RESEARCH_TRIES)
+        throw new ApiError('The events list changed order while it was read; try again.', { code: 'list_moving' });
       pos = await findStart(lastId);
       recent.length = 0;
       continue;

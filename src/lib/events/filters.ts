@@ -18,7 +18,10 @@ export interface EventQuery {
  * The service answers 422 for an unknown type: refused here with the nearest one, unless `anyType`.
  * `onUnknownType` hears of an unknown type sent all the same, with the types known.
  */
-export function eventFilters(query: EventQuery, onUnknownType: (type: string, known: readonly string[]) => void = () => {}): EventFilters {
+export function eventFilters(
+  query: EventQuery,
+  onUnknownType: (type: string, known: readonly string[]) => void = () => {},
+): EventFilters {
   const type = query.type === undefined ? undefined : (matchChoice(query.type, EVENT_TYPES) ?? query.type);
   if (type !== undefined && !(EVENT_TYPES as readonly string[]).includes(type)) {
     if (query.anyType) {

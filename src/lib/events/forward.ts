@@ -61,7 +61,12 @@ async function plainAgent(): Promise<Dispatcher> {
   return plain;
 }
 
-export async function forwardEvent(url: URL, event: Record<string, unknown>, deps: ForwardDeps, opts: ForwardOptions = {}): Promise<number> {
+export async function forwardEvent(
+  url: URL,
+  event: Record<string, unknown>,
+  deps: ForwardDeps,
+  opts: ForwardOptions = {},
+): Promise<number> {
   const attempts = opts.attempts ?? FORWARD_ATTEMPTS;
   const { request } = await import('../http/undici.js');
   const dispatcher = deps.dispatcher ?? (await plainAgent());
@@ -71,16 +76,24 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
   const hooks = {
     retryable: (err: unknown) => err instanceof Failed,
     onRetry: (_err: unknown, attempt: number, waitMs: number) =>
-      deps.onRetry(`forward of event ${String(event.id)} to ${url.origin} failed (${lastProblem}); attempt ${attempt + 1} of ${attempts} in ${Math.ceil(waitMs / 1000)} s`),
+      deps.onRetry(
+        `forward of event ${String(event.id)} to ${url.origin} failed (${lastProblem}); attempt ${attempt + 1} of ${attempts} in ${Math.ceil(waitMs / 1000)} s`,
+      ),
   };
   try {
     return await withRetries(policy, deps, hooks, async () => {
       try {
-        const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), deps.signal].filter((s): s is AbortSignal => s !== undefined);
+        const signals = [AbortSignal.timeout(opts.timeoutMs ?? 10_000), deps.signal].filter(
+          (s): s is AbortSignal => s !== undefined,
+        );
         const res = await request(url, {
           method: 'POST',
           body: payload,
-          headers: { 'content-type': 'application/json', 'user-agent': 'creators-cli (events tail)', [EVENT_ID_HEADER]: headerValue(event.id) },
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'creators-cli (events tail)',
+            [EVENT_ID_HEADER]: headerValue(event.id),
+          },
           signal: AbortSignal.any(signals),
           dispatcher,
         });
@@ -91,7 +104,8 @@ export async function forwardEvent(url: URL, event: Record<string, unknown>, dep
         if (deps.signal?.aborted) throw new InterruptedError();
         // In plain words: undici's codes (UND_ERR_SOCKET) mean nothing to the reader of this line.
         const problem = networkProblem(err, url.host);
-        lastProblem = (err as Error).name === 'TimeoutError' ? 'timed out' : problem.charAt(0).toLowerCase() + problem.slice(1);
+        lastProblem =
+          (err as Error).name === 'TimeoutError' ? 'timed out' : problem.charAt(0).toLowerCase() + problem.slice(1);
       }
       throw new Failed();
     });

@@ -20,12 +20,15 @@ export function humanLine(event: ListeningRecord, forwardStatus: number | undefi
           .filter(([, v]) => v === null || typeof v !== 'object')
           .map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`)
           .join(' ')
-      : value === null || value === undefined ? '' : String(value);
+      : value === null || value === undefined
+        ? ''
+        : String(value);
   const id = escapeControls(`#${String(event.id)}`);
   const type = escapeControls(String(event.event_type ?? ''));
   const tail = forwardStatus === undefined ? '' : `  -> forwarded (HTTP ${forwardStatus})`;
   const shown = escapeControls(summary).replace(/\r\n|[\n\t]/g, ' ');
-  const head = (parts: string[], pad = 0): string => [...parts, type.padEnd(pad), who].filter((part) => part !== '').join('  ');
+  const head = (parts: string[], pad = 0): string =>
+    [...parts, type.padEnd(pad), who].filter((part) => part !== '').join('  ');
   if (columns === undefined) return `${head([when, id], 18)}${shown ? `  ${shown}` : ''}${tail}`;
   const time = when.replace(/^\d{4}-\d{2}-\d{2} /, '');
   const heads = [head([when, id], 18), head([when, id]), head([time, id]), head([id]), head([])];

@@ -8,7 +8,15 @@ import { ApiError, CliError, InterruptedError, NetworkError, RateLimitError } fr
 import type { HttpClient } from '../http/client.js';
 import type { Dispatcher } from 'undici';
 import type { EventFilters, ListeningRecord } from '../api/listening.js';
-import { checkCursorIdentity, Cursor, cursorBeyondServer, loadCursor, lockCursor, saveCursor, type CursorIdentity } from './cursor.js';
+import {
+  checkCursorIdentity,
+  Cursor,
+  cursorBeyondServer,
+  loadCursor,
+  lockCursor,
+  saveCursor,
+  type CursorIdentity,
+} from './cursor.js';
 import { eventId, newEvents, type EventChunk } from './fetch-new.js';
 import { forwardEvent, ForwardError } from './forward.js';
 import { ReorderWindow } from './reorder.js';
@@ -55,7 +63,14 @@ const EVENTS_PER_WRITE = 1_000;
 /** Worth waiting out, with an answer that is not an events page (a gateway standing in; reading is free). */
 function passing(err: unknown): boolean {
   if (err instanceof NetworkError || err instanceof RateLimitError) return true;
-  return err instanceof ApiError && (err.status === undefined || err.status >= 500 || err.status === 408 || err.status === 429 || err.code === 'malformed_response');
+  return (
+    err instanceof ApiError &&
+    (err.status === undefined ||
+      err.status >= 500 ||
+      err.status === 408 ||
+      err.status === 429 ||
+      err.code === 'malformed_response')
+  );
 }
 
 function sentence(text: string): string {
@@ -73,14 +88,20 @@ export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<num
 }
 
 async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
-  const filters = Object.fromEntries(Object.entries(opts.filters).filter((e): e is [string, string] => e[1] !== undefined).map(([k, v]) => [k, String(v)]));
+  const filters = Object.fromEntries(
+    Object.entries(opts.filters)
+      .filter((e): e is [string, string] => e[1] !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
   const identity: CursorIdentity = { base_url: opts.server.baseUrl, profile: opts.server.profile, filters };
   let loaded = opts.cursorFile ? await loadCursor(opts.cursorFile) : undefined;
   if (loaded && opts.cursorReset) {
     deps.notice?.(`--cursor-reset: the cursor file '${opts.cursorFile}' starts over here.`);
     loaded = undefined;
   } else if (loaded && checkCursorIdentity(opts.cursorFile as string, loaded, identity).adopted) {
-    deps.notice?.(`The cursor file '${opts.cursorFile}' names no server (written by an older version): taken as written for ${identity.base_url} (profile ${identity.profile}), and saved so.`);
+    deps.notice?.(
+      `The cursor file '${opts.cursorFile}' names no server (written by an older version): taken as written for ${identity.base_url} (profile ${identity.profile}), and saved so.`,
+    );
   }
   const cursor = new Cursor(loaded);
   // A loaded watermark is checked against the newest event the server has before anything is written.
@@ -103,7 +124,8 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
   const onNewest = (newest: number | undefined): void => {
     if (!checkNewest) return;
     const w = cursor.watermark as number;
-    if (w > 0 && (newest === undefined || w > newest)) throw cursorBeyondServer(opts.cursorFile as string, w, newest, identity);
+    if (w > 0 && (newest === undefined || w > newest))
+      throw cursorBeyondServer(opts.cursorFile as string, w, newest, identity);
     checkNewest = false;
   };
   const pause = async (ms: number): Promise<void> => {
@@ -162,7 +184,14 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
       if (all && held > 0) await save();
       return undefined;
     };
-    const reader = newEvents(await deps.http(), { filters: opts.filters, pageSize: opts.pageSize, backlog: opts.backlog, after: cursor.watermark, onNewest, signal: deps.signal });
+    const reader = newEvents(await deps.http(), {
+      filters: opts.filters,
+      pageSize: opts.pageSize,
+      backlog: opts.backlog,
+      after: cursor.watermark,
+      onNewest,
+      signal: deps.signal,
+    });
     let readError: unknown;
     try {
       for (;;) {
@@ -212,7 +241,9 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
       if (opts.once || !passing(err)) throw err;
       failures++;
       const waitMs = backoffMs(policy, failures);
-      deps.warn(`could not read events: ${sentence((err as Error).message)} Trying again in ${Math.ceil(waitMs / 1000)} s.`);
+      deps.warn(
+        `could not read events: ${sentence((err as Error).message)} Trying again in ${Math.ceil(waitMs / 1000)} s.`,
+      );
       await pause(waitMs);
       continue;
     }

@@ -57,7 +57,9 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   const { req, url, headers, body, credential, idempotent, timeoutMs } = a;
   // A stream (a download) has only the idle timeout once its headers are in: it may take longer than --timeout.
   const timer = new AbortController();
-  const fire = awakeTimeout(timeoutMs, () => timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+  const fire = awakeTimeout(timeoutMs, () =>
+    timer.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+  );
   // Ctrl-C does not abort a request that may spend: the server goes on with it either way, so it is answered
   // and its result kept instead of being paid for and thrown away.
   const interruptible = idempotent ? ports.signal : undefined;
@@ -74,13 +76,21 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     const timedOut = timer.signal.aborted || (err as Error | undefined)?.name === 'TimeoutError';
     const interrupted = Boolean(interruptible?.aborted || req.signal?.aborted);
     const proxy = ports.proxyFor?.(url);
-    return failed(ports, networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }), req, url, started);
+    return failed(
+      ports,
+      networkFailure(err, { req, url, idempotent, timedOut, timeoutMs, interrupted, proxy }),
+      req,
+      url,
+      started,
+    );
   };
   const checked = req.responseType === undefined || req.responseType === 'json';
   if (checked) void responseShapes().catch(() => undefined);
   const bodyLessGet = req.method === 'GET' && body === undefined;
   const transport =
-    (bodyLessGet && req.responseType === 'stream' ? ports.streamTransport : undefined) ?? (bodyLessGet ? ports.getTransport : undefined) ?? ports.transport();
+    (bodyLessGet && req.responseType === 'stream' ? ports.streamTransport : undefined) ??
+    (bodyLessGet ? ports.getTransport : undefined) ??
+    ports.transport();
   let res: RawResponse;
   if (!idempotent) ports.unsafe.inFlight++;
   try {
@@ -95,11 +105,22 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     if (!(err instanceof UnsupportedEncoding)) throw err;
     if (!idempotent) ports.unsafe.inFlight--;
     fire.clear();
-    ports.debug?.(`< ${res.statusCode} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: Content-Encoding ${err.encoding}, not read`);
+    ports.debug?.(
+      `< ${res.statusCode} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: Content-Encoding ${err.encoding}, not read`,
+    );
     const message = `The server sent its answer (HTTP ${res.statusCode}) with Content-Encoding '${err.encoding}', which this client cannot decode.`;
     const error = idempotent
-      ? new ApiError(message, { status: res.statusCode, code: 'malformed_response', hint: 'The server or a proxy in front of it encodes answers unasked; nothing was written.' })
-      : new ApiError(message, { status: res.statusCode, code: 'malformed_response', maybeCharged: true, hint: NOT_REPLAYED_HINT });
+      ? new ApiError(message, {
+          status: res.statusCode,
+          code: 'malformed_response',
+          hint: 'The server or a proxy in front of it encodes answers unasked; nothing was written.',
+        })
+      : new ApiError(message, {
+          status: res.statusCode,
+          code: 'malformed_response',
+          maybeCharged: true,
+          hint: NOT_REPLAYED_HINT,
+        });
     return { kind: 'error', error, retryable: false };
   }
 
@@ -118,7 +139,9 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
   } catch (err) {
     if (err instanceof ResponseTooLarge) {
       fire.clear();
-      ports.debug?.(`< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: body over ${maxBytes} B, not read`);
+      ports.debug?.(
+        `< ${status} ${req.method} ${redactUrl(url.href)} ${ports.now() - started} ms: body over ${maxBytes} B, not read`,
+      );
       return { kind: 'error', error: tooLarge(status, maxBytes, idempotent), retryable: false };
     }
     return failure(err);
@@ -152,7 +175,9 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
       const what = parseFailed
         ? `a response that is not valid JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes)`
         : `a ${contentType.split(';')[0] || 'non-JSON'} page instead of JSON (HTTP ${status}, ${Buffer.byteLength(text)} bytes)`;
-      const proxyHint = notJson ? 'A proxy or captive portal may be answering instead of the API: check the network and --base-url.' : undefined;
+      const proxyHint = notJson
+        ? 'A proxy or captive portal may be answering instead of the API: check the network and --base-url.'
+        : undefined;
       return {
         kind: 'error',
         error: new ApiError(
@@ -187,7 +212,8 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
 
   // A proxy's own 407, or a 401 the API did not write (Proxy-Authenticate, or not the API's JSON error: a proxy's
   // page for a wrong proxy password): not the API key's fault (no login refresh), and not retried.
-  const proxysOwn = status === 407 || (status === 401 && (flatHeaders['proxy-authenticate'] !== undefined || parsed === undefined));
+  const proxysOwn =
+    status === 407 || (status === 401 && (flatHeaders['proxy-authenticate'] !== undefined || parsed === undefined));
   const proxy = proxysOwn ? ports.proxyFor?.(url) : undefined;
   if (proxy !== undefined) return { kind: 'error', error: proxyAuthFailure(proxy, status), retryable: false };
 
@@ -260,7 +286,9 @@ function failed(
   started: number,
 ): { kind: 'error'; error: CliError; retryable: boolean } {
   const raw = f.error.cause !== undefined ? rawNetworkError(f.error.cause) : '';
-  ports.debug?.(`! ${req.method} ${redactUrl(url.href)} failed after ${ports.now() - started} ms: ${raw || f.error.message}`);
+  ports.debug?.(
+    `! ${req.method} ${redactUrl(url.href)} failed after ${ports.now() - started} ms: ${raw || f.error.message}`,
+  );
   return { kind: 'error', error: f.error, retryable: f.retryable };
 }
 

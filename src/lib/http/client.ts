@@ -138,7 +138,10 @@ export class HttpClient {
     }
   }
 
-  private async send<T>(req: RequestOptions, wait: { handle: WaitHandle; label: string } | undefined): Promise<HttpResponse<T>> {
+  private async send<T>(
+    req: RequestOptions,
+    wait: { handle: WaitHandle; label: string } | undefined,
+  ): Promise<HttpResponse<T>> {
     const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(this.opts.baseUrl, req.path, req.query);
     const idempotent = req.method === 'GET' || req.method === 'HEAD';
     if (this.opts.dryRun && !req.credentialUpkeep && (!idempotent || req.createsState)) {

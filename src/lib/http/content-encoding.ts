@@ -45,7 +45,8 @@ export function contentCodings(header: string | string[] | undefined): string[] 
 export function decodeContent(res: RawResponse): RawResponse {
   const codings = contentCodings(res.headers['content-encoding']);
   // zlib would call an empty body a truncated stream.
-  if (codings.length === 0 || res.statusCode === 204 || res.statusCode === 304 || res.headers['content-length'] === '0') return res;
+  if (codings.length === 0 || res.statusCode === 204 || res.statusCode === 304 || res.headers['content-length'] === '0')
+    return res;
   let decoders: Transform[];
   try {
     decoders = codings.reverse().map(decoderFor);

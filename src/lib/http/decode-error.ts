@@ -1,10 +1,4 @@
-import {
-  ApiError,
-  AuthError,
-  CliError,
-  CreditsError,
-  RateLimitError,
-} from '../errors.js';
+import { ApiError, AuthError, CliError, CreditsError, RateLimitError } from '../errors.js';
 
 /** The error body shapes the service is known to send (api-contract §2.2); otherwise the raw body, cut at 300 characters. */
 export function errorMessageFromBody(body: unknown, rawText = ''): string | undefined {
@@ -27,7 +21,11 @@ export function errorMessageFromBody(body: unknown, rawText = ''): string | unde
   // A proxy's HTML error page: its title (or its text), not its markup.
   if (/^<(!doctype|html|head|body|\?xml)/i.test(trimmed)) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1];
-    trimmed = (title ?? trimmed.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+    trimmed = (
+      title ?? trimmed.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ')
+    )
+      .replace(/\s+/g, ' ')
+      .trim();
   }
   if (trimmed) return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
   return undefined;
@@ -69,7 +67,10 @@ export function retryAfterSeconds(body: unknown, header: string | undefined, now
 function errorCode(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const obj = body as Record<string, unknown>;
-  const code = obj.error_code ?? obj.code ?? (typeof obj.error === 'string' && /^[a-z_]+$/.test(obj.error) ? obj.error : undefined);
+  const code =
+    obj.error_code ??
+    obj.code ??
+    (typeof obj.error === 'string' && /^[a-z_]+$/.test(obj.error) ? obj.error : undefined);
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -112,7 +113,10 @@ export function errorFromResponse(res: DecodedResponse): CliError {
     });
   }
   if (status === 429 && isDailyLimit(body)) {
-    const when = res.retryAfter !== undefined ? new Date(Math.ceil(res.nowMs / 1000 + res.retryAfter) * 1000).toISOString() : undefined;
+    const when =
+      res.retryAfter !== undefined
+        ? new Date(Math.ceil(res.nowMs / 1000 + res.retryAfter) * 1000).toISOString()
+        : undefined;
     return new CreditsError(/daily/i.test(message) ? message : `Daily Discovery credit limit reached: ${message}`, {
       ...base,
       code: 'daily_limit_exceeded',
@@ -123,7 +127,9 @@ export function errorFromResponse(res: DecodedResponse): CliError {
     return new RateLimitError(/fair[- ]use/i.test(message) ? message : `Discovery fair-use cap reached: ${message}`, {
       ...base,
       code: 'fair_use_cap_reached',
-      hint: /renew/i.test(message) ? undefined : 'Discovery search and similar stay unavailable until the subscription renews.',
+      hint: /renew/i.test(message)
+        ? undefined
+        : 'Discovery search and similar stay unavailable until the subscription renews.',
     });
   }
   if (status === 429) {
@@ -148,7 +154,8 @@ const PAGE_BASE_HINT =
   'The service may number its first page differently (0 or 1): set it with `creators config set page-base 1` (or 0), or CREATORS_PAGE_BASE.';
 
 function refusesPageNumber(body: unknown, message: string): boolean {
-  const paging = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).paging : undefined;
+  const paging =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).paging : undefined;
   if (paging && typeof paging === 'object' && !Array.isArray(paging) && 'page' in paging) return true;
   return /\bpaging\.page\b/i.test(message);
 }

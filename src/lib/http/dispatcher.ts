@@ -97,7 +97,11 @@ export function proxyFor(env: Record<string, string | undefined>, url: URL): Pro
   if (route === undefined) return undefined;
   try {
     const parsed = new URL(route.proxy);
-    return { host: parsed.host, variable: route.variable, credentials: parsed.username !== '' || parsed.password !== '' };
+    return {
+      host: parsed.host,
+      variable: route.variable,
+      credentials: parsed.username !== '' || parsed.password !== '',
+    };
   } catch {
     return undefined;
   }
@@ -130,7 +134,11 @@ export function exempt(noProxy: string, url: URL): boolean {
       return list.check(hostname, family === 6 ? 'ipv6' : 'ipv4');
     }
     const bracketed = /^\[(.+)\](?::(\d+))?$/.exec(entry);
-    const parsed = bracketed ? [entry, bracketed[1], bracketed[2]] : isIP(entry) === 6 ? [entry, entry, undefined] : /^(.+?)(?::(\d+))?$/.exec(entry);
+    const parsed = bracketed
+      ? [entry, bracketed[1], bracketed[2]]
+      : isIP(entry) === 6
+        ? [entry, entry, undefined]
+        : /^(.+?)(?::(\d+))?$/.exec(entry);
     if (!parsed) return false;
     const name = (parsed[1] as string).replace(/^\*?\./, '').toLowerCase();
     if (parsed[2] !== undefined && Number(parsed[2]) !== port) return false;

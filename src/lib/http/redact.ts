@@ -1,6 +1,18 @@
 /** The debug log replaces credentials and masks emails; every other message goes through `Secrets`. */
 
-const CREDENTIAL_FIELDS = ['api_key', 'apikey', 'token', 'access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'client_secret', 'password', 'subject_token'];
+const CREDENTIAL_FIELDS = [
+  'api_key',
+  'apikey',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'code',
+  'code_verifier',
+  'client_secret',
+  'password',
+  'subject_token',
+];
 
 const SECRET_KEYS = new Set([
   ...CREDENTIAL_FIELDS,

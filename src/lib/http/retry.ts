@@ -67,7 +67,15 @@ export async function sendWithRetries<T>(
     const attemptStarted = ports.now();
     const flight = paced ? ports.load.takeOff(attemptStarted) : undefined;
     const outcome = await ports
-      .attempt<T>({ req, url, headers, body, credential, idempotent, timeoutMs: Math.min(timeoutMs, deadlineMs - usedMs) })
+      .attempt<T>({
+        req,
+        url,
+        headers,
+        body,
+        credential,
+        idempotent,
+        timeoutMs: Math.min(timeoutMs, deadlineMs - usedMs),
+      })
       .finally(() => {
         if (flight !== undefined) ports.load.land(flight);
       });
@@ -77,7 +85,13 @@ export async function sendWithRetries<T>(
     if (body instanceof Readable && !body.destroyed) body.destroy();
     if (outcome.kind === 'ok') return outcome.response;
     const { error, retryable } = outcome;
-    if (error.status === 401 && error.code !== PROXY_AUTH_FAILED && credential && ports.onUnauthorized && !reauthorized) {
+    if (
+      error.status === 401 &&
+      error.code !== PROXY_AUTH_FAILED &&
+      credential &&
+      ports.onUnauthorized &&
+      !reauthorized
+    ) {
       reauthorized = true;
       const fresh = await ports.onUnauthorized(credential);
       if (fresh && fresh !== credential) {
@@ -103,25 +117,36 @@ export async function sendWithRetries<T>(
       }
       throw error;
     }
-    const { waitMs, tooLong } = nextWait(policy, attempt, outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : undefined, ports.random);
+    const { waitMs, tooLong } = nextWait(
+      policy,
+      attempt,
+      outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : undefined,
+      ports.random,
+    );
     if (tooLong) {
       const secs = Math.ceil(waitMs / 1000);
-      throw new RateLimitError(`${error.message}; the server asks to wait ${secs} s, longer than ${MAX_SILENT_WAIT_S} s.`, {
-        status: error.status,
-        retryAfter: secs,
-        hint: `Try again after ${new Date(Math.ceil((ports.now() + waitMs) / 1000) * 1000).toISOString()}.`,
-      });
+      throw new RateLimitError(
+        `${error.message}; the server asks to wait ${secs} s, longer than ${MAX_SILENT_WAIT_S} s.`,
+        {
+          status: error.status,
+          retryAfter: secs,
+          hint: `Try again after ${new Date(Math.ceil((ports.now() + waitMs) / 1000) * 1000).toISOString()}.`,
+        },
+      );
     }
     // A 429's notice is said once per run: with many workers each would otherwise print its own line.
     const firstBackOff = error.status === 429 ? ports.pacer.backOff(waitMs) : false;
     if (waitMs >= 2000 && (error.status !== 429 || firstBackOff)) {
-      ports.notice?.(`${error.message.replace(/\.$/, '')}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`);
+      ports.notice?.(
+        `${error.message.replace(/\.$/, '')}; retrying in ${Math.ceil(waitMs / 1000)} s (attempt ${attempt + 1} of ${attempts}).`,
+      );
     }
     if (firstBackOff && waitMs >= 2000) {
       ports.pacer.paceNote = `Another client may be using this account's rate limit: every request waits, then the pace drops to ${Math.floor(ports.pacer.perMinuteNow)} a minute and recovers while no 429 comes.`;
     }
     ports.debug?.(`retry ${req.method} ${redactUrl(url.href)} in ${Math.round(waitMs)} ms after: ${error.message}`);
-    const why = error.status === 429 ? 'Rate limited' : error.status !== undefined ? `HTTP ${error.status}` : 'No answer';
+    const why =
+      error.status === 429 ? 'Rate limited' : error.status !== undefined ? `HTTP ${error.status}` : 'No answer';
     wait?.handle.update(`${why}; retrying in ${Math.max(1, Math.ceil(waitMs / 1000))} s`);
     await pause(ports, waitMs);
     checkInterrupted(ports.signal);

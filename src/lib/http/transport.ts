@@ -20,14 +20,21 @@ export interface RawResponse {
 }
 
 export class ResponseTooLarge extends Error {
-  constructor(readonly limit: number, readonly bytes: number) {
+  constructor(
+    readonly limit: number,
+    readonly bytes: number,
+  ) {
     super(`response larger than ${limit} bytes`);
     this.name = 'ResponseTooLarge';
   }
 }
 
 /** A hostile or broken server cannot make the process hold more than the cap; an announced length over it fails at once. */
-export async function readCapped(body: Readable, headers: RawResponse['headers'], maxBytes: number | undefined): Promise<string> {
+export async function readCapped(
+  body: Readable,
+  headers: RawResponse['headers'],
+  maxBytes: number | undefined,
+): Promise<string> {
   if (maxBytes === undefined) {
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
@@ -89,7 +96,10 @@ export function undiciTransport(given: Dispatcher | (() => Promise<Dispatcher>))
 
 /** Named like the signal timeouts the client checks for. */
 function idleTimeout(ms: number): Error {
-  return Object.assign(new Error(`no data for ${Math.round(ms / 1000)} s`), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+  return Object.assign(new Error(`no data for ${Math.round(ms / 1000)} s`), {
+    name: 'TimeoutError',
+    code: 'ETIMEDOUT',
+  });
 }
 
 /** No cap on a transfer that keeps moving; a reader that has not taken what arrived is not the server's silence. */
@@ -100,15 +110,19 @@ function nodeHttpTransport(agent: (https: boolean) => Promise<Agent | false>): T
     const [mod, via] = await Promise.all([https ? import('node:https') : http, agent(https)]);
     return new Promise<RawResponse>((resolve, reject) => {
       let response: IncomingMessage | undefined;
-      const request = mod.request(url, { method: req.method, headers: req.headers, signal: req.signal, agent: via }, (res) => {
-        response = res;
-        resolve({
-          statusCode: res.statusCode ?? 0,
-          headers: res.headers,
-          body: res,
-          text: (maxBytes) => readCapped(res, res.headers, maxBytes),
-        });
-      });
+      const request = mod.request(
+        url,
+        { method: req.method, headers: req.headers, signal: req.signal, agent: via },
+        (res) => {
+          response = res;
+          resolve({
+            statusCode: res.statusCode ?? 0,
+            headers: res.headers,
+            body: res,
+            text: (maxBytes) => readCapped(res, res.headers, maxBytes),
+          });
+        },
+      );
       const onIdle = (): void => {
         if (response !== undefined && response.readableLength > 0) {
           request.setTimeout(req.idleTimeoutMs, onIdle);

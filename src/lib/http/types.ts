@@ -9,7 +9,11 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   /** A streamed body is a factory called once per attempt, so it can be sent again under the retry rules. */
-  rawBody?: { data: string | Buffer | (() => Readable | AsyncIterable<Uint8Array>); contentType: string; length?: number };
+  rawBody?: {
+    data: string | Buffer | (() => Readable | AsyncIterable<Uint8Array>);
+    contentType: string;
+    length?: number;
+  };
   noAuth?: boolean;
   timeoutMs?: number;
   /** `json` refuses a 2xx that is not JSON (`malformed_response`); `json-or-text` is for `creators api`. */
@@ -54,7 +58,9 @@ export function keepStoredMark<T extends object>(from: unknown, to: T): T {
 }
 
 export function storedAt(data: unknown): number | undefined {
-  return data !== null && typeof data === 'object' ? ((data as { [FROM_STORE]?: number })[FROM_STORE] ?? undefined) : undefined;
+  return data !== null && typeof data === 'object'
+    ? ((data as { [FROM_STORE]?: number })[FROM_STORE] ?? undefined)
+    : undefined;
 }
 
 export interface HttpResponse<T = unknown> {

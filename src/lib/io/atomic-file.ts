@@ -43,8 +43,7 @@ function trackTemp(tempPath: string): void {
     for (const temp of pendingTemps) {
       try {
         unlinkSync(temp);
-      } catch {
-      }
+      } catch {}
     }
   });
 }
@@ -72,9 +71,18 @@ export async function removeStaleTemps(target: string): Promise<string[]> {
     const pid = Number(m[1]);
     const stale = path.join(dir, name);
     // A process that started after the file was last written is not its writer (a reused pid).
-    const writtenAt = await fsp.stat(stale).then((st) => st.mtimeMs, () => undefined);
+    const writtenAt = await fsp.stat(stale).then(
+      (st) => st.mtimeMs,
+      () => undefined,
+    );
     if (writtenAt === undefined || !writerGone(pid, writtenAt)) continue;
-    if (await fsp.unlink(stale).then(() => true, () => false)) removed.push(stale);
+    if (
+      await fsp.unlink(stale).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(stale);
   }
   return removed;
 }
@@ -108,9 +116,9 @@ export function writesInPlace(target: string): boolean {
 /** A socket cannot be opened as a file: said in words (open() would only answer ENXIO). */
 function notWritable(target: string): Error | undefined {
   try {
-    if (statSync(target).isSocket()) return Object.assign(new Error('it is a socket, not a file, a device or a FIFO'), { code: 'ENXIO' });
-  } catch {
-  }
+    if (statSync(target).isSocket())
+      return Object.assign(new Error('it is a socket, not a file, a device or a FIFO'), { code: 'ENXIO' });
+  } catch {}
   return undefined;
 }
 
@@ -145,7 +153,10 @@ async function openInPlace(absolute: string): Promise<AtomicFile> {
  * handle, and the handle's close() waits until its streams are destroyed: so the stream goes (after any fsync)
  * before the close.
  */
-function oneStream(handle: FileHandle, absolute: string): { createWriteStream: AtomicFile['createWriteStream']; close: () => Promise<void> } {
+function oneStream(
+  handle: FileHandle,
+  absolute: string,
+): { createWriteStream: AtomicFile['createWriteStream']; close: () => Promise<void> } {
   let stream: WriteStream | undefined;
   return {
     createWriteStream(streamOptions = {}) {
@@ -207,7 +218,11 @@ export async function openAtomicFile(target: string, options: AtomicFileOptions 
   };
 }
 
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicFileOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  options: AtomicFileOptions = {},
+): Promise<void> {
   const file = await openAtomicFile(target, options);
   try {
     await file.handle.writeFile(data);

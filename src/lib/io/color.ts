@@ -16,7 +16,8 @@ function style(open: number, close: number): Paint {
 }
 
 export function colors(enabled: boolean): Colors {
-  if (!enabled) return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
+  if (!enabled)
+    return { bold: identity, dim: identity, red: identity, green: identity, yellow: identity, cyan: identity };
   return {
     bold: style(1, 22),
     dim: style(2, 22),

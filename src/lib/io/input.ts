@@ -16,14 +16,22 @@ export interface OpenInputOptions {
 }
 
 /** Stdin for `-`, refused when it is a terminal (it would wait for typing); a file is opened before this resolves. */
-export async function openInput(ports: InputPorts, source: string, flag: string, options: OpenInputOptions = {}): Promise<Readable> {
+export async function openInput(
+  ports: InputPorts,
+  source: string,
+  flag: string,
+  options: OpenInputOptions = {},
+): Promise<Readable> {
   if (source === '-') {
     if (ports.stdinIsTTY) {
-      throw new UsageError(`${flag} '-' reads standard input, but it is a terminal.`, { hint: `Pipe the ${options.kind ?? 'data'} in, or give a file.` });
+      throw new UsageError(`${flag} '-' reads standard input, but it is a terminal.`, {
+        hint: `Pipe the ${options.kind ?? 'data'} in, or give a file.`,
+      });
     }
     return ports.stdin;
   }
-  const unreadable = (err: unknown): UsageError => new UsageError(`Cannot read ${flag} file '${source}': ${describeFsError(err)}.`);
+  const unreadable = (err: unknown): UsageError =>
+    new UsageError(`Cannot read ${flag} file '${source}': ${describeFsError(err)}.`);
   const handle = await open(resolve(ports.cwd, source), 'r').catch((err: unknown) => {
     throw unreadable(err);
   });
@@ -45,7 +53,9 @@ export async function readInputText(ports: InputPorts, source: string, flag: str
   try {
     for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   } catch (err) {
-    throw new UsageError(`Cannot read ${flag} ${source === '-' ? 'from standard input' : `file '${source}'`}: ${describeFsError(err)}.`);
+    throw new UsageError(
+      `Cannot read ${flag} ${source === '-' ? 'from standard input' : `file '${source}'`}: ${describeFsError(err)}.`,
+    );
   }
   return Buffer.concat(chunks).toString('utf8');
 }

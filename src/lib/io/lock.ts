@@ -8,7 +8,20 @@
  * writes at the path (a symlink, a folder, a FIFO) holds nothing and is removed (a folder only when empty).
  * Wall clock, not an injected one: the lock is shared with other processes.
  */
-import { closeSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmdirSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { processAlive, processIdentity } from './process-alive.js';
 
@@ -91,8 +104,7 @@ function fingerprintOf(st: Stats, path: string): string {
   if (st.isSymbolicLink()) {
     try {
       target = readlinkSync(path);
-    } catch {
-    }
+    } catch {}
   }
   // Not the change time: the rename that moves a lock aside changes it.
   return `${st.ino}:${st.mtimeMs}:${st.size}:${target}`;
@@ -122,17 +134,18 @@ function look(path: string): Found | undefined {
 function removeIfOurs(path: string, id: string): void {
   try {
     if (look(path)?.data?.id === id) unlinkSync(path);
-  } catch {
-  }
+  } catch {}
 }
 
 function isStale(path: string, found: Found, options: LockOptions): boolean {
   if (found.foreign !== undefined) return true;
   const { data } = found;
   if (!data) return Date.now() - found.mtimeMs > UNREADABLE_GRACE_MS;
-  if (options.staleAfterMs !== undefined && Date.now() - (data.at ?? Date.parse(data.since)) > options.staleAfterMs) return true;
+  if (options.staleAfterMs !== undefined && Date.now() - (data.at ?? Date.parse(data.since)) > options.staleAfterMs)
+    return true;
   if (data.host !== hostname()) return false;
-  if (data.pid === process.pid && (data.start === undefined || data.start === processIdentity().start)) return held.get(path) !== data.id;
+  if (data.pid === process.pid && (data.start === undefined || data.start === processIdentity().start))
+    return held.get(path) !== data.id;
   return !processAlive(data.pid, { boot: data.boot, start: data.start, seenAt: found.mtimeMs });
 }
 
@@ -157,17 +170,14 @@ function takeOver(path: string, judged: Found, id: string): boolean {
     if (moved?.foreign !== 'folder') {
       try {
         linkSync(aside, path);
-      } catch {
-      }
+      } catch {}
       try {
         unlinkSync(aside);
-      } catch {
-      }
+      } catch {}
     } else {
       try {
         renameSync(aside, path);
-      } catch {
-      }
+      } catch {}
     }
     return false;
   }
@@ -179,8 +189,7 @@ function takeOver(path: string, judged: Found, id: string): boolean {
       // Files in it: not ours to delete. Put back, and say so.
       try {
         renameSync(aside, path);
-      } catch {
-      }
+      } catch {}
       throw new LockPathTaken(path);
     }
   }
@@ -190,7 +199,14 @@ function takeOver(path: string, judged: Found, id: string): boolean {
 /** Takes the lock if free or stale, else says who holds it; never waits. Other open failures (EACCES, EROFS) throw. */
 export function tryLock(path: string, options: LockOptions = {}): LockAttempt {
   const now = Date.now();
-  const mine: LockFileData = { id: process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex'), pid: process.pid, host: hostname(), since: new Date(now).toISOString(), at: now, ...processIdentity() };
+  const mine: LockFileData = {
+    id: process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex'),
+    pid: process.pid,
+    host: hostname(),
+    since: new Date(now).toISOString(),
+    at: now,
+    ...processIdentity(),
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
@@ -240,7 +256,12 @@ export interface WithLockOptions {
 }
 
 /** Runs `fn` holding the lock, trying every 50 ms (injected sleep) while another process holds it. */
-export async function withLock<T>(path: string, ports: WaitPorts, o: WithLockOptions, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  path: string,
+  ports: WaitPorts,
+  o: WithLockOptions,
+  fn: () => Promise<T>,
+): Promise<T> {
   const started = Date.now();
   let lock: FileLock;
   for (;;) {

@@ -36,7 +36,9 @@ function programOf(command: string): string | undefined {
 }
 
 function findProgram(program: string, pathList: string): boolean {
-  const candidates = program.includes('/') ? [program] : pathList.split(path.delimiter).map((dir) => path.join(dir || '.', program));
+  const candidates = program.includes('/')
+    ? [program]
+    : pathList.split(path.delimiter).map((dir) => path.join(dir || '.', program));
   return candidates.some((file) => {
     try {
       accessSync(file, constants.X_OK);

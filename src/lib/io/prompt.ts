@@ -2,10 +2,15 @@ import { UsageError } from '../errors.js';
 import type { Io } from './streams.js';
 
 /** Default no. Without a terminal, exit 2 rather than hang on a prompt nobody sees. */
-export async function confirm(term: Pick<Io, 'stdin' | 'stderr' | 'stdinIsTTY' | 'stderrIsTTY'> & { yes: boolean }, question: string): Promise<boolean> {
+export async function confirm(
+  term: Pick<Io, 'stdin' | 'stderr' | 'stdinIsTTY' | 'stderrIsTTY'> & { yes: boolean },
+  question: string,
+): Promise<boolean> {
   if (term.yes) return true;
   if (!term.stdinIsTTY || !term.stderrIsTTY) {
-    throw new UsageError(`Confirmation needed: ${question}`, { hint: 'Run it again with --yes to confirm without a prompt.' });
+    throw new UsageError(`Confirmation needed: ${question}`, {
+      hint: 'Run it again with --yes to confirm without a prompt.',
+    });
   }
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: term.stdin, output: term.stderr, terminal: false });

@@ -20,7 +20,10 @@ const WRITING_JOINER =
  */
 function unsafe(set: string): { maybe: RegExp; re: () => RegExp } {
   let re: RegExp | undefined;
-  return { maybe: new RegExp(`[${set}${FORMAT}]`), re: () => (re ??= new RegExp(`${WRITING_JOINER}|([${set}${FORMAT}])`, 'gv')) };
+  return {
+    maybe: new RegExp(`[${set}${FORMAT}]`),
+    re: () => (re ??= new RegExp(`${WRITING_JOINER}|([${set}${FORMAT}])`, 'gv')),
+  };
 }
 
 /** C0 but tab and line feed, DEL, C1 (U+009B is a one-character CSI), format characters. */
@@ -40,7 +43,9 @@ export function escapeControls(text: string): string {
   if (!CONTROL.maybe.test(text)) return text;
   const control = CONTROL.re();
   control.lastIndex = 0;
-  return control.test(text) ? text.replace(control, (match, char: string | undefined) => (char === undefined ? match : visible(char))) : text;
+  return control.test(text)
+    ? text.replace(control, (match, char: string | undefined) => (char === undefined ? match : visible(char)))
+    : text;
 }
 
 const JSON_UNSAFE = unsafe(String.raw`\x7f-\x9f`);
@@ -51,6 +56,8 @@ export function escapeJsonC1(json: string): string {
   const unsafeJson = JSON_UNSAFE.re();
   unsafeJson.lastIndex = 0;
   return unsafeJson.test(json)
-    ? json.replace(unsafeJson, (match, char: string | undefined) => (char === undefined ? match : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`))
+    ? json.replace(unsafeJson, (match, char: string | undefined) =>
+        char === undefined ? match : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      )
     : json;
 }

@@ -34,7 +34,11 @@ export interface SpinnerSettings {
 }
 
 /** Returns at once; ora spins once loaded unless stopped first. A no-op off a terminal or with `quiet`. */
-export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: SpinnerSettings, text: string): Spinner {
+export function createSpinner(
+  io: Pick<Io, 'stderr' | 'stderrIsTTY'>,
+  settings: SpinnerSettings,
+  text: string,
+): Spinner {
   if (!io.stderrIsTTY || settings.quiet) return noop;
   const c = colors(settings.color);
   const marks = settings.unicode === true ? { ok: '✔', failed: '✖' } : { ok: 'ok', failed: 'x' };
@@ -82,7 +86,12 @@ export function createSpinner(io: Pick<Io, 'stderr' | 'stderrIsTTY'>, settings: 
   };
 }
 
-function finalLineOnly(io: Pick<Io, 'stderr'>, c: ReturnType<typeof colors>, marks: { ok: string; failed: string }, text: string): Spinner {
+function finalLineOnly(
+  io: Pick<Io, 'stderr'>,
+  c: ReturnType<typeof colors>,
+  marks: { ok: string; failed: string },
+  text: string,
+): Spinner {
   let current = text;
   let stopped = false;
   const finish = (symbol: string, final: string | undefined): void => {

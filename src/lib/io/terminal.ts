@@ -152,7 +152,11 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   /** The command's own live display: no wait spinner while it runs. */
   spinner(text: string): Spinner {
     const release = this.ownDisplay();
-    const spinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor, ...this.drawing }, this.safe(text));
+    const spinner = createSpinner(
+      this,
+      { quiet: this.quiet, color: this.stderrColor, ...this.drawing },
+      this.safe(text),
+    );
     const safe = (t: string | undefined): string | undefined => (t === undefined ? undefined : this.safe(t));
     return {
       update: (next) => spinner.update(this.safe(next)),
@@ -279,7 +283,13 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
 
   private waitSpinnerAllowed(): boolean {
     return (
-      this.stderrIsTTY && !this.quiet && !this.debug && !this.closed && this.ownDisplays === 0 && this.waits.size > 0 && Number.isFinite(this.waitDelayMs)
+      this.stderrIsTTY &&
+      !this.quiet &&
+      !this.debug &&
+      !this.closed &&
+      this.ownDisplays === 0 &&
+      this.waits.size > 0 &&
+      Number.isFinite(this.waitDelayMs)
     );
   }
 
@@ -300,7 +310,11 @@ export class Terminal implements Io, InputPorts, Notices, RequestWaits {
   }
 
   private showWaitSpinner(): void {
-    this.waitSpinner = createSpinner(this, { quiet: this.quiet, color: this.stderrColor, ...this.drawing }, this.waitText());
+    this.waitSpinner = createSpinner(
+      this,
+      { quiet: this.quiet, color: this.stderrColor, ...this.drawing },
+      this.waitText(),
+    );
   }
 
   private hideWaitSpinner(): void {

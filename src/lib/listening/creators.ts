@@ -20,13 +20,22 @@ export interface CreatorSources {
 /** One ref a creator, however it is written (`@Noah`, `noah`, its profile URL): the service monitors (and bills) it once. */
 export async function creatorRefs(ports: ColumnValuesPorts, sources: CreatorSources): Promise<CreatorRef[]> {
   const all: { value: string; platform?: string | undefined }[] = sources.values.map((value) => ({ value }));
-  if (sources.file !== undefined) all.push(...(await readColumnValues(ports, sources.file.path, sources.file.named, { kind: 'handle', platformColumn: true })));
+  if (sources.file !== undefined)
+    all.push(
+      ...(await readColumnValues(ports, sources.file.path, sources.file.named, {
+        kind: 'handle',
+        platformColumn: true,
+      })),
+    );
   const platform = await sources.platform();
   const seen = new Set<string>();
   const refs: CreatorRef[] = [];
   for (const { value, platform: rowPlatform } of all) {
     // A row's own `platform` cell (the CLI's listening output) is its platform, as `platform:handle` would be.
-    const own = rowPlatform !== undefined && (LISTENING_PLATFORMS as readonly string[]).includes(rowPlatform.toLowerCase()) ? rowPlatform.toLowerCase() : undefined;
+    const own =
+      rowPlatform !== undefined && (LISTENING_PLATFORMS as readonly string[]).includes(rowPlatform.toLowerCase())
+        ? rowPlatform.toLowerCase()
+        : undefined;
     const ref = parseCreatorRef(value, own ?? platform);
     const key = `${ref.platform}:${normalizeHandle(ref.platform_id) || ref.platform_id}`;
     if (seen.has(key)) continue;
@@ -42,7 +51,9 @@ export function parseCreatorRef(value: string, platform: string | undefined): Cr
     return { platform: (m[1] as string).toLowerCase(), platform_id: (m[2] as string).trim() };
   }
   if (!platform) {
-    throw new UsageError(`No platform for creator '${value}'.`, { hint: 'Give --platform <p>, or write it as platform:handle (e.g. instagram:carlosrobinson).' });
+    throw new UsageError(`No platform for creator '${value}'.`, {
+      hint: 'Give --platform <p>, or write it as platform:handle (e.g. instagram:carlosrobinson).',
+    });
   }
   return { platform, platform_id: value.trim() };
 }

@@ -6,7 +6,14 @@ import { trendRows, type TrendSeries } from '../output/charts.js';
 import { humanCount, humanDate, percent, toNumber, wrapText } from '../output/humanize.js';
 import { countText, plural } from '../words.js';
 import { displayWidth } from '../io/width.js';
-import { isTerminalTable, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
+import {
+  isTerminalTable,
+  printList,
+  printText,
+  type ColumnSpec,
+  type DataRecord,
+  type OutputSettings,
+} from '../output/index.js';
 import { pageOnce } from '../output/pager.js';
 import { DEFAULT_COLUMNS } from '../output/table.js';
 import { printWithRows } from './print.js';
@@ -14,7 +21,17 @@ import { printWithRows } from './print.js';
 /** How many posts the screen shows; `campaigns content` lists them all. */
 export const TOP_POSTS = 5;
 
-const KNOWN = new Set(['campaign_id', 'id', 'name', 'status', 'creators_count', 'totals', 'posts', 'trends_7d', 'report']);
+const KNOWN = new Set([
+  'campaign_id',
+  'id',
+  'name',
+  'status',
+  'creators_count',
+  'totals',
+  'posts',
+  'trends_7d',
+  'report',
+]);
 const LABELS: Record<string, string> = {
   posts: 'Posts',
   views: 'Views',
@@ -43,7 +60,8 @@ function label(key: string): string {
 
 function figure(key: string, value: unknown): string | undefined {
   if (value === null || value === undefined || value === '' || typeof value === 'object') return undefined;
-  if (toNumber(value) !== undefined) return /(_rate|_percent|_percentage)$/.test(key) ? percent(value) : humanCount(value);
+  if (toNumber(value) !== undefined)
+    return /(_rate|_percent|_percentage)$/.test(key) ? percent(value) : humanCount(value);
   if (/(_at|_date)$/.test(key)) return humanDate(value);
   return escapeControls(String(value));
 }
@@ -57,15 +75,25 @@ function pairLines(pairs: [string, string][], width: number): string[] {
 }
 
 function trendSeries(days: Obj[]): TrendSeries[] {
-  const keys = [...new Set(days.flatMap((day) => Object.keys(day)))].filter((key) => key !== 'date' && days.some((day) => toNumber(day[key]) !== undefined));
-  return keys.map((key) => ({ label: label(key), values: days.map((day) => toNumber(day[key]) ?? 0), format: (value: number) => humanCount(value) }));
+  const keys = [...new Set(days.flatMap((day) => Object.keys(day)))].filter(
+    (key) => key !== 'date' && days.some((day) => toNumber(day[key]) !== undefined),
+  );
+  return keys.map((key) => ({
+    label: label(key),
+    values: days.map((day) => toNumber(day[key]) ?? 0),
+    format: (value: number) => humanCount(value),
+  }));
 }
 
 /** The posts to show: the highest EMV first (else the most likes and comments), at most TOP_POSTS. */
 function topPosts(posts: Obj[]): { posts: Obj[]; by: string } {
   const hasEmv = posts.some((post) => toNumber(post.emv) !== undefined);
-  const score = (post: Obj): number => (hasEmv ? (toNumber(post.emv) ?? 0) : (toNumber(post.likes) ?? 0) + (toNumber(post.comments) ?? 0));
-  return { posts: [...posts].sort((a, b) => score(b) - score(a)).slice(0, TOP_POSTS), by: hasEmv ? 'EMV' : 'engagement' };
+  const score = (post: Obj): number =>
+    hasEmv ? (toNumber(post.emv) ?? 0) : (toNumber(post.likes) ?? 0) + (toNumber(post.comments) ?? 0);
+  return {
+    posts: [...posts].sort((a, b) => score(b) - score(a)).slice(0, TOP_POSTS),
+    by: hasEmv ? 'EMV' : 'engagement',
+  };
 }
 
 function headText(record: Obj, id: string, settings: OutputSettings, width: number, now: number): string {
@@ -74,7 +102,11 @@ function headText(record: Obj, id: string, settings: OutputSettings, width: numb
   const out: string[] = [];
   const name = typeof record.name === 'string' && record.name !== '' ? escapeControls(record.name) : undefined;
   const creators = toNumber(record.creators_count);
-  const rest = [`campaign ${id}`, figure('status', record.status), creators === undefined ? undefined : plural(creators, 'creator')].filter((part) => part !== undefined);
+  const rest = [
+    `campaign ${id}`,
+    figure('status', record.status),
+    creators === undefined ? undefined : plural(creators, 'creator'),
+  ].filter((part) => part !== undefined);
   const title = wrapText([name, rest.join(dot)].filter((part) => part !== undefined).join(dot), width);
   if (name !== undefined && title[0]?.startsWith(name)) title[0] = paint.bold(name) + title[0].slice(name.length);
   out.push(...title);
@@ -99,9 +131,20 @@ function headText(record: Obj, id: string, settings: OutputSettings, width: numb
   const series = trendSeries(days);
   if (series.length > 0) {
     const dates = days.map((day) => (typeof day.date === 'string' ? escapeControls(day.date) : undefined));
-    const span = dates[0] !== undefined && dates[dates.length - 1] !== undefined ? ` (${dates[0]} to ${dates[dates.length - 1]})` : '';
-    out.push('', paint.bold(`Last ${today === undefined ? plural(days.length, 'day') : plural(days.length, 'whole day')}${span}`));
-    const rows = trendRows(series, { width: width - INDENT.length, unicode: settings.unicode ?? false, color: settings.color, trendLabel: 'each day' });
+    const span =
+      dates[0] !== undefined && dates[dates.length - 1] !== undefined
+        ? ` (${dates[0]} to ${dates[dates.length - 1]})`
+        : '';
+    out.push(
+      '',
+      paint.bold(`Last ${today === undefined ? plural(days.length, 'day') : plural(days.length, 'whole day')}${span}`),
+    );
+    const rows = trendRows(series, {
+      width: width - INDENT.length,
+      unicode: settings.unicode ?? false,
+      color: settings.color,
+      trendLabel: 'each day',
+    });
     out.push(...rows.map((line) => `${INDENT}${line}`));
   }
   if (today !== undefined) {
@@ -129,10 +172,18 @@ function partialDay(days: Obj[], at: number): { day: Obj; date: string; until: s
   return { day, date: escapeControls(day.date), until: humanDate(at).replace(/^\d{4}-\d{2}-\d{2} /, '') };
 }
 
-function tailText(record: Obj, id: string, shown: number, total: number, settings: OutputSettings, width: number): string {
+function tailText(
+  record: Obj,
+  id: string,
+  shown: number,
+  total: number,
+  settings: OutputSettings,
+  width: number,
+): string {
   const paint = colors(settings.color);
   const out: string[] = [];
-  if (total > shown) out.push(...wrapText(`All ${plural(total, 'post')}: creators listening campaigns content ${id}`, width));
+  if (total > shown)
+    out.push(...wrapText(`All ${plural(total, 'post')}: creators listening campaigns content ${id}`, width));
   const report = record.report;
   if (isObj(report)) {
     const pairs = Object.entries(report).flatMap(([key, value]): [string, string][] => {
@@ -141,14 +192,25 @@ function tailText(record: Obj, id: string, shown: number, total: number, setting
     });
     if (pairs.length > 0) out.push('', paint.bold('Report'), ...pairLines(pairs, width));
   } else if (typeof report === 'string' && report.trim() !== '') {
-    out.push('', paint.bold('Report'), ...wrapText(escapeControls(report), width - INDENT.length).map((line) => `${INDENT}${line}`));
+    out.push(
+      '',
+      paint.bold('Report'),
+      ...wrapText(escapeControls(report), width - INDENT.length).map((line) => `${INDENT}${line}`),
+    );
   }
   out.push('', ...wrapText('Full record: add --json', width).map((line) => paint.dim(line)));
   return `${out.join('\n')}\n`;
 }
 
 /** `now`: when the record was read, for a record without `report.generated_at` (the day still running). */
-export async function printOverview(io: Terminal, settings: OutputSettings, record: DataRecord, id: string, postColumns: ColumnSpec[], now: number): Promise<void> {
+export async function printOverview(
+  io: Terminal,
+  settings: OutputSettings,
+  record: DataRecord,
+  id: string,
+  postColumns: ColumnSpec[],
+  now: number,
+): Promise<void> {
   const posts = Array.isArray(record.posts) ? record.posts.filter(isObj) : undefined;
   const known = isObj(record.totals) || Array.isArray(record.trends_7d) || posts !== undefined;
   if (!isTerminalTable(io, settings) || settings.fields || !known) {
@@ -162,7 +224,8 @@ export async function printOverview(io: Terminal, settings: OutputSettings, reco
     await printText(io, screen, headText(record, id, settings, width, now));
     if (top.posts.length > 0) {
       const total = posts?.length ?? 0;
-      const heading = total > top.posts.length ? `Top ${top.posts.length} posts by ${top.by}, of ${countText(total)}` : 'Posts';
+      const heading =
+        total > top.posts.length ? `Top ${top.posts.length} posts by ${top.by}, of ${countText(total)}` : 'Posts';
       await printText(io, screen, `\n${paint.bold(heading)}\n`);
       await printList(io, screen, top.posts, postColumns);
     }

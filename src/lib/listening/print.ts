@@ -1,9 +1,23 @@
-import { isTerminalTable, printItem, printList, printText, type ColumnSpec, type DataRecord, type OutputSettings } from '../output/index.js';
+import {
+  isTerminalTable,
+  printItem,
+  printList,
+  printText,
+  type ColumnSpec,
+  type DataRecord,
+  type OutputSettings,
+} from '../output/index.js';
 import type { Terminal } from '../io/terminal.js';
 import { pageOnce } from '../output/pager.js';
 
 /** On a terminal, the scalars as a key/value table and the list below, paged once; elsewhere the record untouched. */
-export async function printWithRows(io: Terminal, output: OutputSettings, record: DataRecord, listKey: string, rowColumns: ColumnSpec[]): Promise<void> {
+export async function printWithRows(
+  io: Terminal,
+  output: OutputSettings,
+  record: DataRecord,
+  listKey: string,
+  rowColumns: ColumnSpec[],
+): Promise<void> {
   const rows = record[listKey];
   if (!isTerminalTable(io, output) || output.fields || !Array.isArray(rows)) {
     await printItem(io, output, record);

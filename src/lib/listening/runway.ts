@@ -46,15 +46,19 @@ export function runwayDays(r: Pick<Runway, 'balanceMilli' | 'dailyMilli'>): numb
 }
 
 export function runwayText(days: number): string {
-  return days < 1 ? 'the balance covers less than a day of monitoring' : `the balance covers ${plural(days, 'day')} of monitoring`;
+  return days < 1
+    ? 'the balance covers less than a day of monitoring'
+    : `the balance covers ${plural(days, 'day')} of monitoring`;
 }
 
 /** `chargedMilli` undefined: the balance could not be read around the request. */
 export function chargeLine(chargedMilli: number | undefined, after: Runway): string {
   const now =
-    chargedMilli === undefined ? 'The charge made now could not be read (see creators credits)'
-    : chargedMilli <= 0 ? 'Nothing charged now (these creators were already paid for today)'
-    : `Charged ${creditCount(chargedMilli)} now for today's monitoring`;
+    chargedMilli === undefined
+      ? 'The charge made now could not be read (see creators credits)'
+      : chargedMilli <= 0
+        ? 'Nothing charged now (these creators were already paid for today)'
+        : `Charged ${creditCount(chargedMilli)} now for today's monitoring`;
   if (after.dailyMilli === undefined) return `${now}.`;
   const who = after.creators === undefined ? '' : ` for ${plural(after.creators, 'monitored creator')}`;
   const days = runwayDays(after);
@@ -63,15 +67,23 @@ export function chargeLine(chargedMilli: number | undefined, after: Runway): str
 
 export function runwayWarning(r: Runway, warnDays: number): string | undefined {
   const days = runwayDays(r);
-  if (days === undefined || days >= warnDays || r.dailyMilli === undefined || r.balanceMilli === undefined) return undefined;
+  if (days === undefined || days >= warnDays || r.dailyMilli === undefined || r.balanceMilli === undefined)
+    return undefined;
   const covers = days < 1 ? 'less than a day' : plural(days, 'day');
   return `Monitoring costs ${creditCount(r.dailyMilli)} a day and the balance (${creditCount(r.balanceMilli)}) covers ${covers}, under runway-warn-days ${countText(warnDays)}: top up before monitoring pauses.`;
 }
 
 /** The usage record with what it costs from now on, after the service's own fields. */
-export function withRunway(usage: Record<string, unknown>, balance: number | undefined): { record: Record<string, unknown>; runway: Runway } {
+export function withRunway(
+  usage: Record<string, unknown>,
+  balance: number | undefined,
+): { record: Record<string, unknown>; runway: Runway } {
   const creators = toNumber(usage.monitored_creators);
-  const runway: Runway = { balanceMilli: balance, dailyMilli: dailyMilliOf(usage), creators: creators === null ? undefined : creators };
+  const runway: Runway = {
+    balanceMilli: balance,
+    dailyMilli: dailyMilliOf(usage),
+    creators: creators === null ? undefined : creators,
+  };
   const credits = (milli: number | undefined): number | null => (milli === undefined ? null : milli / 1000);
   return {
     record: {

@@ -26,7 +26,10 @@ const LABELS: Record<string, string> = {
 export function usageLabel(path: string): string {
   const known = LABELS[path];
   if (known !== undefined) return known;
-  const words = path.split('.').map((part) => part.replace(/_/g, ' ')).join(': ');
+  const words = path
+    .split('.')
+    .map((part) => part.replace(/_/g, ' '))
+    .join(': ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -42,7 +42,9 @@ async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<Listening
   const http = await ports.http();
   const before = await balanceMilli(http).catch(() => undefined);
   const result = await send(http, plan);
-  const after = await readRunway(http).catch((): Runway => ({ balanceMilli: undefined, dailyMilli: undefined, creators: undefined }));
+  const after = await readRunway(http).catch(
+    (): Runway => ({ balanceMilli: undefined, dailyMilli: undefined, creators: undefined }),
+  );
   const charged = before === undefined || after.balanceMilli === undefined ? undefined : before - after.balanceMilli;
   ports.term.notice(chargeLine(charged, after));
   ports.charged?.(after);
@@ -68,20 +70,37 @@ async function gateMonitoring(ports: ListeningPorts, plan: Plan, monitoring: Mon
 }
 
 export function creatorsCount(record: ListeningRecord): number | null {
-  const n = typeof record.creators_count === 'string' && record.creators_count.trim() !== '' ? Number(record.creators_count) : record.creators_count;
+  const n =
+    typeof record.creators_count === 'string' && record.creators_count.trim() !== ''
+      ? Number(record.creators_count)
+      : record.creators_count;
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
 }
 
 /** A campaign's `days` bound the estimate; a subscription is open-ended (priced per day). */
-export async function createListening(ports: ListeningPorts, kind: ListeningKind, body: Record<string, unknown>): Promise<ListeningRecord | null> {
-  const monitoring: Monitoring = { creators: creatorsIn(body), days: kind === 'campaign' && typeof body.days === 'number' ? body.days : undefined };
+export async function createListening(
+  ports: ListeningPorts,
+  kind: ListeningKind,
+  body: Record<string, unknown>,
+): Promise<ListeningRecord | null> {
+  const monitoring: Monitoring = {
+    creators: creatorsIn(body),
+    days: kind === 'campaign' && typeof body.days === 'number' ? body.days : undefined,
+  };
   const plan = createPlan(kind, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
-  return monitoring.creators === null || monitoring.creators > 0 ? sendCharged(ports, plan) : send(await ports.http(), plan);
+  return monitoring.creators === null || monitoring.creators > 0
+    ? sendCharged(ports, plan)
+    : send(await ports.http(), plan);
 }
 
 /** Resuming and a campaign's new `days` are priced from a free read of the record first; any other change is free. */
-export async function updateListening(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
+export async function updateListening(
+  ports: ListeningPorts,
+  kind: ListeningKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<ListeningRecord | null> {
   const resumes = body.status === 'active';
   const extends_ = kind === 'campaign' && body.days !== undefined;
   if (!resumes && !extends_) {
@@ -102,9 +121,21 @@ export async function updateListening(ports: ListeningPorts, kind: ListeningKind
 }
 
 /** A campaign's creators are billed daily until it ends (a free read gives the days left). */
-export async function addCreators(ports: ListeningPorts, kind: ListeningKind, id: string, body: Record<string, unknown>): Promise<ListeningRecord | null> {
+export async function addCreators(
+  ports: ListeningPorts,
+  kind: ListeningKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<ListeningRecord | null> {
   const n = creatorsIn(body);
-  const duration = kind === 'campaign' && n > 0 ? campaignDuration(await getOne(await ports.http(), listeningPath(kind, id), { inputCheck: true }), id, ports.now()) : {};
+  const duration =
+    kind === 'campaign' && n > 0
+      ? campaignDuration(
+          await getOne(await ports.http(), listeningPath(kind, id), { inputCheck: true }),
+          id,
+          ports.now(),
+        )
+      : {};
   const monitoring: Monitoring = { creators: n, days: duration.days, daysNote: duration.note };
   const plan = addCreatorsPlan(kind, id, body, monitoring);
   if (!(await gateMonitoring(ports, plan, monitoring))) return null;
@@ -128,7 +159,12 @@ export async function removeCreators(
   return send(await ports.http(), plan);
 }
 
-export async function deleteListening(ports: ListeningPorts, kind: ListeningKind, id: string, verb: 'Delete' | 'Archive'): Promise<ListeningRecord | null> {
+export async function deleteListening(
+  ports: ListeningPorts,
+  kind: ListeningKind,
+  id: string,
+  verb: 'Delete' | 'Archive',
+): Promise<ListeningRecord | null> {
   const plan = deletePlan(kind, id);
   if (!(await ports.gate(plan))) return null;
   if (!(await ports.term.confirm(`${verb} ${kind} ${id}? Monitoring of its creators stops.`))) {

@@ -65,7 +65,11 @@ function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   // An exact big number (lib/exact-json.ts) prints as its digits.
-  if (typeof value === 'object' && !Array.isArray(value) && typeof (value as { toString?: unknown }).toString === 'function') {
+  if (
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    typeof (value as { toString?: unknown }).toString === 'function'
+  ) {
     const shown = String(value);
     return shown.startsWith('[object') ? undefined : shown;
   }
@@ -121,7 +125,9 @@ function platformBlocks(result: Obj): [string, Obj][] {
 
 function location(value: unknown): string | undefined {
   if (isObj(value)) {
-    const parts = [first(value, 'city'), first(value, 'state'), first(value, 'country', 'country_name', 'name')].map(text);
+    const parts = [first(value, 'city'), first(value, 'state'), first(value, 'country', 'country_name', 'name')].map(
+      text,
+    );
     return joined(parts, parts.length);
   }
   return text(value);
@@ -138,7 +144,14 @@ function income(block: Obj, result: Obj, marks: Marks): string | undefined {
   const official = first(block, 'income') ?? first(result, 'income');
   if (isObj(official)) return range(official.min, official.max, official.currency, '');
   const flat = (key: string): unknown => first(block, key) ?? first(result, key);
-  return range(flat('income_last_90_days_min'), flat('income_last_90_days_max'), flat('income_currency'), ' (last 90 days)') ?? text(official);
+  return (
+    range(
+      flat('income_last_90_days_min'),
+      flat('income_last_90_days_max'),
+      flat('income_currency'),
+      ' (last 90 days)',
+    ) ?? text(official)
+  );
 }
 
 function yesNo(value: unknown): string | undefined {
@@ -153,7 +166,8 @@ function pairs(entries: [string, string | Drawn | undefined][]): Pair[] {
 
 function profileSection(block: Obj, result: Obj, marks: Marks): Pair[] {
   const niche = first(block, 'niche_class', 'niche', 'category') ?? first(result, 'niche_class', 'niche', 'category');
-  const sub = first(block, 'niche_sub_class', 'sub_niche', 'sub_category') ?? first(result, 'niche_sub_class', 'sub_niche');
+  const sub =
+    first(block, 'niche_sub_class', 'sub_niche', 'sub_category') ?? first(result, 'niche_sub_class', 'sub_niche');
   const business = first(block, 'is_business', 'is_business_account') ?? first(result, 'is_business');
   const hashtags = list(first(block, 'hashtags')).map((tag) => {
     const shown = text(tag);
@@ -203,11 +217,16 @@ function growthChart(points: [number, number][], layout: CardLayout): Drawn {
   const now = 100;
   const series = [...points.map(([, g]) => now / (1 + g / 100)), now];
   const signed = (g: number): string => `${g > 0 ? '+' : ''}${percent(g)}`;
-  const figures = points.map(([months, g], i) => `${signed(g)} in ${months}${i === 0 ? ` month${months === 1 ? '' : 's'}` : ''}`).join(', ');
+  const figures = points
+    .map(([months, g], i) => `${signed(g)} in ${months}${i === 0 ? ` month${months === 1 ? '' : 's'}` : ''}`)
+    .join(', ');
   return (width) => {
     const plain = sparkline(series, { unicode: layout.unicode, cell: 2, baseline: 'lowest' });
     const lines = wrapText(`${plain} ${figures}`, width);
-    if (layout.color && lines[0]?.startsWith(plain)) lines[0] = sparkline(series, { unicode: layout.unicode, cell: 2, baseline: 'lowest', color: true }) + lines[0].slice(plain.length);
+    if (layout.color && lines[0]?.startsWith(plain))
+      lines[0] =
+        sparkline(series, { unicode: layout.unicode, cell: 2, baseline: 'lowest', color: true }) +
+        lines[0].slice(plain.length);
     return lines;
   };
 }
@@ -216,7 +235,12 @@ function metricsSection(block: Obj, result: Obj, layout: CardLayout): Pair[] {
   const growth = growthPoints(first(block, 'creator_follower_growth') ?? first(result, 'creator_follower_growth'));
   const rate = first(block, 'engagement_rate');
   const rateNum = toNumber(rate);
-  const engagement = first(block, 'engagement_percent') !== undefined ? pct(block.engagement_percent) : rateNum !== undefined && rateNum <= 1 ? share(rate) : pct(rate);
+  const engagement =
+    first(block, 'engagement_percent') !== undefined
+      ? pct(block.engagement_percent)
+      : rateNum !== undefined && rateNum <= 1
+        ? share(rate)
+        : pct(rate);
   return pairs([
     ['Followers', count(first(block, 'follower_count', 'followers', 'followers_count', 'subscriber_count'))],
     ['Engagement', engagement],
@@ -225,7 +249,10 @@ function metricsSection(block: Obj, result: Obj, layout: CardLayout): Pair[] {
     ['Views/post', count(first(block, 'views_median', 'avg_views', 'average_views', 'reels_views_median'))],
     ['Posts', count(first(block, 'media_count', 'posts_count', 'video_count'))],
     ['Posting freq.', text(first(block, 'posting_frequency_recent_months', 'posting_frequency'))],
-    ['Growth', growth.length > 0 ? growthChart(growth, layout) : pct(first(block, 'follower_growth_percent', 'growth_rate'))],
+    [
+      'Growth',
+      growth.length > 0 ? growthChart(growth, layout) : pct(first(block, 'follower_growth_percent', 'growth_rate')),
+    ],
   ]);
 }
 
@@ -236,11 +263,22 @@ function platformsSection(main: string | undefined, blocks: [string, Obj][], res
     if (platform === main) continue;
     named.add(platform);
     const followers = count(first(block, 'follower_count', 'followers'));
-    const value = joined([at(first(block, 'username', 'handle')), followers === undefined ? undefined : `${followers} followers`, text(first(block, 'profile_url', 'url'))], 3);
+    const value = joined(
+      [
+        at(first(block, 'username', 'handle')),
+        followers === undefined ? undefined : `${followers} followers`,
+        text(first(block, 'profile_url', 'url')),
+      ],
+      3,
+    );
     if (value !== undefined) rows.push([platform, value.replace(/, /g, marks.dot)]);
   }
   const bare: string[] = [];
-  for (const item of [...list(result.socials), ...list(result.other_platforms), ...list(Array.isArray(result.platforms) ? result.platforms : [])]) {
+  for (const item of [
+    ...list(result.socials),
+    ...list(result.other_platforms),
+    ...list(Array.isArray(result.platforms) ? result.platforms : []),
+  ]) {
     if (isObj(item)) {
       const platform = text(first(item, 'platform', 'network', 'type'));
       if (platform === undefined || named.has(platform)) continue;
@@ -283,12 +321,25 @@ function shareList(value: unknown): Share[] {
 const heaviestFirst = (a: Share, b: Share): number => (b.weight ?? 0) - (a.weight ?? 0);
 const youngestFirst = (a: Share, b: Share): number => (parseInt(a.label, 10) || 0) - (parseInt(b.label, 10) || 0);
 const shareLabel = (label: string): string =>
-  /^[A-Z]+$/.test(label) ? label[0] + label.slice(1).toLowerCase() : /^\d+-$/.test(label) ? `${label.slice(0, -1)}+` : label;
+  /^[A-Z]+$/.test(label)
+    ? label[0] + label.slice(1).toLowerCase()
+    : /^\d+-$/.test(label)
+      ? `${label.slice(0, -1)}+`
+      : label;
 
-function sharesChart(items: Share[], max: number, layout: CardLayout, labelWidth: () => number): string | Drawn | undefined {
+function sharesChart(
+  items: Share[],
+  max: number,
+  layout: CardLayout,
+  labelWidth: () => number,
+): string | Drawn | undefined {
   const shown = items.slice(0, max);
   if (shown.length === 0) return undefined;
-  if (shown.every((item) => item.weight === undefined)) return joined(shown.map((item) => item.label), max);
+  if (shown.every((item) => item.weight === undefined))
+    return joined(
+      shown.map((item) => item.label),
+      max,
+    );
   const rows: BarRow[] = shown.map((item) => ({
     label: clean(shareLabel(item.label)),
     parts: [item.weight ?? 0],
@@ -301,28 +352,42 @@ function sharesChart(items: Share[], max: number, layout: CardLayout, labelWidth
 function credibilityValue(value: unknown, histogram: unknown, layout: CardLayout): string | Drawn | undefined {
   const bins = list(histogram)
     .filter(isObj)
-    .map((bin) => ({ min: toNumber(bin.min), max: toNumber(bin.max), total: toNumber(first(bin, 'total', 'count')) ?? 0, median: bin.median === true }));
+    .map((bin) => ({
+      min: toNumber(bin.min),
+      max: toNumber(bin.max),
+      total: toNumber(first(bin, 'total', 'count')) ?? 0,
+      median: bin.median === true,
+    }));
   if (bins.length < 2) return share(value);
   // Bounds in percent (0..100) or as fractions (0..1); the value likewise.
   const scale = bins.some((bin) => (bin.max ?? 0) > 1 || (bin.min ?? 0) > 1) ? 100 : 1;
   const bound = (v: number): string => percent(v / scale, { fraction: true, digits: 0 });
   // The open ends (no `min` on the first bin, no `max` on the last) are as wide as a closed bin.
-  const step = bins.map((bin) => (bin.min !== undefined && bin.max !== undefined ? bin.max - bin.min : undefined)).find((w) => w !== undefined && w > 0);
+  const step = bins
+    .map((bin) => (bin.min !== undefined && bin.max !== undefined ? bin.max - bin.min : undefined))
+    .find((w) => w !== undefined && w > 0);
   const firstBin = bins[0]!;
   const lastBin = bins[bins.length - 1]!;
   const low = bound(firstBin.min ?? Math.max(0, (firstBin.max ?? 0) - (step ?? firstBin.max ?? 0)));
   const high = bound(lastBin.max ?? Math.min(scale, (lastBin.min ?? 0) + (step ?? scale)));
   const raw = toNumber(value);
-  const own = raw === undefined ? undefined : scale === 1 && raw > 1 ? raw / 100 : scale === 100 && raw <= 1 ? raw * 100 : raw;
+  const own =
+    raw === undefined ? undefined : scale === 1 && raw > 1 ? raw / 100 : scale === 100 && raw <= 1 ? raw * 100 : raw;
   let mark: { bin: number; label: string } | undefined;
   if (own !== undefined) {
-    const found = bins.findIndex((bin) => (bin.min === undefined || own >= bin.min) && (bin.max === undefined || own < bin.max));
+    const found = bins.findIndex(
+      (bin) => (bin.min === undefined || own >= bin.min) && (bin.max === undefined || own < bin.max),
+    );
     mark = { bin: found >= 0 ? found : own < (bins[0]?.max ?? 0) ? 0 : bins.length - 1, label: share(value) ?? '' };
   } else {
     const median = bins.findIndex((bin) => bin.median);
     if (median >= 0) mark = { bin: median, label: 'median' };
   }
-  return (width) => histogramRows({ counts: bins.map((bin) => bin.total), low, high, mark }, { width, unicode: layout.unicode, color: layout.color });
+  return (width) =>
+    histogramRows(
+      { counts: bins.map((bin) => bin.total), low, high, mark },
+      { width, unicode: layout.unicode, color: layout.color },
+    );
 }
 
 function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: string; rows: Pair[] } {
@@ -330,7 +395,11 @@ function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: 
   let data: Obj | undefined;
   let who = '';
   if (isObj(audience)) {
-    for (const [key, name] of [['audience_followers', 'followers'], ['audience_likers', 'likers'], ['audience_commenters', 'commenters']] as const) {
+    for (const [key, name] of [
+      ['audience_followers', 'followers'],
+      ['audience_likers', 'likers'],
+      ['audience_commenters', 'commenters'],
+    ] as const) {
       const slice = audience[key];
       if (isObj(slice) && slice.success !== false && isObj(slice.data)) {
         data = slice.data;
@@ -338,26 +407,58 @@ function audienceSection(block: Obj, result: Obj, layout: CardLayout): { title: 
         break;
       }
     }
-    if (data === undefined && ['audience_geo', 'audience_credibility', 'audience_ages', 'audience_genders'].some((key) => key in audience)) data = audience;
+    if (
+      data === undefined &&
+      ['audience_geo', 'audience_credibility', 'audience_ages', 'audience_genders'].some((key) => key in audience)
+    )
+      data = audience;
   }
   const geo = isObj(data?.audience_geo) ? data.audience_geo : undefined;
   const rawInterests = first(result, 'audience_interests') ?? first(data, 'audience_interests');
   const interests = Array.isArray(rawInterests)
     ? rawInterests.map((item) => (isObj(item) ? text(first(item, 'name')) : text(item)))
-    : shareList(rawInterests).sort(heaviestFirst).map((item) => item.label);
+    : shareList(rawInterests)
+        .sort(heaviestFirst)
+        .map((item) => item.label);
   const charts: [label: string, items: Share[], max: number][] = [
     ['Countries', shareList(geo?.countries).sort(heaviestFirst), MAX_LIST],
     ['Cities', shareList(geo?.cities).sort(heaviestFirst), 3],
     ['Ages', shareList(first(data, 'audience_ages', 'ages')).sort(youngestFirst), 8],
     ['Genders', shareList(first(data, 'audience_genders', 'genders')).sort(heaviestFirst), 3],
   ];
-  const labelWidth = (): number => Math.max(1, ...charts.flatMap(([, items, max]) => items.slice(0, max).map((item) => displayWidth(clean(shareLabel(item.label))))));
-  const histogram = isObj(audience) ? first(audience, `audience_credibility_${who || 'followers'}_histogram`) : undefined;
+  const labelWidth = (): number =>
+    Math.max(
+      1,
+      ...charts.flatMap(([, items, max]) =>
+        items.slice(0, max).map((item) => displayWidth(clean(shareLabel(item.label)))),
+      ),
+    );
+  const histogram = isObj(audience)
+    ? first(audience, `audience_credibility_${who || 'followers'}_histogram`)
+    : undefined;
   const rows = pairs([
-    ['Credibility', data === undefined ? undefined : credibilityValue(first(data, 'audience_credibility', 'credibility'), histogram ?? first(data, 'credibility_histogram'), layout)],
-    ...charts.map(([label, items, max]): [string, string | Drawn | undefined] => [label, sharesChart(items, max, layout, labelWidth)]),
+    [
+      'Credibility',
+      data === undefined
+        ? undefined
+        : credibilityValue(
+            first(data, 'audience_credibility', 'credibility'),
+            histogram ?? first(data, 'credibility_histogram'),
+            layout,
+          ),
+    ],
+    ...charts.map(([label, items, max]): [string, string | Drawn | undefined] => [
+      label,
+      sharesChart(items, max, layout, labelWidth),
+    ]),
     ['Interests', joined(interests)],
-    ['Brand affinity', joined(list(first(data, 'audience_brand_affinity')).map((item) => (isObj(item) ? text(item.name) : text(item))), 3)],
+    [
+      'Brand affinity',
+      joined(
+        list(first(data, 'audience_brand_affinity')).map((item) => (isObj(item) ? text(item.name) : text(item))),
+        3,
+      ),
+    ],
   ]);
   return { title: who ? `Audience (${who})` : 'Audience', rows };
 }
@@ -367,11 +468,17 @@ function sponsorsSection(block: Obj, result: Obj): Pair[] {
     if (!isObj(item)) return text(item);
     const name = at(first(item, 'handle', 'username', 'name'));
     const posts = toNumber(item.post_count);
-    return name === undefined ? undefined : posts === undefined ? name : `${name} (${posts} post${posts === 1 ? '' : 's'})`;
+    return name === undefined
+      ? undefined
+      : posts === undefined
+        ? name
+        : `${name} (${posts} post${posts === 1 ? '' : 's'})`;
   });
   const brandList = list(first(block, 'brands_found') ?? first(result, 'brands_found'));
   const affinity = list(first(block, 'brand_affinity') ?? first(result, 'brand_affinity'));
-  const brands = (brandList.length > 0 ? brandList : affinity).map((item) => (isObj(item) ? text(first(item, 'name', 'handle')) : text(item)));
+  const brands = (brandList.length > 0 ? brandList : affinity).map((item) =>
+    isObj(item) ? text(first(item, 'name', 'handle')) : text(item),
+  );
   // Brands that are all past sponsors already would be the same names twice.
   const sponsorNames = new Set(sponsors.map((name) => name?.replace(/^@/, '').replace(/ \(.*$/, '')));
   const newBrands = brands.some((brand) => brand !== undefined && !sponsorNames.has(brand.replace(/^@/, '')));
@@ -379,7 +486,12 @@ function sponsorsSection(block: Obj, result: Obj): Pair[] {
   return pairs([
     ['Past sponsors', joined(sponsors)],
     ['Brands', newBrands ? joined(brands) : undefined],
-    ['Sponsored', Array.isArray(sponsored) && sponsored.length > 0 ? `${sponsored.length} post${sponsored.length === 1 ? '' : 's'}` : undefined],
+    [
+      'Sponsored',
+      Array.isArray(sponsored) && sponsored.length > 0
+        ? `${sponsored.length} post${sponsored.length === 1 ? '' : 's'}`
+        : undefined,
+    ],
     ['Brand deals', yesNo(first(block, 'has_brand_deals') ?? first(result, 'has_brand_deals'))],
   ]);
 }
@@ -389,7 +501,11 @@ function lookalikeLines(block: Obj, result: Obj, marks: Marks): string[] {
   const lines = items.slice(0, MAX_LIST).map((item) => {
     const followers = count(first(item, 'follower_count', 'followers'));
     const engagement = pct(first(item, 'engagement_percent'));
-    const parts = [at(first(item, 'username', 'handle')) ?? text(first(item, 'profile_url', 'url')), followers && `${followers} followers`, engagement && `${engagement} engagement`];
+    const parts = [
+      at(first(item, 'username', 'handle')) ?? text(first(item, 'profile_url', 'url')),
+      followers && `${followers} followers`,
+      engagement && `${engagement} engagement`,
+    ];
     return parts.filter((part) => part !== undefined && part !== '').join(marks.dot.trim() === '' ? ' ' : marks.dot);
   });
   if (items.length > MAX_LIST) lines.push(`and ${items.length - MAX_LIST} more`);
@@ -402,16 +518,23 @@ function clean(value: string): string {
 
 /** Undefined when there is no result to show (not found): the caller prints its key/value table instead. */
 export function creatorCard(record: DataRecord, layout: CardLayout, platform?: string): string | undefined {
-  const result = isObj(record.result) ? record.result : record.result === undefined && record.status === undefined ? record : undefined;
+  const result = isObj(record.result)
+    ? record.result
+    : record.result === undefined && record.status === undefined
+      ? record
+      : undefined;
   if (result === undefined) return undefined;
   const blocks = platformBlocks(result);
   const mainEntry = blocks.find(([name]) => name === platform) ?? blocks[0];
   const mainPlatform = mainEntry?.[0] ?? text(first(result, 'platform')) ?? platform;
   const block = mainEntry?.[1] ?? {};
 
-  const name = text(first(block, 'full_name', 'fullname', 'name') ?? first(result, 'full_name', 'fullname', 'name')) ??
+  const name =
+    text(first(block, 'full_name', 'fullname', 'name') ?? first(result, 'full_name', 'fullname', 'name')) ??
     joined([text(first(result, 'first_name')), text(first(result, 'last_name'))])?.replace(', ', ' ');
-  const handle = at(first(block, 'username', 'handle') ?? first(result, 'handle', 'username') ?? first(record, 'handle'));
+  const handle = at(
+    first(block, 'username', 'handle') ?? first(result, 'handle', 'username') ?? first(record, 'handle'),
+  );
   const verified = first(block, 'is_verified', 'verified') === true ? 'verified' : undefined;
   const marks = layout.unicode ? UNICODE_MARKS : ASCII_MARKS;
   const titleRest = [handle, mainPlatform, verified].filter((part) => part !== undefined).join(marks.dot);
@@ -439,7 +562,8 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
   const rest = clean(card.rest);
   const title = [name, rest].filter((part) => part !== '').join(' ');
   const titleLines = wrapText(title, width);
-  if (name !== '' && titleLines[0]?.startsWith(name)) titleLines[0] = paint.bold(name) + titleLines[0].slice(name.length);
+  if (name !== '' && titleLines[0]?.startsWith(name))
+    titleLines[0] = paint.bold(name) + titleLines[0].slice(name.length);
   out.push(...titleLines);
 
   const labelWidth = Math.max(0, ...card.sections.flatMap((s) => s.rows.map(([label]) => displayWidth(label))));
@@ -460,7 +584,8 @@ function renderCard(card: { name: string | undefined; rest: string; sections: Se
         for (const line of fitted(width - 2 * INDENT)) out.push(`${' '.repeat(2 * INDENT)}${line}`);
       }
     }
-    for (const line of section.lines) for (const part of wrapText(clean(line), width - INDENT)) out.push(`${' '.repeat(INDENT)}${part}`);
+    for (const line of section.lines)
+      for (const part of wrapText(clean(line), width - INDENT)) out.push(`${' '.repeat(INDENT)}${part}`);
   }
   out.push('', ...wrapText(CARD_HINT, width).map((line) => paint.dim(line)));
   return `${out.join('\n')}\n`;

@@ -55,7 +55,10 @@ function paintIf(paint: (text: string) => string, text: string): string {
  * Scaled from 0, so a flat non-zero series is drawn high and an all-zero one low; `baseline: 'lowest'` for a
  * series whose shape is in its changes (a follower count).
  */
-export function sparkline(values: readonly number[], options: { unicode: boolean; color?: boolean; cell?: number; baseline?: 'zero' | 'lowest' }): string {
+export function sparkline(
+  values: readonly number[],
+  options: { unicode: boolean; color?: boolean; cell?: number; baseline?: 'zero' | 'lowest' },
+): string {
   const g = options.unicode ? UNICODE : ASCII;
   const cell = Math.max(1, Math.floor(options.cell ?? 1));
   const finite = values.map((v) => (Number.isFinite(v) ? v : 0));
@@ -99,7 +102,10 @@ function drawBar(parts: readonly number[], width: number, g: Glyphs, paint: Colo
     const end = Math.min(width, Math.round(clamp(total) * width));
     const cells = Math.max(0, end - used);
     used += cells;
-    out += i === 0 ? paintIf(paint.cyan, g.full.repeat(cells)) : paintIf(paint.yellow, (i === 1 ? g.second : g.track).repeat(cells));
+    out +=
+      i === 0
+        ? paintIf(paint.cyan, g.full.repeat(cells))
+        : paintIf(paint.yellow, (i === 1 ? g.second : g.track).repeat(cells));
   });
   return out + paintIf(paint.dim, g.track.repeat(Math.max(0, width - used)));
 }
@@ -116,7 +122,10 @@ export function shareText(share: number): string {
 }
 
 /** `label  ██████▌░░░░░  60%`; the bar at most `maxBar` cells, so on a wide terminal the value stays near its bar. */
-export function barRows(rows: readonly BarRow[], style: ChartStyle & { labelWidth?: number; maxBar?: number }): string[] {
+export function barRows(
+  rows: readonly BarRow[],
+  style: ChartStyle & { labelWidth?: number; maxBar?: number },
+): string[] {
   if (rows.length === 0) return [];
   const g = style.unicode ? UNICODE : ASCII;
   const paint = colors(style.color);
@@ -155,17 +164,27 @@ export function trendRows(series: readonly TrendSeries[], style: ChartStyle & { 
   const rows = series.map((s) => {
     const first = s.values[0] ?? 0;
     const last = s.values[s.values.length - 1] ?? 0;
-    return { label: s.label, values: s.values, first: s.format(first), last: s.format(last), change: changeText(first, last) };
+    return {
+      label: s.label,
+      values: s.values,
+      first: s.format(first),
+      last: s.format(last),
+      change: changeText(first, last),
+    };
   });
   const trendLabel = style.trendLabel ?? 'trend';
-  const width = (pick: (row: (typeof rows)[number]) => string, header: string): number => Math.max(header.length, ...rows.map((row) => displayWidth(pick(row))));
+  const width = (pick: (row: (typeof rows)[number]) => string, header: string): number =>
+    Math.max(header.length, ...rows.map((row) => displayWidth(pick(row))));
   const firstW = width((row) => row.first, 'first');
   const lastW = width((row) => row.last, 'last');
   const changeW = width((row) => row.change, 'change');
   const numbers = firstW + lastW + changeW + 3 * GAP.length;
   let labelWidth = Math.max(...rows.map((row) => displayWidth(row.label)));
   labelWidth = Math.max(1, Math.min(labelWidth, style.width - numbers - GAP.length - cells));
-  const cell = Math.max(1, Math.min(4, Math.floor((style.width - labelWidth - GAP.length - numbers) / Math.max(1, cells))));
+  const cell = Math.max(
+    1,
+    Math.min(4, Math.floor((style.width - labelWidth - GAP.length - numbers) / Math.max(1, cells))),
+  );
   const sparkWidth = Math.max(cells * cell, trendLabel.length);
   const right = (text: string, w: number): string => ' '.repeat(Math.max(0, w - displayWidth(text))) + text;
   const left = (text: string, w: number): string => text + ' '.repeat(Math.max(0, w - displayWidth(text)));
@@ -195,13 +214,19 @@ export function histogramRows(histogram: Histogram, style: ChartStyle): string[]
   const g = style.unicode ? UNICODE : ASCII;
   const lowW = displayWidth(histogram.low);
   const cell = Math.max(1, Math.min(4, Math.floor((style.width - lowW - displayWidth(histogram.high) - 2) / n)));
-  const lines = [`${histogram.low} ${sparkline(histogram.counts, { unicode: style.unicode, color: style.color, cell })} ${histogram.high}`];
+  const lines = [
+    `${histogram.low} ${sparkline(histogram.counts, { unicode: style.unicode, color: style.color, cell })} ${histogram.high}`,
+  ];
   const mark = histogram.mark;
   if (mark !== undefined && mark.bin >= 0 && mark.bin < n) {
     const at = lowW + 1 + mark.bin * cell + Math.floor((cell - 1) / 2);
     const after = `${' '.repeat(at)}${g.marker} ${mark.label}`;
     const before = `${mark.label} ${g.marker}`;
-    lines.push(displayWidth(after) <= style.width || displayWidth(before) > at + 1 ? after : `${' '.repeat(at + 1 - displayWidth(before))}${before}`);
+    lines.push(
+      displayWidth(after) <= style.width || displayWidth(before) > at + 1
+        ? after
+        : `${' '.repeat(at + 1 - displayWidth(before))}${before}`,
+    );
   }
   return lines;
 }

@@ -40,7 +40,15 @@ export function explicitColumns(
     return fields.map((path) => {
       const spec = specs?.find((s) => s.path === path);
       // Asked for by name: shown even where the command's table would leave it out for width.
-      return { path, header: path, kind: spec?.kind, inferred: false, keep: spec?.keep, priority: spec?.priority, whole: spec?.whole ?? spec?.wide };
+      return {
+        path,
+        header: path,
+        kind: spec?.kind,
+        inferred: false,
+        keep: spec?.keep,
+        priority: spec?.priority,
+        whole: spec?.whole ?? spec?.wide,
+      };
     });
   }
   if (useSpecs && specs !== undefined && specs.length > 0) {
@@ -72,7 +80,8 @@ export class Row {
     return this.flatCache;
   }
   raw(column: Column): FlatValue {
-    if (column.inferred) return Object.prototype.hasOwnProperty.call(this.flat, column.path) ? (this.flat[column.path] ?? null) : null;
+    if (column.inferred)
+      return Object.prototype.hasOwnProperty.call(this.flat, column.path) ? (this.flat[column.path] ?? null) : null;
     // A key that is the whole path is read directly: this runs for every cell of every row.
     if (Object.prototype.hasOwnProperty.call(this.record, column.path)) return toCell(this.record[column.path]);
     return toCell(getPath(this.record, column.path));
@@ -82,7 +91,8 @@ export class Row {
     const objects = column.kind === 'accounts' ? undefined : objectList(getPath(this.record, column.path));
     if (objects !== undefined) return shortList(objects);
     if (column.inferred) return genericText(this.raw(column), column.path, options.keyValue ?? false);
-    if (column.kind === undefined) return genericText(toCell(getPath(this.record, column.path)), column.path, options.keyValue ?? false);
+    if (column.kind === undefined)
+      return genericText(toCell(getPath(this.record, column.path)), column.path, options.keyValue ?? false);
     return displayValue(getPath(this.record, column.path), column.kind);
   }
 }
@@ -98,7 +108,13 @@ const SEPARATED_FROM = 10_000;
 /** A cell of no declared kind: in a key/value table an integer gets separators unless its key names an id. */
 export function genericText(value: FlatValue, path: string, keyValue: boolean): string {
   if (typeof value === 'string' && ISO_DATE_TIME.test(value)) return humanDate(value);
-  if (keyValue && typeof value === 'number' && Number.isSafeInteger(value) && Math.abs(value) >= SEPARATED_FROM && !ID_NAME.test(path)) {
+  if (
+    keyValue &&
+    typeof value === 'number' &&
+    Number.isSafeInteger(value) &&
+    Math.abs(value) >= SEPARATED_FROM &&
+    !ID_NAME.test(path)
+  ) {
     return countText(value);
   }
   return cellText(value);
@@ -142,7 +158,13 @@ export function displayValue(value: unknown, kind: ColumnSpec['kind'] | undefine
         .map((a: unknown) => {
           const o = a && typeof a === 'object' ? (a as Record<string, unknown>) : undefined;
           const handle = o ? (o.handle ?? o.username) : a;
-          return cellText(toCell(o?.platform !== undefined && o.platform !== null ? `${String(o.platform)}:${String(handle ?? '')}` : handle));
+          return cellText(
+            toCell(
+              o?.platform !== undefined && o.platform !== null
+                ? `${String(o.platform)}:${String(handle ?? '')}`
+                : handle,
+            ),
+          );
         })
         .join(', ');
     case 'bool':

@@ -44,7 +44,8 @@ export async function printDelimited(
   };
 
   // The header waits for the first record (or the end): stdout cannot take it back if the first page fails.
-  const fixedHeader = (): Promise<void> => (cols !== undefined && header ? write(encode(cols.map((col) => col.header))) : Promise.resolve());
+  const fixedHeader = (): Promise<void> =>
+    cols !== undefined && header ? write(encode(cols.map((col) => col.header))) : Promise.resolve();
   let count = 0;
   for await (const record of records) {
     if (count === 0 && fixed !== undefined) await fixedHeader();
@@ -65,7 +66,8 @@ export async function printDelimited(
   if (count === 0 && fixed !== undefined) await fixedHeader();
   if (cols === undefined && sample.length > 0) await settle();
   // An empty list still gets its header when the command knows its columns: CI jobs parse the file.
-  if (cols === undefined && sample.length === 0 && header && specs.length > 0) await write(encode(specs.map((spec) => spec.path)));
+  if (cols === undefined && sample.length === 0 && header && specs.length > 0)
+    await write(encode(specs.map((spec) => spec.path)));
   await batch.flush();
   if (dropped.size > 0 && !settings.quiet) notes.push(() => warnDropped(io, [...dropped]));
   return count;
@@ -74,5 +76,7 @@ export async function printDelimited(
 /** Streaming csv cannot add a column after the header: said rather than dropped silently. */
 function warnDropped(io: Terminal, names: string[]): void {
   const list = names.slice(0, 10).join(', ') + (names.length > 10 ? `, and ${names.length - 10} more` : '');
-  io.warn(`fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`);
+  io.warn(
+    `fields first seen after the first ${INFER_SAMPLE} records were left out: ${list}; name them with --fields, or use --format jsonl`,
+  );
 }

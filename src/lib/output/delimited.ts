@@ -49,7 +49,8 @@ export function tabLine(values: readonly FlatValue[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    const text = value === null || value === undefined ? '' : typeof value === 'string' ? tabCell(value) : String(value);
+    const text =
+      value === null || value === undefined ? '' : typeof value === 'string' ? tabCell(value) : String(value);
     line += i === 0 ? text : `\t${text}`;
   }
   return `${line}\n`;

@@ -31,7 +31,8 @@ export function printError(
   err: PrintableError,
   debugStack?: string,
 ): void {
-  const redact = (text: string): string => (settings.secrets ? settings.secrets.redact(text) : redactCredentialPatterns(text));
+  const redact = (text: string): string =>
+    settings.secrets ? settings.secrets.redact(text) : redactCredentialPatterns(text);
   if (settings.format === 'json' || settings.format === 'jsonl') {
     const body = {
       error: {
@@ -42,7 +43,9 @@ export function printError(
         ...(err.hint ? { hint: redact(err.hint) } : {}),
         // A billable request that failed after it may have reached the server: scripts must not blindly re-run it.
         ...(err.maybeCharged ? { maybe_charged: true } : {}),
-        ...(err.spent ? { spent: { credits: Math.round(err.spent.spentMilli) / 1000, kept: redact(err.spent.kept) } } : {}),
+        ...(err.spent
+          ? { spent: { credits: Math.round(err.spent.spentMilli) / 1000, kept: redact(err.spent.kept) } }
+          : {}),
       },
     };
     io.stderr.write(`${escapeJsonC1(JSON.stringify(body))}\n`);

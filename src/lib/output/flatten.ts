@@ -50,7 +50,12 @@ function walk(value: unknown, rest: string): unknown {
 }
 
 function isPrimitiveLike(value: unknown): boolean {
-  return value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function') || isExactNumber(value);
+  return (
+    value === null ||
+    value === undefined ||
+    (typeof value !== 'object' && typeof value !== 'function') ||
+    isExactNumber(value)
+  );
 }
 
 /** Arrays of primitives are joined with `; `; other arrays and objects become JSON text. */
@@ -126,13 +131,7 @@ export function selectFields(record: DataRecord, fields: readonly string[]): Dat
   return out;
 }
 
-function setPath(
-  out: DataRecord,
-  built: WeakSet<object>,
-  source: unknown,
-  segments: string[],
-  value: unknown,
-): void {
+function setPath(out: DataRecord, built: WeakSet<object>, source: unknown, segments: string[], value: unknown): void {
   let target: Record<string, unknown> | unknown[] = out;
   let from: unknown = source;
   for (let i = 0; i < segments.length - 1; i++) {

@@ -18,7 +18,9 @@ export function toNumber(value: unknown): number | undefined {
 /** ` (3 pages; 2 from the store)`, or ''. */
 /** `clause`: how fresh, how to buy fresh (StorePort.storeClause), said here so the run says it once. */
 export function storedPages(got: { pages: number; fromStore: number }, clause = ''): string {
-  return got.fromStore > 0 ? ` (${plural(got.pages, 'page')}; ${countText(got.fromStore)} from the store${clause})` : '';
+  return got.fromStore > 0
+    ? ` (${plural(got.pages, 'page')}; ${countText(got.fromStore)} from the store${clause})`
+    : '';
 }
 
 const UNITS = ['', 'k', 'M', 'B', 'T'] as const;
@@ -48,7 +50,10 @@ export function percent(value: unknown, options: { fraction?: boolean; digits?: 
   const num = toNumber(value);
   if (num === undefined) return value === null || value === undefined ? '' : String(value);
   const scaled = options.fraction ? num * 100 : num;
-  const text = scaled.toFixed(options.digits ?? 2).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  const text = scaled
+    .toFixed(options.digits ?? 2)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
   return `${text === '-0' ? '0' : text}%`;
 }
 
@@ -137,7 +142,11 @@ export function withArticle(word: string): string {
 
 /** `14 days`, `24 hours` (not `1 day`: as the defaults are documented). */
 export function durationText(ms: number): string {
-  for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]] as const) {
+  for (const [unit, size] of [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+  ] as const) {
     if (ms >= size && ms % size === 0 && !(unit === 'day' && ms < 2 * size)) return plural(ms / size, unit);
   }
   return plural(Math.round(ms / 1000), 'second');

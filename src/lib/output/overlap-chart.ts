@@ -18,7 +18,13 @@ export function overlapChart(rows: readonly OverlapShare[], style: ChartStyle): 
     const unique = toNumber(row.unique_percentage);
     if (unique === undefined) return [];
     const overlapping = toNumber(row.overlapping_percentage) ?? 100 - unique;
-    return [{ label: escapeControls(String(row.username ?? '')), parts: [unique / 100, overlapping / 100], text: `${shareText(unique / 100)} unique` }];
+    return [
+      {
+        label: escapeControls(String(row.username ?? '')),
+        parts: [unique / 100, overlapping / 100],
+        text: `${shareText(unique / 100)} unique`,
+      },
+    ];
   });
   if (bars.length === 0) return '';
   const paint = colors(style.color);

@@ -47,7 +47,8 @@ export function choosePager(inputs: PagerInputs): Pager | undefined {
 
 /** CREATORS_PAGER > the profile setting > PAGER > `less -FRX`; empty or `cat` (and the setting `false`) means none. */
 export function pagerCommand(env: Record<string, string | undefined>, setting: string | undefined): string | undefined {
-  const fromSetting = setting === undefined || setting.trim() === 'true' ? undefined : setting.trim() === 'false' ? '' : setting;
+  const fromSetting =
+    setting === undefined || setting.trim() === 'true' ? undefined : setting.trim() === 'false' ? '' : setting;
   // A dumb terminal (Emacs shell, IDE consoles) cannot run less: only a pager named for this program.
   const fallback = env.TERM === 'dumb' ? '' : (env.PAGER ?? DEFAULT_PAGER);
   const raw = (env.CREATORS_PAGER ?? fromSetting ?? fallback).trim();
@@ -111,7 +112,9 @@ export function pagedOutput(
       target = 'direct';
       if (pager.chosen === false) return;
       const why = (err as { code?: unknown }).code === 'ENOENT' ? 'not found' : ((err as Error).message ?? String(err));
-      io.warn(`cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`);
+      io.warn(
+        `cannot start the pager '${pager.command}' (${why}); writing directly. Set CREATORS_PAGER, or use --no-pager.`,
+      );
     }
   };
 

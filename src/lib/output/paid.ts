@@ -3,7 +3,16 @@
  * completes and commits its output with what it received, then rethrows the stop with a report of what this
  * run spent, so the command exits with the stop's own code. A failed write keeps nothing and says so.
  */
-import { AuthError, CreditsError, InterruptedError, OutputWriteError, PagerClosedError, RateLimitError, withStopReport, type StopReport } from '../errors.js';
+import {
+  AuthError,
+  CreditsError,
+  InterruptedError,
+  OutputWriteError,
+  PagerClosedError,
+  RateLimitError,
+  withStopReport,
+  type StopReport,
+} from '../errors.js';
 import type { Terminal } from '../io/terminal.js';
 import { printItem, printList, type TerminalView } from './printers.js';
 import { OutputFileError, outputFileCliError } from './sink.js';
@@ -29,7 +38,13 @@ function keptWhere(count: number, noun: string, settings: Pick<OutputSettings, '
 
 /** Errors that stop a billable run for a reason the user must hear about with the spend. */
 function isStop(err: unknown): boolean {
-  return err instanceof InterruptedError || err instanceof CreditsError || err instanceof RateLimitError || err instanceof AuthError || err instanceof OutputWriteError;
+  return (
+    err instanceof InterruptedError ||
+    err instanceof CreditsError ||
+    err instanceof RateLimitError ||
+    err instanceof AuthError ||
+    err instanceof OutputWriteError
+  );
 }
 
 function isOutputFailure(err: unknown): boolean {
@@ -37,14 +52,22 @@ function isOutputFailure(err: unknown): boolean {
 }
 
 /** Undefined when there is nothing worth saying (no spend, not a stop). */
-function stopReport(err: unknown, run: PaidRun, settings: Pick<OutputSettings, 'outputPath'>, written: number | undefined): StopReport | undefined {
+function stopReport(
+  err: unknown,
+  run: PaidRun,
+  settings: Pick<OutputSettings, 'outputPath'>,
+  written: number | undefined,
+): StopReport | undefined {
   const spentMilli = run.spentMilli();
   if (spentMilli === 0 && !isStop(err) && !isOutputFailure(err)) return undefined;
   const file = outputFile(settings);
   let kept: string;
   if (isOutputFailure(err)) {
     const sent = written === undefined ? '' : ` (${written} ${run.noun} were sent before the failure)`;
-    kept = file === undefined ? `the output to standard output is incomplete${sent}` : `nothing kept, ${file} was not written`;
+    kept =
+      file === undefined
+        ? `the output to standard output is incomplete${sent}`
+        : `nothing kept, ${file} was not written`;
   } else if (written === 0 || written === undefined) {
     kept = 'nothing was received, nothing kept';
   } else {
@@ -84,7 +107,10 @@ export async function printPaidList(
     throw report ? withStopReport(err, report) : err;
   }
   if (stopped !== undefined) {
-    const report = stopReport(stopped.error, run, settings, count) ?? { spentMilli: run.spentMilli(), kept: `${keptWhere(count, run.noun, settings)}, a partial result` };
+    const report = stopReport(stopped.error, run, settings, count) ?? {
+      spentMilli: run.spentMilli(),
+      kept: `${keptWhere(count, run.noun, settings)}, a partial result`,
+    };
     throw withStopReport(stopped.error, report);
   }
   return count;

@@ -7,7 +7,9 @@ import { namesStdout, writesInPlace } from '../io/atomic-file.js';
 export function checkOutputPath(target: string): void {
   const dir = path.dirname(target);
   const fail = (why: string): never => {
-    throw new UsageError(`Cannot write -o ${target}: ${why}.`, { hint: 'Choose a file in an existing, writable folder; nothing was sent.' });
+    throw new UsageError(`Cannot write -o ${target}: ${why}.`, {
+      hint: 'Choose a file in an existing, writable folder; nothing was sent.',
+    });
   };
   if (namesStdout(target)) return;
   if (writesInPlace(target)) {

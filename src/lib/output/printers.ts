@@ -68,7 +68,16 @@ export async function printList(
         if (isTerminalTable(io, settings)) return printTerminalTable(io, sink, settings, records, columns, notes);
         return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, true), false, notes);
       default:
-        return printDelimited(io, sink, settings, records, explicitColumns(settings, columns, false), true, notes, columns);
+        return printDelimited(
+          io,
+          sink,
+          settings,
+          records,
+          explicitColumns(settings, columns, false),
+          true,
+          notes,
+          columns,
+        );
     }
   });
   const shared = settings.pager?.shared;
@@ -163,7 +172,10 @@ async function printJsonArray(
 }
 
 /** A terminal view of one record (a creator card), or undefined to fall back to the key/value table. */
-export type TerminalView = (record: DataRecord, layout: { width: number; color: boolean; unicode: boolean }) => string | undefined;
+export type TerminalView = (
+  record: DataRecord,
+  layout: { width: number; color: boolean; unicode: boolean },
+) => string | undefined;
 
 export async function printItem(
   io: Terminal,
@@ -193,7 +205,11 @@ export async function printItem(
       default: {
         const shown =
           view !== undefined && isTerminalTable(io, settings) && pickedFields(settings) === undefined
-            ? view(record, { width: io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS, color: settings.color, unicode: settings.unicode ?? false })
+            ? view(record, {
+                width: io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS,
+                color: settings.color,
+                unicode: settings.unicode ?? false,
+              })
             : undefined;
         await sink.write(shown ?? (await keyValueText(io, settings, record, columns)));
       }
@@ -208,8 +224,15 @@ export async function printText(io: Terminal, settings: OutputSettings, text: st
 }
 
 /** A body the server sent, byte for byte; if it breaks off, the file is not committed. */
-export async function printBytes(io: Terminal, settings: OutputSettings, body: AsyncIterable<Uint8Array | string>): Promise<void> {
+export async function printBytes(
+  io: Terminal,
+  settings: OutputSettings,
+  body: AsyncIterable<Uint8Array | string>,
+): Promise<void> {
   await withSink(io, settings, async (sink) => {
-    for await (const chunk of body) await sink.writeBytes(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    for await (const chunk of body)
+      await sink.writeBytes(
+        typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+      );
   });
 }

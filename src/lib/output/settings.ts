@@ -28,7 +28,9 @@ export interface OutputInputs {
   profileBom?: string | undefined;
 }
 
-export function askedFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>): string | undefined {
+export function askedFormat(
+  inputs: Pick<OutputInputs, 'json' | 'format' | 'output' | 'envFormat' | 'profileFormat'>,
+): string | undefined {
   const fromFlag = inputs.json ? 'json' : inputs.format;
   const toFile = inputs.output !== undefined && inputs.output !== '-' ? inputs.output : undefined;
   return fromFlag ?? (toFile ? formatFromPath(toFile) : undefined) ?? inputs.envFormat ?? inputs.profileFormat;
@@ -63,6 +65,7 @@ export function errorFormat(inputs: Pick<OutputInputs, 'json' | 'format' | 'envF
 
 function checkFormat(format: string): Format {
   const known = matchChoice(format, FORMATS);
-  if (known === undefined) throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
+  if (known === undefined)
+    throw new UsageError(`Unknown format '${format}'.`, { hint: `Use one of: ${FORMATS.join(', ')}.` });
   return known;
 }

@@ -41,7 +41,9 @@ export class OutputFileError extends Error {
 export function outputFileCliError(err: OutputFileError): CliError {
   const message = `${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}.`;
   const usage = err.code !== undefined && PATH_CODES.has(err.code);
-  return usage ? new UsageError(message, { cause: err }) : new CliError(message, EXIT.ERROR, { code: 'output_file', cause: err });
+  return usage
+    ? new UsageError(message, { cause: err })
+    : new CliError(message, EXIT.ERROR, { code: 'output_file', cause: err });
 }
 
 /** Resolves when the stream accepts more; rejects when it errors or closes while we wait (a closed pipe must not hang us). */
@@ -81,7 +83,11 @@ export interface SinkOptions {
 }
 
 /** With a pager, stdout output is held and paged on commit; `stream` is then the terminal, for callers that bypass it. */
-export async function openSink(io: Terminal, settings: Pick<OutputSettings, 'outputPath' | 'pager'>, options: SinkOptions = {}): Promise<Sink> {
+export async function openSink(
+  io: Terminal,
+  settings: Pick<OutputSettings, 'outputPath' | 'pager'>,
+  options: SinkOptions = {},
+): Promise<Sink> {
   const target = settings.outputPath;
   const stdoutByPath = target !== undefined && target !== '' && namesStdout(path.resolve(target));
   if (target === undefined || target === '' || target === '-' || stdoutByPath) {
@@ -89,16 +95,36 @@ export async function openSink(io: Terminal, settings: Pick<OutputSettings, 'out
     const toStdout = (chunk: string | Buffer): Promise<void> => {
       io.clearLive();
       return writeChunk(io.stdout, chunk).catch((err: unknown) => {
-        throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE' ? new StdoutClosedError() : stdoutWriteError(err);
+        throw stdoutClosed(io) || (err as { code?: unknown } | undefined)?.code === 'EPIPE'
+          ? new StdoutClosedError()
+          : stdoutWriteError(err);
       });
     };
     if (settings.pager !== undefined && !stdoutByPath) {
       // One part of a screen paged once (`pageOnce`) shares the screen's output, which the screen's end commits.
       const { pagedOutput } = await import('./pager.js');
       const shared = settings.pager.shared;
-      const paged = shared !== undefined ? (shared.output ??= pagedOutput(io, settings.pager, toStdout)) : pagedOutput(io, settings.pager, toStdout);
-      if (shared !== undefined) return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: async () => {}, abort: async () => {}, inPlace: true };
-      return { stream: io.stdout, write: paged.write, writeBytes: paged.write, commit: paged.commit, abort: paged.abort, inPlace: true };
+      const paged =
+        shared !== undefined
+          ? (shared.output ??= pagedOutput(io, settings.pager, toStdout))
+          : pagedOutput(io, settings.pager, toStdout);
+      if (shared !== undefined)
+        return {
+          stream: io.stdout,
+          write: paged.write,
+          writeBytes: paged.write,
+          commit: async () => {},
+          abort: async () => {},
+          inPlace: true,
+        };
+      return {
+        stream: io.stdout,
+        write: paged.write,
+        writeBytes: paged.write,
+        commit: paged.commit,
+        abort: paged.abort,
+        inPlace: true,
+      };
     }
     return {
       inPlace: true,
@@ -151,7 +177,11 @@ export async function stdoutTaken(io: Pick<Terminal, 'stdout'>, signal?: AbortSi
  * standard output has taken the last one, and ends the run quietly (StdoutClosedError) when nobody reads any
  * more. Nothing to wait for when the output goes to a file or is held to the end (a terminal table, the pager).
  */
-export function readerPace(io: Pick<Terminal, 'stdout' | 'stdoutIsTTY'>, settings: Pick<OutputSettings, 'outputPath' | 'pager' | 'format'>, signal?: AbortSignal): () => Promise<void> {
+export function readerPace(
+  io: Pick<Terminal, 'stdout' | 'stdoutIsTTY'>,
+  settings: Pick<OutputSettings, 'outputPath' | 'pager' | 'format'>,
+  signal?: AbortSignal,
+): () => Promise<void> {
   const toStdout = !settings.outputPath || settings.outputPath === '-';
   const held = settings.pager !== undefined || (settings.format === 'table' && io.stdoutIsTTY);
   if (!toStdout || held) return async () => {};
@@ -276,7 +306,9 @@ async function openFileSink(target: string, shown: string, durableAsked: boolean
       if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
       if (bytesError !== undefined) throw fileWriteError(shown, bytesError, inPlace);
       if (stream.writableLength > 0) {
-        await new Promise<void>((resolve, reject) => stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err, inPlace)) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err, inPlace)) : resolve())),
+        );
       }
       // Network chunks are gathered into larger writes, the next received while the previous is written.
       gathered.push(chunk);

@@ -38,9 +38,21 @@ export interface TableInput {
 }
 
 const ASCII_CHARS = {
-  top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
-  bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
-  left: '|', 'left-mid': '+', mid: '-', 'mid-mid': '+', right: '|', 'right-mid': '+', middle: '|',
+  top: '-',
+  'top-mid': '+',
+  'top-left': '+',
+  'top-right': '+',
+  bottom: '-',
+  'bottom-mid': '+',
+  'bottom-left': '+',
+  'bottom-right': '+',
+  left: '|',
+  'left-mid': '+',
+  mid: '-',
+  'mid-mid': '+',
+  right: '|',
+  'right-mid': '+',
+  middle: '|',
 };
 
 /** Border and padding cost of n columns: every border one column, each cell one space on both sides. */
@@ -72,11 +84,27 @@ export function fitColumns(natural: readonly number[], total: number, fits?: rea
     return inOrder(chosen);
   };
   const required = all.filter((i) => fit(i).optional !== true);
-  const shown = take(required, all.filter((i) => fit(i).optional === true), (i) => natural[i] ?? 1);
-  const widths = shrink(shown.map((i) => natural[i] ?? 1), shown.map((i) => fit(i)), total - chrome(shown.length));
+  const shown = take(
+    required,
+    all.filter((i) => fit(i).optional === true),
+    (i) => natural[i] ?? 1,
+  );
+  const widths = shrink(
+    shown.map((i) => natural[i] ?? 1),
+    shown.map((i) => fit(i)),
+    total - chrome(shown.length),
+  );
   if (widths !== undefined) return { widths, shown };
-  const kept = take(required.filter((i) => !fit(i).droppable), required.filter((i) => fit(i).droppable), (i) => fit(i).floor);
-  const keptWidths = shrink(kept.map((i) => natural[i] ?? 1), kept.map((i) => fit(i)), total - chrome(kept.length));
+  const kept = take(
+    required.filter((i) => !fit(i).droppable),
+    required.filter((i) => fit(i).droppable),
+    (i) => fit(i).floor,
+  );
+  const keptWidths = shrink(
+    kept.map((i) => natural[i] ?? 1),
+    kept.map((i) => fit(i)),
+    total - chrome(kept.length),
+  );
   return { widths: keptWidths ?? kept.map((i) => fit(i).floor), shown: kept };
 }
 
@@ -91,7 +119,8 @@ function shrink(natural: number[], fits: ColumnFit[], budget: number): number[] 
     for (const i of members) widths[i] = Math.max(fits[i]!.floor, 0);
     const rest = used() - members.reduce((a, i) => a + widths[i]!, 0);
     const room = budget - rest;
-    const capped = (cap: number): number => members.reduce((a, i) => a + Math.max(fits[i]!.floor, Math.min(natural[i]!, cap)), 0);
+    const capped = (cap: number): number =>
+      members.reduce((a, i) => a + Math.max(fits[i]!.floor, Math.min(natural[i]!, cap)), 0);
     if (capped(0) > room) continue;
     let low = 0;
     let high = Math.max(...members.map((i) => natural[i]!));
@@ -124,8 +153,14 @@ export async function renderTable(input: TableInput): Promise<string> {
   const natural = Array.from({ length: count }, (_, i) =>
     Math.max(1, displayWidth(head?.[i] ?? ''), ...rows.flatMap((row) => (row[i] ?? '').split('\n').map(displayWidth))),
   );
-  const fitted = fitColumns(natural, input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS, input.fits);
-  const dropped = Array.from({ length: count }, (_, i) => i).filter((i) => !fitted.shown.includes(i) && input.fits?.[i]?.optional !== true);
+  const fitted = fitColumns(
+    natural,
+    input.width !== undefined && input.width > 0 ? input.width : DEFAULT_COLUMNS,
+    input.fits,
+  );
+  const dropped = Array.from({ length: count }, (_, i) => i).filter(
+    (i) => !fitted.shown.includes(i) && input.fits?.[i]?.optional !== true,
+  );
   if (dropped.length > 0) input.onDrop?.(dropped.map((i) => head?.[i] ?? String(i + 1)));
   const ellipsis = input.unicode === true ? '…' : '...';
   const { widths, shown } = fitted;
@@ -133,14 +168,18 @@ export async function renderTable(input: TableInput): Promise<string> {
   const table = new Table({
     // Headers are painted here, not through cli-table3's `style`: that goes through @colors/colors, which
     // decides on its own (CI=1, TERM=dumb, no TTY on the real stdout) and would ignore our --color decision.
-    ...(head === undefined ? {} : { head: pick(head).map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_CUT_COLUMN, ellipsis))) }),
+    ...(head === undefined
+      ? {}
+      : { head: pick(head).map((cell, i) => paint.cyan(truncate(cell, widths[i] ?? MIN_CUT_COLUMN, ellipsis))) }),
     colWidths: widths.map((w) => w + 2),
     colAligns: shown.map((i) => (input.alignRight?.[i] ? 'right' : 'left')),
     wordWrap: false,
     style: { compact: true, head: [], border: [] },
     ...(input.unicode === true ? {} : { chars: ASCII_CHARS }),
   });
-  const fitCell = (cell: string, i: number, w: number): string => (wrapped(i) ? wrapText(cell, w).join('\n') : truncate(cell, w, ellipsis));
-  for (const row of rows) table.push(widths.map((w, i) => fitCell(row[shown[i] as number] ?? '', shown[i] as number, w)));
+  const fitCell = (cell: string, i: number, w: number): string =>
+    wrapped(i) ? wrapText(cell, w).join('\n') : truncate(cell, w, ellipsis);
+  for (const row of rows)
+    table.push(widths.map((w, i) => fitCell(row[shown[i] as number] ?? '', shown[i] as number, w)));
   return `${table.toString()}\n`;
 }

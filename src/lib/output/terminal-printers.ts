@@ -1,7 +1,18 @@
 /** What a terminal gets: a list as a bordered table fitted to the width, one record as a key/value table. */
 import { escapeControls } from '../io/safe-text.js';
 import type { Terminal } from '../io/terminal.js';
-import { type Column, explicitColumns, genericText, inferColumns, INFER_SAMPLE, isNumericKind, keepsWhole, objectList, Row, shortList } from './columns.js';
+import {
+  type Column,
+  explicitColumns,
+  genericText,
+  inferColumns,
+  INFER_SAMPLE,
+  isNumericKind,
+  keepsWhole,
+  objectList,
+  Row,
+  shortList,
+} from './columns.js';
 import { tabLine } from './delimited.js';
 import { displayWidth } from '../io/width.js';
 import { cellText, flattenRecord, toCell, getPath } from './flatten.js';
@@ -25,7 +36,8 @@ export async function printTerminalTable(
   const rows: Row[] = [];
   for await (const record of records) rows.push(new Row(record));
   if (rows.length === 0) return 0;
-  const cols = explicitColumns(settings, specs, true) ?? inferColumns(rows.slice(0, INFER_SAMPLE).map((row) => row.flat));
+  const cols =
+    explicitColumns(settings, specs, true) ?? inferColumns(rows.slice(0, INFER_SAMPLE).map((row) => row.flat));
   const text = await renderTable({
     head: cols.map((col) => col.header),
     rows: rows.map((row) => cols.map((col) => row.display(col))),
@@ -45,8 +57,16 @@ export async function printTerminalTable(
 /** What must be copied never gives way; numbers, dates and flags only as a whole. */
 function columnFit(col: Column): ColumnFit {
   if (keepsWhole(col)) return { floor: Infinity, priority: Infinity, droppable: false };
-  const whole = col.whole === true || col.wide === true || (col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts');
-  return { floor: whole ? Infinity : MIN_CUT_COLUMN, priority: col.priority ?? 0, droppable: true, optional: col.wide === true };
+  const whole =
+    col.whole === true ||
+    col.wide === true ||
+    (col.kind !== undefined && col.kind !== 'text' && col.kind !== 'accounts');
+  return {
+    floor: whole ? Infinity : MIN_CUT_COLUMN,
+    priority: col.priority ?? 0,
+    droppable: true,
+    optional: col.wide === true,
+  };
 }
 
 function noteDropped(io: Terminal, headers: string[]): void {
@@ -80,17 +100,26 @@ export async function keyValueText(
   const cols = explicitColumns(settings, specs, true);
   const entries: { label: string; path: string; value: string }[] =
     cols === undefined
-      ? Object.entries(flattenRecord(record)).map(([key, value]) => ({ label: key, path: key, value: terminal ? genericText(value, key, true) : cellText(value) }))
+      ? Object.entries(flattenRecord(record)).map(([key, value]) => ({
+          label: key,
+          path: key,
+          value: terminal ? genericText(value, key, true) : cellText(value),
+        }))
       : cols.map((col) => ({
           label: col.header,
           path: col.path,
-          value: terminal ? new Row(record).display(col, { keyValue: true }) : cellText(toCell(getPath(record, col.path))),
+          value: terminal
+            ? new Row(record).display(col, { keyValue: true })
+            : cellText(toCell(getPath(record, col.path))),
         }));
   if (!terminal) return entries.map((e) => tabLine([e.label, e.value])).join('');
   if (entries.length === 0) return '';
   const width = io.columns !== undefined && io.columns > 0 ? io.columns : DEFAULT_COLUMNS;
   const room = width - 7 - MIN_CUT_COLUMN;
-  const labelWidth = Math.min(Math.max(...entries.map((e) => displayWidth(escapeControls(e.label)))), width - 7 - MIN_VALUE);
+  const labelWidth = Math.min(
+    Math.max(...entries.map((e) => displayWidth(escapeControls(e.label)))),
+    width - 7 - MIN_VALUE,
+  );
   const valueRoom = width - 7 - Math.max(labelWidth, MIN_CUT_COLUMN);
   const links: [string, string][] = [];
   // Values that must be copied (a batch id) keep their width; a `wide` one that would cut the labels goes below.
@@ -100,7 +129,9 @@ export async function keyValueText(
     const raw = getPath(record, e.path);
     const objects = objectList(raw);
     if (objects !== undefined) {
-      const urls = objects.flatMap((item) => Object.values(item).filter((v): v is string => typeof v === 'string' && URL_VALUE.test(v)));
+      const urls = objects.flatMap((item) =>
+        Object.values(item).filter((v): v is string => typeof v === 'string' && URL_VALUE.test(v)),
+      );
       urls.forEach((url, i) => links.push([urls.length === 1 ? e.label : `${e.label} ${i + 1}`, url]));
       const named = shortList(objects);
       return [e.label, urls.length === 0 ? named : `${named} ${LINK_BELOW}`];
@@ -109,7 +140,12 @@ export async function keyValueText(
       links.push([e.label, raw]);
       return [e.label, LINK_BELOW];
     }
-    if (cols?.[i]?.wide === true && !e.value.includes('\n') && displayWidth(e.value) > valueRoom && displayWidth(e.value) > MIN_VALUE) {
+    if (
+      cols?.[i]?.wide === true &&
+      !e.value.includes('\n') &&
+      displayWidth(e.value) > valueRoom &&
+      displayWidth(e.value) > MIN_VALUE
+    ) {
       links.push([e.label, e.value]);
       return [e.label, VALUE_BELOW];
     }
@@ -121,11 +157,20 @@ export async function keyValueText(
     { floor: MIN_CUT_COLUMN, priority: 1, droppable: false },
     { floor: Math.max(MIN_VALUE, Math.min(room, Math.max(0, ...kept))), priority: 0, droppable: false },
   ];
-  const table = await renderTable({ rows: pairs, width, color: settings.color, unicode: settings.unicode, fits, wrap: [false, true] });
+  const table = await renderTable({
+    rows: pairs,
+    width,
+    color: settings.color,
+    unicode: settings.unicode,
+    fits,
+    wrap: [false, true],
+  });
   const pad = Math.max(...links.map(([label]) => displayWidth(escapeControls(label))));
   const below = links.map(([label, url]) => {
     const [name, link] = [escapeControls(label), escapeControls(url)];
-    return pad + 2 + displayWidth(link) <= width ? `${name}${' '.repeat(pad - displayWidth(name) + 2)}${link}\n` : `${name}:\n${link}\n`;
+    return pad + 2 + displayWidth(link) <= width
+      ? `${name}${' '.repeat(pad - displayWidth(name) + 2)}${link}\n`
+      : `${name}:\n${link}\n`;
   });
   return table + below.join('');
 }

@@ -37,13 +37,19 @@ export async function reserveBudget(memory: PurchaseMemoryImpl, b: BudgetInput):
   const daily = milli(b.daily);
   const monthly = milli(b.monthly);
   if (b.worstMilli === null) {
-    throw new CreditsError('The worst-case cost of this command cannot be known, and a budget is set (daily-budget / monthly-budget); nothing was sent.', {
-      code: 'budget',
-      hint: 'Bound the run (--max-rows, --max-results, --max-pages) so its worst case is known.',
-    });
+    throw new CreditsError(
+      'The worst-case cost of this command cannot be known, and a budget is set (daily-budget / monthly-budget); nothing was sent.',
+      {
+        code: 'budget',
+        hint: 'Bound the run (--max-rows, --max-results, --max-pages) so its worst case is known.',
+      },
+    );
   }
   // Batch jobs still running charge after their create: their worst case (less what is logged) is held too.
-  const since = Math.min(daily === undefined ? b.now : startOfDay(b.now), monthly === undefined ? b.now : startOfMonth(b.now));
+  const since = Math.min(
+    daily === undefined ? b.now : startOfDay(b.now),
+    monthly === undefined ? b.now : startOfMonth(b.now),
+  );
   const open = await openJobsMilli(memory, b.profile, since);
   const refusal = await memory.store.reserve(
     {
@@ -57,8 +63,14 @@ export async function reserveBudget(memory: PurchaseMemoryImpl, b: BudgetInput):
   );
   if (!refusal) return;
   const period = refusal.period === 'daily' ? 'today' : 'this month';
-  const reserved = refusal.reservedMilli > 0 ? ` and ${formatCredits(refusal.reservedMilli)} reserved by runs in progress (creators store doctor shows them)` : '';
-  const jobs = open.milli > 0 ? `, up to ${formatCredits(open.milli)} more for batch ${open.jobs.length === 1 ? 'job' : 'jobs'} ${open.jobs.join(', ')} not yet seen finished (creators batch status <id> settles it)` : '';
+  const reserved =
+    refusal.reservedMilli > 0
+      ? ` and ${formatCredits(refusal.reservedMilli)} reserved by runs in progress (creators store doctor shows them)`
+      : '';
+  const jobs =
+    open.milli > 0
+      ? `, up to ${formatCredits(open.milli)} more for batch ${open.jobs.length === 1 ? 'job' : 'jobs'} ${open.jobs.join(', ')} not yet seen finished (creators batch status <id> settles it)`
+      : '';
   const left = Math.max(0, refusal.limitMilli - refusal.spentMilli - refusal.reservedMilli - open.milli);
   throw new CreditsError(
     `This run could cost up to ${formatCredits(b.worstMilli)} credits, over the ${refusal.period}-budget of ${formatCredits(refusal.limitMilli)}: ${formatCredits(refusal.spentMilli)} spent ${period}${reserved}${jobs}, ${formatCredits(left)} left; nothing was sent.`,

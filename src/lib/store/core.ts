@@ -15,8 +15,23 @@ import { processAlive, processIdentity } from '../io/process-alive.js';
 import { type Dialect, type Row, type Statement, type Tx } from './dialect.js';
 import { answerOf, spendOf, whereOf } from './rows.js';
 import type {
-  AnswerKind, AnswerRecord, BudgetCheck, BudgetRefusal, DeleteOptions, DoctorReport, Holder, KindCounts, ListFilter, LoadCounts, ReusableAnswer, SharedEntry, SpendEntry,
-  SpendFilter, Store, StoredAnswer, StoreStats,
+  AnswerKind,
+  AnswerRecord,
+  BudgetCheck,
+  BudgetRefusal,
+  DeleteOptions,
+  DoctorReport,
+  Holder,
+  KindCounts,
+  ListFilter,
+  LoadCounts,
+  ReusableAnswer,
+  SharedEntry,
+  SpendEntry,
+  SpendFilter,
+  Store,
+  StoredAnswer,
+  StoreStats,
 } from './types.js';
 import type { SharedPace } from '../http/pacer.js';
 
@@ -32,7 +47,13 @@ const SLICE = 500;
 /** This process as a holder of claims and reservations. */
 export function holderOf(run: string): Holder {
   const id = processIdentity();
-  return { run, pid: process.pid, host: hostname(), ...(id.boot ? { boot: id.boot } : {}), ...(id.start ? { start: id.start } : {}) };
+  return {
+    run,
+    pid: process.pid,
+    host: hostname(),
+    ...(id.boot ? { boot: id.boot } : {}),
+    ...(id.start ? { start: id.start } : {}),
+  };
 }
 
 function holderRow(r: Row): Holder & { seenAt: number } {
@@ -51,7 +72,10 @@ type Liveness = 'live' | 'dead' | 'silent' | 'ahead';
 /** The one liveness rule (above); `now` is the database's clock. */
 export function liveness(other: Holder & { seenAt: number }, me: Pick<Holder, 'host'>, now: number): Liveness {
   // A row from before holders beat (seen_at 0, the migration's default) names a bare pid: a process started since is not it.
-  if (other.host === me.host) return processAlive(other.pid, { boot: other.boot, start: other.start, seenAt: other.seenAt === 0 ? 0 : undefined }) ? 'live' : 'dead';
+  if (other.host === me.host)
+    return processAlive(other.pid, { boot: other.boot, start: other.start, seenAt: other.seenAt === 0 ? 0 : undefined })
+      ? 'live'
+      : 'dead';
   if (other.seenAt > now + AHEAD_MS) return 'ahead';
   return other.seenAt < now - SILENT_MS ? 'silent' : 'live';
 }
@@ -76,7 +100,13 @@ export abstract class StoreCore implements Store {
   protected abstract schemaVersion(): Promise<number>;
 
   async stats(): Promise<StoreStats> {
-    return { engine: this.engine, location: this.location, schemaVersion: await this.schemaVersion(), sizeBytes: await this.d.sizeBytes(), ...(await this.counts()) };
+    return {
+      engine: this.engine,
+      location: this.location,
+      schemaVersion: await this.schemaVersion(),
+      sizeBytes: await this.d.sizeBytes(),
+      ...(await this.counts()),
+    };
   }
 
   private async one(kind: 'read' | 'write' | 'light', sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -98,7 +128,11 @@ export abstract class StoreCore implements Store {
     return r ? reusableOf(r) : undefined;
   }
 
-  async answers(keys: readonly string[], since: number, maxBytes = Number.MAX_SAFE_INTEGER): Promise<Map<string, ReusableAnswer>> {
+  async answers(
+    keys: readonly string[],
+    since: number,
+    maxBytes = Number.MAX_SAFE_INTEGER,
+  ): Promise<Map<string, ReusableAnswer>> {
     const out = new Map<string, ReusableAnswer>();
     if (keys.length === 0) return out;
     const within = this.d.inList('key', keys);
@@ -114,10 +148,11 @@ export abstract class StoreCore implements Store {
   async answered(keys: readonly string[], since: number): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
     const within = this.d.inList('key', keys);
-    const rows = await this.one('read', `SELECT key FROM answers WHERE ${within.sql} AND bought_at >= ? AND (status <> 'not_found' OR credits_milli > 0)`, [
-      ...(within.params ?? []),
-      Math.floor(since),
-    ]);
+    const rows = await this.one(
+      'read',
+      `SELECT key FROM answers WHERE ${within.sql} AND bought_at >= ? AND (status <> 'not_found' OR credits_milli > 0)`,
+      [...(within.params ?? []), Math.floor(since)],
+    );
     return new Set(rows.map((r) => String(r.key)));
   }
 
@@ -134,12 +169,29 @@ export abstract class StoreCore implements Store {
               ON CONFLICT (key) DO UPDATE SET base_url = excluded.base_url, route = excluded.route, kind = excluded.kind, platform = excluded.platform,
                 subject = excluded.subject, request = excluded.request, body = excluded.body, status = excluded.status, credits_milli = excluded.credits_milli,
                 records = excluded.records, bought_at = excluded.bought_at, profile = excluded.profile`,
-        params: [a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, Math.round(a.creditsMilli), a.records, Math.floor(a.boughtAt), a.profile],
+        params: [
+          a.key,
+          a.baseUrl,
+          a.route,
+          a.kind,
+          a.platform,
+          a.subject,
+          a.request,
+          a.body,
+          a.status,
+          Math.round(a.creditsMilli),
+          a.records,
+          Math.floor(a.boughtAt),
+          a.profile,
+        ],
       },
     ];
     if (a.platform !== null) {
       for (const handle of new Set(creators)) {
-        out.push({ sql: 'INSERT INTO bought_creators (key, base_url, platform, handle, bought_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', params: [a.key, a.baseUrl, a.platform, handle, Math.floor(a.boughtAt)] });
+        out.push({
+          sql: 'INSERT INTO bought_creators (key, base_url, platform, handle, bought_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+          params: [a.key, a.baseUrl, a.platform, handle, Math.floor(a.boughtAt)],
+        });
       }
     }
     return out;
@@ -150,7 +202,18 @@ export abstract class StoreCore implements Store {
     return {
       sql: `INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run, origin)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (origin) DO NOTHING`,
-      params: [Math.floor(e.at), e.profile, e.baseUrl, e.command, e.route, e.platform, Math.round(e.creditsMilli), e.records, e.run, e.origin ?? null],
+      params: [
+        Math.floor(e.at),
+        e.profile,
+        e.baseUrl,
+        e.command,
+        e.route,
+        e.platform,
+        Math.round(e.creditsMilli),
+        e.records,
+        e.run,
+        e.origin ?? null,
+      ],
     };
   }
 
@@ -158,7 +221,12 @@ export abstract class StoreCore implements Store {
    * Keeps a paid answer, the creators it bought and its spend entry in one transaction (one round trip on a
    * server), and ends `release`'s claim on it in the same one.
    */
-  async commit(a: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined, release?: Holder): Promise<void> {
+  async commit(
+    a: StoredAnswer,
+    creators: readonly string[],
+    spend: SpendEntry | undefined,
+    release?: Holder,
+  ): Promise<void> {
     const statements = this.answerStatements(a, creators);
     if (spend) statements.push(this.spendStatement(spend));
     if (release) statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [a.key, release.run] });
@@ -186,23 +254,35 @@ export abstract class StoreCore implements Store {
    * held by a holder on another host that fell silent (or wrote a time from a wrong clock); a holder on this
    * host is checked by its process identity and taken over only when dead.
    */
-  async claim(key: string, holder: Holder, fresh?: { since: number; maxBytes?: number | undefined }): Promise<'claimed' | Holder | { answer: ReusableAnswer }> {
+  async claim(
+    key: string,
+    holder: Holder,
+    fresh?: { since: number; maxBytes?: number | undefined },
+  ): Promise<'claimed' | Holder | { answer: ReusableAnswer }> {
     const who = [holder.run, holder.pid, holder.host, holder.boot ?? null, holder.start ?? null];
     const take = `ON CONFLICT (key) DO UPDATE SET run = excluded.run, pid = excluded.pid, host = excluded.host, boot = excluded.boot, start = excluded.start,
         claimed_at = excluded.claimed_at, seen_at = excluded.seen_at
       WHERE claims.run = excluded.run OR (claims.host <> excluded.host AND (claims.seen_at < {now} - ? OR claims.seen_at > {now} + ?))`;
     const since = fresh ? Math.floor(fresh.since) : 0;
     // An answer a later purchase reuses (a free not-found is its own run's only).
-    const held = 'FROM answers WHERE key = ? AND bought_at >= ? AND (status <> \'not_found\' OR credits_milli > 0)';
+    const held = "FROM answers WHERE key = ? AND bought_at >= ? AND (status <> 'not_found' OR credits_milli > 0)";
     const statements: Statement[] = fresh
       ? [
-          { sql: `SELECT CASE WHEN octet_length(body) <= ? THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status ${held}`, params: [fresh.maxBytes ?? Number.MAX_SAFE_INTEGER, key, since] },
+          {
+            sql: `SELECT CASE WHEN octet_length(body) <= ? THEN body END AS body, octet_length(body) AS bytes, bought_at, records, credits_milli, status ${held}`,
+            params: [fresh.maxBytes ?? Number.MAX_SAFE_INTEGER, key, since],
+          },
           {
             sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) SELECT ?, ?, ?, ?, ?, ?, {now}, {now} WHERE NOT EXISTS (SELECT 1 ${held}) ${take}`,
             params: [key, ...who, key, since, SILENT_MS, AHEAD_MS],
           },
         ]
-      : [{ sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, {now}, {now}) ${take}`, params: [key, ...who, SILENT_MS, AHEAD_MS] }];
+      : [
+          {
+            sql: `INSERT INTO claims (key, run, pid, host, boot, start, claimed_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, {now}, {now}) ${take}`,
+            params: [key, ...who, SILENT_MS, AHEAD_MS],
+          },
+        ];
     const holderAt = statements.length;
     statements.push({ sql: 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', params: [key] });
     // Looked at again after the claim: on a server each statement sees what was committed when it began, and a
@@ -226,7 +306,10 @@ export abstract class StoreCore implements Store {
     if (other.host !== holder.host || liveness(other, holder, 0) === 'live') return publicHolder(other);
     // A dead process of this host: taken over, unless another run took it first.
     const [, now] = await this.d.batch('light', [
-      { sql: 'UPDATE claims SET run = ?, pid = ?, host = ?, boot = ?, start = ?, claimed_at = {now}, seen_at = {now} WHERE key = ? AND run = ?', params: [...who, key, other.run] },
+      {
+        sql: 'UPDATE claims SET run = ?, pid = ?, host = ?, boot = ?, start = ?, claimed_at = {now}, seen_at = {now} WHERE key = ? AND run = ?',
+        params: [...who, key, other.run],
+      },
       { sql: 'SELECT run, pid, host, boot, start, seen_at FROM claims WHERE key = ?', params: [key] },
     ]);
     const after = now?.[0];
@@ -252,27 +335,52 @@ export abstract class StoreCore implements Store {
     const refusal = await this.d.tx('write', async (t) => {
       await this.d.lock(t, `creators:budget:${check.profile}`);
       const now = await this.clock(t);
-      const runs = (await t.all('SELECT run, pid, host, boot, start, seen_at, reserved_milli FROM runs WHERE profile = ?', [check.profile])).filter((r) => String(r.run) !== holder.run);
+      const runs = (
+        await t.all('SELECT run, pid, host, boot, start, seen_at, reserved_milli FROM runs WHERE profile = ?', [
+          check.profile,
+        ])
+      ).filter((r) => String(r.run) !== holder.run);
       const live = runs.filter((r) => liveness(holderRow(r), holder, now) === 'live');
       const gone = runs.filter((r) => !live.includes(r)).map((r) => String(r.run));
       if (gone.length > 0) {
         const within = this.d.inList('run', gone);
         await t.run(`DELETE FROM runs WHERE ${within.sql}`, within.params);
       }
-      const spentBy = async (run: string): Promise<number> => sum((await t.all('SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE run = ?', [run]))[0]?.s);
+      const spentBy = async (run: string): Promise<number> =>
+        sum((await t.all('SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE run = ?', [run]))[0]?.s);
       let reservedMilli = 0;
       for (const r of live) reservedMilli += Math.max(0, Number(r.reserved_milli) - (await spentBy(String(r.run))));
-      for (const [period, budget] of [['daily', check.daily], ['monthly', check.monthly]] as const) {
+      for (const [period, budget] of [
+        ['daily', check.daily],
+        ['monthly', check.monthly],
+      ] as const) {
         if (!budget) continue;
-        const spentMilli = sum((await t.all('SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE profile = ? AND at >= ?', [check.profile, Math.floor(budget.since)]))[0]?.s);
-        if (spentMilli + reservedMilli + check.worstMilli > budget.limitMilli) return { period, limitMilli: budget.limitMilli, spentMilli, reservedMilli };
+        const spentMilli = sum(
+          (
+            await t.all('SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE profile = ? AND at >= ?', [
+              check.profile,
+              Math.floor(budget.since),
+            ])
+          )[0]?.s,
+        );
+        if (spentMilli + reservedMilli + check.worstMilli > budget.limitMilli)
+          return { period, limitMilli: budget.limitMilli, spentMilli, reservedMilli };
       }
       const prior = await spentBy(holder.run);
       await t.run(
         `INSERT INTO runs (run, profile, pid, host, boot, start, started_at, seen_at, reserved_milli) VALUES (?, ?, ?, ?, ?, ?, ?, {now}, ?)
          ON CONFLICT (run) DO UPDATE SET profile = excluded.profile, pid = excluded.pid, host = excluded.host, boot = excluded.boot, start = excluded.start,
            started_at = excluded.started_at, seen_at = excluded.seen_at, reserved_milli = excluded.reserved_milli`,
-        [holder.run, check.profile, holder.pid, holder.host, holder.boot ?? null, holder.start ?? null, Math.floor(check.now), Math.round(prior + check.worstMilli)],
+        [
+          holder.run,
+          check.profile,
+          holder.pid,
+          holder.host,
+          holder.boot ?? null,
+          holder.start ?? null,
+          Math.floor(check.now),
+          Math.round(prior + check.worstMilli),
+        ],
       );
       return undefined;
     });
@@ -384,7 +492,9 @@ export abstract class StoreCore implements Store {
   async shared(me: Pick<Holder, 'host'> = { host: hostname() }): Promise<SharedEntry[]> {
     const [claims, runs, paces, clock] = await this.d.batch('read', [
       { sql: 'SELECT key, run, pid, host, boot, start, seen_at, claimed_at FROM claims ORDER BY claimed_at' },
-      { sql: 'SELECT run, profile, pid, host, boot, start, seen_at, started_at, reserved_milli FROM runs ORDER BY started_at' },
+      {
+        sql: 'SELECT run, profile, pid, host, boot, start, seen_at, started_at, reserved_milli FROM runs ORDER BY started_at',
+      },
       { sql: 'SELECT account, tat FROM pace ORDER BY account' },
       { sql: 'SELECT {now} AS now' },
     ]);
@@ -392,15 +502,43 @@ export abstract class StoreCore implements Store {
     const out: SharedEntry[] = [];
     for (const r of claims ?? []) {
       const h = holderRow(r);
-      out.push({ kind: 'claim', id: String(r.key), holder: publicHolder(h), seenAt: h.seenAt, state: liveness(h, me, now), at: Number(r.claimed_at), reservedMilli: null, clock: now });
+      out.push({
+        kind: 'claim',
+        id: String(r.key),
+        holder: publicHolder(h),
+        seenAt: h.seenAt,
+        state: liveness(h, me, now),
+        at: Number(r.claimed_at),
+        reservedMilli: null,
+        clock: now,
+      });
     }
     for (const r of runs ?? []) {
       const h = holderRow(r);
-      out.push({ kind: 'reservation', id: String(r.run), holder: publicHolder(h), seenAt: h.seenAt, state: liveness(h, me, now), at: Number(r.started_at), reservedMilli: Number(r.reserved_milli), profile: String(r.profile), clock: now });
+      out.push({
+        kind: 'reservation',
+        id: String(r.run),
+        holder: publicHolder(h),
+        seenAt: h.seenAt,
+        state: liveness(h, me, now),
+        at: Number(r.started_at),
+        reservedMilli: Number(r.reserved_milli),
+        profile: String(r.profile),
+        clock: now,
+      });
     }
     for (const r of paces ?? []) {
       const tat = Number(r.tat);
-      out.push({ kind: 'pace', id: String(r.account), holder: undefined, seenAt: null, state: tat > now + AHEAD_MS ? 'ahead' : 'live', at: Math.round(tat), reservedMilli: null, clock: now });
+      out.push({
+        kind: 'pace',
+        id: String(r.account),
+        holder: undefined,
+        seenAt: null,
+        state: tat > now + AHEAD_MS ? 'ahead' : 'live',
+        at: Math.round(tat),
+        reservedMilli: null,
+        clock: now,
+      });
     }
     return out;
   }
@@ -417,9 +555,18 @@ export abstract class StoreCore implements Store {
         // Only as it was seen: a holder that beat again in between keeps what it holds (unless `all` asked for it).
         const asSeen = e.state === 'live' ? '' : ' AND seen_at = ?';
         const seen = e.state === 'live' ? [] : [e.seenAt ?? 0];
-        if (e.kind === 'claim') statements.push({ sql: `DELETE FROM claims WHERE key = ? AND run = ?${asSeen}`, params: [e.id, e.holder?.run ?? '', ...seen] });
-        else if (e.kind === 'reservation') statements.push({ sql: `DELETE FROM runs WHERE run = ?${asSeen}`, params: [e.id, ...seen] });
-        else statements.push({ sql: 'UPDATE pace SET tat = {now} WHERE account = ? AND tat > {now} + ?', params: [e.id, AHEAD_MS] });
+        if (e.kind === 'claim')
+          statements.push({
+            sql: `DELETE FROM claims WHERE key = ? AND run = ?${asSeen}`,
+            params: [e.id, e.holder?.run ?? '', ...seen],
+          });
+        else if (e.kind === 'reservation')
+          statements.push({ sql: `DELETE FROM runs WHERE run = ?${asSeen}`, params: [e.id, ...seen] });
+        else
+          statements.push({
+            sql: 'UPDATE pace SET tat = {now} WHERE account = ? AND tat > {now} + ?',
+            params: [e.id, AHEAD_MS],
+          });
       }
       await this.d.batch('write', statements);
     }
@@ -439,9 +586,15 @@ export abstract class StoreCore implements Store {
     // Newest first in slices (keyset on bought_at and the order written), so a large store is never held in memory at once.
     let after: [number, number] | undefined;
     for (;;) {
-      const cond = after ? `${where ? `${where} AND` : 'WHERE'} (bought_at < ? OR (bought_at = ? AND {seq} < ?))` : where;
+      const cond = after
+        ? `${where ? `${where} AND` : 'WHERE'} (bought_at < ? OR (bought_at = ? AND {seq} < ?))`
+        : where;
       const args = after ? [...params, after[0], after[0], after[1]] : params;
-      const rows = await this.one('read', `SELECT *, {seq} AS seq_ FROM answers ${cond} ORDER BY bought_at DESC, {seq} DESC LIMIT ${SLICE}`, args);
+      const rows = await this.one(
+        'read',
+        `SELECT *, {seq} AS seq_ FROM answers ${cond} ORDER BY bought_at DESC, {seq} DESC LIMIT ${SLICE}`,
+        args,
+      );
       for (const r of rows) yield answerOf(r);
       if (rows.length < SLICE) return;
       const last = rows[rows.length - 1] as Row;
@@ -474,19 +627,34 @@ export abstract class StoreCore implements Store {
       {
         sql: 'SELECT kind, COUNT(*) AS n, COALESCE({sum}(records), 0) AS records, COALESCE({sum}(credits_milli), 0) AS credits, MIN(bought_at) AS oldest, MAX(bought_at) AS newest FROM answers GROUP BY kind ORDER BY kind',
       },
-      { sql: 'SELECT COUNT(*) AS n, COALESCE({sum}(credits_milli), 0) AS credits, MIN(at) AS oldest, MAX(at) AS newest FROM spend' },
+      {
+        sql: 'SELECT COUNT(*) AS n, COALESCE({sum}(credits_milli), 0) AS credits, MIN(at) AS oldest, MAX(at) AS newest FROM spend',
+      },
     ]);
     const s = spend?.[0] ?? {};
     return {
-      answers: (kinds ?? []).map((k) => ({ kind: k.kind as AnswerKind, count: Number(k.n), records: sum(k.records), creditsMilli: sum(k.credits), oldest: num(k.oldest), newest: num(k.newest) })),
+      answers: (kinds ?? []).map((k) => ({
+        kind: k.kind as AnswerKind,
+        count: Number(k.n),
+        records: sum(k.records),
+        creditsMilli: sum(k.credits),
+        oldest: num(k.oldest),
+        newest: num(k.newest),
+      })),
       spend: { entries: Number(s.n ?? 0), creditsMilli: sum(s.credits), oldest: num(s.oldest), newest: num(s.newest) },
     };
   }
 
   async prune(before: number, o: DeleteOptions = {}): Promise<number> {
-    if (o.dryRun) return Number((await this.one('read', 'SELECT COUNT(*) AS n FROM answers WHERE bought_at < ?', [Math.floor(before)]))[0]?.n ?? 0);
+    if (o.dryRun)
+      return Number(
+        (await this.one('read', 'SELECT COUNT(*) AS n FROM answers WHERE bought_at < ?', [Math.floor(before)]))[0]?.n ??
+          0,
+      );
     return this.d.tx('write', async (t) => {
-      await t.run('DELETE FROM bought_creators WHERE key IN (SELECT key FROM answers WHERE bought_at < ?)', [Math.floor(before)]);
+      await t.run('DELETE FROM bought_creators WHERE key IN (SELECT key FROM answers WHERE bought_at < ?)', [
+        Math.floor(before),
+      ]);
       return t.run('DELETE FROM answers WHERE bought_at < ?', [Math.floor(before)]);
     });
   }
@@ -517,19 +685,34 @@ export abstract class StoreCore implements Store {
   }
 
   async dumpAnswers(after: string | undefined, limit: number): Promise<AnswerRecord[]> {
-    const rows = await this.one('read', 'SELECT * FROM answers WHERE key > ? ORDER BY key LIMIT ?', [after ?? '', limit]);
+    const rows = await this.one('read', 'SELECT * FROM answers WHERE key > ? ORDER BY key LIMIT ?', [
+      after ?? '',
+      limit,
+    ]);
     if (rows.length === 0) return [];
-    const within = this.d.inList('key', rows.map((r) => String(r.key)));
-    const creators = await this.one('read', `SELECT key, handle FROM bought_creators WHERE ${within.sql} ORDER BY handle`, within.params);
-    return rows.map((r) => ({ answer: answerOf(r), creators: creators.filter((c) => c.key === r.key).map((c) => String(c.handle)) }));
+    const within = this.d.inList(
+      'key',
+      rows.map((r) => String(r.key)),
+    );
+    const creators = await this.one(
+      'read',
+      `SELECT key, handle FROM bought_creators WHERE ${within.sql} ORDER BY handle`,
+      within.params,
+    );
+    return rows.map((r) => ({
+      answer: answerOf(r),
+      creators: creators.filter((c) => c.key === r.key).map((c) => String(c.handle)),
+    }));
   }
 
   async dumpSpend(after: number | undefined, limit: number): Promise<{ id: number; entry: SpendEntry }[]> {
     const id = await this.storeId();
-    return (await this.one('read', 'SELECT * FROM spend WHERE id > ? ORDER BY id LIMIT ?', [after ?? 0, limit])).map((r) => {
-      const entry = spendOf(r);
-      return { id: Number(r.id), entry: { ...entry, origin: entry.origin ?? `${id}:${Number(r.id)}` } };
-    });
+    return (await this.one('read', 'SELECT * FROM spend WHERE id > ? ORDER BY id LIMIT ?', [after ?? 0, limit])).map(
+      (r) => {
+        const entry = spendOf(r);
+        return { id: Number(r.id), entry: { ...entry, origin: entry.origin ?? `${id}:${Number(r.id)}` } };
+      },
+    );
   }
 
   /**
@@ -561,9 +744,22 @@ export abstract class StoreCore implements Store {
 }
 
 function reusableOf(r: Row): ReusableAnswer {
-  return { body: String(r.body ?? ''), bytes: Number(r.bytes), boughtAt: Number(r.bought_at), records: Number(r.records), creditsMilli: Number(r.credits_milli), status: r.status === 'not_found' ? 'not_found' : 'ok' };
+  return {
+    body: String(r.body ?? ''),
+    bytes: Number(r.bytes),
+    boughtAt: Number(r.bought_at),
+    records: Number(r.records),
+    creditsMilli: Number(r.credits_milli),
+    status: r.status === 'not_found' ? 'not_found' : 'ok',
+  };
 }
 
 function publicHolder(h: Holder & { seenAt?: number }): Holder {
-  return { run: h.run, pid: h.pid, host: h.host, ...(h.boot ? { boot: h.boot } : {}), ...(h.start ? { start: h.start } : {}) };
+  return {
+    run: h.run,
+    pid: h.pid,
+    host: h.host,
+    ...(h.boot ? { boot: h.boot } : {}),
+    ...(h.start ? { start: h.start } : {}),
+  };
 }

@@ -6,12 +6,20 @@ import { BusyError, CliError, EXIT } from '../errors.js';
 export const NO_STORE = 'or run with --no-store to buy without the purchase memory';
 
 /** A store written by a newer version, file or server alike: refused untouched. */
-export function tooNewError(where: string, e: { found?: number | undefined; known?: number | undefined }, cause: unknown): CliError {
-  return new CliError(`The store ${where} was written by a newer version of creators (schema ${e.found}; this one knows ${e.known}); nothing was changed.`, EXIT.ERROR, {
-    code: 'store_too_new',
-    hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
-    cause,
-  });
+export function tooNewError(
+  where: string,
+  e: { found?: number | undefined; known?: number | undefined },
+  cause: unknown,
+): CliError {
+  return new CliError(
+    `The store ${where} was written by a newer version of creators (schema ${e.found}; this one knows ${e.known}); nothing was changed.`,
+    EXIT.ERROR,
+    {
+      code: 'store_too_new',
+      hint: `Upgrade creators-cli (npm install -g creators-cli@latest), ${NO_STORE}.`,
+      cause,
+    },
+  );
 }
 
 /** Whether the store's folder has no space left: SQLite reports a shared-memory file it cannot grow as an I/O error. */
@@ -30,20 +38,31 @@ export function storeError(err: unknown, file: string): CliError {
   const message = typeof e.message === 'string' ? e.message : String(err);
   if (code === 'CREATORS_NEWER_SCHEMA') return tooNewError(file, e, err);
   if (code === 'CREATORS_FOREIGN_DB') {
-    return new CliError(`${file} is an SQLite database of another program, not a creators store; nothing was changed.`, EXIT.ERROR, {
-      code: 'store_foreign',
-      hint: `Point CREATORS_STORE (or the store setting) at a file of its own, ${NO_STORE}.`,
-      cause: err,
-    });
+    return new CliError(
+      `${file} is an SQLite database of another program, not a creators store; nothing was changed.`,
+      EXIT.ERROR,
+      {
+        code: 'store_foreign',
+        hint: `Point CREATORS_STORE (or the store setting) at a file of its own, ${NO_STORE}.`,
+        cause: err,
+      },
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new BusyError(`The store ${file} stayed locked by another process past the busy timeout; nothing more was sent.`, {
-      code: 'store_busy',
-      hint: 'Wait for the other run to finish and try again (CREATORS_STORE_BUSY_TIMEOUT sets the wait, in seconds).',
-      cause: err,
-    });
+    return new BusyError(
+      `The store ${file} stayed locked by another process past the busy timeout; nothing more was sent.`,
+      {
+        code: 'store_busy',
+        hint: 'Wait for the other run to finish and try again (CREATORS_STORE_BUSY_TIMEOUT sets the wait, in seconds).',
+        cause: err,
+      },
+    );
   }
-  if (code.startsWith('SQLITE_FULL') || /ENOSPC|disk is full|database or disk is full/i.test(message) || (code.startsWith('SQLITE_IOERR') && noSpace(file))) {
+  if (
+    code.startsWith('SQLITE_FULL') ||
+    /ENOSPC|disk is full|database or disk is full/i.test(message) ||
+    (code.startsWith('SQLITE_IOERR') && noSpace(file))
+  ) {
     return new CliError(`Cannot write to the store ${file}: the disk is full.`, EXIT.ERROR, {
       code: 'store_full',
       hint: `Free some space there, then re-run the same command (answers the store kept are not bought again), ${NO_STORE}.`,

@@ -38,7 +38,13 @@ function mostForRows(rows: number | null): number | undefined {
 export async function logJobCharge(memory: PurchaseMemoryImpl, status: BatchStatus, now: number): Promise<JobCharge> {
   if (status.phase === 'pending') return { loggedMilli: 0 };
   const raw = status.credits_used;
-  const entry = memory.spendEntry(BATCH_ROUTE, typeof status.platform === 'string' ? status.platform : undefined, 0, 0, now);
+  const entry = memory.spendEntry(
+    BATCH_ROUTE,
+    typeof status.platform === 'string' ? status.platform : undefined,
+    0,
+    0,
+    now,
+  );
   if (raw === null) {
     if (status.phase === 'done') await memory.store.logSpend({ ...entry, origin: `${origin(status.batch_id)}done` });
     return { loggedMilli: 0 };
@@ -59,7 +65,12 @@ export async function logJobCharge(memory: PurchaseMemoryImpl, status: BatchStat
   }
   const creditsMilli = Math.max(0, usedMilli - loggedMilli);
   if (creditsMilli > 0) {
-    await memory.store.logSpend({ ...entry, creditsMilli, records: Math.max(0, success - loggedRows), origin: `${origin(status.batch_id)}${usedMilli}` });
+    await memory.store.logSpend({
+      ...entry,
+      creditsMilli,
+      records: Math.max(0, success - loggedRows),
+      origin: `${origin(status.batch_id)}${usedMilli}`,
+    });
     memory.spentMilli += creditsMilli;
   }
   // Finished: it charges nothing more, so budgets stop holding its worst case.
@@ -68,7 +79,11 @@ export async function logJobCharge(memory: PurchaseMemoryImpl, status: BatchStat
 }
 
 /** Logs a new job's worst case (free) so budgets hold it until the job is seen finished. */
-export async function noteJobOpen(memory: PurchaseMemoryImpl, job: { id: string; worstMilli: number; platform?: string | undefined }, now: number): Promise<void> {
+export async function noteJobOpen(
+  memory: PurchaseMemoryImpl,
+  job: { id: string; worstMilli: number; platform?: string | undefined },
+  now: number,
+): Promise<void> {
   const entry = memory.spendEntry(BATCH_ROUTE, job.platform, 0, 0, now);
   await memory.store.logSpend({ ...entry, origin: `${origin(job.id)}open:${Math.max(0, Math.round(job.worstMilli))}` });
 }
@@ -81,7 +96,11 @@ const CHARGE = /^batch:(.+):\d+$/;
  * What jobs opened since `since` by this profile may still charge: each job's worst case less what it has been
  * logged to cost, for the jobs not seen finished (what a budget holds for them).
  */
-export async function openJobsMilli(memory: PurchaseMemoryImpl, profile: string, since: number): Promise<{ milli: number; jobs: string[] }> {
+export async function openJobsMilli(
+  memory: PurchaseMemoryImpl,
+  profile: string,
+  since: number,
+): Promise<{ milli: number; jobs: string[] }> {
   const worst = new Map<string, number>();
   const logged = new Map<string, number>();
   const done = new Set<string>();
@@ -90,7 +109,8 @@ export async function openJobsMilli(memory: PurchaseMemoryImpl, profile: string,
     let m: RegExpExecArray | null;
     if ((m = OPEN.exec(e.origin))) worst.set(m[1] as string, Number(m[2]));
     else if ((m = DONE.exec(e.origin))) done.add(m[1] as string);
-    else if ((m = CHARGE.exec(e.origin))) logged.set(m[1] as string, (logged.get(m[1] as string) ?? 0) + e.creditsMilli);
+    else if ((m = CHARGE.exec(e.origin)))
+      logged.set(m[1] as string, (logged.get(m[1] as string) ?? 0) + e.creditsMilli);
   }
   let milli = 0;
   const jobs: string[] = [];

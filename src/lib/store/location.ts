@@ -4,7 +4,17 @@
  * SQLite file (whose folder names would hold the password), and the store must never be written through a
  * device, a FIFO or a link to someone else's file.
  */
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -12,10 +22,12 @@ export const ACCEPTED_STORE_FORMS = 'a file path, or a postgres:// (or postgresq
 
 /** The store setting as it may be printed: a URL's password (in the user part or a `password=` parameter) as `***`. */
 export function shownStoreValue(value: string): string {
-  return value
-    // A mistyped URL (`postgres:/u:pw@h`, `postgres//u:pw@h`) spells its password the same way.
-    .replace(/^(\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*(?::\/{0,2}|\/\/)[^/?#@\s:]*:)[^@/?#\s]*@/, '$1***@')
-    .replace(/([?&]password=)[^&#\s]*/gi, '$1***');
+  return (
+    value
+      // A mistyped URL (`postgres:/u:pw@h`, `postgres//u:pw@h`) spells its password the same way.
+      .replace(/^(\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*(?::\/{0,2}|\/\/)[^/?#@\s:]*:)[^@/?#\s]*@/, '$1***@')
+      .replace(/([?&]password=)[^&#\s]*/gi, '$1***')
+  );
 }
 
 /** The password a store setting spells (user part or `password=`), to keep out of every line printed. */
@@ -24,19 +36,22 @@ export function storeValuePasswords(value: string): string[] {
     /^\s*["'`]?[A-Za-z][A-Za-z0-9+.-]*(?::\/{0,2}|\/\/)[^/?#@\s:]*:([^@/?#\s]*)@/.exec(value)?.[1],
     ...[...value.matchAll(/[?&]password=([^&#\s"'`]*)/gi)].map((m) => m[1]),
   ];
-  return found.filter((p): p is string => Boolean(p)).flatMap((p) => {
-    try {
-      return [p, decodeURIComponent(p)];
-    } catch {
-      return [p];
-    }
-  });
+  return found
+    .filter((p): p is string => Boolean(p))
+    .flatMap((p) => {
+      try {
+        return [p, decodeURIComponent(p)];
+      } catch {
+        return [p];
+      }
+    });
 }
 
 const QUOTES = /^["'`]|["'`]$/;
 /** A URL's scheme, or a word that is one without its slashes (`pg:host/db`, `postgres:/db`). */
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
-const BARE_SCHEME = /^(postgres|postgresql|pg|psql|pgsql|postgre|postgress|mysql|mariadb|sqlite|sqlite3|libsql|file|https?):/i;
+const BARE_SCHEME =
+  /^(postgres|postgresql|pg|psql|pgsql|postgre|postgress|mysql|mariadb|sqlite|sqlite3|libsql|file|https?):/i;
 
 /** What is wrong with a store setting's text (`must be ...`), or undefined when it is a path or a PostgreSQL URL. */
 export function storeSettingProblem(value: string): string | undefined {
@@ -51,7 +66,8 @@ export function storeSettingProblem(value: string): string | undefined {
   if (lostColon !== undefined) return `${must}; '${lostColon}//' looks like a URL missing the ':' after its scheme`;
   const scheme = SCHEME.exec(v)?.[1] ?? BARE_SCHEME.exec(v)?.[1];
   // The URL itself is left to the driver, which reads forms URL parsers refuse (`postgres://user@/db?host=/run/...`).
-  if (scheme !== undefined && !/^postgres(ql)?:\/\//i.test(v)) return `${must}; '${scheme}:' is not a scheme the store knows`;
+  if (scheme !== undefined && !/^postgres(ql)?:\/\//i.test(v))
+    return `${must}; '${scheme}:' is not a scheme the store knows`;
   return undefined;
 }
 
@@ -62,11 +78,17 @@ export function storeSettingProblem(value: string): string | undefined {
 export function checkStoreSetting(value: string, source: string): void {
   const problem = storeSettingProblem(value);
   if (problem === undefined) return;
-  const fix = source === 'CREATORS_STORE' ? 'Fix CREATORS_STORE, or unset it for the default file' : 'Fix it with `creators config set store <file or URL>`, or `creators config unset store` for the default file';
-  throw new UsageError(`The store location '${shownStoreValue(value.trim())}' in ${source} was refused: it ${problem}. Nothing was opened or sent.`, {
-    code: 'store_location',
-    hint: `${fix}.`,
-  });
+  const fix =
+    source === 'CREATORS_STORE'
+      ? 'Fix CREATORS_STORE, or unset it for the default file'
+      : 'Fix it with `creators config set store <file or URL>`, or `creators config unset store` for the default file';
+  throw new UsageError(
+    `The store location '${shownStoreValue(value.trim())}' in ${source} was refused: it ${problem}. Nothing was opened or sent.`,
+    {
+      code: 'store_location',
+      hint: `${fix}.`,
+    },
+  );
 }
 
 export interface PrepareOptions {
@@ -123,7 +145,12 @@ export function prepareStoreFile(file: string, o: PrepareOptions): Prepared {
     } catch {
       target = undefined;
     }
-    throw notAFile(file, target === undefined || target.isFile() ? 'a symbolic link (the store does not follow links)' : `a symbolic link to ${kindOf(target)}`);
+    throw notAFile(
+      file,
+      target === undefined || target.isFile()
+        ? 'a symbolic link (the store does not follow links)'
+        : `a symbolic link to ${kindOf(target)}`,
+    );
   }
   if (found && !found.isFile()) throw notAFile(file, kindOf(found));
   if (!found && !o.create) return { exists: false, tightened: false };
@@ -141,7 +168,8 @@ export function prepareStoreFile(file: string, o: PrepareOptions): Prepared {
     try {
       fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw notAFile(file, 'a symbolic link (the store does not follow links)');
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+        throw notAFile(file, 'a symbolic link (the store does not follow links)');
       throw err;
     }
     try {
@@ -259,7 +287,8 @@ function makeFolders(dir: string): boolean {
   const missing: string[] = [];
   for (let at = dir; ; at = path.dirname(at)) {
     try {
-      if (!statSync(at).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', path: at });
+      if (!statSync(at).isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', path: at });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(at) === at) throw err;

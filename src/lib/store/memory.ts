@@ -15,7 +15,13 @@ import { formatCredits } from '../words.js';
 import { BusyError, CliError, EXIT } from '../errors.js';
 import { parseJson, stringifyJson } from '../exact-json.js';
 import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';
-import { FROM_STORE, type HttpResponse, type Purchase, type PurchaseMemory, type RequestOptions } from '../http/types.js';
+import {
+  FROM_STORE,
+  type HttpResponse,
+  type Purchase,
+  type PurchaseMemory,
+  type RequestOptions,
+} from '../http/types.js';
 import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
 import { holderOf, SILENT_MS } from './core.js';
@@ -90,9 +96,17 @@ function answerName(req: Pick<RequestOptions, 'path' | 'purchase'>): string {
  * A stored answer that cannot be reused (not JSON, not the route's shape, over the cap): named, with what to run,
  * and never bought again behind the user's back. One line (a bulk row's error shows the message only).
  */
-function damagedAnswer(req: Pick<RequestOptions, 'path' | 'purchase'>, key: string, boughtAt: number, why: string): CliError {
+function damagedAnswer(
+  req: Pick<RequestOptions, 'path' | 'purchase'>,
+  key: string,
+  boughtAt: number,
+  why: string,
+): CliError {
   const p = req.purchase;
-  const forget = p?.platform && p.subject && !p.subject.includes('@') ? `\`creators store forget ${p.platform}:${p.subject}\`, or ` : '';
+  const forget =
+    p?.platform && p.subject && !p.subject.includes('@')
+      ? `\`creators store forget ${p.platform}:${p.subject}\`, or `
+      : '';
   return new CliError(
     `The store's answer for ${answerName(req)} (key ${key.slice(0, 12)}, bought ${new Date(boughtAt).toISOString()}) is damaged: ${why}; nothing was bought. To buy it again, run ${forget}the command with --max-age 0.`,
     EXIT.ERROR,
@@ -131,8 +145,16 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
     if (typeof b.handle === 'string') body = { ...b, handle: normalizeHandle(b.handle) };
-    if ((b.filter_key === 'url' || b.filter_key === 'username') && typeof b.filter_value === 'string' && normalizeHandle(b.filter_value)) {
-      body = { ...(body as Record<string, unknown>), filter_key: 'username', filter_value: normalizeHandle(b.filter_value) };
+    if (
+      (b.filter_key === 'url' || b.filter_key === 'username') &&
+      typeof b.filter_value === 'string' &&
+      normalizeHandle(b.filter_value)
+    ) {
+      body = {
+        ...(body as Record<string, unknown>),
+        filter_key: 'username',
+        filter_value: normalizeHandle(b.filter_value),
+      };
     }
     const filters = b.filters as Record<string, unknown> | null | undefined;
     const excluded = filters && typeof filters === 'object' ? filters.exclude_handles : undefined;
@@ -149,11 +171,14 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
 }
 
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
-  return createHash('sha256').update(`${baseUrl}\n${requestText(req)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${baseUrl}\n${requestText(req)}`)
+    .digest('hex');
 }
 
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
-  if (purchase.kind === 'creator') return found && purchase.subject && !purchase.subject.includes('@') ? [purchase.subject] : [];
+  if (purchase.kind === 'creator')
+    return found && purchase.subject && !purchase.subject.includes('@') ? [purchase.subject] : [];
   const accounts = (data as { accounts?: unknown } | null)?.accounts;
   if (!Array.isArray(accounts)) return [];
   const handles: string[] = [];
@@ -166,12 +191,18 @@ function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[]
 }
 
 /** What the service charged, as the spend log takes it (`readCharge`). */
-export function chargedMilli(req: Pick<RequestOptions, 'path' | 'query'>, data: unknown, isFound: boolean): number | undefined {
+export function chargedMilli(
+  req: Pick<RequestOptions, 'path' | 'query'>,
+  data: unknown,
+  isFound: boolean,
+): number | undefined {
   return readCharge(req, data, isFound).milli;
 }
 
 function missedNames(missed: readonly Unkept[]): string {
-  const names = missed.map((u) => (u.answer.subject ? `${u.answer.platform ?? ''}:${u.answer.subject}` : `${u.answer.route} page`));
+  const names = missed.map((u) =>
+    u.answer.subject ? `${u.answer.platform ?? ''}:${u.answer.subject}` : `${u.answer.route} page`,
+  );
   return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
 }
 
@@ -190,7 +221,8 @@ function found(data: unknown): boolean {
 /** A stored answer's data as a request would get it: parsed exactly, marked `storedAt` (lib/http) with when it was bought. */
 export function storedData(hit: Pick<StoredAnswer, 'body' | 'boughtAt'>): unknown {
   const data = parseJson(hit.body);
-  if (data !== null && typeof data === 'object') Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
+  if (data !== null && typeof data === 'object')
+    Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
   return data;
 }
 
@@ -222,7 +254,9 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private readonly keys = new Map<string, string>();
 
   constructor(private readonly o: MemoryOptions) {
-    this.holder = holderOf(o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16));
+    this.holder = holderOf(
+      o.run ?? createHash('sha256').update(`${process.pid}:${o.now()}:${Math.random()}`).digest('hex').slice(0, 16),
+    );
     this.maxAnswerBytes = Math.min(o.maxAnswerBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024, ANSWER_CEILING_BYTES);
   }
 
@@ -284,7 +318,12 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private async checked(req: RequestOptions, key: string, hit: ReusableAnswer): Promise<unknown> {
     const bytes = hit.bytes ?? Buffer.byteLength(hit.body);
     if (bytes > this.maxAnswerBytes) {
-      throw damagedAnswer(req, key, hit.boughtAt, `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be (CREATORS_MAX_RESPONSE_MB)`);
+      throw damagedAnswer(
+        req,
+        key,
+        hit.boughtAt,
+        `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be (CREATORS_MAX_RESPONSE_MB)`,
+      );
     }
     let data: unknown;
     try {
@@ -361,7 +400,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     // Read ahead (`prefetch`): a held answer is used as read; one missing then is looked for again by the claim.
     const ahead = window > 0 ? this.ahead.get(key) : undefined;
     if (ahead) this.ahead.delete(key);
-    if (ahead?.hit && ahead.window === window && ahead.hit.boughtAt >= started - window && this.reusable(key, ahead.hit)) return this.fromStore<T>(req, key, ahead.hit, window);
+    if (
+      ahead?.hit &&
+      ahead.window === window &&
+      ahead.hit.boughtAt >= started - window &&
+      this.reusable(key, ahead.hit)
+    )
+      return this.fromStore<T>(req, key, ahead.hit, window);
     // A server answers each look in a round trip: there the claim looks too (one trip for both), except for a
     // free not-found this run bought, which only this run reuses.
     const lookedAhead = ahead !== undefined && ahead.hit === null && !this.notFound.has(key);
@@ -405,22 +450,37 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     for (let looks = 1; ; looks++) {
       const waited = looks > 1;
       const look = since ?? (waited ? started : undefined);
-      const claim = await this.o.store.claim(key, this.holder, look === undefined ? undefined : { since: look, maxBytes: this.maxAnswerBytes });
+      const claim = await this.o.store.claim(
+        key,
+        this.holder,
+        look === undefined ? undefined : { since: look, maxBytes: this.maxAnswerBytes },
+      );
       if (claim === 'claimed') {
         // The holder waited for fell silent (another machine) or died: this run buys it now, and says so.
-        if (said) this.o.notice?.(`Pid ${said.pid} on ${said.host} stopped buying ${answerName(req)} (gone, or silent ${SILENT_MS / 1000} s on another machine): buying it here.`);
+        if (said)
+          this.o.notice?.(
+            `Pid ${said.pid} on ${said.host} stopped buying ${answerName(req)} (gone, or silent ${SILENT_MS / 1000} s on another machine): buying it here.`,
+          );
         break;
       }
       if ('answer' in claim) return this.fromStore<T>(req, key, claim.answer, window);
       if (!said && this.o.now() - started >= CLAIM_WAIT_SAID_MS) {
         said = claim;
-        const until = claim.host === this.holder.host ? 'while that process lives' : `while it answers (it is taken over after ${SILENT_MS / 1000} s of silence)`;
-        this.o.notice?.(`Waiting for pid ${claim.pid} on ${claim.host}, which is buying the same record (${answerName(req)}), ${until}, up to ${Math.round((waitUntil - started) / 1000)} s.`);
+        const until =
+          claim.host === this.holder.host
+            ? 'while that process lives'
+            : `while it answers (it is taken over after ${SILENT_MS / 1000} s of silence)`;
+        this.o.notice?.(
+          `Waiting for pid ${claim.pid} on ${claim.host}, which is buying the same record (${answerName(req)}), ${until}, up to ${Math.round((waitUntil - started) / 1000)} s.`,
+        );
       }
       if (!mayRetry(policy, looks, this.o.now() - started)) {
-        throw new BusyError(`Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`, {
-          hint: 'Re-run once it has finished: its answer will come from the store (CREATORS_STORE_CLAIM_WAIT sets how long to wait). `creators store doctor` shows who holds what.',
-        });
+        throw new BusyError(
+          `Another process (pid ${claim.pid} on ${claim.host}) is buying the same record and has not answered yet; not bought twice.`,
+          {
+            hint: 'Re-run once it has finished: its answer will come from the store (CREATORS_STORE_CLAIM_WAIT sets how long to wait). `creators store doctor` shows who holds what.',
+          },
+        );
       }
       await this.o.sleep(backoffMs(policy, looks), this.o.signal);
     }
@@ -442,7 +502,12 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
   }
 
-  private async fromStore<T>(req: RequestOptions, key: string, hit: ReusableAnswer, window: number): Promise<HttpResponse<T>> {
+  private async fromStore<T>(
+    req: RequestOptions,
+    key: string,
+    hit: ReusableAnswer,
+    window: number,
+  ): Promise<HttpResponse<T>> {
     const data = await this.checked(req, key, hit);
     this.tally.reused++;
     this.tally.windowMs = this.tally.windowMs === undefined ? window : Math.min(this.tally.windowMs, window);
@@ -475,7 +540,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     // Named by run, key and time: a commit tried again (after a lost connection) logs the charge once. The key's
     // first 16 hex digits (64 bits) tell one run's purchases of one millisecond apart: the whole key twice more a
     // record (the entry and its unique index) was 96 bytes of the store's ~3.5 KB.
-    const spend = creditsMilli > 0 ? { ...this.spendEntry(route, purchase.platform, creditsMilli, records, now), origin: `${this.holder.run}:${key.slice(0, 16)}:${now}` } : undefined;
+    const spend =
+      creditsMilli > 0
+        ? {
+            ...this.spendEntry(route, purchase.platform, creditsMilli, records, now),
+            origin: `${this.holder.run}:${key.slice(0, 16)}:${now}`,
+          }
+        : undefined;
     const creators = creatorsOf(purchase, data, isFound);
     const bytes = Buffer.byteLength(answer.body);
     if (bytes > this.maxAnswerBytes) {
@@ -520,8 +591,24 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     }
   }
 
-  spendEntry(route: string, platform: string | undefined, creditsMilli: number, records: number, at: number): SpendEntry {
-    return { at, profile: this.o.profile, baseUrl: this.o.baseUrl, command: this.o.command, route, platform: platform ?? null, creditsMilli, records, run: this.holder.run };
+  spendEntry(
+    route: string,
+    platform: string | undefined,
+    creditsMilli: number,
+    records: number,
+    at: number,
+  ): SpendEntry {
+    return {
+      at,
+      profile: this.o.profile,
+      baseUrl: this.o.baseUrl,
+      command: this.o.command,
+      route,
+      platform: platform ?? null,
+      creditsMilli,
+      records,
+      run: this.holder.run,
+    };
   }
 
   /**
@@ -556,8 +643,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       );
     }
     if (lost.length > 0) {
-      const why = lost[0]?.lost instanceof Error && this.o.outbox !== undefined ? ` nor the outbox ${this.o.outbox} (${(lost[0].lost as Error).message})` : '';
-      lines.push(`The store could not take ${what(lost)}${why}: ${lost.length === 1 ? 'it is' : 'they are'} in this run's output only.`);
+      const why =
+        lost[0]?.lost instanceof Error && this.o.outbox !== undefined
+          ? ` nor the outbox ${this.o.outbox} (${(lost[0].lost as Error).message})`
+          : '';
+      lines.push(
+        `The store could not take ${what(lost)}${why}: ${lost.length === 1 ? 'it is' : 'they are'} in this run's output only.`,
+      );
     }
     return lines.join(' ');
   }
@@ -568,9 +660,15 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const route = routeOf(req.path);
     if (refused && !this.doubted.has(route)) {
       this.doubted.add(route);
-      const most = refused.mostMilli === undefined ? '' : ` (at most ${formatCredits(refused.mostMilli)} for this answer)`;
-      const logged = milli === undefined ? 'nothing is logged for it' : `the price table's ${formatCredits(milli)} is logged instead`;
-      this.o.warn?.(`The service's credits_cost ${refused.said} for ${route} is not a charge that route makes${most}; ${logged}.`);
+      const most =
+        refused.mostMilli === undefined ? '' : ` (at most ${formatCredits(refused.mostMilli)} for this answer)`;
+      const logged =
+        milli === undefined
+          ? 'nothing is logged for it'
+          : `the price table's ${formatCredits(milli)} is logged instead`;
+      this.o.warn?.(
+        `The service's credits_cost ${refused.said} for ${route} is not a charge that route makes${most}; ${logged}.`,
+      );
     }
     return milli;
   }
@@ -581,14 +679,21 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    */
   async logCharge(req: RequestOptions, data: unknown): Promise<void> {
     const route = routeOf(req.path);
-    if (route === BATCH_ROUTE || route.startsWith(`${BATCH_ROUTE}/`) || route.startsWith('creators/enrich/public')) return;
+    if (route === BATCH_ROUTE || route.startsWith(`${BATCH_ROUTE}/`) || route.startsWith('creators/enrich/public'))
+      return;
     const isFound = !req.purchase || req.purchase.kind === 'page' || found(data);
     const creditsMilli = this.charged(req, data, isFound);
     if (!creditsMilli || creditsMilli <= 0) return;
     const body = req.body as { platform?: unknown } | undefined;
     this.spentMilli += creditsMilli;
     const records = req.purchase?.kind === 'creator' ? 1 : (itemsOfPage(data)?.length ?? 1);
-    const entry = this.spendEntry(route, typeof body?.platform === 'string' ? body.platform : undefined, creditsMilli, records, this.o.now());
+    const entry = this.spendEntry(
+      route,
+      typeof body?.platform === 'string' ? body.platform : undefined,
+      creditsMilli,
+      records,
+      this.o.now(),
+    );
     // Named by run and count: a log retried after a lost connection logs the charge once.
     const spend = { ...entry, origin: `${this.holder.run}:charge:${++this.charges}` };
     try {
@@ -598,9 +703,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       try {
         if (this.o.outbox === undefined) throw new Error('no outbox');
         appendOutbox(this.o.outbox, [{ spend }]);
-        this.o.warn?.(`The charge of ${route} (${formatCredits(creditsMilli)} credits) is kept in the outbox ${this.o.outbox} until the store takes it (the next run puts it there).`);
+        this.o.warn?.(
+          `The charge of ${route} (${formatCredits(creditsMilli)} credits) is kept in the outbox ${this.o.outbox} until the store takes it (the next run puts it there).`,
+        );
       } catch {
-        this.o.warn?.(`The charge of ${route} (${formatCredits(creditsMilli)} credits) is in no spend log: the store and its outbox both refused it.`);
+        this.o.warn?.(
+          `The charge of ${route} (${formatCredits(creditsMilli)} credits) is in no spend log: the store and its outbox both refused it.`,
+        );
       }
       throw err;
     }

@@ -72,7 +72,14 @@ export async function openStore(o: OpenOptions): Promise<Store | undefined> {
   if (isPgUrl(o.file)) {
     const env = o.env ?? process.env;
     const { openPgStore } = await import('./postgres.js');
-    const store = await openPgStore({ url: o.file.trim(), env, target: pgTarget(o.file.trim(), env), busyTimeoutMs: o.busyTimeoutMs, readOnly: o.readOnly, migrate: o.migrate });
+    const store = await openPgStore({
+      url: o.file.trim(),
+      env,
+      target: pgTarget(o.file.trim(), env),
+      busyTimeoutMs: o.busyTimeoutMs,
+      readOnly: o.readOnly,
+      migrate: o.migrate,
+    });
     if (o.readOnly && (await store.version()) === 0) {
       await store.close();
       return undefined;
@@ -98,7 +105,8 @@ export async function migrateStore(o: OpenOptions): Promise<{ engine: Engine; fr
     const from = o.readOnly ? await pgSchemaVersion(base) : await migratePgStore(base);
     return { engine: 'postgres', from, to: Math.max(from, SCHEMA_VERSION) };
   }
-  const existing = prepare(o, false) && statSync(o.file).size > 0 ? await openSqliteStore({ ...o, readOnly: true }) : undefined;
+  const existing =
+    prepare(o, false) && statSync(o.file).size > 0 ? await openSqliteStore({ ...o, readOnly: true }) : undefined;
   const from = existing ? existing.version() : 0;
   await existing?.close();
   if (!o.readOnly && from < SCHEMA_VERSION) await (await openSqliteStore({ ...o, readOnly: false })).close();

@@ -10,7 +10,20 @@
  * that finds, after its fsync, that the path no longer names the file it wrote to (renamed by a drainer
  * meanwhile) writes its lines again: a line may be loaded twice, never lost.
  */
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { AnswerRecord, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
@@ -102,7 +115,8 @@ function parseLines(text: string): OutboxEntry[] {
     if (line.trim() === '') continue;
     try {
       const e = JSON.parse(line) as OutboxEntry & { v?: unknown };
-      if (e && typeof e === 'object' && (e.answer !== undefined || e.spend !== undefined)) out.push({ answer: e.answer, creators: e.creators, spend: e.spend });
+      if (e && typeof e === 'object' && (e.answer !== undefined || e.spend !== undefined))
+        out.push({ answer: e.answer, creators: e.creators, spend: e.spend });
     } catch {
       // A line torn by a writer killed before its fsync returned: its answer was never handed to anyone.
     }
@@ -167,7 +181,11 @@ export function outboxEntries(file: string): OutboxEntry[] {
  * Loads the outbox into `store`, then removes what was loaded; undefined when there was none. `tag` names
  * this drainer's copy (unique per process). Throws the store's error when it cannot take them: the lines stay.
  */
-export async function drainOutbox(file: string, store: Pick<Store, 'load'>, tag: string): Promise<DrainCounts | undefined> {
+export async function drainOutbox(
+  file: string,
+  store: Pick<Store, 'load'>,
+  tag: string,
+): Promise<DrainCounts | undefined> {
   const files = outboxFiles(file);
   if (files.length === 0) return undefined;
   const mine = `${file}${DRAINING}${tag}`;
@@ -191,7 +209,9 @@ export async function drainOutbox(file: string, store: Pick<Store, 'load'>, tag:
     try {
       for (let i = 0; i < entries.length; i += SLICE) {
         const slice = entries.slice(i, i + SLICE);
-        const answers: AnswerRecord[] = slice.flatMap((e) => (e.answer ? [{ answer: e.answer, creators: e.creators ?? [] }] : []));
+        const answers: AnswerRecord[] = slice.flatMap((e) =>
+          e.answer ? [{ answer: e.answer, creators: e.creators ?? [] }] : [],
+        );
         const spend: SpendEntry[] = slice.flatMap((e) => (e.spend ? [e.spend] : []));
         const loaded = await store.load(answers, spend);
         counts.answers += loaded.answers;

@@ -31,10 +31,17 @@ export function pgTarget(url: string, env: Record<string, string | undefined>): 
   const database = decodeURIComponent((u?.pathname ?? '').replace(/^\//, '')) || env.PGDATABASE || user;
   const password = decodeURIComponent(u?.password || '') || env.PGPASSWORD || undefined;
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return { display: `postgres://${user ? `${encodeURIComponent(user)}@` : ''}${shownHost}:${port}/${encodeURIComponent(database)}`, host, port, database, password };
+  return {
+    display: `postgres://${user ? `${encodeURIComponent(user)}@` : ''}${shownHost}:${port}/${encodeURIComponent(database)}`,
+    host,
+    port,
+    database,
+    password,
+  };
 }
 
-const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|57P01|57P02|57P03|08000|08003|08006|08001|08004)$/;
+const UNREACHABLE =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|57P01|57P02|57P03|08000|08003|08006|08001|08004)$/;
 
 /** Whether an error means the team store could not be reached (the answer may be kept later). */
 export function isUnreachable(err: unknown): boolean {
@@ -55,7 +62,10 @@ export function pgError(err: unknown, t: PgTarget): CliError {
   const where = `the team store at ${t.host}:${t.port}`;
   if (code === 'CREATORS_NEWER_SCHEMA') return tooNewError(t.display, e, err);
   if (code === 'CREATORS_MIGRATE') {
-    const what = e.found === 0 ? 'has no creators schema yet' : `is at schema ${e.found}; this version of creators needs ${e.known}`;
+    const what =
+      e.found === 0
+        ? 'has no creators schema yet'
+        : `is at schema ${e.found}; this version of creators needs ${e.known}`;
     return new CliError(`The store ${t.display} ${what}; nothing was bought.`, EXIT.ERROR, {
       code: 'store_migrate',
       hint: `Run \`creators store migrate\` once for the team (it is safe to run again), ${NO_STORE}.`,
@@ -63,11 +73,15 @@ export function pgError(err: unknown, t: PgTarget): CliError {
     });
   }
   if (code === 'CREATORS_FOREIGN_DB') {
-    return new CliError(`The database ${t.display} holds another program's tables (answers without a creators schema); nothing was changed.`, EXIT.ERROR, {
-      code: 'store_foreign',
-      hint: `Point CREATORS_STORE (or the store setting) at a database of its own, ${NO_STORE}.`,
-      cause: err,
-    });
+    return new CliError(
+      `The database ${t.display} holds another program's tables (answers without a creators schema); nothing was changed.`,
+      EXIT.ERROR,
+      {
+        code: 'store_foreign',
+        hint: `Point CREATORS_STORE (or the store setting) at a database of its own, ${NO_STORE}.`,
+        cause: err,
+      },
+    );
   }
   // PgBouncer refuses credentials itself, as a protocol violation in its own words.
   const bouncerAuth = code === '08P01' && /authentication failed|^no such user$/i.test(message);
@@ -86,11 +100,14 @@ export function pgError(err: unknown, t: PgTarget): CliError {
     });
   }
   if (code === '55P03' || code === '40P01') {
-    return new BusyError(`${cap(where)} kept a row locked by another run past the busy timeout; nothing more was sent.`, {
-      code: 'store_busy',
-      hint: 'Wait for the other run to finish and try again (CREATORS_STORE_BUSY_TIMEOUT sets the wait, in seconds).',
-      cause: err,
-    });
+    return new BusyError(
+      `${cap(where)} kept a row locked by another run past the busy timeout; nothing more was sent.`,
+      {
+        code: 'store_busy',
+        hint: 'Wait for the other run to finish and try again (CREATORS_STORE_BUSY_TIMEOUT sets the wait, in seconds).',
+        cause: err,
+      },
+    );
   }
   if (code === '57014') {
     return new CliError(`${cap(where)} cancelled a statement that ran too long; nothing more was sent.`, EXIT.ERROR, {
@@ -100,9 +117,17 @@ export function pgError(err: unknown, t: PgTarget): CliError {
     });
   }
   if (code === '25006') {
-    return new CliError(`${cap(where)} refused a write in a read-only transaction (${message}).`, EXIT.ERROR, { code: 'store_failed', cause: err });
+    return new CliError(`${cap(where)} refused a write in a read-only transaction (${message}).`, EXIT.ERROR, {
+      code: 'store_failed',
+      cause: err,
+    });
   }
-  if (UNREACHABLE.test(code) || /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(message)) {
+  if (
+    UNREACHABLE.test(code) ||
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+      message,
+    )
+  ) {
     const reason = code && /^E[A-Z]+$/.test(code) ? code : message.replace(/\.$/, '');
     return new CliError(`Cannot reach ${where} (${reason}).`, EXIT.ERROR, {
       code: 'store_unreachable',

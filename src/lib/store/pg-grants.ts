@@ -35,12 +35,14 @@ const SCHEMA = 'public';
 
 // PostgreSQL's reserved key words (and those allowed only as function or type names): a role so named is quoted.
 const RESERVED = new Set(
-  ('all analyse analyze and any array as asc asymmetric authorization binary both case cast check collate collation column concurrently ' +
+  (
+    'all analyse analyze and any array as asc asymmetric authorization binary both case cast check collate collation column concurrently ' +
     'constraint create cross current_catalog current_date current_role current_schema current_time current_timestamp current_user default ' +
     'deferrable desc distinct do else end except false fetch for foreign freeze from full grant group having ilike in initially inner ' +
     'intersect into is isnull join lateral leading left like limit localtime localtimestamp natural not notnull null offset on only or ' +
     'order outer overlaps placing primary references returning right select session_user similar some symmetric system_user table ' +
-    'tablesample then to trailing true union unique user using variadic verbose when where window with').split(' '),
+    'tablesample then to trailing true union unique user using variadic verbose when where window with'
+  ).split(' '),
 );
 
 /** A role name as SQL spells it: bare when it can be, else double-quoted. */
@@ -81,8 +83,12 @@ export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
  */
 export function missingRightsSql(): string {
   const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-  const tables = TABLE_RIGHTS.flatMap(([table, privileges]) => privileges.map((p) => [table, p] as const)).map(([table, p], i) => `(${i}, ${lit(table)}, ${lit(p)})`);
-  const sequences = SEQUENCE_RIGHTS.map(([table, column], i) => `(${tables.length + i}, ${lit(table)}, ${lit(column)})`);
+  const tables = TABLE_RIGHTS.flatMap(([table, privileges]) => privileges.map((p) => [table, p] as const)).map(
+    ([table, p], i) => `(${i}, ${lit(table)}, ${lit(p)})`,
+  );
+  const sequences = SEQUENCE_RIGHTS.map(
+    ([table, column], i) => `(${tables.length + i}, ${lit(table)}, ${lit(column)})`,
+  );
   return `SELECT current_user AS role, m.privilege, m.kind, m.name FROM (
   SELECT t.n, t.privilege, 'table' AS kind, t.name FROM (VALUES ${tables.join(', ')}) AS t (n, name, privilege)
    WHERE NOT has_table_privilege(t.name, t.privilege)
@@ -97,7 +103,9 @@ ORDER BY m.n`;
 export async function missingRights(query: Query): Promise<{ role: string; missing: MissingRight[] }> {
   const rows = await query(missingRightsSql());
   const role = String(rows[0]?.role ?? '');
-  const missing = rows.filter((r) => r.privilege !== null && r.privilege !== undefined).map((r) => ({ privilege: String(r.privilege), on: `${String(r.kind)} ${String(r.name)}` }));
+  const missing = rows
+    .filter((r) => r.privilege !== null && r.privilege !== undefined)
+    .map((r) => ({ privilege: String(r.privilege), on: `${String(r.kind)} ${String(r.name)}` }));
   return { role, missing };
 }
 
@@ -107,8 +115,12 @@ export async function checkRights(query: Query, target: PgTarget): Promise<void>
   if (missing.length === 0) return;
   const shown = missing.slice(0, 3).map((m) => `${m.privilege} on ${m.on}`);
   const more = missing.length > shown.length ? ` (and ${missing.length - shown.length} more)` : '';
-  throw new CliError(`The role ${role} may not ${shown.join(', ')}${more} in the team store at ${target.host}:${target.port}; nothing was bought.`, EXIT.ERROR, {
-    code: 'store_rights',
-    hint: `Have the tables' owner run the GRANT statements \`creators store migrate --print-grants --role ${role}\` prints (the README lists them), or run with --no-store to buy without the purchase memory.`,
-  });
+  throw new CliError(
+    `The role ${role} may not ${shown.join(', ')}${more} in the team store at ${target.host}:${target.port}; nothing was bought.`,
+    EXIT.ERROR,
+    {
+      code: 'store_rights',
+      hint: `Have the tables' owner run the GRANT statements \`creators store migrate --print-grants --role ${role}\` prints (the README lists them), or run with --no-store to buy without the purchase memory.`,
+    },
+  );
 }

@@ -18,7 +18,12 @@ const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** No statement of the store runs longer; one that would is cancelled by the server (its transaction rolled back). */
 const STATEMENT_TIMEOUT_MS = 60_000;
 
-const WORDS = { now: '(floor(extract(epoch from now()) * 1000))::bigint', greatest: 'GREATEST', sum: 'SUM', seq: 'seq' } as const;
+const WORDS = {
+  now: '(floor(extract(epoch from now()) * 1000))::bigint',
+  greatest: 'GREATEST',
+  sum: 'SUM',
+  seq: 'seq',
+} as const;
 
 export interface PgOptions {
   url: string;
@@ -32,11 +37,16 @@ export interface PgOptions {
 
 /** The URL wins over the `PG*` variables, and SSL modes mean what they mean to libpq, as in psql. */
 async function poolConfig(o: PgOptions): Promise<PoolConfig> {
-  const { parse } = (await import('pg-connection-string')) as unknown as { parse(url: string, options?: { useLibpqCompat?: boolean }): Record<string, unknown> };
+  const { parse } = (await import('pg-connection-string')) as unknown as {
+    parse(url: string, options?: { useLibpqCompat?: boolean }): Record<string, unknown>;
+  };
   const fromUrl = parse(o.url, /[?&]uselibpqcompat=/i.test(o.url) ? {} : { useLibpqCompat: true });
-  const given = Object.fromEntries(Object.entries(fromUrl).filter(([, v]) => v !== '' && v !== null && v !== undefined));
+  const given = Object.fromEntries(
+    Object.entries(fromUrl).filter(([, v]) => v !== '' && v !== null && v !== undefined),
+  );
   const env = o.env;
-  const num = (v: unknown): number | undefined => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'number' ? v : undefined);
+  const num = (v: unknown): number | undefined =>
+    typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'number' ? v : undefined;
   // The password file read here as pg would: pg's own reading is deprecated and says so on stderr.
   const password = env.PGPASSWORD || given.password ? {} : { password: passwordFromFile };
   return {
@@ -63,7 +73,10 @@ async function poolConfig(o: PgOptions): Promise<PoolConfig> {
  */
 async function newPool(o: PgOptions): Promise<Pool> {
   const { default: pg } = (await import('pg')) as unknown as {
-    default: { Pool: new (c: PoolConfig) => Pool; Client: new (c: unknown) => { on(event: 'error', fn: () => void): unknown } };
+    default: {
+      Pool: new (c: PoolConfig) => Pool;
+      Client: new (c: unknown) => { on(event: 'error', fn: () => void): unknown };
+    };
   };
   class QuietClient extends pg.Client {
     constructor(c: unknown) {
@@ -76,7 +89,12 @@ async function newPool(o: PgOptions): Promise<Pool> {
   return pool;
 }
 
-async function passwordFromFile(params: { host?: string; port?: number; database?: string; user?: string }): Promise<string | undefined> {
+async function passwordFromFile(params: {
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+}): Promise<string | undefined> {
   const { default: pgpass } = await import('pgpass');
   return new Promise((resolve) => pgpass(params, resolve));
 }
@@ -275,7 +293,9 @@ export class PgStore extends StoreCore {
 
   async version(): Promise<number> {
     const [rows] = await this.dialect.batch('read', [
-      { sql: "SELECT to_regclass('creators_schema') IS NOT NULL AS versioned, to_regclass('answers') IS NOT NULL AS answers" },
+      {
+        sql: "SELECT to_regclass('creators_schema') IS NOT NULL AS versioned, to_regclass('answers') IS NOT NULL AS answers",
+      },
     ]);
     const r = rows?.[0];
     if (!r?.versioned) {
@@ -289,9 +309,11 @@ export class PgStore extends StoreCore {
   /** Refuses a newer schema and, outside read-only use, an older one: the team migrates explicitly. */
   async checkVersion(): Promise<number> {
     const found = await this.version();
-    if (found > SCHEMA_VERSION) throw pgError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.dialect.target);
+    if (found > SCHEMA_VERSION)
+      throw pgError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.dialect.target);
     // Read-only (a dry run, `store stats`) an older schema is read as it is, and none at all is no store yet.
-    if (found < SCHEMA_VERSION && !this.readOnly) throw pgError({ code: 'CREATORS_MIGRATE', found, known: SCHEMA_VERSION }, this.dialect.target);
+    if (found < SCHEMA_VERSION && !this.readOnly)
+      throw pgError({ code: 'CREATORS_MIGRATE', found, known: SCHEMA_VERSION }, this.dialect.target);
     this.schema = found;
     return found;
   }
@@ -301,10 +323,17 @@ export class PgStore extends StoreCore {
     return this.dialect.tx('write', async (t) => {
       await this.dialect.lock(t, 'creators:migrate');
       await t.run('CREATE TABLE IF NOT EXISTS creators_schema (version INTEGER NOT NULL)');
-      const [foreign] = await t.all("SELECT to_regclass('answers') IS NOT NULL AS answers, (SELECT COALESCE(MAX(version), 0) FROM creators_schema) AS v");
+      const [foreign] = await t.all(
+        "SELECT to_regclass('answers') IS NOT NULL AS answers, (SELECT COALESCE(MAX(version), 0) FROM creators_schema) AS v",
+      );
       const at = Number(foreign?.v ?? 0);
       if (at === 0 && foreign?.answers) throw Object.assign(new Error('foreign'), { code: 'CREATORS_FOREIGN_DB' });
-      if (at > SCHEMA_VERSION) throw Object.assign(new Error('newer schema'), { code: 'CREATORS_NEWER_SCHEMA', found: at, known: SCHEMA_VERSION });
+      if (at > SCHEMA_VERSION)
+        throw Object.assign(new Error('newer schema'), {
+          code: 'CREATORS_NEWER_SCHEMA',
+          found: at,
+          known: SCHEMA_VERSION,
+        });
       for (let v = at; v < SCHEMA_VERSION; v++) await t.run(PG_MIGRATIONS[v] as string);
       await t.run('DELETE FROM creators_schema');
       await t.run('INSERT INTO creators_schema (version) VALUES (?)', [SCHEMA_VERSION]);

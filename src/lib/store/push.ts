@@ -11,7 +11,11 @@ const ANSWER_SLICE = 200;
 const SPEND_SLICE = 1000;
 
 /** Copies `from` into `to`; `onSlice` after each slice (a progress line); stops between slices on `signal`. */
-export async function pushStore(from: Store, to: Store, o: { signal?: AbortSignal | undefined; onSlice?: (c: PushCounts) => void } = {}): Promise<PushCounts> {
+export async function pushStore(
+  from: Store,
+  to: Store,
+  o: { signal?: AbortSignal | undefined; onSlice?: (c: PushCounts) => void } = {},
+): Promise<PushCounts> {
   const counts: PushCounts = { answers: { read: 0, added: 0 }, spend: { read: 0, added: 0 } };
   const stopped = (): void => {
     if (o.signal?.aborted) {
@@ -34,7 +38,10 @@ export async function pushStore(from: Store, to: Store, o: { signal?: AbortSigna
     stopped();
     const slice = await from.dumpSpend(after, SPEND_SLICE);
     if (slice.length === 0) break;
-    const added = await to.load([], slice.map((x) => x.entry));
+    const added = await to.load(
+      [],
+      slice.map((x) => x.entry),
+    );
     counts.spend.read += slice.length;
     counts.spend.added += added.spend;
     after = slice[slice.length - 1]?.id;

@@ -39,5 +39,8 @@ export function spendOf(r: Row): SpendEntry {
 /** A WHERE clause of the conditions whose value is given (a filter left out is no condition). */
 export function whereOf(conditions: readonly [string, unknown][]): { where: string; params: unknown[] } {
   const given = conditions.filter(([, value]) => value !== undefined);
-  return { where: given.length > 0 ? `WHERE ${given.map(([sql]) => sql).join(' AND ')}` : '', params: given.map(([, value]) => value) };
+  return {
+    where: given.length > 0 ? `WHERE ${given.map(([sql]) => sql).join(' AND ')}` : '',
+    params: given.map(([, value]) => value),
+  };
 }

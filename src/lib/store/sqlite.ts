@@ -63,14 +63,17 @@ async function enterWal(db: Db, busyMs: number): Promise<void> {
 }
 
 export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
-  const { default: Database } = (await import('libsql')) as unknown as { default: new (file: string, options?: Record<string, unknown>) => Db };
+  const { default: Database } = (await import('libsql')) as unknown as {
+    default: new (file: string, options?: Record<string, unknown>) => Db;
+  };
   const file = path.resolve(o.file);
   const busy = o.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let db: Db | undefined;
   try {
     // A regular file, no link, created private before SQLite opens it (its -wal and -shm files take its mode);
     // read-only, a missing file is an error: libsql (0.5) ignores `fileMustExist` and would create it.
-    if (!prepareStoreFile(file, { create: !o.readOnly }).exists && o.readOnly) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT' });
+    if (!prepareStoreFile(file, { create: !o.readOnly }).exists && o.readOnly)
+      throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT' });
     db = new Database(file, { timeout: busy });
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busy))}`);
     // libsql (0.5) ignores `readonly` too: the connection itself refuses writes instead.
@@ -185,10 +188,11 @@ export class SqliteDialect implements Dialect {
 
   async batch(kind: TxKind, statements: readonly Statement[]): Promise<Row[][]> {
     const now = this.clock();
-    const each = (): Row[][] => statements.map((s) => {
-      const out = this.exec(s.sql, s.params, now);
-      return typeof out === 'number' ? [] : out;
-    });
+    const each = (): Row[][] =>
+      statements.map((s) => {
+        const out = this.exec(s.sql, s.params, now);
+        return typeof out === 'number' ? [] : out;
+      });
     // One read needs no transaction of its own (the hot path of reuse).
     if (kind === 'read' && statements.length === 1) return this.inTurn(() => this.read(each));
     return this.tx(kind, async () => each());
@@ -275,7 +279,10 @@ export class SqliteDialect implements Dialect {
       } catch (err) {
         const failed = storeError(err, this.location);
         if (!(failed instanceof BusyError)) throw failed;
-        if (this.signal?.aborted) throw new InterruptedError('Interrupted while the store was locked by another process; nothing more was sent.');
+        if (this.signal?.aborted)
+          throw new InterruptedError(
+            'Interrupted while the store was locked by another process; nothing more was sent.',
+          );
         if (Date.now() >= until) {
           this.busyGaveUp = true;
           throw failed;
@@ -356,9 +363,13 @@ export class SqliteStore extends StoreCore {
   /** Refuses a newer schema, and another program's database (version 0 with tables: a mistyped CREATORS_STORE). */
   checkVersion(): number {
     // One snapshot: a migration between two reads would make version 0 with tables look like another program's.
-    const r = this.row("SELECT (SELECT user_version FROM pragma_user_version) AS v, (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table') AS n") ?? {};
+    const r =
+      this.row(
+        "SELECT (SELECT user_version FROM pragma_user_version) AS v, (SELECT COUNT(*) FROM sqlite_master WHERE type = 'table') AS n",
+      ) ?? {};
     const found = Number(r.v ?? 0);
-    if (found > SCHEMA_VERSION) throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
+    if (found > SCHEMA_VERSION)
+      throw storeError({ code: 'CREATORS_NEWER_SCHEMA', found, known: SCHEMA_VERSION }, this.location);
     if (found === 0 && Number(r.n ?? 0) > 0) {
       throw storeError({ code: 'CREATORS_FOREIGN_DB', message: 'not a creators store' }, this.location);
     }
@@ -378,7 +389,12 @@ export class SqliteStore extends StoreCore {
     try {
       // Another process may have migrated while this one waited for the lock.
       const at = this.version();
-      if (at > SCHEMA_VERSION) throw Object.assign(new Error('newer schema'), { code: 'CREATORS_NEWER_SCHEMA', found: at, known: SCHEMA_VERSION });
+      if (at > SCHEMA_VERSION)
+        throw Object.assign(new Error('newer schema'), {
+          code: 'CREATORS_NEWER_SCHEMA',
+          found: at,
+          known: SCHEMA_VERSION,
+        });
       for (let v = at; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v] as string);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       db.exec('COMMIT');

@@ -132,7 +132,14 @@ export interface StoreStats {
   location: string;
   schemaVersion: number;
   sizeBytes: number;
-  answers: { kind: AnswerKind; count: number; records: number; creditsMilli: number; oldest: number | null; newest: number | null }[];
+  answers: {
+    kind: AnswerKind;
+    count: number;
+    records: number;
+    creditsMilli: number;
+    oldest: number | null;
+    newest: number | null;
+  }[];
   spend: { entries: number; creditsMilli: number; oldest: number | null; newest: number | null };
 }
 
@@ -148,7 +155,12 @@ export interface AnswerStore {
   /** `answer` for many keys in one statement: those held since `since`, by key. */
   answers(keys: readonly string[], since: number, maxBytes?: number): Promise<Map<string, ReusableAnswer>>;
   /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction; ends `release`'s claim on it in the same one. */
-  commit(answer: StoredAnswer, creators: readonly string[], spend: SpendEntry | undefined, release?: Holder): Promise<void>;
+  commit(
+    answer: StoredAnswer,
+    creators: readonly string[],
+    spend: SpendEntry | undefined,
+    release?: Holder,
+  ): Promise<void>;
   /** For `--skip-bought`: newest first (ties by handle), so a caller that can send only so many keeps the newest. */
   boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]>;
 }
@@ -176,7 +188,11 @@ export interface ClaimStore {
    * `claimed`, or the live holder of the key (a dead or silent one is taken over: `core.ts`); given `fresh`, the
    * answer held for it since then instead, if any (then nothing is claimed).
    */
-  claim(key: string, holder: Holder, fresh?: { since: number; maxBytes?: number | undefined }): Promise<'claimed' | Holder | { answer: ReusableAnswer }>;
+  claim(
+    key: string,
+    holder: Holder,
+    fresh?: { since: number; maxBytes?: number | undefined },
+  ): Promise<'claimed' | Holder | { answer: ReusableAnswer }>;
   release(key: string, holder: Holder): Promise<void>;
 }
 

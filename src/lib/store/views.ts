@@ -14,7 +14,16 @@ import { countText, plural } from '../words.js';
 import { printText } from '../output/printers.js';
 import type { ColumnSpec, DataRecord, OutputSettings } from '../output/types.js';
 import type { OutboxEntry } from './outbox.js';
-import type { AnswerKind, Engine, Holder, KindCounts, SharedEntry, SpendEntry, StoredAnswer, StoreStats } from './types.js';
+import type {
+  AnswerKind,
+  Engine,
+  Holder,
+  KindCounts,
+  SharedEntry,
+  SpendEntry,
+  StoredAnswer,
+  StoreStats,
+} from './types.js';
 
 /** Credits from the store's thousandths. */
 export function credits(milli: number): number {
@@ -46,7 +55,11 @@ export function answerRecord(a: StoredAnswer): DataRecord {
  * text (a body flattened into columns would give every answer a different header).
  */
 export function exportRecord(a: StoredAnswer, asJson: boolean): DataRecord {
-  return { ...answerRecord(a), request: asJson ? parseJson(a.request) : a.request, answer: asJson ? parseJson(a.body) : a.body };
+  return {
+    ...answerRecord(a),
+    request: asJson ? parseJson(a.request) : a.request,
+    answer: asJson ? parseJson(a.body) : a.body,
+  };
 }
 
 /** Terminal columns of `store list` (and of `store export`, whose bodies a table leaves out). */
@@ -65,7 +78,13 @@ export const ANSWER_COLUMNS: ColumnSpec[] = [
 export function statsRecord(stats: StoreStats | undefined, location: string, engine: Engine = 'sqlite'): DataRecord {
   const kind = (k: AnswerKind): DataRecord => {
     const a = stats?.answers.find((x) => x.kind === k);
-    return { count: a?.count ?? 0, records: a?.records ?? 0, credits: credits(a?.creditsMilli ?? 0), oldest: iso(a?.oldest), newest: iso(a?.newest) };
+    return {
+      count: a?.count ?? 0,
+      records: a?.records ?? 0,
+      credits: credits(a?.creditsMilli ?? 0),
+      oldest: iso(a?.oldest),
+      newest: iso(a?.newest),
+    };
   };
   return {
     engine: stats?.engine ?? engine,
@@ -172,9 +191,19 @@ export async function groupSpend(entries: AsyncIterable<SpendEntry>, by: SpendGr
     groups.set(key, sum);
   }
   const sorted = [...groups].sort(([ka, a], [kb, b]) =>
-    by === 'day' ? String(ka).localeCompare(String(kb)) : b.creditsMilli - a.creditsMilli || String(ka ?? '').localeCompare(String(kb ?? '')),
+    by === 'day'
+      ? String(ka).localeCompare(String(kb))
+      : b.creditsMilli - a.creditsMilli || String(ka ?? '').localeCompare(String(kb ?? '')),
   );
-  return { rows: sorted.map(([key, s]) => ({ [by]: key, requests: s.requests, records: s.records, credits: credits(s.creditsMilli) })), total };
+  return {
+    rows: sorted.map(([key, s]) => ({
+      [by]: key,
+      requests: s.requests,
+      records: s.records,
+      credits: credits(s.creditsMilli),
+    })),
+    total,
+  };
 }
 
 /**
@@ -185,7 +214,10 @@ export function withOutbox(waiting: readonly OutboxEntry[]) {
   const counted = new Map<string, OutboxEntry>();
   return {
     counted,
-    entries(logged: AsyncIterable<SpendEntry>, window: { since?: number | undefined; until?: number | undefined } = {}): AsyncIterable<SpendEntry> {
+    entries(
+      logged: AsyncIterable<SpendEntry>,
+      window: { since?: number | undefined; until?: number | undefined } = {},
+    ): AsyncIterable<SpendEntry> {
       return (async function* () {
         const seen = new Set<string>();
         for await (const e of logged) {
@@ -195,7 +227,11 @@ export function withOutbox(waiting: readonly OutboxEntry[]) {
         for (const w of waiting) {
           const e = w.spend;
           if (!e || (e.origin && seen.has(e.origin))) continue;
-          if ((window.since !== undefined && e.at < window.since) || (window.until !== undefined && e.at >= window.until)) continue;
+          if (
+            (window.since !== undefined && e.at < window.since) ||
+            (window.until !== undefined && e.at >= window.until)
+          )
+            continue;
           counted.set(e.origin ?? `${e.run}:${e.at}:${counted.size}`, w);
           yield e;
         }
@@ -208,7 +244,11 @@ export function withOutbox(waiting: readonly OutboxEntry[]) {
 export function outboxNotice(waiting: readonly OutboxEntry[], file: string): string | undefined {
   if (waiting.length === 0) return undefined;
   const milli = waiting.reduce((sum, w) => sum + (w.spend?.creditsMilli ?? 0), 0);
-  const names = waiting.map((w) => (w.answer?.subject ? `${w.answer.platform ?? ''}:${w.answer.subject}` : `${w.spend?.route ?? w.answer?.route ?? '?'}`));
+  const names = waiting.map((w) =>
+    w.answer?.subject
+      ? `${w.answer.platform ?? ''}:${w.answer.subject}`
+      : `${w.spend?.route ?? w.answer?.route ?? '?'}`,
+  );
   const listed = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
   const one = waiting.length === 1;
   return `${one ? '1 charge' : `${waiting.length} charges`} of this log (${plural(credits(milli), 'credit')}: ${listed}) ${one ? 'is an answer' : 'are answers'} this CLI paid for that ${one ? 'waits' : 'wait'} in the outbox ${file}, not yet in the store; the next run that buys puts ${one ? 'it' : 'them'} there.`;
@@ -221,7 +261,9 @@ export interface AccountSide {
   loggedSince?: number | undefined;
 }
 
-export async function loggedTotal(entries: AsyncIterable<SpendEntry>): Promise<Pick<AccountSide, 'loggedMilli' | 'loggedSince'>> {
+export async function loggedTotal(
+  entries: AsyncIterable<SpendEntry>,
+): Promise<Pick<AccountSide, 'loggedMilli' | 'loggedSince'>> {
   let loggedMilli = 0;
   let loggedSince: number | undefined;
   for await (const e of entries) {
@@ -239,7 +281,8 @@ export function accountNotice(a: AccountSide): string {
   const diff = (a.usedMilli ?? 0) - a.loggedMilli;
   if (diff === 0) return a.loggedMilli === 0 ? `${head}.` : `${head}, all of them in this spend log.`;
   if (diff > 0) {
-    const began = a.loggedSince === undefined ? 'before this log began' : `before this log began (${humanDate(a.loggedSince)})`;
+    const began =
+      a.loggedSince === undefined ? 'before this log began' : `before this log began (${humanDate(a.loggedSince)})`;
     return `${head}; this spend log holds ${countText(logged)} of them. The other ${plural(credits(diff), 'credit')} were charged outside it: by requests in flight when a run was killed (kill -9, a lost machine: their answers never arrived, so no run could log them), by the service itself, such as daily monitoring, by other clients, or ${began}.`;
   }
   return `${head}, ${countText(credits(-diff))} less than this spend log holds (${countText(logged)}): the store may be shared with profiles of other accounts (CREATORS_STORE, the store setting).`;
@@ -278,7 +321,11 @@ export interface StoreChangePlan {
 }
 
 /** A dry run's plan is data on stdout, as a request's plan is. */
-export async function printStoreChangePlan(io: Terminal, settings: OutputSettings, plan: StoreChangePlan): Promise<void> {
+export async function printStoreChangePlan(
+  io: Terminal,
+  settings: OutputSettings,
+  plan: StoreChangePlan,
+): Promise<void> {
   const record = { dry_run: true, ...plan.record };
   if (settings.format === 'json' || settings.format === 'jsonl') {
     await printText(io, settings, `${jsonText(record, settings.format === 'json' ? 2 : undefined)}\n`);
@@ -308,7 +355,8 @@ export type DoctorAction = 'cleared' | 'would clear' | 'kept';
 export function stateWhy(e: SharedEntry, now: number, myHost: string): string {
   if (e.kind === 'pace') {
     const ahead = e.at - now;
-    if (e.state === 'ahead') return `its next slot is ${spanText(ahead)} ahead of the clock (a machine with a wrong clock wrote it)`;
+    if (e.state === 'ahead')
+      return `its next slot is ${spanText(ahead)} ahead of the clock (a machine with a wrong clock wrote it)`;
     return ahead > 0 ? `its next slot is in ${spanText(ahead)}` : 'its next slot is free now';
   }
   const h = e.holder as Holder;
@@ -369,7 +417,13 @@ function shortId(e: SharedEntry): string {
 export function doctorRow(e: SharedEntry, action: DoctorAction, now: number, myHost: string): DataRecord {
   const ahead = e.kind === 'pace' ? e.at - now : (e.seenAt ?? now) - now;
   const seen =
-    e.kind === 'pace' ? (ahead > 0 ? `${spanText(ahead)} ahead` : '') : e.state === 'ahead' ? `${spanText(ahead)} ahead` : `${spanText(now - (e.seenAt ?? now))} ago`;
+    e.kind === 'pace'
+      ? ahead > 0
+        ? `${spanText(ahead)} ahead`
+        : ''
+      : e.state === 'ahead'
+        ? `${spanText(ahead)} ahead`
+        : `${spanText(now - (e.seenAt ?? now))} ago`;
   return {
     kind: e.kind,
     id: shortId(e),

@@ -40,12 +40,17 @@ function expireLinkOf(state: SandboxState, target: string | undefined): void {
 /** The whole results CSV of a job as it stands (finished, or partial when paused). */
 export function resultsCsv(job: BatchJob): Buffer {
   const lines = [`${csvHeader(job.ctx).join(',')}\n`];
-  job.outcomes.forEach((outcome, i) => lines.push(csvLine(job.ctx, job.values[i] as string, outcome, job.data[i] ?? null)));
+  job.outcomes.forEach((outcome, i) =>
+    lines.push(csvLine(job.ctx, job.values[i] as string, outcome, job.data[i] ?? null)),
+  );
   return Buffer.from(lines.join(''));
 }
 
 /** A presigned-looking URL for a job's CSV, valid for the configured lifetime of batch time. */
-export function presign(state: SandboxState, job: BatchJob): { url: string; filename: string; expiresIn: number; expiresAt: number } {
+export function presign(
+  state: SandboxState,
+  job: BatchJob,
+): { url: string; filename: string; expiresIn: number; expiresAt: number } {
   const world = batchWorld(state);
   const token = randomBytes(16).toString('hex');
   const expiresIn = world.settings.downloadTtlSeconds;
@@ -69,7 +74,8 @@ function serve(state: SandboxState, req: IncomingMessage, res: ServerResponse): 
   const m = /^\/batch-results\/([0-9a-f]{32})\/[^/]+$/.exec(url.pathname);
   const link = m ? linkTable(state).get(m[1] as string) : undefined;
   const job = link ? world.jobs.get(link.jobId) : undefined;
-  if (req.method !== 'GET' && req.method !== 'HEAD') return s3Error(res, 405, 'MethodNotAllowed', 'The specified method is not allowed.');
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return s3Error(res, 405, 'MethodNotAllowed', 'The specified method is not allowed.');
   if (!link || !job) return s3Error(res, 403, 'AccessDenied', 'Access Denied');
   if (batchNow(state) > link.expiresAt) return s3Error(res, 403, 'AccessDenied', 'Request has expired');
 
@@ -103,12 +109,16 @@ function serve(state: SandboxState, req: IncomingMessage, res: ServerResponse): 
 }
 
 /** Starts the file host on `host`, port 0, and records its origin for `/download/`. */
-export async function startFileHost(state: SandboxState, host: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startFileHost(
+  state: SandboxState,
+  host: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   let port = 0;
   const server: Server = createServer(async (req, res) => {
     try {
       // The results hold emails: a DNS-rebinding page must not read them either.
-      if (!hostAllowed(req.headers.host, port, host)) return s3Error(res, 421, 'MisdirectedRequest', hostRefusal(req.headers.host, port));
+      if (!hostAllowed(req.headers.host, port, host))
+        return s3Error(res, 421, 'MisdirectedRequest', hostRefusal(req.headers.host, port));
       if (await applyFaults(state, 'files', req, res, { expire: () => expireLinkOf(state, req.url) })) return;
       serve(state, req, res);
     } catch (err) {

@@ -87,10 +87,14 @@ export function batchWorld(state: SandboxState): BatchWorld {
 }
 
 /** Applies batch settings (any subset). */
-export function configureBatch(state: SandboxState, patch: Partial<BatchSettings> & { advanceSeconds?: number }): BatchWorld {
+export function configureBatch(
+  state: SandboxState,
+  patch: Partial<BatchSettings> & { advanceSeconds?: number },
+): BatchWorld {
   const world = batchWorld(state);
   const { advanceSeconds, ...settings } = patch;
-  for (const [k, v] of Object.entries(settings)) if (v !== undefined) (world.settings as unknown as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(settings))
+    if (v !== undefined) (world.settings as unknown as Record<string, unknown>)[k] = v;
   if (advanceSeconds) world.offsetMs += advanceSeconds * 1000;
   return world;
 }

@@ -19,14 +19,25 @@ export interface ResultContext {
 }
 
 /** The data of a row, as single enrichment would find it, or undefined when nothing is found. */
-export function rowData(state: SandboxState, ctx: ResultContext, value: string, emailRequired: string | null = null): Record<string, unknown> | undefined {
+export function rowData(
+  state: SandboxState,
+  ctx: ResultContext,
+  value: string,
+  emailRequired: string | null = null,
+): Record<string, unknown> | undefined {
   if (ctx.kind === 'email') {
     const record = emailRecord(state, value.trim(), { advanced: ctx.mode === 'advanced', excludePlatforms: [] });
     if (!record) return undefined;
     // The first platform the address resolves to, as single enrichment lists them first.
     const platform = (record.platforms as string[])[0] as string;
     const block = record[platform] as Record<string, unknown>;
-    return { platform, username: block.username, fullname: record.full_name, followers: block.follower_count, email: record.email };
+    return {
+      platform,
+      username: block.username,
+      fullname: record.full_name,
+      followers: block.follower_count,
+      email: record.email,
+    };
   }
   const platform = ctx.platform ?? 'instagram';
   const creator = findCreator(state, platform, value);
@@ -44,12 +55,21 @@ export function rowData(state: SandboxState, ctx: ResultContext, value: string, 
 }
 
 /** Whether a job would find data for `value` (for tests and scripts that predict a job's bill). */
-export function sandboxFinds(state: SandboxState, ctx: ResultContext, value: string, emailRequired: string | null = null): boolean {
+export function sandboxFinds(
+  state: SandboxState,
+  ctx: ResultContext,
+  value: string,
+  emailRequired: string | null = null,
+): boolean {
   return rowData(state, ctx, value, emailRequired) !== undefined;
 }
 
 /** One JSON result row, as `?format=json` lists them. */
-export function resultRow(value: string, outcome: RowOutcome, data: Record<string, unknown> | null): Record<string, unknown> {
+export function resultRow(
+  value: string,
+  outcome: RowOutcome,
+  data: Record<string, unknown> | null,
+): Record<string, unknown> {
   return { input_value: value, status: outcome, enrichment_data: outcome === 'success' ? data : null };
 }
 
@@ -62,19 +82,51 @@ function cell(value: unknown): string {
 export function csvHeader(ctx: ResultContext): string[] {
   return ctx.kind === 'email'
     ? ['input_value', 'status', 'platform', 'username', 'fullname', 'followers', 'email']
-    : ['input_value', 'status', 'platform', 'username', 'full_name', 'follower_count', 'engagement_percent', 'email', 'profile_url'];
+    : [
+        'input_value',
+        'status',
+        'platform',
+        'username',
+        'full_name',
+        'follower_count',
+        'engagement_percent',
+        'email',
+        'profile_url',
+      ];
 }
 
 /** One CSV line (with its newline) for a result row. */
-export function csvLine(ctx: ResultContext, value: string, outcome: RowOutcome, data: Record<string, unknown> | null): string {
-  if (outcome !== 'success' || !data) return `${[cell(value), outcome].concat(csvHeader(ctx).slice(2).map(() => '')).join(',')}\n`;
+export function csvLine(
+  ctx: ResultContext,
+  value: string,
+  outcome: RowOutcome,
+  data: Record<string, unknown> | null,
+): string {
+  if (outcome !== 'success' || !data)
+    return `${[cell(value), outcome]
+      .concat(
+        csvHeader(ctx)
+          .slice(2)
+          .map(() => ''),
+      )
+      .join(',')}\n`;
   let cells: unknown[];
   if (ctx.kind === 'email') {
     cells = [value, outcome, data.platform, data.username, data.fullname, data.followers, data.email];
   } else {
     const platform = ctx.platform ?? 'instagram';
     const b = data[platform] as Record<string, unknown>;
-    cells = [value, outcome, platform, b.username, b.full_name, b.follower_count, b.engagement_percent, data.email ?? '', b.profile_url];
+    cells = [
+      value,
+      outcome,
+      platform,
+      b.username,
+      b.full_name,
+      b.follower_count,
+      b.engagement_percent,
+      data.email ?? '',
+      b.profile_url,
+    ];
   }
   return `${cells.map(cell).join(',')}\n`;
 }

@@ -10,12 +10,27 @@
 import { normalizeHandle } from '../../contract/handles.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 import {
-  digitString, intBetween, normal, pick, pickSome, pickWeighted, round, streamFor, type Rng,
+  digitString,
+  intBetween,
+  normal,
+  pick,
+  pickSome,
+  pickWeighted,
+  round,
+  streamFor,
+  type Rng,
 } from '../random.js';
 import { BRANDS, CITIES, COUNTRIES, LANGUAGES, NICHES, STATES, SUB_NICHES, type Country } from './dictionaries.js';
 import { platformMetrics, type PlatformMetrics } from './metrics.js';
 import {
-  BIO_TEMPLATES, FEMALE_NAMES, HANDLE_WORDS, LAST_NAMES, LINK_TEMPLATES, MALE_NAMES, OTHER_PLATFORMS, PLATFORM_TAGS,
+  BIO_TEMPLATES,
+  FEMALE_NAMES,
+  HANDLE_WORDS,
+  LAST_NAMES,
+  LINK_TEMPLATES,
+  MALE_NAMES,
+  OTHER_PLATFORMS,
+  PLATFORM_TAGS,
 } from './people.js';
 import { NICHE_BIAS, NICHE_BRAND_HINTS, SHAPE } from './tuning.js';
 
@@ -150,10 +165,16 @@ function handleFor(
   const word = pick(rng, HANDLE_WORDS[niche] ?? ['life']);
   const sep = pick(rng, separators);
   const styles = [
-    `${first}${last}`, `${first}${sep}${last}`, `${first}${word}`, `${word}with${first}`, `the${first}${word}`,
+    `${first}${last}`,
+    `${first}${sep}${last}`,
+    `${first}${word}`,
+    `${word}with${first}`,
+    `the${first}${word}`,
     `${first}${sep}${word}`,
   ];
-  let handle = pick(rng, styles).slice(0, maxHandle).replace(/[._]+$/, '');
+  let handle = pick(rng, styles)
+    .slice(0, maxHandle)
+    .replace(/[._]+$/, '');
   while (taken.has(handle)) {
     const suffix = String(intBetween(rng, 1, 9999));
     handle = `${handle.slice(0, maxHandle - suffix.length)}${suffix}`;

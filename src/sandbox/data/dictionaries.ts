@@ -83,9 +83,16 @@ export interface SubNicheEntry extends NicheEntry {
 
 const slug = (name: string): string => cleanName(name).replace(/ /g, '-');
 const byName = <T extends { name: string }>(a: T, b: T): number => a.name.localeCompare(b.name, 'en');
-const split = (text: string): string[] => text.split(';').map((s) => s.trim()).filter(Boolean);
+const split = (text: string): string[] =>
+  text
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
-export const LANGUAGES: readonly LanguageEntry[] = rows(LANGUAGE_ROWS).map(([abbr = '', name = '']) => ({ abbr, name }));
+export const LANGUAGES: readonly LanguageEntry[] = rows(LANGUAGE_ROWS).map(([abbr = '', name = '']) => ({
+  abbr,
+  name,
+}));
 
 export const COUNTRIES: readonly Country[] = rows(COUNTRY_ROWS)
   .map(([code = '', name = '', language = 'en', weight = '1']) => ({ code, name, language, weight: Number(weight) }))
@@ -112,7 +119,13 @@ export const CITIES: readonly LocationEntry[] = places(CITY_ROWS, 'city', 5001);
 
 /** Every location, countries first: the audience-locations dictionary. */
 export const AUDIENCE_LOCATIONS: readonly LocationEntry[] = [
-  ...COUNTRIES.map((c) => ({ id: c.id, name: c.name, type: 'country' as const, country_code: c.code, country: c.name })),
+  ...COUNTRIES.map((c) => ({
+    id: c.id,
+    name: c.name,
+    type: 'country' as const,
+    country_code: c.code,
+    country: c.name,
+  })),
   ...STATES,
   ...CITIES,
 ];

@@ -82,9 +82,15 @@ const REAL_GAMES = GAMES.filter((g) => g.genre !== 'Non-game').map((g) => g.name
 
 /** YouTube topics that suit a niche; niches not listed draw from Lifestyle. */
 const NICHE_TOPICS: Record<string, string[]> = {
-  Gaming: ['Gaming'], Music: ['Music'], Sports: ['Sports'], Entertainment: ['Entertainment'],
-  Education: ['Knowledge'], Technology: ['Knowledge', 'Lifestyle'], 'Business & Finance': ['Society', 'Knowledge'],
-  'Health & Wellness': ['Society', 'Lifestyle'], 'Art & Design': ['Entertainment', 'Lifestyle'],
+  Gaming: ['Gaming'],
+  Music: ['Music'],
+  Sports: ['Sports'],
+  Entertainment: ['Entertainment'],
+  Education: ['Knowledge'],
+  Technology: ['Knowledge', 'Lifestyle'],
+  'Business & Finance': ['Society', 'Knowledge'],
+  'Health & Wellness': ['Society', 'Lifestyle'],
+  'Art & Design': ['Entertainment', 'Lifestyle'],
 };
 
 function topicsFor(niche: string): string[] {

@@ -2,7 +2,9 @@
 
 export const FEMALE_NAMES = `anna emma olivia sophia mia isabella ava lily chloe zoe grace ella hannah sofia camila
 valentina lucia maria laura sara julia elena nina leah maya aisha priya fatima yuki mei hana jasmine naomi
-ruby ivy alice clara rosa bianca carla diana eva freya gemma iris jade kira luna nora paula rita sienna tara`.split(/\s+/);
+ruby ivy alice clara rosa bianca carla diana eva freya gemma iris jade kira luna nora paula rita sienna tara`.split(
+  /\s+/,
+);
 
 export const MALE_NAMES = `liam noah oliver james lucas leo mateo ethan jack henry daniel samuel david gabriel
 adam omar ali arjun rahul kenji hiroshi minho jin carlos diego pablo marco luca felix hugo max oscar theo
@@ -71,4 +73,13 @@ export const LINK_TEMPLATES = [
 ];
 
 /** Cross-platform presence beyond the six Discovery platforms (for `creator_has`). */
-export const OTHER_PLATFORMS = ['linktree', 'patreon', 'spotify', 'discord', 'snapchat', 'pinterest', 'facebook', 'linkedin'];
+export const OTHER_PLATFORMS = [
+  'linktree',
+  'patreon',
+  'spotify',
+  'discord',
+  'snapchat',
+  'pinterest',
+  'facebook',
+  'linkedin',
+];

@@ -14,7 +14,14 @@ import { compileFilters, type Matcher } from './filters.js';
 import { checkDiscoveryLimits, recordDiscoveryUse } from './limits.js';
 import { mapBrief } from './nlp.js';
 import {
-  exclusionsOf, filtersOf, lookalikesOf, objectBody, pagingOf, platformOf, refuseRemoved, type Paging,
+  exclusionsOf,
+  filtersOf,
+  lookalikesOf,
+  objectBody,
+  pagingOf,
+  platformOf,
+  refuseRemoved,
+  type Paging,
 } from './request.js';
 import { DISCOVERY_RESULT_CAP } from '../../contract/limits.js';
 
@@ -29,7 +36,11 @@ function creditsLeft(state: SandboxState): string {
 
 function accountOf(c: Creator, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const { username, full_name, picture, followers, engagement_percent } = c.profile;
-  return { user_id: c.user_id, profile: { username, full_name, picture, followers, engagement_percent, url: c.url }, ...extra };
+  return {
+    user_id: c.user_id,
+    profile: { username, full_name, picture, followers, engagement_percent, url: c.url },
+    ...extra,
+  };
 }
 
 type Sort = { by: (typeof SORT_FIELDS)[number]; order: 'asc' | 'desc' } | undefined;
@@ -37,13 +48,17 @@ type Sort = { by: (typeof SORT_FIELDS)[number]; order: 'asc' | 'desc' } | undefi
 function sortOf(platform: DiscoveryPlatform, body: Record<string, unknown>): Sort {
   const s = body.sort;
   if (s === undefined || s === null) return undefined;
-  if (typeof s !== 'object' || Array.isArray(s)) throw fieldError('sort', 'Expected an object with sort_by and sort_order.');
+  if (typeof s !== 'object' || Array.isArray(s))
+    throw fieldError('sort', 'Expected an object with sort_by and sort_order.');
   const { sort_by: by = 'relevancy', sort_order: order = 'desc' } = s as Record<string, unknown>;
-  if (!(SORT_FIELDS as readonly unknown[]).includes(by)) throw fieldError('sort', `"${String(by)}" is not a valid sort_by. Use one of: ${SORT_FIELDS.join(', ')}.`);
+  if (!(SORT_FIELDS as readonly unknown[]).includes(by))
+    throw fieldError('sort', `"${String(by)}" is not a valid sort_by. Use one of: ${SORT_FIELDS.join(', ')}.`);
   if (order !== 'asc' && order !== 'desc') throw fieldError('sort', `"${String(order)}" is not a valid sort_order.`);
   if (by === 'relevancy' && order !== 'desc') throw fieldError('sort', 'relevancy can only be sorted desc.');
-  if (by === 'growth_rate' && !GROWTH_PLATFORMS.includes(platform)) throw fieldError('sort', `growth_rate is not available on ${platform}.`);
-  if (by === 'number_of_followers' && platform === 'onlyfans') throw fieldError('sort', 'number_of_followers is not available on onlyfans.');
+  if (by === 'growth_rate' && !GROWTH_PLATFORMS.includes(platform))
+    throw fieldError('sort', `growth_rate is not available on ${platform}.`);
+  if (by === 'number_of_followers' && platform === 'onlyfans')
+    throw fieldError('sort', 'number_of_followers is not available on onlyfans.');
   return { by: by as (typeof SORT_FIELDS)[number], order };
 }
 
@@ -114,7 +129,9 @@ export function search(state: SandboxState, rawBody: unknown, returnFilterValues
     platform,
     paging,
     results,
-    priceMilli: returnFilterValues ? CHARGED_MILLI.discoveryPerCreatorWithFilterValues : CHARGED_MILLI.discoveryPerCreator,
+    priceMilli: returnFilterValues
+      ? CHARGED_MILLI.discoveryPerCreatorWithFilterValues
+      : CHARGED_MILLI.discoveryPerCreator,
     route: '/public/v1/discovery/',
     render,
     extra: brief ? { applied_filters: filters, nlp_search: brief } : undefined,
@@ -128,8 +145,11 @@ export function similarity(a: Creator, b: Creator): number {
   const shared = b.hashtags.filter((t) => tagsA.has(t)).length;
   const union = new Set([...a.hashtags, ...b.hashtags]).size || 1;
   const score =
-    0.4 * (a.sub_niche === b.sub_niche ? 1 : 0) + 0.25 * size + 0.15 * (a.language === b.language ? 1 : 0) +
-    0.1 * (a.location.country_code === b.location.country_code ? 1 : 0) + 0.1 * (shared / union);
+    0.4 * (a.sub_niche === b.sub_niche ? 1 : 0) +
+    0.25 * size +
+    0.15 * (a.language === b.language ? 1 : 0) +
+    0.1 * (a.location.country_code === b.location.country_code ? 1 : 0) +
+    0.1 * (shared / union);
   return Math.round(score * 10_000) / 10_000;
 }
 
@@ -140,13 +160,16 @@ export function similar(state: SandboxState, rawBody: unknown): Reply {
   refuseRemoved(body, filters);
   const platform = platformOf(body);
   const key = body.filter_key;
-  if (key !== 'url' && key !== 'username' && key !== 'id') throw fieldError('filter_key', 'Must be one of: url, username, id.');
+  if (key !== 'url' && key !== 'username' && key !== 'id')
+    throw fieldError('filter_key', 'Must be one of: url, username, id.');
   const value = typeof body.filter_value === 'string' ? body.filter_value.trim() : '';
-  if (!value || value.length > 200) throw fieldError('filter_value', 'Give the creator\'s URL, username or id (1-200 characters).');
+  if (!value || value.length > 200)
+    throw fieldError('filter_value', "Give the creator's URL, username or id (1-200 characters).");
   const paging = pagingOf(state, body);
   lookalikesOf(body);
   state.creators.list(platform);
-  const reference = key === 'id' ? state.creators.find(platform, value) : state.creators.find(platform, normalizeHandle(value));
+  const reference =
+    key === 'id' ? state.creators.find(platform, value) : state.creators.find(platform, normalizeHandle(value));
   if (!reference) throw new ApiError(errorText(404, 'Creator not found.'));
   const all = state.creators.list(platform);
   const matchers = compileFilters(platform, filters, all[0]);

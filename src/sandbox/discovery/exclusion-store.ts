@@ -45,7 +45,12 @@ export function viewOf(list: ExclusionList): ExclusionListView {
   };
 }
 
-export function createList(state: SandboxState, name: string, platform: DiscoveryPlatform, isDefault = false): ExclusionList {
+export function createList(
+  state: SandboxState,
+  name: string,
+  platform: DiscoveryPlatform,
+  isDefault = false,
+): ExclusionList {
   const now = isoNow(state);
   const list: ExclusionList = {
     id: nextId(state, 'exclusion_list'),
@@ -69,7 +74,12 @@ export function defaultList(state: SandboxState, platform: DiscoveryPlatform): E
 }
 
 /** Adds or removes handles (normalised; blanks skipped); returns how many changed. */
-export function changeHandles(state: SandboxState, list: ExclusionList, handles: readonly string[], add: boolean): number {
+export function changeHandles(
+  state: SandboxState,
+  list: ExclusionList,
+  handles: readonly string[],
+  add: boolean,
+): number {
   let changed = 0;
   for (const raw of handles) {
     const handle = normalizeHandle(raw);
@@ -95,7 +105,11 @@ export interface ExclusionSelection {
 }
 
 /** The handles the selected lists exclude on `platform`. */
-export function excludedByLists(state: SandboxState, platform: DiscoveryPlatform, sel: ExclusionSelection): Set<string> {
+export function excludedByLists(
+  state: SandboxState,
+  platform: DiscoveryPlatform,
+  sel: ExclusionSelection,
+): Set<string> {
   const out = new Set<string>();
   const wanted = new Set(sel.ids ?? []);
   for (const list of exclusionLists(state).values()) {

@@ -22,7 +22,12 @@ export interface Matcher {
 
 /** Housekeeping keys handled by the engine itself, not by matchers. */
 export const HOUSEKEEPING = new Set([
-  'exclude_handles', 'exclude_list', 'exclude_default_list', 'exclude_all_lists', 'exclude_role_based_emails', 'exclude_all',
+  'exclude_handles',
+  'exclude_list',
+  'exclude_default_list',
+  'exclude_all_lists',
+  'exclude_role_based_emails',
+  'exclude_all',
 ]);
 
 interface Range {
@@ -50,12 +55,16 @@ function rangeOf(key: string, spec: unknown): Range | undefined {
   return { min: read(o.min), max: read(o.max) };
 }
 
-const inRange = (r: Range, v: number): boolean => (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
+const inRange = (r: Range, v: number): boolean =>
+  (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max);
 
 /** A string or list of strings, lowercased; empty means "no filter". */
 function listOf(spec: unknown): string[] {
   const items = Array.isArray(spec) ? spec : typeof spec === 'string' ? [spec] : [];
-  return items.filter((x): x is string | number => typeof x === 'string' || typeof x === 'number').map((x) => String(x).trim().toLowerCase()).filter(Boolean);
+  return items
+    .filter((x): x is string | number => typeof x === 'string' || typeof x === 'number')
+    .map((x) => String(x).trim().toLowerCase())
+    .filter(Boolean);
 }
 
 const langName = new Map(LANGUAGES.map((l) => [l.abbr, l.name.toLowerCase()]));
@@ -76,18 +85,44 @@ function anyOf(key: string, spec: unknown, get: (c: Creator) => string[], negate
   const want = listOf(spec);
   if (want.length === 0) return undefined;
   const hit = (c: Creator): boolean => get(c).some((v) => want.includes(v.toLowerCase()));
-  return { key, test: (c) => hit(c) !== negate, value: (c) => (negate ? want : get(c).filter((v) => want.includes(v.toLowerCase()))) };
+  return {
+    key,
+    test: (c) => hit(c) !== negate,
+    value: (c) => (negate ? want : get(c).filter((v) => want.includes(v.toLowerCase()))),
+  };
 }
 
 function textMatcher(key: string, spec: unknown, get: (c: Creator) => string, negate = false): Matcher | undefined {
   const words = listOf(spec);
   if (words.length === 0) return undefined;
   const hits = (c: Creator): string[] => words.filter((w) => get(c).toLowerCase().includes(w));
-  return { key, test: (c) => (hits(c).length > 0) !== negate, value: (c) => (negate ? [] : hits(c)) };
+  return { key, test: (c) => hits(c).length > 0 !== negate, value: (c) => (negate ? [] : hits(c)) };
 }
 
 /** Words of an `ai_search` brief not worth matching (filler and the words every brief has). */
-const FILLER = new Set(['the', 'and', 'for', 'with', 'who', 'that', 'are', 'from', 'creators', 'creator', 'influencers', 'influencer', 'about', 'posts', 'content', 'people', 'accounts', 'into', 'like', 'love', 'loves']);
+const FILLER = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'who',
+  'that',
+  'are',
+  'from',
+  'creators',
+  'creator',
+  'influencers',
+  'influencer',
+  'about',
+  'posts',
+  'content',
+  'people',
+  'accounts',
+  'into',
+  'like',
+  'love',
+  'loves',
+]);
 
 /**
  * A word's stem, so "cooking", "cooks" and "cook" meet: a plural or verb ending is dropped (leaving at
@@ -105,7 +140,10 @@ export function stem(word: string): string {
 
 /** A brief's words worth matching (3+ letters, not filler), each with its stem. */
 function briefWords(brief: string): Array<[word: string, stem: string]> {
-  const words = brief.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !FILLER.has(w));
+  const words = brief
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 3 && !FILLER.has(w));
   return [...new Set(words)].map((w) => [w, stem(w)]);
 }
 
@@ -133,10 +171,14 @@ function aiSearch(spec: unknown): Matcher | undefined {
 function creatorHas(spec: unknown): Matcher | undefined {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return undefined;
   // Only `true` has an effect (service-spec: has_personal_website).
-  const wanted = Object.entries(spec as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k);
+  const wanted = Object.entries(spec as Record<string, unknown>)
+    .filter(([, v]) => v === true)
+    .map(([k]) => k);
   if (wanted.length === 0) return undefined;
   const has = (c: Creator, k: string): boolean =>
-    k === 'has_personal_website' ? c.has_personal_website : c.other_platforms.includes(k.replace(/^has_/, '').toLowerCase());
+    k === 'has_personal_website'
+      ? c.has_personal_website
+      : c.other_platforms.includes(k.replace(/^has_/, '').toLowerCase());
   return {
     key: 'creator_has',
     test: (c) => wanted.every((k) => has(c, k)),
@@ -167,7 +209,9 @@ function pythonType(value: unknown): string {
  */
 export function checkListTypes(filters: Record<string, unknown>): void {
   const check = (value: unknown, path: string): string | undefined =>
-    value !== null && value !== undefined && isListType(filterTypeOf(path)) && !Array.isArray(value) ? `Expected a list of items but got type "${pythonType(value)}".` : undefined;
+    value !== null && value !== undefined && isListType(filterTypeOf(path)) && !Array.isArray(value)
+      ? `Expected a list of items but got type "${pythonType(value)}".`
+      : undefined;
   for (const [key, value] of Object.entries(filters)) {
     const message = check(value, key);
     if (message) throw new ApiError(fieldErrors(400, { filters: { [key]: [message] } }));
@@ -181,7 +225,11 @@ export function checkListTypes(filters: Record<string, unknown>): void {
 }
 
 /** Compiles a filters object for a platform into matchers (unknown keys ignored); a single value for a list-typed filter is a 400. */
-export function compileFilters(platform: DiscoveryPlatform, filters: Record<string, unknown>, sample: Creator | undefined): Matcher[] {
+export function compileFilters(
+  platform: DiscoveryPlatform,
+  filters: Record<string, unknown>,
+  sample: Creator | undefined,
+): Matcher[] {
   checkListTypes(filters);
   const out: (Matcher | undefined)[] = [];
   const followerKey = FOLLOWER_KEY[platform];
@@ -192,44 +240,91 @@ export function compileFilters(platform: DiscoveryPlatform, filters: Record<stri
       continue;
     }
     switch (key) {
-      case 'engagement_percent': out.push(rangeMatcher(key, spec, (c) => c.profile.engagement_percent)); break;
+      case 'engagement_percent':
+        out.push(rangeMatcher(key, spec, (c) => c.profile.engagement_percent));
+        break;
       case 'income': {
         const r = rangeOf(key, spec);
-        if (r) out.push({ key, test: (c) => (r.min === undefined || c.income.max >= r.min) && (r.max === undefined || c.income.min <= r.max), value: (c) => c.income });
+        if (r)
+          out.push({
+            key,
+            test: (c) =>
+              (r.min === undefined || c.income.max >= r.min) && (r.max === undefined || c.income.min <= r.max),
+            value: (c) => c.income,
+          });
         break;
       }
-      case 'posting_frequency': out.push(rangeMatcher(key, spec, (c) => c.posting_frequency)); break;
+      case 'posting_frequency':
+        out.push(rangeMatcher(key, spec, (c) => c.posting_frequency));
+        break;
       case 'follower_growth':
       case 'subscriber_growth': {
-        const pct = spec && typeof spec === 'object' ? Number((spec as Record<string, unknown>).growth_percentage) : Number.NaN;
+        const pct =
+          spec && typeof spec === 'object' ? Number((spec as Record<string, unknown>).growth_percentage) : Number.NaN;
         if (Number.isFinite(pct)) out.push({ key, test: (c) => c.growth_rate >= pct, value: (c) => c.growth_rate });
         break;
       }
       case 'location':
-        out.push(anyOf(key, spec, (c) => [c.location.country, c.location.country_code, c.location.state ?? '', c.location.city ?? ''].filter(Boolean)));
+        out.push(
+          anyOf(key, spec, (c) =>
+            [c.location.country, c.location.country_code, c.location.state ?? '', c.location.city ?? ''].filter(
+              Boolean,
+            ),
+          ),
+        );
         break;
       case 'profile_language':
       case 'speaking_language':
         out.push(anyOf(key, spec, (c) => [c.language, langName.get(c.language) ?? '']));
         break;
-      case 'gender': out.push(anyOf(key, spec, (c) => (c.gender ? [c.gender] : []))); break;
-      case 'type': out.push(anyOf(key, spec, (c) => [c.type])); break;
-      case 'niche': out.push(anyOf(key, spec, (c) => [c.niche])); break;
-      case 'sub_niche': out.push(anyOf(key, spec, (c) => [c.sub_niche])); break;
-      case 'brands': out.push(anyOf(key, spec, (c) => c.brands)); break;
-      case 'hashtags': out.push(anyOf(key, listOf(spec).map(bareTag), (c) => c.hashtags)); break;
-      case 'not_hashtags': out.push(anyOf(key, listOf(spec).map(bareTag), (c) => c.hashtags, true)); break;
-      case 'keywords_in_bio': out.push(textMatcher(key, spec, (c) => c.profile.bio)); break;
-      case 'exclude_keywords_in_bio': out.push(textMatcher(key, spec, (c) => c.profile.bio, true)); break;
-      case 'is_verified': out.push(boolMatcher(key, spec, (c) => c.is_verified)); break;
+      case 'gender':
+        out.push(anyOf(key, spec, (c) => (c.gender ? [c.gender] : [])));
+        break;
+      case 'type':
+        out.push(anyOf(key, spec, (c) => [c.type]));
+        break;
+      case 'niche':
+        out.push(anyOf(key, spec, (c) => [c.niche]));
+        break;
+      case 'sub_niche':
+        out.push(anyOf(key, spec, (c) => [c.sub_niche]));
+        break;
+      case 'brands':
+        out.push(anyOf(key, spec, (c) => c.brands));
+        break;
+      case 'hashtags':
+        out.push(anyOf(key, listOf(spec).map(bareTag), (c) => c.hashtags));
+        break;
+      case 'not_hashtags':
+        out.push(anyOf(key, listOf(spec).map(bareTag), (c) => c.hashtags, true));
+        break;
+      case 'keywords_in_bio':
+        out.push(textMatcher(key, spec, (c) => c.profile.bio));
+        break;
+      case 'exclude_keywords_in_bio':
+        out.push(textMatcher(key, spec, (c) => c.profile.bio, true));
+        break;
+      case 'is_verified':
+        out.push(boolMatcher(key, spec, (c) => c.is_verified));
+        break;
       case 'exclude_private_profile':
         if (spec === true) out.push({ key, test: (c) => !c.is_private, value: (c) => !c.is_private });
         break;
-      case 'has_done_brand_deals': out.push(boolMatcher(key, spec, (c) => c.has_done_brand_deals)); break;
-      case 'promotes_affiliate_links': out.push(boolMatcher(key, spec, (c) => c.promotes_affiliate_links)); break;
-      case 'has_link_in_bio': out.push(boolMatcher(key, spec, (c) => c.link_in_bio !== null)); break;
-      case 'creator_has': out.push(creatorHas(spec)); break;
-      case 'ai_search': out.push(aiSearch(spec)); break;
+      case 'has_done_brand_deals':
+        out.push(boolMatcher(key, spec, (c) => c.has_done_brand_deals));
+        break;
+      case 'promotes_affiliate_links':
+        out.push(boolMatcher(key, spec, (c) => c.promotes_affiliate_links));
+        break;
+      case 'has_link_in_bio':
+        out.push(boolMatcher(key, spec, (c) => c.link_in_bio !== null));
+        break;
+      case 'creator_has':
+        out.push(creatorHas(spec));
+        break;
+      case 'ai_search':
+        out.push(aiSearch(spec));
+        break;
       default:
         // A metric the platform's catalogue lacks is ignored, like any key the service does not know.
         if (sample && key in sample.metrics && key !== 'platform' && FILTER_CATALOGUE[platform].has(key)) {

@@ -8,7 +8,8 @@ import { FOLLOWER_KEY } from '../../contract/followers.js';
 import type { DiscoveryPlatform } from '../../contract/platforms.js';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const mentions = (text: string, name: string): boolean => new RegExp(`(^|[^a-z])${escape(name.toLowerCase())}([^a-z]|$)`).test(text);
+const mentions = (text: string, name: string): boolean =>
+  new RegExp(`(^|[^a-z])${escape(name.toLowerCase())}([^a-z]|$)`).test(text);
 
 function amount(num: string, unit: string | undefined): number {
   const n = Number(num.replace(/,/g, ''));
@@ -17,7 +18,8 @@ function amount(num: string, unit: string | undefined): number {
   return Math.round(n * factor);
 }
 
-const BOUND = /\b(over|more than|above|at least|under|less than|below|fewer than|up to)\s+([\d.,]+)\s*(k|m|thousand|million)?\b/gi;
+const BOUND =
+  /\b(over|more than|above|at least|under|less than|below|fewer than|up to)\s+([\d.,]+)\s*(k|m|thousand|million)?\b/gi;
 
 /** Maps a brief to a filters object (empty when nothing was recognised). */
 export function mapBrief(brief: string, platform: DiscoveryPlatform): Record<string, unknown> {

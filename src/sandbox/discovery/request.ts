@@ -11,7 +11,8 @@ import { excludedByLists } from './exclusion-store.js';
 import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 
 export function objectBody(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(errorList(400, ['Expected a JSON object.']));
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError(errorList(400, ['Expected a JSON object.']));
   return body as Record<string, unknown>;
 }
 
@@ -31,13 +32,21 @@ export interface Paging {
 export function pagingOf(state: SandboxState, body: Record<string, unknown>): Paging {
   const base = state.config.pageBase;
   const raw = body.paging ?? {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw fieldError('paging', 'Expected an object with limit and page.');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw fieldError('paging', 'Expected an object with limit and page.');
   const p = raw as Record<string, unknown>;
   const int = (name: string, value: unknown, fallback: number, min: number, max?: number): number => {
     if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value)) throw new ApiError(fieldErrors(400, { paging: { [name]: ['A valid integer is required.'] } }));
-    if (value < min) throw new ApiError(fieldErrors(400, { paging: { [name]: [`Ensure this value is greater than or equal to ${min}.`] } }));
-    if (max !== undefined && value > max) throw new ApiError(fieldErrors(400, { paging: { [name]: [`Ensure this value is less than or equal to ${max}.`] } }));
+    if (typeof value !== 'number' || !Number.isInteger(value))
+      throw new ApiError(fieldErrors(400, { paging: { [name]: ['A valid integer is required.'] } }));
+    if (value < min)
+      throw new ApiError(
+        fieldErrors(400, { paging: { [name]: [`Ensure this value is greater than or equal to ${min}.`] } }),
+      );
+    if (max !== undefined && value > max)
+      throw new ApiError(
+        fieldErrors(400, { paging: { [name]: [`Ensure this value is less than or equal to ${max}.`] } }),
+      );
     return value;
   };
   const limit = int('limit', p.limit, DISCOVERY_PAGE_LIMIT.default, 1, DISCOVERY_PAGE_LIMIT.max);
@@ -48,7 +57,10 @@ export function pagingOf(state: SandboxState, body: Record<string, unknown>): Pa
 /** The removed parameter: 400 wherever it appears (top level or inside filters). */
 export function refuseRemoved(body: Record<string, unknown>, filters: Record<string, unknown>): void {
   if ('exclude_previous' in body || 'exclude_previous' in filters) {
-    throw fieldError('exclude_previous', 'This parameter was removed on 2026-03-12. Use exclude_handles or exclusion lists instead.');
+    throw fieldError(
+      'exclude_previous',
+      'This parameter was removed on 2026-03-12. Use exclude_handles or exclusion lists instead.',
+    );
   }
 }
 
@@ -62,7 +74,8 @@ export function filtersOf(body: Record<string, unknown>): Record<string, unknown
 function handleList(value: unknown, field: string): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw fieldError(field, 'Expected a list of handles.');
-  if (value.length > MAX_EXCLUDE_HANDLES) throw fieldError(field, `Ensure this field has no more than ${MAX_EXCLUDE_HANDLES} elements.`);
+  if (value.length > MAX_EXCLUDE_HANDLES)
+    throw fieldError(field, `Ensure this field has no more than ${MAX_EXCLUDE_HANDLES} elements.`);
   return value.filter((h): h is string => typeof h === 'string');
 }
 
@@ -71,7 +84,12 @@ function handleList(value: unknown, field: string): string[] {
  * `exclude_all` is read the same way) plus the selected exclusion lists of the platform.
  * Unknown or other-platform list ids are skipped silently, as the real API does.
  */
-export function exclusionsOf(state: SandboxState, platform: DiscoveryPlatform, body: Record<string, unknown>, filters: Record<string, unknown>): Set<string> {
+export function exclusionsOf(
+  state: SandboxState,
+  platform: DiscoveryPlatform,
+  body: Record<string, unknown>,
+  filters: Record<string, unknown>,
+): Set<string> {
   const handles = [
     ...handleList(body.exclude_handles, 'exclude_handles'),
     ...handleList(filters.exclude_handles, 'exclude_handles'),

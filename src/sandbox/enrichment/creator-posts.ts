@@ -60,13 +60,25 @@ export function creatorPost(seed: number, platform: string, creator: Creator, i:
     type,
     caption: `${creator.sub_niche} #${creator.hashtags[i % Math.max(1, creator.hashtags.length)] ?? 'post'}`,
     post_url: postUrl(platform, creator.profile.username, id),
-    media: [{ media_id: `${id}_1`, type: type === 'image' || type === 'carousel' ? 'image' : 'video', url: `https://cdn.sandbox.invalid/${platform}/${id}.jpg` }],
+    media: [
+      {
+        media_id: `${id}_1`,
+        type: type === 'image' || type === 'carousel' ? 'image' : 'video',
+        url: `https://cdn.sandbox.invalid/${platform}/${id}.jpg`,
+      },
+    ],
     engagement: { likes, comments: Math.round(likes * 0.04), views },
   };
 }
 
 /** Posts `from` .. `from + count - 1` of a creator (fewer at the end of the list). */
-export function creatorPosts(seed: number, platform: string, creator: Creator, from: number, count: number): Record<string, unknown>[] {
+export function creatorPosts(
+  seed: number,
+  platform: string,
+  creator: Creator,
+  from: number,
+  count: number,
+): Record<string, unknown>[] {
   const end = Math.min(postCount(creator), from + count);
   const out: Record<string, unknown>[] = [];
   for (let i = from; i < end; i++) out.push(creatorPost(seed, platform, creator, i));

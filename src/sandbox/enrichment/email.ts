@@ -32,7 +32,11 @@ export interface EmailOptions {
 }
 
 /** The result for an address, or undefined when no platform block is left (not found, no charge). */
-export function emailRecord(state: SandboxState, email: string, options: EmailOptions): Record<string, unknown> | undefined {
+export function emailRecord(
+  state: SandboxState,
+  email: string,
+  options: EmailOptions,
+): Record<string, unknown> | undefined {
   const creators = (emailIndex(state).get(email.toLowerCase()) ?? []).filter(
     (c) =>
       !options.excludePlatforms.includes(c.platform) &&

@@ -8,7 +8,10 @@ import type { Creator } from '../data/creators.js';
 import { hash32, round, streamFor } from '../random.js';
 
 export function overlapReport(seed: number, platform: string, creators: readonly Creator[]): Record<string, unknown> {
-  const key = creators.map((c) => c.user_id).sort().join(',');
+  const key = creators
+    .map((c) => c.user_id)
+    .sort()
+    .join(',');
   const rng = streamFor(seed, `overlap:${platform}:${key}`);
   let uniqueFollowers = 0;
   let shared = 0;

@@ -9,7 +9,10 @@ export const CONTENT_TYPES = ['data', 'comments', 'transcript', 'audio'] as cons
 /** Comments per page. */
 export const COMMENTS_PAGE = 25;
 
-const WORDS = 'love this so good amazing wow where is that from need this now the best ever great video thanks for sharing'.split(' ');
+const WORDS =
+  'love this so good amazing wow where is that from need this now the best ever great video thanks for sharing'.split(
+    ' ',
+  );
 
 function rngFor(seed: number, platform: string, postId: string, purpose: string): Rng {
   return mulberry32(hash32(`${seed}:${purpose}:${platform}:${postId}`));
@@ -44,13 +47,28 @@ export function postData(seed: number, platform: string, postId: string): Record
     created_at: new Date(created).toISOString(),
     caption: sentence(rng, intBetween(rng, 4, 12)),
     owner: { username: `creator_${hash32(postId) % 10_000}` },
-    media: [{ media_id: `${postId}_1`, type: platform === 'instagram' && rng() < 0.5 ? 'image' : 'video', url: `https://cdn.sandbox.invalid/${platform}/${postId}.mp4` }],
-    engagement: { likes, comments: commentCount(seed, platform, postId), views: platform === 'instagram' ? null : likes * intBetween(rng, 5, 40) },
+    media: [
+      {
+        media_id: `${postId}_1`,
+        type: platform === 'instagram' && rng() < 0.5 ? 'image' : 'video',
+        url: `https://cdn.sandbox.invalid/${platform}/${postId}.mp4`,
+      },
+    ],
+    engagement: {
+      likes,
+      comments: commentCount(seed, platform, postId),
+      views: platform === 'instagram' ? null : likes * intBetween(rng, 5, 40),
+    },
   };
 }
 
 /** One page of comments from `offset`; `next` is the offset of the next page, or null. */
-export function commentsPage(seed: number, platform: string, postId: string, offset: number): { comments: Record<string, unknown>[]; next: number | null } {
+export function commentsPage(
+  seed: number,
+  platform: string,
+  postId: string,
+  offset: number,
+): { comments: Record<string, unknown>[]; next: number | null } {
   const total = commentCount(seed, platform, postId);
   const comments: Record<string, unknown>[] = [];
   for (let i = offset; i < Math.min(total, offset + COMMENTS_PAGE); i++) {
@@ -69,13 +87,23 @@ export function commentsPage(seed: number, platform: string, postId: string, off
 
 export function transcript(seed: number, platform: string, postId: string): Record<string, unknown> {
   const rng = rngFor(seed, platform, postId, 'transcript');
-  const segments = Array.from({ length: intBetween(rng, 2, 5) }, (_, i) => ({ start: i * 4, end: i * 4 + 4, text: sentence(rng, intBetween(rng, 4, 10)) }));
+  const segments = Array.from({ length: intBetween(rng, 2, 5) }, (_, i) => ({
+    start: i * 4,
+    end: i * 4 + 4,
+    text: sentence(rng, intBetween(rng, 4, 10)),
+  }));
   return { post_id: postId, platform, language: 'en', text: segments.map((s) => s.text).join(' '), segments };
 }
 
 export function audio(seed: number, platform: string, postId: string): Record<string, unknown> {
   const rng = rngFor(seed, platform, postId, 'audio');
-  return { post_id: postId, platform, audio_url: `https://cdn.sandbox.invalid/audio/${postId}.m4a`, format: 'm4a', duration_seconds: intBetween(rng, 5, 180) };
+  return {
+    post_id: postId,
+    platform,
+    audio_url: `https://cdn.sandbox.invalid/audio/${postId}.m4a`,
+    format: 'm4a',
+    duration_seconds: intBetween(rng, 5, 180),
+  };
 }
 
 /** The opaque cursor for a comments offset, and back (`undefined` when malformed). */

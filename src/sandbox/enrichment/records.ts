@@ -55,7 +55,9 @@ function rngFor(state: SandboxState, platform: string, creator: Creator, purpose
  * (the real service does; a client that parses it as a double rounds it). Other platforms' ids are strings.
  */
 function platformUserid(platform: string, creator: Creator): string | BigIntegerValue {
-  return platform === 'tiktok' && /^\d+$/.test(creator.user_id) ? new BigIntegerValue(creator.user_id) : creator.user_id;
+  return platform === 'tiktok' && /^\d+$/.test(creator.user_id)
+    ? new BigIntegerValue(creator.user_id)
+    : creator.user_id;
 }
 
 /** Raw tier: platform data "as scraped", with the platform's own field names. */
@@ -158,9 +160,15 @@ function shares(codes: readonly string[], raw: readonly number[]): { code: strin
 
 /** A slice's ages and genders (`audience_ages`, `audience_genders`), from their own random stream. */
 function demographics(creator: Creator, rng: Rng): Record<string, unknown> {
-  const female = Math.min(0.85, Math.max(0.15, 0.35 + rng() * 0.3 + (creator.gender === 'female' ? 0.15 : creator.gender === 'male' ? -0.1 : 0)));
+  const female = Math.min(
+    0.85,
+    Math.max(0.15, 0.35 + rng() * 0.3 + (creator.gender === 'female' ? 0.15 : creator.gender === 'male' ? -0.1 : 0)),
+  );
   return {
-    audience_ages: shares(AGE_GROUPS, AGE_SHAPE.map((v) => v * (0.6 + rng() * 0.8))),
+    audience_ages: shares(
+      AGE_GROUPS,
+      AGE_SHAPE.map((v) => v * (0.6 + rng() * 0.8)),
+    ),
     audience_genders: shares(['FEMALE', 'MALE'], [female, 1 - female]),
   };
 }
@@ -180,7 +188,11 @@ function credibilityHistogram(rng: Rng): Record<string, unknown>[] {
   let median = -1;
   return bins.map((count, i) => {
     seen += count;
-    const bin: Record<string, unknown> = { ...(i > 0 ? { min: round(0.4 + i * 0.05, 2) } : {}), ...(i < 11 ? { max: round(0.45 + i * 0.05, 2) } : {}), total: count };
+    const bin: Record<string, unknown> = {
+      ...(i > 0 ? { min: round(0.4 + i * 0.05, 2) } : {}),
+      ...(i < 11 ? { max: round(0.45 + i * 0.05, 2) } : {}),
+      total: count,
+    };
     if (median < 0 && seen >= total / 2) {
       median = i;
       bin.median = true;
@@ -200,7 +212,13 @@ function posts(platform: string, creator: Creator, rng: Rng, count: number): Rec
       created_at: new Date(base - i * 3 * 86_400_000).toISOString(),
       caption: `${creator.sub_niche} #${creator.hashtags[0] ?? 'post'}`,
       post_url: `https://www.${platform}.com/p/${id}/`,
-      media: [{ media_id: `${id}_1`, type: rng() < 0.5 ? 'image' : 'video', url: `https://cdn.sandbox.invalid/${platform}/${id}.jpg` }],
+      media: [
+        {
+          media_id: `${id}_1`,
+          type: rng() < 0.5 ? 'image' : 'video',
+          url: `https://cdn.sandbox.invalid/${platform}/${id}.jpg`,
+        },
+      ],
       engagement: { likes, comments: Math.round(likes * 0.04) },
     });
   }
@@ -219,7 +237,14 @@ function audienceUser(c: Creator): Record<string, unknown> {
     url: c.url,
     is_verified: c.is_verified,
     engagements,
-    stats: [{ post_type: 'all', avg_likes: Math.round(engagements * 0.95), avg_comments: Math.round(engagements * 0.05), engagement_rate: round(c.profile.engagement_percent / 100, 4) }],
+    stats: [
+      {
+        post_type: 'all',
+        avg_likes: Math.round(engagements * 0.95),
+        avg_comments: Math.round(engagements * 0.05),
+        engagement_rate: round(c.profile.engagement_percent / 100, 4),
+      },
+    ],
     geo: {
       country: { id: hash32(c.location.country_code) % 1000, name: c.location.country, code: c.location.country_code },
       city: c.location.city ? { id: hash32(c.location.city) % 100_000, name: c.location.city } : {},
@@ -235,9 +260,14 @@ function audienceUser(c: Creator): Record<string, unknown> {
 function audienceUsers(creator: Creator, people: AudiencePeople): Record<string, unknown> {
   const { rng, pool } = people;
   const others = pool.filter((c) => c.user_id !== creator.user_id);
-  const notable = pickSome(rng, others, 24).sort((a, b) => b.profile.followers - a.profile.followers).slice(0, intBetween(rng, 3, 6));
+  const notable = pickSome(rng, others, 24)
+    .sort((a, b) => b.profile.followers - a.profile.followers)
+    .slice(0, intBetween(rng, 3, 6));
   const kin = others.filter((c) => c.niche === creator.niche);
-  const lookalikes = pickSome(rng, kin.length >= 3 ? kin : others, intBetween(rng, 3, 6)).map((c) => ({ ...audienceUser(c), score: round(0.55 + rng() * 0.4, 3) }));
+  const lookalikes = pickSome(rng, kin.length >= 3 ? kin : others, intBetween(rng, 3, 6)).map((c) => ({
+    ...audienceUser(c),
+    score: round(0.55 + rng() * 0.4, 3),
+  }));
   lookalikes.sort((a, b) => (b.score as number) - (a.score as number));
   return { notable_users: notable.map(audienceUser), audience_lookalikes: lookalikes };
 }
@@ -256,22 +286,53 @@ function audience(creator: Creator, rng: Rng, shape: Rng, people: AudiencePeople
       ...demographics(creator, shape),
       audience_geo: {
         countries: [
-          { id: 1, name: creator.location.country, code: creator.location.country_code, weight: round(0.4 + share * 0.2, 3) },
+          {
+            id: 1,
+            name: creator.location.country,
+            code: creator.location.country_code,
+            weight: round(0.4 + share * 0.2, 3),
+          },
           { id: 2, name: 'United States', code: 'US', weight: round(0.15 + rng() * 0.1, 3) },
         ],
-        cities: creator.location.city ? [{ id: 1, name: creator.location.city, weight: round(0.1 + rng() * 0.1, 3), country: creator.location.country_code }] : [],
+        cities: creator.location.city
+          ? [
+              {
+                id: 1,
+                name: creator.location.city,
+                weight: round(0.1 + rng() * 0.1, 3),
+                country: creator.location.country_code,
+              },
+            ]
+          : [],
         states: [],
       },
-      audience_brand_affinity: creator.brands.slice(0, 3).map((name, i) => ({ id: i + 1, name, interest: [], weight: round(rng() * 0.2, 3), affinity: round(0.8 + rng(), 2) })),
+      audience_brand_affinity: creator.brands.slice(0, 3).map((name, i) => ({
+        id: i + 1,
+        name,
+        interest: [],
+        weight: round(rng() * 0.2, 3),
+        affinity: round(0.8 + rng(), 2),
+      })),
       ...audienceUsers(creator, people),
     },
   });
-  const slices = { audience_followers: slice(1), audience_likers: slice(0.5), audience_commenters: rng() < 0.1 ? { success: false, error: 'empty_audience' } : slice(0.2) };
-  return { ...slices, audience_credibility_followers_histogram: credibilityHistogram(shape), audience_credibility_likers_histogram: credibilityHistogram(shape) };
+  const slices = {
+    audience_followers: slice(1),
+    audience_likers: slice(0.5),
+    audience_commenters: rng() < 0.1 ? { success: false, error: 'empty_audience' } : slice(0.2),
+  };
+  return {
+    ...slices,
+    audience_credibility_followers_histogram: credibilityHistogram(shape),
+    audience_credibility_likers_histogram: credibilityHistogram(shape),
+  };
 }
 
 function audiencePeople(state: SandboxState, platform: string, creator: Creator): AudiencePeople {
-  return { rng: rngFor(state, platform, creator, 'audience-users'), pool: isDiscoveryPlatform(platform) ? state.creators.list(platform) : [] };
+  return {
+    rng: rngFor(state, platform, creator, 'audience-users'),
+    pool: isDiscoveryPlatform(platform) ? state.creators.list(platform) : [],
+  };
 }
 
 function lookalikes(state: SandboxState, platform: string, creator: Creator, rng: Rng): Record<string, unknown>[] {
@@ -279,32 +340,66 @@ function lookalikes(state: SandboxState, platform: string, creator: Creator, rng
   const list = state.creators.list(platform);
   return pickSome(rng, list, 3)
     .filter((c) => c.user_id !== creator.user_id)
-    .map((c) => ({ username: c.profile.username, profile_url: c.url, engagement_percent: c.profile.engagement_percent, follower_count: c.profile.followers }));
+    .map((c) => ({
+      username: c.profile.username,
+      profile_url: c.url,
+      engagement_percent: c.profile.engagement_percent,
+      follower_count: c.profile.followers,
+    }));
 }
 
 /** Analytics tier: performance data; lookalikes only when asked for. */
-export function analyticsRecord(state: SandboxState, platform: string, creator: Creator, lookalikesWanted: boolean): Record<string, unknown> {
+export function analyticsRecord(
+  state: SandboxState,
+  platform: string,
+  creator: Creator,
+  lookalikesWanted: boolean,
+): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'analytics');
   const block = analyticsBlock(state, platform, creator, rng);
-  if (AUDIENCE.has(platform)) block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'), audiencePeople(state, platform, creator));
+  if (AUDIENCE.has(platform))
+    block.audience = audience(
+      creator,
+      rng,
+      rngFor(state, platform, creator, 'audience-shape'),
+      audiencePeople(state, platform, creator),
+    );
   const result: Record<string, unknown> = { [platform]: block };
   if (lookalikesWanted) result.lookalikes = lookalikes(state, platform, creator, rng);
   return result;
 }
 
 /** Full tier: profile plus analytics; audience and lookalikes only when asked for. */
-export function fullRecord(state: SandboxState, platform: string, creator: Creator, options: HandleOptions): Record<string, unknown> {
+export function fullRecord(
+  state: SandboxState,
+  platform: string,
+  creator: Creator,
+  options: HandleOptions,
+): Record<string, unknown> {
   const rng = rngFor(state, platform, creator, 'full');
   const profile = profileRecord(platform, creator);
   const block = { ...(profile[platform] as Record<string, unknown>), ...analyticsBlock(state, platform, creator, rng) };
   if (options.includeAudienceData && AUDIENCE.has(platform)) {
-    block.audience = audience(creator, rng, rngFor(state, platform, creator, 'audience-shape'), audiencePeople(state, platform, creator));
+    block.audience = audience(
+      creator,
+      rng,
+      rngFor(state, platform, creator, 'audience-shape'),
+      audiencePeople(state, platform, creator),
+    );
     if (platform === 'instagram') {
       block.sponsored_posts = creator.has_done_brand_deals ? posts(platform, creator, rng, 1) : [];
-      block.past_sponsors = creator.brands.map((handle) => ({ handle, post_count: intBetween(rng, 1, 6), post_ids: [] }));
+      block.past_sponsors = creator.brands.map((handle) => ({
+        handle,
+        post_count: intBetween(rng, 1, 6),
+        post_ids: [],
+      }));
     }
   }
-  const result: Record<string, unknown> = { ...profile, [platform]: block, other_links: creator.link_in_bio ? [creator.link_in_bio] : [] };
+  const result: Record<string, unknown> = {
+    ...profile,
+    [platform]: block,
+    other_links: creator.link_in_bio ? [creator.link_in_bio] : [],
+  };
   if (options.includeAudienceData && AUDIENCE.has(platform)) {
     result.audience_interests = [creator.niche, creator.sub_niche];
   }

@@ -27,7 +27,8 @@ export class BodyReader {
   /** A required (or optional) trimmed string of 1..max characters. */
   string(field: string, required: boolean, max = 200): string | undefined {
     const v = this.body[field];
-    if (v === undefined || v === null || v === '') return required ? this.fail(field, 'This field is required.') : undefined;
+    if (v === undefined || v === null || v === '')
+      return required ? this.fail(field, 'This field is required.') : undefined;
     if (typeof v !== 'string') return this.fail(field, 'Not a valid string.');
     const t = v.trim();
     if (!t) return required ? this.fail(field, 'This field may not be blank.') : undefined;
@@ -38,7 +39,8 @@ export class BodyReader {
   choice<T extends string>(field: string, choices: readonly T[], fallback?: T): T | undefined {
     const v = this.body[field];
     if (v === undefined || v === null) return fallback ?? this.fail(field, 'This field is required.');
-    if (typeof v !== 'string' || !(choices as readonly string[]).includes(v)) return this.fail(field, `"${String(v)}" is not a valid choice.`);
+    if (typeof v !== 'string' || !(choices as readonly string[]).includes(v))
+      return this.fail(field, `"${String(v)}" is not a valid choice.`);
     return v as T;
   }
 

@@ -26,7 +26,13 @@ export interface FaultTable {
 }
 
 export function faultTable(state: SandboxState): FaultTable {
-  return slot(state, 'faults', () => ({ rules: [], rng: streamFor(state.seed, 'faults'), injected: {}, requests: 0, chargedThenLost: 0 }));
+  return slot(state, 'faults', () => ({
+    rules: [],
+    rng: streamFor(state.seed, 'faults'),
+    injected: {},
+    requests: 0,
+    chargedThenLost: 0,
+  }));
 }
 
 /** Replaces (or with `append`, extends) the rules in force. Counters are kept. */
@@ -49,7 +55,12 @@ export function resetFaultCounters(state: SandboxState): void {
  * The fault to inject into this request, if any: the first rule that matches and fires. Never
  * fires on the sandbox's own `/_sandbox/` control surface.
  */
-export function pickFault(state: SandboxState, target: FaultTarget, method: string, pathAndQuery: string): FaultRule | undefined {
+export function pickFault(
+  state: SandboxState,
+  target: FaultTarget,
+  method: string,
+  pathAndQuery: string,
+): FaultRule | undefined {
   const table = state.slots.get('faults') as FaultTable | undefined;
   if (!table || table.rules.length === 0 || pathAndQuery.startsWith('/_sandbox/')) return undefined;
   table.requests++;
@@ -74,7 +85,12 @@ export function describeFaults(state: SandboxState): Record<string, unknown> {
   const table = faultTable(state);
   const total = Object.values(table.injected).reduce((a, b) => a + (b ?? 0), 0);
   return {
-    rules: table.rules.map((r) => ({ ...r.rule, spec: describeRule(r.rule), matched: r.matched, injected: r.injected })),
+    rules: table.rules.map((r) => ({
+      ...r.rule,
+      spec: describeRule(r.rule),
+      matched: r.matched,
+      injected: r.injected,
+    })),
     injected: { ...table.injected },
     total,
     requests: table.requests,

@@ -27,8 +27,19 @@ async function drain(req: IncomingMessage): Promise<void> {
   }
 }
 
-function answer(res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string | number> = {}): void {
-  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+function answer(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string | number> = {},
+): void {
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   res.end(body);
 }
 
@@ -37,12 +48,27 @@ function statusReply(res: ServerResponse, rule: FaultRule, target: FaultTarget):
   const status = Number(rule.kind);
   if (target === 'files') {
     const code = status === 503 ? 'SlowDown' : 'InternalError';
-    answer(res, status, `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>Injected fault</Message></Error>`, 'application/xml');
+    answer(
+      res,
+      status,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>Injected fault</Message></Error>`,
+      'application/xml',
+    );
   } else if (status === 502 || status === 504) {
     const title = status === 502 ? '502 Bad Gateway' : '504 Gateway Time-out';
-    answer(res, status, `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center></body></html>\n`, 'text/html');
+    answer(
+      res,
+      status,
+      `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center></body></html>\n`,
+      'text/html',
+    );
   } else if (status === 503) {
-    answer(res, 503, JSON.stringify({ detail: 'Service temporarily unavailable, try again later.' }), 'application/json');
+    answer(
+      res,
+      503,
+      JSON.stringify({ detail: 'Service temporarily unavailable, try again later.' }),
+      'application/json',
+    );
   } else {
     answer(res, status, JSON.stringify({ detail: 'A server error occurred.' }), 'application/json');
   }
@@ -55,9 +81,15 @@ function tooMany(res: ServerResponse, rule: FaultRule): void {
     return;
   }
   const words = ra === 1 ? '1 second' : `${ra} seconds`;
-  answer(res, 429, JSON.stringify({ detail: `Request was throttled. Expected available in ${words}.`, retry_after: ra }), 'application/json', {
-    'Retry-After': ra,
-  });
+  answer(
+    res,
+    429,
+    JSON.stringify({ detail: `Request was throttled. Expected available in ${words}.`, retry_after: ra }),
+    'application/json',
+    {
+      'Retry-After': ra,
+    },
+  );
 }
 
 /**
@@ -110,7 +142,8 @@ function spoilReply(state: SandboxState, rule: FaultRule, res: ServerResponse, h
   };
   res.end = ((chunk?: unknown) => {
     res.end = originalEnd as typeof res.end;
-    const body = chunk === undefined || typeof chunk === 'function' ? Buffer.alloc(0) : Buffer.from(chunk as string | Uint8Array);
+    const body =
+      chunk === undefined || typeof chunk === 'function' ? Buffer.alloc(0) : Buffer.from(chunk as string | Uint8Array);
     const lostAfterCharge = state.ledger.charges.length > chargesBefore;
     // writeHead(status, headers) leaves nothing for getHeader(): judge the body itself.
     const isJson = body[0] === 0x7b || body[0] === 0x5b; // '{' or '['
@@ -153,7 +186,12 @@ function spoilReply(state: SandboxState, rule: FaultRule, res: ServerResponse, h
 }
 
 /** Sends the body in 8 pieces `gapMs` apart: slow, but complete. Stops if the client leaves. */
-async function trickle(res: ServerResponse, body: Buffer, gapMs: number, end: (chunk?: unknown) => ServerResponse): Promise<void> {
+async function trickle(
+  res: ServerResponse,
+  body: Buffer,
+  gapMs: number,
+  end: (chunk?: unknown) => ServerResponse,
+): Promise<void> {
   const size = Math.max(1, Math.ceil(body.length / 8));
   let at = 0;
   for (; at + size < body.length; at += size) {

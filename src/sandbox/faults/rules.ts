@@ -44,7 +44,13 @@ export interface FaultRule {
 }
 
 const KINDS = new Set<string>([...BEFORE_KINDS, ...AFTER_KINDS]);
-const ALIASES: Record<string, FaultKind> = { reset: 'drop-before', 'drop': 'drop-before', lost: 'drop-after', slow: 'trickle', '429-bare': '429' };
+const ALIASES: Record<string, FaultKind> = {
+  reset: 'drop-before',
+  drop: 'drop-before',
+  lost: 'drop-after',
+  slow: 'trickle',
+  '429-bare': '429',
+};
 const METHODS = new Set(['*', 'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Longest path glob accepted (matching costs pattern length x path length). */
@@ -79,10 +85,15 @@ export function parseFaultSpec(spec: string | unknown): FaultRule[] {
       .filter(Boolean)
       .map((r, i) => validate(fromText(r, i + 1), i + 1));
   }
-  const list = Array.isArray(spec) ? spec : spec && typeof spec === 'object' && Array.isArray((spec as { rules?: unknown }).rules) ? (spec as { rules: unknown[] }).rules : undefined;
+  const list = Array.isArray(spec)
+    ? spec
+    : spec && typeof spec === 'object' && Array.isArray((spec as { rules?: unknown }).rules)
+      ? (spec as { rules: unknown[] }).rules
+      : undefined;
   if (!list) throw new FaultSpecError('faults: expected a spec string, an array of rules or {"rules": [...]}');
   return list.map((r, i) => {
-    if (!r || typeof r !== 'object' || Array.isArray(r)) throw new FaultSpecError(`faults rule ${i + 1}: expected an object`);
+    if (!r || typeof r !== 'object' || Array.isArray(r))
+      throw new FaultSpecError(`faults rule ${i + 1}: expected an object`);
     const o = r as Record<string, unknown>;
     const rule: Record<string, unknown> = { ...o, kind: kindOf(String(o.kind ?? ''), i + 1) };
     if (o.kind === '429-bare') rule.retryAfter = null;
@@ -94,7 +105,8 @@ export function parseFaultSpec(spec: string | unknown): FaultRule[] {
 
 function kindOf(word: string, n: number): FaultKind {
   const kind = ALIASES[word] ?? word;
-  if (!KINDS.has(kind)) throw new FaultSpecError(`faults rule ${n}: unknown kind '${word}' (known: ${[...KINDS].join(', ')})`);
+  if (!KINDS.has(kind))
+    throw new FaultSpecError(`faults rule ${n}: unknown kind '${word}' (known: ${[...KINDS].join(', ')})`);
   return kind as FaultKind;
 }
 
@@ -143,8 +155,10 @@ function validate(o: Record<string, unknown>, n: number): FaultRule {
   const method = String(o.method ?? '*').toUpperCase();
   if (!METHODS.has(method)) fail(`unknown method '${String(o.method)}'`);
   const path = String(o.path ?? '*');
-  if (path.startsWith('~')) fail(`'${path}': regular expressions are not accepted; use a path glob (* within a segment, ** any depth)`);
-  if (path !== '*' && path !== '**' && !path.startsWith('/')) fail(`path '${path}' must start with / (or be * for any path)`);
+  if (path.startsWith('~'))
+    fail(`'${path}': regular expressions are not accepted; use a path glob (* within a segment, ** any depth)`);
+  if (path !== '*' && path !== '**' && !path.startsWith('/'))
+    fail(`path '${path}' must start with / (or be * for any path)`);
   if (path.length > MAX_PATH_PATTERN) fail(`path pattern longer than ${MAX_PATH_PATTERN} characters`);
   const target = o.target ?? (kind === 'expire' ? 'files' : 'api');
   if (target !== 'api' && target !== 'files') fail(`target must be api or files`);
@@ -167,7 +181,8 @@ function validate(o: Record<string, unknown>, n: number): FaultRule {
   }
   if (kind === '429') {
     const ra = o.retryAfter === undefined ? 1 : o.retryAfter;
-    if (ra !== null && (typeof ra !== 'number' || !Number.isInteger(ra) || ra < 0 || ra > 86_400)) fail('retry_after must be an integer from 0 to 86400, or none');
+    if (ra !== null && (typeof ra !== 'number' || !Number.isInteger(ra) || ra < 0 || ra > 86_400))
+      fail('retry_after must be an integer from 0 to 86400, or none');
     rule.retryAfter = ra as number | null;
   }
   if ((kind === 'delay' || kind === 'trickle') && rule.ms === undefined) rule.ms = kind === 'delay' ? 200 : 50;
@@ -185,7 +200,12 @@ export function pathMatches(pattern: string, pathAndQuery: string): boolean {
 }
 
 /** A slash, `**` and a slash together are one token ('dirs'): `/` alone or `/any/depth/`, so `/a/` + `**` + `/b/` also matches `/a/b/`. */
-type GlobToken = { kind: 'char'; c: string } | { kind: 'one' } | { kind: 'star' } | { kind: 'globstar' } | { kind: 'dirs' };
+type GlobToken =
+  | { kind: 'char'; c: string }
+  | { kind: 'one' }
+  | { kind: 'star' }
+  | { kind: 'globstar' }
+  | { kind: 'dirs' };
 
 function globTokens(pattern: string): GlobToken[] {
   const tokens: GlobToken[] = [];
@@ -230,7 +250,8 @@ function globMatch(tokens: GlobToken[], path: string): boolean {
     } else if (token.kind === 'star' || token.kind === 'globstar') {
       // Zero or more characters; `*` stops at a `/`.
       next[0] = reach[0] === true;
-      for (let j = 1; j <= n; j++) next[j] = reach[j] === true || (next[j - 1] === true && (token.kind === 'globstar' || path[j - 1] !== '/'));
+      for (let j = 1; j <= n; j++)
+        next[j] = reach[j] === true || (next[j - 1] === true && (token.kind === 'globstar' || path[j - 1] !== '/'));
     } else {
       // 'dirs': from a `/`, anything up to and including a later (or the same) `/`.
       let open = false;

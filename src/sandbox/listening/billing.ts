@@ -37,10 +37,12 @@ export function billToday(state: SandboxState, ms: number): boolean {
 /** Pauses every active subscription and campaign because the day could not be paid. */
 export function pauseAll(ls: ListeningState, iso: string): void {
   for (const s of ls.subscriptions.values()) {
-    if (s.status === 'active') Object.assign(s, { status: 'paused', paused_reason: 'insufficient_credits', updated_at: iso });
+    if (s.status === 'active')
+      Object.assign(s, { status: 'paused', paused_reason: 'insufficient_credits', updated_at: iso });
   }
   for (const c of ls.campaigns.values()) {
-    if (c.status === 'active') Object.assign(c, { status: 'paused', paused_reason: 'insufficient_credits', updated_at: iso });
+    if (c.status === 'active')
+      Object.assign(c, { status: 'paused', paused_reason: 'insufficient_credits', updated_at: iso });
   }
 }
 

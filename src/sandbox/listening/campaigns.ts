@@ -9,7 +9,19 @@ import { creatorList, extras, idParam, nameField, objectBody, page } from './com
 import { syncListening } from './generator.js';
 import { campaignView, DAY_MS, listening, type Campaign, type CampaignPost } from './model.js';
 
-const KNOWN = ['name', 'days', 'start_date', 'end_date', 'status', 'creators', 'paused_reason', 'creators_count', 'posts_count', 'created_at', 'updated_at'];
+const KNOWN = [
+  'name',
+  'days',
+  'start_date',
+  'end_date',
+  'status',
+  'creators',
+  'paused_reason',
+  'creators_count',
+  'posts_count',
+  'created_at',
+  'updated_at',
+];
 
 function find(ctx: RouteContext): Campaign {
   const id = idParam(ctx, 'id', 'Campaign');
@@ -21,7 +33,8 @@ function find(ctx: RouteContext): Campaign {
 function days(body: Record<string, unknown>): number | undefined {
   const v = body.days;
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 365) throw fieldError('days', 'Ensure this value is a whole number between 1 and 365.');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 365)
+    throw fieldError('days', 'Ensure this value is a whole number between 1 and 365.');
   return v;
 }
 
@@ -59,7 +72,8 @@ export function create(ctx: RouteContext): Reply {
     creators: new Map(),
     posts: [],
   };
-  for (const r of refs) c.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
+  for (const r of refs)
+    c.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
   ls.campaigns.set(c.id, c);
   billOrPause(ctx.state, now);
   return created(campaignView(c));
@@ -89,7 +103,10 @@ export function update(ctx: RouteContext): Reply {
     c.status = 'active';
     if (!billToday(ctx.state, now)) {
       c.status = 'paused';
-      throw new ApiError({ status: 402, body: { error: 'Insufficient credits to resume monitoring; top up first.', error_code: 'insufficient_credits' } });
+      throw new ApiError({
+        status: 402,
+        body: { error: 'Insufficient credits to resume monitoring; top up first.', error_code: 'insufficient_credits' },
+      });
     }
     c.paused_reason = null;
   } else if (status === 'paused') {
@@ -118,7 +135,8 @@ export function listCreators(ctx: RouteContext): Reply {
       platform: w.platform,
       platform_id: w.platform_id,
       added_at: w.added_at,
-      posts_count: c.posts.filter((p) => p.creator.platform === w.platform && p.creator.platform_id === w.platform_id).length,
+      posts_count: c.posts.filter((p) => p.creator.platform === w.platform && p.creator.platform_id === w.platform_id)
+        .length,
     })),
   );
 }
@@ -130,9 +148,15 @@ export function postCreators(ctx: RouteContext): Reply {
   const refs = creatorList(objectBody(ctx), true);
   const iso = new Date(now).toISOString();
   const fresh = refs.filter((r) => !c.creators.has(r.key));
-  for (const r of fresh) c.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
+  for (const r of fresh)
+    c.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
   if (c.status === 'active') billOrPause(ctx.state, now);
-  return json({ added: new Set(fresh.map((r) => r.key)).size, already_present: refs.length - fresh.length, creators_count: c.creators.size, status: c.status });
+  return json({
+    added: new Set(fresh.map((r) => r.key)).size,
+    already_present: refs.length - fresh.length,
+    creators_count: c.creators.size,
+    status: c.status,
+  });
 }
 
 export function deleteCreators(ctx: RouteContext): Reply {
@@ -174,12 +198,22 @@ function metrics(seed: number, post: CampaignPost): PostMetrics {
 export function overview(ctx: RouteContext): Reply {
   const now = syncListening(ctx.state);
   const c = find(ctx);
-  const posts = c.posts.map((p) => ({ post_id: p.post_id, creator: p.creator, posted_at: p.posted_at, ...metrics(ctx.state.seed, p) }));
+  const posts = c.posts.map((p) => ({
+    post_id: p.post_id,
+    creator: p.creator,
+    posted_at: p.posted_at,
+    ...metrics(ctx.state.seed, p),
+  }));
   const total = (k: string): number => posts.reduce((n, p) => n + Number((p as Record<string, unknown>)[k] ?? 0), 0);
   const trends = Array.from({ length: 7 }, (_, i) => {
     const day = new Date(now - (6 - i) * DAY_MS).toISOString().slice(0, 10);
     const mine = posts.filter((p) => p.posted_at.startsWith(day));
-    return { date: day, posts: mine.length, engagement: mine.reduce((n, p) => n + p.likes + p.comments, 0), reach: mine.reduce((n, p) => n + p.estimated_reach, 0) };
+    return {
+      date: day,
+      posts: mine.length,
+      engagement: mine.reduce((n, p) => n + p.likes + p.comments, 0),
+      reach: mine.reduce((n, p) => n + p.estimated_reach, 0),
+    };
   });
   const views = total('views');
   return json({

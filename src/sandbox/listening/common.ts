@@ -11,7 +11,11 @@ import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
  * One page of `items`: `{count, next, previous, results}` with absolute `next`/`previous` URLs that
  * keep the other query parameters. 400 for a bad `page`/`page_size`; 404 `Invalid page.` past the end.
  */
-export function page<T>(ctx: RouteContext, items: Pick<readonly T[], 'length' | 'slice'>, view: (item: T) => unknown): Record<string, unknown> {
+export function page<T>(
+  ctx: RouteContext,
+  items: Pick<readonly T[], 'length' | 'slice'>,
+  view: (item: T) => unknown,
+): Record<string, unknown> {
   const size = intParam(ctx.query, 'page_size', EVENTS_PAGE_SIZE.default, { min: 1, max: EVENTS_PAGE_SIZE.max });
   const number = intParam(ctx.query, 'page', 1, { min: 1 });
   const pages = Math.max(1, Math.ceil(items.length / size));
@@ -78,7 +82,9 @@ export function creatorList(body: Record<string, unknown>, required: boolean): C
     const p = typeof platform === 'string' ? platform.trim().toLowerCase() : '';
     const h = typeof handle === 'string' ? normalizeHandle(handle) : '';
     if (!(LISTENING_PLATFORMS as readonly string[]).includes(p)) {
-      errors[String(i)] = [`"${String(platform)}" is not a valid platform. Use one of: ${LISTENING_PLATFORMS.join(', ')}.`];
+      errors[String(i)] = [
+        `"${String(platform)}" is not a valid platform. Use one of: ${LISTENING_PLATFORMS.join(', ')}.`,
+      ];
     } else if (!h) {
       errors[String(i)] = ['A creator handle (platform_id) is required.'];
     } else {

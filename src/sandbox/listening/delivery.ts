@@ -52,16 +52,32 @@ export function deliveryOf(seed: number, event: ListeningEvent, nowMs: number, f
       history.push({ ...base, status: 'success', response_status: 200, latency_seconds: latency, error: null });
       return { delivery_status: 'sent', latency_seconds: latency, retries: String(attempt - 1), history };
     }
-    history.push({ ...base, status: 'failed', response_status: failure?.response_status ?? null, latency_seconds: latency, error: failure?.error ?? null });
+    history.push({
+      ...base,
+      status: 'failed',
+      response_status: failure?.response_status ?? null,
+      latency_seconds: latency,
+      error: failure?.error ?? null,
+    });
     at += latencyMs + (BACKOFF_MS[attempt - 1] ?? 0);
   }
   if (history.length === 0) return { delivery_status: 'pending', latency_seconds: null, retries: '0', history };
   const exhausted = history.length === BACKOFF_MS.length + 1;
-  return { delivery_status: exhausted ? 'failed' : 'retrying', latency_seconds: null, retries: String(history.length - 1), history };
+  return {
+    delivery_status: exhausted ? 'failed' : 'retrying',
+    latency_seconds: null,
+    retries: String(history.length - 1),
+    history,
+  };
 }
 
 /** An event as the list shows it. */
-export function eventView(seed: number, event: ListeningEvent, nowMs: number, failureRate: number): Record<string, unknown> {
+export function eventView(
+  seed: number,
+  event: ListeningEvent,
+  nowMs: number,
+  failureRate: number,
+): Record<string, unknown> {
   const d = deliveryOf(seed, event, nowMs, failureRate);
   return {
     id: event.id,

@@ -10,7 +10,16 @@ import { dailyMilli } from './billing.js';
 import { idParam, page } from './common.js';
 import { deliveryOf, eventView } from './delivery.js';
 import { syncListening } from './generator.js';
-import { campaignRunning, DAY_MS, EVENT_TYPES, listening, listeningNow, monitoredCreators, type ListeningEvent, type ListeningState } from './model.js';
+import {
+  campaignRunning,
+  DAY_MS,
+  EVENT_TYPES,
+  listening,
+  listeningNow,
+  monitoredCreators,
+  type ListeningEvent,
+  type ListeningState,
+} from './model.js';
 import { LISTENING_LIMITS } from '../../contract/limits.js';
 
 export function listEvents(ctx: RouteContext): Reply {
@@ -21,14 +30,22 @@ export function listEvents(ctx: RouteContext): Reply {
   const creatorRaw = stringParam(ctx.query, 'creator');
   if (type !== undefined && !(EVENT_TYPES as readonly string[]).includes(type)) {
     // The spec lists 422 for the events list; an unknown event type is the sandbox's case for it.
-    throw new ApiError(fieldErrors(422, { event_type: [`Select a valid choice. ${type} is not one of the available choices: ${EVENT_TYPES.join(', ')}.`] }));
+    throw new ApiError(
+      fieldErrors(422, {
+        event_type: [`Select a valid choice. ${type} is not one of the available choices: ${EVENT_TYPES.join(', ')}.`],
+      }),
+    );
   }
   const creator = creatorRaw === undefined ? undefined : normalizeHandle(creatorRaw);
   const matching = matchingEvents(ls, { subscription, type, creator });
   // Newest first without copying the list: a page is a reversed slice (a million events stay cheap to page).
   const ordered: Pick<readonly ListeningEvent[], 'length' | 'slice'> =
     ls.order === 'desc'
-      ? { length: matching.length, slice: (from = 0, to = matching.length) => matching.slice(Math.max(0, matching.length - to), Math.max(0, matching.length - from)).reverse() }
+      ? {
+          length: matching.length,
+          slice: (from = 0, to = matching.length) =>
+            matching.slice(Math.max(0, matching.length - to), Math.max(0, matching.length - from)).reverse(),
+        }
       : matching;
   return json(page(ctx, ordered, (e) => eventView(ctx.state.seed, e, now, ls.deliveryFailureRate)));
 }
@@ -37,7 +54,10 @@ export function listEvents(ctx: RouteContext): Reply {
 const filtered = new WeakMap<ListeningState, { key: string; length: number; list: ListeningEvent[] }>();
 
 /** The events matching the filters, in id order: the list itself when there are none. */
-function matchingEvents(ls: ListeningState, f: { subscription: number | undefined; type: string | undefined; creator: string | undefined }): ListeningEvent[] {
+function matchingEvents(
+  ls: ListeningState,
+  f: { subscription: number | undefined; type: string | undefined; creator: string | undefined },
+): ListeningEvent[] {
   if (f.subscription === undefined && f.type === undefined && f.creator === undefined) return ls.events;
   const key = JSON.stringify(f);
   const hit = filtered.get(ls);
@@ -67,7 +87,9 @@ export function usage(ctx: RouteContext): Reply {
   const ls = listening(ctx.state);
   const subs = [...ls.subscriptions.values()];
   const camps = [...ls.campaigns.values()];
-  const paused = subs.some((s) => s.paused_reason === 'insufficient_credits') || camps.some((c) => c.paused_reason === 'insufficient_credits');
+  const paused =
+    subs.some((s) => s.paused_reason === 'insufficient_credits') ||
+    camps.some((c) => c.paused_reason === 'insufficient_credits');
   return json({
     active_subscriptions: subs.filter((s) => s.status === 'active').length,
     paused_subscriptions: subs.filter((s) => s.status === 'paused').length,
@@ -101,7 +123,8 @@ function controlBody(ctx: RouteContext): Record<string, unknown> {
   const parsed = parseJson(ctx.rawBody.length > 0 ? ctx.rawBody : Buffer.from('{}'));
   if (!parsed.ok) throw new ApiError(parsed.reply);
   const b = parsed.body;
-  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new ApiError(fieldErrors(400, { non_field_errors: ['Expected a JSON object.'] }));
+  if (!b || typeof b !== 'object' || Array.isArray(b))
+    throw new ApiError(fieldErrors(400, { non_field_errors: ['Expected a JSON object.'] }));
   return b as Record<string, unknown>;
 }
 
@@ -132,8 +155,18 @@ export async function controlAdvance(ctx: RouteContext): Promise<Reply> {
   let ms = 0;
   for (const [k, v] of Object.entries(b)) {
     const unit = units[k];
-    if (unit === undefined || typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v * unit > MAX_ADVANCE_DAYS * DAY_MS) {
-      throw new ApiError(fieldErrors(400, { [k]: [`Expected seconds, minutes, hours or days as a number from 0 to ${MAX_ADVANCE_DAYS} days in all.`] }));
+    if (
+      unit === undefined ||
+      typeof v !== 'number' ||
+      !Number.isFinite(v) ||
+      v < 0 ||
+      v * unit > MAX_ADVANCE_DAYS * DAY_MS
+    ) {
+      throw new ApiError(
+        fieldErrors(400, {
+          [k]: [`Expected seconds, minutes, hours or days as a number from 0 to ${MAX_ADVANCE_DAYS} days in all.`],
+        }),
+      );
     }
     ms += Math.round(v * unit);
   }
@@ -162,7 +195,8 @@ export function controlConfig(ctx: RouteContext): Reply {
   }
   if (b.delivery_failure_rate !== undefined) {
     const r = b.delivery_failure_rate;
-    if (typeof r !== 'number' || r < 0 || r > 1) throw new ApiError(fieldErrors(400, { delivery_failure_rate: ['Expected a number from 0 to 1.'] }));
+    if (typeof r !== 'number' || r < 0 || r > 1)
+      throw new ApiError(fieldErrors(400, { delivery_failure_rate: ['Expected a number from 0 to 1.'] }));
     ls.deliveryFailureRate = r;
   }
   return json(controlView(ctx));
@@ -182,18 +216,29 @@ export function controlSeed(ctx: RouteContext): Reply {
   const b = controlBody(ctx);
   const n = b.events;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SEED_EVENTS) {
-    throw new ApiError(fieldErrors(400, { events: [`Expected a whole number of events from 1 to ${MAX_SEED_EVENTS}.`] }));
+    throw new ApiError(
+      fieldErrors(400, { events: [`Expected a whole number of events from 1 to ${MAX_SEED_EVENTS}.`] }),
+    );
   }
   const now = syncListening(ctx.state);
   const ls = listening(ctx.state);
   const subscription = ls.subscriptions.get(Number(b.subscription_id));
-  if (!subscription) throw new ApiError(fieldErrors(400, { subscription_id: ['Expected the id of an existing subscription.'] }));
-  const creators = [...subscription.creators.values()].map((c) => ({ platform: c.platform, platform_id: c.platform_id }));
+  if (!subscription)
+    throw new ApiError(fieldErrors(400, { subscription_id: ['Expected the id of an existing subscription.'] }));
+  const creators = [...subscription.creators.values()].map((c) => ({
+    platform: c.platform,
+    platform_id: c.platform_id,
+  }));
   const types = subscription.event_types;
   const rng = streamFor(ctx.state.seed, `seed:${ls.events.length}`);
   // Shared by every seeded event of a kind: the events differ in id, creator and time.
   const values: Record<string, Record<string, unknown>> = {
-    new_post: { post_id: 'seeded', url: 'https://instagram.example/seeded/p/1', caption: 'Seeded backlog', media_type: 'image' },
+    new_post: {
+      post_id: 'seeded',
+      url: 'https://instagram.example/seeded/p/1',
+      caption: 'Seeded backlog',
+      media_type: 'image',
+    },
     bio_change: { field: 'bio', new_value: 'Seeded backlog' },
     follower_threshold: { threshold: 10_000, followers: 10_042 },
   };

@@ -11,7 +11,13 @@ import { intBetween, pick, streamFor } from '../random.js';
 import type { SandboxState } from '../state.js';
 import { billOrPause } from './billing.js';
 import {
-  campaignRunning, DAY_MS, listening, listeningNow, monitoredCreators, type EventType, type ListeningState,
+  campaignRunning,
+  DAY_MS,
+  listening,
+  listeningNow,
+  monitoredCreators,
+  type EventType,
+  type ListeningState,
 } from './model.js';
 
 export const TICK_MS = 120_000;
@@ -47,13 +53,25 @@ export function activityAt(seed: number, key: string, tick: number): Activity | 
     value = {
       post_id: postId,
       url: `https://${platform}.example/${handle}/p/${postId}`,
-      caption: pick(rng, ['New drop today', 'Behind the scenes', 'Q&A time', 'Collab with friends', 'Weekend vlog', 'Unboxing']),
+      caption: pick(rng, [
+        'New drop today',
+        'Behind the scenes',
+        'Q&A time',
+        'Collab with friends',
+        'Weekend vlog',
+        'Unboxing',
+      ]),
       media_type: pick(rng, ['image', 'video', 'carousel', 'reel']),
     };
   } else if (type === 'bio_change') {
     value = {
       field: pick(rng, ['bio', 'link_in_bio']),
-      new_value: pick(rng, ['Creator | Partnerships via email', 'New merch out now', 'Podcast every Tuesday', 'linktr.ee/' + handle]),
+      new_value: pick(rng, [
+        'Creator | Partnerships via email',
+        'New merch out now',
+        'Podcast every Tuesday',
+        'linktr.ee/' + handle,
+      ]),
     };
   } else {
     const threshold = pick(rng, THRESHOLDS);
@@ -82,7 +100,8 @@ function record(ls: ListeningState, activities: Activity[]): void {
     const creator = { platform: a.platform, platform_id: a.handle };
     for (const s of ls.subscriptions.values()) {
       const watched = s.creators.get(a.key);
-      if (s.status !== 'active' || !watched || watched.addedMs > a.occurredMs || !s.event_types.includes(a.type)) continue;
+      if (s.status !== 'active' || !watched || watched.addedMs > a.occurredMs || !s.event_types.includes(a.type))
+        continue;
       ls.events.push({
         id: ls.events.length + 1,
         event_type: a.type,

@@ -9,7 +9,17 @@ import { deliveryOf } from './delivery.js';
 import { syncListening } from './generator.js';
 import { EVENT_TYPES, listening, subscriptionView, type EventType, type Subscription } from './model.js';
 
-const KNOWN = ['name', 'event_types', 'webhook_url', 'status', 'creators', 'paused_reason', 'creators_count', 'created_at', 'updated_at'];
+const KNOWN = [
+  'name',
+  'event_types',
+  'webhook_url',
+  'status',
+  'creators',
+  'paused_reason',
+  'creators_count',
+  'created_at',
+  'updated_at',
+];
 
 function find(ctx: RouteContext): Subscription {
   const id = idParam(ctx, 'id', 'Subscription');
@@ -22,9 +32,11 @@ function eventTypes(body: Record<string, unknown>): EventType[] | undefined {
   const v = body.event_types;
   if (v === undefined) return undefined;
   const list = typeof v === 'string' ? v.split(',').map((t) => t.trim()) : v;
-  if (!Array.isArray(list) || list.length === 0) throw fieldError('event_types', 'Expected a non-empty list of event types.');
+  if (!Array.isArray(list) || list.length === 0)
+    throw fieldError('event_types', 'Expected a non-empty list of event types.');
   for (const t of list) {
-    if (!(EVENT_TYPES as readonly unknown[]).includes(t)) throw fieldError('event_types', `"${String(t)}" is not a valid choice.`);
+    if (!(EVENT_TYPES as readonly unknown[]).includes(t))
+      throw fieldError('event_types', `"${String(t)}" is not a valid choice.`);
   }
   return [...new Set(list as EventType[])];
 }
@@ -37,17 +49,25 @@ function webhookUrl(body: Record<string, unknown>): string | null | undefined {
 }
 
 /** Adds creators, bills today's share of the new ones and pauses monitoring if that cannot be paid. */
-function addCreators(ctx: RouteContext, s: Subscription, refs: ReturnType<typeof creatorList>, now: number): { added: number; already_present: number } {
+function addCreators(
+  ctx: RouteContext,
+  s: Subscription,
+  refs: ReturnType<typeof creatorList>,
+  now: number,
+): { added: number; already_present: number } {
   const ls = listening(ctx.state);
   const distinct = new Set<string>();
   for (const sub of ls.subscriptions.values()) for (const k of sub.creators.keys()) distinct.add(k);
   for (const c of ls.campaigns.values()) for (const k of c.creators.keys()) distinct.add(k);
   const fresh = refs.filter((r) => !s.creators.has(r.key));
   if (new Set([...distinct, ...fresh.map((r) => r.key)]).size > LISTENING_LIMITS.creators) {
-    throw new ApiError(errorList(400, [`Monitoring is limited to ${LISTENING_LIMITS.creators} distinct creators per account.`]));
+    throw new ApiError(
+      errorList(400, [`Monitoring is limited to ${LISTENING_LIMITS.creators} distinct creators per account.`]),
+    );
   }
   const iso = new Date(now).toISOString();
-  for (const r of fresh) s.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
+  for (const r of fresh)
+    s.creators.set(r.key, { platform: r.platform, platform_id: r.platform_id, added_at: iso, addedMs: now });
   if (fresh.length > 0) s.updated_at = iso;
   if (s.status === 'active') billOrPause(ctx.state, now);
   return { added: new Set(fresh.map((r) => r.key)).size, already_present: refs.length - fresh.length };
@@ -142,7 +162,8 @@ export function listCreators(ctx: RouteContext): Reply {
       platform: c.platform,
       platform_id: c.platform_id,
       added_at: c.added_at,
-      events_count: events.filter((e) => e.creator.platform === c.platform && e.creator.platform_id === c.platform_id).length,
+      events_count: events.filter((e) => e.creator.platform === c.platform && e.creator.platform_id === c.platform_id)
+        .length,
     })),
   );
 }
@@ -187,7 +208,11 @@ export function details(ctx: RouteContext): Reply {
     status: s.status,
     creators_count: s.creators.size,
     events_total: sum('events'),
-    events_by_type: { new_post: sum('new_post'), bio_change: sum('bio_change'), follower_threshold: sum('follower_threshold') },
+    events_by_type: {
+      new_post: sum('new_post'),
+      bio_change: sum('bio_change'),
+      follower_threshold: sum('follower_threshold'),
+    },
     deliveries: { sent: sum('delivered'), failed: sum('failed') },
     creators: rows,
   });
@@ -197,7 +222,18 @@ export function exportCsv(ctx: RouteContext): Reply {
   const now = syncListening(ctx.state);
   const s = find(ctx);
   const rows = stats(ctx, s, now);
-  const header = ['platform', 'platform_id', 'added_at', 'events', 'new_post', 'bio_change', 'follower_threshold', 'delivered', 'failed', 'last_event_at'];
+  const header = [
+    'platform',
+    'platform_id',
+    'added_at',
+    'events',
+    'new_post',
+    'bio_change',
+    'follower_threshold',
+    'delivered',
+    'failed',
+    'last_event_at',
+  ];
   const cell = (v: unknown): string => {
     const t = v === null || v === undefined ? '' : String(v);
     return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;

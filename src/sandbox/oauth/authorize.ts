@@ -55,12 +55,20 @@ function parseAuthorize(ctx: RouteContext): { request: AuthorizeRequest } | { re
   const method = q.get('code_challenge_method') ?? 'S256';
   if (method !== 'S256') return fail('invalid_request', 'Only the S256 code_challenge_method is supported.');
   const challenge = q.get('code_challenge') ?? '';
-  if (!CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge is required (base64url SHA-256, 43 characters).');
+  if (!CHALLENGE.test(challenge))
+    return fail('invalid_request', 'code_challenge is required (base64url SHA-256, 43 characters).');
   // Unknown scopes are dropped, and a client never gets more than it registered with.
   const registered = client.scope.split(' ');
   const asked = (q.get('scope') ?? client.scope).split(' ').filter((s) => registered.includes(s));
   return {
-    request: { clientId, redirectUri, challenge, scope: asked.join(' '), state, resource: q.get('resource') ?? undefined },
+    request: {
+      clientId,
+      redirectUri,
+      challenge,
+      scope: asked.join(' '),
+      state,
+      resource: q.get('resource') ?? undefined,
+    },
   };
 }
 
@@ -75,7 +83,11 @@ export function authorizeGet(ctx: RouteContext): Reply {
     return redirectWith(request.redirectUri, { code: issueCode(ctx.state, request), state: request.state });
   }
   if (o.settings.autoApprove === 'deny') {
-    return redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user denied access.', state: request.state });
+    return redirectWith(request.redirectUri, {
+      error: 'access_denied',
+      error_description: 'The user denied access.',
+      state: request.state,
+    });
   }
   const id = randomBytes(16).toString('hex');
   o.pending.set(id, request);
@@ -99,7 +111,11 @@ export function authorizePost(ctx: RouteContext): Reply {
   if (body.decision === 'approve') {
     return redirectWith(request.redirectUri, { code: issueCode(ctx.state, request), state: request.state });
   }
-  return redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user denied access.', state: request.state });
+  return redirectWith(request.redirectUri, {
+    error: 'access_denied',
+    error_description: 'The user denied access.',
+    state: request.state,
+  });
 }
 
 /**

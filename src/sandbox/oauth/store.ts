@@ -133,7 +133,12 @@ export interface TokenPair {
 }
 
 /** A new access token (a credential the guard accepts) and its refresh token. */
-export function issueTokens(state: SandboxState, clientId: string, scope: string, resource: string | undefined): TokenPair {
+export function issueTokens(
+  state: SandboxState,
+  clientId: string,
+  scope: string,
+  resource: string | undefined,
+): TokenPair {
   const o = oauthState(state);
   const ttl = o.settings.accessTokenTtl;
   const client = o.clients.get(clientId);
@@ -144,7 +149,13 @@ export function issueTokens(state: SandboxState, clientId: string, scope: string
     expires_at: new Date(state.now() + ttl * 1000).toISOString(),
     kind: 'oauth_access',
   });
-  const refresh: RefreshRecord = { token: randomToken('sbx_ort_'), clientId, scope, accessToken: access.token, resource };
+  const refresh: RefreshRecord = {
+    token: randomToken('sbx_ort_'),
+    clientId,
+    scope,
+    accessToken: access.token,
+    resource,
+  };
   o.refreshTokens.set(refresh.token, refresh);
   const app = o.apps.get(clientId);
   if (app) app.last_used_at = isoNow(state);

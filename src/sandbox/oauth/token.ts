@@ -60,17 +60,22 @@ function codeGrant(ctx: RouteContext, body: Record<string, unknown>): Reply {
   if (record.used) {
     // A replayed code may mean it leaked: take back whatever it bought.
     for (const access of record.issued) deactivate(state, access);
-    for (const [token, refresh] of o.refreshTokens) if (record.issued.includes(refresh.accessToken)) o.refreshTokens.delete(token);
+    for (const [token, refresh] of o.refreshTokens)
+      if (record.issued.includes(refresh.accessToken)) o.refreshTokens.delete(token);
     throw oauthError(400, 'invalid_grant', 'The authorization code was already used.');
   }
   record.used = true;
   if (record.expiresAt <= state.now()) throw oauthError(400, 'invalid_grant', 'The authorization code has expired.');
-  if (record.clientId !== clientId) throw oauthError(400, 'invalid_grant', 'The authorization code was issued to another client.');
-  if (record.redirectUri !== redirectUri) throw oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
+  if (record.clientId !== clientId)
+    throw oauthError(400, 'invalid_grant', 'The authorization code was issued to another client.');
+  if (record.redirectUri !== redirectUri)
+    throw oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  if (challenge !== record.challenge) throw oauthError(400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge.');
+  if (challenge !== record.challenge)
+    throw oauthError(400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge.');
   const resource = typeof body.resource === 'string' ? body.resource : undefined;
-  if (resource !== undefined && resource !== record.resource) throw oauthError(400, 'invalid_grant', 'resource does not match the authorization request.');
+  if (resource !== undefined && resource !== record.resource)
+    throw oauthError(400, 'invalid_grant', 'resource does not match the authorization request.');
   const pair = issueTokens(state, clientId, record.scope, record.resource);
   record.issued.push(pair.access.token);
   return tokenReply(pair);
@@ -82,7 +87,8 @@ function refreshGrant(ctx: RouteContext, body: Record<string, unknown>): Reply {
   const clientId = field(body, 'client_id');
   const token = field(body, 'refresh_token');
   const record = o.refreshTokens.get(token);
-  if (!record || record.clientId !== clientId) throw oauthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
+  if (!record || record.clientId !== clientId)
+    throw oauthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
   // Rotation: the old pair is dead the moment the new one exists.
   o.refreshTokens.delete(token);
   deactivate(state, record.accessToken);

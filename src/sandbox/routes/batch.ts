@@ -74,9 +74,11 @@ function readValues(data: Buffer, kind: 'handle' | 'email'): string[] {
   }
   const [header = [], ...body] = rows;
   if (header.length > 1) throw fieldError('file', 'The CSV must have exactly one column.');
-  if ((header[0] ?? '').toLowerCase() !== kind) throw fieldError('file', `The CSV column must be headed '${kind}' for this enrichment mode.`);
+  if ((header[0] ?? '').toLowerCase() !== kind)
+    throw fieldError('file', `The CSV column must be headed '${kind}' for this enrichment mode.`);
   const wide = body.findIndex((row) => row.length > 1);
-  if (wide >= 0) throw fieldError('file', `Row ${wide + 1} has more than one column; quote a value that holds a comma.`);
+  if (wide >= 0)
+    throw fieldError('file', `Row ${wide + 1} has more than one column; quote a value that holds a comma.`);
   const values = body.map((row) => row[0] ?? '').filter((v) => v !== '');
   if (values.length === 0) throw fieldError('file', 'The CSV has no rows.');
   return values;
@@ -132,7 +134,8 @@ function startJob(ctx: RouteContext, r: JobRequest): Reply {
 }
 
 function create(ctx: RouteContext): Reply {
-  const boundary = ctx.contentType === 'multipart/form-data' ? boundaryOf(String(ctx.headers['content-type'])) : undefined;
+  const boundary =
+    ctx.contentType === 'multipart/form-data' ? boundaryOf(String(ctx.headers['content-type'])) : undefined;
   const parts = boundary ? parseMultipart(ctx.rawBody, boundary) : undefined;
   if (!parts) throw fieldError('file', 'No file was submitted. Send multipart/form-data with a CSV file.');
   const field = (name: string): FormPart | undefined => parts.find((p) => p.name === name);
@@ -140,10 +143,12 @@ function create(ctx: RouteContext): Reply {
   // min_followers and exclude_platforms are listed by the service's documentation but have no effect on
   // a batch (the newest official client says so and stopped sending them): accepted and ignored.
   const mode = text('enrichment_mode') ?? '';
-  if (!MODES.includes(mode)) throw fieldError('enrichment_mode', mode ? `"${mode}" is not a valid choice.` : 'This field is required.');
+  if (!MODES.includes(mode))
+    throw fieldError('enrichment_mode', mode ? `"${mode}" is not a valid choice.` : 'This field is required.');
   const kind = mode === 'raw' || mode === 'full' ? 'handle' : 'email';
   const platform = text('platform') || null;
-  if (kind === 'handle' && !platform) throw fieldError('platform', 'This field is required for raw and full enrichment.');
+  if (kind === 'handle' && !platform)
+    throw fieldError('platform', 'This field is required for raw and full enrichment.');
   if (platform && !PLATFORMS.includes(platform)) throw fieldError('platform', `"${platform}" is not a valid choice.`);
   const emailRequired = text('email_required') || null;
   if (emailRequired && !['must_have', 'preferred'].includes(emailRequired)) {
@@ -159,7 +164,8 @@ function create(ctx: RouteContext): Reply {
   }
   const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
   if (!file) throw fieldError('file', 'No file was submitted.');
-  if (file.data.length > MAX_FILE_BYTES) throw fieldError('file', `File too large. The maximum is ${BATCH_FILE_MB} MB.`);
+  if (file.data.length > MAX_FILE_BYTES)
+    throw fieldError('file', `File too large. The maximum is ${BATCH_FILE_MB} MB.`);
   return startJob(ctx, {
     kind,
     mode,
@@ -189,7 +195,8 @@ function createLegacy(ctx: RouteContext): Reply {
   if (bad >= 0) throw new ApiError(fieldErrors(400, { emails: { [String(bad)]: ['Not a valid string.'] } }));
   const values = (emails as string[]).map((e) => e.trim()).filter((e) => e !== '');
   if (values.length === 0) throw fieldError('emails', 'This list may not be empty.');
-  if (values.length > LEGACY_BATCH_EMAILS_MAX) throw fieldError('emails', `Ensure this field has no more than ${LEGACY_BATCH_EMAILS_MAX} elements.`);
+  if (values.length > LEGACY_BATCH_EMAILS_MAX)
+    throw fieldError('emails', `Ensure this field has no more than ${LEGACY_BATCH_EMAILS_MAX} elements.`);
   return startJob(ctx, {
     kind: 'email',
     mode: 'basic',
@@ -215,9 +222,10 @@ function statusRecord(ctx: RouteContext, job: BatchJob): Record<string, unknown>
     started_at: iso(job.startedAt),
     metadata: job.metadata ?? {},
     credits_used: (job.creditsMilli / 1000).toFixed(3),
-    estimated_completion: job.status === 'processing' || job.status === 'queued' || job.status === 'validating'
-      ? iso(Math.round(Math.max(job.mark, job.createdAt) + (left * 1000) / rps))
-      : null,
+    estimated_completion:
+      job.status === 'processing' || job.status === 'queued' || job.status === 'validating'
+        ? iso(Math.round(Math.max(job.mark, job.createdAt) + (left * 1000) / rps))
+        : null,
   };
   if (job.statusMessage) record.status_message = job.statusMessage;
   return record;
@@ -265,10 +273,13 @@ export function register(router: Router): void {
     const format = ctx.query.get('format') ?? 'csv';
     if (format !== 'csv' && format !== 'json') throw fieldError('format', `"${format}" is not a valid choice.`);
     if (!hasResults(job)) throw notReady(job);
-    if (format === 'json') return json(job.outcomes.map((o, i) => resultRow(job.values[i] as string, o, job.data[i] ?? null)));
+    if (format === 'json')
+      return json(job.outcomes.map((o, i) => resultRow(job.values[i] as string, o, job.data[i] ?? null)));
     return { status: 200, raw: resultsCsv(job), contentType: 'text/csv' };
   });
-  router.get('/public/v1/enrichment/batch/:id/download/', (ctx) => (batchWorld(ctx.state).settings.downloadRoute ? download(ctx) : notFound()));
+  router.get('/public/v1/enrichment/batch/:id/download/', (ctx) =>
+    batchWorld(ctx.state).settings.downloadRoute ? download(ctx) : notFound(),
+  );
   router.post('/public/v1/enrichment/batch/:id/resume/', resumeJob);
 
   const describe = (ctx: RouteContext): Reply => {
@@ -293,12 +304,19 @@ export function register(router: Router): void {
         queueSeconds: [(v) => isNumberIn(v, 0, 86_400), 'a number from 0 to 86400'],
         downloadTtlSeconds: [(v) => isNumberIn(v, 0, 604_800), 'a number from 0 to 604800 (7 days)'],
         dropDownloads: [(v) => Number.isInteger(v) && isNumberIn(v, 0, 1_000), 'an integer from 0 to 1000'],
-        advanceSeconds: [(v) => isNumberIn(v, 0, MAX_ADVANCE_SECONDS), `a number from 0 to ${MAX_ADVANCE_SECONDS} (366 days)`],
-        dropAfterBytes: [(v) => v === null || (Number.isInteger(v) && isNumberIn(v, 0, 1_000_000_000)), 'null or an integer from 0 to 1000000000'],
+        advanceSeconds: [
+          (v) => isNumberIn(v, 0, MAX_ADVANCE_SECONDS),
+          `a number from 0 to ${MAX_ADVANCE_SECONDS} (366 days)`,
+        ],
+        dropAfterBytes: [
+          (v) => v === null || (Number.isInteger(v) && isNumberIn(v, 0, 1_000_000_000)),
+          'null or an integer from 0 to 1000000000',
+        ],
         downloadRoute: [(v) => typeof v === 'boolean', 'true or false'],
         rangeRequests: [(v) => typeof v === 'boolean', 'true or false'],
       };
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return fieldErrors(400, { non_field_errors: ['Expected a JSON object of settings.'] });
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        return fieldErrors(400, { non_field_errors: ['Expected a JSON object of settings.'] });
       const errors: Record<string, string[]> = {};
       for (const [k, v] of Object.entries(body)) {
         const check = checks[k];

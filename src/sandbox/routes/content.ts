@@ -13,7 +13,15 @@
  */
 import { CONTENT_PLATFORMS } from '../../contract/platforms.js';
 import { CHARGED_MILLI } from '../../contract/prices.js';
-import { audio, commentsPage, CONTENT_TYPES, decodeCursor, encodeCursor, postData, transcript } from '../enrichment/posts.js';
+import {
+  audio,
+  commentsPage,
+  CONTENT_TYPES,
+  decodeCursor,
+  encodeCursor,
+  postData,
+  transcript,
+} from '../enrichment/posts.js';
 import { BodyReader } from '../enrichment/validate.js';
 import { errorText, fieldError, json, type Reply } from '../respond.js';
 import type { RouteContext, Router } from '../router.js';
@@ -24,7 +32,8 @@ const ROUTE = '/public/v1/creators/content/details/';
 
 /** A paid answer also says the balance left, as a number (`credits_left`, as T1's mock of this route does). */
 function withBalance(ctx: RouteContext, reply: Reply): Reply {
-  if (reply.body && typeof reply.body === 'object') (reply.body as Record<string, unknown>).credits_left = toCredits(ctx.state.ledger.balanceMilli);
+  if (reply.body && typeof reply.body === 'object')
+    (reply.body as Record<string, unknown>).credits_left = toCredits(ctx.state.ledger.balanceMilli);
   return reply;
 }
 
@@ -39,7 +48,8 @@ function details(ctx: RouteContext): Reply {
   body.done();
   if (!platform || !postId || !kind) return notFoundResult('No data found.');
   if (platform === 'youtube' && kind === 'audio') return errorText(400, 'Audio is not available for YouTube posts.');
-  if (postId.toLowerCase().startsWith('missing')) return notFoundResult(`No ${platform} post found with id '${postId}'.`);
+  if (postId.toLowerCase().startsWith('missing'))
+    return notFoundResult(`No ${platform} post found with id '${postId}'.`);
   const seed = ctx.state.seed;
   const price = CHARGED_MILLI.postDetails;
   switch (kind) {
@@ -47,13 +57,23 @@ function details(ctx: RouteContext): Reply {
       const offset = token === undefined ? 0 : decodeCursor(token);
       if (offset === undefined) throw fieldError('pagination_token', 'Invalid pagination token.');
       const page = commentsPage(seed, platform, postId, offset);
-      if (page.comments.length === 0) return json({ result: null, credits_cost: 0, status: 'not_found', message: 'No comments.', next_token: null });
-      const reply = found(ctx, ROUTE, price, { post_id: postId, platform, comments: page.comments }, `comments ${platform}:${postId}`);
+      if (page.comments.length === 0)
+        return json({ result: null, credits_cost: 0, status: 'not_found', message: 'No comments.', next_token: null });
+      const reply = found(
+        ctx,
+        ROUTE,
+        price,
+        { post_id: postId, platform, comments: page.comments },
+        `comments ${platform}:${postId}`,
+      );
       (reply.body as Record<string, unknown>).next_token = page.next === null ? null : encodeCursor(page.next);
       return withBalance(ctx, reply);
     }
     case 'transcript':
-      return withBalance(ctx, found(ctx, ROUTE, price, transcript(seed, platform, postId), `transcript ${platform}:${postId}`));
+      return withBalance(
+        ctx,
+        found(ctx, ROUTE, price, transcript(seed, platform, postId), `transcript ${platform}:${postId}`),
+      );
     case 'audio':
       return withBalance(ctx, found(ctx, ROUTE, price, audio(seed, platform, postId), `audio ${platform}:${postId}`));
     default:

@@ -15,11 +15,15 @@ type Check = (value: unknown) => string | undefined;
 const intUpTo =
   (max: number): Check =>
   (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max ? undefined : `Must be an integer from 0 to ${max}.`;
+    typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max
+      ? undefined
+      : `Must be an integer from 0 to ${max}.`;
 const numberUpTo =
   (max: number): Check =>
   (v) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max ? undefined : `Must be a number from 0 to ${max}.`;
+    typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= max
+      ? undefined
+      : `Must be a number from 0 to ${max}.`;
 const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : 'Must be a valid boolean.');
 
 const SETTINGS: Record<keyof ConfigPatch, Check> = {

@@ -15,7 +15,13 @@
  * Nothing found (unknown creator, no posts on the page, no connected socials) is the free
  * not-found answer; a platform the route does not take is a 400 field error.
  */
-import { OVERLAP_CREATORS, OVERLAP_PLATFORMS, CONTENT_PLATFORMS, POSTS_PAGE_SIZES, SOCIAL_PLATFORMS } from '../../contract/platforms.js';
+import {
+  OVERLAP_CREATORS,
+  OVERLAP_PLATFORMS,
+  CONTENT_PLATFORMS,
+  POSTS_PAGE_SIZES,
+  SOCIAL_PLATFORMS,
+} from '../../contract/platforms.js';
 import { CHARGED_MILLI } from '../../contract/prices.js';
 import type { Creator } from '../data/creators.js';
 import { creatorPosts, decodePostsCursor, encodePostsCursor, postCount } from '../enrichment/creator-posts.js';
@@ -39,7 +45,8 @@ function posts(ctx: RouteContext): Reply {
   const count = body.int('count', 1);
   const token = body.string('pagination_token', false, 200);
   const size = platform ? POSTS_PAGE_SIZES[platform] : undefined;
-  if (size && !size.fixed && count !== undefined && count > size.max) body.errors.count = [`Ensure this value is less than or equal to ${size.max}.`];
+  if (size && !size.fixed && count !== undefined && count > size.max)
+    body.errors.count = [`Ensure this value is less than or equal to ${size.max}.`];
   body.done();
   if (!platform || !handle || !size) return notFoundResult('No data found.');
   const offset = token === undefined ? 0 : decodePostsCursor(token);
@@ -48,9 +55,16 @@ function posts(ctx: RouteContext): Reply {
   if (!creator) return notFoundResult(`No ${platform} creator found for '${handle}'.`);
   const pageSize = size.fixed ? size.default : (count ?? size.default);
   const list = creatorPosts(ctx.state.seed, platform, creator, offset, pageSize);
-  if (list.length === 0) return json({ result: null, credits_cost: 0, status: 'not_found', message: 'No posts.', next_token: null });
+  if (list.length === 0)
+    return json({ result: null, credits_cost: 0, status: 'not_found', message: 'No posts.', next_token: null });
   const next = offset + list.length < postCount(creator) ? encodePostsCursor(offset + list.length) : null;
-  const reply = found(ctx, POSTS, CHARGED_MILLI.creatorPosts, { platform, handle: creator.profile.username, posts: list }, `posts ${platform}:${creator.profile.username}`);
+  const reply = found(
+    ctx,
+    POSTS,
+    CHARGED_MILLI.creatorPosts,
+    { platform, handle: creator.profile.username, posts: list },
+    `posts ${platform}:${creator.profile.username}`,
+  );
   (reply.body as Record<string, unknown>).next_token = next;
   return reply;
 }
@@ -65,9 +79,17 @@ function socials(ctx: RouteContext): Reply {
   if (!creator) return notFoundResult(`No ${platform} creator found for '${handle}'.`);
   const username = creator.profile.username;
   // The same presence the profile record's `other_platforms` lists; the person uses one username everywhere.
-  const list = creator.other_platforms.filter((p) => p !== platform).map((p) => ({ platform: p, handle: username, url: `https://${p}.com/${username}` }));
+  const list = creator.other_platforms
+    .filter((p) => p !== platform)
+    .map((p) => ({ platform: p, handle: username, url: `https://${p}.com/${username}` }));
   if (list.length === 0) return notFoundResult(`No connected socials found for '${handle}'.`);
-  return found(ctx, SOCIALS, CHARGED_MILLI.connectedSocials, { platform, handle: username, socials: list }, `socials ${platform}:${username}`);
+  return found(
+    ctx,
+    SOCIALS,
+    CHARGED_MILLI.connectedSocials,
+    { platform, handle: username, socials: list },
+    `socials ${platform}:${username}`,
+  );
 }
 
 function overlap(ctx: RouteContext): Reply {
@@ -76,7 +98,8 @@ function overlap(ctx: RouteContext): Reply {
   const raw = (ctx.body as Record<string, unknown>).creators;
   let names: string[] = [];
   if (raw === undefined || raw === null) body.errors.creators = ['This field is required.'];
-  else if (!Array.isArray(raw) || raw.some((x) => typeof x !== 'string')) body.errors.creators = ['Expected a list of strings.'];
+  else if (!Array.isArray(raw) || raw.some((x) => typeof x !== 'string'))
+    body.errors.creators = ['Expected a list of strings.'];
   else if (raw.length < OVERLAP_CREATORS.min || raw.length > OVERLAP_CREATORS.max) {
     body.errors.creators = [`Give between ${OVERLAP_CREATORS.min} and ${OVERLAP_CREATORS.max} creators.`];
   } else {
@@ -95,12 +118,24 @@ function overlap(ctx: RouteContext): Reply {
     else missing.push(name);
   }
   if (missing.length > 0) {
-    return json({ credits_cost: 0, credits_left: toCredits(ctx.state.ledger.balanceMilli), status: false, success: false, message: `No ${platform} creator found for: ${missing.join(', ')}.` });
+    return json({
+      credits_cost: 0,
+      credits_left: toCredits(ctx.state.ledger.balanceMilli),
+      status: false,
+      success: false,
+      message: `No ${platform} creator found for: ${missing.join(', ')}.`,
+    });
   }
   const report = overlapReport(ctx.state.seed, platform, creators);
   const milli = CHARGED_MILLI.audienceOverlap;
   charge(ctx.state, OVERLAP, milli, `overlap ${platform}:${creators.map((c) => c.profile.username).join(',')}`);
-  return json({ credits_cost: toCredits(milli), credits_left: toCredits(ctx.state.ledger.balanceMilli), status: true, success: true, ...report });
+  return json({
+    credits_cost: toCredits(milli),
+    credits_left: toCredits(ctx.state.ledger.balanceMilli),
+    status: true,
+    success: true,
+    ...report,
+  });
 }
 
 export function register(router: Router): void {

@@ -7,8 +7,19 @@
  */
 import { cleanName } from '../data/brands.js';
 import {
-  AUDIENCE_BRAND_CATEGORIES, AUDIENCE_BRAND_NAMES, AUDIENCE_INTERESTS, AUDIENCE_LOCATIONS, BRANDS, GAMES,
-  LANGUAGES, NICHES, SUB_NICHES, YT_TOPICS, locationsFor, type Brand, type YtTopic,
+  AUDIENCE_BRAND_CATEGORIES,
+  AUDIENCE_BRAND_NAMES,
+  AUDIENCE_INTERESTS,
+  AUDIENCE_LOCATIONS,
+  BRANDS,
+  GAMES,
+  LANGUAGES,
+  NICHES,
+  SUB_NICHES,
+  YT_TOPICS,
+  locationsFor,
+  type Brand,
+  type YtTopic,
 } from '../data/dictionaries.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { boolParam, intParam, stringParam } from '../params.js';
@@ -86,19 +97,79 @@ const ytTopics: Handler = (ctx) => {
 const locations: Handler = (ctx) => {
   const platform = ctx.params.platform ?? '';
   if (!isDiscoveryPlatform(platform)) throw new ApiError(errorText(400, `Unsupported platform '${platform}'.`));
-  return listRoute(() => locationsFor(platform), (l) => [l.name], true)(ctx);
+  return listRoute(
+    () => locationsFor(platform),
+    (l) => [l.name],
+    true,
+  )(ctx);
 };
 
 export function register(router: Router): void {
-  router.get(`${BASE}/languages/`, listRoute(() => LANGUAGES, (l) => [l.name, l.abbr], false));
+  router.get(
+    `${BASE}/languages/`,
+    listRoute(
+      () => LANGUAGES,
+      (l) => [l.name, l.abbr],
+      false,
+    ),
+  );
   router.get(`${BASE}/locations/:platform/`, locations);
   router.get(`${BASE}/brands/`, brands);
   router.get(`${BASE}/yt-topics/`, ytTopics);
-  router.get(`${BASE}/games/`, listRoute(() => GAMES, (g) => [g.name], false));
-  router.get(`${BASE}/audience-brand-categories/`, listRoute(() => AUDIENCE_BRAND_CATEGORIES, (c) => [c.name], true));
-  router.get(`${BASE}/audience-brand-names/`, listRoute(() => AUDIENCE_BRAND_NAMES, (b) => [b.name, b.username], true));
-  router.get(`${BASE}/audience-interests/`, listRoute(() => AUDIENCE_INTERESTS, (i) => [i.name], true));
-  router.get(`${BASE}/audience-locations/`, listRoute(() => AUDIENCE_LOCATIONS, (l) => [l.name], true));
-  router.get(`${BASE}/niche/`, listRoute(() => NICHES, (n) => [n.name], false));
-  router.get(`${BASE}/sub-niche/`, listRoute(() => SUB_NICHES, (s) => [s.name, s.niche], false));
+  router.get(
+    `${BASE}/games/`,
+    listRoute(
+      () => GAMES,
+      (g) => [g.name],
+      false,
+    ),
+  );
+  router.get(
+    `${BASE}/audience-brand-categories/`,
+    listRoute(
+      () => AUDIENCE_BRAND_CATEGORIES,
+      (c) => [c.name],
+      true,
+    ),
+  );
+  router.get(
+    `${BASE}/audience-brand-names/`,
+    listRoute(
+      () => AUDIENCE_BRAND_NAMES,
+      (b) => [b.name, b.username],
+      true,
+    ),
+  );
+  router.get(
+    `${BASE}/audience-interests/`,
+    listRoute(
+      () => AUDIENCE_INTERESTS,
+      (i) => [i.name],
+      true,
+    ),
+  );
+  router.get(
+    `${BASE}/audience-locations/`,
+    listRoute(
+      () => AUDIENCE_LOCATIONS,
+      (l) => [l.name],
+      true,
+    ),
+  );
+  router.get(
+    `${BASE}/niche/`,
+    listRoute(
+      () => NICHES,
+      (n) => [n.name],
+      false,
+    ),
+  );
+  router.get(
+    `${BASE}/sub-niche/`,
+    listRoute(
+      () => SUB_NICHES,
+      (s) => [s.name, s.niche],
+      false,
+    ),
+  );
 }

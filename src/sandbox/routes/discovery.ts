@@ -12,6 +12,8 @@ import { boolParam } from '../params.js';
 import type { Router } from '../router.js';
 
 export function register(router: Router): void {
-  router.post('/public/v1/discovery/', (ctx) => search(ctx.state, ctx.body, boolParam(ctx.query, 'return_filter_values', false)));
+  router.post('/public/v1/discovery/', (ctx) =>
+    search(ctx.state, ctx.body, boolParam(ctx.query, 'return_filter_values', false)),
+  );
   router.post('/public/v1/discovery/creators/similar/', (ctx) => similar(ctx.state, ctx.body));
 }

@@ -38,13 +38,19 @@ function handleRoute(mode: HandleMode) {
     const body = new BodyReader(ctx.body);
     const handle = body.string('handle', true);
     const platform = body.choice('platform', SOCIAL_PLATFORMS);
-    const emailRequired = mode === 'profile' || mode === 'full' ? body.choice('email_required', ['must_have', 'preferred'] as const, 'preferred') : 'preferred';
+    const emailRequired =
+      mode === 'profile' || mode === 'full'
+        ? body.choice('email_required', ['must_have', 'preferred'] as const, 'preferred')
+        : 'preferred';
     const includeLookalikes = mode === 'analytics' || mode === 'full' ? body.bool('include_lookalikes', false) : false;
     const includeAudienceData = mode === 'full' ? body.bool('include_audience_data', false) : false;
     body.done();
     if (!handle || !platform) return notFoundResult('No data found.');
     if (!MODE_PLATFORMS[mode].includes(platform)) {
-      return errorText(400, `${mode} enrichment is not available for platform '${platform}'. Supported: ${MODE_PLATFORMS[mode].join(', ')}.`);
+      return errorText(
+        400,
+        `${mode} enrichment is not available for platform '${platform}'. Supported: ${MODE_PLATFORMS[mode].join(', ')}.`,
+      );
     }
     const creator = findCreator(ctx.state, platform, handle);
     if (!creator) return notFoundResult(`No ${platform} creator found for '${handle}'.`);
@@ -58,8 +64,18 @@ function handleRoute(mode: HandleMode) {
           ? profileRecord(platform, creator)
           : mode === 'analytics'
             ? analyticsRecord(ctx.state, platform, creator, includeLookalikes)
-            : fullRecord(ctx.state, platform, creator, { emailRequired: emailRequired ?? 'preferred', includeLookalikes, includeAudienceData });
-    return found(ctx, route, CHARGED_MILLI[MODE_PRICE[mode]], result, `${mode} ${platform}:${creator.profile.username}`);
+            : fullRecord(ctx.state, platform, creator, {
+                emailRequired: emailRequired ?? 'preferred',
+                includeLookalikes,
+                includeAudienceData,
+              });
+    return found(
+      ctx,
+      route,
+      CHARGED_MILLI[MODE_PRICE[mode]],
+      result,
+      `${mode} ${platform}:${creator.profile.username}`,
+    );
   };
 }
 

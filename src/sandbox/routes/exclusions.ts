@@ -10,7 +10,12 @@
  * lists answer 404 `{"error": "Exclusion list not found."}`.
  */
 import {
-  changeHandles, createList, defaultList, exclusionLists, viewOf, type ExclusionList,
+  changeHandles,
+  createList,
+  defaultList,
+  exclusionLists,
+  viewOf,
+  type ExclusionList,
 } from '../discovery/exclusion-store.js';
 import { intParam } from '../params.js';
 import { isDiscoveryPlatform, DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
@@ -65,7 +70,8 @@ function checkName(state: RouteContext['state'], name: unknown, platform: string
 function handlesOf(ctx: RouteContext): string[] {
   const handles = objectBody(ctx).handles;
   if (!Array.isArray(handles) || handles.length === 0) throw fieldError('handles', 'This list may not be empty.');
-  if (handles.length > EXCLUSION_ENTRIES_PER_REQUEST) throw fieldError('handles', `Ensure this field has no more than ${EXCLUSION_ENTRIES_PER_REQUEST} elements.`);
+  if (handles.length > EXCLUSION_ENTRIES_PER_REQUEST)
+    throw fieldError('handles', `Ensure this field has no more than ${EXCLUSION_ENTRIES_PER_REQUEST} elements.`);
   if (!handles.every((h) => typeof h === 'string')) throw fieldError('handles', 'Each handle must be a string.');
   return handles as string[];
 }
@@ -100,7 +106,10 @@ const remove: Handler = (ctx) => {
 const entries: Handler = (ctx) => {
   const list = target(ctx);
   const offset = intParam(ctx.query, 'offset', 0, { min: 0 });
-  const limit = intParam(ctx.query, 'limit', EXCLUSION_ENTRIES_PAGE.default, { min: 1, max: EXCLUSION_ENTRIES_PAGE.max });
+  const limit = intParam(ctx.query, 'limit', EXCLUSION_ENTRIES_PAGE.default, {
+    min: 1,
+    max: EXCLUSION_ENTRIES_PAGE.max,
+  });
   const sorted = [...list.handles].sort();
   return json({ total: sorted.length, offset, limit, handles: sorted.slice(offset, offset + limit) });
 };

@@ -22,7 +22,11 @@ export function register(router: Router): void {
       const body = parsed.body as Record<string, unknown> | unknown[] | null;
       try {
         const options = body && !Array.isArray(body) && typeof body === 'object' ? body : {};
-        const source = Array.isArray(body) ? body : typeof options.spec === 'string' ? options.spec : { rules: options.rules ?? [] };
+        const source = Array.isArray(body)
+          ? body
+          : typeof options.spec === 'string'
+            ? options.spec
+            : { rules: options.rules ?? [] };
         const rules = parseFaultSpec(source);
         if (options.reset === true) resetFaultCounters(state);
         setFaults(state, rules, options.append === true);

@@ -35,7 +35,8 @@ function parsePatch(body: unknown): Patch {
   const errors: FieldErrors = {};
   const patch: Patch = {};
   if ('name' in b) {
-    if (typeof b.name !== 'string' || b.name.length > 100) errors.name = ['Must be a string of at most 100 characters.'];
+    if (typeof b.name !== 'string' || b.name.length > 100)
+      errors.name = ['Must be a string of at most 100 characters.'];
     else patch.name = b.name;
   }
   if ('active' in b) {

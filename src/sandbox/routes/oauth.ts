@@ -16,9 +16,19 @@ import type { Router } from '../router.js';
 import { isLoopbackRedirect } from '../loopback.js';
 import { authorizeGet, authorizePost } from '../oauth/authorize.js';
 import { tokenPost } from '../oauth/token.js';
-import { configureOAuth, oauthState, randomToken, revokeClient, type OAuthClient, type OAuthSettings } from '../oauth/store.js';
+import {
+  configureOAuth,
+  oauthState,
+  randomToken,
+  revokeClient,
+  type OAuthClient,
+  type OAuthSettings,
+} from '../oauth/store.js';
 
-function parseRegistration(body: unknown, allowed: ReadonlySet<string>): { name: string; uris: string[]; scope: string } {
+function parseRegistration(
+  body: unknown,
+  allowed: ReadonlySet<string>,
+): { name: string; uris: string[]; scope: string } {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const errors: FieldErrors = {};
   const name = typeof b.client_name === 'string' ? b.client_name.trim() : '';
@@ -39,7 +49,10 @@ function parseRegistration(body: unknown, allowed: ReadonlySet<string>): { name:
   if (b.scope !== undefined && typeof b.scope !== 'string') errors.scope = ['Must be a space-separated string.'];
   if (Object.keys(errors).length > 0) throw new ApiError(fieldErrors(400, errors));
   // Unknown scopes are dropped (only `all` exists), as the dashboard does.
-  const scope = (typeof b.scope === 'string' ? b.scope : 'all').split(' ').filter((s) => s === 'all').join(' ');
+  const scope = (typeof b.scope === 'string' ? b.scope : 'all')
+    .split(' ')
+    .filter((s) => s === 'all')
+    .join(' ');
   return { name, uris: uris as string[], scope };
 }
 
@@ -54,8 +67,18 @@ function parseSettings(raw: Buffer): Partial<OAuthSettings> {
   const patch: Partial<OAuthSettings> = {};
   for (const [key, value] of Object.entries(body)) {
     if (key === 'autoApprove' && (value === 'approve' || value === 'deny' || value === null)) patch.autoApprove = value;
-    else if (key === 'accessTokenTtl' && typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_TOKEN_TTL) patch.accessTokenTtl = value;
-    else errors[key] = [`Unknown setting or bad value. Known: autoApprove (approve|deny|null), accessTokenTtl (seconds, 1 to ${MAX_TOKEN_TTL}).`];
+    else if (
+      key === 'accessTokenTtl' &&
+      typeof value === 'number' &&
+      Number.isInteger(value) &&
+      value > 0 &&
+      value <= MAX_TOKEN_TTL
+    )
+      patch.accessTokenTtl = value;
+    else
+      errors[key] = [
+        `Unknown setting or bad value. Known: autoApprove (approve|deny|null), accessTokenTtl (seconds, 1 to ${MAX_TOKEN_TTL}).`,
+      ];
   }
   if (Object.keys(errors).length > 0) throw new ApiError(fieldErrors(400, errors));
   return patch;
@@ -94,5 +117,7 @@ export function register(router: Router): void {
   });
 
   router.get('/_sandbox/oauth', ({ state }) => json(configureOAuth(state, {})));
-  router.post('/_sandbox/oauth', ({ state, rawBody }) => json(configureOAuth(state, parseSettings(rawBody))), { body: 'raw' });
+  router.post('/_sandbox/oauth', ({ state, rawBody }) => json(configureOAuth(state, parseSettings(rawBody))), {
+    body: 'raw',
+  });
 }

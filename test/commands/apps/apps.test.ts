@@ -32,7 +32,9 @@ describe('creators apps', () => {
     const { agent, env } = mockApi();
     const res = await runCli(['apps', 'revoke', '2', '--dry-run'], { env, dispatcher: agent, stdoutTTY: true });
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe('Dry run: nothing was sent.\nDELETE https://api.test/public/v1/oauth/apps/2/\nWorst-case cost: 0 credits (free)\n');
+    expect(res.stdout).toBe(
+      'Dry run: nothing was sent.\nDELETE https://api.test/public/v1/oauth/apps/2/\nWorst-case cost: 0 credits (free)\n',
+    );
     expect(res.stderr).toBe('');
   });
 

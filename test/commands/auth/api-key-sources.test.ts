@@ -33,7 +33,11 @@ describe('--api-key-file', () => {
   });
 
   it('reads the key from standard input with -, in the built CLI', async () => {
-    const res = await spawnCli(['credits', '--json', '--api-key-file', '-'], { CREATORS_BASE_URL: sb.get().url }, `${sb.get().apiKey}\r\n`);
+    const res = await spawnCli(
+      ['credits', '--json', '--api-key-file', '-'],
+      { CREATORS_BASE_URL: sb.get().url },
+      `${sb.get().apiKey}\r\n`,
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toHaveProperty('credits_available');
   });
@@ -43,7 +47,9 @@ describe('--api-key-file', () => {
     const env = { CREATORS_BASE_URL: sb.get().url, CREATORS_API_KEY: 'sbx_live_wrong' };
     const fromFile = await runCli(['auth', 'status', '--json', '--api-key-file', path], { env });
     expect(fromFile.json()).toMatchObject({ credential_source: 'file', live_check: 'ok' });
-    const fromFlag = await runCli(['auth', 'status', '--json', '--api-key-file', path, '--api-key', sb.get().apiKey], { env });
+    const fromFlag = await runCli(['auth', 'status', '--json', '--api-key-file', path, '--api-key', sb.get().apiKey], {
+      env,
+    });
     expect(fromFlag.json()).toMatchObject({ credential_source: 'flag', live_check: 'ok' });
   });
 
@@ -56,11 +62,20 @@ describe('--api-key-file', () => {
     const emptyFile = tempFile('key', '\n').path;
     const empty = await runCli(['credits', '--api-key-file', emptyFile], { env });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(new RegExp(`^error: --api-key-file '${emptyFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' is empty\\.\\n.*Put the API key in it, alone on one line\\.\\n$`));
+    expect(empty.stderr).toMatch(
+      new RegExp(
+        `^error: --api-key-file '${emptyFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' is empty\\.\\n.*Put the API key in it, alone on one line\\.\\n$`,
+      ),
+    );
     const emptyStdin = await runCli(['credits', '--api-key-file', '-'], { env, stdin: '' });
     expect(emptyStdin.code).toBe(2);
-    expect(emptyStdin.stderr).toMatch(/^error: --api-key-file - \(standard input\) is empty\.\n.*Put the API key in it, alone on one line\.\n$/);
-    const twoLines = await runCli(['search', '--platform', 'instagram', '--api-key-file', tempFile('key', `${sb.get().apiKey}\nother\n`).path], { env });
+    expect(emptyStdin.stderr).toMatch(
+      /^error: --api-key-file - \(standard input\) is empty\.\n.*Put the API key in it, alone on one line\.\n$/,
+    );
+    const twoLines = await runCli(
+      ['search', '--platform', 'instagram', '--api-key-file', tempFile('key', `${sb.get().apiKey}\nother\n`).path],
+      { env },
+    );
     expect(twoLines.code).toBe(2);
     expect(twoLines.stderr).toMatch(/The API key from --api-key-file '.*' contains a line feed \(LF\)/);
     expect(twoLines.stderr).not.toContain(sb.get().apiKey);
@@ -114,8 +129,12 @@ describe('an API key that cannot be sent in a header', () => {
 describe('the help says where a key is visible', () => {
   it('--help and help environment say --api-key shows in ps and the env or the file does not', async () => {
     const help = await runCli(['--help']);
-    expect(help.stdout).toMatch(/--api-key\s+<key>\s+bearer\s+credential\s+\(env\s+CREATORS_API_KEY\);\s+other\s+users\s+see\s+it\s+in\s+ps/);
-    expect(help.stdout).toMatch(/--api-key-file\s+<path\|->\s+read\s+the\s+bearer\s+credential\s+from\s+a\s+file,\s+or\s+stdin\s+for\s+-\s+\(not\s+visible\s+in\s+ps\)/);
+    expect(help.stdout).toMatch(
+      /--api-key\s+<key>\s+bearer\s+credential\s+\(env\s+CREATORS_API_KEY\);\s+other\s+users\s+see\s+it\s+in\s+ps/,
+    );
+    expect(help.stdout).toMatch(
+      /--api-key-file\s+<path\|->\s+read\s+the\s+bearer\s+credential\s+from\s+a\s+file,\s+or\s+stdin\s+for\s+-\s+\(not\s+visible\s+in\s+ps\)/,
+    );
     const topic = await runCli(['help', 'environment']);
     expect(topic.stdout).toMatch(/--api-key <key> on the command line is visible to every user/);
     expect(topic.stdout).toMatch(/CREATORS_API_KEY and --api-key-file <path\|->/);

@@ -15,7 +15,14 @@ const CSV = 'input_value,status,enrichment_data\nalice,ok,"{""a"":1}"\nbob,not_f
 const LINK = '/public/v1/enrichment/batch/bch_1/download/';
 
 function served(body: Buffer, encoding: string) {
-  return { headers: { 'content-type': 'text/csv', 'content-encoding': encoding, 'content-length': String(body.length), 'accept-ranges': 'bytes' } };
+  return {
+    headers: {
+      'content-type': 'text/csv',
+      'content-encoding': encoding,
+      'content-length': String(body.length),
+      'accept-ranges': 'bytes',
+    },
+  };
 }
 
 describe('creators batch download: encoded and oddly linked results', () => {
@@ -26,7 +33,9 @@ describe('creators batch download: encoded and oddly linked results', () => {
   ] as const) {
     it(`results served with Content-Encoding: ${encoding} are written decoded`, async () => {
       const { agent, pool, env } = mockApi();
-      pool.intercept({ path: LINK, method: 'GET' }).reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS);
+      pool
+        .intercept({ path: LINK, method: 'GET' })
+        .reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS);
       const body = encode(Buffer.from(CSV));
       pool.intercept({ path: '/files/r.csv', method: 'GET' }).reply(200, body, served(body, encoding));
       const dir = tempDir();
@@ -39,7 +48,10 @@ describe('creators batch download: encoded and oddly linked results', () => {
 
   it('a corrupt gzip stream is a failed download (exit 1), no file left', async () => {
     const { agent, pool, env } = mockApi({ recorder: true });
-    pool.intercept({ path: LINK, method: 'GET' }).reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS).persist();
+    pool
+      .intercept({ path: LINK, method: 'GET' })
+      .reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS)
+      .persist();
     const body = Buffer.from('this is not gzip at all');
     pool.intercept({ path: '/files/r.csv', method: 'GET' }).reply(200, body, served(body, 'gzip')).persist();
     const dir = tempDir();
@@ -51,8 +63,12 @@ describe('creators batch download: encoded and oddly linked results', () => {
 
   it('an encoding zlib cannot decode is refused in one line (malformed_response), no file left', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: LINK, method: 'GET' }).reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS);
-    pool.intercept({ path: '/files/r.csv', method: 'GET' }).reply(200, 'xx', { headers: { 'content-encoding': 'compress' } });
+    pool
+      .intercept({ path: LINK, method: 'GET' })
+      .reply(200, { download_url: 'https://api.test/files/r.csv' }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/files/r.csv', method: 'GET' })
+      .reply(200, 'xx', { headers: { 'content-encoding': 'compress' } });
     const dir = tempDir();
     const res = await runCli(['batch', 'download', 'bch_1', '-o', join(dir, 'out.csv')], { env, dispatcher: agent });
     expect(res.code).toBe(1);
@@ -65,8 +81,13 @@ describe('creators batch download: encoded and oddly linked results', () => {
     // 8 MB of JSON in ~8 KB of gzip; the cap is 1 MB.
     const big = gzipSync(Buffer.from(`{"credits_available":1,"pad":"${'x'.repeat(8 * 1024 * 1024)}"}`));
     expect(big.length).toBeLessThan(64 * 1024);
-    pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, big, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
-    const res = await runCli(['credits', '--json'], { env: { ...env, CREATORS_MAX_RESPONSE_MB: '1' }, dispatcher: agent });
+    pool
+      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET' })
+      .reply(200, big, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const res = await runCli(['credits', '--json'], {
+      env: { ...env, CREATORS_MAX_RESPONSE_MB: '1' },
+      dispatcher: agent,
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/larger than 1 MB/);
   });
@@ -74,7 +95,9 @@ describe('creators batch download: encoded and oddly linked results', () => {
   it('a compressed JSON answer within the cap is read decoded', async () => {
     const { agent, pool, env } = mockApi();
     const body = gzipSync(Buffer.from('{"credits_available":12.5,"credits_used":3}'));
-    pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, body, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    pool
+      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET' })
+      .reply(200, body, { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     const res = await runCli(['credits', '--json'], { env, dispatcher: agent });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
@@ -85,12 +108,10 @@ describe('creators batch download: encoded and oddly linked results', () => {
     const { agent, pool, env } = mockApi();
     pool.intercept({ path: LINK, method: 'GET' }).reply(200, { download_url: '/files/r.csv?sig=abc' }, JSON_HEADERS);
     let auth: unknown = 'unset';
-    pool
-      .intercept({ path: '/files/r.csv?sig=abc', method: 'GET' })
-      .reply((opts) => {
-        auth = (opts.headers as Record<string, string>).authorization;
-        return { statusCode: 200, data: CSV, responseOptions: { headers: { 'content-type': 'text/csv' } } };
-      });
+    pool.intercept({ path: '/files/r.csv?sig=abc', method: 'GET' }).reply((opts) => {
+      auth = (opts.headers as Record<string, string>).authorization;
+      return { statusCode: 200, data: CSV, responseOptions: { headers: { 'content-type': 'text/csv' } } };
+    });
     const dir = tempDir();
     const res = await runCli(['batch', 'download', 'bch_1', '-o', join(dir, 'out.csv')], { env, dispatcher: agent });
     expect(res.stderr).not.toMatch(/Invalid URL|Unexpected error/);
@@ -101,7 +122,9 @@ describe('creators batch download: encoded and oddly linked results', () => {
 
   it('a download_url that is no http(s) URL is malformed_response in one line; no temporary file left open', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: LINK, method: 'GET' }).reply(200, { download_url: 'ftp://files.example/r.csv' }, JSON_HEADERS);
+    pool
+      .intercept({ path: LINK, method: 'GET' })
+      .reply(200, { download_url: 'ftp://files.example/r.csv' }, JSON_HEADERS);
     const dir = tempDir();
     const res = await runCli(['batch', 'download', 'bch_1', '-o', join(dir, 'out.csv')], { env, dispatcher: agent });
     expect(res.code).toBe(1);

@@ -10,7 +10,12 @@ import { tempDir, testClock, writeCsv } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1000 });
-const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
+const opts = (extra: RunOptions = {}): RunOptions => ({
+  env: sandboxEnv(sb.get()),
+  now: clock.now,
+  onSleep: clock.advance,
+  ...extra,
+});
 const world = () => batchWorld(sb.get().state);
 
 async function finishedBatch(values: string[]): Promise<string> {
@@ -25,7 +30,13 @@ const expected = (id: string): string => resultsCsv(world().jobs.get(id)!).toStr
 const values = (): string[] => creatorHandles(sb.get(), 200);
 
 beforeEach(() => {
-  configureBatch(sb.get().state, { downloadRoute: true, dropDownloads: 0, dropAfterBytes: null, rangeRequests: true, downloadTtlSeconds: 300 });
+  configureBatch(sb.get().state, {
+    downloadRoute: true,
+    dropDownloads: 0,
+    dropAfterBytes: null,
+    rangeRequests: true,
+    downloadTtlSeconds: 300,
+  });
   world().fileRequests.length = 0;
 });
 
@@ -137,7 +148,9 @@ describe('creators batch download', () => {
     expect(res.stderr).toContain(`Download of batch ${id} failed`);
     expect(res.stderr).toContain('No partial file was left');
     // The dropped connection in words, not Node's or undici's ("aborted", UND_ERR_SOCKET).
-    expect(res.stderr).toMatch(/failed: the connection to 127\.0\.0\.1:\d+ (was reset|closed) before the response was complete\./);
+    expect(res.stderr).toMatch(
+      /failed: the connection to 127\.0\.0\.1:\d+ (was reset|closed) before the response was complete\./,
+    );
     expect(res.stderr).not.toMatch(/\baborted\b|UND_ERR|ECONNRESET/);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -147,7 +160,10 @@ describe('creators batch download', () => {
     // The first transfer is cut; the retry's back-off (not the pacer's short waits) outlasts the link.
     configureBatch(sb.get().state, { dropDownloads: 1, downloadTtlSeconds: 1 });
     const dir = tempDir();
-    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts({ onSleep: (ms) => clock.advance(ms >= 250 ? ms + 5000 : ms) }));
+    const res = await runCli(
+      ['batch', 'download', id, '-o', join(dir, 'out.csv')],
+      opts({ onSleep: (ms) => clock.advance(ms >= 250 ? ms + 5000 : ms) }),
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('has expired; asking for a new one');
     expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(expected(id));
@@ -157,7 +173,9 @@ describe('creators batch download', () => {
 
   it('refuses results that are not ready (exit 1) and writes nothing', async () => {
     const file = writeCsv(tempDir(), 'in.csv', ['handle', 'x']);
-    const id = (await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram'], opts())).stdout.trim();
+    const id = (
+      await runCli(['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram'], opts())
+    ).stdout.trim();
     const dir = tempDir();
     const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts());
     expect(res.code).toBe(1);
@@ -171,7 +189,10 @@ describe('creators batch download', () => {
     configureBatch(sb.get().state, { dropDownloads: 1 });
     const controller = new AbortController();
     const dir = tempDir();
-    const res = await runCli(['batch', 'download', id, '-o', join(dir, 'out.csv')], opts({ signal: controller.signal, onSleep: () => controller.abort() }));
+    const res = await runCli(
+      ['batch', 'download', id, '-o', join(dir, 'out.csv')],
+      opts({ signal: controller.signal, onSleep: () => controller.abort() }),
+    );
     expect(res.code).toBe(130);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -194,12 +215,19 @@ describe('creators batch download', () => {
     const dir = tempDir();
     const json = await runCli(['batch', 'download', id, '--dry-run', '--json'], opts());
     expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ dry_run: true, method: 'GET', url: expect.stringContaining(`/public/v1/enrichment/batch/${id}/?format=json`), worst_case_credits: 0 });
+    expect(json.json()).toMatchObject({
+      dry_run: true,
+      method: 'GET',
+      url: expect.stringContaining(`/public/v1/enrichment/batch/${id}/?format=json`),
+      worst_case_credits: 0,
+    });
     const res = await runCli(['batch', 'download', id, '--dry-run', '-o', join(dir, 'out.csv')], opts());
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     // -o receives the plan (as any dry run's), not results.
-    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toContain(`Dry run: nothing was sent.\nGET ${sandboxEnv(sb.get()).CREATORS_BASE_URL}/public/v1/enrichment/batch/${id}/download/\n`);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toContain(
+      `Dry run: nothing was sent.\nGET ${sandboxEnv(sb.get()).CREATORS_BASE_URL}/public/v1/enrichment/batch/${id}/download/\n`,
+    );
     expect(world().fileRequests.length).toBe(0);
   });
 });

@@ -34,7 +34,11 @@ export function writeCsv(dir: string, name: string, lines: string[]): string {
 }
 
 /** Uploads `values` as a one-column handle CSV through the CLI and returns the batch id it printed. */
-export async function uploadHandles(opts: RunOptions, values: string[], flags = ['--mode', 'raw', '--platform', 'instagram']): Promise<string> {
+export async function uploadHandles(
+  opts: RunOptions,
+  values: string[],
+  flags = ['--mode', 'raw', '--platform', 'instagram'],
+): Promise<string> {
   const file = writeCsv(tempDir(), 'in.csv', ['handle', ...values]);
   const res = await runCli(['batch', 'upload', file, ...flags], opts);
   expect(res.code).toBe(0);

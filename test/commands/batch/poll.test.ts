@@ -9,7 +9,12 @@ import { testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
-const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
+const opts = (extra: RunOptions = {}): RunOptions => ({
+  env: sandboxEnv(sb.get()),
+  now: clock.now,
+  onSleep: clock.advance,
+  ...extra,
+});
 
 const upload = (values: string[], flags?: string[]): Promise<string> => uploadHandles(opts(), values, flags);
 
@@ -79,7 +84,9 @@ describe('creators batch poll / resume', () => {
     const res = await runCli(['batch', 'poll', id, '--interval', '4', '--max-wait', '10'], opts({ sleeps }));
     expect(res.code).toBe(8);
     expect(sleeps).toEqual([4000, 4000, 2000]);
-    expect(res.stderr).toMatch(new RegExp(`error: Batch ${id} is still processing after 10 s: processing, \\d+/50 rows`));
+    expect(res.stderr).toMatch(
+      new RegExp(`error: Batch ${id} is still processing after 10 s: processing, \\d+/50 rows`),
+    );
     expect(res.stderr).toContain(`Wait again with: creators batch poll ${id}`);
     expect(res.stderr).not.toContain('deprecated');
   });
@@ -88,7 +95,10 @@ describe('creators batch poll / resume', () => {
   // `batch poll` is the global per-request timeout too, and never the whole wait (cli.md: one meaning).
   it.each([
     ['after the verb', (id: string) => ['batch', 'poll', id, '--interval', '4', '--timeout', '10']],
-    ['before the group (the global position)', (id: string) => ['--timeout', '10', 'batch', 'poll', id, '--interval', '4']],
+    [
+      'before the group (the global position)',
+      (id: string) => ['--timeout', '10', 'batch', 'poll', id, '--interval', '4'],
+    ],
   ])('--timeout %s is only the per-request timeout: the wait goes on until the job ends', async (_, argv) => {
     const id = await upload(creatorHandles(sb.get(), 50, 1100));
     const sleeps: number[] = [];
@@ -101,7 +111,10 @@ describe('creators batch poll / resume', () => {
   it('with --max-wait, --timeout is only the per-request timeout: no warning, the wait is --max-wait', async () => {
     const id = await upload(creatorHandles(sb.get(), 50, 1200));
     const sleeps: number[] = [];
-    const res = await runCli(['batch', 'poll', id, '--interval', '4', '--max-wait', '10', '--timeout', '5'], opts({ sleeps }));
+    const res = await runCli(
+      ['batch', 'poll', id, '--interval', '4', '--max-wait', '10', '--timeout', '5'],
+      opts({ sleeps }),
+    );
     expect(res.code).toBe(8);
     expect(sleeps).toEqual([4000, 4000, 2000]);
     expect(res.stderr).not.toContain('deprecated');
@@ -119,7 +132,10 @@ describe('creators batch poll / resume', () => {
     const id = await upload(creatorHandles(sb.get(), 20, 1300));
     const controller = new AbortController();
     let n = 0;
-    const res = await runCli(['batch', 'poll', id, '--interval', '3'], opts({ signal: controller.signal, onSleep: (ms) => (clock.advance(ms), ++n === 2 && controller.abort()) }));
+    const res = await runCli(
+      ['batch', 'poll', id, '--interval', '3'],
+      opts({ signal: controller.signal, onSleep: (ms) => (clock.advance(ms), ++n === 2 && controller.abort()) }),
+    );
     expect(res.code).toBe(130);
     expect(res.stderr).toContain(`Stopped waiting; batch ${id} keeps running on the server.`);
     expect(res.stderr).toContain(`creators batch poll ${id}`);
@@ -138,12 +154,31 @@ describe('creators batch poll / resume', () => {
   it('understands every status word: running, completed, queued, paused_insufficient_credits', async () => {
     const { agent, pool, env } = mockApi();
     const path = '/public/v1/enrichment/batch/bch_1/status/';
-    for (const status of ['queued', 'validating', 'running']) pool.intercept({ path }).reply(200, { batch_id: 'bch_1', status, total_rows: 4, processed_rows: 1, credits_used: '0.03' }, JSON_HEADERS);
-    pool.intercept({ path }).reply(200, { batch_id: 'bch_1', status: 'completed', total_rows: 4, processed_rows: 4, credits_used: '0.12' }, JSON_HEADERS);
+    for (const status of ['queued', 'validating', 'running'])
+      pool
+        .intercept({ path })
+        .reply(
+          200,
+          { batch_id: 'bch_1', status, total_rows: 4, processed_rows: 1, credits_used: '0.03' },
+          JSON_HEADERS,
+        );
+    pool
+      .intercept({ path })
+      .reply(
+        200,
+        { batch_id: 'bch_1', status: 'completed', total_rows: 4, processed_rows: 4, credits_used: '0.12' },
+        JSON_HEADERS,
+      );
     const res = await runCli(['batch', 'poll', 'bch_1', '--json'], { env, dispatcher: agent });
     expect(res.code).toBe(0);
     expect(res.json()).toMatchObject({ status: 'completed', credits_used: 0.12 });
-    pool.intercept({ path }).reply(200, { batch_id: 'bch_1', status: 'paused_insufficient_credits', status_message: 'Out of credits.' }, JSON_HEADERS);
+    pool
+      .intercept({ path })
+      .reply(
+        200,
+        { batch_id: 'bch_1', status: 'paused_insufficient_credits', status_message: 'Out of credits.' },
+        JSON_HEADERS,
+      );
     const paused = await runCli(['batch', 'poll', 'bch_1'], { env, dispatcher: agent });
     expect(paused.code).toBe(5);
     expect(paused.stderr).toContain('Out of credits');
@@ -161,7 +196,10 @@ describe('--timeout keeps its one meaning: the per-request timeout', () => {
       received.push({ url: req.url, closed: new Promise((resolve) => res.on('close', () => resolve())) });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    env = { CREATORS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, CREATORS_API_KEY: 'sk_test_timeout' };
+    env = {
+      CREATORS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      CREATORS_API_KEY: 'sk_test_timeout',
+    };
   });
   afterAll(async () => {
     server.closeAllConnections();
@@ -180,7 +218,10 @@ describe('--timeout keeps its one meaning: the per-request timeout', () => {
   it('batch poll --max-wait: each status read is bounded by --timeout, the whole wait by --max-wait', async () => {
     const sleeps: number[] = [];
     const before = received.length;
-    const res = await runCli(['batch', 'poll', 'bch_1', '--max-wait', '1', '--timeout', '0.2', '--retries', '0'], { env, sleeps });
+    const res = await runCli(['batch', 'poll', 'bch_1', '--max-wait', '1', '--timeout', '0.2', '--retries', '0'], {
+      env,
+      sleeps,
+    });
     expect(res.code).toBe(1);
     // The timer that cut the read is the one the message names: 0.2 s, not the 30 s default.
     expect(res.stderr).toContain('Request timed out after 0.2 s (GET /public/v1/enrichment/batch/bch_1/status/)');
@@ -189,7 +230,10 @@ describe('--timeout keeps its one meaning: the per-request timeout', () => {
     // since the server never answers: the first read's timeout is what let the second one start.
     expect(sleeps).toEqual([1000]);
     const reads = received.slice(before);
-    expect(reads.map((r) => r.url)).toEqual(['/public/v1/enrichment/batch/bch_1/status/', '/public/v1/enrichment/batch/bch_1/status/']);
+    expect(reads.map((r) => r.url)).toEqual([
+      '/public/v1/enrichment/batch/bch_1/status/',
+      '/public/v1/enrichment/batch/bch_1/status/',
+    ]);
     await Promise.all(reads.map((r) => r.closed));
   });
 });

@@ -8,15 +8,25 @@ import { tempDir, testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
-const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
+const opts = (extra: RunOptions = {}): RunOptions => ({
+  env: sandboxEnv(sb.get()),
+  now: clock.now,
+  onSleep: clock.advance,
+  ...extra,
+});
 
 /** A job paused for credits after its first row. */
 async function pausedJob(prefix: string): Promise<string> {
   // Each test its own creators (so its own input file), found by the sandbox like single enrichment.
-  const from = 100 + [...prefix].reduce((n, ch) => n * 31 + ch.charCodeAt(0), 0) % 5000;
+  const from = 100 + ([...prefix].reduce((n, ch) => n * 31 + ch.charCodeAt(0), 0) % 5000);
   const state = sb.get().state;
   state.ledger.balanceMilli = 1000;
-  const id = await uploadHandles(opts(), creatorHandles(sb.get(), 6, from, 'youtube'), ['--mode', 'full', '--platform', 'youtube']);
+  const id = await uploadHandles(opts(), creatorHandles(sb.get(), 6, from, 'youtube'), [
+    '--mode',
+    'full',
+    '--platform',
+    'youtube',
+  ]);
   expect((await runCli(['batch', 'poll', id, '--interval', '5'], opts())).code).toBe(5);
   state.ledger.balanceMilli = 100_000;
   return id;
@@ -49,7 +59,11 @@ describe('creators batch resume', () => {
     const res = await runCli(['batch', 'resume', id, '--dry-run', '-o', out], opts());
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0 });
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      worst_case_credits: 0,
+    });
     expect(batchWorld(sb.get().state).jobs.get(id)?.status).toBe('paused_insufficient_credits');
   });
 

@@ -74,7 +74,10 @@ describe('creators batch run', () => {
     const usedBefore = ledger().usedMilli;
     const controller = new AbortController();
     let n = 0;
-    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts({ signal: controller.signal, onSleep: (ms) => (clock.advance(ms), ++n === 2 && controller.abort()) }));
+    const first = await runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'],
+      t.opts({ signal: controller.signal, onSleep: (ms) => (clock.advance(ms), ++n === 2 && controller.abort()) }),
+    );
     expect(first.code).toBe(130);
     expect(first.stderr).toContain('the same `creators batch run` command');
     expect(readdirSync(t.dir)).toEqual(['handles.csv']);
@@ -84,7 +87,9 @@ describe('creators batch run', () => {
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`Reattaching to ${id}`);
     expect(world().jobs.size).toBe(jobsBefore + 1);
-    const found = values.filter((v) => sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, v)).length;
+    const found = values.filter((v) =>
+      sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, v),
+    ).length;
     expect(ledger().usedMilli - usedBefore).toBe(found * 30);
     expect(readFileSync(t.out, 'utf8').trimEnd().split('\n')).toHaveLength(31);
 
@@ -98,17 +103,27 @@ describe('creators batch run', () => {
   it('--max-wait exits 8; the re-run reattaches; --force starts a new job', async () => {
     const t = setup(creatorHandles(sb.get(), 40, 2000));
     const before = world().jobs.size;
-    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'], t.opts());
+    const first = await runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'],
+      t.opts(),
+    );
     expect(first.code).toBe(8);
     expect(first.stderr).toContain('Wait again with: the same `creators batch run` command');
     expect(first.stderr).not.toContain('deprecated');
     // The stop line: what the job has used so far (the ledger agrees) and where the results are.
     const id = [...world().jobs.keys()].at(-1) as string;
-    const used = /Spent ([\d.]+) credits in this run; the results stay on the server in batch (\S+); re-run the same command to pick it up \(nothing is paid again\)\./.exec(first.stderr);
+    const used =
+      /Spent ([\d.]+) credits in this run; the results stay on the server in batch (\S+); re-run the same command to pick it up \(nothing is paid again\)\./.exec(
+        first.stderr,
+      );
     expect(used, first.stderr).not.toBeNull();
     expect(used?.[2]).toBe(id);
     expect(Number(used?.[1])).toBeGreaterThan(0);
-    expect(Math.round(Number(used?.[1]) * 1000)).toBe(ledger().charges.filter((c) => c.note.includes(id)).reduce((a, c) => a + c.milli, 0));
+    expect(Math.round(Number(used?.[1]) * 1000)).toBe(
+      ledger()
+        .charges.filter((c) => c.note.includes(id))
+        .reduce((a, c) => a + c.milli, 0),
+    );
     const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
     expect(again.code).toBe(0);
     expect(world().jobs.size).toBe(before + 1);
@@ -120,7 +135,10 @@ describe('creators batch run', () => {
   it('a damaged journal entry is never taken as absent: exit 2 (maybe_created) naming the file, nothing created; --force creates another', async () => {
     const t = setup(creatorHandles(sb.get(), 10, 2050));
     const before = world().jobs.size;
-    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '1'], t.opts());
+    const first = await runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '1'],
+      t.opts(),
+    );
     expect(first.code).toBe(8);
     expect(world().jobs.size).toBe(before + 1);
     const dir = join(t.opts().configDir!, 'batch-journal');
@@ -130,7 +148,9 @@ describe('creators batch run', () => {
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, 20));
     const again = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--json'], t.opts());
     expect(again.code).toBe(2);
-    const err = JSON.parse(again.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string; hint: string } };
+    const err = JSON.parse(again.stderr.trim().split('\n').at(-1)!) as {
+      error: { code: string; message: string; hint: string };
+    };
     expect(err.error.code).toBe('maybe_created');
     expect(err.error.message).toContain(`its journal entry ${file} cannot be read (it is not valid JSON)`);
     expect(err.error.hint).toContain('--force');
@@ -144,12 +164,18 @@ describe('creators batch run', () => {
   it('--timeout is only the per-request timeout, never the whole wait: that is --max-wait', async () => {
     const t = setup(creatorHandles(sb.get(), 40, 2100));
     const sleeps: number[] = [];
-    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--timeout', '8'], t.opts({ sleeps }));
+    const first = await runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--timeout', '8'],
+      t.opts({ sleeps }),
+    );
     expect(first.code, first.stderr).toBe(0);
     expect(sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(8000);
     expect(first.stderr).not.toContain('deprecated');
     const t2 = setup(creatorHandles(sb.get(), 40, 2200));
-    const again = await runCli(['batch', 'run', t2.file, ...RAW, '-o', t2.out, '--interval', '5', '--max-wait', '4', '--timeout', '8'], t2.opts({ sleeps: [] }));
+    const again = await runCli(
+      ['batch', 'run', t2.file, ...RAW, '-o', t2.out, '--interval', '5', '--max-wait', '4', '--timeout', '8'],
+      t2.opts({ sleeps: [] }),
+    );
     expect(again.code).toBe(8);
     expect(again.stderr).not.toContain('deprecated');
     expect(again.stderr).toContain('still processing after 4 s');
@@ -159,7 +185,14 @@ describe('creators batch run', () => {
     const t = setup(['run_d_1', 'run_d_2']);
     const before = world().jobs.size;
     expect((await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts())).code).toBe(0);
-    expect((await runCli(['batch', 'run', t.file, '--mode', 'raw', '--platform', 'tiktok', '-o', t.out, '--interval', '5'], t.opts())).code).toBe(0);
+    expect(
+      (
+        await runCli(
+          ['batch', 'run', t.file, '--mode', 'raw', '--platform', 'tiktok', '-o', t.out, '--interval', '5'],
+          t.opts(),
+        )
+      ).code,
+    ).toBe(0);
     expect(world().jobs.size).toBe(before + 2);
   });
 
@@ -167,16 +200,26 @@ describe('creators batch run', () => {
     const t = setup(creatorHandles(sb.get(), 8, 2500));
     ledger().balanceMilli = 1000;
     const before = world().jobs.size;
-    const first = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
+    const first = await runCli(
+      ['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'],
+      t.opts(),
+    );
     expect(first.code).toBe(5);
     expect(first.stderr).toContain('paused for insufficient credits');
     // The way out resumes the job (batch poll only waits: it cannot resume a paused job).
     const id = /batch (bch_\w+)/.exec(first.stderr)?.[1] ?? '';
-    expect(first.stderr).toContain(`Top up, then continue it with: creators batch resume ${id} (resuming is free), or re-run the same`);
+    expect(first.stderr).toContain(
+      `Top up, then continue it with: creators batch resume ${id} (resuming is free), or re-run the same`,
+    );
     expect(first.stderr).not.toContain('batch poll');
-    expect(first.stderr).toMatch(/Spent 1 credit in this run; the results stay on the server in batch \S+; re-run the same command/);
+    expect(first.stderr).toMatch(
+      /Spent 1 credit in this run; the results stay on the server in batch \S+; re-run the same command/,
+    );
     ledger().balanceMilli = 100_000;
-    const second = await runCli(['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'], t.opts());
+    const second = await runCli(
+      ['batch', 'run', t.file, '--mode', 'full', '--platform', 'instagram', '-o', t.out, '--interval', '5'],
+      t.opts(),
+    );
     expect(second.code).toBe(0);
     expect(second.stderr).toContain('resuming it (free)');
     expect(world().jobs.size).toBe(before + 1);
@@ -189,14 +232,26 @@ describe('creators batch run', () => {
     expect(dry.code).toBe(0);
     // `-o` receives the plan, like any data.
     expect(dry.stdout).toBe('');
-    expect(JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'))).toMatchObject({ dry_run: true, method: 'POST', worst_case_credits: 0.06 });
+    expect(JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'))).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      worst_case_credits: 0.06,
+    });
     expect(world().jobs.size).toBe(before);
     // A dry run changes nothing: no lock, no journal.
     expect(readdirSync(t.opts().configDir!)).toEqual([]);
-    const res = await runCli(['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--interval', '5'], t.opts());
+    const res = await runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', join(t.dir, 'r.json'), '--interval', '5'],
+      t.opts(),
+    );
     expect(res.code).toBe(0);
     const rows = JSON.parse(readFileSync(join(t.dir, 'r.json'), 'utf8'));
-    expect(rows.map((r: { status: string }) => r.status)).toEqual([sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, 'run_f_1') ? 'success' : 'not_found', 'not_found']);
+    expect(rows.map((r: { status: string }) => r.status)).toEqual([
+      sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, 'run_f_1')
+        ? 'success'
+        : 'not_found',
+      'not_found',
+    ]);
   });
 
   it('a run of another input at the same time keeps the entry of a run that stopped on its wait limit', async () => {
@@ -205,10 +260,16 @@ describe('creators batch run', () => {
     const before = world().jobs.size;
     faults(sb.get(), SLOW_CREATE_REPLY);
     // The other input's run starts first and is waiting for its create reply...
-    const slow = runCli(['batch', 'run', other, ...RAW, '-o', join(t.dir, 'other.csv.out'), '--interval', '5', '--max-wait', '8'], t.opts());
+    const slow = runCli(
+      ['batch', 'run', other, ...RAW, '-o', join(t.dir, 'other.csv.out'), '--interval', '5', '--max-wait', '8'],
+      t.opts(),
+    );
     await until(() => world().jobs.size === before + 1);
     // ...while this input's run creates its job and stops on --max-wait (exit 8), its entry written.
-    const first = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'], t.opts());
+    const first = await runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5', '--max-wait', '8'],
+      t.opts(),
+    );
     expect(first.code).toBe(8);
     const id = [...world().jobs.keys()].at(-1) as string;
     expect((await slow).code).toBe(8);
@@ -217,7 +278,11 @@ describe('creators batch run', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`Reattaching to ${id}`);
     expect(world().jobs.size).toBe(before + 2);
-    expect(journalEntries(t.opts().configDir!).map((e) => e.input).sort()).toEqual([other, t.file].sort());
+    expect(
+      journalEntries(t.opts().configDir!)
+        .map((e) => e.input)
+        .sort(),
+    ).toEqual([other, t.file].sort());
   });
 
   it('Ctrl-C while the create reply is on its way: the create is finished and journaled, exit 130, the re-run picks the job up', async () => {
@@ -225,7 +290,10 @@ describe('creators batch run', () => {
     const before = world().jobs.size;
     faults(sb.get(), SLOW_CREATE_REPLY);
     const controller = new AbortController();
-    const interrupted = runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts({ signal: controller.signal }));
+    const interrupted = runCli(
+      ['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'],
+      t.opts({ signal: controller.signal }),
+    );
     await until(() => world().jobs.size === before + 1);
     controller.abort();
     const stopped = await interrupted;

@@ -5,7 +5,12 @@ import { testClock, uploadHandles } from './helpers.js';
 
 const clock = testClock();
 const sb = useSandbox({ now: clock.now, credits: 10_000, batchRowsPerSecond: 1 });
-const opts = (extra: RunOptions = {}): RunOptions => ({ env: sandboxEnv(sb.get()), now: clock.now, onSleep: clock.advance, ...extra });
+const opts = (extra: RunOptions = {}): RunOptions => ({
+  env: sandboxEnv(sb.get()),
+  now: clock.now,
+  onSleep: clock.advance,
+  ...extra,
+});
 
 const upload = (values: string[], flags?: string[]): Promise<string> => uploadHandles(opts(), values, flags);
 
@@ -14,7 +19,13 @@ describe('creators batch status', () => {
     const id = await upload(['s1', 's2']);
     const json = await runCli(['batch', 'status', id, '--json'], opts());
     expect(json.code).toBe(0);
-    expect(json.json()).toMatchObject({ batch_id: id, status: 'validating', total_rows: 2, processed_rows: 0, credits_used: 0 });
+    expect(json.json()).toMatchObject({
+      batch_id: id,
+      status: 'validating',
+      total_rows: 2,
+      processed_rows: 0,
+      credits_used: 0,
+    });
     expect(json.json<Record<string, unknown>>().phase).toBeUndefined();
     const table = await runCli(['batch', 'status', id], opts({ tty: true }));
     expect(table.stdout).toContain('Total rows');

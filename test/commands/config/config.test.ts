@@ -42,7 +42,9 @@ describe('creators config', () => {
     const configDir = tempConfigDir();
     const res = await runCli(['config', 'set', 'api-key', '-'], { configDir, stdin: 'Bearer sk_from_stdin_123456\n' });
     expect(res.code).toBe(0);
-    expect((await runCli(['config', 'get', 'api-key', '--show-secret'], { configDir })).stdout).toBe('sk_from_stdin_123456\n');
+    expect((await runCli(['config', 'get', 'api-key', '--show-secret'], { configDir })).stdout).toBe(
+      'sk_from_stdin_123456\n',
+    );
   });
 
   it('refuses unknown keys and bad values (exit 2)', async () => {
@@ -63,19 +65,39 @@ describe('creators config', () => {
     await runCli(['config', 'set', 'api-key', 'sk_stored_key_0001'], { configDir });
     const { agent, pool } = mockApi();
     pool
-      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET', headers: { authorization: 'Bearer sk_stored_key_0001' } })
+      .intercept({
+        path: '/public/v1/accounts/credits/',
+        method: 'GET',
+        headers: { authorization: 'Bearer sk_stored_key_0001' },
+      })
       .reply(200, { credits_available: 1 }, JSON_HEADERS);
     pool
-      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET', headers: { authorization: 'Bearer sk_env_key_0002' } })
+      .intercept({
+        path: '/public/v1/accounts/credits/',
+        method: 'GET',
+        headers: { authorization: 'Bearer sk_env_key_0002' },
+      })
       .reply(200, { credits_available: 2 }, JSON_HEADERS);
     pool
-      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET', headers: { authorization: 'Bearer sk_flag_key_0003' } })
+      .intercept({
+        path: '/public/v1/accounts/credits/',
+        method: 'GET',
+        headers: { authorization: 'Bearer sk_flag_key_0003' },
+      })
       .reply(200, { credits_available: 3 }, JSON_HEADERS);
     const stored = await runCli(['credits', '--json'], { configDir, dispatcher: agent });
     expect(stored.json()).toMatchObject({ credits_available: 1 });
-    const env = await runCli(['credits', '--json'], { configDir, dispatcher: agent, env: { CREATORS_API_KEY: 'sk_env_key_0002' } });
+    const env = await runCli(['credits', '--json'], {
+      configDir,
+      dispatcher: agent,
+      env: { CREATORS_API_KEY: 'sk_env_key_0002' },
+    });
     expect(env.json()).toMatchObject({ credits_available: 2 });
-    const flag = await runCli(['credits', '--json', '--api-key', 'sk_flag_key_0003'], { configDir, dispatcher: agent, env: { CREATORS_API_KEY: 'sk_env_key_0002' } });
+    const flag = await runCli(['credits', '--json', '--api-key', 'sk_flag_key_0003'], {
+      configDir,
+      dispatcher: agent,
+      env: { CREATORS_API_KEY: 'sk_env_key_0002' },
+    });
     expect(flag.json()).toMatchObject({ credits_available: 3 });
   });
 
@@ -83,7 +105,9 @@ describe('creators config', () => {
     const configDir = tempConfigDir();
     await runCli(['config', 'set', 'format', 'csv'], { configDir });
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, { credits_available: 4, credits_used: 6 }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET' })
+      .reply(200, { credits_available: 4, credits_used: 6 }, JSON_HEADERS);
     const res = await runCli(['credits'], { configDir, dispatcher: agent, env });
     expect(res.stdout).toBe('credits_available,credits_used\n4,6\n');
   });

@@ -24,9 +24,15 @@ describe('creators config set/unset --dry-run', () => {
     const configDir = tempConfigDir();
     expect((await runCli(['config', 'set', 'api-key', 'sk_live_abcdefghijklmnop'], { configDir })).code).toBe(0);
     const before = readFileSync(file(configDir), 'utf8');
-    const res = await runCli(['config', 'set', 'api-key', '-', '--dry-run'], { configDir, stdin: 'Bearer sk_live_zyxwvutsrqponmlk\n', stdoutTTY: true });
+    const res = await runCli(['config', 'set', 'api-key', '-', '--dry-run'], {
+      configDir,
+      stdin: 'Bearer sk_live_zyxwvutsrqponmlk\n',
+      stdoutTTY: true,
+    });
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe(`Dry run: nothing was changed.\nProfile 'default' in ${file(configDir)}:\n  set api-key to 'sk_…mlk' (now 'sk_…nop')\n`);
+    expect(res.stdout).toBe(
+      `Dry run: nothing was changed.\nProfile 'default' in ${file(configDir)}:\n  set api-key to 'sk_…mlk' (now 'sk_…nop')\n`,
+    );
     expect(res.stdout).not.toContain('zyxwvutsrqponmlk');
     expect(readFileSync(file(configDir), 'utf8')).toBe(before);
   });
@@ -43,7 +49,9 @@ describe('creators config set/unset --dry-run', () => {
     const configDir = tempConfigDir();
     expect((await runCli(['--profile', 'staging', 'config', 'set', 'format', 'tsv'], { configDir })).code).toBe(0);
     const before = readFileSync(file(configDir), 'utf8');
-    const res = await runCli(['--profile', 'staging', 'config', 'unset', 'format', '--dry-run', '--format', 'jsonl'], { configDir });
+    const res = await runCli(['--profile', 'staging', 'config', 'unset', 'format', '--dry-run', '--format', 'jsonl'], {
+      configDir,
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
       `${JSON.stringify({ dry_run: true, profile: 'staging', file: file(configDir), changes: [{ action: 'unset', key: 'format', value: null, previous: 'tsv' }] })}\n`,
@@ -58,7 +66,10 @@ describe('creators config set/unset --dry-run', () => {
     const res = await runCli(['config', 'set', 'max-credits', '25', '--dry-run', '-o', out], { configDir });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
-    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ dry_run: true, changes: [{ action: 'set', key: 'max-credits', value: '25', previous: null }] });
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      dry_run: true,
+      changes: [{ action: 'set', key: 'max-credits', value: '25', previous: null }],
+    });
     expect(existsSync(file(configDir))).toBe(false);
   });
 });

@@ -41,19 +41,38 @@ describe('config get/list and the store URL', () => {
     const json = await runCli(['config', 'list', '--json'], { configDir });
     expect(json.json()).toEqual([{ key: 'store', value: 'postgres://analyst:***@db.example:5432/creators' }]);
 
-    const plan = await runCli(['config', 'set', 'store', 'postgresql://analyst:0ther-Secret-77@db2.example/creators', '--dry-run', '--json'], { configDir });
+    const plan = await runCli(
+      ['config', 'set', 'store', 'postgresql://analyst:0ther-Secret-77@db2.example/creators', '--dry-run', '--json'],
+      { configDir },
+    );
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.json()).toMatchObject({ changes: [{ key: 'store', value: 'postgresql://analyst:***@db2.example/creators', previous: 'postgres://analyst:***@db.example:5432/creators' }] });
+    expect(plan.json()).toMatchObject({
+      changes: [
+        {
+          key: 'store',
+          value: 'postgresql://analyst:***@db2.example/creators',
+          previous: 'postgres://analyst:***@db.example:5432/creators',
+        },
+      ],
+    });
     expect(plan.combined).not.toContain(PASSWORD);
     expect(plan.combined).not.toContain('0ther-Secret-77');
 
     // Asked for in full, it is given in full.
-    expect((await runCli(['config', 'get', 'store', '--show-secret'], { configDir })).stdout).toBe(`${URL_WITH_PASSWORD}\n`);
+    expect((await runCli(['config', 'get', 'store', '--show-secret'], { configDir })).stdout).toBe(
+      `${URL_WITH_PASSWORD}\n`,
+    );
   });
 
   it('hide a password given as a URL parameter too', async () => {
     const configDir = tempConfigDir();
-    expect((await runCli(['config', 'set', 'store', `postgres://db.example/creators?user=analyst&password=${PASSWORD}`], { configDir })).code).toBe(0);
+    expect(
+      (
+        await runCli(['config', 'set', 'store', `postgres://db.example/creators?user=analyst&password=${PASSWORD}`], {
+          configDir,
+        })
+      ).code,
+    ).toBe(0);
     const list = await runCli(['config', 'list', '--format', 'csv'], { configDir });
     expect(list.stdout).toBe('key,value\nstore,postgres://db.example/creators?user=analyst&password=***\n');
   });
@@ -66,7 +85,9 @@ describe('config set store', () => {
     const set = await runCli(['config', 'set', 'store', 'relative.db'], { configDir, cwd });
     expect(set.code, set.stderr).toBe(0);
     expect(storedSettings(configDir).store).toBe(join(cwd, 'relative.db'));
-    expect(set.stderr).toBe(`Set store in profile 'default' as ${join(cwd, 'relative.db')} (resolved from relative.db).\n`);
+    expect(set.stderr).toBe(
+      `Set store in profile 'default' as ${join(cwd, 'relative.db')} (resolved from relative.db).\n`,
+    );
     // Another folder finds the same store.
     const path = await runCli(['store', 'path'], { configDir, cwd: tempDir('creators-elsewhere-') });
     expect(path.stdout).toBe(`${join(cwd, 'relative.db')}\n`);
@@ -95,7 +116,12 @@ describe('config set store', () => {
     const cwd = tempDir('creators-cwd-');
     const res = await runCli(['config', 'set', 'store', value], { configDir, cwd });
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe(`error: Invalid value for 'store': must be a file path, or a postgres:// (or postgresql://) URL; ${why}.\n`.replace('URL; without', 'URL, without'));
+    expect(res.stderr).toBe(
+      `error: Invalid value for 'store': must be a file path, or a postgres:// (or postgresql://) URL; ${why}.\n`.replace(
+        'URL; without',
+        'URL, without',
+      ),
+    );
     expect(res.combined).not.toContain(PASSWORD);
     expect(readdirSync(cwd)).toEqual([]);
     expect(readdirSync(configDir)).toEqual([]);

@@ -55,7 +55,11 @@ function recordingApi() {
     .reply((opts) => {
       const { handle } = JSON.parse(String(opts.body)) as { handle: string };
       enriched.push(handle);
-      return { statusCode: 200, data: { result: { instagram: { username: handle } }, credits_cost: 0.03 }, responseOptions: JSON_HEADERS };
+      return {
+        statusCode: 200,
+        data: { result: { instagram: { username: handle } }, credits_cost: 0.03 },
+        responseOptions: JSON_HEADERS,
+      };
     })
     .persist();
   return { ...api, enriched };
@@ -66,33 +70,73 @@ type Plan = { body: Record<string, unknown> };
 /** Every path over one file: what each read (handles, and the enrich rows' names). */
 async function readByEveryPath(name: string) {
   const api = recordingApi();
-  const run = (argv: string[], stdin?: Buffer) => runCli(argv, { env: api.env, dispatcher: api.agent, ...(stdin ? { stdin } : {}) });
+  const run = (argv: string[], stdin?: Buffer) =>
+    runCli(argv, { env: api.env, dispatcher: api.agent, ...(stdin ? { stdin } : {}) });
   const path = fixture(name);
-  const enrich = await run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', path, '--format', 'jsonl']);
+  const enrich = await run([
+    'enrich',
+    'handle',
+    '--platform',
+    'instagram',
+    '--mode',
+    'raw',
+    '--input',
+    path,
+    '--format',
+    'jsonl',
+  ]);
   const enrichedFromFile = api.enriched.splice(0);
-  const stdin = await run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'jsonl'], readFileSync(path));
+  const stdin = await run(
+    ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'jsonl'],
+    readFileSync(path),
+  );
   const enrichedFromStdin = api.enriched.splice(0);
   const before = batchJobs().size;
-  const batch = await runCli(['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram'], { env: sandboxEnv(sb.get()) });
+  const batch = await runCli(['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram'], {
+    env: sandboxEnv(sb.get()),
+  });
   const uploaded = batchJobs().size === before ? undefined : batchJobs().get(batch.stdout.trim())?.values;
   const add = await run(['exclusions', 'add', '12', '--file', path, '--dry-run', '--json']);
   const remove = await run(['exclusions', 'remove', '12', '--file', path, '--dry-run', '--json']);
   const search = await run(['search', '--platform', 'instagram', '--exclude-handles', path, '--dry-run', '--json']);
-  const listen = await run(['listening', 'subscriptions', 'create', '--name', 'corpus', '--platform', 'instagram', '--file', path, '--dry-run', '--json']);
+  const listen = await run([
+    'listening',
+    'subscriptions',
+    'create',
+    '--name',
+    'corpus',
+    '--platform',
+    'instagram',
+    '--file',
+    path,
+    '--dry-run',
+    '--json',
+  ]);
   return { api, enrich, enrichedFromFile, stdin, enrichedFromStdin, batch, uploaded, add, remove, search, listen };
 }
 
 describe('the CSV corpus through every input path', () => {
   it.each(Object.entries(READABLE))('%s: every path reads the same rows', async (name, names) => {
     const r = await readByEveryPath(name);
-    for (const [what, res] of Object.entries({ enrich: r.enrich, stdin: r.stdin, batch: r.batch, add: r.add, remove: r.remove, search: r.search, listen: r.listen })) {
+    for (const [what, res] of Object.entries({
+      enrich: r.enrich,
+      stdin: r.stdin,
+      batch: r.batch,
+      add: r.add,
+      remove: r.remove,
+      search: r.search,
+      listen: r.listen,
+    })) {
       expect(res.code, `${what}: ${res.stderr}`).toBe(0);
     }
     // enrich --input, from the file and from stdin: the handles sent, and every row's input columns kept.
     expect(r.enrichedFromFile).toEqual(HANDLES);
     expect(r.enrichedFromStdin).toEqual(HANDLES);
     for (const res of [r.enrich, r.stdin]) {
-      const rows = res.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: Record<string, unknown> });
+      const rows = res.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { input: Record<string, unknown> });
       expect(rows.map((row) => Object.values(row.input).slice(0, 2))).toEqual(names.map((n, i) => [n, HANDLES[i]]));
     }
     // batch upload: the file it uploaded holds the same handles.
@@ -101,19 +145,32 @@ describe('the CSV corpus through every input path', () => {
     expect(r.add.json<Plan>().body.handles).toEqual(HANDLES);
     expect(r.remove.json<Plan>().body.handles).toEqual(HANDLES);
     expect(JSON.stringify(r.search.json<Plan>().body)).toContain(`"exclude_handles":${JSON.stringify(HANDLES)}`);
-    expect((r.listen.json<Plan>().body.creators as Array<{ platform_id: string }>).map((c) => c.platform_id)).toEqual(HANDLES);
+    expect((r.listen.json<Plan>().body.creators as Array<{ platform_id: string }>).map((c) => c.platform_id)).toEqual(
+      HANDLES,
+    );
   });
 
-  it.each(Object.entries(REFUSED))('%s: every path refuses it naming the line, nothing sent for a file', async (name, message) => {
-    const r = await readByEveryPath(name);
-    for (const [what, res] of Object.entries({ enrich: r.enrich, stdin: r.stdin, batch: r.batch, add: r.add, remove: r.remove, search: r.search, listen: r.listen })) {
-      expect(res.code, `${what}: ${res.stderr}`).toBe(2);
-      expect(res.stderr, what).toMatch(message);
-    }
-    expect(r.enrichedFromFile).toEqual([]);
-    expect(r.uploaded).toBeUndefined();
-    // Standard input is streamed: the rows before the bad line may be sent, never one after it.
-    expect(HANDLES.slice(0, r.enrichedFromStdin.length)).toEqual(r.enrichedFromStdin);
-    expect(r.enrichedFromStdin.length).toBeLessThan(2);
-  });
+  it.each(Object.entries(REFUSED))(
+    '%s: every path refuses it naming the line, nothing sent for a file',
+    async (name, message) => {
+      const r = await readByEveryPath(name);
+      for (const [what, res] of Object.entries({
+        enrich: r.enrich,
+        stdin: r.stdin,
+        batch: r.batch,
+        add: r.add,
+        remove: r.remove,
+        search: r.search,
+        listen: r.listen,
+      })) {
+        expect(res.code, `${what}: ${res.stderr}`).toBe(2);
+        expect(res.stderr, what).toMatch(message);
+      }
+      expect(r.enrichedFromFile).toEqual([]);
+      expect(r.uploaded).toBeUndefined();
+      // Standard input is streamed: the rows before the bad line may be sent, never one after it.
+      expect(HANDLES.slice(0, r.enrichedFromStdin.length)).toEqual(r.enrichedFromStdin);
+      expect(r.enrichedFromStdin.length).toBeLessThan(2);
+    },
+  );
 });

@@ -18,14 +18,16 @@ function world() {
   const env = sandboxEnv(sb);
   const configDir = tempConfigDir();
   const cwd = tempDir('creators-files-');
-  const run = (argv: string[], stdin?: string) => runCli(argv, { env, configDir, cwd, ...(stdin === undefined ? {} : { stdin }) });
+  const run = (argv: string[], stdin?: string) =>
+    runCli(argv, { env, configDir, cwd, ...(stdin === undefined ? {} : { stdin }) });
   const from = sb.state.ledger.charges.length;
   const charges = () => sb.state.ledger.charges.slice(from);
   return { sb, cwd, run, charges, file: (name: string, text: string) => writeFileSync(join(cwd, name), text) };
 }
 
 /** The creators a dry run's body would send. */
-const sent = (plan: { json<T>(): T }): string[] => (plan.json<{ body: { creators?: Array<{ platform_id: string }> } }>().body.creators ?? []).map((c) => c.platform_id);
+const sent = (plan: { json<T>(): T }): string[] =>
+  (plan.json<{ body: { creators?: Array<{ platform_id: string }> } }>().body.creators ?? []).map((c) => c.platform_id);
 
 describe('a file of creators, read alike by every command', () => {
   it("listening subscriptions create --file: the CLI's own similar CSV is its handles, charged once each", async () => {
@@ -34,10 +36,25 @@ describe('a file of creators, read alike by every command', () => {
     const similar = await w.run(['similar', ref!, '--platform', 'instagram', '--limit', '5', '--format', 'csv']);
     expect(similar.code, similar.stderr).toBe(0);
     w.file('sim.csv', similar.stdout);
-    const handles = similar.stdout.trim().split('\n').slice(1).map((line) => line.split(',')[1]!);
+    const handles = similar.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[1]!);
     expect(handles).toHaveLength(5);
 
-    const create = ['listening', 'subscriptions', 'create', '--name', 'sim', '--platform', 'instagram', '--file', 'sim.csv', '--json'];
+    const create = [
+      'listening',
+      'subscriptions',
+      'create',
+      '--name',
+      'sim',
+      '--platform',
+      'instagram',
+      '--file',
+      'sim.csv',
+      '--json',
+    ];
     const plan = await w.run([...create, '--dry-run']);
     expect(plan.code, plan.stderr).toBe(0);
     expect(sent(plan)).toEqual(handles);
@@ -58,22 +75,61 @@ describe('a file of creators, read alike by every command', () => {
   it('listening add-creators --file: a `handle` header is a header, not a monitored creator', async () => {
     const w = world();
     const [a, b, c] = creatorHandles(w.sb, 3, 10);
-    const made = await w.run(['listening', 'campaigns', 'create', '--name', 'hdr', '--days', '2', '--platform', 'instagram', a!, '--json']);
+    const made = await w.run([
+      'listening',
+      'campaigns',
+      'create',
+      '--name',
+      'hdr',
+      '--days',
+      '2',
+      '--platform',
+      'instagram',
+      a!,
+      '--json',
+    ]);
     expect(made.code, made.stderr).toBe(0);
     const id = String(made.json<{ id: number }>().id);
     w.file('more.csv', `handle\n${b}\n${c}\n`);
     const before = w.charges().length;
-    const added = await w.run(['listening', 'campaigns', 'add-creators', id, '--platform', 'instagram', '--file', 'more.csv', '--json']);
+    const added = await w.run([
+      'listening',
+      'campaigns',
+      'add-creators',
+      id,
+      '--platform',
+      'instagram',
+      '--file',
+      'more.csv',
+      '--json',
+    ]);
     expect(added.code, added.stderr).toBe(0);
-    expect(w.charges().slice(before).map((x) => x.milli)).toEqual([2 * 300]);
+    expect(
+      w
+        .charges()
+        .slice(before)
+        .map((x) => x.milli),
+    ).toEqual([2 * 300]);
 
     // The CLI's own listening CSV (platform, platform_id) is a file of creators too, each on its own platform.
     const listed = await w.run(['listening', 'campaigns', 'creators', id, '--format', 'csv']);
     expect(listed.code, listed.stderr).toBe(0);
     w.file('watched.csv', listed.stdout);
-    const plan = await w.run(['listening', 'subscriptions', 'create', '--name', 'again', '--file', 'watched.csv', '--dry-run', '--json']);
+    const plan = await w.run([
+      'listening',
+      'subscriptions',
+      'create',
+      '--name',
+      'again',
+      '--file',
+      'watched.csv',
+      '--dry-run',
+      '--json',
+    ]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.json<{ body: { creators: unknown[] } }>().body.creators).toEqual([a, b, c].map((h) => ({ platform: 'instagram', platform_id: h })));
+    expect(plan.json<{ body: { creators: unknown[] } }>().body.creators).toEqual(
+      [a, b, c].map((h) => ({ platform: 'instagram', platform_id: h })),
+    );
   });
 
   it('a header-less list of one handle a line: no command loses its first line', async () => {
@@ -83,14 +139,45 @@ describe('a file of creators, read alike by every command', () => {
     w.file('list.txt', list);
 
     // enrich handle: three rows, three charges, no warning.
-    const enriched = await w.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', 'list.txt', '--format', 'jsonl']);
+    const enriched = await w.run([
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      'list.txt',
+      '--format',
+      'jsonl',
+    ]);
     expect(enriched.code, enriched.stderr).toBe(0);
     expect(enriched.stderr).not.toContain('warning');
     expect(enriched.stdout.trim().split('\n')).toHaveLength(3);
-    expect(w.charges().map((c) => c.note).sort()).toEqual(handles.map((h) => `raw instagram:${h}`).sort());
+    expect(
+      w
+        .charges()
+        .map((c) => c.note)
+        .sort(),
+    ).toEqual(handles.map((h) => `raw instagram:${h}`).sort());
 
     // The same from stdin.
-    const piped = await w.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'jsonl', '--dry-run'], list);
+    const piped = await w.run(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        '-',
+        '--format',
+        'jsonl',
+        '--dry-run',
+      ],
+      list,
+    );
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stderr).not.toContain('warning');
 
@@ -107,12 +194,34 @@ describe('a file of creators, read alike by every command', () => {
     expect(batchWorld(w.sb.state).jobs.get(up.stdout.trim())?.values).toEqual(handles);
 
     // search --exclude-handles and exclusions, as they did.
-    const plan = await w.run(['search', '--platform', 'instagram', '--exclude-handles', 'list.txt', '--dry-run', '--json']);
+    const plan = await w.run([
+      'search',
+      '--platform',
+      'instagram',
+      '--exclude-handles',
+      'list.txt',
+      '--dry-run',
+      '--json',
+    ]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.json<{ body: { filters: { exclude_handles: string[] } } }>().body.filters.exclude_handles).toEqual(handles);
+    expect(plan.json<{ body: { filters: { exclude_handles: string[] } } }>().body.filters.exclude_handles).toEqual(
+      handles,
+    );
 
     // listening: three monitored creators.
-    const made = await w.run(['listening', 'subscriptions', 'create', '--name', 'list', '--platform', 'instagram', '--file', 'list.txt', '--json', '--dry-run']);
+    const made = await w.run([
+      'listening',
+      'subscriptions',
+      'create',
+      '--name',
+      'list',
+      '--platform',
+      'instagram',
+      '--file',
+      'list.txt',
+      '--json',
+      '--dry-run',
+    ]);
     expect(made.code, made.stderr).toBe(0);
     expect(sent(made)).toEqual(handles);
   });
@@ -120,14 +229,28 @@ describe('a file of creators, read alike by every command', () => {
   it('a header-less list whose first line looks like nothing the command takes is read as a header, and says so', async () => {
     const w = world();
     w.file('named.csv', 'Creator Name\nnoah_paws\n');
-    const res = await w.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', 'named.csv', '--dry-run', '--json']);
+    const res = await w.run([
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      'named.csv',
+      '--dry-run',
+      '--json',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain("No handle column recognised in named.csv: using the first column, 'Creator Name'.");
 
     // In a list of emails a lone word is its header; an address on the first line is data.
     w.file('emails.txt', 'contacts\nann@example.com\n');
     w.file('bare.txt', 'ann@example.com\nbob@example.org\n');
-    for (const [name, rows] of [['emails.txt', 1], ['bare.txt', 2]] as const) {
+    for (const [name, rows] of [
+      ['emails.txt', 1],
+      ['bare.txt', 2],
+    ] as const) {
       const mail = await w.run(['enrich', 'email', '--input', name, '--format', 'jsonl']);
       expect(mail.code, mail.stderr).toBe(0);
       expect(mail.stdout.trim().split('\n'), name).toHaveLength(rows);

@@ -21,7 +21,10 @@ describe('no csv/tsv header on stdout before an error', () => {
   ])('search --format %s %j whose first page fails: stdout empty, exit 1', async (format, extra) => {
     const { agent, pool, env } = mockApi();
     pool.intercept({ path: DISCOVERY, method: 'POST' }).reply(500, '<html><title>Bad gateway</title></html>', HTML);
-    const res = await runCli(['search', '--platform', 'instagram', '--format', format, ...extra], { env, dispatcher: agent });
+    const res = await runCli(['search', '--platform', 'instagram', '--format', format, ...extra], {
+      env,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/^error: Server error \(HTTP 500\): Bad gateway/);
@@ -29,8 +32,13 @@ describe('no csv/tsv header on stdout before an error', () => {
 
   it('similar --fields whose request fails: stdout empty', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: (p: string) => p.startsWith('/public/v1/discovery/'), method: 'POST' }).reply(500, '<html><title>Bad gateway</title></html>', HTML);
-    const res = await runCli(['similar', 'somebody', '--platform', 'instagram', '--format', 'csv', '--fields', 'user_id'], { env, dispatcher: agent });
+    pool
+      .intercept({ path: (p: string) => p.startsWith('/public/v1/discovery/'), method: 'POST' })
+      .reply(500, '<html><title>Bad gateway</title></html>', HTML);
+    const res = await runCli(
+      ['similar', 'somebody', '--platform', 'instagram', '--format', 'csv', '--fields', 'user_id'],
+      { env, dispatcher: agent },
+    );
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
   });
@@ -38,15 +46,23 @@ describe('no csv/tsv header on stdout before an error', () => {
   it('an empty successful list still gets its header (scripts parse it)', async () => {
     const { agent, pool, env } = mockApi();
     pool.intercept({ path: DISCOVERY, method: 'POST' }).reply(200, { total: 0, accounts: [] }, JSON_HEADERS);
-    const res = await runCli(['search', '--platform', 'instagram', '--format', 'csv', '--fields', 'user_id,profile.username'], { env, dispatcher: agent });
+    const res = await runCli(
+      ['search', '--platform', 'instagram', '--format', 'csv', '--fields', 'user_id,profile.username'],
+      { env, dispatcher: agent },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('user_id,profile.username\n');
   });
 
   it('the header comes with the first row', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: DISCOVERY, method: 'POST' }).reply(200, { total: 1, accounts: [{ user_id: '7', profile: { username: 'ann' } }] }, JSON_HEADERS);
-    const res = await runCli(['search', '--platform', 'instagram', '--format', 'csv', '--fields', 'user_id,profile.username'], { env, dispatcher: agent });
+    pool
+      .intercept({ path: DISCOVERY, method: 'POST' })
+      .reply(200, { total: 1, accounts: [{ user_id: '7', profile: { username: 'ann' } }] }, JSON_HEADERS);
+    const res = await runCli(
+      ['search', '--platform', 'instagram', '--format', 'csv', '--fields', 'user_id,profile.username'],
+      { env, dispatcher: agent },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('user_id,profile.username\n7,ann\n');
   });
@@ -54,8 +70,24 @@ describe('no csv/tsv header on stdout before an error', () => {
   it('bulk enrichment stopped before its first row (402): no header on stdout, no file with -o, the stop report', async () => {
     for (const output of [undefined, join(tempDir(), 'out.csv')]) {
       const { agent, pool, env } = mockApi();
-      pool.intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' }).reply(402, { detail: 'Not enough credits.' }, JSON_HEADERS).persist();
-      const argv = ['enrich', 'handle', 'a', 'b', '--platform', 'instagram', '--mode', 'raw', '--format', 'csv', '--yes', ...(output ? ['-o', output] : [])];
+      pool
+        .intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' })
+        .reply(402, { detail: 'Not enough credits.' }, JSON_HEADERS)
+        .persist();
+      const argv = [
+        'enrich',
+        'handle',
+        'a',
+        'b',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--format',
+        'csv',
+        '--yes',
+        ...(output ? ['-o', output] : []),
+      ];
       const res = await runCli(argv, { env, dispatcher: agent });
       expect(res.code).toBe(5);
       expect(res.stdout).toBe('');

@@ -24,7 +24,13 @@ describe('--csv-safe and --bom (spreadsheet safety, opt-in)', () => {
     const res = await runCli(['api', 'things', '--format', 'csv'], { env, dispatcher: agent });
     expect(res.code).toBe(0);
     expect(res.stdout.startsWith('name,')).toBe(true);
-    expect(parse(res.stdout, { columns: true })[0]).toMatchObject({ name: RECORDS[0]?.name, bio: '-2+3', handle: '@ann', note: '\tindent', n: '-5' });
+    expect(parse(res.stdout, { columns: true })[0]).toMatchObject({
+      name: RECORDS[0]?.name,
+      bio: '-2+3',
+      handle: '@ann',
+      note: '\tindent',
+      n: '-5',
+    });
   });
 
   it("--csv-safe prefixes cells starting with = + - @ tab or CR with ' (not negative numbers); --bom starts the file with a UTF-8 BOM", async () => {
@@ -38,12 +44,22 @@ describe('--csv-safe and --bom (spreadsheet safety, opt-in)', () => {
     const text = bytes.subarray(3).toString('utf8');
     expect(text.startsWith('name,')).toBe(true);
     const rows = parse(text, { columns: true }) as Record<string, string>[];
-    expect(rows[0]).toMatchObject({ name: `'${RECORDS[0]?.name}`, bio: "'-2+3", handle: "'@ann", note: "'\tindent", n: '-5', ok: 'true' });
+    expect(rows[0]).toMatchObject({
+      name: `'${RECORDS[0]?.name}`,
+      bio: "'-2+3",
+      handle: "'@ann",
+      note: "'\tindent",
+      n: '-5',
+      ok: 'true',
+    });
     expect(rows[1]).toMatchObject({ name: 'Plain Name', bio: 'a=b', handle: 'bob', note: "'\rx", n: '3' });
     // tsv: the same rules with a tab delimiter.
     const tsv = await runCli(['api', 'things', '--format', 'tsv', '--csv-safe'], { env, dispatcher: agent });
     expect(tsv.code).toBe(0);
-    expect(parse(tsv.stdout, { columns: true, delimiter: '\t' })[0]).toMatchObject({ handle: "'@ann", note: "'\tindent" });
+    expect(parse(tsv.stdout, { columns: true, delimiter: '\t' })[0]).toMatchObject({
+      handle: "'@ann",
+      note: "'\tindent",
+    });
   });
 
   it('the profile settings csv-safe and bom do the same; only true or false is accepted', async () => {
@@ -65,15 +81,27 @@ describe('--csv-safe and --bom (spreadsheet safety, opt-in)', () => {
     expect((await runCli(['config', 'set', 'csv-safe', 'true'], { configDir })).code).toBe(0);
     expect((await runCli(['config', 'set', 'bom', 'true'], { configDir })).code).toBe(0);
     const { agent, env } = api(3);
-    const exact = await runCli(['api', 'things', '--format', 'csv', '--no-csv-safe', '--no-bom'], { env, dispatcher: agent, configDir });
+    const exact = await runCli(['api', 'things', '--format', 'csv', '--no-csv-safe', '--no-bom'], {
+      env,
+      dispatcher: agent,
+      configDir,
+    });
     expect(exact.code).toBe(0);
     expect(exact.stdout.startsWith('name,')).toBe(true);
-    expect(parse(exact.stdout, { columns: true })[0]).toMatchObject({ name: RECORDS[0]?.name, handle: '@ann', note: '\tindent' });
+    expect(parse(exact.stdout, { columns: true })[0]).toMatchObject({
+      name: RECORDS[0]?.name,
+      handle: '@ann',
+      note: '\tindent',
+    });
     // Each one alone leaves the other setting in force.
     const noBom = await runCli(['api', 'things', '--format', 'csv', '--no-bom'], { env, dispatcher: agent, configDir });
     expect(noBom.stdout.startsWith('name,')).toBe(true);
     expect(parse(noBom.stdout, { columns: true })[0]).toMatchObject({ handle: "'@ann" });
-    const unsafe = await runCli(['api', 'things', '--format', 'csv', '--no-csv-safe'], { env, dispatcher: agent, configDir });
+    const unsafe = await runCli(['api', 'things', '--format', 'csv', '--no-csv-safe'], {
+      env,
+      dispatcher: agent,
+      configDir,
+    });
     expect(unsafe.stdout.startsWith('\uFEFFname,')).toBe(true);
     expect(parse(unsafe.stdout.slice(1), { columns: true })[0]).toMatchObject({ handle: '@ann' });
   });

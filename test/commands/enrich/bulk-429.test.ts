@@ -12,13 +12,33 @@ import { csvObjects, tempFile } from './helpers.js';
 const sb = useSandbox({ seed: 3, credits: 1000, faults: '429:3 POST /public/v1/creators/enrich/** after=10 count=6' });
 
 it('a burst of 429s from elsewhere: one notice, every worker waits, the pace drops; all rows answered and paid once', async () => {
-  const handles = sb.get().state.creators.list('instagram').slice(0, 40).map((c) => c.profile.username);
+  const handles = sb
+    .get()
+    .state.creators.list('instagram')
+    .slice(0, 40)
+    .map((c) => c.profile.username);
   const { dir, path } = tempFile('in.csv', `handle\n${handles.join('\n')}\n`);
   const sleeps: number[] = [];
-  const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', path, '-o', `${dir}/out.csv`, '--concurrency', '8'], {
-    env: sandboxEnv(sb.get()),
-    sleeps,
-  });
+  const res = await runCli(
+    [
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      path,
+      '-o',
+      `${dir}/out.csv`,
+      '--concurrency',
+      '8',
+    ],
+    {
+      env: sandboxEnv(sb.get()),
+      sleeps,
+    },
+  );
   expect(res.code).toBe(0);
   const notices = res.stderr.split('\n').filter((l) => l !== '');
   expect(notices).toEqual([

@@ -48,7 +48,9 @@ afterAll(() => sb.close());
 it(`enriches ${ROWS} handles from a CSV paced under the limit: all rows once, in order, no 429, charges = successful rows`, async () => {
   const creators = sb.state.creators.list('instagram');
   // Every tenth row is a handle the sandbox does not know: not_found, free.
-  const handles = Array.from({ length: ROWS }, (_, i) => (i % 10 === 9 ? `missing_${i}` : creators[i]!.profile.username));
+  const handles = Array.from({ length: ROWS }, (_, i) =>
+    i % 10 === 9 ? `missing_${i}` : creators[i]!.profile.username,
+  );
   const dir = tempDir('creators-rate-');
   writeFileSync(join(dir, 'in.csv'), `row,handle\n${handles.map((h, i) => `${i},${h}`).join('\n')}\n`);
 
@@ -56,14 +58,42 @@ it(`enriches ${ROWS} handles from a CSV paced under the limit: all rows once, in
   let err = '';
   stderr.on('data', (c: Buffer) => (err += c.toString()));
   const deps: Deps = {
-    io: { stdin: Readable.from([]), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false },
-    env: { HOME: '/nonexistent-home', CREATORS_BASE_URL: sb.url, CREATORS_API_KEY: sb.apiKey, CREATORS_RATE_LIMIT: '115' },
+    io: {
+      stdin: Readable.from([]),
+      stdout: new PassThrough(),
+      stderr,
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+    },
+    env: {
+      HOME: '/nonexistent-home',
+      CREATORS_BASE_URL: sb.url,
+      CREATORS_API_KEY: sb.apiKey,
+      CREATORS_RATE_LIMIT: '115',
+    },
     cwd: dir,
     now: clock,
     sleep: (ms, signal) => realSleep(ms / SPEED, signal),
     configDir: tempConfigDir(),
   };
-  const code = await main(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', 'in.csv', '-o', 'out.csv', '--concurrency', '6'], deps);
+  const code = await main(
+    [
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      'in.csv',
+      '-o',
+      'out.csv',
+      '--concurrency',
+      '6',
+    ],
+    deps,
+  );
   expect(err).toBe('');
   expect(code).toBe(0);
 

@@ -4,7 +4,10 @@ import { JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { csvObjects, tempFile } from './helpers.js';
 
-const found = (handle: string) => ({ result: { instagram: { username: handle, follower_count: 10 } }, credits_cost: 0.03 });
+const found = (handle: string) => ({
+  result: { instagram: { username: handle, follower_count: 10 } },
+  credits_cost: 0.03,
+});
 
 /** Answers by handle: `fail*` -> 500, `bad*` -> 400, `missing*` -> not found, else found. */
 function scriptedApi(extra?: (handle: string, n: number) => { status: number; body: unknown } | undefined) {
@@ -17,16 +20,29 @@ function scriptedApi(extra?: (handle: string, n: number) => { status: number; bo
       seen.push(handle);
       const special = extra?.(handle, seen.length);
       if (special) return { statusCode: special.status, data: special.body as object, responseOptions: JSON_HEADERS };
-      if (handle.startsWith('fail')) return { statusCode: 500, data: { detail: 'boom' }, responseOptions: JSON_HEADERS };
-      if (handle.startsWith('bad')) return { statusCode: 400, data: { error: { handle: ['Not a valid handle.'] } }, responseOptions: JSON_HEADERS };
-      if (handle.startsWith('missing')) return { statusCode: 200, data: { result: null, credits_cost: 0 }, responseOptions: JSON_HEADERS };
+      if (handle.startsWith('fail'))
+        return { statusCode: 500, data: { detail: 'boom' }, responseOptions: JSON_HEADERS };
+      if (handle.startsWith('bad'))
+        return { statusCode: 400, data: { error: { handle: ['Not a valid handle.'] } }, responseOptions: JSON_HEADERS };
+      if (handle.startsWith('missing'))
+        return { statusCode: 200, data: { result: null, credits_cost: 0 }, responseOptions: JSON_HEADERS };
       return { statusCode: 200, data: found(handle), responseOptions: JSON_HEADERS };
     })
     .persist();
   return { ...api, seen };
 }
 
-const args = (input: string, ...more: string[]) => ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, ...more];
+const args = (input: string, ...more: string[]) => [
+  'enrich',
+  'handle',
+  '--platform',
+  'instagram',
+  '--mode',
+  'raw',
+  '--input',
+  input,
+  ...more,
+];
 
 describe('bulk enrichment', () => {
   it('one failed row does not stop the run: exit 3, every row written, failures explained, POST 500 not retried', async () => {
@@ -37,7 +53,12 @@ describe('bulk enrichment', () => {
     expect(res.stderr).toMatch(/2 of 6 rows failed/);
     const rows = csvObjects(readFileSync(`${dir}/out.csv`, 'utf8'));
     expect(rows.map((r) => [r.handle, r.status])).toEqual([
-      ['ann', 'ok'], ['fail1', 'error'], ['bob', 'ok'], ['bad1', 'error'], ['missing1', 'not_found'], ['cid', 'ok'],
+      ['ann', 'ok'],
+      ['fail1', 'error'],
+      ['bob', 'ok'],
+      ['bad1', 'error'],
+      ['missing1', 'not_found'],
+      ['cid', 'ok'],
     ]);
     expect(rows[1]!.error).toMatch(/boom.*may have been processed/);
     expect(rows[3]!.error).toMatch(/Not a valid handle/);
@@ -46,11 +67,16 @@ describe('bulk enrichment', () => {
 
   it('a 429 is waited out (shared backoff) and retried; the row succeeds', async () => {
     const { path } = tempFile('in.csv', 'handle\na1\na2\na3\na4\na5\na6\n');
-    const api = scriptedApi((_h, n) => (n === 2 ? { status: 429, body: { detail: 'Request was throttled.', retry_after: 3 } } : undefined));
+    const api = scriptedApi((_h, n) =>
+      n === 2 ? { status: 429, body: { detail: 'Request was throttled.', retry_after: 3 } } : undefined,
+    );
     const sleeps: number[] = [];
     const res = await runCli([...args(path), '--format', 'jsonl'], { env: api.env, dispatcher: api.agent, sleeps });
     expect(res.code).toBe(0);
-    const out = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out.map((r) => r.input.handle)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6']);
     expect(out.every((r) => r.status === 'ok')).toBe(true);
     expect(api.seen).toHaveLength(7);
@@ -60,7 +86,10 @@ describe('bulk enrichment', () => {
   it('a rejected credential stops the run: exit 4, rows done so far kept in the committed file', async () => {
     const { dir, path } = tempFile('in.csv', `handle\n${Array.from({ length: 20 }, (_, i) => `h${i}`).join('\n')}\n`);
     const api = scriptedApi((_h, n) => (n >= 6 ? { status: 401, body: { detail: 'Invalid token.' } } : undefined));
-    const res = await runCli([...args(path), '--concurrency', '1', '-o', `${dir}/out.csv`], { env: api.env, dispatcher: api.agent });
+    const res = await runCli([...args(path), '--concurrency', '1', '-o', `${dir}/out.csv`], {
+      env: api.env,
+      dispatcher: api.agent,
+    });
     expect(res.code).toBe(4);
     const rows = csvObjects(readFileSync(`${dir}/out.csv`, 'utf8'));
     expect(rows.map((r) => r.handle)).toEqual(['h0', 'h1', 'h2', 'h3', 'h4']);
@@ -74,7 +103,11 @@ describe('bulk enrichment', () => {
       if (n === 10) controller.abort();
       return undefined;
     });
-    const res = await runCli([...args(path), '-o', `${dir}/out.csv`], { env: api.env, dispatcher: api.agent, signal: controller.signal });
+    const res = await runCli([...args(path), '-o', `${dir}/out.csv`], {
+      env: api.env,
+      dispatcher: api.agent,
+      signal: controller.signal,
+    });
     expect(res.code).toBe(130);
     expect(res.stderr).toMatch(/Interrupted: \d+ rows written/);
     const rows = csvObjects(readFileSync(`${dir}/out.csv`, 'utf8'));
@@ -90,15 +123,25 @@ describe('bulk enrichment', () => {
   it('shows a progress line with done/failed/credits on a terminal only, then a summary', async () => {
     const { path } = tempFile('in.csv', 'handle\na\nfail\nb\n');
     const api = scriptedApi();
-    api.pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(200, { credits_available: 99.5, credits_used: 0.5 }, JSON_HEADERS);
-    const tty = await runCli([...args(path), '--format', 'csv'], { env: api.env, dispatcher: api.agent, stderrTTY: true });
+    api.pool
+      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET' })
+      .reply(200, { credits_available: 99.5, credits_used: 0.5 }, JSON_HEADERS);
+    const tty = await runCli([...args(path), '--format', 'csv'], {
+      env: api.env,
+      dispatcher: api.agent,
+      stderrTTY: true,
+    });
     expect(tty.code).toBe(3);
     // Rows report in the order they complete (an answered row waits for its resume journal line to reach the disk).
     expect(tty.stderr).toMatch(/\r\x1b\[2Kenrich handle: 1\/3 rows, [01] failed, 0(\.03)? credits, ETA/);
     expect(tty.stderr).toMatch(/3 rows: 2 enriched, 0 not found, 1 failed; 0\.06 credits spent, 99\.5 left\./);
     const piped = await runCli([...args(path), '--format', 'csv'], { env: api.env, dispatcher: api.agent });
     expect(piped.stderr).not.toMatch(/\r|rows:/);
-    const quiet = await runCli([...args(path), '--format', 'csv', '--quiet'], { env: api.env, dispatcher: api.agent, stderrTTY: true });
+    const quiet = await runCli([...args(path), '--format', 'csv', '--quiet'], {
+      env: api.env,
+      dispatcher: api.agent,
+      stderrTTY: true,
+    });
     expect(quiet.stderr).not.toMatch(/\r/);
   });
 
@@ -107,14 +150,20 @@ describe('bulk enrichment', () => {
     const api = scriptedApi();
     const res = await runCli([...args(path), '--format', 'jsonl'], { env: api.env, dispatcher: api.agent });
     expect(res.code).toBe(3);
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows[1]).toMatchObject({ status: 'error', error: expect.stringMatching(/too long/) });
     expect(api.seen).toEqual(['ok1']);
   });
 
   it('several arguments print a terminal table; --max-rows stops early', async () => {
     const api = scriptedApi();
-    const res = await runCli(['enrich', 'handle', 'ann', 'missing_x', 'bob', '--platform', 'instagram', '--mode', 'raw', '--max-rows', '2'], { env: api.env, dispatcher: api.agent, tty: true });
+    const res = await runCli(
+      ['enrich', 'handle', 'ann', 'missing_x', 'bob', '--platform', 'instagram', '--mode', 'raw', '--max-rows', '2'],
+      { env: api.env, dispatcher: api.agent, tty: true },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/ann.*ok/);
     expect(res.stdout).toMatch(/missing_x.*not_found/);
@@ -124,11 +173,27 @@ describe('bulk enrichment', () => {
 
   it('--max-rows on a CSV says that the rest of the input was not read', async () => {
     const api = scriptedApi();
-    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--max-rows', '1', '--format', 'csv'], {
-      env: api.env,
-      dispatcher: api.agent,
-      stdin: 'handle\nann\nbob\n',
-    });
+    const res = await runCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        '-',
+        '--max-rows',
+        '1',
+        '--format',
+        'csv',
+      ],
+      {
+        env: api.env,
+        dispatcher: api.agent,
+        stdin: 'handle\nann\nbob\n',
+      },
+    );
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(2);
     expect(res.stderr).toContain('Stopped after 1 row (--max-rows); the rest of - was not read or enriched.');
@@ -136,13 +201,28 @@ describe('bulk enrichment', () => {
 
   it('on a terminal, the progress line is cleared before the table is drawn', async () => {
     const api = scriptedApi();
-    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'table', '--no-color'], {
-      env: api.env,
-      dispatcher: api.agent,
-      stdin: 'handle\nann\nbob\n',
-      stdoutTTY: true,
-      stderrTTY: true,
-    });
+    const res = await runCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        '-',
+        '--format',
+        'table',
+        '--no-color',
+      ],
+      {
+        env: api.env,
+        dispatcher: api.agent,
+        stdin: 'handle\nann\nbob\n',
+        stdoutTTY: true,
+        stderrTTY: true,
+      },
+    );
     expect(res.code).toBe(0);
     const beforeTable = res.combined.slice(0, res.combined.indexOf('┌'));
     // The first row always draws the progress line; the last thing before the table is its clearing.
@@ -152,24 +232,32 @@ describe('bulk enrichment', () => {
 
   it('rows streaming to a terminal get no progress line glued to them', async () => {
     const api = scriptedApi();
-    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'csv'], {
-      env: api.env,
-      dispatcher: api.agent,
-      stdin: 'handle\nann\nbob\n',
-      stdoutTTY: true,
-      stderrTTY: true,
-    });
+    const res = await runCli(
+      ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'csv'],
+      {
+        env: api.env,
+        dispatcher: api.agent,
+        stdin: 'handle\nann\nbob\n',
+        stdoutTTY: true,
+        stderrTTY: true,
+      },
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).not.toContain('\r');
   });
 
   it('says so when it had to guess the column (the first one)', async () => {
     const api = scriptedApi();
-    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'csv'], {
-      env: api.env,
-      dispatcher: api.agent,
-      stdin: 'name,notes\nann,likes cats\n',
-    });
-    expect(res.stderr).toContain("warning: No handle column recognised in -: using the first column, 'name'. Name the right one with --column.");
+    const res = await runCli(
+      ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', '-', '--format', 'csv'],
+      {
+        env: api.env,
+        dispatcher: api.agent,
+        stdin: 'name,notes\nann,likes cats\n',
+      },
+    );
+    expect(res.stderr).toContain(
+      "warning: No handle column recognised in -: using the first column, 'name'. Name the right one with --column.",
+    );
   });
 });

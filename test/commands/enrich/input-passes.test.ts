@@ -28,7 +28,9 @@ function serveFifo(fifo: string, text: string): { opens: () => number; stop: () 
       return true;
     }
     for (const fd of fds) {
-      const target = await readlink(`/proc/self/fd/${fd}`).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : fifo));
+      const target = await readlink(`/proc/self/fd/${fd}`).catch((err: NodeJS.ErrnoException) =>
+        err.code === 'ENOENT' ? '' : fifo,
+      );
       if (target === fifo) return true;
     }
     return false;
@@ -64,18 +66,33 @@ it('the input is read twice, store on, first run and a run the store answers ali
   const handles = creatorHandles(sb.get(), 5);
   const served = serveFifo(fifo, `handle,note\n${handles.map((h, i) => `${h},row ${i}`).join('\n')}\n`);
   const configDir = tempDir('creators-passes-config-');
-  const args = ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', fifo, '-o', join(dir, 'out.csv')];
+  const args = [
+    'enrich',
+    'handle',
+    '--platform',
+    'instagram',
+    '--mode',
+    'raw',
+    '--input',
+    fifo,
+    '-o',
+    join(dir, 'out.csv'),
+  ];
   try {
     const first = await runCli(args, { env: sandboxEnv(sb.get()), configDir });
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(served.opens()).toBe(2);
-    expect(csvObjects(await readFile(join(dir, 'out.csv'), 'utf8')).map((r) => [r.handle, r.source])).toEqual(handles.map((h) => [h, 'api']));
+    expect(csvObjects(await readFile(join(dir, 'out.csv'), 'utf8')).map((r) => [r.handle, r.source])).toEqual(
+      handles.map((h) => [h, 'api']),
+    );
     const again = await runCli(args, { env: sandboxEnv(sb.get()), configDir, stderrTTY: true });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('5 of 5 rows from the store');
     expect(served.opens()).toBe(4);
-    expect(csvObjects(await readFile(join(dir, 'out.csv'), 'utf8')).map((r) => r.source)).toEqual(handles.map(() => 'store'));
+    expect(csvObjects(await readFile(join(dir, 'out.csv'), 'utf8')).map((r) => r.source)).toEqual(
+      handles.map(() => 'store'),
+    );
   } finally {
     await served.stop();
   }

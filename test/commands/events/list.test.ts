@@ -11,17 +11,30 @@ describe('creators events list', () => {
   it('one page by default, --page/--page-size, --all follows next, filters go to the query', async () => {
     const sub = await subscribe(sb.get(), 'list', ['l1', 'l2', 'l3']);
     sb.advance(2 * 3_600_000);
-    const first = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '5', '--json'], { env: env() });
+    const first = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '5', '--json'], {
+      env: env(),
+    });
     expect(first.code).toBe(0);
     expect(first.json<unknown[]>()).toHaveLength(5);
     expect(first.stderr).toMatch(/^\d+ events in all; this was page 1\. Use --page 2 or --all/);
-    const all = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '7', '--all', '--format', 'jsonl'], { env: env() });
-    const ids = all.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    const all = await runCli(
+      ['events', 'list', '--subscription', String(sub), '--page-size', '7', '--all', '--format', 'jsonl'],
+      { env: env() },
+    );
+    const ids = all.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: number }).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBeGreaterThan(7);
-    const second = await runCli(['events', 'list', '--subscription', String(sub), '--page-size', '5', '--page', '2', '--json'], { env: env() });
+    const second = await runCli(
+      ['events', 'list', '--subscription', String(sub), '--page-size', '5', '--page', '2', '--json'],
+      { env: env() },
+    );
     expect(second.json<{ id: number }[]>().map((e) => e.id)).toEqual(ids.slice(5, 10));
-    const typed = await runCli(['events', 'list', '--type', 'bio_change', '--page-size', '100', '--json'], { env: env() });
+    const typed = await runCli(['events', 'list', '--type', 'bio_change', '--page-size', '100', '--json'], {
+      env: env(),
+    });
     expect(typed.json<{ event_type: string }[]>().every((e) => e.event_type === 'bio_change')).toBe(true);
     const table = await runCli(['events', 'list', '--subscription', String(sub)], { env: env(), tty: true });
     expect(table.stdout).toContain('Occurred');
@@ -29,7 +42,10 @@ describe('creators events list', () => {
   });
 
   it('an unknown --type is refused before sending (exit 2, nearest type named); --unchecked-filters sends it', async () => {
-    for (const verb of [['events', 'list'], ['events', 'tail', '--once']]) {
+    for (const verb of [
+      ['events', 'list'],
+      ['events', 'tail', '--once'],
+    ]) {
       const refused = await runCli([...verb, '--type', 'bio_chnage'], { env: env() });
       expect(refused.code, verb.join(' ')).toBe(2);
       expect(refused.stderr).toContain("error: Unknown event type 'bio_chnage'. Did you mean 'bio_change'?");
@@ -46,7 +62,11 @@ describe('creators events list', () => {
     const past = await runCli(['events', 'list', '--page', '9999'], { env: env() });
     expect(past.code).toBe(1);
     expect(past.stderr).toContain('Invalid page.');
-    for (const argv of [['events', 'list', '--page', '0'], ['events', 'list', '--subscription', 'abc'], ['events', 'list', '--page-size', 'x']]) {
+    for (const argv of [
+      ['events', 'list', '--page', '0'],
+      ['events', 'list', '--subscription', 'abc'],
+      ['events', 'list', '--page-size', 'x'],
+    ]) {
       expect((await runCli(argv, { env: env() })).code).toBe(2);
     }
   });
@@ -76,7 +96,11 @@ describe('creators events list --all with slow pages', () => {
     const concurrent = await runCli(argv, { env, now: Date.now });
     expect(sequential.code).toBe(0);
     expect(concurrent.code).toBe(0);
-    const ids = (out: string): number[] => out.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id);
+    const ids = (out: string): number[] =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: number }).id);
     expect(ids(sequential.stdout).length, String(ids(sequential.stdout).length)).toBeGreaterThan(9);
     expect(ids(concurrent.stdout)).toEqual(ids(sequential.stdout));
     let peak = 0;

@@ -27,7 +27,10 @@ beforeAll(async () => {
       if (shifting) clock += 2 * 60_000;
     },
   });
-  const handles = sb.state.creators.list('instagram').slice(0, 25).map((c) => c.profile.username);
+  const handles = sb.state.creators
+    .list('instagram')
+    .slice(0, 25)
+    .map((c) => c.profile.username);
   await subscribe(sb, 'shift', handles);
   clock += 4 * 86_400_000;
   expect((await call(sb, 'POST', '/_sandbox/listening/config', { order: 'desc' })).status).toBe(200);
@@ -42,7 +45,11 @@ async function eventCount(): Promise<number> {
 }
 
 function ids(stdout: string): number[] {
-  return stdout.trim().split('\n').filter(Boolean).map((l) => Number((JSON.parse(l) as { id: number }).id));
+  return stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => Number((JSON.parse(l) as { id: number }).id));
 }
 
 describe('events paged while new ones arrive', () => {
@@ -51,7 +58,10 @@ describe('events paged while new ones arrive', () => {
     expect(before).toBeGreaterThan(300);
     requests.length = 0;
     shifting = true;
-    const res = await runCli(['events', 'list', '--all', '--format', 'jsonl'], { env: sandboxEnv(sb), configDir: tempConfigDir() });
+    const res = await runCli(['events', 'list', '--all', '--format', 'jsonl'], {
+      env: sandboxEnv(sb),
+      configDir: tempConfigDir(),
+    });
     shifting = false;
     const sent = [...requests];
     expect(res.code, res.stderr).toBe(0);
@@ -69,11 +79,19 @@ describe('events paged while new ones arrive', () => {
 
   it('events list --all on a terminal shows a progress line: pages and events of the count, no credits', async () => {
     const total = await eventCount();
-    const res = await runCli(['events', 'list', '--all', '--format', 'jsonl', '-o', 'events.jsonl'], { env: sandboxEnv(sb), configDir: tempConfigDir(), stderrTTY: true, cwd: tempConfigDir() });
+    const res = await runCli(['events', 'list', '--all', '--format', 'jsonl', '-o', 'events.jsonl'], {
+      env: sandboxEnv(sb),
+      configDir: tempConfigDir(),
+      stderrTTY: true,
+      cwd: tempConfigDir(),
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toMatch(new RegExp(`\\r\\x1b\\[2Kevents: 1 page, 100/${total.toLocaleString('en-US')} events`));
     expect(res.stderr).not.toMatch(/credit/);
-    const piped = await runCli(['events', 'list', '--all', '--format', 'jsonl'], { env: sandboxEnv(sb), configDir: tempConfigDir() });
+    const piped = await runCli(['events', 'list', '--all', '--format', 'jsonl'], {
+      env: sandboxEnv(sb),
+      configDir: tempConfigDir(),
+    });
     expect(piped.stderr).not.toMatch(/events: 1 page/);
   });
 
@@ -81,7 +99,10 @@ describe('events paged while new ones arrive', () => {
     const before = await eventCount();
     requests.length = 0;
     shifting = true;
-    const res = await runCli(['events', 'tail', '--once', '--backlog', 'all'], { env: sandboxEnv(sb), configDir: tempConfigDir() });
+    const res = await runCli(['events', 'tail', '--once', '--backlog', 'all'], {
+      env: sandboxEnv(sb),
+      configDir: tempConfigDir(),
+    });
     shifting = false;
     expect(res.code, res.stderr).toBe(0);
     const printed = ids(res.stdout);

@@ -17,7 +17,11 @@ const sb = useSandbox({ seed: 41, rateLimit: 1_000_000 });
 const env = (): Record<string, string> => sandboxEnv(sb.get(), { CREATORS_RATE_LIMIT: '1000000' });
 
 type Ev = { id: number; date_occurance: string };
-const lines = (stdout: string): Ev[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Ev);
+const lines = (stdout: string): Ev[] =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Ev);
 
 describe(`events tail over a backlog of ${BACKLOG.toLocaleString('en-US')} events`, () => {
   it('delivers every event once, in order of occurrence, and a run stopped midway resumes where it was', async () => {
@@ -25,11 +29,25 @@ describe(`events tail over a backlog of ${BACKLOG.toLocaleString('en-US')} event
     const seeded = await call(sb.get(), 'POST', '/_sandbox/listening/seed', { events: BACKLOG, subscription_id: sub });
     expect(seeded.status).toBe(200);
     const cursor = join(tempDir('creators-backlog-'), 'events.cursor');
-    const args = ['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--cursor-file', cursor, '--retries', '0'];
+    const args = [
+      'events',
+      'tail',
+      '--once',
+      '--backlog',
+      'all',
+      '--subscription',
+      String(sub),
+      '--cursor-file',
+      cursor,
+      '--retries',
+      '0',
+    ];
     const configDir = tempConfigDir();
 
     // The 301st page fails: what was read before it is delivered, and the cursor says so.
-    await call(sb.get(), 'POST', '/_sandbox/faults', { spec: '500 GET /public/v1/social/listening/events/ after=300 count=1' });
+    await call(sb.get(), 'POST', '/_sandbox/faults', {
+      spec: '500 GET /public/v1/social/listening/events/ after=300 count=1',
+    });
     const stopped = await runCli(args, { env: env(), configDir });
     expect(stopped.code, stopped.stderr).toBe(1);
     const first = lines(stopped.stdout);
@@ -50,7 +68,10 @@ describe(`events tail over a backlog of ${BACKLOG.toLocaleString('en-US')} event
       const times = run.map((e) => Date.parse(e.date_occurance));
       expect(times.every((t, i) => i === 0 || t >= (times[i - 1] as number))).toBe(true);
     }
-    expect(JSON.parse(readFileSync(cursor, 'utf8'))).toMatchObject({ last_id: Math.max(...ids.slice(-1000)), done_ids: [] });
+    expect(JSON.parse(readFileSync(cursor, 'utf8'))).toMatchObject({
+      last_id: Math.max(...ids.slice(-1000)),
+      done_ids: [],
+    });
 
     const again = await runCli(args, { env: env(), configDir });
     expect(again.code).toBe(0);
@@ -93,14 +114,21 @@ describe('events tail --cursor-file names its server, profile and filters', () =
     const made = await runCli([...base, '--backlog', '0'], { env: env(), configDir });
     expect(made.code, made.stderr).toBe(0);
     const written = JSON.parse(readFileSync(cursor, 'utf8')) as Record<string, unknown>;
-    expect(written).toMatchObject({ version: 2, base_url: `${sb.get().url}/`, profile: 'default', filters: { subscription_id: String(sub) } });
+    expect(written).toMatchObject({
+      version: 2,
+      base_url: `${sb.get().url}/`,
+      profile: 'default',
+      filters: { subscription_id: String(sub) },
+    });
 
     // Another server at the same cursor: its 60 events would all be at or below the watermark.
     const other = { ...env(), CREATORS_BASE_URL: 'http://127.0.0.1:9/' };
     const elsewhere = await runCli(base, { env: other, configDir });
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stdout).toBe('');
-    expect(elsewhere.stderr).toContain(`was written for ${sb.get().url}/ (profile default, filters subscription_id=${sub}), not http://127.0.0.1:9/ (profile default, filters subscription_id=${sub})`);
+    expect(elsewhere.stderr).toContain(
+      `was written for ${sb.get().url}/ (profile default, filters subscription_id=${sub}), not http://127.0.0.1:9/ (profile default, filters subscription_id=${sub})`,
+    );
     expect(elsewhere.stderr).toContain('--cursor-reset');
     const profile = await runCli(['--profile', 'work', ...base], { env: env(), configDir });
     expect(profile.code).toBe(2);
@@ -122,12 +150,26 @@ describe('events tail --cursor-file names its server, profile and filters', () =
     expect(JSON.parse(readFileSync(cursor, 'utf8')).last_id).toBe(Math.max(...lines(reset.stdout).map((e) => e.id)));
 
     // A file from before the cursor named its server: adopted once, with a notice, and saved with it.
-    writeFileSync(cursor, JSON.stringify({ version: 1, last_id: 0, last_date: null, done_ids: [], filters: { subscription_id: String(sub) }, saved_at: '' }));
+    writeFileSync(
+      cursor,
+      JSON.stringify({
+        version: 1,
+        last_id: 0,
+        last_date: null,
+        done_ids: [],
+        filters: { subscription_id: String(sub) },
+        saved_at: '',
+      }),
+    );
     const legacy = await runCli(base, { env: env(), configDir });
     expect(legacy.code, legacy.stderr).toBe(0);
     expect(legacy.stderr).toContain('names no server (written by an older version): taken as written for');
     expect(lines(legacy.stdout).length).toBeGreaterThan(0);
-    expect(JSON.parse(readFileSync(cursor, 'utf8'))).toMatchObject({ version: 2, base_url: `${sb.get().url}/`, profile: 'default' });
+    expect(JSON.parse(readFileSync(cursor, 'utf8'))).toMatchObject({
+      version: 2,
+      base_url: `${sb.get().url}/`,
+      profile: 'default',
+    });
   });
 
   it("--profile '' is a usage error (exit 2), not the default profile", async () => {

@@ -36,25 +36,40 @@ describe('creators events tail (edges)', () => {
     expect(tty.code).toBe(0);
     const rows = tty.stdout.trim().split('\n');
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{3,4}([+-]\d+(:\d\d)?)? {2}#\d+ {2}(new_post|bio_change|follower_threshold)\s+instagram\//);
-    const piped = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], { env: env() });
-    const lines = piped.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows[0]).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z]{3,4}([+-]\d+(:\d\d)?)? {2}#\d+ {2}(new_post|bio_change|follower_threshold)\s+instagram\//,
+    );
+    const piped = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], {
+      env: env(),
+    });
+    const lines = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(Object.keys(lines[0] ?? {})).toEqual(['id', 'event_type']);
   });
 
   it('--fields with a path no event line has: one warning with the nearest path, at the end of --once or of a Ctrl-C', async () => {
-    const once = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,evnt_type'], { env: env() });
+    const once = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,evnt_type'], {
+      env: env(),
+    });
     expect(once.code, once.stderr).toBe(0);
     expect(once.stdout.trim().split('\n')).toHaveLength(2);
     expect(once.stderr).toBe("warning: --fields: no record has 'evnt_type'; did you mean 'event_type'?\n");
     const controller = new AbortController();
-    const stopped = await runCli(['events', 'tail', '--backlog', '2', '--fields', 'id,evnt_type'], { env: env(), signal: controller.signal, onSleep: () => controller.abort() });
+    const stopped = await runCli(['events', 'tail', '--backlog', '2', '--fields', 'id,evnt_type'], {
+      env: env(),
+      signal: controller.signal,
+      onSleep: () => controller.abort(),
+    });
     expect(stopped.code).toBe(130);
     expect(stopped.stderr.match(/warning: --fields: no record has 'evnt_type'/g)).toHaveLength(1);
     // Ctrl-C is how a tail ends: exit 130 for scripts, and no error line.
     expect(stopped.stderr).not.toMatch(/error|Interrupted/);
-    const fine = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], { env: env() });
+    const fine = await runCli(['events', 'tail', '--once', '--backlog', '2', '--fields', 'id,event_type'], {
+      env: env(),
+    });
     expect(fine.stderr).toBe('');
   });
 
@@ -64,7 +79,20 @@ describe('creators events tail (edges)', () => {
     const lock = `${cursor}.lock`;
     const leftovers: Array<[string, () => void]> = [
       // pid 1 always runs, but this lock was written before the machine last booted.
-      ['pid 1 of an earlier boot', () => writeFileSync(lock, JSON.stringify({ id: 'old', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z', boot: 'an-earlier-boot' }))],
+      [
+        'pid 1 of an earlier boot',
+        () =>
+          writeFileSync(
+            lock,
+            JSON.stringify({
+              id: 'old',
+              pid: 1,
+              host: hostname(),
+              since: '2020-01-01T00:00:00.000Z',
+              boot: 'an-earlier-boot',
+            }),
+          ),
+      ],
       ['a dangling symlink', () => symlinkSync(join(dir, 'gone'), lock)],
       ['an empty folder', () => mkdirSync(lock)],
     ];
@@ -97,10 +125,22 @@ describe('creators events tail (edges)', () => {
 
   it('network and server errors back off with a visible message, then carry on', async () => {
     const { agent, pool, env: mockEnv } = mockApi();
-    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(500, { detail: 'boom' }, JSON_HEADERS).times(2);
+    pool
+      .intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' })
+      .reply(500, { detail: 'boom' }, JSON_HEADERS)
+      .times(2);
     pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).replyWithError(new Error('socket hang up'));
-    const event = { id: 1, event_type: 'new_post', creator: { platform: 'instagram', platform_id: 'x' }, date_occurance: '2026-11-22T09:00:00Z', created_at: '2026-11-22T09:01:00Z' };
-    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { count: 1, next: null, previous: null, results: [event] }, JSON_HEADERS).persist();
+    const event = {
+      id: 1,
+      event_type: 'new_post',
+      creator: { platform: 'instagram', platform_id: 'x' },
+      date_occurance: '2026-11-22T09:00:00Z',
+      created_at: '2026-11-22T09:01:00Z',
+    };
+    pool
+      .intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' })
+      .reply(200, { count: 1, next: null, previous: null, results: [event] }, JSON_HEADERS)
+      .persist();
     const controller = new AbortController();
     const sleeps: number[] = [];
     let tens = 0;
@@ -115,7 +155,9 @@ describe('creators events tail (edges)', () => {
       },
     });
     expect(res.code).toBe(130);
-    expect(res.stderr).toContain('warning: could not read events: Server error (HTTP 500): boom. Trying again in 10 s.');
+    expect(res.stderr).toContain(
+      'warning: could not read events: Server error (HTTP 500): boom. Trying again in 10 s.',
+    );
     expect(res.stderr).toMatch(/Trying again in 20 s\./);
     expect(res.stderr).toMatch(/Trying again in 40 s\./);
     expect(JSON.parse(res.stdout.trim())).toMatchObject({ id: 1 });
@@ -123,10 +165,21 @@ describe('creators events tail (edges)', () => {
   });
 
   it('an answer that is not an events page (a gateway for a while) is waited out like a 500; --once exits 1 with it', async () => {
-    const event = { id: 1, event_type: 'new_post', creator: { platform: 'instagram', platform_id: 'x' }, date_occurance: '2026-11-22T09:00:00Z', created_at: '2026-11-22T09:01:00Z' };
+    const event = {
+      id: 1,
+      event_type: 'new_post',
+      creator: { platform: 'instagram', platform_id: 'x' },
+      date_occurance: '2026-11-22T09:00:00Z',
+      created_at: '2026-11-22T09:01:00Z',
+    };
     const { agent, pool, env: mockEnv } = mockApi();
-    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { message: 'Internal error' }, JSON_HEADERS);
-    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { count: 1, next: null, previous: null, results: [event] }, JSON_HEADERS).persist();
+    pool
+      .intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' })
+      .reply(200, { message: 'Internal error' }, JSON_HEADERS);
+    pool
+      .intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' })
+      .reply(200, { count: 1, next: null, previous: null, results: [event] }, JSON_HEADERS)
+      .persist();
     const controller = new AbortController();
     let tens = 0;
     const res = await runCli(['events', 'tail', '--interval', '10', '--retries', '0'], {
@@ -139,18 +192,27 @@ describe('creators events tail (edges)', () => {
       },
     });
     expect(res.code).toBe(130);
-    expect(res.stderr).toContain("warning: could not read events: The server's answer to GET /public/v1/social/listening/events/ does not have the endpoint's shape (HTTP 200): results is missing");
+    expect(res.stderr).toContain(
+      "warning: could not read events: The server's answer to GET /public/v1/social/listening/events/ does not have the endpoint's shape (HTTP 200): results is missing",
+    );
     expect(JSON.parse(res.stdout.trim())).toMatchObject({ id: 1 });
     const once = mockApi();
-    once.pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(200, { message: 'Internal error' }, JSON_HEADERS);
-    const failed = await runCli(['events', 'tail', '--once', '--retries', '0'], { env: once.env, dispatcher: once.agent });
+    once.pool
+      .intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' })
+      .reply(200, { message: 'Internal error' }, JSON_HEADERS);
+    const failed = await runCli(['events', 'tail', '--once', '--retries', '0'], {
+      env: once.env,
+      dispatcher: once.agent,
+    });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
   });
 
   it('--once exits with the error when the server cannot be read (no silent hang)', async () => {
     const { agent, pool, env: mockEnv } = mockApi();
-    pool.intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' }).reply(401, { detail: 'Invalid token.' }, JSON_HEADERS);
+    pool
+      .intercept({ path: (p) => p.startsWith(EVENTS), method: 'GET' })
+      .reply(401, { detail: 'Invalid token.' }, JSON_HEADERS);
     const res = await runCli(['events', 'tail', '--once'], { env: mockEnv, dispatcher: agent });
     expect(res.code).toBe(4);
   });
@@ -162,14 +224,21 @@ describe('creators events tail (edges)', () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        got.push({ header: req.headers['x-creators-event-id'] as string | undefined, id: (JSON.parse(body) as { id: number }).id });
+        got.push({
+          header: req.headers['x-creators-event-id'] as string | undefined,
+          id: (JSON.parse(body) as { id: number }).id,
+        });
         res.writeHead(fails-- > 0 ? 500 : 200).end();
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/${'very-long-path-segment/'.repeat(6)}`;
-      const tty = await runCli(['events', 'tail', '--once', '--backlog', '3', '--forward-to', url, '--no-color'], { env: env(), tty: true, columns: 60 });
+      const tty = await runCli(['events', 'tail', '--once', '--backlog', '3', '--forward-to', url, '--no-color'], {
+        env: env(),
+        tty: true,
+        columns: 60,
+      });
       expect(tty.code).toBe(0);
       // Every POST (the failed first attempt included) carries the id of the event in its body.
       expect(got.length).toBe(4);
@@ -189,18 +258,35 @@ describe('creators events tail (edges)', () => {
 
       fails = 1;
       got.length = 0;
-      const piped = await runCli(['events', 'tail', '--once', '--backlog', '3', '--forward-to', url], { env: env(), columns: 60 });
+      const piped = await runCli(['events', 'tail', '--once', '--backlog', '3', '--forward-to', url], {
+        env: env(),
+        columns: 60,
+      });
       expect(piped.code).toBe(0);
-      expect(piped.stderr).toMatch(/^warning: forward of event \d+ to http:\/\/127\.0\.0\.1:\d+ failed \(HTTP 500\); attempt 2 of 5 in 1 s\n/);
-      expect(piped.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: number }).id)).toEqual(got.slice(1).map((g) => g.id));
+      expect(piped.stderr).toMatch(
+        /^warning: forward of event \d+ to http:\/\/127\.0\.0\.1:\d+ failed \(HTTP 500\); attempt 2 of 5 in 1 s\n/,
+      );
+      expect(
+        piped.stdout
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { id: number }).id),
+      ).toEqual(got.slice(1).map((g) => g.id));
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
   });
 
   it('human lines are whole when piped (--format table); on a narrow terminal the first line of an event says who and what happened, nothing named is cut', async () => {
-    const wide = await runCli(['events', 'tail', '--once', '--backlog', '3', '--format', 'table'], { env: env(), columns: 40 });
-    const narrow = await runCli(['events', 'tail', '--once', '--backlog', '3', '--no-color'], { env: env(), tty: true, columns: 40 });
+    const wide = await runCli(['events', 'tail', '--once', '--backlog', '3', '--format', 'table'], {
+      env: env(),
+      columns: 40,
+    });
+    const narrow = await runCli(['events', 'tail', '--once', '--backlog', '3', '--no-color'], {
+      env: env(),
+      tty: true,
+      columns: 40,
+    });
     const w = wide.stdout.trimEnd().split('\n');
     const n = eventsOf(narrow.stdout);
     expect(w).toHaveLength(3);
@@ -228,17 +314,46 @@ describe('creators events tail (edges)', () => {
     try {
       const port = (receiver.address() as AddressInfo).port;
       const dry = await runCli(
-        ['events', 'tail', '--once', '--backlog', '2', '--cursor-file', cursor, '--forward-to', `http://127.0.0.1:${port}/hook`, '--dry-run'],
+        [
+          'events',
+          'tail',
+          '--once',
+          '--backlog',
+          '2',
+          '--cursor-file',
+          cursor,
+          '--forward-to',
+          `http://127.0.0.1:${port}/hook`,
+          '--dry-run',
+        ],
         { env: env() },
       );
       expect(dry.code).toBe(0);
-      const plan = JSON.parse(dry.stdout) as { dry_run: boolean; method: string; url: string; worst_case_credits: number };
+      const plan = JSON.parse(dry.stdout) as {
+        dry_run: boolean;
+        method: string;
+        url: string;
+        worst_case_credits: number;
+      };
       expect(plan).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
       expect(new URL(plan.url).pathname).toBe('/public/v1/social/listening/events/');
       expect(existsSync(cursor)).toBe(false);
       expect(hits).toBe(0);
       // The same run for real writes the cursor and forwards both events.
-      const real = await runCli(['events', 'tail', '--once', '--backlog', '2', '--cursor-file', cursor, '--forward-to', `http://127.0.0.1:${port}/hook`], { env: env() });
+      const real = await runCli(
+        [
+          'events',
+          'tail',
+          '--once',
+          '--backlog',
+          '2',
+          '--cursor-file',
+          cursor,
+          '--forward-to',
+          `http://127.0.0.1:${port}/hook`,
+        ],
+        { env: env() },
+      );
       expect(real.code).toBe(0);
       expect(existsSync(cursor)).toBe(true);
       expect(hits).toBe(2);

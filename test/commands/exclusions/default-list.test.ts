@@ -3,12 +3,23 @@ import { exclusionLists } from '../../../src/sandbox/discovery/exclusion-store.j
 import { runCli } from '../../helpers/run-cli.js';
 import { sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
 
-type Plan = { dry_run: boolean; method: string; url: string; body: unknown; worst_case_credits: number; cost_basis: string | null };
+type Plan = {
+  dry_run: boolean;
+  method: string;
+  url: string;
+  body: unknown;
+  worst_case_credits: number;
+  cost_basis: string | null;
+};
 
 const sb = useSandbox({ seed: 25 });
 const env = () => sandboxEnv(sb.get());
 /** The platforms whose default list exists on the sandbox. */
-const defaults = () => [...exclusionLists(sb.get().state).values()].filter((l) => l.is_default).map((l) => l.platform).sort();
+const defaults = () =>
+  [...exclusionLists(sb.get().state).values()]
+    .filter((l) => l.is_default)
+    .map((l) => l.platform)
+    .sort();
 
 /**
  * The service creates a platform's default list on the first read of `default:<platform>`: a dry
@@ -33,9 +44,15 @@ describe('--dry-run never creates the default exclusion list', () => {
 
   it('exclusions entries default:<platform> --dry-run (with and without --all) creates nothing', async () => {
     for (const extra of [[], ['--all']]) {
-      const res = await runCli(['exclusions', 'entries', 'default:youtube', '--limit', '5', ...extra, '--dry-run', '--json'], { env: env() });
+      const res = await runCli(
+        ['exclusions', 'entries', 'default:youtube', '--limit', '5', ...extra, '--dry-run', '--json'],
+        { env: env() },
+      );
       expect(res.code).toBe(0);
-      expect(res.json<Plan>()).toMatchObject({ method: 'GET', url: expect.stringMatching(/\/exclusion-lists\/default\/youtube\/entries\/\?offset=0&limit=5$/) });
+      expect(res.json<Plan>()).toMatchObject({
+        method: 'GET',
+        url: expect.stringMatching(/\/exclusion-lists\/default\/youtube\/entries\/\?offset=0&limit=5$/),
+      });
     }
     expect(defaults()).toEqual([]);
   });
@@ -43,7 +60,11 @@ describe('--dry-run never creates the default exclusion list', () => {
   it('exclusions add|remove default:<platform> --dry-run shows the first request and creates nothing', async () => {
     const add = await runCli(['exclusions', 'add', 'default:tiktok', 'x', '--dry-run', '--json'], { env: env() });
     expect(add.code).toBe(0);
-    expect(add.json<Plan>()).toMatchObject({ method: 'POST', body: { handles: ['x'] }, cost_basis: '1 handle in 1 request, free' });
+    expect(add.json<Plan>()).toMatchObject({
+      method: 'POST',
+      body: { handles: ['x'] },
+      cost_basis: '1 handle in 1 request, free',
+    });
     const remove = await runCli(['exclusions', 'remove', 'default:twitch', 'x', '--dry-run', '--json'], { env: env() });
     expect(remove.json<Plan>()).toMatchObject({ method: 'DELETE', body: { handles: ['x'] } });
     expect(defaults()).toEqual([]);
@@ -51,10 +72,24 @@ describe('--dry-run never creates the default exclusion list', () => {
 
   it('search|similar --exclude-default-list --dry-run creates nothing and charges nothing', async () => {
     const used = sb.get().state.ledger.usedMilli;
-    const res = await runCli(['search', '--platform', 'twitter', '--exclude-default-list', '--dry-run', '--json'], { env: env() });
+    const res = await runCli(['search', '--platform', 'twitter', '--exclude-default-list', '--dry-run', '--json'], {
+      env: env(),
+    });
     expect(res.code).toBe(0);
     expect(res.json<{ body: { filters: unknown } }>().body.filters).toEqual({ exclude_default_list: true });
-    const sim = await runCli(['similar', 'nasa', '--platform', 'twitter', '--exclude-default-list', '--exclude-all-lists', '--dry-run', '--json'], { env: env() });
+    const sim = await runCli(
+      [
+        'similar',
+        'nasa',
+        '--platform',
+        'twitter',
+        '--exclude-default-list',
+        '--exclude-all-lists',
+        '--dry-run',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(sim.code).toBe(0);
     expect(defaults()).toEqual([]);
     expect(sb.get().state.ledger.usedMilli).toBe(used);
@@ -70,14 +105,25 @@ describe('--dry-run never creates the default exclusion list', () => {
 
 describe('--dry-run on the other exclusion writes', () => {
   it.each([
-    [['exclusions', 'create', 'Dry', '--platform', 'instagram'], 'POST', /\/exclusion-lists\/$/, { name: 'Dry', platform: 'instagram' }],
+    [
+      ['exclusions', 'create', 'Dry', '--platform', 'instagram'],
+      'POST',
+      /\/exclusion-lists\/$/,
+      { name: 'Dry', platform: 'instagram' },
+    ],
     [['exclusions', 'rename', '42', 'New'], 'PATCH', /\/exclusion-lists\/42\/$/, { name: 'New' }],
     [['exclusions', 'delete', '42'], 'DELETE', /\/exclusion-lists\/42\/$/, null],
   ])('%j prints the plan and sends nothing', async (argv, method, url, body) => {
     const before = exclusionLists(sb.get().state).size;
     const res = await runCli([...(argv as string[]), '--dry-run', '--json'], { env: env() });
     expect(res.code).toBe(0);
-    expect(res.json<Plan>()).toMatchObject({ dry_run: true, method, url: expect.stringMatching(url as RegExp), body, worst_case_credits: 0 });
+    expect(res.json<Plan>()).toMatchObject({
+      dry_run: true,
+      method,
+      url: expect.stringMatching(url as RegExp),
+      body,
+      worst_case_credits: 0,
+    });
     expect(exclusionLists(sb.get().state).size).toBe(before);
   });
 });

@@ -13,21 +13,29 @@ const env = () => sandboxEnv(sb.get());
 
 describe('creators exclusions', () => {
   it('create, list (with --platform), get, rename, delete', async () => {
-    const a = (await runCli(['exclusions', 'create', 'Competitors', '--platform', 'instagram', '--json'], { env: env() })).json<List>();
+    const a = (
+      await runCli(['exclusions', 'create', 'Competitors', '--platform', 'instagram', '--json'], { env: env() })
+    ).json<List>();
     expect(a).toMatchObject({ name: 'Competitors', platform: 'instagram', is_default: false, handle_count: 0 });
     await runCli(['exclusions', 'create', 'Seen', '--platform', 'tiktok'], { env: env() });
-    const ig = (await runCli(['exclusions', 'list', '--platform', 'instagram', '--json'], { env: env() })).json<List[]>();
+    const ig = (await runCli(['exclusions', 'list', '--platform', 'instagram', '--json'], { env: env() })).json<
+      List[]
+    >();
     expect(ig.every((l) => l.platform === 'instagram')).toBe(true);
     expect(ig.map((l) => l.id)).toContain(a.id);
     const all = (await runCli(['exclusions', 'ls', '--json'], { env: env() })).json<List[]>();
     expect(all.some((l) => l.platform === 'tiktok')).toBe(true);
     const table = await runCli(['exclusions', 'get', String(a.id), '--no-color'], { env: env(), tty: true });
     expect(table.stdout).toMatch(/│ name\s+│ Competitors/);
-    const renamed = (await runCli(['exclusions', 'rename', String(a.id), 'Rivals', '--json'], { env: env() })).json<List>();
+    const renamed = (
+      await runCli(['exclusions', 'rename', String(a.id), 'Rivals', '--json'], { env: env() })
+    ).json<List>();
     expect(renamed.name).toBe('Rivals');
     const noTty = await runCli(['exclusions', 'delete', String(a.id)], { env: env() });
     expect(noTty.code).toBe(2);
-    expect(noTty.stderr).toMatch(/^error: Confirmation needed: Delete exclusion list \d+ and all its handles\?\n.*--yes/);
+    expect(noTty.stderr).toMatch(
+      /^error: Confirmation needed: Delete exclusion list \d+ and all its handles\?\n.*--yes/,
+    );
     const del = await runCli(['exclusions', 'rm', String(a.id), '--yes'], { env: env() });
     expect(del.code).toBe(0);
     expect(del.stderr).toBe(`Deleted exclusion list ${a.id}.\n`);
@@ -37,18 +45,27 @@ describe('creators exclusions', () => {
   });
 
   it('add and remove from arguments, a file and stdin; entries pages and --all', async () => {
-    const l = (await runCli(['exclusions', 'create', 'Big', '--platform', 'youtube', '--json'], { env: env() })).json<List>();
+    const l = (
+      await runCli(['exclusions', 'create', 'Big', '--platform', 'youtube', '--json'], { env: env() })
+    ).json<List>();
     const dir = tempDir('creators-excl-');
     writeFileSync(join(dir, 'h.txt'), 'handle\ncarol\n@Dave\n\n# note\ncarol\n');
-    const added = await runCli(['exclusions', 'add', String(l.id), 'alice', 'https://www.youtube.com/@Bob', '--file', 'h.txt', '--json'], { env: env(), cwd: dir });
+    const added = await runCli(
+      ['exclusions', 'add', String(l.id), 'alice', 'https://www.youtube.com/@Bob', '--file', 'h.txt', '--json'],
+      { env: env(), cwd: dir },
+    );
     expect(added.code).toBe(0);
     expect(added.stderr).toBe('Added 4 handles (1 request).\n');
     expect(added.json<List>().handle_count).toBe(4);
     await runCli(['exclusions', 'add', String(l.id), '--file', '-'], { env: env(), stdin: 'erin\nfrank\n' });
-    const page = await runCli(['exclusions', 'entries', String(l.id), '--limit', '2', '--offset', '1', '--json'], { env: env() });
+    const page = await runCli(['exclusions', 'entries', String(l.id), '--limit', '2', '--offset', '1', '--json'], {
+      env: env(),
+    });
     expect(page.json()).toEqual([{ handle: 'bob' }, { handle: 'carol' }]);
     expect(page.stderr).toBe('Showing 2 of 6 handles; add --all for every page.\n');
-    const all = await runCli(['exclusions', 'entries', String(l.id), '--limit', '4', '--all', '--format', 'csv'], { env: env() });
+    const all = await runCli(['exclusions', 'entries', String(l.id), '--limit', '4', '--all', '--format', 'csv'], {
+      env: env(),
+    });
     expect(all.stdout).toBe('handle\nalice\nbob\ncarol\ndave\nerin\nfrank\n');
     const removed = await runCli(['exclusions', 'remove', String(l.id), 'ALICE', '@bob', '--json'], { env: env() });
     expect(removed.json<List>().handle_count).toBe(4);
@@ -58,7 +75,9 @@ describe('creators exclusions', () => {
     const got = (await runCli(['exclusions', 'get', 'default:Twitch', '--json'], { env: env() })).json<List>();
     expect(got).toMatchObject({ platform: 'twitch', is_default: true });
     await runCli(['exclusions', 'add', 'default:twitch', 'zed'], { env: env() });
-    expect((await runCli(['exclusions', 'entries', 'default:twitch', '--json'], { env: env() })).json()).toEqual([{ handle: 'zed' }]);
+    expect((await runCli(['exclusions', 'entries', 'default:twitch', '--json'], { env: env() })).json()).toEqual([
+      { handle: 'zed' },
+    ]);
   });
 
   it.each([
@@ -81,11 +100,19 @@ describe('creators exclusions', () => {
     const sizes: number[] = [];
     const reply = (opts: { body?: unknown }) => {
       sizes.push((JSON.parse(String(opts.body)) as { handles: string[] }).handles.length);
-      return { statusCode: 200, data: { id: 7, name: 'L', platform: 'instagram', handle_count: sizes.reduce((a, b) => a + b, 0) }, responseOptions: JSON_HEADERS };
+      return {
+        statusCode: 200,
+        data: { id: 7, name: 'L', platform: 'instagram', handle_count: sizes.reduce((a, b) => a + b, 0) },
+        responseOptions: JSON_HEADERS,
+      };
     };
     pool.intercept({ path: '/public/v1/discovery/exclusion-lists/7/entries/', method: 'DELETE' }).reply(reply).times(3);
     const handles = Array.from({ length: 20_001 }, (_, i) => `h${i}`).join('\n');
-    const res = await runCli(['exclusions', 'remove', '7', '--file', '-', '--json'], { env: mockEnv, dispatcher: agent, stdin: handles });
+    const res = await runCli(['exclusions', 'remove', '7', '--file', '-', '--json'], {
+      env: mockEnv,
+      dispatcher: agent,
+      stdin: handles,
+    });
     expect(res.code).toBe(0);
     expect(sizes).toEqual([10_000, 10_000, 1]);
     expect(res.stderr).toBe('Removed 20,001 handles (3 requests).\n');
@@ -94,7 +121,10 @@ describe('creators exclusions', () => {
 
   it('--dry-run shows the first request and sends nothing', async () => {
     const { agent, env: mockEnv } = mockApi();
-    const res = await runCli(['exclusions', 'add', '5', 'a', 'b', '--dry-run', '--json'], { env: mockEnv, dispatcher: agent });
+    const res = await runCli(['exclusions', 'add', '5', 'a', 'b', '--dry-run', '--json'], {
+      env: mockEnv,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(0);
     expect(res.json()).toMatchObject({ method: 'POST', body: { handles: ['a', 'b'] }, worst_case_credits: 0 });
   });
@@ -114,7 +144,9 @@ describe('creators exclusions entries --all with slow pages', () => {
 
   it('the offsets left (from the total) go out several at once; the output is the page-by-page one, in order', async () => {
     const env = sandboxEnv(slow.get(), { CREATORS_RATE_LIMIT: '600' });
-    const l = (await runCli(['exclusions', 'create', 'Many', '--platform', 'instagram', '--json'], { env })).json<List>();
+    const l = (
+      await runCli(['exclusions', 'create', 'Many', '--platform', 'instagram', '--json'], { env })
+    ).json<List>();
     const handles = Array.from({ length: 20 }, (_, i) => `h${String(i).padStart(2, '0')}`);
     expect((await runCli(['exclusions', 'add', String(l.id), ...handles], { env })).code).toBe(0);
     const argv = ['exclusions', 'entries', String(l.id), '--limit', '3', '--all', '--format', 'csv'];

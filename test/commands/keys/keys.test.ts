@@ -31,7 +31,10 @@ describe('creators keys', () => {
     const shown = await runCli(['keys', 'list', '--json', '--show-token'], { env });
     expect(shown.json<Key[]>().find((k) => k.id === key.id)?.token).toBe(real);
 
-    const updated = await runCli(['keys', 'update', String(key.id), '--inactive', '--name', 'old', '--expires-at', 'none', '--json'], { env });
+    const updated = await runCli(
+      ['keys', 'update', String(key.id), '--inactive', '--name', 'old', '--expires-at', 'none', '--json'],
+      { env },
+    );
     expect(updated.code).toBe(0);
     expect(updated.json()).toMatchObject({ id: key.id, name: 'old', active: false, expires_at: null });
 
@@ -58,7 +61,9 @@ describe('creators keys', () => {
     const key = newest();
     expect(tty.stdout.split(key)).toHaveLength(2);
     expect(tty.stdout).toMatch(/│ Key\s+│ sbx_live_/);
-    expect(tty.stderr).toBe('warning: Copy the new key now and keep it secret: it will not be shown again (keys list masks it).\n');
+    expect(tty.stderr).toBe(
+      'warning: Copy the new key now and keep it secret: it will not be shown again (keys list masks it).\n',
+    );
     // The run learnt the key: any later message (a warning, an error, a debug line) shows REDACTED.
     expect(secrets.redact(`server said: ${key} is new`)).toBe('server said: REDACTED is new');
 
@@ -81,13 +86,22 @@ describe('creators keys', () => {
     const { agent, env } = mockApi();
     const res = await runCli(['keys', 'delete', '4', '--dry-run', '--json'], { env, dispatcher: agent });
     expect(res.code).toBe(0);
-    expect(res.json()).toMatchObject({ dry_run: true, method: 'DELETE', url: 'https://api.test/public/v1/accounts/tokens/4/', worst_case_credits: 0, cost_basis: 'free' });
+    expect(res.json()).toMatchObject({
+      dry_run: true,
+      method: 'DELETE',
+      url: 'https://api.test/public/v1/accounts/tokens/4/',
+      worst_case_credits: 0,
+      cost_basis: 'free',
+    });
   });
 
   it('create and update --dry-run print the plan with the body and create or change nothing', async () => {
     const env = sandboxEnv(sb.get());
     const keys = sb.get().state.apiKeys.size;
-    const created = await runCli(['keys', 'create', '--name', 'ci', '--expires-at', '2027-01-31', '--dry-run', '--json'], { env });
+    const created = await runCli(
+      ['keys', 'create', '--name', 'ci', '--expires-at', '2027-01-31', '--dry-run', '--json'],
+      { env },
+    );
     expect(created.code).toBe(0);
     expect(created.json()).toEqual({
       dry_run: true,
@@ -98,7 +112,9 @@ describe('creators keys', () => {
       cost_basis: 'free',
     });
     expect(sb.get().state.apiKeys.size).toBe(keys);
-    const updated = await runCli(['keys', 'update', '3', '--inactive', '--expires-at', 'none', '--dry-run', '--json'], { env });
+    const updated = await runCli(['keys', 'update', '3', '--inactive', '--expires-at', 'none', '--dry-run', '--json'], {
+      env,
+    });
     expect(updated.code).toBe(0);
     expect(updated.json()).toMatchObject({
       dry_run: true,

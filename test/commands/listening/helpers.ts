@@ -35,7 +35,12 @@ export function useClockedSandbox(options: SandboxOptions = {}): ClockedSandbox 
 }
 
 /** A raw call to the sandbox (test set-up, not the code under test). */
-export async function call(sb: StartedSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function call(
+  sb: StartedSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${sb.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
@@ -54,7 +59,12 @@ export async function call(sb: StartedSandbox, method: string, path: string, bod
 export const L = '/public/v1/social/listening';
 
 /** Creates a subscription watching `handles` on instagram, returns its id. */
-export async function subscribe(sb: StartedSandbox, name: string, handles: string[], extra: Record<string, unknown> = {}): Promise<number> {
+export async function subscribe(
+  sb: StartedSandbox,
+  name: string,
+  handles: string[],
+  extra: Record<string, unknown> = {},
+): Promise<number> {
   const res = await call(sb, 'POST', `${L}/subscription/`, {
     name,
     creators: handles.map((h) => ({ platform: 'instagram', platform_id: h })),

@@ -30,9 +30,18 @@ describe('listening and events: ids and bounds checked locally', () => {
     [['events', 'list', '--subscription', 'abc'], /Invalid --subscription 'abc': expected a positive integer\./],
     [['events', 'list', '--subscription', '0'], /Invalid --subscription '0'/],
     [['events', 'tail', '--once', '--subscription', 'abc'], /Invalid --subscription 'abc'/],
-    [['listening', 'campaigns', 'add-creators', '2'], /^error: Name at least one creator: as arguments, or with --file <file\|->\.\n$/],
-    [['listening', 'subscriptions', 'add-creators', '2', '--file', '-'], /^error: Name at least one creator: as arguments, or with --file <file\|->\.\n$/],
-    [['listening', 'campaigns', 'create', '--body', '-'], /^error: --body '-' must hold a JSON object, e\.g\. \{"name": "Launch watch"\}\.\n$/],
+    [
+      ['listening', 'campaigns', 'add-creators', '2'],
+      /^error: Name at least one creator: as arguments, or with --file <file\|->\.\n$/,
+    ],
+    [
+      ['listening', 'subscriptions', 'add-creators', '2', '--file', '-'],
+      /^error: Name at least one creator: as arguments, or with --file <file\|->\.\n$/,
+    ],
+    [
+      ['listening', 'campaigns', 'create', '--body', '-'],
+      /^error: --body '-' must hold a JSON object, e\.g\. \{"name": "Launch watch"\}\.\n$/,
+    ],
   ];
   it.each(idCases)('%j exits 2 with a clear message, nothing sent', async (argv, message) => {
     const { agent, env } = mockApi();
@@ -56,15 +65,20 @@ describe('listening and events: ids and bounds checked locally', () => {
 });
 
 describe('group help', () => {
-  it.each([['listening'], ['listening', 'subscriptions'], ['listening', 'campaigns'], ['events'], ['auth'], ['keys'], ['apps']])(
-    '%s --help has examples',
-    async (...path: string[]) => {
-      const res = await runCli([...path, '--help']);
-      expect(res.code).toBe(0);
-      expect(res.stdout).toContain('Examples:');
-      expect(res.stdout).toMatch(/\$ creators /);
-    },
-  );
+  it.each([
+    ['listening'],
+    ['listening', 'subscriptions'],
+    ['listening', 'campaigns'],
+    ['events'],
+    ['auth'],
+    ['keys'],
+    ['apps'],
+  ])('%s --help has examples', async (...path: string[]) => {
+    const res = await runCli([...path, '--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Examples:');
+    expect(res.stdout).toMatch(/\$ creators /);
+  });
 
   it('events tail --help says how many forward attempts are made, as the code does', async () => {
     const res = await runCli(['events', 'tail', '--help']);

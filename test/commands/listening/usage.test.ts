@@ -10,6 +10,9 @@ describe('creators listening usage', () => {
   it('usage prints the counts (free)', async () => {
     const res = await runCli(['listening', 'usage', '--json'], { env: env() });
     expect(res.code).toBe(0);
-    expect(res.json<Record<string, unknown>>()).toMatchObject({ credits_per_creator_day: 0.3, monitored_creators: expect.any(Number) });
+    expect(res.json<Record<string, unknown>>()).toMatchObject({
+      credits_per_creator_day: 0.3,
+      monitored_creators: expect.any(Number),
+    });
   });
 });

@@ -13,7 +13,9 @@ it('an older store: the dry run says to migrate, exit 0, the file not changed by
   const configDir = tempConfigDir();
   const file = join(configDir, 'store', 'default.db');
   mkdirSync(join(configDir, 'store'), { recursive: true });
-  const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+  const { default: Database } = (await import('libsql')) as unknown as {
+    default: new (f: string) => { exec(sql: string): void; close(): void };
+  };
   const db = new Database(file);
   for (let v = 0; v < SCHEMA_VERSION - 1; v++) db.exec(MIGRATIONS[v] as string);
   db.exec("INSERT INTO claims (key, run, pid, host, claimed_at) VALUES ('k', 'old-run', 1, 'elsewhere', 0)");
@@ -28,5 +30,7 @@ it('an older store: the dry run says to migrate, exit 0, the file not changed by
   const real = await runCli(['store', 'doctor', '--json'], { configDir });
   expect(real.code, real.stderr).toBe(0);
   // The pre-upgrade claim (no heartbeat ever) reads as silent and is cleared.
-  expect(real.json<{ id: string; state: string; action: string }[]>()).toEqual([expect.objectContaining({ id: 'k', state: 'silent', action: 'cleared' })]);
+  expect(real.json<{ id: string; state: string; action: string }[]>()).toEqual([
+    expect.objectContaining({ id: 'k', state: 'silent', action: 'cleared' }),
+  ]);
 });

@@ -5,7 +5,17 @@
  * directory, with a warning.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
@@ -50,7 +60,9 @@ describe('a store setting that is not a path or a postgres:// URL, at run time',
     const res = await runCli(BUY, { env: sandboxEnv(sb.get(), { CREATORS_STORE: value }), configDir, cwd });
     expect(res.code, res.stderr).toBe(2);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toContain(`in CREATORS_STORE was refused: it must be a file path, or a postgres:// (or postgresql://) URL`);
+    expect(res.stderr).toContain(
+      `in CREATORS_STORE was refused: it must be a file path, or a postgres:// (or postgresql://) URL`,
+    );
     expect(res.stderr).toContain(why);
     expect(res.stderr).toContain('Nothing was opened or sent.');
     expect(res.stderr).not.toContain(PASSWORD);
@@ -65,12 +77,23 @@ describe('a store setting that is not a path or a postgres:// URL, at run time',
     const env = sandboxEnv(sb.get(), { CREATORS_STORE: 'pg://analyst:Hunter2-Sesame@db.example/creators' });
     const mark = ledgerMark(sb.get());
     for (const argv of [
-      ['api', 'public/v1/creators/enrich/handle/raw/', '-X', 'POST', '-f', 'handle=noah_paws', '-f', 'platform=instagram'],
+      [
+        'api',
+        'public/v1/creators/enrich/handle/raw/',
+        '-X',
+        'POST',
+        '-f',
+        'handle=noah_paws',
+        '-f',
+        'platform=instagram',
+      ],
       ['batch', 'run', 'handles.csv', '--mode', 'raw', '--platform', 'instagram', '-o', 'out.csv', '--yes'],
     ]) {
       const res = await runCli(argv, { env, configDir: tempConfigDir(), cwd });
       expect(res.code, `${argv.join(' ')}: ${res.stderr}`).toBe(2);
-      expect(res.stderr).toContain("error: The store location 'pg://analyst:***@db.example/creators' in CREATORS_STORE was refused");
+      expect(res.stderr).toContain(
+        "error: The store location 'pg://analyst:***@db.example/creators' in CREATORS_STORE was refused",
+      );
     }
     expect(mark.since().count).toBe(0);
     expect(tree(cwd)).toEqual(['handles.csv']);
@@ -83,7 +106,9 @@ describe('a store setting that is not a path or a postgres:// URL, at run time',
     const mark = ledgerMark(sb.get());
     const res = await runCli(BUY, { env: sandboxEnv(sb.get()), configDir, cwd });
     expect(res.code, res.stderr).toBe(2);
-    expect(res.stderr).toContain("error: The store location 'pg://analyst:***@db.example/creators' in the store setting was refused");
+    expect(res.stderr).toContain(
+      "error: The store location 'pg://analyst:***@db.example/creators' in the store setting was refused",
+    );
     expect(res.stderr).toContain('creators config set store');
     expect(mark.since().count).toBe(0);
     expect(tree(cwd)).toEqual([]);
@@ -94,7 +119,13 @@ describe('a store setting that is not a path or a postgres:// URL, at run time',
     const configDir = tempConfigDir();
     const cwd = tempDir('creators-cwd-');
     const env = sandboxEnv(sb.get(), { CREATORS_STORE: 'postgress://analyst:Hunter2-Sesame@db.example/creators' });
-    for (const argv of [['store', 'migrate'], ['store', 'migrate', '--dry-run'], ['store', 'push'], ['store', 'push', '--dry-run'], ['store', 'path']]) {
+    for (const argv of [
+      ['store', 'migrate'],
+      ['store', 'migrate', '--dry-run'],
+      ['store', 'push'],
+      ['store', 'push', '--dry-run'],
+      ['store', 'path'],
+    ]) {
       const res = await runCli(argv, { env, configDir, cwd });
       expect(res.code, argv.join(' ')).toBe(2);
       expect(res.stderr, argv.join(' ')).toContain('was refused');
@@ -111,7 +142,9 @@ describe('a relative store path kept by an older version', () => {
     const cwd = tempDir('creators-cwd-');
     const res = await runCli(BUY, { env: sandboxEnv(sb.get()), configDir, cwd });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain(`warning: The store setting 'legacy.db' is a relative path; it is read from the config directory (${join(configDir, 'legacy.db')}).`);
+    expect(res.stderr).toContain(
+      `warning: The store setting 'legacy.db' is a relative path; it is read from the config directory (${join(configDir, 'legacy.db')}).`,
+    );
     expect(tree(cwd)).toEqual([]);
     expect(existsSync(join(configDir, 'legacy.db'))).toBe(true);
     // From another folder, the same store answers: nothing is bought again.
@@ -125,11 +158,18 @@ describe('a relative store path kept by an older version', () => {
 describe('a store location that is not a regular file', () => {
   it('CREATORS_STORE=/dev/stdout: refused, nothing written to stdout, nothing charged', async () => {
     const mark = ledgerMark(sb.get());
-    const res = await spawnCli(BUY, { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempConfigDir(), CREATORS_STORE: '/dev/stdout' }, undefined, 15_000);
+    const res = await spawnCli(
+      BUY,
+      { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempConfigDir(), CREATORS_STORE: '/dev/stdout' },
+      undefined,
+      15_000,
+    );
     expect(res.signal).toBeNull();
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/^error: The store \/dev\/stdout is a symbolic link to a (FIFO \(named pipe\)|socket), not a regular file; nothing was opened or sent\.\n/);
+    expect(res.stderr).toMatch(
+      /^error: The store \/dev\/stdout is a symbolic link to a (FIFO \(named pipe\)|socket), not a regular file; nothing was opened or sent\.\n/,
+    );
     expect(mark.since().count).toBe(0);
   });
 
@@ -138,7 +178,9 @@ describe('a store location that is not a regular file', () => {
     for (const argv of [BUY, [...BUY, '--dry-run'], ['store', 'migrate', '--dry-run'], ['store', 'stats']]) {
       const res = await runCli(argv, { env, configDir: tempConfigDir() });
       expect(res.code, argv.join(' ')).toBe(2);
-      expect(res.stderr, argv.join(' ')).toContain('error: The store /dev/null is a character device, not a regular file');
+      expect(res.stderr, argv.join(' ')).toContain(
+        'error: The store /dev/null is a character device, not a regular file',
+      );
     }
   });
 
@@ -147,7 +189,12 @@ describe('a store location that is not a regular file', () => {
     const fifo = join(dir, 'store.db');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const mark = ledgerMark(sb.get());
-    const res = await spawnCli(BUY, { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempConfigDir(), CREATORS_STORE: fifo }, undefined, 15_000);
+    const res = await spawnCli(
+      BUY,
+      { ...sandboxEnv(sb.get()), CREATORS_CONFIG_DIR: tempConfigDir(), CREATORS_STORE: fifo },
+      undefined,
+      15_000,
+    );
     expect(res.signal).toBeNull();
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(`error: The store ${fifo} is a FIFO (named pipe), not a regular file`);
@@ -171,11 +218,19 @@ describe('a store location that is not a regular file', () => {
     symlinkSync(target, link);
     const mark = ledgerMark(sb.get());
     for (const argv of [BUY, [...BUY, '--dry-run'], ['store', 'stats'], ['store', 'migrate']]) {
-      const res = await runCli(argv, { env: sandboxEnv(sb.get(), { CREATORS_STORE: link }), configDir: tempConfigDir() });
+      const res = await runCli(argv, {
+        env: sandboxEnv(sb.get(), { CREATORS_STORE: link }),
+        configDir: tempConfigDir(),
+      });
       expect(res.code, argv.join(' ')).toBe(2);
-      expect(res.stderr, argv.join(' ')).toContain(`error: The store ${link} is a symbolic link (the store does not follow links), not a regular file`);
+      expect(res.stderr, argv.join(' ')).toContain(
+        `error: The store ${link} is a symbolic link (the store does not follow links), not a regular file`,
+      );
     }
-    const push = await runCli(['store', 'push', '--from', link], { env: sandboxEnv(sb.get(), { CREATORS_STORE: 'postgres://nobody@127.0.0.1:1/none' }), configDir: tempConfigDir() });
+    const push = await runCli(['store', 'push', '--from', link], {
+      env: sandboxEnv(sb.get(), { CREATORS_STORE: 'postgres://nobody@127.0.0.1:1/none' }),
+      configDir: tempConfigDir(),
+    });
     expect(push.code).toBe(2);
     expect(push.stderr).toContain('is a symbolic link');
     expect(mark.since().count).toBe(0);
@@ -221,7 +276,7 @@ describe('the store file and folder modes', () => {
     expect(statSync(join(configDir, 'store')).mode & 0o777).toBe(0o700);
   });
 
-  it('a store file of the user\'s own choosing is tightened, its folder left as the user keeps it', async () => {
+  it("a store file of the user's own choosing is tightened, its folder left as the user keeps it", async () => {
     const dir = tempDir('creators-own-');
     mkdirSync(join(dir, 'shared'), { mode: 0o755 });
     chmodSync(join(dir, 'shared'), 0o755);
@@ -236,22 +291,34 @@ describe('the store file and folder modes', () => {
 });
 
 describe('the store waits that the environment sets', () => {
-  it.each(['CREATORS_STORE_BUSY_TIMEOUT', 'CREATORS_STORE_CLAIM_WAIT'])('%s that is not seconds: exit 2 naming it, nothing bought', async (name) => {
-    const mark = ledgerMark(sb.get());
-    const res = await runCli(BUY, { env: sandboxEnv(sb.get(), { [name]: 'soon' }), configDir: tempConfigDir() });
-    expect(res.code, res.stderr).toBe(2);
-    expect(res.stderr).toContain(`Invalid ${name} 'soon': expected seconds, 0 or more.`);
-    expect(mark.since().count).toBe(0);
-  });
+  it.each(['CREATORS_STORE_BUSY_TIMEOUT', 'CREATORS_STORE_CLAIM_WAIT'])(
+    '%s that is not seconds: exit 2 naming it, nothing bought',
+    async (name) => {
+      const mark = ledgerMark(sb.get());
+      const res = await runCli(BUY, { env: sandboxEnv(sb.get(), { [name]: 'soon' }), configDir: tempConfigDir() });
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(`Invalid ${name} 'soon': expected seconds, 0 or more.`);
+      expect(mark.since().count).toBe(0);
+    },
+  );
 });
 
 describe('a store in a folder that cannot be made', () => {
-  it.each(['/proc/nope/store.db', '/dev/null/store.db'])('%s: the run stops at once naming the store (it spun forever in a recursive mkdir), nothing bought', async (file) => {
-    const mark = ledgerMark(sb.get());
-    const env = { ...sandboxEnv(sb.get(), { CREATORS_STORE: file }), CREATORS_CONFIG_DIR: tempConfigDir() } as Record<string, string>;
-    const res = await spawnCli([...BUY, '--json'], env, undefined, 15_000);
-    expect(res.code, res.stderr).toBe(1);
-    expect(JSON.parse(res.stderr).error).toMatchObject({ code: 'store_failed', message: expect.stringContaining(`Cannot use the store ${file}`) });
-    expect(mark.since().count).toBe(0);
-  });
+  it.each(['/proc/nope/store.db', '/dev/null/store.db'])(
+    '%s: the run stops at once naming the store (it spun forever in a recursive mkdir), nothing bought',
+    async (file) => {
+      const mark = ledgerMark(sb.get());
+      const env = { ...sandboxEnv(sb.get(), { CREATORS_STORE: file }), CREATORS_CONFIG_DIR: tempConfigDir() } as Record<
+        string,
+        string
+      >;
+      const res = await spawnCli([...BUY, '--json'], env, undefined, 15_000);
+      expect(res.code, res.stderr).toBe(1);
+      expect(JSON.parse(res.stderr).error).toMatchObject({
+        code: 'store_failed',
+        message: expect.stringContaining(`Cannot use the store ${file}`),
+      });
+      expect(mark.since().count).toBe(0);
+    },
+  );
 });

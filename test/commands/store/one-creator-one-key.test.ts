@@ -35,7 +35,10 @@ describe('one creator, one key', () => {
     for (const spelled of [url(ref!), `@${ref!.toUpperCase()}`, `instagram.com/${ref}`]) {
       const again = await w.run(['similar', spelled, '--platform', 'instagram', '--limit', '5', '--json']);
       expect(again.code, again.stderr).toBe(0);
-      expect(again.json<Array<{ profile: { username: string } }>>().map((a) => a.profile.username), spelled).toEqual(names);
+      expect(
+        again.json<Array<{ profile: { username: string } }>>().map((a) => a.profile.username),
+        spelled,
+      ).toEqual(names);
       expect(w.charged(), spelled).toBe(bought);
     }
     // Another reference is another purchase.
@@ -63,10 +66,22 @@ describe('one creator, one key', () => {
     const w = world();
     const [a, b] = creatorHandles(w.sb, 2, 40);
     const runs: string[][][] = [
-      [['enrich', 'handle', a!, '--platform', 'instagram', '--mode', 'raw', '--json'], ['enrich', 'handle', url(a!), '--platform', 'instagram', '--mode', 'raw', '--json']],
-      [['socials', a!, '--platform', 'instagram', '--json'], ['socials', url(a!), '--platform', 'instagram', '--json']],
-      [['posts', a!, '--platform', 'instagram', '--json'], ['posts', url(a!), '--platform', 'instagram', '--json']],
-      [['overlap', a!, b!, '--platform', 'instagram', '--json'], ['overlap', url(b!), `@${a!}`, '--platform', 'instagram', '--json']],
+      [
+        ['enrich', 'handle', a!, '--platform', 'instagram', '--mode', 'raw', '--json'],
+        ['enrich', 'handle', url(a!), '--platform', 'instagram', '--mode', 'raw', '--json'],
+      ],
+      [
+        ['socials', a!, '--platform', 'instagram', '--json'],
+        ['socials', url(a!), '--platform', 'instagram', '--json'],
+      ],
+      [
+        ['posts', a!, '--platform', 'instagram', '--json'],
+        ['posts', url(a!), '--platform', 'instagram', '--json'],
+      ],
+      [
+        ['overlap', a!, b!, '--platform', 'instagram', '--json'],
+        ['overlap', url(b!), `@${a!}`, '--platform', 'instagram', '--json'],
+      ],
     ];
     for (const [first, second] of runs) {
       const before = w.charged();
@@ -84,7 +99,19 @@ describe('one creator, one key', () => {
     const w = world();
     const [a] = creatorHandles(w.sb, 1, 50);
     const before = w.charged();
-    const res = await w.run(['enrich', 'handle', a!, url(a!), `@${a!}`, '--platform', 'instagram', '--mode', 'raw', '--format', 'jsonl']);
+    const res = await w.run([
+      'enrich',
+      'handle',
+      a!,
+      url(a!),
+      `@${a!}`,
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--format',
+      'jsonl',
+    ]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(3);
     expect(w.charged() - before).toBe(1);

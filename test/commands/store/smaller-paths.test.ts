@@ -21,7 +21,11 @@ afterEach(async () => {
 
 async function world() {
   const posts: string[] = [];
-  const sandbox = await startSandbox({ port: 0, seed: 35, log: (line) => (line.startsWith('POST ') ? posts.push(line.split(' ')[1] ?? '') : undefined) });
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: 35,
+    log: (line) => (line.startsWith('POST ') ? posts.push(line.split(' ')[1] ?? '') : undefined),
+  });
   open.push(sandbox);
   const configDir = tempConfigDir();
   const run = (argv: string[]) => runCli(argv, { env: sandboxEnv(sandbox), configDir });
@@ -42,13 +46,29 @@ describe('a free not-found', () => {
     const input = join(tempDir('creators-notfound-'), 'in.csv');
     // The same missing creator twice (spelt two ways) and one that exists.
     writeFileSync(input, `handle\nmissing_x\n@Missing_X\n${found}\n`);
-    const argv = ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, '--format', 'jsonl', '--concurrency', '1'];
+    const argv = [
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      input,
+      '--format',
+      'jsonl',
+      '--concurrency',
+      '1',
+    ];
     const first = w.sent(ENRICH);
     const a = await w.run(argv);
     expect(a.code, a.stderr).toBe(0);
     // Asked once in the run: the second row is the first's answer.
     expect(first()).toBe(2);
-    const rows = a.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string; source: string });
+    const rows = a.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; source: string });
     expect(rows.map((r) => r.status)).toEqual(['not_found', 'not_found', 'ok']);
 
     const second = w.sent(ENRICH);
@@ -58,7 +78,12 @@ describe('a free not-found', () => {
     // The next run asks the service again about the missing one (free), once; the paid one comes from the store.
     expect(second()).toBe(1);
     expect(charged.since().count).toBe(0);
-    expect(b.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { source: string }).source)).toEqual(['api', 'store', 'store']);
+    expect(
+      b.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { source: string }).source),
+    ).toEqual(['api', 'store', 'store']);
     // Counted before the run: only the paid one.
     expect(b.stderr).toContain('1 of 3 rows from the store');
 
@@ -67,7 +92,18 @@ describe('a free not-found', () => {
     const c = await w.run(['enrich', 'handle', 'missing_x', '--platform', 'instagram', '--mode', 'raw', '--json']);
     expect(c.code, c.stderr).toBe(0);
     expect(one()).toBe(1);
-    const dry = await w.run(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, '--dry-run', '--json']);
+    const dry = await w.run([
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      input,
+      '--dry-run',
+      '--json',
+    ]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json<{ worst_case_credits: number }>().worst_case_credits).toBe(0.06);
   });
@@ -100,7 +136,8 @@ describe('overlap: one pair, one purchase', () => {
       [a, b],
       [b, a],
     ]);
-    const figures = (o: (typeof outputs)[number]) => Object.fromEntries(o.details.map((d) => [d.username, d.unique_percentage]));
+    const figures = (o: (typeof outputs)[number]) =>
+      Object.fromEntries(o.details.map((d) => [d.username, d.unique_percentage]));
     for (const o of outputs) expect(figures(o)).toEqual(figures(outputs[0]!));
     // The same creator twice, as a handle and as its URL, is refused before anything is sent.
     const twice = await w.run(['overlap', a!, `https://instagram.com/${a!}`, '--platform', 'instagram']);
@@ -111,7 +148,9 @@ describe('overlap: one pair, one purchase', () => {
 
 describe('a damaged stored answer', () => {
   async function damage(configDir: string, body: string): Promise<void> {
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { prepare(sql: string): { run(...a: unknown[]): void }; close(): void } };
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (f: string) => { prepare(sql: string): { run(...a: unknown[]): void }; close(): void };
+    };
     const db = new Database(join(configDir, 'store', 'default.db'));
     db.prepare('UPDATE answers SET body = ?').run(body);
     db.close();
@@ -160,16 +199,34 @@ describe('a damaged stored answer', () => {
     const handles = creatorHandles(w.sandbox, 2, 7);
     const input = join(tempDir('creators-damaged-'), 'in.csv');
     writeFileSync(input, `handle\n${handles[0]}\n`);
-    const argv = ['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', input, '--format', 'jsonl'];
+    const argv = [
+      'enrich',
+      'handle',
+      '--platform',
+      'instagram',
+      '--mode',
+      'raw',
+      '--input',
+      input,
+      '--format',
+      'jsonl',
+    ];
     expect((await w.run(argv)).code).toBe(0);
     await damage(w.configDir, '[1, 2');
     writeFileSync(input, `handle\n${handles[0]}\n${handles[1]}\n`);
     const charged = w.mark();
     const res = await w.run(argv);
     expect(res.code).toBe(3);
-    const rows = res.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string; error: string | null });
+    const rows = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; error: string | null });
     expect(rows.map((r) => r.status)).toEqual(['error', 'ok']);
-    expect(rows[0]!.error).toMatch(new RegExp(`^The store's answer for instagram:${handles[0]} \\(key [0-9a-f]{12}, .*\\) is damaged: not valid JSON`));
+    expect(rows[0]!.error).toMatch(
+      new RegExp(
+        `^The store's answer for instagram:${handles[0]} \\(key [0-9a-f]{12}, .*\\) is damaged: not valid JSON`,
+      ),
+    );
     expect(charged.since()).toMatchObject({ count: 1, milli: 30 });
   });
 

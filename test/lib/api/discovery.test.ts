@@ -12,7 +12,10 @@ describe('Discovery worst case (lib/api)', () => {
   });
 
   it('--all without --max-results: 50 a page, the worst case is the 10,000 cap', () => {
-    expect(worstCase({ limit: 50, page: 1, all: true, priceMilli: 10 })).toEqual({ milli: 100_000, basis: '50 creators x 200 pages x 0.01' });
+    expect(worstCase({ limit: 50, page: 1, all: true, priceMilli: 10 })).toEqual({
+      milli: 100_000,
+      basis: '50 creators x 200 pages x 0.01',
+    });
   });
 
   it('prices come from the contract: 0.01, 0.03 with filter values, 0.01 for similar', () => {
@@ -22,7 +25,11 @@ describe('Discovery worst case (lib/api)', () => {
   });
 
   it('a plan is the first request with the worst case of the run (limit x pages x price)', () => {
-    const req = { kind: 'search' as const, body: { platform: 'instagram', paging: { limit: 10, page: 0 } }, returnFilterValues: true };
+    const req = {
+      kind: 'search' as const,
+      body: { platform: 'instagram', paging: { limit: 10, page: 0 } },
+      returnFilterValues: true,
+    };
     expect(discoveryPlan(req)).toEqual({
       method: 'POST',
       path: 'discovery',
@@ -34,8 +41,19 @@ describe('Discovery worst case (lib/api)', () => {
       label: 'Searching…',
     });
     const run = discoveryPlan(req, { limit: 10, page: 1, all: true, maxResults: 25 });
-    expect(run).toMatchObject({ worstCaseMilli: 750, costBasis: '25 creators x 0.03, in pages of 10 and a smaller last request' });
-    const similar = discoveryPlan({ kind: 'similar', body: { paging: { limit: 5, page: 0 } } }, { limit: 5, page: 1, all: true });
-    expect(similar).toMatchObject({ path: 'discovery/creators/similar', query: undefined, worstCaseMilli: 10_000 * 10, costBasis: '5 creators x 2,000 pages x 0.01' });
+    expect(run).toMatchObject({
+      worstCaseMilli: 750,
+      costBasis: '25 creators x 0.03, in pages of 10 and a smaller last request',
+    });
+    const similar = discoveryPlan(
+      { kind: 'similar', body: { paging: { limit: 5, page: 0 } } },
+      { limit: 5, page: 1, all: true },
+    );
+    expect(similar).toMatchObject({
+      path: 'discovery/creators/similar',
+      query: undefined,
+      worstCaseMilli: 10_000 * 10,
+      costBasis: '5 creators x 2,000 pages x 0.01',
+    });
   });
 });

@@ -4,7 +4,9 @@ import { canOpenBrowser, parsePasted } from '../../../src/lib/auth/login.js';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 Appendix B vector', () => {
-    expect(challengeFor('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(challengeFor('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('makes fresh verifiers of 43-128 unreserved characters', () => {

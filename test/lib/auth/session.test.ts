@@ -63,9 +63,24 @@ describe('token refresh', () => {
     expect(list.json()).toMatchObject({ dry_run: true, method: 'GET', worst_case_credits: 0 });
     expect(oauthOf(configDir).access_token).toBe(before.access_token);
     // The exclusion-list check a search makes first is sent: the expired login is refreshed for it.
-    const search = await runCli(['search', '--platform', 'instagram', '--exclude-list', String(made.json<{ id: number }>().id), '--dry-run', '--json'], { env, configDir, now: later });
+    const search = await runCli(
+      [
+        'search',
+        '--platform',
+        'instagram',
+        '--exclude-list',
+        String(made.json<{ id: number }>().id),
+        '--dry-run',
+        '--json',
+      ],
+      { env, configDir, now: later },
+    );
     expect(search.code, search.stderr).toBe(0);
-    expect(search.json()).toMatchObject({ dry_run: true, method: 'POST', input_checks: [expect.stringMatching(/^GET .*\/exclusion-lists\/$/)] });
+    expect(search.json()).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      input_checks: [expect.stringMatching(/^GET .*\/exclusion-lists\/$/)],
+    });
     expect(oauthOf(configDir).access_token).not.toBe(before.access_token);
   });
 
@@ -126,7 +141,11 @@ describe('token refresh', () => {
   it('never sends the login to another base URL', async () => {
     const { configDir } = await loggedIn();
     const { agent } = mockApi();
-    const res = await runCli(['auth', 'status', '--json'], { env: { CREATORS_BASE_URL: API }, configDir, dispatcher: agent });
+    const res = await runCli(['auth', 'status', '--json'], {
+      env: { CREATORS_BASE_URL: API },
+      configDir,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(4);
     expect(res.json()).toMatchObject({ authenticated: false, credential_source: null });
   });

@@ -2,7 +2,14 @@ import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../../src/lib/config.js';
 import { AuthError, NetworkError } from '../../../src/lib/errors.js';
-import { ensureFreshLogin, lockPath, readLogin, saveLogin, STALE_LOCK_MS, type RefreshDeps } from '../../../src/lib/auth/token-store.js';
+import {
+  ensureFreshLogin,
+  lockPath,
+  readLogin,
+  saveLogin,
+  STALE_LOCK_MS,
+  type RefreshDeps,
+} from '../../../src/lib/auth/token-store.js';
 import { withLock as sharedWithLock } from '../../../src/lib/io/lock.js';
 import type { TokenResponse } from '../../../src/lib/auth/oauth.js';
 import { tempConfigDir } from '../../helpers/run-cli.js';
@@ -25,7 +32,8 @@ function fakeServer() {
   const refresh = async (login: { refresh_token?: string | undefined }): Promise<TokenResponse> => {
     calls.push(login.refresh_token as string);
     await new Promise((r) => setTimeout(r, 5));
-    if (!live.delete(login.refresh_token as string)) throw new AuthError('Could not refresh the login (HTTP 400): invalid_grant.', { code: 'invalid_grant' });
+    if (!live.delete(login.refresh_token as string))
+      throw new AuthError('Could not refresh the login (HTTP 400): invalid_grant.', { code: 'invalid_grant' });
     n += 1;
     live.add(`rt_${n}`);
     return { access_token: `at_${n}`, refresh_token: `rt_${n}`, expires_in: 3600 };
@@ -49,7 +57,12 @@ describe('ensureFreshLogin', () => {
     const { store } = await setup();
     const server = fakeServer();
     const login = await ensureFreshLogin(deps(store, server.refresh));
-    expect(login).toMatchObject({ access_token: 'at_1', refresh_token: 'rt_1', client_id: 'c1', expires_at: NOW + 3600_000 });
+    expect(login).toMatchObject({
+      access_token: 'at_1',
+      refresh_token: 'rt_1',
+      client_id: 'c1',
+      expires_at: NOW + 3600_000,
+    });
     expect(readLogin(store)?.access_token).toBe('at_1');
     expect(existsSync(lockPath(store))).toBe(false);
   });
@@ -58,7 +71,10 @@ describe('ensureFreshLogin', () => {
     const { store, open } = await setup();
     const other = await open();
     const server = fakeServer();
-    const [a, b] = await Promise.all([ensureFreshLogin(deps(store, server.refresh)), ensureFreshLogin(deps(other, server.refresh))]);
+    const [a, b] = await Promise.all([
+      ensureFreshLogin(deps(store, server.refresh)),
+      ensureFreshLogin(deps(other, server.refresh)),
+    ]);
     expect(server.calls).toEqual(['rt_0']);
     expect(a.access_token).toBe('at_1');
     expect(b.access_token).toBe('at_1');
@@ -74,9 +90,11 @@ describe('ensureFreshLogin', () => {
 
   it('invalid_grant becomes "log in again" (exit 4)', async () => {
     const { store } = await setup();
-    const err = await ensureFreshLogin(deps(store, async () => {
-      throw new AuthError('Could not refresh the login (HTTP 400): invalid_grant.', { code: 'invalid_grant' });
-    })).catch((e: unknown) => e);
+    const err = await ensureFreshLogin(
+      deps(store, async () => {
+        throw new AuthError('Could not refresh the login (HTTP 400): invalid_grant.', { code: 'invalid_grant' });
+      }),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthError);
     expect((err as AuthError).message).toMatch(/expired or was revoked/);
     expect((err as AuthError).hint).toMatch(/creators login/);
@@ -84,9 +102,11 @@ describe('ensureFreshLogin', () => {
 
   it('a network failure keeps a token that is close to expiry but still valid', async () => {
     const { store } = await setup(30_000);
-    const login = await ensureFreshLogin(deps(store, async () => {
-      throw new NetworkError('Cannot connect');
-    }));
+    const login = await ensureFreshLogin(
+      deps(store, async () => {
+        throw new NetworkError('Cannot connect');
+      }),
+    );
     expect(login.access_token).toBe('at_0');
   });
 
@@ -98,8 +118,18 @@ describe('ensureFreshLogin', () => {
 });
 
 /** The login's use of the one lock: stale after 30 s unrenewed, renewed every `renewEveryMs`. */
-function withLock<T>(path: string, ports: { sleep: () => Promise<void> }, fn: () => Promise<T>, renewEveryMs?: number): Promise<T> {
-  return sharedWithLock(path, ports, { staleAfterMs: STALE_LOCK_MS, waitMs: 2 * STALE_LOCK_MS, renewEveryMs, timedOut: () => new Error('timed out') }, fn);
+function withLock<T>(
+  path: string,
+  ports: { sleep: () => Promise<void> },
+  fn: () => Promise<T>,
+  renewEveryMs?: number,
+): Promise<T> {
+  return sharedWithLock(
+    path,
+    ports,
+    { staleAfterMs: STALE_LOCK_MS, waitMs: 2 * STALE_LOCK_MS, renewEveryMs, timedOut: () => new Error('timed out') },
+    fn,
+  );
 }
 
 describe('the login lock', () => {
@@ -127,7 +157,10 @@ describe('the login lock', () => {
   it('takes over a lock left by a dead process', async () => {
     const { store } = await setup();
     const path = lockPath(store);
-    writeFileSync(path, JSON.stringify({ id: 'x', pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: Date.now() }));
+    writeFileSync(
+      path,
+      JSON.stringify({ id: 'x', pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: Date.now() }),
+    );
     expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
     expect(existsSync(path)).toBe(false);
   });
@@ -136,7 +169,16 @@ describe('the login lock', () => {
     const { store } = await setup();
     const path = lockPath(store);
     // pid 1 always runs; this lock, fresh by its time, was written before the machine last booted.
-    writeFileSync(path, JSON.stringify({ id: 'x', pid: 1, host: (await import('node:os')).hostname(), at: Date.now(), boot: 'an-earlier-boot' }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        id: 'x',
+        pid: 1,
+        host: (await import('node:os')).hostname(),
+        at: Date.now(),
+        boot: 'an-earlier-boot',
+      }),
+    );
     expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');
     symlinkSync(`${path}.gone`, path);
     expect(await withLock(path, { sleep: async () => {} }, async () => 'ran')).toBe('ran');

@@ -34,8 +34,17 @@ describe('HttpClient onUnauthorized', () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const pool = agent.get(ORIGIN);
-    pool.intercept({ path: '/public/v1/x/', method: 'POST', headers: { authorization: 'Bearer old_token_123' } }).reply(401, { detail: 'Invalid token.' });
-    pool.intercept({ path: '/public/v1/x/', method: 'POST', headers: { authorization: 'Bearer new_token_456' }, body: '{"a":1}' }).reply(201, { ok: true });
+    pool
+      .intercept({ path: '/public/v1/x/', method: 'POST', headers: { authorization: 'Bearer old_token_123' } })
+      .reply(401, { detail: 'Invalid token.' });
+    pool
+      .intercept({
+        path: '/public/v1/x/',
+        method: 'POST',
+        headers: { authorization: 'Bearer new_token_456' },
+        body: '{"a":1}',
+      })
+      .reply(201, { ok: true });
     const seen: string[] = [];
     const { http, lines } = client(agent, async (rejected) => (seen.push(rejected), 'new_token_456'));
     const res = await http.request({ method: 'POST', path: 'x', body: { a: 1 } });
@@ -48,7 +57,11 @@ describe('HttpClient onUnauthorized', () => {
   it('reports the second 401 instead of looping', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get(ORIGIN).intercept({ path: '/public/v1/x/', method: 'GET' }).reply(401, { detail: 'Invalid token.' }).times(2);
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/public/v1/x/', method: 'GET' })
+      .reply(401, { detail: 'Invalid token.' })
+      .times(2);
     let calls = 0;
     const { http } = client(agent, async () => (calls++, `fresh_${calls}_token`));
     await expect(http.request({ method: 'GET', path: 'x' })).rejects.toBeInstanceOf(AuthError);

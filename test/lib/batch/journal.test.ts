@@ -2,7 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError } from '../../../src/lib/errors.js';
-import { JOURNAL_DIR, journalKey, LockedJournalEntry, readJournalEntry, type JournalEntry } from '../../../src/lib/batch/journal.js';
+import {
+  JOURNAL_DIR,
+  journalKey,
+  LockedJournalEntry,
+  readJournalEntry,
+  type JournalEntry,
+} from '../../../src/lib/batch/journal.js';
 import { tempDir } from '../../commands/batch/helpers.js';
 
 const now = (): number => Date.parse('2026-11-22T10:00:00Z');
@@ -35,7 +41,9 @@ describe('journal', () => {
     const err = await LockedJournalEntry.open(dir, 'k1', 'a.csv', now).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BusyError);
     expect((err as BusyError).exitCode).toBe(9);
-    expect((err as BusyError).message).toContain(`Another \`creators batch run\` of a.csv with the same options is running (process ${process.pid} on this machine, since `);
+    expect((err as BusyError).message).toContain(
+      `Another \`creators batch run\` of a.csv with the same options is running (process ${process.pid} on this machine, since `,
+    );
     const other = await LockedJournalEntry.open(dir, 'k2', 'b.csv', now);
     await other.save(entry(['bch_2']));
     await held.save(entry(['bch_1']));
@@ -64,7 +72,10 @@ describe('journal', () => {
     expect(locked.found).toEqual({ damaged: true, file, why: 'it is not a journal entry' });
     locked.release();
     // The single shared journal file of pre-release builds is not read: 0.1.0 is the first release.
-    writeFileSync(join(dir, 'batch-journal.json'), JSON.stringify({ version: 1, entries: { old: entry(['bch_old']) } }));
+    writeFileSync(
+      join(dir, 'batch-journal.json'),
+      JSON.stringify({ version: 1, entries: { old: entry(['bch_old']) } }),
+    );
     expect(await readJournalEntry(dir, 'old')).toBeUndefined();
   });
 

@@ -8,7 +8,13 @@ import { tempDir, writeCsv } from '../../commands/batch/helpers.js';
 describe('multipart body', () => {
   it('streams fields and the file with an exact Content-Length, and parses back', async () => {
     const file = writeCsv(tempDir(), 'p.csv', ['handle', 'a', 'b']);
-    const body = await multipartBody([['enrichment_mode', 'raw'], ['metadata', '{"a":1}']], { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path: file });
+    const body = await multipartBody(
+      [
+        ['enrichment_mode', 'raw'],
+        ['metadata', '{"a":1}'],
+      ],
+      { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path: file },
+    );
     const buf = Buffer.from(await text(body.stream()));
     expect(buf.length).toBe(body.length);
     const parts = parseMultipart(buf, boundaryOf(body.contentType) as string)!;

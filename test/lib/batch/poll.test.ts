@@ -10,7 +10,13 @@ describe('pollBatch', () => {
     const sleeps: number[] = [];
     const seen: string[] = [];
     let t = 0;
-    for await (const s of pollBatch(async () => reading(words.shift() as string), { id: 'bch_1', intervalMs: 30_000, now: () => t, sleep: async (ms) => void sleeps.push((t += ms)) })) seen.push(s.status);
+    for await (const s of pollBatch(async () => reading(words.shift() as string), {
+      id: 'bch_1',
+      intervalMs: 30_000,
+      now: () => t,
+      sleep: async (ms) => void sleeps.push((t += ms)),
+    }))
+      seen.push(s.status);
     expect(seen).toEqual(['queued', 'running', 'completed']);
     expect(sleeps).toHaveLength(2);
   });
@@ -19,7 +25,13 @@ describe('pollBatch', () => {
     let t = 0;
     const sleeps: number[] = [];
     const run = async () => {
-      for await (const _ of pollBatch(async () => reading('processing'), { id: 'bch_1', intervalMs: 4000, timeoutMs: 10_000, now: () => t, sleep: async (ms) => void (sleeps.push(ms), (t += ms)) }));
+      for await (const _ of pollBatch(async () => reading('processing'), {
+        id: 'bch_1',
+        intervalMs: 4000,
+        timeoutMs: 10_000,
+        now: () => t,
+        sleep: async (ms) => void (sleeps.push(ms), (t += ms)),
+      }));
     };
     await expect(run()).rejects.toMatchObject({ exitCode: 8 });
     expect(sleeps).toEqual([4000, 4000, 2000]);
@@ -29,13 +41,19 @@ describe('pollBatch', () => {
     const controller = new AbortController();
     const run = async () => {
       for await (const _ of pollBatch(async () => reading('processing'), {
-        id: 'bch_9', intervalMs: 1000, now: () => 0, signal: controller.signal,
+        id: 'bch_9',
+        intervalMs: 1000,
+        now: () => 0,
+        signal: controller.signal,
         sleep: async () => {
           controller.abort();
           throw new Error('aborted');
         },
       }));
     };
-    await expect(run()).rejects.toMatchObject({ exitCode: 130, hint: expect.stringContaining('creators batch poll bch_9') });
+    await expect(run()).rejects.toMatchObject({
+      exitCode: 130,
+      hint: expect.stringContaining('creators batch poll bch_9'),
+    });
   });
 });

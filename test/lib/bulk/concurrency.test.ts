@@ -4,7 +4,13 @@
  * whenever everything is idle. No real time passes, so no assertion depends on the machine's speed.
  */
 import { describe, expect, it } from 'vitest';
-import { concurrencyFor, inFlightCap, INITIAL_CONCURRENCY, MAX_IN_FLIGHT, pagesInFlightFor } from '../../../src/lib/bulk/concurrency.js';
+import {
+  concurrencyFor,
+  inFlightCap,
+  INITIAL_CONCURRENCY,
+  MAX_IN_FLIGHT,
+  pagesInFlightFor,
+} from '../../../src/lib/bulk/concurrency.js';
 import { CONCURRENCY_CAP } from '../../../src/lib/options.js';
 import { OrderedRunner } from '../../../src/lib/bulk/runner.js';
 import { Pacer } from '../../../src/lib/http/pacer.js';
@@ -25,8 +31,12 @@ describe('concurrencyFor', () => {
 
   it("is capped by the account's rate: 10 s answers fit at 600 and 1,200/min, never past the bound", () => {
     // The pacer runs at 98 % of the limit.
-    expect(concurrencyFor({ perSecond: 9.8, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(Math.ceil(9.8 * 10 * 1.15) + 1);
-    expect(concurrencyFor({ perSecond: 19.6, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(Math.ceil(19.6 * 10 * 1.15) + 1);
+    expect(concurrencyFor({ perSecond: 9.8, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(
+      Math.ceil(9.8 * 10 * 1.15) + 1,
+    );
+    expect(concurrencyFor({ perSecond: 19.6, latencyMs: 10_000, oldestInFlightMs: 0 })).toBe(
+      Math.ceil(19.6 * 10 * 1.15) + 1,
+    );
     expect(inFlightCap(5, 10_000)).toBeGreaterThanOrEqual(CONCURRENCY_CAP);
     expect(inFlightCap(50, 10_000)).toBe(MAX_IN_FLIGHT);
     // A local sandbox's huge rate: its latency is this process's own, and more in flight only queues.

@@ -20,7 +20,15 @@ function ports(o: { cwd?: string; pass?: boolean; mustCount?: boolean } = {}) {
   const api = mockApi();
   const io = memoryTerminal();
   const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: o.cwd ?? tmpdir() });
-  const http = new HttpClient({ baseUrl: new URL(API), dispatcher: api.agent, timeoutMs: 1000, retries: 0, rateLimitPerMinute: 60_000, now: () => 0, sleep: async () => {} });
+  const http = new HttpClient({
+    baseUrl: new URL(API),
+    dispatcher: api.agent,
+    timeoutMs: 1000,
+    retries: 0,
+    rateLimitPerMinute: 60_000,
+    now: () => 0,
+    sleep: async () => {},
+  });
   const plans: Plan[] = [];
   const asked: string[] = [];
   const p: EnrichPorts = {
@@ -42,7 +50,14 @@ describe('runEnrichment', () => {
     // No interceptor: a request would fail the test (MockAgent refuses real connections).
     await runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([' nasa ', '', 'natgeo']));
     expect(plans).toEqual([
-      { method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'nasa', platform: 'instagram' }, worstCaseMilli: 60, costBasis: '2 handles x 0.03', label: 'Enriching…' },
+      {
+        method: 'POST',
+        path: 'creators/enrich/handle/raw',
+        body: { handle: 'nasa', platform: 'instagram' },
+        worstCaseMilli: 60,
+        costBasis: '2 handles x 0.03',
+        label: 'Enriching…',
+      },
     ]);
     expect(io.out()).toBe('');
   });
@@ -50,21 +65,38 @@ describe('runEnrichment', () => {
   it('a first value that cannot be sent leaves the body out, but not the route or the price; it is not priced, as it is never sent', async () => {
     const { p, plans } = ports({ pass: false });
     await runEnrichment(p, emailJob({ mode: 'advanced' }), bulk(['not-an-email', 'ann@example.com']));
-    expect(plans[0]).toEqual({ method: 'POST', path: 'creators/enrich/email/advanced', body: undefined, worstCaseMilli: 2000, costBasis: '1 email x 2 (1 invalid email, not sent)', label: 'Enriching…' });
+    expect(plans[0]).toEqual({
+      method: 'POST',
+      path: 'creators/enrich/email/advanced',
+      body: undefined,
+      worstCaseMilli: 2000,
+      costBasis: '1 email x 2 (1 invalid email, not sent)',
+      label: 'Enriching…',
+    });
   });
 
   it('rows come out in input order with their status; a failed row is a partial failure after all are written', async () => {
     const { p, io, api } = ports();
     api.pool
       .intercept({ path: '/public/v1/creators/enrich/email/', method: 'POST' })
-      .reply(200, (opts) => {
-        const { email } = JSON.parse(String(opts.body)) as { email: string };
-        return email.startsWith('ann') ? { result: { email, full_name: 'Ann' }, credits_cost: 0.05 } : { result: null, credits_cost: 0 };
-      }, JSON_HEADERS)
+      .reply(
+        200,
+        (opts) => {
+          const { email } = JSON.parse(String(opts.body)) as { email: string };
+          return email.startsWith('ann')
+            ? { result: { email, full_name: 'Ann' }, credits_cost: 0.05 }
+            : { result: null, credits_cost: 0 };
+        },
+        JSON_HEADERS,
+      )
       .persist();
     const run = runEnrichment(p, emailJob({ mode: 'basic' }), bulk(['ANN@example.com', 'bad', 'bob@example.com', ' ']));
     await expect(run).rejects.toThrow(PartialFailure);
-    const rows = io.out().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((r) => [r.email, r.status, r.error])).toEqual([
       ['ANN@example.com', 'ok', null],
       ['bad', 'error', "Invalid email address 'bad'."],
@@ -76,7 +108,9 @@ describe('runEnrichment', () => {
 
   it('checks the input before asking for the HTTP client or the output settings', async () => {
     const { p, asked, plans } = ports({ cwd: tempDir('creators-bulk-') });
-    await expect(runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([], { input: 'missing.csv' }))).rejects.toThrow(UsageError);
+    await expect(
+      runEnrichment(p, handleJob({ mode: 'raw', platform: 'instagram' }), bulk([], { input: 'missing.csv' })),
+    ).rejects.toThrow(UsageError);
     expect(asked).toEqual([]);
     expect(plans).toEqual([]);
   });
@@ -86,6 +120,11 @@ describe('runEnrichment', () => {
     writeFileSync(join(dir, 'in.csv'), 'name,handle\nA,nasa\nB,\nC,natgeo\n');
     const { p, plans } = ports({ cwd: dir, pass: false });
     await runEnrichment(p, handleJob({ mode: 'full', platform: 'instagram' }), bulk([], { input: 'in.csv' }));
-    expect(plans[0]).toMatchObject({ path: 'creators/enrich/handle/full', body: { handle: 'nasa' }, worstCaseMilli: 2000, costBasis: '2 handles x 1' });
+    expect(plans[0]).toMatchObject({
+      path: 'creators/enrich/handle/full',
+      body: { handle: 'nasa' },
+      worstCaseMilli: 2000,
+      costBasis: '2 handles x 1',
+    });
   });
 });

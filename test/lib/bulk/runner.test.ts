@@ -41,7 +41,11 @@ describe('OrderedRunner', () => {
 
   it('reads the source lazily: never more than twice the workers ahead of the output', async () => {
     let pulled = 0;
-    const runner = new OrderedRunner({ items: count(1000, () => pulled++), concurrency: 3, work: async (i: number) => i });
+    const runner = new OrderedRunner({
+      items: count(1000, () => pulled++),
+      concurrency: 3,
+      work: async (i: number) => i,
+    });
     let seen = 0;
     for await (const _ of runner.run()) {
       seen++;
@@ -100,8 +104,12 @@ describe('OrderedRunner', () => {
 
 describe('progress text', () => {
   it('shows done/total, failures, credits and an ETA', () => {
-    expect(progressText('enrich handle', { done: 50, failed: 2, creditsMilli: 48000 }, 200, 10_000)).toBe('enrich handle: 50/200 rows, 2 failed, 48 credits, ETA 30s');
-    expect(progressText('enrich email', { done: 5, failed: 0, creditsMilli: 250 }, undefined, 1000)).toBe('enrich email: 5 rows, 0 failed, 0.25 credits');
+    expect(progressText('enrich handle', { done: 50, failed: 2, creditsMilli: 48000 }, 200, 10_000)).toBe(
+      'enrich handle: 50/200 rows, 2 failed, 48 credits, ETA 30s',
+    );
+    expect(progressText('enrich email', { done: 5, failed: 0, creditsMilli: 250 }, undefined, 1000)).toBe(
+      'enrich email: 5 rows, 0 failed, 0.25 credits',
+    );
     expect(formatDuration(3_725_000)).toBe('1h02m');
     expect(formatDuration(65_000)).toBe('1m05s');
   });
@@ -111,8 +119,12 @@ describe('the progress line on a terminal', () => {
   it('shows control and format characters in its text as escapes, its own redraw codes stay', () => {
     const term = memoryTerminal({ stderrIsTTY: true, stdoutIsTTY: true });
     const line = term.liveLine(() => 0);
-    line.draw((elapsed) => progressText('enrich \u202Eeldnah\x1b]0;t\x07', { done: 1, failed: 0, creditsMilli: 30 }, 10, elapsed));
+    line.draw((elapsed) =>
+      progressText('enrich \u202Eeldnah\x1b]0;t\x07', { done: 1, failed: 0, creditsMilli: 30 }, 10, elapsed),
+    );
     line.close();
-    expect(term.err()).toBe(`\r\x1b[2K${String.raw`enrich \u202eeldnah\x1b]0;t\x07`}: 1/10 rows, 0 failed, 0.03 credits, ETA 0s\r\x1b[2K`);
+    expect(term.err()).toBe(
+      `\r\x1b[2K${String.raw`enrich \u202eeldnah\x1b]0;t\x07`}: 1/10 rows, 0 failed, 0.03 credits, ETA 0s\r\x1b[2K`,
+    );
   });
 });

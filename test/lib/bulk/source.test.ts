@@ -8,7 +8,13 @@ import { tempDir } from '../../helpers/temp.js';
 
 function ports(o: { cwd?: string; stdin?: string } = {}): SourcePorts & { warnings: string[] } {
   const warnings: string[] = [];
-  return { cwd: o.cwd ?? tmpdir(), stdin: Readable.from([Buffer.from(o.stdin ?? '')]), stdinIsTTY: false, warn: (m) => warnings.push(m), warnings };
+  return {
+    cwd: o.cwd ?? tmpdir(),
+    stdin: Readable.from([Buffer.from(o.stdin ?? '')]),
+    stdinIsTTY: false,
+    warn: (m) => warnings.push(m),
+    warnings,
+  };
 }
 
 async function all(rows: AsyncIterable<string[]>): Promise<string[][]> {
@@ -41,7 +47,9 @@ describe('openBulkSource', () => {
     await source.countPass(async (values) => void seen.push(values));
     expect(seen).toEqual([['ann', 'bob']]);
     expect(source).toMatchObject({ header: ['who', 'n'], valueIndex: 0, count: 2, firstValue: 'ann', fromFile: true });
-    expect(p.warnings).toEqual(["No handle column recognised in in.csv: using the first column, 'who'. Name the right one with --column."]);
+    expect(p.warnings).toEqual([
+      "No handle column recognised in in.csv: using the first column, 'who'. Name the right one with --column.",
+    ]);
     await source.cleanup();
   });
 
@@ -56,7 +64,12 @@ describe('openBulkSource', () => {
   });
 
   it('stdin read once when nothing needs the count', async () => {
-    const source = await openBulkSource(ports({ stdin: 'email\nann@example.com\n' }), { values: [], input: '-', kind: 'email', needCount: false });
+    const source = await openBulkSource(ports({ stdin: 'email\nann@example.com\n' }), {
+      values: [],
+      input: '-',
+      kind: 'email',
+      needCount: false,
+    });
     expect(source.count).toBeUndefined();
     expect(await all(source.rows)).toEqual([['ann@example.com']]);
   });
@@ -64,13 +77,25 @@ describe('openBulkSource', () => {
   it('the count pass reads the whole file but hands on only the values of the rows --max-rows lets through', async () => {
     const dir = tempDir('creators-source-');
     writeFileSync(join(dir, 'in.csv'), 'handle,n\nann,1\n,2\nbob,3\ncid,4\n');
-    const source = await openBulkSource(ports({ cwd: dir }), { values: [], input: 'in.csv', kind: 'handle', maxRows: 3, needCount: false });
+    const source = await openBulkSource(ports({ cwd: dir }), {
+      values: [],
+      input: 'in.csv',
+      kind: 'handle',
+      maxRows: 3,
+      needCount: false,
+    });
     const seen: string[] = [];
     await source.countPass(async (values) => void seen.push(...values));
     expect(seen).toEqual(['ann', 'bob']);
     expect(source.count).toBe(3);
     writeFileSync(join(dir, 'bad.csv'), `handle,n\n${'ann,1\n'.repeat(8)}cid,3,4\n`);
-    const bad = await openBulkSource(ports({ cwd: dir }), { values: [], input: 'bad.csv', kind: 'handle', maxRows: 1, needCount: false });
+    const bad = await openBulkSource(ports({ cwd: dir }), {
+      values: [],
+      input: 'bad.csv',
+      kind: 'handle',
+      maxRows: 1,
+      needCount: false,
+    });
     await expect(bad.countPass()).rejects.toThrow(/line 10 has 3 values/);
     expect(source.header).toEqual(['handle', 'n']);
   });

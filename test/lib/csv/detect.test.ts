@@ -8,11 +8,24 @@ describe('detectColumn', () => {
   });
 
   it('finds an email column by content', () => {
-    expect(detectColumn(['a', 'b'], [['x', 'p@q.io'], ['y', 'r@s.io']]).index).toBe(1);
+    expect(
+      detectColumn(
+        ['a', 'b'],
+        [
+          ['x', 'p@q.io'],
+          ['y', 'r@s.io'],
+        ],
+      ).index,
+    ).toBe(1);
   });
 
   it('falls back to the first column as handles', () => {
-    expect(detectColumn(['who', 'n'], [['nasa', '1']])).toEqual({ index: 0, name: 'who', kind: 'handle', guessed: true });
+    expect(detectColumn(['who', 'n'], [['nasa', '1']])).toEqual({
+      index: 0,
+      name: 'who',
+      kind: 'handle',
+      guessed: true,
+    });
   });
 
   it('honours --column and refuses an unknown one', () => {
@@ -33,7 +46,9 @@ describe('detectColumn', () => {
 
 describe('handle modes and email columns', () => {
   it('refuses an email column for a handle mode, detected or named', () => {
-    expect(() => detectColumn(['email'], [['a@b.co']], 'handle')).toThrow(/Column 'email' holds email addresses, but this mode enriches handles/);
+    expect(() => detectColumn(['email'], [['a@b.co']], 'handle')).toThrow(
+      /Column 'email' holds email addresses, but this mode enriches handles/,
+    );
     expect(() => detectColumn(['who'], [['a@b.co'], ['c@d.io']], 'handle', 'who')).toThrow(/holds email addresses/);
   });
 
@@ -44,24 +59,69 @@ describe('handle modes and email columns', () => {
 
 describe('guessing the handle column', () => {
   it('recognises platform names and handle-like content, and marks a bare first-column guess', () => {
-    expect(detectColumn(['name', 'ig'], [['Ann', 'ann.paws']], 'handle')).toEqual({ index: 1, name: 'ig', kind: 'handle' });
-    expect(detectColumn(['name', 'who'], [['Ann', '@ann.paws'], ['Bob', '@bob']], 'handle')).toMatchObject({ index: 1 });
-    expect(detectColumn(['name', 'notes'], [['Ann', 'likes cats']], 'handle')).toMatchObject({ index: 0, guessed: true });
+    expect(detectColumn(['name', 'ig'], [['Ann', 'ann.paws']], 'handle')).toEqual({
+      index: 1,
+      name: 'ig',
+      kind: 'handle',
+    });
+    expect(
+      detectColumn(
+        ['name', 'who'],
+        [
+          ['Ann', '@ann.paws'],
+          ['Bob', '@bob'],
+        ],
+        'handle',
+      ),
+    ).toMatchObject({ index: 1 });
+    expect(detectColumn(['name', 'notes'], [['Ann', 'likes cats']], 'handle')).toMatchObject({
+      index: 0,
+      guessed: true,
+    });
   });
 });
 
 describe("detectColumn: the CLI's own output is its own input", () => {
-  const search = ['user_id', 'profile.username', 'profile.full_name', 'profile.picture', 'profile.followers', 'profile.engagement_percent', 'profile.url'];
-  const events = ['id', 'event_type', 'event_value.post_id', 'event_value.url', 'event_value.caption', 'creator.platform', 'creator.platform_id', 'created_at'];
+  const search = [
+    'user_id',
+    'profile.username',
+    'profile.full_name',
+    'profile.picture',
+    'profile.followers',
+    'profile.engagement_percent',
+    'profile.url',
+  ];
+  const events = [
+    'id',
+    'event_type',
+    'event_value.post_id',
+    'event_value.url',
+    'event_value.caption',
+    'creator.platform',
+    'creator.platform_id',
+    'created_at',
+  ];
 
   it('search and similar CSV: profile.username, not the first column or profile.url', () => {
-    const choice = detectColumn(search, [['123', 'nasa', 'NASA', 'https://p/x.jpg', '100', '1.2', 'https://instagram.com/nasa']], 'handle');
+    const choice = detectColumn(
+      search,
+      [['123', 'nasa', 'NASA', 'https://p/x.jpg', '100', '1.2', 'https://instagram.com/nasa']],
+      'handle',
+    );
     expect(choice).toEqual({ index: 1, name: 'profile.username', kind: 'handle' });
-    expect(detectColumn(['profile.username'], [['nasa']])).toEqual({ index: 0, name: 'profile.username', kind: 'handle' });
+    expect(detectColumn(['profile.username'], [['nasa']])).toEqual({
+      index: 0,
+      name: 'profile.username',
+      kind: 'handle',
+    });
   });
 
   it('events CSV: the creator (creator.platform_id), not the post URL before it', () => {
-    expect(detectColumn(events, [['1', 'new_post', 'p1', 'https://instagram.example/alice/p/1', 'hi', 'instagram', 'alice', '2026']])).toEqual({
+    expect(
+      detectColumn(events, [
+        ['1', 'new_post', 'p1', 'https://instagram.example/alice/p/1', 'hi', 'instagram', 'alice', '2026'],
+      ]),
+    ).toEqual({
       index: 6,
       name: 'creator.platform_id',
       kind: 'handle',
@@ -69,22 +129,50 @@ describe("detectColumn: the CLI's own output is its own input", () => {
   });
 
   it('listening creators (platform_id), exclusion entries (handle), email columns (email, result.email)', () => {
-    expect(detectColumn(['platform', 'platform_id', 'added_at'], [['instagram', 'alice', '2026']])).toEqual({ index: 1, name: 'platform_id', kind: 'handle' });
+    expect(detectColumn(['platform', 'platform_id', 'added_at'], [['instagram', 'alice', '2026']])).toEqual({
+      index: 1,
+      name: 'platform_id',
+      kind: 'handle',
+    });
     expect(detectColumn(['handle'], [['alice']])).toEqual({ index: 0, name: 'handle', kind: 'handle' });
-    expect(detectColumn(['status', 'result.email'], [['ok', 'a@b.co']], 'email')).toEqual({ index: 1, name: 'result.email', kind: 'email' });
+    expect(detectColumn(['status', 'result.email'], [['ok', 'a@b.co']], 'email')).toEqual({
+      index: 1,
+      name: 'result.email',
+      kind: 'email',
+    });
     expect(() => detectColumn(['result.email'], [['a@b.co']], 'handle')).toThrow(/holds email addresses/);
   });
 });
 
 describe('isHeaderRow: the one header rule', () => {
   it('a first line that looks like a creator and names no known column is data', () => {
-    for (const row of [['noah_paws'], ['theellastrong'], ['@noah'], ['12345'], ['UCabc-_x'], ['tiktok:noah'], ['ann@example.com'], ['https://www.instagram.com/noah/'], ['noah_paws', '12000'], ['@ann', 'x']]) {
+    for (const row of [
+      ['noah_paws'],
+      ['theellastrong'],
+      ['@noah'],
+      ['12345'],
+      ['UCabc-_x'],
+      ['tiktok:noah'],
+      ['ann@example.com'],
+      ['https://www.instagram.com/noah/'],
+      ['noah_paws', '12000'],
+      ['@ann', 'x'],
+    ]) {
       expect(isHeaderRow(row), row.join(',')).toBe(false);
     }
   });
 
   it('a known column name, a dotted column of the CLI, or a name holding a header word is a header', () => {
-    for (const row of [['handle'], ['Username'], ['email'], ['user_id', 'profile.username', 'profile.followers'], ['ig_handle'], ['Work Email'], ['name', 'notes'], ['Creator Name']]) {
+    for (const row of [
+      ['handle'],
+      ['Username'],
+      ['email'],
+      ['user_id', 'profile.username', 'profile.followers'],
+      ['ig_handle'],
+      ['Work Email'],
+      ['name', 'notes'],
+      ['Creator Name'],
+    ]) {
       expect(isHeaderRow(row), row.join(',')).toBe(true);
     }
   });
@@ -96,7 +184,15 @@ describe('isHeaderRow: the one header rule', () => {
   });
 
   it('a column named with a header word is the column read', () => {
-    expect(detectColumn(['name', 'ig_handle'], [['Ann', 'ann']], 'handle')).toEqual({ index: 1, name: 'ig_handle', kind: 'handle' });
-    expect(detectColumn(['name', 'Work Email'], [['Ann', '']], 'email')).toEqual({ index: 1, name: 'Work Email', kind: 'email' });
+    expect(detectColumn(['name', 'ig_handle'], [['Ann', 'ann']], 'handle')).toEqual({
+      index: 1,
+      name: 'ig_handle',
+      kind: 'handle',
+    });
+    expect(detectColumn(['name', 'Work Email'], [['Ann', '']], 'email')).toEqual({
+      index: 1,
+      name: 'Work Email',
+      kind: 'email',
+    });
   });
 });

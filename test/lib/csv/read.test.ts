@@ -19,7 +19,11 @@ describe('readCsv', () => {
     const input = await readCsv(stream('\uFEFFa,b,c\n1,"x\ny",3\n4\n5,6,7,8\n'), 'in.csv', { relaxColumns: true });
     expect(input.header).toEqual(['a', 'b', 'c']);
     expect(input.headerSynthesized).toBe(false);
-    expect(await all(input.rows)).toEqual([['1', 'x\ny', '3'], ['4', '', ''], ['5', '6', '7']]);
+    expect(await all(input.rows)).toEqual([
+      ['1', 'x\ny', '3'],
+      ['4', '', ''],
+      ['5', '6', '7'],
+    ]);
   });
 
   it('names repeated or blank header cells uniquely', async () => {
@@ -36,7 +40,15 @@ describe('readCsv', () => {
       ['x,,column2', ['x', 'column2', 'column2_2']],
     ];
     for (const [line, header] of cases) {
-      const input = await readCsv(stream(`${line}\n${line.split(',').map((_, i) => i).join(',')}\n`), 'in.csv');
+      const input = await readCsv(
+        stream(
+          `${line}\n${line
+            .split(',')
+            .map((_, i) => i)
+            .join(',')}\n`,
+        ),
+        'in.csv',
+      );
       expect(input.header, line).toEqual(header);
       expect(new Set(input.header).size, line).toBe(header.length);
     }
@@ -65,21 +77,35 @@ describe('readCsv', () => {
     const text = 'handle\ttitle\nnoah_paws\tHe said "hi"\neva_khan\t"Best of" 2026\nhannah\t"quoted"\n';
     const input = await readCsv(stream(text), 'export.tsv', { notice: (m) => notices.push(m) });
     expect(input.header).toEqual(['handle', 'title']);
-    expect(await all(input.rows)).toEqual([['noah_paws', 'He said "hi"'], ['eva_khan', '"Best of" 2026'], ['hannah', '"quoted"']]);
-    expect(notices).toEqual(["Reading 'export.tsv' as plain tab-separated values: its quotes are not CSV quotes and are kept in the values (tab from its header line; --delimiter to choose another)."]);
+    expect(await all(input.rows)).toEqual([
+      ['noah_paws', 'He said "hi"'],
+      ['eva_khan', '"Best of" 2026'],
+      ['hannah', '"quoted"'],
+    ]);
+    expect(notices).toEqual([
+      "Reading 'export.tsv' as plain tab-separated values: its quotes are not CSV quotes and are kept in the values (tab from its header line; --delimiter to choose another).",
+    ]);
     // --delimiter tab: the same, the notice about the quotes only.
     const forced: string[] = [];
     const again = await readCsv(stream(text), 'export.tsv', { delimiter: '\t', notice: (m) => forced.push(m) });
     expect((await all(again.rows))[0]).toEqual(['noah_paws', 'He said "hi"']);
-    expect(forced).toEqual(["Reading 'export.tsv' as plain tab-separated values: its quotes are not CSV quotes and are kept in the values."]);
+    expect(forced).toEqual([
+      "Reading 'export.tsv' as plain tab-separated values: its quotes are not CSV quotes and are kept in the values.",
+    ]);
   });
 
   it('a TSV quoted as CSV (our own tsv output) keeps its CSV quoting; a comma file with a stray quote is still refused', async () => {
     const notices: string[] = [];
-    const quoted = await readCsv(stream('handle\tnote\nnoah_paws\t"a\tb ""c"""\n'), 'ours.tsv', { notice: (m) => notices.push(m) });
+    const quoted = await readCsv(stream('handle\tnote\nnoah_paws\t"a\tb ""c"""\n'), 'ours.tsv', {
+      notice: (m) => notices.push(m),
+    });
     expect(await all(quoted.rows)).toEqual([['noah_paws', 'a\tb "c"']]);
-    expect(notices).toEqual(["Reading 'ours.tsv' as tab-separated (from its header line; --delimiter to choose another)."]);
-    await expect(readCsv(stream('handle,title\nnoah,He said "hi"\n'), 'in.csv')).rejects.toThrow(/in\.csv' is not valid CSV: line 2, field 2: a quote inside an unquoted value/);
+    expect(notices).toEqual([
+      "Reading 'ours.tsv' as tab-separated (from its header line; --delimiter to choose another).",
+    ]);
+    await expect(readCsv(stream('handle,title\nnoah,He said "hi"\n'), 'in.csv')).rejects.toThrow(
+      /in\.csv' is not valid CSV: line 2, field 2: a quote inside an unquoted value/,
+    );
   });
 
   it('an empty input or malformed CSV is a usage error', async () => {
@@ -110,6 +136,8 @@ describe('countValues and spoolStdin (through the one input opener)', () => {
   });
 
   it('refuses a terminal on stdin', async () => {
-    await expect(spoolStdin({ cwd: tmpdir(), stdin: Readable.from([]), stdinIsTTY: true })).rejects.toThrow("--input '-' reads standard input, but it is a terminal.");
+    await expect(spoolStdin({ cwd: tmpdir(), stdin: Readable.from([]), stdinIsTTY: true })).rejects.toThrow(
+      "--input '-' reads standard input, but it is a terminal.",
+    );
   });
 });

@@ -8,7 +8,12 @@ import { UsageError } from '../../../src/lib/errors.js';
 /** Records of `pieces` (strings as UTF-8 bytes) read through the one reader. */
 async function read(pieces: (string | Buffer)[], options?: CsvStreamOptions): Promise<string[][]> {
   const out: string[][] = [];
-  for await (const r of csvRecords(Readable.from(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))), 'in.csv', options)) out.push(r);
+  for await (const r of csvRecords(
+    Readable.from(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))),
+    'in.csv',
+    options,
+  ))
+    out.push(r);
   return out;
 }
 const readAll = (text: string, options?: CsvStreamOptions) => read([text], { relaxColumns: true, ...options });
@@ -77,7 +82,8 @@ describe('csvRecords (csv-parse)', () => {
       ['😀é', 'q"q'],
       ['last', '1'],
     ]);
-    for (let cut = 1; cut < text.length; cut++) expect(await read([text.subarray(0, cut), text.subarray(cut)]), `cut ${cut}`).toEqual(whole);
+    for (let cut = 1; cut < text.length; cut++)
+      expect(await read([text.subarray(0, cut), text.subarray(cut)]), `cut ${cut}`).toEqual(whole);
   });
 
   it('round-trips random records written by csv-stringify, in random pieces', async () => {
@@ -99,12 +105,18 @@ describe('csvRecords (csv-parse)', () => {
     const err = await failure(readAll('a,b\nc,d"e\n'));
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).code).toBe('bad_csv');
-    expect(err?.message).toBe(`'in.csv' is not valid CSV: line 2, field 2: a quote inside an unquoted value; put the whole value in quotes and double each quote inside it, like "a ""b"" c".`);
+    expect(err?.message).toBe(
+      `'in.csv' is not valid CSV: line 2, field 2: a quote inside an unquoted value; put the whole value in quotes and double each quote inside it, like "a ""b"" c".`,
+    );
   });
 
   it('refuses text after a closing quote, and an unclosed quote naming where the input ends', async () => {
-    expect((await failure(readAll('x\n"a"b,c\n')))?.message).toMatch(/line 2: a closing quote is followed by other text instead of a comma/);
-    expect((await failure(readAll('a\nb\n"open\nstill\n')))?.message).toMatch(/a quote is never closed \(the input ends on line 4\)/);
+    expect((await failure(readAll('x\n"a"b,c\n')))?.message).toMatch(
+      /line 2: a closing quote is followed by other text instead of a comma/,
+    );
+    expect((await failure(readAll('a\nb\n"open\nstill\n')))?.message).toMatch(
+      /a quote is never closed \(the input ends on line 4\)/,
+    );
   });
 
   it('counts lines inside quoted values, whatever their breaks, so later errors name the right line', async () => {
@@ -138,7 +150,9 @@ describe('the input rules', () => {
       ['name', 'handle'],
       ['Noah', 'noah_paws'],
     ]);
-    expect(notices).toEqual([`Reading 'in.csv' as semicolon-separated (from its header line; --delimiter to choose another).`]);
+    expect(notices).toEqual([
+      `Reading 'in.csv' as semicolon-separated (from its header line; --delimiter to choose another).`,
+    ]);
     expect(await read(['"a;b",c\n"x;y",z\n'])).toEqual([
       ['a;b', 'c'],
       ['x;y', 'z'],
@@ -175,7 +189,8 @@ describe('the input rules', () => {
   });
 
   it('refuses invalid UTF-8 naming the line and byte (surrogates and overlong forms at their first byte)', async () => {
-    const at = async (bytes: number[]) => (await failure(read([Buffer.from('handle\nok\n'), Buffer.from([0x61, ...bytes, 0x0a])])))?.message;
+    const at = async (bytes: number[]) =>
+      (await failure(read([Buffer.from('handle\nok\n'), Buffer.from([0x61, ...bytes, 0x0a])])))?.message;
     expect(await at([0xff])).toBe(`'in.csv' is not valid UTF-8 (line 3, byte 11).`);
     expect(await at([0xed, 0xa0, 0x80])).toBe(`'in.csv' is not valid UTF-8 (line 3, byte 11).`);
     expect(await at([0xe0, 0x80, 0x80])).toBe(`'in.csv' is not valid UTF-8 (line 3, byte 11).`);
@@ -189,7 +204,9 @@ describe('the input rules', () => {
   });
 
   it('refuses a NUL byte naming its line', async () => {
-    expect((await failure(read(['handle\nok\nb\0ad\n'])))?.message).toMatch(/^'in.csv' holds a NUL byte; .* \(line 3, byte 11\)\.$/);
+    expect((await failure(read(['handle\nok\nb\0ad\n'])))?.message).toMatch(
+      /^'in.csv' holds a NUL byte; .* \(line 3, byte 11\)\.$/,
+    );
   });
 
   it('skips # comment lines only where asked (handle lists), and only at the start of a line', async () => {

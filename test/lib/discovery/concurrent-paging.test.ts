@@ -34,7 +34,12 @@ async function run(server: Server, plan: { limit: number; page?: number; maxResu
         if (err) return reject(err);
         const from = wire * limit;
         const ids = Array.from({ length: Math.max(0, Math.min(limit, server.total - from)) }, (_, i) => `c${from + i}`);
-        resolve({ total: server.total, limit, credits_left: '1', accounts: ids.map((id) => ({ user_id: id, profile: { username: id } })) });
+        resolve({
+          total: server.total,
+          limit,
+          credits_left: '1',
+          accounts: ids.map((id) => ({ user_id: id, profile: { username: id } })),
+        });
       };
       pending.push(answer);
       // Answered when everything sent so far is waiting: in reverse order, or in order.
@@ -49,7 +54,14 @@ async function run(server: Server, plan: { limit: number; page?: number; maxResu
   const printed: string[] = [];
   let error: unknown;
   try {
-    for await (const a of discoveryRecords({ limit: plan.limit, page: plan.page ?? 1, all: true, maxResults: plan.maxResults, priceMilli: 10 }, 0, fetchPage, tally, undefined, () => window)) {
+    for await (const a of discoveryRecords(
+      { limit: plan.limit, page: plan.page ?? 1, all: true, maxResults: plan.maxResults, priceMilli: 10 },
+      0,
+      fetchPage,
+      tally,
+      undefined,
+      () => window,
+    )) {
       printed.push(String(a.user_id));
     }
   } catch (err) {
@@ -65,22 +77,29 @@ describe('concurrent paging', () => {
     ['--max-results at the total', { total: 300 }, { limit: 50, maxResults: 300 }],
     ['from page 3', { total: 500 }, { limit: 25, page: 3, maxResults: 180 }],
     ['the 10,000 cap', { total: 50_000 }, { limit: 50 }],
-  ])('%s: same pages bought and printed as a sequential run, in page order, several at once', async (_name, server, plan) => {
-    const sequential = await run(server, plan, 1);
-    const concurrent = await run({ ...server, reverse: true }, plan, 6);
-    expect(sequential.error).toBeUndefined();
-    expect(concurrent.error).toBeUndefined();
-    expect(sequential.peak).toBe(1);
-    expect(concurrent.peak).toBeGreaterThan(1);
-    expect(concurrent.peak).toBeLessThanOrEqual(6);
-    expect([...concurrent.asked].sort()).toEqual([...sequential.asked].sort());
-    expect(concurrent.printed).toEqual(sequential.printed);
-    expect(concurrent.tally).toEqual(sequential.tally);
-  });
+  ])(
+    '%s: same pages bought and printed as a sequential run, in page order, several at once',
+    async (_name, server, plan) => {
+      const sequential = await run(server, plan, 1);
+      const concurrent = await run({ ...server, reverse: true }, plan, 6);
+      expect(sequential.error).toBeUndefined();
+      expect(concurrent.error).toBeUndefined();
+      expect(sequential.peak).toBe(1);
+      expect(concurrent.peak).toBeGreaterThan(1);
+      expect(concurrent.peak).toBeLessThanOrEqual(6);
+      expect([...concurrent.asked].sort()).toEqual([...sequential.asked].sort());
+      expect(concurrent.printed).toEqual(sequential.printed);
+      expect(concurrent.tally).toEqual(sequential.tally);
+    },
+  );
 
   it('402 part-way: the pages before it are printed, the ones after it fail too, nothing paid is lost, and the error is thrown', async () => {
     // The balance runs out at wire page 7: that page and every later one are refused.
-    const server: Server = { total: 1000, reverse: true, fail: (wire) => (wire >= 7 ? new CreditsError('Insufficient credits.') : undefined) };
+    const server: Server = {
+      total: 1000,
+      reverse: true,
+      fail: (wire) => (wire >= 7 ? new CreditsError('Insufficient credits.') : undefined),
+    };
     const r = await run(server, { limit: 20 }, 6);
     expect(r.error).toBeInstanceOf(CreditsError);
     expect(r.printed).toEqual(Array.from({ length: 7 * 20 }, (_, i) => `c${i}`));
@@ -90,7 +109,11 @@ describe('concurrent paging', () => {
   });
 
   it('a page failing while later ones come back: the later ones were paid, so they are printed (after the gap) before the error', async () => {
-    const server: Server = { total: 1000, reverse: true, fail: (wire) => (wire === 4 ? new ApiError('Server error (HTTP 500).', { status: 500 }) : undefined) };
+    const server: Server = {
+      total: 1000,
+      reverse: true,
+      fail: (wire) => (wire === 4 ? new ApiError('Server error (HTTP 500).', { status: 500 }) : undefined),
+    };
     const r = await run(server, { limit: 20 }, 4);
     expect(r.error).toBeInstanceOf(ApiError);
     const pagesPrinted = [...new Set(r.printed.map((id) => Math.floor(Number(id.slice(1)) / 20)))];

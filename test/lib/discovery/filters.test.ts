@@ -7,9 +7,20 @@ describe('buildFilters: list-typed filters', () => {
   it('sends a single value of a list-typed filter as a one-item list', () => {
     const { filters } = buildFilters({
       platform: 'instagram',
-      pairs: ['location=Germany', 'hashtags=fitness', 'audience.brands=nike', 'audience.location.name=Germany', 'exclude_list=7'].map((p) => readPair(p, '--filter')),
+      pairs: [
+        'location=Germany',
+        'hashtags=fitness',
+        'audience.brands=nike',
+        'audience.location.name=Germany',
+        'exclude_list=7',
+      ].map((p) => readPair(p, '--filter')),
     });
-    expect(filters).toEqual({ location: ['Germany'], hashtags: ['fitness'], audience: { brands: ['nike'], location: [{ name: 'Germany' }] }, exclude_list: [7] });
+    expect(filters).toEqual({
+      location: ['Germany'],
+      hashtags: ['fitness'],
+      audience: { brands: ['nike'], location: [{ name: 'Germany' }] },
+      exclude_list: [7],
+    });
   });
 
   it('keeps lists, other types and untyped keys as given (a --filters file too)', () => {
@@ -18,8 +29,17 @@ describe('buildFilters: list-typed filters', () => {
       // games_played is Twitch's: sent only unchecked since the catalogue check (issue 26).
       unchecked: true,
       base: { games_played: 'Minecraft', niche: 'Beauty', gender: 'female' },
-      pairs: ['topics=Fitness,Yoga', 'engagement_percent.min=2', 'is_verified=true'].map((p) => readPair(p, '--filter')),
+      pairs: ['topics=Fitness,Yoga', 'engagement_percent.min=2', 'is_verified=true'].map((p) =>
+        readPair(p, '--filter'),
+      ),
     });
-    expect(filters).toEqual({ games_played: ['Minecraft'], niche: 'Beauty', gender: 'female', topics: ['Fitness', 'Yoga'], engagement_percent: { min: 2 }, is_verified: true });
+    expect(filters).toEqual({
+      games_played: ['Minecraft'],
+      niche: 'Beauty',
+      gender: 'female',
+      topics: ['Fitness', 'Yoga'],
+      engagement_percent: { min: 2 },
+      is_verified: true,
+    });
   });
 });

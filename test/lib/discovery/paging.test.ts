@@ -3,7 +3,10 @@ import type { DiscoveryPage } from '../../../src/lib/api/discovery.js';
 import { choosePageLimit, discoveryRecords, newTally, nextLimit, pageBase } from '../../../src/lib/discovery/paging.js';
 
 const page = (ids: string[], total?: number): DiscoveryPage => ({
-  total, limit: 2, credits_left: '9.98', accounts: ids.map((id) => ({ user_id: id, profile: { username: `u${id}` } })),
+  total,
+  limit: 2,
+  credits_left: '9.98',
+  accounts: ids.map((id) => ({ user_id: id, profile: { username: `u${id}` } })),
 });
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -17,23 +20,46 @@ describe('discovery paging (lib)', () => {
     const asked: number[] = [];
     const tally = newTally();
     const pages: Record<number, DiscoveryPage> = { 1: page(['a', 'b']), 2: page(['c']) };
-    const got = await collect(discoveryRecords({ limit: 2, page: 1, all: true, priceMilli: 10 }, 1, async (n) => (asked.push(n), pages[n]!), tally));
+    const got = await collect(
+      discoveryRecords(
+        { limit: 2, page: 1, all: true, priceMilli: 10 },
+        1,
+        async (n) => (asked.push(n), pages[n]!),
+        tally,
+      ),
+    );
     expect(asked).toEqual([1, 2]);
     expect(got.map((a) => a.user_id)).toEqual(['a', 'b', 'c']);
-    expect(tally).toMatchObject({ pages: 2, returned: 3, printed: 3, spentMilli: 30, creditsLeft: '9.98', stop: 'end' });
+    expect(tally).toMatchObject({
+      pages: 2,
+      returned: 3,
+      printed: 3,
+      spentMilli: 30,
+      creditsLeft: '9.98',
+      stop: 'end',
+    });
   });
 
   it('stops at total without asking for an empty page', async () => {
     const asked: number[] = [];
     const tally = newTally();
-    await collect(discoveryRecords({ limit: 2, page: 1, all: true, priceMilli: 10 }, 0, async (n) => (asked.push(n), page([`x${n}a`, `x${n}b`], 4)), tally));
+    await collect(
+      discoveryRecords(
+        { limit: 2, page: 1, all: true, priceMilli: 10 },
+        0,
+        async (n) => (asked.push(n), page([`x${n}a`, `x${n}b`], 4)),
+        tally,
+      ),
+    );
     expect(asked).toEqual([0, 1]);
     expect(tally.stop).toBe('end');
   });
 
   it('a server that repeats a page (wrong base) stops the run instead of paying again', async () => {
     const tally = newTally();
-    const got = await collect(discoveryRecords({ limit: 2, page: 1, all: true, priceMilli: 10 }, 0, async () => page(['a', 'b']), tally));
+    const got = await collect(
+      discoveryRecords({ limit: 2, page: 1, all: true, priceMilli: 10 }, 0, async () => page(['a', 'b']), tally),
+    );
     expect(got).toHaveLength(2);
     expect(tally).toMatchObject({ pages: 2, stop: 'repeat', spentMilli: 40 });
   });
@@ -41,7 +67,19 @@ describe('discovery paging (lib)', () => {
 
 describe('--max-results page sizes (lib)', () => {
   it.each([
-    [7, 7], [50, 50], [51, 50], [100, 50], [101, 50], [104, 50], [120, 40], [149, 50], [150, 50], [500, 50], [9_999, 50], [10_000, 50], [20_000, 50],
+    [7, 7],
+    [50, 50],
+    [51, 50],
+    [100, 50],
+    [101, 50],
+    [104, 50],
+    [120, 40],
+    [149, 50],
+    [150, 50],
+    [500, 50],
+    [9_999, 50],
+    [10_000, 50],
+    [20_000, 50],
   ])('n=%i -> page size %i (equal pages when they exist, else 50 and a smaller tail)', (n, limit) => {
     expect(choosePageLimit(n)).toBe(limit);
   });

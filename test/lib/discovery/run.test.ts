@@ -10,7 +10,10 @@ import { memoryTerminal, type MemoryTerminal } from '../../helpers/terminal.js';
 const JSONL: OutputSettings = { format: 'jsonl', formatExplicit: true, color: false, quiet: false };
 
 /** An HTTP double that answers Discovery POSTs from `pages` (by wire page) and records every request. */
-function fakeHttp(pages: Record<number, unknown[]>, lists: unknown[] = []): { http: HttpClient; sent: RequestOptions[] } {
+function fakeHttp(
+  pages: Record<number, unknown[]>,
+  lists: unknown[] = [],
+): { http: HttpClient; sent: RequestOptions[] } {
   const sent: RequestOptions[] = [];
   const http = {
     async request(req: RequestOptions) {
@@ -30,7 +33,10 @@ function noteLines(term: MemoryTerminal): string[] {
   return screen(term.err()).filter((line) => line !== '');
 }
 
-function ports(http: HttpClient, over: Partial<DiscoveryPorts> = {}): DiscoveryPorts & { term: MemoryTerminal; gated: Plan[]; readonly notes: string[] } {
+function ports(
+  http: HttpClient,
+  over: Partial<DiscoveryPorts> = {},
+): DiscoveryPorts & { term: MemoryTerminal; gated: Plan[]; readonly notes: string[] } {
   const gated: Plan[] = [];
   const term = memoryTerminal({ stderrIsTTY: true });
   return {
@@ -67,9 +73,23 @@ describe('runDiscovery (lib, with ports)', () => {
     await runDiscovery(p, run());
     await new Promise((resolve) => setImmediate(resolve)); // the last line reaches the stream's reader
     expect(p.gated).toHaveLength(1);
-    expect(p.gated[0]).toMatchObject({ method: 'POST', path: 'discovery', body: { paging: { limit: 2, page: 0 } }, worstCaseMilli: 100_000 });
-    expect(sent.map((r) => (r.body as { paging: unknown }).paging)).toEqual([{ limit: 2, page: 0 }, { limit: 2, page: 1 }]);
-    expect(p.term.out().trim().split('\n').map((l) => (JSON.parse(l) as { user_id: string }).user_id)).toEqual(['a', 'b', 'c']);
+    expect(p.gated[0]).toMatchObject({
+      method: 'POST',
+      path: 'discovery',
+      body: { paging: { limit: 2, page: 0 } },
+      worstCaseMilli: 100_000,
+    });
+    expect(sent.map((r) => (r.body as { paging: unknown }).paging)).toEqual([
+      { limit: 2, page: 0 },
+      { limit: 2, page: 1 },
+    ]);
+    expect(
+      p.term
+        .out()
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { user_id: string }).user_id),
+    ).toEqual(['a', 'b', 'c']);
     expect(p.notes).toEqual(['Spent 0.03 credits on 3 creators (2 pages); 9.5 credits left.']);
   });
 
@@ -83,7 +103,9 @@ describe('runDiscovery (lib, with ports)', () => {
 
   it('checks exclusion lists with one free GET before the gate; a dry run without a credential only warns', async () => {
     const { http, sent } = fakeHttp({}, [{ id: 3, name: 'x', platform: 'tiktok' }]);
-    await expect(runDiscovery(ports(http), run({ listIds: [3] }))).rejects.toThrow(/is for tiktok, not instagram; nothing was sent/);
+    await expect(runDiscovery(ports(http), run({ listIds: [3] }))).rejects.toThrow(
+      /is for tiktok, not instagram; nothing was sent/,
+    );
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET discovery/exclusion-lists']);
     const dry = fakeHttp({});
     const p = ports(dry.http, { dryRun: true, hasCredential: async () => false, gate: async () => false });

@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkCursorIdentity, Cursor, loadCursor, saveCursor, type CursorIdentity } from '../../../src/lib/events/cursor.js';
+import {
+  checkCursorIdentity,
+  Cursor,
+  loadCursor,
+  saveCursor,
+  type CursorIdentity,
+} from '../../../src/lib/events/cursor.js';
 import { UsageError } from '../../../src/lib/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -15,7 +21,11 @@ describe('events cursor', () => {
     c.markDone(12, '2026-11-22T10:04:00Z');
     c.advanceTo(10);
     const saved = c.toJSON(HERE, 0);
-    expect(saved).toMatchObject({ last_id: 10, done_ids: [12, 14], last_date: '2026-11-22T10:05:00.000Z'.replace('.000', '') });
+    expect(saved).toMatchObject({
+      last_id: 10,
+      done_ids: [12, 14],
+      last_date: '2026-11-22T10:05:00.000Z'.replace('.000', ''),
+    });
     const next = new Cursor(saved);
     expect([11, 12, 13, 14, 15].filter((id) => next.isNew(id))).toEqual([11, 13, 15]);
     next.markDone(13, null);
@@ -39,10 +49,19 @@ describe('events cursor', () => {
     const c = new Cursor();
     c.markDone(3, '2026-01-01T00:00:00Z');
     c.advanceTo(3);
-    await saveCursor(path, c.toJSON({ ...HERE, filters: { event_type: 'new_post' } }, Date.parse('2026-01-02T00:00:00Z')));
+    await saveCursor(
+      path,
+      c.toJSON({ ...HERE, filters: { event_type: 'new_post' } }, Date.parse('2026-01-02T00:00:00Z')),
+    );
     expect(readdirSync(dir)).toEqual(['c.json']);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(await loadCursor(path)).toMatchObject({ legacy: false, base_url: HERE.base_url, profile: 'default', last_id: 3, filters: { event_type: 'new_post' } });
+    expect(await loadCursor(path)).toMatchObject({
+      legacy: false,
+      base_url: HERE.base_url,
+      profile: 'default',
+      last_id: 3,
+      filters: { event_type: 'new_post' },
+    });
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ version: 2, saved_at: '2026-01-02T00:00:00.000Z' });
     writeFileSync(path, '{"version": 3}');
     await expect(loadCursor(path)).rejects.toBeInstanceOf(UsageError);
@@ -50,7 +69,19 @@ describe('events cursor', () => {
 
   it('names what it counts: another server, profile or filters is refused naming both; a version 1 file is adopted', async () => {
     const path = join(tempDir('creators-cursor-'), 'c.json');
-    writeFileSync(path, JSON.stringify({ version: 2, base_url: 'http://127.0.0.1:1/', profile: 'default', last_id: 5, last_date: null, done_ids: [], filters: {}, saved_at: '' }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 2,
+        base_url: 'http://127.0.0.1:1/',
+        profile: 'default',
+        last_id: 5,
+        last_date: null,
+        done_ids: [],
+        filters: {},
+        saved_at: '',
+      }),
+    );
     const loaded = await loadCursor(path);
     if (!loaded) throw new Error('not loaded');
     expect(checkCursorIdentity(path, loaded, HERE)).toEqual({ adopted: false });
@@ -58,8 +89,13 @@ describe('events cursor', () => {
       /written for http:\/\/127\.0\.0\.1:1\/ \(profile default, no filters\), not http:\/\/127\.0\.0\.1:2\/ \(profile default, no filters\)/,
     );
     expect(() => checkCursorIdentity(path, loaded, { ...HERE, profile: 'work' })).toThrow(UsageError);
-    expect(() => checkCursorIdentity(path, loaded, { ...HERE, filters: { event_type: 'bio_change' } })).toThrow(/filters event_type=bio_change/);
-    writeFileSync(path, JSON.stringify({ version: 1, last_id: 5, last_date: null, done_ids: [], filters: {}, saved_at: '' }));
+    expect(() => checkCursorIdentity(path, loaded, { ...HERE, filters: { event_type: 'bio_change' } })).toThrow(
+      /filters event_type=bio_change/,
+    );
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, last_id: 5, last_date: null, done_ids: [], filters: {}, saved_at: '' }),
+    );
     const old = await loadCursor(path);
     if (!old) throw new Error('not loaded');
     expect(checkCursorIdentity(path, old, HERE)).toEqual({ adopted: true });

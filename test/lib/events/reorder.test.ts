@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ReorderWindow } from '../../../src/lib/events/reorder.js';
 
 /** Events read in id order, each occurring up to `jitterS` seconds before its creation second. */
-function drive(window: ReorderWindow, n: number, jitterS: number, at?: (i: number) => number): { order: number[]; maxHeld: number } {
+function drive(
+  window: ReorderWindow,
+  n: number,
+  jitterS: number,
+  at?: (i: number) => number,
+): { order: number[]; maxHeld: number } {
   let seed = 7;
   const rnd = (): number => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
   const order: number[] = [];

@@ -24,7 +24,10 @@ async function allEvents(subscription: number): Promise<Ev[]> {
 }
 
 function lines(stdout: string): Ev[] {
-  return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Ev);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Ev);
 }
 
 /** Runs a tail that stops (Ctrl-C) after `polls` intervals; each sleep moves the sandbox clock. */
@@ -46,7 +49,11 @@ describe.each(['desc', 'asc'] as const)('events tail with the server listing %s'
     await call(sb.get(), 'POST', '/_sandbox/listening/config', { order });
     const dir = tempDir('creators-tail-');
     const cursor = join(dir, 'events.cursor');
-    const sub = await subscribe(sb.get(), `tail-${order}`, ['t1', 't2', 't3', 't4', 't5', 't6'].map((h) => `${order}_${h}`));
+    const sub = await subscribe(
+      sb.get(),
+      `tail-${order}`,
+      ['t1', 't2', 't3', 't4', 't5', 't6'].map((h) => `${order}_${h}`),
+    );
     sb.advance(150 * MIN); // a backlog of more than one 50-event page
     const backlog = await allEvents(sub);
     expect(backlog.length).toBeGreaterThan(60);
@@ -59,7 +66,9 @@ describe.each(['desc', 'asc'] as const)('events tail with the server listing %s'
     sb.advance(45 * MIN); // events keep coming while nobody is tailing
     const second = await tailFor(['--subscription', String(sub), '--cursor-file', cursor], 3);
     expect(second.code).toBe(130);
-    const third = await runCli(['events', 'tail', '--once', '--subscription', String(sub), '--cursor-file', cursor], { env: sandboxEnv(sb.get()) });
+    const third = await runCli(['events', 'tail', '--once', '--subscription', String(sub), '--cursor-file', cursor], {
+      env: sandboxEnv(sb.get()),
+    });
     expect(third.code).toBe(0);
 
     const seen = [...lines(first.stdout), ...lines(second.stdout), ...lines(third.stdout)];
@@ -69,7 +78,9 @@ describe.each(['desc', 'asc'] as const)('events tail with the server listing %s'
     expect([...ids].sort((a, b) => a - b)).toEqual(everything.map((e) => e.id).sort((a, b) => a - b)); // none skipped
     expect(lines(second.stdout).length).toBeGreaterThan(0);
     // The first batch (the backlog) is printed in order of occurrence.
-    const firstBatch = lines(first.stdout).slice(0, backlog.length).map((e) => Date.parse(e.date_occurance));
+    const firstBatch = lines(first.stdout)
+      .slice(0, backlog.length)
+      .map((e) => Date.parse(e.date_occurance));
     expect(firstBatch).toEqual([...firstBatch].sort((a, b) => a - b));
   });
 });
@@ -108,27 +119,60 @@ describe('events tail --forward-to', () => {
     received.length = 0;
     failFirst = 3;
     const dir = tempDir('creators-fwd-');
-    const res = await runCli(['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--forward-to', url, '--cursor-file', join(dir, 'c')], {
-      env: sandboxEnv(sb.get()),
-    });
+    const res = await runCli(
+      [
+        'events',
+        'tail',
+        '--once',
+        '--backlog',
+        'all',
+        '--subscription',
+        String(sub),
+        '--forward-to',
+        url,
+        '--cursor-file',
+        join(dir, 'c'),
+      ],
+      {
+        env: sandboxEnv(sb.get()),
+      },
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toMatch(/forward of event \d+ to http:\/\/127\.0\.0\.1:\d+ failed \(HTTP 500\); attempt 2 of 5/);
     expect(res.stderr).toContain('attempt 4 of 5');
     expect(res.stderr).toMatch(/forwarded event \d+: HTTP 202/);
     const delivered = received.filter((r) => r.status === 202).map((r) => r.id);
     expect(delivered.sort((a, b) => a - b)).toEqual(expected.map((e) => e.id).sort((a, b) => a - b));
-    expect(lines(res.stdout).map((e) => e.id).sort((a, b) => a - b)).toEqual(delivered);
+    expect(
+      lines(res.stdout)
+        .map((e) => e.id)
+        .sort((a, b) => a - b),
+    ).toEqual(delivered);
   });
 
   it('when the retries run out: exit 1, the cursor stays before the event, the next run delivers it and nothing twice', async () => {
     const sub = await subscribe(sb.get(), 'fwd2', ['fwd_c', 'fwd_d', 'fwd_e']);
     sb.advance(40 * MIN);
-    const expected = (await allEvents(sub)).sort((a, b) => Date.parse(a.date_occurance) - Date.parse(b.date_occurance) || a.id - b.id);
+    const expected = (await allEvents(sub)).sort(
+      (a, b) => Date.parse(a.date_occurance) - Date.parse(b.date_occurance) || a.id - b.id,
+    );
     const victim = expected[Math.floor(expected.length / 2)] as Ev;
     failId = victim.id;
     received.length = 0;
     const cursor = join(tempDir('creators-fwd-'), 'c');
-    const args = ['events', 'tail', '--once', '--backlog', 'all', '--subscription', String(sub), '--forward-to', url, '--cursor-file', cursor];
+    const args = [
+      'events',
+      'tail',
+      '--once',
+      '--backlog',
+      'all',
+      '--subscription',
+      String(sub),
+      '--forward-to',
+      url,
+      '--cursor-file',
+      cursor,
+    ];
     const failed = await runCli(args, { env: sandboxEnv(sb.get()) });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`Could not forward event ${victim.id}`);

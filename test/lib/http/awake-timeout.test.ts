@@ -22,7 +22,11 @@ describe('the request timeout counts time awake', () => {
   it('a stop far longer than the timeout counts as one short step: what arrives next is still taken', async () => {
     let offset = 0;
     let fired = false;
-    const t = awakeTimeout(1000, () => (fired = true), () => performance.now() + offset);
+    const t = awakeTimeout(
+      1000,
+      () => (fired = true),
+      () => performance.now() + offset,
+    );
     await wait(50);
     // 60 s pass while the process is stopped.
     offset += 60_000;

@@ -23,7 +23,10 @@ describe('HTTP core through `creators credits`', () => {
     pool
       .intercept({ path: CREDITS, method: 'GET', headers: { authorization: `Bearer ${KEY}` } })
       .reply(200, { credits_available: 5, credits_used: 1 }, JSON_HEADERS);
-    const res = await runCli(['credits', '--json'], { env: { CREATORS_BASE_URL: API, CREATORS_API_KEY: `Bearer ${KEY}` }, dispatcher: agent });
+    const res = await runCli(['credits', '--json'], {
+      env: { CREATORS_BASE_URL: API, CREATORS_API_KEY: `Bearer ${KEY}` },
+      dispatcher: agent,
+    });
     expect(res.code).toBe(0);
     expect(res.json()).toEqual({ credits_available: 5, credits_used: 1 });
   });
@@ -51,7 +54,9 @@ describe('HTTP core through `creators credits`', () => {
 
   it('retries a 429 after the retry_after of the body, then succeeds', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: CREDITS, method: 'GET' }).reply(429, { detail: 'Request was throttled.', retry_after: 7 }, JSON_HEADERS);
+    pool
+      .intercept({ path: CREDITS, method: 'GET' })
+      .reply(429, { detail: 'Request was throttled.', retry_after: 7 }, JSON_HEADERS);
     pool.intercept({ path: CREDITS, method: 'GET' }).reply(200, { credits_available: 3 }, JSON_HEADERS);
     const sleeps: number[] = [];
     const res = await runCli(['credits', '--json'], { env, dispatcher: agent, sleeps });
@@ -62,7 +67,9 @@ describe('HTTP core through `creators credits`', () => {
 
   it('honours a Retry-After header when the body has no retry_after', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: CREDITS, method: 'GET' }).reply(429, { detail: 'slow down' }, { headers: { 'content-type': 'application/json', 'retry-after': '3' } });
+    pool
+      .intercept({ path: CREDITS, method: 'GET' })
+      .reply(429, { detail: 'slow down' }, { headers: { 'content-type': 'application/json', 'retry-after': '3' } });
     pool.intercept({ path: CREDITS, method: 'GET' }).reply(200, { credits_available: 3 }, JSON_HEADERS);
     const sleeps: number[] = [];
     const res = await runCli(['credits', '--json', '--quiet'], { env, dispatcher: agent, sleeps });
@@ -73,11 +80,16 @@ describe('HTTP core through `creators credits`', () => {
 
   it('backs off exponentially with jitter on a 429 without retry_after and gives up with exit 6', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: CREDITS, method: 'GET' }).reply(429, { detail: 'Request was throttled.' }, JSON_HEADERS).times(4);
+    pool
+      .intercept({ path: CREDITS, method: 'GET' })
+      .reply(429, { detail: 'Request was throttled.' }, JSON_HEADERS)
+      .times(4);
     const sleeps: number[] = [];
     const res = await runCli(['credits'], { env, dispatcher: agent, sleeps });
     expect(res.code).toBe(6);
-    expect(res.stderr).toMatch(/^error: Rate limited \(HTTP 429\): Request was throttled\. \(gave up after 4 attempts\)/);
+    expect(res.stderr).toMatch(
+      /^error: Rate limited \(HTTP 429\): Request was throttled\. \(gave up after 4 attempts\)/,
+    );
     const backoffs = sleeps.filter((ms) => ms >= 250);
     expect(backoffs).toHaveLength(3);
     expect(backoffs[0]).toBeGreaterThanOrEqual(250);
@@ -88,7 +100,9 @@ describe('HTTP core through `creators credits`', () => {
 
   it('does not wait silently longer than 60 s: exit 6 with the wait in the message', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: CREDITS, method: 'GET' }).reply(429, { detail: 'throttled', retry_after: 600 }, JSON_HEADERS);
+    pool
+      .intercept({ path: CREDITS, method: 'GET' })
+      .reply(429, { detail: 'throttled', retry_after: 600 }, JSON_HEADERS);
     const sleeps: number[] = [];
     const res = await runCli(['credits', '--json'], { env, dispatcher: agent, sleeps });
     expect(res.code).toBe(6);
@@ -102,7 +116,11 @@ describe('HTTP core through `creators credits`', () => {
     const { agent, pool, env } = mockApi();
     pool
       .intercept({ path: '/public/v1/discovery/', method: 'POST' })
-      .reply(429, { error_code: 'daily_limit_exceeded', retry_after: 3600, detail: 'Daily limit exceeded.' }, JSON_HEADERS);
+      .reply(
+        429,
+        { error_code: 'daily_limit_exceeded', retry_after: 3600, detail: 'Daily limit exceeded.' },
+        JSON_HEADERS,
+      );
     const res = await runCli(['api', 'discovery', '-f', 'platform=instagram', '--json'], { env, dispatcher: agent });
     expect(res.code).toBe(5);
     const { error } = res.errorJson();
@@ -119,7 +137,9 @@ describe('HTTP core through `creators credits`', () => {
     const res = await runCli(['api', 'discovery', '-f', 'platform=instagram'], { env, dispatcher: agent });
     expect(res.code).toBe(6);
     // The server's message says what happened; the hint adds that it lasts until renewal, once.
-    expect(res.stderr).toBe('error: Fair-use cap reached.\nDiscovery search and similar stay unavailable until the subscription renews.\n');
+    expect(res.stderr).toBe(
+      'error: Fair-use cap reached.\nDiscovery search and similar stay unavailable until the subscription renews.\n',
+    );
   });
 
   it('retries a 500 on a GET, then reports exit 1', async () => {
@@ -133,10 +153,17 @@ describe('HTTP core through `creators credits`', () => {
 
   it('never replays a billable POST after a 500: one request, and the message says why', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: '/public/v1/creators/enrich/handle/full/', method: 'POST' }).reply(500, { detail: 'boom' }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/public/v1/creators/enrich/handle/full/', method: 'POST' })
+      .reply(500, { detail: 'boom' }, JSON_HEADERS);
     // A second interceptor that must stay unused.
-    pool.intercept({ path: '/public/v1/creators/enrich/handle/full/', method: 'POST' }).reply(200, { result: {} }, JSON_HEADERS);
-    const res = await runCli(['api', 'creators/enrich/handle/full', '-f', 'handle=x', '-f', 'platform=instagram'], { env, dispatcher: agent });
+    pool
+      .intercept({ path: '/public/v1/creators/enrich/handle/full/', method: 'POST' })
+      .reply(200, { result: {} }, JSON_HEADERS);
+    const res = await runCli(['api', 'creators/enrich/handle/full', '-f', 'handle=x', '-f', 'platform=instagram'], {
+      env,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('not retried automatically');
     expect(agent.pendingInterceptors()).toHaveLength(1);
@@ -146,9 +173,16 @@ describe('HTTP core through `creators credits`', () => {
 
   it('does replay a POST the server refused with 503', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' }).reply(503, { detail: 'busy' }, JSON_HEADERS);
-    pool.intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' }).reply(200, { result: { ok: true } }, JSON_HEADERS);
-    const res = await runCli(['api', 'creators/enrich/handle/raw', '-f', 'handle=x', '-f', 'platform=instagram', '--json'], { env, dispatcher: agent });
+    pool
+      .intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' })
+      .reply(503, { detail: 'busy' }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' })
+      .reply(200, { result: { ok: true } }, JSON_HEADERS);
+    const res = await runCli(
+      ['api', 'creators/enrich/handle/raw', '-f', 'handle=x', '-f', 'platform=instagram', '--json'],
+      { env, dispatcher: agent },
+    );
     expect(res.code).toBe(0);
     expect(res.json()).toEqual({ result: { ok: true } });
   });
@@ -162,7 +196,9 @@ describe('HTTP core through `creators credits`', () => {
   });
 
   it('reports connection refused with the origin and a hint (exit 1)', async () => {
-    const res = await runCli(['credits', '--retries', '0'], { env: { CREATORS_BASE_URL: 'http://127.0.0.1:1', CREATORS_API_KEY: KEY } });
+    const res = await runCli(['credits', '--retries', '0'], {
+      env: { CREATORS_BASE_URL: 'http://127.0.0.1:1', CREATORS_API_KEY: KEY },
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^error: Cannot connect to http:\/\/127\.0\.0\.1:1: connection refused\./);
     expect(res.stderr).toContain('--base-url');
@@ -170,10 +206,16 @@ describe('HTTP core through `creators credits`', () => {
 
   it('rejects an invalid base URL before sending anything (exit 2)', async () => {
     const { agent } = mockApi();
-    const res = await runCli(['credits'], { env: { CREATORS_BASE_URL: 'not a url', CREATORS_API_KEY: KEY }, dispatcher: agent });
+    const res = await runCli(['credits'], {
+      env: { CREATORS_BASE_URL: 'not a url', CREATORS_API_KEY: KEY },
+      dispatcher: agent,
+    });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: Invalid base URL 'not a url'\./);
-    const ftp = await runCli(['credits', '--base-url', 'ftp://example.com'], { env: { CREATORS_API_KEY: KEY }, dispatcher: agent });
+    const ftp = await runCli(['credits', '--base-url', 'ftp://example.com'], {
+      env: { CREATORS_API_KEY: KEY },
+      dispatcher: agent,
+    });
     expect(ftp.code).toBe(2);
   });
 
@@ -191,16 +233,34 @@ describe('error bodies of every known shape', () => {
     ['detail', { detail: 'Not found.' }, 'Not found.'],
     ['message', { message: 'Bad thing' }, 'Bad thing'],
     ['error string', { error: 'Exclusion list not found.' }, 'Exclusion list not found.'],
-    ['error list', { error: ['The default exclusion list cannot be renamed.'] }, 'The default exclusion list cannot be renamed.'],
-    ['error field dict', { error: { name: ['A list with this name already exists for this platform.'] } }, 'name: A list with this name already exists for this platform.'],
-    ['nested filter error', { error: { filters: { engagement_percent: ['A valid number is required.'] } } }, 'filters.engagement_percent: A valid number is required.'],
-    ['plain DRF dict', { filters: { engagement_percent: ['A valid number is required.'] } }, 'filters.engagement_percent: A valid number is required.'],
+    [
+      'error list',
+      { error: ['The default exclusion list cannot be renamed.'] },
+      'The default exclusion list cannot be renamed.',
+    ],
+    [
+      'error field dict',
+      { error: { name: ['A list with this name already exists for this platform.'] } },
+      'name: A list with this name already exists for this platform.',
+    ],
+    [
+      'nested filter error',
+      { error: { filters: { engagement_percent: ['A valid number is required.'] } } },
+      'filters.engagement_percent: A valid number is required.',
+    ],
+    [
+      'plain DRF dict',
+      { filters: { engagement_percent: ['A valid number is required.'] } },
+      'filters.engagement_percent: A valid number is required.',
+    ],
     ['response_meta', { response_meta: { error_message: 'Upstream failed' } }, 'Upstream failed'],
   ];
   for (const [name, body, message] of cases) {
     it(`reads ${name}`, async () => {
       const { agent, pool, env } = mockApi();
-      pool.intercept({ path: '/public/v1/discovery/exclusion-lists/1/', method: 'GET' }).reply(400, body as object, JSON_HEADERS);
+      pool
+        .intercept({ path: '/public/v1/discovery/exclusion-lists/1/', method: 'GET' })
+        .reply(400, body as object, JSON_HEADERS);
       const res = await runCli(['api', 'discovery/exclusion-lists/1'], { env, dispatcher: agent });
       expect(res.code).toBe(1);
       expect(res.stderr).toBe(`error: Request failed (HTTP 400): ${message}\n`);
@@ -214,7 +274,10 @@ describe('--debug traffic log', () => {
     pool
       .intercept({ path: '/public/v1/creators/enrich/email/', method: 'POST' })
       .reply(200, { result: { email: 'jane.doe@example.com', token: 'secret-token-value' } }, JSON_HEADERS);
-    const res = await runCli(['api', 'creators/enrich/email', '-f', 'email=jane.doe@example.com', '--debug', '--json'], { env, dispatcher: agent });
+    const res = await runCli(
+      ['api', 'creators/enrich/email', '-f', 'email=jane.doe@example.com', '--debug', '--json'],
+      { env, dispatcher: agent },
+    );
     expect(res.code).toBe(0);
     expect(res.stderr).toContain('> POST https://api.test/public/v1/creators/enrich/email/');
     expect(res.stderr).toMatch(/< 200 POST https:\/\/api\.test\/public\/v1\/creators\/enrich\/email\/ \d+ ms \d+ B/);
@@ -230,7 +293,9 @@ describe('--debug traffic log', () => {
 describe('error bodies that read poorly raw', () => {
   it('separates the messages of a list', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: '/public/v1/discovery/exclusion-lists/1/', method: 'GET' }).reply(400, { error: ['first problem', 'second problem'] }, JSON_HEADERS);
+    pool
+      .intercept({ path: '/public/v1/discovery/exclusion-lists/1/', method: 'GET' })
+      .reply(400, { error: ['first problem', 'second problem'] }, JSON_HEADERS);
     const res = await runCli(['api', 'discovery/exclusion-lists/1'], { env, dispatcher: agent });
     expect(res.stderr).toBe('error: Request failed (HTTP 400): first problem; second problem\n');
   });
@@ -239,7 +304,9 @@ describe('error bodies that read poorly raw', () => {
     const { agent, pool, env } = mockApi();
     pool
       .intercept({ path: CREDITS, method: 'GET' })
-      .reply(502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad gateway</h1></body></html>', { headers: { 'content-type': 'text/html' } })
+      .reply(502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad gateway</h1></body></html>', {
+        headers: { 'content-type': 'text/html' },
+      })
       .times(4);
     const res = await runCli(['credits'], { env, dispatcher: agent });
     expect(res.code).toBe(1);

@@ -44,19 +44,35 @@ describe('Ctrl-C with requests in flight', () => {
     const controller = new AbortController();
     const notices: string[] = [];
     const { http, agent } = client(controller.signal, notices);
-    agent.get(API).intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(ctrlCOnArrival(controller, { accounts: [{ user_id: '1' }], credits_cost: 0.01 })).delay(200);
-    const res = await http.request<{ accounts: unknown[] }>({ method: 'POST', path: 'discovery', body: { platform: 'instagram' } });
+    agent
+      .get(API)
+      .intercept({ path: '/public/v1/discovery/', method: 'POST' })
+      .reply(ctrlCOnArrival(controller, { accounts: [{ user_id: '1' }], credits_cost: 0.01 }))
+      .delay(200);
+    const res = await http.request<{ accounts: unknown[] }>({
+      method: 'POST',
+      path: 'discovery',
+      body: { platform: 'instagram' },
+    });
     expect(controller.signal.aborted).toBe(true);
     expect(res.data.accounts).toHaveLength(1);
-    expect(notices).toEqual(['Waiting for the request already sent to finish, so what it is charged for is kept; press Ctrl-C again to stop at once.']);
-    await expect(http.request({ method: 'POST', path: 'discovery', body: {} })).rejects.toBeInstanceOf(InterruptedError);
+    expect(notices).toEqual([
+      'Waiting for the request already sent to finish, so what it is charged for is kept; press Ctrl-C again to stop at once.',
+    ]);
+    await expect(http.request({ method: 'POST', path: 'discovery', body: {} })).rejects.toBeInstanceOf(
+      InterruptedError,
+    );
   });
 
   it('a GET is abandoned at once', async () => {
     const controller = new AbortController();
     const notices: string[] = [];
     const { http, agent } = client(controller.signal, notices);
-    agent.get(API).intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(ctrlCOnArrival(controller, { credits_available: 1 })).delay(2_000);
+    agent
+      .get(API)
+      .intercept({ path: '/public/v1/accounts/credits/', method: 'GET' })
+      .reply(ctrlCOnArrival(controller, { credits_available: 1 }))
+      .delay(2_000);
     await expect(http.request({ method: 'GET', path: 'accounts/credits' })).rejects.toBeInstanceOf(InterruptedError);
     expect(notices).toEqual([]);
   });

@@ -42,7 +42,9 @@ describe('a connection that breaks is reported in plain words', () => {
     const host = await breakingServer(behaviours[name] as Behaviour);
     const env = { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' };
     const expected = name === 'resets the connection' ? 'was reset' : 'closed';
-    const sentence = new RegExp(`^error: The connection to ${host.replace(/\./g, '\\.')} ${expected} before the response was complete\\.\\n`);
+    const sentence = new RegExp(
+      `^error: The connection to ${host.replace(/\./g, '\\.')} ${expected} before the response was complete\\.\\n`,
+    );
 
     const get = await runCli(['credits', '--retries', '0'], { env });
     expect(get.code).toBe(1);
@@ -68,12 +70,17 @@ describe('a connection that breaks is reported in plain words', () => {
 
   it('--debug keeps the raw cause in the log', async () => {
     const host = await breakingServer(behaviours['closes mid-response'] as Behaviour);
-    const res = await runCli(['credits', '--retries', '0', '--debug'], { env: { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' } });
+    const res = await runCli(['credits', '--retries', '0', '--debug'], {
+      env: { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' },
+    });
     expect(res.code).toBe(1);
     // A GET goes through node:http (ECONNRESET "aborted", as Node says a closed connection), a POST through undici.
     expect(res.stderr).toMatch(/\[debug\] ! GET \S+ failed after \d+ ms: ECONNRESET \(aborted\)/);
     expect(res.stderr).toMatch(/^error: The connection to .* closed before the response was complete\.$/m);
-    const post = await runCli(['enrich', 'handle', 'a', '--platform', 'instagram', '--mode', 'raw', '--yes', '--debug'], { env: { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' } });
+    const post = await runCli(
+      ['enrich', 'handle', 'a', '--platform', 'instagram', '--mode', 'raw', '--yes', '--debug'],
+      { env: { CREATORS_BASE_URL: `http://${host}`, CREATORS_API_KEY: 'sbx_words' } },
+    );
     expect(post.code).toBe(1);
     expect(post.stderr).toMatch(/\[debug\] ! POST \S+ failed after \d+ ms: UND_ERR_SOCKET \(other side closed\)/);
     expect(res.stderr).toMatch(/^error: The connection to .* closed before the response was complete\.$/m);
@@ -84,11 +91,20 @@ describe('events tail --forward-to: a receiver that breaks the connection', () =
   it('each retry line and the final error say it in plain words', async () => {
     const host = await breakingServer(behaviours['closes before answering'] as Behaviour);
     const retries: string[] = [];
-    const error = await forwardEvent(new URL(`http://${host}/hook`), { id: 7 }, { sleep: async () => {}, onRetry: (m) => retries.push(m) }, { attempts: 2 }).then(
+    const error = await forwardEvent(
+      new URL(`http://${host}/hook`),
+      { id: 7 },
+      { sleep: async () => {}, onRetry: (m) => retries.push(m) },
+      { attempts: 2 },
+    ).then(
       () => undefined,
       (err: Error) => err,
     );
-    expect(error?.message).toBe(`Could not forward event 7 to http://${host}/hook: the connection to ${host} closed before the response was complete after 2 attempts.`);
-    expect(retries).toEqual([`forward of event 7 to http://${host} failed (the connection to ${host} closed before the response was complete); attempt 2 of 2 in 1 s`]);
+    expect(error?.message).toBe(
+      `Could not forward event 7 to http://${host}/hook: the connection to ${host} closed before the response was complete after 2 attempts.`,
+    );
+    expect(retries).toEqual([
+      `forward of event 7 to http://${host} failed (the connection to ${host} closed before the response was complete); attempt 2 of 2 in 1 s`,
+    ]);
   });
 });

@@ -19,7 +19,9 @@ describe('a 2xx answer that is not JSON', () => {
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.errorJson().error).toMatchObject({ code: 'malformed_response', status: 200, maybe_charged: true });
-    expect(res.errorJson().error.message).toBe(`The server sent a text/html page instead of JSON (HTTP 200, ${Buffer.byteLength(PORTAL)} bytes).`);
+    expect(res.errorJson().error.message).toBe(
+      `The server sent a text/html page instead of JSON (HTTP 200, ${Buffer.byteLength(PORTAL)} bytes).`,
+    );
   });
 
   it('credits (a GET): retried, then exit 1 with a hint about proxies', async () => {
@@ -28,7 +30,9 @@ describe('a 2xx answer that is not JSON', () => {
     const res = await runCli(['credits', '--retries', '1'], { env, dispatcher: agent });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/^error: The server sent a text\/html page instead of JSON \(HTTP 200, \d+ bytes\)\.\nA proxy or captive portal may be answering instead of the API: check the network and --base-url\.\n$/);
+    expect(res.stderr).toMatch(
+      /^error: The server sent a text\/html page instead of JSON \(HTTP 200, \d+ bytes\)\.\nA proxy or captive portal may be answering instead of the API: check the network and --base-url\.\n$/,
+    );
   });
 
   it('auth status does not say the live check is ok', async () => {
@@ -44,7 +48,10 @@ describe('a 2xx answer that is not JSON', () => {
   it('enrich handle: the row is not reported as not found (not charged)', async () => {
     const { agent, pool, env } = mockApi();
     pool.intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' }).reply(200, PORTAL, HTML);
-    const res = await runCli(['enrich', 'handle', 'noah_paws', '--platform', 'instagram', '--mode', 'raw', '--json'], { env, dispatcher: agent });
+    const res = await runCli(['enrich', 'handle', 'noah_paws', '--platform', 'instagram', '--mode', 'raw', '--json'], {
+      env,
+      dispatcher: agent,
+    });
     expect(res.code).not.toBe(0);
     expect(res.combined).not.toContain('not charged');
     expect(res.combined).toContain('instead of JSON');
@@ -54,7 +61,10 @@ describe('a 2xx answer that is not JSON', () => {
     const { agent, pool, env } = mockApi();
     pool.intercept({ path: '/public/v1/enrichment/batch/', method: 'POST' }).reply(200, PORTAL, HTML);
     const { path } = tempFile('handles.csv', 'handle\nnoah_paws\n');
-    const res = await runCli(['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram'], { env, dispatcher: agent });
+    const res = await runCli(['batch', 'upload', path, '--mode', 'raw', '--platform', 'instagram'], {
+      env,
+      dispatcher: agent,
+    });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect(res.stderr).toContain('instead of JSON');
@@ -62,7 +72,9 @@ describe('a 2xx answer that is not JSON', () => {
 
   it('creators api still prints a text answer as it is (it asks for JSON or text)', async () => {
     const { agent, pool, env } = mockApi();
-    pool.intercept({ path: '/public/v1/some/export/', method: 'GET' }).reply(200, 'a,b\n1,2\n', { headers: { 'content-type': 'text/csv' } });
+    pool
+      .intercept({ path: '/public/v1/some/export/', method: 'GET' })
+      .reply(200, 'a,b\n1,2\n', { headers: { 'content-type': 'text/csv' } });
     const res = await runCli(['api', 'some/export'], { env, dispatcher: agent });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('a,b\n1,2\n');

@@ -59,18 +59,23 @@ beforeAll(async () => {
   });
   const refuse = (status: number) => (req: IncomingMessage, res: import('node:http').ServerResponse) => {
     req.resume();
-    res.writeHead(status, { 'proxy-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' }).end('<html><title>Access denied</title></html>');
+    res
+      .writeHead(status, { 'proxy-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' })
+      .end('<html><title>Access denied</title></html>');
   };
-  const refuseTunnel = (status: number, reason: string) => (_req: IncomingMessage, socket: import('node:stream').Duplex) => {
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
-  };
+  const refuseTunnel =
+    (status: number, reason: string) => (_req: IncomingMessage, socket: import('node:stream').Duplex) => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
+    };
   asks407 = await startProxy(refuse(407), refuseTunnel(407, 'Proxy Authentication Required'));
   asks401 = await startProxy(refuse(401), refuseTunnel(401, 'Unauthorized'));
   // A proxy that answers a wrong password with a plain 401 page and WWW-Authenticate, no Proxy-Authenticate.
   pageFor401 = await startProxy(
     (req, res) => {
       req.resume();
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' }).end('<html><title>401 Unauthorized</title></html>');
+      res
+        .writeHead(401, { 'www-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' })
+        .end('<html><title>401 Unauthorized</title></html>');
     },
     (_req, socket) => socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n'),
   );
@@ -98,12 +103,20 @@ describe('an http:// base URL through a proxy', () => {
     strict.seen.length = 0;
     const [handle] = creatorHandles(sb.get(), 1, 3);
     const before = sb.get().state.ledger.charges.length;
-    const res = await runCli(['enrich', 'handle', handle as string, '--platform', 'instagram', '--mode', 'raw', '--json'], {
-      env: { ...sandboxEnv(sb.get()), HTTP_PROXY: strict.url },
-      configDir: tempConfigDir(),
-    });
+    const res = await runCli(
+      ['enrich', 'handle', handle as string, '--platform', 'instagram', '--mode', 'raw', '--json'],
+      {
+        env: { ...sandboxEnv(sb.get()), HTTP_PROXY: strict.url },
+        configDir: tempConfigDir(),
+      },
+    );
     expect(res.code, res.stderr).toBe(0);
-    expect(sb.get().state.ledger.charges.slice(before).map((c) => c.route)).toEqual(['/public/v1/creators/enrich/handle/raw/']);
+    expect(
+      sb
+        .get()
+        .state.ledger.charges.slice(before)
+        .map((c) => c.route),
+    ).toEqual(['/public/v1/creators/enrich/handle/raw/']);
     expect(strict.seen.filter((line) => line.startsWith('POST http://'))).toHaveLength(1);
     expect(strict.seen.some((line) => line.startsWith('CONNECT'))).toBe(false);
   });
@@ -112,7 +125,11 @@ describe('an http:// base URL through a proxy', () => {
 describe('a proxy that refuses a tunnel', () => {
   it('names the proxy and the host it would not connect to; a 403 is its rule, not retried', async () => {
     strict.seen.length = 0;
-    const env = { CREATORS_BASE_URL: 'https://api.example.com', CREATORS_API_KEY: 'sbx_proxy_test', HTTPS_PROXY: strict.url };
+    const env = {
+      CREATORS_BASE_URL: 'https://api.example.com',
+      CREATORS_API_KEY: 'sbx_proxy_test',
+      HTTPS_PROXY: strict.url,
+    };
     const res = await runCli(['credits', '--json'], { env });
     expect(res.code).toBe(1);
     const host = new URL(strict.url).host;
@@ -127,11 +144,41 @@ describe('a proxy that refuses a tunnel', () => {
 
 describe('a proxy that refuses the credentials', () => {
   const cases = [
-    { name: '407 to an absolute-form request', proxy: () => asks407, base: () => sb.get().url, variable: 'HTTP_PROXY', status: 407 },
-    { name: '401 to an absolute-form request', proxy: () => asks401, base: () => sb.get().url, variable: 'HTTP_PROXY', status: 401 },
-    { name: '407 to CONNECT (https API)', proxy: () => asks407, base: () => 'https://api.example.com', variable: 'HTTPS_PROXY', status: 407 },
-    { name: '401 to CONNECT (https API)', proxy: () => asks401, base: () => 'https://api.example.com', variable: 'HTTPS_PROXY', status: 401 },
-    { name: 'a 401 page without Proxy-Authenticate (not the API key: the API answers JSON)', proxy: () => pageFor401, base: () => sb.get().url, variable: 'HTTP_PROXY', status: 401 },
+    {
+      name: '407 to an absolute-form request',
+      proxy: () => asks407,
+      base: () => sb.get().url,
+      variable: 'HTTP_PROXY',
+      status: 407,
+    },
+    {
+      name: '401 to an absolute-form request',
+      proxy: () => asks401,
+      base: () => sb.get().url,
+      variable: 'HTTP_PROXY',
+      status: 401,
+    },
+    {
+      name: '407 to CONNECT (https API)',
+      proxy: () => asks407,
+      base: () => 'https://api.example.com',
+      variable: 'HTTPS_PROXY',
+      status: 407,
+    },
+    {
+      name: '401 to CONNECT (https API)',
+      proxy: () => asks401,
+      base: () => 'https://api.example.com',
+      variable: 'HTTPS_PROXY',
+      status: 401,
+    },
+    {
+      name: 'a 401 page without Proxy-Authenticate (not the API key: the API answers JSON)',
+      proxy: () => pageFor401,
+      base: () => sb.get().url,
+      variable: 'HTTP_PROXY',
+      status: 401,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: exit 4 naming the proxy, never its password; sent once, not retried`, async () => {
@@ -143,7 +190,9 @@ describe('a proxy that refuses the credentials', () => {
       expect(res.code).toBe(4);
       const host = new URL(proxy.url).host;
       const lines = res.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('[debug]'));
-      expect(lines[0]).toBe(`error: The proxy ${host} (from ${c.variable}) refused the credentials given for it (HTTP ${c.status}).`);
+      expect(lines[0]).toBe(
+        `error: The proxy ${host} (from ${c.variable}) refused the credentials given for it (HTTP ${c.status}).`,
+      );
       expect(lines[1]).toBe(`Check the user name and password in ${c.variable} (http://user:password@host:port).`);
       expect(res.stderr).not.toMatch(/s3cret-pw|ann:/);
       expect(proxy.seen).toHaveLength(1);

@@ -103,14 +103,18 @@ describe('proxy settings', () => {
 
   it('takes a proxy given without a scheme (host:port) as http://, as curl does', async () => {
     proxied = [];
-    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl.replace(/^http:\/\//, '') } });
+    const res = await runCli(['credits', '--json'], {
+      env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl.replace(/^http:\/\//, '') },
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(proxied.length).toBeGreaterThan(0);
   });
 
   it('bypasses the proxy for an address in a NO_PROXY CIDR range', async () => {
     proxied = [];
-    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl, NO_PROXY: 'intranet.example,127.0.0.0/8' } });
+    const res = await runCli(['credits', '--json'], {
+      env: { ...sandboxEnv(sb.get()), HTTP_PROXY: proxyUrl, NO_PROXY: 'intranet.example,127.0.0.0/8' },
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(proxied).toEqual([]);
   });
@@ -118,7 +122,9 @@ describe('proxy settings', () => {
   it('takes http_proxy over HTTP_PROXY when both are set, as curl does', async () => {
     proxied = [];
     const dead = `http://127.0.0.1:${await closedPort()}`;
-    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: dead, http_proxy: proxyUrl } });
+    const res = await runCli(['credits', '--json'], {
+      env: { ...sandboxEnv(sb.get()), HTTP_PROXY: dead, http_proxy: proxyUrl },
+    });
     expect(res.code, res.stderr).toBe(0);
     expect(proxied).toHaveLength(1);
   });
@@ -145,7 +151,9 @@ describe('proxy settings', () => {
 
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     proxied = [];
-    const res = await runCli(['credits', '--json'], { env: { ...sandboxEnv(sb.get()), http_proxy: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    const res = await runCli(['credits', '--json'], {
+      env: { ...sandboxEnv(sb.get()), http_proxy: proxyUrl, NO_PROXY: '127.0.0.1' },
+    });
     expect(res.code).toBe(0);
     expect(proxied).toEqual([]);
   });
@@ -153,19 +161,32 @@ describe('proxy settings', () => {
   it('a download goes through the proxy too (its file host included), and arrives whole', async () => {
     const file = Buffer.alloc(300_000, 'x');
     const files = createServer((req, res) => {
-      if (req.url === '/b1.csv') res.writeHead(200, { 'content-type': 'text/csv', 'content-length': file.length }).end(file);
+      if (req.url === '/b1.csv')
+        res.writeHead(200, { 'content-type': 'text/csv', 'content-length': file.length }).end(file);
       else res.writeHead(404).end();
     });
     const api = createServer((req, res) => {
       if (req.url !== '/public/v1/enrichment/batch/b1/download/') return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ download_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/b1.csv`, filename: 'b1.csv', expires_in: 300 }));
+      res.end(
+        JSON.stringify({
+          download_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/b1.csv`,
+          filename: 'b1.csv',
+          expires_in: 300,
+        }),
+      );
     });
     await Promise.all([files, api].map((srv) => new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))));
     const [filesPort, apiPort] = [files, api].map((srv) => (srv.address() as AddressInfo).port);
     try {
       proxied = [];
-      const res = await runCli(['batch', 'download', 'b1'], { env: { CREATORS_BASE_URL: `http://127.0.0.1:${apiPort}`, CREATORS_API_KEY: 'sbx_proxy_test', HTTP_PROXY: proxyUrl } });
+      const res = await runCli(['batch', 'download', 'b1'], {
+        env: {
+          CREATORS_BASE_URL: `http://127.0.0.1:${apiPort}`,
+          CREATORS_API_KEY: 'sbx_proxy_test',
+          HTTP_PROXY: proxyUrl,
+        },
+      });
       expect(res.code).toBe(0);
       expect(res.stdout.length).toBe(file.length);
       expect(proxied.some((line) => line.includes(`127.0.0.1:${apiPort}`))).toBe(true);
@@ -180,10 +201,14 @@ describe('proxy settings', () => {
 
   it('a proxy that cannot be reached is named as the proxy, its credentials never shown', async () => {
     const closed = await closedPort();
-    const res = await runCli(['credits', '--retries', '0', '--debug'], { env: { ...sandboxEnv(sb.get()), HTTP_PROXY: `http://ann:s3cret@127.0.0.1:${closed}` } });
+    const res = await runCli(['credits', '--retries', '0', '--debug'], {
+      env: { ...sandboxEnv(sb.get()), HTTP_PROXY: `http://ann:s3cret@127.0.0.1:${closed}` },
+    });
     expect(res.code).toBe(1);
     const lines = res.stderr.split('\n').filter((line) => !line.startsWith('[debug]') && !line.startsWith('    at '));
-    expect(lines[0]).toBe(`error: Cannot connect to the proxy 127.0.0.1:${closed} (from HTTP_PROXY): connection refused.`);
+    expect(lines[0]).toBe(
+      `error: Cannot connect to the proxy 127.0.0.1:${closed} (from HTTP_PROXY): connection refused.`,
+    );
     expect(lines[1]).toBe('Is HTTP_PROXY right? A host the proxy must not be used for goes in NO_PROXY.');
     expect(res.stderr).not.toMatch(/s3cret|ann:|base URL/);
   });
@@ -191,7 +216,12 @@ describe('proxy settings', () => {
   it('HTTPS_PROXY for an https API (host:port without a scheme), and the JSON error', async () => {
     const closed = await closedPort();
     // The proxy is refused before anything else happens: api.example.com is never looked up.
-    const env = { CREATORS_BASE_URL: 'https://api.example.com', CREATORS_API_KEY: 'sbx_proxy_test', HTTPS_PROXY: `127.0.0.1:${closed}`, HTTP_PROXY: 'http://127.0.0.1:1' };
+    const env = {
+      CREATORS_BASE_URL: 'https://api.example.com',
+      CREATORS_API_KEY: 'sbx_proxy_test',
+      HTTPS_PROXY: `127.0.0.1:${closed}`,
+      HTTP_PROXY: 'http://127.0.0.1:1',
+    };
     const res = await runCli(['credits', '--retries', '0', '--json'], { env });
     expect(res.code).toBe(1);
     expect(res.errorJson().error).toMatchObject({
@@ -211,10 +241,25 @@ describe('proxy settings', () => {
 describe('proxyFor: which proxy an error names', () => {
   const u = (s: string): URL => new URL(s);
   it('reads the variables as curl does: the lower-case one first when both are set', () => {
-    const both = { HTTPS_PROXY: 'upper:3128', https_proxy: 'lower:3128', HTTP_PROXY: 'UP:8080', http_proxy: 'low:8080' };
-    expect(proxyFor(both, u('https://api.example.com'))).toEqual({ host: 'lower:3128', variable: 'https_proxy', credentials: false });
-    expect(proxyFor(both, u('http://api.example.com'))).toEqual({ host: 'low:8080', variable: 'http_proxy', credentials: false });
-    expect(proxyFor({ HTTP_PROXY: 'p:1', NO_PROXY: '', no_proxy: 'api.example.com' }, u('http://api.example.com'))).toBeUndefined();
+    const both = {
+      HTTPS_PROXY: 'upper:3128',
+      https_proxy: 'lower:3128',
+      HTTP_PROXY: 'UP:8080',
+      http_proxy: 'low:8080',
+    };
+    expect(proxyFor(both, u('https://api.example.com'))).toEqual({
+      host: 'lower:3128',
+      variable: 'https_proxy',
+      credentials: false,
+    });
+    expect(proxyFor(both, u('http://api.example.com'))).toEqual({
+      host: 'low:8080',
+      variable: 'http_proxy',
+      credentials: false,
+    });
+    expect(
+      proxyFor({ HTTP_PROXY: 'p:1', NO_PROXY: '', no_proxy: 'api.example.com' }, u('http://api.example.com')),
+    ).toBeUndefined();
   });
 
   it('NO_PROXY with IP addresses and CIDR ranges (IPv4 and IPv6), as curl reads them', () => {
@@ -234,11 +279,21 @@ describe('proxyFor: which proxy an error names', () => {
   });
 
   it('follows undici: https takes HTTPS_PROXY then HTTP_PROXY, http only HTTP_PROXY; NO_PROXY exempts; no credentials', () => {
-    expect(proxyFor({ HTTPS_PROXY: 'http://a:b@p1:3128', HTTP_PROXY: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p1:3128', variable: 'HTTPS_PROXY', credentials: true });
-    expect(proxyFor({ http_proxy: 'p2:8080' }, u('https://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'http_proxy', credentials: false });
+    expect(
+      proxyFor({ HTTPS_PROXY: 'http://a:b@p1:3128', HTTP_PROXY: 'p2:8080' }, u('https://api.example.com')),
+    ).toEqual({ host: 'p1:3128', variable: 'HTTPS_PROXY', credentials: true });
+    expect(proxyFor({ http_proxy: 'p2:8080' }, u('https://api.example.com'))).toEqual({
+      host: 'p2:8080',
+      variable: 'http_proxy',
+      credentials: false,
+    });
     expect(proxyFor({ HTTPS_PROXY: 'p1:3128' }, u('http://api.example.com'))).toBeUndefined();
     expect(proxyFor({ HTTP_PROXY: 'p2:8080', NO_PROXY: '.example.com' }, u('http://api.example.com'))).toBeUndefined();
-    expect(proxyFor({ HTTP_PROXY: 'p2:8080', no_proxy: 'api.example.com:8443' }, u('http://api.example.com'))).toEqual({ host: 'p2:8080', variable: 'HTTP_PROXY', credentials: false });
+    expect(proxyFor({ HTTP_PROXY: 'p2:8080', no_proxy: 'api.example.com:8443' }, u('http://api.example.com'))).toEqual({
+      host: 'p2:8080',
+      variable: 'HTTP_PROXY',
+      credentials: false,
+    });
     expect(proxyFor({ HTTP_PROXY: 'p2:8080', NO_PROXY: '*' }, u('http://api.example.com'))).toBeUndefined();
     expect(proxyFor({}, u('http://api.example.com'))).toBeUndefined();
   });

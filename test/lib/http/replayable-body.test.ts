@@ -57,7 +57,12 @@ function client(sleeps: number[]): HttpClient {
 async function body() {
   const file = join(dir, 'part.csv');
   writeFileSync(file, `handle\n${Array.from({ length: 2000 }, (_, i) => `user_${i}`).join('\n')}\n`);
-  return multipartBody([['enrichment_mode', 'raw']], { field: 'file', filename: 'batch.csv', contentType: 'text/csv', path: file });
+  return multipartBody([['enrichment_mode', 'raw']], {
+    field: 'file',
+    filename: 'batch.csv',
+    contentType: 'text/csv',
+    path: file,
+  });
 }
 
 const json = (res: ServerResponse, status: number, data: unknown): void => {
@@ -67,7 +72,10 @@ const json = (res: ServerResponse, status: number, data: unknown): void => {
 
 describe('a streamed upload body (createBatch)', () => {
   it('is sent again, whole and from a fresh stream, after the server refused it unstarted (503)', async () => {
-    answer = (n, res) => (n === 1 ? json(res, 503, { detail: 'Service unavailable.' }) : json(res, 201, { batch_id: 'bch_1', status: 'queued' }));
+    answer = (n, res) =>
+      n === 1
+        ? json(res, 503, { detail: 'Service unavailable.' })
+        : json(res, 201, { batch_id: 'bch_1', status: 'queued' });
     const sleeps: number[] = [];
     const multipart = await body();
     const created = await createBatch(client(sleeps), multipart);
@@ -84,7 +92,9 @@ describe('a streamed upload body (createBatch)', () => {
     const sleeps: number[] = [];
     const err = await createBatch(client(sleeps), await body(), { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
-    expect((err as NetworkError).message).toMatch(/^Request timed out after 0\.3 s \(POST \/public\/v1\/enrichment\/batch\/\)\.$/);
+    expect((err as NetworkError).message).toMatch(
+      /^Request timed out after 0\.3 s \(POST \/public\/v1\/enrichment\/batch\/\)\.$/,
+    );
     expect((err as NetworkError).maybeCharged).toBe(true);
     expect(bodies).toHaveLength(1);
     expect(sleeps).toEqual([]);

@@ -52,7 +52,9 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': 16 * 1024 });
       res.write(piece);
     } else if (req.url === '/gone') {
-      res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
+      res
+        .writeHead(403, { 'content-type': 'application/xml' })
+        .end('<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>');
     } else if (req.url === '/json') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ port: req.socket.remotePort }));
     } else if (req.url !== '/silent') {
@@ -69,7 +71,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function client(streamTransport: Transport | undefined, dispatcher: Agent | MockAgent, getTransport?: Transport): HttpClient {
+function client(
+  streamTransport: Transport | undefined,
+  dispatcher: Agent | MockAgent,
+  getTransport?: Transport,
+): HttpClient {
   return new HttpClient({
     baseUrl: new URL('https://api.test'),
     dispatcher,
@@ -95,7 +101,14 @@ describe.each([
 ])('a streamed GET over %s', (_name, transport) => {
   it('has no cap on a body that keeps coming: only the idle time between pieces is limited', async () => {
     const agent = new Agent();
-    const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/trickle`, noAuth: true, responseType: 'stream', headers: { 'x-probe': 'yes' } });
+    const res = await client(transport, agent).request<Readable>({
+      method: 'GET',
+      path: '',
+      absoluteUrl: `${base}/trickle`,
+      noAuth: true,
+      responseType: 'stream',
+      headers: { 'x-probe': 'yes' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-length']).toBe(String(16 * 1024));
     expect(await drain(res.data)).toBe(16 * 1024);
@@ -106,7 +119,13 @@ describe.each([
 
   it('ends a body that stops for longer than the timeout with a timeout error', async () => {
     const agent = new Agent();
-    const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/stall`, noAuth: true, responseType: 'stream' });
+    const res = await client(transport, agent).request<Readable>({
+      method: 'GET',
+      path: '',
+      absoluteUrl: `${base}/stall`,
+      noAuth: true,
+      responseType: 'stream',
+    });
     const started = Date.now();
     const err = await drain(res.data).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
@@ -119,7 +138,13 @@ describe.each([
 
   it('does not cut off a reader that stops reading for longer than the timeout (a slow pipe is not a silent server)', async () => {
     const agent = new Agent();
-    const res = await client(transport, agent).request<Readable>({ method: 'GET', path: '', absoluteUrl: `${base}/big`, noAuth: true, responseType: 'stream' });
+    const res = await client(transport, agent).request<Readable>({
+      method: 'GET',
+      path: '',
+      absoluteUrl: `${base}/big`,
+      noAuth: true,
+      responseType: 'stream',
+    });
     const it = res.data[Symbol.asyncIterator]();
     let n = ((await it.next()).value as Buffer).length;
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -166,7 +191,12 @@ describe('GETs without a body over keep-alive node:http (the reads of a run with
     const http = client(undefined, agent, keepAliveGetTransport());
     const ports: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await http.request<{ port: number }>({ method: 'GET', path: '', absoluteUrl: `${base}/json`, noAuth: true });
+      const res = await http.request<{ port: number }>({
+        method: 'GET',
+        path: '',
+        absoluteUrl: `${base}/json`,
+        noAuth: true,
+      });
       ports.push(res.data.port);
     }
     expect(new Set(ports).size).toBe(1);
@@ -178,7 +208,12 @@ describe('GETs without a body over keep-alive node:http (the reads of a run with
     mock.disableNetConnect();
     mock.get('https://api.test').intercept({ path: '/public/v1/spend/', method: 'POST' }).reply(200, { spent: true });
     const http = client(undefined, mock, keepAliveGetTransport());
-    const read = await http.request<{ port: number }>({ method: 'GET', path: '', absoluteUrl: `${base}/json`, noAuth: true });
+    const read = await http.request<{ port: number }>({
+      method: 'GET',
+      path: '',
+      absoluteUrl: `${base}/json`,
+      noAuth: true,
+    });
     expect(typeof read.data.port).toBe('number');
     const spent = await http.request<{ spent: boolean }>({ method: 'POST', path: 'spend', noAuth: true, body: {} });
     expect(spent.data).toEqual({ spent: true });

@@ -8,11 +8,15 @@ import { loadAgent, request } from '../../../src/lib/http/undici.js';
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src');
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 describe('undici, loaded module by module', () => {
-  it('no source file loads undici\'s index at run time (it costs every request command ~40 ms of start-up)', () => {
+  it("no source file loads undici's index at run time (it costs every request command ~40 ms of start-up)", () => {
     const files = sourceFiles(src);
     expect(files.length).toBeGreaterThan(50);
     for (const file of files) {

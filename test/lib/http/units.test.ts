@@ -16,7 +16,11 @@ describe('paths', () => {
   });
 
   it('keeps a base path prefix (a proxy mount) and adds the query', () => {
-    const url = buildUrl(parseBaseUrl('https://gw.example.com/api/'), 'accounts/credits', { a: 1, b: ['x', 'y'], c: undefined });
+    const url = buildUrl(parseBaseUrl('https://gw.example.com/api/'), 'accounts/credits', {
+      a: 1,
+      b: ['x', 'y'],
+      c: undefined,
+    });
     expect(url.href).toBe('https://gw.example.com/api/public/v1/accounts/credits/?a=1&b=x&b=y');
   });
 
@@ -25,7 +29,9 @@ describe('paths', () => {
   });
 
   it('accepts normal ids', () => {
-    expect(pathSegment('bch_97912db6fec544b9aafc4ab8ef057e8b', 'batch id')).toBe('bch_97912db6fec544b9aafc4ab8ef057e8b');
+    expect(pathSegment('bch_97912db6fec544b9aafc4ab8ef057e8b', 'batch id')).toBe(
+      'bch_97912db6fec544b9aafc4ab8ef057e8b',
+    );
   });
 });
 
@@ -43,25 +49,35 @@ describe('redaction', () => {
   });
 
   it('redacts secret keys at any depth', () => {
-    expect(redactValue({ a: { token: 'tkn', refresh_token: 'r', list: [{ code_verifier: 'v' }] }, name: 'ok' })).toEqual({
+    expect(
+      redactValue({ a: { token: 'tkn', refresh_token: 'r', list: [{ code_verifier: 'v' }] }, name: 'ok' }),
+    ).toEqual({
       a: { token: 'REDACTED', refresh_token: 'REDACTED', list: [{ code_verifier: 'REDACTED' }] },
       name: 'ok',
     });
   });
 
   it('redacts form bodies and literal secrets', () => {
-    expect(redactText('grant_type=refresh_token&refresh_token=rt_secret&client_id=c1')).toBe('grant_type=refresh_token&refresh_token=REDACTED&client_id=c1');
-    expect(redactText('plain text with sk_live_123456 inside', ['sk_live_123456'])).toBe('plain text with REDACTED inside');
+    expect(redactText('grant_type=refresh_token&refresh_token=rt_secret&client_id=c1')).toBe(
+      'grant_type=refresh_token&refresh_token=REDACTED&client_id=c1',
+    );
+    expect(redactText('plain text with sk_live_123456 inside', ['sk_live_123456'])).toBe(
+      'plain text with REDACTED inside',
+    );
   });
 });
 
 describe('pacer', () => {
   const paced = (perMinute: number) => {
     const clock = { now: 0, sleeps: [] as number[] };
-    const pacer = new Pacer(perMinute, () => clock.now, async (ms) => {
-      clock.sleeps.push(ms);
-      clock.now += ms;
-    });
+    const pacer = new Pacer(
+      perMinute,
+      () => clock.now,
+      async (ms) => {
+        clock.sleeps.push(ms);
+        clock.now += ms;
+      },
+    );
     return { pacer, clock };
   };
 
@@ -164,7 +180,8 @@ describe('Retry-After', () => {
 
 describe('presigned links in the debug log', () => {
   it('redacts the signature of a download URL, in URLs and in JSON bodies', () => {
-    const link = 'http://127.0.0.1:9/batch-results/x.csv?X-Amz-Expires=300&X-Amz-Signature=8531a18a31df8781308e4cb66ea5e0af';
+    const link =
+      'http://127.0.0.1:9/batch-results/x.csv?X-Amz-Expires=300&X-Amz-Signature=8531a18a31df8781308e4cb66ea5e0af';
     expect(redactUrl(link)).not.toContain('8531a18a');
     expect(redactUrl(link)).toContain('X-Amz-Expires=300');
     const body = redactText(JSON.stringify({ download_url: link, filename: 'x.csv' }));

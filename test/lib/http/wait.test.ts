@@ -34,8 +34,14 @@ describe('each plan names what its request waits for', () => {
   it('a request without one names the host only: no ids, queries or other path parts', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get('https://files.example.com').intercept({ path: '/batch/1.csv?X-Amz-Signature=zzz', method: 'GET' }).reply(200, {}, JSON_HEADERS);
-    agent.get(API).intercept({ path: '/public/v1/social/listening/subscription/123/?token=abc', method: 'GET' }).reply(200, { id: 123 }, JSON_HEADERS);
+    agent
+      .get('https://files.example.com')
+      .intercept({ path: '/batch/1.csv?X-Amz-Signature=zzz', method: 'GET' })
+      .reply(200, {}, JSON_HEADERS);
+    agent
+      .get(API)
+      .intercept({ path: '/public/v1/social/listening/subscription/123/?token=abc', method: 'GET' })
+      .reply(200, { id: 123 }, JSON_HEADERS);
     const texts: string[] = [];
     const http = new HttpClient({
       baseUrl: new URL(API),
@@ -48,7 +54,12 @@ describe('each plan names what its request waits for', () => {
       waits: { beginWait: (text) => (texts.push(text), { update: () => {}, end: () => {} }) },
     });
     await http.request({ method: 'GET', path: 'social/listening/subscription/123', query: { token: 'abc' } });
-    await http.request({ method: 'GET', path: '', absoluteUrl: 'https://files.example.com/batch/1.csv?X-Amz-Signature=zzz', noAuth: true });
+    await http.request({
+      method: 'GET',
+      path: '',
+      absoluteUrl: 'https://files.example.com/batch/1.csv?X-Amz-Signature=zzz',
+      noAuth: true,
+    });
     expect(texts).toEqual(['Waiting for api.test…', 'Waiting for files.example.com…']);
   });
 });
@@ -58,7 +69,9 @@ describe('the HTTP client reports each request wait', () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
     const pool = agent.get(API);
-    pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(429, { detail: 'slow down' }, { headers: { 'content-type': 'application/json', 'retry-after': '3' } });
+    pool
+      .intercept({ path: '/public/v1/discovery/', method: 'POST' })
+      .reply(429, { detail: 'slow down' }, { headers: { 'content-type': 'application/json', 'retry-after': '3' } });
     pool.intercept({ path: '/public/v1/discovery/', method: 'POST' }).reply(200, { accounts: [] }, JSON_HEADERS);
     const events: string[] = [];
     // A clock that moves only with sleep: the retry back-off and the pacer's hold after the 429 are measured
@@ -88,7 +101,13 @@ describe('the HTTP client reports each request wait', () => {
     await http.request(discoveryPlan({ kind: 'search', body: { platform: 'instagram' } }));
     // The pacer holds every request for the 429's 3 s too; the retry's own sleep has already served that
     // hold, so the retry leaves at once (no second sleep).
-    expect(events).toEqual(['begin Searching…', 'update Rate limited; retrying in 3 s', 'sleep 3000', 'update Searching…', 'end']);
+    expect(events).toEqual([
+      'begin Searching…',
+      'update Rate limited; retrying in 3 s',
+      'sleep 3000',
+      'update Searching…',
+      'end',
+    ]);
 
     // A request that fails for good ends its wait too.
     pool.intercept({ path: '/public/v1/accounts/credits/', method: 'GET' }).reply(404, { detail: 'no' }, JSON_HEADERS);

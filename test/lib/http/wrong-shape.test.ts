@@ -28,7 +28,9 @@ function gateway(body: unknown = GATEWAY) {
   return { ...api, sent };
 }
 
-type ErrorJson = { error: { code: string; message: string; status: number | null; maybe_charged?: boolean; hint?: string } };
+type ErrorJson = {
+  error: { code: string; message: string; status: number | null; maybe_charged?: boolean; hint?: string };
+};
 
 describe('a 200 JSON answer of the wrong shape', () => {
   it('credits (a free GET): retried, then exit 1 malformed_response naming what is missing; no null balance printed', async () => {
@@ -47,7 +49,10 @@ describe('a 200 JSON answer of the wrong shape', () => {
 
   it('search (a paid POST): exit 1, no empty result printed, may have been charged, not sent again', async () => {
     const api = gateway();
-    const res = await runCli(['search', '--platform', 'instagram', '--limit', '5', '--json'], { env: api.env, dispatcher: api.agent });
+    const res = await runCli(['search', '--platform', 'instagram', '--limit', '5', '--json'], {
+      env: api.env,
+      dispatcher: api.agent,
+    });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     const { error } = res.errorJson() as ErrorJson;
@@ -59,10 +64,15 @@ describe('a 200 JSON answer of the wrong shape', () => {
 
   it('enrich handle: exit 1, never "No data found (not charged)"', async () => {
     const api = gateway();
-    const res = await runCli(['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw'], { env: api.env, dispatcher: api.agent });
+    const res = await runCli(['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw'], {
+      env: api.env,
+      dispatcher: api.agent,
+    });
     expect(res.code).toBe(1);
     expect(res.combined).not.toMatch(/no data found|not charged/i);
-    expect(res.stderr).toMatch(/^error: The server's answer to POST \/public\/v1\/creators\/enrich\/handle\/raw\/ does not have the endpoint's shape \(HTTP 200\): result is missing/);
+    expect(res.stderr).toMatch(
+      /^error: The server's answer to POST \/public\/v1\/creators\/enrich\/handle\/raw\/ does not have the endpoint's shape \(HTTP 200\): result is missing/,
+    );
     expect(res.stderr).toContain('The request may have been processed (and charged)');
   });
 
@@ -70,10 +80,26 @@ describe('a 200 JSON answer of the wrong shape', () => {
     const api = gateway();
     const { path } = tempFile('in.csv', 'handle\nann\nbob\ncid\ndee\n');
     const out = join(tempDir('creators-shape-'), 'out.csv');
-    const res = await runCli(['enrich', 'handle', '--platform', 'instagram', '--mode', 'raw', '--input', path, '--concurrency', '1', '-o', out], {
-      env: api.env,
-      dispatcher: api.agent,
-    });
+    const res = await runCli(
+      [
+        'enrich',
+        'handle',
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--input',
+        path,
+        '--concurrency',
+        '1',
+        '-o',
+        out,
+      ],
+      {
+        env: api.env,
+        dispatcher: api.agent,
+      },
+    );
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('result is missing');
     expect(res.stderr).toContain('may have been processed (and charged)');
@@ -84,7 +110,10 @@ describe('a 200 JSON answer of the wrong shape', () => {
 
   it('posts (a paid POST): exit 1 malformed_response, may have been charged', async () => {
     const api = gateway();
-    const res = await runCli(['posts', 'noah_paws', '--platform', 'instagram', '--json'], { env: api.env, dispatcher: api.agent });
+    const res = await runCli(['posts', 'noah_paws', '--platform', 'instagram', '--json'], {
+      env: api.env,
+      dispatcher: api.agent,
+    });
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
     expect((res.errorJson() as ErrorJson).error).toMatchObject({ code: 'malformed_response', maybe_charged: true });
@@ -107,7 +136,12 @@ describe('a 200 JSON answer of the wrong shape', () => {
   });
 
   it('dictionaries, exclusion lists and API keys: exit 1 malformed_response', async () => {
-    for (const argv of [['dict', 'languages'], ['exclusions', 'list'], ['exclusions', 'entries', '3'], ['keys', 'list']]) {
+    for (const argv of [
+      ['dict', 'languages'],
+      ['exclusions', 'list'],
+      ['exclusions', 'entries', '3'],
+      ['keys', 'list'],
+    ]) {
       const api = gateway();
       const res = await runCli([...argv, '--json', '--retries', '0'], { env: api.env, dispatcher: api.agent });
       expect(res.code, argv.join(' ')).toBe(1);
@@ -118,10 +152,18 @@ describe('a 200 JSON answer of the wrong shape', () => {
   it('an answer of the wrong shape is not kept in the store: the next run buys the record', async () => {
     const configDir = tempConfigDir();
     const bad = gateway();
-    const first = await runCli(['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw', '--json'], { env: bad.env, dispatcher: bad.agent, configDir });
+    const first = await runCli(['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw', '--json'], {
+      env: bad.env,
+      dispatcher: bad.agent,
+      configDir,
+    });
     expect(first.code).toBe(1);
     const good = gateway({ result: { instagram: { username: 'nasa', follower_count: 5 } }, credits_cost: 0.03 });
-    const second = await runCli(['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw', '--json'], { env: good.env, dispatcher: good.agent, configDir });
+    const second = await runCli(['enrich', 'handle', 'nasa', '--platform', 'instagram', '--mode', 'raw', '--json'], {
+      env: good.env,
+      dispatcher: good.agent,
+      configDir,
+    });
     expect(second.code).toBe(0);
     expect(good.sent).toEqual(['POST /public/v1/creators/enrich/handle/raw/']);
     expect(second.json<{ result: { instagram: { username: string } } }>().result.instagram.username).toBe('nasa');
@@ -133,7 +175,9 @@ describe('a 200 JSON answer of the wrong shape', () => {
     const good = gateway({ result: { instagram: { username: 'nasa', follower_count: 5 } }, credits_cost: 0.03 });
     expect((await runCli(argv, { env: good.env, dispatcher: good.agent, configDir })).code).toBe(0);
     // What an older version kept from a gateway's answer.
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (f: string) => { exec(sql: string): void; close(): void };
+    };
     const db = new Database(join(configDir, 'store', 'default.db'));
     db.exec(`UPDATE answers SET body = '{"message":"Internal error"}'`);
     db.close();

@@ -1,8 +1,24 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { namesStdout, openAtomicFile, removeStaleTemps, writeFileAtomic, writesInPlace } from '../../../src/lib/io/atomic-file.js';
+import {
+  namesStdout,
+  openAtomicFile,
+  removeStaleTemps,
+  writeFileAtomic,
+  writesInPlace,
+} from '../../../src/lib/io/atomic-file.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -98,7 +114,9 @@ describe('openAtomicFile', () => {
     const file = await openAtomicFile(target);
     await file.handle.write('x');
     await file.commit();
-    expect(readdirSync(dir).sort()).toEqual(['.other.csv.' + dead + '.0badf00d.tmp', `.out.csv.${process.ppid}.0123abcd.tmp`, 'out.csv'].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      ['.other.csv.' + dead + '.0badf00d.tmp', `.out.csv.${process.ppid}.0123abcd.tmp`, 'out.csv'].sort(),
+    );
   });
 });
 
@@ -139,11 +157,14 @@ describe('writesInPlace: the one rule for targets that are not regular files', (
     expect(writesInPlace(join(dir, 'p'))).toBe(true);
     expect(writesInPlace('/dev/null')).toBe(true);
     // Whatever the descriptor leads to (a regular file after `> out`): the shell's redirect is the destination.
-    for (const p of ['/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/63', '/proc/self/fd/3', '/proc/4242/fd/1']) expect(writesInPlace(p), p).toBe(true);
+    for (const p of ['/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/63', '/proc/self/fd/3', '/proc/4242/fd/1'])
+      expect(writesInPlace(p), p).toBe(true);
     expect(writesInPlace('/dev/fdx/1')).toBe(false);
     // Standard output by path is stdout itself (a socket pair under a Node parent: no path opens it).
-    for (const p of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]) expect(namesStdout(p), p).toBe(true);
-    for (const p of ['/dev/stderr', '/dev/fd/10', '/proc/1/fd/1', join(dir, 'f')]) expect(namesStdout(p), p).toBe(false);
+    for (const p of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`])
+      expect(namesStdout(p), p).toBe(true);
+    for (const p of ['/dev/stderr', '/dev/fd/10', '/proc/1/fd/1', join(dir, 'f')])
+      expect(namesStdout(p), p).toBe(false);
   });
 
   it('a temporary file whose pid now belongs to a process started after it was written is stale (a reused pid)', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeFsError } from '../../../src/lib/io/errno.js';
 
-const sys = (code: string, message = `${code}: some system text`): NodeJS.ErrnoException => Object.assign(new Error(message), { code });
+const sys = (code: string, message = `${code}: some system text`): NodeJS.ErrnoException =>
+  Object.assign(new Error(message), { code });
 
 describe('describeFsError', () => {
   it('words each common system error the same way for every reader and writer', () => {

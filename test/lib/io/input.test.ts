@@ -14,7 +14,11 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const ports = (stdin = '', stdinIsTTY = false): InputPorts => ({ cwd: dir, stdin: Readable.from([Buffer.from(stdin)]), stdinIsTTY });
+const ports = (stdin = '', stdinIsTTY = false): InputPorts => ({
+  cwd: dir,
+  stdin: Readable.from([Buffer.from(stdin)]),
+  stdinIsTTY,
+});
 
 async function text(stream: Readable): Promise<string> {
   let out = '';
@@ -45,7 +49,9 @@ describe('openInput', () => {
     const err = await usageError(openInput(ports('', true), '-', '--input', { kind: 'CSV' }));
     expect(err.message).toBe("--input '-' reads standard input, but it is a terminal.");
     expect(err.hint).toBe('Pipe the CSV in, or give a file.');
-    expect((await usageError(openInput(ports('', true), '-', '--body'))).hint).toBe('Pipe the data in, or give a file.');
+    expect((await usageError(openInput(ports('', true), '-', '--body'))).hint).toBe(
+      'Pipe the data in, or give a file.',
+    );
   });
 
   it('opens a file relative to cwd', async () => {
@@ -54,9 +60,13 @@ describe('openInput', () => {
   });
 
   it('a missing file, a directory and an unreadable file are usage errors before anything is read', async () => {
-    expect((await usageError(openInput(ports(), 'nope.csv', '--input'))).message).toBe("Cannot read --input file 'nope.csv': no such file.");
+    expect((await usageError(openInput(ports(), 'nope.csv', '--input'))).message).toBe(
+      "Cannot read --input file 'nope.csv': no such file.",
+    );
     mkdirSync(join(dir, 'folder'));
-    expect((await usageError(openInput(ports(), 'folder', 'input'))).message).toBe("Cannot read input file 'folder': it is a directory.");
+    expect((await usageError(openInput(ports(), 'folder', 'input'))).message).toBe(
+      "Cannot read input file 'folder': it is a directory.",
+    );
     const locked = join(dir, 'locked.csv');
     writeFileSync(locked, 'x');
     chmodSync(locked, 0o000);
@@ -65,7 +75,8 @@ describe('openInput', () => {
       (e: unknown) => e,
     );
     // root reads anything; everyone else gets the usage error.
-    if (opened !== 'opened') expect((opened as UsageError).message).toBe("Cannot read --input file 'locked.csv': permission denied.");
+    if (opened !== 'opened')
+      expect((opened as UsageError).message).toBe("Cannot read --input file 'locked.csv': permission denied.");
   });
 });
 
@@ -75,7 +86,11 @@ describe('readInputText and readInputJson', () => {
     expect(await readInputJson(ports(), 'b.json', '--body')).toEqual({ a: 1 });
     expect(await readInputText(ports('from stdin'), '-', '--file')).toBe('from stdin');
     writeFileSync(join(dir, 'bad.json'), '{');
-    expect((await usageError(readInputJson(ports(), 'bad.json', '--body'))).message).toMatch(/^--body 'bad.json' is not valid JSON: /);
-    expect((await usageError(readInputText(ports(), 'gone.json', '--body'))).message).toBe("Cannot read --body file 'gone.json': no such file.");
+    expect((await usageError(readInputJson(ports(), 'bad.json', '--body'))).message).toMatch(
+      /^--body 'bad.json' is not valid JSON: /,
+    );
+    expect((await usageError(readInputText(ports(), 'gone.json', '--body'))).message).toBe(
+      "Cannot read --body file 'gone.json': no such file.",
+    );
   });
 });

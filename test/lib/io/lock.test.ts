@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,9 +58,14 @@ describe('tryLock', () => {
     // The holder's parent execs into a sleep that never waits for it, so after kill -9 it stays a zombie.
     const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
-      const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (c: Buffer) => resolve(Number(String(c).trim()))));
+      const pid = await new Promise<number>((resolve) =>
+        parent.stdout.once('data', (c: Buffer) => resolve(Number(String(c).trim()))),
+      );
       const { boot, start } = processIdentity(pid);
-      writeFileSync(path, JSON.stringify({ id: 'held', pid, host: hostname(), since: new Date().toISOString(), boot, start }));
+      writeFileSync(
+        path,
+        JSON.stringify({ id: 'held', pid, host: hostname(), since: new Date().toISOString(), boot, start }),
+      );
       expect(tryLock(path).acquired).toBe(false);
       process.kill(pid, 'SIGKILL');
       const state = (): string | undefined => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
@@ -70,8 +84,14 @@ describe('tryLock', () => {
     const path = join(tempDir(), 'x.lock');
     // pid 1 is always alive (kill(1, 0) answers EPERM or nothing, never ESRCH).
     writeFileSync(path, JSON.stringify({ id: 'a', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z' }));
-    expect(tryLock(path)).toEqual({ acquired: false, holder: { id: 'a', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z' } });
-    writeFileSync(path, JSON.stringify({ id: 'b', pid: deadPid(), host: 'elsewhere.example', since: '2020-01-01T00:00:00.000Z' }));
+    expect(tryLock(path)).toEqual({
+      acquired: false,
+      holder: { id: 'a', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z' },
+    });
+    writeFileSync(
+      path,
+      JSON.stringify({ id: 'b', pid: deadPid(), host: 'elsewhere.example', since: '2020-01-01T00:00:00.000Z' }),
+    );
     const other = tryLock(path);
     expect(other.acquired).toBe(false);
     if (!other.acquired) expect(describeHolder(other.holder)).toContain('on elsewhere.example');
@@ -82,7 +102,10 @@ describe('tryLock', () => {
     writeFileSync(path, '');
     expect(tryLock(path)).toEqual({ acquired: false, holder: undefined });
     // Left by an earlier process that had this pid (a restarted container): not ours, so stale.
-    writeFileSync(path, JSON.stringify({ id: 'c', pid: process.pid, host: hostname(), since: '2020-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ id: 'c', pid: process.pid, host: hostname(), since: '2020-01-01T00:00:00.000Z' }),
+    );
     const got = tryLock(path);
     expect(got.acquired).toBe(true);
     if (got.acquired) got.lock.release();
@@ -101,31 +124,34 @@ describe('tryLock', () => {
   });
 
   const noProc = bootId() === undefined ? 'no /proc here: only the pid can be checked' : undefined;
-  it.skipIf(noProc)(`a lock held by a reused pid (pid 1 after a reboot or a container restart) is stale ${noProc ? `(skipped: ${noProc})` : ''}`, () => {
-    const dir = tempDir();
-    const path = join(dir, 'x.lock');
-    const old = { id: 'r', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z' };
-    // Written before the last boot: another boot id.
-    writeFileSync(path, JSON.stringify({ ...old, boot: 'another-boot-0000' }));
-    let got = tryLock(path);
-    expect(got.acquired).toBe(true);
-    if (got.acquired) got.lock.release();
-    // Same boot, but pid 1 is now a process that started at another time.
-    writeFileSync(path, JSON.stringify({ ...old, boot: bootId(), start: `${Number(processStart(1)) + 12345}` }));
-    got = tryLock(path);
-    expect(got.acquired).toBe(true);
-    if (got.acquired) got.lock.release();
-    // A lock of an earlier version (pid only), last written before pid 1 started: not its holder.
-    writeFileSync(path, JSON.stringify(old));
-    utimesSync(path, new Date('2000-01-01T00:00:00Z'), new Date('2000-01-01T00:00:00Z'));
-    got = tryLock(path);
-    expect(got.acquired).toBe(true);
-    if (got.acquired) got.lock.release();
-    expect(readdirSync(dir)).toEqual([]);
-    // The store's claims still ask with the pid alone.
-    expect(processAlive(1)).toBe(true);
-    expect(processAlive(deadPid())).toBe(false);
-  });
+  it.skipIf(noProc)(
+    `a lock held by a reused pid (pid 1 after a reboot or a container restart) is stale ${noProc ? `(skipped: ${noProc})` : ''}`,
+    () => {
+      const dir = tempDir();
+      const path = join(dir, 'x.lock');
+      const old = { id: 'r', pid: 1, host: hostname(), since: '2020-01-01T00:00:00.000Z' };
+      // Written before the last boot: another boot id.
+      writeFileSync(path, JSON.stringify({ ...old, boot: 'another-boot-0000' }));
+      let got = tryLock(path);
+      expect(got.acquired).toBe(true);
+      if (got.acquired) got.lock.release();
+      // Same boot, but pid 1 is now a process that started at another time.
+      writeFileSync(path, JSON.stringify({ ...old, boot: bootId(), start: `${Number(processStart(1)) + 12345}` }));
+      got = tryLock(path);
+      expect(got.acquired).toBe(true);
+      if (got.acquired) got.lock.release();
+      // A lock of an earlier version (pid only), last written before pid 1 started: not its holder.
+      writeFileSync(path, JSON.stringify(old));
+      utimesSync(path, new Date('2000-01-01T00:00:00Z'), new Date('2000-01-01T00:00:00Z'));
+      got = tryLock(path);
+      expect(got.acquired).toBe(true);
+      if (got.acquired) got.lock.release();
+      expect(readdirSync(dir)).toEqual([]);
+      // The store's claims still ask with the pid alone.
+      expect(processAlive(1)).toBe(true);
+      expect(processAlive(deadPid())).toBe(false);
+    },
+  );
 
   it('a dangling symbolic link at the lock path holds nothing: taken over, its target never created', () => {
     const dir = tempDir();

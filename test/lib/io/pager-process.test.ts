@@ -18,7 +18,7 @@ describe('spawnPager (the production pager starter)', () => {
     expect(readFileSync(out, 'utf8')).toBe('hello\nworld\n');
   });
 
-  it('a program not on PATH is ENOENT before anything is written (not the shell\'s exit 127)', async () => {
+  it("a program not on PATH is ENOENT before anything is written (not the shell's exit 127)", async () => {
     const err = await spawnPager('creators-no-such-pager -x', env).catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('ENOENT');
     const path = await spawnPager('/nonexistent/bin/less -R', env).catch((e: unknown) => e);
@@ -27,9 +27,13 @@ describe('spawnPager (the production pager starter)', () => {
 
   it('a pager that exits while output still streams in: the next write is PagerClosedError (EPIPE taken quietly)', async () => {
     const io = memoryTerminal({ stdoutIsTTY: true });
-    const paged = pagedOutput(io, { command: 'head -c 10 > /dev/null', env, start: spawnPager, chosen: true, streamAfterBytes: 1 }, async () => {
-      throw new Error('not direct');
-    });
+    const paged = pagedOutput(
+      io,
+      { command: 'head -c 10 > /dev/null', env, start: spawnPager, chosen: true, streamAfterBytes: 1 },
+      async () => {
+        throw new Error('not direct');
+      },
+    );
     const line = `${'x'.repeat(1023)}\n`;
     let err: unknown;
     for (let i = 0; i < 100_000 && err === undefined; i++) await paged.write(line).catch((e: unknown) => (err = e));

@@ -9,7 +9,14 @@ function ctxWith(stdin: string | undefined, tty: boolean, yes = false): { ctx: T
   const err = new PassThrough();
   let text = '';
   err.on('data', (c: Buffer) => (text += c.toString()));
-  const io: Io = { stdin: Readable.from(stdin === undefined ? [] : [stdin]), stdout: new PassThrough(), stderr: err, stdinIsTTY: tty, stdoutIsTTY: tty, stderrIsTTY: tty };
+  const io: Io = {
+    stdin: Readable.from(stdin === undefined ? [] : [stdin]),
+    stdout: new PassThrough(),
+    stderr: err,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+  };
   return { ctx: new Terminal(io, { quiet: false, color: false, debug: false, yes, cwd: '/' }), stderr: () => text };
 }
 

@@ -36,7 +36,9 @@ describe('Secrets', () => {
       'k=sk_live_abcdefgh1234 c=code_0123456789 v=verifier_0123456789abc r=rt_json_0123456789 a=at_new_0123456789 ' +
         'Authorization: Bearer other_0123456789 short not a secret not_found_but_long',
     );
-    expect(text).toBe('k=REDACTED c=REDACTED v=REDACTED r=REDACTED a=REDACTED Authorization: Bearer REDACTED short not a secret not_found_but_long');
+    expect(text).toBe(
+      'k=REDACTED c=REDACTED v=REDACTED r=REDACTED a=REDACTED Authorization: Bearer REDACTED short not a secret not_found_but_long',
+    );
   });
 
   it('leaves prose about credentials alone', () => {
@@ -49,10 +51,20 @@ function term(tty: boolean): { term: Terminal; err: () => string } {
   const stderr = new PassThrough();
   let text = '';
   stderr.on('data', (c: Buffer) => (text += c.toString()));
-  const io: Io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr, stdinIsTTY: tty, stdoutIsTTY: tty, stderrIsTTY: tty };
+  const io: Io = {
+    stdin: Readable.from([]),
+    stdout: new PassThrough(),
+    stderr,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+  };
   const secrets = new Secrets();
   secrets.add('sk_live_abcdefgh1234');
-  return { term: new Terminal(io, { quiet: false, color: true, debug: true, yes: false, cwd: '/', secrets }), err: () => text };
+  return {
+    term: new Terminal(io, { quiet: false, color: true, debug: true, yes: false, cwd: '/', secrets }),
+    err: () => text,
+  };
 }
 
 describe('the terminal object', () => {
@@ -62,7 +74,13 @@ describe('the terminal object', () => {
     t.warn('\u009b2J');
     t.debugLine('< 200 Bearer sk_live_abcdefgh1234 \r');
     expect(err()).toBe(
-      String.raw`name \x1b]0;x\x07 key REDACTED` + '\n' + '\x1b[33mwarning:\x1b[39m ' + String.raw`\u009b2J` + '\n' + String.raw`[debug] < 200 Bearer REDACTED \r` + '\n',
+      String.raw`name \x1b]0;x\x07 key REDACTED` +
+        '\n' +
+        '\x1b[33mwarning:\x1b[39m ' +
+        String.raw`\u009b2J` +
+        '\n' +
+        String.raw`[debug] < 200 Bearer REDACTED \r` +
+        '\n',
     );
   });
 
@@ -70,7 +88,12 @@ describe('the terminal object', () => {
     const { term: t, err } = term(false);
     t.notice('Enriched photo_\u202Egnp.exe and na\u200Bsa');
     t.warn('\uFEFFbom \u2066isolated\u2069');
-    expect(err()).toBe(String.raw`Enriched photo_\u202egnp.exe and na\u200bsa` + '\n' + String.raw`warning: \ufeffbom \u2066isolated\u2069` + '\n');
+    expect(err()).toBe(
+      String.raw`Enriched photo_\u202egnp.exe and na\u200bsa` +
+        '\n' +
+        String.raw`warning: \ufeffbom \u2066isolated\u2069` +
+        '\n',
+    );
   });
 
   it('a confirmation question without a terminal fails with the question escaped', async () => {
@@ -86,10 +109,29 @@ describe('printError', () => {
     let text = '';
     const stderr = new PassThrough();
     stderr.on('data', (c: Buffer) => (text += c.toString()));
-    const io: Io = { stdin: Readable.from([]), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
-    const err = { message: 'bad \x1b[2J sk_live_abcdefgh1234 \u009b', code: 'http_400', hint: 'hint \x07', spent: { spentMilli: 1500, kept: 'x\rkept' } };
+    const io: Io = {
+      stdin: Readable.from([]),
+      stdout: new PassThrough(),
+      stderr,
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+    };
+    const err = {
+      message: 'bad \x1b[2J sk_live_abcdefgh1234 \u009b',
+      code: 'http_400',
+      hint: 'hint \x07',
+      spent: { spentMilli: 1500, kept: 'x\rkept' },
+    };
     printError(io, { format: 'table', color: false, secrets }, err);
-    expect(text).toBe(String.raw`error: bad \x1b[2J REDACTED \u009b` + '\n' + String.raw`hint \x07` + '\n' + String.raw`Spent 1.5 credits in this run; x\rkept.` + '\n');
+    expect(text).toBe(
+      String.raw`error: bad \x1b[2J REDACTED \u009b` +
+        '\n' +
+        String.raw`hint \x07` +
+        '\n' +
+        String.raw`Spent 1.5 credits in this run; x\rkept.` +
+        '\n',
+    );
     text = '';
     printError(io, { format: 'json', color: false, secrets }, err);
     expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
@@ -105,9 +147,12 @@ describe('format characters', () => {
     expect(escapeControls('\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C')).toBe(
       String.raw`\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c`,
     );
-    expect(escapeControls('na\u200Bsa n\u200Casa n\u200Dasa \uFEFFnasa x\u2060y')).toBe(String.raw`na\u200bsa n\u200casa n\u200dasa \ufeffnasa x\u2060y`);
+    expect(escapeControls('na\u200Bsa n\u200Casa n\u200Dasa \uFEFFnasa x\u2060y')).toBe(
+      String.raw`na\u200bsa n\u200casa n\u200dasa \ufeffnasa x\u2060y`,
+    );
     // Writing, not disguise: an emoji ZWJ sequence, Persian ZWNJ, a Devanagari half form.
-    for (const text of ['👩\u200D💻 dev', '👍🏽\u200D🔥', 'می\u200Cخواهم', 'क्\u200Dष', 'é 😀 漢字']) expect(escapeControls(text)).toBe(text);
+    for (const text of ['👩\u200D💻 dev', '👍🏽\u200D🔥', 'می\u200Cخواهم', 'क्\u200Dष', 'é 😀 漢字'])
+      expect(escapeControls(text)).toBe(text);
     // A joiner between an emoji and a Latin letter, or at the ends, is not writing.
     expect(escapeControls('😀\u200Da \u200D😀')).toBe(String.raw`😀\u200da \u200d😀`);
   });

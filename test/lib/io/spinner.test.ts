@@ -84,7 +84,14 @@ describe('a terminal that reports a width of 0', () => {
     const stderr = Object.assign(new PassThrough(), { columns: 0, isTTY: true });
     let text = '';
     stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true };
+    const io = {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr,
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+    };
     const spinner = createSpinner(io, { quiet: false, color: false, unicode: true }, 'Polling');
     await spinner.ready;
     spinner.update('50%');

@@ -15,11 +15,22 @@ import { tempDir } from '../../helpers/temp.js';
  * only on a terminal, erased before anything else is written. The delay runs on fake timers (ora's own
  * frame interval stays real, it only redraws), so nothing here depends on how fast the machine is.
  */
-function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean; columns?: number } = {}): { term: Terminal; err: () => string } {
+function terminal(options: Partial<TerminalOptions> & { stderrIsTTY?: boolean; columns?: number } = {}): {
+  term: Terminal;
+  err: () => string;
+} {
   const stderr = options.stderrIsTTY === false ? new PassThrough() : fakeTtyStream(80);
   let err = '';
   stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: options.stderrIsTTY ?? true, columns: options.columns ?? 80 };
+  const io = {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr,
+    stdinIsTTY: false,
+    stdoutIsTTY: true,
+    stderrIsTTY: options.stderrIsTTY ?? true,
+    columns: options.columns ?? 80,
+  };
   const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: '/', ...options });
   return { term, err: () => err };
 }
@@ -76,7 +87,10 @@ describe('the wait spinner', () => {
     await term.liveReady;
     term.notice('Rate limited; retrying in 3 s (attempt 2 of 4).');
     await term.liveReady;
-    expect(screen(err())).toEqual(['Rate limited; retrying in 3 s (attempt 2 of 4).', expect.stringMatching(/^. Searching…$/)]);
+    expect(screen(err())).toEqual([
+      'Rate limited; retrying in 3 s (attempt 2 of 4).',
+      expect.stringMatching(/^. Searching…$/),
+    ]);
     term.warn('something to know');
     await term.liveReady;
     wait.end();
@@ -132,7 +146,13 @@ describe('the wait spinner', () => {
     const wait = term.beginWait('Searching…');
     vi.advanceTimersByTime(300);
     await term.liveReady;
-    const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), 'evil\x1b[2Jname': 'x'.repeat(30) };
+    const record = {
+      id: 'a1',
+      bio: 'y'.repeat(30),
+      city: 'z'.repeat(30),
+      notes: 'w'.repeat(30),
+      'evil\x1b[2Jname': 'x'.repeat(30),
+    };
     const settings = { format: 'table' as const, formatExplicit: false, color: false, unicode: true, quiet: false };
     await printList(term, settings, [record], []);
     await term.liveReady;
@@ -160,7 +180,14 @@ describe('the wait spinner', () => {
     await term.liveReady;
     expect(screen(err())).toEqual([expect.stringMatching(/^. Searching…$/)]);
     const target = join(tempDir('creators-wait-'), 'out.csv');
-    const settings = { format: 'csv' as const, formatExplicit: true, color: false, quiet: false, outputPath: target, fields: ['id', 'no\x1b[2Jpe'] };
+    const settings = {
+      format: 'csv' as const,
+      formatExplicit: true,
+      color: false,
+      quiet: false,
+      outputPath: target,
+      fields: ['id', 'no\x1b[2Jpe'],
+    };
     await printList(term, settings, [{ id: 'a1' }], []);
     await term.liveReady;
     expect(readFileSync(target, 'utf8')).toMatch(/^id,/);
@@ -180,7 +207,13 @@ describe('the wait spinner', () => {
     await term.liveReady;
     term.tell('Open this URL in a browser to log in:\n\n  http://127.0.0.1/x\x07\n');
     await term.liveReady;
-    expect(screen(err())).toEqual(['Open this URL in a browser to log in:', '', '  http://127.0.0.1/x\\x07', '', expect.stringMatching(/^. Waiting…$/)]);
+    expect(screen(err())).toEqual([
+      'Open this URL in a browser to log in:',
+      '',
+      '  http://127.0.0.1/x\\x07',
+      '',
+      expect.stringMatching(/^. Waiting…$/),
+    ]);
     wait.end();
     const quiet = terminal({ quiet: true });
     quiet.term.tell('paste it again:');

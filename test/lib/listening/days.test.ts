@@ -25,7 +25,10 @@ describe('remainingDays (campaign add-creators / resume estimates)', () => {
   });
 
   it('campaignDuration notes where the days came from', () => {
-    expect(campaignDuration({ days: 10, end_date: '2026-12-02' }, '3', NOW)).toEqual({ days: 10, note: 'days left in campaign 3, ends 2026-12-02' });
+    expect(campaignDuration({ days: 10, end_date: '2026-12-02' }, '3', NOW)).toEqual({
+      days: 10,
+      note: 'days left in campaign 3, ends 2026-12-02',
+    });
     expect(campaignDuration({ days: null }, '3', NOW)).toEqual({});
   });
 });

@@ -4,9 +4,18 @@ import type { Plan } from '../../../src/lib/api/plan.js';
 import { buildBody } from '../../../src/lib/body.js';
 import type { HttpClient } from '../../../src/lib/http/client.js';
 import { creatorRefs, parseCreatorRef } from '../../../src/lib/listening/creators.js';
-import { creatorsCount, deleteListening, monitoringNotice, type ListeningPorts } from '../../../src/lib/listening/workflows.js';
+import {
+  creatorsCount,
+  deleteListening,
+  monitoringNotice,
+  type ListeningPorts,
+} from '../../../src/lib/listening/workflows.js';
 
-const ports = (stdin = ''): { cwd: string; stdin: Readable; stdinIsTTY: boolean } => ({ cwd: '/', stdin: Readable.from([stdin]), stdinIsTTY: false });
+const ports = (stdin = ''): { cwd: string; stdin: Readable; stdinIsTTY: boolean } => ({
+  cwd: '/',
+  stdin: Readable.from([stdin]),
+  stdinIsTTY: false,
+});
 
 describe('lib/listening', () => {
   it('the monitoring notice: at most, or per day when open-ended; none without creators', () => {
@@ -50,7 +59,17 @@ describe('lib/listening', () => {
   it('buildBody reads the body file through its port; the fields override the pairs, the pairs override the file', async () => {
     const read: string[] = [];
     const bodyPorts = { bodyObject: async (source: string) => (read.push(source), { name: 'file', a: 1 }) };
-    const body = await buildBody(bodyPorts, { file: '-', pairs: [{ path: ['a'], value: 2 }, { path: ['b', 'c'], value: 'x' }] }, { name: 'flag', skipped: undefined });
+    const body = await buildBody(
+      bodyPorts,
+      {
+        file: '-',
+        pairs: [
+          { path: ['a'], value: 2 },
+          { path: ['b', 'c'], value: 'x' },
+        ],
+      },
+      { name: 'flag', skipped: undefined },
+    );
     expect(read).toEqual(['-']);
     expect(body).toEqual({ name: 'flag', a: 2, b: { c: 'x' } });
   });

@@ -19,7 +19,17 @@ describe('creatorCard', () => {
           has_brand_deals: true,
           is_business: true,
           platforms: {
-            instagram: { userid: '1', username: 'ann', full_name: 'Ann Lee', follower_count: 12345, engagement_percent: 3.5, niche_class: 'Food', niche_sub_class: 'Baking', income_last_90_days_min: 1000, income_last_90_days_max: 2500 },
+            instagram: {
+              userid: '1',
+              username: 'ann',
+              full_name: 'Ann Lee',
+              follower_count: 12345,
+              engagement_percent: 3.5,
+              niche_class: 'Food',
+              niche_sub_class: 'Baking',
+              income_last_90_days_min: 1000,
+              income_last_90_days_max: 2500,
+            },
             youtube: { username: 'annbakes', follower_count: 2_000_000 },
           },
         },
@@ -40,7 +50,23 @@ describe('creatorCard', () => {
   });
 
   it('aliases: followers, bio, avg_likes, engagement_rate as a fraction, verified', () => {
-    const card = creatorCard({ result: { tiktok: { handle: 'bo', name: 'Bo', followers: 999_950, bio: 'hi', avg_likes: 1500, engagement_rate: 0.042, is_verified: true } } }, plain(80), 'tiktok');
+    const card = creatorCard(
+      {
+        result: {
+          tiktok: {
+            handle: 'bo',
+            name: 'Bo',
+            followers: 999_950,
+            bio: 'hi',
+            avg_likes: 1500,
+            engagement_rate: 0.042,
+            is_verified: true,
+          },
+        },
+      },
+      plain(80),
+      'tiktok',
+    );
     expect(lines(card)[0]).toBe('Bo @bo · tiktok · verified');
     expect(card).toMatch(/\n {2}Followers +1M\n/);
     expect(card).toMatch(/\n {2}Engagement +4\.2%\n/);
@@ -60,9 +86,20 @@ describe('creatorCard', () => {
                 success: true,
                 data: {
                   audience_credibility: 0.81,
-                  audience_geo: { countries: [{ name: 'Spain', weight: 0.2 }, { name: 'Mexico', weight: 0.5 }] },
-                  audience_ages: [{ code: '18-24', weight: 0.4 }, { code: '25-34', weight: 0.35 }],
-                  audience_genders: [{ code: 'FEMALE', weight: 0.62 }, { code: 'MALE', weight: 0.38 }],
+                  audience_geo: {
+                    countries: [
+                      { name: 'Spain', weight: 0.2 },
+                      { name: 'Mexico', weight: 0.5 },
+                    ],
+                  },
+                  audience_ages: [
+                    { code: '18-24', weight: 0.4 },
+                    { code: '25-34', weight: 0.35 },
+                  ],
+                  audience_genders: [
+                    { code: 'FEMALE', weight: 0.62 },
+                    { code: 'MALE', weight: 0.38 },
+                  ],
                 },
               },
             },
@@ -92,7 +129,11 @@ describe('creatorCard', () => {
   ];
 
   it('credibility on its histogram: the open ends as wide as a bin, the audience marked in its bin', () => {
-    const card = creatorCard(audienceRecord({ audience_credibility: 0.734 }, { audience_credibility_followers_histogram: bins }), plain(100), 'instagram')!;
+    const card = creatorCard(
+      audienceRecord({ audience_credibility: 0.734 }, { audience_credibility_followers_histogram: bins }),
+      plain(100),
+      'instagram',
+    )!;
     const lines = card.split('\n');
     const row = lines.findIndex((line) => line.startsWith('  Credibility'));
     expect(lines[row]).toMatch(/^ {2}Credibility {2}40% [▁-█]{20} 90%$/);
@@ -101,56 +142,107 @@ describe('creatorCard', () => {
     expect(lines[row + 1]!.indexOf('▲')).toBe(bars + 3 * 4 + 1);
     expect(lines[row + 1]!.trim()).toBe('▲ 73.4%');
     // No value: the median's bin.
-    const median = creatorCard(audienceRecord({ audience_geo: {} }, { audience_credibility_followers_histogram: bins }), plain(100), 'instagram')!;
+    const median = creatorCard(
+      audienceRecord({ audience_geo: {} }, { audience_credibility_followers_histogram: bins }),
+      plain(100),
+      'instagram',
+    )!;
     expect(median).toMatch(/\n {17,}▲ median\n/);
   });
 
   it('shares as a `{label: weight}` map (percent or fraction) are drawn the same', () => {
-    const card = creatorCard(audienceRecord({ audience_ages: { '25-34': 0.3, '13-17': 0.1, '65-': 0.05 }, audience_genders: { male: 78, female: 22 } }), plain(80), 'instagram')!;
-    expect(card).toMatch(/\n {2}Ages +13-17 +█+[▉▊▋▌▍▎▏]?░+ +10%\n +25-34 +█+[▉▊▋▌▍▎▏]?░+ +30%\n +65\+ +█+[▉▊▋▌▍▎▏]?░+ +5%\n/);
+    const card = creatorCard(
+      audienceRecord({
+        audience_ages: { '25-34': 0.3, '13-17': 0.1, '65-': 0.05 },
+        audience_genders: { male: 78, female: 22 },
+      }),
+      plain(80),
+      'instagram',
+    )!;
+    expect(card).toMatch(
+      /\n {2}Ages +13-17 +█+[▉▊▋▌▍▎▏]?░+ +10%\n +25-34 +█+[▉▊▋▌▍▎▏]?░+ +30%\n +65\+ +█+[▉▊▋▌▍▎▏]?░+ +5%\n/,
+    );
     expect(card).toMatch(/\n {2}Genders +male +█+[▉▊▋▌▍▎▏]?░+ +78%\n +female +█+[▉▊▋▌▍▎▏]?░+ +22%\n/);
   });
 
   it('follower growth over 12, 6 and 3 months as a sparkline of the follower count, then the figures', () => {
     const card = creatorCard(
-      { result: { instagram: { username: 'g', follower_growth_percent: 5, creator_follower_growth: { '3_months_ago': 5, '12_months_ago': 20, '6_months_ago': 9.5 } } } },
+      {
+        result: {
+          instagram: {
+            username: 'g',
+            follower_growth_percent: 5,
+            creator_follower_growth: { '3_months_ago': 5, '12_months_ago': 20, '6_months_ago': 9.5 },
+          },
+        },
+      },
       plain(100),
       'instagram',
     )!;
     expect(card).toMatch(/\n {2}Growth +▁▁▄▄▆▆██ \+20% in 12 months, \+9\.5% in 6, \+5% in 3\n/);
     // Without the periods: the 3-month figure alone, as before.
-    expect(creatorCard({ result: { instagram: { username: 'g', follower_growth_percent: 5 } } }, plain(100), 'instagram')).toMatch(/\n {2}Growth +5%\n/);
+    expect(
+      creatorCard({ result: { instagram: { username: 'g', follower_growth_percent: 5 } } }, plain(100), 'instagram'),
+    ).toMatch(/\n {2}Growth +5%\n/);
   });
 
-  it.each([60, 100, 200])('at %i columns every chart line fits; ASCII without Unicode, no colour codes without colour', (width) => {
-    const record = audienceRecord(
-      {
-        audience_credibility: 0.9,
-        audience_geo: { countries: [{ name: 'United States of America', weight: 0.61 }, { name: 'India', weight: 0.2 }], cities: [{ name: 'Kolkata', weight: 0.11 }] },
-        audience_ages: [{ code: '18-24', weight: 0.4 }],
-        audience_genders: [{ code: 'FEMALE', weight: 0.62 }],
-      },
-      { audience_credibility_followers_histogram: bins },
-    );
-    for (const unicode of [true, false]) {
-      const card = creatorCard(record, { width, color: false, unicode }, 'instagram')!;
-      for (const line of card.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
-      expect(card).toContain('United States of America');
-      if (!unicode) {
-        expect(card).not.toMatch(/[\u2580-\u259f▲·›–]/);
-        expect(card).toMatch(/\n {2}Countries +United States of America +#+\.+ +61%\n/);
-        expect(card).toContain('^ 90%');
+  it.each([60, 100, 200])(
+    'at %i columns every chart line fits; ASCII without Unicode, no colour codes without colour',
+    (width) => {
+      const record = audienceRecord(
+        {
+          audience_credibility: 0.9,
+          audience_geo: {
+            countries: [
+              { name: 'United States of America', weight: 0.61 },
+              { name: 'India', weight: 0.2 },
+            ],
+            cities: [{ name: 'Kolkata', weight: 0.11 }],
+          },
+          audience_ages: [{ code: '18-24', weight: 0.4 }],
+          audience_genders: [{ code: 'FEMALE', weight: 0.62 }],
+        },
+        { audience_credibility_followers_histogram: bins },
+      );
+      for (const unicode of [true, false]) {
+        const card = creatorCard(record, { width, color: false, unicode }, 'instagram')!;
+        for (const line of card.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+        expect(card).toContain('United States of America');
+        if (!unicode) {
+          expect(card).not.toMatch(/[\u2580-\u259f▲·›–]/);
+          expect(card).toMatch(/\n {2}Countries +United States of America +#+\.+ +61%\n/);
+          expect(card).toContain('^ 90%');
+        }
+        expect(card).not.toContain('\x1b');
       }
-      expect(card).not.toContain('\x1b');
-    }
-    expect(creatorCard(record, { width, color: true, unicode: true }, 'instagram')).toContain('\x1b[36m█');
-  });
+      expect(creatorCard(record, { width, color: true, unicode: true }, 'instagram')).toContain('\x1b[36m█');
+    },
+  );
 
   it('sponsors: past sponsors with post counts; brands only when they add names', () => {
-    const same = creatorCard({ result: { instagram: { username: 'd', past_sponsors: [{ handle: 'nike', post_count: 1 }, { handle: 'lego', post_count: 3 }], brands_found: ['nike', 'lego'] } } }, plain(100));
+    const same = creatorCard(
+      {
+        result: {
+          instagram: {
+            username: 'd',
+            past_sponsors: [
+              { handle: 'nike', post_count: 1 },
+              { handle: 'lego', post_count: 3 },
+            ],
+            brands_found: ['nike', 'lego'],
+          },
+        },
+      },
+      plain(100),
+    );
     expect(same).toMatch(/\n {2}Past sponsors +@nike \(1 post\), @lego \(3 posts\)\n/);
     expect(same).not.toMatch(/\n {2}Brands /);
-    const more = creatorCard({ result: { instagram: { username: 'd', past_sponsors: [{ handle: 'nike' }], brands_found: ['nike', 'adidas'] } } }, plain(100));
+    const more = creatorCard(
+      {
+        result: { instagram: { username: 'd', past_sponsors: [{ handle: 'nike' }], brands_found: ['nike', 'adidas'] } },
+      },
+      plain(100),
+    );
     expect(more).toMatch(/\n {2}Brands +nike, adidas\n/);
   });
 
@@ -179,10 +271,16 @@ describe('creatorCard', () => {
   });
 
   it('colour: bold name and headings; none without it', () => {
-    const card = creatorCard({ result: { instagram: { username: 'a', full_name: 'A', follower_count: 1 } } }, { width: 80, color: true, unicode: true }, 'instagram');
+    const card = creatorCard(
+      { result: { instagram: { username: 'a', full_name: 'A', follower_count: 1 } } },
+      { width: 80, color: true, unicode: true },
+      'instagram',
+    );
     expect(card).toContain('\x1b[1mA\x1b[22m @a');
     expect(card).toContain('\x1b[1mMetrics\x1b[22m');
-    expect(creatorCard({ result: { instagram: { username: 'a', follower_count: 1 } } }, plain(80))).not.toContain('\x1b');
+    expect(creatorCard({ result: { instagram: { username: 'a', follower_count: 1 } } }, plain(80))).not.toContain(
+      '\x1b',
+    );
   });
 });
 

@@ -42,20 +42,50 @@ describe('barRows', () => {
   });
 
   it('a bar is its share of the track: eighths in Unicode, whole cells in ASCII; a share above 0 is never empty', () => {
-    const [half] = barRows([{ label: 'a', parts: [0.5], text: '50%' }], { width: 50, unicode: true, color: false, maxBar: 40 });
+    const [half] = barRows([{ label: 'a', parts: [0.5], text: '50%' }], {
+      width: 50,
+      unicode: true,
+      color: false,
+      maxBar: 40,
+    });
     expect(half).toBe(`a  ${'█'.repeat(20)}${'░'.repeat(20)}  50%`);
-    const [eighth] = barRows([{ label: 'a', parts: [0.5 + 1 / 80], text: 'x' }], { width: 50, unicode: true, color: false, maxBar: 40 });
+    const [eighth] = barRows([{ label: 'a', parts: [0.5 + 1 / 80], text: 'x' }], {
+      width: 50,
+      unicode: true,
+      color: false,
+      maxBar: 40,
+    });
     expect(eighth).toContain(`${'█'.repeat(20)}▌${'░'.repeat(19)}`);
-    const [ascii] = barRows([{ label: 'a', parts: [0.5], text: '50%' }], { width: 50, unicode: false, color: false, maxBar: 40 });
+    const [ascii] = barRows([{ label: 'a', parts: [0.5], text: '50%' }], {
+      width: 50,
+      unicode: false,
+      color: false,
+      maxBar: 40,
+    });
     expect(ascii).toBe(`a  ${'#'.repeat(20)}${'.'.repeat(20)}  50%`);
-    const [tiny] = barRows([{ label: 'a', parts: [0.001], text: '0.1%' }], { width: 50, unicode: false, color: false, maxBar: 40 });
+    const [tiny] = barRows([{ label: 'a', parts: [0.001], text: '0.1%' }], {
+      width: 50,
+      unicode: false,
+      color: false,
+      maxBar: 40,
+    });
     expect(tiny).toContain(`#${'.'.repeat(39)}`);
   });
 
   it('a split bar: the first share full, the second shaded, together the whole bar', () => {
-    const [line] = barRows([{ label: 'noah', parts: [0.56, 0.44], text: '56% unique' }], { width: 60, unicode: true, color: false, maxBar: 40 });
+    const [line] = barRows([{ label: 'noah', parts: [0.56, 0.44], text: '56% unique' }], {
+      width: 60,
+      unicode: true,
+      color: false,
+      maxBar: 40,
+    });
     expect(line).toContain(`${'█'.repeat(22)}${'▒'.repeat(18)}`);
-    const [ascii] = barRows([{ label: 'noah', parts: [0.56, 0.44], text: '56% unique' }], { width: 60, unicode: false, color: false, maxBar: 40 });
+    const [ascii] = barRows([{ label: 'noah', parts: [0.56, 0.44], text: '56% unique' }], {
+      width: 60,
+      unicode: false,
+      color: false,
+      maxBar: 40,
+    });
     expect(ascii).toContain(`${'#'.repeat(22)}${'='.repeat(18)}`);
   });
 

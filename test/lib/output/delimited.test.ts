@@ -9,7 +9,10 @@ function randomRows(count: number): string[][] {
   const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
   return Array.from({ length: count }, () =>
     // At least one non-empty cell: a row of one empty cell is a blank line, which readers skip.
-    Array.from({ length: 1 + rnd(4) }, (_, i) => (i === 0 ? 'x' : '') + Array.from({ length: rnd(6) }, () => alphabet[rnd(alphabet.length)]).join('')),
+    Array.from(
+      { length: 1 + rnd(4) },
+      (_, i) => (i === 0 ? 'x' : '') + Array.from({ length: rnd(6) }, () => alphabet[rnd(alphabet.length)]).join(''),
+    ),
   );
 }
 
@@ -26,12 +29,16 @@ describe('csv and tsv lines through csv-stringify', () => {
 
   it('quotes a comma, a quote, a newline and a lone carriage return (RFC 4180); plain cells as they are', async () => {
     const csv = await csvLineEncoder('csv');
-    expect(csv(['a,b', 'say "hi"', 'l1\nl2', 'x\ry', '', 'tab\there', 'plain'])).toBe('"a,b","say ""hi""","l1\nl2","x\ry",,tab\there,plain\n');
+    expect(csv(['a,b', 'say "hi"', 'l1\nl2', 'x\ry', '', 'tab\there', 'plain'])).toBe(
+      '"a,b","say ""hi""","l1\nl2","x\ry",,tab\there,plain\n',
+    );
   });
 
   it('tsv is csv with a tab delimiter: tabs, quotes and line breaks are quoted, commas are not', async () => {
     const tsv = await csvLineEncoder('tsv');
-    expect(tsv(['a,b', 'say "hi"', 'tab\there', 'l1\r\nl2', 'plain'])).toBe('a,b\t"say ""hi"""\t"tab\there"\t"l1\r\nl2"\tplain\n');
+    expect(tsv(['a,b', 'say "hi"', 'tab\there', 'l1\r\nl2', 'plain'])).toBe(
+      'a,b\t"say ""hi"""\t"tab\there"\t"l1\r\nl2"\tplain\n',
+    );
   });
 
   it('writes raw values: numbers as is, booleans as true/false, null an empty cell, an empty row a line end', async () => {
@@ -51,7 +58,9 @@ describe('csv and tsv lines through csv-stringify', () => {
 
 describe('plain tab-separated lines (piped --format table)', () => {
   it('are not csv: tabs and line breaks become spaces, nothing is quoted', () => {
-    expect(tabLine(['a,b', 'say "hi"', 12345, true, null, 'tab\there', 'l1\r\nl2', 'x\ry', ''])).toBe('a,b\tsay "hi"\t12345\ttrue\t\ttab here\tl1 l2\tx y\t\n');
+    expect(tabLine(['a,b', 'say "hi"', 12345, true, null, 'tab\there', 'l1\r\nl2', 'x\ry', ''])).toBe(
+      'a,b\tsay "hi"\t12345\ttrue\t\ttab here\tl1 l2\tx y\t\n',
+    );
     expect(tabLine([])).toBe('\n');
   });
 });
@@ -59,7 +68,9 @@ describe('plain tab-separated lines (piped --format table)', () => {
 describe('--csv-safe and --bom', () => {
   it("csv-safe prefixes cells starting with = + - @ tab or CR with ', then quotes as usual; numbers are left alone", async () => {
     const csv = await csvLineEncoder('csv', { csvSafe: true });
-    expect(csv(['=1+1', '+x', '-x', '@x', '\tx', '\rx', 'a=b', -5, 'plain'])).toBe(`'=1+1,'+x,'-x,'@x,'\tx,"'\rx",a=b,-5,plain\n`);
+    expect(csv(['=1+1', '+x', '-x', '@x', '\tx', '\rx', 'a=b', -5, 'plain'])).toBe(
+      `'=1+1,'+x,'-x,'@x,'\tx,"'\rx",a=b,-5,plain\n`,
+    );
   });
 
   it('bom writes a UTF-8 byte order mark once, before the first line; neither is on by default', async () => {

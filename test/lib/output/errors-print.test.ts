@@ -20,7 +20,13 @@ describe('printError', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe('');
     expect(JSON.parse(lines[0] as string)).toEqual({
-      error: { code: 'daily_limit_exceeded', message: rateLimited.message, status: 429, retry_after: 3600, hint: rateLimited.hint },
+      error: {
+        code: 'daily_limit_exceeded',
+        message: rateLimited.message,
+        status: 429,
+        retry_after: 3600,
+        hint: rateLimited.hint,
+      },
     });
     expect(io.out()).toBe('');
   });
@@ -28,18 +34,28 @@ describe('printError', () => {
   it('uses null for an absent status and retry_after', () => {
     const io = memoryTerminal();
     printError(io, { format: 'json', color: false }, { message: 'boom', code: 'network_error' });
-    expect(JSON.parse(io.err())).toEqual({ error: { code: 'network_error', message: 'boom', status: null, retry_after: null } });
+    expect(JSON.parse(io.err())).toEqual({
+      error: { code: 'network_error', message: 'boom', status: null, retry_after: null },
+    });
   });
 
   it('ends a stopped billable command with the spend line in text, and as `spent` in JSON', () => {
     const spent = { spentMilli: 5500, kept: '550 creators kept in p.json, marked partial' };
     const text = memoryTerminal();
     printError(text, { format: 'table', color: false }, { message: 'Interrupted.', code: 'interrupted', spent });
-    expect(text.err()).toBe('error: Interrupted.\nSpent 5.5 credits in this run; 550 creators kept in p.json, marked partial.\n');
+    expect(text.err()).toBe(
+      'error: Interrupted.\nSpent 5.5 credits in this run; 550 creators kept in p.json, marked partial.\n',
+    );
     const json = memoryTerminal();
     printError(json, { format: 'json', color: false }, { message: 'Interrupted.', code: 'interrupted', spent });
     expect(JSON.parse(json.err())).toEqual({
-      error: { code: 'interrupted', message: 'Interrupted.', status: null, retry_after: null, spent: { credits: 5.5, kept: spent.kept } },
+      error: {
+        code: 'interrupted',
+        message: 'Interrupted.',
+        status: null,
+        retry_after: null,
+        spent: { credits: 5.5, kept: spent.kept },
+      },
     });
   });
 

@@ -16,17 +16,31 @@ describe('--fields with a path no printed record has', () => {
     ['jsonl', false],
     ['table', true],
     ['table', false],
-  ])('search --format %s (terminal: %s): one warning with a suggestion, output as asked, exit 0', async (format, tty) => {
-    const res = await runCli([...SEARCH, '--format', format, '--fields', 'user_id,profile.usrname'], { env: sandboxEnv(sb.get(), { NO_COLOR: '1' }), tty, columns: 120 });
-    expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr.match(/warning: --fields/g)).toHaveLength(1);
-    expect(res.stderr).toContain(TYPO);
-    if (format === 'json') expect(res.json<Array<Record<string, unknown>>>().map((r) => Object.keys(r))).toEqual([['user_id'], ['user_id'], ['user_id']]);
-    if (format === 'csv') expect(res.stdout.split('\n')[0]).toBe('user_id,profile.usrname');
-  });
+  ])(
+    'search --format %s (terminal: %s): one warning with a suggestion, output as asked, exit 0',
+    async (format, tty) => {
+      const res = await runCli([...SEARCH, '--format', format, '--fields', 'user_id,profile.usrname'], {
+        env: sandboxEnv(sb.get(), { NO_COLOR: '1' }),
+        tty,
+        columns: 120,
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr.match(/warning: --fields/g)).toHaveLength(1);
+      expect(res.stderr).toContain(TYPO);
+      if (format === 'json')
+        expect(res.json<Array<Record<string, unknown>>>().map((r) => Object.keys(r))).toEqual([
+          ['user_id'],
+          ['user_id'],
+          ['user_id'],
+        ]);
+      if (format === 'csv') expect(res.stdout.split('\n')[0]).toBe('user_id,profile.usrname');
+    },
+  );
 
   it('a path some record has, and a whole object, are not warned about', async () => {
-    const res = await runCli([...SEARCH, '--format', 'csv', '--fields', 'user_id,profile,profile.username'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli([...SEARCH, '--format', 'csv', '--fields', 'user_id,profile,profile.username'], {
+      env: sandboxEnv(sb.get()),
+    });
     expect(res.code).toBe(0);
     expect(res.stderr).not.toContain('warning');
   });
@@ -39,17 +53,54 @@ describe('--fields with a path no printed record has', () => {
 
   it('a single record (enrich) and bulk enrichment rows (csv)', async () => {
     const [one, two] = creatorHandles(sb.get(), 2);
-    const single = await runCli(['enrich', 'handle', one as string, '--platform', 'instagram', '--mode', 'raw', '--json', '--fields', 'result.instagram.usernam', '--yes'], { env: sandboxEnv(sb.get()) });
+    const single = await runCli(
+      [
+        'enrich',
+        'handle',
+        one as string,
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--json',
+        '--fields',
+        'result.instagram.usernam',
+        '--yes',
+      ],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(single.code, single.stderr).toBe(0);
-    expect(single.stderr).toContain("warning: --fields: no record has 'result.instagram.usernam'; did you mean 'result.instagram.username'?");
-    const bulk = await runCli(['enrich', 'handle', one as string, two as string, '--platform', 'instagram', '--mode', 'raw', '--format', 'csv', '--fields', 'handle,stauts', '--yes'], { env: sandboxEnv(sb.get()) });
+    expect(single.stderr).toContain(
+      "warning: --fields: no record has 'result.instagram.usernam'; did you mean 'result.instagram.username'?",
+    );
+    const bulk = await runCli(
+      [
+        'enrich',
+        'handle',
+        one as string,
+        two as string,
+        '--platform',
+        'instagram',
+        '--mode',
+        'raw',
+        '--format',
+        'csv',
+        '--fields',
+        'handle,stauts',
+        '--yes',
+      ],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(bulk.code, bulk.stderr).toBe(0);
     expect(bulk.stderr.match(/warning: --fields/g)).toHaveLength(1);
     expect(bulk.stderr).toContain("warning: --fields: no record has 'stauts'; did you mean 'status'?");
   });
 
   it('an empty list says nothing (no record to compare with)', async () => {
-    const res = await runCli(['search', '--platform', 'instagram', '--min-followers', '999999999999', '--json', '--fields', 'profile.usrname'], { env: sandboxEnv(sb.get()) });
+    const res = await runCli(
+      ['search', '--platform', 'instagram', '--min-followers', '999999999999', '--json', '--fields', 'profile.usrname'],
+      { env: sandboxEnv(sb.get()) },
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).not.toContain('--fields');
   });

@@ -60,7 +60,12 @@ describe('flattenRecord', () => {
   });
 
   it('joins a list with "; " only when no item holds "; ": else the cell is the JSON array (no ambiguity)', () => {
-    const flat = flattenRecord({ joined: ['a', 'b', 'c'], holds: ['a; b', 'c'], semi: ['a;b', 'c;'], spaced: ['a ', ' b'] });
+    const flat = flattenRecord({
+      joined: ['a', 'b', 'c'],
+      holds: ['a; b', 'c'],
+      semi: ['a;b', 'c;'],
+      spaced: ['a ', ' b'],
+    });
     expect(flat.joined).toBe('a; b; c');
     expect(flat.holds).toBe('["a; b","c"]');
     expect(flat.semi).toBe('a;b; c;');

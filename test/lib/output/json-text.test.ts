@@ -20,7 +20,16 @@ describe('orderedJsonText', () => {
     const ordered = new OrderedJson(VALUES);
     for (const indent of [undefined, 2, 4]) expect(orderedJsonText(ordered, indent)).toBe(jsonText(plain, indent));
     // Nested ordered objects too, at any depth.
-    const deep = new OrderedJson([['outer', new OrderedJson([['inner', ordered], ['n', 1]])], ['tail', [1, 2]]]);
+    const deep = new OrderedJson([
+      [
+        'outer',
+        new OrderedJson([
+          ['inner', ordered],
+          ['n', 1],
+        ]),
+      ],
+      ['tail', [1, 2]],
+    ]);
     const deepPlain = { outer: { inner: plain, n: 1 }, tail: [1, 2] };
     for (const indent of [undefined, 2]) expect(orderedJsonText(deep, indent)).toBe(jsonText(deepPlain, indent));
     expect(orderedJsonText(new OrderedJson([]), 2)).toBe('{}');
@@ -28,9 +37,26 @@ describe('orderedJsonText', () => {
   });
 
   it('keeps integer-like keys where they were given (a JS object would move them first) and any key name', () => {
-    const text = orderedJsonText(new OrderedJson([['handle', 'a'], ['2024', 'b'], ['10', 'c'], ['__proto__', 'd'], ['', 'e'], ['k\u0085"', 'f']]));
+    const text = orderedJsonText(
+      new OrderedJson([
+        ['handle', 'a'],
+        ['2024', 'b'],
+        ['10', 'c'],
+        ['__proto__', 'd'],
+        ['', 'e'],
+        ['k\u0085"', 'f'],
+      ]),
+    );
     expect(text).toBe('{"handle":"a","2024":"b","10":"c","__proto__":"d","":"e","k\\u0085\\"":"f"}');
     expect(Object.keys(JSON.parse(text) as object)).toEqual(['10', '2024', 'handle', '__proto__', '', 'k\u0085"']);
-    expect(orderedJsonText(new OrderedJson([['b', 1], ['1', 2]]), 2)).toBe('{\n  "b": 1,\n  "1": 2\n}');
+    expect(
+      orderedJsonText(
+        new OrderedJson([
+          ['b', 1],
+          ['1', 2],
+        ]),
+        2,
+      ),
+    ).toBe('{\n  "b": 1,\n  "1": 2\n}');
   });
 });

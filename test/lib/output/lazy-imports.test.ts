@@ -14,7 +14,9 @@ describe('start-up cost', () => {
     for (const name of files) {
       const source = fs.readFileSync(path.join(outputDir, name), 'utf8');
       // Static imports and re-exports; `await import('...')` inside functions is what we want.
-      const staticImports = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+      const staticImports = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?from\s+['"]([^'"]+)['"]/gm)].map(
+        (m) => m[1],
+      );
       for (const spec of staticImports) {
         expect(spec, `${name} imports ${spec}`).not.toMatch(/^(cli-table3|csv-stringify|ora)(\/|$)/);
       }

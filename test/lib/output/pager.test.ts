@@ -8,7 +8,10 @@ import type { OutputSettings } from '../../../src/lib/output/types.js';
 import { fakePager, type FakePagerOptions } from '../../helpers/fake-pager.js';
 import { memoryTerminal } from '../../helpers/terminal.js';
 
-function paged(options: FakePagerOptions = {}, streamAfterBytes?: number): { pager: Pager; fake: ReturnType<typeof fakePager> } {
+function paged(
+  options: FakePagerOptions = {},
+  streamAfterBytes?: number,
+): { pager: Pager; fake: ReturnType<typeof fakePager> } {
   const fake = fakePager(options);
   return { fake, pager: { command: 'less -FRX', env: {}, start: fake.start, streamAfterBytes } };
 }
@@ -97,7 +100,9 @@ describe('the paged stdout sink', () => {
       }
     }
     const settings = { format: 'jsonl', formatExplicit: true, color: false, quiet: false, pager } as OutputSettings;
-    const err = await printPaidList(io, settings, records(), [], { spentMilli: () => 1000, noun: 'creators' }).catch((e: unknown) => e);
+    const err = await printPaidList(io, settings, records(), [], { spentMilli: () => 1000, noun: 'creators' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PagerClosedError);
     expect((err as PagerClosedError).spent).toBeUndefined();
     // jsonl is written in 64 KB batches (~1,600 of these records): a few batches past the quit at most, not all 10,000.
@@ -114,7 +119,9 @@ describe('the paged stdout sink', () => {
     await sink.write('y\n');
     await sink.commit();
     expect(io.out()).toBe('x\ny\n');
-    expect(io.err()).toBe("warning: cannot start the pager 'less -FRX' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.\n");
+    expect(io.err()).toBe(
+      "warning: cannot start the pager 'less -FRX' (not found); writing directly. Set CREATORS_PAGER, or use --no-pager.\n",
+    );
   });
 
   it('the default less missing (nobody chose it): no pager, no warning', async () => {
@@ -164,7 +171,14 @@ describe('pageOnce', () => {
     let exitsAtNote: number | undefined;
     io.stderr.on('data', () => (exitsAtNote ??= fake.exits()));
     const record = { id: 'a1', bio: 'y'.repeat(30), city: 'z'.repeat(30), notes: 'w'.repeat(30), more: 'x'.repeat(30) };
-    const settings: OutputSettings = { format: 'table', formatExplicit: false, color: false, unicode: true, quiet: false, pager };
+    const settings: OutputSettings = {
+      format: 'table',
+      formatExplicit: false,
+      color: false,
+      unicode: true,
+      quiet: false,
+      pager,
+    };
     await pageOnce(settings, async (screen) => {
       await printList(io, screen, [record], []);
       const sink = await openSink(io, screen);

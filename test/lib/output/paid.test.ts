@@ -7,7 +7,8 @@ import type { OutputSettings } from '../../../src/lib/output/types.js';
 import { tempDir } from '../../helpers/temp.js';
 import { memoryTerminal } from '../../helpers/terminal.js';
 
-const settings = (outputPath: string): OutputSettings => ({ format: 'json', formatExplicit: true, color: false, quiet: false, outputPath }) as OutputSettings;
+const settings = (outputPath: string): OutputSettings =>
+  ({ format: 'json', formatExplicit: true, color: false, quiet: false, outputPath }) as OutputSettings;
 
 async function* paid(n: number): AsyncGenerator<Record<string, unknown>> {
   for (let i = 0; i < n; i++) yield { id: i };
@@ -19,7 +20,10 @@ describe('printPaidList', () => {
     const target = join(dir, 'p.json');
     // The path was fine when checked; a folder appears there before the file is put in place.
     mkdirSync(target);
-    const err = await printPaidList(memoryTerminal(), settings(target), paid(3), [], { spentMilli: () => 30, noun: 'creators' }).catch((e: unknown) => e);
+    const err = await printPaidList(memoryTerminal(), settings(target), paid(3), [], {
+      spentMilli: () => 30,
+      noun: 'creators',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     const cli = err as CliError;
     expect(cli.exitCode).toBe(EXIT.USAGE);

@@ -18,21 +18,29 @@ describe('printList with -o and a failing source', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(['json', 'jsonl', 'csv', 'tsv', 'table'] as const)('%s: leaves no file and no temp file, rethrows', async (format) => {
-    const target = path.join(dir, 'out.data');
-    const boom = new Error('page 3 failed');
-    const err = await printList(memoryTerminal(), settings(format, { outputPath: target }), failingAfter(creators, boom), columns).catch(
-      (e: unknown) => e,
-    );
-    expect(err).toBe(boom);
-    expect(fs.readdirSync(dir)).toEqual([]);
-  });
+  it.each(['json', 'jsonl', 'csv', 'tsv', 'table'] as const)(
+    '%s: leaves no file and no temp file, rethrows',
+    async (format) => {
+      const target = path.join(dir, 'out.data');
+      const boom = new Error('page 3 failed');
+      const err = await printList(
+        memoryTerminal(),
+        settings(format, { outputPath: target }),
+        failingAfter(creators, boom),
+        columns,
+      ).catch((e: unknown) => e);
+      expect(err).toBe(boom);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    },
+  );
 
   it('leaves a pre-existing target intact', async () => {
     const target = path.join(dir, 'out.csv');
     fs.writeFileSync(target, 'old,data\n');
     const boom = new Error('network');
-    await expect(printList(memoryTerminal(), settings('csv', { outputPath: target }), failingAfter(creators, boom), columns)).rejects.toBe(boom);
+    await expect(
+      printList(memoryTerminal(), settings('csv', { outputPath: target }), failingAfter(creators, boom), columns),
+    ).rejects.toBe(boom);
     expect(fs.readdirSync(dir)).toEqual(['out.csv']);
     expect(fs.readFileSync(target, 'utf8')).toBe('old,data\n');
   });
@@ -44,7 +52,9 @@ describe('printList with -o and a failing source', () => {
       yield { a: 1 };
       throw boom;
     }
-    await expect(printList(memoryTerminal(), settings('json', { outputPath: target }), gen(), columns)).rejects.toBe(boom);
+    await expect(printList(memoryTerminal(), settings('json', { outputPath: target }), gen(), columns)).rejects.toBe(
+      boom,
+    );
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
@@ -57,7 +67,6 @@ describe('printList with -o and a failing source', () => {
     expect(io.out()).toBe('');
   });
 });
-
 
 describe('printText', () => {
   it('writes text as is to stdout or atomically to a file', async () => {

@@ -97,7 +97,6 @@ describe('printList table', () => {
   });
 });
 
-
 describe('printItem', () => {
   const record = creators[0] as DataRecord;
 
@@ -134,7 +133,9 @@ describe('printItem', () => {
     );
     const all = memoryTerminal({ stdoutIsTTY: true });
     await printItem(all, settings('table'), { id: 7, nested: { ok: true } });
-    expect(all.out()).toBe(['┌───────────┬──────┐', '│ id        │ 7    │', '│ nested.ok │ true │', '└───────────┴──────┘', ''].join('\n'));
+    expect(all.out()).toBe(
+      ['┌───────────┬──────┐', '│ id        │ 7    │', '│ nested.ok │ true │', '└───────────┴──────┘', ''].join('\n'),
+    );
   });
 
   it('prints key<TAB>value lines when piped, raw, honouring --fields', async () => {
@@ -152,44 +153,56 @@ describe('printItem', () => {
 
 describe('printItem key/value table wrapping', () => {
   const url = `https://example.com/${'segment/'.repeat(12)}end?x=1`;
-  const summary = 'The campaign reached many creators across three platforms and most of them posted twice in the first week.';
+  const summary =
+    'The campaign reached many creators across three platforms and most of them posted twice in the first week.';
 
-  it.each([60, 100, 200])('at %i columns: words wrapped at spaces, no ellipsis; a URL never split inside the box', async (columns) => {
-    const io = memoryTerminal({ stdoutIsTTY: true, columns });
-    await printItem(io, settings('table'), { report: { summary }, event_value: { url }, id: 'e1' });
-    const all = io.out().trimEnd().split('\n');
-    const end = all.findIndex((line) => line.startsWith('└'));
-    const lines = all.slice(0, end + 1);
-    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
-    expect(io.out()).not.toContain('…');
-    const cells = lines.flatMap((line) => /^│ (.*?) +│ (.*?) *│$/u.exec(line)?.slice(1, 3) ?? []);
-    const value = (label: string, join: string): string => {
-      const out: string[] = [];
-      let on = false;
-      for (let i = 0; i < cells.length; i += 2) {
-        const key = (cells[i] ?? '').trim();
-        if (key !== '') on = key === label;
-        if (on) out.push(cells[i + 1] ?? '');
+  it.each([60, 100, 200])(
+    'at %i columns: words wrapped at spaces, no ellipsis; a URL never split inside the box',
+    async (columns) => {
+      const io = memoryTerminal({ stdoutIsTTY: true, columns });
+      await printItem(io, settings('table'), { report: { summary }, event_value: { url }, id: 'e1' });
+      const all = io.out().trimEnd().split('\n');
+      const end = all.findIndex((line) => line.startsWith('└'));
+      const lines = all.slice(0, end + 1);
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(columns);
+      expect(io.out()).not.toContain('…');
+      const cells = lines.flatMap((line) => /^│ (.*?) +│ (.*?) *│$/u.exec(line)?.slice(1, 3) ?? []);
+      const value = (label: string, join: string): string => {
+        const out: string[] = [];
+        let on = false;
+        for (let i = 0; i < cells.length; i += 2) {
+          const key = (cells[i] ?? '').trim();
+          if (key !== '') on = key === label;
+          if (on) out.push(cells[i + 1] ?? '');
+        }
+        return out.join(join);
+      };
+      // The URL (123 characters) fits one line of the box only at 200 columns; else it is printed whole under it.
+      if (columns === 200) {
+        expect(value('event_value.url', '')).toBe(url);
+        expect(all.slice(end + 1)).toEqual([]);
+      } else {
+        expect(value('event_value.url', '')).toBe('(link below)');
+        // Label and URL do not fit one line together: the URL has a line of its own.
+        expect(all.slice(end + 1)).toEqual(['event_value.url:', url]);
       }
-      return out.join(join);
-    };
-    // The URL (123 characters) fits one line of the box only at 200 columns; else it is printed whole under it.
-    if (columns === 200) {
-      expect(value('event_value.url', '')).toBe(url);
-      expect(all.slice(end + 1)).toEqual([]);
-    } else {
-      expect(value('event_value.url', '')).toBe('(link below)');
-      // Label and URL do not fit one line together: the URL has a line of its own.
-      expect(all.slice(end + 1)).toEqual(['event_value.url:', url]);
-    }
-    expect(value('report.summary', ' ')).toBe(summary);
-    expect(value('id', '')).toBe('e1');
-  });
+      expect(value('report.summary', ' ')).toBe(summary);
+      expect(value('id', '')).toBe('e1');
+    },
+  );
 
-  it('keeps a value\'s line breaks as lines, and prints key<TAB>value unchanged when piped', async () => {
+  it("keeps a value's line breaks as lines, and prints key<TAB>value unchanged when piped", async () => {
     const io = memoryTerminal({ stdoutIsTTY: true, columns: 60 });
     await printItem(io, settings('table'), { caption: 'first line\nsecond line' });
-    expect(io.out()).toBe(['┌─────────┬─────────────┐', '│ caption │ first line  │', '│         │ second line │', '└─────────┴─────────────┘', ''].join('\n'));
+    expect(io.out()).toBe(
+      [
+        '┌─────────┬─────────────┐',
+        '│ caption │ first line  │',
+        '│         │ second line │',
+        '└─────────┴─────────────┘',
+        '',
+      ].join('\n'),
+    );
     const piped = memoryTerminal();
     await printItem(piped, settings('table'), { event_value: { url }, caption: 'a\tb' });
     expect(piped.out()).toBe(`event_value.url\t${url}\ncaption\ta b\n`);

@@ -39,10 +39,11 @@ describe('printList json and jsonl', () => {
     ]);
     const jsonl = memoryTerminal();
     await printList(jsonl, settings('jsonl', { fields }), creators, columns);
-    expect(jsonl.out()).toBe('{"profile":{"username":"alice"},"user_id":"u1"}\n{"profile":{"username":"bob"},"user_id":"u2"}\n');
+    expect(jsonl.out()).toBe(
+      '{"profile":{"username":"alice"},"user_id":"u1"}\n{"profile":{"username":"bob"},"user_id":"u2"}\n',
+    );
   });
 });
-
 
 describe('printList csv and tsv', () => {
   it('writes a header and flattened rows with RFC 4180 quoting', async () => {
@@ -63,7 +64,12 @@ describe('printList csv and tsv', () => {
 
   it('uses --fields as the columns, in order, including missing ones', async () => {
     const io = memoryTerminal();
-    await printList(io, settings('csv', { fields: ['profile.followers', 'user_id', 'nope', 'tags'] }), creators, columns);
+    await printList(
+      io,
+      settings('csv', { fields: ['profile.followers', 'user_id', 'nope', 'tags'] }),
+      creators,
+      columns,
+    );
     expect(io.out()).toBe('profile.followers,user_id,nope,tags\n12345,u1,,fitness; travel\n1234567,u2,,\n');
     const tsv = memoryTerminal();
     await printList(tsv, settings('tsv', { fields: ['user_id'] }), creators, columns);
@@ -111,58 +117,64 @@ async function turns(n: number): Promise<void> {
 }
 
 describe('streaming to a reader that waits', () => {
-  it.each(['jsonl', 'csv'] as const)('%s: a record is written out while the source waits for the next (lines are batched only in bursts)', async (format) => {
-    const io = memoryTerminal();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let waiting!: () => void;
-    const sourceWaits = new Promise<void>((resolve) => (waiting = resolve));
-    async function* source(): AsyncGenerator<DataRecord> {
-      yield { id: 1 };
-      waiting();
-      await gate;
-      yield { id: 2 };
-    }
-    const done = printList(io, settings(format, { fields: ['id'] }), source(), []);
-    // Once the printer asks for the next record, the first is due out within a few turns of an idle loop,
-    // however slow the machine; held until the next record, it would never come out here.
-    await sourceWaits;
-    await turns(10);
-    expect(io.out()).toContain('1');
-    expect(io.out()).not.toContain('2');
-    release();
-    expect(await done).toBe(2);
-    expect(io.out().trim().split('\n').slice(-2)).toEqual(format === 'jsonl' ? ['{"id":1}', '{"id":2}'] : ['1', '2']);
-  });
+  it.each(['jsonl', 'csv'] as const)(
+    '%s: a record is written out while the source waits for the next (lines are batched only in bursts)',
+    async (format) => {
+      const io = memoryTerminal();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let waiting!: () => void;
+      const sourceWaits = new Promise<void>((resolve) => (waiting = resolve));
+      async function* source(): AsyncGenerator<DataRecord> {
+        yield { id: 1 };
+        waiting();
+        await gate;
+        yield { id: 2 };
+      }
+      const done = printList(io, settings(format, { fields: ['id'] }), source(), []);
+      // Once the printer asks for the next record, the first is due out within a few turns of an idle loop,
+      // however slow the machine; held until the next record, it would never come out here.
+      await sourceWaits;
+      await turns(10);
+      expect(io.out()).toContain('1');
+      expect(io.out()).not.toContain('2');
+      release();
+      expect(await done).toBe(2);
+      expect(io.out().trim().split('\n').slice(-2)).toEqual(format === 'jsonl' ? ['{"id":1}', '{"id":2}'] : ['1', '2']);
+    },
+  );
 });
 
 describe('backpressure from a reader that stops reading', () => {
-  it.each(['jsonl', 'csv'] as const)('%s: the source is not drained into memory while stdout is full (a pager left open)', async (format) => {
-    // Nobody reads this stdout until the end: writes fill its small buffers and then wait for 'drain'.
-    const stdout = new PassThrough({ highWaterMark: 64 });
-    const io = memoryTerminal({ stdout });
-    let pulled = 0;
-    async function* pages(): AsyncGenerator<DataRecord> {
-      for (let i = 0; i < 500; i++) {
-        // Each record arrives after a turn of the event loop, like creators from a paged API.
-        await new Promise((resolve) => setImmediate(resolve));
-        pulled++;
-        yield { id: i, name: `creator number ${i}` };
+  it.each(['jsonl', 'csv'] as const)(
+    '%s: the source is not drained into memory while stdout is full (a pager left open)',
+    async (format) => {
+      // Nobody reads this stdout until the end: writes fill its small buffers and then wait for 'drain'.
+      const stdout = new PassThrough({ highWaterMark: 64 });
+      const io = memoryTerminal({ stdout });
+      let pulled = 0;
+      async function* pages(): AsyncGenerator<DataRecord> {
+        for (let i = 0; i < 500; i++) {
+          // Each record arrives after a turn of the event loop, like creators from a paged API.
+          await new Promise((resolve) => setImmediate(resolve));
+          pulled++;
+          yield { id: i, name: `creator number ${i}` };
+        }
       }
-    }
-    const done = printList(io, settings(format, { fields: ['id', 'name'] }), pages(), []);
-    // Enough turns of the loop for a printer that ignores backpressure to pull all 500 records.
-    await turns(1000);
-    expect(pulled).toBeLessThan(50);
-    let text = '';
-    stdout.setEncoding('utf8');
-    stdout.on('data', (chunk: string) => (text += chunk));
-    expect(await done).toBe(500);
-    expect(pulled).toBe(500);
-    const lines = text.trim().split('\n');
-    expect(lines).toHaveLength(format === 'csv' ? 501 : 500);
-    expect(lines.at(-1)).toBe(format === 'csv' ? '499,creator number 499' : '{"id":499,"name":"creator number 499"}');
-  });
+      const done = printList(io, settings(format, { fields: ['id', 'name'] }), pages(), []);
+      // Enough turns of the loop for a printer that ignores backpressure to pull all 500 records.
+      await turns(1000);
+      expect(pulled).toBeLessThan(50);
+      let text = '';
+      stdout.setEncoding('utf8');
+      stdout.on('data', (chunk: string) => (text += chunk));
+      expect(await done).toBe(500);
+      expect(pulled).toBe(500);
+      const lines = text.trim().split('\n');
+      expect(lines).toHaveLength(format === 'csv' ? 501 : 500);
+      expect(lines.at(-1)).toBe(format === 'csv' ? '499,creator number 499' : '{"id":499,"name":"creator number 499"}');
+    },
+  );
 });
 
 describe('printRows (csv/tsv rows of known columns)', () => {
@@ -181,7 +193,13 @@ describe('printRows (csv/tsv rows of known columns)', () => {
 
   it('--fields picks and orders columns by name: unknown ones are empty, a repeated name picks the later', async () => {
     const io = memoryTerminal();
-    await printRows(io, settings('csv', { fields: ['status', 'nope', 'name'] }) as never, ['name', 'status', 'x', 'status'], [['ann', 'input', 'x', 'ok']], (row) => row);
+    await printRows(
+      io,
+      settings('csv', { fields: ['status', 'nope', 'name'] }) as never,
+      ['name', 'status', 'x', 'status'],
+      [['ann', 'input', 'x', 'ok']],
+      (row) => row,
+    );
     expect(io.out()).toBe('status,nope,name\nok,,ann\n');
   });
 });

@@ -136,42 +136,49 @@ describe('openSink to a file', () => {
   it.each([
     ['durable (default): flushed in the background past 64 MB, fsynced before the rename', undefined, true],
     ['durable: false (a download): never waits for the disk', false, false],
-  ])('writeBytes past the background flush threshold (64 MB) commits exactly what was written; %s', async (_name, durable, syncs) => {
-    // FileHandle is not exported: its prototype comes from an open handle.
-    const probe = await fs.promises.open(path.join(dir, 'probe'), 'w');
-    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
-    await probe.close();
-    fs.unlinkSync(path.join(dir, 'probe'));
-    const sync = vi.spyOn(proto, 'sync');
-    const datasync = vi.spyOn(proto, 'datasync');
-    const target = path.join(dir, 'big.csv');
-    const sink = await openSink(memoryTerminal(), { outputPath: target }, durable === undefined ? undefined : { durable });
-    const block = Buffer.alloc(1024 * 1024);
-    try {
-      for (let i = 0; i < 66; i++) {
-        block.fill(i);
-        await sink.writeBytes(Buffer.from(block));
+  ])(
+    'writeBytes past the background flush threshold (64 MB) commits exactly what was written; %s',
+    async (_name, durable, syncs) => {
+      // FileHandle is not exported: its prototype comes from an open handle.
+      const probe = await fs.promises.open(path.join(dir, 'probe'), 'w');
+      const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void>; datasync: () => Promise<void> };
+      await probe.close();
+      fs.unlinkSync(path.join(dir, 'probe'));
+      const sync = vi.spyOn(proto, 'sync');
+      const datasync = vi.spyOn(proto, 'datasync');
+      const target = path.join(dir, 'big.csv');
+      const sink = await openSink(
+        memoryTerminal(),
+        { outputPath: target },
+        durable === undefined ? undefined : { durable },
+      );
+      const block = Buffer.alloc(1024 * 1024);
+      try {
+        for (let i = 0; i < 66; i++) {
+          block.fill(i);
+          await sink.writeBytes(Buffer.from(block));
+        }
+        await sink.commit();
+        expect(sync.mock.calls.length).toBe(syncs ? 1 : 0);
+        expect(datasync.mock.calls.length > 0).toBe(syncs);
+      } finally {
+        sync.mockRestore();
+        datasync.mockRestore();
       }
-      await sink.commit();
-      expect(sync.mock.calls.length).toBe(syncs ? 1 : 0);
-      expect(datasync.mock.calls.length > 0).toBe(syncs);
-    } finally {
-      sync.mockRestore();
-      datasync.mockRestore();
-    }
-    expect(entries()).toEqual(['big.csv']);
-    const fd = fs.openSync(target, 'r');
-    try {
-      expect(fs.fstatSync(fd).size).toBe(66 * 1024 * 1024);
-      const probe = Buffer.alloc(1);
-      for (const i of [0, 31, 64, 65]) {
-        fs.readSync(fd, probe, 0, 1, i * 1024 * 1024 + 4242);
-        expect(probe[0]).toBe(i);
+      expect(entries()).toEqual(['big.csv']);
+      const fd = fs.openSync(target, 'r');
+      try {
+        expect(fs.fstatSync(fd).size).toBe(66 * 1024 * 1024);
+        const probe = Buffer.alloc(1);
+        for (const i of [0, 31, 64, 65]) {
+          fs.readSync(fd, probe, 0, 1, i * 1024 * 1024 + 4242);
+          expect(probe[0]).toBe(i);
+        }
+      } finally {
+        fs.closeSync(fd);
       }
-    } finally {
-      fs.closeSync(fd);
-    }
-  });
+    },
+  );
 
   it('abort during writeBytes (a write in flight) deletes the temporary file and keeps the old target', async () => {
     const target = path.join(dir, 'results.csv');

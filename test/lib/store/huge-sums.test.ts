@@ -42,7 +42,10 @@ for (const engine of ENGINES) {
       expect(entries.map((e) => e.creditsMilli)).toEqual([HUGE, HUGE, 30]);
 
       // The day's spend is past any budget: refused with the figures, never an SQL error.
-      const refusal = await s.reserve({ profile: 'default', worstMilli: 30, now: T0 + 1000, daily: { limitMilli: 2000, since: T0 - 1000 } }, me('budgeted'));
+      const refusal = await s.reserve(
+        { profile: 'default', worstMilli: 30, now: T0 + 1000, daily: { limitMilli: 2000, since: T0 - 1000 } },
+        me('budgeted'),
+      );
       expect(refusal?.period).toBe('daily');
       expect(refusal?.spentMilli).toBeGreaterThan(9.2e18);
     });

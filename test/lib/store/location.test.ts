@@ -3,7 +3,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../../src/lib/errors.js';
-import { checkStoreSetting, prepareStoreFile, shownStoreValue, storeAddress, storeSettingProblem, storeSettingToKeep, storeValuePasswords } from '../../../src/lib/store/location.js';
+import {
+  checkStoreSetting,
+  prepareStoreFile,
+  shownStoreValue,
+  storeAddress,
+  storeSettingProblem,
+  storeSettingToKeep,
+  storeValuePasswords,
+} from '../../../src/lib/store/location.js';
 import { openStore } from '../../../src/lib/store/open.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -51,9 +59,13 @@ describe('storeSettingProblem', () => {
 
 describe('shownStoreValue', () => {
   it('hides the password of any URL, in the user part or as a parameter, and leaves a path as it is', () => {
-    expect(shownStoreValue('postgres://analyst:s3cr%40t@db.example:5432/creators')).toBe('postgres://analyst:***@db.example:5432/creators');
+    expect(shownStoreValue('postgres://analyst:s3cr%40t@db.example:5432/creators')).toBe(
+      'postgres://analyst:***@db.example:5432/creators',
+    );
     expect(shownStoreValue('"postgress://analyst:s3cret@db/x"')).toBe('"postgress://analyst:***@db/x"');
-    expect(shownStoreValue('postgres://db/x?user=a&password=s3cret&sslmode=require')).toBe('postgres://db/x?user=a&password=***&sslmode=require');
+    expect(shownStoreValue('postgres://db/x?user=a&password=s3cret&sslmode=require')).toBe(
+      'postgres://db/x?user=a&password=***&sslmode=require',
+    );
     expect(shownStoreValue('postgres://analyst@db/x')).toBe('postgres://analyst@db/x');
     expect(shownStoreValue('/home/me/a:b@c.db')).toBe('/home/me/a:b@c.db');
     expect(shownStoreValue('postgres:analyst:s3cret@db/x')).toBe('postgres:analyst:***@db/x');
@@ -71,8 +83,14 @@ describe('storeValuePasswords', () => {
 describe('storeAddress', () => {
   const base = { configDir: '/cfg', profile: 'default', cwd: '/work/here' };
   it('CREATORS_STORE before the setting; a relative env path from the current folder', () => {
-    expect(storeAddress({ ...base, env: 'x.db', setting: '/elsewhere.db' })).toEqual({ address: '/work/here/x.db', isDefault: false });
-    expect(storeAddress({ ...base, env: '', setting: '/elsewhere.db' })).toEqual({ address: '/cfg/store/default.db', isDefault: true });
+    expect(storeAddress({ ...base, env: 'x.db', setting: '/elsewhere.db' })).toEqual({
+      address: '/work/here/x.db',
+      isDefault: false,
+    });
+    expect(storeAddress({ ...base, env: '', setting: '/elsewhere.db' })).toEqual({
+      address: '/cfg/store/default.db',
+      isDefault: true,
+    });
     expect(storeAddress({ ...base, setting: '/elsewhere.db' })).toEqual({ address: '/elsewhere.db', isDefault: false });
     expect(storeAddress({ ...base, setting: ' postgres://a@db/x ' }).address).toBe('postgres://a@db/x');
   });
@@ -80,7 +98,9 @@ describe('storeAddress', () => {
   it('an older relative setting is read from the config directory, with a warning', () => {
     const found = storeAddress({ ...base, setting: 'legacy.db' });
     expect(found.address).toBe('/cfg/legacy.db');
-    expect(found.warning).toContain("The store setting 'legacy.db' is a relative path; it is read from the config directory (/cfg/legacy.db).");
+    expect(found.warning).toContain(
+      "The store setting 'legacy.db' is a relative path; it is read from the config directory (/cfg/legacy.db).",
+    );
   });
 
   it('refuses a mistyped URL (exit 2), without its password', () => {
@@ -89,7 +109,9 @@ describe('storeAddress', () => {
     expect(err.message).toBe(
       "The store location 'postgress://a:***@db/x' in CREATORS_STORE was refused: it must be a file path, or a postgres:// (or postgresql://) URL; 'postgress:' is not a scheme the store knows. Nothing was opened or sent.",
     );
-    expect(refusal(() => storeAddress({ ...base, setting: '"postgres://a@db/x"' })).message).toContain('in the store setting was refused');
+    expect(refusal(() => storeAddress({ ...base, setting: '"postgres://a@db/x"' })).message).toContain(
+      'in the store setting was refused',
+    );
   });
 
   it('config set keeps a path absolute (from the current folder, ~ from home), a URL as given', () => {
@@ -121,7 +143,10 @@ describe('prepareStoreFile', () => {
     const file = join(dir, 'default.db');
     writeFileSync(file, '');
     chmodSync(file, 0o644);
-    expect(prepareStoreFile(file, { create: false, tighten: false, privateFolder: true })).toEqual({ exists: true, tightened: false });
+    expect(prepareStoreFile(file, { create: false, tighten: false, privateFolder: true })).toEqual({
+      exists: true,
+      tightened: false,
+    });
     expect(statSync(file).mode & 0o777).toBe(0o644);
     expect(statSync(dir).mode & 0o777).toBe(0o755);
     expect(prepareStoreFile(file, { create: true, privateFolder: true })).toEqual({ exists: true, tightened: true });
@@ -138,14 +163,18 @@ describe('prepareStoreFile', () => {
     symlinkSync(target, link);
     const err = refusal(() => prepareStoreFile(link, { create: true }));
     expect(err.exitCode).toBe(EXIT.USAGE);
-    expect(err.message).toBe(`The store ${link} is a symbolic link (the store does not follow links), not a regular file; nothing was opened or sent.`);
+    expect(err.message).toBe(
+      `The store ${link} is a symbolic link (the store does not follow links), not a regular file; nothing was opened or sent.`,
+    );
     expect(readFileSync(target, 'utf8')).toBe('keep me');
     expect(statSync(target).mode & 0o777).toBe(0o644);
     const dangling = join(dir, 'dangling.db');
     symlinkSync(join(dir, 'nowhere.db'), dangling);
     expect(refusal(() => prepareStoreFile(dangling, { create: true })).message).toContain('is a symbolic link');
     expect(existsSync(join(dir, 'nowhere.db'))).toBe(false);
-    expect(refusal(() => prepareStoreFile(dir, { create: true })).message).toContain(`The store ${dir} is a folder, not a regular file`);
+    expect(refusal(() => prepareStoreFile(dir, { create: true })).message).toContain(
+      `The store ${dir} is a folder, not a regular file`,
+    );
   });
 
   it('holds the files SQLite writes beside the store to the same rules', () => {
@@ -159,7 +188,9 @@ describe('prepareStoreFile', () => {
     const elsewhere = join(dir, 'elsewhere');
     writeFileSync(elsewhere, 'keep me');
     symlinkSync(elsewhere, `${file}-shm`);
-    expect(refusal(() => prepareStoreFile(file, { create: true })).message).toBe(`The store ${file}-shm is a symbolic link, not a regular file; nothing was opened or sent.`);
+    expect(refusal(() => prepareStoreFile(file, { create: true })).message).toBe(
+      `The store ${file}-shm is a symbolic link, not a regular file; nothing was opened or sent.`,
+    );
     expect(readFileSync(elsewhere, 'utf8')).toBe('keep me');
   });
 
@@ -172,7 +203,9 @@ describe('prepareStoreFile', () => {
   });
 
   it('refuses a device', () => {
-    expect(refusal(() => prepareStoreFile('/dev/null', { create: true })).message).toBe('The store /dev/null is a character device, not a regular file; nothing was opened or sent.');
+    expect(refusal(() => prepareStoreFile('/dev/null', { create: true })).message).toBe(
+      'The store /dev/null is a character device, not a regular file; nothing was opened or sent.',
+    );
   });
 });
 
@@ -192,7 +225,12 @@ describe('openStore', () => {
 
 describe('a mistyped URL never becomes a file, and its password is never shown', () => {
   it('a URL that lost its colon is refused; the password of a mistyped URL is masked in the refusal', () => {
-    for (const v of ['postgres//u:s3cret@h/db', 'postgresql//u:s3cret@h/db', 'postgres:/u:s3cret@h/db', 'postgres:u:s3cret@h/db']) {
+    for (const v of [
+      'postgres//u:s3cret@h/db',
+      'postgresql//u:s3cret@h/db',
+      'postgres:/u:s3cret@h/db',
+      'postgres:u:s3cret@h/db',
+    ]) {
       expect(storeSettingProblem(v), v).toBeDefined();
       let message = '';
       try {

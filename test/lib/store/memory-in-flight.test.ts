@@ -46,7 +46,12 @@ function wire(ms = 30) {
     send: (handle: string) => async (): Promise<HttpResponse<unknown>> => {
       sent.push(handle);
       await new Promise((resolve) => setTimeout(resolve, ms));
-      return { status: 200, headers: {}, url: '', data: { result: { instagram: { username: handle.toLowerCase() } }, credits_cost: 0.03 } };
+      return {
+        status: 200,
+        headers: {},
+        url: '',
+        data: { result: { instagram: { username: handle.toLowerCase() } }, credits_cost: 0.03 },
+      };
     },
   };
 }
@@ -61,9 +66,9 @@ describe('one run asking for the same record twice at once', () => {
     const handles = ['theowang', 'theowang', '@TheoWang', 'samuelkhan', 'samuelkhan'];
     const answers = await Promise.all(handles.map((h) => m.request(enrich(h), w.send(h))));
     expect(w.sent.sort()).toEqual(['samuelkhan', 'theowang']);
-    expect(answers.map((a) => (a.data as { result: { instagram: { username: string } } }).result.instagram.username)).toEqual([
-      'theowang', 'theowang', 'theowang', 'samuelkhan', 'samuelkhan',
-    ]);
+    expect(
+      answers.map((a) => (a.data as { result: { instagram: { username: string } } }).result.instagram.username),
+    ).toEqual(['theowang', 'theowang', 'theowang', 'samuelkhan', 'samuelkhan']);
     expect(answers.filter((a) => a.storedAt !== undefined)).toHaveLength(3);
     expect(m.spentMilli).toBe(60);
   });
@@ -77,7 +82,10 @@ describe('one run asking for the same record twice at once', () => {
       throw new Error('connection reset');
     };
     const w = wire();
-    const [first, second] = await Promise.allSettled([m.request(enrich('ann'), failing), m.request(enrich('ann'), w.send('ann'))]);
+    const [first, second] = await Promise.allSettled([
+      m.request(enrich('ann'), failing),
+      m.request(enrich('ann'), w.send('ann')),
+    ]);
     expect(first.status).toBe('rejected');
     expect(second.status).toBe('fulfilled');
     expect(calls).toBe(1);

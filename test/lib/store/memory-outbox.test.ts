@@ -28,12 +28,22 @@ function service() {
   const charged: string[] = [];
   const send = (handle: string) => async () => {
     charged.push(handle);
-    return { status: 200, headers: {}, data: { result: { instagram: { username: handle } }, credits_cost: 0.03 } as unknown, url: BASE };
+    return {
+      status: 200,
+      headers: {},
+      data: { result: { instagram: { username: handle } }, credits_cost: 0.03 } as unknown,
+      url: BASE,
+    };
   };
   return { charged, send };
 }
-const busy = () => new BusyError('The store /x/default.db stayed locked by another process past the busy timeout; nothing more was sent.', { code: 'store_busy' });
-const unreachable = () => new CliError('Cannot reach the team store at db:5432 (ECONNRESET).', EXIT.ERROR, { code: 'store_unreachable' });
+const busy = () =>
+  new BusyError(
+    'The store /x/default.db stayed locked by another process past the busy timeout; nothing more was sent.',
+    { code: 'store_busy' },
+  );
+const unreachable = () =>
+  new CliError('Cannot reach the team store at db:5432 (ECONNRESET).', EXIT.ERROR, { code: 'store_unreachable' });
 
 /** A real store whose commits and loads fail while `refusing()` says so. */
 async function refusing(fault: () => Error) {
@@ -55,7 +65,16 @@ async function refusing(fault: () => Error) {
 }
 
 function memoryOn(store: Store, outbox: string | undefined, now = 1_800_000_000_000): PurchaseMemoryImpl {
-  return new PurchaseMemoryImpl({ store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge: { creator: 86_400_000, page: 86_400_000 }, now: () => now, sleep: async () => {}, outbox });
+  return new PurchaseMemoryImpl({
+    store,
+    baseUrl: BASE,
+    profile: 'default',
+    command: 'enrich handle',
+    maxAge: { creator: 86_400_000, page: 86_400_000 },
+    now: () => now,
+    sleep: async () => {},
+    outbox,
+  });
 }
 
 async function spendOf(store: Store): Promise<SpendEntry[]> {
@@ -70,42 +89,55 @@ describe('a paid answer the store cannot take', () => {
   it.each([
     ['busy past its timeout', busy],
     ['out of reach', unreachable],
-  ])('store %s: the answer is returned and on disk in the outbox (0600), nothing more is bought; the next run puts it in the store and pays nothing for it', async (_what, fault) => {
-    const { store, real, state } = await refusing(fault);
-    const outbox = newOutbox();
-    const svc = service();
-    const m = memoryOn(store, outbox);
-    const [ann, bob] = await Promise.all(['ann', 'bob'].map((h) => m.request(enrich(h), svc.send(h))));
-    expect(ann?.data).toMatchObject({ result: { instagram: { username: 'ann' } } });
-    expect(bob?.data).toMatchObject({ result: { instagram: { username: 'bob' } } });
-    expect(m.failure).toBeInstanceOf(CliError);
-    await expect(m.request(enrich('cid'), svc.send('cid'))).rejects.toBe(m.failure);
-    expect(svc.charged.sort()).toEqual(['ann', 'bob']);
-    // On disk, private, one line per answer with its charge.
-    expect(statSync(outbox).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(outbox, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { answer: { subject: string }; spend: { creditsMilli: number } });
-    expect(lines.map((l) => [l.answer.subject, l.spend.creditsMilli]).sort()).toEqual([['ann', 30], ['bob', 30]]);
-    // Still refused at the end: the line names them, the outbox and what the next run does.
-    const line = await m.settle();
-    expect(line).toMatch(/^The store could not take 2 paid answers \(instagram:(ann|bob), instagram:(ann|bob)\); they are kept in the outbox /);
-    expect(line).toContain(`${outbox}, and the next run puts them in the store before it buys anything, so they are not bought again.`);
-    expect(await m.settle()).toBeUndefined();
-    // The drain the store refused put its lines back where the line says they are.
-    expect(readdirSync(dirname(outbox))).toEqual(['default.outbox.jsonl']);
-    expect(outboxEntries(outbox)).toHaveLength(2);
+  ])(
+    'store %s: the answer is returned and on disk in the outbox (0600), nothing more is bought; the next run puts it in the store and pays nothing for it',
+    async (_what, fault) => {
+      const { store, real, state } = await refusing(fault);
+      const outbox = newOutbox();
+      const svc = service();
+      const m = memoryOn(store, outbox);
+      const [ann, bob] = await Promise.all(['ann', 'bob'].map((h) => m.request(enrich(h), svc.send(h))));
+      expect(ann?.data).toMatchObject({ result: { instagram: { username: 'ann' } } });
+      expect(bob?.data).toMatchObject({ result: { instagram: { username: 'bob' } } });
+      expect(m.failure).toBeInstanceOf(CliError);
+      await expect(m.request(enrich('cid'), svc.send('cid'))).rejects.toBe(m.failure);
+      expect(svc.charged.sort()).toEqual(['ann', 'bob']);
+      // On disk, private, one line per answer with its charge.
+      expect(statSync(outbox).mode & 0o777).toBe(0o600);
+      const lines = readFileSync(outbox, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { answer: { subject: string }; spend: { creditsMilli: number } });
+      expect(lines.map((l) => [l.answer.subject, l.spend.creditsMilli]).sort()).toEqual([
+        ['ann', 30],
+        ['bob', 30],
+      ]);
+      // Still refused at the end: the line names them, the outbox and what the next run does.
+      const line = await m.settle();
+      expect(line).toMatch(
+        /^The store could not take 2 paid answers \(instagram:(ann|bob), instagram:(ann|bob)\); they are kept in the outbox /,
+      );
+      expect(line).toContain(
+        `${outbox}, and the next run puts them in the store before it buys anything, so they are not bought again.`,
+      );
+      expect(await m.settle()).toBeUndefined();
+      // The drain the store refused put its lines back where the line says they are.
+      expect(readdirSync(dirname(outbox))).toEqual(['default.outbox.jsonl']);
+      expect(outboxEntries(outbox)).toHaveLength(2);
 
-    // The next run: the store takes them (the drain app/store.ts does first), and ann is answered from it.
-    state.refuse = false;
-    expect(await drainOutbox(outbox, store, 'next')).toEqual({ lines: 2, answers: 2, spend: 2 });
-    expect(existsSync(outbox)).toBe(false);
-    expect(readdirSync(dirname(outbox))).toEqual([]);
-    const next = memoryOn(store, outbox, 1_800_000_060_000);
-    const again = await next.request(enrich('ann'), svc.send('ann'));
-    expect(again.storedAt).toBe(1_800_000_000_000);
-    expect(svc.charged).toHaveLength(2);
-    expect((await spendOf(real)).map((e) => e.creditsMilli)).toEqual([30, 30]);
-    await real.close();
-  });
+      // The next run: the store takes them (the drain app/store.ts does first), and ann is answered from it.
+      state.refuse = false;
+      expect(await drainOutbox(outbox, store, 'next')).toEqual({ lines: 2, answers: 2, spend: 2 });
+      expect(existsSync(outbox)).toBe(false);
+      expect(readdirSync(dirname(outbox))).toEqual([]);
+      const next = memoryOn(store, outbox, 1_800_000_060_000);
+      const again = await next.request(enrich('ann'), svc.send('ann'));
+      expect(again.storedAt).toBe(1_800_000_000_000);
+      expect(svc.charged).toHaveLength(2);
+      expect((await spendOf(real)).map((e) => e.creditsMilli)).toEqual([30, 30]);
+      await real.close();
+    },
+  );
 
   it('the store answers again by the end of the run: the outbox goes into it at once, and the line says so', async () => {
     const { store, real, state } = await refusing(unreachable);
@@ -114,7 +146,9 @@ describe('a paid answer the store cannot take', () => {
     const m = memoryOn(store, outbox);
     await m.request(enrich('ann'), svc.send('ann'));
     state.refuse = false;
-    expect(await m.settle()).toBe('The store could not take 1 paid answer (instagram:ann) when it arrived; it is kept in it now.');
+    expect(await m.settle()).toBe(
+      'The store could not take 1 paid answer (instagram:ann) when it arrived; it is kept in it now.',
+    );
     expect(existsSync(outbox)).toBe(false);
     expect((await real.stats()).spend).toMatchObject({ entries: 1, creditsMilli: 30 });
     await real.close();
@@ -127,7 +161,9 @@ describe('a paid answer the store cannot take', () => {
     writeFileSync(join(cfg, 'store'), 'not a folder');
     const m = memoryOn(store, outboxFile(cfg, 'default'));
     await m.request(enrich('ann'), service().send('ann'));
-    expect(await m.settle()).toMatch(/^The store could not take 1 paid answer \(instagram:ann\) nor the outbox .*default\.outbox\.jsonl \(.*\): it is in this run's output only\.$/);
+    expect(await m.settle()).toMatch(
+      /^The store could not take 1 paid answer \(instagram:ann\) nor the outbox .*default\.outbox\.jsonl \(.*\): it is in this run's output only\.$/,
+    );
     await real.close();
   });
 });
@@ -135,11 +171,33 @@ describe('a paid answer the store cannot take', () => {
 describe('the outbox drained', () => {
   const line = (i: number) => ({
     answer: {
-      key: `k${i}`, baseUrl: BASE, route: 'creators/enrich/handle/raw', kind: 'creator' as const, platform: 'instagram', subject: `h${i}`,
-      request: '{}', body: `{"result":{"n":${i}}}`, status: 'ok' as const, creditsMilli: 30, records: 1, boughtAt: 1_800_000_000_000 + i, profile: 'default',
+      key: `k${i}`,
+      baseUrl: BASE,
+      route: 'creators/enrich/handle/raw',
+      kind: 'creator' as const,
+      platform: 'instagram',
+      subject: `h${i}`,
+      request: '{}',
+      body: `{"result":{"n":${i}}}`,
+      status: 'ok' as const,
+      creditsMilli: 30,
+      records: 1,
+      boughtAt: 1_800_000_000_000 + i,
+      profile: 'default',
     },
     creators: [`h${i}`],
-    spend: { at: 1_800_000_000_000 + i, profile: 'default', baseUrl: BASE, command: 'enrich handle', route: 'creators/enrich/handle/raw', platform: 'instagram', creditsMilli: 30, records: 1, run: 'r1', origin: `r1:k${i}` },
+    spend: {
+      at: 1_800_000_000_000 + i,
+      profile: 'default',
+      baseUrl: BASE,
+      command: 'enrich handle',
+      route: 'creators/enrich/handle/raw',
+      platform: 'instagram',
+      creditsMilli: 30,
+      records: 1,
+      run: 'r1',
+      origin: `r1:k${i}`,
+    },
   });
 
   it('a drain killed between the load and the removal (its copy left behind): the next drain loads it again and logs nothing twice', async () => {
@@ -148,7 +206,12 @@ describe('the outbox drained', () => {
     appendOutbox(outbox, [line(1), line(2)]);
     // As a drainer leaves it when killed after its load committed: renamed, loaded, not yet removed.
     const text = readFileSync(outbox, 'utf8');
-    expect(await store.load([line(1), line(2)].map((l) => ({ answer: l.answer, creators: l.creators })), [line(1).spend, line(2).spend])).toEqual({ answers: 2, spend: 2 });
+    expect(
+      await store.load(
+        [line(1), line(2)].map((l) => ({ answer: l.answer, creators: l.creators })),
+        [line(1).spend, line(2).spend],
+      ),
+    ).toEqual({ answers: 2, spend: 2 });
     writeFileSync(`${outbox}.draining-dead`, text);
     writeFileSync(outbox, '');
     appendOutbox(outbox, [line(3)]);
@@ -227,10 +290,27 @@ describe('a charge with no answer to keep (a raw POST) the store refuses', () =>
     const outbox = join(tempDir('creators-outbox-'), 'store', 'default.outbox.jsonl');
     const warned: string[] = [];
     const m = new PurchaseMemoryImpl({
-      store, baseUrl: BASE, profile: 'default', command: 'api', maxAge: { creator: 86_400_000, page: 86_400_000 }, now: () => 1_800_000_000_000, sleep: async () => {}, outbox, warn: (l) => warned.push(l),
+      store,
+      baseUrl: BASE,
+      profile: 'default',
+      command: 'api',
+      maxAge: { creator: 86_400_000, page: 86_400_000 },
+      now: () => 1_800_000_000_000,
+      sleep: async () => {},
+      outbox,
+      warn: (l) => warned.push(l),
     });
-    const raw: RequestOptions = { method: 'POST', path: 'creators/enrich/handle/raw', body: { handle: 'noah_paws', platform: 'instagram' } };
-    const res = await m.request(raw, async () => ({ status: 200, headers: {}, data: { result: { instagram: { username: 'noah_paws' } }, credits_cost: 0.03 } as unknown, url: BASE }));
+    const raw: RequestOptions = {
+      method: 'POST',
+      path: 'creators/enrich/handle/raw',
+      body: { handle: 'noah_paws', platform: 'instagram' },
+    };
+    const res = await m.request(raw, async () => ({
+      status: 200,
+      headers: {},
+      data: { result: { instagram: { username: 'noah_paws' } }, credits_cost: 0.03 } as unknown,
+      url: BASE,
+    }));
     expect(res.status).toBe(200);
     expect(m.failure).toBeInstanceOf(BusyError);
     expect(warned.join('\n')).toContain(`is kept in the outbox ${outbox}`);
@@ -254,12 +334,46 @@ describe("a dry run's view of the outbox", () => {
     const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
     const outbox = join(tempDir('creators-outbox-'), 'default.outbox.jsonl');
     const at = 1_800_000_000_000;
-    const base = { baseUrl: BASE, route: 'creators/enrich/handle/raw', kind: 'creator' as const, platform: 'instagram', request: '{}', records: 1, boughtAt: at, profile: 'default' };
+    const base = {
+      baseUrl: BASE,
+      route: 'creators/enrich/handle/raw',
+      kind: 'creator' as const,
+      platform: 'instagram',
+      request: '{}',
+      records: 1,
+      boughtAt: at,
+      profile: 'default',
+    };
     appendOutbox(outbox, [
-      { answer: { ...base, key: 'paid', subject: 'paid', body: '{"result":{}}', status: 'ok', creditsMilli: 30 }, creators: ['paid'] },
-      { answer: { ...base, key: 'nobody', subject: 'nobody', body: '{}', status: 'not_found', creditsMilli: 0, records: 0 }, creators: [] },
+      {
+        answer: { ...base, key: 'paid', subject: 'paid', body: '{"result":{}}', status: 'ok', creditsMilli: 30 },
+        creators: ['paid'],
+      },
+      {
+        answer: {
+          ...base,
+          key: 'nobody',
+          subject: 'nobody',
+          body: '{}',
+          status: 'not_found',
+          creditsMilli: 0,
+          records: 0,
+        },
+        creators: [],
+      },
     ]);
-    await real.commit({ ...base, key: 'big', subject: 'big', body: JSON.stringify({ x: 'y'.repeat(100) }), status: 'ok', creditsMilli: 30 }, ['big'], undefined);
+    await real.commit(
+      {
+        ...base,
+        key: 'big',
+        subject: 'big',
+        body: JSON.stringify({ x: 'y'.repeat(100) }),
+        status: 'ok',
+        creditsMilli: 30,
+      },
+      ['big'],
+      undefined,
+    );
     const view = withOutboxAnswers(real, outbox);
     expect([...(await view.answered(['paid', 'nobody', 'big'], at - 1))].sort()).toEqual(['big', 'paid']);
     expect(await view.answer('big', at - 1, 10)).toMatchObject({ body: '', bytes: expect.any(Number) });

@@ -15,9 +15,22 @@ const enrich = (handle: string, extra: Record<string, unknown> = {}): RequestOpt
   purchase: { kind: 'creator', platform: 'instagram', subject: handle.toLowerCase() },
 });
 
-async function memory(maxAge = { creator: 14 * 86_400_000, page: 86_400_000 }, now = () => 1_000_000_000_000, o: { file?: string; maxAnswerBytes?: number } = {}) {
+async function memory(
+  maxAge = { creator: 14 * 86_400_000, page: 86_400_000 },
+  now = () => 1_000_000_000_000,
+  o: { file?: string; maxAnswerBytes?: number } = {},
+) {
   const store = await openSqliteStore({ file: o.file ?? join(tempDir('creators-memory-'), 'm.db') });
-  const m = new PurchaseMemoryImpl({ store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge, now, sleep: async () => {}, maxAnswerBytes: o.maxAnswerBytes });
+  const m = new PurchaseMemoryImpl({
+    store,
+    baseUrl: BASE,
+    profile: 'default',
+    command: 'enrich handle',
+    maxAge,
+    now,
+    sleep: async () => {},
+    maxAnswerBytes: o.maxAnswerBytes,
+  });
   return { store, m };
 }
 
@@ -55,14 +68,21 @@ describe('purchase memory keys', () => {
     expect(answerKey(BASE, overlap(['@Noah_Paws', 'theellastrong']))).toBe(k);
     expect(answerKey(BASE, overlap(['https://www.instagram.com/theellastrong/', 'noah_paws']))).toBe(k);
     expect(answerKey(BASE, overlap(['noah_paws', 'theellastrong', 'hannahclutch']))).not.toBe(k);
-    expect(answerKey(BASE, { ...overlap(['noah_paws', 'theellastrong']), body: { platform: 'tiktok', creators: ['noah_paws', 'theellastrong'] } })).not.toBe(k);
+    expect(
+      answerKey(BASE, {
+        ...overlap(['noah_paws', 'theellastrong']),
+        body: { platform: 'tiktok', creators: ['noah_paws', 'theellastrong'] },
+      }),
+    ).not.toBe(k);
   });
 
   it('what an answer cost: its own credits_cost, else the price table (Discovery per creator returned), nothing found is free', () => {
     expect(chargedMilli(enrich('a'), { result: { x: 1 }, credits_cost: 0.03 }, true)).toBe(30);
     expect(chargedMilli(enrich('a'), { result: null }, false)).toBe(0);
     expect(chargedMilli({ path: 'discovery' }, { accounts: [{}, {}, {}] }, true)).toBe(30);
-    expect(chargedMilli({ path: 'discovery', query: { return_filter_values: 'true' } }, { accounts: [{}, {}] }, true)).toBe(60);
+    expect(
+      chargedMilli({ path: 'discovery', query: { return_filter_values: 'true' } }, { accounts: [{}, {}] }, true),
+    ).toBe(60);
     expect(chargedMilli({ path: 'creators/content/details' }, { result: { a: 1 } }, true)).toBe(30);
     expect(chargedMilli({ path: 'accounts/tokens' }, { id: 1 }, true)).toBeUndefined();
   });
@@ -71,7 +91,10 @@ describe('purchase memory keys', () => {
 describe('purchase memory', () => {
   it('a paid answer is kept before it is returned, and the same purchase comes back from the store at once, marked', async () => {
     const { store, m } = await memory();
-    const send = answer({ result: { instagram: { username: 'noah_paws', follower_count: 12345678901234567890 } }, credits_cost: 0.03 });
+    const send = answer({
+      result: { instagram: { username: 'noah_paws', follower_count: 12345678901234567890 } },
+      credits_cost: 0.03,
+    });
     const first = await m.request(enrich('noah_paws'), send);
     expect(storedAt(first.data)).toBeUndefined();
     const again = await m.request(enrich('@NOAH_PAWS'), send);
@@ -83,7 +106,15 @@ describe('purchase memory', () => {
     expect(m.tally).toMatchObject({ reused: 1, bought: 1 });
     const spend = [];
     for await (const e of store.spend({})) spend.push(e);
-    expect(spend).toEqual([expect.objectContaining({ command: 'enrich handle', route: 'creators/enrich/handle/raw', creditsMilli: 30, records: 1, platform: 'instagram' })]);
+    expect(spend).toEqual([
+      expect.objectContaining({
+        command: 'enrich handle',
+        route: 'creators/enrich/handle/raw',
+        creditsMilli: 30,
+        records: 1,
+        platform: 'instagram',
+      }),
+    ]);
     expect(await store.boughtCreators(BASE, 'instagram', 0)).toEqual(['noah_paws']);
   });
 
@@ -122,7 +153,21 @@ describe('purchase memory', () => {
     const waiting = m.request(enrich('noah_paws'), send);
     // The other process answers and releases.
     await store.commit(
-      { key, baseUrl: BASE, route: 'creators/enrich/handle/raw', kind: 'creator', platform: 'instagram', subject: 'noah_paws', request: '{}', body: '{"result":{"a":2},"credits_cost":0.03}', status: 'ok', creditsMilli: 30, records: 1, boughtAt: 1_000_000_000_000, profile: 'default' },
+      {
+        key,
+        baseUrl: BASE,
+        route: 'creators/enrich/handle/raw',
+        kind: 'creator',
+        platform: 'instagram',
+        subject: 'noah_paws',
+        request: '{}',
+        body: '{"result":{"a":2},"credits_cost":0.03}',
+        status: 'ok',
+        creditsMilli: 30,
+        records: 1,
+        boughtAt: 1_000_000_000_000,
+        profile: 'default',
+      },
       ['noah_paws'],
       undefined,
     );
@@ -188,7 +233,9 @@ describe('purchase memory', () => {
     expect((res.data as { result: { instagram: { username: string } } }).result.instagram.username).toBe('noah_paws');
     expect(m.failure).toBeInstanceOf(CliError);
     expect(m.failure).toMatchObject({ exitCode: 1, code: 'store_answer_too_large' });
-    expect((m.failure as CliError).message).toMatch(/^The answer bought for instagram:noah_paws is 3\d\d bytes, over the 200 bytes an answer may be: it was printed but not kept in the store; nothing more was bought\.$/);
+    expect((m.failure as CliError).message).toMatch(
+      /^The answer bought for instagram:noah_paws is 3\d\d bytes, over the 200 bytes an answer may be: it was printed but not kept in the store; nothing more was bought\.$/,
+    );
     expect(await store.answer(answerKey(BASE, enrich('noah_paws')), 0)).toBeUndefined();
     expect((await all(store.spend({}))).map((e) => e.creditsMilli)).toEqual([30]);
     const next = answer({ result: { a: 1 }, credits_cost: 0.03 });
@@ -205,7 +252,9 @@ describe('purchase memory', () => {
     const { m: small } = await memory(undefined, undefined, { file, maxAnswerBytes: 1024 });
     const err = await small.request(enrich('noah_paws'), big).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
-    expect((err as CliError).message).toMatch(/^The store's answer for instagram:noah_paws \(key [0-9a-f]{12}, bought 2001-09-09T01:46:40\.000Z\) is damaged: 3\.\d+ KB, over the 1 KB an answer may be \(CREATORS_MAX_RESPONSE_MB\); nothing was bought\./);
+    expect((err as CliError).message).toMatch(
+      /^The store's answer for instagram:noah_paws \(key [0-9a-f]{12}, bought 2001-09-09T01:46:40\.000Z\) is damaged: 3\.\d+ KB, over the 1 KB an answer may be \(CREATORS_MAX_RESPONSE_MB\); nothing was bought\./,
+    );
     expect(big.calls()).toBe(1);
     await expect(small.peek(enrich('noah_paws'))).rejects.toThrow('is damaged');
   });
@@ -223,7 +272,12 @@ describe('waiting for another machine that holds the same record', () => {
     const store = await openSqliteStore({ file, now: () => t });
     const notices: string[] = [];
     const m = new PurchaseMemoryImpl({
-      store, baseUrl: BASE, profile: 'default', command: 'enrich handle', maxAge: { creator: 86_400_000, page: 86_400_000 }, now: () => t,
+      store,
+      baseUrl: BASE,
+      profile: 'default',
+      command: 'enrich handle',
+      maxAge: { creator: 86_400_000, page: 86_400_000 },
+      now: () => t,
       sleep: async (ms) => {
         t += ms;
       },

@@ -26,7 +26,9 @@ interface PgClient {
 }
 
 async function client(url: string): Promise<PgClient> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => PgClient } };
+  const { default: pg } = (await import('pg')) as unknown as {
+    default: { Client: new (c: { connectionString: string }) => PgClient };
+  };
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   return c;
@@ -43,22 +45,56 @@ const DEAD_PID = 4_194_305;
 /** The tables each version had, and the rows an older build wrote into them (its columns only). */
 function oldRows(v: number): Record<string, Row[]> {
   const a = answer('old_creator');
-  const page = answer('old_page', { kind: 'page', route: 'creators/search', platform: null, subject: null, records: 25, creditsMilli: 250, body: '{"data":[]}', boughtAt: T0 + 1 });
+  const page = answer('old_page', {
+    kind: 'page',
+    route: 'creators/search',
+    platform: null,
+    subject: null,
+    records: 25,
+    creditsMilli: 250,
+    body: '{"data":[]}',
+    boughtAt: T0 + 1,
+  });
   const answerRow = (x: typeof a): Row => ({
-    key: x.key, base_url: x.baseUrl, route: x.route, kind: x.kind, platform: x.platform, subject: x.subject, request: x.request, body: x.body, status: x.status,
-    credits_milli: x.creditsMilli, records: x.records, bought_at: x.boughtAt, profile: x.profile,
+    key: x.key,
+    base_url: x.baseUrl,
+    route: x.route,
+    kind: x.kind,
+    platform: x.platform,
+    subject: x.subject,
+    request: x.request,
+    body: x.body,
+    status: x.status,
+    credits_milli: x.creditsMilli,
+    records: x.records,
+    bought_at: x.boughtAt,
+    profile: x.profile,
   });
   const spendRow = (id: number, milli: number, origin?: string): Row => ({
-    at: T0 + id, profile: 'default', base_url: a.baseUrl, command: 'enrich handle', route: a.route, platform: 'instagram', credits_milli: milli, records: 1, run: 'old-run',
+    at: T0 + id,
+    profile: 'default',
+    base_url: a.baseUrl,
+    command: 'enrich handle',
+    route: a.route,
+    platform: 'instagram',
+    credits_milli: milli,
+    records: 1,
+    run: 'old-run',
     ...(v >= 3 ? { origin: origin ?? null } : {}),
   });
   const rows: Record<string, Row[]> = {
     answers: [answerRow(a), answerRow(page)],
     // A charge of 2^53 + 1 milli: kept to the unit, not rounded through a float.
-    spend: [spendRow(1, 30, 'other-store:7'), spendRow(2, 250), { ...spendRow(3, 0), credits_milli: '9007199254740993' }],
+    spend: [
+      spendRow(1, 30, 'other-store:7'),
+      spendRow(2, 250),
+      { ...spendRow(3, 0), credits_milli: '9007199254740993' },
+    ],
   };
   if (v >= 2) {
-    rows.bought_creators = [{ key: a.key, base_url: a.baseUrl, platform: 'instagram', handle: 'old_creator', bought_at: T0 }];
+    rows.bought_creators = [
+      { key: a.key, base_url: a.baseUrl, platform: 'instagram', handle: 'old_creator', bought_at: T0 },
+    ];
     rows.claims = [
       // On this host: a process gone, and a pid some process has now (pid 1 always runs: a reused pid); on
       // another host, never heard from since.
@@ -68,7 +104,14 @@ function oldRows(v: number): Record<string, Row[]> {
     ];
     rows.runs = [
       { run: 'r-dead', profile: 'default', pid: DEAD_PID, host: hostname(), started_at: T0, reserved_milli: 5_000_000 },
-      { run: 'r-remote', profile: 'default', pid: 4242, host: 'another-host', started_at: T0, reserved_milli: 5_000_000 },
+      {
+        run: 'r-remote',
+        profile: 'default',
+        pid: 4242,
+        host: 'another-host',
+        started_at: T0,
+        reserved_milli: 5_000_000,
+      },
       { run: 'r-reused', profile: 'default', pid: 1, host: hostname(), started_at: T0, reserved_milli: 5_000_000 },
     ];
     rows.pace = [{ account: `${a.baseUrl}|default`, tat: T0 + 0.5 }];
@@ -84,11 +127,16 @@ async function storeAt(v: number, rows: Record<string, Row[]>): Promise<string> 
   try {
     // As PgStore.migrate keeps it: one row, the version, in creators_schema.
     await c.query('CREATE TABLE creators_schema (version INTEGER NOT NULL)');
-    await c.query(`BEGIN; ${PG_MIGRATIONS.slice(0, v).join(';\n')}; INSERT INTO creators_schema (version) VALUES (${v}); COMMIT`);
+    await c.query(
+      `BEGIN; ${PG_MIGRATIONS.slice(0, v).join(';\n')}; INSERT INTO creators_schema (version) VALUES (${v}); COMMIT`,
+    );
     for (const [table, list] of Object.entries(rows)) {
       for (const r of list) {
         const cols = Object.keys(r);
-        await c.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(r));
+        await c.query(
+          `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+          Object.values(r),
+        );
       }
     }
   } finally {
@@ -100,98 +148,148 @@ async function storeAt(v: number, rows: Record<string, Row[]>): Promise<string> 
 /** Every row of `table`, each value as text (as PostgreSQL prints it: exact, whatever its type). */
 async function textRows(c: PgClient, table: string, order: string): Promise<Row[]> {
   const cells = (
-    await c.query(`SELECT t.n, e.key, e.value FROM (SELECT row_number() OVER (ORDER BY ${order}) AS n, to_jsonb(x) AS j FROM ${table} x) t, jsonb_each_text(t.j) e ORDER BY t.n`)
+    await c.query(
+      `SELECT t.n, e.key, e.value FROM (SELECT row_number() OVER (ORDER BY ${order}) AS n, to_jsonb(x) AS j FROM ${table} x) t, jsonb_each_text(t.j) e ORDER BY t.n`,
+    )
   ).rows as { n: string; key: string; value: string | null }[];
   const out = new Map<string, Row>();
   for (const { n, key, value } of cells) out.set(n, { ...out.get(n), [key]: value });
   return [...out.values()];
 }
 
-const ORDER: Record<string, string> = { answers: 'key', spend: 'id', bought_creators: 'key, handle', claims: 'key', runs: 'run', pace: 'account', meta: 'name' };
+const ORDER: Record<string, string> = {
+  answers: 'key',
+  spend: 'id',
+  bought_creators: 'key, handle',
+  claims: 'key',
+  runs: 'run',
+  pace: 'account',
+  meta: 'name',
+};
 
-const asText = (r: Row): Row => Object.fromEntries(Object.entries(r).map(([k, val]) => [k, val === null ? null : String(val)]));
+const asText = (r: Row): Row =>
+  Object.fromEntries(Object.entries(r).map(([k, val]) => [k, val === null ? null : String(val)]));
 
-describe.skipIf(!PG_URL)(`a team store upgraded from each older schema by creators store migrate${PG_URL ? '' : ` (${PG_SKIP})`}`, () => {
-  for (let v = 1; v < SCHEMA_VERSION; v++) {
-    it(`from schema ${v}: every row kept, holders from before read as not alive, then it buys and reuses`, async () => {
-      const rows = oldRows(v);
-      const url = await storeAt(v, rows);
-      const c = await client(url);
-      cleanups.push(() => c.end());
-      const storeIdBefore = v >= 3 ? String((await c.query("SELECT value FROM meta WHERE name = 'store_id'")).rows[0]?.value) : undefined;
+describe.skipIf(!PG_URL)(
+  `a team store upgraded from each older schema by creators store migrate${PG_URL ? '' : ` (${PG_SKIP})`}`,
+  () => {
+    for (let v = 1; v < SCHEMA_VERSION; v++) {
+      it(`from schema ${v}: every row kept, holders from before read as not alive, then it buys and reuses`, async () => {
+        const rows = oldRows(v);
+        const url = await storeAt(v, rows);
+        const c = await client(url);
+        cleanups.push(() => c.end());
+        const storeIdBefore =
+          v >= 3 ? String((await c.query("SELECT value FROM meta WHERE name = 'store_id'")).rows[0]?.value) : undefined;
 
-      const sandbox = await startSandbox({ port: 0, seed: 35 });
-      cleanups.push(() => sandbox.close());
-      const configDir = tempConfigDir();
-      const run = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { configDir, env: { ...sandboxEnv(sandbox), CREATORS_STORE: url, ...env } });
+        const sandbox = await startSandbox({ port: 0, seed: 35 });
+        cleanups.push(() => sandbox.close());
+        const configDir = tempConfigDir();
+        const run = (argv: string[], env: Record<string, string> = {}) =>
+          runCli(argv, { configDir, env: { ...sandboxEnv(sandbox), CREATORS_STORE: url, ...env } });
 
-      // An older store refuses a purchase until migrated (the team migrates explicitly), and nothing is sent.
-      const [handle] = creatorHandles(sandbox, 1) as [string];
-      const argv = ['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw', '--json'];
-      const refused = ledgerMark(sandbox);
-      const early = await run(argv);
-      expect(early.code, early.stderr).not.toBe(0);
-      expect(early.stderr).toContain(`is at schema ${v}; this version of creators needs ${SCHEMA_VERSION}`);
-      expect(refused.since().count).toBe(0);
+        // An older store refuses a purchase until migrated (the team migrates explicitly), and nothing is sent.
+        const [handle] = creatorHandles(sandbox, 1) as [string];
+        const argv = ['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw', '--json'];
+        const refused = ledgerMark(sandbox);
+        const early = await run(argv);
+        expect(early.code, early.stderr).not.toBe(0);
+        expect(early.stderr).toContain(`is at schema ${v}; this version of creators needs ${SCHEMA_VERSION}`);
+        expect(refused.since().count).toBe(0);
 
-      const migrated = await run(['store', 'migrate', '--json']);
-      expect(migrated.code, migrated.stderr).toBe(0);
-      expect(migrated.json()).toMatchObject({ engine: 'postgres', from: v, to: SCHEMA_VERSION });
-      expect(migrated.stderr).toContain(`Migrated the store from schema ${v} to ${SCHEMA_VERSION}.`);
-      expect((await c.query('SELECT version FROM creators_schema')).rows).toEqual([{ version: SCHEMA_VERSION }]);
+        const migrated = await run(['store', 'migrate', '--json']);
+        expect(migrated.code, migrated.stderr).toBe(0);
+        expect(migrated.json()).toMatchObject({ engine: 'postgres', from: v, to: SCHEMA_VERSION });
+        expect(migrated.stderr).toContain(`Migrated the store from schema ${v} to ${SCHEMA_VERSION}.`);
+        expect((await c.query('SELECT version FROM creators_schema')).rows).toEqual([{ version: SCHEMA_VERSION }]);
 
-      // Every row, every value, as written; the columns added since read as their defaults.
-      const added: Record<string, Row> = {
-        claims: { boot: null, start: null, seen_at: '0' },
-        runs: { boot: null, start: null, seen_at: '0' },
-        spend: v < 3 ? { origin: null } : {},
-      };
-      for (const [table, list] of Object.entries(rows)) {
-        if (table === 'meta') continue;
-        // spend.id was numbered by the server, in the order written.
-        const expected = list.map((r, i) => ({ ...(table === 'spend' ? { id: String(i + 1) } : {}), ...asText(r), ...(added[table] ?? {}) }));
-        const found = await textRows(c, table, ORDER[table] as string);
-        expect(found.map((r) => Object.fromEntries(Object.keys(expected[0] ?? {}).map((k) => [k, r[k]]))), table).toEqual(expected);
-        expect(found.length, table).toBe(list.length);
-      }
-      // The store keeps its id across the upgrade (copies elsewhere know its entries by it); a store from
-      // before ids gets one.
-      const storeId = String((await c.query("SELECT value FROM meta WHERE name = 'store_id'")).rows[0]?.value);
-      expect(storeId).toMatch(/^[0-9a-f]{32}$/);
-      if (storeIdBefore) expect(storeId).toBe(storeIdBefore);
+        // Every row, every value, as written; the columns added since read as their defaults.
+        const added: Record<string, Row> = {
+          claims: { boot: null, start: null, seen_at: '0' },
+          runs: { boot: null, start: null, seen_at: '0' },
+          spend: v < 3 ? { origin: null } : {},
+        };
+        for (const [table, list] of Object.entries(rows)) {
+          if (table === 'meta') continue;
+          // spend.id was numbered by the server, in the order written.
+          const expected = list.map((r, i) => ({
+            ...(table === 'spend' ? { id: String(i + 1) } : {}),
+            ...asText(r),
+            ...(added[table] ?? {}),
+          }));
+          const found = await textRows(c, table, ORDER[table] as string);
+          expect(
+            found.map((r) => Object.fromEntries(Object.keys(expected[0] ?? {}).map((k) => [k, r[k]]))),
+            table,
+          ).toEqual(expected);
+          expect(found.length, table).toBe(list.length);
+        }
+        // The store keeps its id across the upgrade (copies elsewhere know its entries by it); a store from
+        // before ids gets one.
+        const storeId = String((await c.query("SELECT value FROM meta WHERE name = 'store_id'")).rows[0]?.value);
+        expect(storeId).toMatch(/^[0-9a-f]{32}$/);
+        if (storeIdBefore) expect(storeId).toBe(storeIdBefore);
 
-      const store = (await openStore({ file: url, env: {} })) as Store;
-      cleanups.push(() => store.close());
-      expect((await store.answer('old_creator', 0))?.body).toBe(answer('old_creator').body);
-      // The sum of a 2^53 charge is read without overflow (as a float: the row itself keeps every unit, above).
-      expect((await store.stats()).spend).toMatchObject({ entries: 3, creditsMilli: expect.closeTo(9007199254740993, -3) });
-      if (v >= 2) {
-        // No holder from before can hold a creator or a budget: each is stuck (dead or silent), and doctor clears it.
-        const shared = await store.shared();
-        const holders = shared.filter((e) => e.kind !== 'pace').map((e) => `${e.kind} ${e.id}: ${e.state}`).sort();
-        expect(holders).toEqual(['claim k-dead: dead', 'claim k-remote: silent', 'claim k-reused: dead', 'reservation r-dead: dead', 'reservation r-remote: silent', 'reservation r-reused: dead']);
-        const me = { run: 'after-upgrade', pid: process.pid, host: hostname() };
-        expect(await store.claim('k-remote', me)).toBe('claimed');
-        expect(await store.claim('k-dead', me)).toBe('claimed');
-        expect(await store.claim('k-reused', me)).toBe('claimed');
-        for (const k of ['k-remote', 'k-dead', 'k-reused']) await store.release(k, me);
-        // 15 credits reserved by the runs from before would refuse this 1-credit budget if they still counted.
-        expect(await store.reserve({ profile: 'default', worstMilli: 500, now: Date.now(), daily: { limitMilli: 1000, since: Date.now() - 3_600_000 } }, me)).toBeUndefined();
-        await store.endRun(me.run);
-      }
+        const store = (await openStore({ file: url, env: {} })) as Store;
+        cleanups.push(() => store.close());
+        expect((await store.answer('old_creator', 0))?.body).toBe(answer('old_creator').body);
+        // The sum of a 2^53 charge is read without overflow (as a float: the row itself keeps every unit, above).
+        expect((await store.stats()).spend).toMatchObject({
+          entries: 3,
+          creditsMilli: expect.closeTo(9007199254740993, -3),
+        });
+        if (v >= 2) {
+          // No holder from before can hold a creator or a budget: each is stuck (dead or silent), and doctor clears it.
+          const shared = await store.shared();
+          const holders = shared
+            .filter((e) => e.kind !== 'pace')
+            .map((e) => `${e.kind} ${e.id}: ${e.state}`)
+            .sort();
+          expect(holders).toEqual([
+            'claim k-dead: dead',
+            'claim k-remote: silent',
+            'claim k-reused: dead',
+            'reservation r-dead: dead',
+            'reservation r-remote: silent',
+            'reservation r-reused: dead',
+          ]);
+          const me = { run: 'after-upgrade', pid: process.pid, host: hostname() };
+          expect(await store.claim('k-remote', me)).toBe('claimed');
+          expect(await store.claim('k-dead', me)).toBe('claimed');
+          expect(await store.claim('k-reused', me)).toBe('claimed');
+          for (const k of ['k-remote', 'k-dead', 'k-reused']) await store.release(k, me);
+          // 15 credits reserved by the runs from before would refuse this 1-credit budget if they still counted.
+          expect(
+            await store.reserve(
+              {
+                profile: 'default',
+                worstMilli: 500,
+                now: Date.now(),
+                daily: { limitMilli: 1000, since: Date.now() - 3_600_000 },
+              },
+              me,
+            ),
+          ).toBeUndefined();
+          await store.endRun(me.run);
+        }
 
-      const bought = ledgerMark(sandbox);
-      const first = await run(argv);
-      expect(first.code, first.stderr).toBe(0);
-      expect(bought.since().count).toBe(1);
-      const reused = ledgerMark(sandbox);
-      const again = await run(argv);
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stderr).toContain('0 credits');
-      const [paid, kept] = [JSON.parse(first.stdout), JSON.parse(again.stdout)] as { result: unknown; credits_cost: number; source: string }[];
-      expect(kept?.result).toEqual(paid?.result);
-      expect([paid?.source, paid?.credits_cost, kept?.source, kept?.credits_cost]).toEqual(['api', 0.03, 'store', 0]);
-      expect(reused.since().count).toBe(0);
-    });
-  }
-});
+        const bought = ledgerMark(sandbox);
+        const first = await run(argv);
+        expect(first.code, first.stderr).toBe(0);
+        expect(bought.since().count).toBe(1);
+        const reused = ledgerMark(sandbox);
+        const again = await run(argv);
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stderr).toContain('0 credits');
+        const [paid, kept] = [JSON.parse(first.stdout), JSON.parse(again.stdout)] as {
+          result: unknown;
+          credits_cost: number;
+          source: string;
+        }[];
+        expect(kept?.result).toEqual(paid?.result);
+        expect([paid?.source, paid?.credits_cost, kept?.source, kept?.credits_cost]).toEqual(['api', 0.03, 'store', 0]);
+        expect(reused.since().count).toBe(0);
+      });
+    }
+  },
+);

@@ -18,7 +18,13 @@ afterEach(async () => {
 });
 
 async function sql(url: string, text: string): Promise<unknown[]> {
-  const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => { connect(): Promise<void>; query(q: string): Promise<{ rows: unknown[] }>; end(): Promise<void> } } };
+  const { default: pg } = (await import('pg')) as unknown as {
+    default: {
+      Client: new (c: {
+        connectionString: string;
+      }) => { connect(): Promise<void>; query(q: string): Promise<{ rows: unknown[] }>; end(): Promise<void> };
+    };
+  };
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -29,7 +35,10 @@ async function sql(url: string, text: string): Promise<unknown[]> {
 }
 
 async function refusal(fn: () => Promise<unknown>): Promise<CliError> {
-  const err = await fn().then(() => undefined, (e: unknown) => e);
+  const err = await fn().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CliError);
   return err as CliError;
 }
@@ -42,9 +51,17 @@ const open = async (url: string, o: { readOnly?: boolean } = {}) => {
 
 describe('where a team store is, shown', () => {
   it('the URL without its password; what it leaves out from the PG* variables', () => {
-    expect(pgTarget('postgres://ann:s3cret@db.example:6543/team', {}).display).toBe('postgres://ann@db.example:6543/team');
-    expect(pgTarget('postgresql:///team', { PGHOST: 'db', PGUSER: 'ci', PGPORT: '5433' }).display).toBe('postgres://ci@db:5433/team');
-    expect(pgTarget('postgres://db.example', { PGDATABASE: 'x', PGPASSWORD: 'pw' })).toMatchObject({ database: 'x', password: 'pw', port: 5432 });
+    expect(pgTarget('postgres://ann:s3cret@db.example:6543/team', {}).display).toBe(
+      'postgres://ann@db.example:6543/team',
+    );
+    expect(pgTarget('postgresql:///team', { PGHOST: 'db', PGUSER: 'ci', PGPORT: '5433' }).display).toBe(
+      'postgres://ci@db:5433/team',
+    );
+    expect(pgTarget('postgres://db.example', { PGDATABASE: 'x', PGPASSWORD: 'pw' })).toMatchObject({
+      database: 'x',
+      password: 'pw',
+      port: 5432,
+    });
   });
 });
 
@@ -56,7 +73,11 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
     expect(err.code).toBe('store_migrate');
     expect(err.message).toContain('has no creators schema yet; nothing was bought.');
     expect(await migrateStore({ file: url, env: {} })).toEqual({ engine: 'postgres', from: 0, to: SCHEMA_VERSION });
-    expect(await migrateStore({ file: url, env: {} })).toEqual({ engine: 'postgres', from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+    expect(await migrateStore({ file: url, env: {} })).toEqual({
+      engine: 'postgres',
+      from: SCHEMA_VERSION,
+      to: SCHEMA_VERSION,
+    });
     expect((await open(url))?.engine).toBe('postgres');
   });
 
@@ -64,11 +85,23 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
     const url = await freshPgDatabase();
     await migrateStore({ file: url, env: {} });
     const s = (await open(url)) as Store;
-    await s.logSpend({ at: 1, profile: 'default', baseUrl: 'http://x/', command: 'c', route: 'r', platform: null, creditsMilli: 5, records: 1, run: 'r1' });
+    await s.logSpend({
+      at: 1,
+      profile: 'default',
+      baseUrl: 'http://x/',
+      command: 'c',
+      route: 'r',
+      platform: null,
+      creditsMilli: 5,
+      records: 1,
+      run: 'r1',
+    });
     await sql(url, `UPDATE creators_schema SET version = ${SCHEMA_VERSION - 1}`);
     const err = await refusal(() => open(url));
     expect(err.code).toBe('store_migrate');
-    expect(err.message).toContain(`is at schema ${SCHEMA_VERSION - 1}; this version of creators needs ${SCHEMA_VERSION}`);
+    expect(err.message).toContain(
+      `is at schema ${SCHEMA_VERSION - 1}; this version of creators needs ${SCHEMA_VERSION}`,
+    );
     expect((await (await open(url, { readOnly: true }))?.stats())?.spend.entries).toBe(1);
     await sql(url, `UPDATE creators_schema SET version = ${SCHEMA_VERSION}`);
   });
@@ -77,7 +110,11 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
     const url = await freshPgDatabase();
     await migrateStore({ file: url, env: {} });
     await sql(url, `UPDATE creators_schema SET version = ${SCHEMA_VERSION + 4}`);
-    for (const attempt of [() => open(url), () => open(url, { readOnly: true }), () => migrateStore({ file: url, env: {} })]) {
+    for (const attempt of [
+      () => open(url),
+      () => open(url, { readOnly: true }),
+      () => migrateStore({ file: url, env: {} }),
+    ]) {
       const err = await refusal(attempt);
       expect(err.code).toBe('store_too_new');
       expect(err.message).toContain(`schema ${SCHEMA_VERSION + 4}; this one knows ${SCHEMA_VERSION}`);
@@ -88,7 +125,8 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
   it("another program's `answers` table is refused, not given ours", async () => {
     const url = await freshPgDatabase();
     await sql(url, 'CREATE TABLE answers (id int)');
-    for (const attempt of [() => open(url), () => migrateStore({ file: url, env: {} })]) expect((await refusal(attempt)).code).toBe('store_foreign');
+    for (const attempt of [() => open(url), () => migrateStore({ file: url, env: {} })])
+      expect((await refusal(attempt)).code).toBe('store_foreign');
     expect(await sql(url, "SELECT to_regclass('creators_schema') IS NULL AS none")).toEqual([{ none: true }]);
   });
 
@@ -96,7 +134,19 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
     const url = await freshPgDatabase();
     await migrateStore({ file: url, env: {} });
     const s = (await open(url, { readOnly: true })) as Store;
-    const err = await refusal(() => s.logSpend({ at: 1, profile: 'p', baseUrl: 'b', command: 'c', route: 'r', platform: null, creditsMilli: 1, records: 1, run: 'x' }));
+    const err = await refusal(() =>
+      s.logSpend({
+        at: 1,
+        profile: 'p',
+        baseUrl: 'b',
+        command: 'c',
+        route: 'r',
+        platform: null,
+        creditsMilli: 1,
+        records: 1,
+        run: 'x',
+      }),
+    );
     expect(err.message).toContain('read-only');
     expect((await s.stats()).spend.entries).toBe(0);
   });
@@ -104,31 +154,51 @@ describe.skipIf(!PG_URL)(`the PostgreSQL engine${PG_URL ? '' : ` (${PG_SKIP})`}`
 
 describe.skipIf(!PG_URL)(`claims on a server${PG_URL ? '' : ` (${PG_SKIP})`}`, () => {
   it('a purchase committed while a claim waits on its released row is reused, not bought again (each statement sees its own snapshot)', async () => {
-      const place = await freshPgDatabase();
-      const s = (await openStore({ file: place, env: {}, migrate: true })) as Store;
-      opened.push(s);
-      const now = Date.now();
-      expect(await s.claim('k', me('a'), { since: now - DAY })).toBe('claimed');
-      // Run a's commit, held open: its answer written and its claim released, not yet committed.
-      const { default: pg } = (await import('pg')) as unknown as { default: { Client: new (c: { connectionString: string }) => { connect(): Promise<void>; query(q: string, p?: unknown[]): Promise<unknown>; end(): Promise<void> } } };
-      const a = new pg.Client({ connectionString: place });
-      await a.connect();
-      try {
-        await a.query('BEGIN');
-        await a.query('DELETE FROM claims WHERE key = $1', ['k']);
-        const x = answer('k', { boughtAt: now });
-        await a.query(
-          'INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
-          [x.key, x.baseUrl, x.route, x.kind, x.platform, x.subject, x.request, x.body, x.status, x.creditsMilli, x.records, x.boughtAt, x.profile],
-        );
-        // Run b looks (nothing committed yet) and claims: its insert waits for run a's row.
-        const b = s.claim('k', me('b'), { since: now - DAY });
-        await new Promise((r) => setTimeout(r, 300));
-        await a.query('COMMIT');
-        expect(await b).toMatchObject({ answer: { boughtAt: now, status: 'ok' } });
-        expect((await s.shared()).filter((e) => e.kind === 'claim')).toEqual([]);
-      } finally {
-        await a.end();
-      }
-    });
+    const place = await freshPgDatabase();
+    const s = (await openStore({ file: place, env: {}, migrate: true })) as Store;
+    opened.push(s);
+    const now = Date.now();
+    expect(await s.claim('k', me('a'), { since: now - DAY })).toBe('claimed');
+    // Run a's commit, held open: its answer written and its claim released, not yet committed.
+    const { default: pg } = (await import('pg')) as unknown as {
+      default: {
+        Client: new (c: {
+          connectionString: string;
+        }) => { connect(): Promise<void>; query(q: string, p?: unknown[]): Promise<unknown>; end(): Promise<void> };
+      };
+    };
+    const a = new pg.Client({ connectionString: place });
+    await a.connect();
+    try {
+      await a.query('BEGIN');
+      await a.query('DELETE FROM claims WHERE key = $1', ['k']);
+      const x = answer('k', { boughtAt: now });
+      await a.query(
+        'INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
+        [
+          x.key,
+          x.baseUrl,
+          x.route,
+          x.kind,
+          x.platform,
+          x.subject,
+          x.request,
+          x.body,
+          x.status,
+          x.creditsMilli,
+          x.records,
+          x.boughtAt,
+          x.profile,
+        ],
+      );
+      // Run b looks (nothing committed yet) and claims: its insert waits for run a's row.
+      const b = s.claim('k', me('b'), { since: now - DAY });
+      await new Promise((r) => setTimeout(r, 300));
+      await a.query('COMMIT');
+      expect(await b).toMatchObject({ answer: { boughtAt: now, status: 'ok' } });
+      expect((await s.shared()).filter((e) => e.kind === 'claim')).toEqual([]);
+    } finally {
+      await a.end();
+    }
+  });
 });

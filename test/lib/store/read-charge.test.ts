@@ -11,7 +11,10 @@ const full = { path: 'creators/enrich/handle/full' };
 const posts = { path: '/public/v1/creators/content/posts/' };
 const search = { path: 'discovery' };
 const searchWithValues = { path: 'discovery', query: { return_filter_values: 'true' } };
-const page = (n: number, cost: unknown) => ({ accounts: Array.from({ length: n }, (_, i) => ({ username: `c${i}` })), credits_cost: cost });
+const page = (n: number, cost: unknown) => ({
+  accounts: Array.from({ length: n }, (_, i) => ({ username: `c${i}` })),
+  credits_cost: cost,
+});
 
 describe('readCharge', () => {
   it.each([
@@ -26,16 +29,22 @@ describe('readCharge', () => {
     ['1.001 (over the full price)', 1.001],
     ['true', true],
     ['an object', { value: 1 }],
-  ])('credits_cost %s on a found full enrichment: not believed, the price table charge (1) is logged', (shown, said) => {
-    const r = readCharge(full, { result: { a: 1 }, credits_cost: said }, true);
-    expect(r.milli).toBe(1000);
-    expect(r.refused).toMatchObject({ mostMilli: 1000 });
-    expect(r.refused?.said).toBe(typeof said === 'string' ? JSON.stringify(said) : String(said));
-    expect(shown).toBeTruthy();
-  });
+  ])(
+    'credits_cost %s on a found full enrichment: not believed, the price table charge (1) is logged',
+    (shown, said) => {
+      const r = readCharge(full, { result: { a: 1 }, credits_cost: said }, true);
+      expect(r.milli).toBe(1000);
+      expect(r.refused).toMatchObject({ mostMilli: 1000 });
+      expect(r.refused?.said).toBe(typeof said === 'string' ? JSON.stringify(said) : String(said));
+      expect(shown).toBeTruthy();
+    },
+  );
 
   it('a lie on a not-found answer logs nothing (nothing found is free)', () => {
-    expect(readCharge(full, { result: null, credits_cost: -5 }, false)).toMatchObject({ milli: 0, refused: { said: '-5' } });
+    expect(readCharge(full, { result: null, credits_cost: -5 }, false)).toMatchObject({
+      milli: 0,
+      refused: { said: '-5' },
+    });
   });
 
   it('a discount, zero, or the price itself is believed (as a number, a string or an exact number)', () => {
@@ -65,6 +74,9 @@ describe('readCharge', () => {
 
   it('an unpriced route: a plausible figure is believed, one past exact sums is not (and nothing is logged)', () => {
     expect(readCharge({ path: 'some/unpriced/route' }, { credits_cost: 2.5 }, true)).toEqual({ milli: 2500 });
-    expect(readCharge({ path: 'some/unpriced/route' }, { credits_cost: '5e15' }, true)).toMatchObject({ milli: undefined, refused: { said: '"5e15"' } });
+    expect(readCharge({ path: 'some/unpriced/route' }, { credits_cost: '5e15' }, true)).toMatchObject({
+      milli: undefined,
+      refused: { said: '"5e15"' },
+    });
   });
 });

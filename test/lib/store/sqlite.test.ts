@@ -17,7 +17,11 @@ import { tempDir } from '../../helpers/temp.js';
 
 interface RawDb {
   exec(sql: string): void;
-  prepare(sql: string): { get(...p: unknown[]): unknown; all(...p: unknown[]): unknown[]; run(...p: unknown[]): unknown };
+  prepare(sql: string): {
+    get(...p: unknown[]): unknown;
+    all(...p: unknown[]): unknown[];
+    run(...p: unknown[]): unknown;
+  };
   close(): void;
 }
 
@@ -34,15 +38,57 @@ const DEAD_PID = 4_194_305;
 function olderRows(v: number): Record<string, Record<string, unknown>[]> {
   const a = answer('old_creator');
   const rows: Record<string, Record<string, unknown>[]> = {
-    answers: [{ key: a.key, base_url: a.baseUrl, route: a.route, kind: a.kind, platform: a.platform, subject: a.subject, request: a.request, body: a.body, status: a.status, credits_milli: a.creditsMilli, records: a.records, bought_at: a.boughtAt, profile: a.profile }],
+    answers: [
+      {
+        key: a.key,
+        base_url: a.baseUrl,
+        route: a.route,
+        kind: a.kind,
+        platform: a.platform,
+        subject: a.subject,
+        request: a.request,
+        body: a.body,
+        status: a.status,
+        credits_milli: a.creditsMilli,
+        records: a.records,
+        bought_at: a.boughtAt,
+        profile: a.profile,
+      },
+    ],
     // A charge of 2^53 + 1 milli: kept to the unit.
     spend: [
-      { id: 1, at: T0, profile: 'default', base_url: a.baseUrl, command: 'enrich handle', route: a.route, platform: 'instagram', credits_milli: 30, records: 1, run: 'old-run', ...(v >= 3 ? { origin: 'elsewhere:7' } : {}) },
-      { id: 2, at: T0 + 1, profile: 'default', base_url: a.baseUrl, command: 'enrich handle', route: a.route, platform: 'instagram', credits_milli: '9007199254740993', records: 1, run: 'old-run', ...(v >= 3 ? { origin: null } : {}) },
+      {
+        id: 1,
+        at: T0,
+        profile: 'default',
+        base_url: a.baseUrl,
+        command: 'enrich handle',
+        route: a.route,
+        platform: 'instagram',
+        credits_milli: 30,
+        records: 1,
+        run: 'old-run',
+        ...(v >= 3 ? { origin: 'elsewhere:7' } : {}),
+      },
+      {
+        id: 2,
+        at: T0 + 1,
+        profile: 'default',
+        base_url: a.baseUrl,
+        command: 'enrich handle',
+        route: a.route,
+        platform: 'instagram',
+        credits_milli: '9007199254740993',
+        records: 1,
+        run: 'old-run',
+        ...(v >= 3 ? { origin: null } : {}),
+      },
     ],
   };
   if (v >= 2) {
-    rows.bought_creators = [{ key: a.key, base_url: a.baseUrl, platform: 'instagram', handle: 'old_creator', bought_at: T0 }];
+    rows.bought_creators = [
+      { key: a.key, base_url: a.baseUrl, platform: 'instagram', handle: 'old_creator', bought_at: T0 },
+    ];
     // On this host, a process gone and a pid another process has now (pid 1 always runs); on another host, silent since.
     rows.claims = [
       { key: 'k-dead', run: 'r-dead', pid: DEAD_PID, host: hostname(), claimed_at: T0 },
@@ -51,7 +97,14 @@ function olderRows(v: number): Record<string, Record<string, unknown>[]> {
     ];
     rows.runs = [
       { run: 'r-dead', profile: 'default', pid: DEAD_PID, host: hostname(), started_at: T0, reserved_milli: 5_000_000 },
-      { run: 'r-remote', profile: 'default', pid: 4242, host: 'another-host', started_at: T0, reserved_milli: 5_000_000 },
+      {
+        run: 'r-remote',
+        profile: 'default',
+        pid: 4242,
+        host: 'another-host',
+        started_at: T0,
+        reserved_milli: 5_000_000,
+      },
       { run: 'r-reused', profile: 'default', pid: 1, host: hostname(), started_at: T0, reserved_milli: 5_000_000 },
     ];
     rows.pace = [{ account: `${a.baseUrl}|default`, tat: T0 + 0.5 }];
@@ -142,7 +195,9 @@ describe('opening and migrating', () => {
     const db = await rawDb(older);
     for (const m of MIGRATIONS) db.exec(m);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-    db.prepare("INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES ('old', 'http://h/', 'r', 'creator', 'instagram', 'old', '{}', '{\"v\":1}', 'ok', 30, 1, 5, 'default')").run();
+    db.prepare(
+      "INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES ('old', 'http://h/', 'r', 'creator', 'instagram', 'old', '{}', '{\"v\":1}', 'ok', 30, 1, 5, 'default')",
+    ).run();
     db.close();
     expect(await pageSize(older)).toBe(4096);
     const o = await open(older);
@@ -170,10 +225,24 @@ describe('opening and migrating', () => {
     const a = answer('old_one');
     db.prepare(
       'INSERT INTO answers (key, base_url, route, kind, platform, subject, request, body, status, credits_milli, records, bought_at, profile) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(a.key, a.baseUrl, a.route, a.kind, a.platform, a.subject, a.request, a.body, a.status, a.creditsMilli, a.records, a.boughtAt, a.profile);
-    db.prepare('INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-      T0, 'default', a.baseUrl, 'enrich handle', a.route, 'instagram', 30, 1, 'old-run',
+    ).run(
+      a.key,
+      a.baseUrl,
+      a.route,
+      a.kind,
+      a.platform,
+      a.subject,
+      a.request,
+      a.body,
+      a.status,
+      a.creditsMilli,
+      a.records,
+      a.boughtAt,
+      a.profile,
     );
+    db.prepare(
+      'INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(T0, 'default', a.baseUrl, 'enrich handle', a.route, 'instagram', 30, 1, 'old-run');
     db.close();
 
     const s = await open(file);
@@ -196,22 +265,44 @@ describe('opening and migrating', () => {
       db.exec(`PRAGMA user_version = ${v}`);
       const rows = olderRows(v);
       for (const [table, list] of Object.entries(rows)) {
-        for (const r of list) db.prepare(`INSERT INTO ${table} (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r).map(() => '?').join(', ')})`).run(...Object.values(r));
+        for (const r of list)
+          db.prepare(
+            `INSERT INTO ${table} (${Object.keys(r).join(', ')}) VALUES (${Object.keys(r)
+              .map(() => '?')
+              .join(', ')})`,
+          ).run(...Object.values(r));
       }
-      const storeIdBefore = v >= 3 ? (db.prepare("SELECT value FROM meta WHERE name = 'store_id'").get() as { value: string }).value : undefined;
+      const storeIdBefore =
+        v >= 3
+          ? (db.prepare("SELECT value FROM meta WHERE name = 'store_id'").get() as { value: string }).value
+          : undefined;
       db.close();
 
       const s = await open(file);
       expect(s.version()).toBe(SCHEMA_VERSION);
       const after = await rawDb(file);
       try {
-        const added: Record<string, Record<string, string | null>> = { claims: { boot: null, start: null, seen_at: '0' }, runs: { boot: null, start: null, seen_at: '0' }, spend: v < 3 ? { origin: null } : {} };
+        const added: Record<string, Record<string, string | null>> = {
+          claims: { boot: null, start: null, seen_at: '0' },
+          runs: { boot: null, start: null, seen_at: '0' },
+          spend: v < 3 ? { origin: null } : {},
+        };
         for (const [table, list] of Object.entries(rows)) {
           const cols = [...Object.keys(list[0] ?? {}), ...Object.keys(added[table] ?? {})];
-          const found = after.prepare(`SELECT ${cols.map((c) => `CAST(${c} AS TEXT) AS ${c}`).join(', ')} FROM ${table} ORDER BY ${cols[0]}`).all();
-          expect(found, table).toEqual(list.map((r) => ({ ...Object.fromEntries(Object.entries(r).map(([k, x]) => [k, x === null ? null : String(x)])), ...(added[table] ?? {}) })));
+          const found = after
+            .prepare(
+              `SELECT ${cols.map((c) => `CAST(${c} AS TEXT) AS ${c}`).join(', ')} FROM ${table} ORDER BY ${cols[0]}`,
+            )
+            .all();
+          expect(found, table).toEqual(
+            list.map((r) => ({
+              ...Object.fromEntries(Object.entries(r).map(([k, x]) => [k, x === null ? null : String(x)])),
+              ...(added[table] ?? {}),
+            })),
+          );
         }
-        const storeId = (after.prepare("SELECT value FROM meta WHERE name = 'store_id'").get() as { value: string }).value;
+        const storeId = (after.prepare("SELECT value FROM meta WHERE name = 'store_id'").get() as { value: string })
+          .value;
         expect(storeId).toMatch(/^[0-9a-f]{32}$/);
         if (storeIdBefore) expect(storeId).toBe(storeIdBefore);
       } finally {
@@ -221,16 +312,38 @@ describe('opening and migrating', () => {
       // The sum of a 2^53 charge is read without overflow (as a float: the row itself keeps every unit, above).
       expect((await s.stats()).spend).toMatchObject({ entries: 2, creditsMilli: expect.closeTo(9007199254740993, -3) });
       if (v >= 2) {
-        const held = (await s.shared()).filter((e) => e.kind !== 'pace').map((e) => `${e.kind} ${e.id}: ${e.state}`).sort();
-        expect(held).toEqual(['claim k-dead: dead', 'claim k-remote: silent', 'claim k-reused: dead', 'reservation r-dead: dead', 'reservation r-remote: silent', 'reservation r-reused: dead']);
+        const held = (await s.shared())
+          .filter((e) => e.kind !== 'pace')
+          .map((e) => `${e.kind} ${e.id}: ${e.state}`)
+          .sort();
+        expect(held).toEqual([
+          'claim k-dead: dead',
+          'claim k-remote: silent',
+          'claim k-reused: dead',
+          'reservation r-dead: dead',
+          'reservation r-remote: silent',
+          'reservation r-reused: dead',
+        ]);
         for (const k of ['k-dead', 'k-remote', 'k-reused']) expect(await s.claim(k, me('after'))).toBe('claimed');
         // 15 credits reserved by the runs from before would refuse this 1-credit budget if they still counted.
-        expect(await s.reserve({ profile: 'default', worstMilli: 500, now: Date.now(), daily: { limitMilli: 1000, since: Date.now() - 3_600_000 } }, me('after'))).toBeUndefined();
+        expect(
+          await s.reserve(
+            {
+              profile: 'default',
+              worstMilli: 500,
+              now: Date.now(),
+              daily: { limitMilli: 1000, since: Date.now() - 3_600_000 },
+            },
+            me('after'),
+          ),
+        ).toBeUndefined();
         await s.endRun('after');
       }
       await s.commit(answer('new_one'), ['new_one'], spend('r', 30, T0, 'here:1'));
       expect((await s.answer('new_one', 0))?.status).toBe('ok');
-      expect(await s.boughtCreators(answer('x').baseUrl, 'instagram', 0)).toEqual(v >= 2 ? ['new_one', 'old_creator'].sort() : ['new_one']);
+      expect(await s.boughtCreators(answer('x').baseUrl, 'instagram', 0)).toEqual(
+        v >= 2 ? ['new_one', 'old_creator'].sort() : ['new_one'],
+      );
     });
   }
 
@@ -269,7 +382,12 @@ describe('opening and migrating', () => {
     await w.commit(answer('a'), ['a'], spend('r', 30));
     const ro = await open(file, { readOnly: true });
     expect((await ro.answer('a', 0))?.body).toContain('"username":"a"');
-    for (const write of [() => ro.commit(answer('b'), [], undefined), () => ro.claim('k', me('x')), () => ro.prune(T0 + 1), () => ro.reserve({ profile: 'default', worstMilli: 1, now: T0 }, me('x'))]) {
+    for (const write of [
+      () => ro.commit(answer('b'), [], undefined),
+      () => ro.claim('k', me('x')),
+      () => ro.prune(T0 + 1),
+      () => ro.reserve({ profile: 'default', worstMilli: 1, now: T0 }, me('x')),
+    ]) {
       await refusal(write);
     }
     expect((await all(w.list({}))).map((x) => x.key)).toEqual(['a']);
@@ -375,7 +493,7 @@ async function onFakeClock(write: () => Promise<unknown>): Promise<{ err: CliErr
 }
 
 describe('locks and the shared pace', () => {
-  it('a write waits for another connection\'s transaction up to the busy timeout, then fails as store_busy (exit 9)', async () => {
+  it("a write waits for another connection's transaction up to the busy timeout, then fails as store_busy (exit 9)", async () => {
     const file = storeFile();
     (await open(file)).close();
     const s = await open(file, { busyTimeoutMs: 200 });
@@ -396,7 +514,7 @@ describe('locks and the shared pace', () => {
     expect(await s.claim('k', me('a'))).toBe('claimed');
   });
 
-  it('once a write has waited the whole busy timeout, the handle\'s later writes do not wait again (the process is not blocked once per row in flight)', async () => {
+  it("once a write has waited the whole busy timeout, the handle's later writes do not wait again (the process is not blocked once per row in flight)", async () => {
     const file = storeFile();
     (await open(file)).close();
     const s = await open(file, { busyTimeoutMs: 300 });
@@ -420,12 +538,14 @@ describe('locks and the shared pace', () => {
   });
 });
 
-describe('another program\'s database', () => {
+describe("another program's database", () => {
   it('an SQLite file at version 0 that already has tables is refused, not given ours', async () => {
     const file = join(tempDir('creators-foreign-'), 'app.db');
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (f: string) => { exec(sql: string): void; close(): void } };
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (f: string) => { exec(sql: string): void; close(): void };
+    };
     const other = new Database(file);
-    other.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES (\'keep me\')');
+    other.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('keep me')");
     other.close();
     const before = readFileSync(file);
     const err = await openSqliteStore({ file }).catch((e: unknown) => e);

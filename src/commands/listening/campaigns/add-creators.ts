@@ -15,5 +15,6 @@ export default defineCommand({
     ['creators listening campaigns add-creators 2 --platform instagram noah_paws', 'one creator'],
     ['creators listening campaigns add-creators 2 --platform tiktok --file more.txt', 'from a file'],
   ],
-  run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'campaign', action: 'add', rawId, values, flags }),
+  run: (ctx, { args: [rawId, ...values], flags }) =>
+    changeCreators(ctx, { kind: 'campaign', action: 'add', rawId, values, flags }),
 });

@@ -13,22 +13,31 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const id = positiveId(args[0], 'campaign id');
-    const [{ listAll, listeningPath }, { printList }, { endingProgress, pagingProgress, recordsToTerminal }] = await Promise.all([
-      import('../../../lib/api/listening.js'),
-      import('../../../lib/output/index.js'),
-      import('../../../lib/bulk/progress.js'),
-    ]);
+    const [{ listAll, listeningPath }, { printList }, { endingProgress, pagingProgress, recordsToTerminal }] =
+      await Promise.all([
+        import('../../../lib/api/listening.js'),
+        import('../../../lib/output/index.js'),
+        import('../../../lib/bulk/progress.js'),
+      ]);
     const output = await ctx.output();
     const http = await ctx.http();
     // Every page is read: the largest pages take the fewest requests, and a progress line shows them coming.
-    const progress = pagingProgress(ctx.term, { label: 'content', noun: ['post', 'posts'], now: ctx.deps.now, recordsToTerminal: recordsToTerminal(ctx.term, output) });
+    const progress = pagingProgress(ctx.term, {
+      label: 'content',
+      noun: ['post', 'posts'],
+      now: ctx.deps.now,
+      recordsToTerminal: recordsToTerminal(ctx.term, output),
+    });
     const seen = { pages: 0, records: 0 };
     const onPage = (p: { results: unknown[]; count?: number | undefined }): void => {
       seen.pages++;
       seen.records += p.results.length;
       progress.update({ ...seen, totalRecords: p.count });
     };
-    const posts = endingProgress(listAll(http, listeningPath('campaign', id, 'content'), { page_size: CONTENT_PAGE_SIZE.max }, onPage), progress);
+    const posts = endingProgress(
+      listAll(http, listeningPath('campaign', id, 'content'), { page_size: CONTENT_PAGE_SIZE.max }, onPage),
+      progress,
+    );
     const count = await printList(ctx.term, output, posts, [
       { path: 'posted_at', header: 'Posted', kind: 'date' },
       { path: 'creator.platform', header: 'Platform' },

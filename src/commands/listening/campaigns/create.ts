@@ -19,26 +19,41 @@ export default defineCommand({
     ...BODY_FLAGS,
   },
   examples: [
-    ['creators listening campaigns create --name spring --days 30 --platform instagram carlosrobinson samuelkhan', '2 x 30 x 0.3 = 18 credits at most'],
-    ['creators listening campaigns create --name spring --days 30 --file h.txt --platform tiktok --max-credits 50', 'refuse above 50'],
-    ['creators listening campaigns create --name spring --days 7 noah_paws --platform instagram --dry-run', 'show the plan only'],
+    [
+      'creators listening campaigns create --name spring --days 30 --platform instagram carlosrobinson samuelkhan',
+      '2 x 30 x 0.3 = 18 credits at most',
+    ],
+    [
+      'creators listening campaigns create --name spring --days 30 --file h.txt --platform tiktok --max-credits 50',
+      'refuse above 50',
+    ],
+    [
+      'creators listening campaigns create --name spring --days 7 noah_paws --platform instagram --dry-run',
+      'show the plan only',
+    ],
   ],
   async run(ctx, { args, flags }) {
-    const [{ creatorRefs }, { buildBody }, { createListening }, { printItem }, { CAMPAIGN_COLUMNS }] = await Promise.all([
-      import('../../../lib/listening/creators.js'),
-      import('../../../lib/body.js'),
-      import('../../../lib/listening/workflows.js'),
-      import('../../../lib/output/index.js'),
-      import('../../../lib/listening/columns.js'),
-    ]);
+    const [{ creatorRefs }, { buildBody }, { createListening }, { printItem }, { CAMPAIGN_COLUMNS }] =
+      await Promise.all([
+        import('../../../lib/listening/creators.js'),
+        import('../../../lib/body.js'),
+        import('../../../lib/listening/workflows.js'),
+        import('../../../lib/output/index.js'),
+        import('../../../lib/listening/columns.js'),
+      ]);
     const days = flags.days;
     const refs = await creatorRefs(ctx.term, {
       values: args,
       file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
       platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
     });
-    const body = await buildBody(ports.body(ctx), bodyParts(flags), { name: flags.name, days, creators: refs.length > 0 ? refs : undefined });
-    if (body.name === undefined) throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
+    const body = await buildBody(ports.body(ctx), bodyParts(flags), {
+      name: flags.name,
+      days,
+      creators: refs.length > 0 ? refs : undefined,
+    });
+    if (body.name === undefined)
+      throw new UsageError('A campaign needs a name: --name <name> (or name in --body/--set).');
     const output = await ctx.output();
     const created = await createListening(await ports.listening(ctx), 'campaign', body);
     if (created) await printItem(ctx.term, output, created, CAMPAIGN_COLUMNS);

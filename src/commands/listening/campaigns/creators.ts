@@ -19,7 +19,12 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const http = await ctx.http();
-    const count = await printList(ctx.term, output, listAll(http, listeningPath('campaign', id, 'creators')), CREATOR_COLUMNS.campaign);
+    const count = await printList(
+      ctx.term,
+      output,
+      listAll(http, listeningPath('campaign', id, 'creators')),
+      CREATOR_COLUMNS.campaign,
+    );
     if (count === 0 && output.format === 'table') ctx.notice(`No creators in campaign ${args[0]}.`);
   },
 });

@@ -19,14 +19,21 @@ export default defineCommand({
     const http = await ctx.http();
     const record = await getOne(http, listeningPath('campaign', id, 'overview'));
     // The top posts are ranked by EMV: on a narrow terminal it is the last number to give way.
-    await printOverview(ctx.term, await ctx.output(), record, String(id), [
-      { path: 'posted_at', header: 'Posted', kind: 'date', priority: 1 },
-      { path: 'creator.platform_id', header: 'Creator', keep: true },
-      { path: 'views', header: 'Views', kind: 'count', priority: 2 },
-      { path: 'likes', header: 'Likes', kind: 'count' },
-      { path: 'engagement_rate', header: 'ER', kind: 'percent', priority: 1 },
-      { path: 'estimated_reach', header: 'Reach', kind: 'count' },
-      { path: 'emv', header: 'EMV', kind: 'count', priority: 3 },
-    ], ctx.deps.now());
+    await printOverview(
+      ctx.term,
+      await ctx.output(),
+      record,
+      String(id),
+      [
+        { path: 'posted_at', header: 'Posted', kind: 'date', priority: 1 },
+        { path: 'creator.platform_id', header: 'Creator', keep: true },
+        { path: 'views', header: 'Views', kind: 'count', priority: 2 },
+        { path: 'likes', header: 'Likes', kind: 'count' },
+        { path: 'engagement_rate', header: 'ER', kind: 'percent', priority: 1 },
+        { path: 'estimated_reach', header: 'Reach', kind: 'count' },
+        { path: 'emv', header: 'EMV', kind: 'count', priority: 3 },
+      ],
+      ctx.deps.now(),
+    );
   },
 });

@@ -15,5 +15,6 @@ export default defineCommand({
     ['creators listening campaigns remove-creators 2 --platform instagram carlosrobinson --yes', 'stop following one'],
     ['creators listening campaigns remove-creators 2 --file gone.txt --platform tiktok', 'from a file'],
   ],
-  run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'campaign', action: 'remove', rawId, values, flags }),
+  run: (ctx, { args: [rawId, ...values], flags }) =>
+    changeCreators(ctx, { kind: 'campaign', action: 'remove', rawId, values, flags }),
 });

@@ -34,7 +34,9 @@ export default defineCommand({
     const status = statusChange(flags);
     const body = await buildBody(ports.body(ctx), bodyParts(flags), { name: flags.name, days: flags.days, status });
     if (Object.keys(body).length === 0) {
-      throw new UsageError('Nothing to change.', { hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.' });
+      throw new UsageError('Nothing to change.', {
+        hint: 'Give --name, --days, --pause, --resume, --set key=value or --body <file>.',
+      });
     }
     const output = await ctx.output();
     const updated = await updateListening(await ports.listening(ctx), 'campaign', id, body);

@@ -14,7 +14,11 @@ export default defineCommand({
   examples: [
     ['creators listening subscriptions add-creators 3 --platform youtube sophialearns', 'one creator'],
     ['creators listening subscriptions add-creators 3 --platform instagram --file handles.txt', 'from a file'],
-    ['creators listening subscriptions add-creators 3 instagram:noah_paws tiktok:themaxtech --max-credits 1', 'with a budget'],
+    [
+      'creators listening subscriptions add-creators 3 instagram:noah_paws tiktok:themaxtech --max-credits 1',
+      'with a budget',
+    ],
   ],
-  run: (ctx, { args: [rawId, ...values], flags }) => changeCreators(ctx, { kind: 'subscription', action: 'add', rawId, values, flags }),
+  run: (ctx, { args: [rawId, ...values], flags }) =>
+    changeCreators(ctx, { kind: 'subscription', action: 'add', rawId, values, flags }),
 });

@@ -19,7 +19,12 @@ export default defineCommand({
     ]);
     const output = await ctx.output();
     const http = await ctx.http();
-    const count = await printList(ctx.term, output, listAll(http, listeningPath('subscription', id, 'creators')), CREATOR_COLUMNS.subscription);
+    const count = await printList(
+      ctx.term,
+      output,
+      listAll(http, listeningPath('subscription', id, 'creators')),
+      CREATOR_COLUMNS.subscription,
+    );
     if (count === 0 && output.format === 'table') ctx.notice(`No creators in subscription ${args[0]}.`);
   },
 });

@@ -15,7 +15,10 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const id = positiveId(args[0], 'subscription id');
-    const [{ exportDetails }, { printBytes }] = await Promise.all([import('../../../lib/api/listening.js'), import('../../../lib/output/index.js')]);
+    const [{ exportDetails }, { printBytes }] = await Promise.all([
+      import('../../../lib/api/listening.js'),
+      import('../../../lib/output/index.js'),
+    ]);
     const output = await ctx.output();
     const body = await exportDetails(await ctx.http(), id);
     await printBytes(ctx.term, output, body);

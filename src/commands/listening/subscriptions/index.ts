@@ -15,7 +15,10 @@ export default defineGroup({
   description: 'Subscriptions: watch creators for new posts, bio changes and follower milestones',
   examples: [
     ['creators listening subscriptions list', 'every subscription (free)'],
-    ['creators listening subscriptions create --name launch --platform instagram carlosrobinson samuelkhan', 'start watching (0.3 credits per creator per day)'],
+    [
+      'creators listening subscriptions create --name launch --platform instagram carlosrobinson samuelkhan',
+      'start watching (0.3 credits per creator per day)',
+    ],
     ['creators listening subs add-creators 3 instagram:noah_paws --max-credits 1', 'add a creator, within a budget'],
     ['creators listening subscriptions delete 3 --yes', 'stop and delete'],
   ],

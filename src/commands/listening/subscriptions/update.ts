@@ -38,7 +38,9 @@ export default defineCommand({
       status,
     });
     if (Object.keys(body).length === 0) {
-      throw new UsageError('Nothing to change.', { hint: 'Give --name, --type, --webhook-url, --pause, --resume, --set key=value or --body <file>.' });
+      throw new UsageError('Nothing to change.', {
+        hint: 'Give --name, --type, --webhook-url, --pause, --resume, --set key=value or --body <file>.',
+      });
     }
     const output = await ctx.output();
     const updated = await updateListening(await ports.listening(ctx), 'subscription', id, body);
