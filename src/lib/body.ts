@@ -12,7 +12,10 @@ export interface BodyPorts {
   bodyObject(source: string): Promise<Record<string, unknown>>;
 }
 
-/** Later wins: the file, the pairs, the command's own fields. Unknown keys pass through rather than guess the server's schema. */
+/**
+ * Later wins: the file, the pairs, the command's own fields. Unknown keys pass through rather than guess the server's
+ * schema.
+ */
 export async function buildBody(
   ports: BodyPorts,
   parts: BodyParts,

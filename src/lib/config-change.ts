@@ -1,4 +1,7 @@
-/** What `config set`/`unset` and `logout` print under `--dry-run`: data on stdout, never `-o` (a dry run writes no file). */
+/**
+ * What `config set`/`unset` and `logout` print under `--dry-run`: data on stdout, never `-o` (a dry run writes no
+ * file).
+ */
 import { shownSetting } from './config.js';
 import type { Terminal } from './io/terminal.js';
 import { printText } from './output/printers.js';

@@ -129,7 +129,10 @@ interface ConfLike {
   readonly store: Record<string, unknown>;
 }
 
-/** A profile name: 1-64 letters, digits, dots, dashes or underscores; anything else (a blank `--profile ''`) is a usage error. */
+/**
+ * A profile name: 1-64 letters, digits, dots, dashes or underscores; anything else (a blank `--profile ''`) is a usage
+ * error.
+ */
 export function checkProfileName(profile: string): void {
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(profile)) {
     throw new UsageError(`Invalid profile name '${profile}'.`, {

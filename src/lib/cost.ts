@@ -20,11 +20,17 @@ export interface GatePorts {
   term: Terminal;
   policy: MoneyPolicy;
   baseUrl: URL;
-  /** Prints the dry run's plan through lib/output, on stdout in the format asked for (never to `-o`: a dry run writes no file). */
+  /**
+   * Prints the dry run's plan through lib/output, on stdout in the format asked for (never to `-o`: a dry run writes no
+   * file).
+   */
   printPlan(record: PlanRecord): Promise<void>;
 }
 
-/** Parses a `--max-credits` value (the app picks flag > CREATORS_MAX_CREDITS > profile) into thousandths; undefined when unset. */
+/**
+ * Parses a `--max-credits` value (the app picks flag > CREATORS_MAX_CREDITS > profile) into thousandths; undefined when
+ * unset.
+ */
 export function parseConfirmAbove(raw: string | undefined): number {
   const threshold = raw === undefined ? DEFAULT_CONFIRM_ABOVE : Number(raw);
   return Math.round(threshold * 1000);
@@ -86,7 +92,10 @@ export interface RestOfRun {
   question: string;
 }
 
-/** Asks when the whole run (spent plus the rest, from the real count) is above `confirm-above`; "no" keeps what was bought. */
+/**
+ * Asks when the whole run (spent plus the rest, from the real count) is above `confirm-above`; "no" keeps what was
+ * bought.
+ */
 export async function confirmRest(ports: Pick<GatePorts, 'term' | 'policy'>, rest: RestOfRun): Promise<boolean> {
   const { term, policy } = ports;
   if (policy.dryRun || term.yes || !term.interactive) return true;

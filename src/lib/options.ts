@@ -1,6 +1,8 @@
 import { UsageError } from './errors.js';
 
-/** The most requests in flight: `--concurrency` at most, and the cap of the concurrency sized from the service's pace. */
+/**
+ * The most requests in flight: `--concurrency` at most, and the cap of the concurrency sized from the service's pace.
+ */
 export const CONCURRENCY_CAP = 64;
 
 /** The one rule for case in choices: any case matches, and the choice's own spelling is passed on (`RAW` is `raw`). */

@@ -69,7 +69,10 @@ export interface PaginateOptions {
   tally?: PagingTally | undefined;
   /** Called with each page's parsed body and its list, before its items are yielded (spend counting). */
   onPage?: ((data: unknown, items: unknown[] | undefined) => void) | undefined;
-  /** Awaited before each page after the first: settles once the output has taken what was yielded (lib/output/sink.ts `readerPace`). */
+  /**
+   * Awaited before each page after the first: settles once the output has taken what was yielded (lib/output/sink.ts
+   * `readerPace`).
+   */
   readerTook?: (() => Promise<void>) | undefined;
 }
 
@@ -104,7 +107,8 @@ export async function* paginate(
       tally.stop = 'max-pages';
       return;
     }
-    // The next page waits until the output has taken the last one: a reader that is blocked or gone is bought nothing more.
+    // The next page waits until the output has taken the last one: a reader that is blocked or gone is bought nothing
+    // more.
     if (tally.pages > 0) await options.readerTook?.();
     const res = await http.request<unknown>({
       method: req.method,

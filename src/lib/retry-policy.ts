@@ -51,7 +51,9 @@ export const POLICIES = {
   tail: retryPolicy({ baseMs: 2_000, capMs: 300_000 }),
   /** A team store's lost connection: each try finds out (and drops) one dead pooled connection. */
   storeReconnect: retryPolicy({ baseMs: 100, factor: 3, capMs: 600, attempts: 4 }),
-  /** Another process buying the same record: looked at again every 200 ms up to the claim wait (2 minutes by default). */
+  /**
+   * Another process buying the same record: looked at again every 200 ms up to the claim wait (2 minutes by default).
+   */
   claimWait: retryPolicy({ baseMs: 200, factor: 1, capMs: 200, deadlineMs: 120_000 }),
 } as const;
 
@@ -72,7 +74,10 @@ export function nextWait(
   return { waitMs, tooLong: serverWaitMs !== undefined && waitMs > policy.maxServerWaitMs };
 }
 
-/** Whether attempt `attempt + 1` may start after `elapsedMs` counted against the deadline (the HTTP core counts its attempts' time only, not the waits; `withRetries` counts from the first attempt). */
+/**
+ * Whether attempt `attempt + 1` may start after `elapsedMs` counted against the deadline (the HTTP core counts its
+ * attempts' time only, not the waits; `withRetries` counts from the first attempt).
+ */
 export function mayRetry(policy: RetryPolicy, attempt: number, elapsedMs: number): boolean {
   return attempt < policy.attempts && elapsedMs < policy.deadlineMs;
 }
@@ -93,7 +98,10 @@ export const realClock: RetryClock = {
   now: () => Date.now(),
 };
 
-/** Waits `ms`; never throws, resolving early when the signal fires: the caller then asks `signal.aborted` (it may save first). */
+/**
+ * Waits `ms`; never throws, resolving early when the signal fires: the caller then asks `signal.aborted` (it may save
+ * first).
+ */
 export async function pause(clock: RetryClock, ms: number): Promise<void> {
   try {
     await clock.sleep(ms, clock.signal);

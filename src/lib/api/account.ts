@@ -6,7 +6,10 @@ export interface Credits extends Record<string, unknown> {
   credits_used: number | null;
 }
 
-/** Sources disagree on the shape: `credits_available` + `credits_used`, or `credits_left`; numbers or strings. Both are read. */
+/**
+ * Sources disagree on the shape: `credits_available` + `credits_used`, or `credits_left`; numbers or strings. Both are
+ * read.
+ */
 export async function getCredits(http: HttpClient): Promise<Credits> {
   const res = await http.request<Record<string, unknown>>(creditsPlan());
   return normaliseCredits(res.data);

@@ -29,7 +29,9 @@ const PER_CREATOR: readonly Price[] = [
   PRICES.similarPerCreator,
 ];
 
-/** The route's per-creator price under this query (Discovery with `return_filter_values=true` is dearer), if it has one. */
+/**
+ * The route's per-creator price under this query (Discovery with `return_filter_values=true` is dearer), if it has one.
+ */
 function perCreator(req: Pick<RequestOptions, 'path' | 'query'>): Price | undefined {
   const route = routeOf(req.path);
   const prices = PER_CREATOR.filter((p) => p.route === route);

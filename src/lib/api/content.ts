@@ -92,7 +92,8 @@ export function commentPagesPlan(
   const price = DETAILS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
-  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no comments.
+  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no
+  // comments.
   const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
   const costBasis =
     maxPages !== undefined

@@ -33,7 +33,9 @@ export function postsBody(req: PostsRequest): Record<string, unknown> {
 const POSTS_PRICE_MILLI = WORST_CASE_MILLI.creatorPosts;
 const POSTS_PRICE_WHY = `(the newest official client's price; the spec says 0.03)`;
 
-/** Without `maxPages`, a --max-credits budget bounds the pages (at the worst case); with neither the cost is unknown. */
+/**
+ * Without `maxPages`, a --max-credits budget bounds the pages (at the worst case); with neither the cost is unknown.
+ */
 export function creatorPostsPlan(
   req: PostsRequest,
   bound: { maxPages?: number | undefined; budgetMilli?: number | undefined },
@@ -41,7 +43,8 @@ export function creatorPostsPlan(
   const price = POSTS_PRICE_MILLI;
   const { maxPages, budgetMilli } = bound;
   const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
-  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no posts.
+  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no
+  // posts.
   const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
   const costBasis =
     maxPages !== undefined
@@ -73,7 +76,10 @@ function asObject(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-/** The response shape is unpublished: posts from `result.posts`, or a top-level or `data` list as a third-party client saw it. */
+/**
+ * The response shape is unpublished: posts from `result.posts`, or a top-level or `data` list as a third-party client
+ * saw it.
+ */
 export async function creatorPosts(http: HttpClient, req: PostsRequest): Promise<PostsPage> {
   const res = await http.request(creatorPostsPlan(req, { maxPages: 1 }).plan);
   return postsPageOf(res.data);
@@ -190,7 +196,9 @@ function canonicalOrder(creators: readonly string[]): string[] {
   return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.c);
 }
 
-/** 1 credit per request, however many creators; sent in a canonical order (the answer is printed in the order given). */
+/**
+ * 1 credit per request, however many creators; sent in a canonical order (the answer is printed in the order given).
+ */
 export function audienceOverlapPlan(platform: string, creators: readonly string[]): Plan {
   const price = WORST_CASE_MILLI.audienceOverlap;
   return {
@@ -215,7 +223,10 @@ export interface OverlapAnswer {
   response: Record<string, unknown>;
 }
 
-/** The overlap's own credits_cost, or the spend log's reading of it when the route cannot charge that (lib/api/charge.ts). */
+/**
+ * The overlap's own credits_cost, or the spend log's reading of it when the route cannot charge that
+ * (lib/api/charge.ts).
+ */
 function overlapCharged(plan: Plan, body: Record<string, unknown>, found: boolean): number {
   const said =
     body.credits_cost !== undefined && body.credits_cost !== null ? readCharge(plan, body, found) : undefined;
@@ -228,7 +239,10 @@ function num(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The answer's rows in the order the creators were given (it was bought in a canonical order); rows it cannot match follow, as they came. */
+/**
+ * The answer's rows in the order the creators were given (it was bought in a canonical order); rows it cannot match
+ * follow, as they came.
+ */
 function inGivenOrder(details: readonly unknown[], creators: readonly string[]): unknown[] {
   const nameOf = (d: unknown): string => {
     const name = asObject(d).username ?? asObject(asObject(d).user).username;

@@ -74,7 +74,9 @@ export function emailBody(email: string, o: EmailOptions): Record<string, unknow
   return body;
 }
 
-/** Not found: `result` null or empty, or `status: "not_found"` (the sandbox's choice; the real shape is unpublished). */
+/**
+ * Not found: `result` null or empty, or `status: "not_found"` (the sandbox's choice; the real shape is unpublished).
+ */
 export function readOutcome(data: unknown, req?: Pick<Plan, 'path' | 'query'>): EnrichOutcome {
   const body = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const raw = body.result;

@@ -49,7 +49,10 @@ export function listPath(ref: ListRef): string {
   return ref.kind === 'id' ? `${BASE}/${ref.id}` : `${BASE}/default/${ref.platform}`;
 }
 
-/** The service creates a platform's default list on first access, so such a GET is state-changing: a dry run stops at the plan. */
+/**
+ * The service creates a platform's default list on first access, so such a GET is state-changing: a dry run stops at
+ * the plan.
+ */
 export function createsDefaultList(ref: ListRef): boolean {
   return ref.kind === 'default';
 }

@@ -187,7 +187,8 @@ export class RecentIds extends RecentSet<string> {
 export const RECENT_IDS = 10_000;
 
 /** An event id is yielded once per run: events arriving while paging shift the pages, so one page's last event
- * comes back at the top of the next (remembered over the last `RECENT_IDS`). A server repeating a `next` link does not loop. */
+ * comes back at the top of the next (remembered over the last `RECENT_IDS`). A server repeating a `next` link does not
+ * loop. */
 export async function* listEvents(
   http: HttpClient,
   first: { page: number; pageSize?: number | undefined; filters: EventFilters },

@@ -48,7 +48,10 @@ function monitoringOf(method: string, body: Record<string, unknown>): Monitoring
   return { creators: method === 'PATCH' && listed === 0 ? null : listed, days };
 }
 
-/** The typed plan of a known route, or undefined for a route no verb sends (its price unknown unless it is a read or a delete). */
+/**
+ * The typed plan of a known route, or undefined for a route no verb sends (its price unknown unless it is a read or a
+ * delete).
+ */
 function typedPlan(
   method: string,
   route: string,

@@ -14,7 +14,10 @@ export interface RawRequest {
   body?: Record<string, unknown> | undefined;
   /** The spinner's text, from the typed plan of its route (raw-plan.ts). */
   label?: string | undefined;
-  /** What a known paid route buys, from its verb's plan (raw-plan.ts): the store answers and keeps it as it does the verb's. */
+  /**
+   * What a known paid route buys, from its verb's plan (raw-plan.ts): the store answers and keeps it as it does the
+   * verb's.
+   */
   purchase?: Purchase | undefined;
 }
 

@@ -9,7 +9,9 @@ export const LOGIN_KEY = 'oauth';
 export const CLIENTS_KEY = 'oauth-clients';
 /** Refresh this long before the access token expires, so a request never starts with a dying token. */
 export const REFRESH_MARGIN_MS = 60_000;
-/** A login lock not renewed for this long is a crashed process's; renewed every third of it, so a slow refresh keeps it. */
+/**
+ * A login lock not renewed for this long is a crashed process's; renewed every third of it, so a slow refresh keeps it.
+ */
 export const STALE_LOCK_MS = 30_000;
 
 /** What a login leaves in the profile. `expires_at` is in ms since the epoch. */

@@ -105,7 +105,8 @@ export async function extractBatchInput(
 
   let column = '';
   try {
-    // The one reader: the same rules as `enrich --input`; the whole file is read (and a bad row refused) before any upload.
+    // The one reader: the same rules as `enrich --input`; the whole file is read (and a bad row refused) before any
+    // upload.
     const csv = await readCsv(hashed, source, {
       ...options.csv,
       kindHint: options.kind,

@@ -1,4 +1,7 @@
-/** Batch job options (read from the flags by src/commands/batch/job-options.ts), as the multipart fields of api-contract §9.1. */
+/**
+ * Batch job options (read from the flags by src/commands/batch/job-options.ts), as the multipart fields of api-contract
+ * §9.1.
+ */
 
 import type { BatchMode } from '../../contract/platforms.js';
 
@@ -13,7 +16,9 @@ export interface BatchJobOptions {
   column?: string | undefined;
 }
 
-/** Booleans as "true"/"false" (as the official client sends them); lookalikes always: the documented default changed. */
+/**
+ * Booleans as "true"/"false" (as the official client sends them); lookalikes always: the documented default changed.
+ */
 export function wireFields(o: BatchJobOptions): Array<[string, string]> {
   const fields: Array<[string, string]> = [['enrichment_mode', o.mode]];
   if (o.platform) fields.push(['platform', o.platform]);

@@ -57,7 +57,10 @@ export interface BulkMemory {
   prefetch?(reqs: readonly Plan[]): Promise<void>;
 }
 
-/** Rows read ahead of the runner (a counted input: a file, so no row waits for the next slice), their stored answers read in one statement. */
+/**
+ * Rows read ahead of the runner (a counted input: a file, so no row waits for the next slice), their stored answers
+ * read in one statement.
+ */
 const READ_AHEAD_ROWS = 64;
 
 /** The rows as they come, each slice's stored answers read before its first row runs. */
@@ -96,7 +99,9 @@ export interface EnrichPorts {
   http(): Promise<HttpClient>;
   output(): Promise<OutputSettings>;
   gate(plan: Plan): Promise<boolean>;
-  /** The worst case must be known before sending (a dry run or a `--max-credits` budget): stdin is then counted first. */
+  /**
+   * The worst case must be known before sending (a dry run or a `--max-credits` budget): stdin is then counted first.
+   */
   mustCount: boolean;
   now(): number;
   signal?: AbortSignal | undefined;
@@ -104,7 +109,9 @@ export interface EnrichPorts {
   memory?: (() => Promise<BulkMemory | undefined>) | undefined;
 }
 
-/** Would fail every later row too, like a gateway answering for the API (each request maybe charged, nothing readable). */
+/**
+ * Would fail every later row too, like a gateway answering for the API (each request maybe charged, nothing readable).
+ */
 function isFatal(err: unknown): boolean {
   const stops = err instanceof CliError && (err.code.startsWith('store_') || err.code === 'malformed_response');
   return (
@@ -392,7 +399,9 @@ function runPlan(
   };
 }
 
-/** One value as an argument: errors are the command's errors (their own exit codes), the record is printed as an object. */
+/**
+ * One value as an argument: errors are the command's errors (their own exit codes), the record is printed as an object.
+ */
 async function runSingle(
   ports: EnrichPorts,
   job: EnrichJob,

@@ -82,7 +82,10 @@ export function pagingProgress(
   };
 }
 
-/** Records that stream to the terminal stderr shares show the progress themselves (a table or a pager holds them until the end). */
+/**
+ * Records that stream to the terminal stderr shares show the progress themselves (a table or a pager holds them until
+ * the end).
+ */
 export function recordsToTerminal(
   io: Pick<Terminal, 'stdoutIsTTY'>,
   output: { outputPath?: string | undefined; format: string; pager?: unknown },

@@ -91,7 +91,10 @@ export function tableColumns(valueColumn: string, kind: 'handle' | 'email', plat
   ];
 }
 
-/** Sets an own data property; defineProperty only for `__proto__`, which plain assignment would not create (and is slow for every cell). */
+/**
+ * Sets an own data property; defineProperty only for `__proto__`, which plain assignment would not create (and is slow
+ * for every cell).
+ */
 function setOwn(out: DataRecord, name: string, value: unknown): void {
   if (name === '__proto__')
     Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
@@ -130,7 +133,9 @@ function inputJson(header: readonly string[], cells: readonly string[]): Ordered
   return new OrderedJson(header.map((name, i) => [name, cells[i] ?? ''] as const));
 }
 
-/** `input` is an OrderedJson: a JS object would put a column named `2024` first. `--fields` may pick `input.<column>`. */
+/**
+ * `input` is an OrderedJson: a JS object would put a column named `2024` first. `--fields` may pick `input.<column>`.
+ */
 export function inputRowJson(header: readonly string[], fields?: readonly string[]): (row: RowOutcome) => OrderedJson {
   if (fields === undefined) {
     return (row) => new OrderedJson([['input', inputJson(header, row.cells)], ...Object.entries(runFields(row))]);

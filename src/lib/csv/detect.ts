@@ -38,7 +38,9 @@ const HANDLE_HEADERS = [
 ];
 const EMAIL_HEADERS = ['email', 'emails', 'e-mail', 'email_address'];
 
-/** Of the CLI's own dotted columns, only these: `profile.url` or `event_value.url` are a picture's or a post's address. */
+/**
+ * Of the CLI's own dotted columns, only these: `profile.url` or `event_value.url` are a picture's or a post's address.
+ */
 const DOTTED_HANDLE = ['handle', 'username', 'user_name', 'platform_id'];
 const DOTTED_EMAIL = ['email', 'email_address'];
 
@@ -56,7 +58,9 @@ function headerKind(name: string): ValueKind | undefined {
   return undefined;
 }
 
-/** The one email check; no `;`, `,` or space, so `carla;carla@x.com` (a semicolon file read with commas) is no address. */
+/**
+ * The one email check; no `;`, `,` or space, so `carla;carla@x.com` (a semicolon file read with commas) is no address.
+ */
 const EMAIL = /^[\p{L}\p{N}.!#$%&'*+/=?^_`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
 
 export function looksLikeEmail(value: string): boolean {
@@ -69,7 +73,9 @@ const norm = (h: string): string =>
     .replace(/^["']|["']$/g, '')
     .toLowerCase();
 
-/** Words that name a column of handles or emails inside a longer name (`ig_handle`, `Creator Username`, `work email`). */
+/**
+ * Words that name a column of handles or emails inside a longer name (`ig_handle`, `Creator Username`, `work email`).
+ */
 const HEADER_WORDS: Record<ValueKind, readonly string[]> = {
   handle: ['handle', 'handles', 'username', 'usernames'],
   email: ['email', 'emails'],

@@ -164,7 +164,10 @@ function describeCsvError(err: CsvError, delimiter: string): string {
 
 const MAX_RECORD = 16 * 1024 * 1024;
 
-/** Malformed input is a `UsageError` naming the line, after the records before it (a file's is caught by the counting pass). */
+/**
+ * Malformed input is a `UsageError` naming the line, after the records before it (a file's is caught by the counting
+ * pass).
+ */
 export async function* csvRecords(
   stream: AsyncIterable<Buffer | string>,
   source: string,

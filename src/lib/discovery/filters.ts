@@ -89,7 +89,10 @@ function listTyped(filters: Record<string, unknown>, prefix = ''): void {
   }
 }
 
-/** The real API silently ignores a follower filter under another platform's key (src/contract/followers.ts), so it is mapped. */
+/**
+ * The real API silently ignores a follower filter under another platform's key (src/contract/followers.ts), so it is
+ * mapped.
+ */
 function mapFollowers(input: FilterInput, filters: Record<string, unknown>, warnings: string[]): void {
   const key = followerKeyOf(input.platform);
   const wantsBounds = input.minFollowers !== undefined || input.maxFollowers !== undefined;

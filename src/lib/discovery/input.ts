@@ -13,7 +13,9 @@ import { buildFilters } from './filters.js';
 import { DISCOVERY_PAGE_LIMIT, MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 import { choosePageLimit } from './paging.js';
 
-/** What a Discovery run is asked for: the filters, the creators to leave out, the pages (the platform resolved before). */
+/**
+ * What a Discovery run is asked for: the filters, the creators to leave out, the pages (the platform resolved before).
+ */
 export interface DiscoveryRequest {
   /** A JSON object of filters: a file, or `-` for stdin. */
   filtersFile?: string | undefined;

@@ -174,7 +174,8 @@ export async function* discoveryRecords(
       }
       if (!plan.all) return;
       if (stop !== undefined) {
-        // A wrong total or a repeating server stops with pages bought ahead: paid for, so what they bring that is new is kept.
+        // A wrong total or a repeating server stops with pages bought ahead: paid for, so what they bring that is new
+        // is kept.
         yield* drainAhead(i);
         return void (tally.stop = stop);
       }

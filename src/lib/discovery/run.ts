@@ -83,7 +83,8 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   // The free list check comes first, in dry runs too, so a dry run fails (exit 2) exactly when the real run would.
   await verifyExclusionLists(ports, run.platform, run.listIds);
   const fromStore = ports.stored ? await storedPrefix(ports.stored, plan, base, request) : undefined;
-  // `--all` buys its first page within confirm-above unasked, then asks with the real count, not the 10,000-cap worst case.
+  // `--all` buys its first page within confirm-above unasked, then asks with the real count, not the 10,000-cap worst
+  // case.
   const firstMilli = plan.limit * plan.priceMilli;
   const askAfterFirst = plan.all && fromStore === undefined && ports.confirmRest !== undefined;
   const gatePlan = fromStore
@@ -245,7 +246,10 @@ interface StoredPrefix {
 
 const NOT_STORED = Symbol('not stored');
 
-/** The run's own paging (same page sizes, stops and repeats) over what the store holds, up to the first page it does not. */
+/**
+ * The run's own paging (same page sizes, stops and repeats) over what the store holds, up to the first page it does
+ * not.
+ */
 async function storedPrefix(
   stored: (plan: Plan) => Promise<unknown>,
   plan: PagePlan,

@@ -193,7 +193,10 @@ export async function saveCursor(path: string, data: CursorData): Promise<void> 
   }
 }
 
-/** BusyError (exit 9) while another tail holds `<path>.lock`, before anything is read; a dead holder's lock is taken over. */
+/**
+ * BusyError (exit 9) while another tail holds `<path>.lock`, before anything is read; a dead holder's lock is taken
+ * over.
+ */
 export function lockCursor(path: string): FileLock {
   const lockPath = `${path}.lock`;
   let attempt;

@@ -169,7 +169,8 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
     if (req.responseType === 'text') {
       return { kind: 'ok', response: { status, headers: flatHeaders, data: text as T, url: url.href } };
     }
-    // A 2xx that is not the endpoint's JSON (a captive portal's page, a cut-off body) is no success: a billable POST may have run.
+    // A 2xx that is not the endpoint's JSON (a captive portal's page, a cut-off body) is no success: a billable POST
+    // may have run.
     const notJson = !parseFailed && req.responseType !== 'json-or-text' && text.trim() !== '' && parsed === undefined;
     if (parseFailed || notJson) {
       const what = parseFailed
@@ -241,7 +242,10 @@ export async function sendAttempt<T>(ports: AttemptPorts, a: AttemptRequest): Pr
 /** How often the request's timeout counts, and the most one count adds however late it comes. */
 const TICK_MS = 250;
 
-/** Milliseconds on a monotonic clock (not `performance.now()`: on Node 20 that global loads perf_hooks, ~1 ms of every request). */
+/**
+ * Milliseconds on a monotonic clock (not `performance.now()`: on Node 20 that global loads perf_hooks, ~1 ms of every
+ * request).
+ */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }

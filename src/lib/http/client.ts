@@ -19,7 +19,10 @@ export interface HttpClientOptions {
   /** Bearer credential; resolved lazily so commands that fail early never read the store. */
   credential?: () => Promise<string | undefined>;
   dispatcher: Dispatcher | (() => Promise<Dispatcher>);
-  /** node:http transports for bodyless GETs (streamed: downloads), used when no proxy or test dispatcher is in play (transport.ts). */
+  /**
+   * node:http transports for bodyless GETs (streamed: downloads), used when no proxy or test dispatcher is in play
+   * (transport.ts).
+   */
   streamTransport?: Transport | undefined;
   getTransport?: Transport | undefined;
   timeoutMs: number;
@@ -35,21 +38,31 @@ export interface HttpClientOptions {
   waits?: RequestWaits | undefined;
   signal?: AbortSignal | undefined;
   userAgent?: string;
-  /** A 401 means the server did not process the request, so one replay with a refreshed credential is safe for any method. */
+  /**
+   * A 401 means the server did not process the request, so one replay with a refreshed credential is safe for any
+   * method.
+   */
   onUnauthorized?: ((rejected: string) => Promise<string | undefined>) | undefined;
   proxyFor?: ((url: URL) => ProxyInUse | undefined) | undefined;
   dryRun?: boolean | undefined;
   /** `--dry-run`: a free read that is not an `inputCheck` prints its plan and throws (DryRunComplete), never sent. */
   dryRead?: ((req: { method: string; url: URL }) => Promise<never>) | undefined;
   dryRunChecked?: ((req: { method: string; url: URL }) => void) | undefined;
-  /** Redacted from every message; the client adds the bearer it sends and the tokens in bodies it sends and receives. */
+  /**
+   * Redacted from every message; the client adds the bearer it sends and the tokens in bodies it sends and receives.
+   */
   secrets?: Secrets | undefined;
-  /** Every POST passes through it: an answer already bought is taken from the store, a new one is kept before it is returned. */
+  /**
+   * Every POST passes through it: an answer already bought is taken from the store, a new one is kept before it is
+   * returned.
+   */
   memory?: PurchaseMemory | undefined;
   sharedPace?: SharedPace | undefined;
 }
 
-/** The HTTP core, one per run: each request goes through the retry loop (retry.ts), one attempt at a time (attempt.ts). */
+/**
+ * The HTTP core, one per run: each request goes through the retry loop (retry.ts), one attempt at a time (attempt.ts).
+ */
 export class HttpClient {
   private readonly pacer: Pacer;
   private readonly random: () => number;

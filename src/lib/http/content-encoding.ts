@@ -55,7 +55,8 @@ export function decodeContent(res: RawResponse): RawResponse {
     throw err;
   }
   const { 'content-length': _length, 'content-range': _range, 'accept-ranges': _ranges, ...headers } = res.headers;
-  // pipeline destroys every stage when one fails or the reader destroys the last: the connection closes as without decoding.
+  // pipeline destroys every stage when one fails or the reader destroys the last: the connection closes as without
+  // decoding.
   const body = pipeline([res.body, ...decoders], () => {}) as unknown as Readable;
   return { statusCode: res.statusCode, headers, body, text: (maxBytes) => readCapped(body, headers, maxBytes) };
 }

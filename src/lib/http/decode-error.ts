@@ -1,6 +1,9 @@
 import { ApiError, AuthError, CliError, CreditsError, RateLimitError } from '../errors.js';
 
-/** The error body shapes the service is known to send (api-contract §2.2); otherwise the raw body, cut at 300 characters. */
+/**
+ * The error body shapes the service is known to send (api-contract §2.2); otherwise the raw body, cut at 300
+ * characters.
+ */
 export function errorMessageFromBody(body: unknown, rawText = ''): string | undefined {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const obj = body as Record<string, unknown>;

@@ -1,4 +1,7 @@
-/** For `HttpClient.load()`: the retry loop records every paced attempt here; concurrent workflows size themselves from it. */
+/**
+ * For `HttpClient.load()`: the retry loop records every paced attempt here; concurrent workflows size themselves from
+ * it.
+ */
 export class LoadMeter {
   private readonly flights = new Map<number, number>();
   private flightSeq = 0;

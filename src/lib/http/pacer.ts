@@ -10,7 +10,10 @@ export const RECOVERY_STEP_MS = 5_000;
 export interface SharedPace {
   /** Resolves to when this caller may send (ms since the epoch), or undefined when no schedule is shared yet. */
   take(intervalMs: number, toleranceMs: number, now: number): Promise<number | undefined>;
-  /** Holds every sharer back `waitMs` from now. Never throws; the caller need not wait for it (a server engine settles it in the background). */
+  /**
+   * Holds every sharer back `waitMs` from now. Never throws; the caller need not wait for it (a server engine settles
+   * it in the background).
+   */
   delay(waitMs: number): void | Promise<void>;
 }
 

@@ -88,7 +88,10 @@ const SENT_SECRET_KEYS = new Set(CREDENTIAL_FIELDS);
 
 const RECEIVED_SECRET_KEYS = new Set(['access_token', 'refresh_token', 'id_token', 'client_secret']);
 
-/** A server quoting our Authorization header. A token has a digit, so prose ("a bearer token is required") is left alone. */
+/**
+ * A server quoting our Authorization header. A token has a digit, so prose ("a bearer token is required") is left
+ * alone.
+ */
 const BEARER = /\b(Bearer)(\s+)(?=[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi;
 
 const KEYED =

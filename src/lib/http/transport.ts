@@ -29,7 +29,9 @@ export class ResponseTooLarge extends Error {
   }
 }
 
-/** A hostile or broken server cannot make the process hold more than the cap; an announced length over it fails at once. */
+/**
+ * A hostile or broken server cannot make the process hold more than the cap; an announced length over it fails at once.
+ */
 export async function readCapped(
   body: Readable,
   headers: RawResponse['headers'],
@@ -141,7 +143,10 @@ function nodeHttpTransport(agent: (https: boolean) => Promise<Agent | false>): T
 
 export const nodeTransport: Transport = nodeHttpTransport(async () => false);
 
-/** One pool per transport (make one per run); idle connections close after 10 s or before the server's `Keep-Alive` hint. */
+/**
+ * One pool per transport (make one per run); idle connections close after 10 s or before the server's `Keep-Alive`
+ * hint.
+ */
 export function keepAliveGetTransport(): Transport {
   const agents: { http?: Promise<Agent>; https?: Promise<Agent> } = {};
   const options = { keepAlive: true, timeout: 10_000 };

@@ -26,15 +26,23 @@ export interface RequestOptions {
   createsState?: boolean;
   /** A POST a dry run may send: the OAuth refresh, without which a dry run's free reads fail once the token expires. */
   credentialUpkeep?: boolean;
-  /** A free read a dry run still sends because the real run sends it first to check its input; other reads are only planned. */
+  /**
+   * A free read a dry run still sends because the real run sends it first to check its input; other reads are only
+   * planned.
+   */
   inputCheck?: boolean;
-  /** An answer the purchase memory holds within the freshness window is returned unsent; without it, never answered from the store. */
+  /**
+   * An answer the purchase memory holds within the freshness window is returned unsent; without it, never answered from
+   * the store.
+   */
   purchase?: Purchase | undefined;
   /** What a person is waiting for, shown by the wait spinner ("Searching…"); else `Waiting for <host>…`. */
   label?: string | undefined;
 }
 
-/** What a billable request buys: a creator record (enrichment, socials, overlap) or a page (Discovery, posts, comments). */
+/**
+ * What a billable request buys: a creator record (enrichment, socials, overlap) or a page (Discovery, posts, comments).
+ */
 export interface Purchase {
   kind: 'creator' | 'page';
   platform?: string | undefined;

@@ -1,4 +1,7 @@
-/** Not undici's index, which loads all of undici (fetch, WebSocket, HTTP/2...) for every command that makes a request (README, Performance). */
+/**
+ * Not undici's index, which loads all of undici (fetch, WebSocket, HTTP/2...) for every command that makes a request
+ * (README, Performance).
+ */
 import type { Dispatcher } from 'undici';
 
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {

@@ -25,7 +25,10 @@ export function bootId(): string | undefined {
   return cachedBoot;
 }
 
-/** `/proc/PID/stat` from field 3 on (the command name, field 2, may hold spaces and parentheses: counted after its last ')'). */
+/**
+ * `/proc/PID/stat` from field 3 on (the command name, field 2, may hold spaces and parentheses: counted after its last
+ * ')').
+ */
 function statFields(pid: number): string[] | undefined {
   const stat = readProc(`/proc/${pid}/stat`);
   return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -11,13 +11,19 @@ export interface CreatorRef {
 
 export interface CreatorSources {
   values: readonly string[];
-  /** More creators from a file (or `-`), read as every file of creators is (one per line, or the handle column of a CSV); `named` in messages. */
+  /**
+   * More creators from a file (or `-`), read as every file of creators is (one per line, or the handle column of a
+   * CSV); `named` in messages.
+   */
   file?: { path: string; named: string } | undefined;
   /** Asked for after the file is read; undefined when none is given (nor the profile's). */
   platform(): Promise<string | undefined>;
 }
 
-/** One ref a creator, however it is written (`@Noah`, `noah`, its profile URL): the service monitors (and bills) it once. */
+/**
+ * One ref a creator, however it is written (`@Noah`, `noah`, its profile URL): the service monitors (and bills) it
+ * once.
+ */
 export async function creatorRefs(ports: ColumnValuesPorts, sources: CreatorSources): Promise<CreatorRef[]> {
   const all: { value: string; platform?: string | undefined }[] = sources.values.map((value) => ({ value }));
   if (sources.file !== undefined)

@@ -1,4 +1,6 @@
-/** csv, tsv and piped `table`: columns from `--fields`, or learnt from the first records (a later key is warned about). */
+/**
+ * csv, tsv and piped `table`: columns from `--fields`, or learnt from the first records (a later key is warned about).
+ */
 import type { Terminal } from '../io/terminal.js';
 import { type Column, inferColumns, INFER_SAMPLE, Row } from './columns.js';
 import { csvLineEncoder, tabLine, type LineEncoder } from './delimited.js';

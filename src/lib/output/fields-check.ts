@@ -1,4 +1,7 @@
-/** A `--fields` path no printed record has (`profile.usrname`) would be empty without a word: warned once, with the closest. */
+/**
+ * A `--fields` path no printed record has (`profile.usrname`) would be empty without a word: warned once, with the
+ * closest.
+ */
 import type { Terminal } from '../io/terminal.js';
 import { pickedFields } from './columns.js';
 import { flattenRecord, getPath } from './flatten.js';

@@ -93,7 +93,9 @@ export function cellText(value: FlatValue): string {
   return value === null ? '' : String(value);
 }
 
-/** Nested objects become dot-path keys; an empty one keeps its key with an empty cell, so the column does not vanish. */
+/**
+ * Nested objects become dot-path keys; an empty one keeps its key with an empty cell, so the column does not vanish.
+ */
 export function flattenRecord(record: DataRecord): FlatRecord {
   const out: FlatRecord = {};
   flattenInto(out, '', record);

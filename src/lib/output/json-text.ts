@@ -6,7 +6,10 @@ export function jsonText(value: unknown, indent?: number): string {
   return escapeJsonC1(stringifyJson(value, indent));
 }
 
-/** Keys in the order given: a JS object puts integer-like keys (`"2024"`) first, and a CSV's columns keep the file's order. */
+/**
+ * Keys in the order given: a JS object puts integer-like keys (`"2024"`) first, and a CSV's columns keep the file's
+ * order.
+ */
 export class OrderedJson {
   constructor(readonly entries: ReadonlyArray<readonly [string, unknown]>) {}
 }

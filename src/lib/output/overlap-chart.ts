@@ -1,4 +1,6 @@
-/** `creators overlap` on a terminal: each creator's audience as one bar split into its unique and overlapping shares. */
+/**
+ * `creators overlap` on a terminal: each creator's audience as one bar split into its unique and overlapping shares.
+ */
 import { colors } from '../io/color.js';
 import { escapeControls } from '../io/safe-text.js';
 import { barRows, chartGlyphs, shareText, type BarRow, type ChartStyle } from './charts.js';

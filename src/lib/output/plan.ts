@@ -1,4 +1,6 @@
-/** The `--dry-run` plan, printed like data on stdout (a dry run writes no file, `-o` included), in the format asked for. */
+/**
+ * The `--dry-run` plan, printed like data on stdout (a dry run writes no file, `-o` included), in the format asked for.
+ */
 import type { PlanRecord } from '../api/plan.js';
 import type { Terminal } from '../io/terminal.js';
 import { printText } from './printers.js';

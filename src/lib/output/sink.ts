@@ -46,7 +46,10 @@ export function outputFileCliError(err: OutputFileError): CliError {
     : new CliError(message, EXIT.ERROR, { code: 'output_file', cause: err });
 }
 
-/** Resolves when the stream accepts more; rejects when it errors or closes while we wait (a closed pipe must not hang us). */
+/**
+ * Resolves when the stream accepts more; rejects when it errors or closes while we wait (a closed pipe must not hang
+ * us).
+ */
 export function writeChunk(stream: Writable, chunk: string | Buffer): Promise<void> {
   // An errored stream that is not destroyed (autoClose off after ENOSPC) would take the write and never drain.
   if (stream.errored) return Promise.reject(stream.errored);
@@ -82,7 +85,9 @@ export interface SinkOptions {
   durable?: boolean;
 }
 
-/** With a pager, stdout output is held and paged on commit; `stream` is then the terminal, for callers that bypass it. */
+/**
+ * With a pager, stdout output is held and paged on commit; `stream` is then the terminal, for callers that bypass it.
+ */
 export async function openSink(
   io: Terminal,
   settings: Pick<OutputSettings, 'outputPath' | 'pager'>,
@@ -138,7 +143,9 @@ export async function openSink(
   return openFileSink(path.resolve(target), target, options.durable ?? true);
 }
 
-/** Standard output's reader went away (EPIPE): a paging run asks before buying each page, so it buys none nobody reads. */
+/**
+ * Standard output's reader went away (EPIPE): a paging run asks before buying each page, so it buys none nobody reads.
+ */
 export function stdoutClosed(io: Pick<Terminal, 'stdout'>): boolean {
   const errored = io.stdout.errored as { code?: unknown } | null | undefined;
   return errored?.code === 'EPIPE' || (io.stdout.destroyed && !errored);
@@ -190,7 +197,10 @@ export function readerPace(
   };
 }
 
-/** The bytes standard output has been handed so far (a socket's, a pipe's or a file's count), or undefined where the stream keeps none. */
+/**
+ * The bytes standard output has been handed so far (a socket's, a pipe's or a file's count), or undefined where the
+ * stream keeps none.
+ */
 export function stdoutBytes(io: Pick<Terminal, 'stdout'>): number | undefined {
   const n = (io.stdout as { bytesWritten?: unknown }).bytesWritten;
   return typeof n === 'number' ? n : undefined;

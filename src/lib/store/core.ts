@@ -39,7 +39,10 @@ import type { SharedPace } from '../http/pacer.js';
 export const HEARTBEAT_MS = 5_000;
 /** A holder on another host not heard from this long is gone (a killed run, a lost machine). */
 export const SILENT_MS = 30_000;
-/** A shared time further ahead than this was written by a wrong clock (the longest honest one is a 429's wait, at most 60 s). */
+/**
+ * A shared time further ahead than this was written by a wrong clock (the longest honest one is a 429's wait, at most
+ * 60 s).
+ */
 export const AHEAD_MS = 2 * 60_000;
 
 const SLICE = 500;
@@ -71,7 +74,8 @@ type Liveness = 'live' | 'dead' | 'silent' | 'ahead';
 
 /** The one liveness rule (above); `now` is the database's clock. */
 export function liveness(other: Holder & { seenAt: number }, me: Pick<Holder, 'host'>, now: number): Liveness {
-  // A row from before holders beat (seen_at 0, the migration's default) names a bare pid: a process started since is not it.
+  // A row from before holders beat (seen_at 0, the migration's default) names a bare pid: a process started since is
+  // not it.
   if (other.host === me.host)
     return processAlive(other.pid, { boot: other.boot, start: other.start, seenAt: other.seenAt === 0 ? 0 : undefined })
       ? 'live'
@@ -583,7 +587,8 @@ export abstract class StoreCore implements Store {
       ['bought_at < ?', f.until === undefined ? undefined : Math.floor(f.until)],
       ['base_url = ?', f.baseUrl],
     ]);
-    // Newest first in slices (keyset on bought_at and the order written), so a large store is never held in memory at once.
+    // Newest first in slices (keyset on bought_at and the order written), so a large store is never held in memory at
+    // once.
     let after: [number, number] | undefined;
     for (;;) {
       const cond = after

@@ -270,7 +270,9 @@ export function storeAddress(o: StoreAddressInput): StoreAddress {
   return { address: path.join(o.configDir, 'store', `${o.profile}.db`), isDefault: true };
 }
 
-/** The `store` setting as `config set` keeps it: a path made absolute from `cwd` (and `~/` from `home`), a URL as given. */
+/**
+ * The `store` setting as `config set` keeps it: a path made absolute from `cwd` (and `~/` from `home`), a URL as given.
+ */
 export function storeSettingToKeep(value: string, cwd: string, home: string | undefined): string {
   const v = value.trim();
   if (/^postgres(ql)?:\/\//i.test(v)) return v;

@@ -76,7 +76,10 @@ const SLOW_COMMIT_MS = 500;
 /** A wait for another process's purchase of the same record is said from this long. */
 const CLAIM_WAIT_SAID_MS = 3_000;
 
-/** libsql aborts the process reading a text over V8's string limit (about 512 MiB): nothing that size is kept or read back, whatever the cap. */
+/**
+ * libsql aborts the process reading a text over V8's string limit (about 512 MiB): nothing that size is kept or read
+ * back, whatever the cap.
+ */
 const ANSWER_CEILING_BYTES = 500 * 1024 * 1024;
 
 function sizeText(bytes: number): string {
@@ -218,7 +221,10 @@ function found(data: unknown): boolean {
   return r === undefined;
 }
 
-/** A stored answer's data as a request would get it: parsed exactly, marked `storedAt` (lib/http) with when it was bought. */
+/**
+ * A stored answer's data as a request would get it: parsed exactly, marked `storedAt` (lib/http) with when it was
+ * bought.
+ */
 export function storedData(hit: Pick<StoredAnswer, 'body' | 'boughtAt'>): unknown {
   const data = parseJson(hit.body);
   if (data !== null && typeof data === 'object')
@@ -230,7 +236,10 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   readonly holder: Holder;
   readonly tally: MemoryTally = { reused: 0, bought: 0, windowMs: undefined };
   spentMilli = 0;
-  /** A paid answer the store could not keep (a full disk): it is kept in the outbox and printed, no purchase starts after it, the command ends with this error. */
+  /**
+   * A paid answer the store could not keep (a full disk): it is kept in the outbox and printed, no purchase starts
+   * after it, the command ends with this error.
+   */
   failure: unknown = undefined;
   private charges = 0;
   /** Routes whose `credits_cost` was not believed this run (one warning each). */
@@ -550,7 +559,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     const creators = creatorsOf(purchase, data, isFound);
     const bytes = Buffer.byteLength(answer.body);
     if (bytes > this.maxAnswerBytes) {
-      // Paid for and printed, but never kept bigger than an answer may be (read back, it could not be reused): its charge is logged.
+      // Paid for and printed, but never kept bigger than an answer may be (read back, it could not be reused): its
+      // charge is logged.
       if (spend) await this.o.store.logSpend(spend);
       throw new CliError(
         `The answer bought for ${answerName(req)} is ${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be: it was printed but not kept in the store; nothing more was bought.`,

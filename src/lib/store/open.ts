@@ -49,7 +49,10 @@ export interface OpenOptions {
   privateFolder?: boolean | undefined;
 }
 
-/** The file rules before SQLite sees the file (a regular file, no link, private); a missing file is made only when writing. */
+/**
+ * The file rules before SQLite sees the file (a regular file, no link, private); a missing file is made only when
+ * writing.
+ */
 function prepare(o: OpenOptions, create: boolean): boolean {
   try {
     return prepareStoreFile(o.file, { create, tighten: !o.dryRun, privateFolder: o.privateFolder }).exists;
@@ -96,7 +99,10 @@ export async function openStore(o: OpenOptions): Promise<Store | undefined> {
   return store;
 }
 
-/** `creators store migrate` (`readOnly`: only reads the version). An SQLite file migrates itself when opened; a team store only here. */
+/**
+ * `creators store migrate` (`readOnly`: only reads the version). An SQLite file migrates itself when opened; a team
+ * store only here.
+ */
 export async function migrateStore(o: OpenOptions): Promise<{ engine: Engine; from: number; to: number }> {
   if (isPgUrl(o.file)) {
     const env = o.env ?? process.env;

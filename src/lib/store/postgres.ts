@@ -267,7 +267,9 @@ export async function migratePgStore(o: PgOptions): Promise<number> {
   }
 }
 
-/** The schema version a team store is at (0: never migrated), read without changing anything; a newer one is refused. */
+/**
+ * The schema version a team store is at (0: never migrated), read without changing anything; a newer one is refused.
+ */
 export async function pgSchemaVersion(o: PgOptions): Promise<number> {
   const store = await openPgStore({ ...o, readOnly: true, migrate: false });
   try {
@@ -318,7 +320,9 @@ export class PgStore extends StoreCore {
     return found;
   }
 
-  /** Under an advisory lock: of two `store migrate` at once, the second finds the work done. Returns the version found. */
+  /**
+   * Under an advisory lock: of two `store migrate` at once, the second finds the work done. Returns the version found.
+   */
   async migrate(): Promise<number> {
     return this.dialect.tx('write', async (t) => {
       await this.dialect.lock(t, 'creators:migrate');

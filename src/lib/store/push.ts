@@ -1,4 +1,7 @@
-/** `creators store push`, in slices of one transaction each: a copy run twice, or stopped and run again, adds nothing twice. */
+/**
+ * `creators store push`, in slices of one transaction each: a copy run twice, or stopped and run again, adds nothing
+ * twice.
+ */
 import { InterruptedError } from '../errors.js';
 import type { Store } from './types.js';
 

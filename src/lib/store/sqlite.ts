@@ -47,7 +47,10 @@ const LOCK_TRY_MS = 50;
 /** `{now}` is bound as the last parameter (see `SqliteDialect.q`). */
 const WORDS = { now: '{now}', greatest: 'MAX', sum: 'TOTAL', seq: 'rowid' } as const;
 
-/** The switch to WAL needs the file to itself and SQLite does not wait for that: waited out here, up to the busy timeout. */
+/**
+ * The switch to WAL needs the file to itself and SQLite does not wait for that: waited out here, up to the busy
+ * timeout.
+ */
 async function enterWal(db: Db, busyMs: number): Promise<void> {
   const until = Date.now() + busyMs;
   for (;;) {

@@ -40,7 +40,9 @@ export interface SpendEntry {
   creditsMilli: number;
   records: number;
   run: string;
-  /** Names this charge wherever it is copied (a retried commit, `store push` run twice): a store logs an origin once. */
+  /**
+   * Names this charge wherever it is copied (a retried commit, `store push` run twice): a store logs an origin once.
+   */
   origin?: string | null | undefined;
 }
 
@@ -150,11 +152,17 @@ export interface AnswerStore {
    * `maxBytes` is left in the store unread (the SQLite binding aborts the process on a text over V8's limit).
    */
   answer(key: string, since: number, maxBytes?: number): Promise<ReusableAnswer | undefined>;
-  /** Of `keys`, those a later run would reuse: answered at or after `since`, a free not-found never (it is remembered for its run only). */
+  /**
+   * Of `keys`, those a later run would reuse: answered at or after `since`, a free not-found never (it is remembered
+   * for its run only).
+   */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
   /** `answer` for many keys in one statement: those held since `since`, by key. */
   answers(keys: readonly string[], since: number, maxBytes?: number): Promise<Map<string, ReusableAnswer>>;
-  /** Keeps a paid answer, the creators it bought and its spend entry, in one transaction; ends `release`'s claim on it in the same one. */
+  /**
+   * Keeps a paid answer, the creators it bought and its spend entry, in one transaction; ends `release`'s claim on it
+   * in the same one.
+   */
   commit(
     answer: StoredAnswer,
     creators: readonly string[],
@@ -206,7 +214,10 @@ export interface StoreAdmin {
   stats(): Promise<StoreStats>;
   /** Deletes answers bought before `before` (the spend log stays); returns how many. */
   prune(before: number, options?: DeleteOptions): Promise<number>;
-  /** Deletes a creator's answers (all base URLs) and the pages that listed it, or its record would come back from the store. */
+  /**
+   * Deletes a creator's answers (all base URLs) and the pages that listed it, or its record would come back from the
+   * store.
+   */
   forget(platform: string, subject: string, options?: DeleteOptions): Promise<KindCounts>;
   /** Claims, reservations and paces with their holders' liveness. */
   shared(): Promise<SharedEntry[]>;
@@ -219,7 +230,10 @@ export interface StoreAdmin {
   dumpAnswers(after: string | undefined, limit: number): Promise<AnswerRecord[]>;
   /** Spend entries in log order after entry `after`, each with its origin (its own, or `<store id>:<entry>`). */
   dumpSpend(after: number | undefined, limit: number): Promise<{ id: number; entry: SpendEntry }[]>;
-  /** In one transaction; an answer replaces its key's only when bought later, each origin is logged once: a copy run twice adds nothing twice. */
+  /**
+   * In one transaction; an answer replaces its key's only when bought later, each origin is logged once: a copy run
+   * twice adds nothing twice.
+   */
   load(answers: readonly AnswerRecord[], spend: readonly SpendEntry[]): Promise<LoadCounts>;
   close(): Promise<void>;
 }

@@ -123,7 +123,10 @@ export const STATS_COLUMNS: ColumnSpec[] = [
   { path: 'spend.newest', header: 'Spend log: newest', kind: 'date' },
 ];
 
-/** `instagram:noah_paws` (or `instagram:https://instagram.com/noah_paws`) -> the platform and the handle as the store keeps it. */
+/**
+ * `instagram:noah_paws` (or `instagram:https://instagram.com/noah_paws`) -> the platform and the handle as the store
+ * keeps it.
+ */
 export function parseCreatorRef(raw: string): { platform: string; handle: string } {
   const colon = raw.indexOf(':');
   const handle = colon > 0 ? normalizeHandle(raw.slice(colon + 1)) : '';
@@ -133,7 +136,9 @@ export function parseCreatorRef(raw: string): { platform: string; handle: string
   return { platform: checkPlatform(raw.slice(0, colon), SOCIAL_PLATFORMS), handle };
 }
 
-/** `1 creator record and 2 pages (its posts, or Discovery pages listing it)`, or `nothing`: what `forget` takes away. */
+/**
+ * `1 creator record and 2 pages (its posts, or Discovery pages listing it)`, or `nothing`: what `forget` takes away.
+ */
 export function kindCountsText(c: KindCounts): string {
   const parts: string[] = [];
   if (c.creator > 0) parts.push(`${c.creator} creator ${c.creator === 1 ? 'record' : 'records'}`);
@@ -240,7 +245,10 @@ export function withOutbox(waiting: readonly OutboxEntry[]) {
   };
 }
 
-/** `2 charges (0.06 credits: instagram:ann, instagram:bob) are answers ... in the outbox <file>`: the rows lost in flight, named. */
+/**
+ * `2 charges (0.06 credits: instagram:ann, instagram:bob) are answers ... in the outbox <file>`: the rows lost in
+ * flight, named.
+ */
 export function outboxNotice(waiting: readonly OutboxEntry[], file: string): string | undefined {
   if (waiting.length === 0) return undefined;
   const milli = waiting.reduce((sum, w) => sum + (w.spend?.creditsMilli ?? 0), 0);
