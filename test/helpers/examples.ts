@@ -245,7 +245,7 @@ export function mask(text: string, baseUrl?: string): string {
     out
       .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:8787')
       .replace(/\bsbx_(live|test|at|rt)_[A-Za-z0-9_-]+/g, 'sbx_$1_<secret>')
-      .replace(/\bsbx_…[A-Za-z0-9]{4}\b/g, 'sbx_…<key>')
+      .replace(/\bsbx_…[A-Za-z0-9_-]{4}(?![A-Za-z0-9_-])/g, 'sbx_…<key>')
       // A terminal time names its zone (TZ of the machine): 2026-11-22 10:00 UTC, ... EST, ... GMT+5:30.
       .replace(
         /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d| (UTC|GMT([+-]\d{1,2}(:\d\d)?)?|[A-Z]{3,4}\b))?/g,
