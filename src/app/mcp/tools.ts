@@ -82,6 +82,11 @@ const HANDLES = (what: string, max = 100) =>
   z.array(z.string().min(1)).min(1).max(max).describe(`${what} (usernames, @handles or profile URLs), 1 to ${max}`);
 
 /** Flags for optional values: `--flag value` when set, `--switch` when true. */
+/** `pages` above 1 as the CLI takes it: follow the cursor, at most that many pages. */
+function followPages(pages: unknown): string[] {
+  return typeof pages === 'number' && pages > 1 ? ['--all', '--max-pages', String(pages)] : [];
+}
+
 function flags(pairs: Array<[string, unknown]>): string[] {
   const out: string[] = [];
   for (const [flag, value] of pairs) {
@@ -383,7 +388,7 @@ export const TOOLS: readonly ToolSpec[] = [
           ['--kind', a.kind],
           ['--cursor', a.cursor],
         ]),
-        ...(typeof a.pages === 'number' && a.pages > 1 ? ['--all', '--max-pages', String(a.pages)] : []),
+        ...followPages(a.pages),
       ],
     }),
   },
@@ -413,7 +418,7 @@ export const TOOLS: readonly ToolSpec[] = [
           ['--count', a.count],
           ['--cursor', a.cursor],
         ]),
-        ...(typeof a.pages === 'number' && a.pages > 1 ? ['--all', '--max-pages', String(a.pages)] : []),
+        ...followPages(a.pages),
       ],
     }),
   },
