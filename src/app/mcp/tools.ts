@@ -18,6 +18,7 @@ import {
   OVERLAP_PLATFORMS,
   SOCIAL_PLATFORMS,
 } from '../../contract/platforms.js';
+import { statedHighestModePrice, statedModePrices, statedPrice } from '../../lib/api/price-list.js';
 import { UsageError } from '../../lib/errors.js';
 import { closest } from '../../lib/output/fields-check.js';
 
@@ -195,9 +196,9 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'search_creators',
     title: 'Search creators (Discovery)',
     description:
-      'Find creators on one platform by filters, a natural-language brief or semantic text. Costs 0.01 credit per creator returned ' +
-      '(0.03 with return_filter_values); pages already in the store cost 0. Returns the creators (handle, followers, engagement, ...). ' +
-      'Use limit 1 first to learn how many match for 0.01. Look up filter values with the dictionary tool.',
+      `Find creators on one platform by filters, a natural-language brief or semantic text. Costs ${statedPrice('discoveryPerCreator')} credit per creator returned ` +
+      `(${statedPrice('discoveryPerCreatorWithFilterValues')} with return_filter_values); pages already in the store cost 0. Returns the creators (handle, followers, engagement, ...). ` +
+      `Use limit 1 first to learn how many match for ${statedPrice('discoveryPerCreator')}. Look up filter values with the dictionary tool.`,
     input: {
       ...DISCOVERY_INPUT,
       query: z.string().min(1).optional().describe('natural-language brief, mapped to filters by the service'),
@@ -209,7 +210,9 @@ export const TOOLS: readonly ToolSpec[] = [
       return_filter_values: z
         .boolean()
         .optional()
-        .describe('add matched_filters to each creator (0.03 credit per creator)'),
+        .describe(
+          `add matched_filters to each creator (${statedPrice('discoveryPerCreatorWithFilterValues')} credit per creator)`,
+        ),
     },
     ...PAID_READ,
     line: (a) => {
@@ -235,7 +238,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Similar creators',
     description:
       'Creators similar to a reference creator (profile URL, username or platform id), with the same filters as search_creators. ' +
-      'Costs 0.01 credit per creator returned; pages in the store cost 0.',
+      `Costs ${statedPrice('similarPerCreator')} credit per creator returned; pages in the store cost 0.`,
     input: {
       creator: z.string().min(1).describe('the reference creator: profile URL, username or platform id'),
       by: choice(['url', 'username', 'id'] as const, 'by')
@@ -296,7 +299,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'enrich_handle',
     title: 'Enrich creators by handle',
     description:
-      'Profile data of creators by handle, one request each: raw 0.03, profile 0.2, analytics 0.8, full 1 credit per creator found; ' +
+      `Profile data of creators by handle, one request each: ${statedModePrices(HANDLE_MODES)} credit per creator found; ` +
       'a handle not found costs 0, and a creator already in the store costs 0 (asking again never pays twice). ' +
       'Use raw for the cheapest look, full for everything (contacts, audience with audience: true).',
     input: {
@@ -331,8 +334,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'enrich_email',
     title: 'Enrich creators by email',
-    description:
-      'Creators behind email addresses: basic up to 0.1, advanced 2 credits per email found; not found costs 0; stored answers cost 0.',
+    description: `Creators behind email addresses: ${statedModePrices(EMAIL_MODES)} credits per email found; not found costs 0; stored answers cost 0.`,
     input: {
       emails: z.array(z.email()).min(1).max(100).describe('email addresses, 1 to 100'),
       mode: choice(EMAIL_MODES, 'mode').optional().describe('basic or advanced (default basic)'),
@@ -363,8 +365,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'post_details',
     title: 'Post details',
-    description:
-      'One post: its data, comments, transcript or audio. 0.03 credits per request (comments: per page); stored answers cost 0.',
+    description: `One post: its data, comments, transcript or audio. ${statedPrice('postDetails')} credits per request (comments: per page); stored answers cost 0.`,
     input: {
       post: z.string().min(1).describe('the platform post id, or the post URL'),
       platform: choice(CONTENT_PLATFORMS, 'platform').optional().describe('default: from the URL'),
@@ -395,8 +396,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'creator_posts',
     title: "A creator's posts",
-    description:
-      "A creator's posts, newest first, a page per request, budgeted at 0.15 credits a page (the highest published price); stored pages cost 0.",
+    description: `A creator's posts, newest first, a page per request, budgeted at ${statedPrice('creatorPosts')} credits a page (the highest published price); stored pages cost 0.`,
     input: {
       creator: z.string().min(1).describe('username or profile URL'),
       platform: choice(CONTENT_PLATFORMS, 'platform').optional().describe('default: from the URL'),
@@ -425,8 +425,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'connected_socials',
     title: 'Connected socials',
-    description:
-      "A creator's accounts on other platforms: 0.5 credits per creator found; not found costs 0; stored answers cost 0.",
+    description: `A creator's accounts on other platforms: ${statedPrice('connectedSocials')} credits per creator found; not found costs 0; stored answers cost 0.`,
     input: {
       handles: HANDLES('creators'),
       platform: choice(SOCIAL_PLATFORMS, 'platform'),
@@ -439,8 +438,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'audience_overlap',
     title: 'Audience overlap',
-    description:
-      "Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals. 1 credit per request; a stored answer costs 0.",
+    description: `Audience overlap of 2 to 10 creators: each one's unique and overlapping share, and the totals. ${statedPrice('audienceOverlap')} credit per request; a stored answer costs 0.`,
     input: {
       creators: z
         .array(z.string().min(1))
@@ -459,7 +457,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Create a batch enrichment job',
     description:
       'Enrich many handles or emails as one server-side job (for hundreds or thousands). Charged by the service as the job runs, at the ' +
-      "mode's price per row found (raw 0.03, full 1, basic 0.1, advanced 2); the session budget counts its worst case at once. " +
+      `mode's price per row found (${statedModePrices(BATCH_MODES)}); the session budget counts its worst case at once. ` +
       'Returns the batch id: follow it with batch_status and batch_results.',
     input: {
       values: z
@@ -529,7 +527,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Resume a batch job',
     description:
       'Continue a batch job paused for credits (or failed). Resuming is free, but the rows it goes on to enrich are charged as it runs: ' +
-      'the session budget counts its worst case at once (the rows not yet processed x 2 credits, the highest batch price).',
+      `the session budget counts its worst case at once (the rows not yet processed x ${statedHighestModePrice(BATCH_MODES)} credits, the highest batch price).`,
     input: { id: z.string().regex(/^bch_\w+$/, 'a batch id looks like bch_...'), confirm_credits: CONFIRM },
     // Paid for the session: a job created elsewhere would otherwise spend its remaining rows past the session budget.
     paid: true,
