@@ -266,7 +266,7 @@ export const READ_COMMANDS = ['credits', 'dict', 'auth'];
 const COLD = new RegExp(
   [
     'node_modules/(undici|conf|ajv|semver|atomically|ora|cli-table3|csv-parse|csv-stringify|open|pg|pg-[a-z-]+|pgpass|when-exit|stubborn)/',
-    'src/(sandbox/|lib/(store|csv|bulk|batch|events|listening)/|lib/output/(pager|card|chart)|lib/io/(pager-process|spinner|prompt)|lib/auth/(oauth|session|callback|pkce|login)|lib/config\\.ts|app/store\\.ts)',
+    'src/(sandbox/|lib/(store|csv|bulk|batch|events|listening)/|lib/output/(pager|card|chart)|lib/io/(pager-process|spinner|prompt)|lib/auth/(oauth|session|callback|pkce|login)|lib/config\\.ts|app/factory/store\\.ts)',
   ].join('|'),
 );
 

@@ -1,7 +1,8 @@
 import { CommanderError, type Command } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { realSleep, type Deps } from './app/deps.js';
-import { Context } from './app/context.js';
+import { buildTerminal } from './app/factory/terminal.js';
+import { errorFormatAsked } from './app/factory/output.js';
 import {
   CliError,
   DryRunComplete,
@@ -97,24 +98,25 @@ async function report(err: unknown, deps: Deps, argv: string[]): Promise<number>
               code: 'internal',
             });
   // Global options as far as they can be read without commander (it may have failed to parse).
-  const ctx = new Context(deps, {
+  const globals = {
     json: argv.includes('--json'),
     format: flagValue(argv, '--format'),
     output: flagValue(argv, '-o') ?? flagValue(argv, '--output'),
     color: !argv.includes('--no-color'),
     debug: argv.includes('--debug'),
-  });
-  const format = ctx.quickFormat();
+  };
+  const term = buildTerminal(deps, globals);
+  const format = errorFormatAsked(globals, deps.env);
   const { printError } = await import('./lib/output/errors-print.js');
-  const debugStack = ctx.term.debug ? ((err as Error)?.stack ?? undefined) : undefined;
+  const debugStack = term.debug ? ((err as Error)?.stack ?? undefined) : undefined;
   printError(
-    ctx.term,
+    term,
     {
       format: format ?? 'table',
       formatExplicit: true,
-      color: ctx.term.stderrColor,
-      quiet: ctx.term.quiet,
-      secrets: ctx.term.secrets,
+      color: term.stderrColor,
+      quiet: term.quiet,
+      secrets: term.secrets,
     },
     {
       message: cliError.message,

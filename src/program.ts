@@ -13,7 +13,8 @@ import {
   type ValueKind,
 } from './app/command.js';
 import type { Deps } from './app/deps.js';
-import { Context, type GlobalOptions } from './app/context.js';
+import { type Context, createContext } from './app/context.js';
+import type { GlobalOptions } from './app/global-options.js';
 import { COMMAND_TREE } from './commands/index.js';
 import { examples, helpParagraphs, helpWidth } from './app/help-text.js';
 import { completeWith } from './lib/completion-values.js';
@@ -337,15 +338,15 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options
       await options.run({ command: commandPath(command), args: positionalValues(actionArgs), flags: values, globals });
       return;
     }
-    const ctx = new Context(deps, globals);
-    ctx.checkProfile();
+    const ctx = createContext(deps, globals);
+    ctx.config.checkProfile();
     ctx.command = commandPath(command);
     options.onContext?.(ctx);
     try {
       await def.run(ctx, { args: positionalValues(actionArgs), flags: values as never, command });
-      await ctx.finish();
+      await ctx.store.finish();
       // Every paid run's summary warns when the balance covers few days of monitoring (one place for all).
-      await ctx.runwaySummary();
+      await ctx.money.runwaySummary();
       // Ctrl-C came while a request already sent was finishing: its result is out, but the run was
       // stopped, and a script under `set -e` must not carry on as if it had completed (exit 130).
       if (deps.signal?.aborted && !def.endsOnCtrlC) {
@@ -356,7 +357,7 @@ function addVerb(parent: Command, def: CommandDef<FlagDefs>, deps: Deps, options
     } finally {
       // No wait spinner outlives the command (an error is printed next, possibly with requests still out).
       ctx.term.closeLive();
-      await ctx.close();
+      await ctx.store.close();
     }
   });
 }

@@ -37,7 +37,7 @@ async function clientNow(ctx: Context): Promise<Client> {
 
 /** The client and the money gate every paying workflow takes. */
 function paying(c: Client, ctx: Context): Client & { gate(plan: Plan): Promise<boolean> } {
-  return { ...c, gate: (plan) => ctx.gate(plan) };
+  return { ...c, gate: (plan) => ctx.money.gate(plan) };
 }
 
 /**
@@ -50,7 +50,7 @@ export const ports = {
    * the creators the store says were bought within the creator window.
    */
   async discoveryInput(ctx: Context, flags: { skipBought?: boolean | undefined }): Promise<DiscoveryInputPorts> {
-    const on = flags.skipBought ?? (await ctx.setting('skip-bought')) === 'true';
+    const on = flags.skipBought ?? (await ctx.config.setting('skip-bought')) === 'true';
     return {
       input: ctx.term,
       filters: async (source) => {
@@ -76,7 +76,7 @@ export const ports = {
               if (!store) return ctx.globals.store === false ? undefined : { handles: [], windowMs };
               const handles =
                 windowMs > 0
-                  ? await store.boughtCreators((await ctx.baseUrl()).href, platform, ctx.deps.now() - windowMs)
+                  ? await store.boughtCreators((await ctx.config.baseUrl()).href, platform, ctx.deps.now() - windowMs)
                   : [];
               return { handles, windowMs };
             },
@@ -112,10 +112,10 @@ export const ports = {
       stored: (plan) => ctx.store.storedAnswer(plan),
       storeClause: () => ctx.store.storeClause(),
       output: await ctx.output(),
-      confirmRest: (rest) => ctx.confirmRest(rest),
+      confirmRest: (rest) => ctx.money.confirmRest(rest),
       term: ctx.term,
       now: ctx.deps.now,
-      pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base'))),
+      pageBase: pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.config.setting('page-base'))),
       dryRun: ctx.dryRun,
       hasCredential: async () => (await ctx.credential()) !== undefined,
       signal: ctx.deps.signal,
@@ -127,7 +127,7 @@ export const ports = {
    * file is reported first); the purchase memory answers the rows already bought.
    */
   async bulk(ctx: Context, o: { restart?: boolean | undefined } = {}): Promise<EnrichPorts> {
-    const policy = await ctx.moneyPolicy();
+    const policy = await ctx.money.policy();
     if (o.restart) ctx.store.buyFresh();
     return {
       ...paying(client(ctx), ctx),
@@ -148,7 +148,7 @@ export const ports = {
       term: ctx.term,
       dryRun: ctx.dryRun,
       now: ctx.deps.now,
-      charged: (after) => ctx.billed(after),
+      charged: (after) => ctx.money.billed(after),
     };
   },
 
@@ -181,8 +181,8 @@ export const ports = {
   async login(ctx: Context): Promise<LoginPorts> {
     return {
       ...paying(client(ctx), ctx),
-      store: await ctx.config(),
-      baseUrl: await ctx.baseUrl(),
+      store: await ctx.config.store(),
+      baseUrl: await ctx.config.baseUrl(),
       now: ctx.deps.now,
       signal: ctx.deps.signal,
       term: ctx.term,
@@ -211,8 +211,8 @@ export const ports = {
       sleep: ctx.deps.sleep,
       signal: ctx.deps.signal,
       dispatcher: ctx.deps.dispatcher,
-      warn: (m) => ctx.warn(m),
-      notice: (m) => ctx.notice(m),
+      warn: (m) => ctx.term.warn(m),
+      notice: (m) => ctx.term.notice(m),
     };
   },
 };

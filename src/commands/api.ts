@@ -103,16 +103,16 @@ export default defineCommand({
         import('../lib/words.js'),
         import('../lib/bulk/progress.js'),
       ]);
-      const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.setting('page-base')));
+      const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.config.setting('page-base')));
       const pp = paginatePlan(request, {
         maxPages,
-        budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli,
+        budgetMilli: (await ctx.money.policy()).maxCreditsMilli,
         pageBase: base,
       });
       const http = await ctx.http();
-      if (!(await ctx.gate(pp.plan))) return;
+      if (!(await ctx.money.gate(pp.plan))) return;
       if (pp.plan.worstCaseMilli === null) {
-        ctx.warn(
+        ctx.term.warn(
           `The cost of ${method} ${planUrl(http.baseUrl, pp.plan).pathname} --paginate is not known in advance${pp.pageMilli === null ? '' : ` (${formatCredits(pp.pageMilli)} a page, pages unknown; --max-pages n bounds it)`}.`,
         );
       }
@@ -152,13 +152,13 @@ export default defineCommand({
       if (pp.pageMilli === 0) await printList(ctx.term, output, records, []);
       else await printPaidList(ctx.term, output, records, [], { spentMilli: () => spent, noun: 'records' });
       if (tally.stop === 'max-pages')
-        ctx.notice(`Stopped after ${plural(tally.pages, 'page')} (the page bound); more may remain.`);
-      else if (tally.stop === 'cap') ctx.notice('Stopped at the 10,000-result cap: a query reaches no further.');
+        ctx.term.notice(`Stopped after ${plural(tally.pages, 'page')} (the page bound); more may remain.`);
+      else if (tally.stop === 'cap') ctx.term.notice('Stopped at the 10,000-result cap: a query reaches no further.');
       else if (tally.stop === 'repeat')
-        ctx.notice(
+        ctx.term.notice(
           'Stopped: the last page repeated creators already received (the server may count pages from the other base; see CREATORS_PAGE_BASE).',
         );
-      if (ctx.term.stderrIsTTY && spent > 0) ctx.notice(`${creditCount(spent)} spent.`);
+      if (ctx.term.stderrIsTTY && spent > 0) ctx.term.notice(`${creditCount(spent)} spent.`);
       return;
     }
     const { rawRequestPlan, rawSpendMilli } = await import('../lib/api/raw-plan.js');
@@ -167,10 +167,12 @@ export default defineCommand({
     const http = await ctx.http();
     // A purchase the store holds (bought by this route or its verb) is answered from it: priced at 0.
     const stored = plan.purchase !== undefined && (await ctx.store.storedAnswer(plan)) !== undefined;
-    if (!(await ctx.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan)))
+    if (
+      !(await ctx.money.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan))
+    )
       return;
     if (plan.worstCaseMilli === null)
-      ctx.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
+      ctx.term.warn(`The cost of ${method} ${planUrl(http.baseUrl, plan).pathname} is not known in advance.`);
 
     const output = await ctx.output();
     const { status, data } = await sendRawRequest(http, {
@@ -182,7 +184,7 @@ export default defineCommand({
     });
     const print = async (): Promise<void> => {
       if (data === null || data === undefined) {
-        ctx.notice(`HTTP ${status} (no content)`);
+        ctx.term.notice(`HTTP ${status} (no content)`);
       } else if (typeof data === 'string') {
         await printText(ctx.term, output, data.endsWith('\n') ? data : `${data}\n`);
       } else if (Array.isArray(data) || (output.format !== 'json' && output.format !== 'table' && itemsOfPage(data))) {

@@ -15,7 +15,7 @@ export default defineCommand({
       import('../lib/output/index.js'),
     ]);
     const output = await ctx.output();
-    if (!(await ctx.gate(creditsPlan()))) return;
+    if (!(await ctx.money.gate(creditsPlan()))) return;
     const credits = await getCredits(await ctx.http());
     await printItem(ctx.term, output, credits, [
       { path: 'credits_available', header: 'Credits available', kind: 'number' },

@@ -61,7 +61,7 @@ export default defineCommand({
     const kind = matchChoice(asked, KINDS) ?? asked;
     // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
     const platform =
-      kind === 'locations' ? await ctx.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
+      kind === 'locations' ? await ctx.config.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
     const [{ listDictionary }, { dictionaryColumns }, { printList }] = await Promise.all([
       import('../lib/api/dictionary.js'),
       import('../lib/output/columns.js'),
@@ -77,6 +77,6 @@ export default defineCommand({
       exact: flags.exact,
     });
     const count = await printList(ctx.term, output, entries, dictionaryColumns(entries[0]));
-    if (count === 0 && output.format === 'table') ctx.notice('No entries found.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No entries found.');
   },
 });

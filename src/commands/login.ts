@@ -57,7 +57,9 @@ export default defineCommand({
       result.expires_at !== undefined
         ? ` The access token is valid until ${humanDate(result.expires_at)} and refreshes itself.`
         : '';
-    ctx.notice(`Logged in to ${loginPorts.baseUrl.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`);
+    ctx.term.notice(
+      `Logged in to ${loginPorts.baseUrl.href.replace(/\/$/, '')} (profile '${ctx.profileName}').${until}`,
+    );
     const overriding = ctx.globals.apiKey
       ? '--api-key'
       : ctx.globals.apiKeyFile
@@ -65,6 +67,6 @@ export default defineCommand({
         : ctx.deps.env.CREATORS_API_KEY
           ? 'CREATORS_API_KEY'
           : undefined;
-    if (overriding) ctx.warn(`${overriding} is set and takes precedence over this login.`);
+    if (overriding) ctx.term.warn(`${overriding} is set and takes precedence over this login.`);
   },
 });

@@ -14,7 +14,7 @@ export default defineCommand({
   ],
   async run(ctx) {
     const { describeCredentials, forgetCredentials, logoutChanges } = await import('../lib/auth/logout.js');
-    const store = await ctx.config();
+    const store = await ctx.config.store();
     if (ctx.dryRun) {
       const { printSettingsPlan } = await import('../lib/config-change.js');
       await printSettingsPlan(ctx.term, await ctx.dryRunOutput(), {
@@ -26,7 +26,7 @@ export default defineCommand({
       return;
     }
     const what = describeCredentials(forgetCredentials(store));
-    ctx.notice(
+    ctx.term.notice(
       what
         ? `Logged out: forgot the ${what} of profile '${ctx.profileName}'.`
         : `Profile '${ctx.profileName}' had no stored credentials.`,
@@ -38,6 +38,6 @@ export default defineCommand({
         : ctx.deps.env.CREATORS_API_KEY
           ? 'CREATORS_API_KEY'
           : undefined;
-    if (still) ctx.warn(`${still} is still set and will be used.`);
+    if (still) ctx.term.warn(`${still} is still set and will be used.`);
   },
 });

@@ -50,18 +50,20 @@ export default defineCommand({
       import('../lib/output/paid.js'),
     ]);
     const creators = cleanOverlapCreators(args);
-    const platform = await ctx.platform(flags.platform, OVERLAP_PLATFORMS);
+    const platform = await ctx.config.platform(flags.platform, OVERLAP_PLATFORMS);
     const http = await ctx.http();
     const plan = audienceOverlapPlan(platform, creators);
     // A comparison the store holds is answered from it: priced at 0, so --max-credits and the budgets let it through.
     const stored = (await ctx.store.storedAnswer(plan)) !== undefined;
-    if (!(await ctx.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan)))
+    if (
+      !(await ctx.money.gate(stored ? { ...plan, worstCaseMilli: 0, costBasis: 'from the store at 0 credits' } : plan))
+    )
       return;
     const output = await ctx.output();
     const answer = await audienceOverlap(http, platform, creators);
     const spent = Math.round(answer.creditsCost * 1000);
     if (!answer.found) {
-      ctx.notice(
+      ctx.term.notice(
         `${answer.message ?? 'No overlap figures came back.'} (${spent === 0 ? 'not charged' : `${creditCount(spent)} charged`})`,
       );
       await printPaidItem(ctx.term, output, answer.response, undefined, spent);
@@ -123,7 +125,7 @@ export default defineCommand({
         answer.creditsLeft === undefined ? '' : `, ${countText(Math.round(answer.creditsLeft * 1000) / 1000)} left`;
       // An answer from the store: the one line says so (the end of the run then says nothing more).
       const stored = spent === 0 ? await ctx.store.storeClause() : '';
-      ctx.notice(
+      ctx.term.notice(
         stored === ''
           ? `${creditCount(spent)} spent${left}.`
           : `From the store${stored.replace(/^, /, ' (').replace(/; --max-age/, '): 0 credits; --max-age')}.`,

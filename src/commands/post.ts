@@ -71,7 +71,8 @@ export default defineCommand({
     const parsed = parsePostRef(ref);
     if (parsed.platform && flagPlatform && parsed.platform !== flagPlatform)
       throw new UsageError(`The URL is ${withArticle(parsed.platform)} post but --platform is ${flagPlatform}.`);
-    const platform = parsed.platform ?? flagPlatform ?? (await ctx.optionalPlatform(undefined, CONTENT_PLATFORMS));
+    const platform =
+      parsed.platform ?? flagPlatform ?? (await ctx.config.optionalPlatform(undefined, CONTENT_PLATFORMS));
     if (!platform)
       throw new UsageError('--platform is required when the post is given by id.', {
         hint: 'Use instagram, tiktok or youtube.',
@@ -94,9 +95,9 @@ export default defineCommand({
       plan: (token, bound) => commentPagesPlan({ ...req, paginationToken: token }, bound),
       next: (data) => detailsPageOf(data).nextToken,
       first: cursor,
-      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
+      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.money.policy()).maxCreditsMilli },
     });
-    if (!(await ctx.gate(plan))) return;
+    if (!(await ctx.money.gate(plan))) return;
     const output = await ctx.output();
     const readerTook = (await import('../lib/output/sink.js')).readerPace(ctx.term, output, ctx.deps.signal);
     // The terminal summary, as search's: what this run spent and, when the answer says, what is left.
@@ -136,23 +137,25 @@ export default defineCommand({
         spentMilli: () => spent,
         noun: 'comments',
       });
-      if (count === 0) ctx.notice('No comments found (not charged).');
+      if (count === 0) ctx.term.notice('No comments found (not charged).');
       if (last && !flags.all)
-        ctx.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
-      else if (last) ctx.notice(`Stopped after the page limit; more comments remain.`);
+        ctx.term.notice(`More comments: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
+      else if (last) ctx.term.notice(`Stopped after the page limit; more comments remain.`);
       if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0))
-        ctx.notice(spentLine(spent, left, storedPages(got, got.fromStore > 0 ? await ctx.store.storeClause() : '')));
+        ctx.term.notice(
+          spentLine(spent, left, storedPages(got, got.fromStore > 0 ? await ctx.store.storeClause() : '')),
+        );
       return;
     }
 
     const page = await postDetails(http, req);
     if (page.status === 'not_found') {
-      ctx.notice(`No ${kind} found for ${platform} post ${parsed.postId} (not charged).`);
+      ctx.term.notice(`No ${kind} found for ${platform} post ${parsed.postId} (not charged).`);
       await printItem(ctx.term, output, { platform, post_id: parsed.postId, status: 'not_found' });
       return;
     }
     const spent = Math.round(page.creditsCost * 1000);
     await printPaidItem(ctx.term, output, page.result ?? {}, undefined, spent);
-    if (ctx.term.stderrIsTTY) ctx.notice(spentLine(spent, page.creditsLeft));
+    if (ctx.term.stderrIsTTY) ctx.term.notice(spentLine(spent, page.creditsLeft));
   },
 });

@@ -73,7 +73,7 @@ export default defineCommand({
     const flagPlatform = flags.platform === undefined ? undefined : checkPlatform(flags.platform, CONTENT_PLATFORMS);
     if (fromUrl && flagPlatform && fromUrl !== flagPlatform)
       throw new UsageError(`The URL is ${withArticle(fromUrl)} profile but --platform is ${flagPlatform}.`);
-    const chosen = flagPlatform ?? fromUrl ?? (await ctx.platform(undefined, CONTENT_PLATFORMS));
+    const chosen = flagPlatform ?? fromUrl ?? (await ctx.config.platform(undefined, CONTENT_PLATFORMS));
     const platform = CONTENT_PLATFORMS.find((p) => p === chosen);
     if (!platform)
       throw new UsageError(`Posts are not available for ${chosen}.`, { hint: 'Use instagram, tiktok or youtube.' });
@@ -97,9 +97,9 @@ export default defineCommand({
       plan: (token, bound) => creatorPostsPlan({ ...req, paginationToken: token }, bound),
       next: (data) => nextPostsToken(postsPageOf(data)),
       first: cursor,
-      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.moneyPolicy()).maxCreditsMilli },
+      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.money.policy()).maxCreditsMilli },
     });
-    if (!(await ctx.gate(plan))) return;
+    if (!(await ctx.money.gate(plan))) return;
     const output = await ctx.output();
     const readerTook = (await import('../lib/output/sink.js')).readerPace(ctx.term, output, ctx.deps.signal);
 
@@ -134,14 +134,14 @@ export default defineCommand({
       spentMilli: () => spent,
       noun: 'posts',
     });
-    if (printed === 0) ctx.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
+    if (printed === 0) ctx.term.notice(`No posts found for ${platform} creator ${handle} (not charged).`);
     if (last && !flags.all)
-      ctx.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
-    else if (last) ctx.notice('Stopped after the page limit; more posts remain.');
+      ctx.term.notice(`More posts: add --all (next cursor ${last}; --cursor ${last} reads the next page).`);
+    else if (last) ctx.term.notice('Stopped after the page limit; more posts remain.');
     // The summary as `post` ends: what this run spent and, when the answer says, what is left.
     if (ctx.term.stderrIsTTY && (spent > 0 || got.fromStore > 0)) {
       const clause = got.fromStore > 0 ? await ctx.store.storeClause() : '';
-      ctx.notice(
+      ctx.term.notice(
         `${creditCount(spent)} spent${storedPages(got, clause)}${left === undefined ? '' : `; ${plural(left, 'credit')} left`}.`,
       );
     }

@@ -200,6 +200,6 @@ export default defineCommand({
     } finally {
       await sandbox.close();
     }
-    ctx.notice('Sandbox stopped.');
+    ctx.term.notice('Sandbox stopped.');
   },
 });

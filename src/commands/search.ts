@@ -52,7 +52,7 @@ export default defineCommand({
     ],
   ],
   async run(ctx, { flags }) {
-    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
+    const platform = await ctx.config.platform(flags.platform, DISCOVERY_PLATFORMS);
     const [
       { readDiscoveryInput },
       { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery },

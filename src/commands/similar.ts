@@ -42,7 +42,7 @@ export default defineCommand({
     const by = BY.find((known) => known === asked);
     if (by === undefined)
       throw new UsageError(`Invalid --by '${String(flags.by)}'.`, { hint: `Use one of: ${BY.join(', ')}.` });
-    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
+    const platform = await ctx.config.platform(flags.platform, DISCOVERY_PLATFORMS);
     const [{ readDiscoveryInput }, { CREATOR_COLUMNS, CREATOR_WIDE_COLUMNS, runDiscovery }, { similarBody }] =
       await Promise.all([
         import('../lib/discovery/input.js'),

@@ -32,7 +32,7 @@ export default defineCommand({
       import('../lib/bulk/jobs.js'),
     ]);
     const bulk = bulkOptions(args, flags);
-    const platform = await ctx.platform(flags.platform, SOCIAL_PLATFORMS);
+    const platform = await ctx.config.platform(flags.platform, SOCIAL_PLATFORMS);
     const bulkPorts = await ports.bulk(ctx, { restart: bulk.restart });
     const job = socialsJob(platform);
     checkBulkValues(job.kind, bulk);

@@ -44,7 +44,7 @@ export default defineCommand({
       throw new UsageError(`--until ${flags.until?.text} is not after --since ${flags.since?.text ?? '30d'}.`);
     const output = await ctx.output();
     // One API's log: sandbox and production charges never add up.
-    const baseUrl = (await ctx.baseUrl()).href;
+    const baseUrl = (await ctx.config.baseUrl()).href;
     const store = await ctx.store.local();
     const none = () => (async function* () {})();
     // Charges whose answers wait in the outbox were spent by this CLI all the same: counted, and named below.
@@ -85,13 +85,13 @@ export default defineCommand({
       views.spendColumns(by),
     );
     if (report.total.requests === 0)
-      ctx.notice(
+      ctx.term.notice(
         `Nothing in the spend log${store ? '' : ' (no store yet)'} between ${views.windowText(since, until)}.`,
       );
     const parked = views.outboxNotice([...waiting.counted.values()], outboxFile);
-    if (parked !== undefined) ctx.notice(parked);
-    if (failed !== undefined) ctx.warn(failed);
-    else if (unread !== undefined) ctx.notice(unread);
-    else ctx.notice(views.accountNotice(account));
+    if (parked !== undefined) ctx.term.notice(parked);
+    if (failed !== undefined) ctx.term.warn(failed);
+    else if (unread !== undefined) ctx.term.notice(unread);
+    else ctx.term.notice(views.accountNotice(account));
   },
 });

@@ -47,7 +47,7 @@ export async function serveMcp(ctx: Context, options: McpOptions, main: MainFn):
   const toStderr = (...a: unknown[]): void => void io.stderr.write(`${formatArgs(...a)}\n`);
   console.log = console.info = console.debug = console.warn = toStderr;
 
-  const policy = await ctx.moneyPolicy();
+  const policy = await ctx.money.policy();
   const session = new Session(options, new CliRunner(main, ctx.deps, await forwardedGlobals(ctx)), policy, ctx.deps);
   const server = new McpServer(
     { name: 'creators', title: 'Creator Discovery, Enrichment and Monitoring API', version: version() },

@@ -24,6 +24,6 @@ export default defineCommand({
       { path: 'created_at', header: 'Authorized', kind: 'date' },
       { path: 'last_used_at', header: 'Last used', kind: 'date' },
     ]);
-    if (count === 0 && output.format === 'table') ctx.notice('No connected apps.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No connected apps.');
   },
 });

@@ -15,12 +15,12 @@ export default defineCommand({
       import('../../lib/api/apps.js'),
     ]);
     const id = positiveId(rawId, 'app id');
-    if (!(await ctx.gate(revokeAppPlan(id)))) return;
+    if (!(await ctx.money.gate(revokeAppPlan(id)))) return;
     if (!(await ctx.term.confirm(`Revoke app ${id}? Its tokens stop working at once.`))) {
-      ctx.notice('Nothing revoked.');
+      ctx.term.notice('Nothing revoked.');
       return;
     }
     await revokeApp(await ctx.http(), id);
-    ctx.notice(`Revoked app ${id}.`);
+    ctx.term.notice(`Revoked app ${id}.`);
   },
 });

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../app/command.js';
-import type { Context, ResolvedCredential } from '../../app/context.js';
+import type { Context } from '../../app/context.js';
+import type { ResolvedCredential } from '../../app/factory/credentials.js';
 import { AuthError, CliError, notAuthenticated } from '../../lib/errors.js';
 import type { ColumnSpec } from '../../lib/output/types.js';
 
@@ -41,7 +42,7 @@ async function showStatus(ctx: Context): Promise<void> {
     import('../../lib/output/index.js'),
   ]);
   const output = await ctx.output();
-  const baseUrl = (await ctx.baseUrl()).href.replace(/\/$/, '');
+  const baseUrl = (await ctx.config.baseUrl()).href.replace(/\/$/, '');
   let failure: CliError | undefined;
   let credential: ResolvedCredential | undefined;
   try {
@@ -51,7 +52,7 @@ async function showStatus(ctx: Context): Promise<void> {
     if (!(err instanceof AuthError)) throw err;
     failure = err;
   }
-  const store = await ctx.configIfAny();
+  const store = await ctx.config.storeIfAny();
   const login = store ? readLogin(store) : undefined;
   const fromLogin = credential?.source === 'login' || (failure !== undefined && login !== undefined);
   const expiresAt = credential?.expiresAt ?? (fromLogin ? login?.expires_at : undefined);

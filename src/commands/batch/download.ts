@@ -25,7 +25,7 @@ export default defineCommand({
     const { outputPath } = await ctx.output();
     const format = resultsFormat(ctx.globals, outputPath);
     // Free, but it writes a file: a dry run prints the first request instead.
-    if (!(await ctx.gate(downloadPlan(id, format)))) return;
+    if (!(await ctx.money.gate(downloadPlan(id, format)))) return;
     const http = await ctx.http();
     const result = await downloadBatch(http, {
       id,
@@ -35,11 +35,11 @@ export default defineCommand({
       restartable: outputPath !== undefined,
       sleep: ctx.deps.sleep,
       signal: ctx.deps.signal,
-      notice: (line) => ctx.notice(line),
+      notice: (line) => ctx.term.notice(line),
     });
     if (outputPath) {
       const via = result.source === 'download_url' ? 'download URL' : 'result route';
-      ctx.notice(
+      ctx.term.notice(
         `Wrote ${result.bytes.toLocaleString('en-US')} bytes of ${format.toUpperCase()} results of batch ${id} to ${ctx.globals.output} (via the ${via}).`,
       );
     }

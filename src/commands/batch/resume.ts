@@ -23,7 +23,7 @@ export default defineCommand({
       ]);
     const id = pathSegment(raw, 'batch id');
     const output = await ctx.output();
-    if (!(await ctx.gate(resumeBatchPlan(id)))) return;
+    if (!(await ctx.money.gate(resumeBatchPlan(id)))) return;
     const answer = await resumeBatch(await ctx.http(), id);
     if (isTerminalTable(ctx.term, output)) {
       await printText(
@@ -31,7 +31,7 @@ export default defineCommand({
         output,
         `Batch ${id} resumed${answer.status ? ` (status ${String(answer.status)})` : ''}.\n`,
       );
-      ctx.notice(`Follow it with: creators batch poll ${id}`);
+      ctx.term.notice(`Follow it with: creators batch poll ${id}`);
       return;
     }
     await printItem(ctx.term, output, { batch_id: id, ...answer });

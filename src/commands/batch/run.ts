@@ -51,7 +51,9 @@ export default defineCommand({
       import('../../lib/batch/run.js'),
     ]);
     const { csvReadOptions } = await import('../../lib/csv/read.js');
-    const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
+    const job = await parseJobOptions(flags, {
+      platform: (flag, allowed, why) => ctx.config.platform(flag, allowed, why),
+    });
     const wait = waitSettings(flags);
     const { outputPath } = await ctx.output();
     const format = resultsFormat(ctx.globals, outputPath);
@@ -64,7 +66,7 @@ export default defineCommand({
       wait,
       force: flags.force,
       dryRun: ctx.dryRun,
-      baseUrl: (await ctx.baseUrl()).href,
+      baseUrl: (await ctx.config.baseUrl()).href,
       profile: ctx.profileName,
       csv: csvReadOptions(flags),
     });

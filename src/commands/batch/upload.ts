@@ -71,7 +71,9 @@ export default defineCommand({
       import('../../lib/batch/upload.js'),
       import('../../lib/csv/read.js'),
     ]);
-    const job = await parseJobOptions(flags, { platform: (flag, allowed, why) => ctx.platform(flag, allowed, why) });
+    const job = await parseJobOptions(flags, {
+      platform: (flag, allowed, why) => ctx.config.platform(flag, allowed, why),
+    });
     const extraction = await extractBatchInput(ctx.term, source, {
       kind: job.kind,
       column: job.column,

@@ -23,7 +23,7 @@ export default defineCommand({
       import('../../lib/output/index.js'),
     ]);
     if (!CONFIG_KEYS[key]) validateConfigValue(key, '');
-    const value = (await ctx.config()).get(key);
+    const value = (await ctx.config.store()).get(key);
     if (value === undefined) throw new UsageError(`'${key}' is not set in profile '${ctx.profileName}'.`);
     const text = String(value);
     await printText(ctx.term, await ctx.output(), `${shownSetting(key, text, Boolean(flags.showSecret))}\n`);

@@ -11,7 +11,7 @@ export default defineCommand({
       import('../../lib/config.js'),
       import('../../lib/output/index.js'),
     ]);
-    const store = await ctx.config();
+    const store = await ctx.config.store();
     const rows: Array<{ key: string; value: string }> = [];
     for (const [key, value] of Object.entries(store.all())) {
       if (key === 'oauth') {
@@ -27,6 +27,6 @@ export default defineCommand({
       { path: 'key', header: 'Key' },
       { path: 'value', header: 'Value' },
     ]);
-    if (rows.length === 0) ctx.notice(`Profile '${ctx.profileName}' has no settings.`);
+    if (rows.length === 0) ctx.term.notice(`Profile '${ctx.profileName}' has no settings.`);
   },
 });

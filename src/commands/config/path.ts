@@ -7,6 +7,6 @@ export default defineCommand({
   examples: [['creators config path', 'e.g. ~/.config/creators/config.json']],
   async run(ctx) {
     const { printText } = await import('../../lib/output/index.js');
-    await printText(ctx.term, await ctx.output(), `${(await ctx.config()).path}\n`);
+    await printText(ctx.term, await ctx.output(), `${(await ctx.config.store()).path}\n`);
   },
 });

@@ -38,7 +38,7 @@ export default defineCommand({
       stored = storeSettingToKeep(value, ctx.deps.cwd, ctx.deps.env.HOME);
       if (stored !== value.trim()) resolved = ` as ${stored} (resolved from ${value.trim()})`;
     }
-    const store = await ctx.config();
+    const store = await ctx.config.store();
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
       const change: SettingChange = {
@@ -56,6 +56,6 @@ export default defineCommand({
       return;
     }
     store.set(key, stored);
-    ctx.notice(`Set ${key} in profile '${ctx.profileName}'${resolved}.`);
+    ctx.term.notice(`Set ${key} in profile '${ctx.profileName}'${resolved}.`);
   },
 });

@@ -19,7 +19,7 @@ export default defineCommand({
   async run(ctx, { args: [key = ''] }) {
     const { CONFIG_KEYS, validateConfigValue } = await import('../../lib/config.js');
     if (!CONFIG_KEYS[key]) validateConfigValue(key, '');
-    const store = await ctx.config();
+    const store = await ctx.config.store();
     if (ctx.dryRun) {
       const { printSettingsPlan, shownValue } = await import('../../lib/config-change.js');
       const change: SettingChange = { action: 'unset', key, value: null, previous: shownValue(key, store.get(key)) };
@@ -32,6 +32,6 @@ export default defineCommand({
       return;
     }
     store.unset(key);
-    ctx.notice(`Unset ${key} in profile '${ctx.profileName}'.`);
+    ctx.term.notice(`Unset ${key} in profile '${ctx.profileName}'.`);
   },
 });

@@ -59,8 +59,8 @@ export default defineCommand({
     const bulk = bulkOptions(args, flags);
     // Without a platform, the hint lists the ones this mode takes; a given one is checked against all of them first.
     const platform =
-      (await ctx.optionalPlatform(flags.platform, MODE_PLATFORMS.raw)) ??
-      (await ctx.platform(undefined, MODE_PLATFORMS[mode]));
+      (await ctx.config.optionalPlatform(flags.platform, MODE_PLATFORMS.raw)) ??
+      (await ctx.config.platform(undefined, MODE_PLATFORMS[mode]));
     // Don't refuse what the spec allows: a platform only the spec lists for this mode is sent, with a notice.
     const specOnly = MODE_PLATFORMS_SPEC_ONLY[mode]?.includes(platform) ?? false;
     if (!MODE_PLATFORMS[mode].includes(platform) && !specOnly) {
@@ -69,7 +69,7 @@ export default defineCommand({
       });
     }
     if (specOnly) {
-      ctx.notice(
+      ctx.term.notice(
         `The spec lists ${platform} for ${mode} enrichment but the service's official clients do not; it may refuse it (a refusal is an error, which is free).`,
       );
     }

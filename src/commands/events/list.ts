@@ -48,7 +48,7 @@ export default defineCommand({
       import('../../lib/bulk/concurrency.js'),
       import('../../lib/bulk/progress.js'),
     ]);
-    const filters = eventFilters(eventQuery(flags), (type, known) => ctx.warn(unknownTypeSent(type, known)));
+    const filters = eventFilters(eventQuery(flags), (type, known) => ctx.term.warn(unknownTypeSent(type, known)));
     const page = flags.page ?? 1;
     // --all reads every page: the largest pages take the fewest requests (a tenth of the server's default).
     const pageSize = flags.pageSize ?? (flags.all ? EVENTS_PAGE_SIZE.max : undefined);
@@ -90,9 +90,9 @@ export default defineCommand({
       const { pastLastPage } = await import('../../lib/events/pages.js');
       throw await pastLastPage(http, err, { page, pageSize, filters });
     }
-    if (count === 0 && output.format === 'table') ctx.notice('No events.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No events.');
     if (more?.next && !flags.all) {
-      ctx.notice(
+      ctx.term.notice(
         `${more.count === undefined ? 'More events' : plural(more.count, 'event')} in all; this was page ${page}. Use --page ${page + 1} or --all for more.`,
       );
     }

@@ -82,7 +82,7 @@ export default defineCommand({
       import('../../lib/output/index.js'),
       import('../../lib/output/fields-check.js'),
     ]);
-    const filters = eventFilters(eventQuery(flags), (type, known) => ctx.warn(unknownTypeSent(type, known)));
+    const filters = eventFilters(eventQuery(flags), (type, known) => ctx.term.warn(unknownTypeSent(type, known)));
     const intervalS = flags.interval ?? 10;
     const backlog = flags.backlog ?? 10;
     const forwardTo = flags.forwardTo === undefined ? undefined : parseForwardUrl(flags.forwardTo);
@@ -107,8 +107,9 @@ export default defineCommand({
     const human = output.format === 'table';
     ctx.term.ownDisplay(); // events as they come are this command's live display: no wait spinner
     const tailPorts = await ports.tail(ctx);
-    const server = { baseUrl: (await ctx.baseUrl()).href, profile: ctx.profileName };
-    if (!flags.once && ctx.term.stderrIsTTY) ctx.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
+    const server = { baseUrl: (await ctx.config.baseUrl()).href, profile: ctx.profileName };
+    if (!flags.once && ctx.term.stderrIsTTY)
+      ctx.term.notice(`Watching events every ${intervalS} s (Ctrl-C to stop)...`);
 
     // Status lines on a terminal fit its width (a long URL or id is cut with …), never wrapping; piped, whole.
     const fitStderr = (text: string, prefix: number): string =>
@@ -134,7 +135,7 @@ export default defineCommand({
       if (fields?.count === FIELDS_CHECK_AFTER) fields.warn(ctx.term);
       if (status !== undefined) {
         await flush();
-        ctx.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
+        ctx.term.notice(fitStderr(`forwarded event ${String(event.id)}: HTTP ${status}`, 0));
       }
     };
     let handed: number;
@@ -144,7 +145,7 @@ export default defineCommand({
           ...tailPorts,
           emit,
           flush,
-          forwardStatus: (m) => ctx.warn(fitStderr(m, 'warning: '.length)),
+          forwardStatus: (m) => ctx.term.warn(fitStderr(m, 'warning: '.length)),
         },
         // The largest page the route takes, so a backlog takes the fewest requests; the server may apply fewer (the walk copes).
         {
@@ -166,6 +167,6 @@ export default defineCommand({
     } finally {
       fields?.warn(ctx.term);
     }
-    if (ctx.term.stderrIsTTY) ctx.notice(`${plural(handed, 'new event')}.`);
+    if (ctx.term.stderrIsTTY) ctx.term.notice(`${plural(handed, 'new event')}.`);
   },
 });

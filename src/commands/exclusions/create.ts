@@ -22,9 +22,9 @@ export default defineCommand({
         import('../../lib/output/index.js'),
       ]);
     const clean = checkListName(name);
-    const platform = await ctx.platform(flags.platform, DISCOVERY_PLATFORMS);
+    const platform = await ctx.config.platform(flags.platform, DISCOVERY_PLATFORMS);
     const http = await ctx.http();
-    if (!(await ctx.gate(createExclusionListPlan(clean, platform)))) return;
+    if (!(await ctx.money.gate(createExclusionListPlan(clean, platform)))) return;
     const list = await createExclusionList(http, clean, platform);
     await printItem(ctx.term, await ctx.output(), list, LIST_COLUMNS);
   },

@@ -16,12 +16,12 @@ export default defineCommand({
         hint: 'Empty it with `creators exclusions remove` instead.',
       });
     const http = await ctx.http();
-    if (!(await ctx.gate(deleteExclusionListPlan(ref)))) return;
+    if (!(await ctx.money.gate(deleteExclusionListPlan(ref)))) return;
     if (!(await ctx.term.confirm(`Delete exclusion list ${ref.id} and all its handles?`))) {
-      ctx.notice('Nothing was deleted.');
+      ctx.term.notice('Nothing was deleted.');
       return;
     }
     await deleteExclusionList(http, ref);
-    ctx.notice(`Deleted exclusion list ${ref.id}.`);
+    ctx.term.notice(`Deleted exclusion list ${ref.id}.`);
   },
 });

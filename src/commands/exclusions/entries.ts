@@ -44,7 +44,7 @@ export default defineCommand({
     const http = await ctx.http();
     const output = await ctx.output();
     // Reading a default list may create it: the first read passes the gate, so --dry-run creates nothing.
-    if (createsDefaultList(ref) && !(await ctx.gate(listEntriesPlan(ref, { offset, limit })))) return;
+    if (createsDefaultList(ref) && !(await ctx.money.gate(listEntriesPlan(ref, { offset, limit })))) return;
     let handles: AsyncIterable<string> | string[];
     let total: number | undefined;
     if (flags.all) {
@@ -77,8 +77,8 @@ export default defineCommand({
     const count = await printList(ctx.term, output, keyed('handle', handles), [
       { path: 'handle', header: 'handle', keep: true },
     ]);
-    if (count === 0 && output.format === 'table') ctx.notice('No handles.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No handles.');
     if (total !== undefined && offset + count < total)
-      ctx.notice(`Showing ${countText(count)} of ${plural(total, 'handle')}; add --all for every page.`);
+      ctx.term.notice(`Showing ${countText(count)} of ${plural(total, 'handle')}; add --all for every page.`);
   },
 });

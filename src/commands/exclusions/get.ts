@@ -22,7 +22,7 @@ export default defineCommand({
     const ref = parseListRef(list);
     const output = await ctx.output();
     // Reading a default list may create it: that read passes the gate, so --dry-run creates nothing.
-    if (createsDefaultList(ref) && !(await ctx.gate(getExclusionListPlan(ref)))) return;
+    if (createsDefaultList(ref) && !(await ctx.money.gate(getExclusionListPlan(ref)))) return;
     await printItem(ctx.term, output, await getExclusionList(await ctx.http(), ref), LIST_COLUMNS);
   },
 });

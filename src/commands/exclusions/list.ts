@@ -27,6 +27,6 @@ export default defineCommand({
     const lists = await listExclusionLists(await ctx.http());
     const shown = platform ? lists.filter((l) => String(l.platform).toLowerCase() === platform) : lists;
     const count = await printList(ctx.term, output, shown, LIST_COLUMNS);
-    if (count === 0 && output.format === 'table') ctx.notice('No exclusion lists.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No exclusion lists.');
   },
 });

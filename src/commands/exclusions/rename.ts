@@ -24,7 +24,7 @@ export default defineCommand({
     if (ref.kind === 'default') throw new UsageError('The default exclusion list cannot be renamed.');
     const clean = checkListName(name);
     const http = await ctx.http();
-    if (!(await ctx.gate(renameExclusionListPlan(ref, clean)))) return;
+    if (!(await ctx.money.gate(renameExclusionListPlan(ref, clean)))) return;
     await printItem(ctx.term, await ctx.output(), await renameExclusionList(http, ref, clean), LIST_COLUMNS);
   },
 });

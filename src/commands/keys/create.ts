@@ -36,14 +36,14 @@ export default defineCommand({
     if (flags.name !== undefined) changes.name = flags.name;
     if (flags.expiresAt) changes.expires_at = flags.expiresAt;
     const output = await ctx.output();
-    if (!(await ctx.gate(createKeyPlan(changes)))) return;
+    if (!(await ctx.money.gate(createKeyPlan(changes)))) return;
     const key = await createKey(await ctx.http(), changes);
     // The new key joins the run's secrets: warnings, errors and debug lines from here on mask it. Only the
     // data output below (stdout or -o) shows it, on purpose.
     ctx.term.secrets.add(key.token);
     await printItem(ctx.term, output, key, KEY_COLUMNS);
     if (typeof key.token === 'string') {
-      ctx.warn('Copy the new key now and keep it secret: it will not be shown again (keys list masks it).');
+      ctx.term.warn('Copy the new key now and keep it secret: it will not be shown again (keys list masks it).');
     }
   },
 });

@@ -16,12 +16,12 @@ export default defineCommand({
       import('../../lib/api/keys.js'),
     ]);
     const id = positiveId(rawId, 'key id');
-    if (!(await ctx.gate(deleteKeyPlan(id)))) return;
+    if (!(await ctx.money.gate(deleteKeyPlan(id)))) return;
     if (!(await ctx.term.confirm(`Delete API key ${id}? Anything using it stops working.`))) {
-      ctx.notice('Nothing deleted.');
+      ctx.term.notice('Nothing deleted.');
       return;
     }
     await deleteKey(await ctx.http(), id);
-    ctx.notice(`Deleted API key ${id}.`);
+    ctx.term.notice(`Deleted API key ${id}.`);
   },
 });

@@ -25,6 +25,6 @@ export default defineCommand({
       keys.map((k) => maskKey(k, flags.showToken)),
       KEY_COLUMNS,
     );
-    if (count === 0 && output.format === 'table') ctx.notice('No API keys.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No API keys.');
   },
 });

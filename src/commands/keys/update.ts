@@ -41,7 +41,7 @@ export default defineCommand({
       throw new UsageError('Nothing to change.', { hint: 'Give --name, --active, --inactive or --expires-at.' });
     }
     const output = await ctx.output();
-    if (!(await ctx.gate(updateKeyPlan(id, changes)))) return;
+    if (!(await ctx.money.gate(updateKeyPlan(id, changes)))) return;
     const key = await updateKey(await ctx.http(), id, changes);
     await printItem(ctx.term, output, maskKey(key, flags.showToken), KEY_COLUMNS);
   },

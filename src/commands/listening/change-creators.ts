@@ -35,7 +35,7 @@ export async function changeCreators(
   const refs = await creatorRefs(ctx.term, {
     values,
     file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
-    platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
+    platform: () => ctx.config.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
   });
   if (refs.length === 0 && flags.body === undefined)
     throw new UsageError('Name at least one creator: as arguments, or with --file <file|->.');

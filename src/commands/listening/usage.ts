@@ -27,14 +27,14 @@ export default defineCommand({
     // The keys in words on a terminal; every other format keeps the service's keys.
     await printItem(ctx.term, output, facts.record, usageColumns(facts.record));
     if (ctx.term.stderrIsTTY) {
-      const warnDays = await ctx.numberOption(
+      const warnDays = await ctx.config.number(
         undefined,
         'runway-warn-days',
         runway.DEFAULT_RUNWAY_WARN_DAYS,
         'runway-warn-days setting',
       );
       const line = warnDays > 0 ? runway.runwayWarning(facts.runway, warnDays) : undefined;
-      if (line) ctx.warn(line);
+      if (line) ctx.term.warn(line);
     }
   },
 });

@@ -35,7 +35,7 @@ export default defineCommand({
     const location = await ctx.store.location();
     const reader = await ctx.store.local();
     if (!reader) {
-      ctx.notice(`No store yet at ${location}: nothing is claimed, reserved or paced.`);
+      ctx.term.notice(`No store yet at ${location}: nothing is claimed, reserved or paced.`);
       return;
     }
     const store = ctx.dryRun ? reader : ((await ctx.store.local({ write: true })) ?? reader);
@@ -43,7 +43,7 @@ export default defineCommand({
     const { SCHEMA_VERSION } = await import('../../lib/store/schema.js');
     const { schemaVersion } = await store.stats();
     if (schemaVersion < SCHEMA_VERSION) {
-      ctx.notice(
+      ctx.term.notice(
         `The store ${location} is at schema ${schemaVersion} (this version reads ${SCHEMA_VERSION} for what runs share): the next run that buys, or \`creators store migrate\`, brings it up to date; nothing was changed.`,
       );
       return;
@@ -85,21 +85,21 @@ export default defineCommand({
     const verb: Record<DoctorAction, string> = { cleared: 'Cleared', 'would clear': 'Would clear', kept: 'Kept' };
     for (const e of entries)
       if (action(e) !== 'kept' || e.state !== 'live')
-        ctx.notice(`${verb[action(e)]} ${views.doctorLine(e, now, myHost)}.`);
+        ctx.term.notice(`${verb[action(e)]} ${views.doctorLine(e, now, myHost)}.`);
     const gone = entries.filter((e) => action(e) !== 'kept').length;
     const left = entries.filter((e) => e.state === 'live' && action(e) === 'kept' && e.holder !== undefined).length;
     const leftText =
       left > 0 ? `; ${plural(left, 'live holder')} left alone (--all clears them too, asking first)` : '';
-    if (entries.length === 0) ctx.notice(`Nothing is claimed, reserved or paced in ${location}.`);
-    else if (refused) ctx.notice('Nothing was cleared.');
+    if (entries.length === 0) ctx.term.notice(`Nothing is claimed, reserved or paced in ${location}.`);
+    else if (refused) ctx.term.notice('Nothing was cleared.');
     else if (ctx.dryRun)
-      ctx.notice(
+      ctx.term.notice(
         gone > 0
           ? `Dry run: nothing was changed; ${plural(gone, 'entry', 'entries')} would be cleared from ${location}${leftText}.`
           : `Dry run: nothing was changed; nothing is stuck in ${location}${leftText}.`,
       );
     else
-      ctx.notice(
+      ctx.term.notice(
         gone > 0
           ? `Cleared ${plural(gone, 'entry', 'entries')} from ${location}${leftText}.`
           : `Nothing is stuck in ${location}${leftText}.`,

@@ -32,8 +32,10 @@ export default defineCommand({
     const terminal = isTerminalTable(ctx.term, output);
     const count = await printList(ctx.term, output, rows(), ANSWER_COLUMNS);
     if (count === 0 && output.format === 'table')
-      ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
+      ctx.term.notice(
+        store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`,
+      );
     else if (terminal)
-      ctx.notice('The bodies are left out of a table: use --format jsonl or -o <file>.jsonl to export them.');
+      ctx.term.notice('The bodies are left out of a table: use --format jsonl or -o <file>.jsonl to export them.');
   },
 });

@@ -40,17 +40,17 @@ export default defineCommand({
       return;
     }
     if (!store || total === 0) {
-      ctx.notice(`Nothing to forget: the store keeps nothing about ${who}.`);
+      ctx.term.notice(`Nothing to forget: the store keeps nothing about ${who}.`);
       return;
     }
     if (
       !(await ctx.term.confirm(`Forget ${who}: delete ${kindCountsText(counts)}? Buying them again costs credits.`))
     ) {
-      ctx.notice('Nothing was deleted.');
+      ctx.term.notice('Nothing was deleted.');
       return;
     }
     const deleted = await store.forget(platform, handle);
-    ctx.notice(
+    ctx.term.notice(
       `Forgot ${who}: deleted ${kindCountsText(deleted)}; the next purchase buys it fresh. The spend log is kept.`,
     );
   },

@@ -28,6 +28,8 @@ export default defineCommand({
     }
     const count = await printList(ctx.term, output, rows(), ANSWER_COLUMNS);
     if (count === 0 && output.format === 'table')
-      ctx.notice(store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`);
+      ctx.term.notice(
+        store ? 'Nothing in the store matches.' : `Nothing bought yet with profile '${ctx.profileName}'.`,
+      );
   },
 });

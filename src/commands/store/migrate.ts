@@ -93,13 +93,13 @@ export default defineCommand({
       { path: 'to', header: ctx.dryRun ? 'Schema needed' : 'Schema now' },
     ]);
     if (ctx.dryRun)
-      ctx.notice(
+      ctx.term.notice(
         done.from === done.to
           ? 'Dry run: the store is up to date; nothing would change.'
           : `Dry run: nothing was changed; the store would go from schema ${done.from} to ${done.to}.`,
       );
     else
-      ctx.notice(
+      ctx.term.notice(
         done.from === done.to
           ? `The store is up to date (schema ${done.to}).`
           : `Migrated the store from schema ${done.from} to ${done.to}.`,

@@ -49,7 +49,7 @@ export default defineCommand({
       return;
     }
     if (!store || count === 0) {
-      ctx.notice(
+      ctx.term.notice(
         store
           ? `Nothing to prune: no stored answer was bought before ${humanDate(before)}.`
           : `Nothing to prune: there is no store yet (${location}).`,
@@ -57,11 +57,11 @@ export default defineCommand({
       return;
     }
     if (!(await ctx.term.confirm(`Delete ${what}? Buying them again costs credits.`))) {
-      ctx.notice('Nothing was deleted.');
+      ctx.term.notice('Nothing was deleted.');
       return;
     }
     const deleted = await store.prune(before);
-    ctx.notice(
+    ctx.term.notice(
       `Deleted ${plural(deleted, 'stored answer')} bought before ${humanDate(before)} from ${location}; the spend log is kept.`,
     );
   },

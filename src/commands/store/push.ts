@@ -59,7 +59,7 @@ export default defineCommand({
         spend: { read: stats.spend.entries, added: null },
       };
       await printItem(ctx.term, await ctx.dryRunOutput(), record, fields);
-      ctx.notice(
+      ctx.term.notice(
         `Dry run: nothing was copied; ${plural(answers, 'answer')} and ${plural(stats.spend.entries, 'spend entry', 'spend entries')} would be offered to ${target} (what it already holds is skipped).`,
       );
       return;
@@ -70,7 +70,7 @@ export default defineCommand({
       const counts = await pushStore(from, to, { signal: ctx.deps.signal });
       await printItem(ctx.term, await ctx.output(), { from: fromFile, to: target, ...counts }, fields);
       const skipped = counts.answers.read - counts.answers.added;
-      ctx.notice(
+      ctx.term.notice(
         `Copied ${plural(counts.answers.added, 'answer')} and ${plural(counts.spend.added, 'spend entry', 'spend entries')} into ${target}` +
           (skipped > 0 ? `; ${plural(skipped, 'answer')} it already held (or held newer) stayed as they were.` : '.'),
       );

@@ -20,10 +20,10 @@ export default defineCommand({
     const engine = location.startsWith('postgres://') ? 'postgres' : 'sqlite';
     await printItem(ctx.term, output, statsRecord(await store?.stats(), location, engine), STATS_COLUMNS);
     if (!store && engine === 'postgres')
-      ctx.notice(
+      ctx.term.notice(
         `The team store ${location} has no creators schema yet: run \`creators store migrate\` once for the team.`,
       );
     else if (!store)
-      ctx.notice(`No store yet at ${location}: nothing has been bought with profile '${ctx.profileName}'.`);
+      ctx.term.notice(`No store yet at ${location}: nothing has been bought with profile '${ctx.profileName}'.`);
   },
 });

@@ -125,7 +125,7 @@ describe('a paid answer the store cannot take', () => {
       expect(readdirSync(dirname(outbox))).toEqual(['default.outbox.jsonl']);
       expect(outboxEntries(outbox)).toHaveLength(2);
 
-      // The next run: the store takes them (the drain app/store.ts does first), and ann is answered from it.
+      // The next run: the store takes them (the drain app/factory/store.ts does first), and ann is answered from it.
       state.refuse = false;
       expect(await drainOutbox(outbox, store, 'next')).toEqual({ lines: 2, answers: 2, spend: 2 });
       expect(existsSync(outbox)).toBe(false);

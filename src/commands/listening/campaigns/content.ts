@@ -47,6 +47,6 @@ export default defineCommand({
       { path: 'likes', header: 'Likes', kind: 'count' },
       { path: 'url', header: 'URL' },
     ]);
-    if (count === 0 && output.format === 'table') ctx.notice('No content yet.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No content yet.');
   },
 });

@@ -45,7 +45,7 @@ export default defineCommand({
     const refs = await creatorRefs(ctx.term, {
       values: args,
       file: flags.file === undefined ? undefined : { path: flags.file, named: '--file' },
-      platform: () => ctx.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
+      platform: () => ctx.config.optionalPlatform(flags.platform, LISTENING_PLATFORMS),
     });
     const body = await buildBody(ports.body(ctx), bodyParts(flags), {
       name: flags.name,

@@ -25,6 +25,6 @@ export default defineCommand({
       listAll(http, listeningPath('campaign', id, 'creators')),
       CREATOR_COLUMNS.campaign,
     );
-    if (count === 0 && output.format === 'table') ctx.notice(`No creators in campaign ${args[0]}.`);
+    if (count === 0 && output.format === 'table') ctx.term.notice(`No creators in campaign ${args[0]}.`);
   },
 });

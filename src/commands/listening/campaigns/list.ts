@@ -18,6 +18,6 @@ export default defineCommand({
     const output = await ctx.output();
     const http = await ctx.http();
     const count = await printList(ctx.term, output, listAll(http, listeningPath('campaign')), CAMPAIGN_COLUMNS);
-    if (count === 0 && output.format === 'table') ctx.notice('No campaigns.');
+    if (count === 0 && output.format === 'table') ctx.term.notice('No campaigns.');
   },
 });

@@ -25,6 +25,6 @@ export default defineCommand({
       listAll(http, listeningPath('subscription', id, 'creators')),
       CREATOR_COLUMNS.subscription,
     );
-    if (count === 0 && output.format === 'table') ctx.notice(`No creators in subscription ${args[0]}.`);
+    if (count === 0 && output.format === 'table') ctx.term.notice(`No creators in subscription ${args[0]}.`);
   },
 });

@@ -22,6 +22,6 @@ export default defineCommand({
     const output = await ctx.output();
     const body = await exportDetails(await ctx.http(), id);
     await printBytes(ctx.term, output, body);
-    if (output.outputPath) ctx.notice(`Wrote ${output.outputPath}.`);
+    if (output.outputPath) ctx.term.notice(`Wrote ${output.outputPath}.`);
   },
 });

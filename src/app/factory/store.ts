@@ -1,17 +1,18 @@
 import { lstatSync } from 'node:fs';
-import type { Plan } from '../lib/api/plan.js';
-import type { BatchStatus } from '../lib/api/batch-status.js';
-import type { RequestOptions } from '../lib/http/types.js';
-import { configDirectory } from '../lib/config.js';
-import { UsageError } from '../lib/errors.js';
-import type { Terminal } from '../lib/io/terminal.js';
-import type { MaxAge, PurchaseMemoryImpl } from '../lib/store/memory.js';
-import type { StoreAddress } from '../lib/store/location.js';
-import type { OpenOptions } from '../lib/store/open.js';
-import type { Store } from '../lib/store/types.js';
-import type { Deps } from './deps.js';
+import type { Plan } from '../../lib/api/plan.js';
+import type { BatchStatus } from '../../lib/api/batch-status.js';
+import type { RequestOptions } from '../../lib/http/types.js';
+import { configDirectory } from '../../lib/config.js';
+import { UsageError } from '../../lib/errors.js';
+import type { Terminal } from '../../lib/io/terminal.js';
+import type { MaxAge, PurchaseMemoryImpl } from '../../lib/store/memory.js';
+import type { StoreAddress } from '../../lib/store/location.js';
+import type { OpenOptions } from '../../lib/store/open.js';
+import type { Store } from '../../lib/store/types.js';
+import type { Deps } from '../deps.js';
+import type { ProfileConfig } from './config.js';
 
-/** What the store port reads from the Context (the Context itself: this file must not import it, no circle). */
+/** What the store port is built from (context.ts hands it the run's globals, terminal and profile config). */
 export interface StoreHost {
   readonly deps: Deps;
   readonly globals: { store?: boolean | undefined; maxAge?: number | null | undefined };
@@ -20,10 +21,8 @@ export interface StoreHost {
   readonly term: Terminal;
   /** The command being run, for the spend log (set by program.ts before the run). */
   readonly command: string;
-  setting(key: string): Promise<string | undefined>;
-  baseUrl(): Promise<URL>;
-  /** The answer cap (`CREATORS_MAX_RESPONSE_MB`), as the HTTP client has it. */
-  maxResponseBytes(): number | undefined;
+  /** The profile's settings, base URL and answer cap (`CREATORS_MAX_RESPONSE_MB`, as the HTTP client has it). */
+  readonly config: Pick<ProfileConfig, 'setting' | 'baseUrl' | 'maxResponseBytes'>;
 }
 
 /**
@@ -61,11 +60,11 @@ export class StorePort {
   private async findAddress(): Promise<StoreAddress> {
     const { deps, profileName, term } = this.host;
     const [{ isPgUrl, pgTarget }, { storeAddress, storeValuePasswords }] = await Promise.all([
-      import('../lib/store/open.js'),
-      import('../lib/store/location.js'),
+      import('../../lib/store/open.js'),
+      import('../../lib/store/location.js'),
     ]);
     const env = deps.env.CREATORS_STORE;
-    const setting = env === undefined ? await this.host.setting('store') : undefined;
+    const setting = env === undefined ? await this.host.config.setting('store') : undefined;
     // A team store's password stays out of every line printed, debug lines and a refused setting's error included.
     for (const password of storeValuePasswords(env ?? setting ?? '')) term.secrets.add(password);
     const found = storeAddress({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd, env, setting });
@@ -81,13 +80,13 @@ export class StorePort {
   async check(): Promise<void> {
     if (this.host.globals.store === false) return;
     const { address } = await this.where();
-    const { isPgUrl, checkStoreFile } = await import('../lib/store/open.js');
+    const { isPgUrl, checkStoreFile } = await import('../../lib/store/open.js');
     if (!isPgUrl(address)) checkStoreFile(address);
   }
 
   /** Where this profile's store is, fit to print: the file, or the team store's URL without its password. */
   async location(): Promise<string> {
-    const { storeDisplay } = await import('../lib/store/open.js');
+    const { storeDisplay } = await import('../../lib/store/open.js');
     return storeDisplay(await this.address(), this.host.deps.env);
   }
 
@@ -106,14 +105,14 @@ export class StorePort {
 
   /** This profile's local store file (the default place, whatever `store` says): where `store push` copies from. */
   async localFile(): Promise<string> {
-    const { localStoreFile } = await import('../lib/store/open.js');
+    const { localStoreFile } = await import('../../lib/store/open.js');
     const { deps, profileName } = this.host;
     return localStoreFile({ configDir: configDirectory(deps), profile: profileName, cwd: deps.cwd });
   }
 
   /** Where this profile keeps paid answers its store could not take (lib/store/outbox.ts), whatever store it uses. */
   async outboxFile(): Promise<string> {
-    const { outboxFile } = await import('../lib/store/outbox.js');
+    const { outboxFile } = await import('../../lib/store/outbox.js');
     return outboxFile(configDirectory(this.host.deps), this.host.profileName);
   }
 
@@ -133,7 +132,7 @@ export class StorePort {
       );
       return undefined;
     }
-    const { openStore } = await import('../lib/store/open.js');
+    const { openStore } = await import('../../lib/store/open.js');
     const where = await this.where();
     const dryRun = this.host.dryRun;
     this.openedStore = await openStore({
@@ -175,7 +174,7 @@ export class StorePort {
    * through it and it takes no part in the shared pace. Closed by `close()`.
    */
   async local(o: { write?: boolean; file?: string; migrate?: boolean } = {}): Promise<Store | undefined> {
-    const { openStore, isPgUrl } = await import('../lib/store/open.js');
+    const { openStore, isPgUrl } = await import('../../lib/store/open.js');
     const where = o.file === undefined ? await this.where() : undefined;
     const file = o.file ?? (where as StoreAddress).address;
     const dryRun = this.host.dryRun;
@@ -200,14 +199,14 @@ export class StorePort {
 
   /** The freshness windows of this run: `--max-age` > CREATORS_MAX_AGE > the `max-age` setting > per kind defaults. */
   async maxAge(): Promise<MaxAge> {
-    const { DEFAULT_MAX_AGE_MS } = await import('../lib/store/memory.js');
+    const { DEFAULT_MAX_AGE_MS } = await import('../../lib/store/memory.js');
     const env = this.host.deps.env;
     const flag = this.host.globals.maxAge;
     // A parsed --max-age (null: the flag given empty, the per-kind defaults).
     if (flag !== undefined) return flag === null ? { ...DEFAULT_MAX_AGE_MS } : { creator: flag, page: flag };
-    const raw = env.CREATORS_MAX_AGE ?? (await this.host.setting('max-age'));
+    const raw = env.CREATORS_MAX_AGE ?? (await this.host.config.setting('max-age'));
     if (raw === undefined || raw.trim() === '') return { ...DEFAULT_MAX_AGE_MS };
-    const { parseDuration } = await import('../lib/options.js');
+    const { parseDuration } = await import('../../lib/options.js');
     const ms = parseDuration(raw, env.CREATORS_MAX_AGE !== undefined ? 'CREATORS_MAX_AGE' : 'max-age setting');
     return { creator: ms, page: ms };
   }
@@ -220,7 +219,7 @@ export class StorePort {
       const outbox = await this.outboxFile();
       // What an earlier run paid for and its store could not take goes in before anything is bought (a dry
       // run changes nothing). A store that still refuses stops the run here: buying would need it too.
-      const { drainOutbox, withOutboxAnswers } = await import('../lib/store/outbox.js');
+      const { drainOutbox, withOutboxAnswers } = await import('../../lib/store/outbox.js');
       if (!this.host.dryRun) {
         const drained = await drainOutbox(outbox, store, `${process.pid}-${this.host.deps.now()}`);
         // Said only for what the store lacked: a line written while a slow commit waited, which then landed, adds nothing.
@@ -243,21 +242,21 @@ export class StorePort {
   }
 
   private async memoryOver(store: Store, outbox?: string): Promise<PurchaseMemoryImpl> {
-    const { PurchaseMemoryImpl } = await import('../lib/store/memory.js');
+    const { PurchaseMemoryImpl } = await import('../../lib/store/memory.js');
     const { deps, term } = this.host;
     // The store's time for what is shared (bought_at, the spend log, budget days): a team store's server's.
     const offset = await store.clockOffset(deps.now);
     if (Math.abs(offset) > CLOCK_SAID_MS) {
-      const { spanText } = await import('../lib/store/views.js');
+      const { spanText } = await import('../../lib/store/views.js');
       term.notice(
         `This machine's clock is ${spanText(offset)} ${offset > 0 ? 'behind' : 'ahead of'} the team store's; its times are used for what is bought and spent.`,
       );
     }
     return new PurchaseMemoryImpl({
       // No answer is kept bigger than an answer may be on the wire.
-      maxAnswerBytes: this.host.maxResponseBytes(),
+      maxAnswerBytes: this.host.config.maxResponseBytes(),
       store,
-      baseUrl: (await this.host.baseUrl()).href,
+      baseUrl: (await this.host.config.baseUrl()).href,
       profile: this.host.profileName,
       command: this.host.command,
       maxAge: await this.maxAge(),
@@ -280,7 +279,7 @@ export class StorePort {
     if (this.host.dryRun) return Promise.resolve(undefined);
     if (this.host.globals.store !== false) return this.memory();
     this.spendOnly ??= (async () => {
-      const { openStore } = await import('../lib/store/open.js');
+      const { openStore } = await import('../../lib/store/open.js');
       const store = await openStore({
         file: await this.address(),
         env: this.host.deps.env,
@@ -305,7 +304,7 @@ export class StorePort {
    */
   async logCharge(req: RequestOptions, data: unknown): Promise<void> {
     if (this.host.dryRun) return;
-    const { readCharge } = await import('../lib/api/charge.js');
+    const { readCharge } = await import('../../lib/api/charge.js');
     const charge = readCharge(req, data, true);
     if (!charge.milli && !charge.refused) return;
     const memory = await this.spendLog();
@@ -319,7 +318,7 @@ export class StorePort {
     const memory = await this.spendLog();
     if (!memory) return;
     try {
-      const { logJobCharge } = await import('../lib/store/jobs.js');
+      const { logJobCharge } = await import('../../lib/store/jobs.js');
       const { refused } = await logJobCharge(memory, status, memory.now());
       if (refused !== undefined) {
         this.host.term.warn(
@@ -337,7 +336,7 @@ export class StorePort {
     const memory = await this.spendLog();
     if (!memory) return;
     try {
-      const { noteJobOpen } = await import('../lib/store/jobs.js');
+      const { noteJobOpen } = await import('../../lib/store/jobs.js');
       await noteJobOpen(memory, job, memory.now());
     } catch (err) {
       this.chargeNotLogged(memory, err);
@@ -362,7 +361,7 @@ export class StorePort {
     const memory = await this.madeMemory();
     if (!memory || memory.tally.reused === 0) return '';
     memory.announced = true;
-    const { durationText } = await import('../lib/output/humanize.js');
+    const { durationText } = await import('../../lib/output/humanize.js');
     const within = memory.tally.windowMs === undefined ? '' : `, bought within ${durationText(memory.tally.windowMs)}`;
     return `${within}; --max-age 0 buys fresh`;
   }
@@ -382,7 +381,7 @@ export class StorePort {
     const memory = await this.memory();
     const window = plan.purchase ? memory?.windowFor(plan.purchase) : undefined;
     const hit = window === undefined ? undefined : await memory?.peek(plan, Math.min(STORED_MARGIN_MS, window / 10));
-    return hit === undefined ? undefined : (await import('../lib/store/memory.js')).storedData(hit);
+    return hit === undefined ? undefined : (await import('../../lib/store/memory.js')).storedData(hit);
   }
 
   /**
@@ -436,7 +435,7 @@ export class StorePort {
         // Paid answers the store could not take: in the outbox, or in the store by now.
         const settled = await memory.settle();
         if (settled) term.warn(settled);
-        const { reuseNotice } = await import('../lib/store/open.js');
+        const { reuseNotice } = await import('../../lib/store/open.js');
         const line = memory.announced ? undefined : reuseNotice(memory.tally);
         if (line) term.notice(line);
         await this.openedStore?.endRun(memory.holder.run).catch(() => undefined);
