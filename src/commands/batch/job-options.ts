@@ -83,3 +83,18 @@ export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): P
   if (flags.metadata && flags.metadata.length > 0) out.metadata = assignPairs(flags.metadata, '--metadata');
   return out;
 }
+
+/** From `--json`/`--format`, else the `-o` extension, else CSV. */
+export function resultsFormat(
+  asked: { json?: boolean | undefined; format?: string | undefined },
+  outputPath: string | undefined,
+): 'csv' | 'json' {
+  const format = asked.json ? 'json' : asked.format;
+  if (format !== undefined) {
+    if (format === 'csv' || format === 'json') return format;
+    throw new UsageError(`Batch results come as csv or json, not '${format}'.`, {
+      hint: 'Use --format csv or --json.',
+    });
+  }
+  return outputPath && /\.json$/i.test(outputPath) ? 'json' : 'csv';
+}

@@ -41,6 +41,15 @@ beforeEach(() => {
 });
 
 describe('creators batch download', () => {
+  it('results come as csv or json: another --format is refused before anything is sent (exit 2)', async () => {
+    const before = world().fileRequests.length;
+    const res = await runCli(['batch', 'download', 'bch_123', '--format', 'tsv'], opts());
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("error: Batch results come as csv or json, not 'tsv'.");
+    expect(res.stderr).toContain('Use --format csv or --json.');
+    expect(world().fileRequests.length).toBe(before);
+  });
+
   it('streams the CSV from the download URL (another origin, no Authorization header) to an atomic file', async () => {
     const id = await finishedBatch(values());
     const dir = tempDir();
