@@ -161,6 +161,7 @@ export default defineCommand({
           dryRun: ctx.dryRun,
           server,
           cursorReset: flags.cursorReset,
+          named: { cursorReset: '--cursor-reset', backlog: '--backlog' },
         },
       );
     } catch (err) {
