@@ -69,14 +69,13 @@ const RECOVERY_HINTS = new Set([
   'lib/io/prompt.ts: --yes',
   'lib/auth/login.ts: --no-browser',
   'lib/auth/callback-server.ts: --port',
-  // Errors: the cost bounds, priced once the plan is built (exit 5), and a batch job that may exist already.
+  // Errors: the cost bounds, priced once the plan is built (exit 5).
   'lib/cost.ts: --max-credits',
   'lib/store/budget.ts: --max-credits',
   'lib/store/budget.ts: --max-results',
   'lib/store/budget.ts: --max-pages',
   'lib/store/budget.ts: --max-rows',
   'lib/store/memory.ts: --max-age',
-  'lib/batch/run.ts: --force',
   // Errors: what the input file, the filters or the service's answer turned out to hold.
   'lib/csv/detect.ts: --column',
   'lib/csv/detect.ts: --mode',
@@ -104,11 +103,10 @@ const RECOVERY_HINTS = new Set([
   'lib/store/pg-grants.ts: --role',
   'lib/store/pg-grants.ts: --no-store',
   'lib/store/errors.ts: --no-store',
-  // Notices and warnings: the store answered (to buy fresh), a job was reattached (to start another), a column was
-  // guessed or a delimiter detected (to choose), a run stopped (to resume or start over).
+  // Notices and warnings: the store answered (to buy fresh), a delimiter was detected (to choose another), the
+  // quote of a raw request that pages (to bound it).
   'lib/store/open.ts: --max-age',
   'lib/api/raw-plan.ts: --max-pages',
-  'lib/batch/upload.ts: --column',
   'lib/csv/read.ts: --delimiter',
   // Notices: what a view left out (columns the width dropped, fields past the sample, the full record), a pager
   // that would not start.

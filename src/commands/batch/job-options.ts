@@ -1,6 +1,7 @@
 /** `--mode` and the flags that go with it, read into the batch job's options before anything is sent. */
 import { BATCH_MODES, BATCH_PLATFORMS } from '../../contract/platforms.js';
 import type { BatchJobOptions } from '../../lib/batch/options.js';
+import type { BatchNames } from '../../lib/batch/upload.js';
 import { UsageError } from '../../lib/errors.js';
 import { assignPairs } from '../../lib/options.js';
 
@@ -98,3 +99,6 @@ export function resultsFormat(
   }
   return outputPath && /\.json$/i.test(outputPath) ? 'json' : 'csv';
 }
+
+/** How the batch workflow's messages name the input's column and a fresh job: these flags. */
+export const BATCH_NAMES: BatchNames = { column: '--column', force: '--force' };

@@ -3,7 +3,7 @@ import { ports } from '../../app/ports.js';
 import { UsageError } from '../../lib/errors.js';
 import { INTERVAL_FLAG, MAX_WAIT_FLAG } from './poll.js';
 import { JOB_FLAGS } from './upload.js';
-import { parseJobOptions, resultsFormat } from './job-options.js';
+import { BATCH_NAMES, parseJobOptions, resultsFormat } from './job-options.js';
 
 /**
  * `creators batch run <file> --mode ... -o results.csv`: upload, wait, download. A re-run finds the
@@ -66,6 +66,7 @@ export default defineCommand({
       baseUrl: (await ctx.baseUrl()).href,
       profile: ctx.profileName,
       csv: csvReadOptions(flags),
+      named: BATCH_NAMES,
     });
   },
 });
