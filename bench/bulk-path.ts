@@ -5,6 +5,7 @@
  * in a temporary folder; only each row's request is replaced by a fixed answer. Prints its peak heap.
  * Usage: node bulk-path.js <in.csv> <out.csv> <store.db>
  */
+import { BULK_NAMES } from '../src/commands/enrich/bulk-flags.js';
 import { handleJob } from '../src/lib/bulk/jobs.js';
 import { runEnrichment } from '../src/lib/bulk/enrich.js';
 import type { HttpClient } from '../src/lib/http/client.js';
@@ -62,6 +63,6 @@ await runEnrichment(
     memory: async () => memory,
   },
   job,
-  { values: [], input, concurrency: 4 },
+  { values: [], input, concurrency: 4, named: BULK_NAMES },
 );
 await store.close();

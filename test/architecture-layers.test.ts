@@ -65,16 +65,20 @@ function backArrows(graph: Map<string, string[]>): string[] {
   return found;
 }
 
+/** The API layer's imports of lib/output (also a back-arrow, named on its own as the rule is). */
+function apiShows(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([f, targets]) =>
+    f.startsWith('lib/api/') ? targets.filter((t) => t.startsWith('lib/output/')).map((t) => `${f} -> ${t}`) : [],
+  );
+}
+
 describe('layers inside src/lib', () => {
   it('every lib file belongs to a layer', () => {
     expect([...libGraph().keys()].filter((f) => layerOf(f) < 0)).toEqual([]);
   });
 
   it('lib/api imports nothing of lib/output: the API layer knows nothing of how things are shown', () => {
-    const shown = [...libGraph()].flatMap(([f, targets]) =>
-      f.startsWith('lib/api/') ? targets.filter((t) => t.startsWith('lib/output/')).map((t) => `${f} -> ${t}`) : [],
-    );
-    expect(shown).toEqual([]);
+    expect(apiShows(libGraph())).toEqual([]);
   });
 
   it('imports run one way: no lib file imports a higher layer', () => {
@@ -107,6 +111,7 @@ describe('layers inside src/lib', () => {
       'lib/http/client.ts -> lib/io/terminal.ts (http imports io)',
       'lib/words.ts -> lib/api/plan.ts (base imports api)',
     ]);
+    expect(apiShows(planted)).toEqual(['lib/api/plan.ts -> lib/output/humanize.ts']);
     // The reader sees type-only and dynamic imports too.
     expect(
       importsOf(

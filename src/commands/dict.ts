@@ -62,6 +62,11 @@ export default defineCommand({
     // Only locations are per platform: there the profile's `platform` setting stands in for the flag.
     const platform =
       kind === 'locations' ? await ctx.config.optionalPlatform(flags.platform, DISCOVERY_PLATFORMS) : flags.platform;
+    if (kind === 'locations' && !platform) {
+      throw new UsageError(`'locations' needs a platform.`, {
+        hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.`,
+      });
+    }
     const [{ listDictionary }, { dictionaryColumns }, { printList }] = await Promise.all([
       import('../lib/api/dictionary.js'),
       import('../lib/output/columns.js'),

@@ -4,6 +4,7 @@ import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { CSV_INPUT_FLAGS } from './csv-flags.js';
 import type { DiscoveryRequest } from '../lib/discovery/input.js';
+import type { DiscoveryNames } from '../lib/discovery/run.js';
 
 /** `--ai-search`: the brief, trimmed, 3 to 150 characters (as the API takes `filters.ai_search`). */
 const AI_SEARCH_TEXT: ValueKind<string> = {
@@ -110,6 +111,18 @@ export const DISCOVERY_FLAGS = {
     value: integer({ min: 1 }),
   },
 } as const satisfies FlagDefs;
+
+/** How the Discovery run's notices name the ways to page, bound and see it: these flags. */
+export const DISCOVERY_NAMES: DiscoveryNames = {
+  limit: '--limit',
+  all: '--all',
+  page: '--page',
+  maxResults: '--max-results',
+  envelope: '--envelope',
+  json: '--json',
+  yes: '--yes',
+  query: '--query',
+};
 
 /** The shared flags as the Discovery workflow takes them: the pages worked out, stdin read by one of them at most. */
 export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>): Promise<DiscoveryRequest> {

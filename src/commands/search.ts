@@ -2,7 +2,7 @@ import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { ports } from '../app/ports.js';
-import { checkEnvelope, DISCOVERY_FLAGS, discoveryRequest } from './discovery-flags.js';
+import { checkEnvelope, DISCOVERY_FLAGS, DISCOVERY_NAMES, discoveryRequest } from './discovery-flags.js';
 
 /** `creators search`: Discovery, 0.01 credit per creator returned (0.03 with --return-filter-values). */
 export default defineCommand({
@@ -97,6 +97,7 @@ export default defineCommand({
       listIds: input.listIds,
       columns,
       envelope: flags.envelope,
+      named: DISCOVERY_NAMES,
     });
   },
 });

@@ -2,7 +2,7 @@ import { defineCommand } from '../app/command.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
 import { ports } from '../app/ports.js';
-import { DISCOVERY_FLAGS, discoveryRequest, checkEnvelope } from './discovery-flags.js';
+import { DISCOVERY_FLAGS, DISCOVERY_NAMES, discoveryRequest, checkEnvelope } from './discovery-flags.js';
 
 const BY = ['url', 'username', 'id'] as const;
 
@@ -69,6 +69,7 @@ export default defineCommand({
         ...CREATOR_WIDE_COLUMNS,
       ],
       envelope: flags.envelope,
+      named: DISCOVERY_NAMES,
     });
   },
 });

@@ -75,6 +75,7 @@ describe('creators dict', () => {
     const res = await runCli(['dict', 'locations'], { env, dispatcher: agent });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: 'locations' needs a platform\./);
+    expect(res.stderr).toContain('Add --platform with one of: instagram, youtube, tiktok');
   });
 
   it('refuses an unknown platform (exit 2)', async () => {

@@ -184,8 +184,10 @@ describe('words: articles, counted handles, the end of posts', () => {
     const said: string[] = [];
     const notices = { notice: (m: string) => said.push(m), warn: (m: string) => said.push(m) };
     const x = { rows: 1, duplicates: 0, blanks: 0, parts: [], guessedColumn: false, kind: 'handle', column: 'handle' };
-    reportExtraction(notices as never, 'in.csv', x as never);
-    reportExtraction(notices as never, 'in.csv', { ...x, rows: 1200, kind: 'email', column: 'email' } as never);
+    reportExtraction(notices as never, 'in.csv', x as never, { column: '--column' });
+    reportExtraction(notices as never, 'in.csv', { ...x, rows: 1200, kind: 'email', column: 'email' } as never, {
+      column: '--column',
+    });
     expect(said).toEqual([
       "Read 1 unique handle from column 'handle' of in.csv.",
       "Read 1,200 unique emails from column 'email' of in.csv.",

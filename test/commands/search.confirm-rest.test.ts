@@ -44,7 +44,10 @@ describe('search --all on a terminal asks after the first page, with the real co
     expect(res.stderr).toContain(
       `${matches.toLocaleString('en-US')} matches: ${pages} more page${pages === 1 ? '' : 's'}, up to ${credits} credits more. Continue? [y/N] `,
     );
-    expect(res.stderr).toMatch(/Stopped after the first page, as answered/);
+    // Wrapped to the terminal's width.
+    expect(res.stderr.replace(/\s+/g, ' ')).toContain(
+      'Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.',
+    );
     expect(res.stdout.trim().split('\n')).toHaveLength(51);
     expect(usedMilli() - before).toBe(500);
   });

@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import { ALL_FILTER_KEYS, FILTER_CATALOGUE } from '../../contract/filter-catalogue.js';
-import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP, EXCLUSION_ENTRIES_PAGE } from '../../contract/limits.js';
+import {
+  DISCOVERY_PAGE_LIMIT,
+  DISCOVERY_RESULT_CAP,
+  EXCLUSION_ENTRIES_PAGE,
+  EXCLUSION_ENTRIES_PER_REQUEST,
+} from '../../contract/limits.js';
 import {
   BATCH_MODES,
   CONTENT_KINDS,
@@ -664,7 +669,10 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'exclusion_add',
     title: 'Add handles to an exclusion list',
     description: 'Add handles to an exclusion list (free), so Discovery leaves them out.',
-    input: { list: z.string().min(1).describe('list id, or default:<platform>'), handles: HANDLES('handles', 10_000) },
+    input: {
+      list: z.string().min(1).describe('list id, or default:<platform>'),
+      handles: HANDLES('handles', EXCLUSION_ENTRIES_PER_REQUEST),
+    },
     paid: false,
     writes: true,
     idempotent: true,

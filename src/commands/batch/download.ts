@@ -1,4 +1,5 @@
 import { defineCommand } from '../../app/command.js';
+import { resultsFormat } from './job-options.js';
 
 /**
  * `creators batch download <id> [-o file]`: CSV (download URL, else the result route) or JSON
@@ -16,7 +17,7 @@ export default defineCommand({
   ],
   async run(ctx, { args }) {
     const [raw = ''] = args;
-    const [{ pathSegment }, { downloadBatch, downloadPlan, resultsFormat }, { openSink }] = await Promise.all([
+    const [{ pathSegment }, { downloadBatch, downloadPlan }, { openSink }] = await Promise.all([
       import('../../lib/http/url.js'),
       import('../../lib/batch/download.js'),
       import('../../lib/output/index.js'),

@@ -1,6 +1,7 @@
 /** `--mode` and the flags that go with it, read into the batch job's options before anything is sent. */
 import { BATCH_MODES, BATCH_PLATFORMS } from '../../contract/platforms.js';
 import type { BatchJobOptions } from '../../lib/batch/options.js';
+import type { BatchNames } from '../../lib/batch/upload.js';
 import { UsageError } from '../../lib/errors.js';
 import { assignPairs } from '../../lib/options.js';
 
@@ -83,3 +84,21 @@ export async function parseJobOptions(flags: JobFlags, ports: JobOptionPorts): P
   if (flags.metadata && flags.metadata.length > 0) out.metadata = assignPairs(flags.metadata, '--metadata');
   return out;
 }
+
+/** From `--json`/`--format`, else the `-o` extension, else CSV. */
+export function resultsFormat(
+  asked: { json?: boolean | undefined; format?: string | undefined },
+  outputPath: string | undefined,
+): 'csv' | 'json' {
+  const format = asked.json ? 'json' : asked.format;
+  if (format !== undefined) {
+    if (format === 'csv' || format === 'json') return format;
+    throw new UsageError(`Batch results come as csv or json, not '${format}'.`, {
+      hint: 'Use --format csv or --json.',
+    });
+  }
+  return outputPath && /\.json$/i.test(outputPath) ? 'json' : 'csv';
+}
+
+/** How the batch workflow's messages name the input's column and a fresh job: these flags. */
+export const BATCH_NAMES: BatchNames = { column: '--column', force: '--force' };

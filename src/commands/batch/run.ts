@@ -3,7 +3,7 @@ import { ports } from '../../app/ports.js';
 import { UsageError } from '../../lib/errors.js';
 import { INTERVAL_FLAG, MAX_WAIT_FLAG } from './poll.js';
 import { JOB_FLAGS } from './upload.js';
-import { parseJobOptions } from './job-options.js';
+import { BATCH_NAMES, parseJobOptions, resultsFormat } from './job-options.js';
 
 /**
  * `creators batch run <file> --mode ... -o results.csv`: upload, wait, download. A re-run finds the
@@ -45,9 +45,8 @@ export default defineCommand({
       throw new UsageError(
         'batch run needs a file (its hash is how a re-run finds the job again), not standard input.',
       );
-    const [{ waitSettings }, { resultsFormat }, { runBatch }] = await Promise.all([
+    const [{ waitSettings }, { runBatch }] = await Promise.all([
       import('../../lib/batch/wait.js'),
-      import('../../lib/batch/download.js'),
       import('../../lib/batch/run.js'),
     ]);
     const { csvReadOptions } = await import('../../lib/csv/read.js');
@@ -69,6 +68,7 @@ export default defineCommand({
       baseUrl: (await ctx.config.baseUrl()).href,
       profile: ctx.profileName,
       csv: csvReadOptions(flags),
+      named: BATCH_NAMES,
     });
   },
 });

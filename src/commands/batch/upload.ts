@@ -2,7 +2,7 @@ import { defineCommand, type FlagDefs } from '../../app/command.js';
 import { ports } from '../../app/ports.js';
 import { BATCH_MODES, BATCH_PLATFORMS, EMAIL_REQUIRED } from '../../contract/platforms.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
-import { parseJobOptions } from './job-options.js';
+import { BATCH_NAMES, parseJobOptions } from './job-options.js';
 
 /** The flags that describe a job: shared by `upload` and `run`. */
 export const JOB_FLAGS = {
@@ -81,7 +81,7 @@ export default defineCommand({
     });
     try {
       const output = await ctx.output();
-      await uploadBatches(ports.upload(ctx, output), source, job, extraction);
+      await uploadBatches(ports.upload(ctx, output), source, job, extraction, BATCH_NAMES);
     } finally {
       await extraction.cleanup();
     }

@@ -2,6 +2,7 @@ import { integer, type FlagDefs } from '../../app/command.js';
 import { UsageError } from '../../lib/errors.js';
 import { CONCURRENCY_CAP } from '../../lib/options.js';
 import type { BulkOptions } from '../../lib/bulk/enrich.js';
+import type { BulkNames } from '../../lib/bulk/source.js';
 import { CSV_INPUT_FLAGS } from '../csv-flags.js';
 
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
@@ -37,6 +38,16 @@ export function bulkFlags(what: 'handles' | 'emails') {
 }
 
 /** The many-values flags as the run takes them: the CSV flags only with `--input`. */
+/** How the bulk workflow's messages name what it was given: these flags. */
+export const BULK_NAMES: BulkNames = {
+  input: '--input',
+  column: '--column',
+  maxRows: '--max-rows',
+  restart: '--restart',
+  noStore: '--no-store',
+  maxAge: '--max-age',
+};
+
 export function bulkOptions(
   values: string[],
   flags: {
@@ -55,6 +66,7 @@ export function bulkOptions(
   return {
     values,
     input: flags.input,
+    named: BULK_NAMES,
     column: flags.column,
     concurrency: flags.concurrency,
     maxRows: flags.maxRows,

@@ -1,5 +1,6 @@
 /** The event filters of `events list` and `events tail` (declarations only). */
 import { type FlagDefs, type FlagValues, id, text } from '../../app/command.js';
+import { UsageError } from '../../lib/errors.js';
 import type { EventQuery } from '../../lib/events/filters.js';
 
 export const EVENT_FILTER_FLAGS = {
@@ -27,11 +28,20 @@ export function eventQuery(flags: FlagValues<typeof EVENT_FILTER_FLAGS>): EventQ
     subscription: flags.subscription,
     type: flags.type,
     creator: flags.creator,
-    anyType: flags.uncheckedFilters,
   };
 }
 
-/** The warning for a type sent under `--unchecked-filters`. */
-export function unknownTypeSent(type: string, known: readonly string[]): string {
-  return `--unchecked-filters: sending --type '${type}', not one of the known event types (${known.join(', ')}).`;
+/** An unknown `--type` is refused (exit 2), naming the nearest, unless `--unchecked-filters` sends it with a warning. */
+export function onUnknownType(
+  flags: FlagValues<typeof EVENT_FILTER_FLAGS>,
+  warn: (line: string) => void,
+): (type: string, known: readonly string[], near: string | undefined) => void {
+  return (type, known, near) => {
+    if (!flags.uncheckedFilters) {
+      throw new UsageError(`Unknown event type '${type}'.${near === undefined ? '' : ` Did you mean '${near}'?`}`, {
+        hint: `The event types: ${known.join(', ')}. (--unchecked-filters sends a type this version does not know.)`,
+      });
+    }
+    warn(`--unchecked-filters: sending --type '${type}', not one of the known event types (${known.join(', ')}).`);
+  };
 }

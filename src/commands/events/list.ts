@@ -1,7 +1,7 @@
 import { defineCommand, integer } from '../../app/command.js';
 import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
 import { UsageError } from '../../lib/errors.js';
-import { EVENT_FILTER_FLAGS, eventQuery, unknownTypeSent } from './flags.js';
+import { EVENT_FILTER_FLAGS, eventQuery, onUnknownType } from './flags.js';
 
 /** `creators events list`: one page of events (1-based), or every page from it with --all. Free. */
 export default defineCommand({
@@ -48,7 +48,10 @@ export default defineCommand({
       import('../../lib/bulk/concurrency.js'),
       import('../../lib/bulk/progress.js'),
     ]);
-    const filters = eventFilters(eventQuery(flags), (type, known) => ctx.term.warn(unknownTypeSent(type, known)));
+    const filters = eventFilters(
+      eventQuery(flags),
+      onUnknownType(flags, (line) => ctx.term.warn(line)),
+    );
     const page = flags.page ?? 1;
     // --all reads every page: the largest pages take the fewest requests (a tenth of the server's default).
     const pageSize = flags.pageSize ?? (flags.all ? EVENTS_PAGE_SIZE.max : undefined);

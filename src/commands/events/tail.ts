@@ -2,7 +2,7 @@ import { defineCommand, integer, seconds } from '../../app/command.js';
 import { ports } from '../../app/ports.js';
 import type { ListeningRecord } from '../../lib/api/listening.js';
 import { InterruptedError, StoppedError, UsageError } from '../../lib/errors.js';
-import { EVENT_FILTER_FLAGS, eventQuery, unknownTypeSent } from './flags.js';
+import { EVENT_FILTER_FLAGS, eventQuery, onUnknownType } from './flags.js';
 import { EVENTS_PAGE_SIZE } from '../../contract/limits.js';
 
 /** Event lines after which a `--fields` path none of them had is warned about (a tail may never end). */
@@ -82,7 +82,10 @@ export default defineCommand({
       import('../../lib/output/index.js'),
       import('../../lib/output/fields-check.js'),
     ]);
-    const filters = eventFilters(eventQuery(flags), (type, known) => ctx.term.warn(unknownTypeSent(type, known)));
+    const filters = eventFilters(
+      eventQuery(flags),
+      onUnknownType(flags, (line) => ctx.term.warn(line)),
+    );
     const intervalS = flags.interval ?? 10;
     const backlog = flags.backlog ?? 10;
     const forwardTo = flags.forwardTo === undefined ? undefined : parseForwardUrl(flags.forwardTo);
@@ -159,6 +162,7 @@ export default defineCommand({
           dryRun: ctx.dryRun,
           server,
           cursorReset: flags.cursorReset,
+          named: { cursorReset: '--cursor-reset', backlog: '--backlog' },
         },
       );
     } catch (err) {

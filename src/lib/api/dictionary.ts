@@ -42,9 +42,8 @@ export function dictionaryRequest(q: DictionaryQuery): { path: string; query: Re
   let path = route;
   if (route.includes('{platform}')) {
     if (!q.platform) {
-      throw new UsageError(`'${kind}' needs a platform.`, {
-        hint: `Add --platform with one of: ${DISCOVERY_PLATFORMS.join(', ')}.`,
-      });
+      // The verb asks for one first; a caller that gave none is told the platforms.
+      throw new UsageError(`'${kind}' needs a platform.`, { hint: `One of: ${DISCOVERY_PLATFORMS.join(', ')}.` });
     }
     path = route.replace('{platform}', pathSegment(checkPlatform(q.platform, DISCOVERY_PLATFORMS), 'platform'));
   }

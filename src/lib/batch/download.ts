@@ -5,7 +5,7 @@
  * once bytes flow. The target only ever appears complete.
  */
 import type { Readable } from 'node:stream';
-import { CliError, InterruptedError, NetworkError, OutputWriteError, UsageError } from '../errors.js';
+import { CliError, InterruptedError, NetworkError, OutputWriteError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { HttpResponse } from '../http/types.js';
 import {
@@ -19,21 +19,6 @@ import {
 import type { Plan } from '../api/plan.js';
 import { transferProblem } from '../http/network-error.js';
 import { OutputFileError, type Sink } from '../output/sink.js';
-
-/** From `--json`/`--format`, else the `-o` extension, else CSV. */
-export function resultsFormat(
-  asked: { json?: boolean | undefined; format?: string | undefined },
-  outputPath: string | undefined,
-): 'csv' | 'json' {
-  const format = asked.json ? 'json' : asked.format;
-  if (format !== undefined) {
-    if (format === 'csv' || format === 'json') return format;
-    throw new UsageError(`Batch results come as csv or json, not '${format}'.`, {
-      hint: 'Use --format csv or --json.',
-    });
-  }
-  return outputPath && /\.json$/i.test(outputPath) ? 'json' : 'csv';
-}
 
 /** The first request of a download (free): the download link for CSV, the result route for JSON. */
 export function downloadPlan(id: string, format: 'csv' | 'json'): Plan {

@@ -21,7 +21,7 @@ import {
   type JournalEntry,
 } from './journal.js';
 import { wireFields, type BatchJobOptions } from './options.js';
-import { createPart, reportExtraction, uploadPlan, type UploadPorts } from './upload.js';
+import { createPart, reportExtraction, uploadPlan, type BatchNames, type UploadPorts } from './upload.js';
 import type { BatchStatus } from '../api/batch-status.js';
 import { creditsText, waitForBatch, type WaitSettings } from './wait.js';
 import { creditCount, plural } from '../words.js';
@@ -55,6 +55,7 @@ export interface RunInput {
   baseUrl: string;
   profile: string;
   csv?: CsvReadOptions | undefined;
+  named: BatchNames;
 }
 
 export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
@@ -64,7 +65,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   let locked: LockedJournalEntry | undefined;
   try {
     if (extraction.parts.length > 1 && o.format === 'json') {
-      reportExtraction(term, o.source, extraction);
+      reportExtraction(term, o.source, extraction, o.named);
       throw new UsageError(
         `The input is split into ${extraction.parts.length} batches; their JSON results cannot be joined into one file.`,
         {
@@ -79,10 +80,10 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
       profile: o.profile,
     });
     locked = o.dryRun ? undefined : await LockedJournalEntry.open(ports.journalDir, key, o.source, ports.now);
-    reportExtraction(term, o.source, extraction);
+    reportExtraction(term, o.source, extraction, o.named);
     const found = o.force ? undefined : locked ? locked.found : await readJournalEntry(ports.journalDir, key);
     // An entry that cannot be read may have named a job already paid for: never taken as none.
-    if (isDamaged(found)) throw unreadableEntry(found, o.source);
+    if (isDamaged(found)) throw unreadableEntry(found, o.source, o.named);
     const previous = found;
     const now = new Date(ports.now()).toISOString();
     const entry: JournalEntry =
@@ -90,10 +91,12 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
         ? { ...previous, batch_ids: [...previous.batch_ids] }
         : { batch_ids: extraction.parts.map(() => null), input: o.source, created_at: now, updated_at: now };
     if (entry.in_flight && entry.batch_ids[entry.in_flight.part] === null)
-      throw mayAlreadyExist(entry, extraction.parts.length);
+      throw mayAlreadyExist(entry, extraction.parts.length, o.named);
     const known = entry.batch_ids.filter((id): id is string => id !== null);
     if (known.length > 0)
-      term.notice(`Reattaching to ${known.join(', ')} (started ${entry.created_at}); use --force to start a new job.`);
+      term.notice(
+        `Reattaching to ${known.join(', ')} (started ${entry.created_at}); use ${o.named.force} to start a new job.`,
+      );
 
     const missing = extraction.parts.filter((_, i) => entry.batch_ids[i] === null);
     const plan: Plan =
@@ -189,7 +192,7 @@ export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
 }
 
 /** Exit 2, not 9: waiting and retrying never helps; only the user can decide to pay for another job. */
-function mayAlreadyExist(entry: JournalEntry, parts: number): UsageError {
+function mayAlreadyExist(entry: JournalEntry, parts: number, named: BatchNames): UsageError {
   const inFlight = entry.in_flight as InFlight;
   const part = parts > 1 ? ` (part ${inFlight.part + 1} of ${parts})` : '';
   return new UsageError(
@@ -197,19 +200,19 @@ function mayAlreadyExist(entry: JournalEntry, parts: number): UsageError {
     {
       code: 'maybe_created',
       maybeCharged: true,
-      hint: 'If it was created it runs and charges for its rows; `creators credits` shows what was used. To create another job anyway (charged again), re-run with --force.',
+      hint: `If it was created it runs and charges for its rows; \`creators credits\` shows what was used. To create another job anyway (charged again), re-run with ${named.force}.`,
     },
   );
 }
 
 /** Treated like a create whose reply was lost: the entry may have named a job already charging. */
-function unreadableEntry(found: DamagedEntry, source: string): UsageError {
+function unreadableEntry(found: DamagedEntry, source: string, named: BatchNames): UsageError {
   return new UsageError(
     `A batch job may already exist for ${source}: its journal entry ${found.file} cannot be read (${found.why}), so whether an earlier run created a job is unknown.`,
     {
       code: 'maybe_created',
       maybeCharged: true,
-      hint: 'If a job was created it runs and charges for its rows; `creators credits` shows what was used. To create another job anyway (charged again), re-run with --force.',
+      hint: `If a job was created it runs and charges for its rows; \`creators credits\` shows what was used. To create another job anyway (charged again), re-run with ${named.force}.`,
     },
   );
 }

@@ -17,7 +17,18 @@ import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { countText, plural } from '../words.js';
 
-export function reportExtraction(notices: Notices, source: string, x: Extraction): void {
+/** How messages name the input's column and a fresh job: the words of the command that took them (its flags). */
+export interface BatchNames {
+  column: string;
+  force: string;
+}
+
+export function reportExtraction(
+  notices: Notices,
+  source: string,
+  x: Extraction,
+  named: Pick<BatchNames, 'column'>,
+): void {
   const extra = [
     x.duplicates > 0 ? `${plural(x.duplicates, 'duplicate')} skipped` : '',
     x.blanks > 0 ? `${plural(x.blanks, 'blank')} removed` : '',
@@ -25,7 +36,7 @@ export function reportExtraction(notices: Notices, source: string, x: Extraction
   ].filter(Boolean);
   if (x.guessedColumn)
     notices.warn(
-      `No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with --column.`,
+      `No ${x.kind} column recognised in ${source}: using the first column, '${x.column}'. Name the right one with ${named.column}.`,
     );
   notices.notice(
     `Read ${plural(x.rows, x.kind === 'email' ? 'unique email' : 'unique handle')} from column '${x.column}' of ${source}${extra.length ? ` (${extra.join(', ')})` : ''}.`,
@@ -90,9 +101,10 @@ export async function uploadBatches(
   source: string,
   job: BatchJobOptions,
   extraction: Extraction,
+  named: Pick<BatchNames, 'column'>,
 ): Promise<void> {
   const { term, output } = ports;
-  reportExtraction(term, source, extraction);
+  reportExtraction(term, source, extraction, named);
   if (!(await ports.gate(uploadPlan(job, extraction.parts)))) return;
   const http = await ports.http();
   const created: CreatedBatch[] = [];

@@ -26,7 +26,7 @@ import { progressText } from './progress.js';
 import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
-import { openBulkSource, type BulkSource, type SourceOptions } from './source.js';
+import { openBulkSource, type BulkNames, type BulkSource, type SourceOptions } from './source.js';
 import { countText, creditCount, plural } from '../words.js';
 
 export interface EnrichJob {
@@ -182,7 +182,7 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
       const stored = memory && (await memory.peek(job.plan(job.clean(o.values[0] as string)))) !== undefined ? 1 : 0;
       let fromStore: string | undefined;
       if (stored > 0 && memory) {
-        fromStore = `(bought within ${durationText(memory.windowFor({ kind: 'creator' }))}): 0 credits; --max-age 0 buys fresh`;
+        fromStore = `(bought within ${durationText(memory.windowFor({ kind: 'creator' }))}): 0 credits; ${o.named.maxAge} 0 buys fresh`;
         memory.announced = true;
         // On a terminal the run's one summary line says it; elsewhere (no summary) this is the line.
         if (!term.stderrIsTTY) term.notice(`In the store ${fromStore}.`);
@@ -206,7 +206,7 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
     if (already > 0 && memory) {
       const window = memory.windowFor({ kind: 'creator' });
       term.notice(
-        `${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; --max-age 0 buys fresh.`,
+        `${countText(already)} of ${plural(total ?? already, 'row')} from the store (bought within ${durationText(window)}): 0 credits; ${o.named.maxAge} 0 buys fresh.`,
       );
       memory.announced = true;
     }
@@ -246,12 +246,18 @@ async function countAhead(
   return { stored: memory && plans.length > 0 ? await memory.countStored(plans) : 0, refused };
 }
 
-function keptText(ports: EnrichPorts, output: OutputSettings, written: number, resumable: boolean): string {
+function keptText(
+  ports: EnrichPorts,
+  output: OutputSettings,
+  written: number,
+  resumable: boolean,
+  named: BulkNames,
+): string {
   const where = output.outputPath ? `in ${shownPath(ports.term.cwd, output.outputPath)}` : 'written to standard output';
   const rows = `${plural(written, 'row')} ${where} (partial)`;
   return resumable
     ? `${rows}; re-run the same command to resume (rows in the store are not bought again)`
-    : `${rows}; with --no-store nothing is kept for a re-run`;
+    : `${rows}; with ${named.noStore} nothing is kept for a re-run`;
 }
 
 function shownPath(cwd: string, file: string): string {
@@ -319,7 +325,7 @@ async function runMany(
   } catch (err) {
     if (err === runner.stopped) {
       const kept = resumable
-        ? 'no rows written; re-run the same command to resume, --restart to start over'
+        ? `no rows written; re-run the same command to resume, ${o.named.restart} to start over`
         : 'no rows written';
       throw withStopReport(err, { spentMilli: counts.creditsMilli, kept });
     }
@@ -328,14 +334,14 @@ async function runMany(
     const failed = err instanceof OutputFileError ? outputFileCliError(err) : err;
     const kept = resumable
       ? `${plural(counts.done - counts.skipped, 'answered row')} kept in the store; re-run the same command to resume without paying for them again`
-      : 'the rows were not kept (--no-store)';
+      : `the rows were not kept (${o.named.noStore})`;
     throw withStopReport(failed, { spentMilli: counts.creditsMilli, kept });
   } finally {
     progress?.close();
   }
   await summary(term, http, counts, written);
   if (runner.stopped !== undefined) {
-    const report = { spentMilli: counts.creditsMilli, kept: keptText(ports, output, written, resumable) };
+    const report = { spentMilli: counts.creditsMilli, kept: keptText(ports, output, written, resumable, o.named) };
     const stopped = runner.stopped;
     if (stopped instanceof InterruptedError) {
       // Requests already sent were finished by the HTTP client (their answers are in `written`); rows
@@ -392,10 +398,10 @@ function runPlan(
     worstCaseMilli: count === undefined ? null : count * priceMilli,
     costBasis:
       count === undefined
-        ? `row count unknown (standard input; pass --max-rows to bound it) x ${price}`
+        ? `row count unknown (standard input; pass ${o.named.maxRows} to bound it) x ${price}`
         : count === 0 && already > 0
           ? `${plural(already, job.kind)} from the store at 0 credits`
-          : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ' (at most, --max-rows)' : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}${notSent}`,
+          : `${plural(count, job.kind)} x ${price}${o.input === '-' && o.maxRows !== undefined ? ` (at most, ${o.named.maxRows})` : ''}${already > 0 ? ` (${countText(already)} more from the store at 0 credits)` : ''}${notSent}`,
   };
 }
 

@@ -37,6 +37,18 @@ export interface SourceOptions {
   maxRows?: number | undefined;
   needCount: boolean;
   csv?: CsvReadOptions | undefined;
+  /** How messages name the run's inputs and bounds: the words of the command that took them (its flags). */
+  named: BulkNames;
+}
+
+export interface BulkNames {
+  input: string;
+  column: string;
+  maxRows: string;
+  restart: string;
+  /** The way to keep no store, and to buy fresh past it. */
+  noStore: string;
+  maxAge: string;
 }
 
 async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncGenerator<T> {
@@ -71,7 +83,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
     const left = o.values.length - values.length;
     if (left > 0)
       ports.warn(
-        `--max-rows ${o.maxRows}: ${countText(left)} of ${plural(o.values.length, 'value')} ${left === 1 ? 'was' : 'were'} not enriched.`,
+        `${o.named.maxRows} ${o.maxRows}: ${countText(left)} of ${plural(o.values.length, 'value')} ${left === 1 ? 'was' : 'were'} not enriched.`,
       );
     return {
       header: [o.kind],
@@ -93,33 +105,33 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
   let path = o.input;
   let cleanup = async (): Promise<void> => {};
   if (path === '-' && o.needCount && o.maxRows === undefined) {
-    const spooled = await spoolStdin(ports);
+    const spooled = await spoolStdin(ports, o.named.input);
     path = spooled.path;
     cleanup = spooled.cleanup;
   }
   try {
     const shown = o.input;
     const read = { ...o.csv, kindHint: o.kind };
-    const input = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, {
+    const input = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
       ...read,
       notice: (m) => ports.notice?.(m),
     });
     const choice = detectColumn(input.header, input.sample, o.kind, o.column);
     if (choice.guessed)
       ports.warn(
-        `No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with --column.`,
+        `No ${o.kind} column recognised in ${shown}: using the first column, '${choice.name}'. Name the right one with ${o.named.column}.`,
       );
     const source: BulkSource = {
       header: input.header,
       valueIndex: choice.index,
       rows: limit(input.rows, o.maxRows, () =>
         ports.warn(
-          `Stopped after ${plural(o.maxRows ?? 0, 'row')} (--max-rows); the rest of ${shown} was not read or enriched.`,
+          `Stopped after ${plural(o.maxRows ?? 0, 'row')} (${o.named.maxRows}); the rest of ${shown} was not read or enriched.`,
         ),
       ),
       async countPass(visit) {
         if (path === '-') return;
-        const all = await readCsv(await openInput(ports, path, '--input', { kind: 'CSV' }), shown, {
+        const all = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
           ...read,
           notice: undefined,
         });

@@ -304,10 +304,11 @@ export async function readCsv(
 export async function countValues(
   ports: InputPorts,
   source: string,
+  named: string,
   index: number,
   options: ReadCsvOptions = {},
 ): Promise<{ rows: number; values: number }> {
-  const input = await readCsv(await openInput(ports, source, '--input', { kind: 'CSV' }), source, {
+  const input = await readCsv(await openInput(ports, source, named, { kind: 'CSV' }), source, {
     ...options,
     notice: undefined,
   });
@@ -320,9 +321,12 @@ export async function countValues(
   return { rows, values };
 }
 
-/** Stdin to a private temporary file, so it can be read twice. */
-export async function spoolStdin(ports: InputPorts): Promise<{ path: string; cleanup: () => Promise<void> }> {
-  const stdin = await openInput(ports, '-', '--input', { kind: 'CSV' });
+/** Stdin to a private temporary file, so it can be read twice; `named` is how messages name it. */
+export async function spoolStdin(
+  ports: InputPorts,
+  named: string,
+): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const stdin = await openInput(ports, '-', named, { kind: 'CSV' });
   const dir = await mkdtemp(join(tmpdir(), 'creators-stdin-'));
   const path = join(dir, 'input.csv');
   await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));

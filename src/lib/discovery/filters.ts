@@ -12,8 +12,6 @@ import { FOLLOWER_KEYS, followerKeyOf } from '../../contract/followers.js';
 import { UsageError } from '../errors.js';
 import { type KeyValue, setPairs } from '../options.js';
 import { withArticle } from '../output/humanize.js';
-import { countText } from '../words.js';
-import { MAX_EXCLUDE_HANDLES } from '../../contract/limits.js';
 
 /** Never sent: `exclude_previous` was removed (400), `exclude_all` is deprecated. */
 const FORBIDDEN: Record<string, string> = {
@@ -60,17 +58,8 @@ export function buildFilters(input: FilterInput): BuiltFilters {
   mapFollowers(input, filters, warnings);
   checkCatalogue(input.platform, filters, Boolean(input.unchecked), warnings);
   listTyped(filters);
-  if (input.excludeHandles && input.excludeHandles.length > 0) {
-    if (input.excludeHandles.length > MAX_EXCLUDE_HANDLES) {
-      throw new UsageError(
-        `Too many handles to exclude: ${countText(input.excludeHandles.length)} (the API takes at most ${countText(MAX_EXCLUDE_HANDLES)}).`,
-        {
-          hint: 'Put them in an exclusion list (creators exclusions add) and use --exclude-list.',
-        },
-      );
-    }
-    filters.exclude_handles = [...input.excludeHandles];
-  }
+  // At most MAX_EXCLUDE_HANDLES: the reader of the handles refuses more (readExcludeHandles).
+  if (input.excludeHandles && input.excludeHandles.length > 0) filters.exclude_handles = [...input.excludeHandles];
   if (input.excludeLists && input.excludeLists.length > 0) filters.exclude_list = [...new Set(input.excludeLists)];
   if (input.excludeDefaultList) filters.exclude_default_list = true;
   if (input.excludeAllLists) filters.exclude_all_lists = true;

@@ -69,6 +69,20 @@ export interface DiscoveryRun {
   listIds: readonly number[];
   columns: ColumnSpec[];
   envelope?: boolean | undefined;
+  /** How notices name the ways to page, bound and see a run: the words of the command that took them (its flags). */
+  named: DiscoveryNames;
+}
+
+export interface DiscoveryNames {
+  limit: string;
+  all: string;
+  page: string;
+  maxResults: string;
+  envelope: string;
+  json: string;
+  yes: string;
+  /** Where filters the service applied on its own came from. */
+  query: string;
 }
 
 export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Promise<void> {
@@ -93,7 +107,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   if (!(await ports.gate(askAfterFirst ? { ...gatePlan, confirmAfterFirstMilli: firstMilli } : gatePlan))) {
     if (ports.dryRun && plan.all && fromStore === undefined) {
       term.notice(
-        `The worst case assumes the ${countText(DISCOVERY_RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with --limit 1 instead of --all (on a terminal it ends "Showing 1 of N matches"; --envelope --json gives the total).`,
+        `The worst case assumes the ${countText(DISCOVERY_RESULT_CAP)}-result cap. To learn the real number of matches for ${creditCount(plan.priceMilli)}, run it once with ${run.named.limit} 1 instead of ${run.named.all} (on a terminal it ends "Showing 1 of N matches"; ${run.named.envelope} ${run.named.json} gives the total).`,
       );
     }
     return;
@@ -119,7 +133,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
   const onPage = (page: DiscoveryPage, index: number): void => {
     if (index === 0) first = page;
     if (index === 0 && page.applied_filters !== undefined)
-      term.notice(`Applied filters (from --query): ${describeFilters(page.applied_filters)}`);
+      term.notice(`Applied filters (from ${run.named.query}): ${describeFilters(page.applied_filters)}`);
     if (progress === undefined) return;
     let reach =
       tally.total === undefined ? undefined : Math.max(0, Math.min(tally.total, DISCOVERY_RESULT_CAP) - startOffset);
@@ -196,7 +210,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
       );
     } else if (tally.stop === 'declined') {
       term.notice(
-        'Stopped after the first page, as answered: nothing more was bought. --max-results n buys fewer; --yes goes on without asking.',
+        `Stopped after the first page, as answered: nothing more was bought. ${run.named.maxResults} n buys fewer; ${run.named.yes} goes on without asking.`,
       );
     } else if (tally.stop === 'cap') {
       term.notice(`Stopped at the ${DISCOVERY_RESULT_CAP}-result cap of a query.`);
@@ -205,7 +219,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     if (extra > 0) {
       term.notice(
         // Requests are sized to add up to --max-results; only a server sending more than asked gets here.
-        `The server returned ${plural(tally.printed, 'creator')}, ${countText(extra)} more than --max-results ${plan.maxResults}; they were paid for, so they were kept.`,
+        `The server returned ${plural(tally.printed, 'creator')}, ${countText(extra)} more than ${run.named.maxResults} ${plan.maxResults}; they were paid for, so they were kept.`,
       );
     }
   } finally {
@@ -213,7 +227,7 @@ export async function runDiscovery(ports: DiscoveryPorts, run: DiscoveryRun): Pr
     // A stopped run's error carries the spend in its stop line instead.
     if (completed) {
       await summary(ports, tally, plan.priceMilli);
-      showing(ports, plan, tally);
+      showing(ports, plan, tally, run.named);
     }
   }
 }
@@ -313,11 +327,11 @@ function restPlan(
   return { ...next, worstCaseMilli: rest.milli, costBasis: `${named}, then${from}: ${rest.basis}` };
 }
 
-function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally): void {
+function showing(ports: DiscoveryPorts, plan: PagePlan, tally: RunTally, named: DiscoveryNames): void {
   if (!ports.term.stderrIsTTY || plan.all || tally.pages !== 1 || tally.total === undefined) return;
   const reachable = Math.min(tally.total, DISCOVERY_RESULT_CAP);
   const more = (plan.page - 1) * plan.limit + tally.returned < reachable && tally.returned > 0;
-  const next = more ? `; --page ${plan.page + 1} or --all` : '';
+  const next = more ? `; ${named.page} ${plan.page + 1} or ${named.all}` : '';
   ports.term.notice(
     `Showing ${countText(tally.printed)} of ${plural(tally.total, 'match', 'matches')} (page ${plan.page})${next}`,
   );

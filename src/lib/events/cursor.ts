@@ -142,18 +142,29 @@ function sameFilters(a: Record<string, string>, b: Record<string, string>): bool
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
 }
 
-const RESET_HINT =
-  'Use one cursor file per server, profile and filters, or add --cursor-reset to start this one over here (from the latest events, as --backlog says).';
+/** How messages name the ways to start a cursor over: the words of the command that took them (its flags). */
+export interface CursorNames {
+  cursorReset: string;
+  backlog: string;
+}
+
+const resetHint = (named: CursorNames): string =>
+  `Use one cursor file per server, profile and filters, or add ${named.cursorReset} to start this one over here (from the latest events, as ${named.backlog} says).`;
 
 /** A version 1 file is checked on its filters only; `adopted` tells the caller to say so once. */
-export function checkCursorIdentity(path: string, loaded: LoadedCursor, current: CursorIdentity): { adopted: boolean } {
+export function checkCursorIdentity(
+  path: string,
+  loaded: LoadedCursor,
+  current: CursorIdentity,
+  named: CursorNames,
+): { adopted: boolean } {
   const same =
     sameFilters(loaded.filters, current.filters) &&
     (loaded.legacy || (loaded.base_url === current.base_url && loaded.profile === current.profile));
   if (!same) {
     throw new UsageError(
       `The cursor file '${path}' was written for ${describeIdentity(loaded.legacy ? { ...loaded, base_url: current.base_url, profile: current.profile } : loaded)}, not ${describeIdentity(current)}; its position means nothing here.`,
-      { hint: RESET_HINT },
+      { hint: resetHint(named) },
     );
   }
   return { adopted: loaded.legacy };
@@ -165,11 +176,12 @@ export function cursorBeyondServer(
   watermark: number,
   newest: number | undefined,
   current: CursorIdentity,
+  named: CursorNames,
 ): UsageError {
   const there = newest === undefined ? 'has no events' : `has none above id ${newest}`;
   return new UsageError(
     `The cursor file '${path}' has handled events up to id ${watermark}, but ${describeIdentity(current)} ${there}; it was not written against this server.`,
-    { hint: RESET_HINT },
+    { hint: resetHint(named) },
   );
 }
 

@@ -16,6 +16,7 @@ import {
   lockCursor,
   saveCursor,
   type CursorIdentity,
+  type CursorNames,
 } from './cursor.js';
 import { eventId, newEvents, type EventChunk } from './fetch-new.js';
 import { forwardEvent, ForwardError } from './forward.js';
@@ -36,6 +37,7 @@ export interface TailOptions {
   dryRun?: boolean | undefined;
   server: { baseUrl: string; profile: string };
   cursorReset?: boolean | undefined;
+  named: CursorNames;
 }
 
 export interface TailDeps {
@@ -96,9 +98,9 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
   const identity: CursorIdentity = { base_url: opts.server.baseUrl, profile: opts.server.profile, filters };
   let loaded = opts.cursorFile ? await loadCursor(opts.cursorFile) : undefined;
   if (loaded && opts.cursorReset) {
-    deps.notice?.(`--cursor-reset: the cursor file '${opts.cursorFile}' starts over here.`);
+    deps.notice?.(`${opts.named.cursorReset}: the cursor file '${opts.cursorFile}' starts over here.`);
     loaded = undefined;
-  } else if (loaded && checkCursorIdentity(opts.cursorFile as string, loaded, identity).adopted) {
+  } else if (loaded && checkCursorIdentity(opts.cursorFile as string, loaded, identity, opts.named).adopted) {
     deps.notice?.(
       `The cursor file '${opts.cursorFile}' names no server (written by an older version): taken as written for ${identity.base_url} (profile ${identity.profile}), and saved so.`,
     );
@@ -125,7 +127,7 @@ async function tailLocked(deps: TailDeps, opts: TailOptions): Promise<number> {
     if (!checkNewest) return;
     const w = cursor.watermark as number;
     if (w > 0 && (newest === undefined || w > newest))
-      throw cursorBeyondServer(opts.cursorFile as string, w, newest, identity);
+      throw cursorBeyondServer(opts.cursorFile as string, w, newest, identity, opts.named);
     checkNewest = false;
   };
   const pause = async (ms: number): Promise<void> => {

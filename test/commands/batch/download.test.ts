@@ -41,6 +41,29 @@ beforeEach(() => {
 });
 
 describe('creators batch download', () => {
+  it('an upload whose column is guessed says which flag names it (a dry run: nothing is created)', async () => {
+    const file = writeCsv(tempDir(), 'who.csv', ['who,n', 'ann,1', 'bob,2']);
+    const jobs = world().jobs.size;
+    const res = await runCli(
+      ['batch', 'upload', file, '--mode', 'raw', '--platform', 'instagram', '--dry-run'],
+      opts(),
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr.replace(/\s+/g, ' ')).toContain(
+      'No handle column recognised in ' + file + ": using the first column, 'who'. Name the right one with --column.",
+    );
+    expect(world().jobs.size).toBe(jobs);
+  });
+
+  it('results come as csv or json: another --format is refused before anything is sent (exit 2)', async () => {
+    const before = world().fileRequests.length;
+    const res = await runCli(['batch', 'download', 'bch_123', '--format', 'tsv'], opts());
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("error: Batch results come as csv or json, not 'tsv'.");
+    expect(res.stderr).toContain('Use --format csv or --json.');
+    expect(world().fileRequests.length).toBe(before);
+  });
+
   it('streams the CSV from the download URL (another origin, no Authorization header) to an atomic file', async () => {
     const id = await finishedBatch(values());
     const dir = tempDir();

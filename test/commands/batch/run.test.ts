@@ -86,6 +86,7 @@ describe('creators batch run', () => {
     const second = await runCli(['batch', 'run', t.file, ...RAW, '-o', t.out, '--interval', '5'], t.opts());
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`Reattaching to ${id}`);
+    expect(second.stderr).toContain('; use --force to start a new job.');
     expect(world().jobs.size).toBe(jobsBefore + 1);
     const found = values.filter((v) =>
       sandboxFinds(sb.get().state, { seed: 0, kind: 'handle', mode: 'raw', platform: 'instagram' }, v),

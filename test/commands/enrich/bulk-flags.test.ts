@@ -14,6 +14,15 @@ describe('bulkOptions', () => {
       maxRows: undefined,
       restart: false,
       csv: { delimiter: undefined, relaxColumns: false },
+      // The workflow's messages name what it was given by these flags.
+      named: {
+        input: '--input',
+        column: '--column',
+        maxRows: '--max-rows',
+        restart: '--restart',
+        noStore: '--no-store',
+        maxAge: '--max-age',
+      },
     });
     expect(bulkOptions([], { ...flags, input: 'x.csv', maxRows: 3, concurrency: 64 })).toMatchObject({
       input: 'x.csv',

@@ -45,6 +45,15 @@ const args = (input: string, ...more: string[]) => [
 ];
 
 describe('bulk enrichment', () => {
+  it('a file --input names that cannot be read is refused by that name, before anything is sent (exit 2)', async () => {
+    const { dir } = tempFile('in.csv', 'handle\nann\n');
+    // No interceptor: a request would fail the run otherwise (MockAgent refuses real connections).
+    const { agent, env } = mockApi();
+    const res = await runCli(args('nope.csv'), { env, dispatcher: agent, cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe("error: Cannot read --input file 'nope.csv': no such file.\n");
+  });
+
   it('one failed row does not stop the run: exit 3, every row written, failures explained, POST 500 not retried', async () => {
     const { dir, path } = tempFile('in.csv', 'handle\nann\nfail1\nbob\nbad1\nmissing1\ncid\n');
     const api = scriptedApi();

@@ -129,7 +129,9 @@ describe('events tail --cursor-file names its server, profile and filters', () =
     expect(elsewhere.stderr).toContain(
       `was written for ${sb.get().url}/ (profile default, filters subscription_id=${sub}), not http://127.0.0.1:9/ (profile default, filters subscription_id=${sub})`,
     );
-    expect(elsewhere.stderr).toContain('--cursor-reset');
+    expect(elsewhere.stderr).toContain(
+      'add --cursor-reset to start this one over here (from the latest events, as --backlog says).',
+    );
     const profile = await runCli(['--profile', 'work', ...base], { env: env(), configDir });
     expect(profile.code).toBe(2);
     expect(profile.stderr).toContain('(profile work,');
@@ -146,6 +148,7 @@ describe('events tail --cursor-file names its server, profile and filters', () =
     expect(JSON.parse(readFileSync(cursor, 'utf8')).last_id).toBe(1e308);
     const reset = await runCli([...base, '--cursor-reset', '--backlog', '5'], { env: env(), configDir });
     expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stderr).toContain(`--cursor-reset: the cursor file '${cursor}' starts over here.`);
     expect(lines(reset.stdout)).toHaveLength(5);
     expect(JSON.parse(readFileSync(cursor, 'utf8')).last_id).toBe(Math.max(...lines(reset.stdout).map((e) => e.id)));
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/lib/api/plan.js';
 import { runEnrichment, type BulkOptions, type EnrichPorts } from '../../../src/lib/bulk/enrich.js';
 import { emailJob, handleJob } from '../../../src/lib/bulk/jobs.js';
+import { BULK_NAMES } from '../../../src/commands/enrich/bulk-flags.js';
 import { PartialFailure, UsageError } from '../../../src/lib/errors.js';
 import { HttpClient } from '../../../src/lib/http/client.js';
 import { Terminal } from '../../../src/lib/io/terminal.js';
@@ -42,7 +43,12 @@ function ports(o: { cwd?: string; pass?: boolean; mustCount?: boolean } = {}) {
   return { p, io, api, plans, asked };
 }
 
-const bulk = (values: string[], more: Partial<BulkOptions> = {}): BulkOptions => ({ values, concurrency: 2, ...more });
+const bulk = (values: string[], more: Partial<BulkOptions> = {}): BulkOptions => ({
+  values,
+  concurrency: 2,
+  named: BULK_NAMES,
+  ...more,
+});
 
 describe('runEnrichment', () => {
   it('passes the whole run through the gate as one plan: example body, values x price; a refused gate sends nothing', async () => {

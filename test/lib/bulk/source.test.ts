@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { openBulkSource, type SourcePorts } from '../../../src/lib/bulk/source.js';
+import { BULK_NAMES } from '../../../src/commands/enrich/bulk-flags.js';
 import { tempDir } from '../../helpers/temp.js';
 
 function ports(o: { cwd?: string; stdin?: string } = {}): SourcePorts & { warnings: string[] } {
@@ -26,7 +27,13 @@ async function all(rows: AsyncIterable<string[]>): Promise<string[][]> {
 describe('openBulkSource', () => {
   it('arguments: cut by --max-rows with a warning, blank values not counted', async () => {
     const p = ports();
-    const source = await openBulkSource(p, { values: ['', 'a', 'b'], kind: 'handle', maxRows: 2, needCount: false });
+    const source = await openBulkSource(p, {
+      values: ['', 'a', 'b'],
+      kind: 'handle',
+      maxRows: 2,
+      needCount: false,
+      named: BULK_NAMES,
+    });
     expect(source).toMatchObject({ header: ['handle'], valueIndex: 0, count: 1, firstValue: 'a', fromFile: false });
     expect(await all(source.rows)).toEqual([[''], ['a']]);
     expect(p.warnings).toEqual(['--max-rows 2: 1 of 3 values was not enriched.']);
@@ -34,7 +41,13 @@ describe('openBulkSource', () => {
 
   it('--max-rows: the verb agrees with the count left out', async () => {
     const p = ports();
-    await openBulkSource(p, { values: ['a', 'b', 'c'], kind: 'handle', maxRows: 1, needCount: false });
+    await openBulkSource(p, {
+      values: ['a', 'b', 'c'],
+      kind: 'handle',
+      maxRows: 1,
+      needCount: false,
+      named: BULK_NAMES,
+    });
     expect(p.warnings).toEqual(['--max-rows 1: 2 of 3 values were not enriched.']);
   });
 
@@ -42,7 +55,13 @@ describe('openBulkSource', () => {
     const dir = tempDir('creators-source-');
     writeFileSync(join(dir, 'in.csv'), 'who,n\nann,1\nbob,2\n,3\n');
     const p = ports({ cwd: dir });
-    const source = await openBulkSource(p, { values: [], input: 'in.csv', kind: 'handle', needCount: false });
+    const source = await openBulkSource(p, {
+      values: [],
+      input: 'in.csv',
+      kind: 'handle',
+      needCount: false,
+      named: BULK_NAMES,
+    });
     const seen: string[][] = [];
     await source.countPass(async (values) => void seen.push(values));
     expect(seen).toEqual([['ann', 'bob']]);
@@ -55,7 +74,13 @@ describe('openBulkSource', () => {
 
   it('stdin that must be counted is spooled to a private file, removed by cleanup', async () => {
     const p = ports({ stdin: 'email\nann@example.com\nbob@example.com\n' });
-    const source = await openBulkSource(p, { values: [], input: '-', kind: 'email', needCount: true });
+    const source = await openBulkSource(p, {
+      values: [],
+      input: '-',
+      kind: 'email',
+      needCount: true,
+      named: BULK_NAMES,
+    });
     await source.countPass();
     expect(source.count).toBe(2);
     expect(await all(source.rows)).toEqual([['ann@example.com'], ['bob@example.com']]);
@@ -69,6 +94,7 @@ describe('openBulkSource', () => {
       input: '-',
       kind: 'email',
       needCount: false,
+      named: BULK_NAMES,
     });
     expect(source.count).toBeUndefined();
     expect(await all(source.rows)).toEqual([['ann@example.com']]);
@@ -83,6 +109,7 @@ describe('openBulkSource', () => {
       kind: 'handle',
       maxRows: 3,
       needCount: false,
+      named: BULK_NAMES,
     });
     const seen: string[] = [];
     await source.countPass(async (values) => void seen.push(...values));
@@ -95,6 +122,7 @@ describe('openBulkSource', () => {
       kind: 'handle',
       maxRows: 1,
       needCount: false,
+      named: BULK_NAMES,
     });
     await expect(bad.countPass()).rejects.toThrow(/line 10 has 3 values/);
     expect(source.header).toEqual(['handle', 'n']);

@@ -123,12 +123,14 @@ describe('countValues and spoolStdin (through the one input opener)', () => {
   it('counts rows and non-blank values of a column, the path taken from the ports cwd', async () => {
     const dir = tempDir('creators-csv-');
     writeFileSync(join(dir, 'in.csv'), 'a,b\n1,x\n2,\n3,y\n');
-    expect(await countValues(ports(dir), 'in.csv', 1)).toEqual({ rows: 3, values: 2 });
-    await expect(countValues(ports(dir), 'nope.csv', 0)).rejects.toThrow("Cannot read --input file 'nope.csv'");
+    expect(await countValues(ports(dir), 'in.csv', '--input', 1)).toEqual({ rows: 3, values: 2 });
+    await expect(countValues(ports(dir), 'nope.csv', '--input', 0)).rejects.toThrow(
+      "Cannot read --input file 'nope.csv'",
+    );
   });
 
   it('spools stdin to a private file that cleanup removes', async () => {
-    const spooled = await spoolStdin(ports(tmpdir(), 'h\nann\n'));
+    const spooled = await spoolStdin(ports(tmpdir(), 'h\nann\n'), '--input');
     expect(readFileSync(spooled.path, 'utf8')).toBe('h\nann\n');
     expect(statSync(spooled.path).mode & 0o777).toBe(0o600);
     await spooled.cleanup();
@@ -136,7 +138,7 @@ describe('countValues and spoolStdin (through the one input opener)', () => {
   });
 
   it('refuses a terminal on stdin', async () => {
-    await expect(spoolStdin({ cwd: tmpdir(), stdin: Readable.from([]), stdinIsTTY: true })).rejects.toThrow(
+    await expect(spoolStdin({ cwd: tmpdir(), stdin: Readable.from([]), stdinIsTTY: true }, '--input')).rejects.toThrow(
       "--input '-' reads standard input, but it is a terminal.",
     );
   });

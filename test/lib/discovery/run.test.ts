@@ -1,3 +1,4 @@
+import { DISCOVERY_NAMES } from '../../../src/commands/discovery-flags.js';
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/lib/api/plan.js';
 import { runDiscovery, type DiscoveryPorts } from '../../../src/lib/discovery/run.js';
@@ -63,6 +64,7 @@ const run = (over: Record<string, unknown> = {}) => ({
   paging: { limit: 2, page: 1, all: true },
   listIds: [],
   columns: [],
+  named: DISCOVERY_NAMES,
   ...over,
 });
 

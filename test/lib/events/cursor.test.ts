@@ -12,6 +12,7 @@ import { UsageError } from '../../../src/lib/errors.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const HERE: CursorIdentity = { base_url: 'http://127.0.0.1:1/', profile: 'default', filters: {} };
+const NAMED = { cursorReset: '--cursor-reset', backlog: '--backlog' };
 
 describe('events cursor', () => {
   it('an interrupted batch keeps the watermark and remembers the ids done above it', () => {
@@ -84,12 +85,12 @@ describe('events cursor', () => {
     );
     const loaded = await loadCursor(path);
     if (!loaded) throw new Error('not loaded');
-    expect(checkCursorIdentity(path, loaded, HERE)).toEqual({ adopted: false });
-    expect(() => checkCursorIdentity(path, loaded, { ...HERE, base_url: 'http://127.0.0.1:2/' })).toThrow(
+    expect(checkCursorIdentity(path, loaded, HERE, NAMED)).toEqual({ adopted: false });
+    expect(() => checkCursorIdentity(path, loaded, { ...HERE, base_url: 'http://127.0.0.1:2/' }, NAMED)).toThrow(
       /written for http:\/\/127\.0\.0\.1:1\/ \(profile default, no filters\), not http:\/\/127\.0\.0\.1:2\/ \(profile default, no filters\)/,
     );
-    expect(() => checkCursorIdentity(path, loaded, { ...HERE, profile: 'work' })).toThrow(UsageError);
-    expect(() => checkCursorIdentity(path, loaded, { ...HERE, filters: { event_type: 'bio_change' } })).toThrow(
+    expect(() => checkCursorIdentity(path, loaded, { ...HERE, profile: 'work' }, NAMED)).toThrow(UsageError);
+    expect(() => checkCursorIdentity(path, loaded, { ...HERE, filters: { event_type: 'bio_change' } }, NAMED)).toThrow(
       /filters event_type=bio_change/,
     );
     writeFileSync(
@@ -98,7 +99,9 @@ describe('events cursor', () => {
     );
     const old = await loadCursor(path);
     if (!old) throw new Error('not loaded');
-    expect(checkCursorIdentity(path, old, HERE)).toEqual({ adopted: true });
-    expect(() => checkCursorIdentity(path, old, { ...HERE, filters: { subscription_id: '3' } })).toThrow(UsageError);
+    expect(checkCursorIdentity(path, old, HERE, NAMED)).toEqual({ adopted: true });
+    expect(() => checkCursorIdentity(path, old, { ...HERE, filters: { subscription_id: '3' } }, NAMED)).toThrow(
+      UsageError,
+    );
   });
 });
