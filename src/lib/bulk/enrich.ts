@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { getCredits } from '../api/account.js';
-import { holdHeapSize } from '../heap.js';
+import { holdHeapSize } from '../io/heap.js';
 import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../words.js';
