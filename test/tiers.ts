@@ -20,6 +20,7 @@ export const SLOW_TESTS: Readonly<Record<string, string>> = {
   'test/dry-run-walk.test.ts': 'dry-runs every command of the tree',
   'test/lib/io/atomic-file.test.ts': 'makes a FIFO with mkfifo and a dead pid with a child process',
   'test/lib/io/lock.test.ts': 'holds locks from child processes',
+  'test/lib/io/heap.test.ts': "measures V8's young generation in fresh child processes",
   'test/lib/io/pager-process.test.ts': 'starts real pagers through the shell',
   'test/lib/store/engines.test.ts':
     'runs the store family on PostgreSQL too (CREATORS_TEST_PG_URL), and spawns a process for a dead pid',

@@ -1,6 +1,7 @@
 // The spec names no bodies but the events query, so records pass through untouched: every field the server sends
 // reaches json/csv output. Reads are free; monitoring is billed per creator per day server-side.
 import { WORST_CASE_MILLI } from '../../contract/prices.js';
+import { holdHeapSize } from '../io/heap.js';
 import { RecentSet } from '../recent-set.js';
 import { formatCredits } from '../words.js';
 import type { HttpClient } from '../http/client.js';
@@ -197,6 +198,8 @@ export async function* listEvents(
   window: () => number = () => 1,
   onPage: (page: EventPage) => void = () => {},
 ): AsyncGenerator<ListeningRecord> {
+  // Every page of any number: memory must not grow with them.
+  if (all) holdHeapSize();
   const ids = new RecentIds();
   function* unseen(page: EventPage): Generator<ListeningRecord> {
     for (const event of page.results) {

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { getCredits } from '../api/account.js';
+import { holdHeapSize } from '../io/heap.js';
 import type { EnrichOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../words.js';
@@ -170,6 +171,8 @@ async function enrichOne(
 
 export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkOptions): Promise<void> {
   const { term } = ports;
+  // Rows of any number go through: memory must not grow with them.
+  if (o.input !== undefined || o.values.length !== 1) holdHeapSize();
   const source = await openBulkSource(term, { ...o, kind: job.kind, needCount: ports.mustCount });
   try {
     const http = await ports.http();

@@ -21,6 +21,7 @@ import {
 import { eventId, newEvents, type EventChunk } from './fetch-new.js';
 import { forwardEvent, ForwardError } from './forward.js';
 import { ReorderWindow } from './reorder.js';
+import { holdHeapSize } from '../io/heap.js';
 import { backoffMs, pause as wait, POLICIES } from '../retry-policy.js';
 
 export interface TailOptions {
@@ -81,6 +82,8 @@ function sentence(text: string): string {
 
 /** Runs until `once` is done, a fatal error, or Ctrl-C; returns how many events were handed over. */
 export async function tailEvents(deps: TailDeps, opts: TailOptions): Promise<number> {
+  // A backlog of any size, then polls without end: memory must not grow with either.
+  if (!opts.dryRun) holdHeapSize();
   const lock = opts.cursorFile && !opts.dryRun ? lockCursor(opts.cursorFile) : undefined;
   try {
     return await tailLocked(deps, opts);

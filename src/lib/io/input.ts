@@ -44,7 +44,9 @@ export async function openInput(
     await handle.close();
     throw unreadable(Object.assign(new Error('it is a directory'), { code: 'EISDIR' }));
   }
-  return handle.createReadStream();
+  // 16 KB reads, not 64 KB: each read becomes rows at once (~600 to 64 KB of CSV) that wait for the run, long
+  // enough to be promoted out of the young generation; smaller reads cut the bytes promoted (README, Performance).
+  return handle.createReadStream({ highWaterMark: 16 * 1024 });
 }
 
 export async function readInputText(ports: InputPorts, source: string, flag: string): Promise<string> {

@@ -38,6 +38,19 @@ async function usageError(p: Promise<unknown>): Promise<UsageError> {
 }
 
 describe('openInput', () => {
+  it('reads a file 16 KB at a time (each read becomes rows that wait for the run: bounded)', async () => {
+    const body = 'handle\n'.repeat(20_000);
+    writeFileSync(join(dir, 'big.csv'), body);
+    const sizes: number[] = [];
+    let out = '';
+    for await (const chunk of await openInput(ports(), 'big.csv', '--input')) {
+      sizes.push((chunk as Buffer).length);
+      out += String(chunk);
+    }
+    expect(out).toBe(body);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(16 * 1024);
+  });
+
   it("'-' is standard input", async () => {
     const p = ports('piped\n');
     const stream = await openInput(p, '-', '--input');
