@@ -136,7 +136,11 @@ const ECHOES_TO_MOVE = new Set([
 ]);
 
 /** Spelt like a flag, not one of ours. */
-const NOT_OUR_FLAGS = new Set(["lib/http/undici-core.ts: --liftoff-only (V8's, set for the undici core)"]);
+const NOT_OUR_FLAGS = new Set([
+  "lib/http/undici-core.ts: --liftoff-only (V8's, set for the undici core)",
+  "lib/io/heap.ts: --semi-space-growth-factor (V8's, set for a long run's heap)",
+  "lib/io/heap.ts: --heap-growing-percent (V8's, set for a long run's heap)",
+]);
 const allowed = (v: string): boolean =>
   RECOVERY_HINTS.has(v) || ECHOES_TO_MOVE.has(v) || [...NOT_OUR_FLAGS].some((n) => n.startsWith(`${v} (`));
 
