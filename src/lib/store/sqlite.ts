@@ -39,7 +39,7 @@ export interface SqliteOptions {
 }
 
 /** Bytes a page of a new store (SQLite's default is 4,096). */
-export const PAGE_SIZE = 8192;
+export const PAGE_SIZE = 32768;
 
 /** How long one try for the write lock may block the (synchronous) binding; the wait around it is the event loop's. */
 const LOCK_TRY_MS = 50;
