@@ -13,7 +13,7 @@
 import { hostname } from 'node:os';
 import { processAlive, processIdentity } from '../io/process-alive.js';
 import { type Dialect, type Row, type Statement, type Tx } from './dialect.js';
-import { answerOf, spendOf, whereOf } from './rows.js';
+import { answerOf, spendOf, storedRequest, whereOf } from './rows.js';
 import { storedKey } from './schema.js';
 import type {
   AnswerKind,
@@ -182,7 +182,7 @@ export abstract class StoreCore implements Store {
           a.kind,
           a.platform,
           a.subject,
-          a.request,
+          storedRequest(a.request, a.route),
           a.body,
           a.status,
           Math.round(a.creditsMilli),

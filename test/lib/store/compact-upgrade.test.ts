@@ -8,10 +8,12 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { requestText } from '../../../src/lib/store/memory.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import { mockApi } from '../../helpers/mock-api.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
+import { all, answer } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/store/schema-4.db');
@@ -67,8 +69,46 @@ describe('a store file of schema 4, made by an older version', () => {
 
     const store = await openSqliteStore({ file });
     try {
+      // Its requests, kept whole before schema 5, are read as they are.
+      const requests = await rows(file, 'SELECT request FROM answers ORDER BY subject');
+      expect(requests.map((r) => String(r.request))).toEqual(
+        HANDLES.map((handle) =>
+          requestText({ path: 'creators/enrich/handle/raw', body: { handle, platform: 'instagram' } }),
+        ),
+      );
+      expect((await all(store.list({}))).map((a) => a.request).sort()).toEqual(
+        requests.map((r) => String(r.request)).sort(),
+      );
       expect(await store.boughtCreators('https://api.test/', 'instagram', 0)).toEqual([...HANDLES].sort());
       expect((await store.stats()).spend).toMatchObject({ entries: 2, creditsMilli: 60 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a request is kept without its route (a column of its own) and read back whole; any other text as it came', async () => {
+    const store = await openSqliteStore({ file: join(tempDir('creators-store-'), 'new.db') });
+    try {
+      const route = 'creators/enrich/handle/full';
+      const whole = requestText({
+        path: route,
+        body: { handle: 'ann', platform: 'instagram', n: 12345678901234567890 },
+      });
+      const other = '{"body":{"handle":"bob"},"query":null,"route":"somewhere/else"}';
+      await store.commit(answer('ann', { route, request: whole }), [], undefined);
+      await store.commit(answer('bob', { route, request: other }), [], undefined);
+      await store.commit(answer('cat', { route, request: '{"body":{"handle":"cat"}}' }), [], undefined);
+      const kept = Object.fromEntries((await all(store.list({}))).map((a) => [a.key, a.request] as const));
+      expect(kept).toEqual({ ann: whole, bob: other, cat: '{"body":{"handle":"cat"}}' });
+      expect((await store.dumpAnswers(undefined, 10)).map((d) => d.answer.request)).toEqual([
+        whole,
+        other,
+        '{"body":{"handle":"cat"}}',
+      ]);
+      const raw = (store as unknown as { dialect: { db: RawDb } }).dialect.db;
+      const stored = raw.prepare("SELECT request FROM answers WHERE key = 'ann'").get() as { request: string };
+      expect(stored.request).toBe(whole.replace(`,"route":"${route}"`, ''));
+      expect(stored.request).not.toContain('route');
     } finally {
       await store.close();
     }
