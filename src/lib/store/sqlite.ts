@@ -94,8 +94,9 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     // and a store another version wrote must not change by a byte.
     store.checkVersion();
     if (!o.readOnly) {
-      // Before its first page: a new file's pages hold three answers each (a 2.6 KB record took a whole 4 KB page).
-      // A file made before keeps its size; README "Store size" says how to compact it.
+      // Before its first page: a page holds about 13 answers of ~2.5 KB, so the space left at a page's end is small
+      // beside them (8 or 16 KB pages left ~210 B a record unused). A file made before keeps its size; README
+      // "Store size" says how to compact it.
       if (store.empty()) db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
       await enterWal(db, busy);
       db.exec('PRAGMA synchronous = FULL');
