@@ -467,8 +467,7 @@ async function runCell(cell: Cell): Promise<void> {
   try {
     let storeSetting: string | undefined;
     if (cell.engine === 'sqlite' && skipOf(cell) === undefined && noTmpfs === undefined && cell.step === 'claim') {
-      // A run of ROWS purchases with the store's 32 KB pages writes up to about 5 MB (the file and its WAL).
-      c.disk = mountTinyDisk(8192);
+      c.disk = mountTinyDisk(4096);
       cleanups.push(() => c.disk?.unmount());
       storeSetting = join(c.disk.dir, 'store.db');
     }

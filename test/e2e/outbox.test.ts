@@ -211,8 +211,7 @@ describe.skipIf(noTmpfs !== undefined)(`a full disk under the store${noTmpfs ? `
     try {
       const ballast = join(disk.dir, 'ballast');
       const { bavail, bsize } = statfsSync(disk.dir);
-      // About 2 MiB left: a new store's empty tables take 640 KiB (32 KB pages), a few answers fit, not sixty.
-      writeFileSync(ballast, Buffer.alloc(Math.max(0, bavail * bsize - 2048 * 1024)));
+      writeFileSync(ballast, Buffer.alloc(Math.max(0, bavail * bsize - 640 * 1024)));
       const w = world({ CREATORS_STORE: join(disk.dir, 'store.db') });
       const handles = creatorHandles(sb.get(), 60, 300);
       const input = join(w.dir, 'in.csv');

@@ -39,14 +39,7 @@ export interface SqliteOptions {
 }
 
 /** Bytes a page of a new store (SQLite's default is 4,096). */
-export const PAGE_SIZE = 32768;
-
-/** The WAL's size when it is folded into the file. */
-const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
-
-function pageSize(db: Db): number {
-  return Number((db.prepare('PRAGMA page_size').get() as Row | undefined)?.page_size ?? 4096) || 4096;
-}
+export const PAGE_SIZE = 8192;
 
 /** How long one try for the write lock may block the (synchronous) binding; the wait around it is the event loop's. */
 const LOCK_TRY_MS = 50;
@@ -94,15 +87,11 @@ export async function openSqliteStore(o: SqliteOptions): Promise<SqliteStore> {
     // and a store another version wrote must not change by a byte.
     store.checkVersion();
     if (!o.readOnly) {
-      // Before its first page: a page holds about 13 answers of ~2.5 KB, so the space left at a page's end is small
-      // beside them (8 or 16 KB pages left ~210 B a record unused). A file made before keeps its size; README
-      // "Store size" says how to compact it.
+      // Before its first page: a new file's pages hold three answers each (a 2.6 KB record took a whole 4 KB page).
+      // A file made before keeps its size; README "Store size" says how to compact it.
       if (store.empty()) db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
       await enterWal(db, busy);
       db.exec('PRAGMA synchronous = FULL');
-      // The WAL folded into the file at about 4 MB, as SQLite's default does with its 4 KB pages (1,000 pages of
-      // this file's size would let it grow to 32 MB).
-      db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.round(WAL_CHECKPOINT_BYTES / pageSize(db)))}`);
     }
     db.exec('PRAGMA foreign_keys = ON');
     store.migrate(Boolean(o.readOnly));

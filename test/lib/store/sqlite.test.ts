@@ -210,7 +210,7 @@ describe('opening and migrating', () => {
     }
   });
 
-  it('a new store has 32 KB pages (about 13 answers a page); one made with 4 KB pages keeps them and its rows, and works', async () => {
+  it('a new store has 8 KB pages (three answers a page); one made with 4 KB pages keeps them and its rows, and works', async () => {
     const pageSize = async (file: string): Promise<number> => {
       const db = await rawDb(file);
       try {
