@@ -13,7 +13,8 @@
 import { hostname } from 'node:os';
 import { processAlive, processIdentity } from '../io/process-alive.js';
 import { type Dialect, type Row, type Statement, type Tx } from './dialect.js';
-import { answerOf, spendOf, whereOf } from './rows.js';
+import { answerOf, spendOf, storedRequest, whereOf } from './rows.js';
+import { storedKey } from './schema.js';
 import type {
   AnswerKind,
   AnswerRecord,
@@ -161,7 +162,8 @@ export abstract class StoreCore implements Store {
   }
 
   /** The statements keeping an answer and the creators it bought (replacing what its key held). */
-  private answerStatements(a: StoredAnswer, creators: readonly string[]): Statement[] {
+  private answerStatements(given: StoredAnswer, creators: readonly string[]): Statement[] {
+    const a = { ...given, key: storedKey(given.key) };
     // Deleted then written, so a replaced answer lists as the newest written; the upsert covers a commit of
     // the same key by another run between the two.
     const out: Statement[] = [
@@ -180,7 +182,7 @@ export abstract class StoreCore implements Store {
           a.kind,
           a.platform,
           a.subject,
-          a.request,
+          storedRequest(a.request, a.route),
           a.body,
           a.status,
           Math.round(a.creditsMilli),
@@ -192,6 +194,7 @@ export abstract class StoreCore implements Store {
     ];
     if (a.platform !== null) {
       for (const handle of new Set(creators)) {
+        if (handle === ownCreator(a)) continue;
         out.push({
           sql: 'INSERT INTO bought_creators (key, base_url, platform, handle, bought_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
           params: [a.key, a.baseUrl, a.platform, handle, Math.floor(a.boughtAt)],
@@ -242,10 +245,13 @@ export abstract class StoreCore implements Store {
   }
 
   async boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]> {
+    // A creator answer's own creator is the answer's subject (`ownCreator`), not a row of bought_creators.
     const rows = await this.one(
       'read',
-      'SELECT handle FROM bought_creators WHERE base_url = ? AND platform = ? AND bought_at >= ? GROUP BY handle ORDER BY MAX(bought_at) DESC, handle',
-      [baseUrl, platform, Math.floor(since)],
+      `SELECT handle FROM (SELECT handle, bought_at FROM bought_creators WHERE base_url = ? AND platform = ? AND bought_at >= ?
+        UNION ALL SELECT subject AS handle, bought_at FROM answers WHERE platform = ? AND base_url = ? AND bought_at >= ? AND ${OWN_CREATOR}) b
+        GROUP BY handle ORDER BY MAX(bought_at) DESC, handle`,
+      [baseUrl, platform, Math.floor(since), platform, baseUrl, Math.floor(since)],
     );
     return rows.map((r) => String(r.handle));
   }
@@ -704,10 +710,12 @@ export abstract class StoreCore implements Store {
       `SELECT key, handle FROM bought_creators WHERE ${within.sql} ORDER BY handle`,
       within.params,
     );
-    return rows.map((r) => ({
-      answer: answerOf(r),
-      creators: creators.filter((c) => c.key === r.key).map((c) => String(c.handle)),
-    }));
+    return rows.map((r) => {
+      const answer = answerOf(r);
+      const own = ownCreator(answer);
+      const rest = creators.filter((c) => c.key === r.key).map((c) => String(c.handle));
+      return { answer, creators: own === undefined ? rest : [own, ...rest] };
+    });
   }
 
   async dumpSpend(after: number | undefined, limit: number): Promise<{ id: number; entry: SpendEntry }[]> {
@@ -728,7 +736,7 @@ export abstract class StoreCore implements Store {
     return this.d.tx('write', async (t) => {
       let added = 0;
       for (const { answer: a, creators } of answers) {
-        const held = (await t.all('SELECT bought_at FROM answers WHERE key = ?', [a.key]))[0];
+        const held = (await t.all('SELECT bought_at FROM answers WHERE key = ?', [storedKey(a.key)]))[0];
         if (held && Number(held.bought_at) >= a.boughtAt) continue;
         for (const s of this.answerStatements(a, creators)) await t.run(s.sql, s.params);
         added++;
@@ -747,6 +755,18 @@ export abstract class StoreCore implements Store {
     await this.d.close();
   }
 }
+
+/**
+ * The creator a creator answer bought, as the purchase memory names it (found, by handle): read from the answer
+ * itself (schema 5), so bought_creators holds only the creators of pages. `OWN_CREATOR` is the same rule in SQL.
+ */
+function ownCreator(a: Pick<StoredAnswer, 'kind' | 'status' | 'subject' | 'platform'>): string | undefined {
+  return a.kind === 'creator' && a.status === 'ok' && a.platform !== null && a.subject && !a.subject.includes('@')
+    ? a.subject
+    : undefined;
+}
+
+const OWN_CREATOR = "kind = 'creator' AND status = 'ok' AND subject <> '' AND subject NOT LIKE '%@%'";
 
 function reusableOf(r: Row): ReusableAnswer {
   return {

@@ -25,6 +25,7 @@ import {
 import { buildUrl } from '../http/url.js';
 import { itemsOfPage } from '../paging.js';
 import { holderOf, SILENT_MS } from './core.js';
+import { storedKey } from './schema.js';
 import { appendOutbox, drainOutbox } from './outbox.js';
 import { backoffMs, mayRetry, POLICIES } from '../retry-policy.js';
 import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
@@ -174,9 +175,11 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
 }
 
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
-  return createHash('sha256')
-    .update(`${baseUrl}\n${requestText(req)}`)
-    .digest('hex');
+  return storedKey(
+    createHash('sha256')
+      .update(`${baseUrl}\n${requestText(req)}`)
+      .digest('hex'),
+  );
 }
 
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
@@ -546,14 +549,13 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     };
     this.tally.bought++;
     this.spentMilli += creditsMilli;
-    // Named by run, key and time: a commit tried again (after a lost connection) logs the charge once. The key's
-    // first 16 hex digits (64 bits) tell one run's purchases of one millisecond apart: the whole key twice more a
-    // record (the entry and its unique index) was 96 bytes of the store's ~3.5 KB.
+    // Named by run, key and time: a commit tried again (after a lost connection) logs the charge once. Their hash's
+    // first 96 bits as 16 characters: the text itself (47) was written twice a record (the entry and its unique index).
     const spend =
       creditsMilli > 0
         ? {
             ...this.spendEntry(route, purchase.platform, creditsMilli, records, now),
-            origin: `${this.holder.run}:${key.slice(0, 16)}:${now}`,
+            origin: createHash('sha256').update(`${this.holder.run}:${key}:${now}`).digest('base64url').slice(0, 16),
           }
         : undefined;
     const creators = creatorsOf(purchase, data, isFound);

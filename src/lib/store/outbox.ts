@@ -25,6 +25,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { storedKey } from './schema.js';
 import type { AnswerRecord, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
 export interface OutboxEntry {
@@ -240,7 +241,8 @@ export function withOutboxAnswers(store: Store, file: string): Store {
   const waiting = new Map<string, StoredAnswer>();
   for (const e of outboxEntries(file)) {
     const a = e.answer;
-    if (a && (waiting.get(a.key)?.boughtAt ?? -Infinity) < a.boughtAt) waiting.set(a.key, a);
+    // An entry an older version wrote names its key by all 64 hex digits.
+    if (a && (waiting.get(storedKey(a.key))?.boughtAt ?? -Infinity) < a.boughtAt) waiting.set(storedKey(a.key), a);
   }
   if (waiting.size === 0) return store;
   const answer = async (key: string, since: number, maxBytes?: number): Promise<ReusableAnswer | undefined> => {

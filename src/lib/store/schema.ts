@@ -14,6 +14,9 @@ interface Spelling {
   seq: string;
   seqOrder: string;
   randomId: string;
+  /** Around a change of answers' keys: the foreign key of bought_creators checked at commit, or set aside. */
+  keysFrom: string;
+  keysTo: string;
 }
 
 const SQLITE: Spelling = {
@@ -23,6 +26,8 @@ const SQLITE: Spelling = {
   seq: '',
   seqOrder: '',
   randomId: 'lower(hex(randomblob(16)))',
+  keysFrom: 'PRAGMA defer_foreign_keys = ON;',
+  keysTo: '',
 };
 
 const POSTGRES: Spelling = {
@@ -32,7 +37,19 @@ const POSTGRES: Spelling = {
   seq: ',\n    seq BIGSERIAL NOT NULL',
   seqOrder: ', seq',
   randomId: "replace(gen_random_uuid()::text, '-', '')",
+  // Not deferrable as created (schema 2): dropped and made again (a table made again would lose its grants).
+  keysFrom: 'ALTER TABLE bought_creators DROP CONSTRAINT bought_creators_key_fkey;',
+  keysTo:
+    'ALTER TABLE bought_creators ADD CONSTRAINT bought_creators_key_fkey FOREIGN KEY (key) REFERENCES answers (key) ON DELETE CASCADE;',
 };
+
+/**
+ * Characters of an answer's key kept: 32 hex digits, 128 bits of its SHA-256 (a collision is not expected before
+ * 2^64 answers). A key written longer (an outbox or a store file of an older version) is read by its first 32.
+ */
+export const KEY_CHARS = 32;
+
+export const storedKey = (key: string): string => key.slice(0, KEY_CHARS);
 
 const SCHEMA: readonly string[] = [
   // 1: paid answers and the spend log.
@@ -121,10 +138,26 @@ const SCHEMA: readonly string[] = [
   ALTER TABLE runs ADD COLUMN start TEXT;
   ALTER TABLE runs ADD COLUMN seen_at {bigint} NOT NULL DEFAULT 0;
   `,
+  // 5: a compact store (README "Store size"). A key is the first 32 hex digits of its SHA-256 (128 bits), not
+  // 64, in each table it is in; a creator answer's own creator (`ownCreator` in core.ts) is read from the answer,
+  // not written again in bought_creators.
+  `
+  DELETE FROM bought_creators WHERE EXISTS (SELECT 1 FROM answers a WHERE a.key = bought_creators.key
+    AND a.base_url = bought_creators.base_url AND a.platform = bought_creators.platform
+    AND a.subject = bought_creators.handle AND a.bought_at = bought_creators.bought_at
+    AND a.kind = 'creator' AND a.status = 'ok' AND a.subject <> '' AND a.subject NOT LIKE '%@%');
+  {keysFrom}
+  UPDATE answers SET key = substr(key, 1, 32) WHERE length(key) > 32;
+  UPDATE bought_creators SET key = substr(key, 1, 32) WHERE length(key) > 32;
+  UPDATE claims SET key = substr(key, 1, 32) WHERE length(key) > 32;
+  {keysTo}
+  `,
 ];
 
 function spelt(s: Spelling): readonly string[] {
-  return SCHEMA.map((m) => m.replace(/\{(bigint|real|id|seq|seqOrder|randomId)\}/g, (_, w: keyof Spelling) => s[w]));
+  return SCHEMA.map((m) =>
+    m.replace(/\{(bigint|real|id|seq|seqOrder|randomId|keysFrom|keysTo)\}/g, (_, w: keyof Spelling) => s[w]),
+  );
 }
 
 export const MIGRATIONS: readonly string[] = spelt(SQLITE);

@@ -129,7 +129,7 @@ describe('creators store list', () => {
       records: 1,
       credits: 0.03,
     });
-    expect(rows[1]?.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[1]?.key).toMatch(/^[0-9a-f]{32}$/);
 
     const jsonl = await runCli(['store', 'list', '--format', 'jsonl'], { env, configDir });
     expect(

@@ -136,7 +136,7 @@ for (const engine of ENGINES) {
           ['cat'],
           undefined,
         );
-        await s.commit(answer('yt', { platform: 'youtube' }), ['dan'], undefined);
+        await s.commit(answer('yt', { platform: 'youtube', subject: 'dan' }), ['dan'], undefined);
         expect(await s.boughtCreators('http://127.0.0.1:1/', 'instagram', 0)).toEqual(['ann', 'bob']);
         expect(await s.boughtCreators('https://api.example/', 'instagram', 0)).toEqual(['cat']);
         expect(await s.boughtCreators('http://127.0.0.1:1/', 'youtube', 0)).toEqual(['dan']);

@@ -138,7 +138,8 @@ describe.skipIf(!PGBOUNCER_URL)(
         records: 1,
         status: 'ok',
       });
-      expect(await s.boughtCreators('http://sandbox/', 'instagram', now - 1000)).toEqual(['alice']);
+      // A creator answer bought its subject (read from the answer), and any other creator named with it.
+      expect(await s.boughtCreators('http://sandbox/', 'instagram', now - 1000)).toEqual(['alice', 'k1']);
       expect((await s.stats()).spend).toMatchObject({ entries: 1, creditsMilli: 30 });
 
       // A claim is one holder's while it lives; released, another takes it.

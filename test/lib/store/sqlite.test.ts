@@ -34,6 +34,20 @@ async function rawDb(file: string): Promise<RawDb> {
 /** A pid no process has (above the kernel's pid_max). */
 const DEAD_PID = 4_194_305;
 
+/** A key as written before schema 5: a whole SHA-256 in hex. */
+const OLD_PAGE_KEY = 'ab12'.repeat(16);
+
+/**
+ * The rows of an older version as schema 5 keeps them: keys by their first 32 hex digits; a creator answer's own
+ * creator not a row of bought_creators (read from the answer).
+ */
+function asMigrated(table: string, rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  return rows
+    .filter((r) => table !== 'bought_creators' || r.handle !== 'old_creator')
+    .map((r) => (typeof r.key === 'string' ? { ...r, key: r.key.slice(0, 32) } : r))
+    .sort((x, y) => (table === 'spend' ? 0 : String(x.key).localeCompare(String(y.key), 'en')));
+}
+
 /** The rows an older version wrote into the tables it had (its columns only), each table in its first column's order. */
 function olderRows(v: number): Record<string, Record<string, unknown>[]> {
   const a = answer('old_creator');
@@ -86,8 +100,27 @@ function olderRows(v: number): Record<string, Record<string, unknown>[]> {
     ],
   };
   if (v >= 2) {
+    // A page answer under a whole SHA-256 key (64 hex digits, as before schema 5), with the creators it bought.
+    const page = answer(OLD_PAGE_KEY, { kind: 'page', subject: null, route: 'creators/search', records: 2 });
+    rows.answers?.push({
+      key: page.key,
+      base_url: page.baseUrl,
+      route: page.route,
+      kind: page.kind,
+      platform: page.platform,
+      subject: page.subject,
+      request: page.request,
+      body: page.body,
+      status: page.status,
+      credits_milli: page.creditsMilli,
+      records: page.records,
+      bought_at: page.boughtAt,
+      profile: page.profile,
+    });
     rows.bought_creators = [
       { key: a.key, base_url: a.baseUrl, platform: 'instagram', handle: 'old_creator', bought_at: T0 },
+      { key: OLD_PAGE_KEY, base_url: a.baseUrl, platform: 'instagram', handle: 'listed_one', bought_at: T0 },
+      { key: OLD_PAGE_KEY, base_url: a.baseUrl, platform: 'instagram', handle: 'listed_two', bought_at: T0 },
     ];
     // On this host, a process gone and a pid another process has now (pid 1 always runs); on another host, silent since.
     rows.claims = [
@@ -250,10 +283,11 @@ describe('opening and migrating', () => {
     // The row is kept, exactly (big numbers in the body as they came).
     expect((await all(s.list({}))).find((x) => x.key === 'old_one')).toEqual(a);
     expect((await all(s.spend({}))).map((e) => e.run)).toEqual(['old-run']);
-    // The tables of version 2 are there and work: claims, runs, pace, bought creators.
+    // The tables of version 2 are there and work: claims, runs, pace, bought creators (a creator answer's own
+    // creator is read from the answer: the one bought before version 2 counts too).
     expect(await s.claim('k', me('r1'))).toBe('claimed');
     await s.commit(answer('new_one'), ['new_one'], undefined);
-    expect(await s.boughtCreators(a.baseUrl, 'instagram', 0)).toEqual(['new_one']);
+    expect(await s.boughtCreators(a.baseUrl, 'instagram', 0)).toEqual(['new_one', 'old_one']);
     expect(await s.pace('acct').take(1000, 0, T0)).toBe(T0);
   });
 
@@ -295,7 +329,7 @@ describe('opening and migrating', () => {
             )
             .all();
           expect(found, table).toEqual(
-            list.map((r) => ({
+            asMigrated(table, list).map((r) => ({
               ...Object.fromEntries(Object.entries(r).map(([k, x]) => [k, x === null ? null : String(x)])),
               ...(added[table] ?? {}),
             })),
@@ -342,8 +376,18 @@ describe('opening and migrating', () => {
       await s.commit(answer('new_one'), ['new_one'], spend('r', 30, T0, 'here:1'));
       expect((await s.answer('new_one', 0))?.status).toBe('ok');
       expect(await s.boughtCreators(answer('x').baseUrl, 'instagram', 0)).toEqual(
-        v >= 2 ? ['new_one', 'old_creator'].sort() : ['new_one'],
+        v >= 2 ? ['listed_one', 'listed_two', 'new_one', 'old_creator'] : ['new_one', 'old_creator'],
       );
+      if (v >= 2) {
+        // The page is found by its key's first 32 hex digits (as this version names it), with its creators.
+        expect((await s.answer(OLD_PAGE_KEY.slice(0, 32), 0))?.records).toBe(2);
+        const dumped = await s.dumpAnswers(undefined, 10);
+        expect(dumped.map((d) => [d.answer.key, d.creators])).toEqual([
+          [OLD_PAGE_KEY.slice(0, 32), ['listed_one', 'listed_two']],
+          ['new_one', ['new_one']],
+          ['old_creator', ['old_creator']],
+        ]);
+      }
     });
   }
 
