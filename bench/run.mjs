@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,inflight,search,reuse,events,store,team,trips]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,bulk,download,enrich,inflight,search,reuse,events,store,team,trips]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -232,7 +232,8 @@ async function benchStartup() {
   }
 }
 
-async function benchCsv() {
+/** The harnesses of the csv bench, bundled as the CLI is (bench/.build). */
+async function buildCsvHarness() {
   const harness = join(root, 'bench/.build');
   await build({
     ...bundleOptions,
@@ -241,6 +242,21 @@ async function benchCsv() {
     entryPoints: ['bench/csv-path.ts', 'bench/bulk-path.ts'],
     outdir: harness,
   });
+  return harness;
+}
+
+/** `--only bulk`: the store-on bulk path alone (its rows/s and its peak RSS at 1k/10k/100k). */
+async function benchBulkOnly() {
+  const harness = await buildCsvHarness();
+  const input = join(tmp, 'in.csv');
+  note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
+  await writeCsv(input, sizes.csvRows);
+  await benchBulkPath(harness, input, (await stat(input)).size);
+  await rm(input, { force: true });
+}
+
+async function benchCsv() {
+  const harness = await buildCsvHarness();
   const input = join(tmp, 'in.csv');
   note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
   await writeCsv(input, sizes.csvRows);
@@ -782,6 +798,8 @@ async function benchEvents() {
 try {
   if (want('startup')) await benchStartup();
   if (want('csv')) await benchCsv();
+  // The store-on bulk path alone (also part of `csv`).
+  else if (only?.includes('bulk')) await benchBulkOnly();
   if (want('download')) await benchDownload();
   if (want('enrich')) await benchEnrich();
   if (want('inflight')) await benchInFlight();

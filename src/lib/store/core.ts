@@ -160,6 +160,15 @@ export abstract class StoreCore implements Store {
     return new Set(rows.map((r) => String(r.key)));
   }
 
+  async holdsAny(baseUrl: string, route: string, since: number): Promise<boolean> {
+    const rows = await this.one(
+      'read',
+      "SELECT 1 AS held FROM answers WHERE bought_at >= ? AND route = ? AND base_url = ? AND (status <> 'not_found' OR credits_milli > 0) LIMIT 1",
+      [Math.floor(since), route, baseUrl],
+    );
+    return rows.length > 0;
+  }
+
   /** The statements keeping an answer and the creators it bought (replacing what its key held). */
   private answerStatements(a: StoredAnswer, creators: readonly string[]): Statement[] {
     // Deleted then written, so a replaced answer lists as the newest written; the upsert covers a commit of

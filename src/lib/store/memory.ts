@@ -6,7 +6,7 @@
  * its spend entry in one transaction before it is returned, so nothing is printed that the store does not
  * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { RecentSet } from '../recent-set.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
@@ -123,17 +123,27 @@ export interface MemoryTally {
   windowMs: number | undefined;
 }
 
-/** Sorted keys, recursively: two bodies that mean the same have the same text. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(
-      Object.keys(value as Record<string, unknown>)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
+/**
+ * The JSON text of `value` with every plain object's keys sorted, recursively: two bodies that mean the same have the
+ * same text. Written directly (no sorted copy to stringify): a bulk run makes one a row. The text is the one
+ * `stringifyJson` gives the sorted copy, so keys written by earlier builds are found.
+ */
+function canonicalText(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalText(value[i]) ?? 'null'}`;
+    return `${out}]`;
   }
-  return value;
+  // Anything else (an exact number, a date) as JSON writes it.
+  if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return stringifyJson(value);
+  const o = value as Record<string, unknown>;
+  let out = '';
+  for (const k of Object.keys(o).sort()) {
+    const text = canonicalText(o[k]);
+    if (text !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${text}`;
+  }
+  return `{${out}}`;
 }
 
 export { routeOf };
@@ -170,13 +180,11 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
       body = { ...(body as Record<string, unknown>), creators: (b.creators as string[]).map(normalizeHandle).sort() };
     }
   }
-  return stringifyJson(canonical({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }));
+  return canonicalText({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }) as string;
 }
 
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
-  return createHash('sha256')
-    .update(`${baseUrl}\n${requestText(req)}`)
-    .digest('hex');
+  return hash('sha256', `${baseUrl}\n${requestText(req)}`, 'hex');
 }
 
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
@@ -260,7 +268,6 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    * Taken by the request; bounded, the oldest dropped first.
    */
   private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
-  private readonly keys = new Map<string, string>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(
@@ -270,23 +277,11 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   /**
-   * The request's key, kept for the few thousand last asked: a bulk run asks for each row's up to three times (its
-   * count before the gate, its read ahead, its request), and a key costs a canonical text and a hash.
+   * The request's key. Not cached: a canonical text and a one-shot SHA-256 cost about what a cache's own key (the
+   * request as text) did, and a bulk run's passes are a whole input apart.
    */
   private keyOf(req: RequestOptions): string {
-    let seen: string;
-    try {
-      seen = `${req.path}\n${JSON.stringify(req.query ?? null)}\n${JSON.stringify(req.body ?? null)}`;
-    } catch {
-      return answerKey(this.o.baseUrl, req);
-    }
-    let key = this.keys.get(seen);
-    if (key === undefined) {
-      key = answerKey(this.o.baseUrl, req);
-      if (this.keys.size >= AHEAD_MAX * 2) this.keys.delete(this.keys.keys().next().value as string);
-      this.keys.set(seen, key);
-    }
-    return key;
+    return answerKey(this.o.baseUrl, req);
   }
 
   /** The store's time (a team store's server's clock), for whatever a run shares through it. */
@@ -348,11 +343,21 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
 
   /** How many of these requests the store would answer now (a run's count before its money gate). */
   async countStored(reqs: readonly RequestOptions[]): Promise<number> {
+    // A route the store holds no fresh answer of (a first run) is counted without a key a row: one look.
+    const empty = new Map<string, boolean>();
     const byWindow = new Map<number, string[]>();
     for (const req of reqs) {
       if (!req.purchase) continue;
       const window = this.windowFor(req.purchase);
       if (window <= 0) continue;
+      const route = routeOf(req.path);
+      const look = `${window}\n${route}`;
+      let none = empty.get(look);
+      if (none === undefined) {
+        none = !(await this.o.store.holdsAny(this.o.baseUrl, route, this.o.now() - window));
+        empty.set(look, none);
+      }
+      if (none) continue;
       const keys = byWindow.get(window) ?? [];
       keys.push(this.keyOf(req));
       byWindow.set(window, keys);

@@ -157,6 +157,11 @@ export interface AnswerStore {
    * for its run only).
    */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
+  /**
+   * Whether any answer of `route` for `baseUrl` bought at or after `since` is held that a later run would reuse: when
+   * none is, a count of what the store holds needs no keys.
+   */
+  holdsAny(baseUrl: string, route: string, since: number): Promise<boolean>;
   /** `answer` for many keys in one statement: those held since `since`, by key. */
   answers(keys: readonly string[], since: number, maxBytes?: number): Promise<Map<string, ReusableAnswer>>;
   /**

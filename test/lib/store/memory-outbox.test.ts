@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError, CliError, EXIT } from '../../../src/lib/errors.js';
 import type { RequestOptions } from '../../../src/lib/http/types.js';
-import { PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
+import { answerKey, PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
 import { appendOutbox, drainOutbox, outboxEntries, outboxFile } from '../../../src/lib/store/outbox.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import type { SpendEntry, Store } from '../../../src/lib/store/types.js';
@@ -377,6 +377,43 @@ describe("a dry run's view of the outbox", () => {
     const view = withOutboxAnswers(real, outbox);
     expect([...(await view.answered(['paid', 'nobody', 'big'], at - 1))].sort()).toEqual(['big', 'paid']);
     expect(await view.answer('big', at - 1, 10)).toMatchObject({ body: '', bytes: expect.any(Number) });
+    await real.close();
+  });
+  it("a dry run's count before the gate finds the answers waiting in the outbox when the store itself holds none", async () => {
+    const { withOutboxAnswers } = await import('../../../src/lib/store/outbox.js');
+    const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
+    const outbox = join(tempDir('creators-outbox-'), 'default.outbox.jsonl');
+    const at = 1_800_000_000_000;
+    appendOutbox(outbox, [
+      {
+        answer: {
+          key: answerKey(BASE, enrich('paid')),
+          baseUrl: BASE,
+          route: 'creators/enrich/handle/raw',
+          kind: 'creator',
+          platform: 'instagram',
+          subject: 'paid',
+          request: '{}',
+          body: '{"result":{"instagram":{"username":"paid"}}}',
+          status: 'ok',
+          creditsMilli: 30,
+          records: 1,
+          boughtAt: at,
+          profile: 'default',
+        },
+        creators: ['paid'],
+      },
+    ]);
+    const m = new PurchaseMemoryImpl({
+      store: withOutboxAnswers(real, outbox),
+      baseUrl: BASE,
+      profile: 'default',
+      command: 'enrich handle',
+      maxAge: { creator: 86_400_000, page: 86_400_000 },
+      now: () => at + 1000,
+      sleep: async () => {},
+    });
+    expect(await m.countStored([enrich('paid'), enrich('other')])).toBe(1);
     await real.close();
   });
 });
