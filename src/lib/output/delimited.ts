@@ -38,13 +38,45 @@ export async function csvLineEncoder(format: 'csv' | 'tsv', options: CsvWriteOpt
   const push = (chunk: string | Buffer): void => {
     line += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
   };
+  const delimiter = format === 'csv' ? ',' : '\t';
+  let first = true;
   return (values) => {
+    // The first record through csv-stringify (its BOM); with formulas escaped, every record.
+    if (!first && options.csvSafe !== true) {
+      const plain = plainLine(values, delimiter);
+      if (plain !== undefined) return plain;
+    }
+    first = false;
     line = '';
     const failure = api.__transform(values, push);
     if (failure !== undefined) throw failure;
     if (line === '') throw new Error('csv-stringify wrote nothing for a record');
     return line;
   };
+}
+
+/**
+ * The line csv-stringify writes for a record of text, numbers, booleans and empty cells with the options above
+ * (`lib/api/index.js` stringify: a cell holding the delimiter, a quote, LF or CR quoted, its quotes doubled), or
+ * undefined for any other cell (an object, a bigint, a date: csv-stringify casts those). Its cast and option lookups
+ * a cell were most of a row's encoding (checked against it in test/lib/output/delimited.test.ts).
+ */
+function plainLine(values: readonly FlatValue[], delimiter: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as unknown;
+    let text: string;
+    if (typeof v === 'string') text = v;
+    else if (typeof v === 'number') text = `${v}`;
+    else if (typeof v === 'boolean') text = String(v);
+    else if (v === null || v === undefined) text = '';
+    else return undefined;
+    if (i > 0) out += delimiter;
+    if (text.includes('"') || text.includes(delimiter) || text.includes('\n') || text.includes('\r'))
+      out += `"${text.replaceAll('"', '""')}"`;
+    else out += text;
+  }
+  return `${out}\n`;
 }
 
 /** csv-stringify's record writer (`lib/api/index.js`), which its `Stringifier` stream wraps. */
