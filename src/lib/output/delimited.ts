@@ -55,6 +55,10 @@ export async function csvLineEncoder(format: 'csv' | 'tsv', options: CsvWriteOpt
   };
 }
 
+/** What makes csv-stringify quote a cell (the delimiter, a quote, LF, CR). */
+const SPECIAL_CSV = /[",\n\r]/;
+const SPECIAL_TSV = /["\t\n\r]/;
+
 /**
  * The line csv-stringify writes for a record of text, numbers, booleans and empty cells with the options above
  * (`lib/api/index.js` stringify: a cell holding the delimiter, a quote, LF or CR quoted, its quotes doubled), or
@@ -62,6 +66,7 @@ export async function csvLineEncoder(format: 'csv' | 'tsv', options: CsvWriteOpt
  * a cell were most of a row's encoding (checked against it in test/lib/output/delimited.test.ts).
  */
 function plainLine(values: readonly FlatValue[], delimiter: string): string | undefined {
+  const special = delimiter === ',' ? SPECIAL_CSV : SPECIAL_TSV;
   let out = '';
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as unknown;
@@ -72,8 +77,7 @@ function plainLine(values: readonly FlatValue[], delimiter: string): string | un
     else if (v === null || v === undefined) text = '';
     else return undefined;
     if (i > 0) out += delimiter;
-    if (text.includes('"') || text.includes(delimiter) || text.includes('\n') || text.includes('\r'))
-      out += `"${text.replaceAll('"', '""')}"`;
+    if (special.test(text)) out += `"${text.replaceAll('"', '""')}"`;
     else out += text;
   }
   return `${out}\n`;
