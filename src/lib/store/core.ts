@@ -22,6 +22,7 @@ import type {
   DeleteOptions,
   DoctorReport,
   Holder,
+  KeptAnswer,
   KindCounts,
   ListFilter,
   LoadCounts,
@@ -240,10 +241,18 @@ export abstract class StoreCore implements Store {
     spend: SpendEntry | undefined,
     release?: Holder,
   ): Promise<void> {
-    const statements = this.answerStatements(a, creators);
-    if (spend) statements.push(this.spendStatement(spend));
-    if (release) statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [a.key, release.run] });
-    await this.d.batch('write', statements);
+    await this.commitMany([{ answer: a, creators, spend }], release);
+  }
+
+  async commitMany(items: readonly KeptAnswer[], release?: Holder): Promise<void> {
+    const statements: Statement[] = [];
+    for (const { answer: a, creators, spend } of items) {
+      statements.push(...this.answerStatements(a, creators));
+      if (spend) statements.push(this.spendStatement(spend));
+      if (release)
+        statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [a.key, release.run] });
+    }
+    if (statements.length > 0) await this.d.batch('write', statements);
   }
 
   async logSpend(entry: SpendEntry): Promise<void> {

@@ -27,7 +27,7 @@ import { itemsOfPage } from '../paging.js';
 import { holderOf, SILENT_MS } from './core.js';
 import { appendOutbox, drainOutbox } from './outbox.js';
 import { backoffMs, mayRetry, POLICIES } from '../retry-policy.js';
-import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
+import type { Holder, KeptAnswer, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
 interface Unkept {
   answer: StoredAnswer;
@@ -69,6 +69,9 @@ export interface MemoryOptions {
 
 /** Answers read ahead and not yet asked for, at most (a few MB). */
 const AHEAD_MAX = 512;
+
+/** Answers kept in one transaction at most (a group commit's statements, ~5 an answer). */
+const GROUP_MAX = 64;
 
 /** A commit slower than this puts its answer in the outbox while it waits (see `keep`). */
 const SLOW_COMMIT_MS = 500;
@@ -268,6 +271,9 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    * Taken by the request; bounded, the oldest dropped first.
    */
   private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
+  /** Answers waiting for the next group commit (`grouped`), and whether one is under way. */
+  private readonly waiting: { item: KeptAnswer; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private committing = false;
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(
@@ -577,7 +583,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     // A commit that does not land at once (the store locked, a slow server) leaves the answer on disk in the
     // outbox meanwhile: a kill during the wait must not lose what was paid. Landed later, the line is harmless
     // (the next run's drain finds the answer held and its charge logged).
-    const committing = this.o.store.commit(answer, creators, spend, this.holder);
+    const committing = this.grouped({ answer, creators, spend });
     let outboxed = false;
     const early = setTimeout(() => {
       try {
@@ -603,6 +609,38 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       throw err;
     } finally {
       clearTimeout(early);
+    }
+  }
+
+  /**
+   * Group commit: answers arriving while a commit is under way go together in the next one (one transaction, one
+   * fsync or round trip for all), so a run with many rows in flight does not wait for a commit a row. Each still
+   * returns only once its own transaction is committed, or fails with it (then `keep` puts it in the outbox).
+   */
+  private grouped(item: KeptAnswer): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.committing) void this.commitWaiting();
+    });
+  }
+
+  private async commitWaiting(): Promise<void> {
+    this.committing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const group = this.waiting.splice(0, GROUP_MAX);
+        try {
+          await this.o.store.commitMany(
+            group.map((g) => g.item),
+            this.holder,
+          );
+          for (const g of group) g.resolve();
+        } catch (err) {
+          for (const g of group) g.reject(err);
+        }
+      }
+    } finally {
+      this.committing = false;
     }
   }
 

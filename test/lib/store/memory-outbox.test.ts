@@ -45,14 +45,16 @@ const busy = () =>
 const unreachable = () =>
   new CliError('Cannot reach the team store at db:5432 (ECONNRESET).', EXIT.ERROR, { code: 'store_unreachable' });
 
-/** A real store whose commits and loads fail while `refusing()` says so. */
-async function refusing(fault: () => Error) {
+/** A real store whose commits and loads fail while `refusing()` says so; `groups` counts the commits tried. */
+async function refusing(fault: () => Error, refuse = true) {
   const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
-  const state = { refuse: true };
+  const state = { refuse, groups: [] as number[], delayMs: 0 };
   const store = new Proxy(real, {
     get(target, prop, receiver) {
-      if (prop === 'commit' || prop === 'load') {
+      if (prop === 'commit' || prop === 'commitMany' || prop === 'load') {
         return async (...args: unknown[]) => {
+          if (prop === 'commitMany') state.groups.push((args[0] as unknown[]).length);
+          if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
           if (state.refuse) throw fault();
           return (target[prop] as (...a: unknown[]) => Promise<unknown>)(...args);
         };
@@ -414,6 +416,56 @@ describe("a dry run's view of the outbox", () => {
       sleep: async () => {},
     });
     expect(await m.countStored([enrich('paid'), enrich('other')])).toBe(1);
+    await real.close();
+  });
+});
+
+describe('group commit: answers arriving while a commit is under way are kept together in the next one', () => {
+  it('twelve answers at once: each returned only once kept, in fewer transactions than answers, each charge once', async () => {
+    const { store, real, state } = await refusing(busy, false);
+    const svc = service();
+    const m = memoryOn(store, newOutbox());
+    const handles = Array.from({ length: 12 }, (_, i) => `h${i}`);
+    const got = await Promise.all(handles.map((h) => m.request(enrich(h), svc.send(h))));
+    expect(
+      got.map((r) => (r.data as { result: { instagram: { username: string } } }).result.instagram.username),
+    ).toEqual(handles);
+    expect(m.failure).toBeUndefined();
+    // The first alone, the eleven that arrived meanwhile together.
+    expect(state.groups.reduce((a, b) => a + b, 0)).toBe(12);
+    expect(state.groups.length).toBeLessThan(12);
+    expect((await real.stats()).spend).toMatchObject({ entries: 12, creditsMilli: 360 });
+    expect((await real.shared()).filter((e) => e.kind === 'claim')).toEqual([]);
+    const again = memoryOn(store, newOutbox(), 1_800_000_060_000);
+    for (const h of handles) expect((await again.request(enrich(h), svc.send(h))).storedAt).toBe(1_800_000_000_000);
+    expect(svc.charged).toHaveLength(12);
+    await real.close();
+  });
+
+  it('a group the store refuses: every answer in it is returned and in the outbox, none bought again by the next run', async () => {
+    const { store, real, state } = await refusing(busy);
+    // Refused after a while, as a locked store does: the answers arriving meanwhile wait in one group.
+    state.delayMs = 20;
+    const outbox = newOutbox();
+    const svc = service();
+    const m = memoryOn(store, outbox);
+    const handles = Array.from({ length: 8 }, (_, i) => `h${i}`);
+    const got = await Promise.all(handles.map((h) => m.request(enrich(h), svc.send(h))));
+    expect(got).toHaveLength(8);
+    expect(state.groups).toEqual([1, 7]);
+    state.delayMs = 0;
+    expect(m.failure).toBeInstanceOf(CliError);
+    expect(
+      outboxEntries(outbox)
+        .map((e) => e.answer?.subject)
+        .sort(),
+    ).toEqual(handles);
+    state.refuse = false;
+    expect(await drainOutbox(outbox, store, 'next')).toEqual({ lines: 8, answers: 8, spend: 8 });
+    const next = memoryOn(store, outbox, 1_800_000_060_000);
+    for (const h of handles) expect((await next.request(enrich(h), svc.send(h))).storedAt).toBe(1_800_000_000_000);
+    expect(svc.charged).toHaveLength(8);
+    expect((await spendOf(real)).length).toBe(8);
     await real.close();
   });
 });
