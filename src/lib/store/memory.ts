@@ -627,6 +627,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private async commitWaiting(): Promise<void> {
     this.committing = true;
     try {
+      // A file's commit blocks the process while it syncs: the answers ready in this turn of the event loop go with it.
+      await new Promise((resolve) => setImmediate(resolve));
       while (this.waiting.length > 0) {
         const group = this.waiting.splice(0, GROUP_MAX);
         try {
