@@ -41,11 +41,12 @@ export interface SourceOptions {
   csv?: CsvReadOptions | undefined;
 }
 
-async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncGenerator<T> {
-  if (max === undefined) {
-    yield* rows;
-    return;
-  }
+/** The rows, cut at `max`; without one, the rows themselves (no generator a row passes through for nothing). */
+function limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncIterable<T> {
+  return max === undefined ? rows : limited(rows, max, onCut);
+}
+
+async function* limited<T>(rows: AsyncIterable<T>, max: number, onCut?: () => void): AsyncGenerator<T> {
   let n = 0;
   for await (const row of rows) {
     // A row beyond the limit exists: say so rather than drop the rest of the input silently.
