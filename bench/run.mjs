@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only startup,csv,download,enrich,inflight,search,reuse,events,store,team,trips]`: the performance budgets
+// `npm run bench [-- --quick] [-- --only startup,csv,bulk,download,enrich,inflight,search,reuse,events,store,team,trips]`: the performance budgets
 // of issue 8 (and of issue 24's store, bench/store.mjs: about 5 minutes of the default run), each measured side by side with its baseline in the same run (csv: against fixed figures). Needs `npm run build`.
 // Generated inputs go to a temporary directory that is removed at the end.
 import { build } from 'esbuild';
@@ -232,7 +232,8 @@ async function benchStartup() {
   }
 }
 
-async function benchCsv() {
+/** The harnesses of the csv bench, bundled as the CLI is (bench/.build). */
+async function buildCsvHarness() {
   const harness = join(root, 'bench/.build');
   await build({
     ...bundleOptions,
@@ -241,6 +242,21 @@ async function benchCsv() {
     entryPoints: ['bench/csv-path.ts', 'bench/bulk-path.ts'],
     outdir: harness,
   });
+  return harness;
+}
+
+/** `--only bulk`: the store-on bulk path alone (its rows/s and its peak RSS at 1k/10k/100k). */
+async function benchBulkOnly() {
+  const harness = await buildCsvHarness();
+  const input = join(tmp, 'in.csv');
+  note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
+  await writeCsv(input, sizes.csvRows);
+  await benchBulkPath(harness, input, (await stat(input)).size);
+  await rm(input, { force: true });
+}
+
+async function benchCsv() {
+  const harness = await buildCsvHarness();
   const input = join(tmp, 'in.csv');
   note(`generating ${sizes.csvRows.toLocaleString('en-US')} rows`);
   await writeCsv(input, sizes.csvRows);
@@ -331,6 +347,28 @@ async function benchBulkPath(harness, input, size) {
       `>= ${target.toLocaleString('en-US')} rows/s`,
     ),
   );
+  // The same path with every row bought (bench/bulk-path.ts --buy: claimed, committed with its spend entry before
+  // its row is written): the store's write path, one durable commit a row. Shown, not budgeted.
+  {
+    const rows = quick ? 2_000 : 10_000;
+    const file = join(tmp, `buy-${rows}.csv`);
+    await writeCsv(file, rows);
+    const storeFile = join(tmp, 'bulk-buy.db');
+    await rm(storeFile, { force: true });
+    const r = await measure(process.execPath, [
+      join(harness, 'bulk-path.js'),
+      file,
+      join(tmp, 'bulk.csv'),
+      storeFile,
+      '--buy',
+    ]);
+    if (r.code !== 0) throw new Error(`bulk harness (--buy) failed: ${r.stderr}`);
+    out(
+      `  (every row bought, --buy: ${Math.round(rows / (r.ms / 1000)).toLocaleString('en-US')} rows/s over ${rows.toLocaleString('en-US')} rows; wall ${fmtMs(r.ms)}${cpu(r)}; load ${loadavg()[0].toFixed(2)})`,
+    );
+    await rm(file, { force: true });
+    await rm(storeFile, { force: true });
+  }
   // Memory of the same path at 1k, 10k and 100k rows: flat (within 10%) and under 120 MB.
   const peaks = [];
   for (const rows of [1_000, 10_000, 100_000]) {
@@ -782,6 +820,8 @@ async function benchEvents() {
 try {
   if (want('startup')) await benchStartup();
   if (want('csv')) await benchCsv();
+  // The store-on bulk path alone (also part of `csv`).
+  else if (only?.includes('bulk')) await benchBulkOnly();
   if (want('download')) await benchDownload();
   if (want('enrich')) await benchEnrich();
   if (want('inflight')) await benchInFlight();

@@ -220,7 +220,9 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
       job,
       http,
       o,
-      memory?.prefetch && total !== undefined
+      // Read ahead only when the count found rows in the store: with none (a first run), a row's own look finds
+      // one another process bought meanwhile, and reading ahead would cost every row a second key and look.
+      memory?.prefetch && total !== undefined && already > 0
         ? { ...source, rows: readAhead(source.rows, job, source.valueIndex, memory as Parameters<typeof readAhead>[3]) }
         : source,
       output,

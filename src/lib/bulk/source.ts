@@ -4,6 +4,8 @@
  * or a budget without `--max-rows`): then it is spooled to a temp file.
  */
 import { detectColumn, type ValueKind } from '../csv/detect.js';
+import { decodeText } from '../csv/decode.js';
+import { plainScanner } from '../csv/plain-scan.js';
 import { readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
 import { openInput, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
@@ -51,11 +53,12 @@ export interface BulkNames {
   maxAge: string;
 }
 
-async function* limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncGenerator<T> {
-  if (max === undefined) {
-    yield* rows;
-    return;
-  }
+/** The rows, cut at `max`; without one, the rows themselves (no generator a row passes through for nothing). */
+function limit<T>(rows: AsyncIterable<T>, max: number | undefined, onCut?: () => void): AsyncIterable<T> {
+  return max === undefined ? rows : limited(rows, max, onCut);
+}
+
+async function* limited<T>(rows: AsyncIterable<T>, max: number, onCut?: () => void): AsyncGenerator<T> {
   let n = 0;
   for await (const row of rows) {
     // A row beyond the limit exists: say so rather than drop the rest of the input silently.
@@ -131,27 +134,67 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
       ),
       async countPass(visit) {
         if (path === '-') return;
+        let rows = 0;
+        let values = 0;
+        let batch: string[] = [];
+        // Values a plain scan handed to `visit` before it gave up: csv-parse reads them alike and does not hand them again.
+        let handed = 0;
+        let skip = 0;
+        const take = (value: string): void => {
+          // Rows past --max-rows are not sent: read to the end all the same, for the check.
+          const sent = o.maxRows === undefined || rows++ < o.maxRows;
+          if (value.trim() === '') return;
+          values++;
+          if (!visit || !sent) return;
+          if (skip > 0) skip--;
+          else batch.push(value);
+        };
+        const hand = async (all: boolean): Promise<void> => {
+          while (visit && (batch.length >= VISIT_BATCH || (all && batch.length > 0))) {
+            const some = batch.splice(0, VISIT_BATCH);
+            handed += some.length;
+            await visit(some);
+          }
+        };
+        const { delimiter, plain } = input.dialect;
+        if (!plain && delimiter.length === 1 && delimiter !== '"' && !read.relaxColumns) {
+          const scan = plainScanner({ delimiter, skipFirst: !input.headerSynthesized, index: choice.index, row: take });
+          let whole = true;
+          let handing = false;
+          try {
+            for await (const text of decodeText(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown)) {
+              if (!scan.push(text)) {
+                whole = false;
+                break;
+              }
+              handing = true;
+              await hand(false);
+              handing = false;
+            }
+          } catch (err) {
+            // The store's error is the run's; one reading the file is said by csv-parse's pass, as before.
+            if (handing) throw err;
+            whole = false;
+          }
+          if (whole && scan.end()) {
+            await hand(true);
+            source.count = o.maxRows !== undefined ? Math.min(values, o.maxRows) : values;
+            return;
+          }
+          rows = 0;
+          values = 0;
+          batch = [];
+          skip = handed;
+        }
         const all = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
           ...read,
           notice: undefined,
         });
-        let rows = 0;
-        let values = 0;
-        let batch: string[] = [];
         for await (const row of all.rows) {
-          // Rows past --max-rows are not sent: read to the end all the same, for the check.
-          const sent = o.maxRows === undefined || rows++ < o.maxRows;
-          const value = row[choice.index] ?? '';
-          if (value.trim() === '') continue;
-          values++;
-          if (!visit || !sent) continue;
-          batch.push(value);
-          if (batch.length >= VISIT_BATCH) {
-            await visit(batch);
-            batch = [];
-          }
+          take(row[choice.index] ?? '');
+          await hand(false);
         }
-        if (visit && batch.length > 0) await visit(batch);
+        await hand(true);
         source.count = o.maxRows !== undefined ? Math.min(values, o.maxRows) : values;
       },
       count: path === '-' && o.maxRows !== undefined ? o.maxRows : undefined,

@@ -32,6 +32,13 @@ export interface CsvReadOptions {
 export interface CsvStreamOptions extends CsvReadOptions {
   comments?: boolean | undefined;
   notice?: ((message: string) => void) | undefined;
+  /** Told how the input is read, once decided: its delimiter, and `plain` for tab-separated text without CSV quoting. */
+  onDialect?: ((dialect: CsvDialect) => void) | undefined;
+}
+
+export interface CsvDialect {
+  delimiter: string;
+  plain: boolean;
 }
 
 /** The most frequent outside quotes; a comma when none. */
@@ -197,6 +204,7 @@ export async function* csvRecords(
         `Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line; --delimiter to choose another).`,
       );
     }
+    options.onDialect?.({ delimiter, plain });
     const parser = parse({
       delimiter,
       ...(plain ? { quote: false } : {}),
@@ -230,6 +238,8 @@ export interface CsvInput {
   headerSynthesized: boolean;
   sample: string[][];
   rows: AsyncIterable<string[]>;
+  /** How it is read (known once the header is). */
+  dialect: CsvDialect;
 }
 
 export interface ReadCsvOptions extends CsvStreamOptions {
@@ -263,7 +273,14 @@ export async function readCsv(
   source: string,
   options: ReadCsvOptions = {},
 ): Promise<CsvInput> {
-  const records = csvRecords(stream, source, options);
+  let dialect: CsvDialect = { delimiter: options.delimiter ?? ',', plain: false };
+  const records = csvRecords(stream, source, {
+    ...options,
+    onDialect: (d) => {
+      dialect = d;
+      options.onDialect?.(d);
+    },
+  });
   const first = await records.next();
   if (first.done) throw new UsageError(`${named(source, true)} is empty: it holds no rows.`);
   let header = first.value;
@@ -297,7 +314,7 @@ export async function readCsv(
       await records.return(undefined);
     }
   }
-  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows() };
+  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows(), dialect };
 }
 
 /** This pass is also what refuses a malformed file before anything is sent. */

@@ -23,6 +23,7 @@ import type {
   DeleteOptions,
   DoctorReport,
   Holder,
+  KeptAnswer,
   KindCounts,
   ListFilter,
   LoadCounts,
@@ -161,6 +162,15 @@ export abstract class StoreCore implements Store {
     return new Set(rows.map((r) => String(r.key)));
   }
 
+  async holdsAny(baseUrl: string, route: string, since: number): Promise<boolean> {
+    const rows = await this.one(
+      'read',
+      "SELECT 1 AS held FROM answers WHERE bought_at >= ? AND route = ? AND base_url = ? AND (status <> 'not_found' OR credits_milli > 0) LIMIT 1",
+      [Math.floor(since), route, baseUrl],
+    );
+    return rows.length > 0;
+  }
+
   /** The statements keeping an answer and the creators it bought (replacing what its key held). */
   private answerStatements(given: StoredAnswer, creators: readonly string[]): Statement[] {
     const a = { ...given, key: storedKey(given.key) };
@@ -234,10 +244,18 @@ export abstract class StoreCore implements Store {
     spend: SpendEntry | undefined,
     release?: Holder,
   ): Promise<void> {
-    const statements = this.answerStatements(a, creators);
-    if (spend) statements.push(this.spendStatement(spend));
-    if (release) statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [a.key, release.run] });
-    await this.d.batch('write', statements);
+    await this.commitMany([{ answer: a, creators, spend }], release);
+  }
+
+  async commitMany(items: readonly KeptAnswer[], release?: Holder): Promise<void> {
+    const statements: Statement[] = [];
+    for (const { answer: a, creators, spend } of items) {
+      statements.push(...this.answerStatements(a, creators));
+      if (spend) statements.push(this.spendStatement(spend));
+      if (release)
+        statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [a.key, release.run] });
+    }
+    if (statements.length > 0) await this.d.batch('write', statements);
   }
 
   async logSpend(entry: SpendEntry): Promise<void> {

@@ -6,7 +6,7 @@
  * its spend entry in one transaction before it is returned, so nothing is printed that the store does not
  * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { RecentSet } from '../recent-set.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
@@ -28,7 +28,7 @@ import { holderOf, SILENT_MS } from './core.js';
 import { storedKey } from './schema.js';
 import { appendOutbox, drainOutbox } from './outbox.js';
 import { backoffMs, mayRetry, POLICIES } from '../retry-policy.js';
-import type { Holder, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
+import type { Holder, KeptAnswer, ReusableAnswer, SpendEntry, Store, StoredAnswer } from './types.js';
 
 interface Unkept {
   answer: StoredAnswer;
@@ -70,6 +70,9 @@ export interface MemoryOptions {
 
 /** Answers read ahead and not yet asked for, at most (a few MB). */
 const AHEAD_MAX = 512;
+
+/** Answers kept in one transaction at most (a group commit's statements, ~5 an answer). */
+const GROUP_MAX = 64;
 
 /** A commit slower than this puts its answer in the outbox while it waits (see `keep`). */
 const SLOW_COMMIT_MS = 500;
@@ -124,17 +127,27 @@ export interface MemoryTally {
   windowMs: number | undefined;
 }
 
-/** Sorted keys, recursively: two bodies that mean the same have the same text. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(
-      Object.keys(value as Record<string, unknown>)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
+/**
+ * The JSON text of `value` with every plain object's keys sorted, recursively: two bodies that mean the same have the
+ * same text. Written directly (no sorted copy to stringify): a bulk run makes one a row. The text is the one
+ * `stringifyJson` gives the sorted copy, so keys written by earlier builds are found.
+ */
+function canonicalText(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalText(value[i]) ?? 'null'}`;
+    return `${out}]`;
   }
-  return value;
+  // Anything else (an exact number, a date) as JSON writes it.
+  if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return stringifyJson(value);
+  const o = value as Record<string, unknown>;
+  let out = '';
+  for (const k of Object.keys(o).sort()) {
+    const text = canonicalText(o[k]);
+    if (text !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${text}`;
+  }
+  return `{${out}}`;
 }
 
 export { routeOf };
@@ -171,15 +184,11 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
       body = { ...(body as Record<string, unknown>), creators: (b.creators as string[]).map(normalizeHandle).sort() };
     }
   }
-  return stringifyJson(canonical({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }));
+  return canonicalText({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }) as string;
 }
 
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
-  return storedKey(
-    createHash('sha256')
-      .update(`${baseUrl}\n${requestText(req)}`)
-      .digest('hex'),
-  );
+  return storedKey(hash('sha256', `${baseUrl}\n${requestText(req)}`, 'hex'));
 }
 
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
@@ -263,7 +272,9 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    * Taken by the request; bounded, the oldest dropped first.
    */
   private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
-  private readonly keys = new Map<string, string>();
+  /** Answers waiting for the next group commit (`grouped`), and whether one is under way. */
+  private readonly waiting: { item: KeptAnswer; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private committing = false;
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(
@@ -273,23 +284,11 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   }
 
   /**
-   * The request's key, kept for the few thousand last asked: a bulk run asks for each row's up to three times (its
-   * count before the gate, its read ahead, its request), and a key costs a canonical text and a hash.
+   * The request's key. Not cached: a canonical text and a one-shot SHA-256 cost about what a cache's own key (the
+   * request as text) did, and a bulk run's passes are a whole input apart.
    */
   private keyOf(req: RequestOptions): string {
-    let seen: string;
-    try {
-      seen = `${req.path}\n${JSON.stringify(req.query ?? null)}\n${JSON.stringify(req.body ?? null)}`;
-    } catch {
-      return answerKey(this.o.baseUrl, req);
-    }
-    let key = this.keys.get(seen);
-    if (key === undefined) {
-      key = answerKey(this.o.baseUrl, req);
-      if (this.keys.size >= AHEAD_MAX * 2) this.keys.delete(this.keys.keys().next().value as string);
-      this.keys.set(seen, key);
-    }
-    return key;
+    return answerKey(this.o.baseUrl, req);
   }
 
   /** The store's time (a team store's server's clock), for whatever a run shares through it. */
@@ -351,11 +350,21 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
 
   /** How many of these requests the store would answer now (a run's count before its money gate). */
   async countStored(reqs: readonly RequestOptions[]): Promise<number> {
+    // A route the store holds no fresh answer of (a first run) is counted without a key a row: one look.
+    const empty = new Map<string, boolean>();
     const byWindow = new Map<number, string[]>();
     for (const req of reqs) {
       if (!req.purchase) continue;
       const window = this.windowFor(req.purchase);
       if (window <= 0) continue;
+      const route = routeOf(req.path);
+      const look = `${window}\n${route}`;
+      let none = empty.get(look);
+      if (none === undefined) {
+        none = !(await this.o.store.holdsAny(this.o.baseUrl, route, this.o.now() - window));
+        empty.set(look, none);
+      }
+      if (none) continue;
       const keys = byWindow.get(window) ?? [];
       keys.push(this.keyOf(req));
       byWindow.set(window, keys);
@@ -574,7 +583,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     // A commit that does not land at once (the store locked, a slow server) leaves the answer on disk in the
     // outbox meanwhile: a kill during the wait must not lose what was paid. Landed later, the line is harmless
     // (the next run's drain finds the answer held and its charge logged).
-    const committing = this.o.store.commit(answer, creators, spend, this.holder);
+    const committing = this.grouped({ answer, creators, spend });
     let outboxed = false;
     const early = setTimeout(() => {
       try {
@@ -600,6 +609,40 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       throw err;
     } finally {
       clearTimeout(early);
+    }
+  }
+
+  /**
+   * Group commit: answers arriving while a commit is under way go together in the next one (one transaction, one
+   * fsync or round trip for all), so a run with many rows in flight does not wait for a commit a row. Each still
+   * returns only once its own transaction is committed, or fails with it (then `keep` puts it in the outbox).
+   */
+  private grouped(item: KeptAnswer): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.committing) void this.commitWaiting();
+    });
+  }
+
+  private async commitWaiting(): Promise<void> {
+    this.committing = true;
+    try {
+      // A file's commit blocks the process while it syncs: the answers ready in this turn of the event loop go with it.
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.waiting.length > 0) {
+        const group = this.waiting.splice(0, GROUP_MAX);
+        try {
+          await this.o.store.commitMany(
+            group.map((g) => g.item),
+            this.holder,
+          );
+          for (const g of group) g.resolve();
+        } catch (err) {
+          for (const g of group) g.reject(err);
+        }
+      }
+    } finally {
+      this.committing = false;
     }
   }
 

@@ -260,10 +260,13 @@ export function withOutboxAnswers(store: Store, file: string): Store {
     }
     return held;
   };
+  // Any waiting answer: the keys are counted (a route's answers waiting here are few).
+  const holdsAny = async (): Promise<boolean> => true;
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop === 'answer') return answer;
       if (prop === 'answered') return answered;
+      if (prop === 'holdsAny') return holdsAny;
       const value = Reflect.get(target, prop, receiver) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

@@ -145,6 +145,13 @@ export interface StoreStats {
   spend: { entries: number; creditsMilli: number; oldest: number | null; newest: number | null };
 }
 
+/** A paid answer to keep, the creators it bought and its charge. */
+export interface KeptAnswer {
+  answer: StoredAnswer;
+  creators: readonly string[];
+  spend: SpendEntry | undefined;
+}
+
 /** Paid answers and the creators they bought. */
 export interface AnswerStore {
   /**
@@ -157,6 +164,11 @@ export interface AnswerStore {
    * for its run only).
    */
   answered(keys: readonly string[], since: number): Promise<Set<string>>;
+  /**
+   * Whether any answer of `route` for `baseUrl` bought at or after `since` is held that a later run would reuse: when
+   * none is, a count of what the store holds needs no keys.
+   */
+  holdsAny(baseUrl: string, route: string, since: number): Promise<boolean>;
   /** `answer` for many keys in one statement: those held since `since`, by key. */
   answers(keys: readonly string[], since: number, maxBytes?: number): Promise<Map<string, ReusableAnswer>>;
   /**
@@ -169,6 +181,11 @@ export interface AnswerStore {
     spend: SpendEntry | undefined,
     release?: Holder,
   ): Promise<void>;
+  /**
+   * `commit` for several answers in one transaction (one fsync, one round trip): all are kept, or none and the error
+   * is thrown.
+   */
+  commitMany(items: readonly KeptAnswer[], release?: Holder): Promise<void>;
   /** For `--skip-bought`: newest first (ties by handle), so a caller that can send only so many keeps the newest. */
   boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]>;
 }

@@ -7,7 +7,10 @@ import { runEnrichment, type BulkOptions, type EnrichPorts } from '../../../src/
 import { emailJob, handleJob } from '../../../src/lib/bulk/jobs.js';
 import { BULK_NAMES } from '../../../src/commands/enrich/bulk-flags.js';
 import { PartialFailure, UsageError } from '../../../src/lib/errors.js';
+import { enrichHandlePlan } from '../../../src/lib/api/enrichment.js';
 import { HttpClient } from '../../../src/lib/http/client.js';
+import { answerKey, PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
+import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { Terminal } from '../../../src/lib/io/terminal.js';
 import type { OutputSettings } from '../../../src/lib/output/index.js';
 import { API, JSON_HEADERS, mockApi } from '../../helpers/mock-api.js';
@@ -132,5 +135,96 @@ describe('runEnrichment', () => {
       worstCaseMilli: 2000,
       costBasis: '2 handles x 1',
     });
+  });
+  it('a first run (nothing in the store at the count) still reuses a row another process bought before the run reached it', async () => {
+    const dir = tempDir('creators-bulk-');
+    writeFileSync(join(dir, 'in.csv'), 'handle\nann\nbob\ncid\n');
+    const api = mockApi();
+    const sent: string[] = [];
+    api.pool
+      .intercept({ path: '/public/v1/creators/enrich/handle/raw/', method: 'POST' })
+      .reply(
+        200,
+        (opts) => {
+          const { handle } = JSON.parse(String(opts.body)) as { handle: string };
+          sent.push(handle);
+          return { result: { instagram: { username: handle } }, credits_cost: 0.03 };
+        },
+        JSON_HEADERS,
+      )
+      .persist();
+    const store = await openSqliteStore({ file: join(dir, 'store.db') });
+    const options = { mode: 'raw', platform: 'instagram' } as const;
+    const memory = new PurchaseMemoryImpl({
+      store,
+      baseUrl: API,
+      profile: 'default',
+      command: 'enrich handle',
+      maxAge: { creator: 86_400_000, page: 86_400_000 },
+      now: Date.now,
+      sleep: async () => {},
+    });
+    const http = new HttpClient({
+      baseUrl: new URL(API),
+      dispatcher: api.agent,
+      timeoutMs: 1000,
+      retries: 0,
+      rateLimitPerMinute: 60_000,
+      now: Date.now,
+      sleep: async () => {},
+      memory,
+    });
+    const io = memoryTerminal();
+    const term = new Terminal(io, { quiet: false, color: false, debug: false, yes: false, cwd: dir });
+    const plans: Plan[] = [];
+    await runEnrichment(
+      {
+        term,
+        http: async () => http,
+        output: async () => JSONL,
+        // Between the count and the run, another process buys bob.
+        gate: async (plan) => {
+          plans.push(plan);
+          await store.commit(
+            {
+              key: answerKey(API, enrichHandlePlan('bob', options)),
+              baseUrl: API,
+              route: 'creators/enrich/handle/raw',
+              kind: 'creator',
+              platform: 'instagram',
+              subject: 'bob',
+              request: '{}',
+              body: '{"result":{"instagram":{"username":"bob"}},"credits_cost":0.03}',
+              status: 'ok',
+              creditsMilli: 30,
+              records: 1,
+              boughtAt: Date.now(),
+              profile: 'default',
+            },
+            ['bob'],
+            undefined,
+          );
+          return true;
+        },
+        mustCount: false,
+        now: Date.now,
+        memory: async () => memory,
+      },
+      handleJob(options),
+      bulk([], { input: 'in.csv' }),
+    );
+    await store.close();
+    expect(plans[0]?.costBasis).toBe('3 handles x 0.03');
+    expect(sent.sort()).toEqual(['ann', 'cid']);
+    const rows = io
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.map((r) => [(r.input as { handle: string }).handle, r.source, r.credits_cost])).toEqual([
+      ['ann', 'api', 0.03],
+      ['bob', 'store', 0],
+      ['cid', 'api', 0.03],
+    ]);
   });
 });

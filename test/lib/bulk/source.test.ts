@@ -127,4 +127,25 @@ describe('openBulkSource', () => {
     await expect(bad.countPass()).rejects.toThrow(/line 10 has 3 values/);
     expect(source.header).toEqual(['handle', 'n']);
   });
+  it('a file the plain scan gives up on midway (a row over 1 MB) is counted by csv-parse, each value handed on once', async () => {
+    const dir = tempDir('creators-source-');
+    const before = Array.from({ length: 2500 }, (_, i) => `h${i},"n ${i}"\n`).join('');
+    const after = Array.from({ length: 10 }, (_, i) => `t${i},x\n`).join('');
+    writeFileSync(join(dir, 'in.csv'), `handle,n\n${before}long,"${'y'.repeat(1100 * 1024)}"\n${after}`);
+    const source = await openBulkSource(ports({ cwd: dir }), {
+      values: [],
+      input: 'in.csv',
+      kind: 'handle',
+      needCount: false,
+    });
+    const seen: string[] = [];
+    await source.countPass(async (values) => void seen.push(...values));
+    expect(seen).toEqual([
+      ...Array.from({ length: 2500 }, (_, i) => `h${i}`),
+      'long',
+      ...Array.from({ length: 10 }, (_, i) => `t${i}`),
+    ]);
+    expect(source.count).toBe(2511);
+    await source.cleanup();
+  });
 });

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { csvLineEncoder, tabLine } from '../../../src/lib/output/delimited.js';
 
@@ -79,4 +80,71 @@ describe('--csv-safe and --bom', () => {
     expect(bom(['c', 'd'])).toBe('c\td\n');
     expect((await csvLineEncoder('csv'))(['=x'])).toBe('=x\n');
   });
+});
+
+describe('the plain records written without csv-stringify', () => {
+  it.each([
+    ['csv', false, false],
+    ['tsv', false, false],
+    ['csv', true, false],
+    ['csv', false, true],
+    ['tsv', true, true],
+  ] as const)(
+    '%s (bom %s, csv-safe %s): every line is the one csv-stringify writes for the same records',
+    async (format, bom, csvSafe) => {
+      let seed = 3;
+      const rnd = (n: number): number => (
+        (seed = (seed * 1103515245 + 12345) % 2147483648), Math.floor(seed / 65536) % n
+      );
+      const strings = [
+        '',
+        'a',
+        ' b ',
+        ',',
+        '\t',
+        '"',
+        'say "hi"',
+        '\n',
+        '\r',
+        '\r\n',
+        '=1',
+        '-x',
+        '+',
+        '@',
+        'é😀',
+        "'",
+        '\\',
+        '0',
+      ];
+      const cell = (): unknown => {
+        switch (rnd(8)) {
+          case 0:
+            return null;
+          case 1:
+            return undefined;
+          case 2:
+            return [0, -0, -5, 2.5, 1e21, Number.NaN, Number.POSITIVE_INFINITY, 12345678901234567890][rnd(8)];
+          case 3:
+            return rnd(2) === 0;
+          case 4:
+            return { a: 1, b: 'x,"y"' };
+          default:
+            return Array.from({ length: rnd(4) }, () => strings[rnd(strings.length)]).join('');
+        }
+      };
+      const rows = Array.from({ length: 3000 }, () => Array.from({ length: 1 + rnd(6) }, cell));
+      const options = {
+        delimiter: format === 'csv' ? ',' : '\t',
+        record_delimiter: 'unix',
+        eof: true,
+        quote_record_delimiter: true,
+        bom,
+        escape_formulas: csvSafe,
+        cast: { boolean: (value: boolean) => String(value) },
+      } as const;
+      const encode = await csvLineEncoder(format, { bom, csvSafe });
+      const ours = rows.map((row) => encode(row as never)).join('');
+      expect(ours).toBe(stringify(rows, options));
+    },
+  );
 });

@@ -108,6 +108,21 @@ for (const engine of ENGINES) {
         expect([...(await s.answered(['nobody', 'charged', 'a'], 0))].sort()).toEqual(['a', 'charged']);
       });
 
+      it('holdsAny() says whether a route of a base URL holds an answer a later run reuses (a count needs no keys when not)', async () => {
+        const s = await w.open();
+        const base = 'http://127.0.0.1:1/';
+        const route = 'creators/enrich/handle/raw';
+        expect(await s.holdsAny(base, route, 0)).toBe(false);
+        await s.commit(answer('nobody', { status: 'not_found', creditsMilli: 0, records: 0 }), [], undefined);
+        expect(await s.holdsAny(base, route, 0)).toBe(false);
+        await s.commit(answer('a', { boughtAt: T0 - DAY }), ['a'], spend('r', 30, T0 - DAY));
+        expect(await s.holdsAny(base, route, 0)).toBe(true);
+        expect(await s.holdsAny(base, route, T0 - DAY)).toBe(true);
+        expect(await s.holdsAny(base, route, T0 - DAY + 1)).toBe(false);
+        expect(await s.holdsAny(base, 'creators/enrich/handle/full', 0)).toBe(false);
+        expect(await s.holdsAny('https://api.example/', route, 0)).toBe(false);
+      });
+
       it("answer() leaves a body over maxBytes unread and says its size (the binding aborts on a text past V8's limit)", async () => {
         const s = await w.open();
         const body = JSON.stringify({ result: { text: 'é'.repeat(100) } });

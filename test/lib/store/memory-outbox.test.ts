@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BusyError, CliError, EXIT } from '../../../src/lib/errors.js';
 import type { RequestOptions } from '../../../src/lib/http/types.js';
-import { PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
+import { answerKey, PurchaseMemoryImpl } from '../../../src/lib/store/memory.js';
 import { appendOutbox, drainOutbox, outboxEntries, outboxFile } from '../../../src/lib/store/outbox.js';
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import type { SpendEntry, Store } from '../../../src/lib/store/types.js';
@@ -45,14 +45,16 @@ const busy = () =>
 const unreachable = () =>
   new CliError('Cannot reach the team store at db:5432 (ECONNRESET).', EXIT.ERROR, { code: 'store_unreachable' });
 
-/** A real store whose commits and loads fail while `refusing()` says so. */
-async function refusing(fault: () => Error) {
+/** A real store whose commits and loads fail while `refusing()` says so; `groups` counts the commits tried. */
+async function refusing(fault: () => Error, refuse = true) {
   const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
-  const state = { refuse: true };
+  const state = { refuse, groups: [] as number[], delayMs: 0 };
   const store = new Proxy(real, {
     get(target, prop, receiver) {
-      if (prop === 'commit' || prop === 'load') {
+      if (prop === 'commit' || prop === 'commitMany' || prop === 'load') {
         return async (...args: unknown[]) => {
+          if (prop === 'commitMany') state.groups.push((args[0] as unknown[]).length);
+          if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
           if (state.refuse) throw fault();
           return (target[prop] as (...a: unknown[]) => Promise<unknown>)(...args);
         };
@@ -377,6 +379,111 @@ describe("a dry run's view of the outbox", () => {
     const view = withOutboxAnswers(real, outbox);
     expect([...(await view.answered(['paid', 'nobody', 'big'], at - 1))].sort()).toEqual(['big', 'paid']);
     expect(await view.answer('big', at - 1, 10)).toMatchObject({ body: '', bytes: expect.any(Number) });
+    await real.close();
+  });
+  it("a dry run's count before the gate finds the answers waiting in the outbox when the store itself holds none", async () => {
+    const { withOutboxAnswers } = await import('../../../src/lib/store/outbox.js');
+    const real = await openSqliteStore({ file: join(tempDir('creators-outbox-'), 'store.db') });
+    const outbox = join(tempDir('creators-outbox-'), 'default.outbox.jsonl');
+    const at = 1_800_000_000_000;
+    appendOutbox(outbox, [
+      {
+        answer: {
+          key: answerKey(BASE, enrich('paid')),
+          baseUrl: BASE,
+          route: 'creators/enrich/handle/raw',
+          kind: 'creator',
+          platform: 'instagram',
+          subject: 'paid',
+          request: '{}',
+          body: '{"result":{"instagram":{"username":"paid"}}}',
+          status: 'ok',
+          creditsMilli: 30,
+          records: 1,
+          boughtAt: at,
+          profile: 'default',
+        },
+        creators: ['paid'],
+      },
+    ]);
+    const m = new PurchaseMemoryImpl({
+      store: withOutboxAnswers(real, outbox),
+      baseUrl: BASE,
+      profile: 'default',
+      command: 'enrich handle',
+      maxAge: { creator: 86_400_000, page: 86_400_000 },
+      now: () => at + 1000,
+      sleep: async () => {},
+    });
+    expect(await m.countStored([enrich('paid'), enrich('other')])).toBe(1);
+    await real.close();
+  });
+});
+
+describe('group commit: answers arriving while a commit is under way are kept together in the next one', () => {
+  it('twelve answers at once: each returned only once kept, in fewer transactions than answers, each charge once', async () => {
+    const { store, real, state } = await refusing(busy, false);
+    const svc = service();
+    const m = memoryOn(store, newOutbox());
+    const handles = Array.from({ length: 12 }, (_, i) => `h${i}`);
+    const got = await Promise.all(handles.map((h) => m.request(enrich(h), svc.send(h))));
+    expect(
+      got.map((r) => (r.data as { result: { instagram: { username: string } } }).result.instagram.username),
+    ).toEqual(handles);
+    expect(m.failure).toBeUndefined();
+    // Ready in one turn of the event loop: one transaction.
+    expect(state.groups).toEqual([12]);
+    expect((await real.stats()).spend).toMatchObject({ entries: 12, creditsMilli: 360 });
+    expect((await real.shared()).filter((e) => e.kind === 'claim')).toEqual([]);
+    const again = memoryOn(store, newOutbox(), 1_800_000_060_000);
+    for (const h of handles) expect((await again.request(enrich(h), svc.send(h))).storedAt).toBe(1_800_000_000_000);
+    expect(svc.charged).toHaveLength(12);
+    await real.close();
+  });
+
+  it('answers arriving while a slow commit is under way wait for it and go together in the next', async () => {
+    const { store, real, state } = await refusing(busy, false);
+    state.delayMs = 30;
+    const svc = service();
+    const m = memoryOn(store, newOutbox());
+    const later = (h: string) => async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return svc.send(h)();
+    };
+    await Promise.all([
+      m.request(enrich('first'), svc.send('first')),
+      ...['b', 'c', 'd'].map((h) => m.request(enrich(h), later(h))),
+    ]);
+    expect(state.groups).toEqual([1, 3]);
+    expect((await real.stats()).spend).toMatchObject({ entries: 4, creditsMilli: 120 });
+    await real.close();
+  });
+
+  it('a group the store refuses: every answer in it is returned and in the outbox, none bought again by the next run', async () => {
+    const { store, real, state } = await refusing(busy);
+    // Refused after a while, as a locked store does.
+    state.delayMs = 20;
+    const outbox = newOutbox();
+    const svc = service();
+    const m = memoryOn(store, outbox);
+    const handles = Array.from({ length: 8 }, (_, i) => `h${i}`);
+    const got = await Promise.all(handles.map((h) => m.request(enrich(h), svc.send(h))));
+    expect(got).toHaveLength(8);
+    // Arrived in one turn: one group, refused whole.
+    expect(state.groups).toEqual([8]);
+    state.delayMs = 0;
+    expect(m.failure).toBeInstanceOf(CliError);
+    expect(
+      outboxEntries(outbox)
+        .map((e) => e.answer?.subject)
+        .sort(),
+    ).toEqual(handles);
+    state.refuse = false;
+    expect(await drainOutbox(outbox, store, 'next')).toEqual({ lines: 8, answers: 8, spend: 8 });
+    const next = memoryOn(store, outbox, 1_800_000_060_000);
+    for (const h of handles) expect((await next.request(enrich(h), svc.send(h))).storedAt).toBe(1_800_000_000_000);
+    expect(svc.charged).toHaveLength(8);
+    expect((await spendOf(real)).length).toBe(8);
     await real.close();
   });
 });

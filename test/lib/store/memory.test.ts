@@ -4,6 +4,7 @@ import { answerKey, chargedMilli, PurchaseMemoryImpl } from '../../../src/lib/st
 import { openSqliteStore } from '../../../src/lib/store/sqlite.js';
 import { storedAt, type HttpResponse, type RequestOptions } from '../../../src/lib/http/types.js';
 import { CliError } from '../../../src/lib/errors.js';
+import { parseJson } from '../../../src/lib/exact-json.js';
 import { all } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -51,6 +52,64 @@ function answer(data: unknown): (() => Promise<HttpResponse<unknown>>) & { calls
 }
 
 describe('purchase memory keys', () => {
+  it('a key is the one earlier builds wrote (pinned): stores made before keep answering', () => {
+    // Each key as the build before the direct canonical text computed it (sorted copy, stringifyJson, createHash).
+    const reqs: [Pick<RequestOptions, 'path' | 'query' | 'body'>, string][] = [
+      [
+        { path: 'creators/enrich/handle/raw', body: { handle: 'Noah_Paws', platform: 'instagram' } },
+        '37081a358397c96b45cf4673e1aacd760f6c7712804a5cd081cdf01695fc4c21',
+      ],
+      [
+        {
+          path: 'creators/enrich/handle/full',
+          body: {
+            platform: 'tiktok',
+            handle: '@ella',
+            email_required: 'preferred',
+            include_lookalikes: false,
+            include_audience_data: true,
+          },
+        },
+        '178df1cd1fb123341e309339ef3f3e00d3eee3424819cf95f125c993d5b46faf',
+      ],
+      [
+        {
+          path: 'creators/discover',
+          query: { page: 2, limit: 50 },
+          body: {
+            platform: 'youtube',
+            filters: {
+              followers: { min: 1000, max: null },
+              exclude_handles: ['Zed', 'amy', 'zed'],
+              keywords: ['cats', 'dogs'],
+              nested: [{ b: 1, a: [2, { d: 'x', c: undefined }] }],
+            },
+            paging: parseJson('{"cursor": 123456789012345678901234}'),
+          },
+        },
+        '53d4f1015276fe3d70551fd0d6dc4dd392b617881f5a5b8ff5ddd72040670b1d',
+      ],
+      [
+        { path: 'creators/audience/overlap', body: { platform: 'instagram', creators: ['b_b', '@A_a'] } },
+        '57c22271a7e797c529b8f0eade492c999279a29502a51865ad668727f6742455',
+      ],
+      [
+        {
+          path: 'creators/similar',
+          body: {
+            platform: 'instagram',
+            filter_key: 'url',
+            filter_value: 'https://www.instagram.com/Noah_Paws/',
+            ünï: 'çödé "q" \\ \n',
+            emoji: '😀',
+          },
+        },
+        '9386fddc12ca520a6cb83851a439368bff5dd181d82d1d25a42c018e1b03983a',
+      ],
+    ];
+    for (const [req, key] of reqs) expect(answerKey(BASE, req)).toBe(key);
+  });
+
   it('one creator is one key however the handle is written; options, routes and servers are not', () => {
     const k = answerKey(BASE, enrich('noah_paws'));
     expect(answerKey(BASE, enrich('@Noah_Paws'))).toBe(k);
