@@ -137,6 +137,7 @@ describe('openBulkSource', () => {
       input: 'in.csv',
       kind: 'handle',
       needCount: false,
+      named: BULK_NAMES,
     });
     const seen: string[] = [];
     await source.countPass(async (values) => void seen.push(...values));
