@@ -6,15 +6,15 @@
  * its spend entry in one transaction before it is returned, so nothing is printed that the store does not
  * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash as cryptoHash } from 'node:crypto';
 import { RecentSet } from '../recent-set.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
 import { readCharge, routeOf } from '../api/charge.js';
 import { formatCredits } from '../words.js';
 import { BusyError, CliError, EXIT } from '../errors.js';
-import { parseJson, stringifyJson } from '../exact-json.js';
-import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';
+import { canonicalEntries, JsonText, parseJson, stringifyJson } from '../exact-json.js';
+import { DEFAULT_MAX_RESPONSE_MB, storedShallowMismatch, storedShapeMismatch } from '../http/attempt.js';
 import {
   FROM_STORE,
   type HttpResponse,
@@ -170,13 +170,60 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
       body = { ...(body as Record<string, unknown>), creators: (b.creators as string[]).map(normalizeHandle).sort() };
     }
   }
-  return stringifyJson(canonical({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }));
+  const request = { route: routeOf(req.path), query: req.query ?? null, body: body ?? null };
+  return plainCanonical(request) ?? stringifyJson(canonical(request));
+}
+
+/**
+ * `stringifyJson(canonical(value))` written directly for plain data (objects with no array-index or `__proto__` key,
+ * arrays, strings, finite numbers, booleans, null): a bulk run keys every row twice. Undefined for anything else.
+ */
+function plainCanonical(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      let text = '';
+      if (Array.isArray(value)) {
+        for (const item of value as unknown[]) {
+          const part = plainCanonical(item);
+          if (part === undefined) return undefined;
+          text += text === '' ? part : `,${part}`;
+        }
+        return `[${text}]`;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+      for (const name of Object.keys(value).sort()) {
+        const first = name.charCodeAt(0);
+        if ((first >= 0x30 && first <= 0x39) || name === '__proto__') return undefined;
+        const part = plainCanonical((value as Record<string, unknown>)[name]);
+        if (part === undefined) return undefined;
+        text += `${text === '' ? '' : ','}${JSON.stringify(name)}:${part}`;
+      }
+      return `{${text}}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const sha256: (text: string) => string =
+  typeof cryptoHash === 'function'
+    ? (text) => cryptoHash('sha256', text, 'hex')
+    : (text) => createHash('sha256').update(text).digest('hex');
+
+/** The key of a request's canonical text (`requestText`). */
+function keyOfText(baseUrl: string, text: string): string {
+  return sha256(`${baseUrl}\n${text}`);
 }
 
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
-  return createHash('sha256')
-    .update(`${baseUrl}\n${requestText(req)}`)
-    .digest('hex');
+  return keyOfText(baseUrl, requestText(req));
 }
 
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
@@ -256,11 +303,11 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private readonly notFound = new RecentSet<string>(10_000);
   private readonly maxAnswerBytes: number;
   /**
-   * Answers read ahead for requests about to be made (`prefetch`), by key: `null` when the store held none then.
-   * Taken by the request; bounded, the oldest dropped first.
+   * Answers read ahead for requests about to be made (`prefetch`), by request text (the request then needs no hash of
+   * its own): `null` when the store held none then. Taken by the request; bounded, the oldest dropped first.
    */
-  private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
-  private readonly keys = new Map<string, string>();
+  private readonly ahead = new Map<string, { key: string; hit: ReusableAnswer | null; window: number }>();
+  private readonly urls = new Map<string, URL>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(
@@ -269,24 +316,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
     this.maxAnswerBytes = Math.min(o.maxAnswerBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024, ANSWER_CEILING_BYTES);
   }
 
-  /**
-   * The request's key, kept for the few thousand last asked: a bulk run asks for each row's up to three times (its
-   * count before the gate, its read ahead, its request), and a key costs a canonical text and a hash.
-   */
   private keyOf(req: RequestOptions): string {
-    let seen: string;
-    try {
-      seen = `${req.path}\n${JSON.stringify(req.query ?? null)}\n${JSON.stringify(req.body ?? null)}`;
-    } catch {
-      return answerKey(this.o.baseUrl, req);
-    }
-    let key = this.keys.get(seen);
-    if (key === undefined) {
-      key = answerKey(this.o.baseUrl, req);
-      if (this.keys.size >= AHEAD_MAX * 2) this.keys.delete(this.keys.keys().next().value as string);
-      this.keys.set(seen, key);
-    }
-    return key;
+    return answerKey(this.o.baseUrl, req);
   }
 
   /** The store's time (a team store's server's clock), for whatever a run shares through it. */
@@ -334,15 +365,62 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
         `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be (CREATORS_MAX_RESPONSE_MB)`,
       );
     }
+    const url = this.urlOf(req);
+    if (req.unparsed !== undefined && req.unparsed.length > 0) {
+      const shallow = await this.unparsed(req, req.unparsed, url, hit);
+      if (shallow !== undefined) return shallow;
+    }
     let data: unknown;
     try {
       data = storedData(hit);
     } catch {
       throw damagedAnswer(req, key, hit.boughtAt, 'not valid JSON');
     }
-    const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(new URL(this.o.baseUrl), req.path, req.query);
     const mismatch = await storedShapeMismatch(req, url, data);
     if (mismatch !== undefined) throw damagedAnswer(req, key, hit.boughtAt, `not the endpoint's shape (${mismatch})`);
+    return data;
+  }
+
+  /** The request's URL (only its path is read): one a route, not one a row. */
+  private urlOf(req: RequestOptions): URL {
+    if (req.absoluteUrl) return new URL(req.absoluteUrl);
+    let url = this.urls.get(req.path);
+    if (url === undefined) {
+      url = buildUrl(new URL(this.o.baseUrl), req.path);
+      if (this.urls.size >= 64) this.urls.clear();
+      this.urls.set(req.path, url);
+    }
+    return url;
+  }
+
+  /**
+   * A stored answer as the store writes it (`canonicalEntries`) whose route's shape its top level tells: the fields the
+   * request takes unparsed stay their text (`JsonText`), the rest parsed. Undefined when it must be parsed whole (any
+   * other text, a shape that reads deeper, one that does not fit: then the caller says why).
+   */
+  private async unparsed(
+    req: RequestOptions,
+    unparsed: readonly string[],
+    url: URL,
+    hit: ReusableAnswer,
+  ): Promise<unknown> {
+    const entries = canonicalEntries(hit.body);
+    if (entries === undefined) return undefined;
+    const data: Record<string, unknown> = {};
+    const nested: string[] = [];
+    for (const [name, text] of entries) {
+      const first = text.charCodeAt(0);
+      if (first !== 0x7b && first !== 0x5b) data[name] = parseJson(text);
+      else if (!unparsed.includes(name)) data[name] = parseJson(text);
+      else {
+        // Checked as an empty object or array: the shape must not read inside it (else parsed whole).
+        data[name] = first === 0x7b ? {} : [];
+        nested.push(name);
+      }
+    }
+    if ((await storedShallowMismatch(req, url.pathname, data, nested)) !== undefined) return undefined;
+    for (const [name, text] of entries) if (nested.includes(name)) data[name] = new JsonText(text);
+    Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
     return data;
   }
 
@@ -368,20 +446,21 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    */
   async prefetch(reqs: readonly RequestOptions[]): Promise<void> {
     if (this.failure !== undefined) return;
-    const byWindow = new Map<number, string[]>();
+    const byWindow = new Map<number, { keys: string[]; texts: string[] }>();
     for (const req of reqs) {
       if (!req.purchase) continue;
       const window = this.windowFor(req.purchase);
       if (window <= 0) continue;
-      const key = this.keyOf(req);
-      if (this.ahead.has(key)) continue;
-      const keys = byWindow.get(window) ?? [];
-      keys.push(key);
-      byWindow.set(window, keys);
+      const text = requestText(req);
+      if (this.ahead.has(text)) continue;
+      let slice = byWindow.get(window);
+      if (slice === undefined) byWindow.set(window, (slice = { keys: [], texts: [] }));
+      slice.keys.push(keyOfText(this.o.baseUrl, text));
+      slice.texts.push(text);
     }
-    for (const [window, keys] of byWindow) {
+    for (const [window, { keys, texts }] of byWindow) {
       const held = await this.o.store.answers(keys, this.o.now() - window, this.maxAnswerBytes);
-      for (const key of keys) this.ahead.set(key, { hit: held.get(key) ?? null, window });
+      keys.forEach((key, i) => this.ahead.set(texts[i] as string, { key, hit: held.get(key) ?? null, window }));
     }
     for (const key of this.ahead.keys()) {
       if (this.ahead.size <= AHEAD_MAX) break;
@@ -399,16 +478,17 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       });
       return res;
     }
-    const key = this.keyOf(req);
     const window = this.windowFor(purchase);
+    const text = requestText(req);
+    // Read ahead (`prefetch`): a held answer is used as read; one missing then is looked for again by the claim.
+    const ahead = window > 0 ? this.ahead.get(text) : undefined;
+    if (ahead) this.ahead.delete(text);
+    const key = ahead?.key ?? keyOfText(this.o.baseUrl, text);
     const started = this.o.now();
     const reuse = async (since: number): Promise<HttpResponse<T> | undefined> => {
       const hit = await this.o.store.answer(key, since, this.maxAnswerBytes);
       return hit && this.reusable(key, hit) ? this.fromStore<T>(req, key, hit, window) : undefined;
     };
-    // Read ahead (`prefetch`): a held answer is used as read; one missing then is looked for again by the claim.
-    const ahead = window > 0 ? this.ahead.get(key) : undefined;
-    if (ahead) this.ahead.delete(key);
     if (
       ahead?.hit &&
       ahead.window === window &&
