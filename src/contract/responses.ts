@@ -294,6 +294,18 @@ const ROUTES = RESPONSE_ROUTES.map((r) => ({ ...r, segments: r.pattern.split('/'
  * does not know.
  */
 export function responseSchema(method: string, pathname: string): Schema | 'stream' | undefined {
+  // A bulk run checks every stored answer of one route: matched once.
+  const seen = `${method} ${pathname}`;
+  if (schemaOf.has(seen)) return schemaOf.get(seen);
+  const schema = matchSchema(method, pathname);
+  if (schemaOf.size >= 256) schemaOf.clear();
+  schemaOf.set(seen, schema);
+  return schema;
+}
+
+const schemaOf = new Map<string, Schema | 'stream' | undefined>();
+
+function matchSchema(method: string, pathname: string): Schema | 'stream' | undefined {
   const at = pathname.indexOf(`${P}/`);
   if (at < 0) return undefined;
   const parts = pathname.slice(at).split('/');

@@ -308,6 +308,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    */
   private readonly ahead = new Map<string, { key: string; hit: ReusableAnswer | null; window: number }>();
   private readonly urls = new Map<string, URL>();
+  private readonly pathnames = new WeakMap<URL, string>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(
@@ -389,6 +390,7 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       url = buildUrl(new URL(this.o.baseUrl), req.path);
       if (this.urls.size >= 64) this.urls.clear();
       this.urls.set(req.path, url);
+      this.pathnames.set(url, url.pathname);
     }
     return url;
   }
@@ -418,7 +420,8 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
         nested.push(name);
       }
     }
-    if ((await storedShallowMismatch(req, url.pathname, data, nested)) !== undefined) return undefined;
+    const pathname = this.pathnames.get(url) ?? url.pathname;
+    if ((await storedShallowMismatch(req, pathname, data, nested)) !== undefined) return undefined;
     for (const [name, text] of entries) if (nested.includes(name)) data[name] = new JsonText(text);
     Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
     return data;
