@@ -175,40 +175,45 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
 }
 
 /**
- * `stringifyJson(canonical(value))` written directly for plain data (objects with no array-index or `__proto__` key,
- * arrays, strings, finite numbers, booleans, null): a bulk run keys every row twice. Undefined for anything else.
+ * `stringifyJson(canonical(value))` in one native stringify for plain data (objects with no array-index or `__proto__`
+ * key, arrays, strings, finite numbers, booleans, null): every key, sorted, as the stringify's list of properties
+ * orders every object's the same way. A bulk run keys every row twice. Undefined for anything else.
  */
 function plainCanonical(value: unknown): string | undefined {
+  const names = new Set<string>();
+  if (!plainData(value, names, 0)) return undefined;
+  return JSON.stringify(value, [...names].sort());
+}
+
+function plainData(value: unknown, names: Set<string>, depth: number): boolean {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'boolean':
-      return value ? 'true' : 'false';
+      return true;
+    case 'number':
+      return Number.isFinite(value);
     case 'object': {
-      if (value === null) return 'null';
-      let text = '';
+      if (value === null) return true;
+      if (depth > 64) return false;
       if (Array.isArray(value)) {
-        for (const item of value as unknown[]) {
-          const part = plainCanonical(item);
-          if (part === undefined) return undefined;
-          text += text === '' ? part : `,${part}`;
+        for (let i = 0; i < value.length; i++) {
+          // A hole is written null by both; plainData(undefined) refuses it all the same.
+          if (!plainData(value[i], names, depth + 1)) return false;
         }
-        return `[${text}]`;
+        return true;
       }
-      if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-      for (const name of Object.keys(value).sort()) {
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const name in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
         const first = name.charCodeAt(0);
-        if ((first >= 0x30 && first <= 0x39) || name === '__proto__') return undefined;
-        const part = plainCanonical((value as Record<string, unknown>)[name]);
-        if (part === undefined) return undefined;
-        text += `${text === '' ? '' : ','}${JSON.stringify(name)}:${part}`;
+        if ((first >= 0x30 && first <= 0x39) || name === '__proto__') return false;
+        if (!plainData((value as Record<string, unknown>)[name], names, depth + 1)) return false;
+        names.add(name);
       }
-      return `{${text}}`;
+      return true;
     }
     default:
-      return undefined;
+      return false;
   }
 }
 
