@@ -114,6 +114,9 @@ export function readOutcome(data: unknown, req?: Pick<Plan, 'path' | 'query'>): 
 }
 
 /** Email basic at the higher of two published prices; nothing found costs nothing, so this bounds the bill. */
+/** A bulk run plans every row up to three times (count, read ahead, request): one text a price. */
+const BASIS = new Map<number, string>();
+
 function enrichPlan(
   path: string,
   mode: HandleMode | EmailMode,
@@ -121,12 +124,14 @@ function enrichPlan(
   purchase: Purchase,
 ): Plan {
   const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
+  let basis = BASIS.get(price);
+  if (basis === undefined) BASIS.set(price, (basis = `1 request x ${formatCredits(price)}`));
   return {
     method: 'POST',
     path,
     body,
     worstCaseMilli: price,
-    costBasis: `1 request x ${formatCredits(price)}`,
+    costBasis: basis,
     purchase,
     label: 'Enriching…',
   };

@@ -180,12 +180,24 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
  * orders every object's the same way. A bulk run keys every row twice. Undefined for anything else.
  */
 function plainCanonical(value: unknown): string | undefined {
-  const names = new Set<string>();
+  const names: string[] = [];
   if (!plainData(value, names, 0)) return undefined;
-  return JSON.stringify(value, [...names].sort());
+  return JSON.stringify(value, sortedNames(names));
 }
 
-function plainData(value: unknown, names: Set<string>, depth: number): boolean {
+/** The last names met and their sorted copy: the requests of a run name the same keys in the same order. */
+let lastNames: readonly string[] = [];
+let lastSorted: string[] = [];
+
+function sortedNames(names: string[]): string[] {
+  if (names.length !== lastNames.length || names.some((name, i) => name !== lastNames[i])) {
+    lastNames = names;
+    lastSorted = [...names].sort();
+  }
+  return lastSorted;
+}
+
+function plainData(value: unknown, names: string[], depth: number): boolean {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -208,7 +220,7 @@ function plainData(value: unknown, names: Set<string>, depth: number): boolean {
         const first = name.charCodeAt(0);
         if ((first >= 0x30 && first <= 0x39) || name === '__proto__') return false;
         if (!plainData((value as Record<string, unknown>)[name], names, depth + 1)) return false;
-        names.add(name);
+        if (!names.includes(name)) names.push(name);
       }
       return true;
     }
