@@ -30,12 +30,17 @@ const optionalNumeric = v.optional(v.nullable(numeric));
 const id = v.union([v.pipe(v.string(), v.minLength(1)), wireNumber]);
 const optionalText = v.optional(v.nullable(v.string()));
 
+/** The checks `object` adds: each reads whether the value is an array, nothing inside it. */
+const notArray = new WeakSet<object>();
+
 /** A JSON object (an array is not one), unknown fields kept. */
 function object<E extends v.ObjectEntries>(entries: E) {
-  return v.pipe(
+  const schema = v.pipe(
     v.looseObject(entries),
     v.check((o) => !Array.isArray(o), 'an object'),
   );
+  notArray.add(schema.pipe[1]);
+  return schema;
 }
 const anyObject = object({});
 /** A list answer: an envelope with `results` (DRF paging: `count`, `next`, `previous`), or a bare array. */
@@ -289,6 +294,18 @@ const ROUTES = RESPONSE_ROUTES.map((r) => ({ ...r, segments: r.pattern.split('/'
  * does not know.
  */
 export function responseSchema(method: string, pathname: string): Schema | 'stream' | undefined {
+  // A bulk run checks every stored answer of one route: matched once.
+  const seen = `${method} ${pathname}`;
+  if (schemaOf.has(seen)) return schemaOf.get(seen);
+  const schema = matchSchema(method, pathname);
+  if (schemaOf.size >= 256) schemaOf.clear();
+  schemaOf.set(seen, schema);
+  return schema;
+}
+
+const schemaOf = new Map<string, Schema | 'stream' | undefined>();
+
+function matchSchema(method: string, pathname: string): Schema | 'stream' | undefined {
   const at = pathname.indexOf(`${P}/`);
   if (at < 0) return undefined;
   const parts = pathname.slice(at).split('/');
@@ -319,6 +336,104 @@ export function responseMismatch(method: string, pathname: string, data: unknown
   const schema = responseSchema(method, pathname);
   if (schema === undefined || schema === 'stream') return undefined;
   return mismatchOf(schema, data);
+}
+
+/**
+ * Checks an answer whose nested objects and arrays (at the keys `nested`) stand as `{}` and `[]` (a stored answer
+ * not parsed): undefined when the whole answer fits, 'unsure' when the stand-ins cannot tell (the route's schema reads
+ * inside one of them, or the answer does not fit: then the whole answer says where).
+ */
+export function shallowMismatch(
+  method: string,
+  pathname: string,
+  data: unknown,
+  nested: readonly string[],
+): undefined | 'unsure' {
+  const schema = responseSchema(method, pathname);
+  if (schema === undefined || schema === 'stream') return undefined;
+  const looked = looksInside(schema);
+  if (looked === 'anywhere' || nested.some((key) => looked.has(key))) return 'unsure';
+  return mismatchOf(schema, data) === undefined ? undefined : 'unsure';
+}
+
+const insideOf = new WeakMap<Schema, Set<string> | 'anywhere'>();
+
+/** The top-level keys whose nested value `schema` reads inside (or 'anywhere' when it cannot be told). */
+function looksInside(schema: Schema): Set<string> | 'anywhere' {
+  let found = insideOf.get(schema);
+  if (found === undefined) {
+    const keys = new Set<string>();
+    found = topLevel(schema as Described, keys) ? keys : 'anywhere';
+    insideOf.set(schema, found);
+  }
+  return found;
+}
+
+/** What these functions read of a valibot schema. */
+interface Described {
+  type: string;
+  pipe?: readonly unknown[];
+  wrapped?: Described;
+  options?: readonly Described[];
+  entries?: Record<string, Described>;
+  item?: Described;
+}
+
+/** Adds to `keys` the entries of a top-level object schema whose nested value it reads inside; false if unsure. */
+function topLevel(schema: Described, keys: Set<string>): boolean {
+  switch (schema.type) {
+    case 'union':
+      return (schema.options ?? []).every((option) => topLevel(option, keys));
+    case 'nullable':
+    case 'optional':
+    case 'nullish':
+      return schema.wrapped !== undefined && topLevel(schema.wrapped, keys);
+    case 'loose_object':
+      if (!onlyNotArray(schema)) return false;
+      for (const [key, entry] of Object.entries(schema.entries ?? {})) if (!readsNothingInside(entry)) keys.add(key);
+      return true;
+    default:
+      // Anything else is never an object (an array, a number...) or takes any: the answer itself is real.
+      return (
+        !schema.pipe &&
+        ['unknown', 'any', 'array', 'number', 'string', 'boolean', 'literal', 'null'].includes(schema.type)
+      );
+  }
+}
+
+/** True when `schema` says the same of any JSON object or array as of an empty one of its kind. */
+function readsNothingInside(schema: Described): boolean {
+  switch (schema.type) {
+    case 'unknown':
+    case 'any':
+      return !schema.pipe;
+    // An object or an array is none of these, whatever it holds (a pipe runs only on a value of the type).
+    case 'number':
+    case 'string':
+    case 'boolean':
+    case 'literal':
+    case 'null':
+    case 'undefined':
+      return true;
+    case 'nullable':
+    case 'optional':
+    case 'nullish':
+      return !schema.pipe && schema.wrapped !== undefined && readsNothingInside(schema.wrapped);
+    case 'union':
+      return !schema.pipe && (schema.options ?? []).every(readsNothingInside);
+    case 'loose_object':
+      return Object.keys(schema.entries ?? {}).length === 0 && onlyNotArray(schema);
+    case 'array':
+      return (
+        !schema.pipe && schema.item !== undefined && ['unknown', 'any'].includes(schema.item.type) && !schema.item.pipe
+      );
+    default:
+      return false;
+  }
+}
+
+function onlyNotArray(schema: Described): boolean {
+  return (schema.pipe ?? []).every((step, i) => i === 0 || notArray.has(step as object));
 }
 
 /** Checks data against a schema: undefined when it fits, else where it does not (one line). */

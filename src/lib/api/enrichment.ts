@@ -1,6 +1,7 @@
 import type { EmailMode, HandleMode } from '../../contract/platforms.js';
 import { MODE_PRICE, WORST_CASE_MILLI } from '../../contract/prices.js';
 import { formatCredits } from '../words.js';
+import { JsonText } from '../exact-json.js';
 import { UsageError } from '../errors.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import type { HttpClient } from '../http/client.js';
@@ -25,9 +26,10 @@ export interface EmailOptions {
 }
 
 /** `not_found` is a normal answer that costs nothing. */
-export interface EnrichOutcome {
+export interface EnrichOutcome<R = Record<string, unknown>> {
   status: 'ok' | 'not_found';
-  result: Record<string, unknown> | null;
+  /** An object (`JsonText`: its exact text, from the store, for a request that took it unparsed). */
+  result: R | null;
   creditsCost: number;
   response: unknown;
   /** From the store: bought then, 0 credits now. */
@@ -112,6 +114,9 @@ export function readOutcome(data: unknown, req?: Pick<Plan, 'path' | 'query'>): 
 }
 
 /** Email basic at the higher of two published prices; nothing found costs nothing, so this bounds the bill. */
+/** A bulk run plans every row up to three times (count, read ahead, request): one text a price. */
+const BASIS = new Map<number, string>();
+
 function enrichPlan(
   path: string,
   mode: HandleMode | EmailMode,
@@ -119,12 +124,14 @@ function enrichPlan(
   purchase: Purchase,
 ): Plan {
   const price = WORST_CASE_MILLI[MODE_PRICE[mode]];
+  let basis = BASIS.get(price);
+  if (basis === undefined) BASIS.set(price, (basis = `1 request x ${formatCredits(price)}`));
   return {
     method: 'POST',
     path,
     body,
     worstCaseMilli: price,
-    costBasis: `1 request x ${formatCredits(price)}`,
+    costBasis: basis,
     purchase,
     label: 'Enriching…',
   };
@@ -145,14 +152,40 @@ export function enrichEmailPlan(email: string, options: EmailOptions): Plan {
   });
 }
 
-export async function enrichHandle(http: HttpClient, handle: string, options: HandleOptions): Promise<EnrichOutcome> {
-  const plan = enrichHandlePlan(handle, options);
-  const res = await http.request(plan);
-  return readOutcome(res.data, plan);
+/** A stored answer's `result` goes on as its text: a bulk run writes it out as it is, without parsing it. */
+const UNPARSED = ['result'] as const;
+
+/** An enrichment's outcome, whose result may be its stored text (`UNPARSED`). */
+export type EnrichTextOutcome = EnrichOutcome<Record<string, unknown> | JsonText>;
+
+/** `readOutcome`, a stored result taken unparsed kept as its text: whether it is an object, and empty, is in the text. */
+export function readTextOutcome(data: unknown, req?: Pick<Plan, 'path' | 'query'>): EnrichTextOutcome {
+  const body = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const stored = storedAt(data);
+  if (!(body.result instanceof JsonText) || stored === undefined) return readOutcome(data, req);
+  const text = body.result.text;
+  const notFound = body.status === 'not_found' || text.charCodeAt(0) !== 0x7b || text === '{}';
+  return {
+    status: notFound ? 'not_found' : 'ok',
+    result: notFound ? null : body.result,
+    creditsCost: 0,
+    response: data,
+    storedAt: stored,
+  };
 }
 
-export async function enrichEmail(http: HttpClient, email: string, options: EmailOptions): Promise<EnrichOutcome> {
+export async function enrichHandle(
+  http: HttpClient,
+  handle: string,
+  options: HandleOptions,
+): Promise<EnrichTextOutcome> {
+  const plan = enrichHandlePlan(handle, options);
+  const res = await http.request({ ...plan, unparsed: UNPARSED });
+  return readTextOutcome(res.data, plan);
+}
+
+export async function enrichEmail(http: HttpClient, email: string, options: EmailOptions): Promise<EnrichTextOutcome> {
   const plan = enrichEmailPlan(email, options);
-  const res = await http.request(plan);
-  return readOutcome(res.data, plan);
+  const res = await http.request({ ...plan, unparsed: UNPARSED });
+  return readTextOutcome(res.data, plan);
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { getCredits } from '../api/account.js';
 import { holdHeapSize } from '../io/heap.js';
-import type { EnrichOutcome } from '../api/enrichment.js';
+import type { EnrichTextOutcome } from '../api/enrichment.js';
 import type { Plan } from '../api/plan.js';
 import { formatCredits } from '../words.js';
 import {
@@ -36,7 +36,7 @@ export interface EnrichJob {
   /** Cleans one value; throws a UsageError for a value that must not be sent (the row fails, nothing is charged). */
   clean: (value: string) => string;
   plan: (value: string) => Plan;
-  send: (http: HttpClient, value: string) => Promise<EnrichOutcome>;
+  send: (http: HttpClient, value: string) => Promise<EnrichTextOutcome>;
   request: Record<string, unknown>;
   resultColumns: string[];
   tableColumns: (valueColumn: string) => ColumnSpec[];

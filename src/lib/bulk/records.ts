@@ -5,7 +5,7 @@
  * `input`, so no input column is lost to a run's field of the same name.
  */
 import { DISCOVERY_PLATFORMS } from '../../contract/platforms.js';
-import { stringifyJson } from '../exact-json.js';
+import { JsonText, stringifyJson } from '../exact-json.js';
 import type { Terminal } from '../io/terminal.js';
 import {
   getPath,
@@ -29,7 +29,8 @@ export interface RowOutcome {
   status: RowStatus;
   error: string | null;
   creditsMilli: number;
-  result: Record<string, unknown> | null;
+  /** From the store, the exact text of the object when it was taken unparsed (written out as it is). */
+  result: Record<string, unknown> | JsonText | null;
   /** An `error` row whose request reached the server and whose answer was lost: it may have been charged. */
   maybeCharged?: boolean;
   /** Where an answered row's answer came from: `api` (bought now) or `store` (bought earlier, 0 credits now). */
@@ -111,7 +112,7 @@ function inputObject(header: readonly string[], cells: readonly string[]): DataR
 export function nestedRecord(header: readonly string[], row: RowOutcome): DataRecord {
   return {
     ...inputObject(header, row.cells),
-    result: row.result,
+    result: resultOf(row),
     credits_cost: row.creditsMilli / 1000,
     status: row.status,
     error: row.error,
@@ -119,9 +120,14 @@ export function nestedRecord(header: readonly string[], row: RowOutcome): DataRe
   };
 }
 
+/** The row's result as data (a stored text parsed). */
+function resultOf(row: RowOutcome): Record<string, unknown> | null {
+  return row.result instanceof JsonText ? (row.result.value() as Record<string, unknown>) : row.result;
+}
+
 function runFields(row: RowOutcome): DataRecord {
   return {
-    result: row.result,
+    result: resultOf(row),
     credits_cost: row.creditsMilli / 1000,
     status: row.status,
     error: row.error,
@@ -138,7 +144,16 @@ function inputJson(header: readonly string[], cells: readonly string[]): Ordered
  */
 export function inputRowJson(header: readonly string[], fields?: readonly string[]): (row: RowOutcome) => OrderedJson {
   if (fields === undefined) {
-    return (row) => new OrderedJson([['input', inputJson(header, row.cells)], ...Object.entries(runFields(row))]);
+    // A stored result's text is written as it is (the bytes it would be parsed and written again).
+    return (row) =>
+      new OrderedJson([
+        ['input', inputJson(header, row.cells)],
+        ['result', row.result],
+        ['credits_cost', row.creditsMilli / 1000],
+        ['status', row.status],
+        ['error', row.error],
+        ['source', row.source ?? null],
+      ]);
   }
   const top: string[] = [];
   const own: string[] = [];
@@ -185,17 +200,22 @@ export function flatValues(
   resultColumns: readonly string[],
 ): (row: RowOutcome) => FlatValue[] {
   const width = header.length;
-  const readers = resultColumns.map((column): ((result: Record<string, unknown> | null) => FlatValue) => {
-    if (column === 'result_json') return (result) => (result ? stringifyJson(result) : null);
-    const parts = column.split('.');
-    return (result) => toCell(resultValue({ result }, column, parts));
-  });
+  const readers = resultColumns.map(
+    (column): ((result: Record<string, unknown> | null, text: JsonText | undefined) => FlatValue) => {
+      // A stored result's text is what stringifyJson would write of it.
+      if (column === 'result_json') return (result, text) => text?.text ?? (result ? stringifyJson(result) : null);
+      const parts = column.split('.');
+      return (result) => toCell(resultValue({ result }, column, parts));
+    },
+  );
   return (row) => {
     const values: FlatValue[] = new Array<FlatValue>(width + readers.length + TRAILING_COLUMNS.length);
     const cells = row.cells;
+    const text = row.result instanceof JsonText ? row.result : undefined;
+    const result = resultOf(row);
     let at = 0;
     for (; at < width; at++) values[at] = cells[at] ?? '';
-    for (const read of readers) values[at++] = read(row.result);
+    for (const read of readers) values[at++] = read(result, text);
     values[at++] = row.creditsMilli / 1000;
     values[at++] = row.status;
     values[at++] = row.error;

@@ -24,6 +24,20 @@ export async function storedShapeMismatch(req: RequestOptions, url: URL, data: u
   return (await responseShapes()).responseMismatch(req.method, url.pathname, data);
 }
 
+/**
+ * The same check on a stored answer not parsed, its nested values stood in for by `{}` and `[]` (the keys `nested`):
+ * undefined when it fits, 'unsure' when only the whole answer can tell.
+ */
+export async function storedShallowMismatch(
+  req: RequestOptions,
+  pathname: string,
+  data: unknown,
+  nested: readonly string[],
+): Promise<undefined | 'unsure'> {
+  if (req.responseType !== undefined && req.responseType !== 'json') return undefined;
+  return (await responseShapes()).shallowMismatch(req.method, pathname, data, nested);
+}
+
 export type AttemptOutcome<T> =
   | { kind: 'ok'; response: HttpResponse<T> }
   | { kind: 'error'; error: CliError; retryable: boolean; retryAfter?: number | undefined };

@@ -36,6 +36,11 @@ export interface RequestOptions {
    * the store.
    */
   purchase?: Purchase | undefined;
+  /**
+   * Top-level fields of an answer from the store the caller takes as their stored text (`JsonText`, exact JSON not
+   * parsed: a bulk run writes it out as it is), where the store's text and the route's shape allow; else parsed.
+   */
+  unparsed?: readonly string[] | undefined;
   /** What a person is waiting for, shown by the wait spinner ("Searching…"); else `Waiting for <host>…`. */
   label?: string | undefined;
 }

@@ -1,5 +1,5 @@
 /** Every json/jsonl line: exact big numbers, and C1 controls escaped so `jq -r` on a terminal is safe. */
-import { stringifyJson } from '../exact-json.js';
+import { JsonText, stringifyJson } from '../exact-json.js';
 import { escapeJsonC1 } from '../io/safe-text.js';
 
 export function jsonText(value: unknown, indent?: number): string {
@@ -32,6 +32,8 @@ function writeObject(value: OrderedJson, step: string, pad: string): string {
 
 function writeValue(value: unknown, step: string, pad: string): string | undefined {
   if (value instanceof OrderedJson) return writeObject(value, step, pad);
+  // Compact, a canonical text is the bytes stringifyJson would write; indented, it is parsed (its toJSON).
+  if (value instanceof JsonText && !step) return value.text;
   const text = stringifyJson(value, step ? step.length : undefined) as string | undefined;
   // JSON text holds no raw line break (strings escape theirs): each one starts a line to indent.
   return text !== undefined && step && pad ? text.replace(/\n/g, `\n${pad}`) : text;

@@ -6,15 +6,15 @@
  * its spend entry in one transaction before it is returned, so nothing is printed that the store does not
  * hold. Any other POST the service charged (a raw `creators api` call) is logged in the spend log.
  */
-import { createHash, hash } from 'node:crypto';
+import { createHash, hash as cryptoHash } from 'node:crypto';
 import { RecentSet } from '../recent-set.js';
 import { normalizeHandle } from '../../contract/handles.js';
 import { BATCH_ROUTE } from '../../contract/prices.js';
 import { readCharge, routeOf } from '../api/charge.js';
 import { formatCredits } from '../words.js';
 import { BusyError, CliError, EXIT } from '../errors.js';
-import { parseJson, stringifyJson } from '../exact-json.js';
-import { DEFAULT_MAX_RESPONSE_MB, storedShapeMismatch } from '../http/attempt.js';
+import { canonicalEntries, JsonText, parseJson, stringifyJson } from '../exact-json.js';
+import { DEFAULT_MAX_RESPONSE_MB, storedShallowMismatch, storedShapeMismatch } from '../http/attempt.js';
 import {
   FROM_STORE,
   type HttpResponse,
@@ -184,11 +184,77 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
       body = { ...(body as Record<string, unknown>), creators: (b.creators as string[]).map(normalizeHandle).sort() };
     }
   }
-  return canonicalText({ route: routeOf(req.path), query: req.query ?? null, body: body ?? null }) as string;
+  const request = { route: routeOf(req.path), query: req.query ?? null, body: body ?? null };
+  return plainCanonical(request) ?? (canonicalText(request) as string);
+}
+
+/**
+ * `canonicalText(value)` in one native stringify for plain data (objects with no array-index or `__proto__`
+ * key, arrays, strings, finite numbers, booleans, null): every key, sorted, as the stringify's list of properties
+ * orders every object's the same way. A bulk run keys every row twice. Undefined for anything else.
+ */
+function plainCanonical(value: unknown): string | undefined {
+  const names: string[] = [];
+  if (!plainData(value, names, 0)) return undefined;
+  return JSON.stringify(value, sortedNames(names));
+}
+
+/** The last names met and their sorted copy: the requests of a run name the same keys in the same order. */
+let lastNames: readonly string[] = [];
+let lastSorted: string[] = [];
+
+function sortedNames(names: string[]): string[] {
+  if (names.length !== lastNames.length || names.some((name, i) => name !== lastNames[i])) {
+    lastNames = names;
+    lastSorted = [...names].sort();
+  }
+  return lastSorted;
+}
+
+function plainData(value: unknown, names: string[], depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (depth > 64) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          // A hole is written null by both; plainData(undefined) refuses it all the same.
+          if (!plainData(value[i], names, depth + 1)) return false;
+        }
+        return true;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const name in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+        const first = name.charCodeAt(0);
+        if ((first >= 0x30 && first <= 0x39) || name === '__proto__') return false;
+        if (!plainData((value as Record<string, unknown>)[name], names, depth + 1)) return false;
+        if (!names.includes(name)) names.push(name);
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+const sha256: (text: string) => string =
+  typeof cryptoHash === 'function'
+    ? (text) => cryptoHash('sha256', text, 'hex')
+    : (text) => createHash('sha256').update(text).digest('hex');
+
+/** The key of a request's canonical text (`requestText`). */
+function keyOfText(baseUrl: string, text: string): string {
+  return storedKey(sha256(`${baseUrl}\n${text}`));
 }
 
 export function answerKey(baseUrl: string, req: Pick<RequestOptions, 'path' | 'query' | 'body'>): string {
-  return storedKey(hash('sha256', `${baseUrl}\n${requestText(req)}`, 'hex'));
+  return keyOfText(baseUrl, requestText(req));
 }
 
 function creatorsOf(purchase: Purchase, data: unknown, found: boolean): string[] {
@@ -268,13 +334,15 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
   private readonly notFound = new RecentSet<string>(10_000);
   private readonly maxAnswerBytes: number;
   /**
-   * Answers read ahead for requests about to be made (`prefetch`), by key: `null` when the store held none then.
-   * Taken by the request; bounded, the oldest dropped first.
+   * Answers read ahead for requests about to be made (`prefetch`), by request text (the request then needs no hash of
+   * its own): `null` when the store held none then. Taken by the request; bounded, the oldest dropped first.
    */
-  private readonly ahead = new Map<string, { hit: ReusableAnswer | null; window: number }>();
+  private readonly ahead = new Map<string, { key: string; hit: ReusableAnswer | null; window: number }>();
   /** Answers waiting for the next group commit (`grouped`), and whether one is under way. */
   private readonly waiting: { item: KeptAnswer; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private committing = false;
+  private readonly urls = new Map<string, URL>();
+  private readonly pathnames = new WeakMap<URL, string>();
 
   constructor(private readonly o: MemoryOptions) {
     this.holder = holderOf(
@@ -336,15 +404,64 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
         `${sizeText(bytes)}, over the ${sizeText(this.maxAnswerBytes)} an answer may be (CREATORS_MAX_RESPONSE_MB)`,
       );
     }
+    const url = this.urlOf(req);
+    if (req.unparsed !== undefined && req.unparsed.length > 0) {
+      const shallow = await this.unparsed(req, req.unparsed, url, hit);
+      if (shallow !== undefined) return shallow;
+    }
     let data: unknown;
     try {
       data = storedData(hit);
     } catch {
       throw damagedAnswer(req, key, hit.boughtAt, 'not valid JSON');
     }
-    const url = req.absoluteUrl ? new URL(req.absoluteUrl) : buildUrl(new URL(this.o.baseUrl), req.path, req.query);
     const mismatch = await storedShapeMismatch(req, url, data);
     if (mismatch !== undefined) throw damagedAnswer(req, key, hit.boughtAt, `not the endpoint's shape (${mismatch})`);
+    return data;
+  }
+
+  /** The request's URL (only its path is read): one a route, not one a row. */
+  private urlOf(req: RequestOptions): URL {
+    if (req.absoluteUrl) return new URL(req.absoluteUrl);
+    let url = this.urls.get(req.path);
+    if (url === undefined) {
+      url = buildUrl(new URL(this.o.baseUrl), req.path);
+      if (this.urls.size >= 64) this.urls.clear();
+      this.urls.set(req.path, url);
+      this.pathnames.set(url, url.pathname);
+    }
+    return url;
+  }
+
+  /**
+   * A stored answer as the store writes it (`canonicalEntries`) whose route's shape its top level tells: the fields the
+   * request takes unparsed stay their text (`JsonText`), the rest parsed. Undefined when it must be parsed whole (any
+   * other text, a shape that reads deeper, one that does not fit: then the caller says why).
+   */
+  private async unparsed(
+    req: RequestOptions,
+    unparsed: readonly string[],
+    url: URL,
+    hit: ReusableAnswer,
+  ): Promise<unknown> {
+    const entries = canonicalEntries(hit.body);
+    if (entries === undefined) return undefined;
+    const data: Record<string, unknown> = {};
+    const nested: string[] = [];
+    for (const [name, text] of entries) {
+      const first = text.charCodeAt(0);
+      if (first !== 0x7b && first !== 0x5b) data[name] = parseJson(text);
+      else if (!unparsed.includes(name)) data[name] = parseJson(text);
+      else {
+        // Checked as an empty object or array: the shape must not read inside it (else parsed whole).
+        data[name] = first === 0x7b ? {} : [];
+        nested.push(name);
+      }
+    }
+    const pathname = this.pathnames.get(url) ?? url.pathname;
+    if ((await storedShallowMismatch(req, pathname, data, nested)) !== undefined) return undefined;
+    for (const [name, text] of entries) if (nested.includes(name)) data[name] = new JsonText(text);
+    Object.defineProperty(data, FROM_STORE, { value: hit.boughtAt, enumerable: false });
     return data;
   }
 
@@ -380,20 +497,21 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
    */
   async prefetch(reqs: readonly RequestOptions[]): Promise<void> {
     if (this.failure !== undefined) return;
-    const byWindow = new Map<number, string[]>();
+    const byWindow = new Map<number, { keys: string[]; texts: string[] }>();
     for (const req of reqs) {
       if (!req.purchase) continue;
       const window = this.windowFor(req.purchase);
       if (window <= 0) continue;
-      const key = this.keyOf(req);
-      if (this.ahead.has(key)) continue;
-      const keys = byWindow.get(window) ?? [];
-      keys.push(key);
-      byWindow.set(window, keys);
+      const text = requestText(req);
+      if (this.ahead.has(text)) continue;
+      let slice = byWindow.get(window);
+      if (slice === undefined) byWindow.set(window, (slice = { keys: [], texts: [] }));
+      slice.keys.push(keyOfText(this.o.baseUrl, text));
+      slice.texts.push(text);
     }
-    for (const [window, keys] of byWindow) {
+    for (const [window, { keys, texts }] of byWindow) {
       const held = await this.o.store.answers(keys, this.o.now() - window, this.maxAnswerBytes);
-      for (const key of keys) this.ahead.set(key, { hit: held.get(key) ?? null, window });
+      keys.forEach((key, i) => this.ahead.set(texts[i] as string, { key, hit: held.get(key) ?? null, window }));
     }
     for (const key of this.ahead.keys()) {
       if (this.ahead.size <= AHEAD_MAX) break;
@@ -411,16 +529,17 @@ export class PurchaseMemoryImpl implements PurchaseMemory {
       });
       return res;
     }
-    const key = this.keyOf(req);
     const window = this.windowFor(purchase);
+    const text = requestText(req);
+    // Read ahead (`prefetch`): a held answer is used as read; one missing then is looked for again by the claim.
+    const ahead = window > 0 ? this.ahead.get(text) : undefined;
+    if (ahead) this.ahead.delete(text);
+    const key = ahead?.key ?? keyOfText(this.o.baseUrl, text);
     const started = this.o.now();
     const reuse = async (since: number): Promise<HttpResponse<T> | undefined> => {
       const hit = await this.o.store.answer(key, since, this.maxAnswerBytes);
       return hit && this.reusable(key, hit) ? this.fromStore<T>(req, key, hit, window) : undefined;
     };
-    // Read ahead (`prefetch`): a held answer is used as read; one missing then is looked for again by the claim.
-    const ahead = window > 0 ? this.ahead.get(key) : undefined;
-    if (ahead) this.ahead.delete(key);
     if (
       ahead?.hit &&
       ahead.window === window &&
