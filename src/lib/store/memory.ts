@@ -128,26 +128,20 @@ export interface MemoryTally {
 }
 
 /**
- * The JSON text of `value` with every plain object's keys sorted, recursively: two bodies that mean the same have the
- * same text. Written directly (no sorted copy to stringify): a bulk run makes one a row. The text is the one
- * `stringifyJson` gives the sorted copy, so keys written by earlier builds are found.
+ * Sorted keys, recursively: two bodies that mean the same have the same text. The key of a body `plainCanonical`
+ * cannot write (array-index names, exact numbers) is this copy written out, as every earlier build wrote it: an
+ * object orders array-index names by number whatever the sort, so a direct writer would spell a different key.
  */
-function canonicalText(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${canonicalText(value[i]) ?? 'null'}`;
-    return `${out}]`;
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(
+      Object.keys(value as Record<string, unknown>)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
   }
-  // Anything else (an exact number, a date) as JSON writes it.
-  if (Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return stringifyJson(value);
-  const o = value as Record<string, unknown>;
-  let out = '';
-  for (const k of Object.keys(o).sort()) {
-    const text = canonicalText(o[k]);
-    if (text !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${text}`;
-  }
-  return `{${out}}`;
+  return value;
 }
 
 export { routeOf };
@@ -185,11 +179,11 @@ export function requestText(req: Pick<RequestOptions, 'path' | 'query' | 'body'>
     }
   }
   const request = { route: routeOf(req.path), query: req.query ?? null, body: body ?? null };
-  return plainCanonical(request) ?? (canonicalText(request) as string);
+  return plainCanonical(request) ?? stringifyJson(canonical(request));
 }
 
 /**
- * `canonicalText(value)` in one native stringify for plain data (objects with no array-index or `__proto__`
+ * `stringifyJson(canonical(value))` in one native stringify for plain data (objects with no array-index or `__proto__`
  * key, arrays, strings, finite numbers, booleans, null): every key, sorted, as the stringify's list of properties
  * orders every object's the same way. A bulk run keys every row twice. Undefined for anything else.
  */

@@ -107,7 +107,8 @@ describe('purchase memory keys', () => {
         '9386fddc12ca520a6cb83851a439368bff5dd181d82d1d25a42c018e1b03983a',
       ],
     ];
-    for (const [req, key] of reqs) expect(answerKey(BASE, req)).toBe(key);
+    // Schema 5 keeps a key's first 32 hex digits (and cuts the keys of older stores to them when it migrates).
+    for (const [req, key] of reqs) expect(answerKey(BASE, req)).toBe(key.slice(0, 32));
   });
 
   it('one creator is one key however the handle is written; options, routes and servers are not', () => {

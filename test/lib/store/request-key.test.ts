@@ -1,6 +1,7 @@
 /**
  * A request's key is what finds its stored answer: computed faster now, it must be the same text and hash it always
- * was, or every store would miss (and buy again) what it holds.
+ * was (its first 32 hex digits since schema 5, which cut the keys stores held to them), or every store would miss
+ * (and buy again) what it holds.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ describe('request keys', () => {
           include_audience_data: false,
         },
       }),
-    ).toBe('75877ba435f62394db09899d60becd5f2eaf3b343e4cfeb4deea7309a9b06e44');
+    ).toBe('75877ba435f62394db09899d60becd5f2eaf3b343e4cfeb4deea7309a9b06e44'.slice(0, 32));
     expect(
       answerKey(BASE, {
         path: '/public/v1/discovery/',
@@ -52,7 +53,7 @@ describe('request keys', () => {
           sort: { field: 'followers', order: 'desc' },
         },
       }),
-    ).toBe('26d1479452528d9feee670d4d308c6ece395508aa2dc1b50b10ddccfac5493d7');
+    ).toBe('26d1479452528d9feee670d4d308c6ece395508aa2dc1b50b10ddccfac5493d7'.slice(0, 32));
   });
 
   it('write the same text as sorted copies written out, whatever the body holds', () => {
@@ -88,7 +89,8 @@ describe('request keys', () => {
         expect(answerKey(BASE, req)).toBe(
           createHash('sha256')
             .update(`${BASE}\n${referenceText(req.path, query, body)}`)
-            .digest('hex'),
+            .digest('hex')
+            .slice(0, 32),
         );
       }
     }
