@@ -24,7 +24,7 @@ import { OutputFileError, outputFileCliError, type ColumnSpec, type OutputSettin
 import { printPaidItem } from '../output/paid.js';
 import { concurrencyFor } from './concurrency.js';
 import { progressText } from './progress.js';
-import { nestedRecord, printOutcomes, type RowOutcome } from './records.js';
+import { nestedRecord, printOutcomeBatches, printOutcomes, type RowOutcome } from './records.js';
 import { durationText } from '../output/humanize.js';
 import { OrderedRunner } from './runner.js';
 import { openBulkSource, type BulkNames, type BulkSource, type SourceOptions } from './source.js';
@@ -223,7 +223,11 @@ export async function runEnrichment(ports: EnrichPorts, job: EnrichJob, o: BulkO
       // Read ahead only when the count found rows in the store: with none (a first run), a row's own look finds
       // one another process bought meanwhile, and reading ahead would cost every row a second key and look.
       memory?.prefetch && total !== undefined && already > 0
-        ? { ...source, rows: readAhead(source.rows, job, source.valueIndex, memory as Parameters<typeof readAhead>[3]) }
+        ? {
+            ...source,
+            rows: readAhead(source.rows, job, source.valueIndex, memory as Parameters<typeof readAhead>[3]),
+            runs: undefined,
+          }
         : source,
       output,
       memory !== undefined,
@@ -289,6 +293,7 @@ async function runMany(
   const progress = rowsToTerminal ? undefined : term.liveLine(ports.now);
   const runner = new OrderedRunner<string[], RowOutcome>({
     items: source.rows,
+    chunks: source.runs,
     // Forced, or sized from the pace in force and the latency the service shows (Little's law).
     concurrency: o.concurrency ?? (() => concurrencyFor(http.load())),
     signal: ports.signal,
@@ -308,9 +313,9 @@ async function runMany(
   const valueColumn = source.header[source.valueIndex] ?? job.kind;
   const rowsThenClear = (async function* () {
     let yielded = 0;
-    for await (const row of runner.run()) {
-      yielded++;
-      yield row;
+    for await (const rows of runner.runBatches()) {
+      yielded += rows.length;
+      yield rows;
     }
     progress?.clear();
     // Stopped before a single row (a 401, no credits): no output at all, not a lone csv header on stdout.
@@ -318,7 +323,7 @@ async function runMany(
   })();
   let written: number;
   try {
-    written = await printOutcomes(
+    written = await printOutcomeBatches(
       term,
       output,
       source.header,

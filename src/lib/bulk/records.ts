@@ -13,6 +13,7 @@ import {
   orderedJsonText,
   printJsonRows,
   printList,
+  printRowBatches,
   printRows,
   selectFields,
   toCell,
@@ -252,6 +253,32 @@ export async function printOutcomes(
     for await (const row of rows) yield nestedRecord(header, row);
   })();
   return printList(io, output, records, tableColumns);
+}
+
+/** `printOutcomes` over runs of rows in order (the runner's settled heads): csv/tsv writes each run as one text. */
+export async function printOutcomeBatches(
+  io: Terminal,
+  output: OutputSettings,
+  header: readonly string[],
+  resultColumns: readonly string[],
+  tableColumns: ColumnSpec[],
+  batches: AsyncIterable<readonly RowOutcome[]>,
+  nestInput = false,
+): Promise<number> {
+  const format = output.format;
+  if (format === 'csv' || format === 'tsv') {
+    return printRowBatches(
+      io,
+      { ...output, format },
+      flatColumns(header, resultColumns),
+      batches,
+      flatValues(header, resultColumns),
+    );
+  }
+  const rows = (async function* (): AsyncGenerator<RowOutcome> {
+    for await (const batch of batches) yield* batch;
+  })();
+  return printOutcomes(io, output, header, resultColumns, tableColumns, rows, nestInput);
 }
 
 /** Own keys along `parts` (the service's usual shape), else `getPath`, which matches dotted keys and indexes. */

@@ -6,6 +6,8 @@ import { InterruptedError } from '../errors.js';
 
 export interface RunnerOptions<I, O> {
   items: AsyncIterable<I>;
+  /** The items in runs as the source has them at once (a parsed chunk of a file): taken without a hop each. */
+  chunks?: AsyncIterable<readonly I[]> | undefined;
   concurrency?: number | (() => number);
   recheckMs?: number;
   /** Per-item failures are returned as values; a throw means the run cannot go on, and stops it. */
@@ -34,8 +36,18 @@ export class OrderedRunner<I, O> {
   }
 
   async *run(): AsyncGenerator<O> {
-    const source = this.opts.items[Symbol.asyncIterator]();
-    const queue: Promise<{ ok: true; value: O } | { ok: false; error: unknown }>[] = [];
+    for await (const batch of this.runBatches()) yield* batch;
+  }
+
+  /**
+   * The results in order, as many as have settled at the head each time (one hop for them all, not one each): each
+   * is a row whose work has ended, as `run` yields it.
+   */
+  async *runBatches(): AsyncGenerator<O[]> {
+    const chunks = (this.opts.chunks ?? oneByOne(this.opts.items))[Symbol.asyncIterator]();
+    let chunk: readonly I[] = [];
+    let at = 0;
+    const queue: Queued<O>[] = [];
     let busy = 0;
     const waiters: (() => void)[] = [];
     const take = (): void => {
@@ -87,43 +99,54 @@ export class OrderedRunner<I, O> {
       for (;;) {
         // Keep up to twice the workers queued, so a slow head row does not idle the others.
         while (!exhausted && this.stopped === undefined && queue.length < this.limit() * 2) {
-          let next: IteratorResult<I>;
-          try {
-            next = await source.next();
-          } catch (err) {
-            this.stop(err);
-            break;
-          }
-          if (next.done) {
-            exhausted = true;
-            break;
+          if (at >= chunk.length) {
+            let next: IteratorResult<readonly I[]>;
+            try {
+              next = await chunks.next();
+            } catch (err) {
+              this.stop(err);
+              break;
+            }
+            if (next.done) {
+              exhausted = true;
+              break;
+            }
+            chunk = next.value;
+            at = 0;
+            continue;
           }
           const index = this.started++;
-          const item = next.value;
-          queue.push(
-            (async () => {
-              const slot = acquire();
-              if (slot) await slot;
-              try {
-                if (this.stopped !== undefined) throw this.stopped;
-                return { ok: true as const, value: await this.opts.work(item, index) };
-              } catch (error) {
-                this.stop(error);
-                return { ok: false as const, error };
-              } finally {
-                release();
-              }
-            })(),
-          );
+          const item = chunk[at++] as I;
+          const entry: Queued<O> = { settled: undefined, done: undefined as unknown as Promise<void> };
+          entry.done = (async () => {
+            const slot = acquire();
+            if (slot) await slot;
+            try {
+              if (this.stopped !== undefined) throw this.stopped;
+              entry.settled = { ok: true, value: await this.opts.work(item, index) };
+            } catch (error) {
+              this.stop(error);
+              entry.settled = { ok: false, error };
+            } finally {
+              release();
+            }
+          })();
+          queue.push(entry);
+        }
+        let ready: O[] | undefined;
+        while (queue.length > 0 && (queue[0] as Queued<O>).settled !== undefined) {
+          const settled = (queue.shift() as Queued<O>).settled as Settled<O>;
+          if (settled.ok) (ready ??= []).push(settled.value);
+        }
+        if (ready !== undefined) {
+          yield ready;
+          continue;
         }
         const head = queue[0];
         if (!head) break;
         // Woken before the head settles: the window may take more rows now.
-        const woken = new Promise<undefined>((resolve) => (wakeUp = () => resolve(undefined)));
-        const settled = await Promise.race([head, woken]);
-        if (settled === undefined) continue;
-        queue.shift();
-        if (settled.ok) yield settled.value;
+        const woken = new Promise<void>((resolve) => (wakeUp = resolve));
+        await Promise.race([head.done, woken]);
       }
     } finally {
       if (recheck) clearInterval(recheck);
@@ -132,9 +155,21 @@ export class OrderedRunner<I, O> {
       // being journaled) end before the caller cleans up.
       if (queue.length > 0) {
         this.stop(new Error('the run was stopped'));
-        await Promise.all(queue.splice(0));
+        await Promise.all(queue.splice(0).map((entry) => entry.done));
       }
-      if (this.stopped !== undefined && !exhausted) await source.return?.().catch(() => undefined);
+      if (this.stopped !== undefined && !exhausted) await chunks.return?.().catch(() => undefined);
     }
   }
+}
+
+type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+/** A row in the window: `settled` is set when its work has ended (read without awaiting), `done` then resolves. */
+interface Queued<O> {
+  settled: Settled<O> | undefined;
+  done: Promise<void>;
+}
+
+async function* oneByOne<I>(items: AsyncIterable<I>): AsyncGenerator<readonly I[]> {
+  for await (const item of items) yield [item];
 }

@@ -15,6 +15,8 @@ export interface BulkSource {
   header: string[];
   valueIndex: number;
   rows: AsyncIterable<string[]>;
+  /** The same rows in runs as parsed together, when nothing cuts them (read either this or `rows`). */
+  runs?: AsyncIterable<readonly string[][]> | undefined;
   /**
    * The pass before the money gate: reads a file whole (a malformed row anywhere is refused before anything
    * is sent), sets `count`, and hands the non-blank values to `visit` in batches (the store's count of what it
@@ -127,6 +129,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
     const source: BulkSource = {
       header: input.header,
       valueIndex: choice.index,
+      runs: o.maxRows === undefined ? input.runs : undefined,
       rows: limit(input.rows, o.maxRows, () =>
         ports.warn(
           `Stopped after ${plural(o.maxRows ?? 0, 'row')} (${o.named.maxRows}); the rest of ${shown} was not read or enriched.`,

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { finished, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
@@ -180,6 +180,15 @@ export async function* csvRecords(
   source: string,
   options: CsvStreamOptions = {},
 ): AsyncGenerator<string[]> {
+  for await (const records of csvRecordRuns(stream, source, options)) yield* records;
+}
+
+/** `csvRecords` in runs: the records the parser holds at once (a chunk of the input), one hop for them all. */
+export async function* csvRecordRuns(
+  stream: AsyncIterable<Buffer | string>,
+  source: string,
+  options: CsvStreamOptions = {},
+): AsyncGenerator<string[][]> {
   let delimiter = options.delimiter ?? ',';
   try {
     const peeked = await peekHeaderLine(decodeText(stream, source)[Symbol.asyncIterator]());
@@ -217,7 +226,7 @@ export async function* csvRecords(
     const source$ = Readable.from(replay);
     const done = pipeline(source$, parser).catch(() => {});
     try {
-      for await (const record of parser as AsyncIterable<string[]>) yield record;
+      yield* readableRuns<string[]>(parser);
     } finally {
       source$.destroy();
       await done;
@@ -232,12 +241,53 @@ export async function* csvRecords(
   }
 }
 
+/**
+ * A readable's objects as Node's own async iterator hands them (`stream.read()` until null, nothing read once it is
+ * destroyed, its error thrown after what came before), but all those buffered at once in one array.
+ */
+async function* readableRuns<T>(stream: Readable): AsyncGenerator<T[]> {
+  let wake: () => void = () => {};
+  const poke = (): void => {
+    const w = wake;
+    wake = () => {};
+    w();
+  };
+  // undefined: running; null: ended; else the error.
+  let error: unknown;
+  stream.on('readable', poke);
+  const cleanup = finished(stream, { writable: false }, (err) => {
+    error = err ? (error ?? err) : null;
+    poke();
+  });
+  try {
+    for (;;) {
+      const run: T[] = [];
+      for (
+        let got = stream.destroyed ? null : stream.read();
+        got !== null;
+        got = stream.destroyed ? null : stream.read()
+      )
+        run.push(got as T);
+      if (run.length > 0) yield run;
+      else if (error) throw error;
+      else if (error === null) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    stream.off('readable', poke);
+    cleanup();
+    stream.destroy();
+  }
+}
+
 export interface CsvInput {
   header: string[];
   /** True when the file had no header row and `header` was made up (`column1`...). */
   headerSynthesized: boolean;
   sample: string[][];
   rows: AsyncIterable<string[]>;
+  /** The same rows in runs (as parsed together); read either this or `rows`, not both. */
+  runs: AsyncIterable<string[][]>;
   /** How it is read (known once the header is). */
   dialect: CsvDialect;
 }
@@ -274,14 +324,26 @@ export async function readCsv(
   options: ReadCsvOptions = {},
 ): Promise<CsvInput> {
   let dialect: CsvDialect = { delimiter: options.delimiter ?? ',', plain: false };
-  const records = csvRecords(stream, source, {
+  const records = csvRecordRuns(stream, source, {
     ...options,
     onDialect: (d) => {
       dialect = d;
       options.onDialect?.(d);
     },
   });
-  const first = await records.next();
+  // The header and sample are taken one record at a time from the runs; the rest of a run is handed on whole.
+  let held: string[][] = [];
+  let at = 0;
+  const nextRecord = async (): Promise<IteratorResult<string[], undefined>> => {
+    while (at >= held.length) {
+      const next = await records.next();
+      if (next.done) return { done: true, value: undefined };
+      held = next.value;
+      at = 0;
+    }
+    return { done: false, value: held[at++] as string[] };
+  };
+  const first = await nextRecord();
   if (first.done) throw new UsageError(`${named(source, true)} is empty: it holds no rows.`);
   let header = first.value;
   const sample: string[][] = [];
@@ -301,20 +363,27 @@ export async function readCsv(
         : [...row, ...Array<string>(width - row.length).fill('')];
   const wanted = options.sampleRows ?? SAMPLE_ROWS;
   while (sample.length < wanted) {
-    const next = await records.next();
+    const next = await nextRecord();
     if (next.done) break;
     sample.push(next.value);
   }
   const buffered = sample.map(fit);
-  async function* rows(): AsyncGenerator<string[]> {
+  const fitted = (run: string[][]): string[][] => (run.every((row) => row.length === width) ? run : run.map(fit));
+  async function* runs(): AsyncGenerator<string[][]> {
     try {
-      yield* buffered;
-      for await (const row of records) yield fit(row);
+      if (buffered.length > 0) yield buffered;
+      const rest = held.slice(at);
+      held = [];
+      if (rest.length > 0) yield fitted(rest);
+      for await (const run of records) yield fitted(run);
     } finally {
       await records.return(undefined);
     }
   }
-  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows(), dialect };
+  async function* rows(): AsyncGenerator<string[]> {
+    for await (const run of runs()) yield* run;
+  }
+  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows(), runs: runs(), dialect };
 }
 
 /** This pass is also what refuses a malformed file before anything is sent. */

@@ -5,7 +5,7 @@ export { humanCount, humanDate, percent, toNumber, truncate } from './humanize.j
 export { countText, creditCount, plural } from '../words.js';
 export { displayWidth } from '../io/width.js';
 export { openSink, OutputFileError, outputFileCliError, writeChunk } from './sink.js';
-export { printBytes, printItem, printJsonRows, printList, printRows, printText } from './printers.js';
+export { printBytes, printItem, printJsonRows, printList, printRowBatches, printRows, printText } from './printers.js';
 export { isTerminalTable } from './terminal-printers.js';
 export { escapeControls } from '../io/safe-text.js';
 export { stringifyJson } from '../exact-json.js';

@@ -98,6 +98,28 @@ export async function printRows<T>(
   rows: AsyncIterable<T> | Iterable<T>,
   toValues: (row: T) => readonly FlatValue[],
 ): Promise<number> {
+  return printRowRuns(io, settings, columns, rows, false, toValues);
+}
+
+/** `printRows` over runs of rows, each run encoded into one text and written at once (one hop a run, not a row). */
+export async function printRowBatches<T>(
+  io: Terminal,
+  settings: OutputSettings & { format: 'csv' | 'tsv' },
+  columns: readonly string[],
+  batches: AsyncIterable<readonly T[]> | Iterable<readonly T[]>,
+  toValues: (row: T) => readonly FlatValue[],
+): Promise<number> {
+  return printRowRuns(io, settings, columns, batches, true, toValues);
+}
+
+async function printRowRuns<T>(
+  io: Terminal,
+  settings: OutputSettings & { format: 'csv' | 'tsv' },
+  columns: readonly string[],
+  rows: AsyncIterable<T | readonly T[]> | Iterable<T | readonly T[]>,
+  batched: boolean,
+  toValues: (row: T) => readonly FlatValue[],
+): Promise<number> {
   const check = FieldsCheck.for(settings);
   const count = await withSink(io, settings, async (sink) => {
     const encode = await lineEncoder(settings);
@@ -108,18 +130,28 @@ export async function printRows<T>(
     // The header waits for the first row (or the end): stdout cannot take back a header written before an error.
     const header = encode(picked ?? columns);
     const values: FlatValue[] = [];
-    let count = 0;
-    for await (const item of rows) {
-      if (count === 0) await batch.add(header);
-      count++;
+    const line = (item: T): string => {
       const row = toValues(item);
-      if (index === undefined) {
-        await batch.add(encode(row));
-        continue;
-      }
+      if (index === undefined) return encode(row);
       values.length = index.length;
       for (let i = 0; i < index.length; i++) values[i] = (row[index[i] as number] ?? null) as FlatValue;
-      await batch.add(encode(values));
+      return encode(values);
+    };
+    let count = 0;
+    for await (const got of rows) {
+      if (!batched) {
+        if (count === 0) await batch.add(header);
+        count++;
+        await batch.add(line(got as T));
+        continue;
+      }
+      let text = '';
+      for (const item of got as readonly T[]) {
+        if (count === 0) text = header;
+        count++;
+        text += line(item);
+      }
+      if (text !== '') await batch.add(text);
     }
     if (count === 0) await batch.add(header);
     await batch.flush();

@@ -102,6 +102,73 @@ describe('OrderedRunner', () => {
   });
 });
 
+describe('OrderedRunner.runBatches over chunks of items', () => {
+  async function* chunked(n: number, size: number, onPull?: () => void): AsyncGenerator<number[]> {
+    for (let i = 0; i < n; i += size) {
+      onPull?.();
+      yield Array.from({ length: Math.min(size, n - i) }, (_, k) => i + k);
+    }
+  }
+
+  it('hands out runs of results in input order, each row in a run already ended, the window kept', async () => {
+    const ended = new Set<number>();
+    let started = 0;
+    const runner = new OrderedRunner({
+      items: count(0),
+      chunks: chunked(500, 64),
+      concurrency: 3,
+      work: async (i: number) => {
+        started++;
+        await tick((i * 7) % 3);
+        ended.add(i);
+        return i;
+      },
+    });
+    const out: number[] = [];
+    let runs = 0;
+    for await (const batch of runner.runBatches()) {
+      runs++;
+      for (const i of batch) expect(ended.has(i)).toBe(true);
+      out.push(...batch);
+      expect(started - out.length).toBeLessThanOrEqual(6);
+    }
+    expect(out).toEqual(Array.from({ length: 500 }, (_, i) => i));
+    // More than one row a hop: the point of the runs.
+    expect(runs).toBeLessThan(500);
+    expect(runner.stopped).toBeUndefined();
+  });
+
+  it('a throw in a chunked run stops it: later items never start, the rows before it come out', async () => {
+    const started: number[] = [];
+    const runner = new OrderedRunner({
+      items: count(0),
+      chunks: chunked(200, 50),
+      concurrency: 2,
+      work: async (i: number) => {
+        started.push(i);
+        await tick();
+        if (i === 5) throw new Error('fatal');
+        return i;
+      },
+    });
+    const out = await collect(runner.run());
+    expect(out.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+    expect(out).not.toContain(5);
+    expect((runner.stopped as Error).message).toBe('fatal');
+    expect(Math.max(...started)).toBeLessThan(12);
+  });
+
+  it('a chunk source that throws stops the run with that error after the rows before it', async () => {
+    async function* broken(): AsyncGenerator<number[]> {
+      yield [1, 2, 3];
+      throw new Error('bad csv');
+    }
+    const runner = new OrderedRunner({ items: count(0), chunks: broken(), work: async (i: number) => i });
+    expect(await collect(runner.run())).toEqual([1, 2, 3]);
+    expect((runner.stopped as Error).message).toBe('bad csv');
+  });
+});
+
 describe('progress text', () => {
   it('shows done/total, failures, credits and an ETA', () => {
     expect(progressText('enrich handle', { done: 50, failed: 2, creditsMilli: 48000 }, 200, 10_000)).toBe(

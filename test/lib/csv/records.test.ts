@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { csvRecords, detectDelimiter, type CsvStreamOptions } from '../../../src/lib/csv/read.js';
+import { csvRecords, detectDelimiter, readCsv, type CsvStreamOptions } from '../../../src/lib/csv/read.js';
 import { scanUtf8 } from '../../../src/lib/csv/decode.js';
 import { UsageError } from '../../../src/lib/errors.js';
 
@@ -212,5 +212,43 @@ describe('the input rules', () => {
   it('skips # comment lines only where asked (handle lists), and only at the start of a line', async () => {
     expect(await read(['handle\n# seen\nann#1\n'], { comments: true })).toEqual([['handle'], ['ann#1']]);
     expect(await read(['handle\n# seen\n'])).toEqual([['handle'], ['# seen']]);
+  });
+});
+
+describe('readCsv: rows in runs', () => {
+  const text = `handle,n\n${Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? `h${i}` : `h${i},${i}`)).join('\n')}\n`;
+  const pieces = (all: string, size: number) =>
+    Readable.from(
+      Array.from({ length: Math.ceil(all.length / size) }, (_, k) => Buffer.from(all.slice(k * size, k * size + size))),
+    );
+
+  it('hands the same rows as `rows` (the sample first, widths fitted), many to a run', async () => {
+    const one = await readCsv(pieces(text, 1000), 'in.csv', { relaxColumns: true });
+    const rows: string[][] = [];
+    for await (const row of one.rows) rows.push(row);
+    const other = await readCsv(pieces(text, 1000), 'in.csv', { relaxColumns: true });
+    const runs: string[][][] = [];
+    for await (const run of other.runs) runs.push(run);
+    expect(rows).toHaveLength(3000);
+    expect(rows[0]).toEqual(['h0', '']);
+    expect(rows[1]).toEqual(['h1', '1']);
+    expect(runs.flat()).toEqual(rows);
+    expect(runs.length).toBeLessThan(100);
+  });
+
+  it('a malformed line mid-file: the runs before it, then the error naming it', async () => {
+    const bad = `handle,n\n${Array.from({ length: 500 }, (_, i) => `h${i},${i}`).join('\n')}\nh,"x"y\nlast,1\n`;
+    const got: string[][] = [];
+    const err = await failure(
+      (async () => {
+        const input = await readCsv(pieces(bad, 500), 'in.csv');
+        for await (const run of input.runs) got.push(...run);
+      })(),
+    );
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err?.message).toMatch(/line 502: a closing quote/);
+    expect(got.length).toBeGreaterThan(400);
+    expect(got.length).toBeLessThanOrEqual(500);
+    expect(got[0]).toEqual(['h0', '0']);
   });
 });
