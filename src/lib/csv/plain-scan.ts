@@ -23,6 +23,8 @@ export interface PlainScanOptions {
   index: number;
   /** Each data record, in order: its value at `index` ('' when it has no such column). */
   row(value: string): void;
+  /** Each data record whole, in order (its fields as csv-parse gives them), when wanted. */
+  record?: ((cells: string[]) => void) | undefined;
 }
 
 export interface PlainScan {
@@ -34,6 +36,7 @@ export interface PlainScan {
 
 export function plainScanner(o: PlainScanOptions): PlainScan {
   const delim = o.delimiter.charCodeAt(0);
+  const whole = o.record;
   let carry = '';
   let width = -1;
   let first = true;
@@ -58,6 +61,7 @@ export function plainScanner(o: PlainScanOptions): PlainScan {
       }
       let fields = 0;
       let value: string | undefined;
+      const cells: string[] | undefined = whole ? [] : undefined;
       for (;;) {
         // One field from `pos`.
         let end: number;
@@ -81,7 +85,11 @@ export function plainScanner(o: PlainScanOptions): PlainScan {
             end = k;
             break;
           }
-          if (fields === o.index) value = s.slice(pos + 1, end).replaceAll('""', '"');
+          if (fields === o.index || cells) {
+            const text = s.slice(pos + 1, end).replaceAll('""', '"');
+            if (fields === o.index) value = text;
+            cells?.push(text);
+          }
           pos = end + 1;
         } else {
           end = pos;
@@ -92,7 +100,11 @@ export function plainScanner(o: PlainScanOptions): PlainScan {
             end++;
           }
           if (end >= len && !final) return start;
-          if (fields === o.index) value = s.slice(pos, end);
+          if (fields === o.index || cells) {
+            const text = s.slice(pos, end);
+            if (fields === o.index) value = text;
+            cells?.push(text);
+          }
           pos = end;
         }
         fields++;
@@ -118,6 +130,7 @@ export function plainScanner(o: PlainScanOptions): PlainScan {
       else {
         first = false;
         o.row(value ?? '');
+        if (cells) whole?.(cells);
       }
     }
   };

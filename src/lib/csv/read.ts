@@ -288,6 +288,8 @@ export interface CsvInput {
   rows: AsyncIterable<string[]>;
   /** The same rows in runs (as parsed together); read either this or `rows`, not both. */
   runs: AsyncIterable<string[][]>;
+  /** Stops reading (neither `rows` nor `runs` will be). */
+  close(): Promise<void>;
   /** How it is read (known once the header is). */
   dialect: CsvDialect;
 }
@@ -383,7 +385,10 @@ export async function readCsv(
   async function* rows(): AsyncGenerator<string[]> {
     for await (const run of runs()) yield* run;
   }
-  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows(), runs: runs(), dialect };
+  const close = async (): Promise<void> => {
+    await records.return(undefined);
+  };
+  return { header, headerSynthesized: synthesized, sample: buffered, rows: rows(), runs: runs(), close, dialect };
 }
 
 /** This pass is also what refuses a malformed file before anything is sent. */

@@ -149,4 +149,64 @@ describe('openBulkSource', () => {
     expect(source.count).toBe(2511);
     await source.cleanup();
   });
+  async function runsOf(source: { runs?: AsyncIterable<readonly string[][]> | undefined }): Promise<string[][]> {
+    const out: string[][] = [];
+    for await (const run of source.runs ?? []) out.push(...run);
+    return out;
+  }
+
+  it('a file found plain before the gate is run through the plain scan: the rows csv-parse gives, in runs', async () => {
+    const dir = tempDir('creators-source-');
+    const body = Array.from({ length: 3000 }, (_, i) => `h${i},"n, ""${i}""",\r\n`).join('');
+    writeFileSync(join(dir, 'in.csv'), `handle,n,empty\r\n${body}\n\nlast,"a\nb",z`);
+    const open = () =>
+      openBulkSource(ports({ cwd: dir }), {
+        values: [],
+        input: 'in.csv',
+        kind: 'handle',
+        needCount: false,
+        named: BULK_NAMES,
+      });
+    const parsed = await open();
+    const byCsvParse = await runsOf(parsed);
+    const plain = await open();
+    await plain.countPass(async () => {});
+    const byScan = await runsOf(plain);
+    expect(byCsvParse).toHaveLength(3001);
+    expect(byCsvParse[1]).toEqual(['h1', 'n, "1"', '']);
+    expect(byCsvParse[3000]).toEqual(['last', 'a\nb', 'z']);
+    expect(byScan).toEqual(byCsvParse);
+    await parsed.cleanup();
+    await plain.cleanup();
+  });
+
+  it('a plain file changed after the gate (no longer plain) is read by csv-parse, no row handed twice', async () => {
+    const dir = tempDir('creators-source-');
+    const file = join(dir, 'in.csv');
+    const rows = Array.from({ length: 5000 }, (_, i) => `h${i},n${i}\n`);
+    writeFileSync(file, `handle,n\n${rows.join('')}`);
+    const source = await openBulkSource(ports({ cwd: dir }), {
+      values: [],
+      input: 'in.csv',
+      kind: 'handle',
+      needCount: false,
+      named: BULK_NAMES,
+    });
+    await source.countPass(async () => {});
+    // A quote inside a bare field on line 4002: the plain scan gives up there, csv-parse refuses it naming the line.
+    rows[4000] = 'h4000,n"4000\n';
+    writeFileSync(file, `handle,n\n${rows.join('')}`);
+    const got: string[][] = [];
+    let failure: unknown;
+    try {
+      for await (const run of source.runs ?? []) got.push(...run);
+    } catch (err) {
+      failure = err;
+    }
+    expect((failure as Error).message).toMatch(/line 4002, field 2: a quote inside an unquoted value/);
+    expect(got.length).toBeLessThanOrEqual(4000);
+    expect(got.length).toBeGreaterThan(1000);
+    expect(got).toEqual(Array.from({ length: got.length }, (_, i) => [`h${i}`, `n${i}`]));
+    await source.cleanup();
+  });
 });
