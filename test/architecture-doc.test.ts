@@ -32,7 +32,8 @@ const SECTION_BASES: Record<string, readonly string[]> = {
   Layers: ['src/app', 'src/app/factory', 'src/app/mcp', 'src/commands', 'src/contract'],
   'Layers inside lib': ['src/lib'],
   'lib, folder by folder': ['src/lib', 'src/lib/*'],
-  Rules: ['src/lib', 'src/lib/store', 'src/contract', 'src/app'],
+  // The rules speak across lib: a bare name there may be in any of its folders.
+  Rules: ['src/lib', 'src/lib/store', 'src/lib/*', 'src/contract', 'src/app', 'src/app/factory'],
   'How a request travels': ['src/lib', 'src/lib/http'],
   'The store': ['src/lib', 'src/lib/store'],
   'The sandbox': ['src/sandbox'],
