@@ -111,6 +111,7 @@ describe('ARCHITECTURE.md is the map', () => {
   });
 
   it('fails on a path that is gone (planted)', () => {
+    // A file that never was, a folder that never was, and `heap.ts`, which is in lib/io: not where "The store" looks.
     const planted = doc().replace('## The store\n', '## The store\n\n`heap.ts` and `lib/io/gone.ts`, `sieve/`.\n');
     expect(stalePaths(planted, paths())).toEqual([
       'The store: heap.ts',
