@@ -3,8 +3,9 @@
  * text in src/lib that spells `--word` means a flag is checked in the wrong layer, or lib knows how the user typed
  * what it was given. Every text lib writes for people counts: an error's message and hint, a notice, a warning, a
  * plan's description, a prompt. Checked on the source with the TypeScript parser: every string piece in src/lib
- * (comments and module paths aside). Where lib must name what the user gave, the command hands it the words
- * (`named: '--exclude-handles'`, `inputNamed: '--input'`).
+ * (comments and module paths aside). Where lib must name what the user gave, or say back which flag shaped what it
+ * did (a quote's basis, a stop after --max-rows), the caller hands it the words (`named: '--exclude-handles'`,
+ * `BulkNames`, `CsvNames`, a budget's `named: '--max-credits'`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -61,11 +62,9 @@ function flagsNamed(files: ReadonlyMap<string, string>): string[] {
  * command line holds moves to where it is read (a value kind, the verb, its flag module in src/commands).
  */
 const RECOVERY_HINTS = new Set([
-  // Errors: the key, base URL, consent, browser or port the run turned out to need (the base URL is checked when
-  // app resolves it from the flag, the env or the profile: the hint names the first two).
+  // Errors: the key, consent, browser or port the run turned out to need.
   'lib/errors.ts: --api-key',
   'lib/http/decode-error.ts: --api-key',
-  'lib/http/url.ts: --base-url',
   'lib/io/prompt.ts: --yes',
   'lib/auth/login.ts: --no-browser',
   'lib/auth/callback-server.ts: --port',
@@ -76,10 +75,7 @@ const RECOVERY_HINTS = new Set([
   'lib/store/budget.ts: --max-pages',
   'lib/store/budget.ts: --max-rows',
   'lib/store/memory.ts: --max-age',
-  // Errors: what the input file, the filters or the service's answer turned out to hold.
-  'lib/csv/detect.ts: --column',
-  'lib/csv/detect.ts: --mode',
-  'lib/csv/read.ts: --relax-columns',
+  // Errors: what the filters, the exclusions or the service's answer turned out to hold.
   'lib/listening/creators.ts: --platform',
   'lib/discovery/exclusions.ts: --platform',
   'lib/discovery/exclusions.ts: --exclude-list',
@@ -103,11 +99,9 @@ const RECOVERY_HINTS = new Set([
   'lib/store/pg-grants.ts: --role',
   'lib/store/pg-grants.ts: --no-store',
   'lib/store/errors.ts: --no-store',
-  // Notices and warnings: the store answered (to buy fresh), a delimiter was detected (to choose another), the
-  // quote of a raw request that pages (to bound it).
+  // Notices and warnings: the store answered (to buy fresh), the quote of a raw request that pages (to bound it).
   'lib/store/open.ts: --max-age',
   'lib/api/raw-plan.ts: --max-pages',
-  'lib/csv/read.ts: --delimiter',
   // Notices: what a view left out (columns the width dropped, fields past the sample, the full record), a pager
   // that would not start.
   'lib/output/terminal-printers.ts: --fields',
@@ -119,30 +113,13 @@ const RECOVERY_HINTS = new Set([
   'lib/output/pager.ts: --no-pager',
 ]);
 
-/**
- * Not yet moved: texts that say back which flag shaped what lib did (a quote's basis, a stop after --max-rows, the
- * filters a --query gave) rather than how to get past something. Each belongs to the command, which should hand lib
- * its words (as `named: '--exclude-handles'` does). The list only shrinks: a new entry fails the test.
- */
-const ECHOES_TO_MOVE = new Set([
-  'lib/api/content.ts: --max-credits',
-  'lib/api/creators.ts: --max-credits',
-  'lib/api/raw-plan.ts: --max-credits',
-  'lib/listening/workflows.ts: --max-credits',
-  'lib/http/retry.ts: --timeout',
-  'lib/output/fields-check.ts: --fields',
-  // A setting's description: which flag it stands in for.
-  'lib/config.ts: --platform',
-]);
-
 /** Spelt like a flag, not one of ours. */
 const NOT_OUR_FLAGS = new Set([
   "lib/http/undici-core.ts: --liftoff-only (V8's, set for the undici core)",
   "lib/io/heap.ts: --semi-space-growth-factor (V8's, set for a long run's heap)",
   "lib/io/heap.ts: --heap-growing-percent (V8's, set for a long run's heap)",
 ]);
-const allowed = (v: string): boolean =>
-  RECOVERY_HINTS.has(v) || ECHOES_TO_MOVE.has(v) || [...NOT_OUR_FLAGS].some((n) => n.startsWith(`${v} (`));
+const allowed = (v: string): boolean => RECOVERY_HINTS.has(v) || [...NOT_OUR_FLAGS].some((n) => n.startsWith(`${v} (`));
 
 let libFlags: string[] | undefined;
 /** The flags src/lib names, read once for the tests below. */
@@ -158,7 +135,7 @@ describe('lib never names a flag', () => {
 
   it('every allowed entry is still needed (a stale entry would let a new one in unseen)', () => {
     const named = new Set(libNamed());
-    const listed = [...RECOVERY_HINTS, ...ECHOES_TO_MOVE, ...[...NOT_OUR_FLAGS].map((n) => n.replace(/ \(.*$/, ''))];
+    const listed = [...RECOVERY_HINTS, ...[...NOT_OUR_FLAGS].map((n) => n.replace(/ \(.*$/, ''))];
     expect(listed.filter((v) => !named.has(v))).toEqual([]);
   });
 

@@ -149,6 +149,7 @@ export const ports = {
       dryRun: ctx.dryRun,
       now: ctx.deps.now,
       charged: (after) => ctx.money.billed(after),
+      named: { budget: '--max-credits' },
     };
   },
 

@@ -106,7 +106,7 @@ export default defineCommand({
       const base = pageBase(ctx.deps.env.CREATORS_PAGE_BASE ?? (await ctx.config.setting('page-base')));
       const pp = paginatePlan(request, {
         maxPages,
-        budgetMilli: (await ctx.money.policy()).maxCreditsMilli,
+        budget: await ctx.money.budget(),
         pageBase: base,
       });
       const http = await ctx.http();

@@ -2,7 +2,7 @@ import { integer, keyValue, type FlagDefs, type FlagValues, type ValueKind } fro
 import { DISCOVERY_PAGE_LIMIT, DISCOVERY_RESULT_CAP } from '../contract/limits.js';
 import { DISCOVERY_PLATFORMS } from '../contract/platforms.js';
 import { UsageError } from '../lib/errors.js';
-import { CSV_INPUT_FLAGS } from './csv-flags.js';
+import { CSV_INPUT_FLAGS, csvReadOptions } from './csv-flags.js';
 import type { DiscoveryRequest } from '../lib/discovery/input.js';
 import type { DiscoveryNames } from '../lib/discovery/run.js';
 
@@ -144,7 +144,7 @@ export async function discoveryRequest(flags: FlagValues<typeof DISCOVERY_FLAGS>
     maxFollowers: flags.maxFollowers,
     excludeHandles:
       flags.excludeHandles === undefined ? undefined : { file: flags.excludeHandles, named: '--exclude-handles' },
-    csv: { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns },
+    csv: csvReadOptions(flags),
     excludeLists: flags.excludeList,
     excludeDefaultList: flags.excludeDefaultList,
     excludeAllLists: flags.excludeAllLists,

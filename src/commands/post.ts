@@ -95,7 +95,7 @@ export default defineCommand({
       plan: (token, bound) => commentPagesPlan({ ...req, paginationToken: token }, bound),
       next: (data) => detailsPageOf(data).nextToken,
       first: cursor,
-      bound: { maxPages: flags.all ? maxPages : 1, budgetMilli: (await ctx.money.policy()).maxCreditsMilli },
+      bound: { maxPages: flags.all ? maxPages : 1, budget: await ctx.money.budget() },
     });
     if (!(await ctx.money.gate(plan))) return;
     const output = await ctx.output();

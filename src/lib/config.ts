@@ -37,7 +37,7 @@ export const CONFIG_KEYS: Record<string, ConfigKeySpec> = {
       ['table', 'json', 'jsonl', 'csv', 'tsv'].includes(v) ? undefined : 'must be one of table, json, jsonl, csv, tsv',
   },
   platform: {
-    description: 'default platform for commands that take --platform',
+    description: 'default platform for commands that take a platform',
     validate: (v) =>
       SOCIAL_PLATFORMS.includes(v.toLowerCase() as (typeof SOCIAL_PLATFORMS)[number])
         ? undefined

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseBaseUrl } from '../../src/lib/http/url.js';
+import { parseBaseUrl } from '../../src/app/factory/config.js';
 import { openSqliteStore } from '../../src/lib/store/sqlite.js';
 import type { StoredAnswer } from '../../src/lib/store/types.js';
 import { startSandbox } from '../../src/sandbox/server.js';

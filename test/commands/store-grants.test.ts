@@ -96,9 +96,10 @@ describe('store migrate --print-grants', () => {
       'GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE runs TO ci;',
       'GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE pace TO ci;',
       'GRANT SELECT, INSERT ON TABLE spend TO ci;',
+      'GRANT SELECT, INSERT ON TABLE spend_names TO ci;',
       'GRANT SELECT ON TABLE meta TO ci;',
       'GRANT SELECT ON TABLE creators_schema TO ci;',
-      'GRANT USAGE ON SEQUENCE answers_seq_seq, spend_id_seq TO ci;',
+      'GRANT USAGE ON SEQUENCE answers_seq_seq, spend_id_seq, spend_names_id_seq TO ci;',
     ]);
     expect(migrate).toEqual(['GRANT USAGE, CREATE ON SCHEMA public TO ci;']);
     expect((await printed('Team "A"')).buy[0]).toBe('GRANT USAGE ON SCHEMA public TO "Team ""A""";');
@@ -231,7 +232,7 @@ describe.skipIf(!PG_URL)(`a team role's rights${PG_URL ? '' : ` (${PG_SKIP})`}`,
     ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `may not USAGE on sequence answers_seq_seq, USAGE on sequence spend_id_seq in the team store`,
+      `may not USAGE on sequence answers_seq_seq, USAGE on sequence spend_id_seq, USAGE on sequence spend_names_id_seq in the team store`,
     );
     expect(mark.since().count).toBe(0);
     expect((await noSeq.run(['store', 'stats', '--json'])).code).toBe(0);
@@ -248,7 +249,7 @@ describe.skipIf(!PG_URL)(`a team role's rights${PG_URL ? '' : ` (${PG_SKIP})`}`,
     ]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(
-      `The role ${bare.role} may not SELECT on table answers, INSERT on table answers, UPDATE on table answers (and 22 more)`,
+      `The role ${bare.role} may not SELECT on table answers, INSERT on table answers, UPDATE on table answers (and 25 more)`,
     );
   });
 });

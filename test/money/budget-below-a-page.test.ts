@@ -60,3 +60,42 @@ describe('a --max-credits budget below one page', () => {
     },
   );
 });
+
+/** The quote of a paging run a budget bounds says how many pages it pays for, naming the budget as the user gave it. */
+const quoted: Array<{ name: string; argv: (handle: string) => string[]; basis: string; worst: number }> = [
+  {
+    name: 'posts --all',
+    argv: (h) => ['posts', h, '--platform', 'instagram', '--all'],
+    basis:
+      "pages unknown x 0.15 (the newest official client's price; the spec says 0.03); stops after 3 pages to stay within --max-credits",
+    worst: 0.45,
+  },
+  {
+    name: 'post --kind comments --all',
+    argv: () => ['post', 'https://www.instagram.com/p/DAbCdEfGhIj/', '--kind', 'comments', '--all'],
+    basis: 'pages unknown x 0.03; stops after 16 pages to stay within --max-credits',
+    worst: 0.48,
+  },
+  {
+    name: 'api --paginate (posts)',
+    argv: (h) => ['api', 'creators/content/posts', '-f', 'platform=instagram', '-f', `handle=${h}`, '--paginate'],
+    basis: '3 pages (as many as --max-credits pays for) x 0.15',
+    worst: 0.45,
+  },
+];
+
+describe('a --max-credits budget that pays for some pages', () => {
+  it.each(quoted)('$name: the dry run quotes the pages it pays for, nothing sent', async ({ argv, basis, worst }) => {
+    const handle = creatorHandles(sb.get(), 1, 5)[0] as string;
+    const used = sb.get().state.ledger.usedMilli;
+    const res = await runCli([...argv(handle), '--max-credits', '0.5', '--dry-run', '--json'], {
+      env: sandboxEnv(sb.get()),
+      configDir: tempConfigDir(),
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const plan = res.json<{ cost_basis: string; worst_case_credits: number }>();
+    expect(plan.cost_basis).toBe(basis);
+    expect(plan.worst_case_credits).toBeCloseTo(worst, 6);
+    expect(sb.get().state.ledger.usedMilli).toBe(used);
+  });
+});

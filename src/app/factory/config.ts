@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { checkProfileName, configDirectory, type ConfigStore } from '../../lib/config.js';
 import { UsageError } from '../../lib/errors.js';
 import { checkPlatform } from '../../lib/platforms.js';
-import { DEFAULT_BASE_URL, parseBaseUrl } from '../../lib/http/url.js';
+import { DEFAULT_BASE_URL } from '../../lib/http/url.js';
 import type { Deps } from '../deps.js';
 
 /**
@@ -101,4 +101,27 @@ export class ProfileConfig {
     }
     return mb === undefined ? undefined : Math.round(mb * 1024 * 1024);
   }
+}
+
+/**
+ * The base URL from the flag, the env or the profile: an optional path prefix is kept (for proxies); a bad value is a
+ * usage error naming where it is given (nothing is sent).
+ */
+export function parseBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`Invalid base URL '${raw}'.`, {
+      hint: 'Give an absolute http(s) URL such as https://api-dashboard.influencers.club (--base-url or CREATORS_BASE_URL).',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`Invalid base URL '${raw}': the scheme must be http or https.`);
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(`Invalid base URL '${raw}': it must not carry a query or fragment.`);
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
 }

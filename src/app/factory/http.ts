@@ -72,6 +72,7 @@ export async function buildHttpClient(p: HttpParts): Promise<HttpClient> {
     dryRunChecked: (req) => p.plan.inputChecked(req),
     signal: deps.signal,
     userAgent: 'creators-cli',
+    named: { timeout: '--timeout' },
     onUnauthorized: (rejected) => p.credentials.afterUnauthorized(rejected),
     secrets: term.secrets,
     // The store is opened by the first purchase (or the money gate), not by free reads.

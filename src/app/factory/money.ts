@@ -1,4 +1,4 @@
-import type { Plan } from '../../lib/api/plan.js';
+import type { Budget, Plan } from '../../lib/api/plan.js';
 import type { MoneyPolicy, RestOfRun } from '../../lib/cost.js';
 import type { HttpClient } from '../../lib/http/client.js';
 import type { Terminal } from '../../lib/io/terminal.js';
@@ -53,6 +53,12 @@ export class MoneyGate {
             : parseCreditsMilli(raw, '--max-credits'),
       confirmAboveMilli: parseConfirmAbove(await config.setting('confirm-above')),
     };
+  }
+
+  /** The run's `--max-credits` as a paging plan takes it (the pages it pays for), or undefined when unset. */
+  async budget(): Promise<Budget | undefined> {
+    const milli = (await this.policy()).maxCreditsMilli;
+    return milli === undefined ? undefined : { milli, named: '--max-credits' };
   }
 
   /** Passes a plan through the gate (a dry run's plan printed like data). True when the command may send it. */

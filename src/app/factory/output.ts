@@ -62,6 +62,7 @@ export class OutputChoice {
       bom: g.bom,
       profileCsvSafe: g.csvSafe === undefined ? await this.config.setting('csv-safe') : undefined,
       profileBom: g.bom === undefined ? await this.config.setting('bom') : undefined,
+      named: { fields: '--fields' },
     });
     // Long output on a terminal is paged (flag > CREATORS_PAGER > profile > PAGER > less); never to a file or a pipe.
     if (this.deps.startPager !== undefined && term.stdoutIsTTY && g.pager !== false) {

@@ -4,6 +4,7 @@ import type { BatchJobOptions } from '../../lib/batch/options.js';
 import type { BatchNames } from '../../lib/batch/upload.js';
 import { UsageError } from '../../lib/errors.js';
 import { assignPairs } from '../../lib/options.js';
+import { COLUMN_NAMES } from '../csv-flags.js';
 
 export interface JobFlags {
   mode?: string | undefined;
@@ -101,4 +102,4 @@ export function resultsFormat(
 }
 
 /** How the batch workflow's messages name the input's column and a fresh job: these flags. */
-export const BATCH_NAMES: BatchNames = { column: '--column', force: '--force' };
+export const BATCH_NAMES: BatchNames = { ...COLUMN_NAMES, force: '--force' };

@@ -2,6 +2,7 @@ import { defineCommand } from '../../app/command.js';
 import { ports } from '../../app/ports.js';
 import { UsageError } from '../../lib/errors.js';
 import { INTERVAL_FLAG, MAX_WAIT_FLAG } from './poll.js';
+import { csvReadOptions } from '../csv-flags.js';
 import { JOB_FLAGS } from './upload.js';
 import { BATCH_NAMES, parseJobOptions, resultsFormat } from './job-options.js';
 
@@ -49,7 +50,6 @@ export default defineCommand({
       import('../../lib/batch/wait.js'),
       import('../../lib/batch/run.js'),
     ]);
-    const { csvReadOptions } = await import('../../lib/csv/read.js');
     const job = await parseJobOptions(flags, {
       platform: (flag, allowed, why) => ctx.config.platform(flag, allowed, why),
     });

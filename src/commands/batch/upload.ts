@@ -1,7 +1,7 @@
 import { defineCommand, type FlagDefs } from '../../app/command.js';
 import { ports } from '../../app/ports.js';
 import { BATCH_MODES, BATCH_PLATFORMS, EMAIL_REQUIRED } from '../../contract/platforms.js';
-import { CSV_INPUT_FLAGS } from '../csv-flags.js';
+import { CSV_INPUT_FLAGS, csvReadOptions } from '../csv-flags.js';
 import { BATCH_NAMES, parseJobOptions } from './job-options.js';
 
 /** The flags that describe a job: shared by `upload` and `run`. */
@@ -66,10 +66,9 @@ export default defineCommand({
   ],
   async run(ctx, { args, flags }) {
     const [source = '-'] = args;
-    const [{ extractBatchInput }, { uploadBatches }, { csvReadOptions }] = await Promise.all([
+    const [{ extractBatchInput }, { uploadBatches }] = await Promise.all([
       import('../../lib/batch/extract.js'),
       import('../../lib/batch/upload.js'),
-      import('../../lib/csv/read.js'),
     ]);
     const job = await parseJobOptions(flags, {
       platform: (flag, allowed, why) => ctx.config.platform(flag, allowed, why),
@@ -78,6 +77,7 @@ export default defineCommand({
       kind: job.kind,
       column: job.column,
       csv: csvReadOptions(flags),
+      named: BATCH_NAMES,
     });
     try {
       const output = await ctx.output();

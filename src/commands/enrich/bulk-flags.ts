@@ -3,7 +3,7 @@ import { UsageError } from '../../lib/errors.js';
 import { CONCURRENCY_CAP } from '../../lib/options.js';
 import type { BulkOptions } from '../../lib/bulk/enrich.js';
 import type { BulkNames } from '../../lib/bulk/source.js';
-import { CSV_INPUT_FLAGS } from '../csv-flags.js';
+import { COLUMN_NAMES, CSV_INPUT_FLAGS, csvReadOptions } from '../csv-flags.js';
 
 /** The many-values flags of `enrich handle` and `enrich email` (declared only; nothing heavy). */
 export function bulkFlags(what: 'handles' | 'emails') {
@@ -40,8 +40,8 @@ export function bulkFlags(what: 'handles' | 'emails') {
 /** The many-values flags as the run takes them: the CSV flags only with `--input`. */
 /** How the bulk workflow's messages name what it was given: these flags. */
 export const BULK_NAMES: BulkNames = {
+  ...COLUMN_NAMES,
   input: '--input',
-  column: '--column',
   maxRows: '--max-rows',
   restart: '--restart',
   noStore: '--no-store',
@@ -62,7 +62,7 @@ export function bulkOptions(
 ): BulkOptions {
   if ((flags.delimiter !== undefined || flags.relaxColumns) && flags.input === undefined)
     throw new UsageError(`--${flags.delimiter !== undefined ? 'delimiter' : 'relax-columns'} needs --input.`);
-  const csv = { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns === true };
+  const csv = csvReadOptions(flags);
   return {
     values,
     input: flags.input,

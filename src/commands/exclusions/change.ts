@@ -2,7 +2,7 @@ import type { FlagDefs } from '../../app/command.js';
 import type { Context } from '../../app/context.js';
 import { ports } from '../../app/ports.js';
 import type { EntriesChange } from '../../lib/discovery/exclusions.js';
-import { CSV_INPUT_FLAGS } from '../csv-flags.js';
+import { CSV_INPUT_FLAGS, csvReadOptions } from '../csv-flags.js';
 
 /** The arguments `exclusions add` and `remove` share. */
 export const ENTRY_ARGS = [
@@ -38,8 +38,7 @@ export async function changeEntries(
     list,
     handles,
     file: flags.file,
-    delimiter: flags.delimiter,
-    relaxColumns: flags.relaxColumns,
+    csv: csvReadOptions(flags),
   };
   const { changeEntriesFrom } = await import('../../lib/discovery/exclusions.js');
   // The gate comes first: a dry run sends nothing (and so creates no default list).

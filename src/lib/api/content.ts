@@ -3,7 +3,7 @@ import { formatCredits } from '../words.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { readOutcome, type EnrichOutcome } from './enrichment.js';
-import type { Plan } from './plan.js';
+import type { PageBound, Plan } from './plan.js';
 
 import type { ContentKind } from '../../contract/platforms.js';
 import { plural } from '../words.js';
@@ -84,23 +84,23 @@ export function postDetailsPlan(req: DetailsRequest): Plan {
   return commentPagesPlan(req, { maxPages: 1 }).plan;
 }
 
-/** Without `maxPages`, a --max-credits budget bounds the pages; with neither the worst case is unknown. */
-export function commentPagesPlan(
-  req: DetailsRequest,
-  bound: { maxPages?: number | undefined; budgetMilli?: number | undefined },
-): { plan: Plan; pages: number } {
+/** Without `maxPages`, a credit budget bounds the pages; with neither the worst case is unknown. */
+export function commentPagesPlan(req: DetailsRequest, bound: PageBound): { plan: Plan; pages: number } {
   const price = DETAILS_PRICE_MILLI;
-  const { maxPages, budgetMilli } = bound;
-  const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
+  const { maxPages, budget } = bound;
+  const budgetPages = maxPages === undefined && budget !== undefined ? Math.floor(budget.milli / price) : undefined;
   // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no
   // comments.
   const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
+  const each = formatCredits(price);
   const costBasis =
     maxPages !== undefined
-      ? `${plural(maxPages, 'request')} x ${formatCredits(price)}`
-      : budgetPages === 0
-        ? `1 page x ${formatCredits(price)}: --max-credits pays for no whole page`
-        : `pages unknown x ${formatCredits(price)}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
+      ? `${plural(maxPages, 'request')} x ${each}`
+      : budget === undefined || budgetPages === undefined
+        ? `pages unknown x ${each}`
+        : budgetPages === 0
+          ? `1 page x ${each}: ${budget.named} pays for no whole page`
+          : `pages unknown x ${each}; stops after ${plural(budgetPages, 'page')} to stay within ${budget.named}`;
   return {
     plan: {
       method: 'POST',

@@ -8,7 +8,7 @@ import type { HttpClient } from '../http/client.js';
 import { keepStoredMark } from '../http/types.js';
 import { readCharge } from './charge.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
-import type { Plan } from './plan.js';
+import type { PageBound, Plan } from './plan.js';
 import { creditsLeftOf } from './content.js';
 import { plural } from '../words.js';
 
@@ -34,24 +34,24 @@ const POSTS_PRICE_MILLI = WORST_CASE_MILLI.creatorPosts;
 const POSTS_PRICE_WHY = `(the newest official client's price; the spec says 0.03)`;
 
 /**
- * Without `maxPages`, a --max-credits budget bounds the pages (at the worst case); with neither the cost is unknown.
+ * Without `maxPages`, a credit budget bounds the pages (at the worst case); with neither the cost is unknown.
  */
-export function creatorPostsPlan(
-  req: PostsRequest,
-  bound: { maxPages?: number | undefined; budgetMilli?: number | undefined },
-): { plan: Plan; pages: number } {
+export function creatorPostsPlan(req: PostsRequest, bound: PageBound): { plan: Plan; pages: number } {
   const price = POSTS_PRICE_MILLI;
-  const { maxPages, budgetMilli } = bound;
-  const budgetPages = maxPages === undefined && budgetMilli !== undefined ? Math.floor(budgetMilli / price) : undefined;
+  const { maxPages, budget } = bound;
+  const budgetPages = maxPages === undefined && budget !== undefined ? Math.floor(budget.milli / price) : undefined;
   // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no
   // posts.
   const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
+  const each = `${formatCredits(price)} ${POSTS_PRICE_WHY}`;
   const costBasis =
     maxPages !== undefined
-      ? `${plural(maxPages, 'request')} x ${formatCredits(price)} ${POSTS_PRICE_WHY}`
-      : budgetPages === 0
-        ? `1 page x ${formatCredits(price)} ${POSTS_PRICE_WHY}: --max-credits pays for no whole page`
-        : `pages unknown x ${formatCredits(price)} ${POSTS_PRICE_WHY}${budgetPages !== undefined ? `; stops after ${plural(budgetPages, 'page')} to stay within --max-credits` : ''}`;
+      ? `${plural(maxPages, 'request')} x ${each}`
+      : budget === undefined || budgetPages === undefined
+        ? `pages unknown x ${each}`
+        : budgetPages === 0
+          ? `1 page x ${each}: ${budget.named} pays for no whole page`
+          : `pages unknown x ${each}; stops after ${plural(budgetPages, 'page')} to stay within ${budget.named}`;
   return {
     plan: {
       method: 'POST',

@@ -42,8 +42,14 @@ export function planUrl(baseUrl: URL, plan: Pick<Plan, 'path' | 'query'>): URL {
 /** How many pages a cursor-paged run may fetch, as its plan function takes it. */
 export interface PageBound {
   maxPages?: number | undefined;
-  /** `--max-credits` in thousandths: without `maxPages`, the pages it pays for at the worst case. */
-  budgetMilli?: number | undefined;
+  /** Without `maxPages`, the pages the budget pays for at the worst case. */
+  budget?: Budget | undefined;
+}
+
+/** A credit budget in thousandths, and how a quote names it: the caller's words (`--max-credits`). */
+export interface Budget {
+  milli: number;
+  named: string;
 }
 
 /** A cursor-paged run (posts, comments) as its plan function describes it. */
@@ -97,7 +103,7 @@ export async function planAfterStoredPages(
     };
   const rest = run.plan(token, {
     maxPages: run.bound.maxPages === undefined ? undefined : run.bound.maxPages - held,
-    budgetMilli: run.bound.budgetMilli,
+    budget: run.bound.budget,
   });
   return {
     plan: { ...rest.plan, costBasis: `${named}, then ${rest.plan.costBasis ?? 'the rest'}` },

@@ -20,7 +20,7 @@ import { discoveryPlan } from './discovery.js';
 import { enrichEmailPlan, enrichHandlePlan } from './enrichment.js';
 import { HANDLE_MODES, type HandleMode } from '../../contract/platforms.js';
 import { addCreatorsPlan, createPlan, updatePlan, type ListeningKind, type Monitoring } from './listening.js';
-import { freePlan, type Plan } from './plan.js';
+import { freePlan, type PageBound, type Plan } from './plan.js';
 import { isJsonObject, type RawRequest } from './raw.js';
 
 /** Any origin: only the path and query of the URL are read. */
@@ -164,13 +164,10 @@ export interface PaginatePlan {
  * The raw request followed page after page. Every page costs what the first does, so the worst case
  * is the pages times that: a free route needs no bound; numbered Discovery pages are bounded by the
  * 10,000-result cap; a priced cursor route (posts, comments) has no bound of its own, so `--max-pages`
- * or else a `--max-credits` budget bounds it (as many pages as the budget pays for at the worst
+ * or else a credit budget bounds it (as many pages as the budget pays for at the worst
  * case), and with neither its worst case is unknown. `--max-pages` always applies.
  */
-export function paginatePlan(
-  req: RawRequest,
-  bound: { maxPages?: number | undefined; budgetMilli?: number | undefined; pageBase?: 0 | 1 | undefined },
-): PaginatePlan {
+export function paginatePlan(req: RawRequest, bound: PageBound & { pageBase?: 0 | 1 | undefined }): PaginatePlan {
   const one = rawRequestPlan(req);
   const pageMilli = one.worstCaseMilli;
   const numbered = isNumberPaged(req);
@@ -187,10 +184,9 @@ export function paginatePlan(
   if (pageMilli === 0) {
     return { plan: { ...one, costBasis: 'free pages' }, maxPages: bound.maxPages, pageMilli, perItemMilli };
   }
+  const { budget } = bound;
   const budgetPages =
-    pageMilli !== null && bound.budgetMilli !== undefined
-      ? Math.max(1, Math.floor(bound.budgetMilli / pageMilli))
-      : undefined;
+    pageMilli !== null && budget !== undefined ? Math.max(1, Math.floor(budget.milli / pageMilli)) : undefined;
   const pages = [bound.maxPages, capPages, budgetPages]
     .filter((n): n is number => n !== undefined)
     .reduce<number | undefined>((a, b) => (a === undefined ? b : Math.min(a, b)), undefined);
@@ -201,15 +197,16 @@ export function paginatePlan(
   if (pageMilli === null) costBasis = undefined;
   else if (pages === undefined) costBasis = `pages unknown x ${unit}; --max-pages n bounds it`;
   else {
-    const paysForNone = bound.budgetMilli !== undefined && pageMilli !== null && bound.budgetMilli < pageMilli;
     const why =
       pages === bound.maxPages
         ? ''
         : pages === capPages
           ? ' (the 10,000-result cap)'
-          : paysForNone
-            ? ' (--max-credits pays for no whole page)'
-            : ' (as many as --max-credits pays for)';
+          : budget === undefined
+            ? ''
+            : budget.milli < pageMilli
+              ? ` (${budget.named} pays for no whole page)`
+              : ` (as many as ${budget.named} pays for)`;
     costBasis = `${plural(pages, 'page')}${why} x ${unit}`;
   }
   return {

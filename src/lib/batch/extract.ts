@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { openInput, type InputPorts } from '../io/input.js';
-import { detectColumn, type ValueKind } from '../csv/detect.js';
+import { detectColumn, type ColumnNames, type ValueKind } from '../csv/detect.js';
 import { readCsv, type CsvReadOptions } from '../csv/read.js';
 import type { Notices } from '../io/terminal.js';
 import { csvLineEncoder } from '../output/delimited.js';
@@ -42,6 +42,7 @@ export interface ExtractOptions {
   column?: string | undefined;
   maxPartBytes?: number;
   csv?: CsvReadOptions | undefined;
+  named?: ColumnNames | undefined;
 }
 
 export async function extractBatchInput(
@@ -113,7 +114,7 @@ export async function extractBatchInput(
       sampleRows: SAMPLE_ROWS,
       notice: ports.notice?.bind(ports),
     });
-    const choice = detectColumn(csv.header, csv.sample, options.kind, options.column);
+    const choice = detectColumn(csv.header, csv.sample, options.kind, options.column, options.named);
     column = choice.name;
     guessed = choice.guessed === true;
     header = `${options.kind}\n`;

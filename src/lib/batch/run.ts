@@ -61,7 +61,12 @@ export interface RunInput {
 export async function runBatch(ports: RunPorts, o: RunInput): Promise<void> {
   const { term } = ports;
   const { job } = o;
-  const extraction = await extractBatchInput(term, o.source, { kind: job.kind, column: job.column, csv: o.csv });
+  const extraction = await extractBatchInput(term, o.source, {
+    kind: job.kind,
+    column: job.column,
+    csv: o.csv,
+    named: o.named,
+  });
   let locked: LockedJournalEntry | undefined;
   try {
     if (extraction.parts.length > 1 && o.format === 'json') {

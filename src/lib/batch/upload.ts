@@ -12,14 +12,14 @@ import {
   selectFields,
   type OutputSettings,
 } from '../output/index.js';
+import type { ColumnNames } from '../csv/detect.js';
 import type { BatchPart, Extraction } from './extract.js';
 import { multipartBody } from './multipart.js';
 import { wireFields, type BatchJobOptions } from './options.js';
 import { countText, plural } from '../words.js';
 
 /** How messages name the input's column and a fresh job: the words of the command that took them (its flags). */
-export interface BatchNames {
-  column: string;
+export interface BatchNames extends ColumnNames {
   force: string;
 }
 

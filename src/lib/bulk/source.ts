@@ -3,7 +3,7 @@
  * the rows the store holds counted), then the run. Stdin once, unless the cost must be known first (a dry run
  * or a budget without `--max-rows`): then it is spooled to a temp file.
  */
-import { detectColumn, type ValueKind } from '../csv/detect.js';
+import { detectColumn, type ColumnNames, type ValueKind } from '../csv/detect.js';
 import { decodeText } from '../csv/decode.js';
 import { plainScanner } from '../csv/plain-scan.js';
 import { readCsv, spoolStdin, type CsvInput, type CsvReadOptions } from '../csv/read.js';
@@ -45,9 +45,8 @@ export interface SourceOptions {
   named: BulkNames;
 }
 
-export interface BulkNames {
+export interface BulkNames extends ColumnNames {
   input: string;
-  column: string;
   maxRows: string;
   restart: string;
   /** The way to keep no store, and to buy fresh past it. */
@@ -177,7 +176,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
       ...read,
       notice: (m) => ports.notice?.(m),
     });
-    const choice = detectColumn(input.header, input.sample, o.kind, o.column);
+    const choice = detectColumn(input.header, input.sample, o.kind, o.column, o.named);
     let plainFile = false;
     if (choice.guessed)
       ports.warn(

@@ -6,7 +6,7 @@ export interface ColumnChoice {
   index: number;
   name: string;
   kind: ValueKind;
-  /** The first column was taken for want of a sign: callers say so, naming --column. */
+  /** The first column was taken for want of a sign: callers say so, naming the way to pick another. */
   guessed?: boolean;
 }
 
@@ -113,20 +113,34 @@ function looksLikeData(row: readonly string[]): boolean {
   return row.some((cell) => looksLikeEmail(cell) || /^@\w/.test(cell.trim()) || /^https?:\/\//i.test(cell.trim()));
 }
 
-/** `--column`, else a known header, else a column of mostly emails, else the first column, as handles. */
+/**
+ * How messages name the way to pick a column and where a file of emails goes: the verb's words; absent (a verb that
+ * picks no column), neither is offered.
+ */
+export interface ColumnNames {
+  column: string;
+  byEmail: string;
+}
+
+/** `explicit`, else a known header, else a column of mostly emails, else the first column, as handles. */
 export function detectColumn(
   header: readonly string[],
   sample: readonly (readonly string[])[],
   want?: ValueKind,
   explicit?: string,
+  named?: ColumnNames,
 ): ColumnChoice {
-  const choice = pickColumn(header, sample, want, explicit);
-  if (want === 'handle') refuseEmailsAsHandles(choice, sample);
+  const choice = pickColumn(header, sample, want, explicit, named);
+  if (want === 'handle') refuseEmailsAsHandles(choice, sample, named);
   return choice;
 }
 
 /** Sending addresses as handles wastes a paid run: a handle mode given an email column is a usage error. */
-function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly string[])[]): void {
+function refuseEmailsAsHandles(
+  choice: ColumnChoice,
+  sample: readonly (readonly string[])[],
+  named: ColumnNames | undefined,
+): void {
   const values = sample
     .map((row) => row[choice.index] ?? '')
     .filter((v) => v.trim() !== '')
@@ -135,7 +149,10 @@ function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly 
   const mostlyEmails = values.length > 0 && values.filter(looksLikeEmail).length * 2 > values.length;
   if (emailHeader || mostlyEmails) {
     throw new UsageError(`Column '${choice.name}' holds email addresses, but this mode enriches handles.`, {
-      hint: 'Use a column of handles (--column), or enrich by email (enrich email, batch --mode basic|advanced).',
+      hint:
+        named === undefined
+          ? 'Use a column of handles.'
+          : `Use a column of handles (${named.column}), or enrich by email (${named.byEmail}).`,
     });
   }
 }
@@ -143,8 +160,9 @@ function refuseEmailsAsHandles(choice: ColumnChoice, sample: readonly (readonly 
 function pickColumn(
   header: readonly string[],
   sample: readonly (readonly string[])[],
-  want?: ValueKind,
-  explicit?: string,
+  want: ValueKind | undefined,
+  explicit: string | undefined,
+  named: ColumnNames | undefined,
 ): ColumnChoice {
   const names = header.map(norm);
   const kindOf = (index: number): ValueKind => {
@@ -195,7 +213,9 @@ function pickColumn(
     if (index >= 0) return { index, name: header[index] ?? '', kind };
   }
   if (want === 'email') {
-    throw new UsageError('No email column found in the input.', { hint: 'Name it with --column.' });
+    throw new UsageError('No email column found in the input.', {
+      hint: named === undefined ? undefined : `Name it with ${named.column}.`,
+    });
   }
   for (let index = 0; index < header.length; index++) {
     const values = sample

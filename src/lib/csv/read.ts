@@ -27,6 +27,13 @@ export interface CsvReadOptions {
   delimiter?: string | undefined;
   /** Rows of another width are padded or cut to the header's. */
   relaxColumns?: boolean | undefined;
+  /** How messages name the two options: the verb's flags; absent (a verb without them), they are not offered. */
+  named?: CsvNames | undefined;
+}
+
+export interface CsvNames {
+  delimiter: string;
+  relaxColumns: string;
 }
 
 export interface CsvStreamOptions extends CsvReadOptions {
@@ -145,7 +152,7 @@ async function quotesAreNotCsv(text: string, whole: boolean, comments: boolean):
   );
 }
 
-function describeCsvError(err: CsvError, delimiter: string): string {
+function describeCsvError(err: CsvError, delimiter: string, named: CsvNames | undefined): string {
   const e = err as CsvError & { lines?: number; column?: number; record?: string[]; field?: string };
   const line = e.lines ?? 0;
   const sep = DELIMITER_NAMES[delimiter] ?? `'${delimiter}'`;
@@ -154,7 +161,8 @@ function describeCsvError(err: CsvError, delimiter: string): string {
     case 'CSV_RECORD_INCONSISTENT_COLUMNS': {
       const got = e.record?.length ?? 0;
       const want = /expect (\d+)/.exec(err.message)?.[1] ?? '?';
-      return `line ${line} has ${plural(got, 'value')} where the header has ${want} (${sep}-separated); quote values that hold a ${sep}, or pass --relax-columns to pad or cut rows to the header.`;
+      const relax = named === undefined ? '' : `, or pass ${named.relaxColumns} to pad or cut rows to the header`;
+      return `line ${line} has ${plural(got, 'value')} where the header has ${want} (${sep}-separated); quote values that hold a ${sep}${relax}.`;
     }
     case 'INVALID_OPENING_QUOTE':
       return `line ${line}, field ${(e.column ?? 0) + 1}: a quote inside an unquoted value; put the whole value in quotes and double each quote inside it, like "a ""b"" c".`;
@@ -203,14 +211,15 @@ export async function* csvRecordRuns(
       plain = await quotesAreNotCsv(window.text, window.done, options.comments === true);
     }
     const detected = options.delimiter === undefined && delimiter !== ',';
+    const another = options.named === undefined ? '' : `; ${options.named.delimiter} to choose another`;
     if (plain) {
       options.notice?.(
         `Reading ${named(source)} as plain tab-separated values: its quotes are not CSV quotes and are kept in the values` +
-          `${detected ? ' (tab from its header line; --delimiter to choose another)' : ''}.`,
+          `${detected ? ` (tab from its header line${another})` : ''}.`,
       );
     } else if (detected) {
       options.notice?.(
-        `Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line; --delimiter to choose another).`,
+        `Reading ${named(source)} as ${DELIMITER_NAMES[delimiter]}-separated (from its header line${another}).`,
       );
     }
     options.onDialect?.({ delimiter, plain });
@@ -234,9 +243,12 @@ export async function* csvRecordRuns(
   } catch (err) {
     if (err instanceof UsageError) throw err;
     if (err instanceof CsvError)
-      throw new UsageError(`${named(source, true)} is not valid CSV: ${describeCsvError(err, delimiter)}`, {
-        code: 'bad_csv',
-      });
+      throw new UsageError(
+        `${named(source, true)} is not valid CSV: ${describeCsvError(err, delimiter, options.named)}`,
+        {
+          code: 'bad_csv',
+        },
+      );
     throw new UsageError(`Cannot read ${named(source)}: ${describeFsError(err)}.`);
   }
 }
@@ -356,7 +368,7 @@ export async function readCsv(
   }
   header = uniqueNames(header);
   const width = header.length;
-  // Only --relax-columns lets a row of another width through; it is fitted to the header.
+  // Only `relaxColumns` lets a row of another width through; it is fitted to the header.
   const fit = (row: string[]): string[] =>
     row.length === width
       ? row
@@ -422,11 +434,4 @@ export async function spoolStdin(
   const path = join(dir, 'input.csv');
   await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
-
-export function csvReadOptions(flags: {
-  delimiter?: string | undefined;
-  relaxColumns?: boolean | undefined;
-}): CsvReadOptions {
-  return { delimiter: flags.delimiter, relaxColumns: flags.relaxColumns === true };
 }

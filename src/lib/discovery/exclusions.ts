@@ -9,7 +9,7 @@ import {
 import type { Plan } from '../api/plan.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { csvReadOptions, type CsvReadOptions } from '../csv/read.js';
+import type { CsvReadOptions } from '../csv/read.js';
 import { readColumnValues, type ColumnValuesPorts } from '../csv/values.js';
 import type { Terminal } from '../io/terminal.js';
 import { printItem, type ColumnSpec, type OutputSettings } from '../output/index.js';
@@ -129,8 +129,7 @@ export interface EntriesChange {
   list: string;
   handles: readonly string[];
   file?: string | undefined;
-  delimiter?: string | undefined;
-  relaxColumns?: boolean | undefined;
+  csv?: CsvReadOptions | undefined;
 }
 
 export async function changeEntriesFrom(
@@ -139,7 +138,7 @@ export async function changeEntriesFrom(
   action: 'add' | 'remove',
 ): Promise<void> {
   const ref = parseListRef(change.list);
-  const csv = csvReadOptions(change);
-  const fromFile = change.file === undefined ? [] : await readHandleLines(ports.term, change.file, '--file', csv);
+  const fromFile =
+    change.file === undefined ? [] : await readHandleLines(ports.term, change.file, '--file', change.csv);
   await changeListEntries(ports, ref, handlesToChange([...change.handles, ...fromFile], action), action);
 }

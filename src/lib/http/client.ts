@@ -9,7 +9,7 @@ import { stringifyJson } from '../exact-json.js';
 import type { RequestWaits, WaitHandle } from './wait.js';
 import { sendAttempt, type AttemptPorts } from './attempt.js';
 import { LoadMeter } from './load.js';
-import { sendWithRetries, type RetryPorts } from './retry.js';
+import { sendWithRetries, type HttpNames, type RetryPorts } from './retry.js';
 import { backoffMs, POLICIES } from '../retry-policy.js';
 import type { HttpResponse, PurchaseMemory, RequestOptions } from './types.js';
 import type { ProxyInUse } from './dispatcher.js';
@@ -58,6 +58,7 @@ export interface HttpClientOptions {
    */
   memory?: PurchaseMemory | undefined;
   sharedPace?: SharedPace | undefined;
+  named?: HttpNames | undefined;
 }
 
 /**
@@ -100,6 +101,7 @@ export class HttpClient {
       pacer: this.pacer,
       load: this.meter,
       attempt: (a) => sendAttempt(attemptPorts, a),
+      named: opts.named,
     };
     opts.signal?.addEventListener(
       'abort',

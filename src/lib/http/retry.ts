@@ -12,7 +12,7 @@ import { mayRetry, nextWait, pause, POLICIES } from '../retry-policy.js';
 
 export const MAX_SILENT_WAIT_S = POLICIES.http.maxServerWaitMs / 1000;
 
-/** A server trickling an endless body is given up on after 2 x --timeout, not after every attempt used its own. */
+/** A server trickling an endless body is given up on after twice the timeout, not after every attempt used its own. */
 export const ATTEMPTS_DEADLINE_FACTOR = 2;
 
 export interface RetryPorts {
@@ -28,6 +28,12 @@ export interface RetryPorts {
   pacer: Pacer;
   load: LoadMeter;
   attempt: <T>(a: AttemptRequest) => Promise<AttemptOutcome<T>>;
+  named?: HttpNames | undefined;
+}
+
+/** How the client's messages name its settings: the caller's words (the app's `--timeout`); absent, left unnamed. */
+export interface HttpNames {
+  timeout: string;
 }
 
 export interface PreparedRequest {
@@ -104,7 +110,8 @@ export async function sendWithRetries<T>(
       }
     }
     if (retryable && attempt < attempts && !mayRetry(policy, attempt, usedMs)) {
-      error.message = `${error.message.replace(/\.$/, '')} (gave up after ${attempt} attempts: all attempts of one request get ${formatSeconds(deadlineMs)} s, twice --timeout).`;
+      const twice = ports.named === undefined ? '' : `, twice ${ports.named.timeout}`;
+      error.message = `${error.message.replace(/\.$/, '')} (gave up after ${attempt} attempts: all attempts of one request get ${formatSeconds(deadlineMs)} s${twice}).`;
       throw error;
     }
     if (!retryable || attempt >= attempts) {

@@ -6,26 +6,6 @@ export const API_PREFIX = '/public/v1/';
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
 
-/** An optional path prefix is kept (for proxies); a bad value is a usage error: nothing is sent. */
-export function parseBaseUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`Invalid base URL '${raw}'.`, {
-      hint: 'Give an absolute http(s) URL such as https://api-dashboard.influencers.club (--base-url or CREATORS_BASE_URL).',
-    });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`Invalid base URL '${raw}': the scheme must be http or https.`);
-  }
-  if (url.search || url.hash) {
-    throw new UsageError(`Invalid base URL '${raw}': it must not carry a query or fragment.`);
-  }
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return url;
-}
-
 /** Every route of the real service ends with a slash. */
 export function apiPath(path: string): string {
   const [pathname, search] = splitOnce(path, '?');

@@ -35,6 +35,12 @@ export interface ListeningPorts {
   now(): number;
   /** Told the account's monitoring after a change that charged (the summary's runway warning reuses it). */
   charged?(after: Runway): void;
+  named: ListeningNames;
+}
+
+/** How the estimate names the run's credit budget: the caller's words (`--max-credits`). */
+export interface ListeningNames {
+  budget: string;
 }
 
 /** The charge is read as the balance's fall around the request (runway.ts); a failed read only shortens the line. */
@@ -52,19 +58,19 @@ async function sendCharged(ports: ListeningPorts, plan: Plan): Promise<Listening
 }
 
 /** Undefined when no creator (or an unknown number) is involved. */
-export function monitoringNotice(m: Monitoring): string | undefined {
+export function monitoringNotice(m: Monitoring, named: ListeningNames): string | undefined {
   if (m.creators === null || m.creators <= 0) return undefined;
   const { worstCaseMilli, costBasis } = monitoringCost(m);
   const perDay = formatCredits(MONITORING_DAY_MILLI);
   const detail =
     m.days === undefined
-      ? `${plural(m.creators, 'creator')} x ${perDay} = ${creditCount(worstCaseMilli ?? 0)} per day while monitored (open-ended: --max-credits is checked against one day`
+      ? `${plural(m.creators, 'creator')} x ${perDay} = ${creditCount(worstCaseMilli ?? 0)} per day while monitored (open-ended: ${named.budget} is checked against one day`
       : `${costBasis ?? ''} = ${creditCount(worstCaseMilli ?? 0)} (at most`;
   return `Estimated monitoring cost: ${detail}; a creator already monitored costs nothing more).`;
 }
 
 async function gateMonitoring(ports: ListeningPorts, plan: Plan, monitoring: Monitoring): Promise<boolean> {
-  const notice = monitoringNotice(monitoring);
+  const notice = monitoringNotice(monitoring, ports.named);
   if (notice !== undefined && !ports.dryRun) ports.term.notice(notice);
   return ports.gate(plan);
 }

@@ -5,7 +5,7 @@
 import type { Terminal } from '../io/terminal.js';
 import { pickedFields } from './columns.js';
 import { flattenRecord, getPath } from './flatten.js';
-import type { DataRecord, OutputSettings } from './types.js';
+import type { DataRecord, OutputNames, OutputSettings } from './types.js';
 
 const SUGGEST_SAMPLE = 100;
 
@@ -14,13 +14,16 @@ export class FieldsCheck {
   private readonly seen = new Set<string>();
   private records = 0;
 
-  private constructor(fields: readonly string[]) {
+  private constructor(
+    fields: readonly string[],
+    private readonly named: OutputNames | undefined,
+  ) {
     this.missing = new Set(fields);
   }
 
-  static for(settings: Pick<OutputSettings, 'fields'>): FieldsCheck | undefined {
+  static for(settings: Pick<OutputSettings, 'fields' | 'named'>): FieldsCheck | undefined {
     const fields = pickedFields(settings);
-    return fields === undefined ? undefined : new FieldsCheck(fields);
+    return fields === undefined ? undefined : new FieldsCheck(fields, settings.named);
   }
 
   see(record: DataRecord): void {
@@ -59,7 +62,7 @@ export class FieldsCheck {
     for (const field of missing) {
       const near = closest(field, [...this.seen]);
       const suggestion = near === undefined ? '' : `; did you mean '${near}'?`;
-      io.warn(`--fields: no record has '${field}'${suggestion}`);
+      io.warn(`${this.named === undefined ? '' : `${this.named.fields}: `}no record has '${field}'${suggestion}`);
     }
   }
 

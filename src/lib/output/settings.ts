@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { matchChoice } from '../options.js';
 import { formatFromPath } from './format-from-path.js';
 import { checkOutputPath } from './preflight.js';
-import { FORMATS, type Format, type OutputSettings } from './types.js';
+import { FORMATS, type Format, type OutputNames, type OutputSettings } from './types.js';
 
 export interface OutputInputs {
   json?: boolean | undefined;
@@ -26,6 +26,7 @@ export interface OutputInputs {
   bom?: boolean | undefined;
   profileCsvSafe?: string | undefined;
   profileBom?: string | undefined;
+  named?: OutputNames | undefined;
 }
 
 export function askedFormat(
@@ -52,6 +53,7 @@ export function resolveOutputSettings(inputs: OutputInputs): OutputSettings {
     // Off by default, so machine output stays byte for byte what it was: flag (either way) > profile > off.
     csvSafe: inputs.csvSafe ?? inputs.profileCsvSafe === 'true',
     bom: inputs.bom ?? inputs.profileBom === 'true',
+    named: inputs.named,
   };
   if (settings.outputPath) checkOutputPath(settings.outputPath);
   return settings;

@@ -18,6 +18,12 @@ export interface OutputSettings {
   csvSafe?: boolean | undefined;
   bom?: boolean | undefined;
   pager?: Pager | undefined;
+  named?: OutputNames | undefined;
+}
+
+/** How output warnings name the settings they speak of: the caller's words (the app's `--fields`). */
+export interface OutputNames {
+  fields: string;
 }
 
 export interface ColumnSpec {

@@ -214,24 +214,25 @@ export abstract class StoreCore implements Store {
     return out;
   }
 
-  /** Logs a charge; one already logged under the same origin is not logged twice. */
-  private spendStatement(e: SpendEntry): Statement {
-    return {
-      sql: `INSERT INTO spend (at, profile, base_url, command, route, platform, credits_milli, records, run, origin)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (origin) DO NOTHING`,
-      params: [
-        Math.floor(e.at),
-        e.profile,
-        e.baseUrl,
-        e.command,
-        e.route,
-        e.platform,
-        Math.round(e.creditsMilli),
-        e.records,
-        e.run,
-        e.origin ?? null,
-      ],
-    };
+  /**
+   * Logs a charge; one already logged under the same origin is not logged twice. Its names (run, profile, base URL,
+   * command, route, platform) are a row of spend_names, written once (schema 6); the last statement is the entry's.
+   */
+  private spendStatements(e: SpendEntry): [Statement, Statement] {
+    const names = [e.run, e.profile, e.baseUrl, e.command, e.route, e.platform ?? ''];
+    return [
+      {
+        // Looked for first: an upsert alone would advance the id's sequence on every charge.
+        sql: `INSERT INTO spend_names (run, profile, base_url, command, route, platform) SELECT ?, ?, ?, ?, ?, ?
+              WHERE NOT EXISTS (SELECT 1 FROM spend_names WHERE ${NAMED}) ON CONFLICT DO NOTHING`,
+        params: [...names, ...names],
+      },
+      {
+        sql: `INSERT INTO spend (at, names, credits_milli, records, origin) SELECT ?, id, ?, ?, ? FROM spend_names WHERE ${NAMED}
+              ON CONFLICT (origin) DO NOTHING`,
+        params: [Math.floor(e.at), Math.round(e.creditsMilli), e.records, e.origin ?? null, ...names],
+      },
+    ];
   }
 
   /**
@@ -251,7 +252,7 @@ export abstract class StoreCore implements Store {
     const statements: Statement[] = [];
     for (const { answer: a, creators, spend } of items) {
       statements.push(...this.answerStatements(a, creators));
-      if (spend) statements.push(this.spendStatement(spend));
+      if (spend) statements.push(...this.spendStatements(spend));
       if (release)
         statements.push({ sql: 'DELETE FROM claims WHERE key = ? AND run = ?', params: [a.key, release.run] });
     }
@@ -259,7 +260,7 @@ export abstract class StoreCore implements Store {
   }
 
   async logSpend(entry: SpendEntry): Promise<void> {
-    await this.d.batch('write', [this.spendStatement(entry)]);
+    await this.d.batch('write', this.spendStatements(entry));
   }
 
   async boughtCreators(baseUrl: string, platform: string, since: number): Promise<string[]> {
@@ -375,7 +376,14 @@ export abstract class StoreCore implements Store {
         await t.run(`DELETE FROM runs WHERE ${within.sql}`, within.params);
       }
       const spentBy = async (run: string): Promise<number> =>
-        sum((await t.all('SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE run = ?', [run]))[0]?.s);
+        sum(
+          (
+            await t.all(
+              'SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE names IN (SELECT id FROM spend_names WHERE run = ?)',
+              [run],
+            )
+          )[0]?.s,
+        );
       let reservedMilli = 0;
       for (const r of live) reservedMilli += Math.max(0, Number(r.reserved_milli) - (await spentBy(String(r.run))));
       for (const [period, budget] of [
@@ -385,10 +393,10 @@ export abstract class StoreCore implements Store {
         if (!budget) continue;
         const spentMilli = sum(
           (
-            await t.all('SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE profile = ? AND at >= ?', [
-              check.profile,
-              Math.floor(budget.since),
-            ])
+            await t.all(
+              'SELECT COALESCE({sum}(credits_milli), 0) AS s FROM spend WHERE names IN (SELECT id FROM spend_names WHERE profile = ?) AND at >= ?',
+              [check.profile, Math.floor(budget.since)],
+            )
           )[0]?.s,
         );
         if (spentMilli + reservedMilli + check.worstMilli > budget.limitMilli)
@@ -638,16 +646,22 @@ export abstract class StoreCore implements Store {
       ['profile = ?', f.profile],
       ['base_url = ?', f.baseUrl],
     ]);
+    const from = await this.spendLog();
     let after: [number, number] | undefined;
     for (;;) {
       const cond = after ? `${where ? `${where} AND` : 'WHERE'} (at > ? OR (at = ? AND id > ?))` : where;
       const args = after ? [...params, after[0], after[0], after[1]] : params;
-      const rows = await this.one('read', `SELECT * FROM spend ${cond} ORDER BY at, id LIMIT ${SLICE}`, args);
+      const rows = await this.one('read', `SELECT * FROM ${from} ${cond} ORDER BY at, id LIMIT ${SLICE}`, args);
       for (const r of rows) yield spendOf(r);
       if (rows.length < SLICE) return;
       const last = rows[rows.length - 1] as Row;
       after = [Number(last.at), Number(last.id)];
     }
+  }
+
+  /** The spend log in its columns from before schema 6: a store only read is read as it is (not migrated). */
+  private async spendLog(): Promise<string> {
+    return (await this.schemaVersion()) < 6 ? 'spend' : SPEND_NAMED;
   }
 
   /** Sums read as the engine's exact (or float) total: a huge charge an older build logged cannot overflow them. */
@@ -738,7 +752,8 @@ export abstract class StoreCore implements Store {
 
   async dumpSpend(after: number | undefined, limit: number): Promise<{ id: number; entry: SpendEntry }[]> {
     const id = await this.storeId();
-    return (await this.one('read', 'SELECT * FROM spend WHERE id > ? ORDER BY id LIMIT ?', [after ?? 0, limit])).map(
+    const from = await this.spendLog();
+    return (await this.one('read', `SELECT * FROM ${from} WHERE id > ? ORDER BY id LIMIT ?`, [after ?? 0, limit])).map(
       (r) => {
         const entry = spendOf(r);
         return { id: Number(r.id), entry: { ...entry, origin: entry.origin ?? `${id}:${Number(r.id)}` } };
@@ -761,8 +776,9 @@ export abstract class StoreCore implements Store {
       }
       let logged = 0;
       for (const e of spend) {
-        const s = this.spendStatement(e);
-        if ((await t.run(s.sql, s.params)) > 0) logged++;
+        const [names, entry] = this.spendStatements(e);
+        await t.run(names.sql, names.params);
+        if ((await t.run(entry.sql, entry.params)) > 0) logged++;
       }
       return { answers: added, spend: logged };
     });
@@ -783,6 +799,13 @@ function ownCreator(a: Pick<StoredAnswer, 'kind' | 'status' | 'subject' | 'platf
     ? a.subject
     : undefined;
 }
+
+/** A spend entry's names as spendStatements gives them. */
+const NAMED = 'run = ? AND profile = ? AND base_url = ? AND command = ? AND route = ? AND platform = ?';
+
+/** Spend entries with their names, as `spendOf` reads them (a platform of none is kept as ''). */
+const SPEND_NAMED = `(SELECT s.id, s.at, n.profile, n.base_url, n.command, n.route, NULLIF(n.platform, '') AS platform,
+  s.credits_milli, s.records, n.run, s.origin FROM spend s JOIN spend_names n ON n.id = s.names) spend`;
 
 const OWN_CREATOR = "kind = 'creator' AND status = 'ok' AND subject <> '' AND subject NOT LIKE '%@%'";
 

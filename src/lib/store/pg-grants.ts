@@ -20,6 +20,7 @@ export const TABLE_RIGHTS: ReadonlyArray<readonly [table: string, privileges: re
   ['runs', ['SELECT', 'INSERT', 'UPDATE', 'DELETE']],
   ['pace', ['SELECT', 'INSERT', 'UPDATE', 'DELETE']],
   ['spend', ['SELECT', 'INSERT']],
+  ['spend_names', ['SELECT', 'INSERT']],
   ['meta', ['SELECT']],
   ['creators_schema', ['SELECT']],
 ];
@@ -28,6 +29,7 @@ export const TABLE_RIGHTS: ReadonlyArray<readonly [table: string, privileges: re
 export const SEQUENCE_RIGHTS: ReadonlyArray<readonly [table: string, column: string, sequence: string]> = [
   ['answers', 'seq', 'answers_seq_seq'],
   ['spend', 'id', 'spend_id_seq'],
+  ['spend_names', 'id', 'spend_names_id_seq'],
 ];
 
 /** The schema the store's tables are in when made by `store migrate` on a default server. */

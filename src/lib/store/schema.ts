@@ -17,6 +17,8 @@ interface Spelling {
   /** Around a change of answers' keys: the foreign key of bought_creators checked at commit, or set aside. */
   keysFrom: string;
   keysTo: string;
+  /** A new table shared by every buying role: given the rights its role has on the table it comes out of. */
+  grantsLike: string;
 }
 
 const SQLITE: Spelling = {
@@ -28,6 +30,7 @@ const SQLITE: Spelling = {
   randomId: 'lower(hex(randomblob(16)))',
   keysFrom: 'PRAGMA defer_foreign_keys = ON;',
   keysTo: '',
+  grantsLike: '',
 };
 
 const POSTGRES: Spelling = {
@@ -41,6 +44,20 @@ const POSTGRES: Spelling = {
   keysFrom: 'ALTER TABLE bought_creators DROP CONSTRAINT bought_creators_key_fkey;',
   keysTo:
     'ALTER TABLE bought_creators ADD CONSTRAINT bought_creators_key_fkey FOREIGN KEY (key) REFERENCES answers (key) ON DELETE CASCADE;',
+  // Every role that may log a charge (INSERT on spend) may log its names (pg-grants.ts TABLE_RIGHTS), so a team's
+  // roles keep buying after the migration without a GRANT of their owner's.
+  grantsLike: `DO $$
+  DECLARE r record;
+  BEGIN
+    FOR r IN SELECT DISTINCT a.grantee FROM pg_class c, aclexplode(c.relacl) a
+      WHERE c.oid = 'spend'::regclass AND a.privilege_type = 'INSERT' AND a.grantee <> c.relowner
+    LOOP
+      EXECUTE format('GRANT SELECT, INSERT ON TABLE spend_names TO %s',
+        CASE WHEN r.grantee = 0 THEN 'PUBLIC' ELSE r.grantee::regrole::text END);
+      EXECUTE format('GRANT USAGE ON SEQUENCE spend_names_id_seq TO %s',
+        CASE WHEN r.grantee = 0 THEN 'PUBLIC' ELSE r.grantee::regrole::text END);
+    END LOOP;
+  END $$;`,
 };
 
 /**
@@ -152,11 +169,44 @@ const SCHEMA: readonly string[] = [
   UPDATE claims SET key = substr(key, 1, 32) WHERE length(key) > 32;
   {keysTo}
   `,
+  // 6: a spend entry names its profile, base URL, command, route, platform and run by the id of a row of
+  // spend_names (one a run and command, not ~110 B an entry; README "Store size"). A platform of none is ''.
+  // answers_subject is the subject alone: forget names both, and the platform was 10 B an answer.
+  `
+  CREATE TABLE spend_names (
+    id {id},
+    run TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    base_url TEXT NOT NULL,
+    command TEXT NOT NULL,
+    route TEXT NOT NULL,
+    platform TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX spend_names_all ON spend_names (run, profile, base_url, command, route, platform);
+  CREATE INDEX spend_names_profile ON spend_names (profile);
+  INSERT INTO spend_names (run, profile, base_url, command, route, platform)
+    SELECT DISTINCT run, profile, base_url, command, route, COALESCE(platform, '') FROM spend;
+  ALTER TABLE spend ADD COLUMN names {bigint} NOT NULL DEFAULT 0;
+  UPDATE spend SET names = (SELECT n.id FROM spend_names n WHERE n.run = spend.run AND n.profile = spend.profile
+    AND n.base_url = spend.base_url AND n.command = spend.command AND n.route = spend.route
+    AND n.platform = COALESCE(spend.platform, ''));
+  DROP INDEX spend_at;
+  ALTER TABLE spend DROP COLUMN profile;
+  ALTER TABLE spend DROP COLUMN base_url;
+  ALTER TABLE spend DROP COLUMN command;
+  ALTER TABLE spend DROP COLUMN route;
+  ALTER TABLE spend DROP COLUMN platform;
+  ALTER TABLE spend DROP COLUMN run;
+  CREATE INDEX spend_at ON spend (names, at);
+  DROP INDEX answers_subject;
+  CREATE INDEX answers_subject ON answers (subject);
+  {grantsLike}
+  `,
 ];
 
 function spelt(s: Spelling): readonly string[] {
   return SCHEMA.map((m) =>
-    m.replace(/\{(bigint|real|id|seq|seqOrder|randomId|keysFrom|keysTo)\}/g, (_, w: keyof Spelling) => s[w]),
+    m.replace(/\{(bigint|real|id|seq|seqOrder|randomId|keysFrom|keysTo|grantsLike)\}/g, (_, w: keyof Spelling) => s[w]),
   );
 }
 

@@ -26,7 +26,9 @@ describe('user files through every input path', () => {
       dispatcher: agent,
     });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain('line 2 has 3 values where the header has 2');
+    expect(res.stderr).toContain(
+      'line 2 has 3 values where the header has 2 (comma-separated); quote values that hold a comma, or pass --relax-columns to pad or cut rows to the header.\n',
+    );
     const relaxed = await runCli(
       ['enrich', 'handle', '--platform', 'instagram', '--input', ragged, '--relax-columns', '--dry-run', '--json'],
       { env, dispatcher: agent },
@@ -44,19 +46,66 @@ describe('user files through every input path', () => {
     );
     expect(enrich.code).toBe(0);
     expect(enrich.json<Plan>().body.handle).toBe('noah_paws');
-    expect(enrich.stderr).toContain('as semicolon-separated');
+    const said = 'as semicolon-separated (from its header line; --delimiter to choose another).\n';
+    expect(enrich.stderr).toContain(said);
     const add = await runCli(['exclusions', 'add', '12', '--file', semi, '--dry-run', '--json'], {
       env,
       dispatcher: dispatcher(),
     });
     expect(add.code).toBe(0);
     expect(add.json<Plan>().body).toMatchObject({ handles: ['noah_paws', 'ann_b'] });
+    expect(add.stderr).toContain(said);
     const search = await runCli(
       ['search', '--platform', 'instagram', '--exclude-handles', semi, '--dry-run', '--json'],
       { env, dispatcher: dispatcher() },
     );
     expect(search.code).toBe(0);
     expect(JSON.stringify(search.json<Plan>().body)).toContain('"exclude_handles":["noah_paws","ann_b"]');
+    expect(search.stderr).toContain(said);
+    // A verb without --delimiter is not told to use it.
+    const listening = await runCli(
+      ['listening', 'subscriptions', 'add-creators', '5', '--file', semi, '--platform', 'instagram', '--dry-run'],
+      { env, dispatcher: dispatcher() },
+    );
+    expect(listening.code, listening.stderr).toBe(0);
+    expect(listening.stderr).toContain('as semicolon-separated (from its header line).\n');
+    expect(listening.stderr).not.toContain('--delimiter');
+  });
+
+  it('a column of emails where handles are wanted: the verbs that pick a column say how; a list file is not told to', async () => {
+    const emails = file('emails.csv', 'email\na@b.co\n');
+    const env = offline();
+    const enrich = await runCli(['enrich', 'handle', '--platform', 'instagram', '--input', emails, '--dry-run'], {
+      env,
+      dispatcher: dispatcher(),
+    });
+    expect(enrich.code).toBe(2);
+    expect(enrich.stderr).toBe(
+      "error: Column 'email' holds email addresses, but this mode enriches handles.\nUse a column of handles (--column), or enrich by email (enrich email, batch --mode basic|advanced).\n",
+    );
+    const batch = await runCli(['batch', 'upload', emails, '--mode', 'raw', '--platform', 'instagram', '--dry-run'], {
+      env,
+      dispatcher: dispatcher(),
+    });
+    expect(batch.code).toBe(2);
+    expect(batch.stderr).toContain(
+      'Use a column of handles (--column), or enrich by email (enrich email, batch --mode basic|advanced).\n',
+    );
+    const none = await runCli(['enrich', 'email', '--input', file('who.csv', 'who\nnasa\n'), '--dry-run'], {
+      env,
+      dispatcher: dispatcher(),
+    });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('error: No email column found in the input.\nName it with --column.\n');
+    // `exclusions add --file` has no --column (and enriches nothing).
+    const add = await runCli(['exclusions', 'add', '12', '--file', emails, '--dry-run'], {
+      env,
+      dispatcher: dispatcher(),
+    });
+    expect(add.code).toBe(2);
+    expect(add.stderr).toBe(
+      "error: Column 'email' holds email addresses, but this mode enriches handles.\nUse a column of handles.\n",
+    );
   });
 
   it('handle lists: lone CR line ends, quotes removed, # comments and blanks skipped; binary refused', async () => {

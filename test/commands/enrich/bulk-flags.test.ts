@@ -13,11 +13,16 @@ describe('bulkOptions', () => {
       concurrency: undefined,
       maxRows: undefined,
       restart: false,
-      csv: { delimiter: undefined, relaxColumns: false },
+      csv: {
+        delimiter: undefined,
+        relaxColumns: false,
+        named: { delimiter: '--delimiter', relaxColumns: '--relax-columns' },
+      },
       // The workflow's messages name what it was given by these flags.
       named: {
         input: '--input',
         column: '--column',
+        byEmail: 'enrich email, batch --mode basic|advanced',
         maxRows: '--max-rows',
         restart: '--restart',
         noStore: '--no-store',

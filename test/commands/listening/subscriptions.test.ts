@@ -45,7 +45,7 @@ describe('creators listening subscriptions', () => {
       priority: 2,
     });
     expect(res.stderr).toContain(
-      'Estimated monitoring cost: 2 creators x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day;',
+      'Estimated monitoring cost: 2 creators x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day; a creator already monitored costs nothing more).\n',
     );
     expect(sb.get().state.ledger.usedMilli - used).toBe(600);
   });

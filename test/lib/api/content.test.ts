@@ -21,15 +21,15 @@ describe('post details plans', () => {
   });
 
   it('comment pages: exact with a page count, bounded by a budget without one, unknown with neither', () => {
-    expect(commentPagesPlan(req, { maxPages: 4, budgetMilli: 10 })).toEqual({
+    expect(commentPagesPlan(req, { maxPages: 4, budget: { milli: 10, named: 'the budget' } })).toEqual({
       pages: 4,
       plan: expect.objectContaining({ body, worstCaseMilli: 4 * price, costBasis: '4 requests x 0.03' }),
     });
-    expect(commentPagesPlan(req, { budgetMilli: 100 })).toEqual({
+    expect(commentPagesPlan(req, { budget: { milli: 100, named: 'the budget' } })).toEqual({
       pages: 3,
       plan: expect.objectContaining({
         worstCaseMilli: 3 * price,
-        costBasis: 'pages unknown x 0.03; stops after 3 pages to stay within --max-credits',
+        costBasis: 'pages unknown x 0.03; stops after 3 pages to stay within the budget',
       }),
     });
     expect(commentPagesPlan(req, {})).toEqual({

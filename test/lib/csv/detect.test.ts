@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { COLUMN_NAMES } from '../../../src/commands/csv-flags.js';
 import { detectColumn, isHeaderRow, looksLikeEmail } from '../../../src/lib/csv/detect.js';
+import { UsageError } from '../../../src/lib/errors.js';
+
+/** The hint of the usage error `f` throws. */
+function hintOf(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof UsageError) return err.hint;
+    throw err;
+  }
+  throw new Error('no error');
+}
 
 describe('detectColumn', () => {
   it('prefers a recognised header, case-insensitively and with quotes stripped', () => {
@@ -33,8 +46,11 @@ describe('detectColumn', () => {
     expect(() => detectColumn(['a', 'b'], [], undefined, 'c')).toThrow(/Column 'c' is not in the input/);
   });
 
-  it('refuses a file without an email column when emails are wanted', () => {
+  it('refuses a file without an email column when emails are wanted, naming the way to pick one', () => {
     expect(() => detectColumn(['who'], [['nasa']], 'email')).toThrow(/No email column/);
+    expect(hintOf(() => detectColumn(['who'], [['nasa']], 'email', undefined, COLUMN_NAMES))).toBe(
+      'Name it with --column.',
+    );
   });
 
   it('recognises emails', () => {
@@ -50,6 +66,11 @@ describe('handle modes and email columns', () => {
       /Column 'email' holds email addresses, but this mode enriches handles/,
     );
     expect(() => detectColumn(['who'], [['a@b.co'], ['c@d.io']], 'handle', 'who')).toThrow(/holds email addresses/);
+    // The verbs that pick a column say how, and where emails go; a verb that picks none (a list's --file) does not.
+    expect(hintOf(() => detectColumn(['email'], [['a@b.co']], 'handle', undefined, COLUMN_NAMES))).toBe(
+      'Use a column of handles (--column), or enrich by email (enrich email, batch --mode basic|advanced).',
+    );
+    expect(hintOf(() => detectColumn(['email'], [['a@b.co']], 'handle'))).toBe('Use a column of handles.');
   });
 
   it('accepts handles that start with @', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { CSV_NAMES } from '../../../src/commands/csv-flags.js';
 import { countValues, readCsv, spoolStdin } from '../../../src/lib/csv/read.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -75,7 +76,7 @@ describe('readCsv', () => {
   it('a plain TSV (quotes that are not CSV quotes) is read without quoting, and says so once', async () => {
     const notices: string[] = [];
     const text = 'handle\ttitle\nnoah_paws\tHe said "hi"\neva_khan\t"Best of" 2026\nhannah\t"quoted"\n';
-    const input = await readCsv(stream(text), 'export.tsv', { notice: (m) => notices.push(m) });
+    const input = await readCsv(stream(text), 'export.tsv', { notice: (m) => notices.push(m), named: CSV_NAMES });
     expect(input.header).toEqual(['handle', 'title']);
     expect(await all(input.rows)).toEqual([
       ['noah_paws', 'He said "hi"'],
@@ -98,6 +99,7 @@ describe('readCsv', () => {
     const notices: string[] = [];
     const quoted = await readCsv(stream('handle\tnote\nnoah_paws\t"a\tb ""c"""\n'), 'ours.tsv', {
       notice: (m) => notices.push(m),
+      named: CSV_NAMES,
     });
     expect(await all(quoted.rows)).toEqual([['noah_paws', 'a\tb "c"']]);
     expect(notices).toEqual([

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+import { CSV_NAMES } from '../../../src/commands/csv-flags.js';
 import { csvRecords, detectDelimiter, readCsv, type CsvStreamOptions } from '../../../src/lib/csv/read.js';
 import { scanUtf8 } from '../../../src/lib/csv/decode.js';
 import { UsageError } from '../../../src/lib/errors.js';
@@ -136,9 +137,13 @@ describe('csvRecords (csv-parse)', () => {
 
 describe('the input rules', () => {
   it('refuses a row wider or narrower than the header with its line, unless relaxed', async () => {
-    const wide = await failure(read(['name,handle\nTorres, Noah,noah_paws\n']));
+    const wide = await failure(read(['name,handle\nTorres, Noah,noah_paws\n'], { named: CSV_NAMES }));
     expect(wide?.message).toBe(
       `'in.csv' is not valid CSV: line 2 has 3 values where the header has 2 (comma-separated); quote values that hold a comma, or pass --relax-columns to pad or cut rows to the header.`,
+    );
+    // A verb without the flag (the caller names none) is not told to use it.
+    expect((await failure(read(['name,handle\nTorres, Noah,noah_paws\n'])))?.message).toBe(
+      `'in.csv' is not valid CSV: line 2 has 3 values where the header has 2 (comma-separated); quote values that hold a comma.`,
     );
     expect((await failure(read(['a,b,c\n1,2,3\n4\n'])))?.message).toMatch(/line 3 has 1 value where the header has 3/);
     expect(await read(['a,b\n1\n'], { relaxColumns: true })).toEqual([['a', 'b'], ['1']]);
@@ -146,12 +151,16 @@ describe('the input rules', () => {
 
   it('detects ; tab | from the header line (outside quotes), says so, and --delimiter forces one', async () => {
     const notices: string[] = [];
-    expect(await read(['name;handle\nNoah;noah_paws\n'], { notice: (m) => notices.push(m) })).toEqual([
-      ['name', 'handle'],
-      ['Noah', 'noah_paws'],
-    ]);
+    expect(await read(['name;handle\nNoah;noah_paws\n'], { notice: (m) => notices.push(m), named: CSV_NAMES })).toEqual(
+      [
+        ['name', 'handle'],
+        ['Noah', 'noah_paws'],
+      ],
+    );
+    await read(['name;handle\nNoah;noah_paws\n'], { notice: (m) => notices.push(m) });
     expect(notices).toEqual([
       `Reading 'in.csv' as semicolon-separated (from its header line; --delimiter to choose another).`,
+      `Reading 'in.csv' as semicolon-separated (from its header line).`,
     ]);
     expect(await read(['"a;b",c\n"x;y",z\n'])).toEqual([
       ['a;b', 'c'],

@@ -211,12 +211,15 @@ describe('HTTP core through `creators credits`', () => {
       dispatcher: agent,
     });
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^error: Invalid base URL 'not a url'\./);
+    expect(res.stderr).toBe(
+      "error: Invalid base URL 'not a url'.\nGive an absolute http(s) URL such as https://api-dashboard.influencers.club (--base-url or CREATORS_BASE_URL).\n",
+    );
     const ftp = await runCli(['credits', '--base-url', 'ftp://example.com'], {
       env: { CREATORS_API_KEY: KEY },
       dispatcher: agent,
     });
     expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toBe("error: Invalid base URL 'ftp://example.com': the scheme must be http or https.\n");
   });
 
   it('times out a request that gets no answer', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiPath, buildUrl, parseBaseUrl, pathSegment } from '../../../src/lib/http/url.js';
+import { parseBaseUrl } from '../../../src/app/factory/config.js';
+import { apiPath, buildUrl, pathSegment } from '../../../src/lib/http/url.js';
 import { maskEmails, redactText, redactUrl, redactValue } from '../../../src/lib/http/redact.js';
 import { Pacer } from '../../../src/lib/http/pacer.js';
 import { retryAfterSeconds } from '../../../src/lib/http/decode-error.js';

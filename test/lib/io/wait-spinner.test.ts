@@ -187,6 +187,7 @@ describe('the wait spinner', () => {
       quiet: false,
       outputPath: target,
       fields: ['id', 'no\x1b[2Jpe'],
+      named: { fields: '--fields' },
     };
     await printList(term, settings, [{ id: 'a1' }], []);
     await term.liveReady;

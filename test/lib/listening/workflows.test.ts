@@ -18,15 +18,16 @@ const ports = (stdin = ''): { cwd: string; stdin: Readable; stdinIsTTY: boolean 
 });
 
 describe('lib/listening', () => {
-  it('the monitoring notice: at most, or per day when open-ended; none without creators', () => {
-    expect(monitoringNotice({ creators: 3, days: 30 })).toBe(
+  it("the monitoring notice: at most, or per day when open-ended (the budget in the caller's words); none without creators", () => {
+    const named = { budget: 'the budget' };
+    expect(monitoringNotice({ creators: 3, days: 30 }, named)).toBe(
       'Estimated monitoring cost: 3 creators x 30 days x 0.3 = 27 credits (at most; a creator already monitored costs nothing more).',
     );
-    expect(monitoringNotice({ creators: 2 })).toBe(
-      'Estimated monitoring cost: 2 creators x 0.3 = 0.6 credits per day while monitored (open-ended: --max-credits is checked against one day; a creator already monitored costs nothing more).',
+    expect(monitoringNotice({ creators: 2 }, named)).toBe(
+      'Estimated monitoring cost: 2 creators x 0.3 = 0.6 credits per day while monitored (open-ended: the budget is checked against one day; a creator already monitored costs nothing more).',
     );
-    expect(monitoringNotice({ creators: 0 })).toBeUndefined();
-    expect(monitoringNotice({ creators: null, days: 3 })).toBeUndefined();
+    expect(monitoringNotice({ creators: 0 }, named)).toBeUndefined();
+    expect(monitoringNotice({ creators: null, days: 3 }, named)).toBeUndefined();
   });
 
   it('creatorsCount reads a count the server sends as a number or a string, else null', () => {
@@ -83,6 +84,7 @@ describe('lib/listening', () => {
       gate: async (plan) => (planned.push(plan), false),
       dryRun: true,
       now: () => 0,
+      named: { budget: '--max-credits' },
     };
     expect(await deleteListening(p, 'subscription', '3', 'Delete')).toBeNull();
     expect(planned).toEqual([{ method: 'DELETE', path: 'social/listening/subscription/3/', worstCaseMilli: 0 }]);

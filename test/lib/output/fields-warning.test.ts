@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv, useSandbox } from '../../helpers/sandbox.js';
-import { closest } from '../../../src/lib/output/fields-check.js';
+import { closest, FieldsCheck } from '../../../src/lib/output/fields-check.js';
+import type { Terminal } from '../../../src/lib/io/terminal.js';
 
 const sb = useSandbox({ credits: 1000 });
 const SEARCH = ['search', '--platform', 'instagram', '--limit', '3'];
@@ -114,5 +115,19 @@ describe('closest', () => {
     expect(closest('profile.folowers', known)).toBe('profile.followers');
     expect(closest('userid', known)).toBe('user_id');
     expect(closest('engagement', known)).toBeUndefined();
+  });
+});
+
+describe('FieldsCheck', () => {
+  it('names the fields in the words it is given (the app gives --fields), and names nothing without them', () => {
+    const warned = (named?: { fields: string }): string[] => {
+      const lines: string[] = [];
+      const check = FieldsCheck.for({ fields: ['usrname'], named });
+      check?.see({ username: 'a' });
+      check?.warn({ warn: (line: string) => lines.push(line) } as unknown as Terminal);
+      return lines;
+    };
+    expect(warned({ fields: '--fields' })).toEqual(["--fields: no record has 'usrname'; did you mean 'username'?"]);
+    expect(warned()).toEqual(["no record has 'usrname'; did you mean 'username'?"]);
   });
 });

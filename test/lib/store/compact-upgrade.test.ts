@@ -17,6 +17,11 @@ import { all, answer } from '../../helpers/store-records.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/store/schema-4.db');
+/**
+ * Written by the CLI at schema 5 (commit a40422b: two `enrich handle --mode raw` purchases against https://api.test,
+ * each its own run, at 0.03 credits): each spend entry holds its names as text.
+ */
+const FIXTURE_5 = join(import.meta.dirname, '../../fixtures/store/schema-5.db');
 const HANDLES = ['moveswithsara', 'samuelworld'];
 
 interface RawDb {
@@ -109,6 +114,61 @@ describe('a store file of schema 4, made by an older version', () => {
       const stored = raw.prepare("SELECT request FROM answers WHERE key = 'ann'").get() as { request: string };
       expect(stored.request).toBe(whole.replace(`,"route":"${route}"`, ''));
       expect(stored.request).not.toContain('route');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a store file of schema 5, made by an older version', () => {
+  it('is migrated when opened: each spend entry names its run by a row of spend_names, every entry read back as it was', async () => {
+    const file = join(tempDir('creators-old-store-'), 'old.db');
+    copyFileSync(FIXTURE_5, file);
+    expect((await rows(file, 'PRAGMA user_version'))[0]?.user_version).toBe(5);
+    const before = await rows(file, 'SELECT * FROM spend ORDER BY id');
+    expect(before.map((r) => [r.profile, r.base_url, r.command, r.route, r.platform, r.credits_milli])).toEqual([
+      ['default', 'https://api.test/', 'enrich handle', 'creators/enrich/handle/raw', 'instagram', 30],
+      ['default', 'https://api.test/', 'enrich handle', 'creators/enrich/handle/raw', 'instagram', 30],
+    ]);
+
+    const { agent, env } = mockApi({ recorder: true });
+    const run = (argv: string[]) =>
+      runCli(argv, { env: { ...env, CREATORS_STORE: file }, dispatcher: agent, configDir: tempConfigDir() });
+    for (const handle of HANDLES) {
+      const r = await run(['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json<{ source: string; credits_cost: number }>()).toMatchObject({ source: 'store', credits_cost: 0 });
+    }
+    expect((await rows(file, 'PRAGMA user_version'))[0]?.user_version).toBe(SCHEMA_VERSION);
+    const spend = await run(['spend', '--json']);
+    expect(spend.code, spend.stderr).toBe(0);
+    expect(spend.json<{ credits: number; requests: number }[]>().at(-1)).toMatchObject({ credits: 0.06, requests: 2 });
+
+    // The texts are out of the entries: one row of names a run.
+    expect((await rows(file, 'SELECT * FROM spend ORDER BY id')).map((r) => Object.keys(r).sort())).toEqual([
+      ['at', 'credits_milli', 'id', 'names', 'origin', 'records'],
+      ['at', 'credits_milli', 'id', 'names', 'origin', 'records'],
+    ]);
+    expect((await rows(file, 'SELECT run FROM spend_names ORDER BY id')).map((r) => r.run)).toEqual(
+      before.map((r) => r.run),
+    );
+    const store = await openSqliteStore({ file });
+    try {
+      expect(
+        (await all(store.spend({}))).map((e) => ({
+          id: 0,
+          at: e.at,
+          profile: e.profile,
+          base_url: e.baseUrl,
+          command: e.command,
+          route: e.route,
+          platform: e.platform,
+          credits_milli: e.creditsMilli,
+          records: e.records,
+          run: e.run,
+          origin: e.origin,
+        })),
+      ).toEqual(before.map((r) => ({ ...r, id: 0 })));
     } finally {
       await store.close();
     }

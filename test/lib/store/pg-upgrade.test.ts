@@ -5,13 +5,15 @@
  * with its values; a claim or a reservation written before holders had an identity and a heartbeat reads
  * as not alive (it cannot hold a creator or a budget forever); the store then buys and reuses.
  */
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { openStore } from '../../../src/lib/store/open.js';
+import { grantStatements } from '../../../src/lib/store/pg-grants.js';
 import { PG_MIGRATIONS, SCHEMA_VERSION } from '../../../src/lib/store/schema.js';
 import type { Store } from '../../../src/lib/store/types.js';
-import { freshPgDatabase, PG_SKIP, PG_URL } from '../../helpers/pg.js';
+import { freshPgDatabase, PG_SKIP, PG_URL, withCredentials } from '../../helpers/pg.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';
 import { creatorHandles, sandboxEnv } from '../../helpers/sandbox.js';
 import { answer, T0 } from '../../helpers/store-records.js';
@@ -139,6 +141,13 @@ function oldRows(v: number): Record<string, Row[]> {
   return rows;
 }
 
+const migratedRows = (rows: Record<string, Row[]>): Record<string, Row[]> =>
+  Object.fromEntries(Object.entries(rows).map(([table, list]) => [table, asMigrated(table, list)]));
+
+/** The spend log with its names (schema 6: a row of spend_names), in the columns it had before. */
+const SPEND_NAMED = `(SELECT s.id, s.at, n.profile, n.base_url, n.command, n.route, NULLIF(n.platform, '') AS platform,
+  s.credits_milli, s.records, n.run, s.origin FROM spend s JOIN spend_names n ON n.id = s.names)`;
+
 /** A database at schema `v`, as that version's `store migrate` left it, holding `rows`. */
 async function storeAt(v: number, rows: Record<string, Row[]>): Promise<string> {
   const url = await freshPgDatabase();
@@ -168,7 +177,7 @@ async function storeAt(v: number, rows: Record<string, Row[]>): Promise<string> 
 async function textRows(c: PgClient, table: string, order: string): Promise<Row[]> {
   const cells = (
     await c.query(
-      `SELECT t.n, e.key, e.value FROM (SELECT row_number() OVER (ORDER BY ${order}) AS n, to_jsonb(x) AS j FROM ${table} x) t, jsonb_each_text(t.j) e ORDER BY t.n`,
+      `SELECT t.n, e.key, e.value FROM (SELECT row_number() OVER (ORDER BY ${order}) AS n, to_jsonb(x) AS j FROM ${table === 'spend' ? SPEND_NAMED : table} x) t, jsonb_each_text(t.j) e ORDER BY t.n`,
     )
   ).rows as { n: string; key: string; value: string | null }[];
   const out = new Map<string, Row>();
@@ -194,7 +203,8 @@ describe.skipIf(!PG_URL)(
   () => {
     for (let v = 1; v < SCHEMA_VERSION; v++) {
       it(`from schema ${v}: every row kept, holders from before read as not alive, then it buys and reuses`, async () => {
-        const rows = oldRows(v);
+        // A schema-5 store holds its rows as schema 5 wrote them.
+        const rows = v >= 5 ? migratedRows(oldRows(v)) : oldRows(v);
         const url = await storeAt(v, rows);
         const c = await client(url);
         cleanups.push(() => c.end());
@@ -320,5 +330,43 @@ describe.skipIf(!PG_URL)(
         expect(reused.since().count).toBe(0);
       });
     }
+
+    it('a role granted the rights of schema 5 keeps buying after the migration to 6 (spend_names gets its rights on spend)', async () => {
+      const url = await storeAt(5, {});
+      const admin = await client(url);
+      const role = `creators_up_${randomBytes(4).toString('hex')}`;
+      await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'pw-${role}'`);
+      cleanups.push(async () => {
+        await admin.query(`DROP OWNED BY ${role}`);
+        await admin.end();
+        const server = await client(PG_URL as string);
+        await server.query(`DROP ROLE IF EXISTS ${role}`);
+        await server.end();
+      });
+      // What `store migrate --print-grants` printed at schema 5: no spend_names.
+      for (const g of grantStatements(role).filter((x) => !x.includes('ON TABLE spend_names')))
+        await admin.query(g.replace(', spend_names_id_seq', ''));
+
+      const sandbox = await startSandbox({ port: 0, seed: 36 });
+      cleanups.push(() => sandbox.close());
+      const configDir = tempConfigDir();
+      const run = (store: string, argv: string[]) =>
+        runCli(argv, { configDir, env: { ...sandboxEnv(sandbox), CREATORS_STORE: store } });
+      const migrated = await run(url, ['store', 'migrate', '--json']);
+      expect(migrated.code, migrated.stderr).toBe(0);
+
+      const asRole = withCredentials(url, role, `pw-${role}`);
+      const [handle] = creatorHandles(sandbox, 1) as [string];
+      const bought = ledgerMark(sandbox);
+      const first = await run(asRole, ['enrich', 'handle', handle, '--platform', 'instagram', '--mode', 'raw']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(bought.since().count).toBe(1);
+      const spend = await run(asRole, ['spend', '--json']);
+      expect(spend.code, spend.stderr).toBe(0);
+      expect((JSON.parse(spend.stdout) as { day: string }[]).find((d) => d.day === 'total')).toMatchObject({
+        requests: 1,
+        credits: 0.03,
+      });
+    });
   },
 );

@@ -266,7 +266,7 @@ describe.skipIf(!PGBOUNCER_URL)(
       const admin = await client(direct(url));
       await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD 'pw-${role}'`);
       for (const g of grantStatements(role))
-        await admin.query(g.includes('ON TABLE spend') ? g.replace('SELECT, INSERT', 'SELECT') : g);
+        await admin.query(g.includes('ON TABLE spend TO') ? g.replace('SELECT, INSERT', 'SELECT') : g);
       cleanups.push(async () => {
         await admin.query(`DROP OWNED BY ${role}`);
         await admin.end();

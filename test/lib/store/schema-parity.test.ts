@@ -349,6 +349,7 @@ describe('the schema on both engines', () => {
         'pace',
         'runs',
         'spend',
+        'spend_names',
         'sqlite_sequence',
       ]);
     },
@@ -376,7 +377,7 @@ describe.skipIf(!PG_URL)(
         'ALTER TABLE spend ADD COLUMN note TEXT',
         undefined,
         [
-          'table spend: columns SQLite (id, at, profile, base_url, command, route, platform, credits_milli, records, run, origin, note) vs PostgreSQL (id, at, profile, base_url, command, route, platform, credits_milli, records, run, origin)',
+          'table spend: columns SQLite (id, at, credits_milli, records, origin, names, note) vs PostgreSQL (id, at, credits_milli, records, origin, names)',
         ],
       ],
       [

@@ -48,6 +48,13 @@ function asMigrated(table: string, rows: Record<string, unknown>[]): Record<stri
     .sort((x, y) => (table === 'spend' ? 0 : String(x.key).localeCompare(String(y.key), 'en')));
 }
 
+const migratedRows = (rows: Record<string, Record<string, unknown>[]>): Record<string, Record<string, unknown>[]> =>
+  Object.fromEntries(Object.entries(rows).map(([table, list]) => [table, asMigrated(table, list)]));
+
+/** The spend log with its names (schema 6: a row of spend_names), in the columns it had before. */
+const SPEND_NAMED = `(SELECT s.id, s.at, n.profile, n.base_url, n.command, n.route, NULLIF(n.platform, '') AS platform,
+  s.credits_milli, s.records, n.run, s.origin FROM spend s JOIN spend_names n ON n.id = s.names) AS spend`;
+
 /** The rows an older version wrote into the tables it had (its columns only), each table in its first column's order. */
 function olderRows(v: number): Record<string, Record<string, unknown>[]> {
   const a = answer('old_creator');
@@ -297,7 +304,8 @@ describe('opening and migrating', () => {
       const db = await rawDb(file);
       for (let m = 0; m < v; m++) db.exec(MIGRATIONS[m] as string);
       db.exec(`PRAGMA user_version = ${v}`);
-      const rows = olderRows(v);
+      // A version-5 store holds its rows as version 5 wrote them.
+      const rows = v >= 5 ? migratedRows(olderRows(v)) : olderRows(v);
       for (const [table, list] of Object.entries(rows)) {
         for (const r of list)
           db.prepare(
@@ -325,7 +333,7 @@ describe('opening and migrating', () => {
           const cols = [...Object.keys(list[0] ?? {}), ...Object.keys(added[table] ?? {})];
           const found = after
             .prepare(
-              `SELECT ${cols.map((c) => `CAST(${c} AS TEXT) AS ${c}`).join(', ')} FROM ${table} ORDER BY ${cols[0]}`,
+              `SELECT ${cols.map((c) => `CAST(${c} AS TEXT) AS ${c}`).join(', ')} FROM ${table === 'spend' ? SPEND_NAMED : table} ORDER BY ${cols[0]}`,
             )
             .all();
           expect(found, table).toEqual(
@@ -444,6 +452,40 @@ describe('opening and migrating', () => {
     const before = readFileSync(old);
     expect((await open(old, { readOnly: true })).version()).toBe(1);
     expect(readFileSync(old).equals(before)).toBe(true);
+  });
+});
+
+describe('the spend log (schema 6)', () => {
+  it('names each run and command once, not in every entry; the entries read back as logged, a platform of none as none', async () => {
+    const file = storeFile();
+    const s = await open(file);
+    const logged = [
+      spend('r1', 10, T0, 'o-1'),
+      spend('r1', 20, T0 + 1, 'o-2'),
+      spend('r1', 30, T0 + 2, 'o-3'),
+      { ...spend('r2', 40, T0 + 3, 'o-4'), platform: null, command: 'credits' },
+    ];
+    for (const e of logged) await s.logSpend(e);
+    await s.logSpend(spend('r1', 10, T0, 'o-1'));
+    expect(await all(s.spend({}))).toEqual(logged);
+    expect((await all(s.spend({ profile: 'default', since: T0 + 2 }))).map((e) => e.creditsMilli)).toEqual([30, 40]);
+    const db = await rawDb(file);
+    try {
+      // Two rows of names for five charges: the first run's three share one, and a charge already logged adds none
+      // (nor moves the ids on: an id stays one byte).
+      expect(db.prepare('SELECT id, run, platform FROM spend_names ORDER BY id').all()).toEqual([
+        { id: 1, run: 'r1', platform: 'instagram' },
+        { id: 2, run: 'r2', platform: '' },
+      ]);
+      expect(db.prepare('SELECT names FROM spend ORDER BY id').all()).toEqual([
+        { names: 1 },
+        { names: 1 },
+        { names: 1 },
+        { names: 2 },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 });
 
