@@ -23,7 +23,7 @@ const BASE: SandboxOptions = {
 };
 const PRICE_MILLI = 10;
 
-async function search(options: SandboxOptions = {}, interruptAfterCharges?: number) {
+async function search(options: SandboxOptions = {}, interruptAfterCharges?: number, perMinute = 600) {
   // Each Discovery reply: [arrival, reply] in wall time, from the sandbox's log line (`... 200 201ms`).
   const spans: [number, number][] = [];
   const sb = await startSandbox({
@@ -50,7 +50,7 @@ async function search(options: SandboxOptions = {}, interruptAfterCharges?: numb
     const res: RunResult = await runCli(
       ['search', '--platform', 'instagram', '--all', '--limit', '20', '--max-results', '400', '-o', out],
       {
-        env: sandboxEnv(sb, { CREATORS_RATE_LIMIT: '600' }),
+        env: sandboxEnv(sb, { CREATORS_RATE_LIMIT: String(perMinute) }),
         stderrTTY: true,
         signal: controller.signal,
         // The real clock: the client measures the sandbox's latency to size its window.
@@ -97,7 +97,9 @@ describe('search --all with pages fetched concurrently', () => {
   });
 
   it('Ctrl-C part-way: exit 130, the pages in flight finished and kept, the prefix of the complete run', async () => {
-    const r = await search({}, 4);
+    // Paced at 120/min (a page each 0.5 s), so the pages left are more than any window holds when the Ctrl-C lands: at
+    // 600/min a loaded machine measured a latency long enough to send all 20 at once, and the run bought them all.
+    const r = await search({}, 4, 120);
     const context = `exit ${r.res.code}\n${r.res.stderr}`;
     expect(r.res.code, context).toBe(130);
     expect(r.ledgerMilli, context).toBe(reportedSpendMilli(r.res.stderr));
