@@ -7,7 +7,7 @@ import { detectColumn, type ValueKind } from '../csv/detect.js';
 import { decodeText } from '../csv/decode.js';
 import { plainScanner } from '../csv/plain-scan.js';
 import { readCsv, spoolStdin, type CsvReadOptions } from '../csv/read.js';
-import { openInput, type InputPorts } from '../io/input.js';
+import { openInputChunks, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 import { countText, plural } from '../words.js';
 
@@ -115,7 +115,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
   try {
     const shown = o.input;
     const read = { ...o.csv, kindHint: o.kind };
-    const input = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
+    const input = await readCsv(await openInputChunks(ports, path, o.named.input, { kind: 'CSV' }), shown, {
       ...read,
       notice: (m) => ports.notice?.(m),
     });
@@ -162,7 +162,10 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
           let whole = true;
           let handing = false;
           try {
-            for await (const text of decodeText(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown)) {
+            for await (const text of decodeText(
+              await openInputChunks(ports, path, o.named.input, { kind: 'CSV' }),
+              shown,
+            )) {
               if (!scan.push(text)) {
                 whole = false;
                 break;
@@ -186,7 +189,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
           batch = [];
           skip = handed;
         }
-        const all = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
+        const all = await readCsv(await openInputChunks(ports, path, o.named.input, { kind: 'CSV' }), shown, {
           ...read,
           notice: undefined,
         });
