@@ -9,8 +9,14 @@
  * one grows by at most half its live size (V8 still adds at least 8 MB). Both flags are read at each collection,
  * so setting them at run time is what V8 honours; the maximum semi-space size, read once at start-up, would
  * not be. Set once a run is known to be long, not at start-up: a one-request command keeps V8's defaults.
+ *
+ * Node 26 pools Buffers under 32 KB in 64 KB slabs (8 KB before): a slab lives until its last chunk is done, through
+ * young-generation collections, and is promoted; a parser's copy of each 16 KB chunk of input then piled up ~5 MB
+ * until a full collection. Back to 8 KB, such a chunk has a buffer of its own that dies young.
  */
 let held = false;
+
+const POOL_BYTES = 8 * 1024;
 
 export function holdHeapSize(): void {
   if (held) return;
@@ -18,4 +24,5 @@ export function holdHeapSize(): void {
   const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--semi-space-growth-factor=1');
   v8.setFlagsFromString('--heap-growing-percent=50');
+  if (Buffer.poolSize > POOL_BYTES) Buffer.poolSize = POOL_BYTES;
 }
