@@ -7,7 +7,7 @@ import { detectColumn, type ColumnNames, type ValueKind } from '../csv/detect.js
 import { decodeText } from '../csv/decode.js';
 import { plainScanner } from '../csv/plain-scan.js';
 import { readCsv, spoolStdin, type CsvInput, type CsvReadOptions } from '../csv/read.js';
-import { openInput, type InputPorts } from '../io/input.js';
+import { openInputChunks, type InputPorts } from '../io/input.js';
 import type { Notices } from '../io/terminal.js';
 import { countText, plural } from '../words.js';
 
@@ -97,7 +97,7 @@ async function* plainRuns(
     record: (cells) => run.push(cells),
   });
   let whole = true;
-  for await (const text of decodeText(await openInput(ports, path, named, { kind: 'CSV' }), shown)) {
+  for await (const text of decodeText(await openInputChunks(ports, path, named, { kind: 'CSV' }), shown)) {
     whole = scan.push(text);
     const got = run;
     run = [];
@@ -113,7 +113,7 @@ async function* plainRuns(
     if (got.length > 0) yield got;
     if (whole) return;
   }
-  const again = await readCsv(await openInput(ports, path, named, { kind: 'CSV' }), shown, {
+  const again = await readCsv(await openInputChunks(ports, path, named, { kind: 'CSV' }), shown, {
     ...read,
     notice: undefined,
   });
@@ -172,7 +172,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
   try {
     const shown = o.input;
     const read = { ...o.csv, kindHint: o.kind };
-    const input = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
+    const input = await readCsv(await openInputChunks(ports, path, o.named.input, { kind: 'CSV' }), shown, {
       ...read,
       notice: (m) => ports.notice?.(m),
     });
@@ -230,7 +230,10 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
           let whole = true;
           let handing = false;
           try {
-            for await (const text of decodeText(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown)) {
+            for await (const text of decodeText(
+              await openInputChunks(ports, path, o.named.input, { kind: 'CSV' }),
+              shown,
+            )) {
               if (!scan.push(text)) {
                 whole = false;
                 break;
@@ -255,7 +258,7 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
           batch = [];
           skip = handed;
         }
-        const all = await readCsv(await openInput(ports, path, o.named.input, { kind: 'CSV' }), shown, {
+        const all = await readCsv(await openInputChunks(ports, path, o.named.input, { kind: 'CSV' }), shown, {
           ...read,
           notice: undefined,
         });

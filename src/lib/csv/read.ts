@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finished, Readable } from 'node:stream';
+import { finished, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
@@ -93,9 +93,14 @@ async function peekHeaderLine(
   }
   const head = text;
   const replay = (async function* () {
-    if (head) yield head;
-    if (done) return;
-    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+    try {
+      if (head) yield head;
+      if (done) return;
+      for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+    } finally {
+      // A reader that stops early closes the input (its file).
+      await pieces.return?.(undefined);
+    }
   })();
   return { line: (end === -1 ? text : text.slice(0, end)).trim(), replay };
 }
@@ -119,9 +124,14 @@ async function peekText(
   }
   const head = text;
   const replay = (async function* () {
-    if (head) yield head;
-    if (done) return;
-    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+    try {
+      if (head) yield head;
+      if (done) return;
+      for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+    } finally {
+      // A reader that stops early closes the input (its file).
+      await pieces.return?.(undefined);
+    }
   })();
   return { text, done, replay };
 }
@@ -232,12 +242,11 @@ export async function* csvRecordRuns(
       max_record_size: MAX_RECORD,
       ...(options.comments ? { comment: '#', comment_no_infix: true } : {}),
     });
-    const source$ = Readable.from(replay);
-    const done = pipeline(source$, parser).catch(() => {});
+    const done = feed(replay, parser);
     try {
       yield* readableRuns<string[]>(parser);
     } finally {
-      source$.destroy();
+      parser.destroy();
       await done;
     }
   } catch (err) {
@@ -290,6 +299,45 @@ async function* readableRuns<T>(stream: Readable): AsyncGenerator<T[]> {
     cleanup();
     stream.destroy();
   }
+}
+
+/** The text a read becomes fits one feed buffer (16 KB of UTF-8 is at most 16 K characters, 3 bytes each). */
+const FEED_BYTES = 64 * 1024;
+
+/**
+ * The parser's input as bytes written into two buffers in turn, the next once the parser has taken the last (it
+ * copies what it keeps). Handed a string, the stream made a new Buffer of each chunk (on Node 26 in a 64 KB pool the
+ * next chunks share, see `holdHeapSize`), which lived through young-generation collections, was promoted, and piled
+ * up until a full one (README, Performance). An error reading the input is the parser's.
+ */
+async function feed(texts: AsyncIterable<string>, parser: Writable): Promise<void> {
+  const buffers = [Buffer.allocUnsafeSlow(FEED_BYTES), Buffer.allocUnsafeSlow(FEED_BYTES)] as const;
+  let turn = 0;
+  try {
+    for await (const text of texts) {
+      if (parser.destroyed) return;
+      turn ^= 1;
+      const into = buffers[turn];
+      // A longer text (a peeked header, up to 1 MB) as a Buffer of its own.
+      await taken(parser, text.length * 3 <= into.length ? into.subarray(0, into.write(text)) : Buffer.from(text));
+    }
+    parser.end();
+  } catch (err) {
+    parser.destroy(err as Error);
+  }
+}
+
+/** Written and taken by the parser; rejected if it closes first (stopped, or failed). */
+function taken(parser: Writable, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const closed = (): void => reject(parser.errored ?? new Error('the CSV parser closed'));
+    parser.once('close', closed);
+    parser.write(bytes, (err) => {
+      parser.off('close', closed);
+      if (err) reject(err);
+      else resolve();
+    });
+  });
 }
 
 export interface CsvInput {

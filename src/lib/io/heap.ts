@@ -11,17 +11,24 @@
  * 4 MB start-up leaves it, a 1M-row bulk run made 4,276 young collections (672 unheld) and spent ~0.5 s more
  * CPU (~8%); 8 MB takes back most of that for ~3 MB of peak RSS, 16 MB was no longer flat (80 -> 90 MB from 1k to
  * 100k rows). Set once a run is known to be long, not at start-up: a one-request command keeps V8's defaults.
+ *
+ * Node 26 pools Buffers under 32 KB in 64 KB slabs (8 KB before): a slab lives until its last chunk is done, through
+ * young-generation collections, and is promoted; a parser's copy of each 16 KB chunk of input then piled up ~5 MB
+ * until a full collection. Back to 8 KB, such a chunk has a buffer of its own that dies young.
  */
 
 /** The young generation's size (both semi-spaces) past which it no longer grows. */
 const YOUNG_BYTES = 8 * 1024 * 1024;
 let held = false;
 
+const POOL_BYTES = 8 * 1024;
+
 export function holdHeapSize(): void {
   if (held) return;
   held = true;
   const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--heap-growing-percent=50');
+  if (Buffer.poolSize > POOL_BYTES) Buffer.poolSize = POOL_BYTES;
   const youngSize = (): number =>
     v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? YOUNG_BYTES;
   if (youngSize() >= YOUNG_BYTES) {

@@ -245,6 +245,19 @@ async function writeAll(handle: FileHandle, buffers: Buffer[], total: number): P
   for (let done = 0; done < rest.length; ) done += (await handle.write(rest, done, rest.length - done)).bytesWritten;
 }
 
+/**
+ * Text written as text: the handle copies it outside the JS heap for the write and frees it when done. Through the
+ * stream each chunk became a Buffer that lived as long as its write, was promoted, and was freed only by a full
+ * collection: over a long run the whole output piled up that way (README, Performance).
+ */
+async function writeText(handle: FileHandle, text: string): Promise<void> {
+  const { bytesWritten } = await handle.write(text, null, 'utf8');
+  if (bytesWritten >= Buffer.byteLength(text)) return;
+  // A short write (a pipe, a device): the rest as bytes.
+  const rest = Buffer.from(text, 'utf8').subarray(bytesWritten);
+  for (let done = 0; done < rest.length; ) done += (await handle.write(rest, done, rest.length - done)).bytesWritten;
+}
+
 async function openFileSink(target: string, shown: string, durableAsked: boolean): Promise<Sink> {
   let file: AtomicFile;
   try {
@@ -299,6 +312,12 @@ async function openFileSink(target: string, shown: string, durableAsked: boolean
       });
   };
 
+  /** What went through `stream` is on its way to the file: direct writes come after it. */
+  const streamWritten = (): Promise<void> =>
+    new Promise<void>((resolve, reject) =>
+      stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err, inPlace)) : resolve())),
+    );
+
   const cleanup = async (): Promise<void> => {
     await writing;
     await syncing;
@@ -308,18 +327,24 @@ async function openFileSink(target: string, shown: string, durableAsked: boolean
   return {
     inPlace,
     stream,
-    write: (chunk) =>
-      writeChunk(stream, chunk).catch((err: unknown) => {
-        throw fileWriteError(shown, err, inPlace);
-      }),
+    // One text write in flight (the next line batch is made meanwhile), after whatever went through `stream`.
+    async write(chunk) {
+      if (state !== 'open') throw fileWriteError(shown, new Error('write after the output stream was closed'), inPlace);
+      if (stream.writableLength > 0) await streamWritten();
+      while (writing !== undefined) await writing;
+      if (bytesError !== undefined) throw fileWriteError(shown, bytesError, inPlace);
+      writing = writeText(handle, chunk)
+        .catch((err: unknown) => {
+          bytesError ??= err;
+        })
+        .finally(() => {
+          writing = undefined;
+        });
+    },
     async writeBytes(chunk) {
       if (state !== 'open') throw new Error(`output ${shown} was already ${state}`);
       if (bytesError !== undefined) throw fileWriteError(shown, bytesError, inPlace);
-      if (stream.writableLength > 0) {
-        await new Promise<void>((resolve, reject) =>
-          stream.write(Buffer.alloc(0), (err) => (err ? reject(fileWriteError(shown, err, inPlace)) : resolve())),
-        );
-      }
+      if (stream.writableLength > 0) await streamWritten();
       // Network chunks are gathered into larger writes, the next received while the previous is written.
       gathered.push(chunk);
       gatheredBytes += chunk.length;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CSV_NAMES } from '../../../src/commands/csv-flags.js';
 import { csvRecords, detectDelimiter, readCsv, type CsvStreamOptions } from '../../../src/lib/csv/read.js';
 import { scanUtf8 } from '../../../src/lib/csv/decode.js';
@@ -123,6 +123,36 @@ describe('csvRecords (csv-parse)', () => {
   it('counts lines inside quoted values, whatever their breaks, so later errors name the right line', async () => {
     expect((await failure(readAll('"one\ntwo\nthree",x\nbad"quote,y\n')))?.message).toMatch(/line 4, field 1/);
     expect((await failure(readAll('"a\nb"\r\n"\r""\n",z\r\nbad"\r\n')))?.message).toMatch(/line 6, field 1/);
+  });
+
+  it('hands the parser bytes from two buffers, not a new Buffer a chunk (they piled up over a long run)', async () => {
+    const line = 'creator_1,Creator Number 1,"New York, NY",é\n';
+    const pieces = Array.from({ length: 64 }, () => Buffer.from(line.repeat(350)));
+    const from = vi.spyOn(Buffer, 'from');
+    let records = 0;
+    try {
+      for await (const _ of csvRecords(Readable.from(pieces), 'in.csv')) records++;
+      expect(from.mock.calls.filter(([v]) => typeof v === 'string' && v.length >= 4096).length).toBe(0);
+    } finally {
+      from.mockRestore();
+    }
+    expect(records).toBe(64 * 350);
+  });
+
+  it('a reader that stops early closes the input and does not wait for the rest', async () => {
+    let closed = false;
+    const source = (async function* () {
+      try {
+        for (let i = 0; i < 1000; i++) yield Buffer.from(`h${i}\n${'v\n'.repeat(5000)}`);
+      } finally {
+        closed = true;
+      }
+    })();
+    for await (const record of csvRecords(source, 'in.csv')) {
+      expect(record).toEqual(['h0']);
+      break;
+    }
+    expect(closed).toBe(true);
   });
 
   it('a read error is a usage error naming the file, not a CSV error', async () => {

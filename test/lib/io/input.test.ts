@@ -1,9 +1,15 @@
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/lib/errors.js';
-import { openInput, readInputJson, readInputText, type InputPorts } from '../../../src/lib/io/input.js';
+import {
+  openInput,
+  openInputChunks,
+  readInputJson,
+  readInputText,
+  type InputPorts,
+} from '../../../src/lib/io/input.js';
 import { tempDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -90,6 +96,48 @@ describe('openInput', () => {
     // root reads anything; everyone else gets the usage error.
     if (opened !== 'opened')
       expect((opened as UsageError).message).toBe("Cannot read --input file 'locked.csv': permission denied.");
+  });
+});
+
+describe('openInputChunks', () => {
+  it('reads a file of any size into the same two buffers, 16 KB at a time, every byte in order', async () => {
+    const body = Array.from({ length: 40_000 }, (_, i) => `creator_${i},é\n`).join('');
+    writeFileSync(join(dir, 'big.csv'), body);
+    const seen = new Set<ArrayBufferLike>();
+    const parts: string[] = [];
+    let chunks = 0;
+    for await (const chunk of await openInputChunks(ports(), 'big.csv', '--input')) {
+      chunks++;
+      seen.add(chunk.buffer);
+      expect(chunk.length).toBeLessThanOrEqual(16 * 1024);
+      parts.push(chunk.toString('latin1'));
+    }
+    expect(chunks).toBeGreaterThan(30);
+    expect(seen.size).toBe(2);
+    expect(Buffer.from(parts.join(''), 'latin1').toString('utf8')).toBe(body);
+  });
+
+  it('closes the file when the reader stops early, and refuses what openInput refuses', async () => {
+    writeFileSync(join(dir, 'in.csv'), 'x'.repeat(100_000));
+    const chunks = await openInputChunks(ports(), 'in.csv', '--input');
+    for await (const _ of chunks) break;
+    // A closed handle: the file can be removed and its descriptor is gone from the process.
+    const open = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
+    expect(open).not.toContain(join(dir, 'in.csv'));
+    expect((await usageError(openInputChunks(ports(), 'nope.csv', '--input'))).message).toBe(
+      "Cannot read --input file 'nope.csv': no such file.",
+    );
+    const p = ports('piped\n');
+    expect(await openInputChunks(p, '-', '--input')).toBe(p.stdin);
+    expect((await usageError(openInputChunks(ports('', true), '-', '--input', { kind: 'CSV' }))).hint).toBe(
+      'Pipe the CSV in, or give a file.',
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { openSink, OutputFileError } from '../../../src/lib/output/sink.js';
+import { openSink, OutputFileError, writeChunk } from '../../../src/lib/output/sink.js';
 import { formatFromPath } from '../../../src/lib/output/format-from-path.js';
 import { memoryTerminal } from '../../helpers/terminal.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -179,6 +179,41 @@ describe('openSink to a file', () => {
       }
     },
   );
+
+  it('text reaches the file as text, one write in flight, in order, after what went through the stream', async () => {
+    // A Buffer a chunk lived as long as its write and was freed only by a full collection: over a long run the
+    // whole output piled up (README, Performance). FileHandle is not exported: its prototype comes from a handle.
+    const probe = await fs.promises.open(path.join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown> };
+    await probe.close();
+    fs.unlinkSync(path.join(dir, 'probe'));
+    const original = proto.write;
+    const kinds: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const write = vi.spyOn(proto, 'write').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+      kinds.push(typeof args[0]);
+      most = Math.max(most, ++inFlight);
+      try {
+        return await original.apply(this, args);
+      } finally {
+        inFlight--;
+      }
+    });
+    const target = path.join(dir, 'rows.csv');
+    const lines = Array.from({ length: 3000 }, (_, i) => `creator_${i},São Paulo,${'x'.repeat(i % 50)}\n`);
+    try {
+      const sink = await openSink(memoryTerminal(), { outputPath: target });
+      await writeChunk(sink.stream, 'header\n');
+      for (let i = 0; i < lines.length; i += 100) await sink.write(lines.slice(i, i + 100).join(''));
+      await sink.commit();
+    } finally {
+      write.mockRestore();
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe(`header\n${lines.join('')}`);
+    expect(kinds.filter((k) => k === 'string').length).toBe(30);
+    expect(most).toBe(1);
+  });
 
   it('abort during writeBytes (a write in flight) deletes the temporary file and keeps the old target', async () => {
     const target = path.join(dir, 'results.csv');
