@@ -3,6 +3,8 @@
  * the rows the store holds counted), then the run. Stdin once, unless the cost must be known first (a dry run
  * or a budget without `--max-rows`): then it is spooled to a temp file.
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { detectColumn, type ColumnNames, type ValueKind } from '../csv/detect.js';
 import { decodeText } from '../csv/decode.js';
 import { plainScanner } from '../csv/plain-scan.js';
@@ -128,6 +130,10 @@ async function* plainRuns(
   }
 }
 
+async function regularFile(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined))?.isFile() ?? false;
+}
+
 /** Values handed to the store's count at once: one query each. */
 const VISIT_BATCH = 1000;
 
@@ -248,7 +254,9 @@ export async function openBulkSource(ports: SourcePorts, o: SourceOptions): Prom
             whole = false;
           }
           if (whole && scan.end()) {
-            plainFile = true;
+            // Read again from the start only where that costs a peek: a FIFO or a device gives its bytes once each
+            // open (the run goes on reading the stream the header was read from).
+            plainFile = await regularFile(resolve(ports.cwd, path));
             await hand(true);
             source.count = o.maxRows !== undefined ? Math.min(values, o.maxRows) : values;
             return;
