@@ -3,10 +3,9 @@ import { formatCredits } from '../words.js';
 import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { readOutcome, type EnrichOutcome } from './enrichment.js';
-import type { PageBound, Plan } from './plan.js';
+import { pagedRun, type PageBound, type Plan } from './plan.js';
 
 import type { ContentKind } from '../../contract/platforms.js';
-import { plural } from '../words.js';
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -87,20 +86,7 @@ export function postDetailsPlan(req: DetailsRequest): Plan {
 /** Without `maxPages`, a credit budget bounds the pages; with neither the worst case is unknown. */
 export function commentPagesPlan(req: DetailsRequest, bound: PageBound): { plan: Plan; pages: number } {
   const price = DETAILS_PRICE_MILLI;
-  const { maxPages, budget } = bound;
-  const budgetPages = maxPages === undefined && budget !== undefined ? Math.floor(budget.milli / price) : undefined;
-  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no
-  // comments.
-  const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
-  const each = formatCredits(price);
-  const costBasis =
-    maxPages !== undefined
-      ? `${plural(maxPages, 'request')} x ${each}`
-      : budget === undefined || budgetPages === undefined
-        ? `pages unknown x ${each}`
-        : budgetPages === 0
-          ? `1 page x ${each}: ${budget.named} pays for no whole page`
-          : `pages unknown x ${each}; stops after ${plural(budgetPages, 'page')} to stay within ${budget.named}`;
+  const { pages, costBasis } = pagedRun(bound, price, formatCredits(price));
   return {
     plan: {
       method: 'POST',

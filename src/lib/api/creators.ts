@@ -8,9 +8,8 @@ import type { HttpClient } from '../http/client.js';
 import { keepStoredMark } from '../http/types.js';
 import { readCharge } from './charge.js';
 import { cleanHandle, readOutcome, type EnrichOutcome } from './enrichment.js';
-import type { PageBound, Plan } from './plan.js';
+import { pagedRun, type PageBound, type Plan } from './plan.js';
 import { creditsLeftOf } from './content.js';
-import { plural } from '../words.js';
 
 type ContentPlatform = (typeof CONTENT_PLATFORMS)[number];
 
@@ -38,20 +37,7 @@ const POSTS_PRICE_WHY = `(the newest official client's price; the spec says 0.03
  */
 export function creatorPostsPlan(req: PostsRequest, bound: PageBound): { plan: Plan; pages: number } {
   const price = POSTS_PRICE_MILLI;
-  const { maxPages, budget } = bound;
-  const budgetPages = maxPages === undefined && budget !== undefined ? Math.floor(budget.milli / price) : undefined;
-  // A budget below one page still plans one, so the gate refuses it (exit 5) rather than ending as if there were no
-  // posts.
-  const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
-  const each = `${formatCredits(price)} ${POSTS_PRICE_WHY}`;
-  const costBasis =
-    maxPages !== undefined
-      ? `${plural(maxPages, 'request')} x ${each}`
-      : budget === undefined || budgetPages === undefined
-        ? `pages unknown x ${each}`
-        : budgetPages === 0
-          ? `1 page x ${each}: ${budget.named} pays for no whole page`
-          : `pages unknown x ${each}; stops after ${plural(budgetPages, 'page')} to stay within ${budget.named}`;
+  const { pages, costBasis } = pagedRun(bound, price, `${formatCredits(price)} ${POSTS_PRICE_WHY}`);
   return {
     plan: {
       method: 'POST',

@@ -52,6 +52,31 @@ export interface Budget {
   named: string;
 }
 
+/**
+ * The pages a cursor-paged run may buy at `priceMilli` a page, and its quote's cost basis (`each`: a page's price as
+ * shown): `maxPages` when given, else as many as the budget pays for, else unknown. A budget below one page still
+ * plans one, so the gate refuses it (exit 5) rather than ending as if there were nothing to read.
+ */
+export function pagedRun(
+  bound: PageBound,
+  priceMilli: number,
+  each: string,
+): { pages: number | undefined; costBasis: string } {
+  const { maxPages, budget } = bound;
+  const budgetPages =
+    maxPages === undefined && budget !== undefined ? Math.floor(budget.milli / priceMilli) : undefined;
+  const pages = maxPages ?? (budgetPages === undefined ? undefined : Math.max(1, budgetPages));
+  const costBasis =
+    maxPages !== undefined
+      ? `${plural(maxPages, 'request')} x ${each}`
+      : budget === undefined || budgetPages === undefined
+        ? `pages unknown x ${each}`
+        : budgetPages === 0
+          ? `1 page x ${each}: ${budget.named} pays for no whole page`
+          : `pages unknown x ${each}; stops after ${plural(budgetPages, 'page')} to stay within ${budget.named}`;
+  return { pages, costBasis };
+}
+
 /** A cursor-paged run (posts, comments) as its plan function describes it. */
 export interface CursorRun {
   /** The plan and page bound of the run from the page of `token` (undefined: the first). */

@@ -91,18 +91,20 @@ async function peekHeaderLine(
       }
     }
   }
-  const head = text;
-  const replay = (async function* () {
-    try {
-      if (head) yield head;
-      if (done) return;
-      for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
-    } finally {
-      // A reader that stops early closes the input (its file).
-      await pieces.return?.(undefined);
-    }
-  })();
+  const replay = replayOf(text, done, pieces);
   return { line: (end === -1 ? text : text.slice(0, end)).trim(), replay };
+}
+
+/** What was peeked (`head`), then the rest of `pieces`: the input whole again. */
+async function* replayOf(head: string, done: boolean, pieces: AsyncIterator<string>): AsyncGenerator<string> {
+  try {
+    if (head) yield head;
+    if (done) return;
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
+  } finally {
+    // A reader that stops early closes the input (its file).
+    await pieces.return?.(undefined);
+  }
 }
 
 /** How much of a tab-separated input is read to tell CSV quoting from plain TSV. */
@@ -122,17 +124,7 @@ async function peekText(
     }
     text += next.value;
   }
-  const head = text;
-  const replay = (async function* () {
-    try {
-      if (head) yield head;
-      if (done) return;
-      for (let next = await pieces.next(); !next.done; next = await pieces.next()) yield next.value;
-    } finally {
-      // A reader that stops early closes the input (its file).
-      await pieces.return?.(undefined);
-    }
-  })();
+  const replay = replayOf(text, done, pieces);
   return { text, done, replay };
 }
 
