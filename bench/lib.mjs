@@ -103,6 +103,23 @@ export async function writeCsv(path, rows) {
   await once(out, 'finish');
 }
 
+/** The bench's enrichment: `creators enrich handle` of an Instagram list into `output`, quiet, then `extra`. */
+export function enrichArgs(input, output, { mode, extra = [] } = {}) {
+  return [
+    'enrich',
+    'handle',
+    '--platform',
+    'instagram',
+    '--input',
+    input,
+    ...(mode ? ['--mode', mode] : []),
+    '-o',
+    output,
+    '--quiet',
+    ...extra,
+  ];
+}
+
 export const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(ms < 100 ? 1 : 0)} ms`);
 export const fmtMb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 

@@ -5,7 +5,7 @@
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { benchEnv, bestRun, fmtMs, line, measure } from './lib.mjs';
+import { benchEnv, enrichArgs, bestRun, fmtMs, line, measure } from './lib.mjs';
 import { csvOf, handlesOf } from './store.mjs';
 import { database, dropDatabases } from './team-store.mjs';
 
@@ -53,23 +53,7 @@ export async function benchReuse({ BIN, root, tmp, out, note, startSandbox, quic
     await writeFile(input, csvOf(handles));
     const configDir = join(tmp, 'reuse-config');
     const env = (extra = {}) => sb.env({ CREATORS_CONFIG_DIR: configDir, CREATORS_RATE_LIMIT: '1000000', ...extra });
-    const enrich = (extra) =>
-      cli(
-        [
-          'enrich',
-          'handle',
-          '--platform',
-          'instagram',
-          '--input',
-          input,
-          '--mode',
-          'full',
-          '-o',
-          join(tmp, 'reuse.jsonl'),
-          '--quiet',
-        ],
-        env(extra),
-      );
+    const enrich = (extra) => cli(enrichArgs(input, join(tmp, 'reuse.jsonl'), { mode: 'full' }), env(extra));
     note(`reuse: ${rows.toLocaleString('en-US')} full records into an empty store`);
     await enrich();
     const dir = join(configDir, 'store');

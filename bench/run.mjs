@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { bundleOptions } from '../scripts/build.mjs';
-import { benchEnv, bestRun, fmtMb, fmtMs, line, measure, median, medianRun, writeCsv } from './lib.mjs';
+import { benchEnv, enrichArgs, bestRun, fmtMb, fmtMs, line, measure, median, medianRun, writeCsv } from './lib.mjs';
 import { benchStore } from './store.mjs';
 import { benchTeamStore } from './team-store.mjs';
 import { benchReuse } from './reuse.mjs';
@@ -538,22 +538,9 @@ async function benchEnrich() {
     try {
       const input = join(tmp, 'handles.csv');
       await writeFile(input, `handle\n${Array.from({ length: handles }, (_, i) => `bench_creator_${i}`).join('\n')}\n`);
-      const r = await measure(
-        process.execPath,
-        [
-          BIN,
-          'enrich',
-          'handle',
-          '--platform',
-          'instagram',
-          '--input',
-          input,
-          '-o',
-          join(tmp, 'enriched.csv'),
-          '--quiet',
-        ],
-        { env: sb.env({ CREATORS_RATE_LIMIT: String(limit) }) },
-      );
+      const r = await measure(process.execPath, [BIN, ...enrichArgs(input, join(tmp, 'enriched.csv'))], {
+        env: sb.env({ CREATORS_RATE_LIMIT: String(limit) }),
+      });
       if (r.code !== 0 && r.code !== 3) throw new Error(`enrich handle exited ${r.code}: ${r.stderr}`);
       const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
       const arrivals = calls.map((e) => e.at - e.ms).sort((a, b) => a - b);
@@ -597,19 +584,7 @@ async function benchInFlight() {
       );
       const r = await measure(
         process.execPath,
-        [
-          BIN,
-          'enrich',
-          'handle',
-          '--platform',
-          'instagram',
-          '--input',
-          input,
-          '-o',
-          join(tmp, 'enriched.csv'),
-          '--quiet',
-          '--no-store',
-        ],
+        [BIN, ...enrichArgs(input, join(tmp, 'enriched.csv'), { extra: ['--no-store'] })],
         { env: sb.env({ CREATORS_RATE_LIMIT: String(perMinute) }) },
       );
       if (r.code !== 0 && r.code !== 3) throw new Error(`enrich handle exited ${r.code}: ${r.stderr}`);

@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { benchEnv, fmtMb, fmtMs, line, measure } from './lib.mjs';
+import { benchEnv, enrichArgs, fmtMb, fmtMs, line, measure } from './lib.mjs';
 
 /** The commit before the store: its build is the baseline of the credit-efficiency figure. */
 export const BASELINE_COMMIT = 'ad49f9a';
@@ -111,23 +111,7 @@ export async function weeklyWorkflow({
     const top1 = handlesOf(week1).slice(0, 200);
     await writeFile(f('top1.csv'), csvOf(top1));
     await writeFile(f('contacted.txt'), `${top1.slice(0, 60).join('\n')}\n`);
-    await cli(
-      bin,
-      [
-        'enrich',
-        'handle',
-        '--platform',
-        'instagram',
-        '--input',
-        f('top1.csv'),
-        '--mode',
-        'full',
-        '-o',
-        f('e1.csv'),
-        '--quiet',
-      ],
-      env(1),
-    );
+    await cli(bin, enrichArgs(f('top1.csv'), f('e1.csv'), { mode: 'full' }), env(1));
     await cli(
       bin,
       [
@@ -149,23 +133,7 @@ export async function weeklyWorkflow({
     const week2 = JSON.parse(await readFile(f('week2.json'), 'utf8'));
     const top2 = handlesOf(week2).slice(0, 200);
     await writeFile(f('top2.csv'), csvOf(top2));
-    await cli(
-      bin,
-      [
-        'enrich',
-        'handle',
-        '--platform',
-        'instagram',
-        '--input',
-        f('top2.csv'),
-        '--mode',
-        'full',
-        '-o',
-        f('e2.csv'),
-        '--quiet',
-      ],
-      env(2),
-    );
+    await cli(bin, enrichArgs(f('top2.csv'), f('e2.csv'), { mode: 'full' }), env(2));
     const shared = top2.filter((h) => top1.includes(h)).length;
     const distinct = new Set([...top1, ...top2]).size;
     const necessary = (week1.length + week2.length) * DISCOVERY_CREDITS + distinct * FULL_CREDITS;
@@ -250,25 +218,7 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
     try {
       const configDir = join(tmp, 'store-reuse');
       const env = sb.env({ CREATORS_CONFIG_DIR: configDir, CREATORS_RATE_LIMIT: '1000000' });
-      const enrich = (o, more = []) =>
-        cli(
-          BIN,
-          [
-            'enrich',
-            'handle',
-            '--platform',
-            'instagram',
-            '--input',
-            input,
-            '--mode',
-            'full',
-            '-o',
-            join(tmp, o),
-            '--quiet',
-            ...more,
-          ],
-          env,
-        );
+      const enrich = (o, more = []) => cli(BIN, enrichArgs(input, join(tmp, o), { mode: 'full', extra: more }), env);
       note(`store: ${rows.toLocaleString('en-US')} full-mode rows into an empty store`);
       const fill = await enrich('fill.csv');
       const bought = (await ledger(sb)).used;
@@ -332,19 +282,7 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
       await writeFile(file, csvOf(handles.slice(0, perRun)));
       const r = await cli(
         BIN,
-        [
-          'enrich',
-          'handle',
-          '--platform',
-          'instagram',
-          '--input',
-          file,
-          '--mode',
-          'raw',
-          '-o',
-          join(tmp, 'rate.csv'),
-          '--quiet',
-        ],
+        enrichArgs(file, join(tmp, 'rate.csv'), { mode: 'raw' }),
         sb.env({ CREATORS_CONFIG_DIR: join(tmp, `store-rate-${seconds}`), CREATORS_RATE_LIMIT: String(limit) }),
       );
       const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
@@ -378,23 +316,7 @@ export async function benchStore({ BIN, root, tmp, out, note, startSandbox, quic
         Array.from({ length: procs }, async (_, p) => {
           const file = join(tmp, `shared-${p}.csv`);
           await writeFile(file, csvOf(handles.slice(p * each, (p + 1) * each)));
-          return cli(
-            BIN,
-            [
-              'enrich',
-              'handle',
-              '--platform',
-              'instagram',
-              '--input',
-              file,
-              '--mode',
-              'raw',
-              '-o',
-              join(tmp, `shared-${p}.out.csv`),
-              '--quiet',
-            ],
-            env,
-          );
+          return cli(BIN, enrichArgs(file, join(tmp, `shared-${p}.out.csv`), { mode: 'raw' }), env);
         }),
       );
       const calls = sb.log.filter((e) => e.url.includes('/enrich/'));

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { arrivalRate, csvOf, handlesOf, ledger, weeklyWorkflow } from './store.mjs';
-import { benchEnv, fmtMs, line, measure } from './lib.mjs';
+import { benchEnv, enrichArgs, fmtMs, line, measure } from './lib.mjs';
 import { startPgProxy } from './pg-proxy.mjs';
 
 /** Round trips a purchase may make on PostgreSQL: the look and claim, the pace, the commit with the release. */
@@ -120,17 +120,7 @@ async function roundTrips({ bin, cli, sb, tmp, adminUrl, routeUrl, n, handles, n
         proxy.reset();
         await cli(
           bin,
-          [
-            'enrich',
-            'handle',
-            '--platform',
-            'instagram',
-            '--input',
-            file,
-            '-o',
-            join(tmp, `trips-${name}-${size}-${pass}.csv`),
-            '--quiet',
-          ],
+          enrichArgs(file, join(tmp, `trips-${name}-${size}-${pass}.csv`)),
           env,
           `${name}: enrich (${pass}, ${size} handles)`,
         );
@@ -298,23 +288,7 @@ export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, 
               CREATORS_STORE: url2,
               CREATORS_RATE_LIMIT: String(limit),
             });
-            return cli(
-              BIN,
-              [
-                'enrich',
-                'handle',
-                '--platform',
-                'instagram',
-                '--input',
-                file,
-                '--mode',
-                'raw',
-                '-o',
-                join(tmp, `team-shared-${p}.out.csv`),
-                '--quiet',
-              ],
-              env,
-            );
+            return cli(BIN, enrichArgs(file, join(tmp, `team-shared-${p}.out.csv`), { mode: 'raw' }), env);
           }),
         );
         const calls = sb.log.filter((e) => e.url.includes('/enrich/'));
@@ -355,20 +329,7 @@ export async function benchTeamStore({ BIN, root, tmp, out, note, startSandbox, 
           note(`team store: ${rows} rows, ${name}`);
           const r = await cli(
             BIN,
-            [
-              'enrich',
-              'handle',
-              '--platform',
-              'instagram',
-              '--input',
-              file,
-              '--mode',
-              'raw',
-              '-o',
-              join(tmp, `team-overhead-${name}.csv`),
-              '--quiet',
-              ...flags,
-            ],
+            enrichArgs(file, join(tmp, `team-overhead-${name}.csv`), { mode: 'raw', extra: flags }),
             sb.env({
               CREATORS_CONFIG_DIR: join(tmp, `team-overhead-${name}`),
               CREATORS_RATE_LIMIT: '1000000',
